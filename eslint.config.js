@@ -1,0 +1,65 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = [
+  'assert', 'buffer', 'child_process', 'cluster', 'crypto', 'dgram', 'dns', 'events', 'fs', 'fs/promises', 'http',
+  'http2', 'https', 'module', 'net', 'os', 'path', 'perf_hooks', 'process', 'querystring', 'readline', 'stream',
+  'string_decoder', 'timers', 'tls', 'url', 'util', 'v8', 'vm', 'worker_threads', 'zlib',
+];
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'release/**', 'test-results/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-non-null-assertion': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    // The boundary (DESIGN §1): domain code is pure. It runs in main, renderer and tests alike.
+    files: ['src-shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'electron', message: 'src-shared is pure: no electron (DESIGN §1).' },
+            ...nodeBuiltins.map((name) => ({ name, message: 'src-shared is pure: no Node built-ins (DESIGN §1).' })),
+            { name: 'react', message: 'src-shared is pure: no UI code.' },
+            { name: 'react-dom', message: 'src-shared is pure: no DOM.' },
+          ],
+          patterns: [
+            { group: ['node:*'], message: 'src-shared is pure: no Node built-ins (DESIGN §1).' },
+            { group: ['**/src-main/**', '**/src-renderer/**', '../../src-main/*', '../../src-renderer/*'], message: 'src-shared may not import adapters.' },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...['window', 'document', 'process', 'Buffer', 'require', 'global', 'navigator', 'localStorage', 'fetch', 'setTimeout', 'setInterval', 'console'].map(
+          (name) => ({ name, message: `src-shared is pure: no ${name} (DESIGN §1).` }),
+        ),
+      ],
+    },
+  },
+  {
+    // The renderer reaches the engine only through /v1 (DESIGN §1).
+    files: ['src-renderer/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'electron', 'better-sqlite3', '**/src-main/**'], message: 'The renderer talks to the engine only through /v1.' },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+// `npm test`: type check, lint (with the src-shared boundary rule), unit + integration tests, and the browser
+// tests when Chromium is present. Ends with one plain line `N passed, N failed, N skipped` and exits non-zero
+// on any failure. Type check and lint count as one check each.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const e2eOnly = process.argv.includes('--e2e-only');
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+
+function run(label, command, args) {
+  console.log(`\n== ${label}: ${command} ${args.join(' ')}`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: process.env });
+  return result.status === 0;
+}
+
+function check(label, command, args) {
+  if (run(label, command, args)) passed += 1;
+  else {
+    failed += 1;
+    console.log(`!! ${label} failed`);
+  }
+}
+
+function vitest(label, config) {
+  const reportDir = join(root, 'test-results');
+  mkdirSync(reportDir, { recursive: true });
+  const report = join(reportDir, `${label}.json`);
+  rmSync(report, { force: true });
+  const ok = run(label, 'npx', ['vitest', 'run', '--config', config, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
+  if (!existsSync(report)) {
+    failed += 1;
+    console.log(`!! ${label}: no report (the runner crashed)`);
+    return;
+  }
+  const data = JSON.parse(readFileSync(report, 'utf8'));
+  passed += data.numPassedTests;
+  failed += data.numFailedTests;
+  skipped += data.numPendingTests + data.numTodoTests;
+  // A suite that fails to load has no failed tests but a failed file: count it.
+  const brokenFiles = data.testResults.filter((file) => file.status === 'failed' && file.assertionResults.every((t) => t.status !== 'failed'));
+  failed += brokenFiles.length;
+  if (!ok && data.numFailedTests === 0 && brokenFiles.length === 0) failed += 1;
+}
+
+if (!e2eOnly) {
+  check('typecheck', 'npm', ['run', '--silent', 'typecheck']);
+  check('lint', 'npx', ['eslint', '.', '--max-warnings=0']);
+  vitest('unit+integration', 'vitest.config.ts');
+}
+if (existsSync(chromium)) {
+  vitest('e2e', 'vitest.e2e.config.ts');
+} else {
+  console.log(`\n== e2e: skipped, no Chromium at ${chromium} (apt-get install -y chromium)`);
+  skipped += 1;
+}
+
+console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failed > 0 ? 1 : 0);

@@ -1,0 +1,71 @@
+/** Stable problem codes of the /v1 API (DESIGN §3) and their HTTP status. */
+export const PROBLEM_STATUS = {
+  INVALID_PARAMETER: 400,
+  UNKNOWN_PARAMETER: 400,
+  MISSING_PARAMETER: 400,
+  RANGE_INCOMPLETE: 400,
+  UNKNOWN_EXPIRATION: 400,
+  UNAUTHORIZED: 401,
+  NOT_FOUND: 404,
+  UNKNOWN_SYMBOL: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_FORMAT: 415,
+  MISDIRECTED: 421,
+  IMPORT_FAILED: 422,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+} as const;
+
+export type ProblemCode = keyof typeof PROBLEM_STATUS;
+
+export const PROBLEM_TITLES: Record<ProblemCode, string> = {
+  INVALID_PARAMETER: 'Invalid parameter',
+  UNKNOWN_PARAMETER: 'Unknown parameter',
+  MISSING_PARAMETER: 'Missing parameter',
+  RANGE_INCOMPLETE: 'Incomplete date range',
+  UNKNOWN_EXPIRATION: 'Unknown expiration',
+  UNAUTHORIZED: 'Unauthorized',
+  NOT_FOUND: 'Not found',
+  UNKNOWN_SYMBOL: 'Unknown symbol',
+  METHOD_NOT_ALLOWED: 'Method not allowed',
+  CONFLICT: 'Conflict',
+  PAYLOAD_TOO_LARGE: 'Payload too large',
+  UNSUPPORTED_FORMAT: 'Unsupported format',
+  MISDIRECTED: 'Misdirected request',
+  IMPORT_FAILED: 'Import failed',
+  RATE_LIMITED: 'Too many requests',
+  INTERNAL: 'Internal error',
+};
+
+export interface ProblemFieldError {
+  param: string;
+  message: string;
+  line?: number;
+}
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ProblemCode;
+  errors?: ProblemFieldError[];
+}
+
+export function problemType(code: ProblemCode): string {
+  return `urn:strikebook:problem:${code.toLowerCase().replace(/_/g, '-')}`;
+}
+
+export function makeProblem(code: ProblemCode, detail: string, errors?: ProblemFieldError[], status?: number): Problem {
+  const problem: Problem = {
+    type: problemType(code),
+    title: PROBLEM_TITLES[code],
+    status: status ?? PROBLEM_STATUS[code],
+    detail,
+    code,
+  };
+  if (errors && errors.length > 0) problem.errors = errors;
+  return problem;
+}

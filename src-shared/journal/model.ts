@@ -1,0 +1,113 @@
+/**
+ * The neutral transaction model (DESIGN §5). Importers produce `ImportedTransaction`s; the store adds
+ * ids and the import it came from (`Transaction`); analytics read `Transaction`s.
+ * Money fields are integer minor units (1/10,000 of the currency unit), see src-shared/money.ts.
+ */
+
+export const TRANSACTION_TYPES = [
+  'BUY_TO_OPEN',
+  'SELL_TO_OPEN',
+  'BUY_TO_CLOSE',
+  'SELL_TO_CLOSE',
+  'BUY',
+  'SELL',
+  'ASSIGNMENT',
+  'EXERCISE',
+  'EXPIRATION',
+  'DIVIDEND',
+  'INTEREST',
+  'FEE',
+  'DEPOSIT',
+  'WITHDRAWAL',
+  'SPLIT',
+  'SYMBOL_CHANGE',
+  'OTHER',
+] as const;
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+export type OptionRight = 'C' | 'P';
+
+export interface ImportedTransaction {
+  /** The broker's account number or name as it appears in the file (or the `account` the user gave). */
+  accountName: string;
+  /**
+   * The broker's own identity of the row: an execution/transaction id when the file has one, else the
+   * row's normalised content plus its occurrence number among identical rows. Never the line number,
+   * so a re-export with extra rows on top still deduplicates.
+   */
+  brokerRowId: string;
+  type: TransactionType;
+  /** OCC symbol without padding for options (`SPY250117P00450000`), the ticker otherwise. */
+  symbol: string;
+  /** The underlying ticker (the ticker itself for stock, dividends, ...); '' for cash-only rows. */
+  underlying: string;
+  isOption: boolean;
+  /** YYYY-MM-DD for options, else null. */
+  expiration: string | null;
+  strike: number | null;
+  right: OptionRight | null;
+  /** Unsigned: shares or contracts. Fractional shares allowed. For SPLIT, the signed share change. */
+  quantity: number;
+  /** Per share (per unit of the underlying for options), minor units, unsigned. */
+  priceMinor: number;
+  /** Shares per contract: 100 for standard options, 1 for stock. */
+  multiplier: number;
+  /** Signed cash effect on the account, + = credit, net of commission and fees when the broker nets them. */
+  amountMinor: number;
+  /** Unsigned commission paid on this row. */
+  commissionMinor: number;
+  /** Unsigned regulatory/exchange/other fees paid on this row. */
+  feesMinor: number;
+  currency: string;
+  /** ISO 8601 UTC instant. */
+  tradeDate: string;
+  orderId: string | null;
+  description: string;
+  /** `tastytrade-csv`, `schwab-csv`, `ibkr-activity-csv`, ... */
+  source: string;
+  /** True when the row was inferred rather than read (e.g. Webull expirations). */
+  inferred?: boolean;
+  /** For SYMBOL_CHANGE: the old ticker (symbol/underlying carry the new one). */
+  previousSymbol?: string;
+}
+
+export interface Transaction extends ImportedTransaction {
+  /** Stable hash of source, account and brokerRowId. */
+  id: string;
+  accountId: string;
+  importId: number;
+  /** New York (journal time zone) calendar date of tradeDate, YYYY-MM-DD. */
+  tradeDay: string;
+}
+
+export interface Account {
+  id: string;
+  name: string;
+}
+
+/** Builds the unpadded OCC symbol: root + YYMMDD + C|P + strike × 1000 in 8 digits. */
+export function occSymbol(root: string, expiration: string, right: OptionRight, strike: number): string {
+  const yymmdd = expiration.slice(2, 4) + expiration.slice(5, 7) + expiration.slice(8, 10);
+  const strikeMilli = Math.round(strike * 1000);
+  return `${root}${yymmdd}${right}${String(strikeMilli).padStart(8, '0')}`;
+}
+
+const OCC_PATTERN = /^([A-Z0-9./]{1,6})\s*(\d{2})(\d{2})(\d{2})([CP])(\d{8})$/;
+
+/** Parses an OCC symbol, padded (`PFE   260116C00020000`) or not. */
+export function parseOccSymbol(
+  text: string,
+): { root: string; expiration: string; right: OptionRight; strike: number } | null {
+  const match = OCC_PATTERN.exec(text.trim().toUpperCase());
+  if (!match) return null;
+  const [, root, yy, mm, dd, right, strikeText] = match;
+  if (root === undefined || yy === undefined || mm === undefined || dd === undefined || strikeText === undefined) {
+    return null;
+  }
+  return {
+    root,
+    expiration: `20${yy}-${mm}-${dd}`,
+    right: right === 'C' ? 'C' : 'P',
+    strike: Number(strikeText) / 1000,
+  };
+}
