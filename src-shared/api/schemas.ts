@@ -149,7 +149,7 @@ export type SummaryResponseT = Static<typeof SummaryResponse>;
 export const TransactionsQuery = Type.Object(
   {
     page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'default 1' })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, description: 'default 25; values above 100 are clamped to 100' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'default 25; values above 100 are clamped to 100' })),
     symbol: Type.Optional(Type.String({ pattern: SYMBOL_PATTERN, description: 'Underlying ticker' })),
     accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     fromDate: Type.Optional(IsoDate('Lower bound on trade date (inclusive, New York date)')),
@@ -163,7 +163,7 @@ export const TransactionSchema = Type.Object({
   id: Type.String(),
   accountId: Type.String(),
   accountName: Type.String(),
-  type: Type.Union(TRANSACTION_TYPES.map((t) => Type.Literal(t))),
+  type: Type.Enum(TRANSACTION_TYPES),
   symbol: Type.String({ description: 'OCC symbol without padding for options' }),
   underlying: Type.String(),
   isOption: Type.Boolean(),
@@ -201,7 +201,7 @@ export type BrokerId = (typeof BROKER_IDS)[number];
 
 export const ImportQuery = Type.Object(
   {
-    broker: Type.Optional(Type.Union([Type.Literal('auto'), ...BROKER_IDS.map((b) => Type.Literal(b))], { description: 'default auto (detected from the header)' })),
+    broker: Type.Optional(Type.Enum(['auto', ...BROKER_IDS], { description: 'default auto (detected from the header)' })),
     account: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Account name for files that carry none' })),
     filename: Type.Optional(Type.String({ maxLength: 255 })),
   },
@@ -245,7 +245,7 @@ export const GexQuery = Type.Object(
     symbol: SymbolParam,
     expirations: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}(,\\d{4}-\\d{2}-\\d{2}){0,199}$', description: 'Comma-separated YYYY-MM-DD' })),
     expirationsCount: Type.Optional(Type.Integer({ minimum: 1, maximum: 5, description: 'Nearest N expirations; default 3' })),
-    formula: Type.Optional(Type.Union(FORMULAS.map((f) => Type.Literal(f)), { description: 'default nominal' })),
+    formula: Type.Optional(Type.Enum(FORMULAS, { description: 'default nominal' })),
   },
   { additionalProperties: false },
 );
@@ -321,7 +321,7 @@ export const EventsQuery = Type.Object(
     eventType: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('flip'), Type.Literal('wall')], { description: 'default all' })),
     minDte: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650 })),
     maxDte: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650 })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, description: 'default 50; values above 200 are clamped to 200' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'default 50; values above 200 are clamped to 200' })),
   },
   { additionalProperties: false },
 );
@@ -393,3 +393,29 @@ export const ChainPostResponse = Type.Object({
   events: Type.Integer({ description: 'Events created by this snapshot' }),
 });
 export const ChainsResponse = Type.Object({ symbols: Type.Array(ChainInfoSchema) });
+
+// ---------------------------------------------------------------- settings, keys, demo
+
+export const SettingsSchema = Type.Object({
+  port: Type.Integer({ minimum: 0, maximum: 65535, description: 'Port of the API (takes effect at the next start)' }),
+  dataDir: Type.String({ description: 'Data folder (read only)' }),
+  rate: Type.Number({ minimum: -0.05, maximum: 0.25, description: 'Risk-free rate r of the exposure engine' }),
+  timeZone: Type.String({ description: 'IANA zone of journal trade days' }),
+  reportingCurrency: Type.String({ pattern: '^[A-Z]{3}$' }),
+  cacheSeconds: Type.Integer({ minimum: 0, maximum: 3600 }),
+  snapshotRetention: Type.Integer({ minimum: 1, maximum: 1000 }),
+  rateLimit: Type.Object({ perSecond: Type.Number({ exclusiveMinimum: 0, maximum: 100000 }), burst: Type.Integer({ minimum: 1, maximum: 100000 }) }),
+  corsOrigins: Type.Array(Type.String({ maxLength: 200 }), { maxItems: 20 }),
+  onlineSource: Type.Object({
+    enabled: Type.Boolean(),
+    baseUrl: Type.String({ pattern: '^https?://', maxLength: 500 }),
+    watchlist: Type.Array(Type.String({ pattern: SYMBOL_PATTERN }), { maxItems: 50 }),
+    intervalSeconds: Type.Integer({ minimum: 15, maximum: 86400 }),
+  }),
+});
+export type SettingsJson = Static<typeof SettingsSchema>;
+export const SettingsUpdate = Type.Partial(Type.Omit(SettingsSchema, ['dataDir']), { additionalProperties: false });
+export type SettingsUpdateT = Static<typeof SettingsUpdate>;
+
+export const KeyRotateResponse = Type.Object({ key: Type.String(), keyFile: Type.String() });
+export const DemoResponse = Type.Object({ transactions: Type.Integer(), snapshots: Type.Integer(), events: Type.Integer() });

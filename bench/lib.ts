@@ -1,0 +1,38 @@
+export interface BenchLine {
+  name: string;
+  value: number;
+  unit: string;
+  budget: string;
+  ok: boolean;
+  detail?: string;
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? NaN) : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
+}
+
+/** Median wall time of `fn` in milliseconds over `runs` runs after `warmup` unmeasured ones. */
+export async function timeMs(fn: () => unknown, runs = 15, warmup = 3): Promise<number> {
+  for (let i = 0; i < warmup; i += 1) await fn();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const start = performance.now();
+    await fn();
+    samples.push(performance.now() - start);
+  }
+  return median(samples);
+}
+
+export function atMost(name: string, value: number, unit: string, budget: number, detail?: string): BenchLine {
+  return { name, value: round(value), unit, budget: `<= ${budget}`, ok: value <= budget, ...(detail ? { detail } : {}) };
+}
+
+export function atLeast(name: string, value: number, unit: string, budget: number, detail?: string): BenchLine {
+  return { name, value: round(value), unit, budget: `>= ${budget}`, ok: value >= budget, ...(detail ? { detail } : {}) };
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

@@ -1,0 +1,45 @@
+/**
+ * `npm run bench [-- --json] [-- --only <prefix>]`: the budgets of DESIGN §7, as medians, one line per
+ * measurement. With --json each line is `{name, value, unit, budget, ok}`. Exit code 1 if a budget is missed.
+ */
+import { rmSync } from 'node:fs';
+import { startServer } from '../src-main/serve';
+import { tempDir } from '../test/paths';
+import { benchHttp } from './http';
+import type { BenchLine } from './lib';
+
+const json = process.argv.includes('--json');
+const onlyIndex = process.argv.indexOf('--only');
+const only = onlyIndex === -1 ? null : (process.argv[onlyIndex + 1] ?? null);
+const lines: BenchLine[] = [];
+
+function emit(line: BenchLine): void {
+  lines.push(line);
+  if (json) process.stdout.write(`${JSON.stringify(line)}\n`);
+  else process.stdout.write(`${line.ok ? 'ok  ' : 'MISS'} ${line.name.padEnd(34)} ${String(line.value).padStart(12)} ${line.unit.padEnd(8)} budget ${line.budget}${line.detail ? `  (${line.detail})` : ''}\n`);
+}
+
+function wanted(prefix: string): boolean {
+  return only === null || prefix.startsWith(only) || only.startsWith(prefix);
+}
+
+async function main(): Promise<void> {
+  if (wanted('http')) {
+    const dataDir = tempDir('strikebook-bench-');
+    const server = await startServer({ dataDir, port: 0, demo: true, uiDir: null, overrides: { rateLimit: { perSecond: 1e9, burst: 1e9 } } });
+    try {
+      for (const line of await benchHttp(server, '/v1/gex?symbol=SPX')) emit(line);
+    } finally {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+}
+
+main().then(
+  () => process.exit(lines.every((line) => line.ok) ? 0 : 1),
+  (error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,15 @@
+import type { Database } from 'better-sqlite3';
+import { m001Core } from './001-core';
+import { m002Journal } from './002-journal';
+import { m003Chains } from './003-chains';
+
+export interface Migration {
+  version: number;
+  name: string;
+  up(db: Database): void;
+}
+
+/** Numbered, append-only. Each runs inside the one transaction that also sets PRAGMA user_version. */
+export const MIGRATIONS: readonly Migration[] = [m001Core, m002Journal, m003Chains];
+
+export const LATEST_VERSION = MIGRATIONS.length;

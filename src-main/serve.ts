@@ -1,0 +1,110 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { buildApp, type App } from './server/app';
+import { createContext, type OwnedContext } from './context';
+import { loadDemo } from './demo';
+import { OnlineSource } from './services/online-source';
+import type { Settings } from './settings';
+
+export interface ServeOptions {
+  dataDir: string;
+  /** 0 = a free port. Default: the stored setting (7717). */
+  port?: number;
+  host?: string;
+  demo?: boolean;
+  /** Built renderer to serve at `/`; default `out/renderer` when it exists. null = API only. */
+  uiDir?: string | null;
+  nativeBinding?: string;
+  /** Settings for this run only (not saved): the bench lifts the rate limit. */
+  overrides?: Partial<Settings>;
+  log?: (line: string) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  apiBaseUrl: string;
+  /** The UI URL with the key in the fragment (never sent to the server, kept by the page). */
+  uiUrl: string | null;
+  port: number;
+  apiKey: string;
+  keyFilePath: string;
+  dataDir: string;
+  ctx: OwnedContext;
+  app: App;
+  close(): Promise<void>;
+}
+
+export function defaultUiDir(): string | null {
+  const dir = fileURLToPath(new URL('../out/renderer', import.meta.url));
+  return existsSync(`${dir}/index.html`) ? dir : null;
+}
+
+/**
+ * The headless entry and the Electron main process both call this: open the data folder, build the app,
+ * listen on loopback. The Host check needs the real port, so with port 0 a free port is found first.
+ */
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const ctx = createContext({
+    dataDir: options.dataDir,
+    demo: options.demo === true,
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    ...(options.overrides ? { overrides: options.overrides } : {}),
+  });
+  try {
+    const host = options.host ?? '127.0.0.1';
+    const requested = options.port ?? ctx.settings.port;
+    const port = requested === 0 ? await freePort(host) : requested;
+    if (options.demo) {
+      const demo = loadDemo(ctx);
+      options.log?.(`Demo loaded: ${demo.transactions} new transactions, ${demo.snapshots} new snapshots, ${demo.events} events.`);
+    }
+    ctx.journal.warm();
+    const uiDir = options.uiDir === undefined ? defaultUiDir() : options.uiDir;
+    const app = await buildApp(ctx, {
+      port,
+      uiDir,
+      logErrors: (error, request) => options.log?.(`[error] ${request.method} ${request.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+    });
+    await app.listen({ port, host });
+    const online = new OnlineSource(ctx, options.log);
+    online.start();
+    const url = `http://${host}:${port}`;
+    let closed = false;
+    return {
+      url,
+      apiBaseUrl: `${url}/v1`,
+      uiUrl: uiDir ? `${url}/#key=${ctx.apiKey}` : null,
+      port,
+      get apiKey() {
+        return ctx.apiKey;
+      },
+      keyFilePath: ctx.keyFilePath,
+      dataDir: options.dataDir,
+      ctx,
+      app,
+      async close() {
+        if (closed) return;
+        closed = true;
+        online.stop();
+        await app.close();
+        ctx.close();
+      },
+    };
+  } catch (error) {
+    ctx.close();
+    throw error;
+  }
+}
+
+async function freePort(host: string): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

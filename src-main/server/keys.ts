@@ -1,0 +1,129 @@
+import type { Database } from 'better-sqlite3';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** 32 random bytes (256 bits), base64url: `sb_` + 43 characters. */
+export function generateKey(): string {
+  return `sb_${randomBytes(32).toString('base64url')}`;
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+export interface KeyInfo {
+  id: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+interface KeyRow {
+  id: string;
+  name: string;
+  hash: Buffer;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/**
+ * API keys, stored only as SHA-256 hashes. Verification hashes the presented key and compares it with every
+ * active hash in constant time (no early exit), so timing reveals neither which key nor how much matched.
+ */
+export class KeyStore {
+  private active: Array<{ id: string; hash: Buffer }> = [];
+  private readonly touched = new Set<string>();
+  private dataVersion = -1;
+
+  constructor(private readonly db: Database) {
+    this.reload();
+  }
+
+  private reload(): void {
+    const rows = this.db.prepare('SELECT id, hash FROM api_keys WHERE revoked_at IS NULL').all() as Array<Pick<KeyRow, 'id' | 'hash'>>;
+    this.active = rows.map((row) => ({ id: row.id, hash: Buffer.from(row.hash) }));
+  }
+
+  create(name: string): { id: string; key: string } {
+    const key = generateKey();
+    const id = randomUUID();
+    this.db
+      .prepare('INSERT INTO api_keys (id, name, hash, created_at) VALUES (?, ?, ?, ?)')
+      .run(id, name, sha256(key), new Date().toISOString());
+    this.reload();
+    return { id, key };
+  }
+
+  list(): KeyInfo[] {
+    const rows = this.db.prepare('SELECT * FROM api_keys ORDER BY created_at, id').all() as KeyRow[];
+    return rows.map((row) => ({ id: row.id, name: row.name, createdAt: row.created_at, lastUsedAt: row.last_used_at, revokedAt: row.revoked_at }));
+  }
+
+  /** Revokes by id or by a unique id prefix (as `keys list` shows it). */
+  revoke(idOrPrefix: string): KeyInfo | null {
+    const matches = this.list().filter((key) => key.revokedAt === null && key.id.startsWith(idOrPrefix));
+    const [match] = matches;
+    if (matches.length !== 1 || match === undefined) return null;
+    this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(new Date().toISOString(), match.id);
+    this.reload();
+    return { ...match, revokedAt: new Date().toISOString() };
+  }
+
+  activeCount(): number {
+    return this.active.length;
+  }
+
+  /** The id of the key, or null. Constant time in the key's content. */
+  verify(presented: string): string | null {
+    // `keys create|revoke` from another process commits through another connection: pick it up at once.
+    const version = this.db.pragma('data_version', { simple: true }) as number;
+    if (version !== this.dataVersion) {
+      this.dataVersion = version;
+      this.reload();
+    }
+    const hash = sha256(presented);
+    let found: string | null = null;
+    for (const key of this.active) {
+      if (timingSafeEqual(hash, key.hash)) found = key.id;
+    }
+    if (found !== null) this.touched.add(found);
+    return found;
+  }
+
+  /** Writes the last-used stamps gathered since the last flush (kept off the request path). */
+  flushUsage(): void {
+    if (this.touched.size === 0) return;
+    const now = new Date().toISOString();
+    const update = this.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
+    for (const id of this.touched) update.run(now, id);
+    this.touched.clear();
+  }
+}
+
+export const KEY_FILE = 'api-key';
+
+/**
+ * The key file holds one plaintext key for the user's scripts (mode 0600). On first start, or when the file's
+ * key is no longer valid, a new key is created and written. Returns the usable key.
+ */
+export function ensureKeyFile(store: KeyStore, dataDir: string): { key: string; path: string; created: boolean } {
+  const path = join(dataDir, KEY_FILE);
+  if (existsSync(path)) {
+    const key = readFileSync(path, 'utf8').trim();
+    if (store.verify(key) !== null) {
+      chmodSync(path, 0o600);
+      return { key, path, created: false };
+    }
+  }
+  const { key } = store.create('default');
+  writeKeyFile(path, key);
+  return { key, path, created: true };
+}
+
+export function writeKeyFile(path: string, key: string): void {
+  writeFileSync(path, `${key}\n`, { mode: 0o600 });
+  chmodSync(path, 0o600);
+}

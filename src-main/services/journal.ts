@@ -1,0 +1,354 @@
+import type { Database } from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import type {
+  AccountJson,
+  BrokerId,
+  ImportReport,
+  PerformanceQueryT,
+  PerformanceResponseT,
+  SummaryResponseT,
+  TransactionJson,
+  TransactionsQueryT,
+  TransactionsResponseT,
+} from '../../src-shared/api/schemas';
+import type { ImportedTransaction, Transaction, TransactionType } from '../../src-shared/journal/model';
+import { buildLedger, performance, yearSummary, type Ledger } from '../../src-shared/journal/index';
+import { minorToCents, minorToUnits } from '../../src-shared/money';
+import { parseImport } from '../importers/index';
+import type { ParsedRow } from '../importers/types';
+import { ApiError } from '../server/problems';
+import type { Settings } from '../settings';
+import { isValidDate, makeDayOf, todayIn } from '../time';
+
+export const TRANSACTIONS_LIMIT_CAP = 100;
+const DEFAULT_LIMIT = 25;
+
+function shortHash(...parts: string[]): string {
+  return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
+}
+
+export function accountIdFor(source: string, accountName: string): string {
+  return `acc_${shortHash(source.replace(/-.*$/, ''), accountName).slice(0, 16)}`;
+}
+
+export function transactionIdFor(tx: Pick<ImportedTransaction, 'source' | 'accountName' | 'brokerRowId'>): string {
+  return `tx_${shortHash(tx.source, tx.accountName, tx.brokerRowId)}`;
+}
+
+interface TransactionRow {
+  id: string;
+  import_id: number;
+  account_id: string;
+  account_name: string;
+  broker_row_id: string;
+  type: string;
+  symbol: string;
+  underlying: string;
+  is_option: number;
+  expiration: string | null;
+  strike: number | null;
+  right: string | null;
+  quantity: number;
+  price_minor: number;
+  multiplier: number;
+  amount_minor: number;
+  commission_minor: number;
+  fees_minor: number;
+  currency: string;
+  trade_date: string;
+  trade_day: string;
+  order_id: string | null;
+  description: string;
+  source: string;
+  inferred: number;
+  previous_symbol: string | null;
+}
+
+function rowToTransaction(row: TransactionRow): Transaction {
+  const tx: Transaction = {
+    id: row.id,
+    importId: row.import_id,
+    accountId: row.account_id,
+    accountName: row.account_name,
+    brokerRowId: row.broker_row_id,
+    type: row.type as TransactionType,
+    symbol: row.symbol,
+    underlying: row.underlying,
+    isOption: row.is_option === 1,
+    expiration: row.expiration,
+    strike: row.strike,
+    right: row.right === 'C' || row.right === 'P' ? row.right : null,
+    quantity: row.quantity,
+    priceMinor: row.price_minor,
+    multiplier: row.multiplier,
+    amountMinor: row.amount_minor,
+    commissionMinor: row.commission_minor,
+    feesMinor: row.fees_minor,
+    currency: row.currency,
+    tradeDate: row.trade_date,
+    tradeDay: row.trade_day,
+    orderId: row.order_id,
+    description: row.description,
+    source: row.source,
+    inferred: row.inferred === 1,
+  };
+  if (row.previous_symbol !== null) tx.previousSymbol = row.previous_symbol;
+  return tx;
+}
+
+export function transactionToJson(tx: Transaction): TransactionJson {
+  return {
+    id: tx.id,
+    accountId: tx.accountId,
+    accountName: tx.accountName,
+    type: tx.type,
+    symbol: tx.symbol,
+    underlying: tx.underlying,
+    isOption: tx.isOption,
+    expiration: tx.expiration,
+    strike: tx.strike,
+    right: tx.right,
+    quantity: tx.quantity,
+    price: minorToUnits(tx.priceMinor),
+    multiplier: tx.multiplier,
+    amount: minorToCents(tx.amountMinor),
+    commission: minorToCents(tx.commissionMinor),
+    fees: minorToCents(tx.feesMinor),
+    currency: tx.currency,
+    tradeDate: tx.tradeDate,
+    tradeDay: tx.tradeDay,
+    orderId: tx.orderId,
+    description: tx.description,
+    source: tx.source,
+    importId: tx.importId,
+    inferred: tx.inferred === true,
+  };
+}
+
+export interface ImportRequest {
+  text: string;
+  broker?: BrokerId | 'auto';
+  accountName?: string;
+  filename?: string | null;
+}
+
+/**
+ * The journal: imports (one SQLite transaction each: all rows or none), undo, and the read endpoints.
+ * Reads come from an in-memory copy of the transactions, newest first, and the ledger built from it;
+ * both are rebuilt lazily after an import or an undo, so requests never rescan SQLite.
+ */
+export class JournalService {
+  private cache: { transactions: Transaction[]; ledger: Ledger | null; accounts: AccountJson[]; demo: boolean } | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly settings: () => Settings,
+  ) {}
+
+  invalidate(): void {
+    this.cache = null;
+  }
+
+  private dataVersion = -1;
+
+  private load(): NonNullable<JournalService['cache']> {
+    // Another connection (the CLI importing while the app runs) bumps data_version: reload then.
+    const version = this.db.pragma('data_version', { simple: true }) as number;
+    if (version !== this.dataVersion) {
+      this.dataVersion = version;
+      this.cache = null;
+    }
+    if (this.cache) return this.cache;
+    const rows = this.db
+      .prepare('SELECT t.*, a.name AS account_name FROM transactions t JOIN accounts a ON a.id = t.account_id ORDER BY t.trade_date DESC, t.id DESC')
+      .all() as TransactionRow[];
+    const transactions = rows.map(rowToTransaction);
+    const accounts = this.db.prepare('SELECT id, name FROM accounts WHERE id IN (SELECT DISTINCT account_id FROM transactions) ORDER BY name, id').all() as AccountJson[];
+    this.cache = { transactions, ledger: null, accounts, demo: transactions.some((tx) => tx.source === 'demo') };
+    return this.cache;
+  }
+
+  private ledger(): Ledger {
+    const cache = this.load();
+    if (!cache.ledger) {
+      // The ledger processes oldest first; the cache is newest first.
+      cache.ledger = buildLedger([...cache.transactions].reverse(), { reportingCurrency: this.settings().reportingCurrency });
+    }
+    return cache.ledger;
+  }
+
+  /** Builds the caches now (start-up, after the demo load) so the first request is fast. */
+  warm(): void {
+    this.ledger();
+  }
+
+  accounts(): AccountJson[] {
+    return this.load().accounts;
+  }
+
+  importFile(request: ImportRequest): ImportReport {
+    const options = request.accountName === undefined ? {} : { accountName: request.accountName };
+    const parsed = parseImport(request.text, request.broker ?? 'auto', options);
+    if (!parsed.ok) {
+      throw new ApiError(parsed.code, parsed.detail, parsed.errors.map((e) => ({ param: 'body', message: e.message, line: e.line })));
+    }
+    const result = parsed.result;
+    if (result.errors.length > 0) {
+      const first = result.errors[0];
+      throw new ApiError(
+        'IMPORT_FAILED',
+        `The ${result.broker} file has ${result.errors.length} problem${result.errors.length === 1 ? '' : 's'}${first ? ` (first: line ${first.line}: ${first.message})` : ''}; nothing was imported.`,
+        result.errors.slice(0, 500).map((e) => ({ param: 'body', message: e.message, line: e.line })),
+      );
+    }
+    return this.store(result.broker, result.source, result.transactions, result.rows, result.skipped.map((s) => ({ line: s.line, reason: s.message })), result.warnings, request.filename ?? null);
+  }
+
+  /** Stores parsed rows as one import, all or nothing. Also used by the demo loader. */
+  store(
+    broker: string,
+    source: string,
+    rows: readonly ParsedRow[],
+    rowCount: number,
+    skipped: ImportReport['skipped'],
+    warnings: ImportReport['warnings'],
+    filename: string | null,
+  ): ImportReport {
+    const dayOf = makeDayOf(this.settings().timeZone);
+    const createdAt = new Date().toISOString();
+    const insertImport = this.db.prepare(
+      'INSERT INTO imports (broker, source, filename, created_at, rows, imported, duplicates, report_json) VALUES (?, ?, ?, ?, ?, 0, 0, ?)',
+    );
+    const upsertAccount = this.db.prepare('INSERT OR IGNORE INTO accounts (id, name, source) VALUES (?, ?, ?)');
+    const insertTx = this.db.prepare(`INSERT OR IGNORE INTO transactions (id, import_id, account_id, broker_row_id, type, symbol, underlying,
+      is_option, expiration, strike, right, quantity, price_minor, multiplier, amount_minor, commission_minor, fees_minor, currency,
+      trade_date, trade_day, order_id, description, source, inferred, previous_symbol)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    const finish = this.db.prepare('UPDATE imports SET imported = ?, duplicates = ?, report_json = ? WHERE id = ?');
+
+    const report = this.db.transaction((): ImportReport => {
+      const importId = Number(insertImport.run(broker, source, filename, createdAt, rowCount, '{}').lastInsertRowid);
+      const accounts = new Map<string, string>();
+      let imported = 0;
+      for (const { transaction: tx } of rows) {
+        const accountId = accountIdFor(tx.source, tx.accountName);
+        if (!accounts.has(accountId)) {
+          upsertAccount.run(accountId, tx.accountName, tx.source);
+          accounts.set(accountId, tx.accountName);
+        }
+        const changes = insertTx.run(
+          transactionIdFor(tx), importId, accountId, tx.brokerRowId, tx.type, tx.symbol, tx.underlying, tx.isOption ? 1 : 0,
+          tx.expiration, tx.strike, tx.right, tx.quantity, tx.priceMinor, tx.multiplier, tx.amountMinor, tx.commissionMinor,
+          tx.feesMinor, tx.currency, tx.tradeDate, dayOf(tx.tradeDate), tx.orderId, tx.description, tx.source, tx.inferred ? 1 : 0,
+          tx.previousSymbol ?? null,
+        ).changes;
+        imported += changes;
+      }
+      const result: ImportReport = {
+        id: importId,
+        broker,
+        source,
+        filename,
+        createdAt,
+        accounts: [...accounts].map(([id, name]) => ({ id, name })),
+        rows: rowCount,
+        imported,
+        duplicates: rows.length - imported,
+        skipped: [...skipped],
+        warnings: [...warnings],
+      };
+      finish.run(imported, rows.length - imported, JSON.stringify(result), importId);
+      return result;
+    })();
+    this.invalidate();
+    return report;
+  }
+
+  listImports(): ImportReport[] {
+    const rows = this.db.prepare('SELECT id, imported, duplicates, report_json FROM imports ORDER BY id DESC').all() as Array<{ id: number; imported: number; duplicates: number; report_json: string }>;
+    return rows.map((row) => ({ ...(JSON.parse(row.report_json) as ImportReport), id: row.id, imported: row.imported, duplicates: row.duplicates }));
+  }
+
+  /** Removes the transactions this import inserted (rows it found as duplicates stay with their first import). */
+  undoImport(id: number): { id: number; removed: number } {
+    const result = this.db.transaction(() => {
+      const exists = this.db.prepare('SELECT id FROM imports WHERE id = ?').get(id);
+      if (!exists) throw new ApiError('NOT_FOUND', `No import with id ${id}.`);
+      const removed = this.db.prepare('DELETE FROM transactions WHERE import_id = ?').run(id).changes;
+      this.db.prepare('DELETE FROM imports WHERE id = ?').run(id);
+      this.db.prepare('DELETE FROM accounts WHERE id NOT IN (SELECT DISTINCT account_id FROM transactions)').run();
+      return { id, removed };
+    })();
+    this.invalidate();
+    return result;
+  }
+
+  transactions(query: TransactionsQueryT): TransactionsResponseT {
+    const page = query.page ?? 1;
+    const limit = Math.min(query.limit ?? DEFAULT_LIMIT, TRANSACTIONS_LIMIT_CAP);
+    for (const key of ['fromDate', 'toDate'] as const) {
+      const value = query[key];
+      if (value !== undefined && !isValidDate(value)) throw new ApiError('INVALID_PARAMETER', `${key}: ${value} is not a calendar date`, [{ param: key, message: 'is not a calendar date' }]);
+    }
+    const cache = this.load();
+    const symbol = query.symbol?.toUpperCase();
+    const { accountId, fromDate, toDate } = query;
+    const filtered =
+      symbol === undefined && accountId === undefined && fromDate === undefined && toDate === undefined
+        ? cache.transactions
+        : cache.transactions.filter(
+            (tx) =>
+              (symbol === undefined || tx.underlying === symbol) &&
+              (accountId === undefined || tx.accountId === accountId) &&
+              (fromDate === undefined || tx.tradeDay >= fromDate) &&
+              (toDate === undefined || tx.tradeDay <= toDate),
+          );
+    const start = (page - 1) * limit;
+    return {
+      transactions: filtered.slice(start, start + limit).map(transactionToJson),
+      accounts: cache.accounts,
+      pagination: { page, limit, total: filtered.length, pages: Math.ceil(filtered.length / limit) },
+    };
+  }
+
+  performance(query: PerformanceQueryT): PerformanceResponseT {
+    if ((query.from === undefined) !== (query.to === undefined)) {
+      const missing = query.from === undefined ? 'from' : 'to';
+      throw new ApiError('RANGE_INCOMPLETE', `A custom range needs both from and to; ${missing} is missing.`, [{ param: missing, message: 'is required with ' + (missing === 'from' ? 'to' : 'from') }]);
+    }
+    for (const key of ['from', 'to'] as const) {
+      const value = query[key];
+      if (value !== undefined && !isValidDate(value)) throw new ApiError('INVALID_PARAMETER', `${key}: ${value} is not a calendar date`, [{ param: key, message: 'is not a calendar date' }]);
+    }
+    if (query.from !== undefined && query.to !== undefined && query.from > query.to) {
+      throw new ApiError('INVALID_PARAMETER', `from (${query.from}) is after to (${query.to}).`, [{ param: 'from', message: 'must not be after to' }]);
+    }
+    const date = this.centerDate(query.date);
+    const cache = this.load();
+    const result = performance(this.ledger(), {
+      period: query.period ?? 'monthly',
+      date,
+      ...(query.from !== undefined && query.to !== undefined ? { from: query.from, to: query.to } : {}),
+    });
+    return { ...result, accounts: cache.accounts, demo: cache.demo };
+  }
+
+  summary(year: number | undefined): SummaryResponseT {
+    const cache = this.load();
+    const result = yearSummary(this.ledger(), year ?? Number(todayIn(this.settings().timeZone).slice(0, 4)));
+    return { ...result, accounts: cache.accounts, demo: cache.demo };
+  }
+
+  /** `date` may be a date or an instant; an instant is read in the journal time zone. */
+  private centerDate(date: string | undefined): string {
+    const tz = this.settings().timeZone;
+    if (date === undefined) return todayIn(tz);
+    if (/^\d{4}-\d{2}-\d{2}$/.test(date)) {
+      if (!isValidDate(date)) throw new ApiError('INVALID_PARAMETER', `date: ${date} is not a calendar date`, [{ param: 'date', message: 'is not a calendar date' }]);
+      return date;
+    }
+    const instant = new Date(/[zZ]|[+-]\d{2}:?\d{2}$/.test(date) ? date : `${date}Z`);
+    if (Number.isNaN(instant.getTime())) throw new ApiError('INVALID_PARAMETER', `date: ${date} is not a valid ISO 8601 date-time`, [{ param: 'date', message: 'is not a valid ISO 8601 date-time' }]);
+    return todayIn(tz, instant);
+  }
+}

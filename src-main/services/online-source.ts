@@ -1,0 +1,97 @@
+import type { AppContext } from '../server/context';
+import { parseChainFile } from '../chains/index';
+
+/** CBOE serves index chains under a leading underscore (`_SPX.json`), equities without (`SPY.json`). */
+const INDEX_SYMBOLS = new Set(['SPX', 'NDX', 'RUT', 'VIX', 'XSP', 'DJX', 'OEX', 'XEO', 'MRUT']);
+
+export function chainUrl(baseUrl: string, symbol: string): string {
+  const name = INDEX_SYMBOLS.has(symbol.toUpperCase()) ? `_${symbol.toUpperCase()}` : symbol.toUpperCase();
+  return `${baseUrl.replace(/\/+$/, '')}/${name}.json`;
+}
+
+export interface PollStatus {
+  symbol: string;
+  ok: boolean;
+  message: string;
+  at: string;
+}
+
+/**
+ * Optional online source (off by default): polls the CBOE delayed-quotes JSON for the watchlist. On an
+ * error a symbol backs off (doubling, up to 30 minutes) and the API keeps serving its last good snapshot.
+ */
+export class OnlineSource {
+  private timer: NodeJS.Timeout | null = null;
+  private readonly backoffUntilMs = new Map<string, number>();
+  private readonly failures = new Map<string, number>();
+  readonly status = new Map<string, PollStatus>();
+  private running = false;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly log: ((line: string) => void) | undefined,
+    private readonly fetchImpl: typeof fetch = fetch,
+    private readonly nowMs: () => number = Date.now,
+  ) {}
+
+  start(): void {
+    if (this.timer !== null) return;
+    const tick = () => {
+      void this.pollOnce().finally(() => {
+        if (this.timer === null) return;
+        this.timer = setTimeout(tick, Math.max(15, this.ctx.settings.onlineSource.intervalSeconds) * 1000);
+        this.timer.unref();
+      });
+    };
+    this.timer = setTimeout(tick, 1000);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** One round over the watchlist; does nothing while the source is disabled. */
+  async pollOnce(): Promise<PollStatus[]> {
+    const source = this.ctx.settings.onlineSource;
+    if (!source.enabled || this.running) return [];
+    this.running = true;
+    const results: PollStatus[] = [];
+    try {
+      for (const symbol of source.watchlist) {
+        if ((this.backoffUntilMs.get(symbol) ?? 0) > this.nowMs()) continue;
+        results.push(await this.pollSymbol(source.baseUrl, symbol));
+      }
+    } finally {
+      this.running = false;
+    }
+    return results;
+  }
+
+  private async pollSymbol(baseUrl: string, symbol: string): Promise<PollStatus> {
+    const at = new Date(this.nowMs()).toISOString();
+    let status: PollStatus;
+    try {
+      const response = await this.fetchImpl(chainUrl(baseUrl, symbol), { signal: AbortSignal.timeout(20_000) });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const text = await response.text();
+      const parsed = parseChainFile(text, { format: 'cboe-json', symbol });
+      if (!parsed.ok) throw new Error(parsed.errors.map((e) => e.message).slice(0, 3).join('; '));
+      const snapshot = { ...parsed.snapshot, source: 'online' as const };
+      const result = this.ctx.exposure.ingest(snapshot);
+      this.failures.delete(symbol);
+      this.backoffUntilMs.delete(symbol);
+      status = { symbol, ok: true, message: `${result.contracts} contracts at ${result.quoteTime}${result.stored ? '' : ' (unchanged)'}`, at };
+    } catch (error) {
+      const failures = (this.failures.get(symbol) ?? 0) + 1;
+      this.failures.set(symbol, failures);
+      const waitMs = Math.min(30 * 60_000, 2 ** failures * 15_000);
+      this.backoffUntilMs.set(symbol, this.nowMs() + waitMs);
+      status = { symbol, ok: false, message: `${error instanceof Error ? error.message : String(error)}; retry in ${Math.round(waitMs / 1000)} s`, at };
+      this.log?.(`[online] ${symbol}: ${status.message}`);
+    }
+    this.status.set(symbol, status);
+    return status;
+  }
+}

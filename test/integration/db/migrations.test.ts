@@ -1,0 +1,107 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DatabaseVersionError, openDatabase, userVersion } from '../../../src-main/db/open';
+import { LATEST_VERSION, MIGRATIONS } from '../../../src-main/db/migrations/index';
+import { tempDir } from '../../paths';
+
+const opened: Array<{ close(): void }> = [];
+afterEach(() => {
+  for (const db of opened.splice(0)) db.close();
+});
+
+function open(path: string, targetVersion?: number) {
+  const result = openDatabase(path, targetVersion === undefined ? {} : { targetVersion });
+  opened.push(result.db);
+  return result;
+}
+
+function tables(db: Database.Database): string[] {
+  return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
+}
+
+describe('migrations', () => {
+  it('numbers migrations 1..N without gaps, so user_version says exactly which ran', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+    expect(LATEST_VERSION).toBe(MIGRATIONS.length);
+  });
+
+  it('opens a new file in WAL mode at the latest version', () => {
+    const { db, backupPath } = open(join(tempDir(), 'a.db'));
+    expect(userVersion(db)).toBe(LATEST_VERSION);
+    expect(db.pragma('journal_mode', { simple: true }), 'DESIGN §2: one SQLite file in WAL mode').toBe('wal');
+    expect(backupPath, 'a brand-new file has nothing to back up').toBeNull();
+  });
+
+  it('001 core: creates api_keys and settings', () => {
+    const { db } = open(join(tempDir(), 'a.db'), 1);
+    expect(userVersion(db)).toBe(1);
+    expect(tables(db)).toEqual(['api_keys', 'settings']);
+  });
+
+  it('002 journal: adds accounts, imports, transactions and keeps the keys of v1', () => {
+    const path = join(tempDir(), 'a.db');
+    const v1 = open(path, 1).db;
+    v1.prepare("INSERT INTO api_keys (id, name, hash, created_at) VALUES ('k1', 'x', x'00', '2026-01-01')").run();
+    v1.close();
+    opened.pop();
+    const { db, backupPath } = open(path, 2);
+    expect(userVersion(db)).toBe(2);
+    expect(tables(db).filter((t) => t !== 'sqlite_sequence')).toEqual(['accounts', 'api_keys', 'imports', 'settings', 'transactions']);
+    expect(db.prepare('SELECT id FROM api_keys').all(), 'data written by v1 survives the upgrade').toEqual([{ id: 'k1' }]);
+    expect(backupPath !== null && existsSync(backupPath), 'an existing file is backed up before migrating').toBe(true);
+  });
+
+  it('003 chains: adds snapshots, exposure_state and events', () => {
+    const path = join(tempDir(), 'a.db');
+    open(path, 2).db.close();
+    opened.pop();
+    const { db } = open(path, 3);
+    expect(userVersion(db)).toBe(3);
+    for (const table of ['snapshots', 'exposure_state', 'events']) expect(tables(db)).toContain(table);
+  });
+
+  it('backs up to a file that opens at the old version', () => {
+    const dir = tempDir();
+    const path = join(dir, 'a.db');
+    const v1 = open(path, 1).db;
+    v1.prepare("INSERT INTO settings (key, value) VALUES ('rate', '0.05')").run();
+    v1.close();
+    opened.pop();
+    const { backupPath } = open(path);
+    expect(backupPath).not.toBeNull();
+    const copy = new Database(backupPath ?? '', { readonly: true });
+    expect(userVersion(copy)).toBe(1);
+    expect(copy.prepare('SELECT value FROM settings').get()).toEqual({ value: '0.05' });
+    copy.close();
+    expect(readdirSync(dir).filter((f) => f.endsWith('.bak'))).toHaveLength(1);
+  });
+
+  it('refuses a database from a newer version with a clear message and leaves it unchanged', () => {
+    const path = join(tempDir(), 'a.db');
+    open(path).db.close();
+    opened.pop();
+    const raw = new Database(path);
+    raw.pragma(`user_version = ${LATEST_VERSION + 5}`);
+    raw.close();
+    const before = readFileSync(path);
+    expect(() => openDatabase(path)).toThrow(DatabaseVersionError);
+    expect(() => openDatabase(path)).toThrow(/newer Strikebook/);
+    expect(readFileSync(path).equals(before), 'a refused file is not touched').toBe(true);
+  });
+
+  it('applies pending migrations in one transaction: a failure leaves the old schema intact', () => {
+    const path = join(tempDir(), 'a.db');
+    const v1 = open(path, 1).db;
+    // A table in the way of migration 003 makes it fail after 002 has run inside the same transaction.
+    v1.exec('CREATE TABLE snapshots (x INTEGER)');
+    v1.close();
+    opened.pop();
+    expect(() => openDatabase(path)).toThrow();
+    const raw = new Database(path, { readonly: true });
+    expect(userVersion(raw), 'user_version unchanged after a failed migration').toBe(1);
+    expect(tables(raw), '002 was rolled back with 003').not.toContain('transactions');
+    raw.close();
+  });
+});

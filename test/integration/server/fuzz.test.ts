@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InjectOptions } from 'fastify';
+import { buildTestApp, HOST, type TestApp } from '../../helper';
+
+/** Small seeded PRNG (mulberry32) so that a failure can be replayed from its seed. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const HOSTILE = [
+  "' OR 1=1 --",
+  '"; DROP TABLE transactions; --',
+  '<script>alert(1)</script>',
+  '../../../../etc/passwd',
+  '%00',
+  '%ff%fe',
+  '\u0000',
+  '𝔘𝔫𝔦𝔠𝔬𝔡𝔢',
+  'ümlaut',
+  '🚀',
+  '\u202e',
+  '1e308',
+  '1e400',
+  '-1e400',
+  '-0',
+  'NaN',
+  'Infinity',
+  '9007199254740993',
+  '-9007199254740993',
+  '0x10',
+  '',
+  ' ',
+  'null',
+  'true',
+  '[]',
+  '{}',
+  '__proto__',
+  'constructor',
+  'a'.repeat(5000),
+  '2024-02-30',
+  '2024-01-01T25:61:00Z',
+  '1970-01-01',
+  '9999-12-31',
+  'SPX',
+  'spx',
+  'SPX,SPY,,',
+  '2099-01-16,2099-01-17',
+  '5',
+  '3',
+  '100',
+  '101',
+  '1',
+  '0',
+  '-1',
+  '2.5',
+];
+const PARAMS = ['symbol', 'expirations', 'expirationsCount', 'formula', 'expiration', 'page', 'limit', 'fromDate', 'toDate', 'accountId', 'year', 'period', 'date', 'from', 'to', 'tickers', 'eventType', 'minDte', 'maxDte', 'broker', 'account', 'quoteTime', 'format', 'access_token', '__proto__', 'constructor', 'x', ''];
+const PATHS = [
+  '/v1/journal/performance',
+  '/v1/journal/summary',
+  '/v1/journal/transactions',
+  '/v1/gex',
+  '/v1/vanna',
+  '/v1/gex/events',
+  '/v1/expirations',
+  '/v1/imports',
+  '/v1/imports/1',
+  '/v1/imports/abc',
+  '/v1/imports/99999999999999999999',
+  '/v1/chains',
+  '/v1/settings',
+  '/v1/health',
+  '/v1/openapi.json',
+  '/v1/',
+  '/v1',
+  '/',
+  '/v2/gex',
+  '/v1/gex/../journal/summary',
+  '/v1/%2e%2e/%2e%2e/etc/passwd',
+  '/v1/gex%00',
+  '/v1/\u00e9',
+  '/v1/gex/events/extra',
+  '//v1//gex',
+];
+const METHODS: Array<InjectOptions['method']> = ['GET', 'GET', 'GET', 'GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'];
+const CONTENT_TYPES = ['text/csv', 'application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', '', 'text/csv; charset=utf-16'];
+const BODIES = [
+  '',
+  'garbage',
+  '{"rate": "high"}',
+  '{"rate": 0.05}',
+  '{"timeZone": "Mars/Olympus"}',
+  '{"port": 99999}',
+  '{"__proto__": {"polluted": true}}',
+  '[1,2,3]',
+  'Date,Type,Sub Type,Action,Symbol\n2024-01-01,Trade,,SELL_TO_OPEN,XYZ\n',
+  'Date,Action,Symbol,Description,Quantity,Price,Fees & Comm,Amount\n"01/02/2024",Sell to Open,"XYZ 01/19/2024 50.00 P",x,1,$1.00,$0.66,$99.34\n',
+  '\n,Last: 100\n"Date: January 7, 2024 at 10:52 AM EST"\nExpiration Date,Calls\n',
+  '"unclosed,quote\n1,2,3',
+  '\uFEFF\u0000\u0001binary',
+  '{"data": {"current_price": "x", "options": [{"option": "BAD"}]}}',
+];
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('hostile requests (DESIGN §8)', () => {
+  it('answers 3,000 malformed and hostile requests with 2xx/3xx or a 4xx problem body, never a 5xx', async () => {
+    const random = rng(20261122);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+    const failures: string[] = [];
+    for (let i = 0; i < 3000; i += 1) {
+      const params = new URLSearchParams();
+      const count = Math.floor(random() * 4);
+      for (let p = 0; p < count; p += 1) params.append(pick(PARAMS), pick(HOSTILE));
+      if (random() < 0.1) params.append('limit', pick(HOSTILE));
+      const path = pick(PATHS);
+      const query = params.toString();
+      const url = random() < 0.05 ? `${path}?${pick(HOSTILE)}=%E0%A4%A` : query === '' ? path : `${path}?${query}`;
+      const method = pick(METHODS);
+      const headers: Record<string, string> = { host: random() < 0.95 ? HOST : pick(['evil:7717', '', '127.0.0.1:1']) };
+      const auth = random();
+      if (auth < 0.8) headers.authorization = `Bearer ${t.key}`;
+      else if (auth < 0.9) headers.authorization = `Bearer ${pick(HOSTILE)}`;
+      else if (auth < 0.95) headers.authorization = pick(HOSTILE);
+      const options: InjectOptions = { method, url, headers };
+      if (method !== 'GET' && method !== 'HEAD' && random() < 0.8) {
+        const type = pick(CONTENT_TYPES);
+        if (type !== '') headers['content-type'] = type;
+        options.payload = random() < 0.02 ? 'x'.repeat(2 * 1024 * 1024) : pick(BODIES);
+      }
+      const response = await t.app.inject(options);
+      const status = response.statusCode;
+      const label = `#${i} ${method} ${url.slice(0, 120)} → ${status}`;
+      if (status >= 500) failures.push(`${label}: ${response.body.slice(0, 200)}`);
+      else if (status >= 400 && method !== 'HEAD') {
+        const type = String(response.headers['content-type']);
+        if (!type.startsWith('application/problem+json')) failures.push(`${label}: content-type ${type}`);
+        else {
+          const body = response.json<{ status: number; code: string }>();
+          if (body.status !== status || typeof body.code !== 'string') failures.push(`${label}: bad problem body ${response.body.slice(0, 200)}`);
+        }
+      }
+    }
+    expect(failures, failures.slice(0, 10).join('\n')).toEqual([]);
+    expect(Object.prototype).not.toHaveProperty('polluted');
+  });
+});

@@ -1,0 +1,18 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** The shared real-world fixtures (absent on some machines: tests skip with a message). */
+export const SHARED_FIXTURES = resolve(REPO_ROOT, '..', 'shared', 'fixtures');
+export const CHAIN_FIXTURES = join(SHARED_FIXTURES, 'chains');
+export const BROKER_FIXTURES_SHARED = join(SHARED_FIXTURES, 'brokers');
+export const haveSharedChains = existsSync(CHAIN_FIXTURES);
+export const TEST_PORT = 7717;
+export const HOST = `127.0.0.1:${TEST_PORT}`;
+
+export function tempDir(prefix = 'strikebook-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { minorToCents, parseMoneyMinor, toMinor } from '../../../src-shared/money';
+
+describe('parseMoneyMinor', () => {
+  it.each([
+    ['1,234.56', 12_345_600],
+    ['-$1,234.56', -12_345_600],
+    ['$-12.5', -125_000],
+    ['(12.50)', -125_000],
+    ['($3.00)', -30_000],
+    ['+3', 30_000],
+    ['0.0325', 325],
+    ['0.00005', 1],
+    ['-0.00005', -1],
+    ['', 0],
+    ['--', 0],
+    ['.5', 5_000],
+    ['7.', 70_000],
+  ])('%s → %d minor units (1/10,000)', (text, minor) => {
+    expect(parseMoneyMinor(text)).toEqual({ ok: true, minor });
+  });
+
+  it.each(['abc', '1.2.3', '$', '1,2x', 'NaN'])('rejects %s with a message', (text) => {
+    const result = parseMoneyMinor(text);
+    expect(result.ok).toBe(false);
+  });
+
+  it('adds exactly where floats do not: 0.1 + 0.2 = 0.3', () => {
+    const a = parseMoneyMinor('0.1');
+    const b = parseMoneyMinor('0.2');
+    expect(a.ok && b.ok && a.minor + b.minor).toBe(3_000);
+  });
+});
+
+describe('conversions', () => {
+  it('rounds minor units to cents half away from zero', () => {
+    expect(minorToCents(12_345)).toBe(1.23);
+    expect(minorToCents(12_350)).toBe(1.24);
+    expect(minorToCents(-12_350)).toBe(-1.24);
+    expect(minorToCents(0)).toBe(0);
+  });
+
+  it('converts float prices to minor units without binary drift', () => {
+    expect(toMinor(1.005)).toBe(10_050);
+    expect(toMinor(-0.15)).toBe(-1_500);
+    expect(toMinor(4697.2402)).toBe(46_972_402);
+  });
+});
