@@ -22,6 +22,15 @@ export default tseslint.config(
     },
   },
   {
+    // Plain Node scripts (bin/, scripts/, bench's load client).
+    files: ['**/*.{js,mjs,cjs}'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        ['process', 'Buffer', 'console', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance', 'URL', 'URLSearchParams', 'fetch', 'AbortController', 'TextDecoder', 'TextEncoder', 'structuredClone', '__dirname', 'require', 'module'].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
+  {
     // The boundary (DESIGN §1): domain code is pure. It runs in main, renderer and tests alike.
     files: ['src-shared/**/*.ts'],
     rules: {

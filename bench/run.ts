@@ -6,6 +6,7 @@ import { rmSync } from 'node:fs';
 import { startServer } from '../src-main/serve';
 import { tempDir } from '../test/paths';
 import { benchHttp } from './http';
+import { benchExposure } from './exposure';
 import type { BenchLine } from './lib';
 
 const json = process.argv.includes('--json');
@@ -24,6 +25,7 @@ function wanted(prefix: string): boolean {
 }
 
 async function main(): Promise<void> {
+  if (wanted('exposure')) for (const line of await benchExposure()) emit(line);
   if (wanted('http')) {
     const dataDir = tempDir('strikebook-bench-');
     const server = await startServer({ dataDir, port: 0, demo: true, uiDir: null, overrides: { rateLimit: { perSecond: 1e9, burst: 1e9 } } });

@@ -101,7 +101,10 @@ export class ExposureService {
   /** Stores a snapshot; when it is the symbol's newest, evaluates events and drops the symbol's cache. */
   ingest(snapshot: ChainSnapshot): IngestResult {
     const symbol = snapshot.symbol.toUpperCase();
-    const normalized: ChainSnapshot = { ...snapshot, symbol };
+    const quoteMs = Date.parse(snapshot.quoteTime);
+    if (Number.isNaN(quoteMs)) throw new ApiError('IMPORT_FAILED', `The snapshot's quote time "${snapshot.quoteTime}" is not a date.`, [{ param: 'quoteTime', message: 'is not a date' }]);
+    // One spelling of instants everywhere, so that ordering by quote_time as text is chronological.
+    const normalized: ChainSnapshot = { ...snapshot, symbol, quoteTime: new Date(quoteMs).toISOString() };
     const payload = packContracts(normalized.contracts);
     const created: ExposureEventJson[] = [];
     const outcome = this.db.transaction(() => {
@@ -258,7 +261,7 @@ export class ExposureService {
         ...result,
         symbol: loaded.symbol,
         availableExpirations: loaded.expirations,
-        meta: { source: loaded.source, snapshotTime: loaded.quoteTime, contracts: result.contracts },
+        meta: { source: loaded.source, snapshotTime: loaded.quoteTime, contracts: result.meta.contracts },
         asOf: new Date().toISOString(),
       });
     });

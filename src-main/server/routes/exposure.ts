@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   EventsQuery,
@@ -22,6 +23,11 @@ function sendCached(request: FastifyRequest, reply: FastifyReply, answer: Cached
 }
 
 export function registerExposureRoutes(v1: V1, ctx: AppContext): void {
+  // Open SSE responses never go idle: end them when the server closes so that shutdown does not hang.
+  const streams = new Set<ServerResponse>();
+  v1.addHook('preClose', async () => {
+    for (const stream of streams) stream.end();
+  });
   v1.get(
     '/gex',
     {
@@ -87,11 +93,13 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext): void {
         raw.write(`id: ${event.id}\nevent: ${event.eventType}\ndata: ${JSON.stringify(event)}\n\n`);
       };
       const unsubscribe = ctx.exposure.onEvent(send);
+      streams.add(raw);
       const heartbeat = setInterval(() => raw.write(': ping\n\n'), 15_000);
       heartbeat.unref();
       const stop = () => {
         clearInterval(heartbeat);
         unsubscribe();
+        streams.delete(raw);
       };
       request.raw.on('close', stop);
       raw.on('close', stop);

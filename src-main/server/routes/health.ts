@@ -1,15 +1,8 @@
-import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { App } from '../app';
 import { HealthSchema } from '../../../src-shared/api/schemas';
 import type { AppContext } from '../context';
 
-export type V1 = FastifyInstance<
-  import('node:http').Server,
-  import('node:http').IncomingMessage,
-  import('node:http').ServerResponse,
-  import('fastify').FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
+export type V1 = App;
 
 export const problemResponses = {
   '4xx': { $ref: 'Problem#' },
