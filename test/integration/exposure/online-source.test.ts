@@ -1,0 +1,87 @@
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createContext, type OwnedContext } from '../../../src-main/context';
+import { chainUrl, OnlineSource } from '../../../src-main/services/online-source';
+import { tempDir } from '../../paths';
+
+/** A small CBOE delayed-quotes document: one expiration, calls and puts around spot 5000. */
+function cboeJson(spot: number, quoteTime: string): string {
+  const options = [];
+  for (const strike of [4900, 4950, 5000, 5050, 5100]) {
+    for (const right of ['C', 'P'] as const) {
+      options.push({ option: `SPXW991217${right}0${strike}000`, iv: 0.15, open_interest: 1000 + strike / 10, bid: 10, ask: 11 });
+    }
+  }
+  return JSON.stringify({ timestamp: quoteTime, data: { symbol: '_SPX', current_price: spot, options } });
+}
+
+let server: Server;
+let baseUrl = '';
+let mode: 'ok' | 'fail' | 'garbage' = 'ok';
+let requests: string[] = [];
+let ctx: OwnedContext;
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    requests.push(request.url ?? '');
+    if (mode === 'fail') {
+      response.writeHead(503).end('down');
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'application/json' }).end(mode === 'garbage' ? '{"data": 1' : cboeJson(5000, '2099-11-20 15:00:00'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  baseUrl = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}/api/options`;
+  ctx = createContext({ dataDir: tempDir() });
+});
+afterAll(async () => {
+  ctx.close();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe('online chain source (CBOE delayed quotes, tested against a local server)', () => {
+  it('builds CBOE URLs: indices with a leading underscore, equities without', () => {
+    expect(chainUrl('https://x/api/', 'spx')).toBe('https://x/api/_SPX.json');
+    expect(chainUrl('https://x/api', 'SPY')).toBe('https://x/api/SPY.json');
+  });
+
+  it('does nothing while disabled (the default)', async () => {
+    const source = new OnlineSource(ctx, undefined);
+    expect(ctx.settings.onlineSource.enabled).toBe(false);
+    expect(await source.pollOnce()).toEqual([]);
+    expect(requests).toEqual([]);
+  });
+
+  it('stores a snapshot per watchlist symbol, backs off on errors and keeps serving the last good one', async () => {
+    ctx.updateSettings({ onlineSource: { enabled: true, baseUrl, watchlist: ['SPX'], intervalSeconds: 60 } });
+    let nowMs = Date.parse('2099-11-20T20:00:00Z');
+    const source = new OnlineSource(ctx, undefined, fetch, () => nowMs);
+    const [ok] = await source.pollOnce();
+    expect(ok).toMatchObject({ symbol: 'SPX', ok: true });
+    expect(requests).toEqual(['/api/options/_SPX.json']);
+    const chains = ctx.exposure.chainsList().symbols;
+    expect(chains).toEqual([expect.objectContaining({ symbol: 'SPX', source: 'online', contracts: 10, spot: 5000 })]);
+
+    mode = 'fail';
+    const [failed] = await source.pollOnce();
+    expect(failed).toMatchObject({ symbol: 'SPX', ok: false });
+    expect(failed?.message).toMatch(/HTTP 503; retry in 30 s/);
+    requests = [];
+    expect(await source.pollOnce(), 'within the back-off window the symbol is not polled').toEqual([]);
+    expect(requests).toEqual([]);
+    nowMs += 31_000;
+    mode = 'garbage';
+    const [bad] = await source.pollOnce();
+    expect(bad?.ok).toBe(false);
+    expect(bad?.message, 'the back-off doubles').toMatch(/retry in 60 s/);
+
+    const gex = ctx.exposure.expirations('SPX');
+    expect(gex.expirations, 'the last good snapshot still answers').toEqual(['2099-12-17']);
+    mode = 'ok';
+    nowMs += 61_000;
+    const [recovered] = await source.pollOnce();
+    expect(recovered?.ok).toBe(true);
+    expect(recovered?.message).toMatch(/unchanged/);
+  });
+});
