@@ -7,6 +7,7 @@ import { startServer } from '../src-main/serve';
 import { tempDir } from '../test/paths';
 import { benchHttp } from './http';
 import { benchExposure } from './exposure';
+import { benchJournal } from './journal';
 import type { BenchLine } from './lib';
 
 const json = process.argv.includes('--json');
@@ -26,6 +27,7 @@ function wanted(prefix: string): boolean {
 
 async function main(): Promise<void> {
   if (wanted('exposure')) for (const line of await benchExposure()) emit(line);
+  if (wanted('journal')) for (const line of await benchJournal()) emit(line);
   if (wanted('http')) {
     const dataDir = tempDir('strikebook-bench-');
     const server = await startServer({ dataDir, port: 0, demo: true, uiDir: null, overrides: { rateLimit: { perSecond: 1e9, burst: 1e9 } } });

@@ -22,6 +22,8 @@ import { isValidDate, makeDayOf, todayIn } from '../time';
 
 export const TRANSACTIONS_LIMIT_CAP = 100;
 const DEFAULT_LIMIT = 25;
+/** Rows per INSERT statement (25 columns each: well under SQLite's 32,766 bound parameters). */
+const INSERT_BATCH = 200;
 
 function shortHash(...parts: string[]): string {
   return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
@@ -125,6 +127,19 @@ export function transactionToJson(tx: Transaction): TransactionJson {
   };
 }
 
+/** The first index where `predicate` holds, for a predicate that is false then true along the list. */
+function firstIndex<T>(list: readonly T[], predicate: (item: T) => boolean): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    const item = list[mid];
+    if (item !== undefined && predicate(item)) high = mid;
+    else low = mid + 1;
+  }
+  return low;
+}
+
 export interface ImportRequest {
   text: string;
   broker?: BrokerId | 'auto';
@@ -138,7 +153,13 @@ export interface ImportRequest {
  * both are rebuilt lazily after an import or an undo, so requests never rescan SQLite.
  */
 export class JournalService {
-  private cache: { transactions: Transaction[]; ledger: Ledger | null; accounts: AccountJson[]; demo: boolean } | null = null;
+  private cache: {
+    transactions: Transaction[];
+    ledger: Ledger | null;
+    accounts: AccountJson[];
+    demo: boolean;
+    groups: Map<'underlying' | 'accountId', Map<string, Transaction[]>>;
+  } | null = null;
 
   constructor(
     private readonly db: Database,
@@ -164,7 +185,7 @@ export class JournalService {
       .all() as TransactionRow[];
     const transactions = rows.map(rowToTransaction);
     const accounts = this.db.prepare('SELECT id, name FROM accounts WHERE id IN (SELECT DISTINCT account_id FROM transactions) ORDER BY name, id').all() as AccountJson[];
-    this.cache = { transactions, ledger: null, accounts, demo: transactions.some((tx) => tx.source === 'demo') };
+    this.cache = { transactions, ledger: null, accounts, demo: transactions.some((tx) => tx.source === 'demo'), groups: new Map() };
     return this.cache;
   }
 
@@ -177,9 +198,27 @@ export class JournalService {
     return cache.ledger;
   }
 
+  /** Transactions grouped by a key, each group newest first like the whole list (built on first use). */
+  private grouped(key: 'underlying' | 'accountId'): Map<string, Transaction[]> {
+    const cache = this.load();
+    let groups = cache.groups.get(key);
+    if (!groups) {
+      groups = new Map();
+      for (const tx of cache.transactions) {
+        const group = groups.get(tx[key]);
+        if (group) group.push(tx);
+        else groups.set(tx[key], [tx]);
+      }
+      cache.groups.set(key, groups);
+    }
+    return groups;
+  }
+
   /** Builds the caches now (start-up, after the demo load) so the first request is fast. */
   warm(): void {
     this.ledger();
+    this.grouped('underlying');
+    this.grouped('accountId');
   }
 
   accounts(): AccountJson[] {
@@ -190,7 +229,8 @@ export class JournalService {
     const options = request.accountName === undefined ? {} : { accountName: request.accountName };
     const parsed = parseImport(request.text, request.broker ?? 'auto', options);
     if (!parsed.ok) {
-      throw new ApiError(parsed.code, parsed.detail, parsed.errors.map((e) => ({ param: 'body', message: e.message, line: e.line })));
+      // An unrecognised layout is a well-formed request with unprocessable content: 422, not 415.
+      throw new ApiError(parsed.code, parsed.detail, parsed.errors.map((e) => ({ param: 'body', message: e.message, line: e.line })), { status: 422 });
     }
     const result = parsed.result;
     if (result.errors.length > 0) {
@@ -220,30 +260,45 @@ export class JournalService {
       'INSERT INTO imports (broker, source, filename, created_at, rows, imported, duplicates, report_json) VALUES (?, ?, ?, ?, ?, 0, 0, ?)',
     );
     const upsertAccount = this.db.prepare('INSERT OR IGNORE INTO accounts (id, name, source) VALUES (?, ?, ?)');
-    const insertTx = this.db.prepare(`INSERT OR IGNORE INTO transactions (id, import_id, account_id, broker_row_id, type, symbol, underlying,
-      is_option, expiration, strike, right, quantity, price_minor, multiplier, amount_minor, commission_minor, fees_minor, currency,
-      trade_date, trade_day, order_id, description, source, inferred, previous_symbol)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    const columns = `(id, import_id, account_id, broker_row_id, type, symbol, underlying, is_option, expiration, strike, right,
+      quantity, price_minor, multiplier, amount_minor, commission_minor, fees_minor, currency, trade_date, trade_day, order_id,
+      description, source, inferred, previous_symbol)`;
+    const placeholders = `(${new Array(25).fill('?').join(', ')})`;
+    // Many rows per statement: one native call per batch instead of per row (imports ≥ 50k rows/s).
+    const insertBatch = this.db.prepare(`INSERT OR IGNORE INTO transactions ${columns} VALUES ${new Array(INSERT_BATCH).fill(placeholders).join(', ')}`);
+    const insertOne = this.db.prepare(`INSERT OR IGNORE INTO transactions ${columns} VALUES ${placeholders}`);
     const finish = this.db.prepare('UPDATE imports SET imported = ?, duplicates = ?, report_json = ? WHERE id = ?');
 
     const report = this.db.transaction((): ImportReport => {
       const importId = Number(insertImport.run(broker, source, filename, createdAt, rowCount, '{}').lastInsertRowid);
       const accounts = new Map<string, string>();
       let imported = 0;
+      const values: Array<string | number | null> = [];
+      let pending = 0;
+      const accountIds = new Map<string, string>();
       for (const { transaction: tx } of rows) {
-        const accountId = accountIdFor(tx.source, tx.accountName);
-        if (!accounts.has(accountId)) {
+        const accountKey = `${tx.source}\u0000${tx.accountName}`;
+        let accountId = accountIds.get(accountKey);
+        if (accountId === undefined) {
+          accountId = accountIdFor(tx.source, tx.accountName);
+          accountIds.set(accountKey, accountId);
           upsertAccount.run(accountId, tx.accountName, tx.source);
           accounts.set(accountId, tx.accountName);
         }
-        const changes = insertTx.run(
+        values.push(
           transactionIdFor(tx), importId, accountId, tx.brokerRowId, tx.type, tx.symbol, tx.underlying, tx.isOption ? 1 : 0,
           tx.expiration, tx.strike, tx.right, tx.quantity, tx.priceMinor, tx.multiplier, tx.amountMinor, tx.commissionMinor,
           tx.feesMinor, tx.currency, tx.tradeDate, dayOf(tx.tradeDate), tx.orderId, tx.description, tx.source, tx.inferred ? 1 : 0,
           tx.previousSymbol ?? null,
-        ).changes;
-        imported += changes;
+        );
+        pending += 1;
+        if (pending === INSERT_BATCH) {
+          imported += insertBatch.run(values).changes;
+          values.length = 0;
+          pending = 0;
+        }
       }
+      for (let offset = 0; offset < values.length; offset += 25) imported += insertOne.run(values.slice(offset, offset + 25)).changes;
       const result: ImportReport = {
         id: importId,
         broker,
@@ -293,16 +348,13 @@ export class JournalService {
     const cache = this.load();
     const symbol = query.symbol?.toUpperCase();
     const { accountId, fromDate, toDate } = query;
-    const filtered =
-      symbol === undefined && accountId === undefined && fromDate === undefined && toDate === undefined
-        ? cache.transactions
-        : cache.transactions.filter(
-            (tx) =>
-              (symbol === undefined || tx.underlying === symbol) &&
-              (accountId === undefined || tx.accountId === accountId) &&
-              (fromDate === undefined || tx.tradeDay >= fromDate) &&
-              (toDate === undefined || tx.tradeDay <= toDate),
-          );
+    // Lists are newest first; a symbol or account narrows to its own list, dates to a slice found by bisection.
+    let list: readonly Transaction[] = cache.transactions;
+    if (symbol !== undefined) list = this.grouped('underlying').get(symbol) ?? [];
+    if (accountId !== undefined) list = symbol === undefined ? (this.grouped('accountId').get(accountId) ?? []) : list.filter((tx) => tx.accountId === accountId);
+    const startIndex = toDate === undefined ? 0 : firstIndex(list, (tx) => tx.tradeDay <= toDate);
+    const endIndex = fromDate === undefined ? list.length : firstIndex(list, (tx) => tx.tradeDay < fromDate);
+    const filtered = startIndex === 0 && endIndex === list.length ? list : list.slice(startIndex, endIndex);
     const start = (page - 1) * limit;
     return {
       transactions: filtered.slice(start, start + limit).map(transactionToJson),

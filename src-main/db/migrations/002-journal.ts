@@ -53,9 +53,7 @@ export const m002Journal: Migration = {
         inferred         INTEGER NOT NULL DEFAULT 0,
         previous_symbol  TEXT
       ) STRICT;
-      CREATE INDEX transactions_by_date ON transactions(trade_date DESC, id DESC);
-      CREATE INDEX transactions_by_underlying ON transactions(underlying, trade_date DESC, id DESC);
-      CREATE INDEX transactions_by_account ON transactions(account_id, trade_date DESC, id DESC);
+      -- Reads are served from memory (src-main/services/journal.ts); only undo needs an index.
       CREATE INDEX transactions_by_import ON transactions(import_id);
     `);
   },

@@ -1,0 +1,104 @@
+/**
+ * CBOE delayed-quotes JSON (`https://cdn.cboe.com/api/global/delayed_quotes/options/<SYMBOL>.json`):
+ * `{timestamp?, data: {symbol?, current_price, last_trade_time?, options: [{option, iv, open_interest, bid, ask, ...}]}}`.
+ * `option` is an OCC symbol without padding; `iv` a decimal. Times without an offset are New York time.
+ */
+import type { OptionContract } from '../../src-shared/exposure/model';
+import {
+  ErrorList,
+  finishSnapshot,
+  normaliseSymbol,
+  parseOccSymbol,
+  parseQuoteTime,
+  type ChainParseOptions,
+  type ChainParseResult,
+  type LocatedContract,
+} from './common';
+import { lineOfJsonError } from './generic-json';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function looksLikeCboeJson(value: unknown): boolean {
+  return isRecord(value) && isRecord(value.data) && Array.isArray(value.data.options);
+}
+
+function numberField(record: Record<string, unknown>, key: string): number | null {
+  const value = record[key];
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  return null;
+}
+
+export function parseCboeJson(text: string, options: ChainParseOptions = {}): ChainParseResult {
+  if (text.trim() === '') return { ok: false, errors: [{ line: null, message: 'empty file' }] };
+  let root: unknown;
+  try {
+    root = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, errors: [{ line: lineOfJsonError(text, error), message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` }] };
+  }
+  if (!isRecord(root) || !isRecord(root.data) || !Array.isArray(root.data.options)) {
+    return { ok: false, errors: [{ line: null, message: 'missing data.options: not a CBOE delayed-quotes JSON document' }] };
+  }
+  const data = root.data;
+  const rawOptions: unknown[] = Array.isArray(data.options) ? data.options : [];
+  const errors = new ErrorList();
+  const located: LocatedContract[] = [];
+  for (let index = 0; index < rawOptions.length && !errors.full; index += 1) {
+    const item = rawOptions[index];
+    const where = `data.options[${index}]`;
+    if (!isRecord(item)) {
+      errors.add(null, `${where}: not an object`);
+      continue;
+    }
+    const symbol = typeof item.option === 'string' ? item.option : '';
+    const occ = parseOccSymbol(symbol);
+    if (occ === null) {
+      errors.add(null, `${where}: option "${symbol}" is not an OCC option symbol`);
+      continue;
+    }
+    const values: Record<string, number | null> = {
+      iv: numberField(item, 'iv'),
+      open_interest: numberField(item, 'open_interest'),
+      bid: numberField(item, 'bid'),
+      ask: numberField(item, 'ask'),
+    };
+    const missing = Object.entries(values).filter(([, v]) => v === null).map(([k]) => k);
+    if (missing.length > 0) {
+      errors.add(null, `${where} (${symbol}): missing or non-numeric ${missing.join(', ')}`);
+      continue;
+    }
+    const iv = values.iv ?? 0;
+    const openInterest = values.open_interest ?? 0;
+    if (iv < 0 || openInterest < 0) {
+      errors.add(null, `${where} (${symbol}): negative ${iv < 0 ? 'iv' : 'open_interest'}`);
+      continue;
+    }
+    const contract: OptionContract = {
+      root: occ.root,
+      expiration: occ.expiration,
+      strike: occ.strike,
+      right: occ.right,
+      openInterest,
+      iv,
+      bid: values.bid ?? 0,
+      ask: values.ask ?? 0,
+      multiplier: 100,
+    };
+    located.push({ contract, line: null });
+  }
+
+  const spot = numberField(data, 'current_price') ?? numberField(data, 'close');
+  let quoteTime: string | null = null;
+  for (const candidate of [root.timestamp, data.last_trade_time]) {
+    if (typeof candidate === 'string' && quoteTime === null) quoteTime = parseQuoteTime(candidate);
+  }
+  const symbol = typeof data.symbol === 'string' && data.symbol.trim() !== '' ? normaliseSymbol(data.symbol) : null;
+  const warnings: string[] = [];
+  if (quoteTime === null && options.quoteTime === undefined && typeof root.timestamp === 'string') {
+    errors.add(null, `bad date: timestamp "${root.timestamp}" is not an ISO date-time`);
+  }
+  return finishSnapshot({ located, errors, warnings, symbol, spot, quoteTime, source: 'cboe-json', options });
+}

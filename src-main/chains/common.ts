@@ -1,0 +1,259 @@
+/**
+ * Shared pieces of the chain parsers: options, results, line-numbered errors, OCC symbols, the underlying
+ * of a root, quote times (New York wall clock → UTC) and the checks every format runs on its contracts.
+ */
+import { DateTime } from 'luxon';
+import type { ChainSnapshot, OptionContract, SnapshotSourceId } from '../../src-shared/exposure/model';
+
+export const NEW_YORK = 'America/New_York';
+
+export type ChainFormat = 'auto' | 'cboe-csv' | 'cboe-json' | 'generic-csv' | 'generic-json';
+
+export interface ChainParseOptions {
+  format?: ChainFormat;
+  /** Overrides the underlying derived from the file. */
+  symbol?: string;
+  /** Overrides the file's quote time: ISO 8601; without an offset it is New York time. */
+  quoteTime?: string;
+  /** Overrides (or supplies) the underlying price. */
+  spot?: number;
+}
+
+export interface ChainParseError {
+  /** 1-based line of the file, or null when the problem is not tied to one line. */
+  line: number | null;
+  message: string;
+}
+
+export type ChainParseResult =
+  | { ok: true; snapshot: ChainSnapshot; warnings: string[] }
+  | { ok: false; errors: ChainParseError[] };
+
+/** Parsing stops collecting after this many errors: a wrong file would otherwise list every row. */
+export const MAX_ERRORS = 50;
+
+export class ErrorList {
+  readonly errors: ChainParseError[] = [];
+  add(line: number | null, message: string): void {
+    if (this.errors.length < MAX_ERRORS) this.errors.push({ line, message });
+  }
+  get full(): boolean {
+    return this.errors.length >= MAX_ERRORS;
+  }
+  get empty(): boolean {
+    return this.errors.length === 0;
+  }
+}
+
+/** A contract plus the line it came from, for the checks that run after reading. */
+export interface LocatedContract {
+  contract: OptionContract;
+  line: number | null;
+}
+
+export interface OccSymbol {
+  root: string;
+  expiration: string;
+  right: 'C' | 'P';
+  strike: number;
+}
+
+/** OCC symbol without padding (`SPXW240119C04700000`), also with the padded 21-character form's spaces. */
+export function parseOccSymbol(text: string): OccSymbol | null {
+  const compact = /^[A-Z0-9]+$/.test(text) ? text : text.replace(/\s+/g, '').replace(/^[-_.]/, '').toUpperCase();
+  if (compact.length < 16) return null;
+  const right = compact.charAt(compact.length - 9);
+  const strikeDigits = compact.slice(-8);
+  if ((right !== 'C' && right !== 'P') || !/^\d{8}$/.test(strikeDigits)) return null;
+  // Root and date repeat across a whole expiration: parse them once.
+  const head = compact.slice(0, -9);
+  let parsedHead = occHeadCache.get(head);
+  if (parsedHead === undefined) {
+    parsedHead = parseOccHead(head);
+    if (occHeadCache.size > 10_000) occHeadCache.clear();
+    occHeadCache.set(head, parsedHead);
+  }
+  if (parsedHead === null) return null;
+  return { root: parsedHead.root, expiration: parsedHead.expiration, right, strike: Number(strikeDigits) / 1000 };
+}
+
+const occHeadCache = new Map<string, { root: string; expiration: string } | null>();
+const OCC_HEAD_RE = /^([A-Z][A-Z0-9.]{0,5})(\d{2})(\d{2})(\d{2})$/;
+
+function parseOccHead(head: string): { root: string; expiration: string } | null {
+  const match = OCC_HEAD_RE.exec(head);
+  if (match === null) return null;
+  const [, root = '', yy = '', mm = '', dd = ''] = match;
+  const expiration = `20${yy}-${mm}-${dd}`;
+  return isRealDate(expiration) ? { root, expiration } : null;
+}
+
+/** YYYY-MM-DD that names a real calendar day (pure date arithmetic, no time zone involved). */
+export function isRealDate(iso: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  if (match === null) return false;
+  const year = Number(match[1]);
+  const month = Number(match[2]);
+  const day = Number(match[3]);
+  const probe = new Date(Date.UTC(year, month - 1, day));
+  return probe.getUTCFullYear() === year && probe.getUTCMonth() === month - 1 && probe.getUTCDate() === day;
+}
+
+/** Weekly/PM roots of index options and their underlying. Other roots map to themselves. */
+const ROOT_UNDERLYING: Record<string, string> = {
+  SPXW: 'SPX',
+  SPXPM: 'SPX',
+  NDXP: 'NDX',
+  NDXW: 'NDX',
+  RUTW: 'RUT',
+  VIXW: 'VIX',
+  XSPW: 'XSP',
+  DJXW: 'DJX',
+  MRUT: 'MRUT',
+};
+
+/** The underlying of an OCC root: SPXW → SPX, NDXP → NDX; adjusted equity roots lose their digit (AMD1 → AMD). */
+export function underlyingOfRoot(root: string): string {
+  const upper = root.toUpperCase();
+  const mapped = ROOT_UNDERLYING[upper];
+  if (mapped !== undefined) return mapped;
+  const stripped = upper.replace(/\d+$/, '');
+  return stripped === '' ? upper : stripped;
+}
+
+/** The underlying most contracts belong to (by count), or null when there are none. */
+export function dominantUnderlying(contracts: readonly OptionContract[]): string | null {
+  const byRoot = new Map<string, number>();
+  for (const c of contracts) byRoot.set(c.root, (byRoot.get(c.root) ?? 0) + 1);
+  const counts = new Map<string, number>();
+  for (const [root, count] of byRoot) {
+    const u = underlyingOfRoot(root);
+    counts.set(u, (counts.get(u) ?? 0) + count);
+  }
+  let best: string | null = null;
+  let bestCount = 0;
+  for (const [u, count] of counts) {
+    if (count > bestCount) {
+      best = u;
+      bestCount = count;
+    }
+  }
+  return best;
+}
+
+/**
+ * An ISO 8601 date-time (`2024-01-05T16:00`, with seconds, `Z` or an offset, or a space instead of `T`);
+ * without an offset it is New York wall-clock time. Returns the UTC ISO instant or null.
+ */
+export function parseQuoteTime(text: string): string | null {
+  const trimmed = text.trim().replace(/^(\d{4}-\d{2}-\d{2}) (\d)/, '$1T$2');
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(trimmed)) return null;
+  const parsed = DateTime.fromISO(trimmed, { zone: NEW_YORK });
+  if (!parsed.isValid) return null;
+  return parsed.toUTC().toISO({ suppressMilliseconds: true });
+}
+
+const MONTHS: Record<string, number> = {
+  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12,
+};
+
+export function monthNumber(name: string): number | null {
+  return MONTHS[name.slice(0, 3).toLowerCase()] ?? null;
+}
+
+/** A finite number from a cell (`1,234.5` and a leading `$` accepted); null for anything else. */
+export function parseNumberCell(text: string): number | null {
+  // Fast path for plain numbers; Number('') and Number('  ') are 0, hence the first-character check.
+  const first = text.charCodeAt(0);
+  if ((first >= 48 && first <= 57) || first === 45 || first === 46) {
+    const direct = Number(text);
+    if (Number.isFinite(direct)) return direct;
+  }
+  const trimmed = text.trim().replace(/^\$/, '').replace(/,/g, '');
+  if (trimmed === '') return null;
+  const value = Number(trimmed);
+  return Number.isFinite(value) ? value : null;
+}
+
+export function normaliseSymbol(symbol: string): string {
+  return symbol.trim().replace(/^[_^$.]+/, '').toUpperCase();
+}
+
+/**
+ * Checks that every format shares, then builds the snapshot: no contracts, IV given in percent, duplicated
+ * contracts (same root, expiration, strike and right), missing spot or quote time.
+ */
+export function finishSnapshot(input: {
+  located: LocatedContract[];
+  errors: ErrorList;
+  warnings: string[];
+  symbol: string | null;
+  spot: number | null;
+  quoteTime: string | null;
+  source: SnapshotSourceId;
+  options: ChainParseOptions;
+}): ChainParseResult {
+  const { located, errors, warnings, options } = input;
+  if (located.length === 0 && errors.empty) errors.add(null, 'no option contracts found in the file');
+
+  // IV in percent: a file whose typical (median) positive IV is above 1 (100%) and that has IVs above 5
+  // (500%, the largest the engine accepts) almost surely writes 10.64 for 10.64%.
+  let positiveCount = 0;
+  for (const { contract } of located) if (contract.iv > 0) positiveCount += 1;
+  const positive = new Float64Array(positiveCount);
+  let k = 0;
+  for (const { contract } of located) if (contract.iv > 0) positive[k++] = contract.iv;
+  if (positive.length > 0) {
+    positive.sort();
+    const median = positive[Math.floor(positive.length / 2)] ?? 0;
+    if (median > 1) {
+      let reported = 0;
+      for (const { contract, line } of located) {
+        if (contract.iv > 5 && reported < 5) {
+          errors.add(line, `IV looks like percent (${contract.iv}; typical IV in this file is ${median}): give IV as a decimal, 0.1064 for 10.64%`);
+          reported += 1;
+        }
+      }
+    }
+  }
+
+  // Nested maps (root|expiration → strike/right) avoid building one string key per contract.
+  const seen = new Map<string, Map<number, number | null>>();
+  for (const { contract, line } of located) {
+    if (errors.full) break;
+    const head = `${contract.root}|${contract.expiration}`;
+    let byStrike = seen.get(head);
+    if (byStrike === undefined) {
+      byStrike = new Map();
+      seen.set(head, byStrike);
+    }
+    const key = contract.right === 'C' ? contract.strike : -contract.strike;
+    const first = byStrike.get(key);
+    if (first !== undefined) {
+      errors.add(line, `duplicated contract ${contract.root} ${contract.expiration} ${contract.strike} ${contract.right}${first === null ? '' : ` (first on line ${first})`}`);
+    } else {
+      byStrike.set(key, line);
+    }
+  }
+
+  const spot = options.spot ?? input.spot;
+  if (spot === null || !(spot > 0) || !Number.isFinite(spot)) errors.add(null, 'no spot price: the file gives no underlying price (pass spot)');
+
+  let quoteTime = input.quoteTime;
+  if (options.quoteTime !== undefined) {
+    quoteTime = parseQuoteTime(options.quoteTime);
+    if (quoteTime === null) errors.add(null, `quoteTime option is not an ISO 8601 date-time: ${options.quoteTime}`);
+  }
+  if (quoteTime === null && options.quoteTime === undefined) errors.add(null, 'no quote time: the file gives none (pass quoteTime)');
+
+  const symbolSource = options.symbol ?? input.symbol ?? dominantUnderlying(located.map((l) => l.contract));
+  const symbol = symbolSource === null ? '' : normaliseSymbol(symbolSource);
+  if (symbol === '' && located.length > 0) errors.add(null, 'no underlying symbol: pass symbol');
+
+  if (!errors.empty || spot === null || quoteTime === null) return { ok: false, errors: errors.errors };
+  return {
+    ok: true,
+    snapshot: { symbol, spot, quoteTime, source: input.source, contracts: located.map((l) => l.contract) },
+    warnings,
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * Generic JSON chain: the ChainSnapshot shape (docs/exposure.md):
+ * `{symbol, spot, quoteTime, contracts: [{root?, expiration, strike, right, openInterest, iv, bid?, ask?, multiplier?}]}`.
+ * `right` is C/P (or call/put); `quoteTime` ISO 8601, New York time when it has no offset.
+ */
+import type { OptionContract } from '../../src-shared/exposure/model';
+import {
+  ErrorList,
+  finishSnapshot,
+  isRealDate,
+  normaliseSymbol,
+  parseQuoteTime,
+  type ChainParseOptions,
+  type ChainParseResult,
+  type LocatedContract,
+} from './common';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The 1-based line of a JSON.parse error when the engine reports a position or a line; else null. */
+export function lineOfJsonError(text: string, error: unknown): number | null {
+  const message = error instanceof Error ? error.message : '';
+  const lineMatch = /line (\d+)/.exec(message);
+  if (lineMatch !== null) return Number(lineMatch[1]);
+  const positionMatch = /position (\d+)/.exec(message);
+  if (positionMatch === null) return null;
+  const position = Math.min(Number(positionMatch[1]), text.length);
+  let line = 1;
+  for (let i = 0; i < position; i += 1) if (text.charCodeAt(i) === 10) line += 1;
+  return line;
+}
+
+export function parseRight(value: unknown): 'C' | 'P' | null {
+  if (typeof value !== 'string') return null;
+  const v = value.trim().toUpperCase();
+  if (v === 'C' || v === 'CALL' || v === 'CALLS') return 'C';
+  if (v === 'P' || v === 'PUT' || v === 'PUTS') return 'P';
+  return null;
+}
+
+function finiteNumber(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  return null;
+}
+
+export function parseGenericJson(text: string, options: ChainParseOptions = {}): ChainParseResult {
+  if (text.trim() === '') return { ok: false, errors: [{ line: null, message: 'empty file' }] };
+  let root: unknown;
+  try {
+    root = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, errors: [{ line: lineOfJsonError(text, error), message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` }] };
+  }
+  if (!isRecord(root) || !Array.isArray(root.contracts)) {
+    return { ok: false, errors: [{ line: null, message: 'missing "contracts" array: expected {symbol, spot, quoteTime, contracts: [...]}' }] };
+  }
+  const errors = new ErrorList();
+  const located: LocatedContract[] = [];
+  const fallbackRoot = options.symbol ?? (typeof root.symbol === 'string' ? root.symbol : '');
+  const items: unknown[] = root.contracts;
+  for (let index = 0; index < items.length && !errors.full; index += 1) {
+    const item = items[index];
+    const where = `contracts[${index}]`;
+    if (!isRecord(item)) {
+      errors.add(null, `${where}: not an object`);
+      continue;
+    }
+    const expiration = typeof item.expiration === 'string' ? item.expiration.trim() : '';
+    if (!isRealDate(expiration)) {
+      errors.add(null, `${where}: bad date: expiration "${String(item.expiration)}" is not YYYY-MM-DD`);
+      continue;
+    }
+    const right = parseRight(item.right);
+    if (right === null) {
+      errors.add(null, `${where}: right "${String(item.right)}" is not C or P`);
+      continue;
+    }
+    const strike = finiteNumber(item.strike);
+    const openInterest = finiteNumber(item.openInterest);
+    const iv = finiteNumber(item.iv);
+    const bid = item.bid === undefined ? 0 : finiteNumber(item.bid);
+    const ask = item.ask === undefined ? 0 : finiteNumber(item.ask);
+    const multiplier = item.multiplier === undefined ? 100 : finiteNumber(item.multiplier);
+    const bad = Object.entries({ strike, openInterest, iv, bid, ask, multiplier }).filter(([, v]) => v === null).map(([k]) => k);
+    if (bad.length > 0) {
+      errors.add(null, `${where}: missing or non-numeric ${bad.join(', ')}`);
+      continue;
+    }
+    if (!((strike ?? 0) > 0) || (openInterest ?? 0) < 0 || (iv ?? 0) < 0 || !((multiplier ?? 0) > 0)) {
+      errors.add(null, `${where}: strike and multiplier must be > 0, openInterest and iv ≥ 0`);
+      continue;
+    }
+    const contractRoot = typeof item.root === 'string' && item.root.trim() !== '' ? item.root.trim().toUpperCase() : normaliseSymbol(fallbackRoot);
+    const contract: OptionContract = {
+      root: contractRoot,
+      expiration,
+      strike: strike ?? 0,
+      right,
+      openInterest: openInterest ?? 0,
+      iv: iv ?? 0,
+      bid: bid ?? 0,
+      ask: ask ?? 0,
+      multiplier: multiplier ?? 100,
+    };
+    located.push({ contract, line: null });
+  }
+  const spot = finiteNumber(root.spot);
+  let quoteTime: string | null = null;
+  if (typeof root.quoteTime === 'string') {
+    quoteTime = parseQuoteTime(root.quoteTime);
+    if (quoteTime === null && options.quoteTime === undefined) errors.add(null, `bad date: quoteTime "${root.quoteTime}" is not an ISO 8601 date-time`);
+  }
+  const symbol = typeof root.symbol === 'string' && root.symbol.trim() !== '' ? root.symbol : null;
+  return finishSnapshot({ located, errors, warnings: [], symbol, spot, quoteTime, source: 'generic', options });
+}

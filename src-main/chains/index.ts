@@ -1,0 +1,46 @@
+/**
+ * Chain snapshot parsers (DESIGN §4): CBOE quotedata CSV, CBOE delayed-quotes JSON, and the generic CSV and
+ * JSON formats of docs/exposure.md. `parseChainFile` detects the format unless one is given.
+ */
+import { looksLikeCboeCsv, parseCboeCsv } from './cboe-csv';
+import { looksLikeCboeJson, parseCboeJson } from './cboe-json';
+import type { ChainFormat, ChainParseOptions, ChainParseResult } from './common';
+import { parseGenericCsv } from './generic-csv';
+import { parseGenericJson } from './generic-json';
+
+export type { ChainFormat, ChainParseError, ChainParseOptions, ChainParseResult } from './common';
+export { parseOccSymbol, underlyingOfRoot } from './common';
+export { parseCboeCsv, parseCboeDateLine } from './cboe-csv';
+export { parseCboeJson } from './cboe-json';
+export { parseGenericCsv } from './generic-csv';
+export { parseGenericJson } from './generic-json';
+
+/** The format of a chain file from its first characters: JSON by its opening brace, CBOE CSV by its header. */
+export function detectChainFormat(text: string): Exclude<ChainFormat, 'auto'> {
+  const start = text.replace(/^\uFEFF/, '').trimStart();
+  if (start.startsWith('{') || start.startsWith('[')) {
+    try {
+      return looksLikeCboeJson(JSON.parse(start)) ? 'cboe-json' : 'generic-json';
+    } catch {
+      // Invalid JSON: let the JSON parser report where it breaks.
+      return /"data"\s*:/.test(start.slice(0, 2000)) ? 'cboe-json' : 'generic-json';
+    }
+  }
+  return looksLikeCboeCsv(start) ? 'cboe-csv' : 'generic-csv';
+}
+
+export function parseChainFile(text: string, options: ChainParseOptions = {}): ChainParseResult {
+  if (text.replace(/^\uFEFF/, '').trim() === '') return { ok: false, errors: [{ line: null, message: 'empty file' }] };
+  const format = options.format === undefined || options.format === 'auto' ? detectChainFormat(text) : options.format;
+  const body = text.replace(/^\uFEFF/, '');
+  switch (format) {
+    case 'cboe-csv':
+      return parseCboeCsv(body, options);
+    case 'cboe-json':
+      return parseCboeJson(body, options);
+    case 'generic-json':
+      return parseGenericJson(body, options);
+    case 'generic-csv':
+      return parseGenericCsv(body, options);
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * Shared building blocks for the importers: reading typed cells with line-numbered errors, row
+ * identities for files without ids, and the empty ParseResult.
+ */
+import { createHash } from 'node:crypto';
+import type { BrokerId } from '../../../src-shared/api/schemas';
+import type { ImportedTransaction } from '../../../src-shared/journal/model';
+import { parseMoneyMinor } from '../../../src-shared/money';
+import type { CsvRecord } from './csv';
+import type { LineProblem, ParseResult } from '../types';
+
+export function emptyResult(broker: BrokerId, source: string): ParseResult {
+  return { broker, source, rows: 0, transactions: [], skipped: [], warnings: [], errors: [] };
+}
+
+/**
+ * Identity of a row in a file that has no row id: its normalised content plus the occurrence number
+ * among identical rows (two identical fills in one file stay two transactions; a re-import maps each to
+ * the same id again).
+ */
+export class RowIdentity {
+  private readonly seen = new Map<string, number>();
+
+  next(parts: readonly string[]): string {
+    const normalised = parts.map((part) => part.trim().replace(/\s+/g, ' ')).join('\u001f');
+    const digest = createHash('sha256').update(normalised).digest('hex').slice(0, 32);
+    const occurrence = (this.seen.get(digest) ?? 0) + 1;
+    this.seen.set(digest, occurrence);
+    return `${digest}#${occurrence}`;
+  }
+}
+
+/** Names the missing columns of a header in one message (the header line's only error). */
+export function missingColumns(columns: Map<string, number>, required: readonly string[]): string[] {
+  return required.filter((name) => !columns.has(name.toLowerCase()));
+}
+
+/**
+ * Typed access to the cells of one record by column name; every bad cell adds an error naming the line
+ * and the column, and `ok` turns false so the caller drops the row.
+ */
+export class RowReader {
+  ok = true;
+
+  constructor(
+    readonly record: CsvRecord,
+    private readonly columns: Map<string, number>,
+    private readonly errors: LineProblem[],
+  ) {}
+
+  get line(): number {
+    return this.record.line;
+  }
+
+  has(column: string): boolean {
+    return this.columns.has(column.toLowerCase());
+  }
+
+  text(column: string): string {
+    const index = this.columns.get(column.toLowerCase());
+    if (index === undefined) return '';
+    return (this.record.cells[index] ?? '').trim();
+  }
+
+  fail(column: string, message: string): void {
+    this.ok = false;
+    this.errors.push({ line: this.record.line, message: `column "${column}": ${message}` });
+  }
+
+  /** Signed money in minor units; an empty cell (or `--`) is 0. */
+  money(column: string): number {
+    const raw = this.text(column);
+    const parsed = parseMoneyMinor(raw);
+    if (!parsed.ok) {
+      this.fail(column, parsed.error);
+      return 0;
+    }
+    return parsed.minor;
+  }
+
+  /** A decimal count (shares, contracts), signed as written; empty is 0. */
+  number(column: string): number {
+    const raw = this.text(column);
+    const value = parseDecimal(raw);
+    if (value === null) {
+      this.fail(column, `not a number: "${raw}"`);
+      return 0;
+    }
+    return value;
+  }
+}
+
+/** `1,000`, `+2`, `-0.5`, `.55`, empty → 0; null when not a number. */
+export function parseDecimal(raw: string): number | null {
+  const text = raw.trim().replace(/,/g, '');
+  if (text === '' || text === '--') return 0;
+  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(text)) return null;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : null;
+}
+
+/** Per-share price in minor units from a cash value: |value| / (quantity × multiplier), rounded. */
+export function pricePerShareMinor(valueMinor: number, quantity: number, multiplier: number): number {
+  if (quantity === 0 || multiplier === 0) return 0;
+  return Math.round(Math.abs(valueMinor) / (Math.abs(quantity) * multiplier));
+}
+
+/** Defaults for the fields most rows leave empty. */
+export function transaction(
+  fields: Pick<ImportedTransaction, 'accountName' | 'brokerRowId' | 'type' | 'tradeDate' | 'source'> &
+    Partial<ImportedTransaction>,
+): ImportedTransaction {
+  return {
+    symbol: '',
+    underlying: '',
+    isOption: false,
+    expiration: null,
+    strike: null,
+    right: null,
+    quantity: 0,
+    priceMinor: 0,
+    multiplier: 1,
+    amountMinor: 0,
+    commissionMinor: 0,
+    feesMinor: 0,
+    currency: 'USD',
+    orderId: null,
+    description: '',
+    ...fields,
+  };
+}
+
+/** The first `count` non-blank lines of a file (BOM removed): detection looks at the top only. */
+export function firstLines(text: string, count: number): string[] {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return body
+    .split(/\r\n|\n|\r/, count * 4)
+    .filter((line) => line.trim() !== '')
+    .slice(0, count);
+}

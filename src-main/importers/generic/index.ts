@@ -1,0 +1,197 @@
+/**
+ * The documented neutral CSV (docs/importers.md, "Generic CSV"): one row per transaction, columns named
+ * after the model. Validation is strict: every problem is an error naming the line and the column, and
+ * nothing is guessed.
+ */
+import type { ImportedTransaction, OptionRight, TransactionType } from '../../../src-shared/journal/model';
+import { TRANSACTION_TYPES, occSymbol, parseOccSymbol } from '../../../src-shared/journal/model';
+import { headerIndex, isBlankRecord, parseCsv } from '../common/csv';
+import { checkYmd, dayToUtc, offsetIsoToUtc } from '../common/dates';
+import { RowIdentity, RowReader, emptyResult, firstLines, missingColumns, transaction } from '../common/rows';
+import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
+
+export const SOURCE = 'generic-csv';
+
+export const REQUIRED_COLUMNS = ['date', 'type', 'symbol', 'quantity', 'price', 'amount'] as const;
+export const OPTIONAL_COLUMNS = [
+  'account', 'commission', 'fees', 'currency', 'orderId', 'description',
+  'expiration', 'strike', 'right', 'multiplier', 'id', 'underlying', 'previousSymbol',
+] as const;
+const KNOWN = new Set<string>([...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS].map((name) => name.toLowerCase()));
+
+const OPTION_ONLY: ReadonlySet<TransactionType> = new Set<TransactionType>([
+  'BUY_TO_OPEN', 'SELL_TO_OPEN', 'BUY_TO_CLOSE', 'SELL_TO_CLOSE', 'ASSIGNMENT', 'EXERCISE', 'EXPIRATION',
+]);
+const NEEDS_SYMBOL: ReadonlySet<TransactionType> = new Set<TransactionType>([
+  ...OPTION_ONLY, 'BUY', 'SELL', 'DIVIDEND', 'SPLIT', 'SYMBOL_CHANGE',
+]);
+/** The sign the cash must have: buys pay, sells and deposits receive. */
+const PAYS: ReadonlySet<TransactionType> = new Set<TransactionType>(['BUY', 'BUY_TO_OPEN', 'BUY_TO_CLOSE', 'WITHDRAWAL']);
+const RECEIVES: ReadonlySet<TransactionType> = new Set<TransactionType>(['SELL', 'SELL_TO_OPEN', 'SELL_TO_CLOSE', 'DEPOSIT']);
+
+function isTransactionType(text: string): text is TransactionType {
+  return (TRANSACTION_TYPES as readonly string[]).includes(text);
+}
+
+function readDate(reader: RowReader): string | null {
+  const raw = reader.text('date');
+  const day = checkYmd(raw);
+  const iso = day !== null ? dayToUtc(day) : offsetIsoToUtc(raw);
+  if (iso === null) {
+    reader.fail('date', `expected YYYY-MM-DD or an ISO 8601 date-time with offset (2024-03-15T14:30:00Z, 2024-03-15T10:30:00-04:00): "${raw}"`);
+  }
+  return iso;
+}
+
+function unsignedMoney(reader: RowReader, column: string): number {
+  const minor = reader.money(column);
+  if (minor < 0) reader.fail(column, `must not be negative: "${reader.text(column)}"`);
+  return minor;
+}
+
+function readRight(reader: RowReader): OptionRight | null {
+  const raw = reader.text('right').toUpperCase();
+  if (raw === 'C' || raw === 'CALL') return 'C';
+  if (raw === 'P' || raw === 'PUT') return 'P';
+  reader.fail('right', `expected C, P, CALL or PUT: "${reader.text('right')}"`);
+  return null;
+}
+
+function readRow(reader: RowReader, accountName: string, identity: RowIdentity): ImportedTransaction | null {
+  const tradeDate = readDate(reader);
+  const typeText = reader.text('type').toUpperCase();
+  const type = isTransactionType(typeText) ? typeText : null;
+  if (type === null) reader.fail('type', `"${reader.text('type')}" is not one of ${TRANSACTION_TYPES.join(', ')}`);
+  const symbolText = reader.text('symbol').toUpperCase();
+  const quantity = reader.number('quantity');
+  const priceMinor = unsignedMoney(reader, 'price');
+  const amountMinor = reader.money('amount');
+  if (reader.text('amount') === '') reader.fail('amount', 'required (0 when no cash moved)');
+  const commissionMinor = unsignedMoney(reader, 'commission');
+  const feesMinor = unsignedMoney(reader, 'fees');
+  const currency = reader.text('currency').toUpperCase() || 'USD';
+  if (!/^[A-Z]{3}$/.test(currency)) reader.fail('currency', `expected a 3-letter ISO code: "${reader.text('currency')}"`);
+
+  // An option is named by its OCC symbol, or by symbol = root plus expiration, strike and right.
+  let option: { root: string; expiration: string; strike: number; right: OptionRight } | null = parseOccSymbol(symbolText);
+  const optionCells = ['expiration', 'strike', 'right'].filter((column) => reader.text(column) !== '');
+  if (option === null && optionCells.length > 0) {
+    if (optionCells.length < 3) {
+      reader.fail(optionCells[0] ?? 'expiration', 'an option needs all of expiration, strike and right');
+    } else {
+      const expiration = checkYmd(reader.text('expiration'));
+      if (expiration === null) reader.fail('expiration', `expected YYYY-MM-DD: "${reader.text('expiration')}"`);
+      const strikeText = reader.text('strike');
+      const strike = Number(strikeText);
+      if (!/^\d+(\.\d+)?$/.test(strikeText) || !(strike > 0)) reader.fail('strike', `expected a positive number: "${strikeText}"`);
+      const right = readRight(reader);
+      if (expiration !== null && right !== null && strike > 0) option = { root: symbolText, expiration, strike, right };
+    }
+  }
+  let multiplier = option ? 100 : 1;
+  if (reader.text('multiplier') !== '') {
+    multiplier = reader.number('multiplier');
+    if (!(multiplier > 0)) reader.fail('multiplier', `must be positive: "${reader.text('multiplier')}"`);
+  }
+  if (type !== null) {
+    if (NEEDS_SYMBOL.has(type) && symbolText === '') reader.fail('symbol', `required for ${type}`);
+    if (OPTION_ONLY.has(type) && option === null && symbolText !== '') {
+      reader.fail('symbol', `${type} needs an option: an OCC symbol (SPY250117P00450000) or expiration, strike and right`);
+    }
+    if ((type === 'BUY' || type === 'SELL') && option !== null) {
+      reader.fail('type', `${type} is for shares; options use BUY_TO_OPEN, SELL_TO_OPEN, BUY_TO_CLOSE or SELL_TO_CLOSE`);
+    }
+    if (type !== 'SPLIT' && quantity < 0) reader.fail('quantity', `must not be negative for ${type} (only SPLIT is signed): "${reader.text('quantity')}"`);
+    if (PAYS.has(type) && amountMinor > 0) reader.fail('amount', `${type} pays cash: the amount must be ≤ 0, got "${reader.text('amount')}"`);
+    // The amount is net: closing a $0.01 option can receive less than its commission, so check the gross.
+    if (RECEIVES.has(type) && amountMinor + commissionMinor + feesMinor < 0) {
+      reader.fail('amount', `${type} receives cash: amount + commission + fees must be ≥ 0, got "${reader.text('amount')}"`);
+    }
+    if (type === 'SYMBOL_CHANGE' && reader.text('previousSymbol') === '') reader.fail('previousSymbol', 'required for SYMBOL_CHANGE');
+  }
+  if (!reader.ok || tradeDate === null || type === null) return null;
+  const id = reader.text('id');
+  const tx = transaction({
+    accountName: reader.text('account') || accountName,
+    brokerRowId: id !== '' ? `id:${id}` : identity.next(reader.record.cells),
+    type,
+    tradeDate,
+    source: SOURCE,
+    symbol: option ? occSymbol(option.root, option.expiration, option.right, option.strike) : symbolText,
+    underlying: reader.text('underlying').toUpperCase() || (option ? option.root : symbolText),
+    isOption: option !== null,
+    expiration: option?.expiration ?? null,
+    strike: option?.strike ?? null,
+    right: option?.right ?? null,
+    quantity,
+    priceMinor,
+    multiplier,
+    amountMinor,
+    commissionMinor,
+    feesMinor,
+    currency,
+    orderId: reader.text('orderId') || null,
+    description: reader.text('description'),
+  });
+  const previous = reader.text('previousSymbol').toUpperCase();
+  if (previous !== '') tx.previousSymbol = previous;
+  return tx;
+}
+
+export function parseGeneric(text: string, options: ParseOptions): ParseResult {
+  const result = emptyResult('generic', SOURCE);
+  const csv = parseCsv(text);
+  if (csv.error) {
+    result.errors.push(csv.error);
+    return result;
+  }
+  const headerAt = csv.records.findIndex((record) => !isBlankRecord(record));
+  const header = csv.records[headerAt];
+  if (!header) {
+    result.errors.push({ line: 1, message: 'empty file' });
+    return result;
+  }
+  const columns = headerIndex(header.cells);
+  const missing = missingColumns(columns, REQUIRED_COLUMNS);
+  if (missing.length > 0) {
+    result.errors.push({ line: header.line, message: `missing columns: ${missing.join(', ')} (required: ${REQUIRED_COLUMNS.join(', ')})` });
+    return result;
+  }
+  const unknown = header.cells.map((cell) => cell.trim()).filter((name) => name !== '' && !KNOWN.has(name.toLowerCase()));
+  if (unknown.length > 0) {
+    result.errors.push({ line: header.line, message: `unknown columns: ${unknown.join(', ')} (allowed: ${[...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS].join(', ')})` });
+    return result;
+  }
+  const identity = new RowIdentity();
+  const ids = new Map<string, number>();
+  const accountName = options.accountName ?? 'Generic';
+  for (const record of csv.records.slice(headerAt + 1)) {
+    if (isBlankRecord(record)) continue;
+    result.rows += 1;
+    if (record.cells.length !== header.cells.length) {
+      result.errors.push({ line: record.line, message: `expected ${header.cells.length} cells, found ${record.cells.length}` });
+      continue;
+    }
+    const reader = new RowReader(record, columns, result.errors);
+    const id = reader.text('id');
+    const seenAt = ids.get(id);
+    if (id !== '' && seenAt !== undefined) reader.fail('id', `"${id}" already used on line ${seenAt}`);
+    if (id !== '') ids.set(id, record.line);
+    const tx = readRow(reader, accountName, identity);
+    if (tx && reader.ok) result.transactions.push({ line: record.line, transaction: tx });
+  }
+  if (result.errors.length > 0) result.transactions = [];
+  return result;
+}
+
+export const genericImporter: BrokerImporter = {
+  id: 'generic',
+  label: 'Generic CSV (Strikebook format)',
+  detect(text: string): boolean {
+    const [first] = firstLines(text, 1);
+    if (first === undefined) return false;
+    const names = new Set(first.split(',').map((cell) => cell.trim().replace(/^"|"$/g, '').toLowerCase()));
+    return REQUIRED_COLUMNS.every((name) => names.has(name)) && [...names].every((name) => name === '' || KNOWN.has(name));
+  },
+  parse: parseGeneric,
+};

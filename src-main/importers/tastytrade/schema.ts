@@ -1,0 +1,263 @@
+/**
+ * tastytrade CSV layouts and the reading of one record into a broker-shaped row (before mapping).
+ *
+ * - current: `Date,Type,Sub Type,Action,Symbol,Instrument Type,Description,Value,Quantity,Average Price,
+ *   Commissions,Fees,Multiplier,Root Symbol,Underlying Symbol,Expiration Date,Strike Price,Call or Put,
+ *   Order #[,Total],Currency` (20 columns, or 21 with Total). Dates carry an offset.
+ * - legacy (tastyworks): `Date/Time,Transaction Code,Transaction Subcode,Symbol,Buy/Sell,Open/Close,
+ *   Quantity,Expiration Date,Strike,Call/Put,Price,Fees,Amount,Description,Account Reference`.
+ *   No offset (read as New York time), Symbol is the underlying, Price per share, Fees positive and
+ *   commissions included, Amount gross.
+ */
+import type { OptionRight } from '../../../src-shared/journal/model';
+import { occSymbol, parseOccSymbol } from '../../../src-shared/journal/model';
+import type { CsvRecord } from '../common/csv';
+import { NEW_YORK, clockTo24h, localToUtc, mdyToYmd, offsetIsoToUtc } from '../common/dates';
+import type { RowIdentity } from '../common/rows';
+import { RowReader, pricePerShareMinor } from '../common/rows';
+import type { LineProblem } from '../types';
+
+export const CURRENT_REQUIRED = [
+  'Date', 'Type', 'Sub Type', 'Action', 'Symbol', 'Instrument Type', 'Description', 'Value', 'Quantity',
+  'Average Price', 'Commissions', 'Fees', 'Multiplier', 'Root Symbol', 'Underlying Symbol', 'Expiration Date',
+  'Strike Price', 'Call or Put', 'Order #', 'Currency',
+] as const;
+
+export const LEGACY_REQUIRED = [
+  'Date/Time', 'Transaction Code', 'Transaction Subcode', 'Symbol', 'Buy/Sell', 'Open/Close', 'Quantity',
+  'Expiration Date', 'Strike', 'Call/Put', 'Price', 'Fees', 'Amount', 'Description',
+] as const;
+
+export type Layout = 'current' | 'legacy';
+
+/** Which layout a header row is, from its first cells. */
+export function layoutOf(header: readonly string[]): Layout | null {
+  const names = header.map((cell) => cell.trim().toLowerCase());
+  if (names[0] === 'date' && names[1] === 'type' && names[2] === 'sub type' && names.includes('instrument type')) {
+    return 'current';
+  }
+  if (names[0] === 'date/time' && names[1] === 'transaction code' && names[2] === 'transaction subcode') {
+    return 'legacy';
+  }
+  return null;
+}
+
+export type InstrumentKind = 'stock' | 'option' | 'future-option' | 'future' | 'none';
+
+export interface OptionFields {
+  root: string;
+  expiration: string;
+  strike: number;
+  right: OptionRight;
+}
+
+/** One tastytrade record, typed and normalised, in the file's own vocabulary. */
+export interface TastyRow {
+  line: number;
+  rowId: string;
+  tradeDate: string;
+  /** The raw date text: rows of one corporate action share it. */
+  dateText: string;
+  /** `Trade`, `Receive Deliver`, `Money Movement`. */
+  type: string;
+  subType: string;
+  /** `BUY_TO_OPEN`, ... or '' (legacy rows get one built from Buy/Sell and Open/Close). */
+  action: string;
+  kind: InstrumentKind;
+  symbol: string;
+  underlying: string;
+  option: OptionFields | null;
+  quantity: number;
+  valueMinor: number;
+  commissionMinor: number;
+  feesMinor: number;
+  /** Net cash effect: the Total column when present, else Value − commissions − fees. */
+  totalMinor: number;
+  multiplier: number;
+  priceMinor: number;
+  orderId: string | null;
+  description: string;
+  currency: string;
+  /** Legacy files name the account (`Individual...39`). */
+  account: string;
+}
+
+function kindOf(instrumentType: string): InstrumentKind {
+  switch (instrumentType.trim().toLowerCase()) {
+    case 'equity option':
+    case 'index option':
+      return 'option';
+    case 'future option':
+      return 'future-option';
+    case 'future':
+      return 'future';
+    case '':
+      return 'none';
+    default:
+      // Equity, ETF, Cryptocurrency, Bond...: traded as units with multiplier 1.
+      return 'stock';
+  }
+}
+
+function rightOf(text: string): OptionRight | null {
+  const upper = text.trim().toUpperCase();
+  if (upper === 'CALL' || upper === 'C') return 'C';
+  if (upper === 'PUT' || upper === 'P') return 'P';
+  return null;
+}
+
+function parseStrike(reader: RowReader, column: string): number | null {
+  const raw = reader.text(column).replace(/,/g, '');
+  if (!/^\d+(\.\d+)?$/.test(raw)) {
+    reader.fail(column, `not a strike: "${reader.text(column)}"`);
+    return null;
+  }
+  return Number(raw);
+}
+
+/** Option fields of a current-layout row: from the OCC symbol when it parses, else from the columns. */
+function currentOption(reader: RowReader, kind: InstrumentKind): OptionFields | null {
+  const symbol = reader.text('Symbol');
+  const occ = kind === 'option' ? parseOccSymbol(symbol) : null;
+  if (occ) return occ;
+  const expiration = mdyToYmd(reader.text('Expiration Date'));
+  if (expiration === null) {
+    reader.fail('Expiration Date', `not a date: "${reader.text('Expiration Date')}"`);
+    return null;
+  }
+  const strike = parseStrike(reader, 'Strike Price');
+  const right = rightOf(reader.text('Call or Put'));
+  if (right === null) {
+    reader.fail('Call or Put', `expected CALL or PUT: "${reader.text('Call or Put')}"`);
+    return null;
+  }
+  if (strike === null) return null;
+  // Futures options have no OCC symbol: the root is the product code (`./MESZ5EXX5` → `/MESZ5EXX5`).
+  const rootText = reader.text('Root Symbol') || symbol.split(/\s+/)[0] || '';
+  const root = rootText.replace(/^\.\//, '/').replace(/\s+/g, '');
+  return { root, expiration, strike, right };
+}
+
+export function optionSymbol(option: OptionFields): string {
+  return occSymbol(option.root, option.expiration, option.right, option.strike);
+}
+
+export function readCurrentRow(
+  record: CsvRecord,
+  columns: Map<string, number>,
+  errors: LineProblem[],
+  identity: RowIdentity,
+  hasTotal: boolean,
+): TastyRow | null {
+  const reader = new RowReader(record, columns, errors);
+  const dateText = reader.text('Date');
+  const tradeDate = offsetIsoToUtc(dateText);
+  if (tradeDate === null) reader.fail('Date', `not a date with offset (2025-10-03T20:55:09+0100): "${dateText}"`);
+  const kind = kindOf(reader.text('Instrument Type'));
+  const option = kind === 'option' || kind === 'future-option' ? currentOption(reader, kind) : null;
+  const quantity = Math.abs(reader.number('Quantity'));
+  const valueMinor = reader.money('Value');
+  const commissionMinor = Math.abs(reader.money('Commissions'));
+  const feesMinor = Math.abs(reader.money('Fees'));
+  const totalMinor = hasTotal ? reader.money('Total') : valueMinor - commissionMinor - feesMinor;
+  const multiplierText = reader.text('Multiplier');
+  let multiplier = 1;
+  if (multiplierText !== '') {
+    multiplier = reader.number('Multiplier');
+    if (reader.ok && !(multiplier > 0)) reader.fail('Multiplier', `must be positive: "${multiplierText}"`);
+  } else if (option !== null) {
+    multiplier = 100;
+  }
+  if (!reader.ok || tradeDate === null) return null;
+  const symbolText = reader.text('Symbol');
+  const underlying = reader.text('Underlying Symbol') || (option ? option.root : symbolText);
+  const action = reader.text('Action').toUpperCase() || reader.text('Sub Type').toUpperCase().replace(/\s+/g, '_');
+  return {
+    line: record.line,
+    // The 20 columns both current layouts share, so a 21-column re-export of the same rows dedupes.
+    rowId: identity.next(CURRENT_REQUIRED.map((name) => reader.text(name))),
+    tradeDate,
+    dateText,
+    type: reader.text('Type'),
+    subType: reader.text('Sub Type'),
+    action,
+    kind,
+    symbol: option ? optionSymbol(option) : symbolText.replace(/\s+/g, ' '),
+    underlying: underlying.replace(/^\.\//, '/'),
+    option,
+    quantity,
+    valueMinor,
+    commissionMinor,
+    feesMinor,
+    totalMinor,
+    multiplier,
+    priceMinor: pricePerShareMinor(valueMinor, quantity, multiplier),
+    orderId: reader.text('Order #') || null,
+    description: reader.text('Description'),
+    currency: reader.text('Currency').toUpperCase() || 'USD',
+    account: '',
+  };
+}
+
+export function readLegacyRow(
+  record: CsvRecord,
+  columns: Map<string, number>,
+  errors: LineProblem[],
+  identity: RowIdentity,
+): TastyRow | null {
+  const reader = new RowReader(record, columns, errors);
+  const dateText = reader.text('Date/Time');
+  const match = /^(\S+)\s+(.+)$/.exec(dateText);
+  const ymd = match?.[1] !== undefined ? mdyToYmd(match[1]) : null;
+  const clock = match?.[2] !== undefined ? clockTo24h(match[2]) : null;
+  const tradeDate = ymd !== null && clock !== null ? localToUtc(ymd, clock, NEW_YORK) : null;
+  if (tradeDate === null) reader.fail('Date/Time', `not a date (01/29/2021 7:31 PM): "${dateText}"`);
+  const ticker = reader.text('Symbol');
+  let option: OptionFields | null = null;
+  if (reader.text('Expiration Date') !== '' || reader.text('Call/Put') !== '') {
+    const expiration = mdyToYmd(reader.text('Expiration Date'));
+    if (expiration === null) reader.fail('Expiration Date', `not a date: "${reader.text('Expiration Date')}"`);
+    const strike = parseStrike(reader, 'Strike');
+    const right = rightOf(reader.text('Call/Put'));
+    if (right === null) reader.fail('Call/Put', `expected C or P: "${reader.text('Call/Put')}"`);
+    if (expiration !== null && strike !== null && right !== null) option = { root: ticker, expiration, strike, right };
+  }
+  const quantity = Math.abs(reader.number('Quantity'));
+  const priceMinor = Math.abs(reader.money('Price'));
+  const valueMinor = reader.money('Amount');
+  // Legacy Fees are one positive number: commissions and regulatory fees together.
+  const feesMinor = Math.abs(reader.money('Fees'));
+  if (!reader.ok || tradeDate === null) return null;
+  const multiplier = option ? 100 : 1;
+  const side = reader.text('Buy/Sell').toUpperCase();
+  const effect = reader.text('Open/Close').toUpperCase();
+  const action =
+    (side === 'BUY' || side === 'SELL') && (effect === 'OPEN' || effect === 'CLOSE')
+      ? `${side}_TO_${effect}`
+      : reader.text('Transaction Subcode').toUpperCase().replace(/\s+/g, '_');
+  const code = reader.text('Transaction Code');
+  return {
+    line: record.line,
+    rowId: identity.next(LEGACY_REQUIRED.map((name) => reader.text(name)).concat(reader.text('Account Reference'))),
+    tradeDate,
+    dateText,
+    type: code,
+    subType: reader.text('Transaction Subcode'),
+    action,
+    kind: option ? 'option' : ticker === '' ? 'none' : 'stock',
+    symbol: option ? optionSymbol(option) : ticker,
+    underlying: ticker,
+    option,
+    quantity,
+    valueMinor,
+    commissionMinor: 0,
+    feesMinor,
+    totalMinor: valueMinor - feesMinor,
+    multiplier,
+    priceMinor: priceMinor !== 0 ? priceMinor : pricePerShareMinor(valueMinor, quantity, multiplier),
+    orderId: null,
+    description: reader.text('Description'),
+    currency: 'USD',
+    account: reader.text('Account Reference'),
+  };
+}

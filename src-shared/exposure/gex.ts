@@ -1,0 +1,224 @@
+/**
+ * Gamma exposure by strike, walls, zone and inflection (DESIGN §4).
+ */
+import type { Formula } from '../api/schemas';
+import { FORMULA_UNITS } from '../api/schemas';
+import type { PreparedChain, PreparedExpiration } from './prepare';
+import { profileRoot } from './sweep';
+
+export const DEFAULT_EXPIRATIONS_COUNT = 3;
+
+/** Thrown for an expiration that is not among the unexpired ones of the snapshot (→ 400 UNKNOWN_EXPIRATION). */
+export class UnknownExpirationError extends Error {
+  readonly expiration: string;
+  readonly available: string[];
+  constructor(expiration: string, available: string[]) {
+    super(`unknown expiration ${expiration}; available: ${available.join(', ')}`);
+    this.name = 'UnknownExpirationError';
+    this.expiration = expiration;
+    this.available = available;
+  }
+}
+
+export interface GexRow {
+  strike: number;
+  callGEX: number;
+  putGEX: number;
+  netGEX: number;
+  callOI: number;
+  putOI: number;
+}
+
+export interface Wall {
+  strike: number;
+  gex: number;
+}
+
+export interface GexResult {
+  symbol: string;
+  stockPrice: number;
+  totalGEX: number;
+  gammaZone: 'positive' | 'negative';
+  gammaInflection: number | null;
+  callWall: Wall | null;
+  putWall: Wall | null;
+  data: GexRow[];
+  meta: { availableExpirations: string[]; expirations: string[]; formula: Formula; unit: string; contracts: number };
+}
+
+/** The positive factor that turns dealer gamma in shares per $1 into the unit of `formula`, at spot S. */
+export function formulaFactor(formula: Formula, spot: number): number {
+  if (formula === 'per_1dollar') return spot;
+  if (formula === 'per_1pct') return spot * spot * 0.01;
+  return 1;
+}
+
+/**
+ * The expirations of a /gex request: the explicit list (deduplicated, ascending; each must be available),
+ * or when it is empty/absent the nearest `count` (default 3) unexpired expirations.
+ */
+export function resolveGexExpirations(chain: PreparedChain, explicit?: readonly string[] | null, count = DEFAULT_EXPIRATIONS_COUNT): PreparedExpiration[] {
+  if (explicit !== undefined && explicit !== null && explicit.length > 0) {
+    return lookupExpirations(chain, explicit);
+  }
+  return chain.expirations.slice(0, Math.max(0, count));
+}
+
+export function lookupExpirations(chain: PreparedChain, expirations: readonly string[]): PreparedExpiration[] {
+  const unique = [...new Set(expirations)].sort();
+  return unique.map((expiration) => {
+    const found = chain.byExpiration.get(expiration);
+    if (found === undefined) throw new UnknownExpirationError(expiration, chain.expirations.map((e) => e.expiration));
+    return found;
+  });
+}
+
+/** Indices of the contracts of these expirations that contribute exposure. */
+export function usableContracts(chain: PreparedChain, expirations: readonly PreparedExpiration[]): Int32Array {
+  let count = 0;
+  for (const e of expirations) for (let i = e.start; i < e.end; i += 1) count += chain.usable[i] ?? 0;
+  const out = new Int32Array(count);
+  let k = 0;
+  for (const e of expirations) {
+    for (let i = e.start; i < e.end; i += 1) {
+      if (chain.usable[i] === 1) {
+        out[k] = i;
+        k += 1;
+      }
+    }
+  }
+  return out;
+}
+
+/** Per-strike sums in shares per $1 (nominal), plus OI; strikes indexed like chain.strikes. */
+export interface StrikeTotals {
+  call: Float64Array;
+  put: Float64Array;
+  callOI: Float64Array;
+  putOI: Float64Array;
+  /** Strike indices with some open interest in scope, ascending. */
+  present: number[];
+  contracts: number;
+}
+
+export function strikeTotals(chain: PreparedChain, expirations: readonly PreparedExpiration[]): StrikeTotals {
+  const size = chain.strikes.length;
+  const call = new Float64Array(size);
+  const put = new Float64Array(size);
+  const callOI = new Float64Array(size);
+  const putOI = new Float64Array(size);
+  let contracts = 0;
+  for (const e of expirations) {
+    contracts += e.end - e.start;
+    for (let i = e.start; i < e.end; i += 1) {
+      const s = chain.strikeIndex[i] ?? 0;
+      const gamma = chain.gammaShares[i] ?? 0;
+      const oi = chain.openInterest[i] ?? 0;
+      if (chain.isCall[i] === 1) {
+        call[s] = (call[s] ?? 0) + gamma;
+        callOI[s] = (callOI[s] ?? 0) + oi;
+      } else {
+        put[s] = (put[s] ?? 0) + gamma;
+        putOI[s] = (putOI[s] ?? 0) + oi;
+      }
+    }
+  }
+  const present: number[] = [];
+  for (let s = 0; s < size; s += 1) if ((callOI[s] ?? 0) + (putOI[s] ?? 0) > 0) present.push(s);
+  return { call, put, callOI, putOI, present, contracts };
+}
+
+/**
+ * The strike with the extreme value on one side: `better(a, b)` says a beats b. Ties (equal values) go to
+ * the strike nearest spot, then the lower strike. Only strikes with a value that passes `eligible`.
+ */
+export function pickLevel(
+  strikes: ArrayLike<number>,
+  values: ArrayLike<number>,
+  candidates: Iterable<number>,
+  spot: number,
+  eligible: (value: number) => boolean,
+  better: (a: number, b: number) => boolean,
+): number | null {
+  let best: number | null = null;
+  for (const index of candidates) {
+    const value = values[index] ?? 0;
+    if (!eligible(value)) continue;
+    if (best === null) {
+      best = index;
+      continue;
+    }
+    const bestValue = values[best] ?? 0;
+    if (better(value, bestValue)) {
+      best = index;
+    } else if (value === bestValue) {
+      const strike = strikes[index] ?? 0;
+      const bestStrike = strikes[best] ?? 0;
+      const distance = Math.abs(strike - spot);
+      const bestDistance = Math.abs(bestStrike - spot);
+      if (distance < bestDistance || (distance === bestDistance && strike < bestStrike)) best = index;
+    }
+  }
+  return best;
+}
+
+export interface GexLevels {
+  /** Σ netGEX in shares per $1. */
+  totalShares: number;
+  /** Σ |netGEX| in shares per $1 (the dead band's reference). */
+  absoluteShares: number;
+  callWallIndex: number | null;
+  putWallIndex: number | null;
+}
+
+export function gexLevels(chain: PreparedChain, totals: StrikeTotals): GexLevels {
+  let totalShares = 0;
+  let absoluteShares = 0;
+  for (const s of totals.present) {
+    const net = (totals.call[s] ?? 0) + (totals.put[s] ?? 0);
+    totalShares += net;
+    absoluteShares += Math.abs(net);
+  }
+  // A side is empty when no strike has a non-zero value on it (e.g. every call has OI = 0 or no usable IV).
+  const callWallIndex = pickLevel(chain.strikes, totals.call, totals.present, chain.spot, (v) => v > 0, (a, b) => a > b);
+  const putWallIndex = pickLevel(chain.strikes, totals.put, totals.present, chain.spot, (v) => v < 0, (a, b) => a < b);
+  return { totalShares, absoluteShares, callWallIndex, putWallIndex };
+}
+
+export interface GexScope {
+  /** Explicit expirations; empty = the nearest three. */
+  expirations: string[];
+  formula: Formula;
+}
+
+export function computeGex(chain: PreparedChain, scope: GexScope): GexResult {
+  const expirations = resolveGexExpirations(chain, scope.expirations);
+  const factor = formulaFactor(scope.formula, chain.spot);
+  const totals = strikeTotals(chain, expirations);
+  const levels = gexLevels(chain, totals);
+  const data: GexRow[] = totals.present.map((s) => {
+    const callGEX = (totals.call[s] ?? 0) * factor;
+    const putGEX = (totals.put[s] ?? 0) * factor;
+    return { strike: chain.strikes[s] ?? 0, callGEX, putGEX, netGEX: callGEX + putGEX, callOI: totals.callOI[s] ?? 0, putOI: totals.putOI[s] ?? 0 };
+  });
+  const wall = (index: number | null, values: Float64Array): Wall | null =>
+    index === null ? null : { strike: chain.strikes[index] ?? 0, gex: (values[index] ?? 0) * factor };
+  const contracts = usableContracts(chain, expirations);
+  return {
+    symbol: chain.symbol,
+    stockPrice: chain.spot,
+    totalGEX: levels.totalShares * factor,
+    gammaZone: levels.totalShares >= 0 ? 'positive' : 'negative',
+    gammaInflection: profileRoot(chain, contracts, 'gamma'),
+    callWall: wall(levels.callWallIndex, totals.call),
+    putWall: wall(levels.putWallIndex, totals.put),
+    data,
+    meta: {
+      availableExpirations: chain.expirations.map((e) => e.expiration),
+      expirations: expirations.map((e) => e.expiration),
+      formula: scope.formula,
+      unit: FORMULA_UNITS[scope.formula],
+      contracts: totals.contracts,
+    },
+  };
+}

@@ -1,0 +1,27 @@
+/** The dealer-exposure engine (DESIGN §4): pure functions from a chain snapshot to numbers. */
+export type { ChainSnapshot, OptionContract, SnapshotSourceId } from './model';
+export { bsmGreeks, normCdf, normPdf, type Greeks, type GreeksInput } from './greeks';
+export { AM_SETTLED_ROOTS, daysToExpiry, expiryInstantMs, settlementOf, yearsToExpiry, type Settlement } from './time';
+export {
+  availableExpirations,
+  DEFAULT_ENGINE_SETTINGS,
+  expirationDetails,
+  prepareChain,
+  type EngineSettings,
+  type ExpirationDetail,
+  type PreparedChain,
+  type PreparedExpiration,
+} from './prepare';
+export {
+  computeGex,
+  DEFAULT_EXPIRATIONS_COUNT,
+  formulaFactor,
+  resolveGexExpirations,
+  UnknownExpirationError,
+  type GexResult,
+  type GexRow,
+  type GexScope,
+  type Wall,
+} from './gex';
+export { computeVanna, VANNA_MAX_DTE, VANNA_MIN_DTE, type VannaResult, type VannaRow } from './vanna';
+export { evaluateEvents, FLIP_DEAD_BAND, WALL_MARGIN, type ConfirmedState, type EventDraft, type FlipEventDraft, type WallEventDraft } from './events';

@@ -1,0 +1,320 @@
+/**
+ * Turns a snapshot into flat per-contract arrays that every computation reuses (DESIGN §4): expired
+ * contracts dropped, T / dte / settlement / forward per expiration, greeks at spot, and the constants of the
+ * profile sweep (d1 at spot and 1/(σ√T)), so that a sweep point costs one exp per contract.
+ */
+import type { ChainSnapshot, OptionContract } from './model';
+import { INV_SQRT_2PI, normCdf } from './greeks';
+import { calendarDaysBetween, expiryInstantMs, newYorkDate, parseInstantMs, settlementOf, yearsToExpiry, type Settlement } from './time';
+
+export interface EngineSettings {
+  /** Continuously compounded risk-free rate r (default 0.04). */
+  rate: number;
+}
+
+export const DEFAULT_ENGINE_SETTINGS: EngineSettings = { rate: 0.04 };
+
+/** IV outside (0, 5] is treated as unusable: such contracts count in OI but contribute no exposure. */
+export const MAX_USABLE_IV = 5;
+
+/** One (expiration, settlement) group: the unit that shares T and the forward. */
+export interface SettlementGroup {
+  expiration: string;
+  settlement: Settlement;
+  tYears: number;
+  forward: number;
+  /** How the forward was obtained: put–call parity at strike K*, or S·e^{rT}. */
+  forwardSource: 'parity' | 'carry';
+  parityStrike: number | null;
+}
+
+export interface PreparedExpiration {
+  expiration: string;
+  dte: number;
+  /** Settlement of the contracts holding most of the open interest (AM and PM roots share third Fridays). */
+  settlement: Settlement;
+  /** Contracts (rows of the snapshot) of this expiration, also those with OI = 0 or unusable IV. */
+  contracts: number;
+  openInterest: number;
+  /** Index range [start, end) in the contract arrays. */
+  start: number;
+  end: number;
+  groups: SettlementGroup[];
+}
+
+export interface PreparedChain {
+  symbol: string;
+  spot: number;
+  quoteTime: string;
+  quoteMs: number;
+  source: ChainSnapshot['source'];
+  rate: number;
+  /** Unexpired expirations, ascending. */
+  expirations: PreparedExpiration[];
+  byExpiration: ReadonlyMap<string, PreparedExpiration>;
+  /** Unique strikes of the unexpired contracts, ascending. */
+  strikes: Float64Array;
+  // Per-contract arrays, sorted by expiration then strike (index i = one unexpired contract):
+  strikeIndex: Int32Array;
+  isCall: Uint8Array;
+  openInterest: Float64Array;
+  /** 1 when the contract contributes exposure (OI > 0, 0 < IV ≤ 5). */
+  usable: Uint8Array;
+  /** s·Γ(S)·OI·m: dealer gamma in shares per $1 move (the `nominal` unit). */
+  gammaShares: Float64Array;
+  /** s·vanna·OI·m·S·0.01: $ of dealer delta per +1 vol point. */
+  vex: Float64Array;
+  /** s·charm·OI·m·S/365: $ of dealer delta per calendar day. */
+  cex: Float64Array;
+  /** d1 at spot; d1(x) = d1 + ln(x/S)/(σ√T) when the forward moves with x. */
+  d1: Float64Array;
+  sigmaSqrtT: Float64Array;
+  invSigmaSqrtT: Float64Array;
+  /** s·OI·m·e^{−qT}/(σ√T·√(2π)): Γ(x)·weight = gammaCoef·exp(−d1(x)²/2)/x. */
+  gammaCoef: Float64Array;
+  /** −s·OI·m·e^{−qT}/(σ√(2π)): vanna(x)·weight = vannaCoef·exp(−d1(x)²/2)·(d1(x) − σ√T). */
+  vannaCoef: Float64Array;
+}
+
+interface Row {
+  contract: OptionContract;
+  expiryMs: number;
+  settlement: Settlement;
+}
+
+const preparedCache = new WeakMap<ChainSnapshot, Map<number, PreparedChain>>();
+
+/** Prepares (and caches per snapshot object and rate) the chain. The snapshot must not be mutated afterwards. */
+export function prepareChain(snapshot: ChainSnapshot, settings: EngineSettings = DEFAULT_ENGINE_SETTINGS): PreparedChain {
+  let byRate = preparedCache.get(snapshot);
+  if (byRate === undefined) {
+    byRate = new Map();
+    preparedCache.set(snapshot, byRate);
+  }
+  const cached = byRate.get(settings.rate);
+  if (cached !== undefined) return cached;
+  const prepared = buildPreparedChain(snapshot, settings.rate);
+  byRate.set(settings.rate, prepared);
+  return prepared;
+}
+
+function buildPreparedChain(snapshot: ChainSnapshot, rate: number): PreparedChain {
+  const spot = snapshot.spot;
+  const quoteMs = parseInstantMs(snapshot.quoteTime);
+  if (!(spot > 0) || !Number.isFinite(quoteMs)) {
+    throw new RangeError(`snapshot ${snapshot.symbol}: spot must be > 0 and quoteTime an ISO instant`);
+  }
+  const buckets = new Map<string, Row[]>();
+  const settlementByRoot = new Map<string, Settlement>();
+  const expiryByExpiration = new Map<string, { AM: number; PM: number }>();
+  for (const contract of snapshot.contracts) {
+    let settlement = settlementByRoot.get(contract.root);
+    if (settlement === undefined) {
+      settlement = settlementOf(contract.root);
+      settlementByRoot.set(contract.root, settlement);
+    }
+    let expiry = expiryByExpiration.get(contract.expiration);
+    if (expiry === undefined) {
+      expiry = { AM: expiryInstantMs(contract.expiration, 'AM'), PM: expiryInstantMs(contract.expiration, 'PM') };
+      expiryByExpiration.set(contract.expiration, expiry);
+    }
+    const expiryMs = expiry[settlement];
+    // Expired at quote time (or an unreadable date): not part of any exposure.
+    if (!(expiryMs > quoteMs)) continue;
+    if (!(contract.strike > 0)) continue;
+    let bucket = buckets.get(contract.expiration);
+    if (bucket === undefined) {
+      bucket = [];
+      buckets.set(contract.expiration, bucket);
+    }
+    bucket.push({ contract, expiryMs, settlement });
+  }
+  const rows: Row[] = [];
+  for (const expiration of [...buckets.keys()].sort()) {
+    const bucket = buckets.get(expiration) ?? [];
+    bucket.sort((a, b) => a.contract.strike - b.contract.strike || (a.contract.right === b.contract.right ? 0 : a.contract.right === 'C' ? -1 : 1));
+    for (const row of bucket) rows.push(row);
+  }
+
+  const strikeSet = new Set<number>();
+  for (const row of rows) strikeSet.add(row.contract.strike);
+  const strikes = Float64Array.from([...strikeSet].sort((a, b) => a - b));
+  const strikeToIndex = new Map<number, number>();
+  strikes.forEach((strike, index) => strikeToIndex.set(strike, index));
+
+  const n = rows.length;
+  const strikeIndex = new Int32Array(n);
+  const isCall = new Uint8Array(n);
+  const openInterest = new Float64Array(n);
+  const usable = new Uint8Array(n);
+  const gammaShares = new Float64Array(n);
+  const vex = new Float64Array(n);
+  const cex = new Float64Array(n);
+  const d1Array = new Float64Array(n);
+  const sigmaSqrtTArray = new Float64Array(n);
+  const invSigmaSqrtT = new Float64Array(n);
+  const gammaCoef = new Float64Array(n);
+  const vannaCoef = new Float64Array(n);
+
+  const quoteDay = newYorkDate(quoteMs);
+  const expirations: PreparedExpiration[] = [];
+  let start = 0;
+  while (start < n) {
+    const first = rows[start];
+    if (first === undefined) break;
+    const expiration = first.contract.expiration;
+    let end = start;
+    while (end < n && rows[end]?.contract.expiration === expiration) end += 1;
+    const slice = rows.slice(start, end);
+    const groups: SettlementGroup[] = [];
+    const oiBySettlement = { AM: 0, PM: 0 };
+    let oiTotal = 0;
+    for (const settlement of ['AM', 'PM'] as const) {
+      const members = slice.filter((row) => row.settlement === settlement);
+      if (members.length === 0) continue;
+      const firstMember = members[0];
+      if (firstMember === undefined) continue;
+      const tYears = yearsToExpiry(firstMember.expiryMs, quoteMs);
+      const { forward, parityStrike } = forwardFromParity(members, spot, rate, tYears);
+      groups.push({ expiration, settlement, tYears, forward, forwardSource: parityStrike === null ? 'carry' : 'parity', parityStrike });
+    }
+    for (let i = start; i < end; i += 1) {
+      const row = rows[i];
+      if (row === undefined) continue;
+      const group = groups.find((g) => g.settlement === row.settlement);
+      if (group === undefined) continue;
+      const c = row.contract;
+      const oi = c.openInterest > 0 ? c.openInterest : 0;
+      oiBySettlement[row.settlement] += oi;
+      oiTotal += oi;
+      strikeIndex[i] = strikeToIndex.get(c.strike) ?? 0;
+      isCall[i] = c.right === 'C' ? 1 : 0;
+      openInterest[i] = oi;
+      const sigma = c.iv;
+      const multiplier = c.multiplier > 0 ? c.multiplier : 100;
+      if (!(oi > 0) || !(sigma > 0) || !(sigma <= MAX_USABLE_IV)) continue;
+      usable[i] = 1;
+      const { tYears, forward } = group;
+      const sign = c.right === 'C' ? 1 : -1;
+      const weight = sign * oi * multiplier;
+      const sigmaSqrtT = sigma * Math.sqrt(tYears);
+      const d1 = (Math.log(forward / c.strike) + 0.5 * sigma * sigma * tYears) / sigmaSqrtT;
+      const d2 = d1 - sigmaSqrtT;
+      const carryDiscount = (Math.exp(-rate * tYears) * forward) / spot;
+      const carry = Math.log(forward / spot) / tYears;
+      const pdf = INV_SQRT_2PI * Math.exp(-0.5 * d1 * d1);
+      const gamma = (carryDiscount * pdf) / (spot * sigmaSqrtT);
+      const vanna = (-carryDiscount * pdf * d2) / sigma;
+      const timeTerm = pdf * (carry / sigmaSqrtT - d2 / (2 * tYears));
+      const charm =
+        sign > 0
+          ? -carryDiscount * (timeTerm + (carry - rate) * normCdf(d1))
+          : -carryDiscount * (timeTerm - (carry - rate) * normCdf(-d1));
+      gammaShares[i] = weight * gamma;
+      vex[i] = weight * vanna * spot * 0.01;
+      cex[i] = (weight * charm * spot) / 365;
+      d1Array[i] = d1;
+      sigmaSqrtTArray[i] = sigmaSqrtT;
+      invSigmaSqrtT[i] = 1 / sigmaSqrtT;
+      gammaCoef[i] = (weight * carryDiscount * INV_SQRT_2PI) / sigmaSqrtT;
+      vannaCoef[i] = (-weight * carryDiscount * INV_SQRT_2PI) / sigma;
+    }
+    expirations.push({
+      expiration,
+      dte: calendarDaysBetween(quoteDay, expiration),
+      settlement: oiBySettlement.AM > oiBySettlement.PM ? 'AM' : groups.some((g) => g.settlement === 'PM') ? 'PM' : 'AM',
+      contracts: end - start,
+      openInterest: oiTotal,
+      start,
+      end,
+      groups,
+    });
+    start = end;
+  }
+
+  return {
+    symbol: snapshot.symbol,
+    spot,
+    quoteTime: snapshot.quoteTime,
+    quoteMs,
+    source: snapshot.source,
+    rate,
+    expirations,
+    byExpiration: new Map(expirations.map((e) => [e.expiration, e])),
+    strikes,
+    strikeIndex,
+    isCall,
+    openInterest,
+    usable,
+    gammaShares,
+    vex,
+    cex,
+    d1: d1Array,
+    sigmaSqrtT: sigmaSqrtTArray,
+    invSigmaSqrtT,
+    gammaCoef,
+    vannaCoef,
+  };
+}
+
+/**
+ * Cboe VIX-method forward: among strikes where both sides have bid > 0 and ask ≥ bid, K* minimises
+ * |C_mid − P_mid| (first such strike, ascending, on ties); F = K* + e^{rT}(C_mid − P_mid). Falls back to
+ * S·e^{rT} when there is no such strike or F lies outside [0.9S, 1.1S] (stale or crossed quotes).
+ */
+export function forwardFromParity(
+  members: ReadonlyArray<{ contract: OptionContract }>,
+  spot: number,
+  rate: number,
+  tYears: number,
+): { forward: number; parityStrike: number | null } {
+  const growth = Math.exp(rate * tYears);
+  const callMid = new Map<number, number>();
+  const putMid = new Map<number, number>();
+  for (const { contract } of members) {
+    if (!(contract.bid > 0) || !(contract.ask >= contract.bid)) continue;
+    const side = contract.right === 'C' ? callMid : putMid;
+    if (!side.has(contract.strike)) side.set(contract.strike, (contract.bid + contract.ask) / 2);
+  }
+  let bestStrike: number | null = null;
+  let bestDiff = 0;
+  let bestGap = Number.POSITIVE_INFINITY;
+  for (const [strike, call] of callMid) {
+    const put = putMid.get(strike);
+    if (put === undefined) continue;
+    const diff = call - put;
+    const gap = Math.abs(diff);
+    if (gap < bestGap || (gap === bestGap && bestStrike !== null && strike < bestStrike)) {
+      bestGap = gap;
+      bestDiff = diff;
+      bestStrike = strike;
+    }
+  }
+  if (bestStrike !== null) {
+    const forward = bestStrike + growth * bestDiff;
+    if (forward >= 0.9 * spot && forward <= 1.1 * spot) return { forward, parityStrike: bestStrike };
+  }
+  return { forward: spot * growth, parityStrike: null };
+}
+
+/** Unexpired expirations, ascending. */
+export function availableExpirations(chain: PreparedChain): string[] {
+  return chain.expirations.map((e) => e.expiration);
+}
+
+export interface ExpirationDetail {
+  expiration: string;
+  dte: number;
+  settlement: Settlement;
+  contracts: number;
+  openInterest: number;
+}
+
+export function expirationDetails(chain: PreparedChain): ExpirationDetail[] {
+  return chain.expirations.map(({ expiration, dte, settlement, contracts, openInterest }) => ({ expiration, dte, settlement, contracts, openInterest }));
+}
+
+/** The New York date of the chain's quote time. */
+export function quoteDate(chain: PreparedChain): string {
+  return newYorkDate(chain.quoteMs);
+}

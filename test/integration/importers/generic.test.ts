@@ -1,0 +1,149 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { genericImporter } from '../../../src-main/importers/generic/index';
+import { schwabImporter } from '../../../src-main/importers/schwab/index';
+import { tastytradeImporter } from '../../../src-main/importers/tastytrade/index';
+import { thinkorswimImporter } from '../../../src-main/importers/thinkorswim/index';
+import type { ParseResult } from '../../../src-main/importers/types';
+import type { ImportedTransaction } from '../../../src-shared/journal/model';
+
+const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/brokers');
+const load = (name: string): string => readFileSync(path.join(FIXTURES, name), 'utf8');
+const text = load('generic_wheel_selfwritten.csv');
+const parse = (input: string, accountName?: string): ParseResult => genericImporter.parse(input, accountName ? { accountName } : {});
+const HEADER = 'date,type,symbol,quantity,price,amount';
+
+function at(result: ParseResult, line: number): ImportedTransaction {
+  const row = result.transactions.find((r) => r.line === line);
+  if (!row) throw new Error(`no transaction at line ${line}`);
+  return row.transaction;
+}
+
+/** Plain decimal text to minor units by string arithmetic, independent of money.ts. */
+function minorOf(cell: string): number {
+  const negative = cell.startsWith('-');
+  const [whole = '0', fraction = ''] = cell.replace(/^[-+]/, '').split('.');
+  const minor = Number(whole) * 10_000 + Number(fraction.padEnd(4, '0').slice(0, 4));
+  return negative ? -minor : minor;
+}
+
+describe('generic CSV importer', () => {
+  const result = parse(text);
+
+  it('parses the documented format', () => {
+    expect(genericImporter.detect(text)).toBe(true);
+    expect(result.errors).toEqual([]);
+    expect(result.warnings).toEqual([]);
+    expect(result.rows).toBe(12);
+    expect(result.transactions).toHaveLength(12);
+  });
+
+  it('builds the OCC symbol from expiration, strike and right, and keeps the rest as written (line 3)', () => {
+    const tx = at(result, 3);
+    expect(tx.type).toBe('SELL_TO_OPEN');
+    expect(tx.symbol).toBe('PFE240119P00028000');
+    expect([tx.underlying, tx.expiration, tx.strike, tx.right, tx.multiplier]).toEqual(['PFE', '2024-01-19', 28, 'P', 100]);
+    expect([tx.quantity, tx.priceMinor, tx.commissionMinor, tx.feesMinor, tx.amountMinor]).toEqual([1, 5_500, 6_500, 100, 543_400]);
+    expect(tx.tradeDate).toBe('2024-01-03T14:35:12.000Z');
+    expect([tx.orderId, tx.accountName, tx.currency, tx.brokerRowId]).toEqual(['A100', 'IRA', 'USD', 'id:t-1']);
+  });
+
+  it('accepts an OCC symbol directly and converts offsets to UTC (line 4)', () => {
+    const tx = at(result, 4);
+    expect([tx.type, tx.symbol, tx.strike]).toEqual(['BUY_TO_CLOSE', 'PFE240119P00028000', 28]);
+    expect(tx.tradeDate, '18:45:03-05:00').toBe('2024-01-17T23:45:03.000Z');
+  });
+
+  it('dates a bare day at 16:00 New York', () => {
+    expect(at(result, 2).tradeDate, 'EST: 21:00 UTC').toBe('2024-01-02T21:00:00.000Z');
+    expect(at(result, 12).tradeDate, 'EDT from 2024-03-10: 20:00 UTC').toBe('2024-03-18T20:00:00.000Z');
+  });
+
+  it('keeps assignment + stock BUY at the strike and a negative dividend (withholding)', () => {
+    expect([at(result, 6).type, at(result, 6).symbol]).toEqual(['ASSIGNMENT', 'PFE240216P00028000']);
+    expect([at(result, 7).type, at(result, 7).priceMinor, at(result, 7).quantity]).toEqual(['BUY', 280_000, 200]);
+    expect([at(result, 10).type, at(result, 10).amountMinor]).toEqual(['DIVIDEND', -126_000]);
+  });
+
+  it('Σ amountMinor equals Σ of the amount column', () => {
+    const header = (text.split('\n')[0] ?? '').split(',');
+    const column = header.indexOf('amount');
+    // The description of line 12 is quoted with a comma inside; amounts sit before it, so a plain split works.
+    const expected = text
+      .trim()
+      .split('\n')
+      .slice(1)
+      .reduce((s, line) => s + minorOf(line.split(',')[column] ?? ''), 0);
+    expect(result.transactions.reduce((s, r) => s + r.transaction.amountMinor, 0)).toBe(expected);
+  });
+
+  it('uses the id column as the row identity, else content + occurrence', () => {
+    const plain = [HEADER, '2024-03-07,DIVIDEND,PFE,0,0,42.00', '2024-03-07,DIVIDEND,PFE,0,0,42.00'].join('\n');
+    const first = parse(plain, 'Main');
+    const ids = first.transactions.map((r) => r.transaction.brokerRowId);
+    expect(ids[0]).not.toBe(ids[1]);
+    expect(parse(plain, 'Main').transactions.map((r) => r.transaction.brokerRowId)).toEqual(ids);
+    expect(first.transactions[0]?.transaction.accountName, 'no account column: the given name').toBe('Main');
+  });
+
+  it('detects only its own header', () => {
+    expect(tastytradeImporter.detect(text)).toBe(false);
+    expect(schwabImporter.detect(text)).toBe(false);
+    expect(thinkorswimImporter.detect(text)).toBe(false);
+    expect(genericImporter.detect(load('tastytrade_v2_21col_PFE_binnaculum.csv'))).toBe(false);
+    expect(genericImporter.detect(load('schwab_transactions_stock_kapji.csv'))).toBe(false);
+  });
+
+  describe('strict validation: errors name the line and the column', () => {
+    const one = (row: string): ParseResult => parse([HEADER, row].join('\n'));
+    const cases: Array<[string, string, string]> = [
+      ['2024-03-07,DIVIDND,PFE,0,0,42.00', 'type', 'is not one of'],
+      ['2024-02-30,DIVIDEND,PFE,0,0,42.00', 'date', 'YYYY-MM-DD'],
+      ['2024-03-07T10:00:00,DIVIDEND,PFE,0,0,42.00', 'date', 'with offset'],
+      ['2024-03-07,BUY,PFE,100,28.00,2800.00', 'amount', 'must be ≤ 0'],
+      ['2024-03-07,SELL_TO_OPEN,PFE,1,0.50,50.00', 'symbol', 'needs an option'],
+      ['2024-03-07,BUY,PFE240216P00028000,1,0.50,-50.00', 'type', 'BUY_TO_OPEN'],
+      ['2024-03-07,BUY,PFE,-100,28.00,-2800.00', 'quantity', 'must not be negative'],
+      ['2024-03-07,BUY,PFE,100,abc,-2800.00', 'price', 'not a number'],
+      ['2024-03-07,DEPOSIT,,0,0,', 'amount', 'required'],
+      ['2024-03-07,SYMBOL_CHANGE,META,100,0,0', 'previousSymbol', 'required'],
+    ];
+    for (const [row, column, fragment] of cases) {
+      it(`${column}: ${row}`, () => {
+        const broken = one(row);
+        expect(broken.errors.length, JSON.stringify(broken.errors)).toBeGreaterThan(0);
+        expect(broken.errors[0]?.line).toBe(2);
+        expect(broken.errors[0]?.message).toContain(`column "${column}"`);
+        expect(broken.errors[0]?.message).toContain(fragment);
+        expect(broken.transactions).toEqual([]);
+      });
+    }
+
+    it('a negative commission is an error', () => {
+      const broken = parse(['date,type,symbol,quantity,price,amount,commission', '2024-03-07,BUY,PFE,1,28,-28,-1'].join('\n'));
+      expect(broken.errors[0]?.message).toContain('column "commission"');
+    });
+
+    it('missing and unknown columns are one error at the header', () => {
+      expect(parse('date,type,symbol,quantity,amount\n').errors).toEqual([
+        { line: 1, message: 'missing columns: price (required: date, type, symbol, quantity, price, amount)' },
+      ]);
+      const unknown = parse(`${HEADER},notes\n`);
+      expect(unknown.errors).toHaveLength(1);
+      expect(unknown.errors[0]?.message).toContain('unknown columns: notes');
+    });
+
+    it('a duplicate id is an error on the second line', () => {
+      const dup = parse([`${HEADER},id`, '2024-03-07,DIVIDEND,PFE,0,0,42.00,x', '2024-03-08,DIVIDEND,PFE,0,0,42.00,x'].join('\n'));
+      expect(dup.errors).toEqual([{ line: 3, message: 'column "id": "x" already used on line 2' }]);
+    });
+
+    it('a modified fixture cell is reported on its line; a truncated quote too', () => {
+      const broken = parse(text.replace('2024-02-20,IRA,SELL_TO_OPEN,PFE,2,0.44', '2024-02-20,IRA,SELL_TO_OPEN,PFE,2,zero'));
+      expect(broken.errors.map((e) => e.line)).toEqual([8]);
+      expect(parse(`${text}2024-03-29,IRA,INTEREST,,0,0,0,0,1.00,USD,,"oops`).errors).toHaveLength(1);
+    });
+  });
+});
