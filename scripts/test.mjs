@@ -54,7 +54,12 @@ if (!e2eOnly) {
   vitest('unit+integration', 'vitest.config.ts');
 }
 if (existsSync(chromium)) {
-  vitest('e2e', 'vitest.e2e.config.ts');
+  // The browser tests drive `strikebook serve`, which serves the built renderer from out/renderer.
+  if (run('build:web', 'npm', ['run', '--silent', 'build:web'])) vitest('e2e', 'vitest.e2e.config.ts');
+  else {
+    failed += 1;
+    console.log('!! build:web failed: browser tests not run');
+  }
 } else {
   console.log(`\n== e2e: skipped, no Chromium at ${chromium} (apt-get install -y chromium)`);
   skipped += 1;

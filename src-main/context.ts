@@ -24,12 +24,16 @@ export interface OwnedContext extends AppContext {
 }
 
 export function appVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
+  // From the sources (src-main/) or the bundle (out/node/), package.json is one or two folders up.
+  for (const relative of ['../package.json', '../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'strikebook' && pkg.version) return pkg.version;
+    } catch {
+      // Not there: try the next candidate.
+    }
   }
+  return '0.0.0';
 }
 
 /** Opens (and migrates) the data folder: the database, settings, keys and the services over them. */

@@ -1,23 +1,24 @@
 import { DateTime } from 'luxon';
 
 /**
- * Calendar day of a UTC instant in a time zone. The zone's offset is looked up once per UTC hour: when it is
- * the same at both ends of the hour (every hour but a DST change), the day follows by arithmetic; otherwise
- * luxon answers for the instant itself. Imports of 100k rows need a few thousand look-ups, not 100k.
+ * Calendar day of a UTC instant in a time zone. The zone's offset is looked up once per UTC day: when it is
+ * the same at both ends of the day (every day but a DST change), the local day follows by arithmetic;
+ * otherwise luxon answers for the instant itself. Imports of 100k rows need a few thousand look-ups.
  */
 export function makeDayOf(timeZone: string): (isoInstant: string) => string {
+  const DAY_MS = 86_400_000;
   const offsets = new Map<number, number | null>();
   const offsetAt = (ms: number) => DateTime.fromMillis(ms, { zone: timeZone }).offset;
   return (isoInstant) => {
     const ms = Date.parse(isoInstant);
     if (Number.isNaN(ms)) return isoInstant.slice(0, 10);
-    const hour = Math.floor(ms / 3_600_000);
-    let offset = offsets.get(hour);
+    const day = Math.floor(ms / DAY_MS);
+    let offset = offsets.get(day);
     if (offset === undefined) {
-      const start = offsetAt(hour * 3_600_000);
-      offset = start === offsetAt(hour * 3_600_000 + 3_599_999) ? start : null;
-      if (offsets.size > 200_000) offsets.clear();
-      offsets.set(hour, offset);
+      const start = offsetAt(day * DAY_MS);
+      offset = start === offsetAt(day * DAY_MS + DAY_MS - 1) ? start : null;
+      if (offsets.size > 100_000) offsets.clear();
+      offsets.set(day, offset);
     }
     if (offset === null) return DateTime.fromMillis(ms, { zone: timeZone }).toISODate() ?? isoInstant.slice(0, 10);
     return new Date(ms + offset * 60_000).toISOString().slice(0, 10);

@@ -18,6 +18,10 @@ export class DatabaseVersionError extends Error {
   }
 }
 
+/** Page cache of a connection at rest (negative = KiB); imports raise it for their transaction. */
+export const DEFAULT_CACHE_KIB = -8192;
+export const IMPORT_CACHE_KIB = -65536;
+
 export interface OpenOptions {
   /** Path of a better-sqlite3 native addon built for another ABI (Electron). */
   nativeBinding?: string;
@@ -42,8 +46,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): OpenResul
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
-    // 64 MB page cache: a 100k-row import stays in memory until its commit.
-    db.pragma('cache_size = -65536');
+    db.pragma(`cache_size = ${DEFAULT_CACHE_KIB}`);
     const target = options.targetVersion ?? LATEST_VERSION;
     const current = userVersion(db);
     if (current > LATEST_VERSION) throw new DatabaseVersionError(current, LATEST_VERSION, path);

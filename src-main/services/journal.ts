@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { createHash } from 'node:crypto';
+import { DateTime } from 'luxon';
 import type {
   AccountJson,
   BrokerId,
@@ -17,6 +18,7 @@ import { minorToCents, minorToUnits } from '../../src-shared/money';
 import { parseImport } from '../importers/index';
 import type { ParsedRow } from '../importers/types';
 import { ApiError } from '../server/problems';
+import { DEFAULT_CACHE_KIB, IMPORT_CACHE_KIB } from '../db/open';
 import type { Settings } from '../settings';
 import { isValidDate, makeDayOf, todayIn } from '../time';
 
@@ -66,16 +68,16 @@ interface TransactionRow {
   previous_symbol: string | null;
 }
 
-function rowToTransaction(row: TransactionRow): Transaction {
+function rowToTransaction(row: TransactionRow, intern: (text: string) => string = (text) => text): Transaction {
   const tx: Transaction = {
     id: row.id,
     importId: row.import_id,
-    accountId: row.account_id,
-    accountName: row.account_name,
+    accountId: intern(row.account_id),
+    accountName: intern(row.account_name),
     brokerRowId: row.broker_row_id,
-    type: row.type as TransactionType,
-    symbol: row.symbol,
-    underlying: row.underlying,
+    type: intern(row.type) as TransactionType,
+    symbol: intern(row.symbol),
+    underlying: intern(row.underlying),
     isOption: row.is_option === 1,
     expiration: row.expiration,
     strike: row.strike,
@@ -86,15 +88,55 @@ function rowToTransaction(row: TransactionRow): Transaction {
     amountMinor: row.amount_minor,
     commissionMinor: row.commission_minor,
     feesMinor: row.fees_minor,
-    currency: row.currency,
+    currency: intern(row.currency),
     tradeDate: row.trade_date,
-    tradeDay: row.trade_day,
+    tradeDay: intern(row.trade_day),
     orderId: row.order_id,
     description: row.description,
-    source: row.source,
+    source: intern(row.source),
     inferred: row.inferred === 1,
   };
   if (row.previous_symbol !== null) tx.previousSymbol = row.previous_symbol;
+  return tx;
+}
+
+type LedgerRow = [
+  string, number, string, string, string, string, number, string | null, number | null, string | null, number, number,
+  number, number, number, number, string, string, string, string | null, string, number, string | null,
+];
+
+/** A Transaction with what the analytics read (descriptions and broker row ids left empty). */
+function leanTransaction(row: LedgerRow, intern: (text: string) => string, accountNames: ReadonlyMap<string, string>): Transaction {
+  const [id, importId, accountId, type, symbol, underlying, isOption, expiration, strike, right, quantity, priceMinor, multiplier,
+    amountMinor, commissionMinor, feesMinor, currency, tradeDate, tradeDay, orderId, source, inferred, previousSymbol] = row;
+  const tx: Transaction = {
+    id,
+    importId,
+    accountId: intern(accountId),
+    accountName: accountNames.get(accountId) ?? '',
+    brokerRowId: '',
+    type: intern(type) as TransactionType,
+    symbol: intern(symbol),
+    underlying: intern(underlying),
+    isOption: isOption === 1,
+    expiration: expiration === null ? null : intern(expiration),
+    strike,
+    right: right === 'C' || right === 'P' ? right : null,
+    quantity,
+    priceMinor,
+    multiplier,
+    amountMinor,
+    commissionMinor,
+    feesMinor,
+    currency: intern(currency),
+    tradeDate,
+    tradeDay: intern(tradeDay),
+    orderId,
+    description: '',
+    source: intern(source),
+    inferred: inferred === 1,
+  };
+  if (previousSymbol !== null) tx.previousSymbol = previousSymbol;
   return tx;
 }
 
@@ -127,17 +169,27 @@ export function transactionToJson(tx: Transaction): TransactionJson {
   };
 }
 
-/** The first index where `predicate` holds, for a predicate that is false then true along the list. */
-function firstIndex<T>(list: readonly T[], predicate: (item: T) => boolean): number {
+/** The first index in [0, length) where `predicate` holds, for a predicate that is false then true. */
+function firstIndex(length: number, predicate: (index: number) => boolean): number {
   let low = 0;
-  let high = list.length;
+  let high = length;
   while (low < high) {
     const mid = (low + high) >>> 1;
-    const item = list[mid];
-    if (item !== undefined && predicate(item)) high = mid;
+    if (predicate(mid)) high = mid;
     else low = mid + 1;
   }
   return low;
+}
+
+/** One shared copy per distinct string (types, currencies, account names repeat on every row). */
+function interner(): (text: string) => string {
+  const seen = new Map<string, string>();
+  return (text) => {
+    const known = seen.get(text);
+    if (known !== undefined) return known;
+    seen.set(text, text);
+    return text;
+  };
 }
 
 export interface ImportRequest {
@@ -153,12 +205,19 @@ export interface ImportRequest {
  * both are rebuilt lazily after an import or an undo, so requests never rescan SQLite.
  */
 export class JournalService {
+  /**
+   * What reads need, kept compact: for 100k transactions a few MB instead of 100k full objects. Positions
+   * are indexes into the newest-first order; a page's rows are read from SQLite by id.
+   */
   private cache: {
-    transactions: Transaction[];
+    ids: string[];
+    days: string[];
+    underlyings: string[];
+    accountIds: string[];
     ledger: Ledger | null;
     accounts: AccountJson[];
     demo: boolean;
-    groups: Map<'underlying' | 'accountId', Map<string, Transaction[]>>;
+    groups: Map<'underlying' | 'accountId', Map<string, number[]>>;
   } | null = null;
 
   constructor(
@@ -180,38 +239,71 @@ export class JournalService {
       this.cache = null;
     }
     if (this.cache) return this.cache;
-    const rows = this.db
-      .prepare('SELECT t.*, a.name AS account_name FROM transactions t JOIN accounts a ON a.id = t.account_id ORDER BY t.trade_date DESC, t.id DESC')
-      .all() as TransactionRow[];
-    const transactions = rows.map(rowToTransaction);
+    const intern = interner();
+    const ids: string[] = [];
+    const days: string[] = [];
+    const underlyings: string[] = [];
+    const accountIds: string[] = [];
+    const rows = this.db.prepare('SELECT id, trade_day, underlying, account_id FROM transactions ORDER BY trade_date DESC, id DESC').raw().iterate() as IterableIterator<[string, string, string, string]>;
+    for (const [id, day, underlying, accountId] of rows) {
+      ids.push(id);
+      days.push(intern(day));
+      underlyings.push(intern(underlying));
+      accountIds.push(intern(accountId));
+    }
     const accounts = this.db.prepare('SELECT id, name FROM accounts WHERE id IN (SELECT DISTINCT account_id FROM transactions) ORDER BY name, id').all() as AccountJson[];
-    this.cache = { transactions, ledger: null, accounts, demo: transactions.some((tx) => tx.source === 'demo'), groups: new Map() };
+    const demo = this.db.prepare("SELECT EXISTS (SELECT 1 FROM transactions WHERE source = 'demo') AS demo").get() as { demo: number };
+    this.cache = { ids, days, underlyings, accountIds, ledger: null, accounts, demo: demo.demo === 1, groups: new Map() };
     return this.cache;
   }
 
   private ledger(): Ledger {
     const cache = this.load();
     if (!cache.ledger) {
-      // The ledger processes oldest first; the cache is newest first.
-      cache.ledger = buildLedger([...cache.transactions].reverse(), { reportingCurrency: this.settings().reportingCurrency });
+      // Lean objects exist only while the ledger is built, oldest first: raw rows of the columns the analytics
+      // read (no descriptions), with the strings repeated on every row shared.
+      const intern = interner();
+      const accountNames = new Map(cache.accounts.map((a) => [a.id, a.name]));
+      const rows = this.db
+        .prepare(
+          `SELECT id, import_id, account_id, type, symbol, underlying, is_option, expiration, strike, right, quantity, price_minor,
+             multiplier, amount_minor, commission_minor, fees_minor, currency, trade_date, trade_day, order_id, source, inferred,
+             previous_symbol FROM transactions ORDER BY trade_date, id`,
+        )
+        .raw()
+        .all() as LedgerRow[];
+      const transactions = rows.map((row) => leanTransaction(row, intern, accountNames));
+      rows.length = 0;
+      cache.ledger = buildLedger(transactions, { reportingCurrency: this.settings().reportingCurrency });
     }
     return cache.ledger;
   }
 
-  /** Transactions grouped by a key, each group newest first like the whole list (built on first use). */
-  private grouped(key: 'underlying' | 'accountId'): Map<string, Transaction[]> {
+  /** Positions (newest first) grouped by a key, built on first use. */
+  private grouped(key: 'underlying' | 'accountId'): Map<string, number[]> {
     const cache = this.load();
     let groups = cache.groups.get(key);
     if (!groups) {
       groups = new Map();
-      for (const tx of cache.transactions) {
-        const group = groups.get(tx[key]);
-        if (group) group.push(tx);
-        else groups.set(tx[key], [tx]);
-      }
+      const values = key === 'underlying' ? cache.underlyings : cache.accountIds;
+      values.forEach((value, position) => {
+        const group = groups?.get(value);
+        if (group) group.push(position);
+        else groups?.set(value, [position]);
+      });
       cache.groups.set(key, groups);
     }
     return groups;
+  }
+
+  /** Full rows for the given ids, in that order. */
+  private rowsById(ids: readonly string[]): Transaction[] {
+    if (ids.length === 0) return [];
+    const rows = this.db
+      .prepare(`SELECT t.*, a.name AS account_name FROM transactions t JOIN accounts a ON a.id = t.account_id WHERE t.id IN (${ids.map(() => '?').join(', ')})`)
+      .all(...ids) as TransactionRow[];
+    const byId = new Map(rows.map((row) => [row.id, rowToTransaction(row)]));
+    return ids.map((id) => byId.get(id)).filter((tx): tx is Transaction => tx !== undefined);
   }
 
   /** Builds the caches now (start-up, after the demo load) so the first request is fast. */
@@ -269,7 +361,9 @@ export class JournalService {
     const insertOne = this.db.prepare(`INSERT OR IGNORE INTO transactions ${columns} VALUES ${placeholders}`);
     const finish = this.db.prepare('UPDATE imports SET imported = ?, duplicates = ?, report_json = ? WHERE id = ?');
 
-    const report = this.db.transaction((): ImportReport => {
+    // A big import keeps its pages in a larger cache until the commit, then gives the memory back.
+    this.db.pragma(`cache_size = ${IMPORT_CACHE_KIB}`);
+    const insertAll = this.db.transaction((): ImportReport => {
       const importId = Number(insertImport.run(broker, source, filename, createdAt, rowCount, '{}').lastInsertRowid);
       const accounts = new Map<string, string>();
       let imported = 0;
@@ -314,7 +408,14 @@ export class JournalService {
       };
       finish.run(imported, rows.length - imported, JSON.stringify(result), importId);
       return result;
-    })();
+    });
+    let report: ImportReport;
+    try {
+      report = insertAll();
+    } finally {
+      this.db.pragma(`cache_size = ${DEFAULT_CACHE_KIB}`);
+      this.db.pragma('shrink_memory');
+    }
     this.invalidate();
     return report;
   }
@@ -348,18 +449,25 @@ export class JournalService {
     const cache = this.load();
     const symbol = query.symbol?.toUpperCase();
     const { accountId, fromDate, toDate } = query;
-    // Lists are newest first; a symbol or account narrows to its own list, dates to a slice found by bisection.
-    let list: readonly Transaction[] = cache.transactions;
-    if (symbol !== undefined) list = this.grouped('underlying').get(symbol) ?? [];
-    if (accountId !== undefined) list = symbol === undefined ? (this.grouped('accountId').get(accountId) ?? []) : list.filter((tx) => tx.accountId === accountId);
-    const startIndex = toDate === undefined ? 0 : firstIndex(list, (tx) => tx.tradeDay <= toDate);
-    const endIndex = fromDate === undefined ? list.length : firstIndex(list, (tx) => tx.tradeDay < fromDate);
-    const filtered = startIndex === 0 && endIndex === list.length ? list : list.slice(startIndex, endIndex);
-    const start = (page - 1) * limit;
+    // Positions are newest first; a symbol or account narrows to its group, dates to a slice found by bisection.
+    let positions: readonly number[] | null = null;
+    if (symbol !== undefined) positions = this.grouped('underlying').get(symbol) ?? [];
+    if (accountId !== undefined) {
+      positions = positions === null ? (this.grouped('accountId').get(accountId) ?? []) : positions.filter((p) => cache.accountIds[p] === accountId);
+    }
+    const total = positions === null ? cache.ids.length : positions.length;
+    const dayAt = (index: number) => cache.days[positions === null ? index : (positions[index] ?? 0)] ?? '';
+    const startIndex = toDate === undefined ? 0 : firstIndex(total, (i) => dayAt(i) <= toDate);
+    const endIndex = fromDate === undefined ? total : firstIndex(total, (i) => dayAt(i) < fromDate);
+    const matching = Math.max(0, endIndex - startIndex);
+    const pageStart = startIndex + (page - 1) * limit;
+    const pageEnd = Math.min(endIndex, pageStart + limit);
+    const ids: string[] = [];
+    for (let i = pageStart; i < pageEnd; i += 1) ids.push(cache.ids[positions === null ? i : (positions[i] ?? 0)] ?? '');
     return {
-      transactions: filtered.slice(start, start + limit).map(transactionToJson),
+      transactions: this.rowsById(ids).map(transactionToJson),
       accounts: cache.accounts,
-      pagination: { page, limit, total: filtered.length, pages: Math.ceil(filtered.length / limit) },
+      pagination: { page, limit, total: matching, pages: Math.ceil(matching / limit) },
     };
   }
 
@@ -399,8 +507,9 @@ export class JournalService {
       if (!isValidDate(date)) throw new ApiError('INVALID_PARAMETER', `date: ${date} is not a calendar date`, [{ param: 'date', message: 'is not a calendar date' }]);
       return date;
     }
-    const instant = new Date(/[zZ]|[+-]\d{2}:?\d{2}$/.test(date) ? date : `${date}Z`);
-    if (Number.isNaN(instant.getTime())) throw new ApiError('INVALID_PARAMETER', `date: ${date} is not a valid ISO 8601 date-time`, [{ param: 'date', message: 'is not a valid ISO 8601 date-time' }]);
-    return todayIn(tz, instant);
+    // An instant with an offset is placed in the journal zone; a local date-time is already in it.
+    const parsed = DateTime.fromISO(date, { zone: tz, setZone: false });
+    if (!parsed.isValid) throw new ApiError('INVALID_PARAMETER', `date: ${date} is not a valid ISO 8601 date-time`, [{ param: 'date', message: 'is not a valid ISO 8601 date-time' }]);
+    return parsed.setZone(tz).toISODate() ?? date.slice(0, 10);
   }
 }

@@ -35,6 +35,18 @@ export function missingColumns(columns: Map<string, number>, required: readonly 
   return required.filter((name) => !columns.has(name.toLowerCase()));
 }
 
+const lowerNames = new Map<string, string>();
+
+/** Column names are looked up case-insensitively many times per row: lower-case each name once. */
+function lowerName(column: string): string {
+  let lower = lowerNames.get(column);
+  if (lower === undefined) {
+    lower = column.toLowerCase();
+    lowerNames.set(column, lower);
+  }
+  return lower;
+}
+
 /**
  * Typed access to the cells of one record by column name; every bad cell adds an error naming the line
  * and the column, and `ok` turns false so the caller drops the row.
@@ -53,11 +65,11 @@ export class RowReader {
   }
 
   has(column: string): boolean {
-    return this.columns.has(column.toLowerCase());
+    return this.columns.has(lowerName(column));
   }
 
   text(column: string): string {
-    const index = this.columns.get(column.toLowerCase());
+    const index = this.columns.get(lowerName(column));
     if (index === undefined) return '';
     return (this.record.cells[index] ?? '').trim();
   }

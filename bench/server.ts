@@ -1,0 +1,98 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { syntheticTransactions } from '../src-shared/demo/journal';
+import { createContext } from '../src-main/context';
+import { startServe } from '../test/cli';
+import { REPO_ROOT, tempDir } from '../test/paths';
+import { SPX_FIXTURE } from './exposure';
+import { toGenericCsv } from './journal';
+import { atMost, type BenchLine } from './lib';
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+/**
+ * server.* (DESIGN §7, §8) on a real `strikebook serve` process holding the 100k-transaction journal and the
+ * SPX snapshot: its RSS once every cache is warm, then 30 s of 64 concurrent mixed requests (errors and
+ * RSS growth over the soak).
+ */
+export async function benchServer(soakSeconds = 30): Promise<BenchLine[]> {
+  // Measure the production path: the bundled CLI (bin/strikebook.mjs runs it when it is fresh).
+  const build = spawnSync(process.execPath, ['scripts/build-node.mjs'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('build:node failed');
+  const dataDir = tempDir('strikebook-bench-');
+  try {
+    const ctx = createContext({ dataDir });
+    ctx.journal.importFile({ text: toGenericCsv(syntheticTransactions(100_000, 42)), broker: 'generic' });
+    const withChain = (() => {
+      try {
+        ctx.exposure.ingestText(readFileSync(SPX_FIXTURE, 'utf8'), {});
+        return true;
+      } catch {
+        return false;
+      }
+    })();
+    ctx.updateSettings({ rateLimit: { perSecond: 1e9, burst: 1e9 } });
+    ctx.close();
+
+    const server = await startServe(['--port', '0', '--data-dir', dataDir]);
+    const key = readFileSync(server.keyFile, 'utf8').trim();
+    const headers = { authorization: `Bearer ${key}` };
+    const urls = [
+      '/journal/summary?year=2022',
+      '/journal/summary?year=2021',
+      '/journal/performance?date=2022-03-15',
+      '/journal/performance?period=weekly&date=2021-06-01&from=2021-01-01&to=2021-12-31',
+      '/journal/transactions?page=3&limit=100',
+      '/journal/transactions?symbol=SPY&limit=50',
+      '/gex/events?limit=200',
+      '/health',
+      ...(withChain ? ['/gex?symbol=SPX', '/gex?symbol=SPX&formula=per_1pct&expirationsCount=5', '/vanna?symbol=SPX', '/expirations?symbol=SPX'] : []),
+    ];
+    for (const url of urls) {
+      const response = await fetch(`${server.apiBaseUrl}${url}`, { headers });
+      if (response.status !== 200) throw new Error(`${url}: ${response.status}`);
+      await response.arrayBuffer();
+    }
+    const warmRss = rssMb(server.child.pid ?? 0);
+
+    let errors = 0;
+    let requests = 0;
+    const samples: number[] = [];
+    const endAt = performance.now() + soakSeconds * 1000;
+    const sampler = setInterval(() => samples.push(rssMb(server.child.pid ?? 0)), 1000);
+    await Promise.all(
+      Array.from({ length: 64 }, async (_, worker) => {
+        let i = worker;
+        while (performance.now() < endAt) {
+          const url = urls[i % urls.length] ?? '/health';
+          i += 7;
+          try {
+            const response = await fetch(`${server.apiBaseUrl}${url}`, { headers });
+            await response.arrayBuffer();
+            if (response.status !== 200) errors += 1;
+          } catch {
+            errors += 1;
+          }
+          requests += 1;
+        }
+      }),
+    );
+    clearInterval(sampler);
+    server.child.kill('SIGTERM');
+    await server.exited;
+    const third = Math.max(1, Math.floor(samples.length / 3));
+    const early = Math.max(...samples.slice(0, third));
+    const late = Math.max(...samples.slice(-third));
+    return [
+      atMost('server.rss_mb', warmRss, 'MB', 250, `serve with 100k transactions${withChain ? ' and the SPX snapshot' : ''}, caches warm`),
+      atMost('soak.errors', errors, 'count', 0, `${requests} requests in ${soakSeconds} s from 64 concurrent clients (${Math.round(requests / soakSeconds)} req/s)`),
+      atMost('soak.rss_growth_mb', Math.max(0, late - early), 'MB', 25, `peak RSS first third ${early.toFixed(0)} MB, last third ${late.toFixed(0)} MB`),
+    ];
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,105 @@
+import type { ImportedTransaction, OptionRight, Transaction, TransactionType } from '../../../src-shared/journal/model';
+import { occSymbol } from '../../../src-shared/journal/model';
+import { tradeDayOf } from '../../../src-shared/journal/dates';
+import { toMinor } from '../../../src-shared/money';
+
+/** What the store does to an imported row: an id, an account id and the New York trade day. */
+export function stored(rows: readonly ImportedTransaction[], options: { fastDay?: boolean } = {}): Transaction[] {
+  return rows.map((row, index) => ({
+    ...row,
+    id: `${row.source}:${row.brokerRowId}:${String(index).padStart(7, '0')}`,
+    accountId: row.accountName,
+    importId: 1,
+    tradeDay: options.fastDay ? row.tradeDate.slice(0, 10) : tradeDayOf(row.tradeDate),
+  }));
+}
+
+let counter = 0;
+
+interface TxInput {
+  type: TransactionType;
+  /** Underlying ticker. */
+  ticker?: string;
+  option?: { expiration: string; strike: number; right: OptionRight };
+  quantity?: number;
+  /** Per share, currency units. */
+  price?: number;
+  commission?: number;
+  fees?: number;
+  /** Cash amount, currency units (dividends, interest, fees); trades derive it. */
+  amount?: number;
+  /** ISO instant, or a New York date-time `YYYY-MM-DDTHH:MM` (converted). */
+  at: string;
+  account?: string;
+  currency?: string;
+  orderId?: string | null;
+  id?: string;
+  previousSymbol?: string;
+  multiplier?: number;
+}
+
+/** A neutral transaction written by hand, money in currency units (converted exactly to minor units). */
+export function tx(input: TxInput): Transaction {
+  counter += 1;
+  const ticker = input.ticker ?? 'XYZ';
+  const isOption = input.option !== undefined;
+  const multiplier = input.multiplier ?? (isOption ? 100 : 1);
+  const quantity = input.quantity ?? 0;
+  const priceMinor = toMinor(input.price ?? 0);
+  const commissionMinor = toMinor(input.commission ?? 0);
+  const feesMinor = toMinor(input.fees ?? 0);
+  const sells = ['SELL_TO_OPEN', 'SELL_TO_CLOSE', 'SELL'].includes(input.type);
+  const buys = ['BUY_TO_OPEN', 'BUY_TO_CLOSE', 'BUY'].includes(input.type);
+  const gross = Math.round(priceMinor * quantity * multiplier);
+  const amountMinor = input.amount !== undefined ? toMinor(input.amount) : (sells ? gross : buys ? -gross : 0) - commissionMinor - feesMinor;
+  const instant = /[zZ]|[+-]\d\d:?\d\d$/.test(input.at) ? input.at : nyToUtc(input.at);
+  const row: ImportedTransaction = {
+    accountName: input.account ?? 'acct',
+    brokerRowId: input.id ?? `r${counter}`,
+    type: input.type,
+    symbol: input.option ? occSymbol(ticker, input.option.expiration, input.option.right, input.option.strike) : ticker,
+    underlying: ticker,
+    isOption,
+    expiration: input.option?.expiration ?? null,
+    strike: input.option?.strike ?? null,
+    right: input.option?.right ?? null,
+    quantity,
+    priceMinor,
+    multiplier,
+    amountMinor,
+    commissionMinor,
+    feesMinor,
+    currency: input.currency ?? 'USD',
+    tradeDate: instant,
+    orderId: input.orderId ?? null,
+    description: '',
+    source: 'test',
+    ...(input.previousSymbol ? { previousSymbol: input.previousSymbol } : {}),
+  };
+  return {
+    ...row,
+    id: input.id ?? `id${String(counter).padStart(6, '0')}`,
+    accountId: row.accountName,
+    importId: 1,
+    tradeDay: tradeDayOf(instant),
+  };
+}
+
+import { DateTime } from 'luxon';
+function nyToUtc(local: string): string {
+  const parsed = DateTime.fromISO(local, { zone: 'America/New_York' });
+  return parsed.toUTC().toISO() ?? local;
+}
+
+import { buildLedger, performance as periodPerformance, type Ledger } from '../../../src-shared/journal/index';
+
+export function ledgerOf(transactions: readonly Transaction[], reportingCurrency = 'USD'): Ledger {
+  return buildLedger(transactions, { reportingCurrency });
+}
+
+/** The summary over all time (a custom range wide enough for every test). */
+export function allTime(ledger: Ledger) {
+  const result = periodPerformance(ledger, { period: 'monthly', date: '2024-01-01', from: '1990-01-01', to: '2100-12-31' });
+  if (!result.custom) throw new Error('custom range missing');
+  return result.custom;
+}

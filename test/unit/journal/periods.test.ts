@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { journalDate, monthRange, performance, weekRange, yearSummary } from '../../../src-shared/journal/index';
+import { ledgerOf, tx } from './helpers';
+
+/** One realized 10.00 per fill pair: interest rows are the simplest dated P&L. */
+const interest = (amount: number, at: string, currency = 'USD') => tx({ type: 'INTEREST', ticker: '', amount, at, currency });
+
+describe('period boundaries', () => {
+  it('weeks run Monday to Sunday', () => {
+    expect(weekRange('2024-03-10'), 'a Sunday ends its week').toEqual({ from: '2024-03-04', to: '2024-03-10' });
+    expect(weekRange('2024-03-11'), 'a Monday starts one').toEqual({ from: '2024-03-11', to: '2024-03-17' });
+    expect(weekRange('2024-12-31'), 'a week across the year end').toEqual({ from: '2024-12-30', to: '2025-01-05' });
+    expect(monthRange('2024-02-10'), 'leap February').toEqual({ from: '2024-02-01', to: '2024-02-29' });
+    expect(monthRange('2023-02-28')).toEqual({ from: '2023-02-01', to: '2023-02-28' });
+  });
+
+  it('dates a fill by its New York day, not its UTC day', () => {
+    // 2024-03-01T03:30Z is 22:30 on Feb 29 in New York (EST, UTC−5).
+    const late = interest(7, '2024-03-01T03:30:00Z');
+    expect(late.tradeDay).toBe('2024-02-29');
+    const ledger = ledgerOf([late, interest(3, '2024-03-01T15:00:00Z')]);
+    const feb = performance(ledger, { period: 'monthly', date: '2024-02-15' }).monthly;
+    const mar = performance(ledger, { period: 'monthly', date: '2024-03-15' }).monthly;
+    expect(feb.summary.interest, 'the late-evening row is February').toBe(7);
+    expect(mar.summary.interest).toBe(3);
+    expect(journalDate('2024-03-01T02:00:00Z'), 'a query date-time converts to New York too').toBe('2024-02-29');
+    expect(journalDate('2024-03-01T02:00:00'), 'without offset it is New York time already').toBe('2024-03-01');
+  });
+
+  it('puts Sunday in the week that started on Monday, and month ends in their month', () => {
+    const ledger = ledgerOf([
+      interest(1, '2024-03-03T12:00'), // Sunday
+      interest(2, '2024-03-04T12:00'), // Monday
+      interest(4, '2024-03-10T12:00'), // Sunday
+      interest(8, '2024-03-31T12:00'), // Sunday, month end
+      interest(16, '2024-04-01T12:00'), // Monday, next month
+    ]);
+    const week = performance(ledger, { period: 'weekly', date: '2024-03-07' });
+    expect([week.weekly.from, week.weekly.to]).toEqual(['2024-03-04', '2024-03-10']);
+    expect(week.weekly.summary.totalPL, 'Mon 2 + Sun 4 (the Sunday before belongs to the previous week)').toBe(6);
+    expect(week.range, 'range follows the chosen period').toEqual({ period: 'weekly', from: '2024-03-04', to: '2024-03-10' });
+    expect(week.calendar.days.map((d) => d.date)).toEqual(['2024-03-04', '2024-03-10']);
+    const monthEnd = performance(ledger, { period: 'monthly', date: '2024-03-31' });
+    expect(monthEnd.monthly.summary.totalPL, '1 + 2 + 4 + 8').toBe(15);
+    expect(monthEnd.weekly.summary.totalPL, 'week 03-25..03-31 holds only the 31st').toBe(8);
+    expect(monthEnd.custom, 'no custom range without from/to').toBeUndefined();
+  });
+
+  it('adds the custom range and points range and calendar at it', () => {
+    const ledger = ledgerOf([interest(1, '2024-03-03T12:00'), interest(2, '2024-03-04T12:00'), interest(16, '2024-04-01T12:00')]);
+    const result = performance(ledger, { period: 'weekly', date: '2024-03-04', from: '2024-03-04', to: '2024-04-01' });
+    expect(result.range).toEqual({ period: 'custom', from: '2024-03-04', to: '2024-04-01' });
+    expect(result.custom?.summary.totalPL, '2 + 16, inclusive at both ends').toBe(18);
+    expect(result.calendar, 'only days with activity').toEqual({
+      from: '2024-03-04',
+      to: '2024-04-01',
+      days: [
+        { date: '2024-03-04', pl: 2, trades: 0 },
+        { date: '2024-04-01', pl: 16, trades: 0 },
+      ],
+    });
+    expect(result.weekly.summary.totalPL, 'weekly is still computed').toBe(2);
+    const empty = performance(ledger, { period: 'monthly', date: '2024-03-04', from: '2024-05-01', to: '2024-04-01' });
+    expect(empty.custom?.summary.totalPL, 'from after to: empty').toBe(0);
+  });
+
+  it('sorts byDay by date and bySymbol by |pl|', () => {
+    const put = (ticker: string) => ({ ticker, option: { expiration: '2024-03-15', strike: 10, right: 'P' as const } });
+    const ledger = ledgerOf([
+      tx({ type: 'SELL_TO_OPEN', ...put('AAA'), quantity: 1, price: 0.5, at: '2024-03-01T10:00' }),
+      tx({ type: 'SELL_TO_OPEN', ...put('BBB'), quantity: 1, price: 1, at: '2024-03-01T10:00' }),
+      tx({ type: 'SELL_TO_OPEN', ...put('CCC'), quantity: 1, price: 0.2, at: '2024-03-01T10:00' }),
+      tx({ type: 'BUY_TO_CLOSE', ...put('BBB'), quantity: 1, price: 0.1, at: '2024-03-05T10:00' }),
+      tx({ type: 'BUY_TO_CLOSE', ...put('AAA'), quantity: 1, price: 2, at: '2024-03-04T10:00' }),
+      tx({ type: 'EXPIRATION', ...put('CCC'), quantity: 1, at: '2024-03-15T17:00' }),
+    ]);
+    const month = performance(ledger, { period: 'monthly', date: '2024-03-10' }).monthly;
+    expect(month.breakdown.byDay.map((d) => [d.date, d.pl, d.trades])).toEqual([
+      ['2024-03-01', 0, 3],
+      ['2024-03-04', -150, 1],
+      ['2024-03-05', 90, 1],
+      ['2024-03-15', 20, 0],
+    ]);
+    // AAA 50 − 200 = −150, BBB 100 − 10 = 90, CCC 20
+    expect(month.breakdown.bySymbol.map((r) => [r.symbol, r.pl])).toEqual([
+      ['AAA', -150],
+      ['BBB', 90],
+      ['CCC', 20],
+    ]);
+    expect(month.summary.lockedInPremiums, '−150 + 90 + 20').toBe(-40);
+  });
+});
+
+describe('currencies', () => {
+  it('keeps other currencies out of the summary and under byCurrency', () => {
+    const ledger = ledgerOf([
+      interest(10, '2024-03-04T12:00'),
+      tx({ type: 'BUY', ticker: 'ENB', quantity: 10, price: 50, at: '2024-03-04T10:00', currency: 'CAD', account: 'tfsa' }),
+      tx({ type: 'SELL', ticker: 'ENB', quantity: 10, price: 52, commission: 1, at: '2024-03-05T10:00', currency: 'CAD', account: 'tfsa' }),
+      tx({ type: 'DIVIDEND', ticker: 'ENB', amount: 9.15, at: '2024-03-06T09:00', currency: 'CAD', account: 'tfsa' }),
+    ]);
+    const month = performance(ledger, { period: 'monthly', date: '2024-03-10' }).monthly;
+    expect(month.currency).toBe('USD');
+    expect(month.summary.totalPL, 'USD only: the interest').toBe(10);
+    expect(month.summary.trades, 'CAD trades are not in the USD summary').toBe(0);
+    expect(month.breakdown.bySymbol, 'nor in its breakdown').toEqual([]);
+    expect(month.byCurrency.CAD?.stockPL, '(52 − 50) × 10 − 1').toBe(19);
+    expect(month.byCurrency.CAD?.totalPL, '19 + 9.15').toBe(28.15);
+    expect(month.byCurrency.CAD?.trades).toBe(2);
+    const year = yearSummary(ledger, 2024);
+    expect(year.stats.totalPL).toBe(10);
+    expect(year.byCurrency).toEqual({ CAD: { totalPL: 28.15, realizedPL: 19, premiumsCollected: 0, dividends: 9.15 } });
+  });
+
+  it('reports in another currency when that is the setting', () => {
+    const rows = [
+      interest(10, '2024-03-04T12:00'),
+      tx({ type: 'DIVIDEND', ticker: 'ENB', amount: 9.15, at: '2024-03-06T09:00', currency: 'CAD' }),
+    ];
+    const ledger = ledgerOf(rows, 'CAD');
+    expect(ledger.currencies, 'reporting currency first').toEqual(['CAD', 'USD']);
+    const month = performance(ledger, { period: 'monthly', date: '2024-03-10' }).monthly;
+    expect(month.summary.totalPL).toBe(9.15);
+    expect(month.byCurrency.USD?.totalPL).toBe(10);
+  });
+});
