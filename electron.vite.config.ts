@@ -1,0 +1,53 @@
+/**
+ * Desktop build (`npm run build` / `npm start`): main and preload from src-main/electron, the renderer from
+ * src-renderer (the same app `npm run build:web` builds for the headless server).
+ *
+ * - main: ESM (package.json "type": "module"); dependencies stay external (node_modules ship in the app).
+ * - preload: CommonJS (`preload.cjs`), because sandboxed preloads cannot be ES modules.
+ * - renderer in development: the Vite dev server proxies /v1 to the API the main process starts on
+ *   STRIKEBOOK_DEV_API_PORT (default 7718), so the page stays same-origin and the API needs no CORS.
+ */
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const devApiPort = Number(process.env.STRIKEBOOK_DEV_API_PORT ?? 7718);
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: here('./out/main'),
+      rollupOptions: {
+        input: { main: here('./src-main/electron/main.ts') },
+        output: { format: 'es', entryFileNames: '[name].js' },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: here('./out/preload'),
+      rollupOptions: {
+        input: { preload: here('./src-main/electron/preload.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: here('./src-renderer'),
+    base: './',
+    plugins: [react()],
+    server: {
+      proxy: {
+        '/v1': { target: `http://127.0.0.1:${devApiPort}`, changeOrigin: true, ws: false },
+      },
+    },
+    build: {
+      outDir: here('./out/renderer'),
+      target: 'es2022',
+      // electron-vite leaves the renderer unminified by default; the window should load what the web build ships.
+      minify: true,
+      rollupOptions: { input: { index: here('./src-renderer/index.html') } },
+    },
+  },
+});

@@ -1,0 +1,129 @@
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { ApiClient } from './api/client';
+import { rememberToken, resolveSession } from './api/session';
+import { Loading } from './components/ui';
+import { ApiContext, applyTheme, initialTheme, ThemeContext, useRoute, type Theme } from './hooks';
+import { ImportPage } from './pages/Import';
+import { TransactionsPage } from './pages/Transactions';
+import { EventsPage } from './pages/Events';
+import { SettingsPage } from './pages/Settings';
+
+// The chart pages carry lightweight-charts; load them on demand to keep the first paint small.
+const JournalPage = lazy(() => import('./pages/Journal').then((m) => ({ default: m.JournalPage })));
+const ExposurePage = lazy(() => import('./pages/Exposure').then((m) => ({ default: m.ExposurePage })));
+
+const PAGES = [
+  { id: 'journal', label: 'Journal', icon: '▤' },
+  { id: 'transactions', label: 'Transactions', icon: '≡' },
+  { id: 'import', label: 'Import', icon: '⇪' },
+  { id: 'exposure', label: 'Exposure', icon: '◧' },
+  { id: 'events', label: 'Events', icon: '⚑' },
+  { id: 'settings', label: 'Settings', icon: '⚙' },
+] as const;
+
+function NoKey({ onKey }: { onKey: (key: string) => void }) {
+  const [key, setKey] = useState('');
+  return (
+    <main className="nokey">
+      <div className="nokey-card">
+        <div className="brand brand-large">
+          <span className="brand-mark" aria-hidden="true" />
+          Strikebook
+        </div>
+        <p>
+          This page needs the API key. Open the UI address that <code>strikebook serve</code> printed (it ends in
+          <code>#key=…</code>), or paste the key from the <code>api-key</code> file in the data folder.
+        </p>
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (key.trim() !== '') onKey(key.trim());
+          }}
+        >
+          <label className="field">
+            <span>API key</span>
+            <input type="password" value={key} onChange={(e) => setKey(e.target.value)} autoComplete="off" spellCheck={false} />
+          </label>
+          <button type="submit" className="btn btn-primary">
+            Connect
+          </button>
+        </form>
+      </div>
+    </main>
+  );
+}
+
+export function App() {
+  const [session, setSession] = useState(() => resolveSession());
+  const [theme, setTheme] = useState<Theme>(() => initialTheme());
+  const route = useRoute();
+
+  const api = useMemo(() => (session ? new ApiClient(session.baseUrl, session.token, (token) => rememberToken(token)) : null), [session]);
+
+  const toggleTheme = useCallback(() => {
+    setTheme((current) => {
+      const next: Theme = current === 'dark' ? 'light' : 'dark';
+      applyTheme(next);
+      return next;
+    });
+  }, []);
+
+  if (!api) {
+    return (
+      <NoKey
+        onKey={(key) => {
+          rememberToken(key);
+          setSession(resolveSession());
+        }}
+      />
+    );
+  }
+
+  const page = PAGES.some((p) => p.id === route.page) ? route.page : 'journal';
+  const current = PAGES.find((p) => p.id === page);
+
+  return (
+    <ApiContext.Provider value={api}>
+      <ThemeContext.Provider value={theme}>
+        <button type="button" className="skip-link" onClick={() => document.getElementById('main')?.focus()}>
+          Skip to content
+        </button>
+        <div className="shell">
+          <nav className="sidebar" aria-label="Main">
+            <div className="brand">
+              <span className="brand-mark" aria-hidden="true" />
+              Strikebook
+            </div>
+            <ul>
+              {PAGES.map((p) => (
+                <li key={p.id}>
+                  <a href={`#/${p.id}`} className={p.id === page ? 'active' : ''} aria-current={p.id === page ? 'page' : undefined}>
+                    <span className="nav-icon" aria-hidden="true">
+                      {p.icon}
+                    </span>
+                    {p.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+            <div className="sidebar-foot">
+              <button type="button" className="btn btn-ghost theme-toggle" onClick={toggleTheme} aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`}>
+                <span aria-hidden="true">{theme === 'dark' ? '☀' : '☾'}</span> {theme === 'dark' ? 'Light' : 'Dark'} theme
+              </button>
+            </div>
+          </nav>
+          <main className="content" id="main" tabIndex={-1} aria-label={current?.label}>
+            <Suspense fallback={<Loading />}>
+              {page === 'journal' && <JournalPage />}
+              {page === 'transactions' && <TransactionsPage />}
+              {page === 'import' && <ImportPage />}
+              {page === 'exposure' && <ExposurePage route={route} />}
+              {page === 'events' && <EventsPage />}
+              {page === 'settings' && <SettingsPage theme={theme} onToggleTheme={toggleTheme} />}
+            </Suspense>
+          </main>
+        </div>
+      </ThemeContext.Provider>
+    </ApiContext.Provider>
+  );
+}

@@ -1,0 +1,248 @@
+/**
+ * The renderer's only way to the engine: a typed client over the /v1 HTTP API (DESIGN §1, §3).
+ * Types come from the shared TypeBox schemas (type-only imports, so typebox stays out of the bundle).
+ */
+import type { Static } from 'typebox';
+import type {
+  ChainPostResponse,
+  ChainsResponse,
+  EventsQueryT,
+  EventsResponse,
+  ExpirationsResponseT,
+  GexQueryT,
+  GexResponseT,
+  ImportDeleteResponse,
+  ImportQueryT,
+  ImportReport,
+  ImportsResponse,
+  PerformanceQueryT,
+  PerformanceResponseT,
+  SummaryResponseT,
+  TransactionsQueryT,
+  TransactionsResponseT,
+  VannaQueryT,
+  VannaResponseT,
+  ChainPostQueryT,
+  SettingsJson,
+  SettingsUpdateT,
+} from '../../src-shared/api/schemas';
+import type { ProblemFieldError } from '../../src-shared/api/errors';
+
+export type ChainsResponseT = Static<typeof ChainsResponse>;
+export type ChainInfo = ChainsResponseT['symbols'][number];
+export type ChainPostResponseT = Static<typeof ChainPostResponse>;
+export type EventsResponseT = Static<typeof EventsResponse>;
+export type ImportsResponseT = Static<typeof ImportsResponse>;
+export type ImportDeleteResponseT = Static<typeof ImportDeleteResponse>;
+
+export type { SettingsJson, SettingsUpdateT };
+
+/** A failed call, carrying the RFC 9457 problem body when the server sent one. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly title: string;
+  readonly detail: string;
+  readonly errors: ProblemFieldError[];
+
+  constructor(status: number, code: string, title: string, detail: string, errors: ProblemFieldError[] = []) {
+    super(detail === '' ? title : `${title}: ${detail}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.title = title;
+    this.detail = detail;
+    this.errors = errors;
+  }
+}
+
+type QueryValue = string | number | boolean | undefined | null;
+export type Query = Record<string, QueryValue>;
+
+export function queryString(query: Query | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null || value === '') continue;
+    params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Builds an ApiError from whatever came back: a problem body, another JSON body, or text. */
+export function problemToError(status: number, body: unknown, statusText = ''): ApiError {
+  if (isRecord(body) && typeof body.code === 'string') {
+    const errors: ProblemFieldError[] = [];
+    if (Array.isArray(body.errors)) {
+      for (const item of body.errors) {
+        if (!isRecord(item)) continue;
+        const entry: ProblemFieldError = {
+          param: typeof item.param === 'string' ? item.param : '',
+          message: typeof item.message === 'string' ? item.message : String(item.message ?? ''),
+        };
+        if (typeof item.line === 'number') entry.line = item.line;
+        errors.push(entry);
+      }
+    }
+    return new ApiError(
+      status,
+      body.code,
+      typeof body.title === 'string' ? body.title : statusText || `HTTP ${status}`,
+      typeof body.detail === 'string' ? body.detail : '',
+      errors,
+    );
+  }
+  const text = typeof body === 'string' ? body.slice(0, 300) : '';
+  return new ApiError(status, status === 0 ? 'NETWORK' : `HTTP_${status}`, statusText || (status === 0 ? 'Network error' : `HTTP ${status}`), text);
+}
+
+function parseBody(text: string): unknown {
+  if (text === '') return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+export interface UploadOptions {
+  contentType: string;
+  onProgress?: (fraction: number) => void;
+  signal?: AbortSignal;
+}
+
+export class ApiClient {
+  baseUrl: string;
+  private token: string;
+  private readonly onTokenChange: ((token: string) => void) | undefined;
+
+  constructor(baseUrl: string, token: string, onTokenChange?: (token: string) => void) {
+    this.baseUrl = baseUrl.replace(/\/+$/, '');
+    this.token = token;
+    this.onTokenChange = onTokenChange;
+  }
+
+  get apiKey(): string {
+    return this.token;
+  }
+
+  setToken(token: string): void {
+    this.token = token;
+    this.onTokenChange?.(token);
+  }
+
+  url(path: string, query?: Query): string {
+    return `${this.baseUrl}${path}${queryString(query)}`;
+  }
+
+  async request<T>(method: string, path: string, options: { query?: Query; body?: BodyInit; contentType?: string; signal?: AbortSignal } = {}): Promise<T> {
+    const headers: Record<string, string> = { Authorization: `Bearer ${this.token}`, Accept: 'application/json' };
+    if (options.contentType) headers['Content-Type'] = options.contentType;
+    let response: Response;
+    try {
+      response = await fetch(this.url(path, options.query), { method, headers, body: options.body, signal: options.signal });
+    } catch (error) {
+      if (error instanceof DOMException && error.name === 'AbortError') throw error;
+      throw new ApiError(0, 'NETWORK', 'Cannot reach the Strikebook server', error instanceof Error ? error.message : String(error));
+    }
+    const body = parseBody(await response.text());
+    if (!response.ok) throw problemToError(response.status, body, response.statusText);
+    return body as T;
+  }
+
+  get<T>(path: string, query?: Query, signal?: AbortSignal): Promise<T> {
+    return this.request<T>('GET', path, { query, signal });
+  }
+
+  /** Uploads a raw body with XMLHttpRequest: fetch has no upload progress. */
+  upload<T>(path: string, query: Query, body: Blob | string, options: UploadOptions): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open('POST', this.url(path, query));
+      xhr.setRequestHeader('Authorization', `Bearer ${this.token}`);
+      xhr.setRequestHeader('Content-Type', options.contentType);
+      xhr.setRequestHeader('Accept', 'application/json');
+      xhr.upload.onprogress = (event) => {
+        if (event.lengthComputable && event.total > 0) options.onProgress?.(event.loaded / event.total);
+      };
+      xhr.onload = () => {
+        const parsed = parseBody(xhr.responseText);
+        if (xhr.status >= 200 && xhr.status < 300) {
+          options.onProgress?.(1);
+          resolve(parsed as T);
+        } else reject(problemToError(xhr.status, parsed, xhr.statusText));
+      };
+      xhr.onerror = () => reject(problemToError(0, null));
+      xhr.onabort = () => reject(new DOMException('Upload aborted', 'AbortError'));
+      options.signal?.addEventListener('abort', () => xhr.abort());
+      xhr.send(body);
+    });
+  }
+
+  // ---------------------------------------------------------------- journal
+  performance(query: PerformanceQueryT, signal?: AbortSignal): Promise<PerformanceResponseT> {
+    return this.get('/journal/performance', { ...query }, signal);
+  }
+  summary(year: number | undefined, signal?: AbortSignal): Promise<SummaryResponseT> {
+    return this.get('/journal/summary', { year }, signal);
+  }
+  transactions(query: TransactionsQueryT, signal?: AbortSignal): Promise<TransactionsResponseT> {
+    return this.get('/journal/transactions', { ...query }, signal);
+  }
+
+  // ---------------------------------------------------------------- imports
+  imports(signal?: AbortSignal): Promise<ImportsResponseT> {
+    return this.get('/imports', undefined, signal);
+  }
+  importFile(body: Blob | string, query: ImportQueryT, options: UploadOptions): Promise<ImportReport> {
+    return this.upload('/imports', { ...query }, body, options);
+  }
+  undoImport(id: number): Promise<ImportDeleteResponseT> {
+    return this.request('DELETE', `/imports/${encodeURIComponent(String(id))}`);
+  }
+  importChain(body: Blob | string, query: ChainPostQueryT, options: UploadOptions): Promise<ChainPostResponseT> {
+    return this.upload('/chains', { ...query }, body, options);
+  }
+  loadDemo(): Promise<unknown> {
+    return this.request('POST', '/demo');
+  }
+
+  // ---------------------------------------------------------------- exposure
+  chains(signal?: AbortSignal): Promise<ChainsResponseT> {
+    return this.get('/chains', undefined, signal);
+  }
+  gex(query: GexQueryT, signal?: AbortSignal): Promise<GexResponseT> {
+    return this.get('/gex', { ...query }, signal);
+  }
+  vanna(query: VannaQueryT, signal?: AbortSignal): Promise<VannaResponseT> {
+    return this.get('/vanna', { ...query }, signal);
+  }
+  expirations(symbol: string, signal?: AbortSignal): Promise<ExpirationsResponseT> {
+    return this.get('/expirations', { symbol }, signal);
+  }
+  events(query: EventsQueryT, signal?: AbortSignal): Promise<EventsResponseT> {
+    return this.get('/gex/events', { ...query }, signal);
+  }
+  /** EventSource cannot send headers, so the stream takes the key as `access_token`. */
+  eventsStreamUrl(query: { tickers?: string; eventType?: string }): string {
+    return this.url('/gex/events/stream', { ...query, access_token: this.token });
+  }
+
+  // ---------------------------------------------------------------- settings
+  settings(signal?: AbortSignal): Promise<SettingsJson> {
+    return this.get('/settings', undefined, signal);
+  }
+  saveSettings(settings: SettingsUpdateT): Promise<SettingsJson> {
+    return this.request('PUT', '/settings', { body: JSON.stringify(settings), contentType: 'application/json' });
+  }
+  async rotateKey(): Promise<string> {
+    const result = await this.request<{ key: string }>('POST', '/keys/rotate');
+    this.setToken(result.key);
+    return result.key;
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * Numbers the way traders read them: thousands separators, explicit signs on P&L, money to cents,
+ * exposure scaled to $bn / $m / $k, dates as YYYY-MM-DD.
+ */
+const moneyFormatters = new Map<string, Intl.NumberFormat>();
+
+function moneyFormatter(currency: string, signed: boolean): Intl.NumberFormat {
+  const key = `${currency}|${signed ? 1 : 0}`;
+  let formatter = moneyFormatters.get(key);
+  if (!formatter) {
+    try {
+      formatter = new Intl.NumberFormat('en-US', {
+        style: 'currency',
+        currency,
+        minimumFractionDigits: 2,
+        maximumFractionDigits: 2,
+        signDisplay: signed ? 'exceptZero' : 'auto',
+      });
+    } catch {
+      formatter = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: signed ? 'exceptZero' : 'auto' });
+    }
+    moneyFormatters.set(key, formatter);
+  }
+  return formatter;
+}
+
+/** Replaces the ASCII hyphen with a true minus so signed columns line up. */
+function minus(text: string): string {
+  return text.replace('-', '−');
+}
+
+/** `$1,234.56`; with `signed`, `+$1,234.56` / `−$1,234.56`. */
+export function fmtMoney(value: number, currency = 'USD', signed = false): string {
+  if (!Number.isFinite(value)) return '—';
+  const rounded = Math.round(value * 100) / 100;
+  return minus(moneyFormatter(currency, signed).format(rounded === 0 ? 0 : rounded));
+}
+
+/** Compact money for calendar cells: `+$1.2k`, `−$850`. */
+export function fmtMoneyCompact(value: number, currency = 'USD'): string {
+  if (!Number.isFinite(value)) return '—';
+  const sign = value > 0 ? '+' : value < 0 ? '−' : '';
+  const symbol = currency === 'USD' ? '$' : `${currency} `;
+  const abs = Math.abs(value);
+  if (abs >= 1e6) return `${sign}${symbol}${(abs / 1e6).toFixed(abs >= 1e7 ? 1 : 2)}m`;
+  if (abs >= 1e4) return `${sign}${symbol}${(abs / 1e3).toFixed(1)}k`;
+  return `${sign}${symbol}${abs.toLocaleString('en-US', { maximumFractionDigits: 0 })}`;
+}
+
+const intFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+export function fmtInt(value: number): string {
+  return Number.isFinite(value) ? minus(intFormat.format(value)) : '—';
+}
+
+/** A price or strike: up to 2 decimals, no trailing zeros beyond what matters (4,700 / 4,697.25). */
+export function fmtPrice(value: number | null | undefined, maxDigits = 2): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
+  return minus(value.toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: maxDigits }));
+}
+
+export function fmtNumber(value: number, digits = 2): string {
+  if (!Number.isFinite(value)) return '—';
+  return minus(value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }));
+}
+
+export function fmtPct(fraction: number | null | undefined, digits = 1): string {
+  if (fraction === null || fraction === undefined || !Number.isFinite(fraction)) return '—';
+  return `${(fraction * 100).toFixed(digits)}%`;
+}
+
+/**
+ * Exposure in the response's unit: dollars as `$1.23bn` / `−$456.7m` / `$12.3k`; the nominal formula is in
+ * shares (`1.23m sh`).
+ */
+export function fmtExposure(value: number | null | undefined, unit: string, signed = true): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
+  // 'shares per $1 move' is the nominal unit; every other unit is in dollars.
+  const dollars = !/share/i.test(unit);
+  const abs = Math.abs(value);
+  const sign = value < 0 ? '−' : signed && value > 0 ? '+' : '';
+  let scaled: string;
+  if (abs >= 1e9) scaled = `${(abs / 1e9).toFixed(2)}bn`;
+  else if (abs >= 1e6) scaled = `${(abs / 1e6).toFixed(abs >= 1e8 ? 0 : 1)}m`;
+  else if (abs >= 1e3) scaled = `${(abs / 1e3).toFixed(1)}k`;
+  else scaled = abs.toFixed(0);
+  return dollars ? `${sign}$${scaled}` : `${sign}${scaled} sh`;
+}
+
+/** `2024-01-05 15:45 ET` style: the snapshot and event times are shown in New York time. */
+export function fmtDateTime(iso: string, timeZone = 'America/New_York'): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(date);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  const zone = timeZone === 'America/New_York' ? 'ET' : timeZone;
+  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')} ${zone}`;
+}
+
+/** `SPY250117P00450000` → `SPY 17 Jan 25 450 P`; plain tickers pass through. */
+export function fmtSymbol(symbol: string): string {
+  const match = /^([A-Z0-9.^/]{1,6})(\d{2})(\d{2})(\d{2})([CP])(\d{8})$/.exec(symbol);
+  if (!match) return symbol;
+  const [, root, yy, mm, dd, right, strike] = match;
+  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  const month = months[Number(mm) - 1] ?? mm;
+  return `${root} ${dd} ${month} ${yy} ${fmtPrice(Number(strike) / 1000, 3)} ${right}`;
+}
+
+export function signClass(value: number): string {
+  if (value > 0.004) return 'pos';
+  if (value < -0.004) return 'neg';
+  return 'zero';
+}
+
+export function typeLabel(type: string): string {
+  return type
+    .toLowerCase()
+    .split('_')
+    .map((w, i) => (i === 0 ? w.charAt(0).toUpperCase() + w.slice(1) : w))
+    .join(' ');
+}
+
+// ---------------------------------------------------------------- calendar dates (YYYY-MM-DD, no time zone math)
+
+export function isoToday(timeZone = 'America/New_York'): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+}
+
+function toUtc(date: string): Date {
+  return new Date(`${date}T00:00:00Z`);
+}
+
+export function fromUtc(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+export function addDays(date: string, days: number): string {
+  const d = toUtc(date);
+  d.setUTCDate(d.getUTCDate() + days);
+  return fromUtc(d);
+}
+
+export function addMonths(date: string, months: number): string {
+  const d = toUtc(date);
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  d.setUTCDate(Math.min(day, last));
+  return fromUtc(d);
+}
+
+/** 0 = Monday … 6 = Sunday. */
+export function weekdayMon0(date: string): number {
+  return (toUtc(date).getUTCDay() + 6) % 7;
+}
+
+export function daysBetween(from: string, to: string): number {
+  return Math.round((toUtc(to).getTime() - toUtc(from).getTime()) / 86_400_000);
+}
+
+export function fmtRange(from: string, to: string): string {
+  const f = toUtc(from);
+  const t = toUtc(to);
+  const opts: Intl.DateTimeFormatOptions = { timeZone: 'UTC', day: 'numeric', month: 'short' };
+  const sameYear = f.getUTCFullYear() === t.getUTCFullYear();
+  const left = f.toLocaleDateString('en-US', sameYear ? opts : { ...opts, year: 'numeric' });
+  const right = t.toLocaleDateString('en-US', { ...opts, year: 'numeric' });
+  return from === to ? right : `${left} – ${right}`;
+}
+
+export function monthTitle(date: string): string {
+  return toUtc(date).toLocaleDateString('en-US', { timeZone: 'UTC', month: 'long', year: 'numeric' });
+}

@@ -1,0 +1,389 @@
+import { useMemo, useState } from 'react';
+import type { Period, PerformanceResponseT, SummaryResponseT } from '../../src-shared/api/schemas';
+import { DemoButton } from '../components/DemoButton';
+import { EquityChart, MonthlyBars } from '../components/charts';
+import { DemoBadge, EmptyState, ErrorBanner, Loading, Money, Panel, Segmented, Stat } from '../components/ui';
+import {
+  addDays,
+  addMonths,
+  daysBetween,
+  fmtInt,
+  fmtMoney,
+  fmtMoneyCompact,
+  fmtPct,
+  fmtRange,
+  isoToday,
+  monthTitle,
+  signClass,
+  typeLabel,
+  weekdayMon0,
+} from '../format';
+import { navigate, useApi, useAsync } from '../hooks';
+
+type PeriodMode = 'weekly' | 'monthly' | 'custom';
+
+const MODES = [
+  { value: 'weekly', label: 'Week' },
+  { value: 'monthly', label: 'Month' },
+  { value: 'custom', label: 'Custom' },
+] as const;
+
+function SummaryCards({ period, currency }: { period: Period; currency: string }) {
+  const s = period.summary;
+  return (
+    <div className="stats-grid" data-testid="summary-cards">
+      <Stat label="Realized P&L" value={<Money value={s.realizedPL} currency={currency} />} sub={<>Options {fmtMoney(s.optionsPL, currency, true)}</>} />
+      <Stat
+        label="Total P&L"
+        value={<Money value={s.totalPL} currency={currency} />}
+        sub={s.marksAvailable ? 'incl. unrealized' : 'incl. dividends, fees'}
+        title="Realized P&L + dividends + interest − standalone fees"
+      />
+      <Stat label="Premiums collected" value={<Money value={s.premiumsCollected} currency={currency} signed={false} colored={false} />} sub="sell-to-open credits" />
+      <Stat label="Locked-in premiums" value={<Money value={s.lockedInPremiums} currency={currency} />} sub="short options closed" title="Realized P&L of short option lots closed in the period" />
+      <Stat label="Rolls" value={fmtInt(s.rolls)} sub={<>credits <Money value={s.rollCredits} currency={currency} /></>} />
+      <Stat label="Dividends" value={<Money value={s.dividends} currency={currency} />} sub={s.interest !== 0 ? <>interest {fmtMoney(s.interest, currency, true)}</> : 'net of withholding'} />
+      <Stat label="Stock P&L" value={<Money value={s.stockPL} currency={currency} />} sub={<>fees {fmtMoney(-Math.abs(s.fees), currency, true)} · {fmtInt(s.trades)} trades</>} />
+    </div>
+  );
+}
+
+/** A Monday-first grid over the range; each day coloured by its P&L relative to the range's largest day. */
+function CalendarHeatmap({ calendar, currency, period }: { calendar: PerformanceResponseT['calendar']; currency: string; period: PeriodMode }) {
+  const cells = useMemo(() => {
+    const byDate = new Map(calendar.days.map((d) => [d.date, d]));
+    const start = addDays(calendar.from, -weekdayMon0(calendar.from));
+    const end = addDays(calendar.to, 6 - weekdayMon0(calendar.to));
+    const total = daysBetween(start, end) + 1;
+    const list: Array<{ date: string; inRange: boolean; pl: number; trades: number }> = [];
+    // Guard against a huge custom range: a year of weeks is the most the grid shows.
+    const limit = Math.min(total, 7 * 54);
+    for (let i = 0; i < limit; i += 1) {
+      const date = addDays(start, i);
+      const day = byDate.get(date);
+      list.push({ date, inRange: date >= calendar.from && date <= calendar.to, pl: day?.pl ?? 0, trades: day?.trades ?? 0 });
+    }
+    return list;
+  }, [calendar]);
+  const maxAbs = Math.max(1, ...calendar.days.map((d) => Math.abs(d.pl)));
+  const compact = cells.length > 7 * 6;
+  return (
+    <div className={`heatmap ${compact ? 'heatmap-compact' : ''} ${period === 'weekly' ? 'heatmap-week' : ''}`} role="grid" aria-label="Daily P&L calendar">
+      <div className="heatmap-row heatmap-head" role="row">
+        {['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].map((d) => (
+          <div key={d} role="columnheader">
+            {d}
+          </div>
+        ))}
+      </div>
+      {Array.from({ length: Math.ceil(cells.length / 7) }, (_, week) => (
+        <div className="heatmap-row" role="row" key={week}>
+          {cells.slice(week * 7, week * 7 + 7).map((cell) => {
+            const strength = cell.pl === 0 ? 0 : 0.15 + 0.85 * Math.min(1, Math.abs(cell.pl) / maxAbs) ** 0.7;
+            const tone = cell.pl > 0 ? 'pos' : cell.pl < 0 ? 'neg' : 'zero';
+            const day = Number(cell.date.slice(8, 10));
+            return (
+              <div
+                key={cell.date}
+                role="gridcell"
+                className={`heat-cell heat-${tone} ${cell.inRange ? '' : 'out'} ${cell.trades > 0 ? 'active' : ''}`}
+                style={{ ['--heat' as string]: strength.toFixed(3) }}
+                title={`${cell.date}: ${fmtMoney(cell.pl, currency, true)} · ${cell.trades} trade${cell.trades === 1 ? '' : 's'}`}
+                aria-label={`${cell.date} ${fmtMoney(cell.pl, currency, true)}, ${cell.trades} trades`}
+              >
+                <span className="heat-day">{day === 1 ? cell.date.slice(5, 7) + '/01' : day}</span>
+                {cell.inRange && (cell.pl !== 0 || cell.trades > 0) && <span className="heat-pl num">{fmtMoneyCompact(cell.pl, currency)}</span>}
+                {cell.inRange && cell.trades > 0 && !compact && <span className="heat-trades">{cell.trades}t</span>}
+              </div>
+            );
+          })}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function BySymbolTable({ rows, currency }: { rows: Period['breakdown']['bySymbol']; currency: string }) {
+  const [sortKey, setSortKey] = useState<'symbol' | 'pl' | 'premiumsCollected' | 'trades'>('pl');
+  const sorted = useMemo(() => {
+    const list = [...rows];
+    list.sort((a, b) => (sortKey === 'symbol' ? a.symbol.localeCompare(b.symbol) : Math.abs(b[sortKey]) - Math.abs(a[sortKey]) || a.symbol.localeCompare(b.symbol)));
+    return list;
+  }, [rows, sortKey]);
+  if (rows.length === 0) return <p className="muted pad">No activity in this period.</p>;
+  const header = (key: typeof sortKey, label: string, numeric = true) => (
+    <th className={numeric ? 'num' : ''} aria-sort={sortKey === key ? (key === 'symbol' ? 'ascending' : 'descending') : 'none'}>
+      <button type="button" className="th-button" onClick={() => setSortKey(key)}>
+        {label}
+      </button>
+    </th>
+  );
+  return (
+    <div className="table-wrap">
+      <table className="table" data-testid="by-symbol">
+        <thead>
+          <tr>
+            {header('symbol', 'Symbol', false)}
+            {header('pl', 'Total P&L')}
+            <th className="num">Options</th>
+            <th className="num">Stock</th>
+            {header('premiumsCollected', 'Premiums')}
+            <th className="num">Div.</th>
+            <th className="num">Rolls</th>
+            {header('trades', 'Trades')}
+          </tr>
+        </thead>
+        <tbody>
+          {sorted.map((row) => (
+            <tr key={row.symbol}>
+              <td>
+                <a href={`#/transactions?symbol=${encodeURIComponent(row.symbol)}`} className="sym">
+                  {row.symbol}
+                </a>
+              </td>
+              <td className="num">
+                <Money value={row.pl} currency={currency} />
+              </td>
+              <td className={`num ${signClass(row.optionsPL)}`}>{fmtMoney(row.optionsPL, currency, true)}</td>
+              <td className={`num ${signClass(row.stockPL)}`}>{fmtMoney(row.stockPL, currency, true)}</td>
+              <td className="num">{fmtMoney(row.premiumsCollected, currency)}</td>
+              <td className="num">{row.dividends === 0 ? '—' : fmtMoney(row.dividends, currency)}</td>
+              <td className="num">{row.rolls === 0 ? '—' : fmtInt(row.rolls)}</td>
+              <td className="num">{fmtInt(row.trades)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function YearView({ summary }: { summary: SummaryResponseT }) {
+  const s = summary.stats;
+  const c = summary.currency;
+  const equity = useMemo(() => s.equity.series.map((p) => ({ date: p.date, value: p.equity })), [s.equity.series]);
+  const types = Object.entries(s.tradesByType)
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1]);
+  const maxType = Math.max(1, ...types.map(([, n]) => n));
+  return (
+    <>
+      <div className="stats-grid" data-testid="year-stats">
+        <Stat label="Total P&L" value={<Money value={s.totalPL} currency={c} />} sub={<>realized {fmtMoney(s.totalRealizedPnl, c, true)}</>} />
+        <Stat label="Premium collected" value={fmtMoney(s.totalPremium, c)} sub={<>locked in {fmtMoney(s.lockedInPremiums, c, true)}</>} />
+        <Stat
+          label="Win rate"
+          value={fmtPct(s.chains.winRate)}
+          sub={`${fmtInt(s.chains.wins)} W · ${fmtInt(s.chains.losses)} L · ${fmtInt(s.chains.closed)} closed`}
+          title="Closed chains (flat to flat per account and underlying) with P&L > 0"
+        />
+        <Stat label="Chains" value={fmtInt(s.chains.opened)} sub={`${fmtInt(s.chains.open)} open · ${fmtInt(s.chains.closed)} closed`} />
+        <Stat label="Expired options" value={fmtInt(s.expiredOptions)} sub={`${fmtInt(s.expiredContracts)} contracts`} />
+        <Stat label="Rolls" value={fmtInt(s.rolls)} sub={`${fmtInt(s.assignments)} assigned · ${fmtInt(s.trades)} trades`} />
+        <Stat label="Max drawdown" value={<span className={s.equity.maxDrawdown > 0 ? 'neg' : ''}>{fmtMoney(-s.equity.maxDrawdown, c)}</span>} sub="peak to trough" />
+      </div>
+      <div className="grid-2-1">
+        <Panel title="Equity curve" actions={<span className="muted small">cumulative P&L, {summary.year}</span>}>
+          {equity.length > 1 ? <EquityChart points={equity} currency={c} /> : <p className="muted pad">Not enough days with P&L in {summary.year} to draw a curve.</p>}
+        </Panel>
+        <Panel title="Trading days">
+          <dl className="kv">
+            <dt>Active days</dt>
+            <dd className="num">{fmtInt(s.tradingDays.active)}</dd>
+            <dt>Winning / losing</dt>
+            <dd className="num">
+              <span className="pos">{fmtInt(s.tradingDays.winning)}</span> / <span className="neg">{fmtInt(s.tradingDays.losing)}</span>
+            </dd>
+            <dt>Day win rate</dt>
+            <dd className="num">{s.tradingDays.winning + s.tradingDays.losing > 0 ? fmtPct(s.tradingDays.winning / (s.tradingDays.winning + s.tradingDays.losing)) : '—'}</dd>
+            <dt>Best day</dt>
+            <dd className="num">{s.tradingDays.bestDay ? <><Money value={s.tradingDays.bestDay.pl} currency={c} /> <span className="muted small">{s.tradingDays.bestDay.date}</span></> : '—'}</dd>
+            <dt>Worst day</dt>
+            <dd className="num">{s.tradingDays.worstDay ? <><Money value={s.tradingDays.worstDay.pl} currency={c} /> <span className="muted small">{s.tradingDays.worstDay.date}</span></> : '—'}</dd>
+            <dt>Options / stock</dt>
+            <dd className="num">
+              <Money value={s.optionsPL} currency={c} /> / <Money value={s.stockPL} currency={c} />
+            </dd>
+            <dt>Dividends / fees</dt>
+            <dd className="num">
+              <Money value={s.dividends} currency={c} /> / <Money value={-Math.abs(s.fees)} currency={c} />
+            </dd>
+          </dl>
+        </Panel>
+      </div>
+      <div className="grid-2-1">
+        <Panel title="Monthly P&L">
+          {summary.chartData.monthly.length > 0 ? <MonthlyBars months={summary.chartData.monthly} currency={c} /> : <p className="muted pad">No monthly P&L yet.</p>}
+        </Panel>
+        <Panel title="Trades by type">
+          {types.length === 0 ? (
+            <p className="muted pad">No trades in {summary.year}.</p>
+          ) : (
+            <ul className="bars" data-testid="trades-by-type">
+              {types.map(([type, n]) => (
+                <li key={type}>
+                  <span className="bar-label">{typeLabel(type)}</span>
+                  <span className="bar-track">
+                    <span className="bar-fill" style={{ width: `${(100 * n) / maxType}%` }} />
+                  </span>
+                  <span className="num bar-value">{fmtInt(n)}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Panel>
+      </div>
+    </>
+  );
+}
+
+export function JournalPage() {
+  const api = useApi();
+  const [mode, setMode] = useState<PeriodMode>('monthly');
+  const [date, setDate] = useState(() => isoToday());
+  const [custom, setCustom] = useState(() => ({ from: addMonths(isoToday(), -3), to: isoToday() }));
+  const [draft, setDraft] = useState(custom);
+  const [year, setYear] = useState(() => Number(isoToday().slice(0, 4)));
+
+  const perf = useAsync((signal) => (mode === 'custom' ? api.performance({ from: custom.from, to: custom.to }, signal) : api.performance({ period: mode, date }, signal)), [api, mode, date, custom]);
+  const summary = useAsync((signal) => api.summary(year, signal), [api, year]);
+  const latest = useAsync((signal) => api.transactions({ limit: 1 }, signal), [api]);
+
+  const reloadAll = () => {
+    perf.reload();
+    summary.reload();
+    latest.reload();
+  };
+
+  if (perf.error && !perf.data) return <ErrorBanner error={perf.error} onRetry={perf.reload} />;
+  if (!perf.data) return <Loading label="Loading journal…" />;
+
+  const data = perf.data;
+  const current: Period = mode === 'custom' ? (data.custom ?? data.monthly) : mode === 'weekly' ? data.weekly : data.monthly;
+  const currency = current.currency;
+  const journalEmpty = latest.data !== undefined && latest.data.pagination.total === 0;
+  const latestDay = latest.data?.transactions[0]?.tradeDay;
+
+  const step = (direction: 1 | -1) => setDate((d) => (mode === 'weekly' ? addDays(d, 7 * direction) : addMonths(d, direction)));
+  const title = mode === 'monthly' ? monthTitle(current.from) : fmtRange(current.from, current.to);
+
+  return (
+    <div className="page" data-testid="page-journal">
+      <header className="page-head">
+        <div className="page-title">
+          <h1>Journal</h1>
+          {data.demo && <DemoBadge />}
+          {data.accounts.length > 0 && <span className="muted small">{data.accounts.map((a) => a.name).join(' · ')}</span>}
+        </div>
+        <div className="toolbar">
+          <Segmented label="Period" value={mode} options={MODES} onChange={setMode} />
+          {mode !== 'custom' ? (
+            <div className="stepper" role="group" aria-label="Move period">
+              <button type="button" className="btn btn-icon" onClick={() => step(-1)} aria-label={`Previous ${mode === 'weekly' ? 'week' : 'month'}`}>
+                ‹
+              </button>
+              <span className="stepper-label" aria-live="polite">
+                {title}
+              </span>
+              <button type="button" className="btn btn-icon" onClick={() => step(1)} aria-label={`Next ${mode === 'weekly' ? 'week' : 'month'}`}>
+                ›
+              </button>
+              <button type="button" className="btn btn-small" onClick={() => setDate(isoToday())}>
+                Today
+              </button>
+            </div>
+          ) : (
+            <form
+              className="inline-form"
+              onSubmit={(event) => {
+                event.preventDefault();
+                if (draft.from <= draft.to) setCustom(draft);
+              }}
+            >
+              <label className="field-inline">
+                From
+                <input type="date" value={draft.from} max={draft.to} onChange={(e) => setDraft({ ...draft, from: e.target.value })} required />
+              </label>
+              <label className="field-inline">
+                To
+                <input type="date" value={draft.to} min={draft.from} onChange={(e) => setDraft({ ...draft, to: e.target.value })} required />
+              </label>
+              <button type="submit" className="btn btn-small">
+                Apply
+              </button>
+            </form>
+          )}
+        </div>
+      </header>
+
+      {journalEmpty ? (
+        <EmptyState
+          title="Your journal is empty"
+          actions={
+            <>
+              <button type="button" className="btn btn-primary" onClick={() => navigate('import')}>
+                Import a broker file
+              </button>
+              <DemoButton onLoaded={reloadAll} />
+            </>
+          }
+        >
+          Export your transaction history from tastytrade, Schwab/thinkorswim, Interactive Brokers, Fidelity, Robinhood, E*TRADE or Webull as CSV and drop it on the Import page.
+          Or load the demo wheel journal to look around.
+        </EmptyState>
+      ) : (
+        <>
+          {perf.error && <ErrorBanner error={perf.error} onRetry={perf.reload} />}
+          {current.summary.trades === 0 && current.breakdown.byDay.length === 0 && latestDay !== undefined && latestDay < current.from && (
+            <div className="alert alert-info">
+              No trades between {current.from} and {current.to}. Your latest trade is on {latestDay}.{' '}
+              <button
+                type="button"
+                className="btn btn-small"
+                onClick={() => {
+                  setMode(mode === 'custom' ? 'monthly' : mode);
+                  setDate(latestDay);
+                  setYear(Number(latestDay.slice(0, 4)));
+                }}
+              >
+                Jump to {latestDay}
+              </button>
+            </div>
+          )}
+          <SummaryCards period={current} currency={currency} />
+          {Object.keys(current.byCurrency).length > 0 && (
+            <p className="muted small">
+              Other currencies (not included above):{' '}
+              {Object.entries(current.byCurrency)
+                .map(([cur, sum]) => `${cur} ${fmtMoney(sum.totalPL, cur, true)}`)
+                .join(' · ')}
+            </p>
+          )}
+          <div className="grid-1-1">
+            <Panel title="Daily P&L" actions={<span className="muted small">{fmtRange(data.calendar.from, data.calendar.to)}</span>}>
+              <CalendarHeatmap calendar={data.calendar} currency={currency} period={mode} />
+            </Panel>
+            <Panel title="By symbol" actions={<span className="muted small">{current.breakdown.bySymbol.length} symbols</span>}>
+              <BySymbolTable rows={current.breakdown.bySymbol} currency={currency} />
+            </Panel>
+          </div>
+
+          <header className="section-head">
+            <h2>Year {year}</h2>
+            <div className="stepper" role="group" aria-label="Year">
+              <button type="button" className="btn btn-icon" onClick={() => setYear((y) => y - 1)} aria-label="Previous year">
+                ‹
+              </button>
+              <span className="stepper-label num">{year}</span>
+              <button type="button" className="btn btn-icon" onClick={() => setYear((y) => y + 1)} aria-label="Next year">
+                ›
+              </button>
+            </div>
+          </header>
+          {summary.error && <ErrorBanner error={summary.error} onRetry={summary.reload} />}
+          {summary.data ? <YearView summary={summary.data} /> : !summary.error && <Loading label="Loading year…" />}
+        </>
+      )}
+    </div>
+  );
+}

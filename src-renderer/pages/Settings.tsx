@@ -1,0 +1,266 @@
+import { useEffect, useState } from 'react';
+import { ApiError, type SettingsJson, type SettingsUpdateT } from '../api/client';
+import { ErrorBanner, Loading, Panel } from '../components/ui';
+import { useApi, useAsync, type Theme } from '../hooks';
+
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    // Clipboard API refused (no focus / permissions): fall back to a hidden textarea.
+    const area = document.createElement('textarea');
+    area.value = text;
+    area.setAttribute('readonly', '');
+    area.style.position = 'fixed';
+    area.style.opacity = '0';
+    document.body.appendChild(area);
+    area.select();
+    let ok: boolean;
+    try {
+      ok = document.execCommand('copy');
+    } catch {
+      ok = false;
+    }
+    area.remove();
+    return ok;
+  }
+}
+
+interface Draft {
+  port: string;
+  rate: string;
+  timeZone: string;
+  reportingCurrency: string;
+  enabled: boolean;
+  baseUrl: string;
+  watchlist: string;
+  intervalSeconds: string;
+}
+
+function toDraft(s: SettingsJson): Draft {
+  return {
+    port: String(s.port),
+    rate: String(s.rate),
+    timeZone: s.timeZone,
+    reportingCurrency: s.reportingCurrency,
+    enabled: s.onlineSource.enabled,
+    baseUrl: s.onlineSource.baseUrl,
+    watchlist: s.onlineSource.watchlist.join(', '),
+    intervalSeconds: String(s.onlineSource.intervalSeconds),
+  };
+}
+
+function fromDraft(d: Draft): { value: SettingsUpdateT } | { error: string } {
+  const port = Number(d.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) return { error: 'Port must be a whole number from 0 to 65535 (0 = any free port).' };
+  const rate = Number(d.rate);
+  if (!Number.isFinite(rate) || rate < -0.05 || rate > 0.25) return { error: 'Rate r is a yearly fraction from −0.05 to 0.25, e.g. 0.04 for 4%.' };
+  const interval = Number(d.intervalSeconds);
+  if (!Number.isInteger(interval) || interval < 15 || interval > 86400) return { error: 'Polling interval is a whole number of seconds from 15 to 86,400.' };
+  if (!/^[A-Z]{3}$/.test(d.reportingCurrency.trim().toUpperCase())) return { error: 'Reporting currency is a 3-letter ISO code, e.g. USD.' };
+  const watchlist = d.watchlist
+    .split(/[\s,;]+/)
+    .map((t) => t.trim().toUpperCase())
+    .filter((t) => t !== '');
+  return {
+    value: {
+      port,
+      rate,
+      timeZone: d.timeZone.trim(),
+      reportingCurrency: d.reportingCurrency.trim().toUpperCase(),
+      onlineSource: { enabled: d.enabled, baseUrl: d.baseUrl.trim(), watchlist, intervalSeconds: interval },
+    },
+  };
+}
+
+const TIME_ZONES = ['America/New_York', 'America/Chicago', 'America/Denver', 'America/Los_Angeles', 'Europe/London', 'Europe/Berlin', 'Asia/Tokyo', 'Australia/Sydney', 'UTC'];
+
+export function SettingsPage({ theme, onToggleTheme }: { theme: Theme; onToggleTheme: () => void }) {
+  const api = useApi();
+  const settings = useAsync((signal) => api.settings(signal), [api]);
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [saveState, setSaveState] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [revealed, setRevealed] = useState(false);
+  const [keyMessage, setKeyMessage] = useState<string | null>(null);
+  const [keyError, setKeyError] = useState<ApiError | null>(null);
+  const [apiKey, setApiKey] = useState(api.apiKey);
+
+  useEffect(() => {
+    if (settings.data) setDraft(toDraft(settings.data));
+  }, [settings.data]);
+
+  const save = async () => {
+    if (!draft) return;
+    const parsed = fromDraft(draft);
+    if ('error' in parsed) {
+      setSaveState({ kind: 'error', text: parsed.error });
+      return;
+    }
+    setSaving(true);
+    setSaveState(null);
+    try {
+      const saved = await api.saveSettings(parsed.value);
+      setDraft(toDraft(saved));
+      const portChanged = settings.data !== undefined && saved.port !== settings.data.port;
+      setSaveState({ kind: 'ok', text: portChanged ? 'Saved. The new port applies after a restart.' : 'Saved.' });
+    } catch (error) {
+      setSaveState({ kind: 'error', text: error instanceof ApiError ? `${error.message}${error.errors.length > 0 ? ` (${error.errors.map((e) => `${e.param}: ${e.message}`).join('; ')})` : ''}` : String(error) });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const rotate = async () => {
+    if (!window.confirm('Rotate the API key? Scripts using the current key stop working; this window switches to the new key.')) return;
+    setKeyError(null);
+    try {
+      const key = await api.rotateKey();
+      setApiKey(key);
+      setRevealed(true);
+      setKeyMessage('New key created. Update your scripts; the api-key file in the data folder holds it too.');
+    } catch (error) {
+      setKeyError(error instanceof ApiError ? error : new ApiError(0, 'CLIENT', 'Rotate failed', String(error)));
+    }
+  };
+
+  const masked = `${apiKey.slice(0, 4)}${'•'.repeat(Math.max(8, Math.min(28, apiKey.length - 8)))}${apiKey.slice(-4)}`;
+
+  return (
+    <div className="page page-narrow" data-testid="page-settings">
+      <header className="page-head">
+        <div className="page-title">
+          <h1>Settings</h1>
+        </div>
+      </header>
+
+      <Panel title="API access">
+        <p className="muted small">
+          Scripts call <code>{api.baseUrl}</code> with <code>Authorization: Bearer &lt;key&gt;</code>. The OpenAPI document is at <code>{api.baseUrl}/openapi.json</code>.
+        </p>
+        <div className="key-row">
+          <code className="key" data-testid="api-key">
+            {revealed ? apiKey : masked}
+          </code>
+          <button type="button" className="btn btn-small" onClick={() => setRevealed((r) => !r)} aria-pressed={revealed}>
+            {revealed ? 'Hide' : 'Show'}
+          </button>
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => {
+              void copyText(apiKey).then((ok) => setKeyMessage(ok ? 'API key copied to the clipboard.' : 'Copy failed: select the key and copy it by hand.'));
+            }}
+          >
+            Copy API key
+          </button>
+          <button type="button" className="btn btn-small btn-danger" onClick={() => void rotate()}>
+            Rotate key…
+          </button>
+        </div>
+        {keyMessage !== null && (
+          <p className="small" role="status">
+            {keyMessage}
+          </p>
+        )}
+        {keyError && <ErrorBanner error={keyError} />}
+      </Panel>
+
+      <Panel title="Appearance">
+        <div className="key-row">
+          <span>Theme: {theme}</span>
+          <button type="button" className="btn btn-small" onClick={onToggleTheme}>
+            Switch to {theme === 'dark' ? 'light' : 'dark'}
+          </button>
+        </div>
+      </Panel>
+
+      {settings.error && <ErrorBanner error={settings.error} onRetry={settings.reload} />}
+      {!draft && !settings.error && <Loading />}
+      {draft && settings.data && (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            void save();
+          }}
+        >
+          <Panel title="Server and data">
+            <div className="form-grid">
+              <label className="field">
+                <span>Port</span>
+                <input type="number" min={0} max={65535} value={draft.port} onChange={(e) => setDraft({ ...draft, port: e.target.value })} />
+                <small className="muted">Loopback only; takes effect on restart.</small>
+              </label>
+              <div className="field">
+                <span>Data folder</span>
+                <code className="path" data-testid="data-dir">
+                  {settings.data.dataDir}
+                </code>
+                <small className="muted">SQLite journal (WAL) and the api-key file.</small>
+              </div>
+            </div>
+          </Panel>
+          <Panel title="Calculations">
+            <div className="form-grid">
+              <label className="field">
+                <span>Risk-free rate r</span>
+                <input type="number" step="0.0001" value={draft.rate} onChange={(e) => setDraft({ ...draft, rate: e.target.value })} />
+                <small className="muted">Yearly, continuous; 0.04 = 4%. Used for forwards and greeks.</small>
+              </label>
+              <label className="field">
+                <span>Journal time zone</span>
+                <input type="text" list="tz-list" value={draft.timeZone} onChange={(e) => setDraft({ ...draft, timeZone: e.target.value })} spellCheck={false} />
+                <datalist id="tz-list">
+                  {TIME_ZONES.map((tz) => (
+                    <option key={tz} value={tz} />
+                  ))}
+                </datalist>
+                <small className="muted">Trading days are dated in this zone (default New York).</small>
+              </label>
+              <label className="field">
+                <span>Reporting currency</span>
+                <input type="text" value={draft.reportingCurrency} maxLength={3} onChange={(e) => setDraft({ ...draft, reportingCurrency: e.target.value.toUpperCase() })} className="input-narrow" />
+                <small className="muted">Other currencies are listed separately, never converted.</small>
+              </label>
+            </div>
+          </Panel>
+          <Panel title="Online chain source">
+            <p className="muted small">Off by default: Strikebook works offline. When on, it polls the Cboe delayed-quotes endpoint for the watchlist and stores each snapshot.</p>
+            <div className="form-grid">
+              <label className="field field-check">
+                <input type="checkbox" checked={draft.enabled} onChange={(e) => setDraft({ ...draft, enabled: e.target.checked })} />
+                <span>Poll for new snapshots</span>
+              </label>
+              <label className="field">
+                <span>Base URL</span>
+                <input type="url" value={draft.baseUrl} onChange={(e) => setDraft({ ...draft, baseUrl: e.target.value })} spellCheck={false} />
+              </label>
+              <label className="field">
+                <span>Watchlist</span>
+                <input type="text" value={draft.watchlist} onChange={(e) => setDraft({ ...draft, watchlist: e.target.value })} placeholder="SPX, SPY, QQQ" spellCheck={false} />
+              </label>
+              <label className="field">
+                <span>Interval (seconds)</span>
+                <input type="number" min={15} max={86400} value={draft.intervalSeconds} onChange={(e) => setDraft({ ...draft, intervalSeconds: e.target.value })} className="input-narrow" />
+              </label>
+            </div>
+          </Panel>
+          <div className="form-actions">
+            <button type="submit" className="btn btn-primary" disabled={saving}>
+              {saving ? 'Saving…' : 'Save settings'}
+            </button>
+            <button type="button" className="btn btn-ghost" onClick={() => settings.data && setDraft(toDraft(settings.data))}>
+              Revert
+            </button>
+            {saveState && (
+              <span className={`small ${saveState.kind === 'error' ? 'neg' : 'pos'}`} role={saveState.kind === 'error' ? 'alert' : 'status'}>
+                {saveState.text}
+              </span>
+            )}
+          </div>
+        </form>
+      )}
+    </div>
+  );
+}
