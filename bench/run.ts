@@ -9,6 +9,7 @@ import { benchHttp } from './http';
 import { benchExposure } from './exposure';
 import { benchJournal } from './journal';
 import { benchServer } from './server';
+import { benchUi } from './ui';
 import type { BenchLine } from './lib';
 
 const json = process.argv.includes('--json');
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
   if (wanted('exposure')) for (const line of await benchExposure()) emit(line);
   if (wanted('journal')) for (const line of await benchJournal()) emit(line);
   if (wanted('server') || wanted('soak')) for (const line of await benchServer()) emit(line);
+  if (wanted('ui')) for (const metric of await benchUi()) emit({ ...metric, budget: `<= ${metric.budget}` });
   if (wanted('http')) {
     const dataDir = tempDir('strikebook-bench-');
     const server = await startServer({ dataDir, port: 0, demo: true, uiDir: null, overrides: { rateLimit: { perSecond: 1e9, burst: 1e9 } } });

@@ -86,3 +86,22 @@ function migrate(db: Db, pending: readonly Migration[]): void {
   });
   run();
 }
+
+/**
+ * SQLite's data_version changes when another connection commits: the caches of the server compare it to
+ * notice writes by the CLI. The value is read at most every `maxAgeMs` (a write by another process is seen
+ * within that time), so that requests do not pay a SQLite call each.
+ */
+export function dataVersionReader(db: Db, maxAgeMs = 25): () => number {
+  const statement = db.prepare('PRAGMA data_version').pluck();
+  let value = statement.get() as number;
+  let readAtMs = performance.now();
+  return () => {
+    const now = performance.now();
+    if (now - readAtMs >= maxAgeMs) {
+      value = statement.get() as number;
+      readAtMs = now;
+    }
+    return value;
+  };
+}

@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -9,6 +9,7 @@ import type { AppContext } from './context';
 import { ApiError, sendProblem } from './problems';
 import { RateLimiter } from './rate-limit';
 import { validationProblem } from './validation';
+import { makeFastPath } from './fast-path';
 import { registerHealthRoutes } from './routes/health';
 import { registerJournalRoutes } from './routes/journal';
 import { registerImportRoutes } from './routes/imports';
@@ -41,7 +42,14 @@ const PUBLIC_PATHS = new Set(['/v1/health', '/v1/openapi.json']);
 
 /** Builds the /v1 app without listening (tests call it with `inject`). */
 export async function buildApp(ctx: AppContext, options: AppOptions): Promise<App> {
+  const allowedHosts = new Set([`127.0.0.1:${options.port}`, `localhost:${options.port}`]);
+  const limiter = new RateLimiter(ctx.settings.rateLimit.perSecond, ctx.settings.rateLimit.burst);
+  const fastPath = makeFastPath(ctx, allowedHosts, limiter);
   const app = Fastify({
+    // Repeated cached exposure requests are answered before routing (fast-path.ts); all else goes to Fastify.
+    serverFactory: (handler) => createServer((request, response) => {
+      if (!fastPath(request, response)) handler(request, response);
+    }),
     logger: false,
     bodyLimit: 1024 * 1024,
     return503OnClosing: false,
@@ -55,8 +63,6 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('keyId', null);
-  const allowedHosts = new Set([`127.0.0.1:${options.port}`, `localhost:${options.port}`]);
-  const limiter = new RateLimiter(ctx.settings.rateLimit.perSecond, ctx.settings.rateLimit.burst);
 
   // DNS rebinding: a page on another origin that resolves to 127.0.0.1 still sends its own Host.
   app.addHook('onRequest', async (request, reply) => {

@@ -26,6 +26,7 @@ import {
 import type { ChainSnapshot } from '../../src-shared/exposure/model';
 import { parseChainFile } from '../chains/index';
 import { packContracts, SnapshotRepository, unpackContracts } from '../db/snapshots';
+import { dataVersionReader } from '../db/open';
 import { ApiError } from '../server/problems';
 import type { Settings } from '../settings';
 import { addDays, daysBetween, todayIn } from '../time';
@@ -35,9 +36,18 @@ const EVENTS_LIMIT_DEFAULT = 50;
 const NEW_YORK = 'America/New_York';
 
 export interface CachedAnswer {
+  /** Symbol, snapshot and parameters: what the answer depends on. */
+  key: string;
   body: string;
+  /** The same bytes, encoded once for the HTTP fast path. */
+  bytes: Buffer;
   etag: string;
+  /** Response headers of a 200, built once. */
+  headers: Record<string, string | number>;
 }
+
+/** Request URLs remembered for the fast path (bounded: a client cycling through parameters cannot grow it). */
+const MAX_REMEMBERED_URLS = 2_000;
 
 interface LoadedChain {
   snapshotId: number;
@@ -69,6 +79,8 @@ export class ExposureService {
   private readonly repo: SnapshotRepository;
   private readonly chains = new Map<string, LoadedChain | null>();
   private readonly answers = new Map<string, { answer: CachedAnswer; expiresAtMs: number }>();
+  /** Request URL → answer key, so that a repeated request finds its cached answer without routing. */
+  private readonly urlKeys = new Map<string, string>();
   private readonly emitter = new EventEmitter();
 
   constructor(
@@ -77,6 +89,7 @@ export class ExposureService {
   ) {
     this.repo = new SnapshotRepository(db);
     this.emitter.setMaxListeners(0);
+    this.readDataVersion = dataVersionReader(db);
   }
 
   // ------------------------------------------------------------ ingest
@@ -171,11 +184,12 @@ export class ExposureService {
   // ------------------------------------------------------------ reads
 
   private dataVersion = -1;
+  private readonly readDataVersion: () => number;
 
   private loaded(symbolParam: string): LoadedChain {
     const symbol = symbolParam.toUpperCase();
     // A snapshot stored by another connection (the CLI) makes the prepared chains and answers stale.
-    const version = this.db.pragma('data_version', { simple: true }) as number;
+    const version = this.readDataVersion();
     if (version !== this.dataVersion) {
       this.dataVersion = version;
       this.reset();
@@ -202,10 +216,31 @@ export class ExposureService {
   reset(): void {
     this.chains.clear();
     this.answers.clear();
+    this.urlKeys.clear();
+  }
+
+  /** After a request computed or found an answer, remembers its URL for `answerForUrl`. */
+  rememberUrl(url: string, answer: CachedAnswer): void {
+    if (this.urlKeys.size >= MAX_REMEMBERED_URLS) this.urlKeys.clear();
+    this.urlKeys.set(url, answer.key);
+  }
+
+  /**
+   * The cached answer for a URL seen before, if it is still fresh and no other connection has written since:
+   * the HTTP fast path serves it without routing or validation (the answer was validated when computed).
+   */
+  answerForUrl(url: string): CachedAnswer | null {
+    const key = this.urlKeys.get(url);
+    if (key === undefined) return null;
+    const version = this.readDataVersion();
+    if (version !== this.dataVersion) return null;
+    const hit = this.answers.get(key);
+    return hit !== undefined && hit.expiresAtMs > Date.now() ? hit.answer : null;
   }
 
   private dropAnswers(symbol: string): void {
     for (const key of this.answers.keys()) if (key.startsWith(`${symbol}|`)) this.answers.delete(key);
+    for (const [url, key] of this.urlKeys) if (key.startsWith(`${symbol}|`)) this.urlKeys.delete(url);
   }
 
   private cached(key: string, compute: () => string): CachedAnswer {
@@ -213,7 +248,11 @@ export class ExposureService {
     const hit = this.answers.get(key);
     if (hit && hit.expiresAtMs > now) return hit.answer;
     const body = compute();
-    const answer = { body, etag: `"${createHash('sha1').update(key).update(body.slice(-80)).update(body.length.toString()).digest('base64url')}"` };
+    // The body carries symbol, parameters' results and asOf: its hash changes whenever any of them does.
+    const bytes = Buffer.from(body);
+    const etag = `"${createHash('sha1').update(key).update(body).digest('base64url')}"`;
+    const headers = { 'content-type': 'application/json; charset=utf-8', etag, 'cache-control': 'private, no-cache', 'content-length': bytes.length };
+    const answer = { key, body, bytes, etag, headers };
     this.answers.set(key, { answer, expiresAtMs: now + this.settings().cacheSeconds * 1000 });
     return answer;
   }

@@ -18,7 +18,7 @@ import { minorToCents, minorToUnits } from '../../src-shared/money';
 import { parseImport } from '../importers/index';
 import type { ParsedRow } from '../importers/types';
 import { ApiError } from '../server/problems';
-import { DEFAULT_CACHE_KIB, IMPORT_CACHE_KIB } from '../db/open';
+import { dataVersionReader, DEFAULT_CACHE_KIB, IMPORT_CACHE_KIB } from '../db/open';
 import type { Settings } from '../settings';
 import { isValidDate, makeDayOf, todayIn } from '../time';
 
@@ -223,17 +223,20 @@ export class JournalService {
   constructor(
     private readonly db: Database,
     private readonly settings: () => Settings,
-  ) {}
+  ) {
+    this.readDataVersion = dataVersionReader(db);
+  }
 
   invalidate(): void {
     this.cache = null;
   }
 
   private dataVersion = -1;
+  private readonly readDataVersion: () => number;
 
   private load(): NonNullable<JournalService['cache']> {
     // Another connection (the CLI importing while the app runs) bumps data_version: reload then.
-    const version = this.db.pragma('data_version', { simple: true }) as number;
+    const version = this.readDataVersion();
     if (version !== this.dataVersion) {
       this.dataVersion = version;
       this.cache = null;

@@ -16,11 +16,15 @@ import type { AppContext } from '../context';
 import type { CachedAnswer } from '../../services/exposure';
 import { problemResponses, type V1 } from './health';
 
-function sendCached(request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer): FastifyReply {
-  reply.header('ETag', answer.etag).header('Cache-Control', 'private, no-cache');
+function sendCached(request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer, remember: (url: string, answer: CachedAnswer) => void): FastifyReply {
+  remember(request.url, answer);
+  reply.header('ETag', answer.etag).header('Cache-Control', CACHE_CONTROL);
   if (request.headers['if-none-match'] === answer.etag) return reply.code(304).send();
-  return reply.type('application/json; charset=utf-8').send(answer.body);
+  return reply.type(JSON_TYPE).send(answer.bytes);
 }
+
+export const CACHE_CONTROL = 'private, no-cache';
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function registerExposureRoutes(v1: V1, ctx: AppContext): void {
   // Open SSE responses never go idle: end them when the server closes so that shutdown does not hang.
@@ -38,7 +42,8 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext): void {
         response: { 200: GexResponse, 304: { type: 'null', description: 'Not modified (If-None-Match)' }, ...problemResponses },
       },
     },
-    async (request, reply) => sendCached(request, reply, ctx.exposure.gex(request.query, reply.compileSerializationSchema(GexResponse as unknown as Record<string, unknown>, '200') as (v: unknown) => string)),
+    async (request, reply) =>
+      sendCached(request, reply, ctx.exposure.gex(request.query, reply.compileSerializationSchema(GexResponse as unknown as Record<string, unknown>, '200') as (v: unknown) => string), (url, answer) => ctx.exposure.rememberUrl(url, answer)),
   );
   v1.get(
     '/vanna',
@@ -50,7 +55,8 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext): void {
         response: { 200: VannaResponse, 304: { type: 'null', description: 'Not modified (If-None-Match)' }, ...problemResponses },
       },
     },
-    async (request, reply) => sendCached(request, reply, ctx.exposure.vanna(request.query, reply.compileSerializationSchema(VannaResponse as unknown as Record<string, unknown>, '200') as (v: unknown) => string)),
+    async (request, reply) =>
+      sendCached(request, reply, ctx.exposure.vanna(request.query, reply.compileSerializationSchema(VannaResponse as unknown as Record<string, unknown>, '200') as (v: unknown) => string), (url, answer) => ctx.exposure.rememberUrl(url, answer)),
   );
   v1.get(
     '/expirations',
