@@ -35,8 +35,12 @@ export interface RunningServer {
 }
 
 export function defaultUiDir(): string | null {
-  const dir = fileURLToPath(new URL('../out/renderer', import.meta.url));
-  return existsSync(`${dir}/index.html`) ? dir : null;
+  // From the sources (src-main/) the build is ../out/renderer; from the bundle (out/node/) it is ../renderer.
+  for (const relative of ['../out/renderer', '../renderer']) {
+    const dir = fileURLToPath(new URL(relative, import.meta.url));
+    if (existsSync(`${dir}/index.html`)) return dir;
+  }
+  return null;
 }
 
 /**

@@ -9,7 +9,14 @@ export function makeDayOf(timeZone: string): (isoInstant: string) => string {
   const DAY_MS = 86_400_000;
   const offsets = new Map<number, number | null>();
   const offsetAt = (ms: number) => DateTime.fromMillis(ms, { zone: timeZone }).offset;
+  // Canonical instants of one UTC hour share their local day whenever the offset is whole hours.
+  const byHour = new Map<string, string>();
   return (isoInstant) => {
+    const hourKey = isoInstant.length === 24 && isoInstant.charCodeAt(23) === 90 /* Z */ ? isoInstant.slice(0, 13) : '';
+    if (hourKey !== '') {
+      const known = byHour.get(hourKey);
+      if (known !== undefined) return known;
+    }
     const ms = Date.parse(isoInstant);
     if (Number.isNaN(ms)) return isoInstant.slice(0, 10);
     const day = Math.floor(ms / DAY_MS);
@@ -21,7 +28,12 @@ export function makeDayOf(timeZone: string): (isoInstant: string) => string {
       offsets.set(day, offset);
     }
     if (offset === null) return DateTime.fromMillis(ms, { zone: timeZone }).toISODate() ?? isoInstant.slice(0, 10);
-    return new Date(ms + offset * 60_000).toISOString().slice(0, 10);
+    const localDay = new Date(ms + offset * 60_000).toISOString().slice(0, 10);
+    if (hourKey !== '' && offset % 60 === 0) {
+      if (byHour.size > 200_000) byHour.clear();
+      byHour.set(hourKey, localDay);
+    }
+    return localDay;
   };
 }
 

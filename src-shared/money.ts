@@ -10,7 +10,15 @@ export type ParseMoneyResult = { ok: true; minor: number } | { ok: false; error:
  * Parses a broker money cell: "1,234.56", "-$1,234.56", "$-12.5", "(12.50)", "+3", "1.2345".
  * An empty cell is zero. More than four decimals are rounded half away from zero on the fifth.
  */
+const PLAIN_DECIMAL = /^(-?)(\d{1,15})(?:\.(\d{1,4}))?$/;
+
 export function parseMoneyMinor(raw: string): ParseMoneyResult {
+  // Most cells are plain decimals with at most four places: no symbols, commas or rounding to handle.
+  const plain = PLAIN_DECIMAL.exec(raw);
+  if (plain !== null) {
+    const minor = Number(plain[2]) * MINOR_PER_UNIT + Number((plain[3] ?? '').padEnd(4, '0'));
+    return { ok: true, minor: plain[1] === '-' && minor !== 0 ? -minor : minor };
+  }
   let text = raw.trim();
   if (text === '' || text === '--' || text === '-') return { ok: true, minor: 0 };
   let negative = false;

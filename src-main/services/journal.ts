@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { DateTime } from 'luxon';
 import type {
   AccountJson,
@@ -28,7 +28,7 @@ const DEFAULT_LIMIT = 25;
 const INSERT_BATCH = 200;
 
 function shortHash(...parts: string[]): string {
-  return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
+  return hash('sha256', parts.join('\u0000'), 'hex').slice(0, 32);
 }
 
 export function accountIdFor(source: string, accountName: string): string {

@@ -2,6 +2,7 @@
  * RFC 4180 CSV reader that keeps line numbers: each record knows the 1-based line it starts on, so that
  * importer errors can name it. Handles a BOM, CRLF/LF/CR, quoted cells with commas, doubled quotes and
  * line breaks (Robinhood descriptions), and blank lines (returned as records with one empty cell).
+ * Cells are cut with slice() rather than built a character at a time: imports read 100k-row files.
  */
 export interface CsvRecord {
   /** 1-based line number where the record starts. */
@@ -15,68 +16,86 @@ export interface CsvParseResult {
   error: { line: number; message: string } | null;
 }
 
+const QUOTE = 34;
+const CR = 13;
+const LF = 10;
+
+function countLineBreaks(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let i = from; i < to; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code === LF || (code === CR && text.charCodeAt(i + 1) !== LF)) count += 1;
+  }
+  return count;
+}
+
 export function parseCsv(text: string, delimiter = ','): CsvParseResult {
   const input = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const separator = delimiter.charCodeAt(0);
   const records: CsvRecord[] = [];
-  let cells: string[] = [];
-  let cell = '';
-  let line = 1;
-  let recordLine = 1;
-  let inQuotes = false;
-  let quoteStartLine = 0;
-  let index = 0;
   const length = input.length;
+  let index = 0;
+  let line = 1;
+  let cells: string[] = [];
+  let recordLine = 1;
   while (index < length) {
-    const char = input[index];
-    if (inQuotes) {
-      if (char === '"') {
-        if (input[index + 1] === '"') {
-          cell += '"';
-          index += 2;
+    // Skip spaces before an opening quote, as the character-wise reader did (` "x"` is the quoted cell x).
+    let start = index;
+    while (start < length && input.charCodeAt(start) === 32) start += 1;
+    let cell: string;
+    if (start < length && input.charCodeAt(start) === QUOTE) {
+      const openLine = line;
+      let value = '';
+      let from = start + 1;
+      for (;;) {
+        const close = input.indexOf('"', from);
+        if (close === -1) {
+          return { records, error: { line: openLine, message: 'a quoted cell is never closed (truncated or corrupt file)' } };
+        }
+        value += input.slice(from, close);
+        line += countLineBreaks(input, from, close);
+        if (input.charCodeAt(close + 1) === QUOTE) {
+          value += '"';
+          from = close + 2;
           continue;
         }
-        inQuotes = false;
-        index += 1;
-        continue;
+        index = close + 1;
+        break;
       }
-      if (char === '\n' || (char === '\r' && input[index + 1] !== '\n')) line += 1;
-      cell += char;
-      index += 1;
-      continue;
+      // Characters between the closing quote and the separator are kept, as lenient readers do.
+      let end = index;
+      while (end < length) {
+        const code = input.charCodeAt(end);
+        if (code === separator || code === LF || code === CR) break;
+        end += 1;
+      }
+      cell = value + input.slice(index, end);
+      index = end;
+    } else {
+      let end = index;
+      while (end < length) {
+        const code = input.charCodeAt(end);
+        if (code === separator || code === LF || code === CR) break;
+        end += 1;
+      }
+      cell = input.slice(index, end);
+      index = end;
     }
-    if (char === '"' && cell.trim() === '') {
-      inQuotes = true;
-      quoteStartLine = line;
-      cell = '';
-      index += 1;
-      continue;
-    }
-    if (char === delimiter) {
-      cells.push(cell);
-      cell = '';
-      index += 1;
-      continue;
-    }
-    if (char === '\r' || char === '\n') {
-      cells.push(cell);
-      records.push({ line: recordLine, cells });
-      cells = [];
-      cell = '';
-      index += char === '\r' && input[index + 1] === '\n' ? 2 : 1;
-      line += 1;
-      recordLine = line;
-      continue;
-    }
-    cell += char;
-    index += 1;
-  }
-  if (inQuotes) {
-    return { records, error: { line: quoteStartLine, message: 'a quoted cell is never closed (truncated or corrupt file)' } };
-  }
-  if (cell !== '' || cells.length > 0) {
     cells.push(cell);
+    if (index >= length) break;
+    const code = input.charCodeAt(index);
+    if (code === separator) {
+      index += 1;
+      if (index >= length) cells.push('');
+      continue;
+    }
     records.push({ line: recordLine, cells });
+    cells = [];
+    index += code === CR && input.charCodeAt(index + 1) === LF ? 2 : 1;
+    line += 1;
+    recordLine = line;
   }
+  if (cells.length > 0) records.push({ line: recordLine, cells });
   return { records, error: null };
 }
 

@@ -69,7 +69,12 @@ export class RowReader {
   }
 
   text(column: string): string {
-    const index = this.columns.get(lowerName(column));
+    // The per-file map learns each caller's spelling on first use, so later rows need one lookup.
+    let index = this.columns.get(column);
+    if (index === undefined) {
+      index = this.columns.get(lowerName(column));
+      if (index !== undefined) this.columns.set(column, index);
+    }
     if (index === undefined) return '';
     return (this.record.cells[index] ?? '').trim();
   }
