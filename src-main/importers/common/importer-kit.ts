@@ -7,10 +7,30 @@ import { DateTime } from 'luxon';
 import { parseMoneyMinor, toMinor } from '../../../src-shared/money';
 import type { BrokerId } from '../../../src-shared/api/schemas';
 import type { ImportedTransaction, OptionRight } from '../../../src-shared/journal/model';
-import type { CsvRecord } from './csv';
+import { headerIndex, type CsvRecord } from './csv';
 import type { LineProblem, ParseResult, ParsedRow } from '../types';
 
-export const NEW_YORK = 'America/New_York';
+import { NEW_YORK } from './dates';
+import { missingColumns, transaction } from './rows';
+
+// One home for the pieces both importer families use: rows.ts and dates.ts.
+export { NEW_YORK } from './dates';
+export { firstLines, missingColumns, RowIdentity } from './rows';
+
+/** A header's columns by name, or null after reporting the missing required ones at the header line. */
+export function headerColumns(
+  out: ResultCollector,
+  header: CsvRecord,
+  required: readonly string[],
+): { columns: Map<string, number>; col: (name: string) => number | undefined; needed: number } | null {
+  const columns = headerIndex(header.cells);
+  const missing = missingColumns(columns, required);
+  if (missing.length > 0) {
+    out.error(header.line, `line ${header.line}: the header lacks the column(s) ${missing.join(', ')}`);
+    return null;
+  }
+  return { columns, col: (name) => columns.get(name.toLowerCase()), needed: Math.max(...columns.values()) + 1 };
+}
 
 export class ResultCollector {
   rows = 0;
@@ -157,26 +177,6 @@ export function numberCell(
   return value;
 }
 
-/**
- * Identity for rows of files without broker row ids: the normalised content plus the occurrence number
- * among identical rows (two identical fills are two transactions; a re-export gives them the same ids).
- */
-export class OccurrenceIds {
-  private readonly seen = new Map<string, number>();
-
-  next(parts: Array<string | number>): string {
-    const content = parts.map((part) => String(part).replace(/\s+/g, ' ').trim().toUpperCase()).join('|');
-    const occurrence = (this.seen.get(content) ?? 0) + 1;
-    this.seen.set(content, occurrence);
-    return `${content}#${occurrence}`;
-  }
-}
-
-/** Names of required columns absent from a header index. */
-export function missingColumns(index: Map<string, number>, required: readonly string[]): string[] {
-  return required.filter((name) => !index.has(name.toLowerCase()));
-}
-
 export interface OptionFields {
   symbol: string;
   underlying: string;
@@ -187,40 +187,7 @@ export interface OptionFields {
 
 /** A blank transaction to spread row fields over (keeps the mappers short and every field set). */
 export function baseTransaction(source: string, accountName: string): ImportedTransaction {
-  return {
-    accountName,
-    brokerRowId: '',
-    type: 'OTHER',
-    symbol: '',
-    underlying: '',
-    isOption: false,
-    expiration: null,
-    strike: null,
-    right: null,
-    quantity: 0,
-    priceMinor: 0,
-    multiplier: 1,
-    amountMinor: 0,
-    commissionMinor: 0,
-    feesMinor: 0,
-    currency: 'USD',
-    tradeDate: '',
-    orderId: null,
-    description: '',
-    source,
-  };
-}
-
-/** The detect() helper: the first `maxLines` non-blank lines of a file, BOM stripped. */
-export function firstLines(text: string, maxLines = 12): string[] {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const lines: string[] = [];
-  for (const line of body.split(/\r\n|\n|\r/)) {
-    if (line.trim() === '') continue;
-    lines.push(line);
-    if (lines.length >= maxLines) break;
-  }
-  return lines;
+  return transaction({ source, accountName, brokerRowId: '', type: 'OTHER', tradeDate: '' });
 }
 
 /** Minor units of price × quantity × multiplier, exact for the 4-decimal prices and integer/6-decimal sizes brokers use. */

@@ -21,8 +21,8 @@ export function emptyResult(broker: BrokerId, source: string): ParseResult {
 export class RowIdentity {
   private readonly seen = new Map<string, number>();
 
-  next(parts: readonly string[]): string {
-    const normalised = parts.map((part) => part.trim().replace(/\s+/g, ' ')).join('\u001f');
+  next(parts: ReadonlyArray<string | number>): string {
+    const normalised = parts.map((part) => String(part).trim().replace(/\s+/g, ' ')).join('\u001f');
     const digest = createHash('sha256').update(normalised).digest('hex').slice(0, 32);
     const occurrence = (this.seen.get(digest) ?? 0) + 1;
     this.seen.set(digest, occurrence);
@@ -147,11 +147,14 @@ export function transaction(
   };
 }
 
-/** The first `count` non-blank lines of a file (BOM removed): detection looks at the top only. */
-export function firstLines(text: string, count: number): string[] {
+/** The first `maxLines` non-blank lines of a file (BOM removed): detection looks at the top only. */
+export function firstLines(text: string, maxLines = 12): string[] {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  return body
-    .split(/\r\n|\n|\r/, count * 4)
-    .filter((line) => line.trim() !== '')
-    .slice(0, count);
+  const lines: string[] = [];
+  for (const line of body.split(/\r\n|\n|\r/)) {
+    if (line.trim() === '') continue;
+    lines.push(line);
+    if (lines.length >= maxLines) break;
+  }
+  return lines;
 }

@@ -7,17 +7,17 @@
  */
 import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
 import { occSymbol } from '../../../src-shared/journal/model';
-import { parseCsv, headerIndex, isBlankRecord } from '../common/csv';
+import { parseCsv, isBlankRecord } from '../common/csv';
 import type { CsvRecord } from '../common/csv';
 import {
-  OccurrenceIds,
+  RowIdentity,
   ResultCollector,
   baseTransaction,
   cellAt,
   firstLines,
   grossMinor,
   isoDay,
-  missingColumns,
+  headerColumns,
   moneyCell,
   newYorkInstant,
   numberCell,
@@ -107,16 +107,11 @@ export function parseEtrade(text: string, options: ParseOptions): ParseResult {
     out.error(1, 'no "TransactionDate,TransactionType,..." header line');
     return out.result();
   }
-  const columns = headerIndex(header.cells);
-  const missing = missingColumns(columns, REQUIRED);
-  if (missing.length > 0) {
-    out.error(header.line, `line ${header.line}: the header lacks the column(s) ${missing.join(', ')}`);
-    return out.result();
-  }
-  const col = (name: string): number | undefined => columns.get(name.toLowerCase());
-  const needed = Math.max(...columns.values()) + 1;
+  const table = headerColumns(out, header, REQUIRED);
+  if (table === null) return out.result();
+  const { col, needed } = table;
   const accountName = options.accountName ?? (fileAccount || 'E*TRADE');
-  const ids = new OccurrenceIds();
+  const ids = new RowIdentity();
   const positions = new Map<string, number>();
   let inferred = 0;
 
@@ -154,7 +149,7 @@ function mapRow(
   record: CsvRecord,
   col: (name: string) => number | undefined,
   accountName: string,
-  ids: OccurrenceIds,
+  ids: RowIdentity,
   positions: Map<string, number>,
 ): 'ok' | 'inferred' | 'failed' {
   const rawDate = cellAt(record, col('TransactionDate'));

@@ -12,7 +12,7 @@ import { occSymbol } from '../../../src-shared/journal/model';
 import { parseCsv, headerIndex, isBlankRecord } from '../common/csv';
 import type { CsvRecord } from '../common/csv';
 import {
-  OccurrenceIds,
+  RowIdentity,
   ResultCollector,
   baseTransaction,
   cellAt,
@@ -116,7 +116,7 @@ export function parseFidelity(text: string, options: ParseOptions): ParseResult 
   }
   const col = (key: ColumnKey): number | undefined => columns.get(key);
   const needed = Math.max(...columns.values()) + 1;
-  const ids = new OccurrenceIds();
+  const ids = new RowIdentity();
 
   for (const record of parsed.records.slice(headerAt + 1)) {
     if (isBlankRecord(record)) continue;
@@ -139,7 +139,7 @@ function mapRow(
   record: CsvRecord,
   col: (key: ColumnKey) => number | undefined,
   options: ParseOptions,
-  ids: OccurrenceIds,
+  ids: RowIdentity,
 ): void {
   const rawDate = cellAt(record, col('runDate'));
   const runDate = parseUsDate(rawDate);

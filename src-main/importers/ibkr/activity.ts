@@ -11,7 +11,7 @@ import type { ImportedTransaction, TransactionType } from '../../../src-shared/j
 import { parseCsv, headerIndex, isBlankRecord } from '../common/csv';
 import type { CsvRecord } from '../common/csv';
 import {
-  OccurrenceIds,
+  RowIdentity,
   ResultCollector,
   baseTransaction,
   cellAt,
@@ -99,7 +99,7 @@ export function parseIbkrActivity(text: string, options: ParseOptions): ParseRes
   const periodEnd = statementPeriodEnd(records);
   const startPositions = impliedStartPositions(records, periodEnd);
 
-  const ids = new OccurrenceIds();
+  const ids = new RowIdentity();
   const sections = new Map<string, Section>();
   const positions = new Map<string, number>();
   let uncodedOptionTrades = 0;
@@ -243,7 +243,7 @@ function mapTrade(
   accountName: string,
   positions: Map<string, number>,
   startPositions: Map<string, number>,
-  ids: OccurrenceIds,
+  ids: RowIdentity,
 ): 'ok' | 'uncoded' | 'failed' {
   const category = cellAt(record, col('Asset Category'));
   const currency = cellAt(record, col('Currency'));
@@ -323,7 +323,7 @@ function mapCash(
   sectionName: string,
   sectionType: TransactionType,
   accountName: string,
-  ids: OccurrenceIds,
+  ids: RowIdentity,
 ): void {
   const currency = cellAt(record, col('Currency'));
   const dateColumn = col('Date') !== undefined ? 'Date' : col('Settle Date') !== undefined ? 'Settle Date' : 'Date/Time';
@@ -378,7 +378,7 @@ function mapHistory(
   col: (name: string) => number | undefined,
   fileAccount: string,
   baseCurrency: string,
-  ids: OccurrenceIds,
+  ids: RowIdentity,
 ): void {
   const rawDate = cellAt(record, col('Date'));
   const description = cellAt(record, col('Description'));

@@ -9,7 +9,7 @@ import { occSymbol } from '../../../src-shared/journal/model';
 import { parseCsv, headerIndex, isBlankRecord } from '../common/csv';
 import type { CsvRecord } from '../common/csv';
 import {
-  OccurrenceIds,
+  RowIdentity,
   ResultCollector,
   baseTransaction,
   cellAt,
@@ -67,7 +67,7 @@ export function parseIbkrFlex(text: string, options: ParseOptions): ParseResult 
   const out = new ResultCollector('ibkr', IBKR_FLEX_SOURCE);
   const parsed = parseCsv(text);
   if (parsed.error) out.error(parsed.error.line, parsed.error.message);
-  const ids = new OccurrenceIds();
+  const ids = new RowIdentity();
   let section: FlexSection | null = null;
   let sawHeader = false;
 
@@ -125,7 +125,7 @@ function mapFlexTrade(
   record: CsvRecord,
   columns: Map<string, number>,
   options: ParseOptions,
-  ids: OccurrenceIds,
+  ids: RowIdentity,
 ): void {
   const col = (name: string): number | undefined => columns.get(name.toLowerCase());
   const assetClass = cellAt(record, col('AssetClass')).toUpperCase();
@@ -224,7 +224,7 @@ function mapFlexCash(
   record: CsvRecord,
   columns: Map<string, number>,
   options: ParseOptions,
-  ids: OccurrenceIds,
+  ids: RowIdentity,
 ): void {
   const col = (name: string): number | undefined => columns.get(name.toLowerCase());
   const accountName = cellAt(record, col('ClientAccountID')) || options.accountName || 'Interactive Brokers';

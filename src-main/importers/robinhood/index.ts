@@ -7,17 +7,17 @@
  */
 import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
 import { occSymbol } from '../../../src-shared/journal/model';
-import { parseCsv, headerIndex, isBlankRecord } from '../common/csv';
+import { parseCsv, isBlankRecord } from '../common/csv';
 import type { CsvRecord } from '../common/csv';
 import {
-  OccurrenceIds,
+  RowIdentity,
   ResultCollector,
   baseTransaction,
   cellAt,
   firstLines,
   grossMinor,
   isoDay,
-  missingColumns,
+  headerColumns,
   moneyCell,
   newYorkInstant,
   numberCell,
@@ -97,16 +97,11 @@ export function parseRobinhood(text: string, options: ParseOptions): ParseResult
     out.error(1, 'empty file');
     return out.result();
   }
-  const columns = headerIndex(header.cells);
-  const missing = missingColumns(columns, REQUIRED);
-  if (missing.length > 0) {
-    out.error(header.line, `line ${header.line}: the header lacks the column(s) ${missing.join(', ')}`);
-    return out.result();
-  }
-  const col = (name: string): number | undefined => columns.get(name.toLowerCase());
-  const needed = Math.max(...columns.values()) + 1;
+  const table = headerColumns(out, header, REQUIRED);
+  if (table === null) return out.result();
+  const { col, needed } = table;
   const accountName = options.accountName ?? 'Robinhood';
-  const ids = new OccurrenceIds();
+  const ids = new RowIdentity();
 
   for (const record of records.slice(1)) {
     if (isDisclaimer(record)) continue;
@@ -125,7 +120,7 @@ function mapRow(
   record: CsvRecord,
   col: (name: string) => number | undefined,
   accountName: string,
-  ids: OccurrenceIds,
+  ids: RowIdentity,
 ): void {
   const rawDate = cellAt(record, col('Activity Date'));
   const date = parseUsDate(rawDate);

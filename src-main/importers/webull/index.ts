@@ -11,17 +11,17 @@
 import { DateTime } from 'luxon';
 import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
 import { parseOccSymbol, occSymbol } from '../../../src-shared/journal/model';
-import { parseCsv, headerIndex, isBlankRecord } from '../common/csv';
+import { parseCsv, isBlankRecord } from '../common/csv';
 import type { CsvRecord } from '../common/csv';
 import {
   NEW_YORK,
-  OccurrenceIds,
+  RowIdentity,
   ResultCollector,
   baseTransaction,
   cellAt,
   firstLines,
   grossMinor,
-  missingColumns,
+  headerColumns,
   moneyCell,
   newYorkInstant,
   numberCell,
@@ -75,16 +75,11 @@ export function parseWebullAsOf(text: string, options: ParseOptions, asOf: Date)
     out.error(1, 'empty file');
     return out.result();
   }
-  const columns = headerIndex(header.cells);
-  const missing = missingColumns(columns, REQUIRED);
-  if (missing.length > 0) {
-    out.error(header.line, `line ${header.line}: the header lacks the column(s) ${missing.join(', ')}`);
-    return out.result();
-  }
-  const col = (name: string): number | undefined => columns.get(name.toLowerCase());
-  const needed = Math.max(...columns.values()) + 1;
+  const table = headerColumns(out, header, REQUIRED);
+  if (table === null) return out.result();
+  const { col, needed } = table;
   const accountName = options.accountName ?? 'Webull';
-  const ids = new OccurrenceIds();
+  const ids = new RowIdentity();
   const fills: Fill[] = [];
 
   for (const record of records.slice(1)) {
@@ -128,7 +123,7 @@ function readFill(
   record: CsvRecord,
   col: (name: string) => number | undefined,
   accountName: string,
-  ids: OccurrenceIds,
+  ids: RowIdentity,
 ): Fill | null {
   const status = cellAt(record, col('Status'));
   const symbol = cellAt(record, col('Symbol')).toUpperCase();
