@@ -21,18 +21,11 @@ export interface PerformanceQuery {
   to?: string;
 }
 
-interface Totals {
-  optionsPLMinor: number;
-  stockPLMinor: number;
-  lockedInMinor: number;
-  premiumsMinor: number;
-  dividendsMinor: number;
-  interestMinor: number;
-  feesMinor: number;
-  rolls: number;
-  rollCreditsMinor: number;
-  trades: number;
-}
+/** The summable part of a day: the same fields, so that a period is the sum of its days. */
+type Totals = Pick<
+  DayAgg,
+  'optionsPLMinor' | 'stockPLMinor' | 'lockedInMinor' | 'premiumsMinor' | 'dividendsMinor' | 'interestMinor' | 'feesMinor' | 'rolls' | 'rollCreditsMinor' | 'trades'
+>;
 
 function emptyTotals(): Totals {
   return { optionsPLMinor: 0, stockPLMinor: 0, lockedInMinor: 0, premiumsMinor: 0, dividendsMinor: 0, interestMinor: 0, feesMinor: 0, rolls: 0, rollCreditsMinor: 0, trades: 0 };
