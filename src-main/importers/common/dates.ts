@@ -18,11 +18,21 @@ function toIso(dt: DateTime): string | null {
 }
 
 /** `2025-10-03T20:55:09+0100`, `...+01:00`, `...Z` to a UTC ISO instant; null when the text has no offset. */
+const CANONICAL_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+function daysInMonth(year: number, month: number): number {
+  return month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
 export function offsetIsoToUtc(text: string): string | null {
-  // Already canonical UTC (what exports of our own and many APIs write): a round trip proves it valid.
-  if (text.length === 24 && text.charCodeAt(23) === 90 /* Z */) {
-    const ms = Date.parse(text);
-    if (!Number.isNaN(ms) && new Date(ms).toISOString() === text) return text;
+  // Already canonical UTC (what our own exports and many APIs write): check the fields, keep the text.
+  if (text.length === 24 && CANONICAL_UTC.test(text)) {
+    const month = Number(text.slice(5, 7));
+    const day = Number(text.slice(8, 10));
+    if (month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(Number(text.slice(0, 4)), month) && Number(text.slice(11, 13)) <= 23 && Number(text.slice(14, 16)) <= 59 && Number(text.slice(17, 19)) <= 59) {
+      return text;
+    }
+    return null;
   }
   // Otherwise plain arithmetic on the fields instead of luxon (10× faster), with the same strictness
   // (no 2024-02-30, no 24:00).
