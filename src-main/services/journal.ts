@@ -263,15 +263,15 @@ export class JournalService {
   private ledger(): Ledger {
     const cache = this.load();
     if (!cache.ledger) {
-      // Lean objects exist only while the ledger is built, oldest first: raw rows of the columns the analytics
-      // read (no descriptions), with the strings repeated on every row shared.
+      // Lean objects exist only while the ledger is built: raw rows of the columns the analytics read (no
+      // descriptions), with the strings repeated on every row shared. buildLedger orders them itself.
       const intern = interner();
       const accountNames = new Map(cache.accounts.map((a) => [a.id, a.name]));
       const rows = this.db
         .prepare(
           `SELECT id, import_id, account_id, type, symbol, underlying, is_option, expiration, strike, right, quantity, price_minor,
              multiplier, amount_minor, commission_minor, fees_minor, currency, trade_date, trade_day, order_id, source, inferred,
-             previous_symbol FROM transactions ORDER BY trade_date, id`,
+             previous_symbol FROM transactions`,
         )
         .raw()
         .all() as LedgerRow[];
