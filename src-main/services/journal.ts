@@ -274,9 +274,10 @@ export class JournalService {
              previous_symbol FROM transactions`,
         )
         .raw()
-        .all() as LedgerRow[];
-      const transactions = rows.map((row) => leanTransaction(row, intern, accountNames));
-      rows.length = 0;
+        .iterate() as IterableIterator<LedgerRow>;
+      // Row by row: the raw arrays die young instead of all 100k living next to the objects made from them.
+      const transactions: Transaction[] = [];
+      for (const row of rows) transactions.push(leanTransaction(row, intern, accountNames));
       cache.ledger = buildLedger(transactions, { reportingCurrency: this.settings().reportingCurrency });
     }
     return cache.ledger;
