@@ -9,6 +9,7 @@ const marker = Buffer.from('HTTP/1.1 ');
 const okMarker = Buffer.from('HTTP/1.1 200 ');
 let completed = 0;
 let notOk = 0;
+let total = 0;
 let errors = 0;
 let measuring = false;
 const warmupMs = 300;
@@ -46,6 +47,7 @@ for (let i = 0; i < Number(connections); i += 1) {
     const result = countMarkers(chunk, tail);
     tail = result.tail;
     outstanding -= result.count;
+    total += result.count;
     if (measuring) {
       completed += result.ok;
       notOk += result.count - result.ok;
@@ -62,7 +64,7 @@ setTimeout(() => {
     const seconds = (performance.now() - start) / 1000;
     measuring = false;
     for (const socket of sockets) socket.destroy();
-    process.stdout.write(JSON.stringify({ rps: completed / seconds, notOk, errors }) + '\n');
+    process.stdout.write(JSON.stringify({ rps: completed / seconds, total, notOk, errors }) + '\n');
     process.exit(0);
   }, Number(durationMs));
 }, warmupMs);
