@@ -14,31 +14,20 @@ import {
   type ChainParseResult,
   type LocatedContract,
 } from './common';
-import { lineOfJsonError } from './generic-json';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { finiteNumber, isRecord, parseJsonDocument } from './json';
 
 export function looksLikeCboeJson(value: unknown): boolean {
   return isRecord(value) && isRecord(value.data) && Array.isArray(value.data.options);
 }
 
 function numberField(record: Record<string, unknown>, key: string): number | null {
-  const value = record[key];
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
-  return null;
+  return finiteNumber(record[key]);
 }
 
 export function parseCboeJson(text: string, options: ChainParseOptions = {}): ChainParseResult {
-  if (text.trim() === '') return { ok: false, errors: [{ line: null, message: 'empty file' }] };
-  let root: unknown;
-  try {
-    root = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, errors: [{ line: lineOfJsonError(text, error), message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` }] };
-  }
+  const document = parseJsonDocument(text);
+  if (!document.ok) return document;
+  const root = document.root;
   if (!isRecord(root) || !isRecord(root.data) || !Array.isArray(root.data.options)) {
     return { ok: false, errors: [{ line: null, message: 'missing data.options: not a CBOE delayed-quotes JSON document' }] };
   }

@@ -14,23 +14,7 @@ import {
   type ChainParseResult,
   type LocatedContract,
 } from './common';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The 1-based line of a JSON.parse error when the engine reports a position or a line; else null. */
-export function lineOfJsonError(text: string, error: unknown): number | null {
-  const message = error instanceof Error ? error.message : '';
-  const lineMatch = /line (\d+)/.exec(message);
-  if (lineMatch !== null) return Number(lineMatch[1]);
-  const positionMatch = /position (\d+)/.exec(message);
-  if (positionMatch === null) return null;
-  const position = Math.min(Number(positionMatch[1]), text.length);
-  let line = 1;
-  for (let i = 0; i < position; i += 1) if (text.charCodeAt(i) === 10) line += 1;
-  return line;
-}
+import { finiteNumber, isRecord, parseJsonDocument } from './json';
 
 export function parseRight(value: unknown): 'C' | 'P' | null {
   if (typeof value !== 'string') return null;
@@ -40,20 +24,10 @@ export function parseRight(value: unknown): 'C' | 'P' | null {
   return null;
 }
 
-function finiteNumber(value: unknown): number | null {
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
-  return null;
-}
-
 export function parseGenericJson(text: string, options: ChainParseOptions = {}): ChainParseResult {
-  if (text.trim() === '') return { ok: false, errors: [{ line: null, message: 'empty file' }] };
-  let root: unknown;
-  try {
-    root = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, errors: [{ line: lineOfJsonError(text, error), message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` }] };
-  }
+  const document = parseJsonDocument(text);
+  if (!document.ok) return document;
+  const root = document.root;
   if (!isRecord(root) || !Array.isArray(root.contracts)) {
     return { ok: false, errors: [{ line: null, message: 'missing "contracts" array: expected {symbol, spot, quoteTime, contracts: [...]}' }] };
   }
