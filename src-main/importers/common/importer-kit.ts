@@ -7,7 +7,7 @@ import { DateTime } from 'luxon';
 import { parseMoneyMinor, toMinor } from '../../../src-shared/money';
 import type { BrokerId } from '../../../src-shared/api/schemas';
 import type { ImportedTransaction, OptionRight } from '../../../src-shared/journal/model';
-import { headerIndex, type CsvRecord } from './csv';
+import { headerIndex, isBlankRecord, parseCsv, type CsvRecord } from './csv';
 import type { LineProblem, ParseResult, ParsedRow } from '../types';
 
 import { NEW_YORK } from './dates';
@@ -30,6 +30,27 @@ export function headerColumns(
     return null;
   }
   return { columns, col: (name) => columns.get(name.toLowerCase()), needed: Math.max(...columns.values()) + 1 };
+}
+
+/**
+ * A file whose first non-blank line is the header: its data records (blank lines dropped) and columns, or
+ * null after reporting an unreadable file, an empty one or missing columns.
+ */
+export function headerTable(
+  out: ResultCollector,
+  text: string,
+  required: readonly string[],
+): { rows: CsvRecord[]; col: (name: string) => number | undefined; needed: number } | null {
+  const parsed = parseCsv(text);
+  if (parsed.error) out.error(parsed.error.line, parsed.error.message);
+  const records = parsed.records.filter((record) => !isBlankRecord(record));
+  const header = records[0];
+  if (!header) {
+    out.error(1, 'empty file');
+    return null;
+  }
+  const table = headerColumns(out, header, required);
+  return table === null ? null : { rows: records.slice(1), col: table.col, needed: table.needed };
 }
 
 export class ResultCollector {

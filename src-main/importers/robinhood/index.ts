@@ -7,7 +7,6 @@
  */
 import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
 import { occSymbol } from '../../../src-shared/journal/model';
-import { parseCsv, isBlankRecord } from '../common/csv';
 import type { CsvRecord } from '../common/csv';
 import {
   RowIdentity,
@@ -17,7 +16,7 @@ import {
   firstLines,
   grossMinor,
   isoDay,
-  headerColumns,
+  headerTable,
   moneyCell,
   newYorkInstant,
   numberCell,
@@ -89,21 +88,13 @@ function isDisclaimer(record: CsvRecord): boolean {
 
 export function parseRobinhood(text: string, options: ParseOptions): ParseResult {
   const out = new ResultCollector('robinhood', ROBINHOOD_SOURCE);
-  const parsed = parseCsv(text);
-  if (parsed.error) out.error(parsed.error.line, parsed.error.message);
-  const records = parsed.records.filter((record) => !isBlankRecord(record));
-  const header = records[0];
-  if (!header) {
-    out.error(1, 'empty file');
-    return out.result();
-  }
-  const table = headerColumns(out, header, REQUIRED);
+  const table = headerTable(out, text, REQUIRED);
   if (table === null) return out.result();
-  const { col, needed } = table;
+  const { rows, col, needed } = table;
   const accountName = options.accountName ?? 'Robinhood';
   const ids = new RowIdentity();
 
-  for (const record of records.slice(1)) {
+  for (const record of rows) {
     if (isDisclaimer(record)) continue;
     out.rows += 1;
     if (record.cells.length < needed) {

@@ -11,7 +11,6 @@
 import { DateTime } from 'luxon';
 import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
 import { parseOccSymbol, occSymbol } from '../../../src-shared/journal/model';
-import { parseCsv, isBlankRecord } from '../common/csv';
 import type { CsvRecord } from '../common/csv';
 import {
   NEW_YORK,
@@ -21,7 +20,7 @@ import {
   cellAt,
   firstLines,
   grossMinor,
-  headerColumns,
+  headerTable,
   moneyCell,
   newYorkInstant,
   numberCell,
@@ -67,22 +66,14 @@ export function parseWebull(text: string, options: ParseOptions): ParseResult {
 /** `asOf`: positions whose expiration day ended before this instant are settled by inference. */
 export function parseWebullAsOf(text: string, options: ParseOptions, asOf: Date): ParseResult {
   const out = new ResultCollector('webull', WEBULL_SOURCE);
-  const parsed = parseCsv(text);
-  if (parsed.error) out.error(parsed.error.line, parsed.error.message);
-  const records = parsed.records.filter((record) => !isBlankRecord(record));
-  const header = records[0];
-  if (!header) {
-    out.error(1, 'empty file');
-    return out.result();
-  }
-  const table = headerColumns(out, header, REQUIRED);
+  const table = headerTable(out, text, REQUIRED);
   if (table === null) return out.result();
-  const { col, needed } = table;
+  const { rows, col, needed } = table;
   const accountName = options.accountName ?? 'Webull';
   const ids = new RowIdentity();
   const fills: Fill[] = [];
 
-  for (const record of records.slice(1)) {
+  for (const record of rows) {
     out.rows += 1;
     if (record.cells.length < needed) {
       out.error(record.line, `line ${record.line}: ${record.cells.length} cells where the header has ${needed} (truncated row)`);
