@@ -58,18 +58,7 @@ async function main(argv: string[]): Promise<void> {
       demo: values.demo === true,
       log: (line) => process.stderr.write(`${line}\n`),
     });
-    process.stdout.write(
-      [
-        `Strikebook ${server.ctx.version} — headless${values.demo ? ' (demo data loaded)' : ''}`,
-        `API:      ${server.apiBaseUrl}`,
-        `Port:     ${server.port}`,
-        ...(server.uiUrl ? [`UI:       ${server.uiUrl}`] : ['UI:       not built (npm run build:web)']),
-        `Key file: ${server.keyFilePath}`,
-        `Data:     ${server.dataDir}`,
-        `Try:      curl -H "Authorization: Bearer $(cat '${server.keyFilePath}')" ${server.apiBaseUrl}/journal/summary`,
-        '',
-      ].join('\n'),
-    );
+    // Signal handlers first: a script may send SIGINT as soon as it reads the banner.
     let stopping = false;
     const stop = (signal: string) => {
       if (stopping) return;
@@ -85,6 +74,18 @@ async function main(argv: string[]): Promise<void> {
     };
     process.on('SIGINT', () => stop('SIGINT'));
     process.on('SIGTERM', () => stop('SIGTERM'));
+    process.stdout.write(
+      [
+        `Strikebook ${server.ctx.version} — headless${values.demo ? ' (demo data loaded)' : ''}`,
+        `API:      ${server.apiBaseUrl}`,
+        `Port:     ${server.port}`,
+        ...(server.uiUrl ? [`UI:       ${server.uiUrl}`] : ['UI:       not built (npm run build:web)']),
+        `Key file: ${server.keyFilePath}`,
+        `Data:     ${server.dataDir}`,
+        `Try:      curl -H "Authorization: Bearer $(cat '${server.keyFilePath}')" ${server.apiBaseUrl}/journal/summary`,
+        '',
+      ].join('\n'),
+    );
     return;
   }
 

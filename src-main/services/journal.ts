@@ -39,82 +39,28 @@ export function transactionIdFor(tx: Pick<ImportedTransaction, 'source' | 'accou
   return `tx_${shortHash(tx.source, tx.accountName, tx.brokerRowId)}`;
 }
 
-interface TransactionRow {
-  id: string;
-  import_id: number;
-  account_id: string;
-  account_name: string;
-  broker_row_id: string;
-  type: string;
-  symbol: string;
-  underlying: string;
-  is_option: number;
-  expiration: string | null;
-  strike: number | null;
-  right: string | null;
-  quantity: number;
-  price_minor: number;
-  multiplier: number;
-  amount_minor: number;
-  commission_minor: number;
-  fees_minor: number;
-  currency: string;
-  trade_date: string;
-  trade_day: string;
-  order_id: string | null;
-  description: string;
-  source: string;
-  inferred: number;
-  previous_symbol: string | null;
-}
+/** The columns a Transaction is read from; the ledger leaves out the last two (it never reads them). */
+const LEDGER_COLUMNS = `id, import_id, account_id, type, symbol, underlying, is_option, expiration, strike, right, quantity,
+  price_minor, multiplier, amount_minor, commission_minor, fees_minor, currency, trade_date, trade_day, order_id, source,
+  inferred, previous_symbol`;
+const ALL_COLUMNS = `${LEDGER_COLUMNS}, description, broker_row_id`;
 
-function rowToTransaction(row: TransactionRow, intern: (text: string) => string = (text) => text): Transaction {
-  const tx: Transaction = {
-    id: row.id,
-    importId: row.import_id,
-    accountId: intern(row.account_id),
-    accountName: intern(row.account_name),
-    brokerRowId: row.broker_row_id,
-    type: intern(row.type) as TransactionType,
-    symbol: intern(row.symbol),
-    underlying: intern(row.underlying),
-    isOption: row.is_option === 1,
-    expiration: row.expiration,
-    strike: row.strike,
-    right: row.right === 'C' || row.right === 'P' ? row.right : null,
-    quantity: row.quantity,
-    priceMinor: row.price_minor,
-    multiplier: row.multiplier,
-    amountMinor: row.amount_minor,
-    commissionMinor: row.commission_minor,
-    feesMinor: row.fees_minor,
-    currency: intern(row.currency),
-    tradeDate: row.trade_date,
-    tradeDay: intern(row.trade_day),
-    orderId: row.order_id,
-    description: row.description,
-    source: intern(row.source),
-    inferred: row.inferred === 1,
-  };
-  if (row.previous_symbol !== null) tx.previousSymbol = row.previous_symbol;
-  return tx;
-}
-
-type LedgerRow = [
+type TransactionRow = [
   string, number, string, string, string, string, number, string | null, number | null, string | null, number, number,
   number, number, number, number, string, string, string, string | null, string, number, string | null,
+  (string | undefined)?, (string | undefined)?,
 ];
 
-/** A Transaction with what the analytics read (descriptions and broker row ids left empty). */
-function leanTransaction(row: LedgerRow, intern: (text: string) => string, accountNames: ReadonlyMap<string, string>): Transaction {
+/** A raw row (LEDGER_COLUMNS or ALL_COLUMNS) as a Transaction; repeated strings shared through `intern`. */
+function toTransaction(row: TransactionRow, accountNames: ReadonlyMap<string, string>, intern: (text: string) => string = (text) => text): Transaction {
   const [id, importId, accountId, type, symbol, underlying, isOption, expiration, strike, right, quantity, priceMinor, multiplier,
-    amountMinor, commissionMinor, feesMinor, currency, tradeDate, tradeDay, orderId, source, inferred, previousSymbol] = row;
+    amountMinor, commissionMinor, feesMinor, currency, tradeDate, tradeDay, orderId, source, inferred, previousSymbol, description, brokerRowId] = row;
   const tx: Transaction = {
     id,
     importId,
     accountId: intern(accountId),
     accountName: accountNames.get(accountId) ?? '',
-    brokerRowId: '',
+    brokerRowId: brokerRowId ?? '',
     type: intern(type) as TransactionType,
     symbol: intern(symbol),
     underlying: intern(underlying),
@@ -132,7 +78,7 @@ function leanTransaction(row: LedgerRow, intern: (text: string) => string, accou
     tradeDate,
     tradeDay: intern(tradeDay),
     orderId,
-    description: '',
+    description: description ?? '',
     source: intern(source),
     inferred: inferred === 1,
   };
@@ -267,17 +213,10 @@ export class JournalService {
       // descriptions), with the strings repeated on every row shared. buildLedger orders them itself.
       const intern = interner();
       const accountNames = new Map(cache.accounts.map((a) => [a.id, a.name]));
-      const rows = this.db
-        .prepare(
-          `SELECT id, import_id, account_id, type, symbol, underlying, is_option, expiration, strike, right, quantity, price_minor,
-             multiplier, amount_minor, commission_minor, fees_minor, currency, trade_date, trade_day, order_id, source, inferred,
-             previous_symbol FROM transactions`,
-        )
-        .raw()
-        .iterate() as IterableIterator<LedgerRow>;
+      const rows = this.db.prepare(`SELECT ${LEDGER_COLUMNS} FROM transactions`).raw().iterate() as IterableIterator<TransactionRow>;
       // Row by row: the raw arrays die young instead of all 100k living next to the objects made from them.
       const transactions: Transaction[] = [];
-      for (const row of rows) transactions.push(leanTransaction(row, intern, accountNames));
+      for (const row of rows) transactions.push(toTransaction(row, accountNames, intern));
       cache.ledger = buildLedger(transactions, { reportingCurrency: this.settings().reportingCurrency });
     }
     return cache.ledger;
@@ -304,9 +243,11 @@ export class JournalService {
   private rowsById(ids: readonly string[]): Transaction[] {
     if (ids.length === 0) return [];
     const rows = this.db
-      .prepare(`SELECT t.*, a.name AS account_name FROM transactions t JOIN accounts a ON a.id = t.account_id WHERE t.id IN (${ids.map(() => '?').join(', ')})`)
+      .prepare(`SELECT ${ALL_COLUMNS} FROM transactions WHERE id IN (${ids.map(() => '?').join(', ')})`)
+      .raw()
       .all(...ids) as TransactionRow[];
-    const byId = new Map(rows.map((row) => [row.id, rowToTransaction(row)]));
+    const accountNames = new Map(this.load().accounts.map((a) => [a.id, a.name]));
+    const byId = new Map(rows.map((row) => [row[0], toTransaction(row, accountNames)]));
     return ids.map((id) => byId.get(id)).filter((tx): tx is Transaction => tx !== undefined);
   }
 
