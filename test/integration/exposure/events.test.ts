@@ -84,7 +84,10 @@ describe('events through the API', () => {
     const after = (await (await fetch(`${server.apiBaseUrl}/gex/events?tickers=TEST`, auth())).json()) as { events: ExposureEventJson[] };
     expect(after.events.map((e) => e.id)).toEqual(events.events.map((e) => e.id));
 
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The stream is written as the events are stored; give the reader time to see both, then stop it.
+    for (let waited = 0; waited < 5_000 && !/event: flip\n/.test(received.join('')); waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     controller.abort();
     await reading;
     const text = received.join('');

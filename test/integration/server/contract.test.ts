@@ -189,7 +189,7 @@ describe('bodies and limits', () => {
   });
 
   it('429 RATE_LIMITED with Retry-After once the burst is spent', async () => {
-    const limited = await buildTestApp({ overrides: { rateLimit: { perSecond: 1, burst: 3 } } });
+    const limited = await buildTestApp({ overrides: { rateLimit: { perSecond: 0.01, burst: 3 } } });
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 5; i += 1) statuses.push((await limited.request('/v1/journal/summary')).statusCode);

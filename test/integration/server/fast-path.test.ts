@@ -18,7 +18,7 @@ let url = '';
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${url}${path}`, { headers: { authorization: `Bearer ${server.apiKey}`, ...headers } });
 
 beforeAll(async () => {
-  server = await startServer({ dataDir: tempDir(), port: 0, uiDir: null, overrides: { rateLimit: { perSecond: 1, burst: 6 } } });
+  server = await startServer({ dataDir: tempDir(), port: 0, uiDir: null, overrides: { rateLimit: { perSecond: 0.01, burst: 6 } } });
   url = server.url;
   server.ctx.exposure.ingest(chain('2099-11-20T15:00:00Z', 1000));
 });
@@ -46,7 +46,8 @@ describe('the cached-answer fast path (real HTTP)', () => {
     const noKey = await fetch(`${url}/v1/gex?symbol=FAST`);
     expect(noKey.status).toBe(401);
 
-    // 6 tokens of burst: 3 spent above (first, second, 304), then the 4th, 5th and 6th pass and the 7th is limited.
+    // 6 tokens of burst (refilling at 0.01/s, i.e. not during this test): 3 spent above (first, second, 304),
+    // then the 4th, 5th and 6th pass and the 7th is limited.
     const statuses = [];
     for (let i = 0; i < 4; i += 1) statuses.push((await get('/v1/gex?symbol=FAST')).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
@@ -71,10 +72,12 @@ describe('the cached-answer fast path (real HTTP)', () => {
   });
 
   it('never serves a stale answer after a newer snapshot, nor a key revoked by another process', async () => {
-    await new Promise((resolve) => setTimeout(resolve, 2_100)); // let the rate-limit bucket refill
-    const before = (await (await get('/v1/gex?symbol=FAST&formula=per_1pct')).json()) as { meta: { snapshotTime: string } };
+    // A second key has a bucket of its own (the first one is spent).
+    const { key } = server.ctx.keys.create('second');
+    const getWith = (path: string) => fetch(`${url}${path}`, { headers: { authorization: `Bearer ${key}` } });
+    const before = (await (await getWith('/v1/gex?symbol=FAST&formula=per_1pct')).json()) as { meta: { snapshotTime: string } };
     server.ctx.exposure.ingest(chain('2099-11-20T16:00:00Z', 3000));
-    const after = (await (await get('/v1/gex?symbol=FAST&formula=per_1pct')).json()) as { meta: { snapshotTime: string } };
+    const after = (await (await getWith('/v1/gex?symbol=FAST&formula=per_1pct')).json()) as { meta: { snapshotTime: string } };
     expect(before.meta.snapshotTime).toBe('2099-11-20T15:00:00.000Z');
     expect(after.meta.snapshotTime, 'the newer snapshot drops the cached answer').toBe('2099-11-20T16:00:00.000Z');
 
@@ -82,6 +85,6 @@ describe('the cached-answer fast path (real HTTP)', () => {
     other.prepare('UPDATE api_keys SET revoked_at = ? WHERE revoked_at IS NULL').run(new Date().toISOString());
     other.close();
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect((await get('/v1/gex?symbol=FAST&formula=per_1pct')).status, 'revoked elsewhere: refused within 25 ms').toBe(401);
+    expect((await getWith('/v1/gex?symbol=FAST&formula=per_1pct')).status, 'revoked elsewhere: refused within 25 ms').toBe(401);
   });
 });
