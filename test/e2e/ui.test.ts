@@ -158,14 +158,14 @@ describe.skipIf(!hasChromium)('renderer in Chromium (serve --demo)', () => {
       await page.waitForSelector('[data-testid="gex-key-numbers"]');
       const symbol = await page.getByTestId('symbol-select').inputValue();
       const totalCard = page.getByTestId('gex-key-numbers').locator('.stat').nth(1).locator('.stat-value');
-      expect(await totalCard.textContent(), 'nominal GEX is in shares').toMatch(/sh$/);
+      await expect.poll(() => totalCard.textContent(), { message: 'nominal GEX is in shares', timeout: 10_000 }).toMatch(/sh$/);
 
       const pct = page.waitForResponse((r) => r.url().includes('/v1/gex') && r.url().includes('formula=per_1pct'));
       await page.getByRole('button', { name: '$ / 1%' }).click();
       const pctBody = (await (await pct).json()) as GexResponseT;
       await page.waitForTimeout(200);
       expect(pctBody.meta.formula, 'the request carried the formula').toBe('per_1pct');
-      expect(await totalCard.textContent(), 'per-1% GEX is in dollars').toMatch(/^[+−]?\$/);
+      await expect.poll(() => totalCard.textContent(), { message: 'per-1% GEX is in dollars', timeout: 10_000 }).toMatch(/^[+−]?\$/);
 
       const one = page.waitForResponse((r) => r.url().includes('/v1/gex') && r.url().includes('expirationsCount=1'));
       await page.getByRole('group', { name: 'Number of expirations' }).getByRole('button', { name: '1' }).click();
@@ -175,7 +175,7 @@ describe.skipIf(!hasChromium)('renderer in Chromium (serve --demo)', () => {
 
       await page.getByRole('button', { name: 'Pick dates' }).click();
       const chips = page.getByTestId('expiration-picks').locator('label.chip');
-      expect(await chips.count(), 'one checkbox per available expiration').toBe(Math.min(40, oneBody.meta.availableExpirations.length));
+      await expect.poll(() => chips.count(), { message: 'one checkbox per available expiration', timeout: 10_000 }).toBe(Math.min(40, oneBody.meta.availableExpirations.length));
       const picked = page.waitForResponse((r) => r.url().includes('/v1/gex') && r.url().includes('expirations='));
       await chips.nth(0).locator('input').check();
       const pickedBody = (await (await picked).json()) as GexResponseT;
@@ -191,7 +191,7 @@ describe.skipIf(!hasChromium)('renderer in Chromium (serve --demo)', () => {
       await vannaScope.selectOption(firstExp ?? '');
       expect((await pinned).status(), 'vanna for one pinned expiration').toBe(200);
       await page.waitForTimeout(300);
-      expect(await page.getByTestId('snapshot-info').textContent(), 'snapshot time and source are shown').toContain('source demo');
+      await expect.poll(() => page.getByTestId('snapshot-info').textContent(), { message: 'snapshot time and source are shown', timeout: 10_000 }).toContain('source demo');
       expect(symbol.length).toBeGreaterThan(0);
       await shot(page, 'exposure-picked-dark');
       expect(errors).toEqual([]);
@@ -220,7 +220,7 @@ describe.skipIf(!hasChromium)('renderer in Chromium (serve --demo)', () => {
       const count = expected.events.length;
       if (count === 0) expect(await page.getByTestId('events-table').count()).toBe(0);
       else {
-        expect(await rows.count(), 'the table lists what the API lists for the same filter').toBe(count);
+        await expect.poll(() => rows.count(), { message: 'the table lists what the API lists for the same filter', timeout: 10_000 }).toBe(count);
         const tickers = new Set(await rows.locator('td:nth-child(2)').allTextContents());
         expect([...tickers], 'only the chosen ticker').toEqual([ticker]);
         const types = await rows.locator('td:nth-child(5)').allTextContents();
@@ -247,7 +247,7 @@ describe.skipIf(!hasChromium)('renderer in Chromium (serve --demo)', () => {
       await page.waitForTimeout(200);
       const expected = await api<TransactionsResponseT>(served, `/journal/transactions?symbol=${symbol}&limit=25`);
       const rows = page.getByTestId('transactions-table').locator('tbody tr');
-      expect(await rows.count(), 'first page has what the API returns').toBe(expected.transactions.length);
+      await expect.poll(() => rows.count(), { message: 'first page has what the API returns', timeout: 10_000 }).toBe(expected.transactions.length);
       if (expected.pagination.pages > 1) {
         const second = page.waitForResponse((r) => r.url().includes('page=2'));
         await page.getByRole('button', { name: 'Next ›' }).click();
