@@ -77,7 +77,8 @@ export function createContext(options: ContextOptions): OwnedContext {
       saveSettings(db, changes);
       settings = loadSettings(db, overrides);
       if (changes.rate !== undefined) exposure.reset();
-      if (changes.timeZone !== undefined || changes.reportingCurrency !== undefined) journal.invalidate();
+      if (changes.timeZone !== undefined) journal.redate(settings.timeZone);
+      else if (changes.reportingCurrency !== undefined) journal.invalidate();
       return settings;
     },
     close() {

@@ -370,6 +370,23 @@ export class JournalService {
     return rows.map((row) => ({ ...(JSON.parse(row.report_json) as ImportReport), id: row.id, imported: row.imported, duplicates: row.duplicates }));
   }
 
+  /** Re-dates every transaction in a new journal time zone (the trade day is stored with each row). */
+  redate(timeZone: string): number {
+    const dayOf = makeDayOf(timeZone);
+    const rows = this.db.prepare('SELECT id, trade_date FROM transactions').raw().all() as Array<[string, string]>;
+    const update = this.db.prepare('UPDATE transactions SET trade_day = ? WHERE id = ? AND trade_day != ?');
+    const changed = this.db.transaction(() => {
+      let count = 0;
+      for (const [id, tradeDate] of rows) {
+        const day = dayOf(tradeDate);
+        count += update.run(day, id, day).changes;
+      }
+      return count;
+    })();
+    this.invalidate();
+    return changed;
+  }
+
   /** Removes the transactions this import inserted (rows it found as duplicates stay with their first import). */
   undoImport(id: number): { id: number; removed: number } {
     const result = this.db.transaction(() => {

@@ -126,3 +126,20 @@ describe('imports through the API', () => {
     expect(summary.stats.totalRealizedPnl, 'PFE alone again').toBe(175.52);
   });
 });
+
+describe('journal time zone', () => {
+  it('re-dates stored transactions when the zone changes: a 01:30 UTC fill is the previous day in New York', async () => {
+    const app = await buildTestApp();
+    try {
+      const csv = 'id,date,account,type,symbol,quantity,price,amount\nz1,2025-03-04T01:30:00Z,Z,DEPOSIT,,1,0,100\n';
+      expect((await app.request({ method: 'POST', url: '/v1/imports?broker=generic', headers: { 'content-type': 'text/csv' }, payload: csv })).statusCode).toBe(201);
+      const day = async () => (await app.get<TransactionsResponseT>('/v1/journal/transactions')).body.transactions[0]?.tradeDay;
+      expect(await day(), '01:30 UTC on March 4 is 20:30 EST on March 3').toBe('2025-03-03');
+      const put = await app.request({ method: 'PUT', url: '/v1/settings', headers: { 'content-type': 'application/json' }, payload: '{"timeZone":"Europe/London"}' });
+      expect(put.statusCode, put.body).toBe(200);
+      expect(await day(), 'in London it is already March 4').toBe('2025-03-04');
+    } finally {
+      await app.close();
+    }
+  });
+});
