@@ -43,7 +43,7 @@ const PUBLIC_PATHS = new Set(['/v1/health', '/v1/openapi.json']);
 /** Builds the /v1 app without listening (tests call it with `inject`). */
 export async function buildApp(ctx: AppContext, options: AppOptions): Promise<App> {
   const allowedHosts = new Set([`127.0.0.1:${options.port}`, `localhost:${options.port}`]);
-  const limiter = new RateLimiter(ctx.settings.rateLimit.perSecond, ctx.settings.rateLimit.burst);
+  const limiter = new RateLimiter(() => ctx.settings.rateLimit);
   const fastPath = makeFastPath(ctx, allowedHosts, limiter);
   const app = Fastify({
     // Repeated cached exposure requests are answered before routing (fast-path.ts); all else goes to Fastify.
