@@ -215,3 +215,18 @@ export function baseTransaction(source: string, accountName: string): ImportedTr
 export function grossMinor(priceMinor: number, quantity: number, multiplier: number): number {
   return Math.round(Number((priceMinor * quantity * multiplier).toPrecision(15)));
 }
+
+/**
+ * Fees a broker nets into the amount without a column for them (Robinhood, E*TRADE): what is left between the
+ * gross (price × quantity × multiplier), the commission and the net amount of a trade. Only where the gross is
+ * exact — whole quantities; fractional-share prices are rounded in the files, so a gap there is no fee — and
+ * only a plausible residual (0 ≤ fees < gross).
+ */
+export function impliedFeesMinor(tx: ImportedTransaction): number {
+  const selling = tx.type === 'SELL' || tx.type === 'SELL_TO_OPEN' || tx.type === 'SELL_TO_CLOSE';
+  const buying = tx.type === 'BUY' || tx.type === 'BUY_TO_OPEN' || tx.type === 'BUY_TO_CLOSE';
+  if ((!selling && !buying) || !Number.isInteger(tx.quantity)) return 0;
+  const gross = grossMinor(tx.priceMinor, tx.quantity, tx.multiplier);
+  const fees = selling ? gross - tx.commissionMinor - tx.amountMinor : -tx.amountMinor - gross - tx.commissionMinor;
+  return fees >= 0 && fees < gross ? fees : 0;
+}

@@ -15,7 +15,7 @@ import {
   baseTransaction,
   cellAt,
   firstLines,
-  grossMinor,
+  impliedFeesMinor,
   isoDay,
   headerColumns,
   moneyCell,
@@ -210,7 +210,7 @@ function mapRow(
   } else {
     tx.type = mapped;
   }
-  tx.feesMinor = impliedFees(tx);
+  tx.feesMinor = impliedFeesMinor(tx);
   if (option) {
     const delta = POSITION_SIGN[tx.type] ?? 0;
     const before = positions.get(option.symbol) ?? 0;
@@ -220,16 +220,6 @@ function mapRow(
   }
   out.add(record.line, tx);
   return result;
-}
-
-/** E*TRADE nets regulatory fees into Amount without a column for them: the residual after gross and commission. */
-function impliedFees(tx: ImportedTransaction): number {
-  const selling = tx.type === 'SELL' || tx.type === 'SELL_TO_OPEN' || tx.type === 'SELL_TO_CLOSE';
-  const buying = tx.type === 'BUY' || tx.type === 'BUY_TO_OPEN' || tx.type === 'BUY_TO_CLOSE';
-  if ((!selling && !buying) || !Number.isInteger(tx.quantity)) return 0;
-  const gross = grossMinor(tx.priceMinor, tx.quantity, tx.multiplier);
-  const fees = selling ? gross - tx.commissionMinor - tx.amountMinor : -tx.amountMinor - gross - tx.commissionMinor;
-  return fees >= 0 && fees < gross ? fees : 0;
 }
 
 export const etradeImporter: BrokerImporter = {

@@ -14,7 +14,7 @@ import {
   baseTransaction,
   cellAt,
   firstLines,
-  grossMinor,
+  impliedFeesMinor,
   isoDay,
   headerTable,
   moneyCell,
@@ -159,21 +159,8 @@ function mapRow(
     Object.assign(tx, option, { isOption: true, multiplier: 100 });
   }
   if (type === 'SPLIT') out.warn(record.line, `line ${record.line}: split of ${instrument} imported from the share quantity; check it`);
-  tx.feesMinor = impliedFees(tx);
+  tx.feesMinor = impliedFeesMinor(tx);
   out.add(record.line, tx);
-}
-
-/**
- * Robinhood nets regulatory fees into Amount. For trades whose gross is exact (options, whole shares) the
- * fee is the gap between gross and net; fractional-share prices are rounded in the file, so no fee there.
- */
-function impliedFees(tx: ImportedTransaction): number {
-  const trade = ['BUY', 'SELL', 'BUY_TO_OPEN', 'SELL_TO_OPEN', 'BUY_TO_CLOSE', 'SELL_TO_CLOSE'].includes(tx.type);
-  if (!trade || !Number.isInteger(tx.quantity)) return 0;
-  const gross = grossMinor(tx.priceMinor, tx.quantity, tx.multiplier);
-  const selling = tx.type === 'SELL' || tx.type === 'SELL_TO_OPEN' || tx.type === 'SELL_TO_CLOSE';
-  const fees = selling ? gross - tx.amountMinor : -tx.amountMinor - gross;
-  return fees >= 0 && fees < gross ? fees : 0;
 }
 
 export const robinhoodImporter: BrokerImporter = {
