@@ -80,6 +80,17 @@ export function baseOptions(palette: ChartPalette) {
   } as const;
 }
 
+/** A fixed (no scroll, no zoom) chart over dates with money on the price axis: the journal's charts. */
+function createMoneyTimeChart(container: HTMLElement, palette: ReturnType<typeof chartPalette>, currency: string) {
+  return createChart(container, {
+    ...baseOptions(palette),
+    localization: { priceFormatter: (value: number) => fmtMoneyCompact(value, currency) },
+    timeScale: { borderColor: palette.border, fixLeftEdge: true, fixRightEdge: true },
+    handleScroll: false,
+    handleScale: false,
+  });
+}
+
 /** Cumulative P&L: green above zero, red below (a baseline series at 0). */
 export function EquityChart({ points, currency, height = 240 }: { points: ReadonlyArray<{ date: string; value: number }>; currency: string; height?: number }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -88,13 +99,7 @@ export function EquityChart({ points, currency, height = 240 }: { points: Readon
     const container = ref.current;
     if (!container) return;
     const palette = chartPalette(theme);
-    const chart = createChart(container, {
-      ...baseOptions(palette),
-      localization: { priceFormatter: (value: number) => fmtMoneyCompact(value, currency) },
-      timeScale: { borderColor: palette.border, fixLeftEdge: true, fixRightEdge: true },
-      handleScroll: false,
-      handleScale: false,
-    });
+    const chart = createMoneyTimeChart(container, palette, currency);
     const series = chart.addSeries(BaselineSeries, {
       baseValue: { type: 'price', price: 0 },
       topLineColor: palette.pos,
@@ -122,13 +127,7 @@ export function MonthlyBars({ months, currency, height = 180 }: { months: Readon
     const container = ref.current;
     if (!container) return;
     const palette = chartPalette(theme);
-    const chart = createChart(container, {
-      ...baseOptions(palette),
-      localization: { priceFormatter: (value: number) => fmtMoneyCompact(value, currency) },
-      timeScale: { borderColor: palette.border, fixLeftEdge: true, fixRightEdge: true },
-      handleScroll: false,
-      handleScale: false,
-    });
+    const chart = createMoneyTimeChart(container, palette, currency);
     const series = chart.addSeries(HistogramSeries, { priceLineVisible: false, lastValueVisible: false });
     series.setData(months.map((m) => ({ time: `${m.month.slice(0, 7)}-01` as Time, value: m.pl, color: m.pl >= 0 ? palette.pos : palette.neg })));
     chart.timeScale().fitContent();
