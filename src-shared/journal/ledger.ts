@@ -168,6 +168,22 @@ export interface LedgerOptions {
 
 // ---------------------------------------------------------------- internals
 
+/**
+ * The value of a fill as the broker booked it: the cash plus the costs of a sell, minus the cash less the
+ * costs of a buy. The per-share price alone is rounded to 4 decimals and loses cents on a large fill (853.81
+ * over 300 shares is 2.846033 a share); the booked value is exact, so a flat-to-flat chain's realized P&L
+ * equals its cash to the cent. When a row's cash does not match its price (an importer without amounts, a
+ * hand-written row), the price × quantity × multiplier value is used.
+ */
+function tradeValueMinor(t: Transaction, dir: number, qty: number, costsMinor: number): number {
+  const fromPrice = Math.round(Math.abs(t.priceMinor) * qty * t.multiplier);
+  const fromCash = dir < 0 ? t.amountMinor + costsMinor : -t.amountMinor - costsMinor;
+  // The price's own rounding (half a minor unit per share), plus one cent: brokers round the net Total on
+  // its own (tastytrade books −247.53 for a −247.52 fill with 0.02 of fees), and the cash is what reconciles.
+  const tolerance = Math.ceil(0.5 * qty * t.multiplier) + 100;
+  return fromCash > 0 && Math.abs(fromCash - fromPrice) <= tolerance ? fromCash : fromPrice;
+}
+
 interface Lot {
   qty: number;
   grossMinor: number;
@@ -511,8 +527,8 @@ class LedgerBuilder {
     const pos = this.position(t);
     const dir = t.type === 'BUY_TO_OPEN' || t.type === 'BUY_TO_CLOSE' || t.type === 'BUY' ? 1 : -1;
     const qty = Math.abs(t.quantity);
-    const grossMinor = Math.round(Math.abs(t.priceMinor) * qty * t.multiplier);
     const costsMinor = Math.abs(t.commissionMinor) + Math.abs(t.feesMinor);
+    const grossMinor = tradeValueMinor(t, dir, qty, costsMinor);
     const closingOnly = t.type === 'BUY_TO_CLOSE' || t.type === 'SELL_TO_CLOSE';
     const openingOnly = t.type === 'BUY_TO_OPEN' || t.type === 'SELL_TO_OPEN';
 

@@ -6,7 +6,7 @@
  *   leaves at 0); the stock rows delivered with them (`Buy to Open 100 SCHG @ 103.00`) → BUY/SELL at the
  *   strike. Symbol Change / Stock Merger / Special Dividend pairs (close old, open new) → one
  *   SYMBOL_CHANGE carrying previousSymbol; Reverse/Forward Split pairs → one SPLIT (quantity = new − old).
- *   ACAT transfers → OTHER with a warning (the file has no cost basis).
+ *   ACAT transfers in → BUY/SELL (to open) at zero cost basis with a warning; ACAT transfers out → OTHER.
  * - Money Movement: Dividend → DIVIDEND (negative rows are withholding, kept signed), Credit/Debit
  *   Interest and stock-lending income → INTEREST, Balance Adjustment / Fee → FEE, Deposit / Withdrawal /
  *   Transfer → DEPOSIT or WITHDRAWAL by the sign of the cash (tastytrade files "Wire Funds Received"
@@ -181,7 +181,14 @@ function receiveDeliver(row: TastyRow, ctx: MapContext): ImportedTransaction {
     return tx;
   }
   if (sub === 'acat') {
-    ctx.warn(row.line, `ACAT transfer of ${row.quantity} ${row.symbol} kept as OTHER: the file has no cost basis`);
+    // Shares or options transferred in open a position (else their later sale would open a phantom short).
+    // The file has no cost basis: they enter at zero cost, and the warning says so.
+    const incoming = /_TO_OPEN$/i.test(row.action.replace(/\s+/g, '_')) ? tradeType(row) : null;
+    if (incoming !== null) {
+      ctx.warn(row.line, `ACAT transfer of ${row.quantity} ${row.symbol} opens the position at zero cost basis (the file has none): its sale realizes the full proceeds`);
+      return base(row, ctx, incoming);
+    }
+    ctx.warn(row.line, `ACAT transfer of ${row.quantity} ${row.symbol} kept as OTHER: the position leaves the account and the file has no cost basis`);
     return base(row, ctx, 'OTHER');
   }
   const trade = tradeType(row);

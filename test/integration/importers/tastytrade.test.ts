@@ -259,12 +259,14 @@ describe('tastytrade importer: wheel files (Binnaculum TSLL, MPW), spreads, futu
     expect(withholding, 'three negative Dividend rows').toHaveLength(3);
   });
 
-  it('MPW: the ACAT transfer is kept as OTHER with a warning on its line', () => {
+  it('MPW: the ACAT transfer in opens the 1,000 shares at zero cost, with a warning on its line', () => {
     const text = load('tastytrade_v2_21col_MPW_wheel_binnaculum.csv');
     const result = parse(text);
     expect(result.errors).toEqual([]);
-    expect(at(result, 157).type).toBe('OTHER');
+    // Without it the 2024-10-10 sale of these shares would open a phantom short of 1,000 MPW.
+    expect(at(result, 157).type).toBe('BUY');
     expect(at(result, 157).quantity).toBe(1000);
+    expect([at(result, 157).priceMinor, at(result, 157).amountMinor], 'no cost basis in the file').toEqual([0, 0]);
     expect(result.warnings.map((w) => w.line)).toEqual([157]);
     expect(countTypes(result.transactions).EXPIRATION, 'five Expiration rows').toBe(5);
     expect(sumAmounts(result)).toBe(rawRows(text).reduce((s, row) => s + minorOf(row.Total ?? ''), 0));
