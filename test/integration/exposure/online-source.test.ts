@@ -19,7 +19,7 @@ function cboeJson(spot: number, quoteTime: string, expirations = ['991217']): st
 
 let server: Server;
 let baseUrl = '';
-let mode: 'ok' | 'fail' | 'garbage' | 'session' = 'ok';
+let mode: 'ok' | 'fail' | 'garbage' | 'session' | 'future' = 'ok';
 let requests: string[] = [];
 let ctx: OwnedContext;
 
@@ -30,8 +30,10 @@ beforeAll(async () => {
       response.writeHead(503).end('down');
       return;
     }
-    // CBOE's `timestamp` is UTC. 'session': Friday 2099-11-20 19:30 UTC = 14:30 New York, with a 0DTE expiration.
-    const body = mode === 'garbage' ? '{"data": 1' : mode === 'session' ? cboeJson(5010, '2099-11-20 19:30:00', ['991120', '991217']) : cboeJson(5000, '2099-11-20 15:00:00');
+    // CBOE's `timestamp` is UTC. 'session': 2099-11-20 19:30 UTC = 14:30 New York, with a 0DTE expiration.
+    // 'future': 5 hours after the poll (a source writing New York time where CBOE writes UTC).
+    const bodies = { session: cboeJson(5010, '2099-11-20 19:30:00', ['991120', '991217']), future: cboeJson(5020, '2099-11-21 00:31:00'), garbage: '{"data": 1' };
+    const body = mode === 'session' || mode === 'future' || mode === 'garbage' ? bodies[mode] : cboeJson(5000, '2099-11-20 15:00:00');
     response.writeHead(200, { 'content-type': 'application/json' }).end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -99,6 +101,12 @@ describe('online chain source (CBOE delayed quotes, tested against a local serve
     expect(expirations.snapshotTime, '19:30 UTC, not 19:30 New York (00:30 UTC the next day)').toBe('2099-11-20T19:30:00.000Z');
     expect(Date.parse(expirations.snapshotTime), 'not after the poll').toBeLessThanOrEqual(nowMs);
     expect(expirations.expirations, 'the 0DTE expiration closes at 16:00 New York, after the quote').toEqual(['2099-11-20', '2099-12-17']);
+
+    mode = 'future';
+    const [future] = await new OnlineSource(ctx, undefined, fetch, () => nowMs).pollOnce();
+    expect(future?.ok).toBe(false);
+    expect(future?.message).toMatch(/^the quote time 2099-11-21T00:31:00Z is 5\.0 h after the poll: the source's timestamp is not UTC; retry in/);
+    expect(ctx.exposure.expirations('SPX').snapshotTime, 'the snapshot from the future was not stored').toBe('2099-11-20T19:30:00.000Z');
     mode = 'ok';
   });
 });
