@@ -1,56 +1,85 @@
 /**
  * CBOE "quotedata.csv" option-chain export (layout in fixtures/README.md): a name line with `Last: <spot>`,
- * a `Date: <New York time>` line in one of two spellings, a 22-column header, then one row per
+ * a `Date:` line in the browser's locale (New York time unless a zone is given), a 22-column header, then one row per
  * (expiration, strike) with the call on the left of `Strike` and the put on the right.
  */
-import { DateTime } from 'luxon';
 import type { OptionContract } from '../../src-shared/exposure/model';
 import {
   ErrorList,
   finishSnapshot,
+  isRealDate,
   monthNumber,
-  NEW_YORK,
   parseNumberCell,
   parseOccSymbol,
   type ChainParseOptions,
   type ChainParseResult,
   type LocatedContract,
 } from './common';
+import { parseDateText, QUOTE_LINE_EXAMPLES } from './date-text';
 import { splitCsvLine, splitLines } from './lines';
+
+/** A CBOE header line: `Expiration Date,Calls,...` (cells may be quoted; `;` or tab when a spreadsheet re-saved it). */
+const HEADER_RE = /^\s*"?Expiration Date"?\s*[,;\t]\s*"?Calls"?\s*[,;\t]/i;
 
 /** True when one of the first lines is the CBOE header. */
 export function looksLikeCboeCsv(text: string): boolean {
   return splitLines(text.slice(0, 4000))
     .slice(0, 8)
-    .some((l) => /^\s*"?Expiration Date"?\s*,\s*"?Calls"?\s*,/i.test(l.text));
+    .some((l) => HEADER_RE.test(l.text));
 }
 
-/** `January 7, 2024 at 10:52 AM EST` or `February 5 2022, 8:26 PM EST` (New York wall clock) → UTC ISO. */
+/**
+ * The quote time of a `Date:` line (the whole line or its cell) → UTC ISO, or null. The text after `Date:` runs
+ * to the next `,Label:` cell; it may hold commas itself ("Date: 26 May 2023, 5:18 PM EDT,Bid: 0" is not quoted).
+ */
 export function parseCboeDateLine(text: string): string | null {
-  const match = /Date:\s*([A-Za-z]+)\.?\s+(\d{1,2}),?\s+(\d{4}),?\s+(?:at\s+)?(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AP]M)?/i.exec(text);
-  if (match === null) return null;
-  const month = monthNumber(match[1] ?? '');
-  if (month === null) return null;
-  let hour = Number(match[4]);
-  const meridiem = (match[7] ?? '').toUpperCase();
-  if (meridiem !== '' && (hour < 1 || hour > 12)) return null;
-  if (meridiem === 'PM' && hour < 12) hour += 12;
-  if (meridiem === 'AM' && hour === 12) hour = 0;
-  const parsed = DateTime.fromObject(
-    { year: Number(match[3]), month, day: Number(match[2]), hour, minute: Number(match[5]), second: Number(match[6] ?? 0) },
-    { zone: NEW_YORK },
-  );
-  return parsed.isValid ? parsed.toUTC().toISO({ suppressMilliseconds: true }) : null;
+  const dateText = dateTextOf(text);
+  return dateText === null ? null : parseDateText(dateText);
 }
 
-/** `Fri Jan 05 2024` → 2024-01-05. */
-function parseExpirationCell(text: string): string | null {
-  const match = /^(?:[A-Za-z]{3},?\s+)?([A-Za-z]{3,9})\s+(\d{1,2}),?\s+(\d{4})$/.exec(text.trim());
-  if (match === null) return null;
-  const month = monthNumber(match[1] ?? '');
-  if (month === null) return null;
-  const date = DateTime.fromObject({ year: Number(match[3]), month, day: Number(match[2]) }, { zone: 'utc' });
-  return date.isValid ? date.toISODate() : null;
+function dateTextOf(line: string): string | null {
+  const at = line.search(/Date:/i);
+  if (at < 0) return null;
+  let rest = line.slice(at + 'Date:'.length);
+  const nextCell = rest.search(/"?\s*[,;\t]\s*"?\p{L}[\p{L} ]*:/u);
+  if (nextCell >= 0) rest = rest.slice(0, nextCell);
+  return rest.replace(/"/g, '').trim();
+}
+
+/**
+ * The dates an expiration cell can mean: CBOE writes `Fri Jan 05 2024`; a spreadsheet may have rewritten it as
+ * `2024-01-05`, `1/5/2024` or `5/1/2024` (both readings are returned; the row's OCC symbols decide).
+ */
+function expirationCandidates(text: string): string[] {
+  const trimmed = text.trim();
+  const named = /^(?:[A-Za-z]{3},?\s+)?([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})$/.exec(trimmed);
+  if (named !== null) {
+    const month = monthNumber(named[1] ?? '');
+    return month === null ? [] : realDates([{ year: Number(named[3]), month, day: Number(named[2]) }]);
+  }
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ][\d:.]+)?$/.exec(trimmed);
+  if (iso !== null) return realDates([{ year: Number(iso[1]), month: Number(iso[2]), day: Number(iso[3]) }]);
+  const numeric = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4}|\d{2})(?:\s+[\d:.]+)?$/.exec(trimmed);
+  if (numeric !== null) {
+    const yearText = numeric[3] ?? '';
+    const year = yearText.length === 2 ? 2000 + Number(yearText) : Number(yearText);
+    const a = Number(numeric[1]);
+    const b = Number(numeric[2]);
+    return realDates([
+      { year, month: a, day: b },
+      { year, month: b, day: a },
+    ]);
+  }
+  return [];
+}
+
+function realDates(candidates: Array<{ year: number; month: number; day: number }>): string[] {
+  const out: string[] = [];
+  for (const { year, month, day } of candidates) {
+    const iso = `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+    if (isRealDate(iso) && !out.includes(iso)) out.push(iso);
+  }
+  return out;
 }
 
 interface SideColumns {
@@ -73,11 +102,18 @@ function sideColumns(header: string[], from: number, to: number): { columns: Sid
   return { columns: missing.length === 0 ? columns : null, missing };
 }
 
-function readNumber(cells: string[], column: number, name: string, side: string, line: number, errors: ErrorList): number | null {
+function readNumber(cells: string[], column: number, name: string, side: string, line: number, errors: ErrorList, decimalMark: '.' | ','): number | null {
   const raw = cells[column] ?? '';
-  const value = parseNumberCell(raw);
+  const value = parseNumberCell(raw, decimalMark);
   if (value === null) errors.add(line, `non-numeric ${name} "${raw.trim()}" (${side})`);
   return value;
+}
+
+/** The delimiter of a header line: a spreadsheet in a decimal-comma locale writes `;`, some exports a tab. */
+function delimiterOf(headerText: string): ',' | ';' | '\t' {
+  const match = /^\s*"?Expiration Date"?\s*([,;\t])/i.exec(headerText);
+  const found = match?.[1];
+  return found === ';' || found === '\t' ? found : ',';
 }
 
 export function parseCboeCsv(text: string, options: ChainParseOptions = {}): ChainParseResult {
@@ -86,30 +122,44 @@ export function parseCboeCsv(text: string, options: ChainParseOptions = {}): Cha
   const lines = splitLines(text);
   if (lines.every((l) => l.text.trim() === '')) return { ok: false, errors: [{ line: null, message: 'empty file' }] };
 
-  const headerAt = lines.findIndex((l, index) => index < 20 && /^\s*"?Expiration Date"?\s*,/i.test(l.text));
+  const headerAt = lines.findIndex((l, index) => index < 20 && /^\s*"?Expiration Date"?\s*[,;\t]/i.test(l.text));
   if (headerAt < 0) {
     return { ok: false, errors: [{ line: null, message: 'missing header line: "Expiration Date,Calls,...,Strike,Puts,..." (not a CBOE quotedata file?)' }] };
   }
   const headerLine = lines[headerAt];
-  const header = splitCsvLine(headerLine?.text ?? '').map((cell) => cell.trim());
+  const delimiter = delimiterOf(headerLine?.text ?? '');
+  const decimalMark = delimiter === ';' ? ',' : '.';
+  const header = splitCsvLine(headerLine?.text ?? '', delimiter).map((cell) => cell.trim());
   const headerLineNumber = headerLine?.line ?? null;
 
   let spot: number | null = null;
   let quoteTime: string | null = null;
+  let dateLineSeen = false;
   for (const l of lines.slice(0, headerAt)) {
-    for (const cell of splitCsvLine(l.text)) {
+    for (const cell of splitCsvLine(l.text, delimiter)) {
       const trimmed = cell.trim();
       const last = /^Last:\s*(.+)$/i.exec(trimmed);
       if (last !== null && spot === null) {
-        spot = parseNumberCell(last[1] ?? '');
+        spot = parseNumberCell(last[1] ?? '', decimalMark);
         if (spot === null || !(spot > 0)) {
           errors.add(l.line, `spot "${trimmed}" is not a positive number`);
           spot = null;
         }
       }
-      if (/^Date:/i.test(trimmed) && quoteTime === null) {
-        quoteTime = parseCboeDateLine(trimmed);
-        if (quoteTime === null && options.quoteTime === undefined) errors.add(l.line, `bad date: cannot read the quote time "${trimmed}"`);
+    }
+    // The whole line, not its cells: an unquoted date line holds commas of its own.
+    if (!dateLineSeen && /(^|[,;\t"])\s*"?Date:/i.test(l.text)) {
+      dateLineSeen = true;
+      // quoteTime= replaces the line: nothing to read (and nothing to refuse) then.
+      if (options.quoteTime !== undefined) continue;
+      const dateText = dateTextOf(l.text) ?? '';
+      quoteTime = parseDateText(dateText);
+      if (quoteTime === null) {
+        errors.add(
+          l.line,
+          `bad date: cannot read the quote time "${dateText}": expected a date and time such as ${QUOTE_LINE_EXAMPLES} ` +
+            '(New York time unless a zone is given); or give the time as quoteTime= (ISO 8601, e.g. 2024-01-07T10:52, New York time)',
+        );
       }
     }
   }
@@ -136,9 +186,11 @@ export function parseCboeCsv(text: string, options: ChainParseOptions = {}): Cha
     errors.add(headerLineNumber, `missing columns: ${missing.join(', ')}`);
     return { ok: false, errors: errors.errors };
   }
+  // Rows need the columns that are read, not the header's width: a spreadsheet pads some lines with empty cells.
+  const needed = Math.max(strikeAt, ...Object.values(callColumns), ...Object.values(putColumns)) + 1;
 
   const located: LocatedContract[] = [];
-  const expirationCache = new Map<string, string | null>();
+  const expirationCache = new Map<string, string[]>();
   const sides = [
     { right: 'C' as const, columns: callColumns, label: 'call' },
     { right: 'P' as const, columns: putColumns, label: 'put' },
@@ -146,24 +198,25 @@ export function parseCboeCsv(text: string, options: ChainParseOptions = {}): Cha
   for (let index = headerAt + 1; index < lines.length && !errors.full; index += 1) {
     const l = lines[index];
     if (l === undefined || l.text.trim() === '') continue;
-    const cells = splitCsvLine(l.text);
-    if (cells.length < header.length) {
+    const cells = splitCsvLine(l.text, delimiter);
+    if (cells.every((cell) => cell.trim() === '')) continue; // a blank row saved by a spreadsheet: `,,,,`
+    if (cells.length < needed) {
       errors.add(l.line, `expected ${header.length} columns, found ${cells.length}`);
       continue;
     }
     const expirationText = cells[0] ?? '';
-    let expiration = expirationCache.get(expirationText);
-    if (expiration === undefined) {
-      expiration = parseExpirationCell(expirationText);
-      expirationCache.set(expirationText, expiration);
+    let expirations = expirationCache.get(expirationText);
+    if (expirations === undefined) {
+      expirations = expirationCandidates(expirationText);
+      expirationCache.set(expirationText, expirations);
     }
-    if (expiration === null) {
-      errors.add(l.line, `bad date: expiration "${expirationText}" is not a date like "Fri Jan 05 2024"`);
+    if (expirations.length === 0) {
+      errors.add(l.line, `bad date: expiration "${expirationText.trim()}" is not a date like "Fri Jan 05 2024"`);
       continue;
     }
-    const strike = parseNumberCell(cells[strikeAt] ?? '');
+    const strike = parseNumberCell(cells[strikeAt] ?? '', decimalMark);
     if (strike === null || !(strike > 0)) {
-      errors.add(l.line, `strike "${cells[strikeAt] ?? ''}" is not a positive number`);
+      errors.add(l.line, `strike "${(cells[strikeAt] ?? '').trim()}" is not a positive number`);
       continue;
     }
     for (const side of sides) {
@@ -174,22 +227,23 @@ export function parseCboeCsv(text: string, options: ChainParseOptions = {}): Cha
         errors.add(l.line, `${side.label} symbol "${symbolText}" is not an OCC option symbol (root + YYMMDD + C/P + strike×1000)`);
         continue;
       }
-      if (occ.expiration !== expiration || occ.right !== side.right || Math.abs(occ.strike - strike) > 1e-6) {
-        errors.add(l.line, `${side.label} symbol ${symbolText} does not match the row (${expiration}, strike ${strike})`);
+      if (!expirations.includes(occ.expiration) || occ.right !== side.right || Math.abs(occ.strike - strike) > 1e-6) {
+        errors.add(l.line, `${side.label} symbol ${symbolText} does not match the row (${expirations.join(' or ')}, strike ${strike})`);
         continue;
       }
-      const bid = readNumber(cells, side.columns.bid, 'Bid', side.label, l.line, errors);
-      const ask = readNumber(cells, side.columns.ask, 'Ask', side.label, l.line, errors);
-      const iv = readNumber(cells, side.columns.iv, 'IV', side.label, l.line, errors);
-      const openInterest = readNumber(cells, side.columns.openInterest, 'Open Interest', side.label, l.line, errors);
+      const bid = readNumber(cells, side.columns.bid, 'Bid', side.label, l.line, errors, decimalMark);
+      const ask = readNumber(cells, side.columns.ask, 'Ask', side.label, l.line, errors, decimalMark);
+      const iv = readNumber(cells, side.columns.iv, 'IV', side.label, l.line, errors, decimalMark);
+      const openInterest = readNumber(cells, side.columns.openInterest, 'Open Interest', side.label, l.line, errors, decimalMark);
       if (bid === null || ask === null || iv === null || openInterest === null) continue;
       if (iv < 0 || openInterest < 0) {
         errors.add(l.line, `negative ${iv < 0 ? 'IV' : 'Open Interest'} (${side.label})`);
         continue;
       }
-      const contract: OptionContract = { root: occ.root, expiration, strike, right: side.right, openInterest, iv, bid, ask, multiplier: 100 };
+      const contract: OptionContract = { root: occ.root, expiration: occ.expiration, strike, right: side.right, openInterest, iv, bid, ask, multiplier: 100 };
       located.push({ contract, line: l.line });
     }
   }
-  return finishSnapshot({ located, errors, warnings, symbol: null, spot, quoteTime, source: 'cboe-csv', options });
+  // The quotedata IV column is always a decimal (1.07 = 107%): a volatile chain is never refused for it.
+  return finishSnapshot({ located, errors, warnings, symbol: null, spot, quoteTime, source: 'cboe-csv', options, ivMayBePercent: false, quoteTimeUnreadable: dateLineSeen });
 }

@@ -1,7 +1,7 @@
 /**
  * CBOE delayed-quotes JSON (`https://cdn.cboe.com/api/global/delayed_quotes/options/<SYMBOL>.json`):
  * `{timestamp?, data: {symbol?, current_price, last_trade_time?, options: [{option, iv, open_interest, bid, ask, ...}]}}`.
- * `option` is an OCC symbol without padding; `iv` a decimal. Times without an offset are New York time.
+ * `option` is an OCC symbol without padding; `iv` a decimal. `timestamp` is UTC; `last_trade_time` New York time.
  */
 import type { OptionContract } from '../../src-shared/exposure/model';
 import {
@@ -80,14 +80,15 @@ export function parseCboeJson(text: string, options: ChainParseOptions = {}): Ch
   }
 
   const spot = numberField(data, 'current_price') ?? numberField(data, 'close');
+  // The top-level `timestamp` ("2024-01-05 21:15:04") is UTC: the options' `last_trade_time` values, New York
+  // wall-clock time, end minutes before it, not hours after. `data.last_trade_time` (New York) is the fallback.
   let quoteTime: string | null = null;
-  for (const candidate of [root.timestamp, data.last_trade_time]) {
-    if (typeof candidate === 'string' && quoteTime === null) quoteTime = parseQuoteTime(candidate);
-  }
+  if (typeof root.timestamp === 'string') quoteTime = parseQuoteTime(root.timestamp, 'utc');
+  if (quoteTime === null && typeof data.last_trade_time === 'string') quoteTime = parseQuoteTime(data.last_trade_time);
   const symbol = typeof data.symbol === 'string' && data.symbol.trim() !== '' ? normaliseSymbol(data.symbol) : null;
   const warnings: string[] = [];
   if (quoteTime === null && options.quoteTime === undefined && typeof root.timestamp === 'string') {
-    errors.add(null, `bad date: timestamp "${root.timestamp}" is not an ISO date-time`);
+    errors.add(null, `bad date: timestamp "${root.timestamp}" is not an ISO date-time (UTC)`);
   }
-  return finishSnapshot({ located, errors, warnings, symbol, spot, quoteTime, source: 'cboe-json', options });
+  return finishSnapshot({ located, errors, warnings, symbol, spot, quoteTime, source: 'cboe-json', options, ivMayBePercent: false, quoteTimeUnreadable: typeof root.timestamp === 'string' });
 }

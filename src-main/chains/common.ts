@@ -4,6 +4,7 @@
  */
 import { DateTime } from 'luxon';
 import type { ChainSnapshot, OptionContract, SnapshotSourceId } from '../../src-shared/exposure/model';
+import { MAX_USABLE_IV } from '../../src-shared/exposure/prepare';
 
 export const NEW_YORK = 'America/New_York';
 
@@ -143,12 +144,12 @@ export function dominantUnderlying(contracts: readonly OptionContract[]): string
 
 /**
  * An ISO 8601 date-time (`2024-01-05T16:00`, with seconds, `Z` or an offset, or a space instead of `T`);
- * without an offset it is New York wall-clock time. Returns the UTC ISO instant or null.
+ * without an offset it is wall-clock time in `zone` (New York unless told). Returns the UTC ISO instant or null.
  */
-export function parseQuoteTime(text: string): string | null {
+export function parseQuoteTime(text: string, zone: string = NEW_YORK): string | null {
   const trimmed = text.trim().replace(/^(\d{4}-\d{2}-\d{2}) (\d)/, '$1T$2');
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(trimmed)) return null;
-  const parsed = DateTime.fromISO(trimmed, { zone: NEW_YORK });
+  const parsed = DateTime.fromISO(trimmed, { zone });
   if (!parsed.isValid) return null;
   return parsed.toUTC().toISO({ suppressMilliseconds: true });
 }
@@ -161,16 +162,35 @@ export function monthNumber(name: string): number | null {
   return MONTHS[name.slice(0, 3).toLowerCase()] ?? null;
 }
 
-/** A finite number from a cell (`1,234.5` and a leading `$` accepted); null for anything else. */
-export function parseNumberCell(text: string): number | null {
+/** Characters spreadsheets and localised pages put between groups of three digits (besides `,` and `.`). */
+const GROUPING_SPACES = /[\s\u00a0\u202f\u2009'\u2019]/g;
+const COMMA_GROUPS = /^[-+]?\d{1,3}(,\d{3})+$/;
+const DOT_GROUPS = /^[-+]?\d{1,3}(\.\d{3})+$/;
+const PLAIN_NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+
+/**
+ * A finite number from a cell; null for anything else. `decimalMark` is `.` for comma-separated files and
+ * `,` for the semicolon-separated ones a spreadsheet writes in a decimal-comma locale. The other mark, spaces
+ * (also non-breaking and narrow no-break ones) and apostrophes are accepted only as separators of groups of
+ * three digits (`1,234.5`, `130 859 611`, `1.234,5`), so that `0,1064` in a comma file is an error rather than
+ * 1064. A leading `$` is dropped.
+ */
+export function parseNumberCell(text: string, decimalMark: '.' | ',' = '.'): number | null {
   // Fast path for plain numbers; Number('') and Number('  ') are 0, hence the first-character check.
   const first = text.charCodeAt(0);
-  if ((first >= 48 && first <= 57) || first === 45 || first === 46) {
+  if (decimalMark === '.' && ((first >= 48 && first <= 57) || first === 45 || first === 46)) {
     const direct = Number(text);
     if (Number.isFinite(direct)) return direct;
   }
-  const trimmed = text.trim().replace(/^\$/, '').replace(/,/g, '');
+  let trimmed = text.trim().replace(/^\$/, '');
   if (trimmed === '') return null;
+  const groupMark = decimalMark === '.' ? ',' : '.';
+  const parts = trimmed.split(decimalMark);
+  if (parts.length > 2) return null;
+  const integer = (parts[0] ?? '').replace(GROUPING_SPACES, groupMark);
+  if (integer.includes(groupMark) && !(decimalMark === '.' ? COMMA_GROUPS : DOT_GROUPS).test(integer)) return null;
+  trimmed = integer.split(groupMark).join('') + (parts.length === 2 ? `.${parts[1] ?? ''}` : '');
+  if (!PLAIN_NUMBER.test(trimmed)) return null;
   const value = Number(trimmed);
   return Number.isFinite(value) ? value : null;
 }
@@ -190,26 +210,31 @@ export function finishSnapshot(input: {
   symbol: string | null;
   spot: number | null;
   quoteTime: string | null;
+  /** The file has a quote time the parser could not read and has said so: no second "no quote time" error. */
+  quoteTimeUnreadable?: boolean;
   source: SnapshotSourceId;
   options: ChainParseOptions;
+  /** False for CBOE's own formats, whose IV is always a decimal. */
+  ivMayBePercent: boolean;
 }): ChainParseResult {
   const { located, errors, warnings, options } = input;
   if (located.length === 0 && errors.empty) errors.add(null, 'no option contracts found in the file');
 
-  // IV in percent: a file whose typical (median) positive IV is above 1 (100%) and that has IVs above 5
-  // (500%, the largest the engine accepts) almost surely writes 10.64 for 10.64%.
-  let positiveCount = 0;
-  for (const { contract } of located) if (contract.iv > 0) positiveCount += 1;
-  const positive = new Float64Array(positiveCount);
-  let k = 0;
-  for (const { contract } of located) if (contract.iv > 0) positive[k++] = contract.iv;
-  if (positive.length > 0) {
+  // IV in percent, for the formats whose authors write IV themselves: a typical (median) positive IV above 5
+  // (500%) is no real chain, while 10.64 for 10.64% gives medians of 10 to 100. A lower bar would refuse real
+  // high-volatility chains (TSLA's median IV is about 1.0, i.e. 100%). Single contracts above 5 contribute nothing.
+  if (input.ivMayBePercent) {
+    let positiveCount = 0;
+    for (const { contract } of located) if (contract.iv > 0) positiveCount += 1;
+    const positive = new Float64Array(positiveCount);
+    let k = 0;
+    for (const { contract } of located) if (contract.iv > 0) positive[k++] = contract.iv;
     positive.sort();
     const median = positive[Math.floor(positive.length / 2)] ?? 0;
-    if (median > 1) {
+    if (median > MAX_USABLE_IV) {
       let reported = 0;
       for (const { contract, line } of located) {
-        if (contract.iv > 5 && reported < 5) {
+        if (contract.iv > MAX_USABLE_IV && reported < 5) {
           errors.add(line, `IV looks like percent (${contract.iv}; typical IV in this file is ${median}): give IV as a decimal, 0.1064 for 10.64%`);
           reported += 1;
         }
@@ -244,7 +269,7 @@ export function finishSnapshot(input: {
     quoteTime = parseQuoteTime(options.quoteTime);
     if (quoteTime === null) errors.add(null, `quoteTime option is not an ISO 8601 date-time: ${options.quoteTime}`);
   }
-  if (quoteTime === null && options.quoteTime === undefined) errors.add(null, 'no quote time: the file gives none (pass quoteTime)');
+  if (quoteTime === null && options.quoteTime === undefined && input.quoteTimeUnreadable !== true) errors.add(null, 'no quote time: the file gives none (pass quoteTime)');
 
   const symbolSource = options.symbol ?? input.symbol ?? dominantUnderlying(located.map((l) => l.contract));
   const symbol = symbolSource === null ? '' : normaliseSymbol(symbolSource);

@@ -134,5 +134,5 @@ export function parseGenericCsv(text: string, options: ChainParseOptions = {}): 
     const contract: OptionContract = { root, expiration, strike, right, openInterest, iv, bid: numbers.bid ?? 0, ask: numbers.ask ?? 0, multiplier };
     located.push({ contract, line: l.line });
   }
-  return finishSnapshot({ located, errors, warnings: [], symbol, spot, quoteTime, source: 'generic', options });
+  return finishSnapshot({ located, errors, warnings: [], symbol, spot, quoteTime, source: 'generic', options, ivMayBePercent: true, quoteTimeUnreadable: timeMeta !== undefined });
 }

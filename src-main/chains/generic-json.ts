@@ -88,5 +88,5 @@ export function parseGenericJson(text: string, options: ChainParseOptions = {}):
     if (quoteTime === null && options.quoteTime === undefined) errors.add(null, `bad date: quoteTime "${root.quoteTime}" is not an ISO 8601 date-time`);
   }
   const symbol = typeof root.symbol === 'string' && root.symbol.trim() !== '' ? root.symbol : null;
-  return finishSnapshot({ located, errors, warnings: [], symbol, spot, quoteTime, source: 'generic', options });
+  return finishSnapshot({ located, errors, warnings: [], symbol, spot, quoteTime, source: 'generic', options, ivMayBePercent: true, quoteTimeUnreadable: typeof root.quoteTime === 'string' });
 }

@@ -16,11 +16,13 @@ import {
   availableExpirations,
   computeGex,
   computeVanna,
+  emptyChainReason,
   evaluateEvents,
   expirationDetails,
   prepareChain,
   type ConfirmedState,
   type EventDraft,
+  type ExcludedContracts,
   type PreparedChain,
 } from '../../src-shared/exposure/index';
 import type { ChainSnapshot } from '../../src-shared/exposure/model';
@@ -64,7 +66,9 @@ export interface IngestResult {
   quoteTime: string;
   source: string;
   contracts: number;
+  /** Expirations /v1/expirations shows: unexpired at the quote time, standard roots. */
   expirations: number;
+  excluded: ExcludedContracts;
   stored: boolean;
   events: number;
 }
@@ -118,6 +122,10 @@ export class ExposureService {
     if (Number.isNaN(quoteMs)) throw new ApiError('IMPORT_FAILED', `The snapshot's quote time "${snapshot.quoteTime}" is not a date.`, [{ param: 'quoteTime', message: 'is not a date' }]);
     // One spelling of instants everywhere, so that ordering by quote_time as text is chronological.
     const normalized: ChainSnapshot = { ...snapshot, symbol, quoteTime: new Date(quoteMs).toISOString() };
+    // Prepared once (cached per snapshot object): a chain with nothing to show is refused before anything is stored.
+    const prepared = prepareChain(normalized, { rate: this.settings().rate });
+    const empty = emptyChainReason(prepared);
+    if (empty !== null) throw new ApiError('IMPORT_FAILED', `The chain was not stored: ${empty}.`, [{ param: 'body', message: empty }]);
     const payload = packContracts(normalized.contracts);
     const created: ExposureEventJson[] = [];
     const outcome = this.db.transaction(() => {
@@ -141,7 +149,8 @@ export class ExposureService {
       quoteTime: normalized.quoteTime,
       source: normalized.source,
       contracts: normalized.contracts.length,
-      expirations: new Set(normalized.contracts.map((c) => c.expiration)).size,
+      expirations: prepared.expirations.length,
+      excluded: prepared.excluded,
       stored: outcome.inserted,
       events: created.length,
     };
@@ -300,7 +309,7 @@ export class ExposureService {
         ...result,
         symbol: loaded.symbol,
         availableExpirations: loaded.expirations,
-        meta: { source: loaded.source, snapshotTime: loaded.quoteTime, contracts: result.meta.contracts },
+        meta: { source: loaded.source, snapshotTime: loaded.quoteTime, ...result.meta },
         asOf: new Date().toISOString(),
       });
     });
@@ -308,7 +317,13 @@ export class ExposureService {
 
   expirations(symbol: string): ExpirationsResponseT {
     const loaded = this.loaded(symbol);
-    return { symbol: loaded.symbol, expirations: loaded.expirations, details: expirationDetails(loaded.chain), snapshotTime: loaded.quoteTime };
+    return {
+      symbol: loaded.symbol,
+      expirations: loaded.expirations,
+      details: expirationDetails(loaded.chain),
+      snapshotTime: loaded.quoteTime,
+      meta: { excludedContracts: loaded.chain.excluded.adjusted },
+    };
   }
 
   events(query: EventsQueryT): { events: ExposureEventJson[] } {

@@ -1,6 +1,9 @@
 import type { AppContext } from '../server/context';
 import { parseChainFile } from '../chains/index';
 
+/** How far a quote time may lie after the poll (clocks of two machines) before the snapshot is refused. */
+const MAX_CLOCK_SKEW_MS = 5 * 60_000;
+
 /** CBOE serves index chains under a leading underscore (`_SPX.json`), equities without (`SPY.json`). */
 const INDEX_SYMBOLS = new Set(['SPX', 'NDX', 'RUT', 'VIX', 'XSP', 'DJX', 'OEX', 'XEO', 'MRUT']);
 
@@ -78,6 +81,12 @@ export class OnlineSource {
       const text = await response.text();
       const parsed = parseChainFile(text, { format: 'cboe-json', symbol });
       if (!parsed.ok) throw new Error(parsed.errors.map((e) => e.message).slice(0, 3).join('; '));
+      // Delayed quotes cannot be newer than the poll. A snapshot from the future (a source writing its timestamp
+      // in another zone than UTC) would sort after every real one and hide them: refuse it.
+      const aheadMs = Date.parse(parsed.snapshot.quoteTime) - this.nowMs();
+      if (aheadMs > MAX_CLOCK_SKEW_MS) {
+        throw new Error(`the quote time ${parsed.snapshot.quoteTime} is ${(aheadMs / 3_600_000).toFixed(1)} h after the poll: the source's timestamp is not UTC`);
+      }
       const snapshot = { ...parsed.snapshot, source: 'online' as const };
       const result = this.ctx.exposure.ingest(snapshot);
       this.failures.delete(symbol);

@@ -252,6 +252,9 @@ export const GexQuery = Type.Object(
 export type GexQueryT = Static<typeof GexQuery>;
 
 const Level = Nullable(Type.Object({ strike: Type.Number(), gex: Type.Number() }));
+const ExcludedContractsCount = Type.Integer({
+  description: 'Unexpired contracts of the snapshot left out of every figure because their root is adjusted (ends in a digit, e.g. AMD1: a non-standard deliverable)',
+});
 export const SnapshotSource = Type.Union([Type.Literal('cboe-csv'), Type.Literal('cboe-json'), Type.Literal('generic'), Type.Literal('demo'), Type.Literal('online')]);
 
 export const GexResponse = Type.Object({
@@ -271,6 +274,7 @@ export const GexResponse = Type.Object({
     source: Type.String(),
     snapshotTime: Type.String(),
     contracts: Type.Integer(),
+    excludedContracts: ExcludedContractsCount,
   }),
   asOf: Type.String(),
 });
@@ -301,7 +305,7 @@ export const VannaResponse = Type.Object({
   expiration: Nullable(Type.String()),
   availableExpirations: Type.Array(Type.String()),
   data: Type.Array(Type.Object({ strike: Type.Number(), vanna: Type.Number(), charm: Type.Number(), bull: Type.Number(), bear: Type.Number() })),
-  meta: Type.Object({ source: Type.String(), snapshotTime: Type.String(), contracts: Type.Integer() }),
+  meta: Type.Object({ source: Type.String(), snapshotTime: Type.String(), contracts: Type.Integer(), excludedContracts: ExcludedContractsCount }),
   asOf: Type.String(),
 });
 export type VannaResponseT = Static<typeof VannaResponse>;
@@ -312,6 +316,7 @@ export const ExpirationsResponse = Type.Object({
   expirations: Type.Array(Type.String()),
   details: Type.Array(Type.Object({ expiration: Type.String(), dte: Type.Integer(), settlement: Type.Union([Type.Literal('AM'), Type.Literal('PM')]), contracts: Type.Integer(), openInterest: Type.Number() })),
   snapshotTime: Type.String(),
+  meta: Type.Object({ excludedContracts: ExcludedContractsCount }),
 });
 export type ExpirationsResponseT = Static<typeof ExpirationsResponse>;
 
@@ -387,8 +392,16 @@ export const ChainPostResponse = Type.Object({
   spot: Type.Number(),
   quoteTime: Type.String(),
   source: Type.String(),
-  contracts: Type.Integer(),
-  expirations: Type.Integer(),
+  contracts: Type.Integer({ description: 'Contracts read from the file, expired and adjusted ones included' }),
+  expirations: Type.Integer({ description: 'Expirations /v1/expirations shows for this snapshot: unexpired at its quote time, standard roots' }),
+  excluded: Type.Object(
+    {
+      expired: Type.Integer({ description: 'Contracts expired at the quote time' }),
+      adjusted: Type.Integer({ description: 'Unexpired contracts with an adjusted root (AMD1): left out of every figure' }),
+      unusableIv: Type.Integer({ description: 'Unexpired contracts with open interest but IV ≤ 0 or > 5: in open interest, no exposure' }),
+    },
+    { description: 'Contracts read but not used by the exposure figures, by reason' },
+  ),
   stored: Type.Boolean({ description: 'false when this exact snapshot was already stored' }),
   events: Type.Integer({ description: 'Events created by this snapshot' }),
 });

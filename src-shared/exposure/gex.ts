@@ -43,7 +43,7 @@ export interface GexResult {
   callWall: Wall | null;
   putWall: Wall | null;
   data: GexRow[];
-  meta: { availableExpirations: string[]; expirations: string[]; formula: Formula; unit: string; contracts: number };
+  meta: { availableExpirations: string[]; expirations: string[]; formula: Formula; unit: string; contracts: number; excludedContracts: number };
 }
 
 /** The positive factor that turns dealer gamma in shares per $1 into the unit of `formula`, at spot S. */
@@ -219,6 +219,7 @@ export function computeGex(chain: PreparedChain, scope: GexScope): GexResult {
       formula: scope.formula,
       unit: FORMULA_UNITS[scope.formula],
       contracts: totals.contracts,
+      excludedContracts: chain.excluded.adjusted,
     },
   };
 }

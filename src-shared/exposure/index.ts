@@ -5,9 +5,12 @@ export { AM_SETTLED_ROOTS, daysToExpiry, expiryInstantMs, settlementOf, yearsToE
 export {
   availableExpirations,
   DEFAULT_ENGINE_SETTINGS,
+  emptyChainReason,
   expirationDetails,
+  isAdjustedRoot,
   prepareChain,
   type EngineSettings,
+  type ExcludedContracts,
   type ExpirationDetail,
   type PreparedChain,
   type PreparedExpiration,

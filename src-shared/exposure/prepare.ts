@@ -5,7 +5,7 @@
  */
 import type { ChainSnapshot, OptionContract } from './model';
 import { INV_SQRT_2PI, normCdf } from './greeks';
-import { calendarDaysBetween, expiryInstantMs, newYorkDate, parseInstantMs, settlementOf, yearsToExpiry, type Settlement } from './time';
+import { calendarDaysBetween, expiryInstantMs, newYorkDate, newYorkDateTime, parseInstantMs, settlementOf, yearsToExpiry, type Settlement } from './time';
 
 export interface EngineSettings {
   /** Continuously compounded risk-free rate r (default 0.04). */
@@ -16,6 +16,26 @@ export const DEFAULT_ENGINE_SETTINGS: EngineSettings = { rate: 0.04 };
 
 /** IV outside (0, 5] is treated as unusable: such contracts count in OI but contribute no exposure. */
 export const MAX_USABLE_IV = 5;
+
+/**
+ * An adjusted contract: its OCC root ends in a digit (`AMD1` after a corporate action), so it delivers something
+ * other than 100 shares of the underlying while sharing its strikes. The snapshot's own symbol is never adjusted
+ * (a generic file whose ticker ends in a digit uses it as the root of every contract).
+ */
+export function isAdjustedRoot(root: string, symbol: string): boolean {
+  const last = root.charCodeAt(root.length - 1);
+  return last >= 48 && last <= 57 && root.toUpperCase() !== symbol.toUpperCase();
+}
+
+/** Contracts of the snapshot that no exposure figure uses, by reason (each contract counted once, in this order). */
+export interface ExcludedContracts {
+  /** Expired at the quote time. */
+  expired: number;
+  /** Unexpired, with an adjusted root (also left out of open interest, expirations and the forward). */
+  adjusted: number;
+  /** Unexpired, standard root, with open interest but IV ≤ 0 or > 5: they count in OI, contribute no exposure. */
+  unusableIv: number;
+}
 
 /** One (expiration, settlement) group: the unit that shares T and the forward. */
 export interface SettlementGroup {
@@ -33,7 +53,7 @@ export interface PreparedExpiration {
   dte: number;
   /** Settlement of the contracts holding most of the open interest (AM and PM roots share third Fridays). */
   settlement: Settlement;
-  /** Contracts (rows of the snapshot) of this expiration, also those with OI = 0 or unusable IV. */
+  /** Contracts (rows of the snapshot) of this expiration with a standard root, also those with OI = 0 or unusable IV. */
   contracts: number;
   openInterest: number;
   /** Index range [start, end) in the contract arrays. */
@@ -49,8 +69,13 @@ export interface PreparedChain {
   quoteMs: number;
   source: ChainSnapshot['source'];
   rate: number;
-  /** Unexpired expirations, ascending. */
+  /** Unexpired expirations of standard (not adjusted) contracts, ascending. */
   expirations: PreparedExpiration[];
+  excluded: ExcludedContracts;
+  /** Adjusted roots met among the unexpired contracts, sorted (`AMD1`). */
+  adjustedRoots: string[];
+  /** The latest expiration of any contract in the snapshot (expired or adjusted ones included); null without contracts. */
+  latestExpiration: string | null;
   byExpiration: ReadonlyMap<string, PreparedExpiration>;
   /** Unique strikes of the unexpired contracts, ascending. */
   strikes: Float64Array;
@@ -105,22 +130,35 @@ function buildPreparedChain(snapshot: ChainSnapshot, rate: number): PreparedChai
     throw new RangeError(`snapshot ${snapshot.symbol}: spot must be > 0 and quoteTime an ISO instant`);
   }
   const buckets = new Map<string, Row[]>();
-  const settlementByRoot = new Map<string, Settlement>();
+  const rootInfo = new Map<string, { settlement: Settlement; adjusted: boolean; unexpired: boolean }>();
   const expiryByExpiration = new Map<string, { AM: number; PM: number }>();
+  const excluded: ExcludedContracts = { expired: 0, adjusted: 0, unusableIv: 0 };
+  let latestExpiration: string | null = null;
   for (const contract of snapshot.contracts) {
-    let settlement = settlementByRoot.get(contract.root);
-    if (settlement === undefined) {
-      settlement = settlementOf(contract.root);
-      settlementByRoot.set(contract.root, settlement);
+    let root = rootInfo.get(contract.root);
+    if (root === undefined) {
+      root = { settlement: settlementOf(contract.root), adjusted: isAdjustedRoot(contract.root, snapshot.symbol), unexpired: false };
+      rootInfo.set(contract.root, root);
     }
     let expiry = expiryByExpiration.get(contract.expiration);
     if (expiry === undefined) {
       expiry = { AM: expiryInstantMs(contract.expiration, 'AM'), PM: expiryInstantMs(contract.expiration, 'PM') };
       expiryByExpiration.set(contract.expiration, expiry);
+      if (latestExpiration === null || contract.expiration > latestExpiration) latestExpiration = contract.expiration;
     }
+    const settlement = root.settlement;
     const expiryMs = expiry[settlement];
     // Expired at quote time (or an unreadable date): not part of any exposure.
-    if (!(expiryMs > quoteMs)) continue;
+    if (!(expiryMs > quoteMs)) {
+      excluded.expired += 1;
+      continue;
+    }
+    // A non-standard deliverable priced at standard strikes: its greeks and its parity pair mean something else.
+    if (root.adjusted) {
+      excluded.adjusted += 1;
+      root.unexpired = true;
+      continue;
+    }
     if (!(contract.strike > 0)) continue;
     let bucket = buckets.get(contract.expiration);
     if (bucket === undefined) {
@@ -192,7 +230,11 @@ function buildPreparedChain(snapshot: ChainSnapshot, rate: number): PreparedChai
       openInterest[i] = oi;
       const sigma = c.iv;
       const multiplier = c.multiplier > 0 ? c.multiplier : 100;
-      if (!(oi > 0) || !(sigma > 0) || !(sigma <= MAX_USABLE_IV)) continue;
+      if (!(oi > 0)) continue;
+      if (!(sigma > 0) || !(sigma <= MAX_USABLE_IV)) {
+        excluded.unusableIv += 1;
+        continue;
+      }
       usable[i] = 1;
       const { tYears, forward } = group;
       const sign = c.right === 'C' ? 1 : -1;
@@ -240,6 +282,9 @@ function buildPreparedChain(snapshot: ChainSnapshot, rate: number): PreparedChai
     source: snapshot.source,
     rate,
     expirations,
+    excluded,
+    adjustedRoots: [...rootInfo.entries()].filter(([, info]) => info.adjusted && info.unexpired).map(([name]) => name).sort(),
+    latestExpiration,
     byExpiration: new Map(expirations.map((e) => [e.expiration, e])),
     strikes,
     strikeIndex,
@@ -312,6 +357,23 @@ export interface ExpirationDetail {
 
 export function expirationDetails(chain: PreparedChain): ExpirationDetail[] {
   return chain.expirations.map(({ expiration, dte, settlement, contracts, openInterest }) => ({ expiration, dte, settlement, contracts, openInterest }));
+}
+
+/**
+ * Why a prepared chain has nothing to compute on (no unexpired contract of a standard root), for the person who
+ * sent it; null when it has expirations.
+ */
+export function emptyChainReason(chain: PreparedChain): string | null {
+  if (chain.expirations.length > 0) return null;
+  const quote = `${newYorkDateTime(chain.quoteMs)} New York time (${chain.quoteTime})`;
+  if (chain.latestExpiration === null) return `the ${chain.symbol} chain has no contracts`;
+  if (chain.excluded.adjusted > 0) {
+    return `every unexpired contract of the ${chain.symbol} chain at its quote time ${quote} (${chain.excluded.adjusted}) has an adjusted root (${chain.adjustedRoots.join(', ')}: a non-standard deliverable), and exposure leaves those out`;
+  }
+  return (
+    `nothing in the ${chain.symbol} chain is unexpired at its quote time ${quote}: the newest expiration is ${chain.latestExpiration}. ` +
+    'Check the quote time of the file, or give the right one as quoteTime= (ISO 8601, New York time)'
+  );
 }
 
 /** The New York date of the chain's quote time. */

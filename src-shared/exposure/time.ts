@@ -64,6 +64,11 @@ export function newYorkDate(epochMs: number): string {
   return date ?? '';
 }
 
+/** The New York wall-clock time of an instant, `YYYY-MM-DD HH:mm`, for messages. */
+export function newYorkDateTime(epochMs: number): string {
+  return DateTime.fromMillis(epochMs, { zone: NEW_YORK }).toFormat('yyyy-MM-dd HH:mm');
+}
+
 /** Calendar days from one YYYY-MM-DD date to another (dates, not instants: no time zone involved). */
 export function calendarDaysBetween(fromDate: string, toDate: string): number {
   const a = parseIsoDate(fromDate);

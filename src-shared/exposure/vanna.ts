@@ -40,7 +40,7 @@ export interface VannaResult {
   expiration: string | null;
   availableExpirations: string[];
   data: VannaRow[];
-  meta: { contracts: number };
+  meta: { contracts: number; excludedContracts: number };
 }
 
 export function vannaBook(chain: PreparedChain): PreparedExpiration[] {
@@ -126,6 +126,6 @@ export function computeVanna(chain: PreparedChain, scope: { expiration: string |
     expiration: pinned === null ? null : pinned.expiration,
     availableExpirations: chain.expirations.map((e) => e.expiration),
     data,
-    meta: { contracts },
+    meta: { contracts, excludedContracts: chain.excluded.adjusted },
   };
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { detectChainFormat, parseChainFile, parseCboeDateLine, parseOccSymbol, underlyingOfRoot, type ChainParseResult } from '../../../src-main/chains/index';
+import { parseNumberCell } from '../../../src-main/chains/common';
+import { availableExpirations, prepareChain } from '../../../src-shared/exposure/index';
 
 const CBOE_HEADER =
   'Expiration Date,Calls,Last Sale,Net,Bid,Ask,Volume,IV,Delta,Gamma,Open Interest,Strike,Puts,Last Sale,Net,Bid,Ask,Volume,IV,Delta,Gamma,Open Interest';
@@ -26,11 +28,67 @@ describe('helpers', () => {
     expect(parseOccSymbol('SPXW240231C04700000'), 'February 31st').toBeNull();
     expect(['SPXW', 'SPX', 'NDXP', 'NDX', 'RUTW', 'AMD1', 'SPY'].map(underlyingOfRoot)).toEqual(['SPX', 'SPX', 'NDX', 'NDX', 'RUT', 'AMD', 'SPY']);
   });
-  it('reads both spellings of the CBOE Date: line as New York time', () => {
-    expect(parseCboeDateLine('Date: January 7, 2024 at 10:52 AM EST'), 'EST = UTC−5').toBe('2024-01-07T15:52:00Z');
-    expect(parseCboeDateLine('Date: February 5 2022, 8:26 PM EST')).toBe('2022-02-06T01:26:00Z');
-    expect(parseCboeDateLine('Date: September 14, 2023 at 4:31 PM EDT'), 'EDT = UTC−4').toBe('2023-09-14T20:31:00Z');
-    expect(parseCboeDateLine('Date: Smarch 14, 2023 at 4:31 PM EDT')).toBeNull();
+  it('reads the CBOE Date: line in every spelling of the issue and DESIGN §4', () => {
+    // EST = UTC−5, EDT = UTC−4. The day-first and French lines are from real downloads (fixtures/README.md).
+    const cases: Array<[string, string]> = [
+      ['Date: January 7, 2024 at 10:52 AM EST', '2024-01-07T15:52:00Z'],
+      ['Date: February 5 2022, 8:26 PM EST', '2022-02-06T01:26:00Z'],
+      ['Date: September 14, 2023 at 4:31 PM EDT', '2023-09-14T20:31:00Z'],
+      ['Date: 9 June 2023, 1:40 PM EDT', '2023-06-09T17:40:00Z'],
+      ['Date: 26 May 2023, 5:18 PM EDT,Bid: 0,Ask: 0,Size: 0*0,Volume: 0', '2023-05-26T21:18:00Z'],
+      ['Date: 24 September 2023,1:46 PM EDT', '2023-09-24T17:46:00Z'],
+      ['Date: 10 novembre 2023 à 18:55 UTC\u22125,Bid: 213.87,Ask: 213.9,Size: 7*3,Volume: 130\u202f859\u202f611', '2023-11-10T23:55:00Z'],
+      ['"Date: January 7, 2024 at 10:52 AM EST",Bid: 4645.23,Ask: 4753.8999', '2024-01-07T15:52:00Z'],
+    ];
+    for (const [line, expected] of cases) expect(parseCboeDateLine(line), line).toBe(expected);
+  });
+
+  it('reads a time without a zone as New York time, on both sides of a daylight-saving change', () => {
+    expect(parseCboeDateLine('Date: January 7, 2024 at 10:52 AM'), 'EST').toBe('2024-01-07T15:52:00Z');
+    expect(parseCboeDateLine('Date: 9 June 2023, 1:40 PM'), 'EDT').toBe('2023-06-09T17:40:00Z');
+  });
+
+  it('reads the line as the CBOE page writes it in other locales (the page formats with the browser locale)', () => {
+    // The French download shows the page uses the browser's Intl long date with a short zone name; Node's Intl
+    // writes the same strings, so each case is the page's output for that locale, at a winter and a summer instant.
+    const options: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'long', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short', timeZone: 'America/New_York' };
+    const locales = ['en-US', 'en-GB', 'en-CA', 'en-AU', 'fr-FR', 'de-DE', 'de-CH', 'es-ES', 'es-MX', 'pt-BR', 'nl-NL', 'ja-JP'];
+    for (const instant of ['2023-11-10T23:55:00Z', '2023-06-09T17:40:00Z', '2024-01-07T15:52:00Z']) {
+      for (const locale of locales) {
+        const written = new Date(instant).toLocaleString(locale, options);
+        expect(parseCboeDateLine(`Date: ${written},Bid: 1`), `${locale}: "${written}"`).toBe(instant.replace('.000Z', 'Z'));
+      }
+    }
+    expect(new Date('2023-11-10T23:55:00Z').toLocaleString('de-DE', options), 'the German line really is localised').toBe('10. November 2023 um 18:55 GMT-5');
+    expect(new Date('2023-11-10T23:55:00Z').toLocaleString('es-ES', options)).toBe('10 de noviembre de 2023 a las 18:55 GMT-5');
+  });
+
+  it('refuses a line it can only half read rather than guessing', () => {
+    expect(parseCboeDateLine('Date: Smarch 14, 2023 at 4:31 PM EDT'), 'no month').toBeNull();
+    expect(parseCboeDateLine('Date: Someday at noon'), 'no date').toBeNull();
+    expect(parseCboeDateLine('Date: September 14 at 4:31 PM EDT'), 'no year').toBeNull();
+    expect(parseCboeDateLine('Date: September 14, 2023'), 'no time').toBeNull();
+    // fr-CA writes "18 h 55": chrono reads the hour but not the minute, so the line is refused, not read as 18:00.
+    expect(parseCboeDateLine('Date: 10 novembre 2023 à 18 h 55 HNE'), 'minute not understood').toBeNull();
+  });
+
+  it('reads numbers with thousands separators only where they separate groups of three digits', () => {
+    expect(parseNumberCell('4697.2402')).toBe(4697.2402);
+    expect(parseNumberCell('1,234')).toBe(1234);
+    expect(parseNumberCell(' 14,694.3506 ')).toBe(14694.3506);
+    expect(parseNumberCell('130\u202f859\u202f611'), 'narrow no-break spaces (the French page)').toBe(130859611);
+    expect(parseNumberCell('130 859 611')).toBe(130859611);
+    expect(parseNumberCell('$1,005.25')).toBe(1005.25);
+    expect(parseNumberCell('4700')).toBe(4700);
+    expect(parseNumberCell('1.5E-04')).toBe(0.00015);
+    expect(parseNumberCell('0,1064'), 'a decimal comma in a comma file is not 1064').toBeNull();
+    expect(parseNumberCell('12,34,567')).toBeNull();
+    expect(parseNumberCell('n/a')).toBeNull();
+    expect(parseNumberCell('')).toBeNull();
+    expect(parseNumberCell('0,1064', ','), 'a semicolon file from a decimal-comma spreadsheet').toBe(0.1064);
+    expect(parseNumberCell('4.697,2402', ',')).toBe(4697.2402);
+    expect(parseNumberCell('4 697,24', ',')).toBe(4697.24);
+    expect(parseNumberCell('1.5', ','), 'a dot there groups thousands, and 1.5 is not a group of three').toBeNull();
   });
 });
 
@@ -78,15 +136,24 @@ describe('CBOE quotedata CSV', () => {
     const noSpot = cboe(GOOD_ROWS).replace('Last: 4697.2402,', '');
     expect(errorsOf(parseChainFile(noSpot)).map((e) => e.message)).toContain('no spot price: the file gives no underlying price (pass spot)');
     const badDate = cboe(GOOD_ROWS, '"Date: Someday at noon",Bid: 1');
-    expect(errorsOf(parseChainFile(badDate))[0]).toEqual({ line: 3, message: expect.stringContaining('bad date') });
+    const dateErrors = errorsOf(parseChainFile(badDate));
+    expect(dateErrors, 'one error for the line, not a second "no quote time"').toHaveLength(1);
+    const [dateError] = dateErrors;
+    expect(dateError?.line).toBe(3);
+    expect(dateError?.message, 'says what it read').toContain('cannot read the quote time "Someday at noon"');
+    expect(dateError?.message, 'says what was expected').toContain('"January 7, 2024 at 10:52 AM EST"');
+    expect(dateError?.message, 'says the way out').toContain('quoteTime=');
+    const given = parseChainFile(badDate, { quoteTime: '2024-01-07T10:52' });
+    expect(given.ok && given.snapshot.quoteTime, 'quoteTime= replaces an unreadable line').toBe('2024-01-07T15:52:00Z');
   });
-  it('spots IV written in percent', () => {
-    const rows = [4600, 4650, 4700].map((k) =>
-      cboeRow('Fri Jan 19 2024', `SPXW240119C0${k}000`, `${k}.00`, `SPXW240119P0${k}000`, '13.75').replace('0.1402', '14.02'),
+  it('takes the quotedata IV as a decimal however high: a volatile chain is never refused', () => {
+    // TSLA-like: median IV 1.01 (101%), one contract at 5.18 (518%). The old "percent" guess refused such files.
+    const rows = [200, 210, 220].map((k) =>
+      cboeRow('Fri Jan 19 2024', `TSLA240119C00${k}000`, `${k}.00`, `TSLA240119P00${k}000`, k === 200 ? '5.1842' : '1.0078').replace('0.1402', '1.0143'),
     );
-    const errors = errorsOf(parseChainFile(cboe(rows)));
-    expect(errors[0]?.line).toBe(5);
-    expect(errors[0]?.message).toMatch(/^IV looks like percent/);
+    const result = parseChainFile(cboe(rows).replace('Last: 4697.2402', 'Last: 218.8'));
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    expect(result.snapshot.contracts.map((c) => c.iv)).toEqual([5.1842, 1.0143, 1.0078, 1.0143, 1.0078, 1.0143]);
   });
   it('rejects an empty file', () => {
     expect(errorsOf(parseChainFile(''))).toEqual([{ line: null, message: 'empty file' }]);
@@ -94,20 +161,21 @@ describe('CBOE quotedata CSV', () => {
   });
 });
 
-// A small, realistic sample of https://cdn.cboe.com/api/global/delayed_quotes/options/_SPX.json (fields trimmed).
+// A small sample of https://cdn.cboe.com/api/global/delayed_quotes/options/_SPX.json (fields trimmed), taken
+// 2024-01-05 after the close: `timestamp` is UTC (21:15:04Z = 16:15:04 EST), the `last_trade_time`s are New York.
 const CBOE_JSON = JSON.stringify({
-  timestamp: '2024-01-05 17:00:22',
+  timestamp: '2024-01-05 21:15:04',
   data: {
     symbol: '_SPX',
     current_price: 4697.24,
     price_change: 8.56,
-    last_trade_time: '2024-01-05T16:59:58',
+    last_trade_time: '2024-01-05T16:14:59',
     options: [
-      { option: 'SPXW240119C04700000', bid: 48.1, ask: 48.9, iv: 0.1187, open_interest: 5621, volume: 3320, delta: 0.5122, gamma: 0.0041, theo: 48.5 },
-      { option: 'SPXW240119P04700000', bid: 45.9, ask: 46.6, iv: 0.1213, open_interest: 7032, volume: 4410, delta: -0.4878, gamma: 0.0041, theo: 46.25 },
-      { option: 'SPX240119C04800000', bid: 8.1, ask: 8.6, iv: 0.1015, open_interest: 21877, volume: 1200, delta: 0.1802, gamma: 0.0024, theo: 8.35 },
-      { option: 'SPX240119P04600000', bid: 14.2, ask: 14.8, iv: 0.1432, open_interest: 26110, volume: 2500, delta: -0.2481, gamma: 0.0026, theo: 14.5 },
-      { option: 'SPXW240105C04700000', bid: 0, ask: 0.05, iv: 0, open_interest: 0, volume: 0, delta: 0, gamma: 0, theo: 0 },
+      { option: 'SPXW240119C04700000', bid: 48.1, ask: 48.9, iv: 0.1187, open_interest: 5621, volume: 3320, delta: 0.5122, gamma: 0.0041, theo: 48.5, last_trade_time: '2024-01-05T16:14:52' },
+      { option: 'SPXW240119P04700000', bid: 45.9, ask: 46.6, iv: 0.1213, open_interest: 7032, volume: 4410, delta: -0.4878, gamma: 0.0041, theo: 46.25, last_trade_time: '2024-01-05T16:14:58' },
+      { option: 'SPX240119C04800000', bid: 8.1, ask: 8.6, iv: 0.1015, open_interest: 21877, volume: 1200, delta: 0.1802, gamma: 0.0024, theo: 8.35, last_trade_time: '2024-01-05T15:59:41' },
+      { option: 'SPX240119P04600000', bid: 14.2, ask: 14.8, iv: 0.1432, open_interest: 26110, volume: 2500, delta: -0.2481, gamma: 0.0026, theo: 14.5, last_trade_time: '2024-01-05T16:02:13' },
+      { option: 'SPXW240105C04700000', bid: 0, ask: 0.05, iv: 0, open_interest: 0, volume: 0, delta: 0, gamma: 0, theo: 0, last_trade_time: '2024-01-05T15:59:59' },
     ],
   },
 });
@@ -117,9 +185,33 @@ describe('CBOE delayed-quotes JSON', () => {
     expect(detectChainFormat(CBOE_JSON)).toBe('cboe-json');
     const result = parseChainFile(CBOE_JSON);
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
-    expect(result.snapshot).toMatchObject({ symbol: 'SPX', spot: 4697.24, source: 'cboe-json', quoteTime: '2024-01-05T22:00:22Z' });
+    expect(result.snapshot).toMatchObject({ symbol: 'SPX', spot: 4697.24, source: 'cboe-json', quoteTime: '2024-01-05T21:15:04Z' });
     expect(result.snapshot.contracts).toHaveLength(5);
     expect(result.snapshot.contracts[2]).toEqual({ root: 'SPX', expiration: '2024-01-19', strike: 4800, right: 'C', openInterest: 21877, iv: 0.1015, bid: 8.1, ask: 8.6, multiplier: 100 });
+  });
+  it('reads the top-level timestamp as UTC: the quotes are minutes after the last trades, not hours', () => {
+    const result = parseChainFile(CBOE_JSON);
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    const quoteMs = Date.parse(result.snapshot.quoteTime);
+    // Each option's last_trade_time is New York wall-clock time (EST in January: +5 h to UTC).
+    const lastTrades = (JSON.parse(CBOE_JSON) as { data: { options: Array<{ last_trade_time: string }> } }).data.options.map((o) => Date.parse(`${o.last_trade_time}-05:00`));
+    const latestTradeMs = Math.max(...lastTrades);
+    expect(quoteMs, 'the snapshot is not older than its newest trade').toBeGreaterThanOrEqual(latestTradeMs);
+    expect(quoteMs - latestTradeMs, 'and follows it within the 15-minute delay, not 4–5 hours later').toBeLessThanOrEqual(15 * 60_000);
+    // A same-day expiration polled during the session is unexpired (read as New York time, 14:15 would become 19:15 EST, after the close).
+    const session = CBOE_JSON.replace('2024-01-05 21:15:04', '2024-01-05 19:15:04').replace('"open_interest":0', '"open_interest":310').replace('"iv":0,', '"iv":0.09,');
+    const parsed = parseChainFile(session);
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+    expect(parsed.snapshot.quoteTime).toBe('2024-01-05T19:15:04Z');
+    expect(availableExpirations(prepareChain(parsed.snapshot, { rate: 0.04 })), 'the 0DTE SPXW expiration is kept').toEqual(['2024-01-05', '2024-01-19']);
+  });
+  it('honours an explicit offset in the timestamp, and falls back to data.last_trade_time (New York)', () => {
+    const withOffset = parseChainFile(CBOE_JSON.replace('2024-01-05 21:15:04', '2024-01-05T16:15:04-05:00'));
+    expect(withOffset.ok && withOffset.snapshot.quoteTime).toBe('2024-01-05T21:15:04Z');
+    const without = JSON.parse(CBOE_JSON) as { timestamp?: string };
+    delete without.timestamp;
+    const fallback = parseChainFile(JSON.stringify(without));
+    expect(fallback.ok && fallback.snapshot.quoteTime, 'data.last_trade_time 16:14:59 EST').toBe('2024-01-05T21:14:59Z');
   });
   it('names the bad element and the JSON syntax error line', () => {
     const broken = CBOE_JSON.replace('"option":"SPX240119P04600000"', '"option":"nonsense"');
@@ -169,6 +261,23 @@ describe('generic CSV and JSON', () => {
     expect(errorsOf(parseChainFile(noIv))).toEqual([{ line: 4, message: expect.stringContaining('missing columns: iv') }]);
     const text = GENERIC_CSV.replace('1200,0.31', 'lots,0.31');
     expect(errorsOf(parseChainFile(text))).toEqual([{ line: 5, message: 'non-numeric openInterest "lots"' }]);
+  });
+  it('refuses IV written in percent in the generic formats, but not a high-volatility chain', () => {
+    const percent = [
+      '# symbol: XYZ',
+      '# spot: 101.25',
+      '# quoteTime: 2026-02-02T16:00',
+      'expiration,strike,right,openInterest,iv',
+      '2026-02-20,100,C,1200,31.5',
+      '2026-02-20,100,P,900,33.1',
+      '2026-02-20,105,C,500,0',
+    ].join('\n');
+    const errors = errorsOf(parseChainFile(percent));
+    expect(errors.map((e) => e.line)).toEqual([5, 6]);
+    expect(errors[0]?.message).toMatch(/^IV looks like percent \(31\.5; typical IV in this file is 33\.1\)/);
+    // Median 1.01 (101%) with one IV at 5.18: real for a meme stock; 5.18 simply contributes nothing.
+    const volatile = percent.replace(',31.5', ',1.01').replace(',33.1', ',1.02').replace('105,C,500,0', '105,C,500,5.18');
+    expect(parseChainFile(volatile).ok).toBe(true);
   });
   it('parses the ChainSnapshot JSON shape', () => {
     const json = JSON.stringify({

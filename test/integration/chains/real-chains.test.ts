@@ -1,31 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseChainFile } from '../../../src-main/chains/index';
+import { detectChainFormat, parseChainFile } from '../../../src-main/chains/index';
 import { availableExpirations, computeGex, computeVanna, prepareChain } from '../../../src-shared/exposure/index';
+import { CHAIN_FIXTURES } from '../../paths';
+import { CHAIN_TABLE as TABLE, chainFixturesPresent as present, rawContracts, readChain as read } from './quotedata';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const dir = path.resolve(repo, '../shared/fixtures/chains');
-const present = existsSync(dir);
-if (!present) console.log(`skipping real-chain tests: ${dir} is absent`);
-
-const read = (file: string) => readFileSync(path.join(dir, file), 'utf8');
-
-// fixtures/README.md table: underlying, spot, quote time (New York → UTC: EST = UTC−5, EDT = UTC−4), contracts.
-const TABLE = [
-  { file: 'SPX_quotedata_2024-01-05close_phammings.csv', symbol: 'SPX', spot: 4697.2402, quoteTime: '2024-01-07T15:52:00Z', contracts: 21038 },
-  { file: 'NDX_quotedata_2022-02-04close_luca.csv', symbol: 'NDX', spot: 14694.3506, quoteTime: '2022-02-06T01:26:00Z', contracts: 18386 },
-  { file: 'SPX_quotedata_2022-02-04close_luca.csv', symbol: 'SPX', spot: 4500.5298, quoteTime: '2022-02-06T01:09:00Z', contracts: 20514 },
-  { file: 'SPX_quotedata_2023-09-14_carlos.csv', symbol: 'SPX', spot: 4505.1001, quoteTime: '2023-09-14T20:31:00Z', contracts: 19920 },
-  { file: 'SPY_quotedata_2023-09-14_carlos.csv', symbol: 'SPY', spot: 450.81, quoteTime: '2023-09-14T20:31:00Z', contracts: 7292 },
-  { file: 'XSP_quotedata_2023-09-14_carlos.csv', symbol: 'XSP', spot: 450.51, quoteTime: '2023-09-14T20:30:00Z', contracts: 10882 },
-  { file: 'AMD_quotedata_2023-08-18close_aryaman.csv', symbol: 'AMD', spot: 105.6, quoteTime: '2023-08-21T02:35:00Z', contracts: 1738 },
-  { file: 'SPX_quotedata_2025-01-06_20rows_dorel.csv', symbol: 'SPX', spot: 5975.3799, quoteTime: '2025-01-07T01:57:00Z', contracts: 40 },
-];
+if (!present) console.log(`skipping real-chain tests: ${CHAIN_FIXTURES} is absent`);
 
 describe.skipIf(!present)('CBOE quotedata fixtures', () => {
-  it.each(TABLE)('$file parses with the README figures', ({ file, symbol, spot, quoteTime, contracts }) => {
+  it.each(TABLE)('$file is detected and parses with the README figures', ({ file, symbol, spot, quoteTime, contracts }) => {
+    expect(detectChainFormat(read(file))).toBe('cboe-csv');
     const result = parseChainFile(read(file));
     if (!result.ok) throw new Error(JSON.stringify(result.errors.slice(0, 3)));
     expect(result.snapshot.symbol, 'from the OCC roots (SPXW/SPX → SPX, NDXP/NDX → NDX, AMD1 → AMD)').toBe(symbol);
@@ -86,5 +69,83 @@ describe.skipIf(!present)('CBOE quotedata fixtures', () => {
     const whole = computeGex(chain, { expirations: availableExpirations(chain), formula: 'per_1pct' });
     console.log(`NDX 2022-02-04: flip ${whole.gammaInflection?.toFixed(2)}, total ${(whole.totalGEX / 1e9).toFixed(3)} bn`);
     expect(Math.abs((whole.gammaInflection ?? 0) / 14686 - 1), 'flip within 1% of the published 14,686').toBeLessThan(0.01);
+  });
+
+  it('keeps every IV of the TSLA chains as a decimal: IVs above 5 stay in the snapshot and refuse nothing', () => {
+    for (const [file, above5] of [
+      ['TSLA_quotedata_2023-08-20_aryaman.csv', 1],
+      ['TSLA_quotedata_2023-11-10_frlocale_hicham.csv', 29],
+    ] as const) {
+      const raw = rawContracts(read(file));
+      expect(raw.filter((c) => c.iv > 5), `${file}: the README's count of IVs above 5`).toHaveLength(above5);
+      const sorted = raw.map((c) => c.iv).filter((iv) => iv > 0).sort((a, b) => a - b);
+      expect(sorted[Math.floor(sorted.length / 2)], 'a median IV near 1 (100%), a decimal').toBeGreaterThan(0.9);
+      const parsed = parseChainFile(read(file));
+      if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors.slice(0, 3)));
+      expect(parsed.snapshot.contracts.map((c) => c.iv), 'IVs as in the file').toEqual(raw.map((c) => c.iv));
+    }
+  });
+});
+
+/**
+ * The same real files as a spreadsheet re-saves them. Each variant is derived from the file in the test, and
+ * must give exactly the snapshot of the original.
+ */
+const lines = (text: string) => text.split('\n');
+/** Data rows: lines after the header. Rows of the real files have no quotes, so a split on commas is exact. */
+function mapRows(text: string, map: (cells: string[]) => string[]): string {
+  const all = lines(text);
+  const header = all.findIndex((l) => l.startsWith('Expiration Date,'));
+  return all.map((l, index) => (index > header && l.trim() !== '' ? map(l.split(',')).join(',') : l)).join('\n');
+}
+const SPREADSHEET: Record<string, (text: string) => string> = {
+  'no blank first line': (text) => text.replace(/^\n/, ''),
+  'every line padded with trailing commas to 24 cells': (text) =>
+    lines(text)
+      .map((l) => (l === '' ? l : l + ','.repeat(Math.max(1, 24 - l.split(',').length))))
+      .join('\n'),
+  'strikes without decimals': (text) => mapRows(text, (cells) => cells.map((cell, index) => (index === 11 ? String(Number(cell)) : cell))),
+  'thousands separators (quoted), "Last:" and "Volume:" grouped': (text) =>
+    mapRows(text, (cells) => cells.map((cell, index) => (index > 0 && /^\d{4,}(\.\d+)?$/.test(cell) && index !== 1 && index !== 12 ? `"${Number(cell).toLocaleString('en-US', { maximumFractionDigits: 10 })}"` : cell)))
+      .replace(/Last: (\d+\.?\d*)/, (_, spot: string) => `"Last: ${Number(spot).toLocaleString('en-US', { maximumFractionDigits: 10 })}"`)
+      .replace(/"?Volume: [\d,\u202f]+"?/, 'Volume: 130\u202f859\u202f611'),
+  'every data cell quoted': (text) => mapRows(text, (cells) => cells.map((cell) => `"${cell}"`)),
+  'expirations rewritten as M/D/YYYY': (text) => mapRows(text, (cells) => [new Date(`${cells[0] ?? ''} 12:00Z`).toLocaleDateString('en-US', { timeZone: 'UTC' }), ...cells.slice(1)]),
+  'CRLF line ends': (text) => text.replace(/\n/g, '\r\n'),
+  'a byte-order mark': (text) => `\uFEFF${text}`,
+  'a blank row of commas at the end': (text) => `${text.replace(/\n*$/, '')}\n${','.repeat(21)}\n`,
+  'semicolons and decimal commas (a spreadsheet in a French or German locale)': (text) => {
+    const all = lines(text);
+    const header = all.findIndex((l) => l.startsWith('Expiration Date,'));
+    return all
+      .map((l, index) => {
+        if (index < header) return l.replace(/,(?=\s*"?[A-Za-z]+:)/g, ';').replace(/(Last|Bid|Ask): (\d+)\.(\d+)/g, '$1: $2,$3');
+        return l
+          .split(',')
+          .map((cell) => cell.replace(/^(-?\d+)\.(\d+)$/, '$1,$2'))
+          .join(';');
+      })
+      .join('\n');
+  },
+};
+SPREADSHEET['all of the comma-file changes at once'] = (text) =>
+  ['no blank first line', 'strikes without decimals', 'thousands separators (quoted), "Last:" and "Volume:" grouped', 'every line padded with trailing commas to 24 cells', 'a blank row of commas at the end', 'CRLF line ends', 'a byte-order mark'].reduce(
+    (acc, name) => SPREADSHEET[name]?.(acc) ?? acc,
+    text,
+  );
+
+const RESAVED_FILES = ['SPX_quotedata_2024-01-05close_phammings.csv', 'AMD_quotedata_2023-08-18close_aryaman.csv', 'NDX_quotedata_2023-05-26_ayour.csv', 'TSLA_quotedata_2023-11-10_frlocale_hicham.csv'];
+
+describe.skipIf(!present)('CBOE quotedata re-saved by a spreadsheet', () => {
+  const cases = RESAVED_FILES.flatMap((file) => Object.keys(SPREADSHEET).map((variant) => ({ file, variant })));
+  it.each(cases)('$file, $variant: the same snapshot as the original', ({ file, variant }) => {
+    const original = parseChainFile(read(file));
+    if (!original.ok) throw new Error(JSON.stringify(original.errors.slice(0, 3)));
+    const text = SPREADSHEET[variant]?.(read(file)) ?? '';
+    expect(text, 'the variant changed the file').not.toBe(read(file));
+    expect(detectChainFormat(text), 'still detected').toBe('cboe-csv');
+    const resaved = parseChainFile(text);
+    if (!resaved.ok) throw new Error(`${variant}: ${JSON.stringify(resaved.errors.slice(0, 3))}`);
+    expect(resaved.snapshot).toEqual(original.snapshot);
   });
 });

@@ -4,12 +4,14 @@ import { createContext, type OwnedContext } from '../../../src-main/context';
 import { chainUrl, OnlineSource } from '../../../src-main/services/online-source';
 import { tempDir } from '../../paths';
 
-/** A small CBOE delayed-quotes document: one expiration, calls and puts around spot 5000. */
-function cboeJson(spot: number, quoteTime: string): string {
+/** A small CBOE delayed-quotes document: calls and puts around spot 5000 for each expiration (YYMMDD). */
+function cboeJson(spot: number, quoteTime: string, expirations = ['991217']): string {
   const options = [];
-  for (const strike of [4900, 4950, 5000, 5050, 5100]) {
-    for (const right of ['C', 'P'] as const) {
-      options.push({ option: `SPXW991217${right}0${strike}000`, iv: 0.15, open_interest: 1000 + strike / 10, bid: 10, ask: 11 });
+  for (const expiration of expirations) {
+    for (const strike of [4900, 4950, 5000, 5050, 5100]) {
+      for (const right of ['C', 'P'] as const) {
+        options.push({ option: `SPXW${expiration}${right}0${strike}000`, iv: 0.15, open_interest: 1000 + strike / 10, bid: 10, ask: 11 });
+      }
     }
   }
   return JSON.stringify({ timestamp: quoteTime, data: { symbol: '_SPX', current_price: spot, options } });
@@ -17,7 +19,7 @@ function cboeJson(spot: number, quoteTime: string): string {
 
 let server: Server;
 let baseUrl = '';
-let mode: 'ok' | 'fail' | 'garbage' = 'ok';
+let mode: 'ok' | 'fail' | 'garbage' | 'session' | 'future' = 'ok';
 let requests: string[] = [];
 let ctx: OwnedContext;
 
@@ -28,7 +30,11 @@ beforeAll(async () => {
       response.writeHead(503).end('down');
       return;
     }
-    response.writeHead(200, { 'content-type': 'application/json' }).end(mode === 'garbage' ? '{"data": 1' : cboeJson(5000, '2099-11-20 15:00:00'));
+    // CBOE's `timestamp` is UTC. 'session': 2099-11-20 19:30 UTC = 14:30 New York, with a 0DTE expiration.
+    // 'future': 5 hours after the poll (a source writing New York time where CBOE writes UTC).
+    const bodies = { session: cboeJson(5010, '2099-11-20 19:30:00', ['991120', '991217']), future: cboeJson(5020, '2099-11-21 00:31:00'), garbage: '{"data": 1' };
+    const body = mode === 'session' || mode === 'future' || mode === 'garbage' ? bodies[mode] : cboeJson(5000, '2099-11-20 15:00:00');
+    response.writeHead(200, { 'content-type': 'application/json' }).end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
@@ -83,5 +89,24 @@ describe('online chain source (CBOE delayed quotes, tested against a local serve
     const [recovered] = await source.pollOnce();
     expect(recovered?.ok).toBe(true);
     expect(recovered?.message).toMatch(/unchanged/);
+  });
+
+  it('reads the CBOE timestamp as UTC: a snapshot polled during the session keeps its same-day expiration', async () => {
+    mode = 'session';
+    const nowMs = Date.parse('2099-11-20T19:31:00Z');
+    const source = new OnlineSource(ctx, undefined, fetch, () => nowMs);
+    const [polled] = await source.pollOnce();
+    expect(polled?.ok, polled?.message).toBe(true);
+    const expirations = ctx.exposure.expirations('SPX');
+    expect(expirations.snapshotTime, '19:30 UTC, not 19:30 New York (00:30 UTC the next day)').toBe('2099-11-20T19:30:00.000Z');
+    expect(Date.parse(expirations.snapshotTime), 'not after the poll').toBeLessThanOrEqual(nowMs);
+    expect(expirations.expirations, 'the 0DTE expiration closes at 16:00 New York, after the quote').toEqual(['2099-11-20', '2099-12-17']);
+
+    mode = 'future';
+    const [future] = await new OnlineSource(ctx, undefined, fetch, () => nowMs).pollOnce();
+    expect(future?.ok).toBe(false);
+    expect(future?.message).toMatch(/^the quote time 2099-11-21T00:31:00Z is 5\.0 h after the poll: the source's timestamp is not UTC; retry in/);
+    expect(ctx.exposure.expirations('SPX').snapshotTime, 'the snapshot from the future was not stored').toBe('2099-11-20T19:30:00.000Z');
+    mode = 'ok';
   });
 });

@@ -80,6 +80,36 @@ describe('forward from put–call parity', () => {
   });
 });
 
+describe('adjusted roots (a root ending in a digit) are left out and counted', () => {
+  const growth = Math.exp(RATE * T_WEEK);
+  // XYZ1 delivers more than 100 XYZ shares: its parity pair at 100 (C − P = 40) would give F = 140 → S·e^{rT}.
+  const chain = prepareChain(
+    snapshot([
+      contract({ root: 'XYZ1', strike: 100, right: 'C', bid: 42, ask: 44 }),
+      contract({ root: 'XYZ1', strike: 100, right: 'P', bid: 2, ask: 4 }),
+      contract({ strike: 100, right: 'C', bid: 2.9, ask: 3.1 }),
+      contract({ strike: 100, right: 'P', bid: 1.9, ask: 2.1 }),
+      contract({ root: 'XYZ1', strike: 120, right: 'C', expiration: '2026-03-20' }),
+    ]),
+    settings,
+  );
+  it('from the forward, the open interest, the contract counts and the expirations', () => {
+    expect(chain.expirations[0]?.groups[0]?.forward, 'F from the XYZ pair alone: 100 + e^{rT}·1.0').toBeCloseTo(100 + growth * 1.0, 12);
+    expect(chain.expirations.map((e) => e.expiration), 'an expiration listed only by XYZ1 is not available').toEqual([EXPIRATION]);
+    expect(expirationDetails(chain)[0]).toMatchObject({ contracts: 2, openInterest: 2000 });
+    const gex = computeGex(chain, { expirations: [], formula: 'nominal' });
+    expect(gex.data.map((r) => [r.strike, r.callOI, r.putOI])).toEqual([[100, 1000, 1000]]);
+    expect(gex.meta.excludedContracts).toBe(3);
+    expect(chain.excluded).toEqual({ expired: 0, adjusted: 3, unusableIv: 0 });
+    expect(chain.adjustedRoots).toEqual(['XYZ1']);
+  });
+  it('but a snapshot whose own ticker ends in a digit is not adjusted', () => {
+    const own = prepareChain(snapshot([contract({ root: 'ABC2', strike: 100, right: 'C' })], 100, undefined, 'ABC2'), settings);
+    expect(own.excluded.adjusted).toBe(0);
+    expect(own.expirations).toHaveLength(1);
+  });
+});
+
 describe('walls: ties go to the strike nearest spot, then the lower', () => {
   const strikes = [95, 100, 105, 110];
   const values = [5, 3, 5, 1];
