@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { fileHead } from '../../../src-main/importers/common/table';
 import {
   ibkrActivityImporter,
   ibkrFlexImporter,
@@ -45,9 +46,9 @@ describe.skipIf(!existsSync(shared))('IBKR Activity Statement 2022 (real, akolod
   const result = parseIbkrActivity(text, {});
 
   it('is detected by its Statement header (with BOM) and parses without errors', () => {
-    expect(ibkrActivityImporter.detect(text)).toBe(true);
-    expect(ibkrImporter.detect(text)).toBe(true);
-    expect(ibkrFlexImporter.detect(text), 'not a Flex Query').toBe(false);
+    expect(ibkrActivityImporter.detect(fileHead(text))).toBe(true);
+    expect(ibkrImporter.detect(fileHead(text))).toBe(true);
+    expect(ibkrFlexImporter.detect(fileHead(text)), 'not a Flex Query').toBe(false);
     expect(result.errors).toEqual([]);
     expect(result.source).toBe('ibkr-activity-csv');
   });
@@ -289,8 +290,8 @@ describe('IBKR Flex Query (self-written)', () => {
   const result = parseIbkrFlex(text, {});
 
   it('is detected by its column names and dispatched by the combined importer', () => {
-    expect(ibkrFlexImporter.detect(text)).toBe(true);
-    expect(ibkrActivityImporter.detect(text)).toBe(false);
+    expect(ibkrFlexImporter.detect(fileHead(text))).toBe(true);
+    expect(ibkrActivityImporter.detect(fileHead(text))).toBe(false);
     expect(ibkrImporter.parse(text, {}).source).toBe('ibkr-flex-csv');
     expect(result.errors).toEqual([]);
   });
