@@ -87,6 +87,19 @@ function accountLabel(reader: RowReader): string {
   return name || number;
 }
 
+/**
+ * Bonds are priced in percent of face (`55000` face `@ 90.67` costs 49,868.50, plus accrued interest): 0.01 is
+ * the multiplier that makes price × quantity × multiplier the cash. Chosen only when it fits the amount within
+ * 2% (accrued interest and fees) and 1 does not.
+ */
+function bondMultiplier(tx: ImportedTransaction): number {
+  if ((tx.type !== 'BUY' && tx.type !== 'SELL') || tx.quantity === 0 || tx.amountMinor === 0) return 1;
+  const cash = Math.abs(tx.amountMinor);
+  const near = (gross: number): boolean => Math.abs(gross - cash) <= cash * 0.02;
+  const gross = tx.priceMinor * tx.quantity;
+  return !near(gross) && near(gross / 100) ? 0.01 : 1;
+}
+
 export function parseFidelity(text: string, options: ParseOptions): ParseResult {
   const out = new ResultCollector('fidelity', FIDELITY_SOURCE);
   const table = readTable(out, text, {
@@ -155,6 +168,7 @@ function mapRow(out: ResultCollector, reader: RowReader, options: ParseOptions, 
     out.warn(reader.line, `${action}: ${Math.abs(quantity)} ${rawSymbol} ${type === 'BUY' ? 'came in at zero cost basis (the file has none), so a later sale realizes the full proceeds' : 'left the account: kept as OTHER'}; the Amount column (${(amount / 10_000).toFixed(2)}) is their value, not cash`);
   }
   if (option) tx = withOption(tx, option);
+  else tx.multiplier = bondMultiplier(tx);
   out.add(reader.line, tx);
 }
 

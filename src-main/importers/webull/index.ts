@@ -50,6 +50,8 @@ export function parseWebullOptionText(text: string): OptionFields | null {
 }
 
 const TICKER = /^[A-Z][A-Z0-9.\-/]{0,11}$/;
+/** Index option roots settled in cash: no shares are delivered, and the orders export has no settlement row. */
+const CASH_SETTLED = /^(SPX|SPXW|XSP|NDX|NDXP|RUT|RUTW|VIX|VIXW|DJX|OEX|XEO|MRUT)$/;
 
 interface Fill {
   line: number;
@@ -197,7 +199,11 @@ function inferSettlement(out: ResultCollector, symbol: string, position: number,
     description: `inferred: ${contracts} ${symbol} ${what}`,
     inferred: true,
   });
-  const reason = delivery ? `the stock traded ${delivery.tx.quantity} shares at the strike on line ${delivery.line}` : 'no stock delivery at the strike follows';
+  const reason = delivery
+    ? `the stock traded ${delivery.tx.quantity} shares at the strike on line ${delivery.line}`
+    : CASH_SETTLED.test(template.underlying)
+      ? 'cash-settled index option: a settlement amount, if it was in the money, is not in the orders export; check it'
+      : 'no stock delivery at the strike follows';
   out.warn(last.line, `${contracts} ${symbol} still open after its expiration ${expiration}: inferred ${what} (${reason})`);
 }
 
