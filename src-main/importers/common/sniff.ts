@@ -61,12 +61,18 @@ export function notACsv(text: string): NotACsv | null {
   if (start.startsWith('<?xml') || start.startsWith('<flexqueryresponse')) {
     return { what: 'an XML file', advice: 'Set the report (an IBKR Flex Query, for one) to CSV format and drop that file.' };
   }
-  // UTF-16 text (Excel's "Unicode Text"): every other character is NUL.
+  // UTF-16 text (Excel's "Unicode Text"): every other character is NUL, the others are text.
   const sample = head.slice(0, 400);
-  const nuls = sample.split('\u0000').length - 1;
-  if (nuls > 0 && nuls >= sample.length / 3) {
-    return { what: 'UTF-16 text', advice: 'Save it as "CSV UTF-8 (comma-delimited)" and drop that file.' };
+  const body = sample.replace(/^[\uFFFD\u00FE\u00FF]{1,2}/, '');
+  const pairs = body.slice(0, body.length - (body.length % 2));
+  for (const offset of [0, 1]) {
+    const chars = [...pairs].filter((_, index) => index % 2 !== offset);
+    const nulls = [...pairs].filter((_, index) => index % 2 === offset);
+    if (pairs.length >= 8 && nulls.every((c) => c === '\u0000') && chars.every((c) => /[\t\n\r\u0020-\u007e]/.test(c))) {
+      return { what: 'UTF-16 text', advice: 'Save it as "CSV UTF-8 (comma-delimited)" and drop that file.' };
+    }
   }
+  const nuls = sample.split('\u0000').length - 1;
   const controls = sample.replace(/[\t\n\r\u0020-\u007e\u00a0-\ufffc]/g, '').length + (sample.split('\uFFFD').length - 1);
   if (nuls > 0 || (sample.length > 0 && controls / sample.length > 0.1)) {
     return { what: 'a binary file', advice: CSV_ADVICE };
