@@ -18,7 +18,7 @@ import { isBlankRecord, parseCsv, type CsvRecord } from '../common/csv';
 import { NEW_YORK, clockTo24h, isoToYmd, localToUtc, mdyToYmd } from '../common/dates';
 import { optionFields, rightOf, withOption, type OptionFields } from '../common/options';
 import { ResultCollector, RowIdentity, accountFor, transaction } from '../common/result';
-import { nameSet, type FileHead } from '../common/table';
+import { isProse, isTotalsRow, nameSet, type FileHead } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { parseIbkrDateTime } from './activity';
 import { parseIbkrOptionSymbol } from './symbols';
@@ -121,7 +121,8 @@ export function parseIbkrFlex(text: string, options: ParseOptions): ParseResult 
   const trades: FlexTrade[] = [];
 
   for (const record of parsed.records) {
-    if (isBlankRecord(record)) continue;
+    // Titles, disclaimers and totals a user's tool may add are not data; nor are the BOF/EOF control records.
+    if (isBlankRecord(record) || isProse(record) || isTotalsRow(record)) continue;
     if (CONTROL_RECORDS.has(record.cells[0]?.trim().toUpperCase() ?? '')) continue;
     const { kind: prefix, code, offset } = unprefixed(record);
     const names = nameSet(record.cells.slice(offset));
