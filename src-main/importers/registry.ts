@@ -15,12 +15,15 @@ import { etradeImporter } from './etrade/index';
 import { webullImporter } from './webull/index';
 import { genericImporter } from './generic/index';
 
-/** Detection order matters only where headers overlap: the most specific layouts first, generic last. */
+/**
+ * The order of the Import page's list and of BROKER_IDS; detection tries them in it too (the headers do not
+ * overlap; generic, the strictest, comes last).
+ */
 export const IMPORTERS: readonly BrokerImporter[] = [
   tastytradeImporter,
-  ibkrImporter,
-  thinkorswimImporter,
   schwabImporter,
+  thinkorswimImporter,
+  ibkrImporter,
   fidelityImporter,
   robinhoodImporter,
   etradeImporter,
