@@ -181,16 +181,7 @@ export class RowReader {
 
   /** Money in minor units; an empty cell is `empty` (0 unless told), or an error when `required`. */
   money(column: string, options: { required?: boolean; empty?: number } = {}): number {
-    const parsed = parseMoney(this.text(column));
-    if (!parsed.ok) {
-      this.fail(column, parsed.error);
-      return 0;
-    }
-    if (parsed.value === null) {
-      if (options.required) this.fail(column, 'empty');
-      return options.empty ?? 0;
-    }
-    return parsed.value;
+    return this.read(parseMoney, column, options);
   }
 
   /** Money, or null when the cell is empty. */
@@ -205,7 +196,11 @@ export class RowReader {
 
   /** A number as written (signed); an empty cell is `empty` (0 unless told), or an error when `required`. */
   number(column: string, options: { required?: boolean; empty?: number } = {}): number {
-    const parsed = parseNumber(this.text(column));
+    return this.read(parseNumber, column, options);
+  }
+
+  private read(parser: (raw: string) => CellNumber, column: string, options: { required?: boolean; empty?: number }): number {
+    const parsed = parser(this.text(column));
     if (!parsed.ok) {
       this.fail(column, parsed.error);
       return 0;
