@@ -27,7 +27,11 @@ const GROUPED = /^\d{1,3}(?:,\d{3})+(?:\.\d*)?$/;
  * negatives (`(12.50)`), an `@` before prices (Webull), thousands separators in groups of three (`1,000.50`;
  * `1,5` is refused rather than read as 15) and exponents (IBKR writes `-2.637591265E-4`).
  */
+const PLAIN = /^-?\d+(?:\.\d+)?$/;
+
 export function canonicalNumber(raw: string): string | null {
+  // Most cells are plain decimals already.
+  if (PLAIN.test(raw)) return raw;
   let text = raw.trim();
   if (PLACEHOLDERS.has(text.toLowerCase())) return '';
   let negative = false;
@@ -86,6 +90,9 @@ export function normaliseName(name: string): string {
  */
 export class Columns {
   private readonly byName = new Map<string, number>();
+  /** Lookups by the caller's own spelling: rows of 100k-row files ask for the same few names. */
+  private readonly asked = new Map<string, number | undefined>();
+  private sortedNames: Array<{ name: string; index: number }> | null = null;
   private readonly display = new Map<number, string>();
   /** Header names in file order (for content keys that do not depend on the column order). */
   readonly names: Array<{ name: string; index: number }> = [];
@@ -106,7 +113,10 @@ export class Columns {
   }
 
   index(name: string): number | undefined {
-    return this.byName.get(normaliseName(name));
+    if (this.asked.has(name)) return this.asked.get(name);
+    const index = this.byName.get(normaliseName(name));
+    this.asked.set(name, index);
+    return index;
   }
 
   has(name: string): boolean {
@@ -133,9 +143,8 @@ export class Columns {
 
   /** A row's content keyed by header name, sorted by name: the same whatever order the columns come in. */
   contentKey(record: CsvRecord): string[] {
-    return [...this.names]
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.index - b.index))
-      .map(({ name, index }) => `${name}=${(record.cells[index] ?? '').trim()}`);
+    this.sortedNames ??= [...this.names].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.index - b.index));
+    return this.sortedNames.map(({ name, index }) => `${name}=${(record.cells[index] ?? '').trim()}`);
   }
 }
 
