@@ -1,56 +1,66 @@
+/**
+ * One pipeline for every broker file: name what is not a CSV (empty, a picture, a workbook, binary), pick the
+ * importer (auto-detected from the header, or named), parse, and say plainly when a recognised file holds
+ * nothing to import. Every outcome is data; nothing throws.
+ */
 import type { BrokerId } from '../../src-shared/api/schemas';
-import type { BrokerImporter, ParseOptions, ParseResult } from './types';
-import { tastytradeImporter } from './tastytrade/index';
-import { schwabImporter } from './schwab/index';
-import { thinkorswimImporter } from './thinkorswim/index';
-import { ibkrActivityImporter, ibkrFlexImporter } from './ibkr/index';
-import { robinhoodImporter } from './robinhood/index';
-import { fidelityImporter } from './fidelity/index';
-import { etradeImporter } from './etrade/index';
-import { webullImporter } from './webull/index';
-import { genericImporter } from './generic/index';
+import type { BrokerImporter, ImporterId, ParseOptions, ParseResult } from './types';
+import { notACsv } from './common/sniff';
+import { fileHead } from './common/table';
+import { IMPORTERS, detectImporter, importerById } from './registry';
 
-/** Detection order matters only where headers overlap: the most specific layouts first, generic last. */
-export const IMPORTERS: readonly BrokerImporter[] = [
-  tastytradeImporter,
-  ibkrActivityImporter,
-  ibkrFlexImporter,
-  thinkorswimImporter,
-  schwabImporter,
-  fidelityImporter,
-  robinhoodImporter,
-  etradeImporter,
-  webullImporter,
-  genericImporter,
-];
-
-export function detectImporter(text: string): BrokerImporter | null {
-  return IMPORTERS.find((importer) => importer.detect(text)) ?? null;
-}
+export { IMPORTERS, detectImporter, importerById, importerList } from './registry';
 
 export type ParseImportOutcome =
   | { ok: true; result: ParseResult }
   | { ok: false; code: 'UNSUPPORTED_FORMAT' | 'IMPORT_FAILED'; detail: string; errors: Array<{ line: number; message: string }> };
 
-/** Picks the importer (auto-detected from the header unless named) and parses; never throws. */
-export function parseImport(text: string, broker: BrokerId | 'auto', options: ParseOptions): ParseImportOutcome {
-  if (text.trim() === '') {
-    return { ok: false, code: 'IMPORT_FAILED', detail: 'The file is empty.', errors: [{ line: 1, message: 'empty file' }] };
+/** The first line as the user would see it, shortened, for "unrecognised header" messages. */
+function firstLineOf(text: string): string {
+  const line = fileHead(text).records[0]?.cells.map((cell) => cell.trim()).join(',') ?? '';
+  return line.length > 120 ? `${line.slice(0, 120)}…` : line;
+}
+
+/**
+ * Picks the importer (auto-detected from the header unless named) and parses; never throws. `extra` holds the
+ * user's saved column mappings (`custom:<id>` importers), tried before the built-in brokers.
+ */
+export function parseImport(text: string, broker: BrokerId | ImporterId | 'auto', options: ParseOptions, extra: readonly BrokerImporter[] = []): ParseImportOutcome {
+  const named = broker === 'auto' ? null : importerById(broker, extra);
+  const whose = named ? `${named.label} ` : '';
+  if (text.replace(/^\uFEFF/, '').trim() === '') {
+    return { ok: false, code: 'IMPORT_FAILED', detail: `The ${whose}file is empty: there is nothing to import.`, errors: [{ line: 1, message: 'the file is empty' }] };
   }
-  const candidates = broker === 'auto' ? [detectImporter(text)].filter((i): i is BrokerImporter => i !== null) : IMPORTERS.filter((i) => i.id === broker);
-  const importer = broker === 'auto' ? candidates[0] : (candidates.find((i) => i.detect(text)) ?? candidates[0]);
-  if (!importer) {
+  const foreign = notACsv(text);
+  if (foreign !== null) {
     return {
       ok: false,
       code: 'UNSUPPORTED_FORMAT',
-      detail: `The file's header matches no known broker export (${IMPORTERS.map((i) => i.label).join(', ')}). Pick the broker explicitly, or use the generic CSV format (docs/importers.md).`,
+      detail: `This is ${foreign.what}, not a ${whose}CSV export. ${foreign.advice}`,
+      errors: [{ line: 1, message: `this is ${foreign.what}, not a CSV export` }],
+    };
+  }
+  const importer = named ?? (broker === 'auto' ? detectImporter(text, extra) : null);
+  if (!importer) {
+    const known = [...extra, ...IMPORTERS].map((i) => i.label).join(', ');
+    return {
+      ok: false,
+      code: 'UNSUPPORTED_FORMAT',
+      detail: broker === 'auto'
+        ? `The file's header matches no export Strikebook knows (${known}). Pick the broker in the list if you know it, or use the generic CSV format (docs/importers.md). First line: "${firstLineOf(text)}".`
+        : `Unknown importer "${broker}".`,
       errors: [{ line: 1, message: 'unrecognised header' }],
     };
   }
+  let result: ParseResult;
   try {
-    return { ok: true, result: importer.parse(text, options) };
+    result = importer.parse(text, options);
   } catch (error) {
     // Importers return errors as data; a throw is a bug, but the user still gets a clear 422, not a 500.
     return { ok: false, code: 'IMPORT_FAILED', detail: `The ${importer.label} importer could not read the file: ${error instanceof Error ? error.message : String(error)}`, errors: [{ line: 1, message: 'unreadable file' }] };
   }
+  if (result.errors.length === 0 && result.rows === 0 && result.transactions.length === 0) {
+    return { ok: false, code: 'IMPORT_FAILED', detail: `The ${importer.label} file has its header but no transactions: there is nothing to import.`, errors: [{ line: 1, message: 'no transaction rows below the header' }] };
+  }
+  return { ok: true, result };
 }

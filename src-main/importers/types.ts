@@ -1,9 +1,17 @@
 import type { BrokerId } from '../../src-shared/api/schemas';
 import type { ImportedTransaction } from '../../src-shared/journal/model';
+import type { FileHead } from './common/table';
+
+/**
+ * A built-in broker (`tastytrade`, `schwab`, ...) or a user-defined mapping saved from the Import page
+ * (`custom:<id>`, DESIGN §5), which plugs in as one more importer.
+ */
+export type ImporterId = BrokerId | `custom:${string}`;
 
 /** An importer's problem with one line of the file. Errors abort the import; nothing is stored. */
 export interface LineProblem {
   line: number;
+  /** What is wrong, without the line (it has its own field): `column "Amount": not an amount: "1x"`. */
   message: string;
 }
 
@@ -15,7 +23,7 @@ export interface ParsedRow {
 
 /** What every broker importer returns: errors as data, never thrown. */
 export interface ParseResult {
-  broker: BrokerId;
+  broker: ImporterId;
   /** `tastytrade-csv`, `schwab-csv`, ... (the neutral transaction's `source`). */
   source: string;
   /** Data rows read (not counting headers, titles, totals and blank lines). */
@@ -32,13 +40,21 @@ export interface ParseResult {
 export interface ParseOptions {
   /** Account name for files that carry none (the `account` parameter of POST /v1/imports). */
   accountName?: string;
+  /**
+   * "Now" for importers that infer settlements of positions past their expiration (Webull): expirations after
+   * this instant are not settled. Default: the parse time.
+   */
+  asOf?: Date;
 }
 
-/** One folder per broker exports one of these. */
+/** One folder per broker exports one of these; the registry (registry.ts) lists them. */
 export interface BrokerImporter {
-  id: BrokerId;
+  id: ImporterId;
+  /** The name people know the broker or format by (the Import page's broker list, messages). */
   label: string;
-  /** Looks at the first lines (header) only. */
-  detect(text: string): boolean;
+  /** The exports it reads, for the Import page, the CLI and docs (`transaction history CSV (current and legacy layouts)`). */
+  formats: string;
+  /** Looks at the head of the file only (its first records, parsed once by the registry). */
+  detect(head: FileHead): boolean;
   parse(text: string, options: ParseOptions): ParseResult;
 }

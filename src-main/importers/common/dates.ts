@@ -84,11 +84,11 @@ export function checkYmd(text: string): string | null {
   return DateTime.fromISO(trimmed).isValid ? trimmed : null;
 }
 
-/** US dates `M/D/YY`, `MM/DD/YYYY` to `YYYY-MM-DD`; two-digit years are 20YY. */
+/** US dates `M/D/YY`, `MM/DD/YYYY`, `MM-DD-YYYY` to `YYYY-MM-DD`; two-digit years are 20YY. */
 export function mdyToYmd(text: string): string | null {
-  const match = /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})$/.exec(text.trim());
+  const match = /^(\d{1,2})([/-])(\d{1,2})\2(\d{2}|\d{4})$/.exec(text.trim());
   if (!match) return null;
-  const [, m, d, y] = match;
+  const [, m, , d, y] = match;
   if (m === undefined || d === undefined || y === undefined) return null;
   const year = y.length === 2 ? `20${y}` : y;
   return checkYmd(`${year}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`);
@@ -111,14 +111,14 @@ export function dayMonYyToYmd(text: string): string | null {
   return checkYmd(`${year}-${month}-${d.padStart(2, '0')}`);
 }
 
-/** `7:31 PM`, `19:31`, `19:31:05` to `HH:MM:SS`. */
+/** `7:31 PM`, `19:31`, `19:31:05`, `193105` (IBKR Flex) to `HH:MM:SS`. */
 export function clockTo24h(text: string): string | null {
-  const match = /^(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp][Mm])?$/.exec(text.trim());
+  const match = /^(\d{1,2}):?(\d{2})(?::?(\d{2}))?\s*([AaPp]\.?[Mm]\.?)?$/.exec(text.trim());
   if (!match) return null;
   let hour = Number(match[1]);
   const minute = Number(match[2]);
   const second = Number(match[3] ?? '0');
-  const meridiem = match[4]?.toUpperCase();
+  const meridiem = match[4]?.toUpperCase().replace(/\./g, '');
   if (meridiem !== undefined) {
     if (hour < 1 || hour > 12) return null;
     if (meridiem === 'AM' && hour === 12) hour = 0;
@@ -127,4 +127,20 @@ export function clockTo24h(text: string): string | null {
   if (hour > 23 || minute > 59 || second > 59) return null;
   const pad = (n: number): string => String(n).padStart(2, '0');
   return `${pad(hour)}:${pad(minute)}:${pad(second)}`;
+}
+
+/** `YYYY-MM-DD` or `YYYYMMDD` (IBKR Flex) to `YYYY-MM-DD` when it is a real calendar date. */
+export function isoToYmd(text: string): string | null {
+  const match = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(text.trim());
+  return match ? checkYmd(`${match[1]}-${match[2]}-${match[3]}`) : null;
+}
+
+/** The calendar day `days` after `ymd`. */
+export function addDaysYmd(ymd: string, days: number): string {
+  return DateTime.fromISO(ymd, { zone: 'UTC' }).plus({ days }).toISODate() ?? ymd;
+}
+
+/** The New York calendar day of a UTC instant. */
+export function newYorkDay(instant: string): string {
+  return DateTime.fromISO(instant, { zone: NEW_YORK }).toISODate() ?? instant.slice(0, 10);
 }

@@ -1,230 +1,359 @@
 /**
- * E*TRADE transaction history CSV:
- * `TransactionDate,TransactionType,SecurityType,Symbol,Quantity,Amount,Price,Commission,Description`,
- * preceded by `For Account:,#####1234` and `Download Date:,...` lines. Options (SecurityType OPTN) are
- * described `PUT AAPL 01/19/24 180.000`. Dates are MM/DD/YY without time: 16:00 New York.
- * Amount is net of Commission.
+ * E*TRADE transaction history CSV, in both of its layouts (columns found by name):
+ * - older "DownloadTxnHistory": `For Account:,####1234`, then
+ *   `TransactionDate,TransactionType,SecurityType,Symbol,Quantity,Amount,Price,Commission,Description`;
+ * - newer "All Transactions": `All Transactions Activity Types`, `Account Activity for <name> -1234 from ...`,
+ *   `Total:,...`, then `Activity/Trade Date,Transaction Date,Settlement Date,Activity Type,Description,Symbol,
+ *   Cusip,Quantity #,Price $,Amount $,Commission,Category,Note`, `--` for empty cells.
+ * Options are described `PUT  IWM    02/27/26   260.000` (or named `TSLA Dec 15 '28 $400 Call`, or by an OCC
+ * symbol); dates are MM/DD/YY without time: 16:00 New York. Amount is net of commission, quantities are signed.
+ *
+ * Dividend reinvestments come as two rows: the dividend (Amount > 0) and a `Dividend` (or `Dividend
+ * Reinvestment`) row with Quantity > 0 and a negative Amount, "REINVEST" in its description: the first is the
+ * dividend as received, the second a BUY of the shares (a lone reinvestment row also books its dividend, as
+ * inferred). Withholding is a negative DIVIDEND; ADR custody fees are FEEs, whatever type they are filed under.
  */
-import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
-import { occSymbol } from '../../../src-shared/journal/model';
-import { parseCsv, isBlankRecord } from '../common/csv';
-import type { CsvRecord } from '../common/csv';
-import {
-  RowIdentity,
-  ResultCollector,
-  baseTransaction,
-  cellAt,
-  firstLines,
-  impliedFeesMinor,
-  isoDay,
-  headerColumns,
-  moneyCell,
-  newYorkInstant,
-  numberCell,
-  parseUsDate,
-} from '../common/importer-kit';
-import type { OptionFields } from '../common/importer-kit';
+import type { ImportedTransaction } from '../../../src-shared/journal/model';
+import { impliedFeesMinor, inferOptionFill } from '../common/amounts';
+import { RowReader } from '../common/cells';
+import { dayToUtc, mdyToYmd } from '../common/dates';
+import { occOption, optionFields, rightOf, withOption, type OptionFields } from '../common/options';
+import { ResultCollector, RowIdentity, accountFor, transaction } from '../common/result';
+import { nameSet, readTable } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 
 export const ETRADE_SOURCE = 'etrade-csv';
-const REQUIRED = ['TransactionDate', 'TransactionType', 'SecurityType', 'Symbol', 'Quantity', 'Amount', 'Price', 'Commission', 'Description'];
 
-export function detectEtrade(text: string): boolean {
-  return firstLines(text, 8).some((line) => line.startsWith('TransactionDate,TransactionType,SecurityType'));
+const ALIASES = {
+  date: ['TransactionDate', 'Activity/Trade Date', 'Transaction Date'],
+  kind: ['TransactionType', 'Activity Type'],
+  quantity: ['Quantity', 'Quantity #'],
+  price: ['Price', 'Price $'],
+  amount: ['Amount', 'Amount $'],
+} as const;
+const REQUIRED = ['date', 'kind', 'Symbol', 'quantity', 'amount', 'price', 'Commission', 'Description'];
+
+function isEtradeHeader(names: Set<string>): boolean {
+  return (names.has('transactiondate') && names.has('transactiontype')) || (names.has('activity/trade date') && names.has('activity type'));
 }
 
-/** `PUT AAPL 01/19/24 180.000` (also `CALL SPY 03/15/24 480.50`). */
-export function parseEtradeOption(description: string): OptionFields | null {
-  const match = /^(CALL|PUT)\s+([A-Z0-9.]+)\s+(\d{1,2}\/\d{1,2}\/\d{2,4})\s+(\d+(?:\.\d+)?)\b/i.exec(description.trim());
-  if (!match || match[1] === undefined || match[2] === undefined || match[3] === undefined || match[4] === undefined) return null;
-  const date = parseUsDate(match[3]);
-  if (!date) return null;
-  const underlying = match[2].toUpperCase();
-  const expiration = isoDay(date);
-  const right = match[1].toUpperCase() === 'CALL' ? 'C' : 'P';
-  const strike = Number(match[4]);
-  return { symbol: occSymbol(underlying, expiration, right, strike), underlying, expiration, strike, right };
+const MONTHS: Record<string, number> = { JAN: 1, FEB: 2, MAR: 3, APR: 4, MAY: 5, JUN: 6, JUL: 7, AUG: 8, SEP: 9, OCT: 10, NOV: 11, DEC: 12 };
+
+/** `PUT AAPL 01/19/24 180.000`, `CALL  SPY   03/15/24   480.50` (descriptions); `TSLA Dec 15 '28 $400 Call`, OCC (symbols). */
+export function parseEtradeOption(text: string): OptionFields | null {
+  const described = /^(CALL|PUT)\s+([A-Z0-9.]+)\s+(\d{1,2}\/\d{1,2}\/\d{2,4})\s+\$?(\d+(?:\.\d+)?)\b/i.exec(text.trim());
+  if (described) {
+    const [, rightText = '', root = '', date = '', strike = ''] = described;
+    const expiration = mdyToYmd(date);
+    const right = rightOf(rightText);
+    return expiration !== null && right !== null ? optionFields(root, expiration, right, Number(strike)) : null;
+  }
+  const named = /^([A-Z0-9.]+)\s+([A-Za-z]{3})\s+(\d{1,2})\s+'(\d{2})\s+\$(\d+(?:\.\d+)?)\s+(Call|Put)$/i.exec(text.trim());
+  if (named) {
+    const [, root = '', monthText = '', day = '', yy = '', strike = '', rightText = ''] = named;
+    const month = MONTHS[monthText.toUpperCase()];
+    const right = rightOf(rightText);
+    const expiration = month === undefined ? null : mdyToYmd(`${month}/${day}/20${yy}`);
+    return expiration !== null && right !== null ? optionFields(root, expiration, right, Number(strike)) : null;
+  }
+  return occOption(text.replace(/-+(?=\d{6}[CP]\d{8}$)/, ''));
 }
 
-type Mapped = TransactionType | 'CASH' | 'BOUGHT' | 'SOLD';
+type Rule =
+  | { kind: 'fill'; side: 'BUY' | 'SELL'; effect: 'OPEN' | 'CLOSE' | null }
+  | { kind: 'event'; type: 'EXPIRATION' | 'ASSIGNMENT' | 'EXERCISE' }
+  | { kind: 'dividend' }
+  | { kind: 'reinvest' }
+  | { kind: 'cash'; type: 'INTEREST' | 'FEE' }
+  | { kind: 'transfer' }
+  | { kind: 'split' }
+  | { kind: 'other' };
 
-const TYPES: Record<string, Mapped> = {
-  bought: 'BOUGHT',
-  sold: 'SOLD',
-  'bought to open': 'BUY_TO_OPEN',
-  'sold short': 'SELL_TO_OPEN',
-  'sold to open': 'SELL_TO_OPEN',
-  'bought to cover': 'BUY_TO_CLOSE',
-  'bought to close': 'BUY_TO_CLOSE',
-  'sold to close': 'SELL_TO_CLOSE',
-  'option expiration': 'EXPIRATION',
-  expired: 'EXPIRATION',
-  'option assignment': 'ASSIGNMENT',
-  assigned: 'ASSIGNMENT',
-  assignment: 'ASSIGNMENT',
-  'option exercise': 'EXERCISE',
-  exercised: 'EXERCISE',
-  exercise: 'EXERCISE',
-  dividend: 'DIVIDEND',
-  'qualified dividend': 'DIVIDEND',
-  'non-qualified dividend': 'DIVIDEND',
-  'tax withholding': 'DIVIDEND',
-  'foreign tax withheld': 'DIVIDEND',
-  reinvest: 'BUY',
-  'dividend reinvestment': 'BUY',
-  interest: 'INTEREST',
-  'interest income': 'INTEREST',
-  'margin interest': 'INTEREST',
-  fee: 'FEE',
-  'service fee': 'FEE',
-  'adr fee': 'FEE',
-  'misc fee': 'FEE',
-  transfer: 'CASH',
-  'online transfer': 'CASH',
-  deposit: 'CASH',
-  withdrawal: 'CASH',
-  wire: 'CASH',
-  'wire in': 'CASH',
-  'wire out': 'CASH',
-  ach: 'CASH',
-  'direct deposit': 'CASH',
-  contribution: 'CASH',
-  adjustment: 'OTHER',
-  journal: 'OTHER',
+const RULES: Record<string, Rule> = {
+  bought: { kind: 'fill', side: 'BUY', effect: null },
+  sold: { kind: 'fill', side: 'SELL', effect: null },
+  'bought to open': { kind: 'fill', side: 'BUY', effect: 'OPEN' },
+  'sold short': { kind: 'fill', side: 'SELL', effect: 'OPEN' },
+  'sold to open': { kind: 'fill', side: 'SELL', effect: 'OPEN' },
+  'bought to cover': { kind: 'fill', side: 'BUY', effect: 'CLOSE' },
+  'bought to close': { kind: 'fill', side: 'BUY', effect: 'CLOSE' },
+  'sold to close': { kind: 'fill', side: 'SELL', effect: 'CLOSE' },
+  'option expiration': { kind: 'event', type: 'EXPIRATION' },
+  'option expired': { kind: 'event', type: 'EXPIRATION' },
+  expired: { kind: 'event', type: 'EXPIRATION' },
+  expiration: { kind: 'event', type: 'EXPIRATION' },
+  'option assignment': { kind: 'event', type: 'ASSIGNMENT' },
+  'option assigned': { kind: 'event', type: 'ASSIGNMENT' },
+  assigned: { kind: 'event', type: 'ASSIGNMENT' },
+  assignment: { kind: 'event', type: 'ASSIGNMENT' },
+  'option exercise': { kind: 'event', type: 'EXERCISE' },
+  'option exercised': { kind: 'event', type: 'EXERCISE' },
+  exercised: { kind: 'event', type: 'EXERCISE' },
+  exercise: { kind: 'event', type: 'EXERCISE' },
+  dividend: { kind: 'dividend' },
+  'qualified dividend': { kind: 'dividend' },
+  'non-qualified dividend': { kind: 'dividend' },
+  'ordinary dividend': { kind: 'dividend' },
+  'cash dividend': { kind: 'dividend' },
+  'capital gain': { kind: 'dividend' },
+  'capital gains distribution': { kind: 'dividend' },
+  'tax withholding': { kind: 'dividend' },
+  'foreign tax withheld': { kind: 'dividend' },
+  'foreign withholding': { kind: 'dividend' },
+  'backup withholding': { kind: 'dividend' },
+  reinvest: { kind: 'reinvest' },
+  reinvestment: { kind: 'reinvest' },
+  'dividend reinvestment': { kind: 'reinvest' },
+  interest: { kind: 'cash', type: 'INTEREST' },
+  'interest income': { kind: 'cash', type: 'INTEREST' },
+  'margin interest': { kind: 'cash', type: 'INTEREST' },
+  'credit interest': { kind: 'cash', type: 'INTEREST' },
+  fee: { kind: 'cash', type: 'FEE' },
+  'service fee': { kind: 'cash', type: 'FEE' },
+  'adr fee': { kind: 'cash', type: 'FEE' },
+  'misc fee': { kind: 'cash', type: 'FEE' },
+  'wire fee': { kind: 'cash', type: 'FEE' },
+  transfer: { kind: 'transfer' },
+  'online transfer': { kind: 'transfer' },
+  deposit: { kind: 'transfer' },
+  withdrawal: { kind: 'transfer' },
+  wire: { kind: 'transfer' },
+  'wire in': { kind: 'transfer' },
+  'wire out': { kind: 'transfer' },
+  ach: { kind: 'transfer' },
+  'direct deposit': { kind: 'transfer' },
+  'direct debit': { kind: 'transfer' },
+  contribution: { kind: 'transfer' },
+  'stock split': { kind: 'split' },
+  adjustment: { kind: 'other' },
+  journal: { kind: 'other' },
+  reorganization: { kind: 'other' },
 };
+
+interface Row {
+  reader: RowReader;
+  day: string;
+  tradeDate: string;
+  kind: string;
+  rule: Rule | undefined;
+  symbol: string;
+  description: string;
+  option: OptionFields | null;
+  /** Signed as in the file. */
+  quantity: number;
+  amountMinor: number;
+  priceMinor: number;
+  commissionMinor: number;
+  rowId: string;
+}
+
+/** The account the preamble names: `For Account:,####1234`, `Account Activity for <name> from ...`, `Account <id> | ...`. */
+function preambleAccount(cells: readonly string[][]): string | null {
+  for (const record of cells) {
+    if (/^for account:?$/i.test(record[0]?.trim() ?? '')) return record[1]?.trim() ?? null;
+    const line = record.join(',').trim();
+    const match = /^Account(?: Activity for)?\s+(.+?)(?:\s+from\s+|\s*\|)/i.exec(line);
+    if (match?.[1]) return match[1].trim();
+  }
+  return null;
+}
+
+/** `REINVEST PRICE $  8.78`, `REIN @  25.0299` → the price per share in the description. */
+function reinvestPrice(description: string): number | null {
+  const match = /\bREIN(?:VEST)?(?:\s+PRICE)?\s*(?:\$|@)\s*(\d+(?:\.\d+)?)/i.exec(description);
+  return match?.[1] === undefined ? null : Math.round(Number(match[1]) * 10_000);
+}
+
+function isReinvestment(row: Row): boolean {
+  if (row.rule?.kind === 'reinvest') return true;
+  return row.rule?.kind === 'dividend' && row.quantity > 0 && row.amountMinor < 0;
+}
 
 export function parseEtrade(text: string, options: ParseOptions): ParseResult {
   const out = new ResultCollector('etrade', ETRADE_SOURCE);
-  const parsed = parseCsv(text);
-  if (parsed.error) out.error(parsed.error.line, parsed.error.message);
-  let fileAccount = '';
-  const headerAt = parsed.records.findIndex((record) => {
-    if (/^for account:?$/i.test(cellAt(record, 0))) fileAccount = cellAt(record, 1);
-    return cellAt(record, 0) === 'TransactionDate';
+  const table = readTable(out, text, {
+    isHeader: isEtradeHeader,
+    required: REQUIRED,
+    aliases: ALIASES,
+    what: 'an E*TRADE transaction history',
+    headerHint: '"TransactionDate,TransactionType,SecurityType,..." or "Activity/Trade Date,Transaction Date,Settlement Date,Activity Type,..."',
   });
-  const header = parsed.records[headerAt];
-  if (headerAt < 0 || !header) {
-    out.error(1, 'no "TransactionDate,TransactionType,..." header line');
-    return out.result();
-  }
-  const table = headerColumns(out, header, REQUIRED);
   if (table === null) return out.result();
-  const { col, needed } = table;
-  const accountName = options.accountName ?? (fileAccount || 'E*TRADE');
+  const accountName = accountFor(preambleAccount(table.preamble.map((record) => record.cells)), options, 'E*TRADE');
   const ids = new RowIdentity();
-  const positions = new Map<string, number>();
-  let inferred = 0;
+  const rows: Row[] = [];
+  for (const record of table.rows) {
+    const row = readRow(new RowReader(record, table.columns, out), accountName, ids);
+    if (row) rows.push(row);
+  }
+  if (out.errors.length > 0) return out.result();
 
   // E*TRADE lists newest first; the running position for plain Bought/Sold options needs oldest first.
-  const rows = parsed.records.slice(headerAt + 1).filter((record) => !isBlankRecord(record));
-  const dated = rows.map((record, order) => ({ record, order, day: parseUsDate(cellAt(record, col('TransactionDate'))) }));
-  const chronological = [...dated].sort((a, b) => {
-    if (a.day && b.day) {
-      const byDay = isoDay(a.day).localeCompare(isoDay(b.day));
-      if (byDay !== 0) return byDay;
-    }
-    return b.order - a.order;
-  });
-  for (const { record } of chronological) {
-    out.rows += 1;
-    if (record.cells.length < needed) {
-      out.error(record.line, `line ${record.line}: ${record.cells.length} cells where the header has ${needed} (truncated row)`);
-      continue;
-    }
-    if (mapRow(out, record, col, accountName, ids, positions) === 'inferred') inferred += 1;
+  const chronological = rows.map((row, order) => ({ row, order })).sort((a, b) => a.row.day.localeCompare(b.row.day) || b.order - a.order);
+  const positions = new Map<string, number>();
+  let inferred = 0;
+  for (const { row } of chronological) {
+    const tx = mapRow(out, row, accountName, positions);
+    if (tx === null) continue;
+    if (tx.inferredFill) inferred += 1;
+    out.add(row.reader.line, tx.transaction);
   }
-  out.transactions.sort((a, b) => a.line - b.line);
-  out.errors.sort((a, b) => a.line - b.line);
-  out.warnings.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+  bookLoneReinvestments(out, rows, accountName);
   if (inferred > 0) {
     out.warn(null, `${inferred} option trade(s) say only Bought/Sold; opening or closing was inferred from the running position in this file`);
   }
   return out.result();
 }
 
-const POSITION_SIGN: Partial<Record<TransactionType, number>> = { BUY_TO_OPEN: 1, BUY_TO_CLOSE: 1, SELL_TO_OPEN: -1, SELL_TO_CLOSE: -1 };
+function readRow(reader: RowReader, accountName: string, ids: RowIdentity): Row | null {
+  const rawDate = reader.text('date');
+  const day = mdyToYmd(rawDate);
+  if (day === null) reader.fail('date', `not a date: "${rawDate}"`);
+  const kind = reader.text('kind');
+  const securityType = reader.value('SecurityType').toUpperCase();
+  const symbol = reader.value('Symbol');
+  const description = reader.text('Description').replace(/\s+/g, ' ');
+  const quantity = reader.number('quantity');
+  const amountMinor = reader.money('amount');
+  const priceMinor = Math.abs(reader.money('price'));
+  const commissionMinor = Math.abs(reader.money('Commission'));
+  const optionNamed = securityType === 'OPTN' || securityType === 'OPT' || /^(CALL|PUT)\s/i.test(description);
+  const option = optionNamed ? (parseEtradeOption(description) ?? parseEtradeOption(symbol)) : parseEtradeOption(symbol);
+  if (optionNamed && option === null) reader.fail('Description', `no option contract in "${description}"`);
+  const tradeDate = day === null ? null : dayToUtc(day);
+  if (!reader.ok || day === null || tradeDate === null) return null;
+  return {
+    reader,
+    day,
+    tradeDate,
+    kind,
+    rule: RULES[kind.trim().toLowerCase()],
+    symbol: option?.underlying ?? symbol.toUpperCase(),
+    description,
+    option,
+    quantity,
+    amountMinor,
+    priceMinor,
+    commissionMinor,
+    rowId: ids.next([accountName, rawDate, kind, securityType, reader.text('Symbol'), reader.text('quantity'), reader.text('amount'), reader.text('price'), reader.text('Commission'), description]),
+  };
+}
 
 function mapRow(
   out: ResultCollector,
-  record: CsvRecord,
-  col: (name: string) => number | undefined,
+  row: Row,
   accountName: string,
-  ids: RowIdentity,
   positions: Map<string, number>,
-): 'ok' | 'inferred' | 'failed' {
-  const rawDate = cellAt(record, col('TransactionDate'));
-  const date = parseUsDate(rawDate);
-  if (!date) {
-    out.error(record.line, `line ${record.line}, column "TransactionDate": not a date: "${rawDate}"`);
-    return 'failed';
-  }
-  const kind = cellAt(record, col('TransactionType'));
-  const securityType = cellAt(record, col('SecurityType')).toUpperCase();
-  const symbol = cellAt(record, col('Symbol'));
-  const description = cellAt(record, col('Description'));
-  const quantity = numberCell(out, record, col('Quantity'), 'Quantity');
-  const amount = moneyCell(out, record, col('Amount'), 'Amount');
-  const price = moneyCell(out, record, col('Price'), 'Price');
-  const commission = moneyCell(out, record, col('Commission'), 'Commission');
-  const tradeDate = newYorkInstant(date);
-  if (quantity === null || amount === null || price === null || commission === null || tradeDate === null) return 'failed';
-
-  const isOption = securityType === 'OPTN' || securityType === 'OPT';
-  const option = isOption ? parseEtradeOption(description) : null;
-  if (isOption && !option) {
-    out.error(record.line, `line ${record.line}, column "Description": no option contract in "${description}"`);
-    return 'failed';
-  }
-  const tx: ImportedTransaction = {
-    ...baseTransaction(ETRADE_SOURCE, accountName),
-    brokerRowId: ids.next([accountName, rawDate, kind, securityType, symbol, quantity, amount, price, commission, description]),
-    symbol,
-    underlying: symbol,
-    quantity: Math.abs(quantity),
-    priceMinor: Math.abs(price),
-    amountMinor: amount,
-    commissionMinor: Math.abs(commission),
-    tradeDate,
-    description,
-  };
-  if (option) Object.assign(tx, option, { isOption: true, multiplier: 100 });
-
-  let result: 'ok' | 'inferred' = 'ok';
-  const mapped = TYPES[kind.toLowerCase()];
-  if (mapped === undefined) {
-    tx.type = 'OTHER';
-    out.warn(record.line, `line ${record.line}: unknown E*TRADE transaction type "${kind}"; kept as OTHER`);
-  } else if (mapped === 'CASH') {
-    tx.type = amount >= 0 ? 'DEPOSIT' : 'WITHDRAWAL';
-  } else if (mapped === 'BOUGHT' || mapped === 'SOLD') {
-    const buying = mapped === 'BOUGHT';
-    if (option) {
-      const before = positions.get(option.symbol) ?? 0;
-      const signed = buying ? tx.quantity : -tx.quantity;
-      const opening = before === 0 || Math.sign(before) === Math.sign(signed);
-      tx.type = buying ? (opening ? 'BUY_TO_OPEN' : 'BUY_TO_CLOSE') : opening ? 'SELL_TO_OPEN' : 'SELL_TO_CLOSE';
-      result = 'inferred';
-    } else {
-      tx.type = buying ? 'BUY' : 'SELL';
+): { transaction: ImportedTransaction; inferredFill: boolean } | null {
+  let tx: ImportedTransaction = transaction({
+    accountName,
+    brokerRowId: row.rowId,
+    type: 'OTHER',
+    tradeDate: row.tradeDate,
+    source: ETRADE_SOURCE,
+    symbol: row.symbol,
+    underlying: row.symbol,
+    quantity: Math.abs(row.quantity),
+    priceMinor: row.priceMinor,
+    amountMinor: row.amountMinor,
+    commissionMinor: row.commissionMinor,
+    description: row.description,
+  });
+  if (row.option) tx = withOption(tx, row.option);
+  const rule = row.rule;
+  let inferredFill = false;
+  if (/\bADR\b/i.test(row.description) && /\bFEE\b/i.test(row.description) && row.amountMinor <= 0) {
+    tx.type = 'FEE';
+  } else if (isReinvestment(row)) {
+    tx.type = 'BUY';
+    tx.priceMinor = reinvestPrice(row.description) ?? (row.quantity !== 0 ? Math.round(Math.abs(row.amountMinor) / Math.abs(row.quantity)) : 0);
+  } else if (rule === undefined) {
+    out.warn(row.reader.line, `unknown E*TRADE transaction type "${row.kind}": kept as OTHER`);
+  } else if (rule.kind === 'fill') {
+    if (row.option === null) tx.type = rule.side;
+    else if (rule.effect !== null) tx.type = `${rule.side}_TO_${rule.effect}`;
+    else if (/\bOPENING\b/i.test(row.description)) tx.type = `${rule.side}_TO_OPEN`;
+    else if (/\bCLOSING\b/i.test(row.description)) tx.type = `${rule.side}_TO_CLOSE`;
+    else {
+      tx.type = inferOptionFill(positions, row.option.symbol, rule.side === 'BUY' ? tx.quantity : -tx.quantity);
+      inferredFill = true;
     }
-  } else {
-    tx.type = mapped;
+  } else if (rule.kind === 'event') {
+    if (row.option === null) {
+      out.warn(row.reader.line, `"${row.kind}" on ${row.symbol || 'a row'} that names no option: kept as OTHER`);
+    } else {
+      tx.type = rule.type;
+      tx.priceMinor = 0;
+    }
+  } else if (rule.kind === 'dividend') {
+    tx.type = 'DIVIDEND';
+  } else if (rule.kind === 'reinvest') {
+    tx.type = 'BUY';
+  } else if (rule.kind === 'cash') {
+    tx.type = rule.type;
+  } else if (rule.kind === 'transfer') {
+    tx.type = row.amountMinor >= 0 ? 'DEPOSIT' : 'WITHDRAWAL';
+  } else if (rule.kind === 'split') {
+    tx.type = 'SPLIT';
+    tx.quantity = row.quantity;
+    tx.priceMinor = 0;
+  }
+  if (tx.type === 'DIVIDEND' || tx.type === 'INTEREST' || tx.type === 'FEE' || tx.type === 'DEPOSIT' || tx.type === 'WITHDRAWAL') {
+    tx.quantity = 0;
+    tx.priceMinor = 0;
+  }
+  if (row.option !== null && !inferredFill) {
+    const before = positions.get(row.option.symbol) ?? 0;
+    const sign = tx.type === 'BUY_TO_OPEN' || tx.type === 'BUY_TO_CLOSE' ? 1 : tx.type === 'SELL_TO_OPEN' || tx.type === 'SELL_TO_CLOSE' ? -1 : 0;
+    // Expiration, assignment and exercise flatten the contract.
+    positions.set(row.option.symbol, tx.type === 'EXPIRATION' || tx.type === 'ASSIGNMENT' || tx.type === 'EXERCISE' ? 0 : before + sign * tx.quantity);
   }
   tx.feesMinor = impliedFeesMinor(tx);
-  if (option) {
-    const delta = POSITION_SIGN[tx.type] ?? 0;
-    const before = positions.get(option.symbol) ?? 0;
-    // Expiration/assignment/exercise flatten the contract.
-    const after = ['EXPIRATION', 'ASSIGNMENT', 'EXERCISE'].includes(tx.type) ? 0 : before + delta * tx.quantity;
-    positions.set(option.symbol, after);
+  return { transaction: tx, inferredFill };
+}
+
+/**
+ * A reinvestment whose dividend has no row of its own in the file (the newer layout can write the reinvestment
+ * alone) books that dividend too, as received, so that the dividend figures hold what was paid.
+ */
+function bookLoneReinvestments(out: ResultCollector, rows: readonly Row[], accountName: string): void {
+  // What was paid per security and day, net of its withholding: a reinvestment buys at most that.
+  const paid = new Map<string, number>();
+  for (const row of rows) {
+    if (isReinvestment(row) || row.rule?.kind !== 'dividend') continue;
+    const key = `${row.symbol}|${row.day}`;
+    paid.set(key, (paid.get(key) ?? 0) + row.amountMinor);
   }
-  out.add(record.line, tx);
-  return result;
+  for (const row of rows.filter(isReinvestment)) {
+    const key = `${row.symbol}|${row.day}`;
+    const available = paid.get(key) ?? 0;
+    if (available >= -row.amountMinor) {
+      paid.set(key, available + row.amountMinor);
+      continue;
+    }
+    out.add(
+      row.reader.line,
+      transaction({
+        accountName,
+        brokerRowId: `${row.rowId}|dividend`,
+        type: 'DIVIDEND',
+        tradeDate: row.tradeDate,
+        source: ETRADE_SOURCE,
+        symbol: row.symbol,
+        underlying: row.symbol,
+        amountMinor: -row.amountMinor,
+        description: `dividend reinvested: ${row.description}`,
+        inferred: true,
+      }),
+    );
+    out.warn(row.reader.line, `reinvestment of ${(-row.amountMinor / 10_000).toFixed(2)} in ${row.symbol} has no dividend row in the file: the dividend is booked as received (inferred)`);
+  }
 }
 
 export const etradeImporter: BrokerImporter = {
   id: 'etrade',
-  label: 'E*TRADE transaction history (CSV)',
-  detect: detectEtrade,
+  label: 'E*TRADE',
+  formats: 'transaction history CSV (DownloadTxnHistory, older and newer "All Transactions" layouts)',
+  detect: (head) => head.records.some((record) => isEtradeHeader(nameSet(record.cells))),
   parse: parseEtrade,
 };

@@ -1,80 +1,65 @@
 /**
- * Fidelity "Accounts history" CSV:
- * `Run Date,Action,Symbol,Description,Type,Quantity,Price ($),Commission ($),Fees ($),Accrued Interest ($),Amount ($),Settlement Date`
- * (newer exports drop the ` ($)` suffixes and add currency columns: columns are found by name).
- * Blank/title lines come before the header and disclaimer paragraphs after the data. Options are written
- * ` -AAPL240119C190`; the action says what happened ("YOU SOLD OPENING TRANSACTION ...", "EXPIRED ...",
- * "ASSIGNED ..."), sometimes with an "as of" date, which then is the trade date. Dates only: 16:00 New York.
+ * Fidelity "Accounts history" CSV, in its layouts:
+ * - single account: `Run Date,Action,Symbol,Description,Type,Quantity,Price ($),Commission ($),Fees ($),
+ *   Accrued Interest ($),Amount ($),Settlement Date` (older files say `Security Description`, `Security Type`);
+ * - all accounts: `Run Date,Account,Account Number,Action,Symbol,Description,Type,Exchange Quantity,Exchange
+ *   Currency,Currency,Price,Quantity,Exchange Rate,Commission,Fees,Accrued Interest,Amount,Settlement Date`,
+ *   several accounts in one file.
+ * Columns are found by name. Blank and comma-padded lines come before the header, disclaimer paragraphs and
+ * "Date downloaded" after the data. Options are written ` -AAPL240119C190`; the action says what happened
+ * ("YOU SOLD OPENING TRANSACTION ...", "EXPIRED ...", "ASSIGNED ..."), sometimes with an "as of" date, which
+ * then is the trade date. Dates only: 16:00 New York. Quantities are signed (sales negative).
  */
 import { DateTime } from 'luxon';
 import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
-import { occSymbol } from '../../../src-shared/journal/model';
-import { parseCsv, headerIndex, isBlankRecord } from '../common/csv';
-import type { CsvRecord } from '../common/csv';
-import {
-  RowIdentity,
-  ResultCollector,
-  baseTransaction,
-  cellAt,
-  firstLines,
-  isoDay,
-  moneyCell,
-  newYorkInstant,
-  numberCell,
-  parseUsDate,
-} from '../common/importer-kit';
-import type { CalendarDate, OptionFields } from '../common/importer-kit';
+import { RowReader } from '../common/cells';
+import { dayToUtc, mdyToYmd } from '../common/dates';
+import { optionFields, withOption, type OptionFields } from '../common/options';
+import { ResultCollector, RowIdentity, accountFor, transaction } from '../common/result';
+import { nameSet, readTable } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 
 export const FIDELITY_SOURCE = 'fidelity-csv';
 
 /** Each logical column and the header spellings Fidelity has used for it. */
-const COLUMNS = {
-  runDate: ['Run Date'],
-  account: ['Account', 'Account Number', 'Account Name'],
-  action: ['Action'],
-  symbol: ['Symbol'],
-  description: ['Description'],
-  quantity: ['Quantity'],
+const ALIASES = {
+  description: ['Description', 'Security Description'],
   price: ['Price ($)', 'Price'],
   commission: ['Commission ($)', 'Commission'],
   fees: ['Fees ($)', 'Fees'],
   amount: ['Amount ($)', 'Amount'],
-  currency: ['Currency'],
+  accountName: ['Account', 'Account Name'],
 } as const;
-type ColumnKey = keyof typeof COLUMNS;
-const REQUIRED: ColumnKey[] = ['runDate', 'action', 'symbol', 'quantity', 'price', 'amount'];
+const REQUIRED = ['Run Date', 'Action', 'Symbol', 'Quantity', 'price', 'amount'];
 
-export function detectFidelity(text: string): boolean {
-  return firstLines(text, 6).some((line) => line.startsWith('Run Date,Action,Symbol'));
+function isFidelityHeader(names: Set<string>): boolean {
+  return names.has('run date') && names.has('action') && names.has('symbol') && (names.has('amount ($)') || names.has('amount'));
 }
 
 /** ` -AAPL240119C190`, `-SPY240119P452.5` → OCC fields. */
 export function parseFidelityOption(text: string): OptionFields | null {
   const match = /^-([A-Z0-9.]+?)(\d{2})(\d{2})(\d{2})([CP])(\d+(?:\.\d+)?)$/.exec(text.trim().toUpperCase());
   if (!match) return null;
-  const [, root, yy, mm, dd, rightText, strikeText] = match;
-  if (root === undefined || yy === undefined || mm === undefined || dd === undefined || strikeText === undefined) return null;
-  const expiration = `20${yy}-${mm}-${dd}`;
-  const right = rightText === 'C' ? 'C' : 'P';
-  const strike = Number(strikeText);
-  return { symbol: occSymbol(root, expiration, right, strike), underlying: root, expiration, strike, right };
+  const [, root = '', yy, mm, dd, rightText, strikeText = ''] = match;
+  return optionFields(root, `20${yy}-${mm}-${dd}`, rightText === 'C' ? 'C' : 'P', Number(strikeText));
 }
 
-/** `as of Jan-19-2024`, `AS OF 01-19-24`, `as of 01/19/2024` inside an action. */
-export function asOfDate(action: string): CalendarDate | null {
+/** `as of Jan-19-2024`, `AS OF 01-19-24`, `as of 01/19/2024` inside an action → `YYYY-MM-DD`. */
+export function asOfDate(action: string): string | null {
   const named = /\bas of ([A-Za-z]{3})-(\d{1,2})-(\d{4})\b/i.exec(action);
   if (named) {
     const dt = DateTime.fromFormat(`${named[1]}-${named[2]}-${named[3]}`, 'MMM-d-yyyy', { locale: 'en-US' });
-    return dt.isValid ? { year: dt.year, month: dt.month, day: dt.day } : null;
+    return dt.isValid ? dt.toISODate() : null;
   }
   const numeric = /\bas of (\d{1,2})[-/](\d{1,2})[-/](\d{2}|\d{4})\b/i.exec(action);
-  if (numeric) return parseUsDate(`${numeric[1]}/${numeric[2]}/${numeric[3]}`);
-  return null;
+  return numeric ? mdyToYmd(`${numeric[1]}/${numeric[2]}/${numeric[3]}`) : null;
 }
 
-/** The action's type; `null` for an action we do not know. Cash movements signed later by the amount. */
-function actionType(action: string, isOption: boolean): TransactionType | 'CASH' | null {
+/** Shares that arrive without cash: a merger's new shares (the old ones' row, when there, is another line). */
+type Mapped = TransactionType | 'CASH' | 'SHARES_IN';
+
+/** The action's type; `null` for an action we do not know. Cash movements are signed later by the amount. */
+function actionType(action: string, isOption: boolean): Mapped | null {
   const text = action.toUpperCase();
   if (text.includes('OPENING TRANSACTION')) return text.includes('YOU BOUGHT') ? 'BUY_TO_OPEN' : 'SELL_TO_OPEN';
   if (text.includes('CLOSING TRANSACTION')) return text.includes('YOU BOUGHT') ? 'BUY_TO_CLOSE' : 'SELL_TO_CLOSE';
@@ -83,101 +68,88 @@ function actionType(action: string, isOption: boolean): TransactionType | 'CASH'
   if (isOption && text.startsWith('EXERCISED')) return 'EXERCISE';
   if (isOption) return null;
   if (text.startsWith('YOU BOUGHT') || text.startsWith('REINVESTMENT')) return 'BUY';
-  if (text.startsWith('YOU SOLD')) return 'SELL';
-  if (text.startsWith('DIVIDEND RECEIVED') || text.includes('FOREIGN TAX') || text.includes('NON-RESIDENT TAX')) return 'DIVIDEND';
-  if (text.includes('INTEREST')) return 'INTEREST';
+  if (text.startsWith('YOU SOLD') || text.startsWith('REDEMPTION PAYOUT')) return 'SELL';
+  if (text.startsWith('DIVIDEND RECEIVED') || text.includes('FOREIGN TAX') || text.includes('NON-RESIDENT TAX') || /^(SHORT|LONG)-TERM CAP GAIN/.test(text)) return 'DIVIDEND';
+  if (text.includes('INTEREST') || /\bINT\b/.test(text)) return 'INTEREST';
   if (text.includes('FEE CHARGED') || text.startsWith('ADR FEE') || text.includes(' FEE ')) return 'FEE';
-  if (/ELECTRONIC FUNDS TRANSFER|DIRECT DEPOSIT|DIRECT DEBIT|CASH CONTRIBUTION|TRANSFERRED (FROM|TO)|WIRE TRANSFER|PARTIAL DISTRIBUTION|CHECK RECEIVED/.test(text)) {
+  if (text.startsWith('MERGER')) return 'SHARES_IN';
+  if (/ELECTRONIC FUNDS TRANSFER|DIRECT DEPOSIT|DIRECT DEBIT|CASH CONTRIBUTION|TRANSFERRED (FROM|TO)|WIRE TRANSFER|PARTIAL DISTRIBUTION|CHECK RECEIVED|CHECK PAID|BILL PAYMENT|DEBIT CARD/.test(text)) {
     return 'CASH';
   }
   return null;
 }
 
+/** `Brokerage` and `333333333` → `Brokerage 333333333`: the number keeps two accounts of one name apart. */
+function accountLabel(reader: RowReader): string {
+  const name = reader.text('accountName');
+  const number = reader.text('Account Number');
+  if (name !== '' && number !== '' && !name.includes(number)) return `${name} ${number}`;
+  return name || number;
+}
+
+/**
+ * Bonds are priced in percent of face (`55000` face `@ 90.67` costs 49,868.50, plus accrued interest): 0.01 is
+ * the multiplier that makes price × quantity × multiplier the cash. Chosen only when it fits the amount within
+ * 2% (accrued interest and fees) and 1 does not.
+ */
+function bondMultiplier(tx: ImportedTransaction): number {
+  if ((tx.type !== 'BUY' && tx.type !== 'SELL') || tx.quantity === 0 || tx.amountMinor === 0) return 1;
+  const cash = Math.abs(tx.amountMinor);
+  const near = (gross: number): boolean => Math.abs(gross - cash) <= cash * 0.02;
+  const gross = tx.priceMinor * tx.quantity;
+  return !near(gross) && near(gross / 100) ? 0.01 : 1;
+}
+
 export function parseFidelity(text: string, options: ParseOptions): ParseResult {
   const out = new ResultCollector('fidelity', FIDELITY_SOURCE);
-  const parsed = parseCsv(text);
-  if (parsed.error) out.error(parsed.error.line, parsed.error.message);
-  const headerAt = parsed.records.findIndex((record) => cellAt(record, 0) === 'Run Date');
-  const header = parsed.records[headerAt];
-  if (headerAt < 0 || !header) {
-    out.error(1, 'no "Run Date,Action,Symbol,..." header line');
-    return out.result();
-  }
-  const index = headerIndex(header.cells);
-  const columns = new Map<ColumnKey, number>();
-  for (const [key, names] of Object.entries(COLUMNS) as Array<[ColumnKey, readonly string[]]>) {
-    const found = names.map((name) => index.get(name.toLowerCase())).find((at) => at !== undefined);
-    if (found !== undefined) columns.set(key, found);
-  }
-  const missing = REQUIRED.filter((key) => !columns.has(key)).map((key) => COLUMNS[key][0]);
-  if (missing.length > 0) {
-    out.error(header.line, `line ${header.line}: the header lacks the column(s) ${missing.join(', ')}`);
-    return out.result();
-  }
-  const col = (key: ColumnKey): number | undefined => columns.get(key);
-  const needed = Math.max(...columns.values()) + 1;
+  const table = readTable(out, text, {
+    isHeader: isFidelityHeader,
+    required: REQUIRED,
+    aliases: ALIASES,
+    what: 'a Fidelity accounts history',
+    headerHint: '"Run Date,Action,Symbol,...,Amount ($)" or "Run Date,Account,Account Number,Action,..."',
+  });
+  if (table === null) return out.result();
   const ids = new RowIdentity();
-
-  for (const record of parsed.records.slice(headerAt + 1)) {
-    if (isBlankRecord(record)) continue;
-    const first = cellAt(record, 0);
-    // The trailing disclaimer is prose in one cell ("The data and information in this spreadsheet...",
-    // "Date downloaded 01/31/2024 ..."); a data row always has its columns.
-    if (record.cells.filter((cell) => cell.trim() !== '').length <= 1 && parseUsDate(first) === null) continue;
-    out.rows += 1;
-    if (record.cells.length < needed) {
-      out.error(record.line, `line ${record.line}: ${record.cells.length} cells where the header has ${needed} (truncated row)`);
-      continue;
-    }
-    mapRow(out, record, col, options, ids);
-  }
+  for (const record of table.rows) mapRow(out, new RowReader(record, table.columns, out), options, ids);
   return out.result();
 }
 
-function mapRow(
-  out: ResultCollector,
-  record: CsvRecord,
-  col: (key: ColumnKey) => number | undefined,
-  options: ParseOptions,
-  ids: RowIdentity,
-): void {
-  const rawDate = cellAt(record, col('runDate'));
-  const runDate = parseUsDate(rawDate);
-  if (!runDate) {
-    out.error(record.line, `line ${record.line}, column "Run Date": not a date: "${rawDate}"`);
-    return;
-  }
-  const action = cellAt(record, col('action'));
-  const rawSymbol = cellAt(record, col('symbol'));
-  const quantity = numberCell(out, record, col('quantity'), 'Quantity');
-  const price = moneyCell(out, record, col('price'), 'Price ($)');
-  const commission = moneyCell(out, record, col('commission'), 'Commission ($)');
-  const fees = moneyCell(out, record, col('fees'), 'Fees ($)');
-  const amount = moneyCell(out, record, col('amount'), 'Amount ($)');
-  if (quantity === null || price === null || commission === null || fees === null || amount === null) return;
-  const tradeDate = newYorkInstant(asOfDate(action) ?? runDate);
-  if (tradeDate === null) return;
-
+function mapRow(out: ResultCollector, reader: RowReader, options: ParseOptions, ids: RowIdentity): void {
+  const rawDate = reader.text('Run Date');
+  const runDate = mdyToYmd(rawDate);
+  if (runDate === null) reader.fail('Run Date', `not a date: "${rawDate}"`);
+  const action = reader.text('Action');
+  const rawSymbol = reader.text('Symbol');
+  const quantity = reader.number('Quantity');
+  const price = reader.money('price');
+  const commission = reader.money('commission');
+  const fees = reader.money('fees');
+  const amount = reader.money('amount');
   const option = rawSymbol.startsWith('-') ? parseFidelityOption(rawSymbol) : null;
-  if (rawSymbol.startsWith('-') && !option) {
-    out.error(record.line, `line ${record.line}, column "Symbol": not a Fidelity option symbol: "${rawSymbol}"`);
-    return;
-  }
+  if (rawSymbol.startsWith('-') && !option) reader.fail('Symbol', `not a Fidelity option symbol: "${rawSymbol}"`);
+  const tradeDate = dayToUtc(asOfDate(action) ?? runDate ?? '');
+  if (!reader.ok || runDate === null || tradeDate === null) return;
+
   const mapped = actionType(action, option !== null);
   let type: TransactionType;
   if (mapped === null) {
     type = 'OTHER';
-    out.warn(record.line, `line ${record.line}: unknown Fidelity action "${action}"; kept as OTHER`);
+    out.warn(reader.line, `unknown Fidelity action "${action}": kept as OTHER`);
   } else if (mapped === 'CASH') {
     type = amount >= 0 ? 'DEPOSIT' : 'WITHDRAWAL';
+  } else if (mapped === 'SHARES_IN') {
+    type = quantity > 0 ? 'BUY' : 'OTHER';
   } else {
     type = mapped;
   }
-  const accountName = options.accountName ?? (cellAt(record, col('account')) || 'Fidelity');
-  const tx: ImportedTransaction = {
-    ...baseTransaction(FIDELITY_SOURCE, accountName),
-    brokerRowId: ids.next([accountName, isoDay(runDate), action, rawSymbol, quantity, price, amount]),
+  const accountName = accountFor(accountLabel(reader), options, 'Fidelity');
+  let tx: ImportedTransaction = transaction({
+    accountName,
+    brokerRowId: ids.next([accountName, runDate, action, rawSymbol, quantity, price, amount]),
     type,
+    tradeDate,
+    source: FIDELITY_SOURCE,
     symbol: rawSymbol,
     underlying: rawSymbol,
     quantity: Math.abs(quantity),
@@ -185,18 +157,25 @@ function mapRow(
     amountMinor: amount,
     commissionMinor: Math.abs(commission),
     feesMinor: Math.abs(fees),
-    currency: cellAt(record, col('currency')) || 'USD',
-    tradeDate,
+    currency: reader.value('Currency').toUpperCase() || 'USD',
     // The action carries the whole story ("YOU SOLD OPENING TRANSACTION PUT (AAPL) ..."); Description is a short name.
-    description: action || cellAt(record, col('description')),
-  };
-  if (option) Object.assign(tx, option, { isOption: true, multiplier: 100 });
-  out.add(record.line, tx);
+    description: action || reader.text('description'),
+  });
+  if (mapped === 'SHARES_IN') {
+    // A merger's shares arrive without cash and without basis in the file; Fidelity's Amount on the row is
+    // their market value, not money that moved.
+    tx = { ...tx, priceMinor: 0, amountMinor: 0 };
+    out.warn(reader.line, `${action}: ${Math.abs(quantity)} ${rawSymbol} ${type === 'BUY' ? 'came in at zero cost basis (the file has none), so a later sale realizes the full proceeds' : 'left the account: kept as OTHER'}; the Amount column (${(amount / 10_000).toFixed(2)}) is their value, not cash`);
+  }
+  if (option) tx = withOption(tx, option);
+  else tx.multiplier = bondMultiplier(tx);
+  out.add(reader.line, tx);
 }
 
 export const fidelityImporter: BrokerImporter = {
   id: 'fidelity',
-  label: 'Fidelity accounts history (CSV)',
-  detect: detectFidelity,
+  label: 'Fidelity',
+  formats: 'accounts history CSV (one account, or all accounts with Account and Account Number)',
+  detect: (head) => head.records.some((record) => isFidelityHeader(nameSet(record.cells))),
   parse: parseFidelity,
 };

@@ -5,9 +5,10 @@
  */
 import type { ImportedTransaction, OptionRight, TransactionType } from '../../../src-shared/journal/model';
 import { TRANSACTION_TYPES, occSymbol, parseOccSymbol } from '../../../src-shared/journal/model';
-import { headerIndex, isBlankRecord, parseCsv } from '../common/csv';
+import { RowReader } from '../common/cells';
 import { checkYmd, dayToUtc, offsetIsoToUtc } from '../common/dates';
-import { RowIdentity, RowReader, emptyResult, firstLines, missingColumns, transaction } from '../common/rows';
+import { ResultCollector, RowIdentity, accountFor, transaction } from '../common/result';
+import { nameSet, readTable } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 
 export const SOURCE = 'generic-csv';
@@ -49,6 +50,11 @@ function unsignedMoney(reader: RowReader, column: string): number {
   return minor;
 }
 
+/** A header of this format: every required column, and no column it does not know (a typo is an error). */
+function isGenericHeader(names: Set<string>): boolean {
+  return REQUIRED_COLUMNS.every((name) => names.has(name.toLowerCase()));
+}
+
 function readRight(reader: RowReader): OptionRight | null {
   const raw = reader.text('right').toUpperCase();
   if (raw === 'C' || raw === 'CALL') return 'C';
@@ -63,7 +69,7 @@ function readRow(reader: RowReader, accountName: string, identity: RowIdentity):
   const type = isTransactionType(typeText) ? typeText : null;
   if (type === null) reader.fail('type', `"${reader.text('type')}" is not one of ${TRANSACTION_TYPES.join(', ')}`);
   const symbolText = reader.text('symbol').toUpperCase();
-  const quantity = reader.number('quantity');
+  const quantity = reader.number('quantity', { required: true });
   const priceMinor = unsignedMoney(reader, 'price');
   const amountMinor = reader.money('amount');
   if (reader.text('amount') === '') reader.fail('amount', 'required (0 when no cash moved)');
@@ -82,8 +88,8 @@ function readRow(reader: RowReader, accountName: string, identity: RowIdentity):
       const expiration = checkYmd(reader.text('expiration'));
       if (expiration === null) reader.fail('expiration', `expected YYYY-MM-DD: "${reader.text('expiration')}"`);
       const strikeText = reader.text('strike');
-      const strike = Number(strikeText);
-      if (!/^\d+(\.\d+)?$/.test(strikeText) || !(strike > 0)) reader.fail('strike', `expected a positive number: "${strikeText}"`);
+      const strike = reader.number('strike');
+      if (!(strike > 0)) reader.fail('strike', `expected a positive number: "${strikeText}"`);
       const right = readRight(reader);
       if (expiration !== null && right !== null && strike > 0) option = { root: symbolText, expiration, strike, right };
     }
@@ -113,7 +119,7 @@ function readRow(reader: RowReader, accountName: string, identity: RowIdentity):
   const id = reader.text('id');
   const tx = transaction({
     accountName: reader.text('account') || accountName,
-    brokerRowId: id !== '' ? `id:${id}` : identity.next(reader.record.cells),
+    brokerRowId: id !== '' ? `id:${id}` : identity.next(reader.columns.contentKey(reader.record)),
     type,
     tradeDate,
     source: SOURCE,
@@ -139,59 +145,44 @@ function readRow(reader: RowReader, accountName: string, identity: RowIdentity):
 }
 
 export function parseGeneric(text: string, options: ParseOptions): ParseResult {
-  const result = emptyResult('generic', SOURCE);
-  const csv = parseCsv(text);
-  if (csv.error) {
-    result.errors.push(csv.error);
-    return result;
-  }
-  const headerAt = csv.records.findIndex((record) => !isBlankRecord(record));
-  const header = csv.records[headerAt];
-  if (!header) {
-    result.errors.push({ line: 1, message: 'empty file' });
-    return result;
-  }
-  const columns = headerIndex(header.cells);
-  const missing = missingColumns(columns, REQUIRED_COLUMNS);
-  if (missing.length > 0) {
-    result.errors.push({ line: header.line, message: `missing columns: ${missing.join(', ')} (required: ${REQUIRED_COLUMNS.join(', ')})` });
-    return result;
-  }
-  const unknown = header.cells.map((cell) => cell.trim()).filter((name) => name !== '' && !KNOWN.has(name.toLowerCase()));
+  const out = new ResultCollector('generic', SOURCE);
+  const table = readTable(out, text, {
+    // Most of the required names make the header (the rest are reported missing).
+    isHeader: (names) => REQUIRED_COLUMNS.filter((name) => names.has(name)).length >= 4,
+    required: REQUIRED_COLUMNS,
+    what: 'a Strikebook generic CSV',
+    headerHint: `${REQUIRED_COLUMNS.join(',')},...`,
+  });
+  if (table === null) return out.result();
+  const unknown = table.header.cells.map((cell) => cell.trim()).filter((name) => name !== '' && !KNOWN.has(name.toLowerCase()));
   if (unknown.length > 0) {
-    result.errors.push({ line: header.line, message: `unknown columns: ${unknown.join(', ')} (allowed: ${[...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS].join(', ')})` });
-    return result;
+    out.error(table.header.line, `unknown columns: ${unknown.join(', ')} (allowed: ${[...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS].join(', ')})`);
+    return out.result();
   }
   const identity = new RowIdentity();
   const ids = new Map<string, number>();
-  const accountName = options.accountName ?? 'Generic';
-  for (const record of csv.records.slice(headerAt + 1)) {
-    if (isBlankRecord(record)) continue;
-    result.rows += 1;
-    if (record.cells.length !== header.cells.length) {
-      result.errors.push({ line: record.line, message: `expected ${header.cells.length} cells, found ${record.cells.length}` });
-      continue;
-    }
-    const reader = new RowReader(record, columns, result.errors);
+  const accountName = accountFor(null, options, 'Generic');
+  for (const record of table.rows) {
+    const reader = new RowReader(record, table.columns, out);
     const id = reader.text('id');
     const seenAt = ids.get(id);
     if (id !== '' && seenAt !== undefined) reader.fail('id', `"${id}" already used on line ${seenAt}`);
     if (id !== '') ids.set(id, record.line);
     const tx = readRow(reader, accountName, identity);
-    if (tx && reader.ok) result.transactions.push({ line: record.line, transaction: tx });
+    if (tx && reader.ok) out.add(record.line, tx);
   }
-  if (result.errors.length > 0) result.transactions = [];
-  return result;
+  const result = out.result();
+  return result.errors.length > 0 ? { ...result, transactions: [] } : result;
 }
 
 export const genericImporter: BrokerImporter = {
   id: 'generic',
-  label: 'Generic CSV (Strikebook format)',
-  detect(text: string): boolean {
-    const [first] = firstLines(text, 1);
-    if (first === undefined) return false;
-    const names = new Set(first.split(',').map((cell) => cell.trim().replace(/^"|"$/g, '').toLowerCase()));
-    return REQUIRED_COLUMNS.every((name) => names.has(name)) && [...names].every((name) => name === '' || KNOWN.has(name));
-  },
+  label: 'Generic CSV',
+  formats: "Strikebook's documented neutral CSV (docs/importers.md)",
+  detect: (head) =>
+    head.records.slice(0, 5).some((record) => {
+      const names = nameSet(record.cells);
+      return isGenericHeader(names) && [...names].every((name) => KNOWN.has(name));
+    }),
   parse: parseGeneric,
 };

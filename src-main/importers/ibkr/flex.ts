@@ -1,44 +1,74 @@
 /**
- * Interactive Brokers Flex Query CSV. Columns are found by name (users pick and order them when they
- * define the query). A file may hold several sections (Trades, Cash Transactions), each starting with its
- * own header row; `BOF/BOA/BOS/EOS/EOA/EOF` header-and-trailer records are ignored.
- * Times (`20220311;162000`, `2022-03-11;16:20:00`) are read as New York time, IBKR's default for Flex.
+ * Interactive Brokers Flex Query CSV. Users pick the columns and their order when they define the query, so
+ * every column is found by name, and columns we do not use are ignored. Both trade query kinds are read:
+ * - Activity Flex "Trades": `TradePrice`, `IBCommission`, `Taxes`, `NetCash`, `Open/CloseIndicator`,
+ *   `Notes/Codes`, `IBOrderID`, `TransactionID`, `DateTime`;
+ * - Trade Confirmation Flex: `Price`, `Commission`, `Tax`, `Amount`, `Proceeds`, `Code`, `OrderID`, `TradeID`,
+ *   `Date/Time`, `TransactionType` (`TradeCancel` rows cancel an earlier execution);
+ * and the Cash Transactions section (`Type`, `Amount`). A file may hold several sections, each with its own
+ * header row; with "Include section code and line descriptor" every line starts `"HEADER","TRNT",...` or
+ * `"DATA","TRNT",...`; `BOF/BOA/BOS/EOS/EOA/EOF` records and sections we do not read (positions, ...) are
+ * ignored. With a `LevelOfDetail` column only `EXECUTION` rows are trades (summaries and closed lots repeat them).
+ * Times (`20220311;162000`, `2021-03-03,10:32:45`) are read as New York time, IBKR's default for Flex.
  */
 import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
-import { occSymbol } from '../../../src-shared/journal/model';
-import { parseCsv, headerIndex, isBlankRecord } from '../common/csv';
-import type { CsvRecord } from '../common/csv';
-import {
-  RowIdentity,
-  ResultCollector,
-  baseTransaction,
-  cellAt,
-  firstLines,
-  missingColumns,
-  moneyCell,
-  numberCell,
-  parseIsoDate,
-} from '../common/importer-kit';
+import { inferOptionFill } from '../common/amounts';
+import { Columns, RowReader } from '../common/cells';
+import { isBlankRecord, parseCsv, type CsvRecord } from '../common/csv';
+import { NEW_YORK, clockTo24h, isoToYmd, localToUtc, mdyToYmd } from '../common/dates';
+import { optionFields, rightOf, withOption, type OptionFields } from '../common/options';
+import { ResultCollector, RowIdentity, accountFor, transaction } from '../common/result';
+import { isProse, isTotalsRow, nameSet, type FileHead } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { parseIbkrDateTime } from './activity';
+import { parseIbkrOptionSymbol } from './symbols';
 
 export const IBKR_FLEX_SOURCE = 'ibkr-flex-csv';
+const DEFAULT_ACCOUNT = 'Interactive Brokers';
 
-const TRADE_REQUIRED = ['ClientAccountID', 'CurrencyPrimary', 'AssetClass', 'Symbol', 'Quantity', 'TradePrice', 'Proceeds', 'IBCommission'];
-const CASH_REQUIRED = ['ClientAccountID', 'CurrencyPrimary', 'Type', 'Amount', 'Description'];
+/** The names each field has had across the Flex query kinds. */
+const ALIASES = {
+  account: ['ClientAccountID', 'AccountID', 'AccountAlias'],
+  currency: ['CurrencyPrimary', 'Currency'],
+  assetClass: ['AssetClass', 'AssetCategory', 'Asset Class'],
+  price: ['TradePrice', 'Price'],
+  commission: ['IBCommission', 'Commission'],
+  taxes: ['Taxes', 'Tax'],
+  codes: ['Notes/Codes', 'Code', 'Codes', 'Notes'],
+  orderId: ['IBOrderID', 'OrderID'],
+  dateTime: ['DateTime', 'Date/Time'],
+  putCall: ['Put/Call', 'PutCall'],
+  openClose: ['Open/CloseIndicator', 'OpenCloseIndicator'],
+  buySell: ['Buy/Sell', 'BuySell'],
+} as const;
+const TRADE_REQUIRED = ['currency', 'assetClass', 'Symbol', 'Quantity', 'price', ['dateTime', 'TradeDate'], ['NetCash', 'Proceeds']] as const;
+const CASH_REQUIRED = ['currency', 'Type', 'Amount', 'Description', ['dateTime', 'SettleDate', 'ReportDate', 'Date']] as const;
 const CONTROL_RECORDS = new Set(['BOF', 'BOA', 'BOS', 'EOS', 'EOA', 'EOF']);
 
-function isFlexHeader(record: CsvRecord): boolean {
-  const names = record.cells.map((cell) => cell.trim().toLowerCase());
-  return names.includes('clientaccountid') && (names.includes('tradeprice') || names.includes('amount'));
+type SectionKind = 'trades' | 'cash' | 'other';
+
+/** What a Flex header introduces, from its names. */
+function sectionKind(names: Set<string>): SectionKind | null {
+  if (!names.has('clientaccountid') && !names.has('accountid') && !names.has('assetclass')) return null;
+  if (names.has('markprice') || names.has('positionvalue')) return 'other';
+  if (names.has('tradeprice') || (names.has('price') && (names.has('quantity') || names.has('buy/sell') || names.has('tradeid')))) return 'trades';
+  if (names.has('type') && names.has('amount') && !names.has('quantity')) return 'cash';
+  return 'other';
 }
 
-export function detectIbkrFlex(text: string): boolean {
-  for (const line of firstLines(text, 3)) {
-    const names = line.split(',').map((cell) => cell.replace(/"/g, '').trim().toLowerCase());
-    if (names.includes('clientaccountid') && (names.includes('tradeprice') || names.includes('amount'))) return true;
-  }
-  return false;
+/** The cells of a record without the `HEADER`/`DATA` and section-code prefix, and that prefix. */
+function unprefixed(record: CsvRecord): { kind: 'HEADER' | 'DATA' | null; code: string; offset: number } {
+  const first = record.cells[0]?.trim().toUpperCase() ?? '';
+  if (first === 'HEADER' || first === 'DATA') return { kind: first, code: record.cells[1]?.trim().toUpperCase() ?? '', offset: 2 };
+  return { kind: null, code: '', offset: 0 };
+}
+
+export function detectIbkrFlex(head: FileHead): boolean {
+  return head.records.slice(0, 8).some((record) => {
+    const { offset } = unprefixed(record);
+    const kind = sectionKind(nameSet(record.cells.slice(offset)));
+    return kind === 'trades' || kind === 'cash';
+  });
 }
 
 const CASH_TYPES: Record<string, TransactionType> = {
@@ -57,106 +87,146 @@ const CASH_TYPES: Record<string, TransactionType> = {
   'deposits & withdrawals': 'DEPOSIT',
 };
 
-interface FlexSection {
-  kind: 'trades' | 'cash';
-  columns: Map<string, number>;
+interface Section {
+  kind: SectionKind;
+  columns: Columns;
   headerLine: number;
+  usable: boolean;
+}
+
+interface FlexTrade {
+  line: number;
+  tx: ImportedTransaction;
+  /** The broker's id of the execution (TradeID/TransactionID), '' when the query left it out. */
+  ownId: string;
+  tradeId: string;
+  cancels: string | null;
+  signedQuantity: number;
+  /** Set when the codes and indicators leave open or close unsaid (inferred later, oldest first). */
+  needsInference: boolean;
+  dropped: boolean;
 }
 
 export function parseIbkrFlex(text: string, options: ParseOptions): ParseResult {
   const out = new ResultCollector('ibkr', IBKR_FLEX_SOURCE);
   const parsed = parseCsv(text);
-  if (parsed.error) out.error(parsed.error.line, parsed.error.message);
+  if (parsed.error) {
+    out.error(parsed.error.line, parsed.error.message);
+    return out.result();
+  }
   const ids = new RowIdentity();
-  let section: FlexSection | null = null;
+  const sections = new Map<string, Section>();
+  let current: Section | null = null;
   let sawHeader = false;
+  const trades: FlexTrade[] = [];
 
   for (const record of parsed.records) {
-    if (isBlankRecord(record)) continue;
-    if (CONTROL_RECORDS.has(cellAt(record, 0))) continue;
-    if (isFlexHeader(record)) {
+    // Titles, disclaimers and totals a user's tool may add are not data; nor are the BOF/EOF control records.
+    if (isBlankRecord(record) || isProse(record) || isTotalsRow(record)) continue;
+    if (CONTROL_RECORDS.has(record.cells[0]?.trim().toUpperCase() ?? '')) continue;
+    const { kind: prefix, code, offset } = unprefixed(record);
+    const names = nameSet(record.cells.slice(offset));
+    const kind = prefix === 'DATA' ? null : sectionKind(names);
+    if (kind !== null) {
       sawHeader = true;
-      const columns = headerIndex(record.cells);
-      const kind = columns.has('tradeprice') ? 'trades' : 'cash';
-      const missing = missingColumns(columns, kind === 'trades' ? TRADE_REQUIRED : CASH_REQUIRED);
-      const hasDate = columns.has('datetime') || columns.has('tradedate') || columns.has('settledate') || columns.has('reportdate');
-      if (!hasDate) missing.push(kind === 'trades' ? 'DateTime or TradeDate' : 'DateTime or SettleDate');
-      if (missing.length > 0) {
-        out.error(record.line, `line ${record.line}: the Flex ${kind} header lacks the column(s) ${missing.join(', ')}`);
-        section = null;
-      } else {
-        section = { kind, columns, headerLine: record.line };
+      const columns = new Columns(record.cells, offset, ALIASES);
+      const section: Section = { kind, columns, headerLine: record.line, usable: true };
+      if (kind !== 'other') {
+        const missing = columns.missing(kind === 'trades' ? TRADE_REQUIRED : CASH_REQUIRED);
+        if (missing.length > 0) {
+          section.usable = false;
+          out.error(record.line, `the Flex ${kind === 'trades' ? 'trades' : 'cash transactions'} header lacks the column${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`);
+        }
       }
+      current = section;
+      sections.set(code, section);
       continue;
     }
-    if (!sawHeader) {
-      out.error(record.line, `line ${record.line}: data before any Flex header row`);
+    const section = prefix === 'DATA' ? (sections.get(code) ?? null) : current;
+    if (!sawHeader || section === null) {
+      out.error(record.line, 'data before any Flex header row');
       continue;
     }
-    if (section === null) continue;
+    if (section.kind === 'other' || !section.usable) continue;
+    const reader = new RowReader(record, section.columns, out);
+    const level = reader.text('LevelOfDetail').toUpperCase();
+    if (section.kind === 'trades' && level !== '' && level !== 'EXECUTION') continue;
     out.rows += 1;
-    const needed = Math.max(...section.columns.values()) + 1;
-    if (record.cells.length < needed) {
-      out.error(record.line, `line ${record.line}: ${record.cells.length} cells where the header of line ${section.headerLine} has ${needed} (truncated row)`);
+    if (record.cells.length < section.columns.width) {
+      out.error(record.line, `${record.cells.length} cells where the header of line ${section.headerLine} has ${section.columns.width} (a truncated row: is the file cut off?)`);
       continue;
     }
-    if (section.kind === 'trades') mapFlexTrade(out, record, section.columns, options, ids);
-    else mapFlexCash(out, record, section.columns, options, ids);
+    if (section.kind === 'trades') {
+      const trade = readTrade(out, reader, options);
+      if (trade) trades.push(trade);
+    } else {
+      mapCash(out, reader, options, ids);
+    }
   }
   if (!sawHeader) out.error(1, 'no Flex Query header row (ClientAccountID, ..., TradePrice or Amount)');
+  if (out.errors.length > 0) return out.result();
+  settleTrades(out, trades, ids);
   return out.result();
 }
 
-function flexDate(out: ResultCollector, record: CsvRecord, columns: Map<string, number>, names: string[]): string | null {
-  for (const name of names) {
-    const index = columns.get(name.toLowerCase());
-    const raw = cellAt(record, index);
-    if (index === undefined || raw === '') continue;
-    const instant = parseIbkrDateTime(raw);
-    if (instant === null) out.error(record.line, `line ${record.line}, column "${name}": not a date: "${raw}"`);
+/** `20220311;162000`, `2021-03-03,10:32:45`, `03/11/2022;16:20:00` (the query's date format), or a date and a time column. */
+function flexInstant(reader: RowReader): string | null {
+  for (const column of ['dateTime', 'TradeDate', 'SettleDate', 'ReportDate', 'Date']) {
+    const raw = reader.value(column);
+    if (raw === '') continue;
+    const time = column === 'TradeDate' ? reader.value('TradeTime') : '';
+    const text = time === '' ? raw : `${raw};${time}`;
+    const instant = parseIbkrDateTime(text) ?? usDateTime(text);
+    if (instant === null) reader.fail(column, `not a date: "${text}"`);
     return instant;
   }
-  out.error(record.line, `line ${record.line}, column "${names[0] ?? 'DateTime'}": empty`);
+  reader.fail('dateTime', 'empty');
   return null;
 }
 
-function mapFlexTrade(
-  out: ResultCollector,
-  record: CsvRecord,
-  columns: Map<string, number>,
-  options: ParseOptions,
-  ids: RowIdentity,
-): void {
-  const col = (name: string): number | undefined => columns.get(name.toLowerCase());
-  const assetClass = cellAt(record, col('AssetClass')).toUpperCase();
-  const symbol = cellAt(record, col('Symbol'));
+function usDateTime(text: string): string | null {
+  const match = /^(\d{1,2}\/\d{1,2}\/\d{4})(?:[,;\s]+(\S+))?$/.exec(text.trim());
+  const ymd = match?.[1] === undefined ? null : mdyToYmd(match[1]);
+  if (ymd === null) return null;
+  const clock = clockTo24h(match?.[2] ?? '16:00:00');
+  return clock === null ? null : localToUtc(ymd, clock, NEW_YORK);
+}
+
+function readTrade(out: ResultCollector, reader: RowReader, options: ParseOptions): FlexTrade | null {
+  const assetClass = reader.text('assetClass').toUpperCase();
+  const symbol = reader.text('Symbol');
   if (assetClass === 'CASH') {
-    out.skip(record.line, `currency conversion ${symbol} is not a journal transaction`);
-    return;
+    out.skip(reader.line, `currency conversion ${symbol} is not a journal transaction`);
+    return null;
   }
-  const accountName = cellAt(record, col('ClientAccountID')) || options.accountName || 'Interactive Brokers';
-  const tradeDate = flexDate(out, record, columns, ['DateTime', 'TradeDate']);
-  const quantity = numberCell(out, record, col('Quantity'), 'Quantity', null);
-  const price = moneyCell(out, record, col('TradePrice'), 'TradePrice');
-  const proceeds = moneyCell(out, record, col('Proceeds'), 'Proceeds');
-  const commission = moneyCell(out, record, col('IBCommission'), 'IBCommission');
-  const taxes = moneyCell(out, record, col('Taxes'), 'Taxes');
-  const netCashRaw = cellAt(record, col('NetCash'));
-  const netCash = netCashRaw === '' ? null : moneyCell(out, record, col('NetCash'), 'NetCash');
-  if (tradeDate === null || quantity === null || price === null || proceeds === null || commission === null || taxes === null) return;
-  if (netCashRaw !== '' && netCash === null) return;
-  const codes = cellAt(record, col('Notes/Codes'))
+  const tradeDate = flexInstant(reader);
+  const quantity = reader.number('Quantity', { required: true });
+  const price = reader.money('price');
+  const commission = reader.money('commission');
+  const taxes = reader.money('taxes');
+  const netCash = reader.optionalMoney('NetCash');
+  const proceeds = reader.money('Proceeds');
+  const multiplierCell = reader.value('Multiplier');
+  const multiplier = multiplierCell === '' ? null : reader.number('Multiplier');
+  if (!reader.ok || tradeDate === null) return null;
+  const codes = reader
+    .text('codes')
     .split(';')
     .map((code) => code.trim())
     .filter((code) => code !== '');
-  const side = cellAt(record, col('Buy/Sell')).toUpperCase();
-  const buying = side === '' ? quantity >= 0 : side.startsWith('BUY');
-  const transactionId = cellAt(record, col('TransactionID')) || cellAt(record, col('TradeID'));
-  const orderId = cellAt(record, col('IBOrderID'));
-
-  const tx: ImportedTransaction = {
-    ...baseTransaction(IBKR_FLEX_SOURCE, accountName),
-    brokerRowId: transactionId !== '' ? transactionId : ids.next([accountName, symbol, tradeDate, quantity, price, proceeds]),
+  const transactionType = reader.text('TransactionType');
+  const sideText = reader.text('buySell').toUpperCase();
+  const cancel = /cancel/i.test(transactionType) || codes.includes('Ca') || /\(CA\.?\)/.test(sideText);
+  const buying = sideText === '' ? quantity >= 0 : sideText.startsWith('BUY');
+  const signedQuantity = buying ? Math.abs(quantity) : -Math.abs(quantity);
+  const orderId = reader.value('orderId');
+  const accountName = accountFor(reader.text('account'), options, DEFAULT_ACCOUNT);
+  let tx: ImportedTransaction = transaction({
+    accountName,
+    brokerRowId: '',
+    type: 'OTHER',
+    tradeDate,
+    source: IBKR_FLEX_SOURCE,
     symbol,
     underlying: symbol,
     quantity: Math.abs(quantity),
@@ -164,100 +234,132 @@ function mapFlexTrade(
     amountMinor: netCash ?? proceeds + commission + taxes,
     commissionMinor: Math.max(0, -commission),
     feesMinor: Math.max(0, -taxes),
-    currency: cellAt(record, col('CurrencyPrimary')),
-    tradeDate,
+    currency: reader.text('currency').toUpperCase(),
     orderId: orderId === '' || orderId === '0' ? null : orderId,
-    description: cellAt(record, col('Description')) || symbol,
+    description: reader.text('Description') || symbol,
+  });
+  const trade: FlexTrade = {
+    line: reader.line,
+    tx,
+    ownId: reader.value('TransactionID') || reader.value('TradeID') || reader.value('ExecID'),
+    tradeId: reader.value('TradeID'),
+    cancels: cancel ? reader.value('OrigTradeID') || reader.value('TradeID') : null,
+    signedQuantity,
+    needsInference: false,
+    dropped: false,
   };
-
-  if (assetClass === 'STK') {
+  if (assetClass === 'STK' || assetClass === 'ETF') {
     tx.type = buying ? 'BUY' : 'SELL';
-  } else if (assetClass === 'OPT' || assetClass === 'FOP') {
-    const underlying = cellAt(record, col('UnderlyingSymbol'));
-    const expiryRaw = cellAt(record, col('Expiry'));
-    const expiry = parseIsoDate(expiryRaw);
-    const strike = numberCell(out, record, col('Strike'), 'Strike', null);
-    const rightText = cellAt(record, col('Put/Call')).toUpperCase();
-    const multiplier = numberCell(out, record, col('Multiplier'), 'Multiplier', 100);
-    if (expiry === null) {
-      out.error(record.line, `line ${record.line}, column "Expiry": not a date: "${expiryRaw}"`);
-      return;
-    }
-    if (rightText !== 'C' && rightText !== 'P' && rightText !== 'CALL' && rightText !== 'PUT') {
-      out.error(record.line, `line ${record.line}, column "Put/Call": expected C or P, got "${rightText}"`);
-      return;
-    }
-    if (strike === null || multiplier === null || underlying === '') {
-      if (underlying === '') out.error(record.line, `line ${record.line}, column "UnderlyingSymbol": empty`);
-      return;
-    }
-    const right = rightText.startsWith('C') ? 'C' : 'P';
-    const expiration = `${expiry.year}-${String(expiry.month).padStart(2, '0')}-${String(expiry.day).padStart(2, '0')}`;
-    Object.assign(tx, {
-      symbol: occSymbol(underlying, expiration, right, strike),
-      underlying,
-      isOption: true,
-      expiration,
-      strike,
-      right,
-      multiplier,
-    });
-    const openClose = cellAt(record, col('Open/CloseIndicator')).toUpperCase();
+  } else if (assetClass === 'OPT' || assetClass === 'FOP' || assetClass === 'FSFOP') {
+    const option = flexOption(reader);
+    if (option === null) return null;
+    tx = withOption(tx, option, multiplier ?? 100);
+    const openClose = reader.text('openClose').toUpperCase();
     if (codes.includes('A')) tx.type = 'ASSIGNMENT';
     else if (codes.includes('Ep')) tx.type = 'EXPIRATION';
     else if (codes.includes('Ex')) tx.type = 'EXERCISE';
-    else if (openClose.startsWith('O')) tx.type = buying ? 'BUY_TO_OPEN' : 'SELL_TO_OPEN';
-    else if (openClose.startsWith('C')) tx.type = buying ? 'BUY_TO_CLOSE' : 'SELL_TO_CLOSE';
-    else {
-      tx.type = 'OTHER';
-      out.warn(record.line, `line ${record.line}: option trade without Open/CloseIndicator or code; kept as OTHER`);
-    }
-  } else {
-    tx.type = 'OTHER';
-    out.warn(record.line, `line ${record.line}: asset class "${assetClass}" is not mapped; kept as OTHER`);
+    else if (openClose.startsWith('O') || (openClose === '' && codes.includes('O'))) tx.type = buying ? 'BUY_TO_OPEN' : 'SELL_TO_OPEN';
+    else if (openClose.startsWith('C') || (openClose === '' && codes.includes('C'))) tx.type = buying ? 'BUY_TO_CLOSE' : 'SELL_TO_CLOSE';
+    else trade.needsInference = true;
   }
-  out.add(record.line, tx);
+  trade.tx = tx;
+  return trade;
 }
 
-function mapFlexCash(
-  out: ResultCollector,
-  record: CsvRecord,
-  columns: Map<string, number>,
-  options: ParseOptions,
-  ids: RowIdentity,
-): void {
-  const col = (name: string): number | undefined => columns.get(name.toLowerCase());
-  const accountName = cellAt(record, col('ClientAccountID')) || options.accountName || 'Interactive Brokers';
-  const kind = cellAt(record, col('Type'));
-  const description = cellAt(record, col('Description'));
-  const tradeDate = flexDate(out, record, columns, ['DateTime', 'SettleDate', 'ReportDate']);
-  const amount = moneyCell(out, record, col('Amount'), 'Amount');
-  if (tradeDate === null || amount === null) return;
+/** The option of a Flex trade row: UnderlyingSymbol/Expiry/Strike/Put-Call, else its Symbol (OCC or `KWEB 17DEC21 30 P`). */
+function flexOption(reader: RowReader): OptionFields | null {
+  const underlying = reader.value('UnderlyingSymbol');
+  const expiryText = reader.value('Expiry');
+  if (underlying !== '' && expiryText !== '') {
+    const expiration = isoToYmd(expiryText) ?? mdyToYmd(expiryText);
+    if (expiration === null) reader.fail('Expiry', `not a date: "${expiryText}"`);
+    const right = rightOf(reader.text('putCall'));
+    if (right === null) reader.fail('putCall', `expected C or P, got "${reader.text('putCall')}"`);
+    const strike = reader.number('Strike', { required: true });
+    if (!reader.ok || expiration === null || right === null) return null;
+    const option = optionFields(underlying, expiration, right, strike);
+    if (option === null) reader.fail('Strike', `not a strike: "${reader.text('Strike')}"`);
+    return option;
+  }
+  const option = parseIbkrOptionSymbol(reader.text('Symbol'));
+  if (option === null) reader.fail('Symbol', `not an option (the query has no UnderlyingSymbol and Expiry): "${reader.text('Symbol')}"`);
+  return option;
+}
+
+/**
+ * Cancellations remove the execution they cancel (a `TradeCancel` row names it by OrigTradeID); open or close is
+ * inferred, oldest first, where nothing said it; ids come last, so that a corrected execution that reuses the
+ * cancelled one's TradeID keeps it.
+ */
+function settleTrades(out: ResultCollector, trades: FlexTrade[], ids: RowIdentity): void {
+  for (const cancel of trades.filter((trade) => trade.cancels !== null)) {
+    cancel.dropped = true;
+    const original = trades.find((trade) => trade !== cancel && !trade.dropped && trade.cancels === null && trade.tradeId !== '' && trade.tradeId === cancel.cancels);
+    if (original === undefined) {
+      out.warn(cancel.line, `cancellation of trade ${cancel.cancels || '(no id)'}, which is not in this file: nothing imported for it; check that trade`);
+      out.skip(cancel.line, `cancels trade ${cancel.cancels || '(no id)'}, not in this file`);
+      continue;
+    }
+    original.dropped = true;
+    out.skip(original.line, `execution cancelled by line ${cancel.line}`);
+    out.skip(cancel.line, `cancels the execution on line ${original.line}`);
+  }
+  const live = trades.filter((trade) => !trade.dropped);
+  const positions = new Map<string, number>();
+  let inferred = 0;
+  for (const trade of [...live].sort((a, b) => a.tx.tradeDate.localeCompare(b.tx.tradeDate) || a.line - b.line)) {
+    if (trade.needsInference) {
+      trade.tx.type = inferOptionFill(positions, trade.tx.symbol, trade.signedQuantity);
+      inferred += 1;
+    } else if (trade.tx.isOption) {
+      positions.set(trade.tx.symbol, (positions.get(trade.tx.symbol) ?? 0) + trade.signedQuantity);
+    }
+  }
+  if (inferred > 0) out.warn(null, `${inferred} option trade(s) carry neither Open/CloseIndicator nor an O/C code; opening or closing was inferred from the running position in this file`);
+  for (const trade of live) {
+    if (trade.tx.type === 'OTHER') out.warn(trade.line, `asset class of ${trade.tx.symbol} is not mapped: kept as OTHER`);
+    const id = trade.ownId !== '' ? ids.own(trade.ownId) : ids.next([trade.tx.accountName, trade.tx.symbol, trade.tx.tradeDate, trade.signedQuantity, trade.tx.priceMinor, trade.tx.amountMinor]);
+    out.add(trade.line, { ...trade.tx, brokerRowId: id });
+  }
+}
+
+function mapCash(out: ResultCollector, reader: RowReader, options: ParseOptions, ids: RowIdentity): void {
+  const accountName = accountFor(reader.text('account'), options, DEFAULT_ACCOUNT);
+  const kind = reader.text('Type');
+  const description = reader.text('Description');
+  const tradeDate = flexInstant(reader);
+  const amount = reader.money('Amount', { required: true });
+  if (!reader.ok || tradeDate === null) return;
   let type: TransactionType | undefined = CASH_TYPES[kind.toLowerCase()];
   if (type === undefined) {
     type = 'OTHER';
-    out.warn(record.line, `line ${record.line}: unknown cash transaction type "${kind}"; kept as OTHER`);
+    out.warn(reader.line, `unknown cash transaction type "${kind}": kept as OTHER`);
   }
   if (type === 'DEPOSIT' && amount < 0) type = 'WITHDRAWAL';
   if (type === 'DIVIDEND' && /withholding/i.test(kind) && /interest/i.test(description)) type = 'INTEREST';
-  const symbol = cellAt(record, col('Symbol'));
-  const transactionId = cellAt(record, col('TransactionID'));
-  out.add(record.line, {
-    ...baseTransaction(IBKR_FLEX_SOURCE, accountName),
-    brokerRowId: transactionId !== '' ? transactionId : ids.next([accountName, kind, symbol, tradeDate, amount, description]),
-    type,
-    symbol,
-    underlying: symbol,
-    amountMinor: amount,
-    currency: cellAt(record, col('CurrencyPrimary')),
-    tradeDate,
-    description,
-  });
+  const symbol = reader.value('Symbol');
+  const transactionId = reader.value('TransactionID');
+  out.add(
+    reader.line,
+    transaction({
+      accountName,
+      brokerRowId: transactionId !== '' ? ids.own(transactionId) : ids.next([accountName, kind, symbol, tradeDate, amount, description]),
+      type,
+      tradeDate,
+      source: IBKR_FLEX_SOURCE,
+      symbol,
+      underlying: symbol,
+      amountMinor: amount,
+      currency: reader.text('currency').toUpperCase(),
+      description,
+    }),
+  );
 }
 
 export const ibkrFlexImporter: BrokerImporter = {
   id: 'ibkr',
-  label: 'Interactive Brokers Flex Query (CSV)',
+  label: 'Interactive Brokers',
+  formats: 'Flex Query CSV (Activity Flex trades and cash transactions, Trade Confirmation Flex; columns in any order)',
   detect: detectIbkrFlex,
   parse: parseIbkrFlex,
 };

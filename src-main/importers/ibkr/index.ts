@@ -1,3 +1,4 @@
+import { fileHead } from '../common/table';
 import type { BrokerImporter } from '../types';
 import { detectIbkrActivity, ibkrActivityImporter, parseIbkrActivity } from './activity';
 import { detectIbkrFlex, ibkrFlexImporter, parseIbkrFlex } from './flex';
@@ -7,10 +8,11 @@ export { IBKR_ACTIVITY_SOURCE, IBKR_HISTORY_SOURCE, parseIbkrActivity, parseIbkr
 export { IBKR_FLEX_SOURCE, parseIbkrFlex } from './flex';
 export { parseIbkrOptionSymbol } from './symbols';
 
-/** One registry entry for both IBKR CSV formats: the Flex header is recognised first, else the statement. */
+/** One registry entry for the IBKR CSV formats: the statement block is recognised first, else a Flex header. */
 export const ibkrImporter: BrokerImporter = {
   id: 'ibkr',
-  label: 'Interactive Brokers (Activity Statement, Transaction History or Flex Query CSV)',
-  detect: (text) => detectIbkrFlex(text) || detectIbkrActivity(text),
-  parse: (text, options) => (detectIbkrFlex(text) ? parseIbkrFlex(text, options) : parseIbkrActivity(text, options)),
+  label: 'Interactive Brokers',
+  formats: 'Activity Statement and Transaction History CSV; Flex Query CSV (Activity Flex trades and cash, Trade Confirmation Flex)',
+  detect: (head) => detectIbkrActivity(head) || detectIbkrFlex(head),
+  parse: (text, options) => (detectIbkrActivity(fileHead(text)) ? parseIbkrActivity(text, options) : parseIbkrFlex(text, options)),
 };

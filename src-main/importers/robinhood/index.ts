@@ -6,23 +6,12 @@
  * a disclaimer row (nine empty cells and a tenth with text) ends the file. Dates only: 16:00 New York.
  */
 import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
-import { occSymbol } from '../../../src-shared/journal/model';
-import type { CsvRecord } from '../common/csv';
-import {
-  RowIdentity,
-  ResultCollector,
-  baseTransaction,
-  cellAt,
-  firstLines,
-  impliedFeesMinor,
-  isoDay,
-  headerTable,
-  moneyCell,
-  newYorkInstant,
-  numberCell,
-  parseUsDate,
-} from '../common/importer-kit';
-import type { OptionFields } from '../common/importer-kit';
+import { impliedFeesMinor } from '../common/amounts';
+import { RowReader, parseNumber } from '../common/cells';
+import { dayToUtc, mdyToYmd } from '../common/dates';
+import { optionFields, rightOf, withOption, type OptionFields } from '../common/options';
+import { ResultCollector, RowIdentity, accountFor, transaction } from '../common/result';
+import { nameSet, readTable } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 
 export const ROBINHOOD_SOURCE = 'robinhood-csv';
@@ -62,110 +51,86 @@ const CODES: Record<string, TransactionType> = {
 const CASH_BY_SIGN = new Set(['ACH', 'XENT', 'XENT_RWR', 'RTP', 'DCF', 'ACATI', 'ACATO', 'JNLC', 'JNLS']);
 const OPTION_CODES = new Set(['BTO', 'STO', 'BTC', 'STC', 'OEXP', 'OASGN', 'OEXCS']);
 
-export function detectRobinhood(text: string): boolean {
-  const header = firstLines(text, 1)[0] ?? '';
-  return header.includes('Activity Date') && header.includes('Trans Code') && header.includes('Instrument');
+function isRobinhoodHeader(names: Set<string>): boolean {
+  return names.has('activity date') && names.has('trans code') && names.has('instrument');
 }
 
 /** `TSLA 7/16/2021 Put $600.00`, `Option Expiration for OPEN 10/17/2025 Call $9.00`. */
 export function parseRobinhoodOption(description: string): OptionFields | null {
-  const match = /(?:^|for\s+)([A-Z0-9.]+)\s+(\d{1,2}\/\d{1,2}\/\d{4})\s+(Call|Put)\s+\$([\d,]+(?:\.\d+)?)\s*$/i.exec(
-    description.trim(),
-  );
-  if (!match || match[1] === undefined || match[2] === undefined || match[3] === undefined || match[4] === undefined) return null;
-  const date = parseUsDate(match[2]);
-  if (!date) return null;
-  const underlying = match[1].toUpperCase();
-  const expiration = isoDay(date);
-  const right = match[3].toLowerCase() === 'call' ? 'C' : 'P';
-  const strike = Number(match[4].replace(/,/g, ''));
-  return { symbol: occSymbol(underlying, expiration, right, strike), underlying, expiration, strike, right };
-}
-
-function isDisclaimer(record: CsvRecord): boolean {
-  return record.cells.length > 9 && record.cells.slice(0, 9).every((cell) => cell.trim() === '');
+  const match = /(?:^|for\s+)([A-Z0-9.]+)\s+(\d{1,2}\/\d{1,2}\/\d{4})\s+(Call|Put)\s+\$([\d,]+(?:\.\d+)?)\s*$/i.exec(description.trim());
+  if (!match) return null;
+  const [, root = '', date = '', rightText = '', strike = ''] = match;
+  const expiration = mdyToYmd(date);
+  const right = rightOf(rightText);
+  return expiration !== null && right !== null ? optionFields(root, expiration, right, Number(strike.replace(/,/g, ''))) : null;
 }
 
 export function parseRobinhood(text: string, options: ParseOptions): ParseResult {
   const out = new ResultCollector('robinhood', ROBINHOOD_SOURCE);
-  const table = headerTable(out, text, REQUIRED);
+  // The disclaimer row at the end (nine empty cells and a tenth with text) and rows of empty cells are not data.
+  const table = readTable(out, text, {
+    isHeader: isRobinhoodHeader,
+    required: REQUIRED,
+    what: 'a Robinhood account activity export',
+    headerHint: '"Activity Date","Process Date","Settle Date","Instrument","Description","Trans Code","Quantity","Price","Amount"',
+  });
   if (table === null) return out.result();
-  const { rows, col, needed } = table;
-  const accountName = options.accountName ?? 'Robinhood';
+  const accountName = accountFor(null, options, 'Robinhood');
   const ids = new RowIdentity();
-
-  for (const record of rows) {
-    if (isDisclaimer(record)) continue;
-    out.rows += 1;
-    if (record.cells.length < needed) {
-      out.error(record.line, `line ${record.line}: ${record.cells.length} cells where the header has ${needed} (truncated row)`);
-      continue;
-    }
-    mapRow(out, record, col, accountName, ids);
-  }
+  for (const record of table.rows) mapRow(out, new RowReader(record, table.columns, out), accountName, ids);
   return out.result();
 }
 
-function mapRow(
-  out: ResultCollector,
-  record: CsvRecord,
-  col: (name: string) => number | undefined,
-  accountName: string,
-  ids: RowIdentity,
-): void {
-  const rawDate = cellAt(record, col('Activity Date'));
-  const date = parseUsDate(rawDate);
-  if (!date) {
-    out.error(record.line, `line ${record.line}, column "Activity Date": not a date: "${rawDate}"`);
-    return;
-  }
-  const instrument = cellAt(record, col('Instrument'));
-  const rawDescription = cellAt(record, col('Description'));
+function mapRow(out: ResultCollector, reader: RowReader, accountName: string, ids: RowIdentity): void {
+  const rawDate = reader.text('Activity Date');
+  const day = mdyToYmd(rawDate);
+  if (day === null) reader.fail('Activity Date', `not a date: "${rawDate}"`);
+  const instrument = reader.text('Instrument');
+  const rawDescription = reader.text('Description');
   const description = rawDescription.replace(/\s*\r?\n\s*/g, ' / ');
-  const code = cellAt(record, col('Trans Code')).toUpperCase();
+  const code = reader.text('Trans Code').toUpperCase();
   // Short positions may be written `5S`.
-  const rawQuantity = cellAt(record, col('Quantity')).replace(/S$/i, '');
-  const quantity = rawQuantity === '' ? 0 : numberCell(out, { line: record.line, cells: [rawQuantity] }, 0, 'Quantity');
-  const price = moneyCell(out, record, col('Price'), 'Price');
-  const amount = moneyCell(out, record, col('Amount'), 'Amount');
-  const tradeDate = newYorkInstant(date);
-  if (quantity === null || price === null || amount === null || tradeDate === null) return;
+  const rawQuantity = reader.text('Quantity').replace(/S$/i, '');
+  const parsedQuantity = parseNumber(rawQuantity);
+  if (!parsedQuantity.ok) reader.fail('Quantity', parsedQuantity.error);
+  const quantity = parsedQuantity.ok ? (parsedQuantity.value ?? 0) : 0;
+  const price = reader.money('Price');
+  const amount = reader.money('Amount');
+  const option = OPTION_CODES.has(code) ? parseRobinhoodOption(rawDescription) : null;
+  if (OPTION_CODES.has(code) && option === null) reader.fail('Description', `no option contract in "${description}"`);
+  const tradeDate = day === null ? null : dayToUtc(day);
+  if (!reader.ok || tradeDate === null) return;
 
-  let type = CODES[code];
+  let type: TransactionType | undefined = CODES[code];
   if (type === undefined) {
     type = 'OTHER';
-    out.warn(record.line, `line ${record.line}: unknown Robinhood trans code "${code}" (${description}); kept as OTHER`);
+    out.warn(reader.line, `unknown Robinhood trans code "${code}" (${description}): kept as OTHER`);
   }
   if (CASH_BY_SIGN.has(code)) type = amount >= 0 ? 'DEPOSIT' : 'WITHDRAWAL';
 
-  const tx: ImportedTransaction = {
-    ...baseTransaction(ROBINHOOD_SOURCE, accountName),
-    brokerRowId: ids.next([rawDate, instrument, rawDescription, code, rawQuantity, cellAt(record, col('Price')), cellAt(record, col('Amount'))]),
+  let tx: ImportedTransaction = transaction({
+    accountName,
+    brokerRowId: ids.next([rawDate, instrument, rawDescription, code, rawQuantity, reader.text('Price'), reader.text('Amount')]),
     type,
+    tradeDate,
+    source: ROBINHOOD_SOURCE,
     symbol: instrument,
     underlying: instrument,
     quantity: Math.abs(quantity),
     priceMinor: Math.abs(price),
     amountMinor: amount,
-    tradeDate,
     description,
-  };
-  if (OPTION_CODES.has(code)) {
-    const option = parseRobinhoodOption(rawDescription);
-    if (!option) {
-      out.error(record.line, `line ${record.line}, column "Description": no option contract in "${description}"`);
-      return;
-    }
-    Object.assign(tx, option, { isOption: true, multiplier: 100 });
-  }
-  if (type === 'SPLIT') out.warn(record.line, `line ${record.line}: split of ${instrument} imported from the share quantity; check it`);
+  });
+  if (option) tx = withOption(tx, option);
+  if (type === 'SPLIT') out.warn(reader.line, `split of ${instrument} imported from the share quantity; check it`);
   tx.feesMinor = impliedFeesMinor(tx);
-  out.add(record.line, tx);
+  out.add(reader.line, tx);
 }
 
 export const robinhoodImporter: BrokerImporter = {
   id: 'robinhood',
-  label: 'Robinhood account activity (CSV)',
-  detect: detectRobinhood,
+  label: 'Robinhood',
+  formats: 'account activity CSV (net amounts, multi-line descriptions, OEXP/OASGN/OEXCS)',
+  detect: (head) => head.records.slice(0, 5).some((record) => isRobinhoodHeader(nameSet(record.cells))),
   parse: parseRobinhood,
 };

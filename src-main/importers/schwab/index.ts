@@ -1,58 +1,40 @@
-import { headerIndex, isBlankRecord, parseCsv } from '../common/csv';
-import { RowIdentity, emptyResult, firstLines, missingColumns } from '../common/rows';
+import { RowReader } from '../common/cells';
+import { ResultCollector, RowIdentity, accountFor } from '../common/result';
+import { nameSet, readTable } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { SOURCE, mapRows } from './mapper';
 import type { SchwabRow } from './schema';
 import { REQUIRED, isHeader, readRow } from './schema';
 
-/** The header may follow a title row; look at the first few records only. */
-const HEADER_SEARCH = 5;
-
 export function parseSchwab(text: string, options: ParseOptions): ParseResult {
-  const result = emptyResult('schwab', SOURCE);
-  const csv = parseCsv(text);
-  if (csv.error) {
-    result.errors.push(csv.error);
-    return result;
-  }
-  const headerAt = csv.records.slice(0, HEADER_SEARCH).findIndex((record) => isHeader(record.cells));
-  const header = csv.records[headerAt];
-  if (headerAt < 0 || !header) {
-    result.errors.push({ line: 1, message: 'not a Schwab transactions export: no "Date","Action",...,"Fees & Comm","Amount" header in the first lines' });
-    return result;
-  }
-  const columns = headerIndex(header.cells);
-  const missing = missingColumns(columns, REQUIRED);
-  if (missing.length > 0) {
-    result.errors.push({ line: header.line, message: `missing columns: ${missing.join(', ')}` });
-    return result;
-  }
+  const out = new ResultCollector('schwab', SOURCE);
+  const table = readTable(out, text, {
+    isHeader,
+    required: REQUIRED,
+    what: 'a Schwab transactions export',
+    headerHint: '"Date","Action","Symbol","Description","Quantity","Price","Fees & Comm","Amount"',
+  });
+  if (table === null) return out.result();
   const identity = new RowIdentity();
   const rows: SchwabRow[] = [];
-  for (const record of csv.records.slice(headerAt + 1)) {
-    if (isBlankRecord(record)) continue;
-    if (/^transactions\s+total$/i.test((record.cells[0] ?? '').trim())) continue;
-    result.rows += 1;
-    const row = readRow(record, columns, result.errors, identity);
+  for (const record of table.rows) {
+    const row = readRow(new RowReader(record, table.columns, out), identity);
     if (row) rows.push(row);
   }
-  if (result.errors.length > 0) return result;
-  result.transactions = mapRows(rows, {
-    accountName: options.accountName ?? 'Schwab',
-    warn: (line, message) => result.warnings.push({ line, message }),
-    skip: (problem) => result.skipped.push(problem),
+  if (out.errors.length > 0) return out.result();
+  const mapped = mapRows(rows, {
+    accountName: accountFor(null, options, 'Schwab'),
+    warn: (line, message) => out.warn(line, message),
+    skip: (problem) => out.skip(problem.line, problem.message),
   });
-  return result;
+  for (const parsed of mapped) out.add(parsed.line, parsed.transaction);
+  return out.result();
 }
 
 export const schwabImporter: BrokerImporter = {
   id: 'schwab',
   label: 'Charles Schwab',
-  detect(text: string): boolean {
-    return firstLines(text, 3).some((line) => {
-      const cells = line.split(',').map((cell) => cell.trim().replace(/^"|"$/g, ''));
-      return isHeader(cells);
-    });
-  },
+  formats: 'transactions CSV (title row, "Transactions Total", "as of" dates, options)',
+  detect: (head) => head.records.slice(0, 5).some((record) => isHeader(nameSet(record.cells))),
   parse: parseSchwab,
 };

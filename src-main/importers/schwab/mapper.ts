@@ -3,7 +3,7 @@
  * option cost is mostly the $0.65/contract commission) and Amount, already net, is amountMinor.
  */
 import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
-import { transaction } from '../common/rows';
+import { transaction } from '../common/result';
 import type { LineProblem, ParsedRow } from '../types';
 import type { SchwabRow } from './schema';
 
@@ -22,8 +22,8 @@ type Rule =
   | { kind: 'transfer' }
   | { kind: 'split' }
   | { kind: 'pair'; type: TransactionType }
-  | { kind: 'other'; warning: string | null }
-  | { kind: 'skip'; reason: string };
+  | { kind: 'shares-moved' }
+  | { kind: 'other'; warning: string | null };
 
 const TRADE_ACTIONS = new Set([
   'buy', 'sell', 'sell short', 'buy to cover', 'reinvest shares',
@@ -56,7 +56,8 @@ function ruleOf(action: string): Rule {
       return { kind: 'other', warning: null };
     case 'journaled shares':
     case 'security transfer':
-      return { kind: 'skip', reason: 'shares moved between accounts without cash (no cost basis in the file)' };
+    case 'internal transfer':
+      return { kind: 'shares-moved' };
     default:
       break;
   }
@@ -64,7 +65,7 @@ function ruleOf(action: string): Rule {
   if (/div|cap gain/.test(name)) return { kind: 'cash', type: 'DIVIDEND' };
   if (name.includes('interest')) return { kind: 'cash', type: 'INTEREST' };
   if (name.includes('fee')) return { kind: 'cash', type: 'FEE' };
-  if (/moneylink|wire|journal|transfer|deposit|funds|ach|check/.test(name)) return { kind: 'transfer' };
+  if (/moneylink|wire|journal|transfer|deposit|funds|ach|check|sweep/.test(name)) return { kind: 'transfer' };
   return { kind: 'other', warning: `unknown Schwab action "${action}": kept as OTHER` };
 }
 
@@ -180,8 +181,61 @@ function mapPairs(rows: SchwabRow[], ctx: MapContext): Map<SchwabRow, ImportedTr
   return out;
 }
 
+/**
+ * Journaled Shares, Security Transfer and Internal Transfer rows move shares (or cash) without a trade:
+ * - a stock split booked this way (`TDA TRAN - STOCK SPLIT (NDAQ)`) is a SPLIT;
+ * - the same shares out and back in on one day (TD Ameritrade's move to Schwab writes both rows) change
+ *   nothing: both are skipped and the lots keep their dates and basis;
+ * - shares coming in are a BUY at zero cost basis with a warning (the file has no basis; Schwab's price on
+ *   these rows is the market value), like tastytrade's ACAT transfers, so that their later sale closes them
+ *   instead of opening a phantom short;
+ * - shares going out are OTHER with a warning (the lots stay in the journal);
+ * - rows without shares are cash (DEPOSIT/WITHDRAWAL by sign), or skipped when they move nothing.
+ */
+function mapShareMoves(rows: SchwabRow[], ctx: MapContext): Map<SchwabRow, ImportedTransaction | null> {
+  const out = new Map<SchwabRow, ImportedTransaction | null>();
+  const pending = rows.filter((row) => row.symbol !== '' && row.quantity !== 0 && !/stock split/i.test(row.description));
+  for (const outgoing of pending.filter((row) => row.quantity < 0)) {
+    const incoming = pending.find((row) => row.quantity > 0 && !out.has(row) && row.day === outgoing.day && row.symbol === outgoing.symbol && row.quantity === -outgoing.quantity);
+    if (incoming === undefined) continue;
+    for (const [row, other] of [[outgoing, incoming], [incoming, outgoing]] as const) {
+      out.set(row, null);
+      ctx.skip({ line: row.line, message: `${row.action} ${row.quantity} ${row.symbol}: moved between the file's own accounts (line ${other.line} has the other side); the lots keep their dates and basis` });
+    }
+  }
+  for (const row of rows) {
+    if (out.has(row)) continue;
+    if (row.symbol === '' || row.quantity === 0) {
+      if (row.amountMinor === 0) {
+        out.set(row, null);
+        ctx.skip({ line: row.line, message: `${row.action} "${row.description}" moves neither shares nor cash` });
+        continue;
+      }
+      const tx = base(row, ctx, row.amountMinor >= 0 ? 'DEPOSIT' : 'WITHDRAWAL');
+      tx.quantity = 0;
+      tx.priceMinor = 0;
+      out.set(row, tx);
+    } else if (/stock split/i.test(row.description)) {
+      const tx = base(row, ctx, 'SPLIT');
+      tx.quantity = row.quantity;
+      tx.priceMinor = 0;
+      out.set(row, tx);
+    } else if (row.quantity > 0) {
+      const tx = base(row, ctx, row.option ? 'BUY_TO_OPEN' : 'BUY');
+      tx.priceMinor = 0;
+      ctx.warn(row.line, `${row.action}: ${row.quantity} ${row.symbol} came in without a cost basis in the file: opened at zero basis, so a later sale realizes the full proceeds`);
+      out.set(row, tx);
+    } else {
+      ctx.warn(row.line, `${row.action}: ${-row.quantity} ${row.symbol} left the account: kept as OTHER (the file has no price for it; its lots stay open in the journal)`);
+      out.set(row, base(row, ctx, 'OTHER'));
+    }
+  }
+  return out;
+}
+
 export function mapRows(rows: SchwabRow[], ctx: MapContext): ParsedRow[] {
   const paired = mapPairs(rows.filter((row) => ruleOf(row.action).kind === 'pair'), ctx);
+  const moved = mapShareMoves(rows.filter((row) => ruleOf(row.action).kind === 'shares-moved'), ctx);
   const out: ParsedRow[] = [];
   for (const row of rows) {
     const rule = ruleOf(row.action);
@@ -189,6 +243,9 @@ export function mapRows(rows: SchwabRow[], ctx: MapContext): ParsedRow[] {
     switch (rule.kind) {
       case 'pair':
         tx = paired.get(row) ?? null;
+        break;
+      case 'shares-moved':
+        tx = moved.get(row) ?? null;
         break;
       case 'trade': {
         const type = tradeType(row);
@@ -223,9 +280,6 @@ export function mapRows(rows: SchwabRow[], ctx: MapContext): ParsedRow[] {
       case 'other':
         if (rule.warning !== null) ctx.warn(row.line, rule.warning);
         tx = base(row, ctx, 'OTHER');
-        break;
-      case 'skip':
-        ctx.skip({ line: row.line, message: `${row.action} ${row.quantity} ${row.symbol}: ${rule.reason}` });
         break;
     }
     if (tx) out.push({ line: row.line, transaction: tx });

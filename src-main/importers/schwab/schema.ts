@@ -9,18 +9,15 @@
  */
 import type { OptionRight } from '../../../src-shared/journal/model';
 import { occSymbol } from '../../../src-shared/journal/model';
-import type { CsvRecord } from '../common/csv';
+import type { RowReader } from '../common/cells';
 import { dayToUtc, mdyToYmd } from '../common/dates';
-import type { RowIdentity } from '../common/rows';
-import { RowReader } from '../common/rows';
-import type { LineProblem } from '../types';
+import type { RowIdentity } from '../common/result';
 
 export const REQUIRED = ['Date', 'Action', 'Symbol', 'Description', 'Quantity', 'Price', 'Fees & Comm', 'Amount'] as const;
 
-/** True for a header row (quotes already stripped by the CSV reader). */
-export function isHeader(cells: readonly string[]): boolean {
-  const names = cells.map((cell) => cell.trim().toLowerCase());
-  return names[0] === 'date' && names[1] === 'action' && names.includes('fees & comm');
+/** True for the header (its column names, in any order). */
+export function isHeader(names: Set<string>): boolean {
+  return names.has('date') && names.has('action') && names.has('fees & comm') && names.has('amount');
 }
 
 export interface SchwabOption {
@@ -68,13 +65,8 @@ export function effectiveDay(text: string): string | null {
   return mdyToYmd(match[2] ?? match[1]);
 }
 
-export function readRow(
-  record: CsvRecord,
-  columns: Map<string, number>,
-  errors: LineProblem[],
-  identity: RowIdentity,
-): SchwabRow | null {
-  const reader = new RowReader(record, columns, errors);
+export function readRow(reader: RowReader, identity: RowIdentity): SchwabRow | null {
+  const record = reader.record;
   const dateText = reader.text('Date');
   const day = effectiveDay(dateText);
   const tradeDate = day !== null ? dayToUtc(day) : null;

@@ -14,7 +14,7 @@
  * - Unknown types → OTHER with a warning, never dropped (their cash still counts).
  */
 import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
-import { transaction } from '../common/rows';
+import { transaction } from '../common/result';
 import type { ParsedRow } from '../types';
 import type { TastyRow } from './schema';
 

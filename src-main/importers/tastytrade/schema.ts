@@ -11,11 +11,10 @@
  */
 import type { OptionRight } from '../../../src-shared/journal/model';
 import { occSymbol, parseOccSymbol } from '../../../src-shared/journal/model';
-import type { CsvRecord } from '../common/csv';
+import { pricePerShareMinor } from '../common/amounts';
+import type { RowReader } from '../common/cells';
 import { NEW_YORK, clockTo24h, localToUtc, mdyToYmd, offsetIsoToUtc } from '../common/dates';
-import type { RowIdentity } from '../common/rows';
-import { RowReader, pricePerShareMinor } from '../common/rows';
-import type { LineProblem } from '../types';
+import type { RowIdentity } from '../common/result';
 
 export const CURRENT_REQUIRED = [
   'Date', 'Type', 'Sub Type', 'Action', 'Symbol', 'Instrument Type', 'Description', 'Value', 'Quantity',
@@ -30,15 +29,10 @@ export const LEGACY_REQUIRED = [
 
 export type Layout = 'current' | 'legacy';
 
-/** Which layout a header row is, from its first cells. */
-export function layoutOf(header: readonly string[]): Layout | null {
-  const names = header.map((cell) => cell.trim().toLowerCase());
-  if (names[0] === 'date' && names[1] === 'type' && names[2] === 'sub type' && names.includes('instrument type')) {
-    return 'current';
-  }
-  if (names[0] === 'date/time' && names[1] === 'transaction code' && names[2] === 'transaction subcode') {
-    return 'legacy';
-  }
+/** Which layout a header is, from its column names (in any order). */
+export function layoutOf(names: Set<string>): Layout | null {
+  if (names.has('date') && names.has('type') && names.has('sub type') && names.has('instrument type')) return 'current';
+  if (names.has('date/time') && names.has('transaction code') && names.has('transaction subcode')) return 'legacy';
   return null;
 }
 
@@ -107,12 +101,9 @@ function rightOf(text: string): OptionRight | null {
 }
 
 function parseStrike(reader: RowReader, column: string): number | null {
-  const raw = reader.text(column).replace(/,/g, '');
-  if (!/^\d+(\.\d+)?$/.test(raw)) {
-    reader.fail(column, `not a strike: "${reader.text(column)}"`);
-    return null;
-  }
-  return Number(raw);
+  const strike = reader.number(column, { required: true });
+  if (reader.ok && !(strike > 0)) reader.fail(column, `not a strike: "${reader.text(column)}"`);
+  return reader.ok ? strike : null;
 }
 
 /** Option fields of a current-layout row: from the OCC symbol when it parses, else from the columns. */
@@ -142,14 +133,8 @@ export function optionSymbol(option: OptionFields): string {
   return occSymbol(option.root, option.expiration, option.right, option.strike);
 }
 
-export function readCurrentRow(
-  record: CsvRecord,
-  columns: Map<string, number>,
-  errors: LineProblem[],
-  identity: RowIdentity,
-  hasTotal: boolean,
-): TastyRow | null {
-  const reader = new RowReader(record, columns, errors);
+export function readCurrentRow(reader: RowReader, identity: RowIdentity, hasTotal: boolean): TastyRow | null {
+  const record = reader.record;
   const dateText = reader.text('Date');
   const tradeDate = offsetIsoToUtc(dateText);
   if (tradeDate === null) reader.fail('Date', `not a date with offset (2025-10-03T20:55:09+0100): "${dateText}"`);
@@ -199,13 +184,8 @@ export function readCurrentRow(
   };
 }
 
-export function readLegacyRow(
-  record: CsvRecord,
-  columns: Map<string, number>,
-  errors: LineProblem[],
-  identity: RowIdentity,
-): TastyRow | null {
-  const reader = new RowReader(record, columns, errors);
+export function readLegacyRow(reader: RowReader, identity: RowIdentity): TastyRow | null {
+  const record = reader.record;
   const dateText = reader.text('Date/Time');
   const match = /^(\S+)\s+(.+)$/.exec(dateText);
   const ymd = match?.[1] !== undefined ? mdyToYmd(match[1]) : null;

@@ -1,74 +1,75 @@
-import { NEW_YORK } from '../common/dates';
+import { RowReader } from '../common/cells';
 import { parseCsv } from '../common/csv';
-import { RowIdentity, emptyResult, firstLines, missingColumns } from '../common/rows';
+import { NEW_YORK } from '../common/dates';
+import { ResultCollector, RowIdentity, accountFor } from '../common/result';
+import { isTotalsRow } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import type { CashRow, Context } from './mapper';
 import { SOURCE, mapStatement, readCashRow, readOrders } from './mapper';
-import { CASH_REQUIRED, TRADES_REQUIRED, accountOf, findSection, zoneOf } from './schema';
+import { CASH_REQUIRED, TRADES_REQUIRED, accountOf, findSection, readSections, zoneOf } from './schema';
 
 export function parseThinkorswim(text: string, options: ParseOptions): ParseResult {
-  const result = emptyResult('thinkorswim', SOURCE);
+  const out = new ResultCollector('thinkorswim', SOURCE);
   const csv = parseCsv(text);
   if (csv.error) {
-    result.errors.push(csv.error);
-    return result;
+    out.error(csv.error.line, csv.error.message);
+    return out.result();
   }
-  const cash = findSection(csv.records, 'Cash Balance');
-  const trades = findSection(csv.records, 'Account Trade History');
+  const sections = readSections(csv.records);
+  const cash = findSection(sections, 'Cash Balance');
+  const trades = findSection(sections, 'Account Trade History');
   if (cash === null && trades === null) {
-    result.errors.push({ line: 1, message: 'not a thinkorswim account statement: no "Cash Balance" or "Account Trade History" section' });
-    return result;
+    out.error(1, 'not a thinkorswim account statement: no "Cash Balance" or "Account Trade History" section');
+    return out.result();
   }
   for (const [section, required] of [
     [cash, CASH_REQUIRED],
     [trades, TRADES_REQUIRED],
   ] as const) {
     if (section === null) continue;
-    const missing = section.header ? missingColumns(section.columns, required) : [...required];
-    if (missing.length > 0) {
-      result.errors.push({ line: section.header?.line ?? section.titleLine, message: `${section.title}: missing columns: ${missing.join(', ')}` });
-    }
+    const missing = section.header ? section.columns.missing(required) : [...required];
+    if (missing.length > 0) out.error(section.header?.line ?? section.titleLine, `${section.title}: the header lacks the column${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`);
   }
-  if (result.errors.length > 0) return result;
+  if (out.errors.length > 0) return out.result();
 
-  const balanceLines = (cash?.rows ?? [])
-    .filter((record) => (record.cells[cash?.columns.get('type') ?? 2] ?? '').trim().toUpperCase() === 'BAL')
-    .map((record) => record.cells.join(' '));
-  const zone = zoneOf(balanceLines);
-  if (zone === null) result.warnings.push({ line: null, message: 'the statement names no time zone: times read as New York time' });
+  const cashRecords = (cash?.rows ?? []).filter((record) => !isTotalsRow(record));
+  const typeIndex = cash?.columns.index('TYPE');
+  const typeOf = (cells: readonly string[]): string => (typeIndex === undefined ? '' : (cells[typeIndex] ?? '').trim().toUpperCase());
+  const zone = zoneOf(cashRecords.filter((record) => typeOf(record.cells) === 'BAL').map((record) => record.cells.join(' ')));
+  if (zone === null) out.warn(null, 'the statement names no time zone: times read as New York time');
   const ctx: Context = {
-    accountName: accountOf(csv.records) ?? options.accountName ?? 'thinkorswim',
+    accountName: accountFor(accountOf(csv.records), options, 'thinkorswim'),
     zone: zone ?? NEW_YORK,
     identity: new RowIdentity(),
-    errors: result.errors,
-    warn: (line, message) => result.warnings.push({ line, message }),
+    out,
   };
 
   const cashRows: CashRow[] = [];
-  const typeIndex = cash?.columns.get('type');
-  for (const record of cash?.rows ?? []) {
-    const first = (record.cells[0] ?? '').trim().toUpperCase();
-    const type = typeIndex === undefined ? '' : (record.cells[typeIndex] ?? '').trim().toUpperCase();
-    // Opening balances and the TOTAL line are not transactions.
-    if (first === 'TOTAL' || type === 'BAL') continue;
-    result.rows += 1;
-    const row = readCashRow(record, cash?.columns ?? new Map(), ctx);
+  for (const record of cashRecords) {
+    // Opening balances are not transactions.
+    if (typeOf(record.cells) === 'BAL') continue;
+    out.rows += 1;
+    if (cash === null) continue;
+    const row = readCashRow(new RowReader(record, cash.columns, out), ctx);
     if (row) cashRows.push(row);
   }
-  result.rows += trades?.rows.length ?? 0;
-  const orders = trades ? readOrders(trades.rows, trades.columns, ctx) : [];
-  if (result.errors.length > 0) return result;
-  result.transactions = mapStatement(orders, cashRows, ctx);
-  return result;
+  const tradeRecords = (trades?.rows ?? []).filter((record) => !isTotalsRow(record));
+  out.rows += tradeRecords.length;
+  const orders = trades ? readOrders(tradeRecords.map((record) => new RowReader(record, trades.columns, out)), ctx) : [];
+  if (out.errors.length > 0) return out.result();
+  mapStatement(orders, cashRows, ctx);
+  return out.result();
 }
 
 export const thinkorswimImporter: BrokerImporter = {
   id: 'thinkorswim',
-  label: 'thinkorswim (account statement)',
-  detect(text: string): boolean {
-    const top = firstLines(text, 3).join('\n');
-    if (/Account Statement for/i.test(top)) return true;
-    return /^\s*(Cash Balance|Account Trade History)\s*$/m.test(text.slice(0, 4000));
+  label: 'thinkorswim',
+  formats: 'account statement CSV (Cash Balance and Account Trade History; stocks, options, futures options)',
+  detect(head) {
+    return head.records.some((record) => {
+      const first = record.cells.filter((cell) => cell.trim() !== '');
+      return first.length === 1 && /^(Account Statement for |Cash Balance$|Account Trade History$)/i.test(first[0]?.trim() ?? '');
+    });
   },
   parse: parseThinkorswim,
 };

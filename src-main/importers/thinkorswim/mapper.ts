@@ -1,23 +1,29 @@
 /**
  * thinkorswim statement → neutral transactions.
  *
- * Trades come from Account Trade History, one transaction per leg (side + position effect give
- * BTO/STO/BTC/STC; STOCK/ETF legs are BUY/SELL). Each order is matched to its Cash Balance TRD row by
- * execution time (and symbol): that row gives the REF # (orderId), commissions and misc fees, and the
- * cash, which is spread over the legs so that their amounts add up to the row exactly.
+ * Trades come from Account Trade History, one transaction per leg (side + position effect give BTO/STO/BTC/STC;
+ * STOCK/ETF legs are BUY/SELL). Each order is matched to its Cash Balance TRD row — the same fill booked again as
+ * cash — by execution time (to the minute when Trade History's times carry no seconds), symbol, side, quantity
+ * and price: that row gives the REF # (orderId), commissions and misc fees, and the cash, which is spread over
+ * the legs so that their amounts add up to the row exactly. A matched TRD row is never a transaction of its own.
  * The other Cash Balance rows: RAD "REMOVAL OF OPTION DUE TO EXPIRATION|ASSIGNMENT|EXERCISE" →
  * EXPIRATION/ASSIGNMENT/EXERCISE at 0; TRD "BOT +200 PFE UPON OPTION ASSIGNMENT" (no Trade History leg) →
- * BUY/SELL at AMOUNT/qty; DOI → DIVIDEND (or INTEREST when it says so; withholding stays a negative
- * DIVIDEND); EFN/WIN/WOUT/JRN → DEPOSIT/WITHDRAWAL by sign; interest and fee adjustments → INTEREST/FEE.
+ * BUY/SELL at AMOUNT/qty; DOI → DIVIDEND (or INTEREST when it says so; withholding stays a negative DIVIDEND);
+ * EFN/WIN/WOUT/JRN → DEPOSIT/WITHDRAWAL by sign; interest and fee adjustments → INTEREST/FEE.
  * Amounts are the cash effect: AMOUNT + Misc Fees + Commissions & Fees.
+ *
+ * Futures options (`/NQM22 1/20 APR 22 (Wednesday) (Wk5)`, product `/Q4CJ22`) are options on the future with the
+ * future's multiplier (20 here); their expiration is the named weekday of the named calendar week of the month.
+ * A futures-option leg whose expiration the statement does not give, and a futures leg, are skipped with a reason.
  */
 import type { ImportedTransaction, OptionRight, TransactionType } from '../../../src-shared/journal/model';
 import { occSymbol } from '../../../src-shared/journal/model';
-import type { CsvRecord } from '../common/csv';
+import { pricePerShareMinor } from '../common/amounts';
+import type { RowReader } from '../common/cells';
 import { clockTo24h, dayMonYyToYmd, localToUtc, mdyToYmd } from '../common/dates';
-import type { RowIdentity } from '../common/rows';
-import { RowReader, pricePerShareMinor, transaction } from '../common/rows';
-import type { LineProblem, ParsedRow } from '../types';
+import { rightOf } from '../common/options';
+import type { ResultCollector, RowIdentity } from '../common/result';
+import { transaction } from '../common/result';
 import { cleanRef } from './schema';
 
 export const SOURCE = 'thinkorswim-csv';
@@ -26,27 +32,41 @@ export interface Context {
   accountName: string;
   zone: string;
   identity: RowIdentity;
-  errors: LineProblem[];
-  warn(line: number | null, message: string): void;
+  out: ResultCollector;
+}
+
+interface When {
+  /** `YYYY-MM-DD HH:MM:SS` (or `YYYY-MM-DD HH:MM` when the file gives no seconds), local to the statement. */
+  key: string;
+  /** `YYYY-MM-DD HH:MM`: what a time without seconds can be matched on. */
+  minute: string;
+  tradeDate: string;
+  withSeconds: boolean;
+}
+
+interface Contract {
+  root: string;
+  expiration: string;
+  strike: number;
+  right: OptionRight;
+  multiplier: number;
 }
 
 interface Leg {
   line: number;
   rowId: string;
-  /** `YYYY-MM-DD HH:MM:SS` local: the key shared with the Cash Balance row. */
-  key: string;
-  tradeDate: string;
   side: 'BUY' | 'SELL';
   quantity: number;
   effect: string;
+  /** The ticker, or the future (`/NQM22`) for futures options. */
   symbol: string;
-  option: { expiration: string; strike: number; right: OptionRight } | null;
+  option: Contract | null;
   priceMinor: number;
   description: string;
 }
 
-interface Order {
-  key: string;
+export interface Order {
+  when: When;
   legs: Leg[];
   matched: boolean;
 }
@@ -54,8 +74,7 @@ interface Order {
 export interface CashRow {
   line: number;
   rowId: string;
-  key: string;
-  tradeDate: string;
+  when: When;
   type: string;
   ref: string;
   description: string;
@@ -64,16 +83,18 @@ export interface CashRow {
   amountMinor: number;
 }
 
-function when(ymd: string | null, clock: string | null, ctx: Context): { key: string; tradeDate: string } | null {
+function whenOf(ymd: string | null, clock: string | null, ctx: Context, withSeconds: boolean): When | null {
   if (ymd === null || clock === null) return null;
   const tradeDate = localToUtc(ymd, clock, ctx.zone);
-  return tradeDate === null ? null : { key: `${ymd} ${clock}`, tradeDate };
+  if (tradeDate === null) return null;
+  const minute = `${ymd} ${clock.slice(0, 5)}`;
+  return { key: withSeconds ? `${ymd} ${clock}` : minute, minute, tradeDate, withSeconds };
 }
 
-export function readCashRow(record: CsvRecord, columns: Map<string, number>, ctx: Context): CashRow | null {
-  const reader = new RowReader(record, columns, ctx.errors);
-  const at = when(mdyToYmd(reader.text('DATE')), clockTo24h(reader.text('TIME')), ctx);
-  if (at === null) reader.fail('DATE', `not a date and time (1/3/24, 09:35:12): "${reader.text('DATE')} ${reader.text('TIME')}"`);
+export function readCashRow(reader: RowReader, ctx: Context): CashRow | null {
+  const timeText = reader.text('TIME');
+  const at = whenOf(mdyToYmd(reader.text('DATE')), clockTo24h(timeText), ctx, /:\d{2}:\d{2}/.test(timeText));
+  if (at === null) reader.fail('DATE', `not a date and time (1/3/24, 09:35:12): "${reader.text('DATE')} ${timeText}"`);
   const miscFeesMinor = reader.money('Misc Fees');
   const commissionMinor = reader.money('Commissions & Fees');
   const amountMinor = reader.money('AMOUNT');
@@ -81,10 +102,9 @@ export function readCashRow(record: CsvRecord, columns: Map<string, number>, ctx
   const ref = cleanRef(reader.text('REF #'));
   const description = reader.text('DESCRIPTION');
   return {
-    line: record.line,
+    line: reader.line,
     rowId: ctx.identity.next(['cash', at.key, reader.text('TYPE'), ref, description, reader.text('Misc Fees'), reader.text('Commissions & Fees'), reader.text('AMOUNT')]),
-    key: at.key,
-    tradeDate: at.tradeDate,
+    when: at,
     type: reader.text('TYPE').toUpperCase(),
     ref,
     description,
@@ -94,60 +114,114 @@ export function readCashRow(record: CsvRecord, columns: Map<string, number>, ctx
   };
 }
 
+const WEEKDAYS: Record<string, number> = { MONDAY: 1, TUESDAY: 2, WEDNESDAY: 3, THURSDAY: 4, FRIDAY: 5 };
+const MONTH_INDEX: Record<string, number> = { JAN: 1, FEB: 2, MAR: 3, APR: 4, MAY: 5, JUN: 6, JUL: 7, AUG: 8, SEP: 9, OCT: 10, NOV: 11, DEC: 12 };
+
+/**
+ * `/NQM22 1/20 APR 22 (Wednesday) (Wk5)` → the future, its multiplier and the expiration: an explicit day
+ * (`1/20 22 APR 22`), else the named weekday of the named calendar week of the month (weeks start on Sunday, as
+ * on thinkorswim's calendar: week 5 of April 2022 runs 24–30, its Wednesday is the 27th). Null expiration when
+ * the text names neither (monthly and quarterly series: the statement does not say which day).
+ */
+export function futuresOption(symbolText: string): { future: string; multiplier: number; expiration: string | null } | null {
+  const match = /^(\/[A-Z0-9]+)\s+(\d+)\/(\d+(?:\.\d+)?)\s+(?:(\d{1,2})\s+)?([A-Z]{3})\s+(\d{2})\b(.*)$/i.exec(symbolText.trim());
+  if (!match) return null;
+  const [, future = '', , multiplierText = '', dayText, monthText = '', yearText = '', tags = ''] = match;
+  const month = MONTH_INDEX[monthText.toUpperCase()];
+  const year = 2000 + Number(yearText);
+  const multiplier = Number(multiplierText);
+  if (month === undefined || !(multiplier > 0)) return null;
+  const iso = (day: number): string => `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+  if (dayText !== undefined) return { future: future.toUpperCase(), multiplier, expiration: dayMonYyToYmd(`${dayText} ${monthText} ${yearText}`) };
+  const weekday = /\((MONDAY|TUESDAY|WEDNESDAY|THURSDAY|FRIDAY)\)/i.exec(tags)?.[1]?.toUpperCase();
+  const week = Number(/\(WK(\d)\)/i.exec(tags)?.[1] ?? NaN);
+  let expiration: string | null = null;
+  if (weekday !== undefined && week >= 1) {
+    const firstWeekday = new Date(Date.UTC(year, month - 1, 1)).getUTCDay();
+    const day = 1 - firstWeekday + (week - 1) * 7 + (WEEKDAYS[weekday] ?? 0);
+    const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
+    if (day >= 1 && day <= lastDay) expiration = iso(day);
+  }
+  return { future: future.toUpperCase(), multiplier, expiration };
+}
+
 /** Reads the Account Trade History legs, grouping further legs (no Exec Time) with their order. */
-export function readOrders(rows: CsvRecord[], columns: Map<string, number>, ctx: Context): Order[] {
+export function readOrders(readers: readonly RowReader[], ctx: Context): Order[] {
   const orders: Order[] = [];
   let current: Order | null = null;
-  let currentAt: { key: string; tradeDate: string } | null = null;
-  for (const record of rows) {
-    const reader = new RowReader(record, columns, ctx.errors);
+  for (const reader of readers) {
     const execTime = reader.text('Exec Time');
     if (execTime !== '') {
       const match = /^(\S+)\s+(\S+)$/.exec(execTime);
-      currentAt = match ? when(mdyToYmd(match[1] ?? ''), clockTo24h(match[2] ?? ''), ctx) : null;
-      if (currentAt === null) {
+      const when = match ? whenOf(mdyToYmd(match[1] ?? ''), clockTo24h(match[2] ?? ''), ctx, /:\d{2}:\d{2}$/.test(match[2] ?? '')) : null;
+      if (when === null) {
         reader.fail('Exec Time', `not a date and time (1/3/24 09:35:12): "${execTime}"`);
         current = null;
         continue;
       }
-      current = { key: currentAt.key, legs: [], matched: false };
+      current = { when, legs: [], matched: false };
       orders.push(current);
-    } else if (current === null || currentAt === null) {
+    } else if (current === null) {
       reader.fail('Exec Time', 'a further leg with no order above it');
       continue;
     }
-    const sideText = reader.text('Side').toUpperCase();
-    if (sideText !== 'BUY' && sideText !== 'SELL') reader.fail('Side', `expected BUY or SELL: "${reader.text('Side')}"`);
-    const quantity = Math.abs(reader.number('Qty'));
-    const priceMinor = Math.abs(reader.money('Price'));
-    const kind = reader.text('Type').toUpperCase();
-    let option: Leg['option'] = null;
-    if (kind === 'CALL' || kind === 'PUT') {
+    const leg = readLeg(reader, current.when, ctx);
+    if (leg !== null) current.legs.push(leg);
+  }
+  return orders.filter((order) => order.legs.length > 0);
+}
+
+function readLeg(reader: RowReader, when: When, ctx: Context): Leg | null {
+  const sideText = reader.text('Side').toUpperCase();
+  if (sideText !== 'BUY' && sideText !== 'SELL') reader.fail('Side', `expected BUY or SELL: "${reader.text('Side')}"`);
+  const quantity = Math.abs(reader.number('Qty', { required: true }));
+  const priceMinor = Math.abs(reader.money('Price'));
+  const kind = reader.text('Type').toUpperCase();
+  const symbolText = reader.text('Symbol').toUpperCase();
+  const description = reader.columns.names.map(({ index }) => reader.record.cells[index]?.trim() ?? '').filter((cell) => cell !== '' && cell !== reader.text('Exec Time')).join(' ');
+  let option: Contract | null = null;
+  let symbol = symbolText;
+  if (kind === 'CALL' || kind === 'PUT') {
+    const right = rightOf(kind) ?? 'C';
+    const strikeText = reader.text('Strike');
+    const strike = reader.number('Strike', { required: true });
+    if (reader.ok && !(strike > 0)) reader.fail('Strike', `not a strike: "${strikeText}"`);
+    if (symbolText.startsWith('/')) {
+      const future = futuresOption(symbolText);
+      if (future === null) {
+        reader.fail('Symbol', `not a futures option (/NQM22 1/20 APR 22 ...): "${reader.text('Symbol')}"`);
+        return null;
+      }
+      if (!reader.ok) return null;
+      if (future.expiration === null) {
+        ctx.out.skip(reader.line, `futures option ${symbolText} ${strikeText} ${kind}: the statement does not give its expiration date; not imported`);
+        return null;
+      }
+      symbol = future.future;
+      const root = (reader.text('Exp').startsWith('/') ? reader.text('Exp') : future.future).toUpperCase();
+      option = { root, expiration: future.expiration, strike, right, multiplier: future.multiplier };
+    } else {
       const expText = reader.text('Exp').replace(/\([^)]*\)/g, '').trim();
       const expiration = dayMonYyToYmd(expText);
       if (expiration === null) reader.fail('Exp', `not an expiration (17 JAN 25): "${reader.text('Exp')}"`);
-      const strikeText = reader.text('Strike').replace(/,/g, '');
-      if (!/^\d+(\.\d+)?$/.test(strikeText)) reader.fail('Strike', `not a strike: "${reader.text('Strike')}"`);
-      if (expiration !== null) option = { expiration, strike: Number(strikeText), right: kind === 'CALL' ? 'C' : 'P' };
+      if (expiration !== null) option = { root: symbolText, expiration, strike, right, multiplier: 100 };
     }
-    if (!reader.ok) continue;
-    const symbol = reader.text('Symbol').toUpperCase();
-    const effect = reader.text('Pos Effect').toUpperCase();
-    current.legs.push({
-      line: record.line,
-      rowId: ctx.identity.next(['trade', currentAt.key, ...record.cells.slice(2)]),
-      key: currentAt.key,
-      tradeDate: currentAt.tradeDate,
-      side: sideText === 'BUY' ? 'BUY' : 'SELL',
-      quantity,
-      effect,
-      symbol,
-      option,
-      priceMinor,
-      description: record.cells.slice(2).filter((cell) => cell.trim() !== '').join(' '),
-    });
+  } else if (kind === 'FUTURE' || symbolText.startsWith('/')) {
+    if (reader.ok) ctx.out.skip(reader.line, `futures trade ${symbolText}: futures are not journal instruments; not imported`);
+    return null;
   }
-  return orders.filter((order) => order.legs.length > 0);
+  if (!reader.ok) return null;
+  return {
+    line: reader.line,
+    rowId: ctx.identity.next(['trade', when.key, ...reader.columns.contentKey(reader.record).filter((cell) => !cell.startsWith('exec time='))]),
+    side: sideText === 'BUY' ? 'BUY' : 'SELL',
+    quantity,
+    effect: reader.text('Pos Effect').toUpperCase(),
+    symbol,
+    option,
+    priceMinor,
+    description,
+  };
 }
 
 function legType(leg: Leg): TransactionType | null {
@@ -163,12 +237,15 @@ function spread(total: number, count: number): number[] {
   return Array.from({ length: count }, (_, index) => (index === 0 ? total - share * (count - 1) : share));
 }
 
-function orderTransactions(order: Order, cash: CashRow | null, ctx: Context): ParsedRow[] {
+function orderTransactions(order: Order, cash: CashRow | null, ctx: Context): void {
   const commissions = spread(Math.abs(cash?.commissionMinor ?? 0), order.legs.length);
   const fees = spread(Math.abs(cash?.miscFeesMinor ?? 0), order.legs.length);
   let grossLeft = cash?.amountMinor ?? 0;
-  return order.legs.map((leg, index) => {
-    const multiplier = leg.option ? 100 : 1;
+  // Trade History without seconds: the cash row has the exact time.
+  const tradeDate = cash !== null && !order.when.withSeconds ? cash.when.tradeDate : order.when.tradeDate;
+  order.legs.forEach((leg, index) => {
+    const option = leg.option;
+    const multiplier = option?.multiplier ?? 1;
     const sign = leg.side === 'SELL' ? 1 : -1;
     let grossMinor = sign * Math.round(leg.priceMinor * leg.quantity * multiplier);
     if (cash !== null) {
@@ -180,46 +257,58 @@ function orderTransactions(order: Order, cash: CashRow | null, ctx: Context): Pa
     const feesMinor = fees[index] ?? 0;
     let type = legType(leg);
     if (type === null) {
-      ctx.warn(leg.line, `option leg with position effect "${leg.effect}": kept as OTHER`);
+      ctx.out.warn(leg.line, `option leg with position effect "${leg.effect}": kept as OTHER`);
       type = 'OTHER';
     }
-    const option = leg.option;
-    const tx = transaction({
-      accountName: ctx.accountName,
-      brokerRowId: leg.rowId,
-      type,
-      tradeDate: leg.tradeDate,
-      source: SOURCE,
-      symbol: option ? occSymbol(leg.symbol, option.expiration, option.right, option.strike) : leg.symbol,
-      underlying: leg.symbol,
-      isOption: option !== null,
-      expiration: option?.expiration ?? null,
-      strike: option?.strike ?? null,
-      right: option?.right ?? null,
-      quantity: leg.quantity,
-      priceMinor: leg.priceMinor,
-      multiplier,
-      amountMinor: grossMinor - commissionMinor - feesMinor,
-      commissionMinor,
-      feesMinor,
-      orderId: cash?.ref || null,
-      description: cash ? `${cash.description} | ${leg.description}` : leg.description,
-    });
-    return { line: leg.line, transaction: tx };
+    ctx.out.add(
+      leg.line,
+      transaction({
+        accountName: ctx.accountName,
+        brokerRowId: leg.rowId,
+        type,
+        tradeDate,
+        source: SOURCE,
+        symbol: option ? occSymbol(option.root, option.expiration, option.right, option.strike) : leg.symbol,
+        underlying: leg.symbol,
+        isOption: option !== null,
+        expiration: option?.expiration ?? null,
+        strike: option?.strike ?? null,
+        right: option?.right ?? null,
+        quantity: leg.quantity,
+        priceMinor: leg.priceMinor,
+        multiplier,
+        amountMinor: grossMinor - commissionMinor - feesMinor,
+        commissionMinor,
+        feesMinor,
+        orderId: cash?.ref || null,
+        description: cash ? `${cash.description} | ${leg.description}` : leg.description,
+      }),
+    );
   });
 }
 
 const STRATEGIES = /^(?:VERTICAL|CALENDAR|COMBO|COVERED|DIAGONAL|DBL DIAG|STRADDLE|STRANGLE|BUTTERFLY|CONDOR|IRON CONDOR|VERT ROLL|CUSTOM|COLLAR|BACKRATIO|UNBALANCED)\s+/;
 
-/** `tIP SOLD -2 VERTICAL PFE 100 ...` → side, quantity and symbol; null when not a BOT/SOLD line. */
-function tradeLine(description: string): { side: 'BUY' | 'SELL'; quantity: number; symbol: string; rest: string } | null {
+interface TradeLine {
+  side: 'BUY' | 'SELL';
+  quantity: number;
+  /** The ticker or future, exchange suffix dropped (`/NQM22:XCME` → `/NQM22`). */
+  symbol: string;
+  priceMinor: number | null;
+  rest: string;
+}
+
+/** `tIP SOLD -2 VERTICAL PFE 100 ... @.61` → side, quantity, symbol and price; null when not a BOT/SOLD line. */
+function tradeLine(description: string): TradeLine | null {
   const match = /\b(BOT|SOLD)\s+([+-]?[\d,]*\.?\d+)\s+(.*)$/.exec(description.toUpperCase());
   if (!match?.[1] || !match[2] || match[3] === undefined) return null;
   const rest = match[3].replace(STRATEGIES, '');
+  const price = /@\s*(\d*\.?\d+)\s*$/.exec(rest)?.[1];
   return {
     side: match[1] === 'BOT' ? 'BUY' : 'SELL',
     quantity: Math.abs(Number(match[2].replace(/,/g, ''))),
-    symbol: rest.split(/\s+/)[0] ?? '',
+    symbol: (rest.split(/\s+/)[0] ?? '').replace(/:.*$/, ''),
+    priceMinor: price === undefined ? null : Math.round(Number(price) * 10_000),
     rest,
   };
 }
@@ -235,7 +324,7 @@ function cashBase(row: CashRow, ctx: Context, type: TransactionType): ImportedTr
     accountName: ctx.accountName,
     brokerRowId: row.rowId,
     type,
-    tradeDate: row.tradeDate,
+    tradeDate: row.when.tradeDate,
     source: SOURCE,
     symbol,
     underlying: symbol,
@@ -284,7 +373,7 @@ function cashTransaction(row: CashRow, ctx: Context): ImportedTransaction {
       tx.priceMinor = pricePerShareMinor(row.amountMinor, trade.quantity, 1);
       return tx;
     }
-    ctx.warn(row.line, `trade "${row.description}" has no Account Trade History leg: kept as OTHER`);
+    ctx.out.warn(row.line, `trade "${row.description}" has no Account Trade History leg: kept as OTHER`);
     return cashBase(row, ctx, 'OTHER');
   }
   if (text.includes('INTEREST')) return cashBase(row, ctx, 'INTEREST');
@@ -295,37 +384,102 @@ function cashTransaction(row: CashRow, ctx: Context): ImportedTransaction {
     return cashBase(row, ctx, net >= 0 ? 'DEPOSIT' : 'WITHDRAWAL');
   }
   if (row.type === 'ADJ' || row.type === 'LIQ' || row.type === 'RAD') {
-    if (row.type === 'RAD') ctx.warn(row.line, `receive/deliver "${row.description}" not understood: kept as OTHER`);
+    if (row.type === 'RAD') ctx.out.warn(row.line, `receive/deliver "${row.description}" not understood: kept as OTHER`);
     return cashBase(row, ctx, 'OTHER');
   }
-  ctx.warn(row.line, `unknown Cash Balance type "${row.type}" (${row.description}): kept as OTHER`);
+  ctx.out.warn(row.line, `unknown Cash Balance type "${row.type}" (${row.description}): kept as OTHER`);
   return cashBase(row, ctx, 'OTHER');
 }
 
-/** Matches orders to TRD rows and maps everything, in file order. */
-export function mapStatement(orders: Order[], cashRows: CashRow[], ctx: Context): ParsedRow[] {
-  const out: ParsedRow[] = [];
-  const byKey = new Map<string, Order[]>();
-  for (const order of orders) byKey.set(order.key, [...(byKey.get(order.key) ?? []), order]);
+/** Does the TRD row's description name this leg's contract (`... /Q4CJ22:XCME 13450 CALL @140.50`: future, strike, right)? */
+function namesContract(trade: TradeLine, leg: Leg): boolean {
+  if (leg.symbol !== trade.symbol) return false;
+  if (leg.option === null) return !/\b(CALL|PUT)\b/.test(trade.rest);
+  const strike = String(leg.option.strike).replace('.', '\\.');
+  return new RegExp(`(^|\\s)${strike}(\\.0+)?\\s+${leg.option.right === 'C' ? 'CALL' : 'PUT'}\\b`).test(trade.rest);
+}
+
+/** Same contract, side, quantity and price. */
+function describesLeg(trade: TradeLine, leg: Leg): boolean {
+  return namesContract(trade, leg) && leg.side === trade.side && leg.quantity === trade.quantity && (trade.priceMinor === null || trade.priceMinor === leg.priceMinor);
+}
+
+/** How well an unmatched order fits a TRD row booked at the same time; -1 when it cannot be that row. */
+function fit(order: Order, row: CashRow, trade: TradeLine | null): number {
+  const sameTime = order.when.withSeconds && row.when.withSeconds ? order.when.key === row.when.key : order.when.minute === row.when.minute;
+  if (!sameTime) return -1;
+  if (trade === null) return 0;
+  const first = order.legs[0];
+  if (first === undefined || first.symbol !== trade.symbol) return /UPON OPTION/.test(trade.rest) ? -1 : 0;
+  if (order.legs.length > 1) return 1;
+  // One leg: the description names its contract; a different strike or right is another fill at the same second.
+  if (!namesContract(trade, first)) return -1;
+  let score = 1;
+  if (first.side === trade.side) score += 1;
+  if (first.quantity === trade.quantity) score += 2;
+  if (trade.priceMinor !== null && first.priceMinor === trade.priceMinor) score += 1;
+  return score;
+}
+
+/**
+ * Matches orders to TRD rows and maps everything. First by time (to the second, or to the minute when Trade
+ * History gives no seconds); then, for what is left, by the fill itself — same day, contract, side, quantity
+ * and price, nearest in time — because Trade History's execution time can differ from the time the cash was
+ * booked (a real paperMoney statement books a 21:01:15 fill at 19:53:32, another 7 seconds apart).
+ */
+export function mapStatement(orders: Order[], cashRows: CashRow[], ctx: Context): void {
+  const matchedBy = new Map<CashRow, Order>();
   for (const row of cashRows) {
-    if (row.type === 'TRD') {
-      const trade = tradeLine(row.description);
-      const candidates = (byKey.get(row.key) ?? []).filter((order) => !order.matched);
-      const order =
-        candidates.find((candidate) => trade !== null && candidate.legs[0]?.symbol === trade.symbol) ?? (trade !== null && !/UPON OPTION/.test(trade.rest) ? candidates[0] : undefined);
-      if (order) {
-        order.matched = true;
-        out.push(...orderTransactions(order, row, ctx));
-        continue;
+    if (row.type !== 'TRD') continue;
+    const trade = tradeLine(row.description);
+    let best: Order | null = null;
+    let bestFit = -1;
+    for (const order of orders) {
+      if (order.matched) continue;
+      const score = fit(order, row, trade);
+      if (score > bestFit) {
+        best = order;
+        bestFit = score;
       }
     }
-    out.push({ line: row.line, transaction: cashTransaction(row, ctx) });
+    if (best !== null && (bestFit > 0 || (trade !== null && !/UPON OPTION/.test(trade.rest)))) {
+      best.matched = true;
+      matchedBy.set(row, best);
+    }
   }
+  for (const row of cashRows) {
+    if (row.type !== 'TRD' || matchedBy.has(row)) continue;
+    const trade = tradeLine(row.description);
+    if (trade === null) continue;
+    const day = row.when.minute.slice(0, 10);
+    const distance = (order: Order): number => Math.abs(Date.parse(order.when.tradeDate) - Date.parse(row.when.tradeDate));
+    const candidates = orders
+      .filter((order) => !order.matched && order.legs.length === 1 && order.when.minute.slice(0, 10) === day)
+      .filter((order) => order.legs[0] !== undefined && describesLeg(trade, order.legs[0]))
+      .sort((a, b) => distance(a) - distance(b));
+    const best = candidates[0];
+    if (best === undefined) continue;
+    best.matched = true;
+    matchedBy.set(row, best);
+  }
+  for (const row of cashRows) {
+    const order = matchedBy.get(row);
+    if (order !== undefined) orderTransactions(order, row, ctx);
+    else ctx.out.add(row.line, cashTransaction(row, ctx));
+  }
+  // Fills after the last cash row belong to the next statement's Cash Balance (the futures session runs past
+  // midnight): without their cash and fees they would distort this one, so they wait for that statement.
+  const lastCash = cashRows.reduce<string | null>((latest, row) => (latest === null || row.when.tradeDate > latest ? row.when.tradeDate : latest), null);
   for (const order of orders) {
     if (order.matched) continue;
     const first = order.legs[0];
-    ctx.warn(first?.line ?? null, `trade at ${order.key} has no Cash Balance row: amount from price × quantity, fees unknown`);
-    out.push(...orderTransactions(order, null, ctx));
+    if (lastCash !== null && order.when.tradeDate > lastCash) {
+      for (const leg of order.legs) {
+        ctx.out.skip(leg.line, `fill at ${order.when.key} comes after the last Cash Balance row: its cash and fees are in the next statement`);
+      }
+      continue;
+    }
+    ctx.out.warn(first?.line ?? null, `trade at ${order.when.key} has no Cash Balance row: amount from price × quantity, fees unknown`);
+    orderTransactions(order, null, ctx);
   }
-  return out.sort((a, b) => a.line - b.line);
 }

@@ -1,31 +1,25 @@
 /**
  * Webull orders export: `Name,Symbol,Side,Status,Filled,Total Qty,Price,Avg Price,Time-in-Force,Placed Time,Filled Time`.
- * Only filled orders are trades (cancelled/failed ones are reported as skipped). Options are OCC symbols
- * (`AAPL240119P00180000`); the file says neither open/close (inferred from the running position) nor
- * expirations and assignments (inferred: an option still open after its expiration is assigned or
- * exercised when the underlying's stock trades at the strike for 100 × the contracts within four days
- * after, else it expired; every inferred row is `inferred: true` with a warning).
- * Times like `01/19/2024 15:59:12 EST` are New York time. Webull charges no commission on these; the
- * file carries no fees, so amounts are gross.
+ * - What filled is a trade, whatever the order's final status: `Filled` 20 of a `Cancelled` order of 100 is a fill
+ *   of 20. Orders with nothing filled are skipped with a reason.
+ * - Multi-leg strategies come as a parent row (`GLD Vertical`, `VIX IronCondor`, `GLD CoveredStock`: a Name and no
+ *   Symbol, the net price of the combination) followed by one row per leg (no Name): the legs are the fills; the
+ *   parent is skipped with a reason.
+ * - Options are OCC symbols (`AAPL240119P00180000`) or written out (`SPY 09/23/2022 00:00:00 EDT Call $371.00`, in
+ *   Symbol or in Name); a Symbol that is neither an option nor a ticker is an error, never a silent stock trade.
+ * - The file says neither open/close (inferred from the running position) nor expirations and assignments
+ *   (inferred: an option still open after its expiration is assigned or exercised when the underlying's stock
+ *   trades at the strike for 100 × the contracts within four days after, else it expired; every inferred row is
+ *   `inferred: true` with a warning).
+ * Times like `01/19/2024 15:59:12 EST` are New York time. The file carries no fees, so amounts are gross.
  */
-import { DateTime } from 'luxon';
 import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
-import { parseOccSymbol, occSymbol } from '../../../src-shared/journal/model';
-import type { CsvRecord } from '../common/csv';
-import {
-  NEW_YORK,
-  RowIdentity,
-  ResultCollector,
-  baseTransaction,
-  cellAt,
-  firstLines,
-  grossMinor,
-  headerTable,
-  moneyCell,
-  newYorkInstant,
-  numberCell,
-  parseUsDate,
-} from '../common/importer-kit';
+import { grossMinor, inferOptionFill } from '../common/amounts';
+import { RowReader } from '../common/cells';
+import { NEW_YORK, addDaysYmd, clockTo24h, dayToUtc, localToUtc, mdyToYmd, newYorkDay } from '../common/dates';
+import { occOption, optionFields, rightOf, withOption, type OptionFields } from '../common/options';
+import { ResultCollector, RowIdentity, accountFor, transaction } from '../common/result';
+import { nameSet, readTable } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 
 export const WEBULL_SOURCE = 'webull-csv';
@@ -33,23 +27,31 @@ const REQUIRED = ['Name', 'Symbol', 'Side', 'Status', 'Filled', 'Avg Price', 'Fi
 /** Calendar days after expiration in which a stock fill at the strike counts as the assignment's delivery. */
 const DELIVERY_WINDOW_DAYS = 4;
 
-export function detectWebull(text: string): boolean {
-  const header = firstLines(text, 1)[0] ?? '';
-  return /^"?Name"?,"?Symbol"?,"?Side"?,"?Status"?,"?Filled"?/.test(header);
+function isWebullHeader(names: Set<string>): boolean {
+  return ['name', 'symbol', 'side', 'status', 'filled'].every((name) => names.has(name));
 }
 
 /** `01/19/2024 15:59:12 EST` (the zone label is informational: the clock is New York's). */
 export function parseWebullTime(text: string): string | null {
-  const match = /^(\d{1,2}\/\d{1,2}\/\d{4})\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(?:EST|EDT|ET)?$/i.exec(text.trim());
-  if (!match || match[1] === undefined) return null;
-  const date = parseUsDate(match[1]);
-  if (!date) return null;
-  const hour = Number(match[2]);
-  const minute = Number(match[3]);
-  const second = match[4] === undefined ? 0 : Number(match[4]);
-  if (hour > 23 || minute > 59 || second > 59) return null;
-  return newYorkInstant(date, hour, minute, second);
+  const match = /^(\S+)\s+(\d{1,2}:\d{2}(?::\d{2})?)\s*(?:EST|EDT|ET)?$/i.exec(text.trim());
+  const ymd = match?.[1] === undefined ? null : mdyToYmd(match[1]);
+  const clock = match?.[2] === undefined ? null : clockTo24h(match[2]);
+  return ymd === null || clock === null ? null : localToUtc(ymd, clock, NEW_YORK);
 }
+
+/** `SPY 09/23/2022 00:00:00 EDT Call $371.00` (Webull's written-out contract) → OCC fields. */
+export function parseWebullOptionText(text: string): OptionFields | null {
+  const match = /^([A-Z0-9.]+)\s+(\d{1,2}\/\d{1,2}\/\d{4})(?:\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s+[A-Z]{2,4})?)?\s+(Call|Put)\s+\$?([\d,]+(?:\.\d+)?)$/i.exec(text.trim());
+  if (!match) return null;
+  const [, root = '', date = '', rightText = '', strike = ''] = match;
+  const expiration = mdyToYmd(date);
+  const right = rightOf(rightText);
+  return expiration !== null && right !== null ? optionFields(root, expiration, right, Number(strike.replace(/,/g, ''))) : null;
+}
+
+const TICKER = /^[A-Z][A-Z0-9.\-/]{0,11}$/;
+/** Index option roots settled in cash: no shares are delivered, and the orders export has no settlement row. */
+const CASH_SETTLED = /^(SPX|SPXW|XSP|NDX|NDXP|RUT|RUTW|VIX|VIXW|DJX|OEX|XEO|MRUT)$/;
 
 interface Fill {
   line: number;
@@ -60,131 +62,115 @@ interface Fill {
 }
 
 export function parseWebull(text: string, options: ParseOptions): ParseResult {
-  return parseWebullAsOf(text, options, new Date());
-}
-
-/** `asOf`: positions whose expiration day ended before this instant are settled by inference. */
-export function parseWebullAsOf(text: string, options: ParseOptions, asOf: Date): ParseResult {
   const out = new ResultCollector('webull', WEBULL_SOURCE);
-  const table = headerTable(out, text, REQUIRED);
+  const table = readTable(out, text, {
+    isHeader: isWebullHeader,
+    required: REQUIRED,
+    what: 'a Webull orders export',
+    headerHint: 'Name,Symbol,Side,Status,Filled,Total Qty,Price,Avg Price,Time-in-Force,Placed Time,Filled Time',
+  });
   if (table === null) return out.result();
-  const { rows, col, needed } = table;
-  const accountName = options.accountName ?? 'Webull';
+  const accountName = accountFor(null, options, 'Webull');
   const ids = new RowIdentity();
   const fills: Fill[] = [];
-
-  for (const record of rows) {
-    out.rows += 1;
-    if (record.cells.length < needed) {
-      out.error(record.line, `line ${record.line}: ${record.cells.length} cells where the header has ${needed} (truncated row)`);
-      continue;
-    }
-    const fill = readFill(out, record, col, accountName, ids);
+  for (const record of table.rows) {
+    const fill = readFill(out, new RowReader(record, table.columns, out), accountName, ids);
     if (fill) fills.push(fill);
   }
+  if (out.errors.length > 0) return out.result();
 
   // Webull lists newest first; the running position needs oldest first (file order breaks ties).
   fills.sort((a, b) => a.tx.tradeDate.localeCompare(b.tx.tradeDate) || b.line - a.line);
-  const positions = new Map<string, { quantity: number; lastLine: number; template: ImportedTransaction }>();
+  const positions = new Map<string, number>();
+  const lastFill = new Map<string, Fill>();
   for (const fill of fills) {
     if (!fill.tx.isOption) {
       fill.tx.type = fill.signed > 0 ? 'BUY' : 'SELL';
       continue;
     }
-    const held = positions.get(fill.tx.symbol);
-    const before = held?.quantity ?? 0;
-    const opening = before === 0 || Math.sign(before) === Math.sign(fill.signed);
-    fill.tx.type = fill.signed > 0 ? (opening ? 'BUY_TO_OPEN' : 'BUY_TO_CLOSE') : opening ? 'SELL_TO_OPEN' : 'SELL_TO_CLOSE';
-    positions.set(fill.tx.symbol, { quantity: before + fill.signed, lastLine: fill.line, template: fill.tx });
+    fill.tx.type = inferOptionFill(positions, fill.tx.symbol, fill.signed);
+    lastFill.set(fill.tx.symbol, fill);
   }
   for (const fill of fills) out.add(fill.line, fill.tx);
 
-  const asOfDay = DateTime.fromJSDate(asOf, { zone: NEW_YORK }).toISODate() ?? '';
+  const asOfDay = newYorkDay((options.asOf ?? new Date()).toISOString());
   for (const [symbol, held] of positions) {
-    const expiration = held.template.expiration;
-    if (held.quantity === 0 || expiration === null || expiration >= asOfDay) continue;
-    inferSettlement(out, symbol, held.quantity, held.lastLine, held.template, fills);
+    const last = lastFill.get(symbol);
+    const expiration = last?.tx.expiration ?? null;
+    if (held === 0 || last === undefined || expiration === null || expiration >= asOfDay) continue;
+    inferSettlement(out, symbol, held, last, fills);
   }
-  out.transactions.sort((a, b) => a.line - b.line);
   return out.result();
 }
 
-function readFill(
-  out: ResultCollector,
-  record: CsvRecord,
-  col: (name: string) => number | undefined,
-  accountName: string,
-  ids: RowIdentity,
-): Fill | null {
-  const status = cellAt(record, col('Status'));
-  const symbol = cellAt(record, col('Symbol')).toUpperCase();
-  const side = cellAt(record, col('Side')).toLowerCase();
-  if (!/^(partially )?filled$/i.test(status)) {
-    out.skip(record.line, `order ${status || 'without status'} (${side} ${symbol}): not filled`);
+/** The contract or ticker a row trades: OCC or written-out Symbol, a written-out Name, else a ticker. */
+function instrumentOf(reader: RowReader): { option: OptionFields | null; ticker: string } | null {
+  const symbol = reader.text('Symbol').toUpperCase();
+  const option = occOption(symbol) ?? parseWebullOptionText(reader.text('Symbol')) ?? parseWebullOptionText(reader.text('Name'));
+  if (option !== null) return { option, ticker: option.underlying };
+  if (!TICKER.test(symbol)) {
+    reader.fail('Symbol', `neither a ticker nor an option contract: "${reader.text('Symbol')}"`);
     return null;
   }
-  const filled = numberCell(out, record, col('Filled'), 'Filled', null);
-  const avg = moneyCell(out, record, col('Avg Price'), 'Avg Price');
-  const rawTime = cellAt(record, col('Filled Time'));
-  const tradeDate = parseWebullTime(rawTime);
-  if (tradeDate === null) out.error(record.line, `line ${record.line}, column "Filled Time": not a time: "${rawTime}"`);
-  if (filled === null || avg === null || tradeDate === null) return null;
-  if (filled === 0) {
-    out.skip(record.line, `order ${status} (${side} ${symbol}) with nothing filled`);
-    return null;
-  }
-  const buying = side === 'buy';
-  if (!buying && side !== 'sell' && side !== 'short') {
-    out.error(record.line, `line ${record.line}, column "Side": expected Buy, Sell or Short, got "${side}"`);
-    return null;
-  }
-  const occ = parseOccSymbol(symbol);
-  const quantity = Math.abs(filled);
-  const priceMinor = Math.abs(avg);
-  const tx: ImportedTransaction = {
-    ...baseTransaction(WEBULL_SOURCE, accountName),
-    brokerRowId: ids.next([symbol, side, rawTime, filled, cellAt(record, col('Avg Price'))]),
-    symbol,
-    underlying: symbol,
-    quantity,
-    priceMinor,
-    tradeDate,
-    description: cellAt(record, col('Name')) || symbol,
-  };
-  if (occ) {
-    Object.assign(tx, {
-      symbol: occSymbol(occ.root, occ.expiration, occ.right, occ.strike),
-      underlying: occ.root,
-      isOption: true,
-      expiration: occ.expiration,
-      strike: occ.strike,
-      right: occ.right,
-      multiplier: 100,
-    });
-  }
-  const gross = grossMinor(priceMinor, quantity, tx.multiplier);
-  tx.amountMinor = buying ? -gross : gross;
-  return { line: record.line, tx, signed: buying ? quantity : -quantity, matched: false };
+  return { option: null, ticker: symbol };
 }
 
-function inferSettlement(
-  out: ResultCollector,
-  symbol: string,
-  position: number,
-  line: number,
-  template: ImportedTransaction,
-  fills: Fill[],
-): void {
+function readFill(out: ResultCollector, reader: RowReader, accountName: string, ids: RowIdentity): Fill | null {
+  const status = reader.text('Status');
+  const name = reader.text('Name');
+  const symbolText = reader.text('Symbol');
+  const side = reader.text('Side').toLowerCase();
+  if (symbolText === '' && name !== '') {
+    out.skip(reader.line, `strategy order "${name}" (${status}): its legs follow on their own lines`);
+    return null;
+  }
+  const filled = reader.number('Filled', { required: true });
+  if (!reader.ok) return null;
+  if (filled === 0) {
+    out.skip(reader.line, `order ${status || 'without status'} (${side} ${symbolText}): nothing filled`);
+    return null;
+  }
+  const avg = reader.money('Avg Price', { required: true });
+  const rawTime = reader.text('Filled Time');
+  const tradeDate = parseWebullTime(rawTime);
+  if (tradeDate === null) reader.fail('Filled Time', `not a time: "${rawTime}"`);
+  const buying = side === 'buy';
+  if (!buying && side !== 'sell' && side !== 'short') reader.fail('Side', `expected Buy, Sell or Short, got "${reader.text('Side')}"`);
+  const instrument = instrumentOf(reader);
+  if (!reader.ok || tradeDate === null || instrument === null) return null;
+  if (/cancel|fail|expire|reject/i.test(status)) out.warn(reader.line, `order ${status} after ${filled} of ${reader.text('Total Qty') || '?'} filled: the ${filled} filled are a trade`);
+  const quantity = Math.abs(filled);
+  const priceMinor = Math.abs(avg);
+  let tx = transaction({
+    accountName,
+    brokerRowId: ids.next([symbolText, side, rawTime, reader.text('Filled'), reader.text('Avg Price')]),
+    type: 'OTHER',
+    tradeDate,
+    source: WEBULL_SOURCE,
+    symbol: instrument.ticker,
+    underlying: instrument.ticker,
+    quantity,
+    priceMinor,
+    description: name || symbolText,
+  });
+  if (instrument.option) tx = withOption(tx, instrument.option);
+  const gross = grossMinor(priceMinor, quantity, tx.multiplier);
+  tx.amountMinor = buying ? -gross : gross;
+  return { line: reader.line, tx, signed: buying ? quantity : -quantity, matched: false };
+}
+
+function inferSettlement(out: ResultCollector, symbol: string, position: number, last: Fill, fills: Fill[]): void {
+  const template = last.tx;
   const expiration = template.expiration ?? '';
   const strike = template.strike ?? 0;
   const contracts = Math.abs(position);
   const short = position < 0;
   // Short put / long call → shares bought at the strike; short call / long put → shares sold.
   const deliveredBuy = (template.right === 'P') === short;
-  const lastDay = DateTime.fromISO(expiration, { zone: NEW_YORK }).plus({ days: DELIVERY_WINDOW_DAYS }).toISODate() ?? expiration;
+  const lastDay = addDaysYmd(expiration, DELIVERY_WINDOW_DAYS);
   const delivery = fills.find((fill) => {
     if (fill.matched || fill.tx.isOption || fill.tx.underlying !== template.underlying) return false;
-    const day = DateTime.fromISO(fill.tx.tradeDate, { zone: NEW_YORK }).toISODate() ?? '';
+    const day = newYorkDay(fill.tx.tradeDate);
     return (
       day >= expiration &&
       day <= lastDay &&
@@ -198,10 +184,8 @@ function inferSettlement(
     delivery.matched = true;
     type = short ? 'ASSIGNMENT' : 'EXERCISE';
   }
-  const [year, month, day] = expiration.split('-').map(Number);
-  const tradeDate = newYorkInstant({ year: year ?? 0, month: month ?? 0, day: day ?? 0 }) ?? template.tradeDate;
   const what = type === 'EXPIRATION' ? 'expired' : type === 'ASSIGNMENT' ? 'assigned' : 'exercised';
-  out.add(line, {
+  out.add(last.line, {
     ...template,
     brokerRowId: `INFERRED|${type}|${symbol}|${contracts}`,
     type,
@@ -210,20 +194,23 @@ function inferSettlement(
     amountMinor: 0,
     commissionMinor: 0,
     feesMinor: 0,
-    tradeDate,
+    tradeDate: dayToUtc(expiration) ?? template.tradeDate,
     orderId: null,
     description: `inferred: ${contracts} ${symbol} ${what}`,
     inferred: true,
   });
   const reason = delivery
     ? `the stock traded ${delivery.tx.quantity} shares at the strike on line ${delivery.line}`
-    : 'no stock delivery at the strike follows';
-  out.warn(line, `${contracts} ${symbol} still open after its expiration ${expiration}: inferred ${what} (${reason})`);
+    : CASH_SETTLED.test(template.underlying)
+      ? 'cash-settled index option: a settlement amount, if it was in the money, is not in the orders export; check it'
+      : 'no stock delivery at the strike follows';
+  out.warn(last.line, `${contracts} ${symbol} still open after its expiration ${expiration}: inferred ${what} (${reason})`);
 }
 
 export const webullImporter: BrokerImporter = {
   id: 'webull',
-  label: 'Webull orders (CSV)',
-  detect: detectWebull,
+  label: 'Webull',
+  formats: 'orders CSV (fills incl. partial fills of cancelled orders, strategy legs; expirations and assignments inferred and flagged)',
+  detect: (head) => head.records.slice(0, 5).some((record) => isWebullHeader(nameSet(record.cells))),
   parse: parseWebull,
 };

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { fileHead } from '../../../src-main/importers/common/table';
 import { etradeImporter, parseEtrade, parseEtradeOption } from '../../../src-main/importers/etrade';
 import type { ParsedRow } from '../../../src-main/importers/types';
 
@@ -19,7 +20,7 @@ describe('E*TRADE transaction history (self-written fixture)', () => {
   };
 
   it('is detected below its account lines, and takes the account from "For Account:"', () => {
-    expect(etradeImporter.detect(text)).toBe(true);
+    expect(etradeImporter.detect(fileHead(text))).toBe(true);
     expect(result.errors).toEqual([]);
     expect(result.rows).toBe(14);
     expect(new Set(result.transactions.map((row) => row.transaction.accountName))).toEqual(new Set(['#####4821']));

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { fileHead } from '../../../src-main/importers/common/table';
 import {
   ibkrActivityImporter,
   ibkrFlexImporter,
@@ -45,9 +46,9 @@ describe.skipIf(!existsSync(shared))('IBKR Activity Statement 2022 (real, akolod
   const result = parseIbkrActivity(text, {});
 
   it('is detected by its Statement header (with BOM) and parses without errors', () => {
-    expect(ibkrActivityImporter.detect(text)).toBe(true);
-    expect(ibkrImporter.detect(text)).toBe(true);
-    expect(ibkrFlexImporter.detect(text), 'not a Flex Query').toBe(false);
+    expect(ibkrActivityImporter.detect(fileHead(text))).toBe(true);
+    expect(ibkrImporter.detect(fileHead(text))).toBe(true);
+    expect(ibkrFlexImporter.detect(fileHead(text)), 'not a Flex Query').toBe(false);
     expect(result.errors).toEqual([]);
     expect(result.source).toBe('ibkr-activity-csv');
   });
@@ -117,42 +118,7 @@ describe.skipIf(!existsSync(shared))('IBKR Activity Statement 2022 (real, akolod
     expect(epd.transaction.type, 'EPD 04FEB22 21 P was sold in 2021 and expired inside this period, so +1 closes').toBe('BUY_TO_CLOSE');
   });
 
-  it('sums each currency\'s trades to the file\'s own Total rows', () => {
-    // Native totals: the first Total row whose currency equals the preceding data rows' currency (the
-    // next Total row is IBKR's conversion into the base currency).
-    const totals = new Map<string, number>();
-    let lastCurrency = '';
-    let consumed = false;
-    let rowsPerKey = new Map<string, number>();
-    for (const line of text.replace(/^\uFEFF/, '').split(/\r?\n/)) {
-      const cells = line.split(',');
-      if (cells[0] !== 'Trades') continue;
-      const category = cells[3] ?? '';
-      if (cells[1] === 'Data') {
-        lastCurrency = cells[4] ?? '';
-        consumed = false;
-        const key = `${category}|${lastCurrency}`;
-        rowsPerKey.set(key, (rowsPerKey.get(key) ?? 0) + 1);
-      }
-      if (cells[1] === 'Total' && category !== 'Forex' && cells[4] === lastCurrency && !consumed) {
-        consumed = true;
-        const proceeds = Number(cells[9]);
-        const commission = Number(cells[10]);
-        totals.set(`${category}|${lastCurrency}`, Math.round((proceeds + commission) * 10_000));
-      }
-    }
-    rowsPerKey = new Map([...rowsPerKey].filter(([key]) => !key.startsWith('Forex')));
-    expect(totals.size, 'stocks in 7 currencies + options in CAD and USD').toBe(9);
-    for (const [key, expected] of totals) {
-      const [category, currency] = key.split('|');
-      const sum = result.transactions
-        .map((row) => row.transaction)
-        .filter((tx) => tx.currency === currency && (category === 'Stocks' ? !tx.isOption : tx.isOption))
-        .reduce((acc, tx) => acc + tx.amountMinor, 0);
-      // Each row rounds Proceeds and Comm/Fee to 4 decimals: at most 1 minor unit per row.
-      expect(Math.abs(sum - expected), `${key}: Σ amount vs the file's Total row`).toBeLessThanOrEqual(rowsPerKey.get(key) ?? 0);
-    }
-  });
+  // Σ per currency against the file's own Total rows: test/integration/importers/real-files.test.ts.
 
   it('gives stable, unique brokerRowIds on re-parse', () => {
     const again = parseIbkrActivity(text, {});
@@ -289,8 +255,8 @@ describe('IBKR Flex Query (self-written)', () => {
   const result = parseIbkrFlex(text, {});
 
   it('is detected by its column names and dispatched by the combined importer', () => {
-    expect(ibkrFlexImporter.detect(text)).toBe(true);
-    expect(ibkrActivityImporter.detect(text)).toBe(false);
+    expect(ibkrFlexImporter.detect(fileHead(text))).toBe(true);
+    expect(ibkrActivityImporter.detect(fileHead(text))).toBe(false);
     expect(ibkrImporter.parse(text, {}).source).toBe('ibkr-flex-csv');
     expect(result.errors).toEqual([]);
   });

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { fileHead } from '../../../src-main/importers/common/table';
 import { parseCsv } from '../../../src-main/importers/common/csv';
 import { parseRobinhood, parseRobinhoodOption, robinhoodImporter } from '../../../src-main/importers/robinhood';
 import type { ParseResult, ParsedRow } from '../../../src-main/importers/types';
@@ -37,7 +38,7 @@ describe.skipIf(!existsSync(shared))('Robinhood activity (real, greatmindsinside
   const result = parseRobinhood(text, {});
 
   it('is detected and parses without errors; the trailing disclaimer is not a row', () => {
-    expect(robinhoodImporter.detect(text)).toBe(true);
+    expect(robinhoodImporter.detect(fileHead(text))).toBe(true);
     expect(result.errors).toEqual([]);
     const records = parseCsv(text).records;
     const dataRecords = records.slice(1).filter((record) => record.cells.length === 9);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { fileHead } from '../../../src-main/importers/common/table';
 import { parseCsv } from '../../../src-main/importers/common/csv';
 import { schwabImporter } from '../../../src-main/importers/schwab/index';
 import { tastytradeImporter } from '../../../src-main/importers/tastytrade/index';
@@ -42,7 +43,7 @@ describe('Schwab importer: stock-only export (capital-gains-calculator)', () => 
   const result = parse(text);
 
   it('parses 7 rows: one transfer, three buys, three sells', () => {
-    expect(schwabImporter.detect(text)).toBe(true);
+    expect(schwabImporter.detect(fileHead(text))).toBe(true);
     expect(result.errors).toEqual([]);
     expect(result.transactions.map((r) => r.transaction.type)).toEqual(['DEPOSIT', 'BUY', 'SELL', 'BUY', 'SELL', 'BUY', 'SELL']);
   });
@@ -71,12 +72,14 @@ describe('Schwab importer: corporate actions sample (Export-To-Ghostfolio)', () 
   const text = load('schwab_transactions_corpactions_ghostfolio.csv');
   const result = parse(text);
 
-  it('parses all 119 data rows, skipping the journaled shares with a reason', () => {
+  it('parses all 119 data rows; the journaled shares that leave are OTHER with a warning', () => {
     expect(result.errors).toEqual([]);
     expect(result.rows, '121 lines − header − Transactions Total').toBe(119);
-    expect(result.skipped.map((s) => s.line)).toEqual([62]);
+    expect(result.skipped).toEqual([]);
     // 4 corporate actions come as added/removed pairs (reverse split, merger, name change, conversion).
-    expect(result.transactions).toHaveLength(119 - 1 - 4);
+    expect(result.transactions).toHaveLength(119 - 4);
+    expect([at(result, 62).type, at(result, 62).quantity], 'Journaled Shares DGLRX -877: out of the account').toEqual(['OTHER', 877]);
+    expect(result.warnings.some((w) => w.line === 62 && /left the account/.test(w.message))).toBe(true);
   });
 
   it('dates an "as of" row by its as-of date', () => {
@@ -116,11 +119,11 @@ describe('Schwab importer: options wheel (self-written fixture)', () => {
   const result = parse(text);
 
   it('skips the title row and the Transactions Total footer', () => {
-    expect(schwabImporter.detect(text)).toBe(true);
-    expect(tastytradeImporter.detect(text)).toBe(false);
+    expect(schwabImporter.detect(fileHead(text))).toBe(true);
+    expect(tastytradeImporter.detect(fileHead(text))).toBe(false);
     expect(result.errors).toEqual([]);
     expect(result.rows, '18 rows between the header and the footer').toBe(18);
-    expect(result.transactions, 'all but the journaled shares').toHaveLength(17);
+    expect(result.transactions, 'every row: the journaled shares that leave are OTHER').toHaveLength(18);
   });
 
   it('maps the put assignment to ASSIGNMENT + BUY 100 at the strike, dated by the as-of date', () => {
@@ -148,7 +151,7 @@ describe('Schwab importer: options wheel (self-written fixture)', () => {
     expect([at(result, 8).type, at(result, 8).amountMinor, at(result, 8).description]).toEqual(['DIVIDEND', -129_000, 'PFIZER INC']);
     expect([at(result, 9).type, at(result, 9).amountMinor]).toEqual(['DIVIDEND', 430_000]);
     expect(at(result, 4).type).toBe('WITHDRAWAL');
-    expect(result.skipped.map((s) => s.line), 'Journaled Shares').toEqual([3]);
+    expect([at(result, 3).type, result.warnings.map((w) => w.line)], 'Journaled Shares out: OTHER with a warning').toEqual(['OTHER', [3]]);
   });
 
   it('Σ amountMinor equals Σ of the Amount column and the file’s footer', () => {
@@ -176,9 +179,9 @@ describe('Schwab importer: options wheel (self-written fixture)', () => {
     expect(badDate.errors.map((e) => e.line)).toEqual([12]);
     const unknown = parse(text.replace('"Credit Interest"', '"Mystery Credit"'));
     expect(at(unknown, 5).type).toBe('OTHER');
-    expect(unknown.warnings.map((w) => w.line)).toEqual([5]);
+    expect(unknown.warnings.map((w) => w.line)).toEqual([3, 5]);
     const missing = parse(text.replace('"Fees & Comm",', '"Fees & Comm","Extra",').replace('"Price",', ''));
-    expect(missing.errors).toEqual([{ line: 2, message: 'missing columns: Price' }]);
+    expect(missing.errors).toEqual([{ line: 2, message: 'the header lacks the column Price' }]);
     const truncated = parse(`${text}\n"03/29/2025","Buy","PFE","PFIZER`);
     expect(truncated.errors).toHaveLength(1);
   });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { fileHead } from '../../../src-main/importers/common/table';
 import { parseCsv } from '../../../src-main/importers/common/csv';
 import { tastytradeImporter } from '../../../src-main/importers/tastytrade/index';
 import type { ParseResult, ParsedRow } from '../../../src-main/importers/types';
@@ -46,7 +47,7 @@ describe('tastytrade importer: 21-column PFE file (Binnaculum)', () => {
   const result = parse(text);
 
   it('detects and parses every row without problems', () => {
-    expect(tastytradeImporter.detect(text)).toBe(true);
+    expect(tastytradeImporter.detect(fileHead(text))).toBe(true);
     expect(result.errors).toEqual([]);
     expect(result.warnings).toEqual([]);
     expect(result.rows, '4 data rows under the header').toBe(4);
@@ -130,7 +131,7 @@ describe('tastytrade importer: 21-column PFE file (Binnaculum)', () => {
 
   it('reports missing columns once, at the header line, naming them', () => {
     const broken = parse(text.replace('Order #', 'Order No'));
-    expect(broken.errors).toEqual([{ line: 1, message: 'missing columns: Order #' }]);
+    expect(broken.errors).toEqual([{ line: 1, message: 'the header lacks the column Order #' }]);
   });
 
   it('reports a truncated file (unclosed quote) as an error', () => {
@@ -318,7 +319,7 @@ describe('tastytrade importer: legacy tastyworks layout (self-written fixture)',
   const result = parse(text);
 
   it('detects and parses it', () => {
-    expect(tastytradeImporter.detect(text)).toBe(true);
+    expect(tastytradeImporter.detect(fileHead(text))).toBe(true);
     expect(result.errors).toEqual([]);
     expect(result.rows).toBe(15);
     expect(result.transactions, 'the symbol-change pair is one transaction').toHaveLength(14);

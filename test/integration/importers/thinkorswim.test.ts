@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { fileHead } from '../../../src-main/importers/common/table';
 import { schwabImporter } from '../../../src-main/importers/schwab/index';
 import { tastytradeImporter } from '../../../src-main/importers/tastytrade/index';
 import { thinkorswimImporter } from '../../../src-main/importers/thinkorswim/index';
@@ -31,9 +32,9 @@ describe('thinkorswim importer: account statement (self-written fixture)', () =>
   const result = parse(text);
 
   it('detects it (and the other importers do not)', () => {
-    expect(thinkorswimImporter.detect(text)).toBe(true);
-    expect(tastytradeImporter.detect(text)).toBe(false);
-    expect(schwabImporter.detect(text)).toBe(false);
+    expect(thinkorswimImporter.detect(fileHead(text))).toBe(true);
+    expect(tastytradeImporter.detect(fileHead(text))).toBe(false);
+    expect(schwabImporter.detect(fileHead(text))).toBe(false);
     expect(result.errors).toEqual([]);
     expect(result.warnings, 'the statement names its zone (CST) and every trade has its cash row').toEqual([]);
   });
@@ -123,7 +124,7 @@ describe('thinkorswim importer: account statement (self-written fixture)', () =>
 
   it('reports missing columns at the section header', () => {
     const broken = parse(text.replace(',Exec Time,Spread,Side,Qty,Pos Effect', ',Exec Time,Spread,Side,Quantity,Pos Effect'));
-    expect(broken.errors).toEqual([{ line: 43, message: 'Account Trade History: missing columns: Qty' }]);
+    expect(broken.errors).toEqual([{ line: 43, message: 'Account Trade History: the header lacks the column Qty' }]);
   });
 
   it('warns and reads New York time when the statement names no zone', () => {

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseWebull, parseWebullAsOf, parseWebullTime, webullImporter } from '../../../src-main/importers/webull';
+import { fileHead } from '../../../src-main/importers/common/table';
+import { parseWebull, parseWebullTime, webullImporter } from '../../../src-main/importers/webull';
 import type { ParseResult } from '../../../src-main/importers/types';
 
 // Self-written from Webull's orders export layout: no public sample exists.
@@ -14,10 +15,10 @@ const inferred = (result: ParseResult) =>
 
 describe('Webull orders (self-written fixture)', () => {
   const asOf = new Date('2024-06-01T00:00:00Z');
-  const result = parseWebullAsOf(text, {}, asOf);
+  const result = parseWebull(text, { asOf });
 
   it('is detected; cancelled orders are skipped with a reason', () => {
-    expect(webullImporter.detect(text)).toBe(true);
+    expect(webullImporter.detect(fileHead(text))).toBe(true);
     expect(result.errors).toEqual([]);
     expect(result.skipped).toEqual([expect.objectContaining({ line: lineOf('Buy,Cancelled') })]);
     expect(parseWebullTime('01/19/2024 15:59:12 EST'), '15:59:12 EST = 20:59:12Z').toBe('2024-01-19T20:59:12.000Z');
@@ -53,7 +54,7 @@ describe('Webull orders (self-written fixture)', () => {
   });
 
   it('does not infer before an expiration has passed', () => {
-    const early = parseWebullAsOf(text, {}, new Date('2024-03-01T12:00:00Z'));
+    const early = parseWebull(text, { asOf: new Date('2024-03-01T12:00:00Z') });
     expect(inferred(early), 'SPY expires 2024-03-15, after the as-of date').not.toContain('EXPIRATION 2 SPY240315C00480000');
     expect(inferred(early)).toHaveLength(3);
   });
@@ -67,12 +68,12 @@ describe('Webull orders (self-written fixture)', () => {
     const ids = parseWebull(text, {}).transactions.map((row) => row.transaction.brokerRowId);
     expect(parseWebull(text, {}).transactions.map((row) => row.transaction.brokerRowId)).toEqual(ids);
     expect(new Set(ids).size).toBe(ids.length);
-    const bad = parseWebullAsOf(text.replace('@4.10,4.10', '@4.10,4.1o'), {}, asOf);
+    const bad = parseWebull(text.replace('@4.10,4.10', '@4.10,4.1o'), { asOf });
     expect(bad.errors).toEqual([expect.objectContaining({ line: lineOf('MSFT240119P00360000') })]);
     expect(bad.errors[0]?.message).toMatch(/Avg Price/);
-    const badTime = parseWebullAsOf(text.replace('12/15/2023 14:45:01 EST', '12/15/2023 25:45:01 EST'), {}, asOf);
+    const badTime = parseWebull(text.replace('12/15/2023 14:45:01 EST', '12/15/2023 25:45:01 EST'), { asOf });
     expect(badTime.errors[0]?.message).toMatch(/Filled Time/);
-    const noSide = parseWebullAsOf(text.replace('Name,Symbol,Side,', 'Name,Symbol,Direction,'), {}, asOf);
+    const noSide = parseWebull(text.replace('Name,Symbol,Side,', 'Name,Symbol,Direction,'), { asOf });
     expect(noSide.errors[0]).toMatchObject({ line: 1 });
     expect(noSide.errors[0]?.message).toMatch(/Side/);
   });

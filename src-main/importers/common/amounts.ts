@@ -1,0 +1,48 @@
+/** Money arithmetic the importers share: prices from cash, gross values, and fees a broker nets in silently. */
+import type { ImportedTransaction } from '../../../src-shared/journal/model';
+
+/** Per-share price in minor units from a cash value: |value| / (quantity × multiplier), rounded. */
+export function pricePerShareMinor(valueMinor: number, quantity: number, multiplier: number): number {
+  if (quantity === 0 || multiplier === 0) return 0;
+  return Math.round(Math.abs(valueMinor) / (Math.abs(quantity) * multiplier));
+}
+
+/** Minor units of price × quantity × multiplier, exact for the 4-decimal prices and integer/6-decimal sizes brokers use. */
+export function grossMinor(priceMinor: number, quantity: number, multiplier: number): number {
+  return Math.round(Number((priceMinor * quantity * multiplier).toPrecision(15)));
+}
+
+/**
+ * Fees a broker nets into the amount without a column for them (Robinhood, E*TRADE): what is left between the
+ * gross (price × quantity × multiplier), the commission and the net amount of a trade. Only where the gross is
+ * exact — whole quantities; fractional-share prices are rounded in the files, so a gap there is no fee — and
+ * only a plausible residual (0 ≤ fees < gross).
+ */
+export function impliedFeesMinor(tx: ImportedTransaction): number {
+  const selling = tx.type === 'SELL' || tx.type === 'SELL_TO_OPEN' || tx.type === 'SELL_TO_CLOSE';
+  const buying = tx.type === 'BUY' || tx.type === 'BUY_TO_OPEN' || tx.type === 'BUY_TO_CLOSE';
+  if ((!selling && !buying) || !Number.isInteger(tx.quantity)) return 0;
+  const gross = grossMinor(tx.priceMinor, tx.quantity, tx.multiplier);
+  const fees = selling ? gross - tx.commissionMinor - tx.amountMinor : -tx.amountMinor - gross - tx.commissionMinor;
+  return fees >= 0 && fees < gross ? fees : 0;
+}
+
+/** Signed position effect of a fill: + for buys, − for sells, 0 for anything else. */
+export function fillSign(type: ImportedTransaction['type']): number {
+  if (type === 'BUY' || type === 'BUY_TO_OPEN' || type === 'BUY_TO_CLOSE') return 1;
+  if (type === 'SELL' || type === 'SELL_TO_OPEN' || type === 'SELL_TO_CLOSE') return -1;
+  return 0;
+}
+
+/**
+ * Open or close for an option fill that says only buy or sell (E*TRADE Bought/Sold, Webull, IBKR without O/C
+ * codes): opening when the running position is flat or on the same side, closing when against it. Updates the
+ * running position (`positions`: symbol → signed contracts, oldest fill first).
+ */
+export function inferOptionFill(positions: Map<string, number>, symbol: string, signedQuantity: number): ImportedTransaction['type'] {
+  const before = positions.get(symbol) ?? 0;
+  positions.set(symbol, before + signedQuantity);
+  const opening = before === 0 || Math.sign(before) === Math.sign(signedQuantity);
+  if (signedQuantity >= 0) return opening ? 'BUY_TO_OPEN' : 'BUY_TO_CLOSE';
+  return opening ? 'SELL_TO_OPEN' : 'SELL_TO_CLOSE';
+}

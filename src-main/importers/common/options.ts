@@ -1,0 +1,37 @@
+/** Option contracts as the importers hand them to the neutral model (OCC symbol without padding, DESIGN §5). */
+import type { ImportedTransaction, OptionRight } from '../../../src-shared/journal/model';
+import { occSymbol, parseOccSymbol } from '../../../src-shared/journal/model';
+
+export interface OptionFields {
+  symbol: string;
+  underlying: string;
+  expiration: string;
+  strike: number;
+  right: OptionRight;
+}
+
+/** The contract's fields from its parts; the root is upper-cased and the strike must be positive. */
+export function optionFields(root: string, expiration: string, right: OptionRight, strike: number): OptionFields | null {
+  const underlying = root.trim().toUpperCase();
+  if (underlying === '' || !(strike > 0) || !Number.isFinite(strike)) return null;
+  return { symbol: occSymbol(underlying, expiration, right, strike), underlying, expiration, strike, right };
+}
+
+/** An OCC symbol, padded (`PFE   260116C00020000`) or not. */
+export function occOption(text: string): OptionFields | null {
+  const occ = parseOccSymbol(text);
+  return occ ? optionFields(occ.root, occ.expiration, occ.right, occ.strike) : null;
+}
+
+/** `C`, `CALL`, `Call` → C; `P`, `PUT` → P. */
+export function rightOf(text: string): OptionRight | null {
+  const upper = text.trim().toUpperCase();
+  if (upper === 'C' || upper === 'CALL' || upper === 'CALLS') return 'C';
+  if (upper === 'P' || upper === 'PUT' || upper === 'PUTS') return 'P';
+  return null;
+}
+
+/** Puts the contract on a transaction (multiplier 100 unless the file says otherwise). */
+export function withOption(tx: ImportedTransaction, option: OptionFields, multiplier = 100): ImportedTransaction {
+  return { ...tx, ...option, isOption: true, multiplier };
+}

@@ -1,0 +1,118 @@
+/**
+ * The one result collector of the importers (errors as data, never thrown), row identities for files without
+ * row ids, the neutral transaction's defaults, and the account rule.
+ */
+import { createHash } from 'node:crypto';
+import type { ImportedTransaction } from '../../../src-shared/journal/model';
+import type { ImporterId, LineProblem, ParseOptions, ParseResult, ParsedRow } from '../types';
+
+export class ResultCollector {
+  /** Data rows read (not headers, titles, totals, footers or blank lines). */
+  rows = 0;
+  readonly transactions: ParsedRow[] = [];
+  readonly skipped: LineProblem[] = [];
+  readonly warnings: Array<{ line: number | null; message: string }> = [];
+  readonly errors: LineProblem[] = [];
+
+  constructor(
+    readonly broker: ImporterId,
+    readonly source: string,
+  ) {}
+
+  add(line: number, transaction: ImportedTransaction): void {
+    this.transactions.push({ line, transaction });
+  }
+
+  /** `message` says what is wrong (`column "Amount": not an amount: "1x"`); the line is its own field. */
+  error(line: number, message: string): void {
+    this.errors.push({ line, message });
+  }
+
+  warn(line: number | null, message: string): void {
+    this.warnings.push({ line, message });
+  }
+
+  skip(line: number, message: string): void {
+    this.skipped.push({ line, message });
+  }
+
+  result(): ParseResult {
+    // File order; messages about the whole file (no line) come last.
+    const byLine = (a: { line: number | null }, b: { line: number | null }): number =>
+      a.line === b.line ? 0 : a.line === null ? 1 : b.line === null ? -1 : a.line - b.line;
+    return {
+      broker: this.broker,
+      source: this.source,
+      rows: this.rows,
+      // File order: importers that read out of order (oldest first, sections) hand back lines in order.
+      transactions: [...this.transactions].sort(byLine),
+      skipped: [...this.skipped].sort(byLine),
+      warnings: [...this.warnings].sort(byLine),
+      errors: [...this.errors].sort(byLine),
+    };
+  }
+}
+
+/**
+ * Identity of a row in a file that has no row id: its normalised content plus the occurrence number among
+ * identical rows (two identical fills in one file stay two transactions; a re-import maps each to the same id
+ * again). Never the line number, so a re-export with newer rows on top deduplicates.
+ */
+export class RowIdentity {
+  private readonly seen = new Map<string, number>();
+
+  next(parts: ReadonlyArray<string | number>): string {
+    const normalised = parts.map((part) => String(part).trim().replace(/\s+/g, ' ')).join('\u001f');
+    const digest = createHash('sha256').update(normalised).digest('hex').slice(0, 32);
+    return this.occurrence(digest);
+  }
+
+  /** A broker's own id, made unique within the file (IBKR repeats a TradeID on a corrected execution). */
+  own(id: string): string {
+    const occurrence = (this.seen.get(`own:${id}`) ?? 0) + 1;
+    this.seen.set(`own:${id}`, occurrence);
+    return occurrence === 1 ? id : `${id}#${occurrence}`;
+  }
+
+  private occurrence(digest: string): string {
+    const occurrence = (this.seen.get(digest) ?? 0) + 1;
+    this.seen.set(digest, occurrence);
+    return `${digest}#${occurrence}`;
+  }
+}
+
+/** Defaults for the fields most rows leave empty. */
+export function transaction(
+  fields: Pick<ImportedTransaction, 'accountName' | 'brokerRowId' | 'type' | 'tradeDate' | 'source'> & Partial<ImportedTransaction>,
+): ImportedTransaction {
+  return {
+    symbol: '',
+    underlying: '',
+    isOption: false,
+    expiration: null,
+    strike: null,
+    right: null,
+    quantity: 0,
+    priceMinor: 0,
+    multiplier: 1,
+    amountMinor: 0,
+    commissionMinor: 0,
+    feesMinor: 0,
+    currency: 'USD',
+    orderId: null,
+    description: '',
+    ...fields,
+  };
+}
+
+/**
+ * The account a row belongs to: the one the file names (a file with several accounts must keep them apart),
+ * else the account given to the import ("Account name (files without one)" on the Import page), else the
+ * broker's name. A fully masked name (`*`, `####`) names no account.
+ */
+export function accountFor(fileAccount: string | null | undefined, options: ParseOptions, brokerName: string): string {
+  const named = (fileAccount ?? '').trim();
+  if (/[A-Za-z0-9]/.test(named)) return named;
+  const given = (options.accountName ?? '').trim();
+  return given !== '' ? given : brokerName;
+}
