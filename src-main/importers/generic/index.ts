@@ -19,6 +19,15 @@ export const OPTIONAL_COLUMNS = [
   'expiration', 'strike', 'right', 'multiplier', 'id', 'underlying', 'previousSymbol',
 ] as const;
 const KNOWN = new Set<string>([...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS].map((name) => name.toLowerCase()));
+/**
+ * The documented example's column order. A row without an `id` is identified by its cells in this order: a file
+ * written in it keeps the ids Strikebook 0.1 gave (it hashed the cells in file order), so re-importing it after
+ * an upgrade adds nothing twice, and the same file with its columns shuffled gets the same ids.
+ */
+const IDENTITY_ORDER = [
+  'date', 'account', 'type', 'symbol', 'quantity', 'price', 'commission', 'fees', 'amount', 'currency', 'orderId',
+  'description', 'expiration', 'strike', 'right', 'multiplier', 'id', 'underlying', 'previousSymbol',
+] as const;
 
 const OPTION_ONLY: ReadonlySet<TransactionType> = new Set<TransactionType>([
   'BUY_TO_OPEN', 'SELL_TO_OPEN', 'BUY_TO_CLOSE', 'SELL_TO_CLOSE', 'ASSIGNMENT', 'EXERCISE', 'EXPIRATION',
@@ -119,7 +128,7 @@ function readRow(reader: RowReader, accountName: string, identity: RowIdentity):
   const id = reader.text('id');
   const tx = transaction({
     accountName: reader.text('account') || accountName,
-    brokerRowId: id !== '' ? `id:${id}` : identity.next(reader.columns.contentKey(reader.record)),
+    brokerRowId: id !== '' ? `id:${id}` : identity.next(IDENTITY_ORDER.filter((name) => reader.has(name)).map((name) => reader.text(name))),
     type,
     tradeDate,
     source: SOURCE,

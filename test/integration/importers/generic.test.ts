@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -146,5 +147,31 @@ describe('generic CSV importer', () => {
       expect(broken.errors.map((e) => e.line)).toEqual([8]);
       expect(parse(`${text}2024-03-29,IRA,INTEREST,,0,0,0,0,1.00,USD,,"oops`).errors).toHaveLength(1);
     });
+  });
+});
+
+describe('generic CSV row identity without an id column', () => {
+  // Strikebook 0.1 identified such a row by SHA-256 of its cells in file order (trimmed, joined by U+001F), first
+  // 32 hex digits, then "#<occurrence>". Recomputed here from that rule, independently of the importer.
+  const v01RowId = (cells: string[], occurrence = 1): string =>
+    `${createHash('sha256').update(cells.map((cell) => cell.trim()).join('\u001f')).digest('hex').slice(0, 32)}#${occurrence}`;
+  const header = ['date', 'account', 'type', 'symbol', 'quantity', 'price', 'commission', 'fees', 'amount', 'currency', 'description'];
+  const rows = [
+    ['2024-01-02', 'IRA', 'SELL_TO_OPEN', 'SPY240119P00450000', '1', '2.50', '1.00', '0.12', '248.88', 'USD', 'STO put'],
+    ['2024-01-19', 'IRA', 'EXPIRATION', 'SPY240119P00450000', '1', '0', '0', '0', '0', 'USD', 'expired'],
+  ];
+  const csv = (order: number[]): string => [order.map((i) => header[i]), ...rows.map((row) => order.map((i) => row[i]))].map((r) => r.join(',')).join('\n');
+  const documented = header.map((_, i) => i);
+
+  it('keeps the ids of 0.1 for a file in the documented column order (an upgrade re-import adds nothing twice)', () => {
+    const result = parse(csv(documented));
+    expect(result.errors).toEqual([]);
+    expect(result.transactions.map((r) => r.transaction.brokerRowId)).toEqual(rows.map((row) => v01RowId(row)));
+  });
+
+  it('gives the same ids whatever the order of the columns', () => {
+    const shuffled = [...documented].reverse();
+    const ids = (order: number[]) => parse(csv(order)).transactions.map((r) => r.transaction.brokerRowId);
+    expect(ids(shuffled)).toEqual(ids(documented));
   });
 });
