@@ -87,6 +87,18 @@ const PATHS = [
   '/v1/\u00e9',
   '/v1/gex/events/extra',
   '//v1//gex',
+  // Other spellings of routes (routing-auth.test.ts checks their keys over a real socket).
+  '/%761/settings',
+  '/v%31/imports',
+  '/%76%31/keys/rotate',
+  '/./v1/settings',
+  '/x/../v1/demo',
+  '/V1/GEX',
+  '/v1/settings/',
+  '/v1/settings;x=1',
+  '/v1/%ff',
+  '/v1%2fimports',
+  '/v1/imports/%31',
 ];
 const METHODS: Array<InjectOptions['method']> = ['GET', 'GET', 'GET', 'GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'];
 const CONTENT_TYPES = ['text/csv', 'application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', '', 'text/csv; charset=utf-16'];
