@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-function readJson(file) {
+export function readJson(file) {
   try {
     return JSON.parse(readFileSync(file, 'utf8'));
   } catch {

@@ -4,11 +4,11 @@
  * in its own process. Its RSS after a full GC must stay within a bound; the figure is printed for the report.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, tempDir } from '../../paths';
+import { REPO_ROOT, tempDir, tempUiDir } from '../../paths';
 
 /** What 10,000 hostile requests may add to the server's RSS: the caches' own bounds are 64 + 32 + 2 MB. */
 const RSS_GROWTH_LIMIT_MB = 80;
@@ -93,12 +93,12 @@ async function flood(count: number, offset: number, allSubsets: string[][]): Pro
 
 beforeAll(async () => {
   const dataDir = tempDir();
-  const uiDir = tempDir('strikebook-ui-');
+  const uiDir = tempUiDir({
+    'index.html': `<!doctype html><title>Strikebook</title><script src="/${BUNDLE}"></script>`,
+    // As large as the real bundle (≈ 270 KB): one copy per spelling is what made the RSS grow.
+    [BUNDLE]: `/* bundle */\n${'console.log(1);\n'.repeat(18_000)}`,
+  });
   dirs.push(dataDir, uiDir);
-  mkdirSync(join(uiDir, 'assets'));
-  writeFileSync(join(uiDir, 'index.html'), '<!doctype html><title>Strikebook</title><script src="/assets/index-Mem0ry.js"></script>');
-  // As large as the real bundle (≈ 270 KB): one copy per spelling is what made the RSS grow.
-  writeFileSync(join(uiDir, BUNDLE), `/* bundle */\n${'console.log(1);\n'.repeat(18_000)}`);
   child = spawn(process.execPath, ['--expose-gc', join(REPO_ROOT, 'bin/run-ts.mjs'), join(REPO_ROOT, 'test/integration/server/hostile-memory.child.ts'), dataDir, uiDir, '3'], { cwd: REPO_ROOT });
   let buffer = '';
   let errors = '';

@@ -4,13 +4,12 @@
  * in-process too. Without a key a protected route is 401; with the key the spelled request gets exactly the
  * answer of the canonical one. Paths under /v1 that are no route are 401, then 404 problems, never the UI.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainSnapshot } from '../../../src-shared/exposure/model';
 import { startServer, type RunningServer } from '../../../src-main/serve';
-import { tempDir } from '../../paths';
+import { tempDir, tempUiDir } from '../../paths';
 
 interface Answer {
   status: number;
@@ -117,11 +116,8 @@ function chain(): ChainSnapshot {
 
 beforeAll(async () => {
   const dataDir = tempDir();
-  const uiDir = tempDir('strikebook-ui-');
+  const uiDir = tempUiDir({ 'index.html': '<!doctype html><title>Strikebook UI</title>', 'assets/app.js': 'console.log(1);' });
   dirs.push(dataDir, uiDir);
-  mkdirSync(join(uiDir, 'assets'));
-  writeFileSync(join(uiDir, 'index.html'), '<!doctype html><title>Strikebook UI</title>');
-  writeFileSync(join(uiDir, 'assets', 'app.js'), 'console.log(1);');
   server = await startServer({ dataDir, port: 0, uiDir, overrides: { rateLimit: { perSecond: 1e6, burst: 1e6 } } });
   server.ctx.exposure.ingest(chain());
   // A key of its own: rotation replaces only the key file's key.

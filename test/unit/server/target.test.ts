@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalTarget, MAX_TARGET_LENGTH } from '../../../src-main/server/target';
+import { seededRandom } from '../../../src-shared/demo/journal';
 
 function url(raw: string): string {
   const target = canonicalTarget(raw);
   if (!target.ok) throw new Error(`${raw}: ${target.detail}`);
   return target.url;
-}
-
-/** Small seeded PRNG (mulberry32), as in fuzz.test.ts. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('canonical request targets (DESIGN §3 "Routing decides auth")', () => {
@@ -79,7 +69,7 @@ describe('canonical request targets (DESIGN §3 "Routing decides auth")', () => 
   });
 
   it('is idempotent (the fast path trusts an exact match) and never leaves a dot segment or an empty one', () => {
-    const random = rng(8);
+    const random = seededRandom(8);
     const pieces = ['v1', 'V1', '%76', '%31', '%76%31', 'gex', 'settings', '.', '..', '%2e', '%2E%2e', '', '%2f', ';', 'a;b', 'é', '%C3%A9', '%20', '+', '~', "'", 'x', 'assets', 'index.js', '%3F', '%23', '%25', '%2525'];
     for (let i = 0; i < 5_000; i += 1) {
       const count = 1 + Math.floor(random() * 6);
