@@ -22,7 +22,10 @@ export function makeFastPath(ctx: AppContext, gate: Gate): (request: IncomingMes
     // A refusal costs nothing to repeat (no token is taken): the app answers it, identically.
     if (!admission.ok) return false;
     const { answer } = hit;
-    if (request.headers['if-none-match'] === answer.etag) {
+    const ifNoneMatch = singleHeader(request, 'if-none-match');
+    // Repeated If-None-Match headers: Node joins them for the app; let the app compare that.
+    if (ifNoneMatch === false) return false;
+    if (ifNoneMatch === answer.etag) {
       response.writeHead(304, { etag: answer.etag, 'cache-control': CACHE_CONTROL });
       response.end();
       return true;
@@ -31,4 +34,21 @@ export function makeFastPath(ctx: AppContext, gate: Gate): (request: IncomingMes
     response.end(answer.bytes);
     return true;
   };
+}
+
+/**
+ * The value of a header that appears at most once, from rawHeaders (Node builds `headers` lazily, and this path
+ * does without it); undefined when absent, false when repeated.
+ */
+function singleHeader(request: IncomingMessage, lowerName: string): string | undefined | false {
+  let value: string | undefined;
+  const raw = request.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] ?? '';
+    if (name.length === lowerName.length && name.toLowerCase() === lowerName) {
+      if (value !== undefined) return false;
+      value = raw[i + 1];
+    }
+  }
+  return value;
 }

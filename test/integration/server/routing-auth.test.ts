@@ -23,9 +23,19 @@ let key = '';
 const dirs: string[] = [];
 
 /** One request over a real socket, the target sent exactly as written. */
-function raw(method: string, target: string, options: { key?: string | null; body?: string; type?: string; host?: string } = {}): Promise<Answer> {
+interface Options {
+  key?: string | null;
+  body?: string;
+  type?: string;
+  host?: string;
+  /** Sent once, or once per item (a repeated header). */
+  ifNoneMatch?: string | readonly string[];
+}
+
+function raw(method: string, target: string, options: Options = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { host: options.host ?? `127.0.0.1:${server.port}` };
+    const headers: Record<string, string | string[]> = { host: options.host ?? `127.0.0.1:${server.port}` };
+    if (options.ifNoneMatch !== undefined) headers['if-none-match'] = typeof options.ifNoneMatch === 'string' ? options.ifNoneMatch : [...options.ifNoneMatch];
     if (options.key) headers.authorization = `Bearer ${options.key}`;
     if (options.type) headers['content-type'] = options.type;
     const req = request({ host: '127.0.0.1', port: server.port, method, path: target, headers }, (response) => {
@@ -39,8 +49,9 @@ function raw(method: string, target: string, options: { key?: string | null; bod
   });
 }
 
-async function injected(method: string, target: string, options: { key?: string | null; body?: string; type?: string; host?: string } = {}): Promise<Answer> {
-  const headers: Record<string, string> = { host: options.host ?? `127.0.0.1:${server.port}` };
+async function injected(method: string, target: string, options: Options = {}): Promise<Answer> {
+  const headers: Record<string, string | string[]> = { host: options.host ?? `127.0.0.1:${server.port}` };
+  if (options.ifNoneMatch !== undefined) headers['if-none-match'] = typeof options.ifNoneMatch === 'string' ? options.ifNoneMatch : [...options.ifNoneMatch];
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   if (options.type) headers['content-type'] = options.type;
   const response = await server.app.inject({ method: method as 'GET', url: target, headers, ...(options.body === undefined ? {} : { payload: options.body }) });
@@ -205,7 +216,9 @@ describe('the fast path agrees with the app', () => {
   it('answers exactly what the app answers, for every spelling, with and without the key and a foreign Host', async () => {
     const canonical = '/v1/gex?symbol=RTA&expirationsCount=1';
     // Computed once through the route: from now on the fast path knows this URL.
-    expect((await raw('GET', canonical, { key })).status).toBe(200);
+    const first = await raw('GET', canonical, { key });
+    expect(first.status).toBe(200);
+    const etag = String(first.headers.etag);
     const failures: string[] = [];
     const targets = [canonical, ...spellings('/v1/gex', server.port).map((s) => `${s.target}?symbol=RTA&expirationsCount=1`)];
     for (const target of targets) {
@@ -214,6 +227,9 @@ describe('the fast path agrees with the app', () => {
         ['no key', { key: null }],
         ['bad key', { key: 'sb_not-a-key' }],
         ['foreign Host', { key, host: 'evil.example' }],
+        ['If-None-Match', { key, ifNoneMatch: etag }],
+        ['If-None-Match twice', { key, ifNoneMatch: [etag, etag] }],
+        ['If-None-Match other', { key, ifNoneMatch: '"other"' }],
       ] as const) {
         const overSocket = await raw('GET', target, options);
         // The same request through the app alone (inject never passes the fast path), when inject keeps the target.
@@ -221,7 +237,7 @@ describe('the fast path agrees with the app', () => {
         if (spelled !== undefined && !spelled.inject) continue;
         const alone = await injected('GET', target, options);
         const fix = (answer: Answer) => (label === 'foreign Host' ? { ...comparable(answer), body: null } : comparable(answer));
-        if (JSON.stringify(fix(overSocket)) !== JSON.stringify(fix(alone)) || overSocket.status !== alone.status) {
+        if (JSON.stringify(fix(overSocket)) !== JSON.stringify(fix(alone)) || overSocket.headers.etag !== alone.headers.etag) {
           failures.push(`${label} ${target}: socket ${overSocket.status}, app ${alone.status}`);
         }
       }
