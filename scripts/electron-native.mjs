@@ -9,23 +9,16 @@
 // @electron/rebuild there for the installed Electron version (prebuilt binary when one exists, else node-gyp
 // with Electron's headers), copy the .node file out and write a stamp. Up to date → nothing to do.
 // Offline and nothing cached → a clear message and exit 0, so `npm start` still explains what is missing.
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readJson } from './desktop-check.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, '.electron-native');
 const target = join(outDir, 'better_sqlite3.node');
 const stampFile = join(outDir, 'stamp.json');
-
-function readJson(file) {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    return null;
-  }
-}
 
 function log(message) {
   console.log(`[electron-native] ${message}`);

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { ApiClient } from './api/client';
-import { rememberToken, resolveSession } from './api/session';
+import { keyProblem, rememberToken, resolveSession } from './api/session';
 import { Loading } from './components/ui';
 import { ApiContext, applyTheme, initialTheme, ThemeContext, useRoute, type Theme } from './hooks';
 import { ImportPage } from './pages/Import';
@@ -21,8 +21,10 @@ const PAGES = [
   { id: 'settings', label: 'Settings', icon: '⚙' },
 ] as const;
 
-function NoKey({ onKey }: { onKey: (key: string) => void }) {
+function NoKey({ onKey, problem }: { onKey: (key: string) => void; problem: string | null }) {
   const [key, setKey] = useState('');
+  const [typedProblem, setTypedProblem] = useState<string | null>(null);
+  const message = typedProblem ?? problem;
   return (
     <main className="nokey">
       <div className="nokey-card">
@@ -34,10 +36,19 @@ function NoKey({ onKey }: { onKey: (key: string) => void }) {
           This page needs the API key. Open the UI address that <code>strikebook serve</code> printed (it ends in
           <code>#key=…</code>), or paste the key from the <code>api-key</code> file in the data folder.
         </p>
+        {message !== null && (
+          <p className="alert alert-error" role="alert">
+            {message}
+          </p>
+        )}
         <form
           onSubmit={(event) => {
             event.preventDefault();
-            if (key.trim() !== '') onKey(key.trim());
+            const typed = key.trim();
+            if (typed === '') return;
+            const invalid = keyProblem(typed);
+            if (invalid === null) onKey(typed);
+            else setTypedProblem(`That is not a key: ${invalid}.`);
           }}
         >
           <label className="field">
@@ -54,7 +65,8 @@ function NoKey({ onKey }: { onKey: (key: string) => void }) {
 }
 
 export function App() {
-  const [session, setSession] = useState(() => resolveSession());
+  const [resolved, setResolved] = useState(() => resolveSession());
+  const session = resolved.session;
   const [theme, setTheme] = useState<Theme>(() => initialTheme());
   const route = useRoute();
 
@@ -71,9 +83,10 @@ export function App() {
   if (!api) {
     return (
       <NoKey
+        problem={resolved.problem}
         onKey={(key) => {
           rememberToken(key);
-          setSession(resolveSession());
+          setResolved(resolveSession());
         }}
       />
     );

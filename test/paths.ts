@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,3 +16,13 @@ export function tempDir(prefix = 'strikebook-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+
+/** A stand-in for the built renderer (`uiDir` of the server): `index.html` and the given files under it. */
+export function tempUiDir(files: Record<string, string>): string {
+  const dir = tempDir('strikebook-ui-');
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}

@@ -1,15 +1,17 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods } from 'fastify';
+import { createServer, METHODS, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifySchemaValidationError } from 'fastify/types/schema';
-import { makeProblem } from '../../src-shared/api/errors';
+import { makeProblem, type Problem } from '../../src-shared/api/errors';
 import { ProblemSchema } from '../../src-shared/api/schemas';
 import type { AppContext } from './context';
 import { ApiError, sendProblem } from './problems';
-import { RateLimiter } from './rate-limit';
 import { validationProblem } from './validation';
 import { makeFastPath } from './fast-path';
+import { makeGate, type Access } from './gate';
+import { canonicalTarget } from './target';
+import { answerClientError, refuseConnect } from './client-errors';
 import { registerHealthRoutes } from './routes/health';
 import { registerJournalRoutes } from './routes/journal';
 import { registerImportRoutes } from './routes/imports';
@@ -36,25 +38,46 @@ declare module 'fastify' {
   }
 }
 
-const ALL_METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 export const UPLOAD_LIMIT_BYTES = 50 * 1024 * 1024;
-const PUBLIC_PATHS = new Set(['/v1/health', '/v1/openapi.json']);
 
 /** Builds the /v1 app without listening (tests call it with `inject`). */
 export async function buildApp(ctx: AppContext, options: AppOptions): Promise<App> {
-  const allowedHosts = new Set([`127.0.0.1:${options.port}`, `localhost:${options.port}`]);
-  const limiter = new RateLimiter(() => ctx.settings.rateLimit);
-  const fastPath = makeFastPath(ctx, allowedHosts, limiter);
+  const gate = makeGate(ctx, options.port);
+  const fastPath = makeFastPath(ctx, gate);
+  // Targets refused before routing (bad encoding, too long, a foreign absolute-form authority): the first hook
+  // answers them, whatever route the placeholder URL reached.
+  const refusedTargets = new WeakMap<IncomingMessage, Problem>();
   const app = Fastify({
     // Repeated cached exposure requests are answered before routing (fast-path.ts); all else goes to Fastify.
-    serverFactory: (handler) => createServer((request, response) => {
-      if (!fastPath(request, response)) handler(request, response);
-    }),
+    serverFactory: (handler) => {
+      const server = createServer((request, response) => {
+        if (!fastPath(request, response)) handler(request, response);
+      });
+      server.on('connect', refuseConnect);
+      return server;
+    },
     logger: false,
     bodyLimit: 1024 * 1024,
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: 200 },
+    // Routing, the key check and the caches all see one spelling of the target (target.ts).
+    rewriteUrl: (request) => {
+      const target = canonicalTarget(request.url ?? '');
+      if (target.ok && (target.authority === null || gate.hostAllowed(target.authority))) return target.url;
+      refusedTargets.set(
+        request,
+        target.ok
+          ? makeProblem('MISDIRECTED', `The request target names host "${target.authority?.slice(0, 100) ?? ''}"; use 127.0.0.1:${options.port} or localhost:${options.port}.`)
+          : makeProblem(target.code, target.detail),
+      );
+      return '/';
+    },
+    frameworkErrors: (error, _request, reply) => {
+      const problem = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? makeProblem('URI_TOO_LONG', 'A path segment is too long.') : makeProblem('MALFORMED_REQUEST', 'The request target is not a valid URL.');
+      void sendProblem(reply, problem);
+    },
+    clientErrorHandler: answerClientError,
     ajv: {
       // Strict: an unknown parameter is an error (not silently dropped); report every bad parameter.
       customOptions: { removeAdditional: false, coerceTypes: true, allErrors: true, useDefaults: false },
@@ -62,36 +85,26 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     schemaErrorFormatter: (errors: FastifySchemaValidationError[], context: string) => validationProblem(errors, context),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // Every method Node parses is routed (and so answered 405 where it is not served), never left to a fallback.
+  for (const method of METHODS) {
+    if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
+  }
+
   app.decorateRequest('keyId', null);
 
-  // DNS rebinding: a page on another origin that resolves to 127.0.0.1 still sends its own Host.
+  // DESIGN §3 "Routing decides auth": the access of the route the router matched (or the not-found handler,
+  // which needs a key), decided by the same gate as the fast path. Order: target, Host, CORS preflight, key, rate.
   app.addHook('onRequest', async (request, reply) => {
-    const host = (request.headers.host ?? '').toLowerCase();
-    if (!allowedHosts.has(host)) {
-      return sendProblem(reply, makeProblem('MISDIRECTED', `Host "${host.slice(0, 100)}" is not served here; use 127.0.0.1:${options.port} or localhost:${options.port}.`));
-    }
-    if (ctx.settings.corsOrigins.length > 0) {
-      const origin = request.headers.origin;
-      if (origin !== undefined && ctx.settings.corsOrigins.includes(origin)) {
-        reply.header('Access-Control-Allow-Origin', origin).header('Vary', 'Origin');
-      }
-    }
-    const path = request.url.split('?', 1)[0] ?? '';
-    if (!path.startsWith('/v1/') && path !== '/v1') return;
-    if (PUBLIC_PATHS.has(path) && (request.method === 'GET' || request.method === 'HEAD')) return;
-    const keyId = authenticate(ctx, request);
-    if (keyId === null) {
-      return sendProblem(reply, makeProblem('UNAUTHORIZED', 'Missing or unknown API key: send "Authorization: Bearer <key>" (the key is in the api-key file of the data folder).'), {
-        'WWW-Authenticate': 'Bearer realm="strikebook"',
-      });
-    }
-    request.keyId = keyId;
-    const waitSeconds = limiter.take(keyId);
-    if (waitSeconds > 0) {
-      return sendProblem(reply, makeProblem('RATE_LIMITED', `Rate limit of ${ctx.settings.rateLimit.perSecond} requests/s (burst ${ctx.settings.rateLimit.burst}) exceeded for this key.`), {
-        'Retry-After': String(waitSeconds),
-      });
-    }
+    const refused = refusedTargets.get(request.raw);
+    if (refused !== undefined) return sendProblem(reply, refused);
+    const preflight = gate.preflightHeaders(request.raw);
+    const access: Access = preflight === null ? (request.routeOptions.config.access ?? 'key') : 'public';
+    const admission = gate.admit(request.raw, access);
+    if (!admission.ok) return sendProblem(reply, admission.problem, admission.headers);
+    if (preflight !== null) return reply.code(204).headers(preflight).send();
+    const cors = gate.corsHeaders(request.raw);
+    if (cors !== null) reply.headers(cors);
+    request.keyId = admission.keyId;
   });
 
   // Ajv coerces "1e400" and "Infinity" to Infinity and then lets it through `maximum` (an Ajv quirk with
@@ -130,9 +143,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     return sendProblem(reply, makeProblem('INTERNAL', 'An internal error occurred; it has been logged. Please report it.'));
   });
 
-  app.setNotFoundHandler(async (request, reply) =>
-    sendProblem(reply, makeProblem('NOT_FOUND', `No route ${request.method} ${request.url.split('?', 1)[0]?.slice(0, 200) ?? ''}.`)),
-  );
+  // Only a request no route matched gets here (every method is routed below): like the /v1 catch-all, it needs a key.
+  app.setNotFoundHandler(async (request, reply) => sendProblem(reply, noRoute(request)));
 
   // Raw uploads (imports, chains) arrive as text; the importers and parsers read them.
   app.removeAllContentTypeParsers();
@@ -151,13 +163,13 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
   });
   app.addSchema(ProblemSchema);
 
-  const routes: Array<{ url: string; methods: HTTPMethods[] }> = [];
+  const routes: Array<{ url: string; methods: string[]; access: Access }> = [];
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/v1')) return;
-    const methods = (Array.isArray(route.method) ? route.method : [route.method]) as HTTPMethods[];
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
     const entry = routes.find((r) => r.url === route.url);
     if (entry) entry.methods.push(...methods);
-    else routes.push({ url: route.url, methods: [...methods] });
+    // The 405 answers of a path need what its routes need (but the query token is the SSE stream's alone).
+    else routes.push({ url: route.url, methods: [...methods], access: route.config?.access === 'public' ? 'public' : 'key' });
   });
 
   await app.register(async (v1) => {
@@ -167,39 +179,38 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     registerExposureRoutes(v1, ctx);
     registerChainRoutes(v1, ctx);
     registerAdminRoutes(v1, ctx);
-    v1.get('/openapi.json', { schema: { hide: true } }, async (_request, reply) => reply.type('application/json').send(JSON.stringify(app.swagger())));
+    v1.get('/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) => reply.type('application/json').send(JSON.stringify(app.swagger())));
   }, { prefix: '/v1' });
+
+  // Any other path under /v1, with any method: 404 after the key check (the route map is not probed anonymously).
+  const everyMethod = [...app.supportedMethods];
+  for (const url of ['/v1', '/v1/*']) {
+    app.route({ method: everyMethod, url, config: { access: 'key' }, schema: { hide: true }, handler: async (request, reply) => sendProblem(reply, noRoute(request)) });
+  }
+  // Outside /v1: the UI (headless) or nothing.
+  if (options.uiDir) registerStaticRoutes(app, options.uiDir, options.port);
+  else app.route({ method: everyMethod, url: '/*', config: { access: 'public' }, schema: { hide: true }, handler: async (request, reply) => sendProblem(reply, noRoute(request)) });
 
   // 405 with Allow for every other method on a known path (Fastify would say 404).
   for (const route of [...routes]) {
     const allowed = [...new Set(route.methods)];
-    const others = ALL_METHODS.filter((method) => !allowed.includes(method));
+    const others = everyMethod.filter((method) => !allowed.includes(method));
     if (others.length === 0) continue;
     app.route({
       method: others,
       url: route.url,
+      config: { access: route.access },
       schema: { hide: true },
       handler: async (request: FastifyRequest, reply: FastifyReply) =>
         sendProblem(reply, makeProblem('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; allowed: ${allowed.join(', ')}.`), { Allow: allowed.join(', ') }),
     });
   }
 
-  if (options.uiDir) registerStaticRoutes(app, options.uiDir, options.port);
   return app;
 }
 
-function authenticate(ctx: AppContext, request: FastifyRequest): string | null {
-  const header = request.headers.authorization;
-  if (typeof header === 'string') {
-    const match = /^Bearer\s+(\S{1,512})\s*$/i.exec(header);
-    return match?.[1] === undefined ? null : ctx.keys.verify(match[1]);
-  }
-  // EventSource cannot set headers: the SSE stream alone also takes ?access_token=.
-  if (request.url.startsWith('/v1/gex/events/stream?')) {
-    const token = new URLSearchParams(request.url.slice(request.url.indexOf('?') + 1)).get('access_token');
-    return token === null || token.length > 512 ? null : ctx.keys.verify(token);
-  }
-  return null;
+function noRoute(request: FastifyRequest): Problem {
+  return makeProblem('NOT_FOUND', `No route ${request.method.slice(0, 20)} ${request.url.split('?', 1)[0]?.slice(0, 200) ?? ''}.`);
 }
 
 function describeLimit(request: FastifyRequest): string {

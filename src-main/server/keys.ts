@@ -47,6 +47,7 @@ export class KeyStore {
    */
   private recent: Array<{ token: Buffer; id: string }> = [];
   private readonly readDataVersion: () => number;
+  private readonly changeListeners = new Set<() => void>();
 
   constructor(private readonly db: Database) {
     this.readDataVersion = dataVersionReader(db);
@@ -57,6 +58,26 @@ export class KeyStore {
     const rows = this.db.prepare('SELECT id, hash FROM api_keys WHERE revoked_at IS NULL').all() as Array<Pick<KeyRow, 'id' | 'hash'>>;
     this.active = rows.map((row) => ({ id: row.id, hash: Buffer.from(row.hash) }));
     this.recent = [];
+    for (const listener of this.changeListeners) listener();
+  }
+
+  /** Called after every reload of the active keys (a key created, revoked or rotated, here or elsewhere). */
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  /** Picks up keys changed by another process (`keys create|revoke` commit through another connection). */
+  refresh(): void {
+    const version = this.readDataVersion();
+    if (version !== this.dataVersion) {
+      this.dataVersion = version;
+      this.reload();
+    }
+  }
+
+  isActive(id: string): boolean {
+    return this.active.some((key) => key.id === id);
   }
 
   create(name: string): { id: string; key: string } {
@@ -90,12 +111,7 @@ export class KeyStore {
 
   /** The id of the key, or null. Constant time in the key's content. */
   verify(presented: string): string | null {
-    // `keys create|revoke` from another process commits through another connection: pick it up at once.
-    const version = this.readDataVersion();
-    if (version !== this.dataVersion) {
-      this.dataVersion = version;
-      this.reload();
-    }
+    this.refresh();
     const token = Buffer.from(presented, 'utf8');
     let found: string | null = null;
     for (const entry of this.recent) {

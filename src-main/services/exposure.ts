@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { LRUCache } from 'lru-cache';
 import type {
   ChainPostQueryT,
   EventsQueryT,
@@ -30,6 +31,7 @@ import { parseChainFile } from '../chains/index';
 import { packContracts, SnapshotRepository, unpackContracts } from '../db/snapshots';
 import { dataVersionReader } from '../db/open';
 import { ApiError } from '../server/problems';
+import type { Access } from '../server/gate';
 import type { Settings } from '../settings';
 import { addDays, daysBetween, todayIn } from '../time';
 
@@ -40,16 +42,30 @@ const NEW_YORK = 'America/New_York';
 export interface CachedAnswer {
   /** Symbol, snapshot and parameters: what the answer depends on. */
   key: string;
-  body: string;
-  /** The same bytes, encoded once for the HTTP fast path. */
+  /** The JSON text (decoded from `bytes` on demand: only the bytes are kept). */
+  readonly body: string;
+  /** The answer, encoded once for HTTP and the fast path. */
   bytes: Buffer;
   etag: string;
   /** Response headers of a 200, built once. */
   headers: Record<string, string | number>;
 }
 
-/** Request URLs remembered for the fast path (bounded: a client cycling through parameters cannot grow it). */
-const MAX_REMEMBERED_URLS = 2_000;
+/**
+ * Bounds of the answer cache: a client cycling through `expirations=` subsets (or any parameters) evicts the
+ * least recently used answers instead of growing the heap. A whole-chain SPX answer is about 1 MB.
+ */
+const ANSWER_CACHE_ENTRIES = 256;
+const ANSWER_CACHE_BYTES = 64 * 1024 * 1024;
+/** Request URLs remembered for the fast path, bounded the same way (a URL is at most 8 KB, target.ts). */
+const REMEMBERED_URLS = 2_000;
+const REMEMBERED_URL_BYTES = 2 * 1024 * 1024;
+
+/** A request URL the router dispatched to a cached-answer route, with that route's access. */
+interface RememberedUrl {
+  key: string;
+  access: Access;
+}
 
 interface LoadedChain {
   snapshotId: number;
@@ -81,10 +97,16 @@ type EventListener = (event: ExposureEventJson) => void;
  */
 export class ExposureService {
   private readonly repo: SnapshotRepository;
-  private readonly chains = new Map<string, LoadedChain | null>();
-  private readonly answers = new Map<string, { answer: CachedAnswer; expiresAtMs: number }>();
+  private readonly chains = new Map<string, LoadedChain>();
+  /** Answers live `cacheSeconds` (per entry, purged on expiry so that the memory goes back too). */
+  private readonly answers = new LRUCache<string, CachedAnswer>({
+    max: ANSWER_CACHE_ENTRIES,
+    maxSize: ANSWER_CACHE_BYTES,
+    sizeCalculation: (answer) => answer.bytes.length + answer.key.length + 512,
+    ttlAutopurge: true,
+  });
   /** Request URL → answer key, so that a repeated request finds its cached answer without routing. */
-  private readonly urlKeys = new Map<string, string>();
+  private readonly urlKeys = new LRUCache<string, RememberedUrl>({ max: REMEMBERED_URLS, maxSize: REMEMBERED_URL_BYTES, sizeCalculation: (entry, url) => url.length + entry.key.length + 64 });
   private readonly emitter = new EventEmitter();
 
   constructor(
@@ -205,9 +227,8 @@ export class ExposureService {
     }
     if (!this.chains.has(symbol)) {
       const row = this.repo.latest(symbol);
-      if (row === null) {
-        this.chains.set(symbol, null);
-      } else {
+      // Unknown symbols are not remembered: a client cycling through names would grow the map.
+      if (row !== null) {
         const snapshot: ChainSnapshot = { symbol, spot: row.spot, quoteTime: row.quoteTime, source: row.source, contracts: unpackContracts(row.payload) };
         const chain = prepareChain(snapshot, { rate: this.settings().rate });
         this.chains.set(symbol, { snapshotId: row.id, symbol, source: row.source, quoteTime: row.quoteTime, chain, expirations: availableExpirations(chain) });
@@ -228,41 +249,49 @@ export class ExposureService {
     this.urlKeys.clear();
   }
 
-  /** After a request computed or found an answer, remembers its URL for `answerForUrl`. */
-  rememberUrl(url: string, answer: CachedAnswer): void {
-    if (this.urlKeys.size >= MAX_REMEMBERED_URLS) this.urlKeys.clear();
-    this.urlKeys.set(url, answer.key);
+  /** After a route computed or found an answer, remembers the (canonical) URL it was dispatched for. */
+  rememberUrl(url: string, answer: CachedAnswer, access: Access): void {
+    this.urlKeys.set(url, { key: answer.key, access });
   }
 
   /**
    * The cached answer for a URL seen before, if it is still fresh and no other connection has written since:
    * the HTTP fast path serves it without routing or validation (the answer was validated when computed).
    */
-  answerForUrl(url: string): CachedAnswer | null {
-    const key = this.urlKeys.get(url);
-    if (key === undefined) return null;
+  answerForUrl(url: string): { answer: CachedAnswer; access: Access } | null {
+    const remembered = this.urlKeys.get(url);
+    if (remembered === undefined) return null;
     const version = this.readDataVersion();
     if (version !== this.dataVersion) return null;
-    const hit = this.answers.get(key);
-    return hit !== undefined && hit.expiresAtMs > Date.now() ? hit.answer : null;
+    const answer = this.answers.get(remembered.key);
+    return answer === undefined ? null : { answer, access: remembered.access };
   }
 
   private dropAnswers(symbol: string): void {
-    for (const key of this.answers.keys()) if (key.startsWith(`${symbol}|`)) this.answers.delete(key);
-    for (const [url, key] of this.urlKeys) if (key.startsWith(`${symbol}|`)) this.urlKeys.delete(url);
+    const prefix = `${symbol}|`;
+    for (const key of [...this.answers.keys()]) if (key.startsWith(prefix)) this.answers.delete(key);
+    for (const [url, entry] of [...this.urlKeys.entries()]) if (entry.key.startsWith(prefix)) this.urlKeys.delete(url);
   }
 
   private cached(key: string, compute: () => string): CachedAnswer {
-    const now = Date.now();
     const hit = this.answers.get(key);
-    if (hit && hit.expiresAtMs > now) return hit.answer;
-    const body = compute();
+    if (hit !== undefined) return hit;
+    const bytes = Buffer.from(compute());
     // The body carries symbol, parameters' results and asOf: its hash changes whenever any of them does.
-    const bytes = Buffer.from(body);
-    const etag = `"${createHash('sha1').update(key).update(body).digest('base64url')}"`;
+    const etag = `"${createHash('sha1').update(key).update(bytes).digest('base64url')}"`;
     const headers = { 'content-type': 'application/json; charset=utf-8', etag, 'cache-control': 'private, no-cache', 'content-length': bytes.length };
-    const answer = { key, body, bytes, etag, headers };
-    this.answers.set(key, { answer, expiresAtMs: now + this.settings().cacheSeconds * 1000 });
+    const answer: CachedAnswer = {
+      key,
+      bytes,
+      etag,
+      headers,
+      get body() {
+        return bytes.toString('utf8');
+      },
+    };
+    const ttlMs = this.settings().cacheSeconds * 1000;
+    // lru-cache reads a TTL of 0 as "forever": cacheSeconds 0 means no caching at all.
+    if (ttlMs > 0) this.answers.set(key, answer, { ttl: ttlMs });
     return answer;
   }
 

@@ -18,34 +18,65 @@ declare global {
   }
 }
 
-/** Pulls `key=` out of a hash like `#key=abc` or `#/journal&key=abc`; returns the rest of the hash. */
-export function takeKeyFromHash(hash: string): { key: string | null; rest: string } {
+/** What the server accepts as a key (visible ASCII; fetch cannot even send other characters in a header). */
+const KEY_SHAPE = /^[\x21-\x7e]{1,512}$/;
+
+/** Null when `key` can be sent as a Bearer key, else why not (shown on the key screen). */
+export function keyProblem(key: string): string | null {
+  if (key.length > 512) return 'it is longer than any Strikebook key';
+  return KEY_SHAPE.test(key) ? null : 'it contains spaces or characters a key never has';
+}
+
+/**
+ * Pulls `key=` out of a hash like `#key=abc` or `#/journal&key=abc`; returns the rest of the hash. A key that
+ * cannot be decoded or could never be sent is reported in `problem` instead (and still taken out of the hash).
+ */
+export function takeKeyFromHash(hash: string): { key: string | null; rest: string; problem: string | null } {
   const body = hash.startsWith('#') ? hash.slice(1) : hash;
   const parts = body.split(/[&?]/);
   let key: string | null = null;
+  let problem: string | null = null;
   const kept: string[] = [];
   for (const part of parts) {
-    if (part.startsWith('key=')) key = decodeURIComponent(part.slice(4));
-    else if (part !== '') kept.push(part);
+    if (part.startsWith('key=')) {
+      try {
+        key = decodeURIComponent(part.slice(4));
+        problem = key === '' ? null : keyProblem(key);
+      } catch {
+        key = null;
+        problem = 'it is not validly percent-encoded';
+      }
+      if (problem !== null) key = null;
+    } else if (part !== '') kept.push(part);
   }
-  return { key: key === '' ? null : key, rest: kept.length > 0 ? `#${kept.join('&')}` : '' };
+  return { key: key === '' ? null : key, rest: kept.length > 0 ? `#${kept.join('&')}` : '', problem };
 }
 
-export function resolveSession(win: Window = window): ApiSession | null {
+/** The session, or null with the reason the address's key was refused (null when there simply was none). */
+export interface ResolvedSession {
+  session: ApiSession | null;
+  problem: string | null;
+}
+
+export function resolveSession(win: Window = window): ResolvedSession {
   const bridge = win.strikebook;
   if (bridge && typeof bridge.apiBaseUrl === 'string' && typeof bridge.token === 'string' && bridge.token !== '') {
-    return { baseUrl: bridge.apiBaseUrl, token: bridge.token, source: 'electron' };
+    return { session: { baseUrl: bridge.apiBaseUrl, token: bridge.token, source: 'electron' }, problem: null };
   }
   const baseUrl = new URL('v1', new URL('/', win.location.href)).toString();
-  const { key, rest } = takeKeyFromHash(win.location.hash);
+  const { key, rest, problem } = takeKeyFromHash(win.location.hash);
+  if (key !== null || problem !== null) {
+    // The key (good or bad) leaves the address bar, so that a reload neither repeats nor records it.
+    win.history.replaceState(null, '', `${win.location.pathname}${win.location.search}${rest}`);
+  }
+  if (problem !== null) return { session: null, problem: `The key in the address (#key=…) was not used: ${problem}. Paste the key from the api-key file of the data folder.` };
   if (key !== null) {
     try {
       win.sessionStorage.setItem(SESSION_KEY, key);
     } catch {
       // Storage may be disabled; the key still works for this page load.
     }
-    win.history.replaceState(null, '', `${win.location.pathname}${win.location.search}${rest}`);
-    return { baseUrl, token: key, source: 'fragment' };
+    return { session: { baseUrl, token: key, source: 'fragment' }, problem: null };
   }
   let stored: string | null;
   try {
@@ -53,7 +84,7 @@ export function resolveSession(win: Window = window): ApiSession | null {
   } catch {
     stored = null;
   }
-  return stored ? { baseUrl, token: stored, source: 'session' } : null;
+  return { session: stored !== null && keyProblem(stored) === null ? { baseUrl, token: stored, source: 'session' } : null, problem: null };
 }
 
 export function rememberToken(token: string, win: Window = window): void {

@@ -1,5 +1,7 @@
 /** Stable problem codes of the /v1 API (DESIGN §3) and their HTTP status. */
 export const PROBLEM_STATUS = {
+  /** Not a valid HTTP request or request target (bad percent-encoding, a fragment, a bare `*`). */
+  MALFORMED_REQUEST: 400,
   INVALID_PARAMETER: 400,
   UNKNOWN_PARAMETER: 400,
   MISSING_PARAMETER: 400,
@@ -9,18 +11,22 @@ export const PROBLEM_STATUS = {
   NOT_FOUND: 404,
   UNKNOWN_SYMBOL: 404,
   METHOD_NOT_ALLOWED: 405,
+  REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  URI_TOO_LONG: 414,
   UNSUPPORTED_FORMAT: 415,
   MISDIRECTED: 421,
   IMPORT_FAILED: 422,
   RATE_LIMITED: 429,
+  HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_STATUS;
 
 export const PROBLEM_TITLES: Record<ProblemCode, string> = {
+  MALFORMED_REQUEST: 'Malformed request',
   INVALID_PARAMETER: 'Invalid parameter',
   UNKNOWN_PARAMETER: 'Unknown parameter',
   MISSING_PARAMETER: 'Missing parameter',
@@ -30,12 +36,15 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   NOT_FOUND: 'Not found',
   UNKNOWN_SYMBOL: 'Unknown symbol',
   METHOD_NOT_ALLOWED: 'Method not allowed',
+  REQUEST_TIMEOUT: 'Request timeout',
   CONFLICT: 'Conflict',
   PAYLOAD_TOO_LARGE: 'Payload too large',
+  URI_TOO_LONG: 'URI too long',
   UNSUPPORTED_FORMAT: 'Unsupported format',
   MISDIRECTED: 'Misdirected request',
   IMPORT_FAILED: 'Import failed',
   RATE_LIMITED: 'Too many requests',
+  HEADERS_TOO_LARGE: 'Request header fields too large',
   INTERNAL: 'Internal error',
 };
 

@@ -417,14 +417,20 @@ export const SettingsSchema = Type.Object({
   reportingCurrency: Type.String({ pattern: '^[A-Z]{3}$' }),
   cacheSeconds: Type.Integer({ minimum: 0, maximum: 3600 }),
   snapshotRetention: Type.Integer({ minimum: 1, maximum: 1000 }),
-  rateLimit: Type.Object({ perSecond: Type.Number({ exclusiveMinimum: 0, maximum: 100000 }), burst: Type.Integer({ minimum: 1, maximum: 100000 }) }),
-  corsOrigins: Type.Array(Type.String({ maxLength: 200 }), { maxItems: 20 }),
-  onlineSource: Type.Object({
-    enabled: Type.Boolean(),
-    baseUrl: Type.String({ pattern: '^https?://', maxLength: 500 }),
-    watchlist: Type.Array(Type.String({ pattern: SYMBOL_PATTERN }), { maxItems: 50 }),
-    intervalSeconds: Type.Integer({ minimum: 15, maximum: 86400 }),
+  rateLimit: Type.Object({ perSecond: Type.Number({ exclusiveMinimum: 0, maximum: 100000 }), burst: Type.Integer({ minimum: 1, maximum: 100000 }) }, { additionalProperties: false }),
+  corsOrigins: Type.Array(Type.String({ maxLength: 200, description: 'An exact origin, scheme://host[:port] (no *, no path)' }), {
+    maxItems: 20,
+    description: 'Origins allowed by CORS; empty = no CORS headers',
   }),
+  onlineSource: Type.Object(
+    {
+      enabled: Type.Boolean(),
+      baseUrl: Type.String({ pattern: '^https?://', maxLength: 500 }),
+      watchlist: Type.Array(Type.String({ pattern: SYMBOL_PATTERN }), { maxItems: 50 }),
+      intervalSeconds: Type.Integer({ minimum: 15, maximum: 86400 }),
+    },
+    { additionalProperties: false },
+  ),
 });
 export type SettingsJson = Static<typeof SettingsSchema>;
 export const SettingsUpdate = Type.Partial(Type.Omit(SettingsSchema, ['dataDir']), { additionalProperties: false });

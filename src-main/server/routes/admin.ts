@@ -1,11 +1,9 @@
-import { Compile } from 'typebox/compile';
-import { DemoResponse, KeyRotateResponse, SettingsSchema, SettingsUpdate, type SettingsJson, type SettingsUpdateT } from '../../../src-shared/api/schemas';
+import { DemoResponse, KeyRotateResponse, SettingsSchema, SettingsUpdate, type SettingsJson } from '../../../src-shared/api/schemas';
 import type { AppContext } from '../context';
 import { ApiError } from '../problems';
+import { parseJsonBody, strictBodyCompiler } from '../validation';
 import { loadDemo } from '../../demo';
 import { problemResponses, type V1 } from './health';
-
-const checkUpdate = Compile(SettingsUpdate);
 
 function settingsJson(ctx: AppContext): SettingsJson {
   const s = ctx.settings;
@@ -23,6 +21,23 @@ function settingsJson(ctx: AppContext): SettingsJson {
   };
 }
 
+/**
+ * CORS needs exact origins: `scheme://host[:port]`, as a browser sends it in `Origin`. A `*`, a path, `null` (the
+ * origin of sandboxed frames and files) or a spelling the browser would not send is refused, with the reason.
+ */
+function originProblem(origin: string): string | null {
+  if (origin === '*') return 'a wildcard would let every web page call the API; list exact origins such as http://localhost:5173';
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return 'is not an origin of the form scheme://host[:port]';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must be an http:// or https:// origin';
+  if (url.origin !== origin) return `is not an exact origin; write it as ${url.origin}`;
+  return null;
+}
+
 function isValidZone(zone: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
@@ -36,26 +51,25 @@ export function registerAdminRoutes(v1: V1, ctx: AppContext): void {
   v1.get('/settings', { schema: { summary: 'Current settings', tags: ['settings'], response: { 200: SettingsSchema, ...problemResponses } } }, async () => settingsJson(ctx));
   v1.put(
     '/settings',
-    { schema: { summary: 'Change settings (JSON body with any subset of the fields)', tags: ['settings'], response: { 200: SettingsSchema, ...problemResponses } } },
+    {
+      // The body arrives as text (app.ts): parse it here, refusing prototype keys, then validate without coercion.
+      preValidation: async (request) => {
+        // Typed as the schema's type already; the validator that runs next makes it so.
+        request.body = parseJsonBody(request.body) as typeof request.body;
+      },
+      validatorCompiler: strictBodyCompiler,
+      schema: { summary: 'Change settings (JSON body with any subset of the fields)', tags: ['settings'], body: SettingsUpdate, response: { 200: SettingsSchema, ...problemResponses } },
+    },
     async (request) => {
-      let body: unknown;
-      try {
-        body = JSON.parse(typeof request.body === 'string' ? request.body : '');
-      } catch {
-        throw new ApiError('INVALID_PARAMETER', 'The body must be a JSON object of settings.', [{ param: 'body', message: 'is not JSON' }]);
-      }
-      if (!checkUpdate.Check(body)) {
-        const errors = [...checkUpdate.Errors(body)].slice(0, 20).map((e) => {
-          const extra = (e.params as { additionalProperties?: string[] }).additionalProperties;
-          return { param: extra?.[0] ?? (e.instancePath.replace(/^\//, '').replace(/\//g, '.') || 'body'), message: e.message };
-        });
-        const unknown = [...checkUpdate.Errors(body)].some((e) => e.keyword === 'additionalProperties');
-        throw new ApiError(unknown ? 'UNKNOWN_PARAMETER' : 'INVALID_PARAMETER', `Invalid settings: ${errors.map((e) => `${e.param} ${e.message}`).join('; ')}`, errors);
-      }
-      const update = body as SettingsUpdateT;
+      const update = request.body;
       if (update.timeZone !== undefined && !isValidZone(update.timeZone)) {
         throw new ApiError('INVALID_PARAMETER', `timeZone: "${update.timeZone}" is not an IANA time zone`, [{ param: 'timeZone', message: 'is not an IANA time zone' }]);
       }
+      const badOrigins = (update.corsOrigins ?? []).flatMap((origin, index) => {
+        const problem = originProblem(origin);
+        return problem === null ? [] : [{ param: `corsOrigins.${index}`, message: `"${origin.slice(0, 100)}" ${problem}` }];
+      });
+      if (badOrigins.length > 0) throw new ApiError('INVALID_PARAMETER', `corsOrigins: ${badOrigins.map((e) => e.message).join('; ')}.`, badOrigins);
       ctx.updateSettings(update);
       return settingsJson(ctx);
     },

@@ -11,7 +11,7 @@ export const problemResponses = {
 export function registerHealthRoutes(v1: V1, ctx: AppContext): void {
   v1.get(
     '/health',
-    { schema: { summary: 'Liveness (no key needed)', tags: ['meta'], security: [], response: { 200: HealthSchema } } },
+    { config: { access: 'public' }, schema: { summary: 'Liveness (no key needed)', tags: ['meta'], security: [], response: { 200: HealthSchema } } },
     async () => ({ status: 'ok' as const, version: ctx.version, time: new Date().toISOString() }),
   );
 }

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
+import { LRUCache } from 'lru-cache';
 import type { App } from '../app';
 import { makeProblem } from '../../../src-shared/api/errors';
 import { sendProblem } from '../problems';
@@ -16,13 +17,17 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json',
 };
 
+/** The built renderer is a few MB; the bound only matters if the folder were ever much larger. */
+const STATIC_CACHE_BYTES = 32 * 1024 * 1024;
+
 /**
- * Headless mode: the built renderer at `/`. Files are read once and kept (the bundle is small); paths that
- * leave the folder are refused. The key never appears in the HTML: the page reads it from the URL fragment.
+ * Headless mode: the built renderer at `/`. Files are read once and kept, keyed by the file they resolve to (so
+ * however many spellings reach a file, it is held once); paths that leave the folder are refused. The key never
+ * appears in the HTML: the page reads it from the URL fragment.
  */
 export function registerStaticRoutes(app: App, uiDir: string, port: number): void {
   const root = normalize(uiDir);
-  const files = new Map<string, { body: Buffer; type: string }>();
+  const files = new LRUCache<string, { body: Buffer; type: string }>({ maxSize: STATIC_CACHE_BYTES, sizeCalculation: (file) => Math.max(1, file.body.length) });
   const csp = [
     "default-src 'self'",
     "script-src 'self'",
@@ -34,24 +39,24 @@ export function registerStaticRoutes(app: App, uiDir: string, port: number): voi
     "frame-ancestors 'none'",
   ].join('; ');
 
-  function load(path: string): { body: Buffer; type: string } | null {
-    const cached = files.get(path);
+  function load(relative: string): { body: Buffer; type: string } | null {
+    const full = normalize(join(root, relative));
+    if (!full.startsWith(root + sep)) return null;
+    const cached = files.get(full);
     if (cached) return cached;
-    const full = normalize(join(root, path));
-    if (!full.startsWith(root + sep) && full !== root) return null;
-    if (!existsSync(full) || !statSync(full).isFile()) return null;
+    try {
+      if (!statSync(full).isFile()) return null;
+    } catch {
+      return null;
+    }
     const file = { body: readFileSync(full), type: TYPES[extname(full)] ?? 'application/octet-stream' };
-    files.set(path, file);
+    files.set(full, file);
     return file;
   }
 
-  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
-    let path: string;
-    try {
-      path = decodeURIComponent((request.url.split('?', 1)[0] ?? '/').replace(/^\/+/, ''));
-    } catch {
-      return sendProblem(reply, makeProblem('NOT_FOUND', 'Malformed path.'));
-    }
+  app.get('/*', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
+    // The target is canonical (target.ts): no dot segments, every segment validly encoded.
+    const path = decodeURIComponent((request.url.split('?', 1)[0] ?? '/').slice(1));
     const file = (path === '' ? null : load(path)) ?? (extname(path) === '' ? load('index.html') : null);
     if (!file) return sendProblem(reply, makeProblem('NOT_FOUND', `No file ${path.slice(0, 200)}.`));
     reply.header('Content-Security-Policy', csp).header('X-Content-Type-Options', 'nosniff').header('Referrer-Policy', 'no-referrer');
