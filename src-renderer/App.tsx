@@ -1,6 +1,7 @@
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { ApiClient } from './api/client';
 import { keyProblem, rememberToken, resolveSession } from './api/session';
+import { Sidebar } from './components/Sidebar';
 import { Loading } from './components/ui';
 import { ApiContext, applyTheme, initialTheme, ThemeContext, useRoute, type Theme } from './hooks';
 import { ImportPage } from './pages/Import';
@@ -102,29 +103,7 @@ export function App() {
           Skip to content
         </button>
         <div className="shell">
-          <nav className="sidebar" aria-label="Main">
-            <div className="brand">
-              <span className="brand-mark" aria-hidden="true" />
-              Strikebook
-            </div>
-            <ul>
-              {PAGES.map((p) => (
-                <li key={p.id}>
-                  <a href={`#/${p.id}`} className={p.id === page ? 'active' : ''} aria-current={p.id === page ? 'page' : undefined}>
-                    <span className="nav-icon" aria-hidden="true">
-                      {p.icon}
-                    </span>
-                    {p.label}
-                  </a>
-                </li>
-              ))}
-            </ul>
-            <div className="sidebar-foot">
-              <button type="button" className="btn btn-ghost theme-toggle" onClick={toggleTheme} aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`}>
-                <span aria-hidden="true">{theme === 'dark' ? '☀' : '☾'}</span> {theme === 'dark' ? 'Light' : 'Dark'} theme
-              </button>
-            </div>
-          </nav>
+          <Sidebar pages={PAGES} current={page} theme={theme} onToggleTheme={toggleTheme} />
           <main className="content" id="main" tabIndex={-1} aria-label={current?.label}>
             <Suspense fallback={<Loading />}>
               {page === 'journal' && <JournalPage />}

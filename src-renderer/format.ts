@@ -24,9 +24,19 @@ function moneyFormatter(currency: string, signed: boolean): Intl.NumberFormat {
   return formatter;
 }
 
-/** Replaces the ASCII hyphen with a true minus so signed columns line up. */
+/**
+ * Replaces the ASCII hyphen with a true minus so signed columns line up. A number that rounds to zero keeps no
+ * sign: "−0" or "−$0" would read as a loss that isn't there.
+ */
 function minus(text: string): string {
+  if (!/[1-9]/.test(text)) return text.replace(/[-+−]/g, '');
   return text.replace('-', '−');
+}
+
+/** Puts the sign of `value` on `magnitude` (|value| as shown), unless what is shown is zero. */
+function withSign(value: number, magnitude: string, plus: boolean): string {
+  if (!/[1-9]/.test(magnitude)) return magnitude;
+  return `${value < 0 ? '−' : plus && value > 0 ? '+' : ''}${magnitude}`;
 }
 
 /** `$1,234.56`; with `signed`, `+$1,234.56` / `−$1,234.56`. */
@@ -36,20 +46,29 @@ export function fmtMoney(value: number, currency = 'USD', signed = false): strin
   return minus(moneyFormatter(currency, signed).format(rounded === 0 ? 0 : rounded));
 }
 
-/** Compact money for calendar cells: `+$1.2k`, `−$850`. */
+/** Compact money for calendar cells and chart axes: `+$1.2k`, `−$850`, and `$0` for what rounds to zero. */
 export function fmtMoneyCompact(value: number, currency = 'USD'): string {
   if (!Number.isFinite(value)) return '—';
-  const sign = value > 0 ? '+' : value < 0 ? '−' : '';
   const symbol = currency === 'USD' ? '$' : `${currency} `;
   const abs = Math.abs(value);
-  if (abs >= 1e6) return `${sign}${symbol}${(abs / 1e6).toFixed(abs >= 1e7 ? 1 : 2)}m`;
-  if (abs >= 1e4) return `${sign}${symbol}${(abs / 1e3).toFixed(1)}k`;
-  return `${sign}${symbol}${abs.toLocaleString('en-US', { maximumFractionDigits: 0 })}`;
+  let digits: string;
+  if (abs >= 1e6) digits = `${(abs / 1e6).toFixed(abs >= 1e7 ? 1 : 2)}m`;
+  else if (abs >= 1e4) digits = `${(abs / 1e3).toFixed(1)}k`;
+  else digits = abs.toLocaleString('en-US', { maximumFractionDigits: 0 });
+  return withSign(value, `${symbol}${digits}`, true);
 }
 
 const intFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 export function fmtInt(value: number): string {
   return Number.isFinite(value) ? minus(intFormat.format(value)) : '—';
+}
+
+/**
+ * A count with its noun, singular for exactly one: `1 contract`, `2 contracts`, `1,204 expirations`. The one
+ * place the UI pluralises, so "1 contracts" cannot come back.
+ */
+export function fmtCount(count: number, singular: string, plural = `${singular}s`): string {
+  return `${fmtInt(count)} ${count === 1 ? singular : plural}`;
 }
 
 /** A price or strike: up to 2 decimals, no trailing zeros beyond what matters (4,700 / 4,697.25). */
@@ -65,7 +84,7 @@ export function fmtNumber(value: number, digits = 2): string {
 
 export function fmtPct(fraction: number | null | undefined, digits = 1): string {
   if (fraction === null || fraction === undefined || !Number.isFinite(fraction)) return '—';
-  return `${(fraction * 100).toFixed(digits)}%`;
+  return `${minus((fraction * 100).toFixed(digits))}%`;
 }
 
 /**
@@ -77,13 +96,12 @@ export function fmtExposure(value: number | null | undefined, unit: string, sign
   // 'shares per $1 move' is the nominal unit; every other unit is in dollars.
   const dollars = !/share/i.test(unit);
   const abs = Math.abs(value);
-  const sign = value < 0 ? '−' : signed && value > 0 ? '+' : '';
   let scaled: string;
   if (abs >= 1e9) scaled = `${(abs / 1e9).toFixed(2)}bn`;
   else if (abs >= 1e6) scaled = `${(abs / 1e6).toFixed(abs >= 1e8 ? 0 : 1)}m`;
   else if (abs >= 1e3) scaled = `${(abs / 1e3).toFixed(1)}k`;
   else scaled = abs.toFixed(0);
-  return dollars ? `${sign}$${scaled}` : `${sign}${scaled} sh`;
+  return dollars ? withSign(value, `$${scaled}`, signed) : `${withSign(value, scaled, signed)} sh`;
 }
 
 /** `2024-01-05 15:45 ET` style: the snapshot and event times are shown in New York time. */

@@ -13,6 +13,7 @@ import {
   LineSeries,
   LineStyle,
   type DeepPartial,
+  type IChartApi,
   type IChartApiBase,
   type PriceChartOptions,
   type SeriesMarker,
@@ -85,10 +86,32 @@ function createMoneyTimeChart(container: HTMLElement, palette: ReturnType<typeof
   return createChart(container, {
     ...baseOptions(palette),
     localization: { priceFormatter: (value: number) => fmtMoneyCompact(value, currency) },
-    timeScale: { borderColor: palette.border, fixLeftEdge: true, fixRightEdge: true },
+    // These charts always show all their data. Without the lock a narrower container (a scrollbar appearing,
+    // the window or the sidebar changing) keeps the bar spacing and the left edge, and the last days fall off the right.
+    timeScale: { borderColor: palette.border, fixLeftEdge: true, fixRightEdge: true, lockVisibleTimeRangeOnResize: true },
     handleScroll: false,
     handleScale: false,
   });
+}
+
+/**
+ * Writes the first and last dates the chart really shows onto its element (`data-shown-from`, `data-shown-to`),
+ * from the library's own visible range: what a reader can check against the data, and the browser tests do.
+ */
+function reportShownDates(chart: IChartApi, container: HTMLElement): void {
+  const update = () => {
+    const range = chart.timeScale().getVisibleRange();
+    container.dataset.shownFrom = range ? businessDay(range.from) : '';
+    container.dataset.shownTo = range ? businessDay(range.to) : '';
+  };
+  chart.timeScale().subscribeVisibleTimeRangeChange(update);
+  update();
+}
+
+function businessDay(time: Time): string {
+  if (typeof time === 'string') return time;
+  if (typeof time === 'number') return new Date(time * 1000).toISOString().slice(0, 10);
+  return `${String(time.year).padStart(4, '0')}-${String(time.month).padStart(2, '0')}-${String(time.day).padStart(2, '0')}`;
 }
 
 /** Cumulative P&L: green above zero, red below (a baseline series at 0). */
@@ -114,6 +137,7 @@ export function EquityChart({ points, currency, height = 240 }: { points: Readon
     series.setData(points.map((p) => ({ time: p.date as Time, value: p.value })));
     series.createPriceLine({ price: 0, color: palette.border, lineWidth: 1, lineStyle: LineStyle.Dotted, axisLabelVisible: false, title: '' });
     chart.timeScale().fitContent();
+    reportShownDates(chart, container);
     return () => chart.remove();
   }, [points, theme, currency]);
   return <div className="chart" ref={ref} style={{ height }} role="img" aria-label="Equity curve: cumulative P&L by day" />;
@@ -131,6 +155,7 @@ export function MonthlyBars({ months, currency, height = 180 }: { months: Readon
     const series = chart.addSeries(HistogramSeries, { priceLineVisible: false, lastValueVisible: false });
     series.setData(months.map((m) => ({ time: `${m.month.slice(0, 7)}-01` as Time, value: m.pl, color: m.pl >= 0 ? palette.pos : palette.neg })));
     chart.timeScale().fitContent();
+    reportShownDates(chart, container);
     return () => chart.remove();
   }, [months, theme, currency]);
   return <div className="chart" ref={ref} style={{ height }} role="img" aria-label="Monthly P&L" />;

@@ -3,7 +3,7 @@ import type { Formula, GexResponseT, VannaResponseT } from '../../src-shared/api
 import { DemoButton } from '../components/DemoButton';
 import { chartPalette, nearestStrike, StrikeChart, type StrikeMarker, type StrikeSeries } from '../components/charts';
 import { Badge, DemoBadge, EmptyState, ErrorBanner, Loading, Panel, Segmented, Stat } from '../components/ui';
-import { fmtDateTime, fmtExposure, fmtInt, fmtNumber, fmtPrice } from '../format';
+import { fmtCount, fmtDateTime, fmtExposure, fmtInt, fmtNumber, fmtPrice } from '../format';
 import { navigate, useApi, useAsync, useTheme, type Route } from '../hooks';
 
 // Mirrors FORMULAS / FORMULA_UNITS in src-shared/api/schemas (value imports would pull typebox in).
@@ -52,7 +52,7 @@ function GexPanel({ gex }: { gex: GexResponseT }) {
   return (
     <>
       <div className="stats-grid stats-grid-6" data-testid="gex-key-numbers">
-        <Stat label="Spot" value={fmtPrice(gex.stockPrice)} sub={`${fmtInt(gex.meta.contracts)} contracts`} />
+        <Stat label="Spot" value={fmtPrice(gex.stockPrice)} sub={fmtCount(gex.meta.contracts, 'contract')} />
         <Stat
           label="Total GEX"
           value={<span className={gex.totalGEX >= 0 ? 'pos' : 'neg'}>{fmtExposure(gex.totalGEX, unit)}</span>}
@@ -159,7 +159,7 @@ function VannaPanel({ symbol, snapshotTime }: { symbol: string; snapshotTime: st
             <Stat
               label="Vanna regime"
               value={<Badge tone={v.keyLevels.vannaRegime === 'positive' ? 'pos' : 'neg'}>{v.keyLevels.vannaRegime}</Badge>}
-              sub={`${v.mode === 'aggregate' ? `${v.minDte}–${v.maxDte} DTE` : `${v.expiration ?? ''} (${v.minDte}d)`} · ${fmtInt(v.meta.contracts)} contracts`}
+              sub={`${v.mode === 'aggregate' ? `${v.minDte}–${v.maxDte} DTE` : `${v.expiration ?? ''} (${v.minDte}d)`} · ${fmtCount(v.meta.contracts, 'contract')}`}
             />
             <Stat label="Total vanna" value={<span className={v.totalVanna >= 0 ? 'pos' : 'neg'}>{fmtExposure(v.totalVanna, 'USD')}</span>} sub="dealer Δ per +1 vol point" />
             <Stat label="Total charm" value={<span className={v.totalCharm >= 0 ? 'pos' : 'neg'}>{fmtExposure(v.totalCharm, 'USD')}</span>} sub="dealer Δ per calendar day" />
@@ -317,7 +317,7 @@ export function ExposurePage({ route }: { route: Route }) {
               {available.slice(0, 40).map((exp) => {
                 const d = details.get(exp);
                 return (
-                  <label key={exp} className={`chip ${picked.includes(exp) ? 'on' : ''}`} title={d ? `${d.settlement}-settled · ${fmtInt(d.contracts)} contracts · OI ${fmtInt(d.openInterest)}` : undefined}>
+                  <label key={exp} className={`chip ${picked.includes(exp) ? 'on' : ''}`} title={d ? `${d.settlement}-settled · ${fmtCount(d.contracts, 'contract')} · OI ${fmtInt(d.openInterest)}` : undefined}>
                     <input
                       type="checkbox"
                       checked={picked.includes(exp)}
@@ -329,7 +329,7 @@ export function ExposurePage({ route }: { route: Route }) {
                 );
               })}
               {available.length > 40 && <span className="muted small">+{available.length - 40} later</span>}
-              {picked.length === 0 && <span className="muted small">Pick one or more; until then the nearest {count} are shown.</span>}
+              {picked.length === 0 && <span className="muted small">Pick one or more; until then: the nearest {fmtCount(count, 'expiration')}.</span>}
             </fieldset>
           )}
         </div>

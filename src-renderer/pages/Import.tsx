@@ -3,7 +3,7 @@ import type { BrokerId, ImportReport } from '../../src-shared/api/schemas';
 import { ApiError, type ChainPostResponseT } from '../api/client';
 import { DemoButton } from '../components/DemoButton';
 import { Badge, ErrorBanner, Loading, Panel, Segmented } from '../components/ui';
-import { fmtDateTime, fmtInt, fmtPrice } from '../format';
+import { fmtCount, fmtDateTime, fmtInt, fmtPrice } from '../format';
 import { navigate, useApi, useAsync } from '../hooks';
 
 type Kind = 'broker' | 'chain';
@@ -94,7 +94,7 @@ function ReportView({ outcome, onUndo }: { outcome: Outcome; onUndo: (id: number
           <strong>{outcome.filename}</strong>
         </div>
         <p className="num">
-          {r.symbol} · spot {fmtPrice(r.spot)} · {fmtInt(r.contracts)} contracts · {fmtInt(r.expirations)} expirations · quoted {fmtDateTime(r.quoteTime)} · {fmtInt(r.events)} new events
+          {r.symbol} · spot {fmtPrice(r.spot)} · {fmtCount(r.contracts, 'contract')} · {fmtCount(r.expirations, 'expiration')} · quoted {fmtDateTime(r.quoteTime)} · {fmtCount(r.events, 'new event')}
         </p>
         <button type="button" className="btn btn-small" onClick={() => navigate('exposure', { symbol: r.symbol })}>
           Open exposure for {r.symbol}
@@ -231,7 +231,7 @@ export function ImportPage() {
     if (!window.confirm(`Undo import #${id}? Its transactions are removed from the journal.`)) return;
     try {
       const result = await api.undoImport(id);
-      setUndoMessage(`Import #${result.id} undone: ${fmtInt(result.removed)} transactions removed.`);
+      setUndoMessage(`Import #${result.id} undone: ${fmtCount(result.removed, 'transaction')} removed.`);
       setOutcomes((list) => list.filter((o) => o.kind !== 'broker' || o.report.id !== id));
       history.reload();
     } catch (error) {
@@ -346,7 +346,7 @@ export function ImportPage() {
             ))}
             <div className="queue-actions">
               <button type="button" className="btn btn-primary" onClick={() => void runImport()} disabled={progress !== null}>
-                Import {queue.length} file{queue.length === 1 ? '' : 's'}
+                Import {fmtCount(queue.length, 'file')}
               </button>
             </div>
           </div>

@@ -1,23 +1,10 @@
 import { useMemo, useState } from 'react';
-import type { Period, PerformanceResponseT, SummaryResponseT } from '../../src-shared/api/schemas';
+import type { Period, SummaryResponseT } from '../../src-shared/api/schemas';
 import { DemoButton } from '../components/DemoButton';
 import { EquityChart, MonthlyBars } from '../components/charts';
+import { PnlCalendar, usesYearStrips } from '../components/PnlCalendar';
 import { DemoBadge, EmptyState, ErrorBanner, Loading, Money, Panel, Segmented, Stat } from '../components/ui';
-import {
-  addDays,
-  addMonths,
-  daysBetween,
-  fmtInt,
-  fmtMoney,
-  fmtMoneyCompact,
-  fmtPct,
-  fmtRange,
-  isoToday,
-  monthTitle,
-  signClass,
-  typeLabel,
-  weekdayMon0,
-} from '../format';
+import { addDays, addMonths, fmtCount, fmtInt, fmtMoney, fmtPct, fmtRange, isoToday, monthTitle, signClass, typeLabel } from '../format';
 import { navigate, useApi, useAsync } from '../hooks';
 
 type PeriodMode = 'weekly' | 'monthly' | 'custom';
@@ -43,62 +30,7 @@ function SummaryCards({ period, currency }: { period: Period; currency: string }
       <Stat label="Locked-in premiums" value={<Money value={s.lockedInPremiums} currency={currency} />} sub="short options closed" title="Realized P&L of short option lots closed in the period" />
       <Stat label="Rolls" value={fmtInt(s.rolls)} sub={<>credits <Money value={s.rollCredits} currency={currency} /></>} />
       <Stat label="Dividends" value={<Money value={s.dividends} currency={currency} />} sub={s.interest !== 0 ? <>interest {fmtMoney(s.interest, currency, true)}</> : 'net of withholding'} />
-      <Stat label="Stock P&L" value={<Money value={s.stockPL} currency={currency} />} sub={<>fees {fmtMoney(-Math.abs(s.fees), currency, true)} · {fmtInt(s.trades)} trades</>} />
-    </div>
-  );
-}
-
-/** A Monday-first grid over the range; each day coloured by its P&L relative to the range's largest day. */
-function CalendarHeatmap({ calendar, currency, period }: { calendar: PerformanceResponseT['calendar']; currency: string; period: PeriodMode }) {
-  const cells = useMemo(() => {
-    const byDate = new Map(calendar.days.map((d) => [d.date, d]));
-    const start = addDays(calendar.from, -weekdayMon0(calendar.from));
-    const end = addDays(calendar.to, 6 - weekdayMon0(calendar.to));
-    const total = daysBetween(start, end) + 1;
-    const list: Array<{ date: string; inRange: boolean; pl: number; trades: number }> = [];
-    // Guard against a huge custom range: a year of weeks is the most the grid shows.
-    const limit = Math.min(total, 7 * 54);
-    for (let i = 0; i < limit; i += 1) {
-      const date = addDays(start, i);
-      const day = byDate.get(date);
-      list.push({ date, inRange: date >= calendar.from && date <= calendar.to, pl: day?.pl ?? 0, trades: day?.trades ?? 0 });
-    }
-    return list;
-  }, [calendar]);
-  const maxAbs = Math.max(1, ...calendar.days.map((d) => Math.abs(d.pl)));
-  const compact = cells.length > 7 * 6;
-  return (
-    <div className={`heatmap ${compact ? 'heatmap-compact' : ''} ${period === 'weekly' ? 'heatmap-week' : ''}`} role="grid" aria-label="Daily P&L calendar">
-      <div className="heatmap-row heatmap-head" role="row">
-        {['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].map((d) => (
-          <div key={d} role="columnheader">
-            {d}
-          </div>
-        ))}
-      </div>
-      {Array.from({ length: Math.ceil(cells.length / 7) }, (_, week) => (
-        <div className="heatmap-row" role="row" key={week}>
-          {cells.slice(week * 7, week * 7 + 7).map((cell) => {
-            const strength = cell.pl === 0 ? 0 : 0.15 + 0.85 * Math.min(1, Math.abs(cell.pl) / maxAbs) ** 0.7;
-            const tone = cell.pl > 0 ? 'pos' : cell.pl < 0 ? 'neg' : 'zero';
-            const day = Number(cell.date.slice(8, 10));
-            return (
-              <div
-                key={cell.date}
-                role="gridcell"
-                className={`heat-cell heat-${tone} ${cell.inRange ? '' : 'out'} ${cell.trades > 0 ? 'active' : ''}`}
-                style={{ ['--heat' as string]: strength.toFixed(3) }}
-                title={`${cell.date}: ${fmtMoney(cell.pl, currency, true)} · ${cell.trades} trade${cell.trades === 1 ? '' : 's'}`}
-                aria-label={`${cell.date} ${fmtMoney(cell.pl, currency, true)}, ${cell.trades} trades`}
-              >
-                <span className="heat-day">{day === 1 ? cell.date.slice(5, 7) + '/01' : day}</span>
-                {cell.inRange && (cell.pl !== 0 || cell.trades > 0) && <span className="heat-pl num">{fmtMoneyCompact(cell.pl, currency)}</span>}
-                {cell.inRange && cell.trades > 0 && !compact && <span className="heat-trades">{cell.trades}t</span>}
-              </div>
-            );
-          })}
-        </div>
-      ))}
+      <Stat label="Stock P&L" value={<Money value={s.stockPL} currency={currency} />} sub={<>fees {fmtMoney(-Math.abs(s.fees), currency, true)} · {fmtCount(s.trades, 'trade')}</>} />
     </div>
   );
 }
@@ -120,7 +52,7 @@ function BySymbolTable({ rows, currency }: { rows: Period['breakdown']['bySymbol
   );
   return (
     <div className="table-wrap">
-      <table className="table" data-testid="by-symbol">
+      <table className="table table-tight" data-testid="by-symbol">
         <thead>
           <tr>
             {header('symbol', 'Symbol', false)}
@@ -178,8 +110,8 @@ function YearView({ summary }: { summary: SummaryResponseT }) {
           title="Closed chains (flat to flat per account and underlying) with P&L > 0"
         />
         <Stat label="Chains" value={fmtInt(s.chains.opened)} sub={`${fmtInt(s.chains.open)} open · ${fmtInt(s.chains.closed)} closed`} />
-        <Stat label="Expired options" value={fmtInt(s.expiredOptions)} sub={`${fmtInt(s.expiredContracts)} contracts`} />
-        <Stat label="Rolls" value={fmtInt(s.rolls)} sub={`${fmtInt(s.assignments)} assigned · ${fmtInt(s.trades)} trades`} />
+        <Stat label="Expired options" value={fmtInt(s.expiredOptions)} sub={fmtCount(s.expiredContracts, 'contract')} />
+        <Stat label="Rolls" value={fmtInt(s.rolls)} sub={`${fmtInt(s.assignments)} assigned · ${fmtCount(s.trades, 'trade')}`} />
         <Stat label="Max drawdown" value={<span className={s.equity.maxDrawdown > 0 ? 'neg' : ''}>{fmtMoney(-s.equity.maxDrawdown, c)}</span>} sub="peak to trough" />
       </div>
       <div className="grid-2-1">
@@ -359,11 +291,12 @@ export function JournalPage() {
                 .join(' · ')}
             </p>
           )}
-          <div className="grid-1-1">
+          {/* A multi-year strip needs the full width; a month calendar shares the row with the by-symbol table. */}
+          <div className={usesYearStrips(data.calendar) ? 'journal-stack' : 'journal-split'}>
             <Panel title="Daily P&L" actions={<span className="muted small">{fmtRange(data.calendar.from, data.calendar.to)}</span>}>
-              <CalendarHeatmap calendar={data.calendar} currency={currency} period={mode} />
+              <PnlCalendar calendar={data.calendar} currency={currency} weekly={mode === 'weekly'} />
             </Panel>
-            <Panel title="By symbol" actions={<span className="muted small">{current.breakdown.bySymbol.length} symbols</span>}>
+            <Panel title="By symbol" actions={<span className="muted small">{fmtCount(current.breakdown.bySymbol.length, 'symbol')}</span>}>
               <BySymbolTable rows={current.breakdown.bySymbol} currency={currency} />
             </Panel>
           </div>

@@ -3,11 +3,11 @@
  * port, and drives system Chromium through playwright-core (never a downloaded browser).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
 
 export const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -109,4 +109,41 @@ export async function api<T>(served: Served, path: string, init: RequestInit = {
   const response = await fetch(`${served.apiBaseUrl}${path}`, { ...init, headers: { Authorization: `Bearer ${served.key}`, ...(init.headers ?? {}) } });
   if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
+}
+
+/** A fresh context at the given size and colour scheme, the app loaded with its key. */
+export async function openPage(
+  browser: Browser,
+  served: Served,
+  options: { width: number; height?: number; theme: 'light' | 'dark' },
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: options.width, height: options.height ?? 900 }, colorScheme: options.theme });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(served.uiUrl);
+  await page.waitForSelector('nav[aria-label="Main"]', { state: 'attached' });
+  return { context, page, errors };
+}
+
+/** What shows that a page has its data: the selector each page test waits for. */
+export const PAGE_READY = {
+  journal: '[data-testid="year-stats"]',
+  transactions: '[data-testid="transactions-table"]',
+  import: '[data-testid="import-history"]',
+  exposure: '[data-testid="vanna-levels"]',
+  events: '[data-testid="events-table"]',
+  settings: '[data-testid="data-dir"]',
+} as const;
+
+/** Goes to a page through the main navigation, opening the Menu first when the window is narrow. */
+export async function goTo(page: Page, name: string): Promise<void> {
+  const menu = page.getByRole('button', { name: 'Menu' });
+  if (await menu.isVisible()) await menu.click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: new RegExp(`^.?\\s*${name}$`, 'i') }).click();
+  await page.waitForSelector(`[data-testid="page-${name.toLowerCase()}"]`);
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });
 }
