@@ -60,7 +60,7 @@ export async function benchJournal(): Promise<BenchLine[]> {
     for (let run = 0; run < 3; run += 1) {
       ctx = open();
       const start = performance.now();
-      const report = ctx.journal.importFile({ text: csv, broker: 'generic', filename: 'bench.csv' });
+      const report = await ctx.journal.importFile({ text: csv, broker: 'generic', filename: 'bench.csv' });
       importSeconds.push((performance.now() - start) / 1000);
       if (report.imported !== COUNT) throw new Error(`imported ${report.imported} of ${COUNT}`);
     }
@@ -69,7 +69,7 @@ export async function benchJournal(): Promise<BenchLine[]> {
     const rowsPerSecond = COUNT / median(importSeconds);
 
     const ledgerStart = performance.now();
-    journalCtx.journal.warm();
+    await journalCtx.journal.warm();
     const ledgerMs = performance.now() - ledgerStart;
 
     const app = await buildApp(journalCtx, { port: 7717 });
@@ -95,7 +95,7 @@ export async function benchJournal(): Promise<BenchLine[]> {
       atMost('journal.transactions_filtered_page_ms', filteredMs, 'ms', 5, 'symbol and date filters'),
     ];
   } finally {
-    for (const c of contexts) c.close();
+    for (const c of contexts) await c.close();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -9,6 +9,7 @@ import type { AppContext } from './context';
 import { ApiError, sendProblem } from './problems';
 import { RateLimiter } from './rate-limit';
 import { validationProblem } from './validation';
+import { databaseBusy, isBusyError } from '../db/writes';
 import { makeFastPath } from './fast-path';
 import { registerHealthRoutes } from './routes/health';
 import { registerJournalRoutes } from './routes/journal';
@@ -110,6 +111,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
 
   app.setErrorHandler(async (error: unknown, request, reply) => {
     if (error instanceof ApiError) return sendProblem(reply, error.problem, error.headers);
+    // Another process holds the database's write lock (a write not routed through ctx.writes, or a rare read).
+    if (isBusyError(error)) {
+      const busy = databaseBusy();
+      return sendProblem(reply, busy.problem, busy.headers);
+    }
     const fastifyError = error as { code?: string; statusCode?: number; message?: string; validation?: FastifySchemaValidationError[]; validationContext?: string };
     if (fastifyError.validation) return sendProblem(reply, validationProblem(fastifyError.validation, fastifyError.validationContext ?? 'request').problem);
     switch (fastifyError.code) {

@@ -79,7 +79,7 @@ export class OnlineSource {
       const parsed = parseChainFile(text, { format: 'cboe-json', symbol });
       if (!parsed.ok) throw new Error(parsed.errors.map((e) => e.message).slice(0, 3).join('; '));
       const snapshot = { ...parsed.snapshot, source: 'online' as const };
-      const result = this.ctx.exposure.ingest(snapshot);
+      const result = await this.ctx.writes.run(() => this.ctx.exposure.ingest(snapshot));
       this.failures.delete(symbol);
       this.backoffUntilMs.delete(symbol);
       status = { symbol, ok: true, message: `${result.contracts} contracts at ${result.quoteTime}${result.stored ? '' : ' (unchanged)'}`, at };

@@ -16,6 +16,7 @@ export const PROBLEM_STATUS = {
   IMPORT_FAILED: 422,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  DATABASE_BUSY: 503,
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_STATUS;
@@ -37,6 +38,7 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   IMPORT_FAILED: 'Import failed',
   RATE_LIMITED: 'Too many requests',
   INTERNAL: 'Internal error',
+  DATABASE_BUSY: 'Database busy',
 };
 
 export interface ProblemFieldError {

@@ -56,14 +56,14 @@ export function registerAdminRoutes(v1: V1, ctx: AppContext): void {
       if (update.timeZone !== undefined && !isValidZone(update.timeZone)) {
         throw new ApiError('INVALID_PARAMETER', `timeZone: "${update.timeZone}" is not an IANA time zone`, [{ param: 'timeZone', message: 'is not an IANA time zone' }]);
       }
-      ctx.updateSettings(update);
+      await ctx.updateSettings(update);
       return settingsJson(ctx);
     },
   );
   v1.post(
     '/keys/rotate',
     { schema: { summary: 'Replace the key of the api-key file (the old key stops working)', tags: ['settings'], response: { 200: KeyRotateResponse, ...problemResponses } } },
-    async () => ({ key: ctx.rotateKey(), keyFile: ctx.keyFilePath }),
+    async () => ({ key: await ctx.rotateKey(), keyFile: ctx.keyFilePath }),
   );
   v1.post(
     '/demo',
