@@ -24,15 +24,16 @@ export const FILE_MODE = 0o600;
 export const FOLDER_MODE = 0o700;
 
 function errorText(error: unknown): string {
-  if (error instanceof Error) return 'code' in error && typeof error.code === 'string' ? `${error.code}: ${error.message}` : error.message;
-  return String(error);
+  if (!(error instanceof Error)) return String(error);
+  const code = 'code' in error && typeof error.code === 'string' ? error.code : '';
+  return code === '' || error.message.startsWith(code) ? error.message : `${code}: ${error.message}`;
 }
 
 function notWritable(dir: string, error: unknown): DataFolderError {
   return new DataFolderError(
     `Strikebook cannot write to its data folder ${dir} (${errorText(error)}). It keeps strikebook.db (with its -wal and -shm ` +
-      'files) and api-key there and must be able to create and change them. Make the folder writable for this user, ' +
-      'or choose another folder (--data-dir or STRIKEBOOK_DATA_DIR for the command line).',
+      'files) and api-key there and must be able to create and change them: make the folder and those files writable for ' +
+      'this user, or choose another folder (--data-dir or STRIKEBOOK_DATA_DIR for the command line).',
     dir,
   );
 }
@@ -75,9 +76,9 @@ export function prepareDataFolder(dir: string): void {
 }
 
 /**
- * Creates `path` empty with mode 0600 if it does not exist, and narrows an existing one (and the database's -wal and
- * -shm, which SQLite creates with the database file's mode) to 0600. The mode is set with chmod, so the umask of
- * the process cannot widen it.
+ * Creates `path` empty with mode 0600 if it does not exist (set with fchmod, so the umask cannot widen it), and takes
+ * the group and other bits off an existing one and off the database's -wal and -shm (SQLite creates those with the
+ * database file's mode). An owner's own read-only mode is left as it is.
  */
 export function secureFile(path: string, companions: readonly string[] = []): void {
   if (!existsSync(path)) {
@@ -96,7 +97,9 @@ export function secureFile(path: string, companions: readonly string[] = []): vo
   }
   for (const file of [path, ...companions]) {
     try {
-      if (existsSync(file) && (statSync(file).mode & 0o777) !== FILE_MODE) chmodSync(file, FILE_MODE);
+      if (!existsSync(file)) continue;
+      const mode = statSync(file).mode & 0o777;
+      if ((mode & 0o077) !== 0) chmodSync(file, mode & 0o700);
     } catch {
       // Not ours to change (another owner): opening it will say whether it can be used.
     }

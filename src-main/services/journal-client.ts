@@ -43,6 +43,8 @@ export interface JournalClientOptions {
   writes: WriteQueue;
   settings: () => JournalSettings;
   log?: (line: string) => void;
+  /** The module the worker is found beside (default: this one); tests point it at a bundle's entry. */
+  moduleUrl?: string;
 }
 
 /**
@@ -86,7 +88,7 @@ export class JournalWorkerClient implements JournalApi {
   }
 
   private start(): Worker {
-    const { script, entry } = journalWorkerScript();
+    const { script, entry } = journalWorkerScript(this.options.moduleUrl);
     const init: WorkerInit = { dbPath: this.options.dbPath, ...(this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {}) };
     const worker = new Worker(script, { workerData: entry === undefined ? init : { ...init, entry }, name: 'strikebook-journal' });
     // Only calls in flight keep the process alive (see call()); an idle worker never does.
