@@ -39,6 +39,8 @@ declare module 'fastify' {
 
 const ALL_METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 export const UPLOAD_LIMIT_BYTES = 50 * 1024 * 1024;
+/** Content types of raw uploads (broker files, chain files, settings JSON). */
+export const UPLOAD_CONTENT_TYPES = ['text/csv', 'text/plain', 'application/json', 'application/csv', 'application/vnd.ms-excel', 'application/octet-stream'] as const;
 const PUBLIC_PATHS = new Set(['/v1/health', '/v1/openapi.json']);
 
 /** Builds the /v1 app without listening (tests call it with `inject`). */
@@ -142,7 +144,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
 
   // Raw uploads (imports, chains) arrive as text; the importers and parsers read them.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(['text/csv', 'text/plain', 'application/json', 'application/csv', 'application/vnd.ms-excel', 'application/octet-stream'], { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser([...UPLOAD_CONTENT_TYPES], { parseAs: 'string' }, (_request, body, done) => {
     done(null, body);
   });
 

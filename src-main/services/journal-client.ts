@@ -131,7 +131,7 @@ export class JournalWorkerClient implements JournalApi {
     }
   }
 
-  private call(method: string, args: unknown[], deadlineMs?: number): Promise<unknown> {
+  private call(method: string, args: unknown[], deadlineMs?: number, transfer: ArrayBuffer[] = []): Promise<unknown> {
     if (this.closed) return Promise.reject(new JournalWorkerError('The journal is closed.'));
     let worker: Worker;
     try {
@@ -146,7 +146,7 @@ export class JournalWorkerClient implements JournalApi {
     return new Promise((resolve, reject) => {
       this.pending.set(id, { worker, resolve, reject });
       worker.ref();
-      worker.postMessage(message);
+      worker.postMessage(message, transfer);
     });
   }
 
@@ -155,21 +155,27 @@ export class JournalWorkerClient implements JournalApi {
   }
 
   /** A write holds one of the process's write turns from sending until the worker's answer (or its death). */
-  private write<K extends keyof JournalWrites>(method: K, ...args: Tail<Parameters<JournalWrites[K]>>): Promise<Awaited<ReturnType<JournalWrites[K]>>> {
-    return this.options.writes.exclusive((deadlineMs) => this.call(method, args, deadlineMs)) as Promise<Awaited<ReturnType<JournalWrites[K]>>>;
+  private write<K extends keyof JournalWrites>(method: K, args: Tail<Parameters<JournalWrites[K]>>, transfer: ArrayBuffer[] = []): Promise<Awaited<ReturnType<JournalWrites[K]>>> {
+    return this.options.writes.exclusive((deadlineMs) => this.call(method, args, deadlineMs, transfer)) as Promise<Awaited<ReturnType<JournalWrites[K]>>>;
   }
 
+  /**
+   * An upload given as bytes is moved to the worker, not copied, when it owns its whole memory (a large Buffer
+   * does; a small one may share Node's pool, which must not be taken from this thread: those are copied).
+   */
   importFile(request: ImportRequest) {
-    return this.write('importFile', request);
+    const file = request.text;
+    const movable = typeof file !== 'string' && file.buffer instanceof ArrayBuffer && file.byteOffset === 0 && file.byteLength === file.buffer.byteLength;
+    return this.write('importFile', [request], movable ? [file.buffer] : []);
   }
   store(...args: Parameters<JournalService['store']>) {
-    return this.write('store', ...args);
+    return this.write('store', args);
   }
   undoImport(id: number) {
-    return this.write('undoImport', id);
+    return this.write('undoImport', [id]);
   }
   redate(timeZone: string) {
-    return this.write('redate', timeZone);
+    return this.write('redate', [timeZone]);
   }
   listImports(query: ImportsQueryT = {}) {
     return this.read('listImports', query);

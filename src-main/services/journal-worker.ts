@@ -6,6 +6,7 @@
  * Started by journal-client.ts: from the sources through ts-worker.mjs, from a bundle as its own entry file.
  */
 import Database from 'better-sqlite3';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ImportReport, ImportsQueryT, PerformanceQueryT, TransactionsQueryT } from '../../src-shared/api/schemas';
 import { configureConnection } from '../db/open';
@@ -21,6 +22,15 @@ const db = new Database(init.dbPath, { fileMustExist: true, ...(init.nativeBindi
 // The main thread opened, checked and migrated the file; this connection only joins it. It never waits on a lock
 // synchronously either: a busy write is retried between other messages (retryWhileBusy).
 configureConnection(db, 0);
+// Where the OS allows it per thread (Linux), this thread yields the CPU to the event loop's thread: on a busy
+// machine an import or a ledger rebuild must not delay the answers of the server (or Electron's window).
+if (process.platform === 'linux') {
+  try {
+    setPriority(10);
+  } catch {
+    // Not permitted: run at the normal priority.
+  }
+}
 let settings: JournalSettings | null = null;
 const journal = new JournalService(db, () => {
   if (settings === null) throw new Error('journal worker: no settings yet');

@@ -143,10 +143,16 @@ function interner(): (text: string) => string {
 }
 
 export interface ImportRequest {
-  text: string;
+  /** The file: its text, or its UTF-8 bytes (the server hands the upload over undecoded; see importText). */
+  text: string | Uint8Array;
   broker?: BrokerId | 'auto';
   accountName?: string;
   filename?: string | null;
+}
+
+/** The text of an uploaded file; bytes are decoded as UTF-8 (invalid sequences become U+FFFD, a BOM stays for the importers). */
+export function importText(file: string | Uint8Array): string {
+  return typeof file === 'string' ? file : Buffer.from(file.buffer, file.byteOffset, file.byteLength).toString('utf8');
 }
 
 /** A file parsed without errors, ready to store (parsing needs no write lock, storing does). */
@@ -303,7 +309,7 @@ export class JournalService {
   /** Parses a broker file; a file with any error throws (422) and nothing is stored. */
   parse(request: ImportRequest): ParsedImport {
     const options = request.accountName === undefined ? {} : { accountName: request.accountName };
-    const parsed = parseImport(request.text, request.broker ?? 'auto', options);
+    const parsed = parseImport(importText(request.text), request.broker ?? 'auto', options);
     if (!parsed.ok) {
       // An unrecognised layout is a well-formed request with unprocessable content: 422, not 415.
       throw new ApiError(parsed.code, parsed.detail, parsed.errors.map((e) => ({ param: 'body', message: e.message, line: e.line })), { status: 422 });
