@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareDataFolder, isPermissionError, writeProblem } from './db/data-folder';
-import { openDatabase } from './db/open';
+import { openDatabase, SERVER_CACHE_KIB } from './db/open';
 import { isBusyError, WriteQueue } from './db/writes';
 import type { AppContext } from './server/context';
 import { ApiError } from './server/problems';
@@ -89,6 +89,7 @@ export function openDataFolder(options: { dataDir: string; overrides?: Partial<S
 export function createContext(options: ContextOptions): OwnedContext {
   const folder = openDataFolder({ dataDir: options.dataDir, busyTimeoutMs: 0, ...(options.overrides ? { overrides: options.overrides } : {}), ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
   const { db, keys } = folder;
+  db.pragma(`cache_size = ${SERVER_CACHE_KIB}`);
   const overrides = options.overrides ?? {};
   let settings = folder.settings;
   const getSettings = () => settings;

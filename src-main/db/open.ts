@@ -24,6 +24,11 @@ export class DatabaseVersionError extends DataFolderError {
 
 /** Page cache of a connection at rest (negative = KiB); imports raise it for their transaction. */
 export const DEFAULT_CACHE_KIB = -8192;
+/**
+ * Page cache of the server's own connection: keys, settings, chain snapshots (one blob each) and events. The
+ * journal's pages are read by the worker's connection, which keeps DEFAULT_CACHE_KIB.
+ */
+export const SERVER_CACHE_KIB = -2048;
 export const IMPORT_CACHE_KIB = -65536;
 /** How long opening (and migrating) waits for another process's write lock: start-up serves no request yet. */
 const OPEN_BUSY_TIMEOUT_MS = 5000;
@@ -49,11 +54,11 @@ export interface OpenResult {
 }
 
 /** The settings every connection to the journal uses (the server's, the journal worker's, the CLI's). */
-export function configureConnection(db: Db, busyTimeoutMs: number): void {
+export function configureConnection(db: Db, busyTimeoutMs: number, cacheKib = DEFAULT_CACHE_KIB): void {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma(`busy_timeout = ${busyTimeoutMs}`);
-  db.pragma(`cache_size = ${DEFAULT_CACHE_KIB}`);
+  db.pragma(`cache_size = ${cacheKib}`);
 }
 
 /**

@@ -63,6 +63,9 @@ export function journalWorkerScript(moduleUrl: string = import.meta.url): { scri
   return { script: found };
 }
 
+/** Young-generation cap of the worker's heap (see start()). */
+const WORKER_YOUNG_GENERATION_MB = 8;
+
 type Pending = { worker: Worker; resolve: (value: unknown) => void; reject: (error: Error) => void };
 type Tail<T extends unknown[]> = T extends [unknown, ...infer Rest] ? Rest : never;
 
@@ -77,8 +80,8 @@ export class JournalWorkerClient implements JournalApi {
   private nextId = 1;
   private closed = false;
   private lastError: Error | null = null;
-  /** Times the worker had to be started again after it stopped (tests read it). */
-  restarts = 0;
+  /** Times the worker stopped without being closed (a crash); the next call starts a new one. */
+  unexpectedExits = 0;
 
   constructor(private readonly options: JournalClientOptions) {}
 
@@ -90,7 +93,13 @@ export class JournalWorkerClient implements JournalApi {
   private start(): Worker {
     const { script, entry } = journalWorkerScript(this.options.moduleUrl);
     const init: WorkerInit = { dbPath: this.options.dbPath, ...(this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {}) };
-    const worker = new Worker(script, { workerData: entry === undefined ? init : { ...init, entry }, name: 'strikebook-journal' });
+    const worker = new Worker(script, {
+      workerData: entry === undefined ? init : { ...init, entry },
+      name: 'strikebook-journal',
+      // The journal allocates in bursts (an import, a ledger rebuild); V8's default young generation (up to 3 × 16 MB
+      // per isolate) stays committed after them and cost the server 14 MB of RSS, with no gain in speed.
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+    });
     // Only calls in flight keep the process alive (see call()); an idle worker never does.
     worker.unref();
     this.lastError = null;
@@ -126,7 +135,7 @@ export class JournalWorkerClient implements JournalApi {
       call.reject(new JournalWorkerError(`The journal worker stopped (${cause}); a write it had begun was rolled back. It starts again with the next request.`));
     }
     if (!this.closed) {
-      this.restarts += 1;
+      this.unexpectedExits += 1;
       this.options.log?.(`[journal worker] stopped (${cause}); ${failed.length} call(s) failed; it restarts on the next call`);
     }
   }

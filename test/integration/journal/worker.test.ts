@@ -81,7 +81,7 @@ describe('journal worker', () => {
     expect(counts(app.ctx.db), 'all or nothing: nothing of the import was stored').toEqual(before);
     const summary = await app.get<{ stats: { trades: number } }>('/v1/journal/summary?year=2024');
     expect(summary.status, 'the next request starts a new worker').toBe(200);
-    expect(journal.restarts).toBe(1);
+    expect(journal.unexpectedExits).toBe(1);
     const again = await app.request({ method: 'POST', url: '/v1/imports?broker=generic', headers: { 'content-type': 'text/csv' }, payload: toGenericCsv(syntheticTransactions(500, 5)) });
     expect(again.statusCode, 'and it writes again: the dead worker left no lock behind').toBe(201);
   }, 180_000);
