@@ -2,7 +2,10 @@
  * Desktop build (`npm run build` / `npm start`): main and preload from src-main/electron, the renderer from
  * src-renderer (the same app `npm run build:web` builds for the headless server).
  *
- * - main: ESM (package.json "type": "module"); dependencies stay external (node_modules ship in the app).
+ * - main: ESM (package.json "type": "module"); dependencies stay external (node_modules ship in the app). Two
+ *   entries: main.js and journal-worker.js, the journal's worker thread, which the main process starts from beside
+ *   itself (src-main/services/journal-client.ts); shared chunks stay in the same folder, so every module of the
+ *   main process resolves the worker (and ../preload) from out/main.
  * - preload: CommonJS (`preload.cjs`), because sandboxed preloads cannot be ES modules.
  * - renderer in development: the Vite dev server proxies /v1 to the API the main process starts on
  *   STRIKEBOOK_DEV_API_PORT (default 7718), so the page stays same-origin and the API needs no CORS.
@@ -19,8 +22,8 @@ export default defineConfig({
     build: {
       outDir: here('./out/main'),
       rollupOptions: {
-        input: { main: here('./src-main/electron/main.ts') },
-        output: { format: 'es', entryFileNames: '[name].js' },
+        input: { main: here('./src-main/electron/main.ts'), 'journal-worker': here('./src-main/services/journal-worker.ts') },
+        output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
       },
     },
   },

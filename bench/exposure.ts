@@ -63,7 +63,7 @@ export async function benchExposure(): Promise<BenchLine[]> {
       ),
     ];
   } finally {
-    for (const ctx of contexts) ctx.close();
+    for (const ctx of contexts) await ctx.close();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }
 }

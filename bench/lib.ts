@@ -13,6 +13,12 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[mid] ?? NaN) : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
 }
 
+/** The p-th percentile (nearest rank) of the values. */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+}
+
 /** Median wall time of `fn` in milliseconds over `runs` runs after `warmup` unmeasured ones. */
 export async function timeMs(fn: () => unknown, runs = 15, warmup = 3): Promise<number> {
   for (let i = 0; i < warmup; i += 1) await fn();

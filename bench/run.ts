@@ -8,6 +8,7 @@ import { tempDir } from '../test/paths';
 import { benchHttp } from './http';
 import { benchExposure } from './exposure';
 import { benchJournal } from './journal';
+import { benchResponsiveness } from './responsiveness';
 import { benchServer } from './server';
 import { benchUi } from './ui';
 import type { BenchLine } from './lib';
@@ -30,6 +31,7 @@ function wanted(prefix: string): boolean {
 async function main(): Promise<void> {
   if (wanted('exposure')) for (const line of await benchExposure()) emit(line);
   if (wanted('journal')) for (const line of await benchJournal()) emit(line);
+  if (wanted('responsiveness')) for (const line of await benchResponsiveness()) emit(line);
   if (wanted('server') || wanted('soak')) for (const line of await benchServer()) emit(line);
   if (wanted('ui')) for (const metric of await benchUi()) emit({ ...metric, budget: `<= ${metric.budget}` });
   if (wanted('http')) {

@@ -1,7 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { syntheticTransactions } from '../src-shared/demo/journal';
-import { createContext } from '../src-main/context';
+import { openDataFolder } from '../src-main/context';
+import { ExposureService } from '../src-main/services/exposure';
+import { JournalService } from '../src-main/services/journal';
+import { saveSettings } from '../src-main/settings';
 import { startServe } from '../test/cli';
 import { REPO_ROOT, tempDir } from '../test/paths';
 import { SPX_FIXTURE } from './exposure';
@@ -25,18 +28,19 @@ export async function benchServer(soakSeconds = 30): Promise<BenchLine[]> {
   if (build.status !== 0) throw new Error('build:node failed');
   const dataDir = tempDir('strikebook-bench-');
   try {
-    const ctx = createContext({ dataDir });
-    ctx.journal.importFile({ text: toGenericCsv(syntheticTransactions(100_000, 42)), broker: 'generic' });
+    // The data is prepared in this thread, as the CLI would (the measured server starts afterwards).
+    const folder = openDataFolder({ dataDir, busyTimeoutMs: 5000 });
+    new JournalService(folder.db, () => folder.settings).importFile({ text: toGenericCsv(syntheticTransactions(100_000, 42)), broker: 'generic' });
     const withChain = (() => {
       try {
-        ctx.exposure.ingestText(readFileSync(SPX_FIXTURE, 'utf8'), {});
+        new ExposureService(folder.db, () => folder.settings).ingestText(readFileSync(SPX_FIXTURE, 'utf8'), {});
         return true;
       } catch {
         return false;
       }
     })();
-    ctx.updateSettings({ rateLimit: { perSecond: 1e9, burst: 1e9 } });
-    ctx.close();
+    saveSettings(folder.db, { rateLimit: { perSecond: 1e9, burst: 1e9 } });
+    folder.db.close();
 
     const server = await startServe(['--port', '0', '--data-dir', dataDir]);
     const key = readFileSync(server.keyFile, 'utf8').trim();

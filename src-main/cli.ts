@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { BROKER_IDS, type BrokerId } from '../src-shared/api/schemas';
-import { createContext } from './context';
-import { DatabaseVersionError } from './db/open';
+import { openDataFolder } from './context';
+import { DataFolderError } from './db/data-folder';
+import { isBusyError } from './db/writes';
 import { defaultDataDir } from './paths';
 import { ApiError } from './server/problems';
 import { startServer } from './serve';
+import { ExposureService } from './services/exposure';
+import { JournalService } from './services/journal';
 
 const USAGE = `strikebook — trade journal and dealer exposure, with a local /v1 API
 
@@ -17,6 +20,9 @@ Usage:
 
 Brokers: auto (default), ${BROKER_IDS.join(', ')}
 Data folder: --data-dir, else $STRIKEBOOK_DATA_DIR, else ${defaultDataDir()}`;
+
+/** How long a CLI write waits for another process (the running app) to release the database's write lock. */
+const CLI_BUSY_TIMEOUT_MS = 30_000;
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`strikebook: ${message}\n`);
@@ -51,8 +57,11 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'serve') {
     const port = values.port === undefined ? undefined : Number(values.port);
     if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) fail(`--port must be 0..65535, got ${values.port}`);
+    // STRIKEBOOK_KEY_USAGE_FLUSH_MS: how often key-usage stamps are written (default 30 s; tests shorten it).
+    const flushMs = Number(process.env.STRIKEBOOK_KEY_USAGE_FLUSH_MS);
     const server = await startServer({
       dataDir,
+      ...(Number.isInteger(flushMs) && flushMs > 0 ? { keyUsageFlushMs: flushMs } : {}),
       ...(port === undefined ? {} : { port }),
       ...(values.host === undefined ? {} : { host: values.host }),
       demo: values.demo === true,
@@ -89,7 +98,9 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
 
-  const ctx = createContext({ dataDir });
+  // The CLI works in this thread (no event loop to protect), so it may wait for the server's writes to finish.
+  const folder = openDataFolder({ dataDir, busyTimeoutMs: CLI_BUSY_TIMEOUT_MS });
+  const ctx = { ...folder, journal: new JournalService(folder.db, () => folder.settings), exposure: new ExposureService(folder.db, () => folder.settings) };
   try {
     if (command === 'import') {
       if (rest.length === 0) fail('import: name at least one file');
@@ -147,12 +158,16 @@ async function main(argv: string[]): Promise<void> {
       fail(`unknown command "${[command, ...rest].join(' ')}"\n\n${USAGE}`);
     }
   } finally {
-    ctx.close();
+    folder.db.close();
   }
 }
 
+const BUSY_MESSAGE = `the database is busy: another program (the running app, a backup tool) held its write lock for ${CLI_BUSY_TIMEOUT_MS / 1000} s; nothing was changed, try again`;
+
 function reportError(file: string, error: unknown): void {
-  if (error instanceof ApiError) {
+  if (isBusyError(error)) {
+    process.stderr.write(`${file}: ${BUSY_MESSAGE}\n`);
+  } else if (error instanceof ApiError) {
     process.stderr.write(`${file}: ${error.problem.detail}\n`);
     for (const e of error.problem.errors?.slice(0, 50) ?? []) process.stderr.write(`  ${e.line === undefined ? '' : `line ${e.line}: `}${e.message}\n`);
   } else {
@@ -161,7 +176,9 @@ function reportError(file: string, error: unknown): void {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof DatabaseVersionError) fail(error.message, 3);
+  // Problems with the data folder or the database (damaged, read-only, newer version): the message, no stack.
+  if (error instanceof DataFolderError) fail(error.message, error.exitCode);
+  if (isBusyError(error)) fail(BUSY_MESSAGE, 1);
   if (error instanceof Error && 'code' in error && error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') fail(`${error.message}\n\n${USAGE}`);
   fail(error instanceof Error ? (error.stack ?? error.message) : String(error), 1);
 });

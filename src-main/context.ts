@@ -1,13 +1,21 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import type { Database } from 'better-sqlite3';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDatabase, type OpenOptions } from './db/open';
+import { prepareDataFolder, isPermissionError, writeProblem } from './db/data-folder';
+import { openDatabase, SERVER_CACHE_KIB } from './db/open';
+import { isBusyError, WriteQueue } from './db/writes';
 import type { AppContext } from './server/context';
+import { ApiError } from './server/problems';
 import { ensureKeyFile, KeyStore, writeKeyFile } from './server/keys';
 import { ExposureService } from './services/exposure';
-import { JournalService } from './services/journal';
+import { JournalWorkerClient } from './services/journal-client';
 import { loadSettings, saveSettings, type Settings } from './settings';
 
 export const DB_FILE = 'strikebook.db';
+/** How often the last-used stamps of keys are written; a busy database leaves them for the next time. */
+export const KEY_USAGE_FLUSH_MS = 30_000;
+/** Start-up may wait this long for another process's lock (nothing is served yet); see OpenOptions.busyTimeoutMs. */
+const START_BUSY_TIMEOUT_MS = 5000;
 
 export interface ContextOptions {
   dataDir: string;
@@ -15,12 +23,28 @@ export interface ContextOptions {
   /** Settings that win over the stored ones for this run (tests, --port). Not saved. */
   overrides?: Partial<Settings>;
   nativeBinding?: string;
+  /** Interval of the key-usage flush (default KEY_USAGE_FLUSH_MS; the busy-database test shortens it). */
+  keyUsageFlushMs?: number;
+  log?: (line: string) => void;
 }
 
 export interface OwnedContext extends AppContext {
   apiKey: string;
   backupPath: string | null;
-  close(): void;
+  /** Ends the journal worker, writes the pending key-usage stamps and closes the database. */
+  close(): Promise<void>;
+}
+
+/** The data folder opened on this thread: database (checked, migrated), settings, keys and the key file. */
+export interface DataFolder {
+  dataDir: string;
+  dbPath: string;
+  db: Database;
+  settings: Settings;
+  keys: KeyStore;
+  keyFilePath: string;
+  apiKey: string;
+  backupPath: string | null;
 }
 
 export function appVersion(): string {
@@ -36,20 +60,57 @@ export function appVersion(): string {
   return '0.0.0';
 }
 
-/** Opens (and migrates) the data folder: the database, settings, keys and the services over them. */
+/**
+ * Opens the data folder: creates it (0700) or checks that it is writable, checks and opens the database, loads the
+ * settings and the keys, and makes sure the key file holds a valid key. Problems a person must fix come out as a
+ * DataFolderError (see db/data-folder.ts). `busyTimeoutMs` is the connection's wait for a lock once open: 0 for the
+ * server (its event loop never waits), longer for the CLI.
+ */
+export function openDataFolder(options: { dataDir: string; overrides?: Partial<Settings>; nativeBinding?: string; busyTimeoutMs: number }): DataFolder {
+  prepareDataFolder(options.dataDir);
+  const dbPath = join(options.dataDir, DB_FILE);
+  const { db, backupPath } = openDatabase(dbPath, { busyTimeoutMs: START_BUSY_TIMEOUT_MS, ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }) });
+  try {
+    const settings = loadSettings(db, options.overrides ?? {});
+    const keys = new KeyStore(db);
+    const keyFile = ensureKeyFile(keys, options.dataDir);
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs}`);
+    return { dataDir: options.dataDir, dbPath, db, settings, keys, keyFilePath: keyFile.path, apiKey: keyFile.key, backupPath };
+  } catch (error) {
+    db.close();
+    throw isPermissionError(error) ? writeProblem(dbPath, error) : error;
+  }
+}
+
+/**
+ * The server's context: the data folder on this thread (keys, settings, chains: small, quick writes) and the
+ * journal in its worker thread. All writes of the process take turns through one WriteQueue.
+ */
 export function createContext(options: ContextOptions): OwnedContext {
-  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-  const openOptions: OpenOptions = options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding };
-  const { db, backupPath } = openDatabase(join(options.dataDir, DB_FILE), openOptions);
+  const folder = openDataFolder({ dataDir: options.dataDir, busyTimeoutMs: 0, ...(options.overrides ? { overrides: options.overrides } : {}), ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+  const { db, keys } = folder;
+  db.pragma(`cache_size = ${SERVER_CACHE_KIB}`);
   const overrides = options.overrides ?? {};
-  let settings = loadSettings(db, overrides);
-  const keys = new KeyStore(db);
-  const keyFile = ensureKeyFile(keys, options.dataDir);
+  let settings = folder.settings;
   const getSettings = () => settings;
-  const journal = new JournalService(db, getSettings);
+  const writes = new WriteQueue(db);
+  const journal = new JournalWorkerClient({
+    dbPath: folder.dbPath,
+    writes,
+    settings: getSettings,
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  });
   const exposure = new ExposureService(db, getSettings);
-  const usageTimer = setInterval(() => keys.flushUsage(), 30_000);
+
+  // A background write: when another process holds the lock it fails fast, and the stamps wait for the next tick.
+  const flushUsage = () =>
+    writes.run(() => keys.flushUsage(), 0).catch((error: unknown) => {
+      if (!(error instanceof ApiError && error.problem.code === 'DATABASE_BUSY') && !isBusyError(error)) options.log?.(`[keys] usage flush failed: ${String(error)}`);
+    });
+  const usageTimer = setInterval(() => void flushUsage(), options.keyUsageFlushMs ?? KEY_USAGE_FLUSH_MS);
   usageTimer.unref();
+  let closed = false;
 
   const ctx: OwnedContext = {
     version: appVersion(),
@@ -61,29 +122,40 @@ export function createContext(options: ContextOptions): OwnedContext {
     keys,
     journal,
     exposure,
-    keyFilePath: keyFile.path,
-    apiKey: keyFile.key,
-    backupPath,
+    writes,
+    keyFilePath: folder.keyFilePath,
+    apiKey: folder.apiKey,
+    backupPath: folder.backupPath,
     demo: options.demo === true,
     rotateKey() {
-      const current = keys.verify(ctx.apiKey);
-      const { key } = keys.create('default (rotated)');
-      writeKeyFile(keyFile.path, key);
-      if (current !== null) keys.revoke(current);
-      ctx.apiKey = key;
-      return key;
+      return writes.run(() => {
+        const { key } = keys.rotate(keys.verify(ctx.apiKey), 'default (rotated)');
+        writeKeyFile(ctx.keyFilePath, key);
+        ctx.apiKey = key;
+        return key;
+      });
     },
     updateSettings(changes) {
-      saveSettings(db, changes);
-      settings = loadSettings(db, overrides);
-      if (changes.rate !== undefined) exposure.reset();
-      if (changes.timeZone !== undefined) journal.redate(settings.timeZone);
-      else if (changes.reportingCurrency !== undefined) journal.invalidate();
-      return settings;
+      // Applied at once when no other write runs, so the new values are visible as soon as this returns.
+      return writes
+        .run(() => {
+          saveSettings(db, changes);
+          settings = loadSettings(db, overrides);
+          if (changes.rate !== undefined) exposure.reset();
+          return settings;
+        })
+        .then(async (updated) => {
+          if (changes.timeZone !== undefined) await journal.redate(updated.timeZone);
+          else if (changes.reportingCurrency !== undefined) await journal.invalidate();
+          return updated;
+        });
     },
-    close() {
+    async close() {
+      if (closed) return;
+      closed = true;
       clearInterval(usageTimer);
-      keys.flushUsage();
+      await flushUsage();
+      await journal.close();
       db.close();
     },
   };

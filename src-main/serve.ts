@@ -17,6 +17,8 @@ export interface ServeOptions {
   nativeBinding?: string;
   /** Settings for this run only (not saved): the bench lifts the rate limit. */
   overrides?: Partial<Settings>;
+  /** Interval of the key-usage flush (tests shorten it). */
+  keyUsageFlushMs?: number;
   log?: (line: string) => void;
 }
 
@@ -53,16 +55,21 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     demo: options.demo === true,
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
     ...(options.overrides ? { overrides: options.overrides } : {}),
+    ...(options.keyUsageFlushMs === undefined ? {} : { keyUsageFlushMs: options.keyUsageFlushMs }),
+    ...(options.log ? { log: options.log } : {}),
   });
   try {
     const host = options.host ?? '127.0.0.1';
     const requested = options.port ?? ctx.settings.port;
     const port = requested === 0 ? await freePort(host) : requested;
+    // The journal worker must start in this run mode (sources, bundle, Electron): fail the start, not a request.
+    await ctx.journal.ready();
     if (options.demo) {
-      const demo = loadDemo(ctx);
+      const demo = await loadDemo(ctx);
       options.log?.(`Demo loaded: ${demo.transactions} new transactions, ${demo.snapshots} new snapshots, ${demo.events} events.`);
     }
-    ctx.journal.warm();
+    // The worker builds its index and ledger while the server starts listening; early reads wait for it there.
+    ctx.journal.warm().catch((error: unknown) => options.log?.(`[journal] warm-up failed: ${String(error)}`));
     const uiDir = options.uiDir === undefined ? defaultUiDir() : options.uiDir;
     const app = await buildApp(ctx, {
       port,
@@ -91,11 +98,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         closed = true;
         online.stop();
         await app.close();
-        ctx.close();
+        await ctx.close();
       },
     };
   } catch (error) {
-    ctx.close();
+    await ctx.close().catch(() => undefined);
     throw error;
   }
 }

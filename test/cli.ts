@@ -21,9 +21,12 @@ export interface ServeProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `strikebook serve` and resolves once it has printed its addresses. */
-export function startServe(args: string[], timeoutMs = 90_000): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], { cwd: REPO_ROOT, env: process.env });
+/**
+ * Starts `strikebook serve` and resolves once it has printed its addresses. `entry`: how to run the CLI (default
+ * bin/strikebook.mjs; e.g. a bundle's cli.mjs, or bin/run-ts.mjs with the sources).
+ */
+export function startServe(args: string[], timeoutMs = 90_000, options: { entry?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [...(options.entry ?? [BIN]), 'serve', ...args], { cwd: REPO_ROOT, env: { ...process.env, ...options.env } });
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));

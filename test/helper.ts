@@ -40,7 +40,7 @@ export async function buildTestApp(options: { overrides?: Partial<Settings>; dat
     },
     async close() {
       await app.close();
-      ctx.close();
+      await ctx.close();
       if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,18 +1,22 @@
 import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { checkDatabaseFile, DataFolderError, FILE_MODE, isPermissionError, lockedAtStart, prepareDataFolder, secureFile, writeProblem } from './data-folder';
 import { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations/index';
 
-export class DatabaseVersionError extends Error {
+export { DataFolderError } from './data-folder';
+
+export class DatabaseVersionError extends DataFolderError {
   constructor(
     readonly fileVersion: number,
     readonly appVersion: number,
-    readonly path: string,
+    path: string,
   ) {
     super(
       `The database ${path} was written by a newer Strikebook (schema version ${fileVersion}; this version knows ` +
         `up to ${appVersion}). Update Strikebook, or point --data-dir at another folder. The file was not changed.`,
+      path,
     );
     this.name = 'DatabaseVersionError';
   }
@@ -20,14 +24,26 @@ export class DatabaseVersionError extends Error {
 
 /** Page cache of a connection at rest (negative = KiB); imports raise it for their transaction. */
 export const DEFAULT_CACHE_KIB = -8192;
+/**
+ * Page cache of the server's own connection: keys, settings, chain snapshots (one blob each) and events. The
+ * journal's pages are read by the worker's connection, which keeps DEFAULT_CACHE_KIB.
+ */
+export const SERVER_CACHE_KIB = -2048;
 export const IMPORT_CACHE_KIB = -65536;
+/** How long opening (and migrating) waits for another process's write lock: start-up serves no request yet. */
+const OPEN_BUSY_TIMEOUT_MS = 5000;
 
 export interface OpenOptions {
   /** Path of a better-sqlite3 native addon built for another ABI (Electron). */
   nativeBinding?: string;
   /** Apply migrations up to this version only (tests of a single migration). */
   targetVersion?: number;
-  readonly?: boolean;
+  /**
+   * SQLite's busy_timeout once open. better-sqlite3 waits for a lock synchronously, blocking its thread, so the
+   * server's connection uses 0 (a busy lock is retried asynchronously or answered 503, see db/writes.ts); the CLI,
+   * which has no event loop to protect, may wait.
+   */
+  busyTimeoutMs?: number;
 }
 
 export interface OpenResult {
@@ -37,16 +53,34 @@ export interface OpenResult {
   migratedFrom: number;
 }
 
+/** The settings every connection to the journal uses (the server's, the journal worker's, the CLI's). */
+export function configureConnection(db: Db, busyTimeoutMs: number, cacheKib = DEFAULT_CACHE_KIB): void {
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  db.pragma(`cache_size = ${cacheKib}`);
+}
+
+/**
+ * Opens the database: an existing file is checked first (header, quick_check, read-only), so that a damaged file
+ * stops the start with a clear message and is never written to; a new file is created 0600 before SQLite opens it
+ * (its -wal and -shm inherit that mode). Then WAL mode, the backup and the migrations.
+ */
 export function openDatabase(path: string, options: OpenOptions = {}): OpenResult {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const existed = path !== ':memory:' && existsSync(path);
-  const db = new Database(path, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  const memory = path === ':memory:';
+  if (!memory && !existsSync(dirname(path))) prepareDataFolder(dirname(path));
+  const existed = !memory && existsSync(path);
+  if (existed) checkDatabaseFile(path, options.nativeBinding);
+  if (!memory) secureFile(path, [`${path}-wal`, `${path}-shm`]);
+  let db: Db;
   try {
+    db = new Database(path, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  } catch (error) {
+    throw isPermissionError(error) ? writeProblem(path, error) : error;
+  }
+  try {
+    configureConnection(db, OPEN_BUSY_TIMEOUT_MS);
     db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
-    db.pragma(`cache_size = ${DEFAULT_CACHE_KIB}`);
     const target = options.targetVersion ?? LATEST_VERSION;
     const current = userVersion(db);
     if (current > LATEST_VERSION) throw new DatabaseVersionError(current, LATEST_VERSION, path);
@@ -55,9 +89,13 @@ export function openDatabase(path: string, options: OpenOptions = {}): OpenResul
       if (existed && current > 0) backupPath = backup(db, path, current);
       migrate(db, MIGRATIONS.filter((m) => m.version > current && m.version <= target));
     }
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 0}`);
     return { db, backupPath, migratedFrom: current };
   } catch (error) {
     db.close();
+    if (error instanceof DataFolderError) throw error;
+    if (isPermissionError(error)) throw writeProblem(path, error);
+    if (error instanceof Error && 'code' in error && /^SQLITE_(BUSY|LOCKED)/.test(String(error.code))) throw lockedAtStart(path);
     throw error;
   }
 }
@@ -73,6 +111,7 @@ function backup(db: Db, path: string, version: number): string {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const target = `${path}.v${version}.${stamp}.bak`;
   copyFileSync(path, target);
+  chmodSync(target, FILE_MODE);
   return target;
 }
 

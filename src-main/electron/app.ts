@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, screen, session, shell, type BrowserWindowConstructorOptions, type IpcMainEvent } from 'electron';
+import { DataFolderError } from '../db/data-folder';
 import { startServer, type RunningServer } from '../serve';
 import { SESSION_CHANNEL } from './channels';
 import { contentSecurityPolicy, isAppUrl } from './csp';
@@ -28,7 +29,10 @@ function isDev(): boolean {
   return !app.isPackaged && typeof process.env.ELECTRON_RENDERER_URL === 'string' && process.env.ELECTRON_RENDERER_URL !== '';
 }
 
-/** better-sqlite3 built for Electron's ABI by scripts/electron-native.mjs (dev) or shipped as a resource (packaged). */
+/**
+ * better-sqlite3 built for Electron's ABI by scripts/electron-native.mjs (dev) or shipped as a resource (packaged).
+ * startServer hands it to both connections: the main process's and the journal worker's (out/main/journal-worker.js).
+ */
 export function electronNativeBinding(): string | undefined {
   const candidates = app.isPackaged
     ? [join(process.resourcesPath, 'native', 'better_sqlite3.node')]
@@ -254,6 +258,12 @@ export async function bootstrap(): Promise<void> {
   try {
     server = await startApiServer(dataDir);
   } catch (error) {
+    if (error instanceof DataFolderError) {
+      // A damaged database, a read-only folder, a newer schema: the message says which file and what to do.
+      dialog.showErrorBox('Strikebook cannot open its data', error.message);
+      app.exit(error.exitCode);
+      return;
+    }
     dialog.showErrorBox('Strikebook could not start', `The local server failed to start in ${dataDir}.\n\n${error instanceof Error ? error.message : String(error)}`);
     app.exit(1);
     return;

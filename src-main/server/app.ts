@@ -8,6 +8,7 @@ import { ProblemSchema } from '../../src-shared/api/schemas';
 import type { AppContext } from './context';
 import { ApiError, sendProblem } from './problems';
 import { validationProblem } from './validation';
+import { databaseBusy, isBusyError } from '../db/writes';
 import { makeFastPath } from './fast-path';
 import { makeGate, type Access } from './gate';
 import { canonicalTarget } from './target';
@@ -39,6 +40,8 @@ declare module 'fastify' {
 }
 
 export const UPLOAD_LIMIT_BYTES = 50 * 1024 * 1024;
+/** Content types of raw uploads (broker files, chain files, settings JSON). */
+export const UPLOAD_CONTENT_TYPES = ['text/csv', 'text/plain', 'application/json', 'application/csv', 'application/vnd.ms-excel', 'application/octet-stream'] as const;
 
 /** Builds the /v1 app without listening (tests call it with `inject`). */
 export async function buildApp(ctx: AppContext, options: AppOptions): Promise<App> {
@@ -123,6 +126,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
 
   app.setErrorHandler(async (error: unknown, request, reply) => {
     if (error instanceof ApiError) return sendProblem(reply, error.problem, error.headers);
+    // Another process holds the database's write lock (a write not routed through ctx.writes, or a rare read).
+    if (isBusyError(error)) {
+      const busy = databaseBusy();
+      return sendProblem(reply, busy.problem, busy.headers);
+    }
     const fastifyError = error as { code?: string; statusCode?: number; message?: string; validation?: FastifySchemaValidationError[]; validationContext?: string };
     if (fastifyError.validation) return sendProblem(reply, validationProblem(fastifyError.validation, fastifyError.validationContext ?? 'request').problem);
     switch (fastifyError.code) {
@@ -148,7 +156,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
 
   // Raw uploads (imports, chains) arrive as text; the importers and parsers read them.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(['text/csv', 'text/plain', 'application/json', 'application/csv', 'application/vnd.ms-excel', 'application/octet-stream'], { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser([...UPLOAD_CONTENT_TYPES], { parseAs: 'string' }, (_request, body, done) => {
     done(null, body);
   });
 

@@ -1,8 +1,9 @@
 import type { Database } from 'better-sqlite3';
 import type { Settings } from '../settings';
 import type { KeyStore } from './keys';
-import type { JournalService } from '../services/journal';
+import type { JournalApi } from '../services/journal-client';
 import type { ExposureService } from '../services/exposure';
+import type { WriteQueue } from '../db/writes';
 
 /** Everything a route needs; built once by `createContext` (src-main/context.ts) and closed with it. */
 export interface AppContext {
@@ -11,12 +12,18 @@ export interface AppContext {
   db: Database;
   settings: Settings;
   keys: KeyStore;
-  journal: JournalService;
+  /** The journal, answered by its worker thread (imports, undo and the ledger never run on the event loop). */
+  journal: JournalApi;
   exposure: ExposureService;
+  /**
+   * The process's write turns: a write on `db` goes through `writes.run(...)`, so it never meets the journal
+   * worker's lock, and a busy database is retried asynchronously, then answered 503.
+   */
+  writes: WriteQueue;
   /** Path of the plaintext key file for the user's scripts. */
   keyFilePath: string;
   demo: boolean;
-  /** Replaces the key of the key file (Settings → rotate): returns the new key. */
-  rotateKey(): string;
-  updateSettings(changes: Partial<Settings>): Settings;
+  /** Replaces the key of the key file (Settings → rotate): resolves to the new key. */
+  rotateKey(): Promise<string>;
+  updateSettings(changes: Partial<Settings>): Promise<Settings>;
 }

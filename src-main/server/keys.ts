@@ -5,6 +5,12 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const RECENT_KEYS = 8;
+/**
+ * Revoked keys stay listed (`keys list` shows when they were revoked) for this many days, and at most this many of
+ * them: each rotation revokes one, so a process looping on `POST /v1/keys/rotate` cannot grow the table.
+ */
+export const REVOKED_KEEP_DAYS = 30;
+export const REVOKED_KEEP_MAX = 20;
 
 /** 32 random bytes (256 bits), base64url: `sb_` + 43 characters. */
 export function generateKey(): string {
@@ -90,19 +96,57 @@ export class KeyStore {
     return { id, key };
   }
 
+  /**
+   * A new key and, in the same transaction, the revocation of `currentId` (the key of the key file): a rotation
+   * either happens whole or not at all.
+   */
+  rotate(currentId: string | null, name: string): { id: string; key: string } {
+    const key = generateKey();
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    this.db
+      .transaction(() => {
+        this.db.prepare('INSERT INTO api_keys (id, name, hash, created_at) VALUES (?, ?, ?, ?)').run(id, name, sha256(key), now);
+        if (currentId !== null) {
+          this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, currentId);
+          this.pruneRevoked(Date.parse(now));
+        }
+      })
+      .immediate();
+    this.reload();
+    return { id, key };
+  }
+
   list(): KeyInfo[] {
     const rows = this.db.prepare('SELECT * FROM api_keys ORDER BY created_at, id').all() as KeyRow[];
     return rows.map((row) => ({ id: row.id, name: row.name, createdAt: row.created_at, lastUsedAt: row.last_used_at, revokedAt: row.revoked_at }));
   }
 
-  /** Revokes by id or by a unique id prefix (as `keys list` shows it). */
+  /** Revokes by id or by a unique id prefix (as `keys list` shows it); prunes old revoked keys in the same write. */
   revoke(idOrPrefix: string): KeyInfo | null {
     const matches = this.list().filter((key) => key.revokedAt === null && key.id.startsWith(idOrPrefix));
     const [match] = matches;
     if (matches.length !== 1 || match === undefined) return null;
-    this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(new Date().toISOString(), match.id);
+    const revokedAt = new Date().toISOString();
+    this.db
+      .transaction(() => {
+        this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(revokedAt, match.id);
+        this.pruneRevoked(Date.parse(revokedAt));
+      })
+      .immediate();
     this.reload();
-    return { ...match, revokedAt: new Date().toISOString() };
+    return { ...match, revokedAt };
+  }
+
+  /** Deletes revoked keys older than REVOKED_KEEP_DAYS and all but the newest REVOKED_KEEP_MAX revoked ones. */
+  private pruneRevoked(nowMs: number): number {
+    const cutoff = new Date(nowMs - REVOKED_KEEP_DAYS * 86_400_000).toISOString();
+    return this.db
+      .prepare(
+        `DELETE FROM api_keys WHERE revoked_at IS NOT NULL AND (revoked_at < ? OR id NOT IN (
+           SELECT id FROM api_keys WHERE revoked_at IS NOT NULL ORDER BY revoked_at DESC, id DESC LIMIT ?))`,
+      )
+      .run(cutoff, REVOKED_KEEP_MAX).changes;
   }
 
   activeCount(): number {
@@ -128,13 +172,19 @@ export class KeyStore {
     return found;
   }
 
-  /** Writes the last-used stamps gathered since the last flush (kept off the request path). */
+  /**
+   * Writes the last-used stamps gathered since the last flush (kept off the request path), in one transaction. If
+   * it fails (another process holds the write lock) the stamps stay gathered for the next flush.
+   */
   flushUsage(): void {
     if (this.touched.size === 0) return;
     const now = new Date().toISOString();
+    const ids = [...this.touched];
     const update = this.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
-    for (const id of this.touched) update.run(now, id);
-    this.touched.clear();
+    this.db.transaction(() => {
+      for (const id of ids) update.run(now, id);
+    }).immediate();
+    for (const id of ids) this.touched.delete(id);
   }
 }
 

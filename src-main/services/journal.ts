@@ -1,10 +1,11 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { hash } from 'node:crypto';
 import { DateTime } from 'luxon';
 import type {
   AccountJson,
   BrokerId,
   ImportReport,
+  ImportsResponseT,
   PerformanceQueryT,
   PerformanceResponseT,
   SummaryResponseT,
@@ -16,7 +17,7 @@ import type { ImportedTransaction, Transaction, TransactionType } from '../../sr
 import { buildLedger, performance, yearSummary, type Ledger } from '../../src-shared/journal/index';
 import { minorToCents, minorToUnits } from '../../src-shared/money';
 import { parseImport } from '../importers/index';
-import type { ParsedRow } from '../importers/types';
+import type { ParsedRow, ParseResult } from '../importers/types';
 import { ApiError } from '../server/problems';
 import { dataVersionReader, DEFAULT_CACHE_KIB, IMPORT_CACHE_KIB } from '../db/open';
 import type { Settings } from '../settings';
@@ -24,6 +25,9 @@ import { isValidDate, makeDayOf, todayIn } from '../time';
 
 export const TRANSACTIONS_LIMIT_CAP = 100;
 const DEFAULT_LIMIT = 25;
+
+/** What the journal reads of the settings (the worker gets these with every call). */
+export type JournalSettings = Pick<Settings, 'timeZone' | 'reportingCurrency'>;
 /** Rows per INSERT statement (25 columns each: well under SQLite's 32,766 bound parameters). */
 const INSERT_BATCH = 200;
 
@@ -139,10 +143,29 @@ function interner(): (text: string) => string {
 }
 
 export interface ImportRequest {
-  text: string;
+  /** The file: its text, or its UTF-8 bytes (the server hands the upload over undecoded; see importText). */
+  text: string | Uint8Array;
   broker?: BrokerId | 'auto';
   accountName?: string;
   filename?: string | null;
+}
+
+/** The text of an uploaded file; bytes are decoded as UTF-8 (invalid sequences become U+FFFD, a BOM stays for the importers). */
+export function importText(file: string | Uint8Array): string {
+  return typeof file === 'string' ? file : Buffer.from(file.buffer, file.byteOffset, file.byteLength).toString('utf8');
+}
+
+/** A file parsed without errors, ready to store (parsing needs no write lock, storing does). */
+export interface ParsedImport {
+  result: ParseResult;
+  filename: string | null;
+}
+
+/** `page`/`limit` of a list: page from 1, limit clamped to the cap (like /journal/transactions). */
+export function pageOf(page: number | undefined, limit: number | undefined, total: number): { page: number; limit: number; offset: number; pagination: { page: number; limit: number; total: number; pages: number } } {
+  const p = page ?? 1;
+  const l = Math.min(limit ?? DEFAULT_LIMIT, TRANSACTIONS_LIMIT_CAP);
+  return { page: p, limit: l, offset: (p - 1) * l, pagination: { page: p, limit: l, total, pages: Math.ceil(total / l) } };
 }
 
 /**
@@ -168,9 +191,11 @@ export class JournalService {
 
   constructor(
     private readonly db: Database,
-    private readonly settings: () => Settings,
+    private readonly settings: () => JournalSettings,
   ) {
     this.readDataVersion = dataVersionReader(db);
+    this.readGeneration = db.prepare<[], number>('SELECT value FROM journal_generation WHERE id = 1').pluck();
+    this.bumpGeneration = db.prepare('UPDATE journal_generation SET value = value + 1 WHERE id = 1');
   }
 
   invalidate(): void {
@@ -178,14 +203,28 @@ export class JournalService {
   }
 
   private dataVersion = -1;
+  private generation = -1;
   private readonly readDataVersion: () => number;
+  private readonly readGeneration: Statement<[], number>;
+  private readonly bumpGeneration: Statement;
+
+  /** After a write of ours (which raised the generation in its transaction): drop the caches, note the new value. */
+  private written(): void {
+    this.cache = null;
+    this.generation = this.readGeneration.get() ?? -1;
+  }
 
   private load(): NonNullable<JournalService['cache']> {
-    // Another connection (the CLI importing while the app runs) bumps data_version: reload then.
+    // Another connection committed (the CLI importing while the app runs, but also the server's key-usage flush):
+    // reload only if the journal's generation moved.
     const version = this.readDataVersion();
     if (version !== this.dataVersion) {
       this.dataVersion = version;
-      this.cache = null;
+      const generation = this.readGeneration.get() ?? -1;
+      if (generation !== this.generation) {
+        this.generation = generation;
+        this.cache = null;
+      }
     }
     if (this.cache) return this.cache;
     const intern = interner();
@@ -262,9 +301,15 @@ export class JournalService {
     return this.load().accounts;
   }
 
+  /** Parses and stores a file in one go (the CLI; the server parses and stores in two steps, see journal-worker.ts). */
   importFile(request: ImportRequest): ImportReport {
+    return this.storeParsed(this.parse(request));
+  }
+
+  /** Parses a broker file; a file with any error throws (422) and nothing is stored. */
+  parse(request: ImportRequest): ParsedImport {
     const options = request.accountName === undefined ? {} : { accountName: request.accountName };
-    const parsed = parseImport(request.text, request.broker ?? 'auto', options);
+    const parsed = parseImport(importText(request.text), request.broker ?? 'auto', options);
     if (!parsed.ok) {
       // An unrecognised layout is a well-formed request with unprocessable content: 422, not 415.
       throw new ApiError(parsed.code, parsed.detail, parsed.errors.map((e) => ({ param: 'body', message: e.message, line: e.line })), { status: 422 });
@@ -278,7 +323,12 @@ export class JournalService {
         result.errors.slice(0, 500).map((e) => ({ param: 'body', message: e.message, line: e.line })),
       );
     }
-    return this.store(result.broker, result.source, result.transactions, result.rows, result.skipped.map((s) => ({ line: s.line, reason: s.message })), result.warnings, request.filename ?? null);
+    return { result, filename: request.filename ?? null };
+  }
+
+  /** Stores a parsed file as one import (one transaction: all rows or none). */
+  storeParsed({ result, filename }: ParsedImport): ImportReport {
+    return this.store(result.broker, result.source, result.transactions, result.rows, result.skipped.map((s) => ({ line: s.line, reason: s.message })), result.warnings, filename);
   }
 
   /** Stores parsed rows as one import, all or nothing. Also used by the demo loader. */
@@ -352,22 +402,35 @@ export class JournalService {
         warnings: [...warnings],
       };
       finish.run(imported, rows.length - imported, JSON.stringify(result), importId);
+      this.bumpGeneration.run();
       return result;
     });
     let report: ImportReport;
     try {
-      report = insertAll();
+      // IMMEDIATE: the write lock is taken before anything is done, so a busy database fails at once, all clean.
+      report = insertAll.immediate();
     } finally {
       this.db.pragma(`cache_size = ${DEFAULT_CACHE_KIB}`);
       this.db.pragma('shrink_memory');
     }
-    this.invalidate();
+    this.written();
     return report;
   }
 
-  listImports(): ImportReport[] {
-    const rows = this.db.prepare('SELECT id, imported, duplicates, report_json FROM imports ORDER BY id DESC').all() as Array<{ id: number; imported: number; duplicates: number; report_json: string }>;
-    return rows.map((row) => ({ ...(JSON.parse(row.report_json) as ImportReport), id: row.id, imported: row.imported, duplicates: row.duplicates }));
+  /** The import history, newest first, a page at a time (a report keeps every skipped line: pages stay small). */
+  listImports(query: { page?: number; limit?: number } = {}): ImportsResponseT {
+    const total = this.db.prepare('SELECT COUNT(*) FROM imports').pluck().get() as number;
+    const { limit, offset, pagination } = pageOf(query.page, query.limit, total);
+    const rows = this.db.prepare('SELECT id, imported, duplicates, report_json FROM imports ORDER BY id DESC LIMIT ? OFFSET ?').all(limit, offset) as Array<{
+      id: number;
+      imported: number;
+      duplicates: number;
+      report_json: string;
+    }>;
+    return {
+      imports: rows.map((row) => ({ ...(JSON.parse(row.report_json) as ImportReport), id: row.id, imported: row.imported, duplicates: row.duplicates })),
+      pagination,
+    };
   }
 
   /** Re-dates every transaction in a new journal time zone (the trade day is stored with each row). */
@@ -381,9 +444,10 @@ export class JournalService {
         const day = dayOf(tradeDate);
         count += update.run(day, id, day).changes;
       }
+      this.bumpGeneration.run();
       return count;
-    })();
-    this.invalidate();
+    }).immediate();
+    this.written();
     return changed;
   }
 
@@ -395,15 +459,15 @@ export class JournalService {
       const removed = this.db.prepare('DELETE FROM transactions WHERE import_id = ?').run(id).changes;
       this.db.prepare('DELETE FROM imports WHERE id = ?').run(id);
       this.db.prepare('DELETE FROM accounts WHERE id NOT IN (SELECT DISTINCT account_id FROM transactions)').run();
+      this.bumpGeneration.run();
       return { id, removed };
-    })();
-    this.invalidate();
+    }).immediate();
+    this.written();
     return result;
   }
 
   transactions(query: TransactionsQueryT): TransactionsResponseT {
-    const page = query.page ?? 1;
-    const limit = Math.min(query.limit ?? DEFAULT_LIMIT, TRANSACTIONS_LIMIT_CAP);
+    const { page, limit } = pageOf(query.page, query.limit, 0);
     for (const key of ['fromDate', 'toDate'] as const) {
       const value = query[key];
       if (value !== undefined && !isValidDate(value)) throw new ApiError('INVALID_PARAMETER', `${key}: ${value} is not a calendar date`, [{ param: key, message: 'is not a calendar date' }]);

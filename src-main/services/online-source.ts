@@ -88,7 +88,7 @@ export class OnlineSource {
         throw new Error(`the quote time ${parsed.snapshot.quoteTime} is ${(aheadMs / 3_600_000).toFixed(1)} h after the poll: the source's timestamp is not UTC`);
       }
       const snapshot = { ...parsed.snapshot, source: 'online' as const };
-      const result = this.ctx.exposure.ingest(snapshot);
+      const result = await this.ctx.writes.run(() => this.ctx.exposure.ingest(snapshot));
       this.failures.delete(symbol);
       this.backoffUntilMs.delete(symbol);
       status = { symbol, ok: true, message: `${result.contracts} contracts at ${result.quoteTime}${result.stored ? '' : ' (unchanged)'}`, at };

@@ -13,6 +13,7 @@ import type {
   GexResponseT,
   ImportDeleteResponse,
   ImportQueryT,
+  ImportsQueryT,
   ImportReport,
   ImportsResponse,
   PerformanceQueryT,
@@ -196,8 +197,8 @@ export class ApiClient {
   }
 
   // ---------------------------------------------------------------- imports
-  imports(signal?: AbortSignal): Promise<ImportsResponseT> {
-    return this.get('/imports', undefined, signal);
+  imports(query: ImportsQueryT = {}, signal?: AbortSignal): Promise<ImportsResponseT> {
+    return this.get('/imports', { ...query }, signal);
   }
   importFile(body: Blob | string, query: ImportQueryT, options: UploadOptions): Promise<ImportReport> {
     return this.upload('/imports', { ...query }, body, options);

@@ -1,4 +1,4 @@
-import { useRef, useState, type DragEvent } from 'react';
+import { useEffect, useRef, useState, type DragEvent } from 'react';
 import type { BrokerId, ImportReport } from '../../src-shared/api/schemas';
 import { ApiError, type ChainPostResponseT } from '../api/client';
 import { DemoButton } from '../components/DemoButton';
@@ -188,7 +188,14 @@ export function ImportPage() {
   const [outcomes, setOutcomes] = useState<Outcome[]>([]);
   const [undoMessage, setUndoMessage] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
-  const history = useAsync((signal) => api.imports(signal), [api]);
+  const [historyPage, setHistoryPage] = useState(1);
+  const history = useAsync((signal) => api.imports({ page: historyPage }, signal), [api, historyPage]);
+  const historyPages = history.data?.pagination.pages ?? 1;
+  // An undo can empty the last page: step back to the new last one.
+  const pastEnd = history.data !== undefined && history.data.imports.length === 0 && historyPage > 1;
+  useEffect(() => {
+    if (pastEnd) setHistoryPage((p) => Math.max(1, p - 1));
+  }, [pastEnd]);
 
   const addFiles = async (files: FileList | File[]) => {
     const list = Array.from(files);
@@ -224,6 +231,8 @@ export function ImportPage() {
     }
     setProgress(null);
     setQueue([]);
+    // The new imports are on the first page of the history (newest first).
+    setHistoryPage(1);
     history.reload();
   };
 
@@ -377,44 +386,59 @@ export function ImportPage() {
             </div>
           )}
           {history.data && history.data.imports.length > 0 && (
-            <div className="table-wrap">
-              <table className="table table-dense" data-testid="import-history">
-                <thead>
-                  <tr>
-                    <th className="num">#</th>
-                    <th>When</th>
-                    <th>File</th>
-                    <th>Broker</th>
-                    <th>Accounts</th>
-                    <th className="num">Rows</th>
-                    <th className="num">Imported</th>
-                    <th className="num">Dup.</th>
-                    <th className="num">Skipped</th>
-                    <th />
-                  </tr>
-                </thead>
-                <tbody>
-                  {history.data.imports.map((imp) => (
-                    <tr key={imp.id}>
-                      <td className="num">{imp.id}</td>
-                      <td className="tnum">{fmtDateTime(imp.createdAt)}</td>
-                      <td>{imp.filename ?? <span className="muted">—</span>}</td>
-                      <td>{imp.broker}</td>
-                      <td>{imp.accounts.map((a) => a.name).join(', ')}</td>
-                      <td className="num">{fmtInt(imp.rows)}</td>
-                      <td className="num">{fmtInt(imp.imported)}</td>
-                      <td className="num">{fmtInt(imp.duplicates)}</td>
-                      <td className="num">{fmtInt(imp.skipped.length)}</td>
-                      <td className="right">
-                        <button type="button" className="btn btn-small btn-ghost" onClick={() => void undo(imp.id)} aria-label={`Undo import ${imp.id}`}>
-                          Undo
-                        </button>
-                      </td>
+            <>
+              <div className="table-wrap">
+                <table className="table table-dense" data-testid="import-history">
+                  <thead>
+                    <tr>
+                      <th className="num">#</th>
+                      <th>When</th>
+                      <th>File</th>
+                      <th>Broker</th>
+                      <th>Accounts</th>
+                      <th className="num">Rows</th>
+                      <th className="num">Imported</th>
+                      <th className="num">Dup.</th>
+                      <th className="num">Skipped</th>
+                      <th />
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                  </thead>
+                  <tbody>
+                    {history.data.imports.map((imp) => (
+                      <tr key={imp.id}>
+                        <td className="num">{imp.id}</td>
+                        <td className="tnum">{fmtDateTime(imp.createdAt)}</td>
+                        <td>{imp.filename ?? <span className="muted">—</span>}</td>
+                        <td>{imp.broker}</td>
+                        <td>{imp.accounts.map((a) => a.name).join(', ')}</td>
+                        <td className="num">{fmtInt(imp.rows)}</td>
+                        <td className="num">{fmtInt(imp.imported)}</td>
+                        <td className="num">{fmtInt(imp.duplicates)}</td>
+                        <td className="num">{fmtInt(imp.skipped.length)}</td>
+                        <td className="right">
+                          <button type="button" className="btn btn-small btn-ghost" onClick={() => void undo(imp.id)} aria-label={`Undo import ${imp.id}`}>
+                            Undo
+                          </button>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              {historyPages > 1 && (
+                <nav className="pager" aria-label="History pages">
+                  <button type="button" className="btn btn-small" onClick={() => setHistoryPage((p) => Math.max(1, p - 1))} disabled={historyPage <= 1}>
+                    ‹ Newer
+                  </button>
+                  <span className="num">
+                    Page {fmtInt(historyPage)} of {fmtInt(historyPages)}
+                  </span>
+                  <button type="button" className="btn btn-small" onClick={() => setHistoryPage((p) => p + 1)} disabled={historyPage >= historyPages}>
+                    Older ›
+                  </button>
+                </nav>
+              )}
+            </>
           )}
         </Panel>
       )}

@@ -21,6 +21,7 @@ export const PROBLEM_STATUS = {
   RATE_LIMITED: 429,
   HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
+  DATABASE_BUSY: 503,
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_STATUS;
@@ -46,6 +47,7 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   RATE_LIMITED: 'Too many requests',
   HEADERS_TOO_LARGE: 'Request header fields too large',
   INTERNAL: 'Internal error',
+  DATABASE_BUSY: 'Database busy',
 };
 
 export interface ProblemFieldError {

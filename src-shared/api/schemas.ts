@@ -187,10 +187,13 @@ export const TransactionSchema = Type.Object({
 });
 export type TransactionJson = Static<typeof TransactionSchema>;
 
+/** `pagination` of a paged list (`page`, `limit` as asked after clamping; `total` items; `pages` of that size). */
+export const PaginationSchema = Type.Object({ page: Type.Integer(), limit: Type.Integer(), total: Type.Integer(), pages: Type.Integer() });
+
 export const TransactionsResponse = Type.Object({
   transactions: Type.Array(TransactionSchema),
   accounts: Type.Array(AccountSchema),
-  pagination: Type.Object({ page: Type.Integer(), limit: Type.Integer(), total: Type.Integer(), pages: Type.Integer() }),
+  pagination: PaginationSchema,
 });
 export type TransactionsResponseT = Static<typeof TransactionsResponse>;
 
@@ -224,7 +227,16 @@ export const ImportReportSchema = Type.Object({
 });
 export type ImportReport = Static<typeof ImportReportSchema>;
 
-export const ImportsResponse = Type.Object({ imports: Type.Array(ImportReportSchema) });
+export const ImportsQuery = Type.Object(
+  {
+    page: TransactionsQuery.properties.page,
+    limit: TransactionsQuery.properties.limit,
+  },
+  { additionalProperties: false },
+);
+export type ImportsQueryT = Static<typeof ImportsQuery>;
+export const ImportsResponse = Type.Object({ imports: Type.Array(ImportReportSchema), pagination: PaginationSchema });
+export type ImportsResponseT = Static<typeof ImportsResponse>;
 export const ImportIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false });
 export const ImportDeleteResponse = Type.Object({ id: Type.Integer(), removed: Type.Integer({ description: 'Transactions removed' }) });
 

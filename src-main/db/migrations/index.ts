@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { m001Core } from './001-core';
 import { m002Journal } from './002-journal';
 import { m003Chains } from './003-chains';
+import { m004JournalGeneration } from './004-journal-generation';
 
 export interface Migration {
   version: number;
@@ -10,6 +11,6 @@ export interface Migration {
 }
 
 /** Numbered, append-only. Each runs inside the one transaction that also sets PRAGMA user_version. */
-export const MIGRATIONS: readonly Migration[] = [m001Core, m002Journal, m003Chains];
+export const MIGRATIONS: readonly Migration[] = [m001Core, m002Journal, m003Chains, m004JournalGeneration];
 
 export const LATEST_VERSION = MIGRATIONS.length;

@@ -70,14 +70,14 @@ export function registerAdminRoutes(v1: V1, ctx: AppContext): void {
         return problem === null ? [] : [{ param: `corsOrigins.${index}`, message: `"${origin.slice(0, 100)}" ${problem}` }];
       });
       if (badOrigins.length > 0) throw new ApiError('INVALID_PARAMETER', `corsOrigins: ${badOrigins.map((e) => e.message).join('; ')}.`, badOrigins);
-      ctx.updateSettings(update);
+      await ctx.updateSettings(update);
       return settingsJson(ctx);
     },
   );
   v1.post(
     '/keys/rotate',
     { schema: { summary: 'Replace the key of the api-key file (the old key stops working)', tags: ['settings'], response: { 200: KeyRotateResponse, ...problemResponses } } },
-    async () => ({ key: ctx.rotateKey(), keyFile: ctx.keyFilePath }),
+    async () => ({ key: await ctx.rotateKey(), keyFile: ctx.keyFilePath }),
   );
   v1.post(
     '/demo',

@@ -19,7 +19,7 @@ export function registerChainRoutes(v1: V1, ctx: AppContext): void {
     async (request, reply) => {
       const text = typeof request.body === 'string' ? request.body : '';
       if (text.trim() === '') throw new ApiError('IMPORT_FAILED', 'The request body is empty: send the chain file as the raw body.', [{ param: 'body', message: 'empty', line: 1 }]);
-      const result = ctx.exposure.ingestText(text, request.query);
+      const result = await ctx.writes.run(() => ctx.exposure.ingestText(text, request.query));
       return reply.code(result.stored ? 201 : 200).send(result);
     },
   );

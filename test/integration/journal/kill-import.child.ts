@@ -4,12 +4,15 @@
  * then pausing so that the parent can SIGKILL it there.
  */
 import { syntheticTransactions } from '../../../src-shared/demo/journal';
-import { createContext } from '../../../src-main/context';
+import { openDataFolder } from '../../../src-main/context';
+import { JournalService } from '../../../src-main/services/journal';
 import type { ParsedRow } from '../../../src-main/importers/types';
 
 const dataDir = process.argv[2];
 if (dataDir === undefined) throw new Error('usage: kill-import.child.ts <dataDir>');
-const ctx = createContext({ dataDir });
+// In this thread, as the CLI imports: the iterator below pauses the import inside its transaction.
+const folder = openDataFolder({ dataDir, busyTimeoutMs: 5000 });
+const journal = new JournalService(folder.db, () => folder.settings);
 const rows: ParsedRow[] = syntheticTransactions(20_000, 9).map((transaction, index) => ({ line: index + 2, transaction }));
 const pausing: ParsedRow[] = Object.assign([...rows], {
   *[Symbol.iterator]() {
@@ -23,6 +26,6 @@ const pausing: ParsedRow[] = Object.assign([...rows], {
     }
   },
 });
-ctx.journal.store('generic', 'generic-csv', pausing, rows.length, [], [], 'big.csv');
+journal.store('generic', 'generic-csv', pausing, rows.length, [], [], 'big.csv');
 process.stdout.write('done\n');
-ctx.close();
+folder.db.close();

@@ -3,9 +3,9 @@
  * single instance, secure window options, the menu, the preload's two values, CSP, window-state memory and a
  * quit that waits for the server to close.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MenuItemConstructorOptions } from 'electron';
 
@@ -19,7 +19,7 @@ const h = vi.hoisted(() => {
   let menuTemplate: unknown[] = [];
   let onHeaders: Handler | null = null;
   const serverClose = { calls: 0, resolve: null as null | (() => void) };
-  const state = { lock: true, quitCalls: 0, userData: '' };
+  const state = { lock: true, quitCalls: 0, userData: '', appPath: '/nonexistent-app' };
   return { appHandlers, ipcHandlers, windows, exposed, menuTemplate, onHeaders, serverClose, state, setMenu: (t: unknown[]) => (menuTemplate = t), getMenu: () => menuTemplate, setHeaders: (f: Handler) => (onHeaders = f), getHeaders: () => onHeaders };
 });
 
@@ -68,7 +68,7 @@ vi.mock('electron', () => {
     }),
     whenReady: vi.fn(async () => undefined),
     getPath: vi.fn(() => h.state.userData),
-    getAppPath: vi.fn(() => '/nonexistent-app'),
+    getAppPath: vi.fn(() => h.state.appPath),
     getName: vi.fn(() => 'Strikebook'),
   };
   return {
@@ -126,6 +126,7 @@ describe('electron main', () => {
     h.state.lock = true;
     h.state.quitCalls = 0;
     h.state.userData = mkdtempSync(join(tmpdir(), 'sb-electron-'));
+    h.state.appPath = '/nonexistent-app';
     delete process.env.ELECTRON_RENDERER_URL;
   });
 
@@ -154,6 +155,30 @@ describe('electron main', () => {
     expect(prefs.nodeIntegration, 'nodeIntegration off').toBe(false);
     expect(String(prefs.preload)).toMatch(/preload[\\/]preload\.cjs$/);
     expect(h.windows[0]?.loaded, 'the window loads the UI from the local server (same origin as /v1)').toEqual(['http://127.0.0.1:7717/']);
+  });
+
+  it('hands its Electron build of better-sqlite3 to the server (which opens the database and the journal worker with it)', async () => {
+    h.state.appPath = mkdtempSync(join(tmpdir(), 'sb-app-'));
+    const binding = join(h.state.appPath, '.electron-native', 'better_sqlite3.node');
+    mkdirSync(dirname(binding), { recursive: true });
+    writeFileSync(binding, '');
+    const { bootstrap } = await import('../../../src-main/electron/app');
+    const { startServer } = await import('../../../src-main/serve');
+    await bootstrap();
+    expect(vi.mocked(startServer).mock.calls.at(-1)?.[0]).toMatchObject({ nativeBinding: binding });
+  });
+
+  it('a damaged database or an unwritable data folder: one dialog with the message, exit status 3, no window', async () => {
+    const { DataFolderError } = await import('../../../src-main/db/data-folder');
+    const { bootstrap } = await import('../../../src-main/electron/app');
+    const { startServer } = await import('../../../src-main/serve');
+    const { app, dialog } = await import('electron');
+    const message = `The database ${join(h.state.userData, 'strikebook.db')} is damaged (file is not a database). Strikebook stopped and did not change it.`;
+    vi.mocked(startServer).mockRejectedValueOnce(new DataFolderError(message, join(h.state.userData, 'strikebook.db')));
+    await bootstrap();
+    expect(vi.mocked(dialog.showErrorBox).mock.calls.at(-1)).toEqual(['Strikebook cannot open its data', message]);
+    expect(vi.mocked(app.exit)).toHaveBeenCalledWith(3);
+    expect(h.windows.length).toBe(0);
   });
 
   it('answers the preload only for its own window, with exactly base URL and key', async () => {
