@@ -22,7 +22,12 @@ export default defineConfig({
     build: {
       outDir: here('./out/main'),
       rollupOptions: {
-        input: { main: here('./src-main/electron/main.ts'), 'journal-worker': here('./src-main/services/journal-worker.ts') },
+        input: {
+          main: here('./src-main/electron/main.ts'),
+          'journal-worker': here('./src-main/services/journal-worker.ts'),
+          // Chain files and history points off the event loop (services/exposure-worker-client.ts).
+          'exposure-worker': here('./src-main/services/exposure-worker.ts'),
+        },
         output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
       },
     },

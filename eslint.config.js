@@ -31,20 +31,20 @@ export default tseslint.config(
     },
   },
   {
-    // The boundary (DESIGN §1): domain code is pure. It runs in main, renderer and tests alike.
+    // The boundary (docs/architecture.md §Layout): domain code is pure. It runs in main, renderer and tests alike.
     files: ['src-shared/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           paths: [
-            { name: 'electron', message: 'src-shared is pure: no electron (DESIGN §1).' },
-            ...nodeBuiltins.map((name) => ({ name, message: 'src-shared is pure: no Node built-ins (DESIGN §1).' })),
+            { name: 'electron', message: 'src-shared is pure: no electron (docs/architecture.md §Layout).' },
+            ...nodeBuiltins.map((name) => ({ name, message: 'src-shared is pure: no Node built-ins (docs/architecture.md §Layout).' })),
             { name: 'react', message: 'src-shared is pure: no UI code.' },
             { name: 'react-dom', message: 'src-shared is pure: no DOM.' },
           ],
           patterns: [
-            { group: ['node:*'], message: 'src-shared is pure: no Node built-ins (DESIGN §1).' },
+            { group: ['node:*'], message: 'src-shared is pure: no Node built-ins (docs/architecture.md §Layout).' },
             { group: ['**/src-main/**', '**/src-renderer/**', '../../src-main/*', '../../src-renderer/*'], message: 'src-shared may not import adapters.' },
           ],
         },
@@ -52,13 +52,13 @@ export default tseslint.config(
       'no-restricted-globals': [
         'error',
         ...['window', 'document', 'process', 'Buffer', 'require', 'global', 'navigator', 'localStorage', 'fetch', 'setTimeout', 'setInterval', 'console'].map(
-          (name) => ({ name, message: `src-shared is pure: no ${name} (DESIGN §1).` }),
+          (name) => ({ name, message: `src-shared is pure: no ${name} (docs/architecture.md §Layout).` }),
         ),
       ],
     },
   },
   {
-    // The renderer reaches the engine only through /v1 (DESIGN §1).
+    // The renderer reaches the engine only through /v1 (docs/architecture.md §Layout).
     files: ['src-renderer/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [

@@ -18,7 +18,7 @@ export default defineConfig({
     outDir,
     emptyOutDir: true,
     target: 'es2022',
-    // The initial chunk is budgeted at 400 KB gzipped (DESIGN §7); chart pages are lazy chunks.
+    // The initial chunk is budgeted at 400 KB gzipped (docs/architecture.md §Budgets); chart pages are lazy chunks.
     chunkSizeWarningLimit: 500,
   },
 });

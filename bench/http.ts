@@ -31,7 +31,7 @@ function load(port: number, path: string, host: string, token: string, durationM
 }
 
 /**
- * http.cached_vs_raw (DESIGN §7): throughput of a cached /gex answer through the whole app (Host check,
+ * http.cached_vs_raw (docs/architecture.md §Budgets): throughput of a cached /gex answer through the whole app (Host check,
  * auth, rate limit, ETag) against a bare node:http server sending the same bytes and headers, measured
  * alternately in the same run; the ratio of the medians.
  */

@@ -4,6 +4,11 @@ export interface BenchLine {
   unit: string;
   budget: string;
   ok: boolean;
+  /**
+   * An absolute figure shown for information: a ratio measured in the same run decides instead (its `ok` is
+   * still against the budget, but does not fail the run). Absolute times follow the load of the shared machine.
+   */
+  info?: true;
   detail?: string;
 }
 
@@ -37,6 +42,11 @@ export function atMost(name: string, value: number, unit: string, budget: number
 
 export function atLeast(name: string, value: number, unit: string, budget: number, detail?: string): BenchLine {
   return { name, value: round(value), unit, budget: `>= ${budget}`, ok: value >= budget, ...(detail ? { detail } : {}) };
+}
+
+/** The same line, for information only (see BenchLine.info). */
+export function info(line: BenchLine): BenchLine {
+  return { ...line, info: true };
 }
 
 function round(value: number): number {

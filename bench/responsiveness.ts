@@ -43,7 +43,7 @@ export async function healthWhile(apiBaseUrl: string, work: () => Promise<Respon
 }
 
 /**
- * responsiveness.* (DESIGN §7): `/v1/health` p99 during a 200,000-row import through HTTP into a `strikebook serve`
+ * responsiveness.* (docs/architecture.md §Budgets): `/v1/health` p99 during a 200,000-row import through HTTP into a `strikebook serve`
  * process (the bundled CLI), and during the first journal read after it (the ledger rebuild). Both run in the
  * journal worker; the event loop only receives the upload, hands it over and sends the answers.
  */

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { syntheticTransactions } from '../src-shared/demo/journal';
+import { systemClock } from '../src-main/clock';
 import { openDataFolder } from '../src-main/context';
 import { ExposureService } from '../src-main/services/exposure';
 import { JournalService } from '../src-main/services/journal';
@@ -18,7 +19,7 @@ function rssMb(pid: number): number {
 }
 
 /**
- * server.* (DESIGN §7, §8) on a real `strikebook serve` process holding the 100k-transaction journal and the
+ * server.* (docs/architecture.md §Budgets, §8) on a real `strikebook serve` process holding the 100k-transaction journal and the
  * SPX snapshot: its RSS once every cache is warm, then 30 s of 64 concurrent mixed requests (errors and
  * RSS growth over the soak).
  */
@@ -30,11 +31,10 @@ export async function benchServer(soakSeconds = 30): Promise<BenchLine[]> {
   try {
     // The data is prepared in this thread, as the CLI would (the measured server starts afterwards).
     const folder = openDataFolder({ dataDir, busyTimeoutMs: 5000 });
-    new JournalService(folder.db, () => folder.settings).importFile({ text: toGenericCsv(syntheticTransactions(100_000, 42)), broker: 'generic' });
+    new JournalService(folder.db, () => folder.settings, systemClock).importFile({ text: toGenericCsv(syntheticTransactions(100_000, 42)), broker: 'generic' });
     const withChain = (() => {
       try {
-        new ExposureService(folder.db, () => folder.settings).ingestText(readFileSync(SPX_FIXTURE, 'utf8'), {});
-        return true;
+        return new ExposureService(folder.db, () => folder.settings, systemClock).ingestText(readFileSync(SPX_FIXTURE, 'utf8'), {}).ok;
       } catch {
         return false;
       }

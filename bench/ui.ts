@@ -1,5 +1,5 @@
 /**
- * Renderer budgets (DESIGN §7): the initial JS of the built renderer, gzipped, and the time headless Chromium
+ * Renderer budgets (docs/architecture.md §Budgets): the initial JS of the built renderer, gzipped, and the time headless Chromium
  * takes to render the journal page with demo data (median of 5 fresh page loads).
  */
 import { readFileSync } from 'node:fs';

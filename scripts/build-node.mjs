@@ -14,6 +14,8 @@ await build({
   entryPoints: {
     cli: new URL('../src-main/cli.ts', import.meta.url).pathname,
     'journal-worker': new URL('../src-main/services/journal-worker.ts', import.meta.url).pathname,
+    // The exposure worker (chain files, history points), started the same way (services/exposure-worker-client.ts).
+    'exposure-worker': new URL('../src-main/services/exposure-worker.ts', import.meta.url).pathname,
   },
   outdir,
   outExtension: { '.js': '.mjs' },

@@ -3,7 +3,7 @@
 //
 // Why a separate folder: node_modules/better-sqlite3 must keep Node's ABI for the tests, the CLI and
 // `strikebook serve`. The desktop main process passes `nativeBinding: .electron-native/better_sqlite3.node`
-// to the database opener instead (DESIGN §1: never make one break the other).
+// to the database opener instead (docs/architecture.md §Layout: never make one break the other).
 //
 // Steps: copy the better-sqlite3 package (without its build) into .electron-native/build/node_modules, run
 // @electron/rebuild there for the installed Electron version (prebuilt binary when one exists, else node-gyp

@@ -1,14 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { BROKER_IDS, type BrokerId } from '../src-shared/api/schemas';
+import { BROKER_IDS, CHAIN_FORMATS } from '../src-shared/api/constants';
+import { BUSY_MESSAGE, CLI_BUSY_TIMEOUT_MS, domainFailure, EXIT_FAILED, thrownFailure, type CliFailure } from './cli-errors';
+import { systemClock } from './clock';
 import { openDataFolder } from './context';
 import { DataFolderError } from './db/data-folder';
-import { isBusyError } from './db/writes';
+import { isDatabaseBusy } from './db/writes';
 import { defaultDataDir } from './paths';
-import { ApiError } from './server/problems';
 import { startServer } from './serve';
 import { ExposureService } from './services/exposure';
+import { importerIdOf } from './importers/index';
 import { JournalService } from './services/journal';
+import type { Result } from './services/result';
 
 const USAGE = `strikebook — trade journal and dealer exposure, with a local /v1 API
 
@@ -18,11 +21,8 @@ Usage:
   strikebook chain import <file...> [--symbol <S>] [--quote-time <iso>] [--format <f>] [--data-dir <dir>]
   strikebook keys create [--name <name>] | keys list | keys revoke <id> [--data-dir <dir>]
 
-Brokers: auto (default), ${BROKER_IDS.join(', ')}
+Brokers: auto (default), ${BROKER_IDS.join(', ')}, custom:<id> (a format saved on the Import page)
 Data folder: --data-dir, else $STRIKEBOOK_DATA_DIR, else ${defaultDataDir()}`;
-
-/** How long a CLI write waits for another process (the running app) to release the database's write lock. */
-const CLI_BUSY_TIMEOUT_MS = 30_000;
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`strikebook: ${message}\n`);
@@ -99,43 +99,40 @@ async function main(argv: string[]): Promise<void> {
   }
 
   // The CLI works in this thread (no event loop to protect), so it may wait for the server's writes to finish.
-  const folder = openDataFolder({ dataDir, busyTimeoutMs: CLI_BUSY_TIMEOUT_MS });
-  const ctx = { ...folder, journal: new JournalService(folder.db, () => folder.settings), exposure: new ExposureService(folder.db, () => folder.settings) };
+  const clock = systemClock;
+  const folder = openDataFolder({ dataDir, busyTimeoutMs: CLI_BUSY_TIMEOUT_MS, clock });
+  const ctx = { ...folder, journal: new JournalService(folder.db, () => folder.settings, clock), exposure: new ExposureService(folder.db, () => folder.settings, clock) };
   try {
     if (command === 'import') {
       if (rest.length === 0) fail('import: name at least one file');
-      const broker = (values.broker ?? 'auto') as BrokerId | 'auto';
-      if (broker !== 'auto' && !BROKER_IDS.includes(broker)) fail(`unknown broker "${broker}"; one of auto, ${BROKER_IDS.join(', ')}`);
-      let failed = false;
-      for (const file of rest) {
-        try {
-          const report = ctx.journal.importFile({ text: readFileSync(file, 'utf8'), broker, ...(values.account ? { accountName: values.account } : {}), filename: file });
+      const broker = values.broker ?? 'auto';
+      // A saved format (docs/importers.md, "User-defined formats") is custom:<id>; auto detects saved formats too.
+      if (!isOneOf(['auto', ...BROKER_IDS] as const, broker) && !/^custom:[a-z0-9]{1,32}$/.test(broker)) fail(`unknown broker "${broker}"; one of auto, ${BROKER_IDS.join(', ')}, or custom:<id> of a saved format`);
+      eachFile(
+        rest,
+        (text, file) => ctx.journal.importFile({ text, broker: importerIdOf(broker), ...(values.account ? { accountName: values.account } : {}), filename: file }),
+        (file, report) => {
           process.stdout.write(`${file}: ${report.broker}, ${report.rows} rows, ${report.imported} imported, ${report.duplicates} duplicates, ${report.skipped.length} skipped, ${report.warnings.length} warnings (import #${report.id})\n`);
           for (const s of report.skipped.slice(0, 20)) process.stdout.write(`  skipped line ${s.line}: ${s.reason}\n`);
-        } catch (error) {
-          failed = true;
-          reportError(file, error);
-        }
-      }
-      if (failed) process.exitCode = 1;
+        },
+      );
     } else if (command === 'chain' && rest[0] === 'import') {
       const files = rest.slice(1);
       if (files.length === 0) fail('chain import: name at least one file');
-      let failed = false;
-      for (const file of files) {
-        try {
-          const result = ctx.exposure.ingestText(readFileSync(file, 'utf8'), {
+      const format = values.format;
+      if (format !== undefined && !isOneOf(CHAIN_FORMATS, format)) fail(`unknown format "${format}"; one of ${CHAIN_FORMATS.join(', ')}`);
+      eachFile(
+        files,
+        (text) =>
+          ctx.exposure.ingestText(text, {
             ...(values.symbol ? { symbol: values.symbol } : {}),
             ...(values['quote-time'] ? { quoteTime: values['quote-time'] } : {}),
-            ...(values.format ? { format: values.format as 'auto' } : {}),
-          });
+            ...(format === undefined ? {} : { format }),
+          }),
+        (file, result) => {
           process.stdout.write(`${file}: ${result.symbol} @ ${result.spot}, ${result.quoteTime}, ${result.contracts} contracts, ${result.expirations} expirations${result.stored ? '' : ' (already stored)'}, ${result.events} events\n`);
-        } catch (error) {
-          failed = true;
-          reportError(file, error);
-        }
-      }
-      if (failed) process.exitCode = 1;
+        },
+      );
     } else if (command === 'keys') {
       const [action, id] = rest;
       if (action === 'create') {
@@ -162,23 +159,35 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-const BUSY_MESSAGE = `the database is busy: another program (the running app, a backup tool) held its write lock for ${CLI_BUSY_TIMEOUT_MS / 1000} s; nothing was changed, try again`;
+function isOneOf<const T extends string>(list: readonly T[], value: string): value is T {
+  return (list as readonly string[]).includes(value);
+}
 
-function reportError(file: string, error: unknown): void {
-  if (isBusyError(error)) {
-    process.stderr.write(`${file}: ${BUSY_MESSAGE}\n`);
-  } else if (error instanceof ApiError) {
-    process.stderr.write(`${file}: ${error.problem.detail}\n`);
-    for (const e of error.problem.errors?.slice(0, 50) ?? []) process.stderr.write(`  ${e.line === undefined ? '' : `line ${e.line}: `}${e.message}\n`);
-  } else {
-    process.stderr.write(`${file}: ${error instanceof Error ? error.message : String(error)}\n`);
+/** A file that failed: its name before the message, the details below; the command exits with its status. */
+function reportFailure(file: string, failure: CliFailure): void {
+  const [message, ...details] = failure.lines;
+  process.stderr.write(`${file}: ${message ?? ''}\n`);
+  for (const line of details) process.stderr.write(`${line}\n`);
+  process.exitCode = Math.max(Number(process.exitCode ?? 0), failure.exitCode);
+}
+
+/** Runs `run` on each file in turn; a file that fails is reported and the others still run. */
+function eachFile<T>(files: readonly string[], run: (text: string, file: string) => Result<T>, report: (file: string, value: T) => void): void {
+  for (const file of files) {
+    try {
+      const result = run(readFileSync(file, 'utf8'), file);
+      if (result.ok) report(file, result.value);
+      else reportFailure(file, domainFailure(result.error));
+    } catch (error) {
+      reportFailure(file, thrownFailure(error));
+    }
   }
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   // Problems with the data folder or the database (damaged, read-only, newer version): the message, no stack.
   if (error instanceof DataFolderError) fail(error.message, error.exitCode);
-  if (isBusyError(error)) fail(BUSY_MESSAGE, 1);
+  if (isDatabaseBusy(error)) fail(BUSY_MESSAGE, EXIT_FAILED);
   if (error instanceof Error && 'code' in error && error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') fail(`${error.message}\n\n${USAGE}`);
   fail(error instanceof Error ? (error.stack ?? error.message) : String(error), 1);
 });

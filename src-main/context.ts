@@ -1,11 +1,11 @@
 import type { Database } from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { systemClock, type Clock } from './clock';
 import { prepareDataFolder, isPermissionError, writeProblem } from './db/data-folder';
-import { openDatabase, SERVER_CACHE_KIB } from './db/open';
-import { isBusyError, WriteQueue } from './db/writes';
+import { openDatabase, SERVER_CACHE_KIB, setBusyTimeout, setCacheSize } from './db/open';
+import { isDatabaseBusy, WriteQueue } from './db/writes';
 import type { AppContext } from './server/context';
-import { ApiError } from './server/problems';
 import { ensureKeyFile, KeyStore, writeKeyFile } from './server/keys';
 import { ExposureService } from './services/exposure';
 import { JournalWorkerClient } from './services/journal-client';
@@ -25,6 +25,8 @@ export interface ContextOptions {
   nativeBinding?: string;
   /** Interval of the key-usage flush (default KEY_USAGE_FLUSH_MS; the busy-database test shortens it). */
   keyUsageFlushMs?: number;
+  /** "Now" for everything the server does (default the system's; tests set their own). */
+  clock?: Clock;
   log?: (line: string) => void;
 }
 
@@ -66,15 +68,15 @@ export function appVersion(): string {
  * DataFolderError (see db/data-folder.ts). `busyTimeoutMs` is the connection's wait for a lock once open: 0 for the
  * server (its event loop never waits), longer for the CLI.
  */
-export function openDataFolder(options: { dataDir: string; overrides?: Partial<Settings>; nativeBinding?: string; busyTimeoutMs: number }): DataFolder {
+export function openDataFolder(options: { dataDir: string; overrides?: Partial<Settings>; nativeBinding?: string; busyTimeoutMs: number; clock?: Clock }): DataFolder {
   prepareDataFolder(options.dataDir);
   const dbPath = join(options.dataDir, DB_FILE);
   const { db, backupPath } = openDatabase(dbPath, { busyTimeoutMs: START_BUSY_TIMEOUT_MS, ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }) });
   try {
     const settings = loadSettings(db, options.overrides ?? {});
-    const keys = new KeyStore(db);
+    const keys = new KeyStore(db, options.clock ?? systemClock);
     const keyFile = ensureKeyFile(keys, options.dataDir);
-    db.pragma(`busy_timeout = ${options.busyTimeoutMs}`);
+    setBusyTimeout(db, options.busyTimeoutMs);
     return { dataDir: options.dataDir, dbPath, db, settings, keys, keyFilePath: keyFile.path, apiKey: keyFile.key, backupPath };
   } catch (error) {
     db.close();
@@ -87,9 +89,16 @@ export function openDataFolder(options: { dataDir: string; overrides?: Partial<S
  * journal in its worker thread. All writes of the process take turns through one WriteQueue.
  */
 export function createContext(options: ContextOptions): OwnedContext {
-  const folder = openDataFolder({ dataDir: options.dataDir, busyTimeoutMs: 0, ...(options.overrides ? { overrides: options.overrides } : {}), ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+  const clock = options.clock ?? systemClock;
+  const folder = openDataFolder({
+    dataDir: options.dataDir,
+    busyTimeoutMs: 0,
+    clock,
+    ...(options.overrides ? { overrides: options.overrides } : {}),
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+  });
   const { db, keys } = folder;
-  db.pragma(`cache_size = ${SERVER_CACHE_KIB}`);
+  setCacheSize(db, SERVER_CACHE_KIB);
   const overrides = options.overrides ?? {};
   let settings = folder.settings;
   const getSettings = () => settings;
@@ -98,15 +107,16 @@ export function createContext(options: ContextOptions): OwnedContext {
     dbPath: folder.dbPath,
     writes,
     settings: getSettings,
+    clock,
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
-  const exposure = new ExposureService(db, getSettings);
+  const exposure = new ExposureService(db, getSettings, clock, options.log);
 
   // A background write: when another process holds the lock it fails fast, and the stamps wait for the next tick.
   const flushUsage = () =>
     writes.run(() => keys.flushUsage(), 0).catch((error: unknown) => {
-      if (!(error instanceof ApiError && error.problem.code === 'DATABASE_BUSY') && !isBusyError(error)) options.log?.(`[keys] usage flush failed: ${String(error)}`);
+      if (!isDatabaseBusy(error)) options.log?.(`[keys] usage flush failed: ${String(error)}`);
     });
   const usageTimer = setInterval(() => void flushUsage(), options.keyUsageFlushMs ?? KEY_USAGE_FLUSH_MS);
   usageTimer.unref();
@@ -115,6 +125,7 @@ export function createContext(options: ContextOptions): OwnedContext {
   const ctx: OwnedContext = {
     version: appVersion(),
     dataDir: options.dataDir,
+    clock,
     db,
     get settings() {
       return settings;
@@ -156,6 +167,7 @@ export function createContext(options: ContextOptions): OwnedContext {
       clearInterval(usageTimer);
       await flushUsage();
       await journal.close();
+      await exposure.close();
       db.close();
     },
   };

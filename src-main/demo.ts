@@ -1,10 +1,11 @@
 import { demoMarket } from '../src-shared/demo/market';
-import { demoTransactions } from '../src-shared/demo/journal';
+import { DEMO_JOURNAL_SEED, demoTransactions } from '../src-shared/demo/journal';
+import { nowDate } from './clock';
 import type { AppContext } from './server/context';
-import { todayIn } from './time';
+import { todayIn } from '../src-shared/zone';
 
 /**
- * Loads the generated demo (DESIGN §2): a day of snapshots for a few tickers and a year of wheel trading.
+ * Loads the generated demo (docs/architecture.md §Running): a day of snapshots for a few tickers and a year of wheel trading.
  * Everything is marked `source: demo`. Loading twice adds nothing (same snapshots and row ids).
  */
 export async function loadDemo(ctx: AppContext): Promise<{ transactions: number; snapshots: number; events: number }> {
@@ -12,10 +13,12 @@ export async function loadDemo(ctx: AppContext): Promise<{ transactions: number;
   let snapshots = 0;
   for (const snapshot of demoMarket()) {
     const result = await ctx.writes.run(() => ctx.exposure.ingest(snapshot));
-    events += result.events;
-    if (result.stored) snapshots += 1;
+    // The simulator's snapshots are never refused (test/unit/exposure/demo.test.ts); one that were would be a bug.
+    if (!result.ok) throw new Error(`demo snapshot ${snapshot.symbol} ${snapshot.quoteTime} refused: ${result.error.kind}`);
+    events += result.value.events;
+    if (result.value.stored) snapshots += 1;
   }
-  const transactions = demoTransactions(undefined, todayIn(ctx.settings.timeZone));
+  const transactions = demoTransactions(DEMO_JOURNAL_SEED, todayIn(ctx.settings.timeZone, nowDate(ctx.clock)));
   const report = await ctx.journal.store(
     'demo',
     'demo',

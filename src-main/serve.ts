@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildApp, type App } from './server/app';
+import type { Clock } from './clock';
 import { createContext, type OwnedContext } from './context';
 import { loadDemo } from './demo';
 import { OnlineSource } from './services/online-source';
@@ -19,6 +20,8 @@ export interface ServeOptions {
   overrides?: Partial<Settings>;
   /** Interval of the key-usage flush (tests shorten it). */
   keyUsageFlushMs?: number;
+  /** "Now" of the server (default the system's; tests set their own). */
+  clock?: Clock;
   log?: (line: string) => void;
 }
 
@@ -56,6 +59,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
     ...(options.overrides ? { overrides: options.overrides } : {}),
     ...(options.keyUsageFlushMs === undefined ? {} : { keyUsageFlushMs: options.keyUsageFlushMs }),
+    ...(options.clock ? { clock: options.clock } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
   try {

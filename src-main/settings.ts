@@ -1,6 +1,8 @@
 import type { Database } from 'better-sqlite3';
+import { SettingsRepository } from './db/settings';
+import { NEW_YORK } from '../src-shared/zone';
 
-/** User settings, kept in the `settings` table as JSON values; defaults per DESIGN §3–§5. */
+/** User settings, kept in the `settings` table as JSON values; defaults per docs/conventions.md §HTTP API, docs/exposure.md, docs/journal.md. */
 export interface Settings {
   port: number;
   /** Risk-free rate r of the exposure engine. */
@@ -11,8 +13,10 @@ export interface Settings {
   /** Exposure answer cache lifetime. */
   cacheSeconds: number;
   rateLimit: { perSecond: number; burst: number };
-  /** Snapshots kept per symbol (the newest N). */
+  /** Snapshots kept per symbol (the newest N), unless the symbol has its own number below. */
   snapshotRetention: number;
+  /** Snapshots kept for particular symbols (upper case), e.g. `{SPX: 100}`. */
+  snapshotRetentionBySymbol: Record<string, number>;
   /** Origins allowed by CORS; empty = no CORS headers. */
   corsOrigins: string[];
   onlineSource: { enabled: boolean; baseUrl: string; watchlist: string[]; intervalSeconds: number };
@@ -21,19 +25,19 @@ export interface Settings {
 export const DEFAULT_SETTINGS: Settings = {
   port: 7717,
   rate: 0.04,
-  timeZone: 'America/New_York',
+  timeZone: NEW_YORK,
   reportingCurrency: 'USD',
   cacheSeconds: 60,
   rateLimit: { perSecond: 50, burst: 100 },
   snapshotRetention: 20,
+  snapshotRetentionBySymbol: {},
   corsOrigins: [],
   onlineSource: { enabled: false, baseUrl: 'https://cdn.cboe.com/api/global/delayed_quotes/options', watchlist: ['SPX', 'SPY'], intervalSeconds: 300 },
 };
 
 export function loadSettings(db: Database, overrides: Partial<Settings> = {}): Settings {
-  const rows = db.prepare('SELECT key, value FROM settings').all() as Array<{ key: string; value: string }>;
   const stored: Record<string, unknown> = {};
-  for (const row of rows) {
+  for (const row of new SettingsRepository(db).all()) {
     try {
       stored[row.key] = JSON.parse(row.value);
     } catch {
@@ -44,8 +48,5 @@ export function loadSettings(db: Database, overrides: Partial<Settings> = {}): S
 }
 
 export function saveSettings(db: Database, changes: Partial<Settings>): void {
-  const upsert = db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
-  db.transaction(() => {
-    for (const [key, value] of Object.entries(changes)) upsert.run(key, JSON.stringify(value));
-  })();
+  new SettingsRepository(db).save(Object.entries(changes).map(([key, value]) => ({ key, value: JSON.stringify(value) })));
 }

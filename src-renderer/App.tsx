@@ -12,9 +12,13 @@ import { SettingsPage } from './pages/Settings';
 // The chart pages carry lightweight-charts; load them on demand to keep the first paint small.
 const JournalPage = lazy(() => import('./pages/Journal').then((m) => ({ default: m.JournalPage })));
 const ExposurePage = lazy(() => import('./pages/Exposure').then((m) => ({ default: m.ExposurePage })));
+const PositionsPage = lazy(() => import('./pages/Positions').then((m) => ({ default: m.PositionsPage })));
+const CampaignsPage = lazy(() => import('./pages/Campaigns').then((m) => ({ default: m.CampaignsPage })));
 
 const PAGES = [
   { id: 'journal', label: 'Journal', icon: '▤' },
+  { id: 'positions', label: 'Positions', icon: '◫' },
+  { id: 'campaigns', label: 'Campaigns', icon: '↻' },
   { id: 'transactions', label: 'Transactions', icon: '≡' },
   { id: 'import', label: 'Import', icon: '⇪' },
   { id: 'exposure', label: 'Exposure', icon: '◧' },
@@ -107,6 +111,8 @@ export function App() {
           <main className="content" id="main" tabIndex={-1} aria-label={current?.label}>
             <Suspense fallback={<Loading />}>
               {page === 'journal' && <JournalPage />}
+              {page === 'positions' && <PositionsPage />}
+              {page === 'campaigns' && <CampaignsPage />}
               {page === 'transactions' && <TransactionsPage />}
               {page === 'import' && <ImportPage />}
               {page === 'exposure' && <ExposurePage route={route} />}

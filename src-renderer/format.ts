@@ -2,6 +2,9 @@
  * Numbers the way traders read them: thousands separators, explicit signs on P&L, money to cents,
  * exposure scaled to $bn / $m / $k, dates as YYYY-MM-DD.
  */
+import { dateToUtcMs } from '../src-shared/calendar';
+import { NEW_YORK } from '../src-shared/zone';
+
 const moneyFormatters = new Map<string, Intl.NumberFormat>();
 
 function moneyFormatter(currency: string, signed: boolean): Intl.NumberFormat {
@@ -105,7 +108,7 @@ export function fmtExposure(value: number | null | undefined, unit: string, sign
 }
 
 /** `2024-01-05 15:45 ET` style: the snapshot and event times are shown in New York time. */
-export function fmtDateTime(iso: string, timeZone = 'America/New_York'): string {
+export function fmtDateTime(iso: string, timeZone: string = NEW_YORK): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
   const parts = new Intl.DateTimeFormat('en-CA', {
@@ -118,7 +121,7 @@ export function fmtDateTime(iso: string, timeZone = 'America/New_York'): string 
     hourCycle: 'h23',
   }).formatToParts(date);
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  const zone = timeZone === 'America/New_York' ? 'ET' : timeZone;
+  const zone = timeZone === NEW_YORK ? 'ET' : timeZone;
   return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')} ${zone}`;
 }
 
@@ -146,43 +149,15 @@ export function typeLabel(type: string): string {
     .join(' ');
 }
 
-// ---------------------------------------------------------------- calendar dates (YYYY-MM-DD, no time zone math)
+// ---------------------------------------------------------------- calendar dates (src-shared/calendar does the arithmetic)
 
-export function isoToday(timeZone = 'America/New_York'): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+/** The calendar date of an instant in a zone, by Intl (the renderer ships no time-zone library). */
+export function dateInTimeZone(epochMs: number, timeZone: string = NEW_YORK): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(epochMs));
 }
 
 function toUtc(date: string): Date {
-  return new Date(`${date}T00:00:00Z`);
-}
-
-export function fromUtc(date: Date): string {
-  return date.toISOString().slice(0, 10);
-}
-
-export function addDays(date: string, days: number): string {
-  const d = toUtc(date);
-  d.setUTCDate(d.getUTCDate() + days);
-  return fromUtc(d);
-}
-
-export function addMonths(date: string, months: number): string {
-  const d = toUtc(date);
-  const day = d.getUTCDate();
-  d.setUTCDate(1);
-  d.setUTCMonth(d.getUTCMonth() + months);
-  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-  d.setUTCDate(Math.min(day, last));
-  return fromUtc(d);
-}
-
-/** 0 = Monday … 6 = Sunday. */
-export function weekdayMon0(date: string): number {
-  return (toUtc(date).getUTCDay() + 6) % 7;
-}
-
-export function daysBetween(from: string, to: string): number {
-  return Math.round((toUtc(to).getTime() - toUtc(from).getTime()) / 86_400_000);
+  return new Date(dateToUtcMs(date));
 }
 
 export function fmtRange(from: string, to: string): string {

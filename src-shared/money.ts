@@ -10,15 +10,10 @@ export type ParseMoneyResult = { ok: true; minor: number } | { ok: false; error:
  * Parses a broker money cell: "1,234.56", "-$1,234.56", "$-12.5", "(12.50)", "+3", "1.2345".
  * An empty cell is zero. More than four decimals are rounded half away from zero on the fifth.
  */
-const PLAIN_DECIMAL = /^(-?)(\d{1,15})(?:\.(\d{1,4}))?$/;
-
 export function parseMoneyMinor(raw: string): ParseMoneyResult {
   // Most cells are plain decimals with at most four places: no symbols, commas or rounding to handle.
-  const plain = PLAIN_DECIMAL.exec(raw);
-  if (plain !== null) {
-    const minor = Number(plain[2]) * MINOR_PER_UNIT + Number((plain[3] ?? '').padEnd(4, '0'));
-    return { ok: true, minor: plain[1] === '-' && minor !== 0 ? -minor : minor };
-  }
+  const plain = plainDecimalMinor(raw);
+  if (!Number.isNaN(plain)) return { ok: true, minor: plain };
   let text = raw.trim();
   if (text === '' || text === '--' || text === '-') return { ok: true, minor: 0 };
   let negative = false;
@@ -44,6 +39,37 @@ export function parseMoneyMinor(raw: string): ParseMoneyResult {
   if (Number(fraction[4]) >= 5) minor += 1;
   if (!Number.isSafeInteger(minor)) return { ok: false, error: `amount out of range: "${raw}"` };
   return { ok: true, minor: negative && minor !== 0 ? -minor : minor };
+}
+
+/**
+ * A plain decimal (`-?` 1–15 digits, then at most four decimals: `1234.5`, `-0.0325`) in minor units; NaN for any
+ * other text. Read by hand, without a regular expression or an object: money cells of 100k-row imports.
+ */
+export function plainDecimalMinor(raw: string): number {
+  const length = raw.length;
+  const negative = raw.charCodeAt(0) === 45; /* - */
+  let i = negative ? 1 : 0;
+  let whole = 0;
+  const wholeFrom = i;
+  for (; i < length; i += 1) {
+    const digit = raw.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) break;
+    whole = whole * 10 + digit;
+  }
+  if (i === wholeFrom || i - wholeFrom > 15) return Number.NaN;
+  let fraction = 0;
+  if (i < length) {
+    if (raw.charCodeAt(i) !== 46 /* . */ || i + 1 === length || length - i - 1 > 4) return Number.NaN;
+    let scale = MINOR_PER_UNIT / 10;
+    for (i += 1; i < length; i += 1) {
+      const digit = raw.charCodeAt(i) - 48;
+      if (digit < 0 || digit > 9) return Number.NaN;
+      fraction += digit * scale;
+      scale /= 10;
+    }
+  }
+  const minor = whole * MINOR_PER_UNIT + fraction;
+  return negative && minor !== 0 ? -minor : minor;
 }
 
 /** Converts a float (a price computed elsewhere) to minor units, rounding half away from zero. */

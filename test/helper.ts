@@ -1,8 +1,12 @@
 import { rmSync } from 'node:fs';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type App } from '../src-main/server/app';
 import { createContext, type OwnedContext } from '../src-main/context';
+import type { Clock } from '../src-main/clock';
 import type { Settings } from '../src-main/settings';
+import type { IngestResult } from '../src-main/services/exposure';
+import type { ChainSnapshot } from '../src-shared/exposure/model';
 
 export { REPO_ROOT, SHARED_FIXTURES, CHAIN_FIXTURES, BROKER_FIXTURES_SHARED, haveSharedChains, TEST_PORT, HOST, tempDir } from './paths';
 import { HOST, TEST_PORT, tempDir } from './paths';
@@ -19,9 +23,9 @@ export interface TestApp {
 }
 
 /** The app in-process on a fresh data folder (fastify/demo's test/helper.ts pattern). */
-export async function buildTestApp(options: { overrides?: Partial<Settings>; dataDir?: string; uiDir?: string | null } = {}): Promise<TestApp> {
+export async function buildTestApp(options: { overrides?: Partial<Settings>; dataDir?: string; uiDir?: string | null; clock?: Clock } = {}): Promise<TestApp> {
   const dataDir = options.dataDir ?? tempDir();
-  const ctx = createContext({ dataDir, overrides: { rateLimit: { perSecond: 1e6, burst: 1e6 }, ...options.overrides } });
+  const ctx = createContext({ dataDir, overrides: { rateLimit: { perSecond: 1e6, burst: 1e6 }, ...options.overrides }, ...(options.clock ? { clock: options.clock } : {}) });
   const app = await buildApp(ctx, { port: TEST_PORT, uiDir: options.uiDir ?? null, logErrors: (error) => console.error('[test app error]', error) });
   await app.ready();
   const request = (opts: InjectOptions | string) => {
@@ -44,4 +48,26 @@ export async function buildTestApp(options: { overrides?: Partial<Settings>; dat
       if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The app of a test file: built before its tests, closed after them. Call the result inside a test. */
+export function useTestApp(options: Parameters<typeof buildTestApp>[0] = {}): () => TestApp {
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    app = await buildTestApp(options);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+  return () => {
+    if (app === undefined) throw new Error('useTestApp: the app is built in beforeAll');
+    return app;
+  };
+}
+
+/** Stores a snapshot through the exposure service, as the demo and the online source do; a refusal fails the test. */
+export function storeChain(ctx: Pick<OwnedContext, 'exposure'>, snapshot: ChainSnapshot): IngestResult {
+  const result = ctx.exposure.ingest(snapshot);
+  if (!result.ok) throw new Error(`snapshot refused: ${JSON.stringify(result.error)}`);
+  return result.value;
 }

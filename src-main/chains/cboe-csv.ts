@@ -3,11 +3,11 @@
  * a `Date:` line in the browser's locale (New York time unless a zone is given), a 22-column header, then one row per
  * (expiration, strike) with the call on the left of `Strike` and the put on the right.
  */
+import { isIsoDate } from '../../src-shared/calendar';
 import type { OptionContract } from '../../src-shared/exposure/model';
 import {
   ErrorList,
   finishSnapshot,
-  isRealDate,
   monthNumber,
   parseNumberCell,
   parseOccSymbol,
@@ -77,7 +77,7 @@ function realDates(candidates: Array<{ year: number; month: number; day: number 
   const out: string[] = [];
   for (const { year, month, day } of candidates) {
     const iso = `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
-    if (isRealDate(iso) && !out.includes(iso)) out.push(iso);
+    if (isIsoDate(iso) && !out.includes(iso)) out.push(iso);
   }
   return out;
 }

@@ -2,11 +2,11 @@
  * Shared pieces of the chain parsers: options, results, line-numbered errors, OCC symbols, the underlying
  * of a root, quote times (New York wall clock → UTC) and the checks every format runs on its contracts.
  */
-import { DateTime } from 'luxon';
 import type { ChainSnapshot, OptionContract, SnapshotSourceId } from '../../src-shared/exposure/model';
 import { MAX_USABLE_IV } from '../../src-shared/exposure/prepare';
+import { isIsoDate, isoInstant } from '../../src-shared/calendar';
+import { NEW_YORK, parseDateTimeInZone } from '../../src-shared/zone';
 
-export const NEW_YORK = 'America/New_York';
 
 export type ChainFormat = 'auto' | 'cboe-csv' | 'cboe-json' | 'generic-csv' | 'generic-json';
 
@@ -86,18 +86,7 @@ function parseOccHead(head: string): { root: string; expiration: string } | null
   if (match === null) return null;
   const [, root = '', yy = '', mm = '', dd = ''] = match;
   const expiration = `20${yy}-${mm}-${dd}`;
-  return isRealDate(expiration) ? { root, expiration } : null;
-}
-
-/** YYYY-MM-DD that names a real calendar day (pure date arithmetic, no time zone involved). */
-export function isRealDate(iso: string): boolean {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
-  if (match === null) return false;
-  const year = Number(match[1]);
-  const month = Number(match[2]);
-  const day = Number(match[3]);
-  const probe = new Date(Date.UTC(year, month - 1, day));
-  return probe.getUTCFullYear() === year && probe.getUTCMonth() === month - 1 && probe.getUTCDate() === day;
+  return isIsoDate(expiration) ? { root, expiration } : null;
 }
 
 /** Weekly/PM roots of index options and their underlying. Other roots map to themselves. */
@@ -149,9 +138,8 @@ export function dominantUnderlying(contracts: readonly OptionContract[]): string
 export function parseQuoteTime(text: string, zone: string = NEW_YORK): string | null {
   const trimmed = text.trim().replace(/^(\d{4}-\d{2}-\d{2}) (\d)/, '$1T$2');
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(trimmed)) return null;
-  const parsed = DateTime.fromISO(trimmed, { zone });
-  if (!parsed.isValid) return null;
-  return parsed.toUTC().toISO({ suppressMilliseconds: true });
+  const ms = parseDateTimeInZone(trimmed, zone);
+  return Number.isNaN(ms) ? null : isoInstant(ms, { compact: true });
 }
 
 const MONTHS: Record<string, number> = {

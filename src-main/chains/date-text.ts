@@ -6,7 +6,7 @@
  */
 import * as chrono from 'chrono-node';
 import { DateTime, FixedOffsetZone } from 'luxon';
-import { NEW_YORK } from './common';
+import { NEW_YORK } from '../../src-shared/zone';
 
 /**
  * The locales tried, in order. US English first (the page's default, month-first); British English reads

@@ -3,11 +3,11 @@
  * `quoteTime`), then a header naming at least `expiration,strike,right,openInterest,iv` (any order,
  * case-insensitive; `bid`, `ask`, `root`, `multiplier` optional), then one contract per row.
  */
+import { isIsoDate } from '../../src-shared/calendar';
 import type { OptionContract } from '../../src-shared/exposure/model';
 import {
   ErrorList,
   finishSnapshot,
-  isRealDate,
   parseNumberCell,
   parseQuoteTime,
   normaliseSymbol,
@@ -100,7 +100,7 @@ export function parseGenericCsv(text: string, options: ChainParseOptions = {}): 
       continue;
     }
     const expiration = cell(at.expiration);
-    if (!isRealDate(expiration)) {
+    if (!isIsoDate(expiration)) {
       errors.add(l.line, `bad date: expiration "${expiration}" is not YYYY-MM-DD`);
       continue;
     }

@@ -3,11 +3,11 @@
  * `{symbol, spot, quoteTime, contracts: [{root?, expiration, strike, right, openInterest, iv, bid?, ask?, multiplier?}]}`.
  * `right` is C/P (or call/put); `quoteTime` ISO 8601, New York time when it has no offset.
  */
+import { isIsoDate } from '../../src-shared/calendar';
 import type { OptionContract } from '../../src-shared/exposure/model';
 import {
   ErrorList,
   finishSnapshot,
-  isRealDate,
   normaliseSymbol,
   parseQuoteTime,
   type ChainParseOptions,
@@ -43,7 +43,7 @@ export function parseGenericJson(text: string, options: ChainParseOptions = {}):
       continue;
     }
     const expiration = typeof item.expiration === 'string' ? item.expiration.trim() : '';
-    if (!isRealDate(expiration)) {
+    if (!isIsoDate(expiration)) {
       errors.add(null, `${where}: bad date: expiration "${String(item.expiration)}" is not YYYY-MM-DD`);
       continue;
     }

@@ -1,5 +1,5 @@
 /**
- * Chain snapshot parsers (DESIGN §4): CBOE quotedata CSV, CBOE delayed-quotes JSON, and the generic CSV and
+ * Chain snapshot parsers (docs/exposure.md): CBOE quotedata CSV, CBOE delayed-quotes JSON, and the generic CSV and
  * JSON formats of docs/exposure.md. `parseChainFile` detects the format unless one is given.
  */
 import { looksLikeCboeCsv, parseCboeCsv } from './cboe-csv';

@@ -57,8 +57,33 @@ export interface OpenResult {
 export function configureConnection(db: Db, busyTimeoutMs: number, cacheKib = DEFAULT_CACHE_KIB): void {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  setBusyTimeout(db, busyTimeoutMs);
+  setCacheSize(db, cacheKib);
+}
+
+/** Sets the connection's page cache (negative = KiB). */
+export function setCacheSize(db: Db, cacheKib: number): void {
   db.pragma(`cache_size = ${cacheKib}`);
+}
+
+/** How long the connection waits for another's lock (0: never; see OpenOptions.busyTimeoutMs). */
+export function setBusyTimeout(db: Db, busyTimeoutMs: number): void {
+  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+}
+
+/** Gives the pages of the connection's cache back to the system (after an import). */
+export function shrinkMemory(db: Db): void {
+  db.pragma('shrink_memory');
+}
+
+/**
+ * Another connection to a database that this process opened, checked and migrated already (the journal worker's):
+ * it only joins the file, and never waits on a lock synchronously (busy writes are retried asynchronously).
+ */
+export function joinDatabase(path: string, nativeBinding?: string): Db {
+  const db = new Database(path, { fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
+  configureConnection(db, 0);
+  return db;
 }
 
 /**
@@ -89,7 +114,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): OpenResul
       if (existed && current > 0) backupPath = backup(db, path, current);
       migrate(db, MIGRATIONS.filter((m) => m.version > current && m.version <= target));
     }
-    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 0}`);
+    setBusyTimeout(db, options.busyTimeoutMs ?? 0);
     return { db, backupPath, migratedFrom: current };
   } catch (error) {
     db.close();
@@ -132,13 +157,13 @@ function migrate(db: Db, pending: readonly Migration[]): void {
  * within that time), so that requests do not pay a SQLite call each.
  */
 export function dataVersionReader(db: Db, maxAgeMs = 25): () => number {
-  const statement = db.prepare('PRAGMA data_version').pluck();
-  let value = statement.get() as number;
+  const statement = db.prepare<[], number>('PRAGMA data_version').pluck();
+  let value = statement.get() ?? 0;
   let readAtMs = performance.now();
   return () => {
     const now = performance.now();
     if (now - readAtMs >= maxAgeMs) {
-      value = statement.get() as number;
+      value = statement.get() ?? value;
       readAtMs = now;
     }
     return value;

@@ -1,5 +1,4 @@
 import type { Database } from 'better-sqlite3';
-import { ApiError } from '../server/problems';
 
 /** Seconds a client is told to wait (Retry-After) when another process holds the database's write lock. */
 export const BUSY_RETRY_AFTER_SECONDS = 2;
@@ -11,13 +10,20 @@ export function isBusyError(error: unknown): boolean {
   return error instanceof Error && 'code' in error && typeof error.code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(error.code);
 }
 
-export function databaseBusy(): ApiError {
-  return new ApiError(
-    'DATABASE_BUSY',
-    'Another program holds the write lock of the database (the strikebook command importing, a backup tool); nothing was changed. Try again shortly.',
-    undefined,
-    { headers: { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) } },
-  );
+/**
+ * A write gave up waiting for another process's lock; nothing of it was written. The server answers 503
+ * DATABASE_BUSY with Retry-After (server/problems.ts), the CLI says so and exits 1.
+ */
+export class DatabaseBusyError extends Error {
+  constructor() {
+    super('Another program holds the write lock of the database (the strikebook command importing, a backup tool); nothing was changed. Try again shortly.');
+    this.name = 'DatabaseBusyError';
+  }
+}
+
+/** A write that met another process's lock: our own give-up, or SQLite's answer where nothing retried it. */
+export function isDatabaseBusy(error: unknown): boolean {
+  return error instanceof DatabaseBusyError || isBusyError(error);
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -25,7 +31,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /**
  * Calls `attempt` until SQLite stops answering busy, pausing asynchronously between tries (growing pauses, up to
  * `deadlineMs` on the Date.now() clock): the thread never spins on the lock (busy_timeout stays 0) and serves
- * other work in between. After the deadline: 503 DATABASE_BUSY. Other errors pass through at once.
+ * other work in between. After the deadline: DatabaseBusyError. Other errors pass through at once.
  */
 export async function retryWhileBusy<T>(attempt: () => T, deadlineMs: number): Promise<T> {
   let pauseMs = 10;
@@ -35,7 +41,7 @@ export async function retryWhileBusy<T>(attempt: () => T, deadlineMs: number): P
     } catch (error) {
       if (!isBusyError(error)) throw error;
       const leftMs = deadlineMs - Date.now();
-      if (leftMs <= 0) throw databaseBusy();
+      if (leftMs <= 0) throw new DatabaseBusyError();
       await sleep(Math.min(pauseMs, leftMs));
       pauseMs = Math.min(pauseMs * 2, 200);
     }

@@ -3,7 +3,7 @@
  * importer (auto-detected from the header, or named), parse, and say plainly when a recognised file holds
  * nothing to import. Every outcome is data; nothing throws.
  */
-import type { BrokerId } from '../../src-shared/api/schemas';
+import { BROKER_IDS, UNRECOGNISED_HEADER, type BrokerId } from '../../src-shared/api/constants';
 import type { BrokerImporter, ImporterId, ParseOptions, ParseResult } from './types';
 import { notACsv } from './common/sniff';
 import { fileHead } from './common/table';
@@ -14,6 +14,14 @@ export { IMPORTERS, detectImporter, importerById, importerList } from './registr
 export type ParseImportOutcome =
   | { ok: true; result: ParseResult }
   | { ok: false; code: 'UNSUPPORTED_FORMAT' | 'IMPORT_FAILED'; detail: string; errors: Array<{ line: number; message: string }> };
+
+/** `broker=` of an import as the importers take it: a built-in broker, `custom:<id>`, else auto-detection. */
+export function importerIdOf(text: string | undefined): ImporterId | 'auto' {
+  if (text === undefined || text === 'auto') return 'auto';
+  const broker = BROKER_IDS.find((id) => id === text);
+  if (broker !== undefined) return broker;
+  return text.startsWith('custom:') ? `custom:${text.slice('custom:'.length)}` : 'auto';
+}
 
 /** The first line as the user would see it, shortened, for "unrecognised header" messages. */
 function firstLineOf(text: string): string {
@@ -47,9 +55,9 @@ export function parseImport(text: string, broker: BrokerId | ImporterId | 'auto'
       ok: false,
       code: 'UNSUPPORTED_FORMAT',
       detail: broker === 'auto'
-        ? `The file's header matches no export Strikebook knows (${known}). Pick the broker in the list if you know it, or use the generic CSV format (docs/importers.md). First line: "${firstLineOf(text)}".`
-        : `Unknown importer "${broker}".`,
-      errors: [{ line: 1, message: 'unrecognised header' }],
+        ? `The file's header matches no export Strikebook knows (${known}). Pick the broker in the list if you know it, map its columns to a format of your own on the Import page, or use the generic CSV format (docs/importers.md). First line: "${firstLineOf(text)}".`
+        : `Unknown importer "${broker}": no broker or saved format has this id (GET /v1/import-formats lists them).`,
+      errors: [{ line: 1, message: broker === 'auto' ? UNRECOGNISED_HEADER : 'unknown importer' }],
     };
   }
   let result: ParseResult;

@@ -1,10 +1,10 @@
-import type { BrokerId } from '../../src-shared/api/schemas';
+import type { BrokerId } from '../../src-shared/api/constants';
 import type { ImportedTransaction } from '../../src-shared/journal/model';
 import type { FileHead } from './common/table';
 
 /**
  * A built-in broker (`tastytrade`, `schwab`, ...) or a user-defined mapping saved from the Import page
- * (`custom:<id>`, DESIGN §5), which plugs in as one more importer.
+ * (`custom:<id>`, docs/journal.md), which plugs in as one more importer.
  */
 export type ImporterId = BrokerId | `custom:${string}`;
 

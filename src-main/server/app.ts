@@ -1,28 +1,30 @@
-import { createServer, METHODS, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { createServer, METHODS, type IncomingMessage } from 'node:http';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifySchemaValidationError } from 'fastify/types/schema';
 import { makeProblem, type Problem } from '../../src-shared/api/errors';
-import { ProblemSchema } from '../../src-shared/api/schemas';
+import { NoQuery, ProblemSchema } from '../../src-shared/api/schemas';
+import { isDatabaseBusy } from '../db/writes';
+import { AnswerCache } from './answer-cache';
 import type { AppContext } from './context';
-import { ApiError, sendProblem } from './problems';
+import { ApiError, busyProblem, sendProblem } from './problems';
 import { validationProblem } from './validation';
-import { databaseBusy, isBusyError } from '../db/writes';
 import { makeFastPath } from './fast-path';
-import { makeGate, type Access } from './gate';
+import { makeGate } from './gate';
+import { BODY_LIMIT_BYTES, UPLOAD_CONTENT_TYPES, type Access, type App } from './route-kit';
 import { canonicalTarget } from './target';
 import { answerClientError, refuseConnect } from './client-errors';
 import { registerHealthRoutes } from './routes/health';
 import { registerJournalRoutes } from './routes/journal';
 import { registerImportRoutes } from './routes/imports';
+import { registerImportFormatRoutes } from './routes/import-formats';
 import { registerExposureRoutes } from './routes/exposure';
 import { registerChainRoutes } from './routes/chains';
 import { registerAdminRoutes } from './routes/admin';
 import { registerStaticRoutes } from './routes/static';
 
-/** The app (and each route plugin) with TypeBox types for request and reply. */
-export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type { App } from './route-kit';
 
 export interface AppOptions {
   /** The port the listener uses: the Host check accepts only 127.0.0.1:<port> and localhost:<port>. */
@@ -32,21 +34,12 @@ export interface AppOptions {
   logErrors?: (error: unknown, request: FastifyRequest) => void;
 }
 
-/** Request-scoped state set by the hooks. */
-declare module 'fastify' {
-  interface FastifyRequest {
-    keyId: string | null;
-  }
-}
-
-export const UPLOAD_LIMIT_BYTES = 50 * 1024 * 1024;
-/** Content types of raw uploads (broker files, chain files, settings JSON). */
-export const UPLOAD_CONTENT_TYPES = ['text/csv', 'text/plain', 'application/json', 'application/csv', 'application/vnd.ms-excel', 'application/octet-stream'] as const;
-
 /** Builds the /v1 app without listening (tests call it with `inject`). */
 export async function buildApp(ctx: AppContext, options: AppOptions): Promise<App> {
   const gate = makeGate(ctx, options.port);
-  const fastPath = makeFastPath(ctx, gate);
+  // Exposure answers, serialised, with the URLs that led to them: the routes fill it, the fast path reads it.
+  const answers = new AnswerCache(ctx.exposure, ctx.clock, () => ctx.settings.cacheSeconds);
+  const fastPath = makeFastPath(ctx, gate, answers);
   // Targets refused before routing (bad encoding, too long, a foreign absolute-form authority): the first hook
   // answers them, whatever route the placeholder URL reached.
   const refusedTargets = new WeakMap<IncomingMessage, Problem>();
@@ -60,7 +53,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
       return server;
     },
     logger: false,
-    bodyLimit: 1024 * 1024,
+    bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: 200 },
@@ -95,7 +88,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
 
   app.decorateRequest('keyId', null);
 
-  // DESIGN §3 "Routing decides auth": the access of the route the router matched (or the not-found handler,
+  // docs/conventions.md §HTTP API: the access of the route the router matched (or the not-found handler,
   // which needs a key), decided by the same gate as the fast path. Order: target, Host, CORS preflight, key, rate.
   app.addHook('onRequest', async (request, reply) => {
     const refused = refusedTargets.get(request.raw);
@@ -126,9 +119,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
 
   app.setErrorHandler(async (error: unknown, request, reply) => {
     if (error instanceof ApiError) return sendProblem(reply, error.problem, error.headers);
-    // Another process holds the database's write lock (a write not routed through ctx.writes, or a rare read).
-    if (isBusyError(error)) {
-      const busy = databaseBusy();
+    // Another process holds the database's write lock: a write gave up waiting, or met it where nothing retried.
+    if (isDatabaseBusy(error)) {
+      const busy = busyProblem();
       return sendProblem(reply, busy.problem, busy.headers);
     }
     const fastifyError = error as { code?: string; statusCode?: number; message?: string; validation?: FastifySchemaValidationError[]; validationContext?: string };
@@ -184,11 +177,13 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     registerHealthRoutes(v1, ctx);
     registerJournalRoutes(v1, ctx);
     registerImportRoutes(v1, ctx);
-    registerExposureRoutes(v1, ctx);
+    registerImportFormatRoutes(v1, ctx);
+    registerExposureRoutes(v1, ctx, answers);
     registerChainRoutes(v1, ctx);
     registerAdminRoutes(v1, ctx);
-    v1.get('/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) => reply.type('application/json').send(JSON.stringify(app.swagger())));
+    v1.get('/openapi.json', { config: { access: 'public' }, schema: { hide: true, querystring: NoQuery } }, async (_request, reply) => reply.type('application/json').send(JSON.stringify(app.swagger())));
   }, { prefix: '/v1' });
+  app.addHook('onClose', async () => answers.close());
 
   // Any other path under /v1, with any method: 404 after the key check (the route map is not probed anonymously).
   const everyMethod = [...app.supportedMethods];
@@ -222,6 +217,6 @@ function noRoute(request: FastifyRequest): Problem {
 }
 
 function describeLimit(request: FastifyRequest): string {
-  const limit = request.routeOptions.bodyLimit ?? 1024 * 1024;
+  const limit = request.routeOptions.bodyLimit ?? BODY_LIMIT_BYTES;
   return limit >= 1024 * 1024 ? `${limit / (1024 * 1024)} MB` : `${limit} bytes`;
 }

@@ -68,7 +68,7 @@ function parserProblem(error: ParserError): Problem {
   }
 }
 
-/** The server's `clientError` listener: every parser error is answered with a problem body (DESIGN §3). */
+/** The server's `clientError` listener: every parser error is answered with a problem body (docs/conventions.md §HTTP API). */
 export function answerClientError(error: ParserError, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed || answered.has(socket)) return;
   // A response already under way on this socket cannot be followed by another one.

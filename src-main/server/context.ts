@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import type { Clock } from '../clock';
 import type { Settings } from '../settings';
 import type { KeyStore } from './keys';
 import type { JournalApi } from '../services/journal-client';
@@ -9,6 +10,8 @@ import type { WriteQueue } from '../db/writes';
 export interface AppContext {
   version: string;
   dataDir: string;
+  /** "Now" for the services and the server (tests set it). */
+  clock: Clock;
   db: Database;
   settings: Settings;
   keys: KeyStore;

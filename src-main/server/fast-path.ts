@@ -1,22 +1,23 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AnswerCache } from './answer-cache';
 import type { AppContext } from './context';
 import type { Gate } from './gate';
-import { CACHE_CONTROL } from './routes/exposure';
+import { CACHE_CONTROL } from './route-kit';
 
 /**
- * Answers a repeated GET /v1/gex or /v1/vanna straight from the answer cache, before routing (DESIGN §7:
+ * Answers a repeated GET /v1/gex or /v1/vanna straight from the answer cache, before routing (docs/architecture.md §Budgets:
  * a cached answer within 0.8× of a bare node:http server). It only knows URLs that the router dispatched to one
  * of those routes before, remembered in their canonical spelling (target.ts) with the route's access: an exact
  * match therefore reaches the same route through the app, and the same gate decides (Host, key, rate limit).
  * Whenever anything is not plainly fine (unknown URL, stale answer, a refusal, CORS configured) it returns false
  * and the app answers, with the same decision.
  */
-export function makeFastPath(ctx: AppContext, gate: Gate): (request: IncomingMessage, response: ServerResponse) => boolean {
+export function makeFastPath(ctx: AppContext, gate: Gate, answers: AnswerCache): (request: IncomingMessage, response: ServerResponse) => boolean {
   return (request, response) => {
     const url = request.url;
     if (request.method !== 'GET' || url === undefined) return false;
     if (ctx.settings.corsOrigins.length > 0) return false;
-    const hit = ctx.exposure.answerForUrl(url);
+    const hit = answers.forUrl(url);
     if (hit === null) return false;
     const admission = gate.admit(request, hit.access);
     // A refusal costs nothing to repeat (no token is taken): the app answers it, identically.

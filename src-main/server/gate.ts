@@ -2,19 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { makeProblem, type Problem } from '../../src-shared/api/errors';
 import type { AppContext } from './context';
 import { RateLimiter } from './rate-limit';
-
-/**
- * Who may call a route, declared on the route as `config.access` and read from the route the router matched.
- * A route without it needs a key (fail closed). `key-or-token` also takes `?access_token=` (EventSource cannot
- * send headers).
- */
-export type Access = 'public' | 'key' | 'key-or-token';
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    access?: Access;
-  }
-}
+import type { Access } from './route-kit';
 
 export type Admission = { ok: true; keyId: string | null } | { ok: false; problem: Problem; headers: Record<string, string> };
 
@@ -70,7 +58,7 @@ const MAX_TOKEN_LENGTH = 512;
 
 export function makeGate(ctx: AppContext, port: number): Gate {
   const allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
-  const limiter = new RateLimiter(() => ctx.settings.rateLimit);
+  const limiter = new RateLimiter(() => ctx.settings.rateLimit, () => ctx.clock.monotonicMs());
 
   function presentedKey(request: IncomingMessage, credentials: Credentials, access: Access): string | null {
     if (credentials.authorization !== undefined) return BEARER.exec(credentials.authorization)?.[1] ?? null;

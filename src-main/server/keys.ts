@@ -1,6 +1,8 @@
 import type { Database } from 'better-sqlite3';
-import { dataVersionReader } from '../db/open';
 import { hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { nowIso, type Clock } from '../clock';
+import { ApiKeysRepository } from '../db/api-keys';
+import { dataVersionReader } from '../db/open';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -30,15 +32,6 @@ export interface KeyInfo {
   revokedAt: string | null;
 }
 
-interface KeyRow {
-  id: string;
-  name: string;
-  hash: Buffer;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
-
 /**
  * API keys, stored only as SHA-256 hashes. Verification hashes the presented key and compares it with every
  * active hash in constant time (no early exit), so timing reveals neither which key nor how much matched.
@@ -54,15 +47,19 @@ export class KeyStore {
   private recent: Array<{ token: Buffer; id: string }> = [];
   private readonly readDataVersion: () => number;
   private readonly changeListeners = new Set<() => void>();
+  private readonly rows: ApiKeysRepository;
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {
+    this.rows = new ApiKeysRepository(db);
     this.readDataVersion = dataVersionReader(db);
     this.reload();
   }
 
   private reload(): void {
-    const rows = this.db.prepare('SELECT id, hash FROM api_keys WHERE revoked_at IS NULL').all() as Array<Pick<KeyRow, 'id' | 'hash'>>;
-    this.active = rows.map((row) => ({ id: row.id, hash: Buffer.from(row.hash) }));
+    this.active = this.rows.active().map((row) => ({ id: row.id, hash: Buffer.from(row.hash) }));
     this.recent = [];
     for (const listener of this.changeListeners) listener();
   }
@@ -89,9 +86,7 @@ export class KeyStore {
   create(name: string): { id: string; key: string } {
     const key = generateKey();
     const id = randomUUID();
-    this.db
-      .prepare('INSERT INTO api_keys (id, name, hash, created_at) VALUES (?, ?, ?, ?)')
-      .run(id, name, sha256(key), new Date().toISOString());
+    this.rows.insert({ id, name, hash: sha256(key), created_at: nowIso(this.clock) });
     this.reload();
     return { id, key };
   }
@@ -103,13 +98,14 @@ export class KeyStore {
   rotate(currentId: string | null, name: string): { id: string; key: string } {
     const key = generateKey();
     const id = randomUUID();
-    const now = new Date().toISOString();
+    const nowMs = this.clock.nowMs();
+    const now = new Date(nowMs).toISOString();
     this.db
       .transaction(() => {
-        this.db.prepare('INSERT INTO api_keys (id, name, hash, created_at) VALUES (?, ?, ?, ?)').run(id, name, sha256(key), now);
+        this.rows.insert({ id, name, hash: sha256(key), created_at: now });
         if (currentId !== null) {
-          this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, currentId);
-          this.pruneRevoked(Date.parse(now));
+          this.rows.revoke(currentId, now);
+          this.pruneRevoked(nowMs);
         }
       })
       .immediate();
@@ -118,8 +114,7 @@ export class KeyStore {
   }
 
   list(): KeyInfo[] {
-    const rows = this.db.prepare('SELECT * FROM api_keys ORDER BY created_at, id').all() as KeyRow[];
-    return rows.map((row) => ({ id: row.id, name: row.name, createdAt: row.created_at, lastUsedAt: row.last_used_at, revokedAt: row.revoked_at }));
+    return this.rows.list().map((row) => ({ id: row.id, name: row.name, createdAt: row.created_at, lastUsedAt: row.last_used_at, revokedAt: row.revoked_at }));
   }
 
   /** Revokes by id or by a unique id prefix (as `keys list` shows it); prunes old revoked keys in the same write. */
@@ -127,11 +122,12 @@ export class KeyStore {
     const matches = this.list().filter((key) => key.revokedAt === null && key.id.startsWith(idOrPrefix));
     const [match] = matches;
     if (matches.length !== 1 || match === undefined) return null;
-    const revokedAt = new Date().toISOString();
+    const nowMs = this.clock.nowMs();
+    const revokedAt = new Date(nowMs).toISOString();
     this.db
       .transaction(() => {
-        this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(revokedAt, match.id);
-        this.pruneRevoked(Date.parse(revokedAt));
+        this.rows.revoke(match.id, revokedAt);
+        this.pruneRevoked(nowMs);
       })
       .immediate();
     this.reload();
@@ -140,13 +136,7 @@ export class KeyStore {
 
   /** Deletes revoked keys older than REVOKED_KEEP_DAYS and all but the newest REVOKED_KEEP_MAX revoked ones. */
   private pruneRevoked(nowMs: number): number {
-    const cutoff = new Date(nowMs - REVOKED_KEEP_DAYS * 86_400_000).toISOString();
-    return this.db
-      .prepare(
-        `DELETE FROM api_keys WHERE revoked_at IS NOT NULL AND (revoked_at < ? OR id NOT IN (
-           SELECT id FROM api_keys WHERE revoked_at IS NOT NULL ORDER BY revoked_at DESC, id DESC LIMIT ?))`,
-      )
-      .run(cutoff, REVOKED_KEEP_MAX).changes;
+    return this.rows.pruneRevoked(new Date(nowMs - REVOKED_KEEP_DAYS * 86_400_000).toISOString(), REVOKED_KEEP_MAX);
   }
 
   activeCount(): number {
@@ -178,11 +168,10 @@ export class KeyStore {
    */
   flushUsage(): void {
     if (this.touched.size === 0) return;
-    const now = new Date().toISOString();
+    const now = nowIso(this.clock);
     const ids = [...this.touched];
-    const update = this.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
     this.db.transaction(() => {
-      for (const id of ids) update.run(now, id);
+      for (const id of ids) this.rows.touch(id, now);
     }).immediate();
     for (const id of ids) this.touched.delete(id);
   }

@@ -1,7 +1,9 @@
 import type { FastifyReply } from 'fastify';
 import { makeProblem, type Problem, type ProblemCode, type ProblemFieldError } from '../../src-shared/api/errors';
+import { BUSY_RETRY_AFTER_SECONDS, DatabaseBusyError } from '../db/writes';
+import { describeError, type DomainError, type FileProblem, type Result } from '../services/result';
 
-/** Thrown by handlers and services; the one error handler turns it into a problem body. */
+/** Thrown by handlers and the route kit's request rules; the one error handler turns it into a problem body. */
 export class ApiError extends Error {
   readonly problem: Problem;
   readonly headers: Record<string, string>;
@@ -21,4 +23,44 @@ export function sendProblem(reply: FastifyReply, problem: Problem, headers: Reco
 
 export function invalidParameter(param: string, message: string): ApiError {
   return new ApiError('INVALID_PARAMETER', `${param}: ${message}`, [{ param, message }]);
+}
+
+function fileProblemJson(problem: FileProblem): ProblemFieldError {
+  const param = problem.param ?? 'body';
+  return problem.line === null ? { param, message: problem.message } : { param, message: problem.message, line: problem.line };
+}
+
+/** The one mapping of domain errors to problem codes (the CLI has its own, to messages: cli-errors.ts). */
+export function domainProblem(error: DomainError): ApiError {
+  const detail = describeError(error);
+  switch (error.kind) {
+    case 'unknown-symbol':
+      return new ApiError('UNKNOWN_SYMBOL', detail, [{ param: 'symbol', message: 'has no snapshot' }]);
+    case 'unknown-expiration':
+      return new ApiError('UNKNOWN_EXPIRATION', detail, error.unknown.map((expiration) => ({ param: error.param, message: `${expiration} is not available` })));
+    case 'file-refused':
+      // A file of another kind is still a well-formed request with content we cannot process: 422, not 415.
+      return new ApiError(error.unsupported ? 'UNSUPPORTED_FORMAT' : 'IMPORT_FAILED', detail, error.problems.map(fileProblemJson), { status: 422 });
+    case 'unknown-snapshot':
+      return new ApiError('UNKNOWN_SNAPSHOT', detail, [{ param: error.at !== undefined ? 'at' : error.symbol === undefined ? 'id' : 'snapshot', message: 'names no snapshot of the symbol' }]);
+    case 'not-found':
+      return new ApiError('NOT_FOUND', detail);
+    case 'invalid-request':
+      return new ApiError('INVALID_PARAMETER', detail, error.problems.map(({ param, message }) => ({ param, message })));
+    case 'conflict':
+      return new ApiError('CONFLICT', detail, [{ param: error.param, message: detail }]);
+    case 'unknown-account':
+      return new ApiError('UNKNOWN_ACCOUNT', detail, [{ param: 'accountId', message: 'names no account' }]);
+  }
+}
+
+/** A service's value, or its domain error thrown as the problem it maps to. */
+export function unwrap<T>(result: Result<T>): T {
+  if (result.ok) return result.value;
+  throw domainProblem(result.error);
+}
+
+/** 503 DATABASE_BUSY with Retry-After: another process holds the write lock. */
+export function busyProblem(): ApiError {
+  return new ApiError('DATABASE_BUSY', new DatabaseBusyError().message, undefined, { headers: { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) } });
 }

@@ -1,5 +1,5 @@
 /**
- * Token bucket per API key: `perSecond` refill, `burst` capacity (DESIGN §3: 50/s, burst 100). The limits
+ * Token bucket per API key: `perSecond` refill, `burst` capacity (docs/conventions.md §HTTP API: 50/s, burst 100). The limits
  * are read on every call, so a change in Settings applies at once.
  */
 export class RateLimiter {
@@ -7,7 +7,8 @@ export class RateLimiter {
 
   constructor(
     private readonly limits: () => { perSecond: number; burst: number },
-    private readonly nowMs: () => number = () => performance.now(),
+    /** A monotonic clock (the context's). */
+    private readonly nowMs: () => number,
   ) {}
 
   /** 0 when allowed, else the whole seconds to wait (for Retry-After). */

@@ -13,7 +13,7 @@ const ABSOLUTE_FORM = /^https?:\/\/([^/?#]*)/i;
 const FORBIDDEN_IN_PATH = /[\u0000-\u001f\u007f\\]/;
 
 /**
- * The one spelling of a request target that routing, the key check and the caches see (DESIGN §3 "Routing
+ * The one spelling of a request target that routing, the key check and the caches see (docs/conventions.md §HTTP API "Routing
  * decides auth"). The path is percent-decoded (`%76` is `v`, and an encoded slash is a slash: no route gives it
  * another meaning), its empty and dot segments are resolved (`//v1`, `/./v1`, `/x/../v1` are `/v1`), a trailing
  * slash is dropped, the API's paths (`/v1`, any case) are lower-cased, and each segment is re-encoded with

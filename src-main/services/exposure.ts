@@ -2,71 +2,61 @@ import type { Database } from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { LRUCache } from 'lru-cache';
-import type {
-  ChainPostQueryT,
-  EventsQueryT,
-  ExpirationsResponseT,
-  ExposureEventJson,
-  Formula,
-  GexQueryT,
-  GexResponseT,
-  VannaQueryT,
-  VannaResponseT,
-} from '../../src-shared/api/schemas';
+import { DEFAULT_FORMULA, EVENTS_LIMIT_CAP, EVENTS_LIMIT_DEFAULT, type EventTypeFilter, type Formula } from '../../src-shared/api/constants';
 import {
   availableExpirations,
   computeGex,
+  computeGexProfile,
   computeVanna,
-  emptyChainReason,
+  diffGex,
   evaluateEvents,
   expirationDetails,
-  prepareChain,
+  lookupExpirations,
+  UnknownExpirationError,
   type ConfirmedState,
   type EventDraft,
   type ExcludedContracts,
+  type ExpirationDetail,
+  type GexDiffRow,
+  type GexHistoryPoint,
+  type GexProfileResult,
+  type GexResult,
   type PreparedChain,
+  type VannaResult,
 } from '../../src-shared/exposure/index';
 import type { ChainSnapshot } from '../../src-shared/exposure/model';
-import { parseChainFile } from '../chains/index';
-import { packContracts, SnapshotRepository, unpackContracts } from '../db/snapshots';
+import { nowDate, nowIso, type Clock } from '../clock';
+import { EventsRepository } from '../db/events';
+import { ExposureStateRepository } from '../db/exposure-state';
+import { GexHistoryRepository } from '../db/gex-history';
+import { Generations } from '../db/generations';
 import { dataVersionReader } from '../db/open';
-import { ApiError } from '../server/problems';
-import type { Access } from '../server/gate';
+import { SnapshotRepository, type SnapshotHeadRow } from '../db/snapshots';
+import { writeTransaction, type WriteQueue } from '../db/writes';
 import type { Settings } from '../settings';
-import { addDays, daysBetween, todayIn } from '../time';
+import { addDays, daysBetween } from '../../src-shared/calendar';
+import { dateInZone, NEW_YORK, parseDateTimeInZone, todayIn, zonedTimeToMs } from '../../src-shared/zone';
+import {
+  DEFAULT_SCOPE,
+  historyPoint,
+  planChainFile,
+  planIngest,
+  preparePacked,
+  resolveScope,
+  scopeKey,
+  statesJson,
+  type ChainFileOptions,
+  type GexScopeQuery,
+  type IngestBasis,
+  type IngestPlan,
+} from './exposure-compute';
+import { ExposureWorkerClient } from './exposure-worker-client';
+import type { BasisData } from './exposure-worker';
+import { failure, ok, type Result } from './result';
 
-export const EVENTS_LIMIT_CAP = 200;
-const EVENTS_LIMIT_DEFAULT = 50;
-const NEW_YORK = 'America/New_York';
+export type { ChainFileOptions, GexScopeQuery } from './exposure-compute';
 
-export interface CachedAnswer {
-  /** Symbol, snapshot and parameters: what the answer depends on. */
-  key: string;
-  /** The JSON text (decoded from `bytes` on demand: only the bytes are kept). */
-  readonly body: string;
-  /** The answer, encoded once for HTTP and the fast path. */
-  bytes: Buffer;
-  etag: string;
-  /** Response headers of a 200, built once. */
-  headers: Record<string, string | number>;
-}
-
-/**
- * Bounds of the answer cache: a client cycling through `expirations=` subsets (or any parameters) evicts the
- * least recently used answers instead of growing the heap. A whole-chain SPX answer is about 1 MB.
- */
-const ANSWER_CACHE_ENTRIES = 256;
-const ANSWER_CACHE_BYTES = 64 * 1024 * 1024;
-/** Request URLs remembered for the fast path, bounded the same way (a URL is at most 8 KB, target.ts). */
-const REMEMBERED_URLS = 2_000;
-const REMEMBERED_URL_BYTES = 2 * 1024 * 1024;
-
-/** A request URL the router dispatched to a cached-answer route, with that route's access. */
-interface RememberedUrl {
-  key: string;
-  access: Access;
-}
-
+/** A stored snapshot, prepared for the engine. */
 interface LoadedChain {
   snapshotId: number;
   symbol: string;
@@ -76,12 +66,106 @@ interface LoadedChain {
   expirations: string[];
 }
 
-export interface IngestResult {
+/** What an exposure answer says about the snapshot it was computed on. */
+export interface SnapshotInfo {
+  id: number;
+  spot: number;
+  symbol: string;
+  source: string;
+  quoteTime: string;
+  /** Unexpired expirations of the snapshot, ascending. */
+  expirations: string[];
+}
+
+/**
+ * An exposure answer, not yet computed: the key names everything it depends on (symbol, snapshot, resolved
+ * parameters), so that the server can keep computed answers by it (server/answer-cache.ts).
+ */
+export interface PlannedAnswer<T> {
+  key: string;
+  symbol: string;
+  compute(): T;
+}
+
+export interface GexValue {
+  snapshot: SnapshotInfo;
+  result: GexResult;
+  formula: Formula;
+  asOfMs: number;
+}
+
+export interface VannaValue {
+  snapshot: SnapshotInfo;
+  result: VannaResult;
+  asOfMs: number;
+}
+
+export interface ExpirationsValue {
+  snapshot: SnapshotInfo;
+  details: ExpirationDetail[];
+  excludedContracts: number;
+}
+
+/** A stored event with its days to expiry as of today and as of the event (New York dates). */
+export type ExposureEvent = EventDraft & { id: string; dte: number; eventDte: number };
+
+/** Which stored snapshot an answer is computed on: one by id, the newest at or before an instant, or the newest. */
+export interface SnapshotSelector {
+  snapshot?: number;
+  /** ISO 8601 date-time (no offset: New York time) or date (the end of that New York day). */
+  at?: string;
+}
+
+export type GexQuery = { symbol: string; formula?: Formula } & GexScopeQuery & SnapshotSelector;
+
+export interface GexProfileValue {
+  snapshot: SnapshotInfo;
+  result: GexProfileResult;
+  asOfMs: number;
+}
+
+export interface HistoryValue {
+  symbol: string;
+  formula: Formula;
+  points: Array<GexHistoryPoint & { snapshotId: number }>;
+}
+
+export interface DiffValue {
+  symbol: string;
+  formula: Formula;
+  from: { snapshot: SnapshotInfo; result: GexResult };
+  to: { snapshot: SnapshotInfo; result: GexResult };
+  data: GexDiffRow[];
+}
+
+/** A stored snapshot as /v1/snapshots lists it. */
+export type SnapshotListing = SnapshotHeadRow;
+
+export interface EventQuery {
+  tickers?: readonly string[];
+  eventType?: EventTypeFilter;
+  minDte?: number;
+  maxDte?: number;
+  limit?: number;
+}
+
+/** A stored snapshot as it was read: symbol, spot, quote time, source, and the contracts of the file. */
+interface SnapshotHead {
   symbol: string;
   spot: number;
   quoteTime: string;
   source: string;
   contracts: number;
+}
+
+/** A symbol's newest snapshot, with the number kept. */
+export interface ChainSummary extends SnapshotHead {
+  /** Expirations among the snapshot's contracts, expired ones included. */
+  expirations: number;
+  snapshots: number;
+}
+
+export interface IngestResult extends SnapshotHead {
   /** Expirations /v1/expirations shows: unexpired at the quote time, standard roots. */
   expirations: number;
   excluded: ExcludedContracts;
@@ -89,307 +173,450 @@ export interface IngestResult {
   events: number;
 }
 
-type EventListener = (event: ExposureEventJson) => void;
+/** Which symbol's snapshots changed (null: possibly any, e.g. another process stored one, or r changed). */
+export type SnapshotsListener = (symbol: string | null) => void;
+
+/** Older snapshots kept prepared beside each symbol's newest (a prepared SPX chain is a few MB). */
+const OLDER_CHAINS = 6;
 
 /**
- * Chains, exposure answers and events. Answers are cached as serialised JSON per (symbol, parameters) for
- * `cacheSeconds`, and dropped as soon as a newer snapshot of the symbol is stored.
+ * Chains, exposure answers and events. Keeps each symbol's newest snapshot prepared (and a few older ones that were
+ * asked for by `snapshot=`/`at=`); the answers computed from them are the server's to cache (it hears of every change
+ * through onSnapshotsChanged). The heavy work of a chain file and of history points runs in the exposure worker.
  */
 export class ExposureService {
-  private readonly repo: SnapshotRepository;
+  private readonly snapshots: SnapshotRepository;
+  private readonly states: ExposureStateRepository;
+  private readonly eventRows: EventsRepository;
+  private readonly history: GexHistoryRepository;
+  private readonly generations: Generations;
   private readonly chains = new Map<string, LoadedChain>();
-  /** Answers live `cacheSeconds` (per entry, purged on expiry so that the memory goes back too). */
-  private readonly answers = new LRUCache<string, CachedAnswer>({
-    max: ANSWER_CACHE_ENTRIES,
-    maxSize: ANSWER_CACHE_BYTES,
-    sizeCalculation: (answer) => answer.bytes.length + answer.key.length + 512,
-    ttlAutopurge: true,
-  });
-  /** Request URL → answer key, so that a repeated request finds its cached answer without routing. */
-  private readonly urlKeys = new LRUCache<string, RememberedUrl>({ max: REMEMBERED_URLS, maxSize: REMEMBERED_URL_BYTES, sizeCalculation: (entry, url) => url.length + entry.key.length + 64 });
+  private readonly older = new LRUCache<number, LoadedChain>({ max: OLDER_CHAINS });
   private readonly emitter = new EventEmitter();
+  private readonly readDataVersion: () => number;
+  private readonly worker: ExposureWorkerClient;
+  private dataVersion: number;
+  private snapshotGeneration: number;
 
   constructor(
     private readonly db: Database,
-    private readonly settings: () => Settings,
+    private readonly settings: () => Pick<Settings, 'rate' | 'snapshotRetention' | 'snapshotRetentionBySymbol'>,
+    private readonly clock: Clock,
+    log?: (line: string) => void,
   ) {
-    this.repo = new SnapshotRepository(db);
+    this.snapshots = new SnapshotRepository(db);
+    this.states = new ExposureStateRepository(db);
+    this.eventRows = new EventsRepository(db);
+    this.history = new GexHistoryRepository(db);
+    this.generations = new Generations(db);
     this.emitter.setMaxListeners(0);
     this.readDataVersion = dataVersionReader(db);
+    this.dataVersion = this.readDataVersion();
+    this.snapshotGeneration = this.generations.snapshots();
+    this.worker = new ExposureWorkerClient(log);
   }
 
-  // ------------------------------------------------------------ ingest
-
-  ingestText(text: string, query: ChainPostQueryT): IngestResult {
-    const options: Parameters<typeof parseChainFile>[1] = {};
-    if (query.format !== undefined) options.format = query.format;
-    if (query.symbol !== undefined) options.symbol = query.symbol.toUpperCase();
-    if (query.quoteTime !== undefined) options.quoteTime = query.quoteTime;
-    const parsed = parseChainFile(text, options);
-    if (!parsed.ok) {
-      const first = parsed.errors[0];
-      throw new ApiError(
-        'IMPORT_FAILED',
-        `The chain file has ${parsed.errors.length} problem${parsed.errors.length === 1 ? '' : 's'}${first ? ` (first: ${first.line === null ? '' : `line ${first.line}: `}${first.message})` : ''}; nothing was stored.`,
-        parsed.errors.slice(0, 500).map((e) => (e.line === null ? { param: 'body', message: e.message } : { param: 'body', message: e.message, line: e.line })),
-      );
-    }
-    return this.ingest(parsed.snapshot);
+  /** Ends the exposure worker. */
+  close(): Promise<void> {
+    return this.worker.close();
   }
 
-  /** Stores a snapshot; when it is the symbol's newest, evaluates events and drops the symbol's cache. */
-  ingest(snapshot: ChainSnapshot): IngestResult {
-    const symbol = snapshot.symbol.toUpperCase();
-    const quoteMs = Date.parse(snapshot.quoteTime);
-    if (Number.isNaN(quoteMs)) throw new ApiError('IMPORT_FAILED', `The snapshot's quote time "${snapshot.quoteTime}" is not a date.`, [{ param: 'quoteTime', message: 'is not a date' }]);
-    // One spelling of instants everywhere, so that ordering by quote_time as text is chronological.
-    const normalized: ChainSnapshot = { ...snapshot, symbol, quoteTime: new Date(quoteMs).toISOString() };
-    // Prepared once (cached per snapshot object): a chain with nothing to show is refused before anything is stored.
-    const prepared = prepareChain(normalized, { rate: this.settings().rate });
-    const empty = emptyChainReason(prepared);
-    if (empty !== null) throw new ApiError('IMPORT_FAILED', `The chain was not stored: ${empty}.`, [{ param: 'body', message: empty }]);
-    const payload = packContracts(normalized.contracts);
-    const created: ExposureEventJson[] = [];
-    const outcome = this.db.transaction(() => {
-      const { id, inserted } = this.repo.insert(normalized, payload);
-      if (!inserted) return { inserted };
-      const previousLatest = this.repo.latestQuoteTime(symbol, id);
-      const isNewest = previousLatest === null || normalized.quoteTime > previousLatest;
-      if (isNewest) {
-        const chain = prepareChain(normalized, { rate: this.settings().rate });
-        created.push(...this.applyEvents(symbol, chain, normalized.quoteTime));
-        this.chains.set(symbol, { snapshotId: id, symbol, source: normalized.source, quoteTime: normalized.quoteTime, chain, expirations: availableExpirations(chain) });
-        this.dropAnswers(symbol);
-      }
-      this.repo.prune(symbol, this.settings().snapshotRetention);
-      return { inserted };
-    })();
-    for (const event of created) this.emitter.emit('event', event);
-    return {
-      symbol,
-      spot: normalized.spot,
-      quoteTime: normalized.quoteTime,
-      source: normalized.source,
-      contracts: normalized.contracts.length,
-      expirations: prepared.expirations.length,
-      excluded: prepared.excluded,
-      stored: outcome.inserted,
-      events: created.length,
-    };
+  // ------------------------------------------------------------ changes
+
+  onSnapshotsChanged(listener: SnapshotsListener): () => void {
+    this.emitter.on('snapshots', listener);
+    return () => this.emitter.off('snapshots', listener);
   }
 
-  private applyEvents(ticker: string, chain: PreparedChain, quoteTime: string): ExposureEventJson[] {
-    const rows = this.db.prepare('SELECT expiration, zone, call_wall, put_wall FROM exposure_state WHERE ticker = ?').all(ticker) as Array<{
-      expiration: string;
-      zone: string;
-      call_wall: number | null;
-      put_wall: number | null;
-    }>;
-    const previous = new Map<string, ConfirmedState>(
-      rows.map((row) => [row.expiration, { zone: row.zone === 'negative' ? 'negative' : 'positive', callWallStrike: row.call_wall, putWallStrike: row.put_wall }]),
-    );
-    const { events, states } = evaluateEvents(ticker, chain, previous);
-    const upsert = this.db.prepare(
-      `INSERT INTO exposure_state (ticker, expiration, zone, call_wall, put_wall, quote_time) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT(ticker, expiration) DO UPDATE SET zone = excluded.zone, call_wall = excluded.call_wall, put_wall = excluded.put_wall, quote_time = excluded.quote_time`,
-    );
-    for (const [expiration, state] of states) upsert.run(ticker, expiration, state.zone, state.callWallStrike, state.putWallStrike, quoteTime);
-    const insert = this.db.prepare('INSERT OR IGNORE INTO events (id, ticker, event_type, expiration, timestamp, payload) VALUES (?, ?, ?, ?, ?, ?)');
-    const today = todayIn(NEW_YORK);
-    const created: ExposureEventJson[] = [];
-    for (const draft of events) {
-      const id = eventId(draft);
-      const payload = JSON.stringify(draft);
-      if (insert.run(id, draft.ticker, draft.eventType, draft.expiration, draft.timestamp, payload).changes > 0) {
-        created.push(toEventJson(id, draft, today));
-      }
-    }
-    return created;
-  }
-
-  onEvent(listener: EventListener): () => void {
+  onEvent(listener: (event: ExposureEvent) => void): () => void {
     this.emitter.on('event', listener);
     return () => this.emitter.off('event', listener);
   }
 
-  // ------------------------------------------------------------ reads
-
-  private dataVersion = -1;
-  private readonly readDataVersion: () => number;
-
-  private loaded(symbolParam: string): LoadedChain {
-    const symbol = symbolParam.toUpperCase();
-    // A snapshot stored by another connection (the CLI) makes the prepared chains and answers stale.
+  /**
+   * Notices snapshots stored or deleted by another connection (the CLI): SQLite's data_version says that something
+   * was committed, the snapshots' own counter whether it was a snapshot. A journal import or a key-usage flush
+   * leaves the prepared chains (and the server's answers) as they are.
+   */
+  refresh(): void {
     const version = this.readDataVersion();
-    if (version !== this.dataVersion) {
-      this.dataVersion = version;
+    if (version === this.dataVersion) return;
+    this.dataVersion = version;
+    const generation = this.generations.snapshots();
+    if (generation !== this.snapshotGeneration) {
+      this.snapshotGeneration = generation;
       this.reset();
     }
-    if (!this.chains.has(symbol)) {
-      const row = this.repo.latest(symbol);
-      // Unknown symbols are not remembered: a client cycling through names would grow the map.
-      if (row !== null) {
-        const snapshot: ChainSnapshot = { symbol, spot: row.spot, quoteTime: row.quoteTime, source: row.source, contracts: unpackContracts(row.payload) };
-        const chain = prepareChain(snapshot, { rate: this.settings().rate });
-        this.chains.set(symbol, { snapshotId: row.id, symbol, source: row.source, quoteTime: row.quoteTime, chain, expirations: availableExpirations(chain) });
-      }
-    }
-    const loaded = this.chains.get(symbol);
-    if (!loaded) {
-      const known = this.repo.symbols();
-      throw new ApiError('UNKNOWN_SYMBOL', `No chain snapshot for ${symbol}. ${known.length > 0 ? `Known symbols: ${known.join(', ')}.` : 'Import a chain first (POST /v1/chains or `strikebook chain import`), or start with --demo.'}`, [{ param: 'symbol', message: 'has no snapshot' }]);
-    }
-    return loaded;
   }
 
-  /** Drops prepared chains and answers (after a settings change such as r). */
+  /** Drops every prepared chain (another process's snapshots, a new rate r); listeners drop their answers. */
   reset(): void {
     this.chains.clear();
-    this.answers.clear();
-    this.urlKeys.clear();
+    this.older.clear();
+    this.emitter.emit('snapshots', null);
   }
 
-  /** After a route computed or found an answer, remembers the (canonical) URL it was dispatched for. */
-  rememberUrl(url: string, answer: CachedAnswer, access: Access): void {
-    this.urlKeys.set(url, { key: answer.key, access });
+  /** Snapshots kept for a symbol: its own setting, else the default (docs/exposure.md, "Retention"). */
+  private retention(symbol: string): number {
+    const settings = this.settings();
+    return settings.snapshotRetentionBySymbol[symbol] ?? settings.snapshotRetention;
+  }
+
+  // ------------------------------------------------------------ ingest
+
+  private basis(): IngestBasis {
+    return {
+      rate: this.settings().rate,
+      states: (ticker) => this.confirmedStates(ticker),
+      latestQuoteTime: (ticker) => this.snapshots.latest(ticker)?.quoteTime ?? null,
+    };
+  }
+
+  private confirmedStates(ticker: string): Map<string, ConfirmedState> {
+    return new Map<string, ConfirmedState>(
+      this.states.forTicker(ticker).map((row) => [row.expiration, { zone: row.zone === 'negative' ? 'negative' : 'positive', callWallStrike: row.call_wall, putWallStrike: row.put_wall }]),
+    );
+  }
+
+  /** Parses a chain file and stores its snapshot, on this thread (the CLI); a file with problems stores nothing. */
+  ingestText(text: string, options: ChainFileOptions): Result<IngestResult> {
+    const plan = planChainFile(text, options, this.basis());
+    return plan.ok ? this.commitIngest(plan.value) : plan;
   }
 
   /**
-   * The cached answer for a URL seen before, if it is still fresh and no other connection has written since:
-   * the HTTP fast path serves it without routing or validation (the answer was validated when computed).
+   * POST /v1/chains: the file is parsed, prepared and evaluated in the exposure worker while this thread serves
+   * other requests; the snapshot is stored in one of the process's write turns, held from reading what the plan
+   * needs (states, newest quote time) to the commit, so no other write of this process comes between them.
    */
-  answerForUrl(url: string): { answer: CachedAnswer; access: Access } | null {
-    const remembered = this.urlKeys.get(url);
-    if (remembered === undefined) return null;
-    const version = this.readDataVersion();
-    if (version !== this.dataVersion) return null;
-    const answer = this.answers.get(remembered.key);
-    return answer === undefined ? null : { answer, access: remembered.access };
+  ingestFile(text: string, options: ChainFileOptions, writes: WriteQueue): Promise<Result<IngestResult>> {
+    return writes.exclusive(async (deadlineMs) => {
+      const plan = await this.worker.call('planChainFile', text, options, this.basisData(options.symbol));
+      if (!plan.ok) return plan;
+      return writeTransaction(this.db, () => this.commitIngest(plan.value), deadlineMs);
+    });
   }
 
-  private dropAnswers(symbol: string): void {
-    const prefix = `${symbol}|`;
-    for (const key of [...this.answers.keys()]) if (key.startsWith(prefix)) this.answers.delete(key);
-    for (const [url, entry] of [...this.urlKeys.entries()]) if (entry.key.startsWith(prefix)) this.urlKeys.delete(url);
-  }
-
-  private cached(key: string, compute: () => string): CachedAnswer {
-    const hit = this.answers.get(key);
-    if (hit !== undefined) return hit;
-    const bytes = Buffer.from(compute());
-    // The body carries symbol, parameters' results and asOf: its hash changes whenever any of them does.
-    const etag = `"${createHash('sha1').update(key).update(bytes).digest('base64url')}"`;
-    const headers = { 'content-type': 'application/json; charset=utf-8', etag, 'cache-control': 'private, no-cache', 'content-length': bytes.length };
-    const answer: CachedAnswer = {
-      key,
-      bytes,
-      etag,
-      headers,
-      get body() {
-        return bytes.toString('utf8');
-      },
+  /** The basis as data for the worker: the states of the file's ticker (every ticker when the file names it). */
+  private basisData(symbol: string | undefined): BasisData {
+    const rows = symbol === undefined ? this.states.all() : this.states.forTicker(symbol.toUpperCase());
+    const latest: Record<string, string> = {};
+    for (const summary of this.snapshots.summaries()) latest[summary.symbol] = summary.quote_time;
+    return {
+      rate: this.settings().rate,
+      states: rows.map((row) => ({ ticker: row.ticker, expiration: row.expiration, state: { zone: row.zone === 'negative' ? 'negative' : 'positive', callWallStrike: row.call_wall, putWallStrike: row.put_wall } })),
+      latest,
     };
-    const ttlMs = this.settings().cacheSeconds * 1000;
-    // lru-cache reads a TTL of 0 as "forever": cacheSeconds 0 means no caching at all.
-    if (ttlMs > 0) this.answers.set(key, answer, { ttl: ttlMs });
-    return answer;
   }
 
-  gex(query: GexQueryT, serialize: (value: GexResponseT) => string): CachedAnswer {
-    const loaded = this.loaded(query.symbol);
-    const formula: Formula = query.formula ?? 'nominal';
-    let expirations: string[];
-    if (query.expirations !== undefined) {
-      const requested = [...new Set(query.expirations.split(','))].sort();
-      const unknown = requested.filter((e) => !loaded.expirations.includes(e));
-      if (unknown.length > 0) {
-        throw new ApiError(
-          'UNKNOWN_EXPIRATION',
-          `${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not available for ${loaded.symbol}. Valid: ${loaded.expirations.join(', ')}.`,
-          unknown.map((e) => ({ param: 'expirations', message: `${e} is not available` })),
-        );
+  /**
+   * Stores a snapshot (the demo, the online source, tests); when it is the symbol's newest, evaluates events and
+   * replaces the symbol's prepared chain. Runs in one transaction (inside the caller's, when it has one).
+   */
+  ingest(snapshot: ChainSnapshot): Result<IngestResult> {
+    const plan = planIngest(snapshot, this.basis());
+    return plan.ok ? this.commitIngest(plan.value) : plan;
+  }
+
+  /** Stores a planned snapshot with its events, states and default history point, in one transaction. */
+  private commitIngest(plan: IngestPlan): Result<IngestResult> {
+    const { head } = plan;
+    const symbol = head.symbol;
+    const created: ExposureEvent[] = [];
+    let newest = false;
+    const inserted = this.db.transaction(() => {
+      // Snapshots another process stored before this write: their changes are not to be taken for ours below.
+      if (this.generations.snapshots() !== this.snapshotGeneration) this.reset();
+      const row = this.snapshots.insert(head, Buffer.from(plan.payload.buffer, plan.payload.byteOffset, plan.payload.byteLength), nowIso(this.clock));
+      if (row.inserted) {
+        const previousLatest = this.snapshots.latestQuoteTime(symbol, row.id);
+        newest = previousLatest === null || head.quoteTime > previousLatest;
+        if (newest) {
+          created.push(...this.applyEvents(symbol, plan, previousLatest));
+          this.chains.set(symbol, loadedFrom(row.id, plan.chain));
+        }
+        this.history.insert(row.id, scopeKey(DEFAULT_SCOPE), plan.defaultPoint ?? historyPoint(plan.chain, DEFAULT_SCOPE));
+        this.snapshots.prune(symbol, this.retention(symbol));
       }
-      expirations = requested;
+      this.snapshotGeneration = this.generations.snapshots();
+      return row.inserted;
+    })();
+    if (inserted) this.emitter.emit('snapshots', symbol);
+    for (const event of created) this.emitter.emit('event', event);
+    return ok({
+      symbol,
+      spot: head.spot,
+      quoteTime: head.quoteTime,
+      source: head.source,
+      contracts: head.contracts,
+      expirations: plan.unexpired,
+      excluded: plan.excluded,
+      stored: inserted,
+      events: created.length,
+    });
+  }
+
+  /**
+   * The plan's events and states when they were evaluated against the states stored now; else (another process
+   * stored a snapshot of the ticker meanwhile) evaluated again here.
+   */
+  private applyEvents(ticker: string, plan: IngestPlan, previousLatest: string | null): ExposureEvent[] {
+    const previous = this.confirmedStates(ticker);
+    const planned = plan.evaluation;
+    const current = planned !== null && planned.previousLatest === previousLatest && planned.basis === statesJson(previous) ? planned : null;
+    const { events, states } = current ?? evaluateEvents(ticker, plan.chain, previous);
+    for (const [expiration, state] of states) {
+      this.states.upsert({ ticker, expiration, zone: state.zone, call_wall: state.callWallStrike, put_wall: state.putWallStrike, quote_time: plan.head.quoteTime });
+    }
+    const today = this.today();
+    const created: ExposureEvent[] = [];
+    for (const draft of events) {
+      const id = eventId(draft);
+      const row = { id, ticker: draft.ticker, event_type: draft.eventType, expiration: draft.expiration, timestamp: draft.timestamp, payload: JSON.stringify(draft) };
+      if (this.eventRows.insert(row)) created.push(withDte(id, draft, today));
+    }
+    return created;
+  }
+
+  // ------------------------------------------------------------ snapshots
+
+  /** /v1/snapshots: the symbol's stored snapshots, newest first. */
+  snapshotList(symbolParam: string): Result<SnapshotListing[]> {
+    const symbol = symbolParam.toUpperCase();
+    const list = this.snapshots.list(symbol);
+    if (list.length === 0) return failure({ kind: 'unknown-symbol', symbol, known: this.snapshots.symbols() });
+    return ok(list);
+  }
+
+  /**
+   * Deletes one snapshot and its history points. Events and the confirmed states stay: they record what was seen
+   * when that snapshot arrived (docs/exposure.md, "Deleting a snapshot"). Runs inside the caller's write turn.
+   */
+  deleteSnapshot(id: number): Result<{ id: number; symbol: string; quoteTime: string }> {
+    const stored = this.snapshots.byId(id);
+    if (stored === null) return failure({ kind: 'unknown-snapshot', id });
+    this.db.transaction(() => {
+      if (this.generations.snapshots() !== this.snapshotGeneration) this.reset();
+      this.snapshots.delete(id);
+      this.snapshotGeneration = this.generations.snapshots();
+    })();
+    this.chains.delete(stored.symbol);
+    for (const [key, loaded] of [...this.older.entries()]) if (loaded.symbol === stored.symbol) this.older.delete(key);
+    this.emitter.emit('snapshots', stored.symbol);
+    return ok({ id, symbol: stored.symbol, quoteTime: stored.quoteTime });
+  }
+
+  // ------------------------------------------------------------ reads
+
+  private today(): string {
+    return todayIn(NEW_YORK, nowDate(this.clock));
+  }
+
+  /** The snapshot a request names (`snapshot=`, `at=`), or the symbol's newest; prepared. */
+  private loaded(symbolParam: string, selector: SnapshotSelector = {}): Result<LoadedChain> {
+    const symbol = symbolParam.toUpperCase();
+    this.refresh();
+    if (selector.snapshot === undefined && selector.at === undefined) return this.newest(symbol);
+    let id: number | null;
+    if (selector.snapshot !== undefined) {
+      id = selector.snapshot;
     } else {
-      expirations = loaded.expirations.slice(0, query.expirationsCount ?? 3);
+      id = this.snapshots.atOrBefore(symbol, instantBound(selector.at ?? '', 'end'));
+      if (id === null) {
+        if (this.snapshots.latest(symbol) === null) return failure({ kind: 'unknown-symbol', symbol, known: this.snapshots.symbols() });
+        return failure({ kind: 'unknown-snapshot', symbol, at: selector.at ?? '' });
+      }
     }
-    const key = `${loaded.symbol}|gex|${loaded.snapshotId}|${formula}|${expirations.join(',')}`;
-    return this.cached(key, () => {
-      const result = computeGex(loaded.chain, { expirations, formula });
-      return serialize({
-        ...result,
-        symbol: loaded.symbol,
-        meta: { ...result.meta, source: loaded.source, snapshotTime: loaded.quoteTime },
-        asOf: new Date().toISOString(),
-      });
-    });
+    const newest = this.chains.get(symbol);
+    if (newest?.snapshotId === id) return ok(newest);
+    const cached = this.older.get(id);
+    if (cached !== undefined) return ok(cached);
+    const stored = this.snapshots.byId(id);
+    // A snapshot of another symbol is as unknown as one that does not exist: ids are not a way around `symbol`.
+    if (stored === null || stored.symbol !== symbol) return failure({ kind: 'unknown-snapshot', symbol, id });
+    const loaded = loadedFrom(stored.id, preparePacked(stored, this.settings().rate));
+    if (this.snapshots.latest(symbol)?.id === id) this.chains.set(symbol, loaded);
+    else this.older.set(id, loaded);
+    return ok(loaded);
   }
 
-  vanna(query: VannaQueryT, serialize: (value: VannaResponseT) => string): CachedAnswer {
-    const loaded = this.loaded(query.symbol);
-    const expiration = query.expiration ?? null;
-    if (expiration !== null && !loaded.expirations.includes(expiration)) {
-      throw new ApiError('UNKNOWN_EXPIRATION', `${expiration} is not available for ${loaded.symbol}. Valid: ${loaded.expirations.join(', ')}.`, [{ param: 'expiration', message: `${expiration} is not available` }]);
+  private newest(symbol: string): Result<LoadedChain> {
+    let loaded = this.chains.get(symbol);
+    if (loaded === undefined) {
+      const row = this.snapshots.latest(symbol);
+      // Unknown symbols are not remembered: a client cycling through names would grow the map.
+      if (row === null) return failure({ kind: 'unknown-symbol', symbol, known: this.snapshots.symbols() });
+      loaded = loadedFrom(row.id, preparePacked(row, this.settings().rate));
+      this.chains.set(symbol, loaded);
     }
-    const key = `${loaded.symbol}|vanna|${loaded.snapshotId}|${expiration ?? ''}`;
-    return this.cached(key, () => {
-      const result = computeVanna(loaded.chain, { expiration });
-      return serialize({
-        ...result,
-        symbol: loaded.symbol,
-        availableExpirations: loaded.expirations,
-        meta: { source: loaded.source, snapshotTime: loaded.quoteTime, ...result.meta },
-        asOf: new Date().toISOString(),
-      });
-    });
+    return ok(loaded);
   }
 
-  expirations(symbol: string): ExpirationsResponseT {
-    const loaded = this.loaded(symbol);
-    return {
+  /** The expirations of a scope on a loaded chain, unknown explicit ones as the domain error. */
+  private scope(loaded: LoadedChain, query: GexScopeQuery): Result<string[]> {
+    return resolveExpirations(loaded, 'expirations', () => resolveScope(loaded.chain, query));
+  }
+
+  /** The key part of a /gex-like answer: snapshot, formula and the resolved expirations. */
+  private gexPlan(kind: string, query: GexQuery): Result<{ loaded: LoadedChain; expirations: string[]; formula: Formula; key: string }> {
+    const found = this.loaded(query.symbol, query);
+    if (!found.ok) return found;
+    const loaded = found.value;
+    const resolved = this.scope(loaded, query);
+    if (!resolved.ok) return resolved;
+    const formula = query.formula ?? DEFAULT_FORMULA;
+    return ok({ loaded, expirations: resolved.value, formula, key: `${loaded.symbol}|${kind}|${loaded.snapshotId}|${formula}|${resolved.value.join(',')}` });
+  }
+
+  /** /gex: the nearest `expirationsCount` expirations, a dte range, or the explicit ones (each must be unexpired). */
+  gex(query: GexQuery): Result<PlannedAnswer<GexValue>> {
+    const planned = this.gexPlan('gex', query);
+    if (!planned.ok) return planned;
+    const { loaded, expirations, formula, key } = planned.value;
+    return ok({
+      key,
       symbol: loaded.symbol,
-      expirations: loaded.expirations,
-      details: expirationDetails(loaded.chain),
-      snapshotTime: loaded.quoteTime,
-      meta: { excludedContracts: loaded.chain.excluded.adjusted },
-    };
+      compute: () => ({ snapshot: snapshotInfo(loaded), result: computeGex(loaded.chain, { expirations, formula, exact: true }), formula, asOfMs: this.clock.nowMs() }),
+    });
   }
 
-  events(query: EventsQueryT): { events: ExposureEventJson[] } {
-    const limit = Math.min(query.limit ?? EVENTS_LIMIT_DEFAULT, EVENTS_LIMIT_CAP);
-    if (query.minDte !== undefined && query.maxDte !== undefined && query.minDte > query.maxDte) {
-      throw new ApiError('INVALID_PARAMETER', `minDte (${query.minDte}) is greater than maxDte (${query.maxDte}).`, [{ param: 'minDte', message: 'must not exceed maxDte' }]);
-    }
-    const today = todayIn(NEW_YORK);
-    const where: string[] = [];
-    const params: Array<string | number> = [];
-    if (query.tickers !== undefined) {
-      const tickers = [...new Set(query.tickers.split(',').map((t) => t.toUpperCase()))];
-      where.push(`ticker IN (${tickers.map(() => '?').join(', ')})`);
-      params.push(...tickers);
-    }
-    if (query.eventType !== undefined && query.eventType !== 'all') {
-      where.push('event_type = ?');
-      params.push(query.eventType);
-    }
-    if (query.minDte !== undefined) {
-      where.push('expiration >= ?');
-      params.push(addDays(today, query.minDte));
-    }
-    if (query.maxDte !== undefined) {
-      where.push('expiration <= ?');
-      params.push(addDays(today, query.maxDte));
-    }
-    const rows = this.db
-      .prepare(`SELECT id, payload FROM events ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY timestamp DESC, id DESC LIMIT ?`)
-      .all(...params, limit) as Array<{ id: string; payload: string }>;
-    return { events: rows.map((row) => toEventJson(row.id, JSON.parse(row.payload) as EventDraft, today)) };
+  /** /gex/profile: the 201 sweep points of the scope in the formula's unit, and the flip from the same sweep. */
+  gexProfile(query: GexQuery): Result<PlannedAnswer<GexProfileValue>> {
+    const planned = this.gexPlan('profile', query);
+    if (!planned.ok) return planned;
+    const { loaded, expirations, formula, key } = planned.value;
+    return ok({
+      key,
+      symbol: loaded.symbol,
+      compute: () => ({ snapshot: snapshotInfo(loaded), result: computeGexProfile(loaded.chain, { expirations, formula, exact: true }), asOfMs: this.clock.nowMs() }),
+    });
   }
 
-  chainsList(): { symbols: Array<{ symbol: string; spot: number; quoteTime: string; source: string; contracts: number; expirations: number; snapshots: number }> } {
-    return {
-      symbols: this.repo.summaries().map((s) => ({ symbol: s.symbol, spot: s.spot, quoteTime: s.quote_time, source: s.source, contracts: s.contracts, expirations: s.expirations, snapshots: s.snapshots })),
-    };
+  /**
+   * /gex/history: one point per stored snapshot quoted in [from, to], oldest first. Points are kept per (snapshot,
+   * scope) in gex_history; the missing ones are computed in the exposure worker and stored, so a request computes
+   * each point at most once and never on this thread.
+   */
+  async gexHistory(query: { symbol: string; from?: string; to?: string } & GexScopeQuery, writes: WriteQueue): Promise<Result<HistoryValue>> {
+    const listed = this.snapshotList(query.symbol);
+    if (!listed.ok) return listed;
+    const from = query.from === undefined ? null : instantBound(query.from, 'start');
+    const to = query.to === undefined ? null : instantBound(query.to, 'end');
+    const heads = listed.value.filter((h) => (from === null || h.quoteTime >= from) && (to === null || h.quoteTime <= to)).reverse();
+    const key = scopeKey(query);
+    const points = this.history.points(
+      heads.map((h) => h.id),
+      key,
+    );
+    const missing = heads.filter((h) => !points.has(h.id));
+    if (missing.length > 0) {
+      const stored = missing.map((h) => this.snapshots.byId(h.id)).filter((row) => row !== null);
+      const computed = await this.worker.call('historyPoints', stored, query, this.settings().rate);
+      for (const { id, point } of computed) points.set(id, point);
+      await writes.run(() => {
+        for (const { id, point } of computed) this.history.insert(id, key, point);
+      });
+    }
+    return ok({
+      symbol: listed.value[0]?.symbol ?? query.symbol.toUpperCase(),
+      formula: query.formula ?? DEFAULT_FORMULA,
+      points: heads.flatMap((h) => {
+        const point = points.get(h.id);
+        return point === undefined ? [] : [{ ...point, snapshotId: h.id }];
+      }),
+    });
+  }
+
+  /**
+   * /gex/diff: the change per strike from one snapshot to another, each computed in the same scope (the scope is
+   * resolved on each snapshot: the nearest three of each, or the explicit expirations, which both must have).
+   */
+  gexDiff(query: { symbol: string; from: number; to: number } & GexScopeQuery): Result<DiffValue> {
+    const formula = query.formula ?? DEFAULT_FORMULA;
+    const sides: Array<{ snapshot: SnapshotInfo; result: GexResult }> = [];
+    for (const id of [query.from, query.to]) {
+      const found = this.loaded(query.symbol, { snapshot: id });
+      if (!found.ok) return found;
+      const resolved = this.scope(found.value, query);
+      if (!resolved.ok) return resolved;
+      sides.push({ snapshot: snapshotInfo(found.value), result: computeGex(found.value.chain, { expirations: resolved.value, formula, exact: true }) });
+    }
+    const [before, after] = sides;
+    if (before === undefined || after === undefined) throw new Error('gexDiff: two sides');
+    return ok({ symbol: before.snapshot.symbol, formula, from: before, to: after, data: diffGex(before.result, after.result) });
+  }
+
+  /** /vanna: the 0–45 dte aggregate, or one expiration. */
+  vanna(query: { symbol: string; expiration?: string } & SnapshotSelector): Result<PlannedAnswer<VannaValue>> {
+    const found = this.loaded(query.symbol, query);
+    if (!found.ok) return found;
+    const loaded = found.value;
+    const expiration = query.expiration ?? null;
+    if (expiration !== null) {
+      const resolved = resolveExpirations(loaded, 'expiration', () => lookupExpirations(loaded.chain, [expiration]));
+      if (!resolved.ok) return resolved;
+    }
+    return ok({
+      key: `${loaded.symbol}|vanna|${loaded.snapshotId}|${expiration ?? ''}`,
+      symbol: loaded.symbol,
+      compute: () => ({ snapshot: snapshotInfo(loaded), result: computeVanna(loaded.chain, { expiration }), asOfMs: this.clock.nowMs() }),
+    });
+  }
+
+  /** /expirations of the newest snapshot (a symbol) or of the one a selector names. */
+  expirations(query: string | ({ symbol: string } & SnapshotSelector)): Result<ExpirationsValue> {
+    const found = typeof query === 'string' ? this.loaded(query) : this.loaded(query.symbol, query);
+    if (!found.ok) return found;
+    const loaded = found.value;
+    return ok({ snapshot: snapshotInfo(loaded), details: expirationDetails(loaded.chain), excludedContracts: loaded.chain.excluded.adjusted });
+  }
+
+  /** Stored events, newest first; dte counts from today in New York. */
+  events(query: EventQuery): ExposureEvent[] {
+    const today = this.today();
+    const rows = this.eventRows.newest({
+      ...(query.tickers === undefined ? {} : { tickers: [...new Set(query.tickers.map((t) => t.toUpperCase()))] }),
+      ...(query.eventType === undefined || query.eventType === 'all' ? {} : { eventType: query.eventType }),
+      ...(query.minDte === undefined ? {} : { expirationFrom: addDays(today, query.minDte) }),
+      ...(query.maxDte === undefined ? {} : { expirationTo: addDays(today, query.maxDte) }),
+      limit: Math.min(query.limit ?? EVENTS_LIMIT_DEFAULT, EVENTS_LIMIT_CAP),
+    });
+    // The payload is the draft this service stored (applyEvents).
+    return rows.map((row) => withDte(row.id, JSON.parse(row.payload) as EventDraft, today));
+  }
+
+  chainsList(): ChainSummary[] {
+    return this.snapshots.summaries().map((s) => ({ symbol: s.symbol, spot: s.spot, quoteTime: s.quote_time, source: s.source, contracts: s.contracts, expirations: s.expirations, snapshots: s.snapshots }));
+  }
+}
+
+function snapshotInfo(loaded: LoadedChain): SnapshotInfo {
+  return { id: loaded.snapshotId, spot: loaded.chain.spot, symbol: loaded.symbol, source: loaded.source, quoteTime: loaded.quoteTime, expirations: loaded.expirations };
+}
+
+function loadedFrom(snapshotId: number, chain: PreparedChain): LoadedChain {
+  return { snapshotId, symbol: chain.symbol, source: chain.source, quoteTime: chain.quoteTime, chain, expirations: availableExpirations(chain) };
+}
+
+/**
+ * The instant of `at=` or of a history bound as stored quote times are written (ISO UTC): a date-time without an
+ * offset is New York time; a date is its New York day's start (`from`) or its last millisecond (`at`, `to`).
+ */
+export function instantBound(text: string, end: 'start' | 'end'): string {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) {
+    const ms = end === 'start' ? zonedTimeToMs(text, { hour: 0, minute: 0 }) : zonedTimeToMs(addDays(text, 1), { hour: 0, minute: 0 }) - 1;
+    return new Date(ms).toISOString();
+  }
+  return new Date(parseDateTimeInZone(text)).toISOString();
+}
+
+/** The engine's resolution of expirations (one rule for /gex and /vanna), its UnknownExpirationError as a domain error. */
+function resolveExpirations<T>(loaded: LoadedChain, param: 'expiration' | 'expirations', resolve: () => T): Result<T> {
+  try {
+    return ok(resolve());
+  } catch (error) {
+    if (!(error instanceof UnknownExpirationError)) throw error;
+    return failure({ kind: 'unknown-expiration', symbol: loaded.symbol, param, unknown: error.expirations, available: error.available });
   }
 }
 
@@ -398,7 +625,6 @@ export function eventId(draft: EventDraft): string {
   return `ev_${createHash('sha256').update([draft.ticker, draft.expiration, draft.eventType, side, draft.timestamp].join('|')).digest('hex').slice(0, 24)}`;
 }
 
-function toEventJson(id: string, draft: EventDraft, today: string): ExposureEventJson {
-  return { ...draft, id, dte: daysBetween(today, draft.expiration) } as ExposureEventJson;
+function withDte(id: string, draft: EventDraft, today: string): ExposureEvent {
+  return { ...draft, id, dte: daysBetween(today, draft.expiration), eventDte: daysBetween(dateInZone(Date.parse(draft.timestamp), NEW_YORK), draft.expiration) };
 }
-

@@ -1,33 +1,32 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type {
-  AccountJson,
-  ImportReport,
-  ImportsQueryT,
-  ImportsResponseT,
-  PerformanceQueryT,
-  PerformanceResponseT,
-  SummaryResponseT,
-  TransactionsQueryT,
-  TransactionsResponseT,
-} from '../../src-shared/api/schemas';
+import type { PerformanceResult, YearResult } from '../../src-shared/journal/index';
+import type { Account } from '../../src-shared/journal/model';
+import type { Clock } from '../clock';
 import type { WriteQueue } from '../db/writes';
-import type { ImportRequest, JournalService, JournalSettings } from './journal';
+import type { BookRequest, ChainDetail, ChainsResult, ImportRecord, ImportRequest, JournalService, JournalSettings, Pagination, PerformanceRequest, PositionsResult, TransactionFilter, TransactionsPage, WithJournal } from './journal';
 import { fromWire, JournalWorkerError, type CallMessage, type ReplyMessage, type WorkerInit } from './journal-protocol';
 import type { JournalReads, JournalWrites } from './journal-worker';
+import type { Result } from './result';
+import type { FormatPreview } from './import-formats';
 
 /** The journal as the server uses it: every call is answered by the journal worker thread. */
 export interface JournalApi {
-  importFile(request: ImportRequest): Promise<ImportReport>;
-  store(...args: Parameters<JournalService['store']>): Promise<ImportReport>;
-  undoImport(id: number): Promise<{ id: number; removed: number }>;
+  importFile(request: ImportRequest): Promise<Result<ImportRecord>>;
+  store(...args: Parameters<JournalService['store']>): Promise<ImportRecord>;
+  undoImport(id: number): Promise<Result<{ id: number; removed: number }>>;
   redate(timeZone: string): Promise<number>;
-  listImports(query?: ImportsQueryT): Promise<ImportsResponseT>;
-  transactions(query: TransactionsQueryT): Promise<TransactionsResponseT>;
-  performance(query: PerformanceQueryT): Promise<PerformanceResponseT>;
-  summary(year: number | undefined): Promise<SummaryResponseT>;
-  accounts(): Promise<AccountJson[]>;
+  listImports(query?: { page?: number; limit?: number }): Promise<{ imports: ImportRecord[]; pagination: Pagination }>;
+  transactions(query: TransactionFilter): Promise<TransactionsPage>;
+  performance(query: PerformanceRequest): Promise<Result<WithJournal<PerformanceResult>>>;
+  summary(year: number | undefined, accountId?: string): Promise<Result<WithJournal<YearResult>>>;
+  positions(query: BookRequest): Promise<Result<WithJournal<PositionsResult>>>;
+  chains(query: BookRequest & { status?: 'open' | 'closed' }): Promise<Result<WithJournal<ChainsResult>>>;
+  chain(id: string, asOf: string | undefined): Promise<Result<ChainDetail>>;
+  accounts(): Promise<Account[]>;
+  /** The Import page's mapping step (parsed in the worker: a preview can be half a megabyte of text). */
+  previewFormat(request: Parameters<JournalService['previewFormat']>[0]): Promise<Result<FormatPreview>>;
   /** Drops the worker's caches (after a settings change the ledger depends on). */
   invalidate(): Promise<void>;
   /** Builds the worker's index and ledger now, so that the first journal read is fast. */
@@ -42,6 +41,8 @@ export interface JournalClientOptions {
   /** The process's write turns: a worker write holds one for its whole job. */
   writes: WriteQueue;
   settings: () => JournalSettings;
+  /** "Now" of every call (the worker has no clock of its own). */
+  clock: Clock;
   log?: (line: string) => void;
   /** The module the worker is found beside (default: this one); tests point it at a bundle's entry. */
   moduleUrl?: string;
@@ -63,15 +64,15 @@ export function journalWorkerScript(moduleUrl: string = import.meta.url): { scri
   return { script: found };
 }
 
-/** Young-generation cap of the worker's heap (see start()). */
-const WORKER_YOUNG_GENERATION_MB = 8;
+/** Young-generation cap of a worker thread's heap (see start()); the exposure worker takes the same. */
+export const WORKER_YOUNG_GENERATION_MB = 8;
 
 type Pending = { worker: Worker; resolve: (value: unknown) => void; reject: (error: Error) => void };
 type Tail<T extends unknown[]> = T extends [unknown, ...infer Rest] ? Rest : never;
 
 /**
  * The server's side of the journal worker. A worker that dies (a crash, an out-of-memory) fails the calls it had
- * with a 500 and is started again by the next call; SQLite rolled back whatever write it had begun, so an import
+ * (JournalWorkerError: a 500 for the server) and is started again by the next call; SQLite rolled back whatever write it had begun, so an import
  * stays all or nothing.
  */
 export class JournalWorkerClient implements JournalApi {
@@ -150,8 +151,8 @@ export class JournalWorkerClient implements JournalApi {
     }
     const id = this.nextId;
     this.nextId += 1;
-    const { timeZone, reportingCurrency } = this.options.settings();
-    const message: CallMessage = { type: 'call', id, method, args, settings: { timeZone, reportingCurrency }, ...(deadlineMs === undefined ? {} : { deadlineMs }) };
+    const { timeZone, reportingCurrency, rate } = this.options.settings();
+    const message: CallMessage = { type: 'call', id, method, args, settings: { timeZone, reportingCurrency, rate }, nowMs: this.options.clock.nowMs(), ...(deadlineMs === undefined ? {} : { deadlineMs }) };
     return new Promise((resolve, reject) => {
       this.pending.set(id, { worker, resolve, reject });
       worker.ref();
@@ -186,20 +187,32 @@ export class JournalWorkerClient implements JournalApi {
   redate(timeZone: string) {
     return this.write('redate', [timeZone]);
   }
-  listImports(query: ImportsQueryT = {}) {
+  listImports(query: { page?: number; limit?: number } = {}) {
     return this.read('listImports', query);
   }
-  transactions(query: TransactionsQueryT) {
+  transactions(query: TransactionFilter) {
     return this.read('transactions', query);
   }
-  performance(query: PerformanceQueryT) {
+  performance(query: PerformanceRequest) {
     return this.read('performance', query);
   }
-  summary(year: number | undefined) {
-    return this.read('summary', year);
+  summary(year: number | undefined, accountId?: string) {
+    return this.read('summary', year, accountId);
+  }
+  positions(query: BookRequest) {
+    return this.read('positions', query);
+  }
+  chains(query: BookRequest & { status?: 'open' | 'closed' }) {
+    return this.read('chains', query);
+  }
+  chain(id: string, asOf: string | undefined) {
+    return this.read('chain', id, asOf);
   }
   accounts() {
     return this.read('accounts');
+  }
+  previewFormat(request: Parameters<JournalService['previewFormat']>[0]) {
+    return this.read('previewFormat', request);
   }
   async invalidate() {
     await this.read('invalidate');

@@ -1,11 +1,9 @@
 /**
- * Messages between the server (main thread) and the journal worker (journal-worker.ts). Errors cross the thread
- * boundary as data and are thrown again on the main thread: a problem (4xx with its code), a busy database (503),
- * or anything else (a bug: 500, logged).
+ * Messages between the server (main thread) and the journal worker (journal-worker.ts). Domain errors are part of
+ * the answers (results are plain data); thrown errors cross the thread boundary as data and are thrown again on the
+ * main thread: a busy database (the server answers 503), or anything else (a bug: 500, logged).
  */
-import type { Problem } from '../../src-shared/api/errors';
-import { isBusyError, databaseBusy } from '../db/writes';
-import { ApiError } from '../server/problems';
+import { DatabaseBusyError, isDatabaseBusy } from '../db/writes';
 import type { JournalSettings } from './journal';
 
 export interface WorkerInit {
@@ -19,17 +17,18 @@ export interface CallMessage {
   method: string;
   args: unknown[];
   settings: JournalSettings;
-  /** Writes only: when (Date.now() clock) to stop retrying a busy database and answer 503. */
+  /** The caller's clock at the call: the worker's "now" for this call (asOf, createdAt, today's year). */
+  nowMs: number;
+  /** Writes only: when to stop retrying a busy database (epoch ms, the time both threads share; db/writes.ts). */
   deadlineMs?: number;
 }
 
-export type WireError = { kind: 'problem'; problem: Problem; headers: Record<string, string> } | { kind: 'busy' } | { kind: 'error'; message: string; stack?: string };
+export type WireError = { kind: 'busy' } | { kind: 'error'; message: string; stack?: string };
 
 export type ReplyMessage = { type: 'reply'; id: number; ok: true; value: unknown } | { type: 'reply'; id: number; ok: false; error: WireError };
 
 export function toWire(error: unknown): WireError {
-  if (error instanceof ApiError) return { kind: 'problem', problem: error.problem, headers: error.headers };
-  if (isBusyError(error)) return { kind: 'busy' };
+  if (isDatabaseBusy(error)) return { kind: 'busy' };
   if (error instanceof Error) return { kind: 'error', message: error.message, ...(error.stack === undefined ? {} : { stack: error.stack }) };
   return { kind: 'error', message: String(error) };
 }
@@ -44,14 +43,5 @@ export class JournalWorkerError extends Error {
 }
 
 export function fromWire(error: WireError): Error {
-  switch (error.kind) {
-    case 'problem': {
-      const { problem } = error;
-      return new ApiError(problem.code, problem.detail, problem.errors, { status: problem.status, headers: error.headers });
-    }
-    case 'busy':
-      return databaseBusy();
-    default:
-      return new JournalWorkerError(error.message, error.stack);
-  }
+  return error.kind === 'busy' ? new DatabaseBusyError() : new JournalWorkerError(error.message, error.stack);
 }

@@ -5,25 +5,24 @@
  *
  * Started by journal-client.ts: from the sources through ts-worker.mjs, from a bundle as its own entry file.
  */
-import Database from 'better-sqlite3';
 import { setPriority } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ImportReport, ImportsQueryT, PerformanceQueryT, TransactionsQueryT } from '../../src-shared/api/schemas';
-import { configureConnection } from '../db/open';
+import type { Clock } from '../clock';
+import { joinDatabase, shrinkMemory } from '../db/open';
 import { writeTransaction } from '../db/writes';
-import { JournalService, type ImportRequest, type JournalSettings } from './journal';
+import { JournalService, type BookRequest, type ImportRecord, type ImportRequest, type JournalSettings, type PerformanceRequest, type TransactionFilter } from './journal';
 import { toWire, type CallMessage, type ReplyMessage, type WorkerInit } from './journal-protocol';
+import { ok, type Result } from './result';
 
 const port = parentPort;
 if (port === null) throw new Error('journal-worker.ts runs as a worker thread (see journal-client.ts)');
 const init = workerData as WorkerInit;
 
-const db = new Database(init.dbPath, { fileMustExist: true, ...(init.nativeBinding ? { nativeBinding: init.nativeBinding } : {}) });
 // The main thread opened, checked and migrated the file; this connection only joins it. It never waits on a lock
 // synchronously either: a busy write is retried between other messages (retryWhileBusy).
-configureConnection(db, 0);
+const db = joinDatabase(init.dbPath, init.nativeBinding);
 // Where the OS allows it per thread (Linux), this thread yields the CPU to the event loop's thread: on a busy
 // machine an import or a ledger rebuild must not delay the answers of the server (or Electron's window).
 if (process.platform === 'linux') {
@@ -34,15 +33,25 @@ if (process.platform === 'linux') {
   }
 }
 let settings: JournalSettings | null = null;
-const journal = new JournalService(db, () => {
-  if (settings === null) throw new Error('journal worker: no settings yet');
-  return settings;
-});
+/**
+ * "Now" is the caller's, sent with each call: the server's clock (which tests set) rules here too. The journal
+ * measures no durations; its monotonic time is the call's instant as well.
+ */
+let callNowMs = 0;
+const clock: Clock = { nowMs: () => callNowMs, monotonicMs: () => callNowMs };
+const journal = new JournalService(
+  db,
+  () => {
+    if (settings === null) throw new Error('journal worker: no settings yet');
+    return settings;
+  },
+  clock,
+);
 
 /**
  * A full garbage collection of this thread's heap. An import or a ledger rebuild leaves tens of MB of garbage (the
  * parsed file, raw rows) that V8 keeps committed until it next decides on a major GC; collecting right after
- * them keeps the server's resident memory at its working size (DESIGN §7: ≤ 250 MB with 100k transactions).
+ * them keeps the server's resident memory at its working size (docs/architecture.md §Budgets: ≤ 250 MB with 100k transactions).
  */
 const collectGarbage: () => void = (() => {
   setFlagsFromString('--expose-gc');
@@ -56,17 +65,21 @@ const collectGarbage: () => void = (() => {
  * collected once the answer is on its way.
  */
 function shrink(): void {
-  db.pragma('shrink_memory');
+  shrinkMemory(db);
   setImmediate(collectGarbage);
 }
 
 /** Reads: answered at once, also while a write waits for another process's lock. */
 const reads = {
-  listImports: (query: ImportsQueryT) => journal.listImports(query),
-  transactions: (query: TransactionsQueryT) => journal.transactions(query),
-  performance: (query: PerformanceQueryT) => journal.performance(query),
-  summary: (year: number | undefined) => journal.summary(year),
+  listImports: (query: { page?: number; limit?: number }) => journal.listImports(query),
+  transactions: (query: TransactionFilter) => journal.transactions(query),
+  performance: (query: PerformanceRequest) => journal.performance(query),
+  summary: (year: number | undefined, accountId?: string) => journal.summary(year, accountId),
+  positions: (query: BookRequest) => journal.positions(query),
+  chains: (query: BookRequest & { status?: 'open' | 'closed' }) => journal.chains(query),
+  chain: (id: string, asOf: string | undefined) => journal.chain(id, asOf),
   accounts: () => journal.accounts(),
+  previewFormat: (request: Parameters<JournalService['previewFormat']>[0]) => journal.previewFormat(request),
   warm: () => {
     journal.warm();
     collectGarbage();
@@ -81,12 +94,13 @@ const reads = {
 
 /** Writes: each one transaction, begun once the write lock is ours (retried while another process holds it). */
 const writes = {
-  importFile: (deadlineMs: number, request: ImportRequest): Promise<ImportReport> => {
-    // Parsing needs no lock and is not repeated while the store waits for it.
+  importFile: async (deadlineMs: number, request: ImportRequest): Promise<Result<ImportRecord>> => {
+    // Parsing needs no lock and is not repeated while the store waits for it; a refused file takes no lock at all.
     const parsed = journal.parse(request);
-    return writeTransaction(db, () => journal.storeParsed(parsed), deadlineMs).finally(shrink);
+    if (!parsed.ok) return parsed;
+    return ok(await writeTransaction(db, () => journal.storeParsed(parsed.value), deadlineMs).finally(shrink));
   },
-  store: (deadlineMs: number, ...args: Parameters<JournalService['store']>): Promise<ImportReport> => writeTransaction(db, () => journal.store(...args), deadlineMs).finally(shrink),
+  store: (deadlineMs: number, ...args: Parameters<JournalService['store']>): Promise<ImportRecord> => writeTransaction(db, () => journal.store(...args), deadlineMs).finally(shrink),
   undoImport: (deadlineMs: number, id: number) => writeTransaction(db, () => journal.undoImport(id), deadlineMs),
   redate: (deadlineMs: number, timeZone: string) => writeTransaction(db, () => journal.redate(timeZone), deadlineMs),
 };
@@ -101,6 +115,7 @@ function isMethod<T extends object>(table: T, name: string): name is Extract<key
 async function handle(message: CallMessage): Promise<unknown> {
   if (settings !== null && settings.reportingCurrency !== message.settings.reportingCurrency) journal.invalidate();
   settings = message.settings;
+  callNowMs = message.nowMs;
   const { method, args } = message;
   if (message.deadlineMs !== undefined && isMethod(writes, method)) {
     const write = writes[method] as (deadlineMs: number, ...rest: unknown[]) => Promise<unknown>;

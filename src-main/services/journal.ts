@@ -1,35 +1,28 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import { hash } from 'node:crypto';
-import { DateTime } from 'luxon';
-import type {
-  AccountJson,
-  BrokerId,
-  ImportReport,
-  ImportsResponseT,
-  PerformanceQueryT,
-  PerformanceResponseT,
-  SummaryResponseT,
-  TransactionJson,
-  TransactionsQueryT,
-  TransactionsResponseT,
-} from '../../src-shared/api/schemas';
-import type { ImportedTransaction, Transaction, TransactionType } from '../../src-shared/journal/model';
-import { buildLedger, performance, yearSummary, type Ledger } from '../../src-shared/journal/index';
-import { minorToCents, minorToUnits } from '../../src-shared/money';
+import { PAGE_LIMIT_CAP, PAGE_LIMIT_DEFAULT, type TransactionSort, type TransactionType } from '../../src-shared/api/constants';
+import { performance, yearSummary, type ChainRecord, type ChainStep, type Ledger, type PerformanceResult, type YearResult } from '../../src-shared/journal/index';
+import { campaignFigures, markPosition, positionsByChain, type CampaignFigures, type MarkedPosition, type UnderlyingMarks } from '../../src-shared/journal/book';
+import type { Account, ImportedTransaction, Transaction } from '../../src-shared/journal/model';
+import { nowDate, nowIso, type Clock } from '../clock';
+import { AccountsRepository } from '../db/accounts';
+import { Generations } from '../db/generations';
+import { ImportsRepository } from '../db/imports';
+import { DEFAULT_CACHE_KIB, IMPORT_CACHE_KIB, setCacheSize, shrinkMemory } from '../db/open';
+import { toRow, TransactionsRepository } from '../db/transactions';
 import { parseImport } from '../importers/index';
-import type { ParsedRow, ParseResult } from '../importers/types';
-import { ApiError } from '../server/problems';
-import { dataVersionReader, DEFAULT_CACHE_KIB, IMPORT_CACHE_KIB } from '../db/open';
+import type { ImporterId, ParsedRow, ParseOptions, ParseResult } from '../importers/types';
 import type { Settings } from '../settings';
-import { isValidDate, makeDayOf, todayIn } from '../time';
-
-export const TRANSACTIONS_LIMIT_CAP = 100;
-const DEFAULT_LIMIT = 25;
+import { dateInZone, dateOfQuery, makeDayOf, parseDateTimeInZone, todayIn, zonedTimeToMs } from '../../src-shared/zone';
+import { isoInstant } from '../../src-shared/calendar';
+import { JournalBook, type InferredExpiration, type NeedsAttention } from './journal-book';
+import { firstIndex, JournalIndex } from './journal-index';
+import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from './result';
+import { previewFormat, savedImporters, type FormatPreview } from './import-formats';
+import type { ImportFormatDraftT } from '../../src-shared/api/schemas';
 
 /** What the journal reads of the settings (the worker gets these with every call). */
-export type JournalSettings = Pick<Settings, 'timeZone' | 'reportingCurrency'>;
-/** Rows per INSERT statement (25 columns each: well under SQLite's 32,766 bound parameters). */
-const INSERT_BATCH = 200;
+export type JournalSettings = Pick<Settings, 'timeZone' | 'reportingCurrency' | 'rate'>;
 
 function shortHash(...parts: string[]): string {
   return hash('sha256', parts.join('\u0000'), 'hex').slice(0, 32);
@@ -43,109 +36,27 @@ export function transactionIdFor(tx: Pick<ImportedTransaction, 'source' | 'accou
   return `tx_${shortHash(tx.source, tx.accountName, tx.brokerRowId)}`;
 }
 
-/** The columns a Transaction is read from; the ledger leaves out the last two (it never reads them). */
-const LEDGER_COLUMNS = `id, import_id, account_id, type, symbol, underlying, is_option, expiration, strike, right, quantity,
-  price_minor, multiplier, amount_minor, commission_minor, fees_minor, currency, trade_date, trade_day, order_id, source,
-  inferred, previous_symbol`;
-const ALL_COLUMNS = `${LEDGER_COLUMNS}, description, broker_row_id`;
-
-type TransactionRow = [
-  string, number, string, string, string, string, number, string | null, number | null, string | null, number, number,
-  number, number, number, number, string, string, string, string | null, string, number, string | null,
-  (string | undefined)?, (string | undefined)?,
-];
-
-/** A raw row (LEDGER_COLUMNS or ALL_COLUMNS) as a Transaction; repeated strings shared through `intern`. */
-function toTransaction(row: TransactionRow, accountNames: ReadonlyMap<string, string>, intern: (text: string) => string = (text) => text): Transaction {
-  const [id, importId, accountId, type, symbol, underlying, isOption, expiration, strike, right, quantity, priceMinor, multiplier,
-    amountMinor, commissionMinor, feesMinor, currency, tradeDate, tradeDay, orderId, source, inferred, previousSymbol, description, brokerRowId] = row;
-  const tx: Transaction = {
-    id,
-    importId,
-    accountId: intern(accountId),
-    accountName: accountNames.get(accountId) ?? '',
-    brokerRowId: brokerRowId ?? '',
-    type: intern(type) as TransactionType,
-    symbol: intern(symbol),
-    underlying: intern(underlying),
-    isOption: isOption === 1,
-    expiration: expiration === null ? null : intern(expiration),
-    strike,
-    right: right === 'C' || right === 'P' ? right : null,
-    quantity,
-    priceMinor,
-    multiplier,
-    amountMinor,
-    commissionMinor,
-    feesMinor,
-    currency: intern(currency),
-    tradeDate,
-    tradeDay: intern(tradeDay),
-    orderId,
-    description: description ?? '',
-    source: intern(source),
-    inferred: inferred === 1,
-  };
-  if (previousSymbol !== null) tx.previousSymbol = previousSymbol;
-  return tx;
-}
-
-export function transactionToJson(tx: Transaction): TransactionJson {
-  return {
-    id: tx.id,
-    accountId: tx.accountId,
-    accountName: tx.accountName,
-    type: tx.type,
-    symbol: tx.symbol,
-    underlying: tx.underlying,
-    isOption: tx.isOption,
-    expiration: tx.expiration,
-    strike: tx.strike,
-    right: tx.right,
-    quantity: tx.quantity,
-    price: minorToUnits(tx.priceMinor),
-    multiplier: tx.multiplier,
-    amount: minorToCents(tx.amountMinor),
-    commission: minorToCents(tx.commissionMinor),
-    fees: minorToCents(tx.feesMinor),
-    currency: tx.currency,
-    tradeDate: tx.tradeDate,
-    tradeDay: tx.tradeDay,
-    orderId: tx.orderId,
-    description: tx.description,
-    source: tx.source,
-    importId: tx.importId,
-    inferred: tx.inferred === true,
-  };
-}
-
-/** The first index in [0, length) where `predicate` holds, for a predicate that is false then true. */
-function firstIndex(length: number, predicate: (index: number) => boolean): number {
-  let low = 0;
-  let high = length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (predicate(mid)) high = mid;
-    else low = mid + 1;
-  }
-  return low;
-}
-
-/** One shared copy per distinct string (types, currencies, account names repeat on every row). */
-function interner(): (text: string) => string {
-  const seen = new Map<string, string>();
-  return (text) => {
-    const known = seen.get(text);
-    if (known !== undefined) return known;
-    seen.set(text, text);
-    return text;
-  };
+/** The record of one import: what was read, stored, found twice, skipped, and worth knowing. */
+export interface ImportRecord {
+  id: number;
+  broker: string;
+  source: string;
+  filename: string | null;
+  createdAt: string;
+  accounts: Account[];
+  /** Data rows read. */
+  rows: number;
+  imported: number;
+  duplicates: number;
+  skipped: Array<{ line: number; reason: string }>;
+  warnings: Array<{ line: number | null; message: string }>;
 }
 
 export interface ImportRequest {
   /** The file: its text, or its UTF-8 bytes (the server hands the upload over undecoded; see importText). */
   text: string | Uint8Array;
-  broker?: BrokerId | 'auto';
+  /** A built-in broker, a saved format (`custom:<id>`), or `auto` (detected from the header). */
+  broker?: ImporterId | 'auto';
   accountName?: string;
   filename?: string | null;
 }
@@ -161,173 +72,175 @@ export interface ParsedImport {
   filename: string | null;
 }
 
-/** `page`/`limit` of a list: page from 1, limit clamped to the cap (like /journal/transactions). */
-export function pageOf(page: number | undefined, limit: number | undefined, total: number): { page: number; limit: number; offset: number; pagination: { page: number; limit: number; total: number; pages: number } } {
+export interface Pagination {
+  page: number;
+  limit: number;
+  total: number;
+  pages: number;
+}
+
+/** `page`/`limit` of a list: page from 1, limit clamped to the cap (transactions, imports). */
+export function pageOf(page: number | undefined, limit: number | undefined, total: number): { page: number; limit: number; offset: number; pagination: Pagination } {
   const p = page ?? 1;
-  const l = Math.min(limit ?? DEFAULT_LIMIT, TRANSACTIONS_LIMIT_CAP);
+  const l = Math.min(limit ?? PAGE_LIMIT_DEFAULT, PAGE_LIMIT_CAP);
   return { page: p, limit: l, offset: (p - 1) * l, pagination: { page: p, limit: l, total, pages: Math.ceil(total / l) } };
 }
 
+export interface TransactionFilter {
+  page?: number;
+  limit?: number;
+  /** Underlying. */
+  symbol?: string;
+  accountId?: string;
+  /** Trade days, inclusive. */
+  fromDate?: string;
+  toDate?: string;
+  type?: TransactionType;
+  sort?: TransactionSort;
+}
+
+export interface TransactionsPage {
+  transactions: Transaction[];
+  /** Per row of `transactions`: the realized P&L it booked (minor units), or null. */
+  realizedMinor: Array<number | null>;
+  accounts: Account[];
+  pagination: Pagination;
+}
+
+/** A journal read with what every journal answer carries: the accounts, and whether it is the demo. */
+export type WithJournal<T> = T & { accounts: Account[]; demo: boolean };
+
+export interface PerformanceRequest {
+  accountId?: string;
+  period?: 'weekly' | 'monthly';
+  /** A date, or an ISO date-time (read in the journal zone); default today there. */
+  date?: string;
+  from?: string;
+  to?: string;
+}
+
+/** What a book read asks: the instant (a date means the end of that journal day; default now), an account, an underlying. */
+export interface BookRequest {
+  asOf?: string;
+  accountId?: string;
+  symbol?: string;
+}
+
+/** Figures over positions (in the reporting currency): marked value and unrealized over the marked ones only. */
+export interface PositionTotals {
+  costBasisMinor: number;
+  marketValueMinor: number;
+  unrealizedMinor: number;
+  /** Positions without a mark (left out of marketValue and unrealized). */
+  unmarked: number;
+}
+
+export type PositionRow = MarkedPosition & { accountName: string };
+
+export interface PositionsResult {
+  asOf: string;
+  currency: string;
+  positions: PositionRow[];
+  totals: PositionTotals & { byAccount: Array<PositionTotals & { accountId: string; accountName: string }> };
+  /** The snapshot each underlying is marked from. */
+  marks: Array<{ symbol: string; snapshotId: number; quoteTime: string; spot: number }>;
+  needsAttention: Array<NeedsAttention & { accountName: string }>;
+  inferredExpirations: Array<InferredExpiration & { accountName: string }>;
+}
+
+/** A campaign without its timeline (the list), with its account's name and its legs' transaction ids. */
+export type CampaignRow = Omit<CampaignFigures, 'chain'> & { chain: Omit<ChainRecord, 'steps' | 'legs'>; accountName: string; legs: string[] };
+
+export interface ChainsResult {
+  asOf: string;
+  currency: string;
+  chains: CampaignRow[];
+}
+
+export interface ChainDetail {
+  asOf: string;
+  campaign: CampaignRow;
+  timeline: ChainStep[];
+  positions: PositionRow[];
+}
+
 /**
- * The journal: imports (one SQLite transaction each: all rows or none), undo, and the read endpoints.
- * Reads come from an in-memory copy of the transactions, newest first, and the ledger built from it;
- * both are rebuilt lazily after an import or an undo, so requests never rescan SQLite.
+ * The journal: imports (one SQLite transaction each: all rows or none), undo, and the reads. Reads come from the
+ * in-memory index and ledger (journal-index.ts), rebuilt lazily after an import or an undo.
  */
 export class JournalService {
-  /**
-   * What reads need, kept compact: for 100k transactions a few MB instead of 100k full objects. Positions
-   * are indexes into the newest-first order; a page's rows are read from SQLite by id.
-   */
-  private cache: {
-    ids: string[];
-    days: string[];
-    underlyings: string[];
-    accountIds: string[];
-    ledger: Ledger | null;
-    accounts: AccountJson[];
-    demo: boolean;
-    groups: Map<'underlying' | 'accountId', Map<string, number[]>>;
-  } | null = null;
+  private readonly index: JournalIndex;
+  private readonly transactionRows: TransactionsRepository;
+  private readonly accountRows: AccountsRepository;
+  private readonly importRows: ImportsRepository;
+  private readonly generations: Generations;
 
   constructor(
     private readonly db: Database,
     private readonly settings: () => JournalSettings,
+    private readonly clock: Clock,
   ) {
-    this.readDataVersion = dataVersionReader(db);
-    this.readGeneration = db.prepare<[], number>('SELECT value FROM journal_generation WHERE id = 1').pluck();
-    this.bumpGeneration = db.prepare('UPDATE journal_generation SET value = value + 1 WHERE id = 1');
+    this.index = new JournalIndex(db, () => this.settings().reportingCurrency);
+    this.transactionRows = new TransactionsRepository(db);
+    this.accountRows = new AccountsRepository(db);
+    this.importRows = new ImportsRepository(db);
+    this.generations = new Generations(db);
+    this.book = new JournalBook(db, this.index, () => this.settings());
   }
+
+  private readonly book: JournalBook;
 
   invalidate(): void {
-    this.cache = null;
-  }
-
-  private dataVersion = -1;
-  private generation = -1;
-  private readonly readDataVersion: () => number;
-  private readonly readGeneration: Statement<[], number>;
-  private readonly bumpGeneration: Statement;
-
-  /** After a write of ours (which raised the generation in its transaction): drop the caches, note the new value. */
-  private written(): void {
-    this.cache = null;
-    this.generation = this.readGeneration.get() ?? -1;
-  }
-
-  private load(): NonNullable<JournalService['cache']> {
-    // Another connection committed (the CLI importing while the app runs, but also the server's key-usage flush):
-    // reload only if the journal's generation moved.
-    const version = this.readDataVersion();
-    if (version !== this.dataVersion) {
-      this.dataVersion = version;
-      const generation = this.readGeneration.get() ?? -1;
-      if (generation !== this.generation) {
-        this.generation = generation;
-        this.cache = null;
-      }
-    }
-    if (this.cache) return this.cache;
-    const intern = interner();
-    const ids: string[] = [];
-    const days: string[] = [];
-    const underlyings: string[] = [];
-    const accountIds: string[] = [];
-    const rows = this.db.prepare('SELECT id, trade_day, underlying, account_id FROM transactions ORDER BY trade_date DESC, id DESC').raw().iterate() as IterableIterator<[string, string, string, string]>;
-    for (const [id, day, underlying, accountId] of rows) {
-      ids.push(id);
-      days.push(intern(day));
-      underlyings.push(intern(underlying));
-      accountIds.push(intern(accountId));
-    }
-    const accounts = this.db.prepare('SELECT id, name FROM accounts WHERE id IN (SELECT DISTINCT account_id FROM transactions) ORDER BY name, id').all() as AccountJson[];
-    const demo = this.db.prepare("SELECT EXISTS (SELECT 1 FROM transactions WHERE source = 'demo') AS demo").get() as { demo: number };
-    this.cache = { ids, days, underlyings, accountIds, ledger: null, accounts, demo: demo.demo === 1, groups: new Map() };
-    return this.cache;
-  }
-
-  private ledger(): Ledger {
-    const cache = this.load();
-    if (!cache.ledger) {
-      // Lean objects exist only while the ledger is built: raw rows of the columns the analytics read (no
-      // descriptions), with the strings repeated on every row shared. buildLedger orders them itself.
-      const intern = interner();
-      const accountNames = new Map(cache.accounts.map((a) => [a.id, a.name]));
-      const rows = this.db.prepare(`SELECT ${LEDGER_COLUMNS} FROM transactions`).raw().iterate() as IterableIterator<TransactionRow>;
-      // Row by row: the raw arrays die young instead of all 100k living next to the objects made from them.
-      const transactions: Transaction[] = [];
-      for (const row of rows) transactions.push(toTransaction(row, accountNames, intern));
-      cache.ledger = buildLedger(transactions, { reportingCurrency: this.settings().reportingCurrency });
-    }
-    return cache.ledger;
-  }
-
-  /** Positions (newest first) grouped by a key, built on first use. */
-  private grouped(key: 'underlying' | 'accountId'): Map<string, number[]> {
-    const cache = this.load();
-    let groups = cache.groups.get(key);
-    if (!groups) {
-      groups = new Map();
-      const values = key === 'underlying' ? cache.underlyings : cache.accountIds;
-      values.forEach((value, position) => {
-        const group = groups?.get(value);
-        if (group) group.push(position);
-        else groups?.set(value, [position]);
-      });
-      cache.groups.set(key, groups);
-    }
-    return groups;
-  }
-
-  /** Full rows for the given ids, in that order. */
-  private rowsById(ids: readonly string[]): Transaction[] {
-    if (ids.length === 0) return [];
-    const rows = this.db
-      .prepare(`SELECT ${ALL_COLUMNS} FROM transactions WHERE id IN (${ids.map(() => '?').join(', ')})`)
-      .raw()
-      .all(...ids) as TransactionRow[];
-    const accountNames = new Map(this.load().accounts.map((a) => [a.id, a.name]));
-    const byId = new Map(rows.map((row) => [row[0], toTransaction(row, accountNames)]));
-    return ids.map((id) => byId.get(id)).filter((tx): tx is Transaction => tx !== undefined);
+    this.index.invalidate();
   }
 
   /** Builds the caches now (start-up, after the demo load) so the first request is fast. */
   warm(): void {
-    this.ledger();
-    this.grouped('underlying');
-    this.grouped('accountId');
+    this.index.ledger();
+    this.index.grouped('underlying');
+    this.index.grouped('accountId');
   }
 
-  accounts(): AccountJson[] {
-    return this.load().accounts;
+  accounts(): Account[] {
+    return this.index.snapshot().accounts;
   }
 
   /** Parses and stores a file in one go (the CLI; the server parses and stores in two steps, see journal-worker.ts). */
-  importFile(request: ImportRequest): ImportReport {
-    return this.storeParsed(this.parse(request));
+  importFile(request: ImportRequest): Result<ImportRecord> {
+    const parsed = this.parse(request);
+    return parsed.ok ? ok(this.storeParsed(parsed.value)) : parsed;
   }
 
-  /** Parses a broker file; a file with any error throws (422) and nothing is stored. */
-  parse(request: ImportRequest): ParsedImport {
-    const options = request.accountName === undefined ? {} : { accountName: request.accountName };
-    const parsed = parseImport(importText(request.text), request.broker ?? 'auto', options);
+  /** Parses a broker file; a file with any error is refused whole. */
+  parse(request: ImportRequest): Result<ParsedImport> {
+    const parsed = parseImport(importText(request.text), request.broker ?? 'auto', this.parseOptions(request.accountName), savedImporters(this.db));
     if (!parsed.ok) {
-      // An unrecognised layout is a well-formed request with unprocessable content: 422, not 415.
-      throw new ApiError(parsed.code, parsed.detail, parsed.errors.map((e) => ({ param: 'body', message: e.message, line: e.line })), { status: 422 });
+      return failure({ kind: 'file-refused', unsupported: parsed.code === 'UNSUPPORTED_FORMAT', detail: parsed.detail, problems: parsed.errors });
     }
     const result = parsed.result;
     if (result.errors.length > 0) {
-      const first = result.errors[0];
-      throw new ApiError(
-        'IMPORT_FAILED',
-        `The ${result.broker} file has ${result.errors.length} problem${result.errors.length === 1 ? '' : 's'}${first ? ` (first: line ${first.line}: ${first.message})` : ''}; nothing was imported.`,
-        result.errors.slice(0, 500).map((e) => ({ param: 'body', message: e.message, line: e.line })),
-      );
+      return failure({
+        kind: 'file-refused',
+        unsupported: false,
+        detail: `The ${result.broker} file has ${problemsSummary(result.errors)}; nothing was imported.`,
+        problems: result.errors.slice(0, MAX_FILE_PROBLEMS),
+      });
     }
-    return { result, filename: request.filename ?? null };
+    return ok({ result, filename: request.filename ?? null });
+  }
+
+  /** The Import page's mapping step: the file's columns and, with a format, what it would import (stores nothing). */
+  previewFormat(request: { text: string; format?: ImportFormatDraftT; accountName?: string }): Result<FormatPreview> {
+    return previewFormat(request.text, request.format, savedImporters(this.db), this.parseOptions(request.accountName));
+  }
+
+  /** What a parse of a file takes: the clock's now (the importers' `asOf`) and the account name for files without one. */
+  private parseOptions(accountName: string | undefined): ParseOptions {
+    return { asOf: nowDate(this.clock), ...(accountName === undefined ? {} : { accountName }) };
   }
 
   /** Stores a parsed file as one import (one transaction: all rows or none). */
-  storeParsed({ result, filename }: ParsedImport): ImportReport {
+  storeParsed({ result, filename }: ParsedImport): ImportRecord {
     return this.store(result.broker, result.source, result.transactions, result.rows, result.skipped.map((s) => ({ line: s.line, reason: s.message })), result.warnings, filename);
   }
 
@@ -337,58 +250,32 @@ export class JournalService {
     source: string,
     rows: readonly ParsedRow[],
     rowCount: number,
-    skipped: ImportReport['skipped'],
-    warnings: ImportReport['warnings'],
+    skipped: ImportRecord['skipped'],
+    warnings: ImportRecord['warnings'],
     filename: string | null,
-  ): ImportReport {
+  ): ImportRecord {
     const dayOf = makeDayOf(this.settings().timeZone);
-    const createdAt = new Date().toISOString();
-    const insertImport = this.db.prepare(
-      'INSERT INTO imports (broker, source, filename, created_at, rows, imported, duplicates, report_json) VALUES (?, ?, ?, ?, ?, 0, 0, ?)',
-    );
-    const upsertAccount = this.db.prepare('INSERT OR IGNORE INTO accounts (id, name, source) VALUES (?, ?, ?)');
-    const columns = `(id, import_id, account_id, broker_row_id, type, symbol, underlying, is_option, expiration, strike, right,
-      quantity, price_minor, multiplier, amount_minor, commission_minor, fees_minor, currency, trade_date, trade_day, order_id,
-      description, source, inferred, previous_symbol)`;
-    const placeholders = `(${new Array(25).fill('?').join(', ')})`;
-    // Many rows per statement: one native call per batch instead of per row (imports ≥ 50k rows/s).
-    const insertBatch = this.db.prepare(`INSERT OR IGNORE INTO transactions ${columns} VALUES ${new Array(INSERT_BATCH).fill(placeholders).join(', ')}`);
-    const insertOne = this.db.prepare(`INSERT OR IGNORE INTO transactions ${columns} VALUES ${placeholders}`);
-    const finish = this.db.prepare('UPDATE imports SET imported = ?, duplicates = ?, report_json = ? WHERE id = ?');
-
+    const createdAt = nowIso(this.clock);
     // A big import keeps its pages in a larger cache until the commit, then gives the memory back.
-    this.db.pragma(`cache_size = ${IMPORT_CACHE_KIB}`);
-    const insertAll = this.db.transaction((): ImportReport => {
-      const importId = Number(insertImport.run(broker, source, filename, createdAt, rowCount, '{}').lastInsertRowid);
+    setCacheSize(this.db, IMPORT_CACHE_KIB);
+    const insertAll = this.db.transaction((): ImportRecord => {
+      const importId = this.importRows.insert({ broker, source, filename, created_at: createdAt, rows: rowCount, imported: 0, duplicates: 0, report_json: '{}' });
       const accounts = new Map<string, string>();
-      let imported = 0;
-      const values: Array<string | number | null> = [];
-      let pending = 0;
       const accountIds = new Map<string, string>();
+      const inserter = this.transactionRows.inserter();
       for (const { transaction: tx } of rows) {
         const accountKey = `${tx.source}\u0000${tx.accountName}`;
         let accountId = accountIds.get(accountKey);
         if (accountId === undefined) {
           accountId = accountIdFor(tx.source, tx.accountName);
           accountIds.set(accountKey, accountId);
-          upsertAccount.run(accountId, tx.accountName, tx.source);
+          this.accountRows.insert({ id: accountId, name: tx.accountName, source: tx.source });
           accounts.set(accountId, tx.accountName);
         }
-        values.push(
-          transactionIdFor(tx), importId, accountId, tx.brokerRowId, tx.type, tx.symbol, tx.underlying, tx.isOption ? 1 : 0,
-          tx.expiration, tx.strike, tx.right, tx.quantity, tx.priceMinor, tx.multiplier, tx.amountMinor, tx.commissionMinor,
-          tx.feesMinor, tx.currency, tx.tradeDate, dayOf(tx.tradeDate), tx.orderId, tx.description, tx.source, tx.inferred ? 1 : 0,
-          tx.previousSymbol ?? null,
-        );
-        pending += 1;
-        if (pending === INSERT_BATCH) {
-          imported += insertBatch.run(values).changes;
-          values.length = 0;
-          pending = 0;
-        }
+        inserter.add(toRow(tx, { id: transactionIdFor(tx), importId, accountId, tradeDay: dayOf(tx.tradeDate) }));
       }
-      for (let offset = 0; offset < values.length; offset += 25) imported += insertOne.run(values.slice(offset, offset + 25)).changes;
-      const result: ImportReport = {
+      const imported = inserter.finish();
+      const record: ImportRecord = {
         id: importId,
         broker,
         source,
@@ -401,34 +288,28 @@ export class JournalService {
         skipped: [...skipped],
         warnings: [...warnings],
       };
-      finish.run(imported, rows.length - imported, JSON.stringify(result), importId);
-      this.bumpGeneration.run();
-      return result;
+      this.importRows.finish({ id: importId, imported, duplicates: rows.length - imported, report_json: JSON.stringify(record) });
+      this.generations.bumpJournal();
+      return record;
     });
-    let report: ImportReport;
+    let record: ImportRecord;
     try {
       // IMMEDIATE: the write lock is taken before anything is done, so a busy database fails at once, all clean.
-      report = insertAll.immediate();
+      record = insertAll.immediate();
     } finally {
-      this.db.pragma(`cache_size = ${DEFAULT_CACHE_KIB}`);
-      this.db.pragma('shrink_memory');
+      setCacheSize(this.db, DEFAULT_CACHE_KIB);
+      shrinkMemory(this.db);
     }
-    this.written();
-    return report;
+    this.index.written();
+    return record;
   }
 
   /** The import history, newest first, a page at a time (a report keeps every skipped line: pages stay small). */
-  listImports(query: { page?: number; limit?: number } = {}): ImportsResponseT {
-    const total = this.db.prepare('SELECT COUNT(*) FROM imports').pluck().get() as number;
-    const { limit, offset, pagination } = pageOf(query.page, query.limit, total);
-    const rows = this.db.prepare('SELECT id, imported, duplicates, report_json FROM imports ORDER BY id DESC LIMIT ? OFFSET ?').all(limit, offset) as Array<{
-      id: number;
-      imported: number;
-      duplicates: number;
-      report_json: string;
-    }>;
+  listImports(query: { page?: number; limit?: number } = {}): { imports: ImportRecord[]; pagination: Pagination } {
+    const { limit, offset, pagination } = pageOf(query.page, query.limit, this.importRows.count());
     return {
-      imports: rows.map((row) => ({ ...(JSON.parse(row.report_json) as ImportReport), id: row.id, imported: row.imported, duplicates: row.duplicates })),
+      // The report is the record this service wrote (store); the counts are the row's own.
+      imports: this.importRows.page(limit, offset).map((row) => ({ ...(JSON.parse(row.report_json) as ImportRecord), id: row.id, imported: row.imported, duplicates: row.duplicates })),
       pagination,
     };
   }
@@ -436,106 +317,282 @@ export class JournalService {
   /** Re-dates every transaction in a new journal time zone (the trade day is stored with each row). */
   redate(timeZone: string): number {
     const dayOf = makeDayOf(timeZone);
-    const rows = this.db.prepare('SELECT id, trade_date FROM transactions').raw().all() as Array<[string, string]>;
-    const update = this.db.prepare('UPDATE transactions SET trade_day = ? WHERE id = ? AND trade_day != ?');
-    const changed = this.db.transaction(() => {
-      let count = 0;
-      for (const [id, tradeDate] of rows) {
-        const day = dayOf(tradeDate);
-        count += update.run(day, id, day).changes;
-      }
-      this.bumpGeneration.run();
-      return count;
-    }).immediate();
-    this.written();
+    const rows = this.transactionRows.tradeDates();
+    const changed = this.db
+      .transaction(() => {
+        let count = 0;
+        for (const row of rows) count += this.transactionRows.setTradeDay(row.id, dayOf(row.trade_date));
+        this.generations.bumpJournal();
+        return count;
+      })
+      .immediate();
+    this.index.written();
     return changed;
   }
 
   /** Removes the transactions this import inserted (rows it found as duplicates stay with their first import). */
-  undoImport(id: number): { id: number; removed: number } {
-    const result = this.db.transaction(() => {
-      const exists = this.db.prepare('SELECT id FROM imports WHERE id = ?').get(id);
-      if (!exists) throw new ApiError('NOT_FOUND', `No import with id ${id}.`);
-      const removed = this.db.prepare('DELETE FROM transactions WHERE import_id = ?').run(id).changes;
-      this.db.prepare('DELETE FROM imports WHERE id = ?').run(id);
-      this.db.prepare('DELETE FROM accounts WHERE id NOT IN (SELECT DISTINCT account_id FROM transactions)').run();
-      this.bumpGeneration.run();
-      return { id, removed };
-    }).immediate();
-    this.written();
+  undoImport(id: number): Result<{ id: number; removed: number }> {
+    const result = this.db
+      .transaction((): Result<{ id: number; removed: number }> => {
+        // Decided before anything is written: a refusal commits an empty transaction.
+        if (!this.importRows.exists(id)) return failure({ kind: 'not-found', what: 'import', id });
+        const removed = this.transactionRows.deleteByImport(id);
+        this.importRows.delete(id);
+        this.accountRows.deleteUnused();
+        this.generations.bumpJournal();
+        return ok({ id, removed });
+      })
+      .immediate();
+    if (result.ok) this.index.written();
     return result;
   }
 
-  transactions(query: TransactionsQueryT): TransactionsResponseT {
+  transactions(query: TransactionFilter): TransactionsPage {
     const { page, limit } = pageOf(query.page, query.limit, 0);
-    for (const key of ['fromDate', 'toDate'] as const) {
-      const value = query[key];
-      if (value !== undefined && !isValidDate(value)) throw new ApiError('INVALID_PARAMETER', `${key}: ${value} is not a calendar date`, [{ param: key, message: 'is not a calendar date' }]);
-    }
-    const cache = this.load();
+    const snapshot = this.index.snapshot();
     const symbol = query.symbol?.toUpperCase();
     const { accountId, fromDate, toDate } = query;
     // Positions are newest first; a symbol or account narrows to its group, dates to a slice found by bisection.
     let positions: readonly number[] | null = null;
-    if (symbol !== undefined) positions = this.grouped('underlying').get(symbol) ?? [];
+    if (symbol !== undefined) positions = this.index.grouped('underlying').get(symbol) ?? [];
     if (accountId !== undefined) {
-      positions = positions === null ? (this.grouped('accountId').get(accountId) ?? []) : positions.filter((p) => cache.accountIds[p] === accountId);
+      positions = positions === null ? (this.index.grouped('accountId').get(accountId) ?? []) : positions.filter((p) => snapshot.accountIds[p] === accountId);
     }
-    const total = positions === null ? cache.ids.length : positions.length;
-    const dayAt = (index: number) => cache.days[positions === null ? index : (positions[index] ?? 0)] ?? '';
+    const total = positions === null ? snapshot.ids.length : positions.length;
+    const dayAt = (index: number) => snapshot.days[positions === null ? index : (positions[index] ?? 0)] ?? '';
     const startIndex = toDate === undefined ? 0 : firstIndex(total, (i) => dayAt(i) <= toDate);
     const endIndex = fromDate === undefined ? total : firstIndex(total, (i) => dayAt(i) < fromDate);
-    const matching = Math.max(0, endIndex - startIndex);
-    const pageStart = startIndex + (page - 1) * limit;
-    const pageEnd = Math.min(endIndex, pageStart + limit);
-    const ids: string[] = [];
-    for (let i = pageStart; i < pageEnd; i += 1) ids.push(cache.ids[positions === null ? i : (positions[i] ?? 0)] ?? '');
-    return {
-      transactions: this.rowsById(ids).map(transactionToJson),
-      accounts: cache.accounts,
-      pagination: { page, limit, total: matching, pages: Math.ceil(matching / limit) },
+    const positionAt = (i: number) => (positions === null ? i : (positions[i] ?? 0));
+    const realized = this.index.ledger().realizedByTx;
+    const pageOfIds = (ids: string[], matching: number): TransactionsPage => {
+      const transactions = this.index.byIds(ids);
+      return { transactions, realizedMinor: transactions.map((tx) => realized.get(tx.id) ?? null), accounts: snapshot.accounts, pagination: { page, limit, total: matching, pages: Math.ceil(matching / limit) } };
     };
+    if (query.type === undefined && (query.sort === undefined || query.sort === '-tradeDate')) {
+      // Newest first over a slice of positions: the page is found without looking at the other rows.
+      const matching = Math.max(0, endIndex - startIndex);
+      const pageStart = startIndex + (page - 1) * limit;
+      const pageEnd = Math.min(endIndex, pageStart + limit);
+      const ids: string[] = [];
+      for (let i = pageStart; i < pageEnd; i += 1) ids.push(snapshot.ids[positionAt(i)] ?? '');
+      return pageOfIds(ids, matching);
+    }
+    // A type filter or another order: the whole filtered set is selected and sorted, then paged.
+    const keys = this.index.sortKeys();
+    const selected: number[] = [];
+    for (let i = startIndex; i < endIndex; i += 1) {
+      const position = positionAt(i);
+      if (query.type === undefined || keys.types[position] === query.type) selected.push(position);
+    }
+    const sort = query.sort ?? '-tradeDate';
+    const descending = sort.startsWith('-');
+    const column = descending ? sort.slice(1) : sort;
+    const direction = descending ? -1 : 1;
+    if (column === 'tradeDate') {
+      // Positions are newest first: ascending dates are descending positions.
+      if (!descending) selected.reverse();
+    } else {
+      const text = column === 'symbol' ? keys.symbols : column === 'type' ? keys.types : null;
+      const numbers = column === 'quantity' ? keys.quantity : column === 'price' ? keys.price : column === 'amount' ? keys.amount : null;
+      const realizedAt = (position: number) => realized.get(snapshot.ids[position] ?? '');
+      selected.sort((a, b) => {
+        let order: number;
+        if (text !== null) order = (text[a] ?? '').localeCompare(text[b] ?? '');
+        else if (numbers !== null) order = (numbers[a] ?? 0) - (numbers[b] ?? 0);
+        else {
+          // Rows that realized nothing come last in either direction.
+          const x = realizedAt(a);
+          const y = realizedAt(b);
+          if (x === undefined || y === undefined) return x === y ? a - b : x === undefined ? 1 : -1;
+          order = x - y;
+        }
+        // Ties stay newest first.
+        return order * direction || a - b;
+      });
+    }
+    const ids = selected.slice((page - 1) * limit, page * limit).map((position) => snapshot.ids[position] ?? '');
+    return pageOfIds(ids, selected.length);
   }
 
-  performance(query: PerformanceQueryT): PerformanceResponseT {
-    if ((query.from === undefined) !== (query.to === undefined)) {
-      const missing = query.from === undefined ? 'from' : 'to';
-      throw new ApiError('RANGE_INCOMPLETE', `A custom range needs both from and to; ${missing} is missing.`, [{ param: missing, message: 'is required with ' + (missing === 'from' ? 'to' : 'from') }]);
-    }
-    for (const key of ['from', 'to'] as const) {
-      const value = query[key];
-      if (value !== undefined && !isValidDate(value)) throw new ApiError('INVALID_PARAMETER', `${key}: ${value} is not a calendar date`, [{ param: key, message: 'is not a calendar date' }]);
-    }
-    if (query.from !== undefined && query.to !== undefined && query.from > query.to) {
-      throw new ApiError('INVALID_PARAMETER', `from (${query.from}) is after to (${query.to}).`, [{ param: 'from', message: 'must not be after to' }]);
-    }
-    const date = this.centerDate(query.date);
-    const cache = this.load();
-    const result = performance(this.ledger(), {
+  performance(query: PerformanceRequest): Result<WithJournal<PerformanceResult>> {
+    const { accounts, demo } = this.index.snapshot();
+    const ledger = this.ledgerNow(query.accountId);
+    if (!ledger.ok) return ledger;
+    const result = performance(ledger.value, {
       period: query.period ?? 'monthly',
-      date,
+      date: this.centerDate(query.date),
       ...(query.from !== undefined && query.to !== undefined ? { from: query.from, to: query.to } : {}),
     });
-    return { ...result, accounts: cache.accounts, demo: cache.demo };
+    return ok({ ...result, accounts, demo });
   }
 
-  summary(year: number | undefined): SummaryResponseT {
-    const cache = this.load();
-    const result = yearSummary(this.ledger(), year ?? Number(todayIn(this.settings().timeZone).slice(0, 4)));
-    return { ...result, accounts: cache.accounts, demo: cache.demo };
+  /** A year's statistics; default the current year in the journal zone. */
+  summary(year: number | undefined, accountId?: string): Result<WithJournal<YearResult>> {
+    const { accounts, demo } = this.index.snapshot();
+    const ledger = this.ledgerNow(accountId);
+    if (!ledger.ok) return ledger;
+    const result = yearSummary(ledger.value, year ?? Number(this.today().slice(0, 4)));
+    return ok({ ...result, accounts, demo });
   }
 
-  /** `date` may be a date or an instant; an instant is read in the journal time zone. */
-  private centerDate(date: string | undefined): string {
-    const tz = this.settings().timeZone;
-    if (date === undefined) return todayIn(tz);
-    if (/^\d{4}-\d{2}-\d{2}$/.test(date)) {
-      if (!isValidDate(date)) throw new ApiError('INVALID_PARAMETER', `date: ${date} is not a calendar date`, [{ param: 'date', message: 'is not a calendar date' }]);
-      return date;
+  /** The ledger now, of one account or all (options past expiry settled as docs/journal.md §Positions says). */
+  private ledgerNow(accountId: string | undefined): Result<Ledger> {
+    const known = this.knownAccount(accountId);
+    if (!known.ok) return known;
+    return ok(this.book.ledgerAt(this.clock.nowMs(), accountId).ledger);
+  }
+
+  private knownAccount(accountId: string | undefined): Result<true> {
+    if (accountId === undefined) return ok(true);
+    const accounts = this.index.snapshot().accounts;
+    return accounts.some((a) => a.id === accountId) ? ok(true) : failure({ kind: 'unknown-account', accountId, known: accounts.map((a) => a.id) });
+  }
+
+  /** `asOf` of a book read: an instant (read in the journal zone without an offset), a date the end of that day; default now. */
+  private asOfMs(asOf: string | undefined): number {
+    if (asOf === undefined) return this.clock.nowMs();
+    const zone = this.settings().timeZone;
+    if (/^\d{4}-\d{2}-\d{2}$/.test(asOf)) return zonedTimeToMs(asOf, { hour: 23, minute: 59, second: 59 }, zone) + 999;
+    return parseDateTimeInZone(asOf, zone);
+  }
+
+  /** Open positions at `asOf`, marked from the newest snapshot of each underlying at or before it. */
+  positions(query: BookRequest): Result<WithJournal<PositionsResult>> {
+    const known = this.knownAccount(query.accountId);
+    if (!known.ok) return known;
+    const asOfMs = this.asOfMs(query.asOf);
+    const { accounts, demo } = this.index.snapshot();
+    const names = new Map(accounts.map((a) => [a.id, a.name]));
+    const nameOf = (id: string) => names.get(id) ?? id;
+    const { ledger, needsAttention, inferred } = this.book.ledgerAt(asOfMs, query.accountId);
+    const symbol = query.symbol?.toUpperCase();
+    const wanted = (p: { underlying: string }) => symbol === undefined || p.underlying === symbol;
+    // The ledger with inferred expirations is built anew: positions are matched by their identity, not as objects.
+    const keyOf = (p: { accountId: string; currency: string; symbol: string }) => `${p.accountId}\u0000${p.currency}\u0000${p.symbol}`;
+    const attention = new Set(needsAttention.map((n) => keyOf(n.position)));
+    const { marksOf, marksBySymbol } = this.marksMemo(asOfMs);
+    const positions: PositionRow[] = ledger.positions
+      .filter((p) => wanted(p) && !attention.has(keyOf(p)))
+      .map((p) => ({ ...markPosition(p, marksOf(p.underlying), asOfMs), accountName: nameOf(p.accountId) }))
+      .sort(comparePositions);
+    const currency = ledger.reportingCurrency;
+    const total = (rows: readonly PositionRow[]): PositionTotals => {
+      const sum: PositionTotals = { costBasisMinor: 0, marketValueMinor: 0, unrealizedMinor: 0, unmarked: 0 };
+      for (const row of rows) {
+        if (row.position.currency !== currency) continue;
+        sum.costBasisMinor += row.costBasisMinor;
+        if (row.marketValueMinor === null || row.unrealizedMinor === null) sum.unmarked += 1;
+        else {
+          sum.marketValueMinor += row.marketValueMinor;
+          sum.unrealizedMinor += row.unrealizedMinor;
+        }
+      }
+      return sum;
+    };
+    const accountIds = [...new Set(positions.map((p) => p.position.accountId))].sort((a, b) => nameOf(a).localeCompare(nameOf(b)));
+    const marks: PositionsResult['marks'] = [];
+    for (const [underlying, m] of [...marksBySymbol].sort(([a], [b]) => a.localeCompare(b))) {
+      if (m !== null) marks.push({ symbol: underlying, snapshotId: m.snapshotId, quoteTime: m.quoteTime, spot: m.spot });
     }
-    // An instant with an offset is placed in the journal zone; a local date-time is already in it.
-    const parsed = DateTime.fromISO(date, { zone: tz, setZone: false });
-    if (!parsed.isValid) throw new ApiError('INVALID_PARAMETER', `date: ${date} is not a valid ISO 8601 date-time`, [{ param: 'date', message: 'is not a valid ISO 8601 date-time' }]);
-    return parsed.setZone(tz).toISODate() ?? date.slice(0, 10);
+    return ok({
+      asOf: isoInstant(asOfMs),
+      currency,
+      positions,
+      totals: {
+        ...total(positions),
+        byAccount: accountIds.map((accountId) => ({ accountId, accountName: nameOf(accountId), ...total(positions.filter((p) => p.position.accountId === accountId)) })),
+      },
+      marks,
+      needsAttention: needsAttention.filter((n) => wanted(n.position)).map((n) => ({ ...n, accountName: nameOf(n.position.accountId) })),
+      inferredExpirations: inferred.filter((i) => wanted(i.transaction)).map((i) => ({ ...i, transaction: { ...i.transaction, accountName: nameOf(i.transaction.accountId) }, accountName: nameOf(i.transaction.accountId) })),
+      accounts,
+      demo,
+    });
   }
+
+  /** The campaigns (chains) at `asOf`, newest first, with their returns. */
+  chains(query: BookRequest & { status?: 'open' | 'closed' }): Result<WithJournal<ChainsResult>> {
+    const known = this.knownAccount(query.accountId);
+    if (!known.ok) return known;
+    const asOfMs = this.asOfMs(query.asOf);
+    const { accounts, demo } = this.index.snapshot();
+    const { ledger } = this.book.ledgerAt(asOfMs, query.accountId);
+    const symbol = query.symbol?.toUpperCase();
+    const chains = ledger.chains.filter(
+      (c) => (symbol === undefined || c.underlying === symbol) && (query.status === undefined || (query.status === 'open') === (c.closeDay === null)),
+    );
+    const rows = this.campaignRows(ledger, chains, asOfMs, accounts).sort((a, b) => (a.chain.openDay < b.chain.openDay ? 1 : a.chain.openDay > b.chain.openDay ? -1 : a.chain.id < b.chain.id ? -1 : 1));
+    return ok({ asOf: isoInstant(asOfMs), currency: ledger.reportingCurrency, chains: rows, accounts, demo });
+  }
+
+  /** One campaign with its timeline and open positions. */
+  chain(id: string, asOf: string | undefined): Result<ChainDetail> {
+    const asOfMs = this.asOfMs(asOf);
+    // The router lowercases paths (and so the id); account ids are lowercase, tickers and currencies upper case.
+    const wanted = id.toLowerCase();
+    const accountId = this.index.snapshot().accounts.find((a) => wanted.startsWith(`${a.id.toLowerCase()}:`))?.id;
+    const { ledger } = this.book.ledgerAt(asOfMs, accountId, true);
+    const chain = ledger.chains.find((c) => c.id.toLowerCase() === wanted);
+    if (chain === undefined) return failure({ kind: 'not-found', what: 'chain', id });
+    const accounts = this.index.snapshot().accounts;
+    const [campaign] = this.campaignRows(ledger, [chain], asOfMs, accounts);
+    if (campaign === undefined) return failure({ kind: 'not-found', what: 'chain', id });
+    const positions = ledger.positions
+      .filter((p) => p.chainId === chain.id)
+      .map((p) => ({ ...markPosition(p, this.book.marksAt(p.underlying, asOfMs), asOfMs), accountName: campaign.accountName }))
+      .sort(comparePositions);
+    return ok({ asOf: isoInstant(asOfMs), campaign, timeline: chain.steps, positions });
+  }
+
+  /** The marks of each underlying at `asOfMs`, looked up once per read. */
+  private marksMemo(asOfMs: number): { marksOf: (underlying: string) => UnderlyingMarks | null; marksBySymbol: Map<string, UnderlyingMarks | null> } {
+    const marksBySymbol = new Map<string, UnderlyingMarks | null>();
+    const marksOf = (underlying: string) => {
+      let marks = marksBySymbol.get(underlying);
+      if (marks === undefined) {
+        marks = this.book.marksAt(underlying, asOfMs);
+        marksBySymbol.set(underlying, marks);
+      }
+      return marks;
+    };
+    return { marksOf, marksBySymbol };
+  }
+
+  private campaignRows(ledger: Ledger, chains: readonly ChainRecord[], asOfMs: number, accounts: readonly Account[]): CampaignRow[] {
+    const names = new Map(accounts.map((a) => [a.id, a.name]));
+    const ids = new Set(chains.filter((c) => c.closeDay === null).map((c) => c.id));
+    const { marksOf } = this.marksMemo(asOfMs);
+    const marked = ledger.positions.filter((p) => p.chainId !== null && ids.has(p.chainId)).map((p) => markPosition(p, marksOf(p.underlying), asOfMs));
+    const byChain = positionsByChain(marked);
+    const asOfDate = dateInZone(asOfMs, this.settings().timeZone);
+    return chains.map((chain) => {
+      const { chain: record, ...figures } = campaignFigures(chain, byChain.get(chain.id) ?? [], asOfDate);
+      const { steps: _steps, legs, ...rest } = record;
+      return { ...figures, chain: rest, accountName: names.get(chain.accountId) ?? chain.accountId, legs };
+    });
+  }
+
+  private today(): string {
+    return todayIn(this.settings().timeZone, nowDate(this.clock));
+  }
+
+  /** `date` (validated by the route) may be a date or an instant; an instant is read in the journal time zone. */
+  private centerDate(date: string | undefined): string {
+    if (date === undefined) return this.today();
+    return dateOfQuery(date, this.settings().timeZone);
+  }
+}
+
+/** By underlying, account, shares before options, expiration, strike, right. */
+function comparePositions(a: PositionRow, b: PositionRow): number {
+  const x = a.position;
+  const y = b.position;
+  return (
+    x.underlying.localeCompare(y.underlying) ||
+    a.accountName.localeCompare(b.accountName) ||
+    Number(x.isOption) - Number(y.isOption) ||
+    (x.expiration ?? '').localeCompare(y.expiration ?? '') ||
+    (x.strike ?? 0) - (y.strike ?? 0) ||
+    (x.right ?? '').localeCompare(y.right ?? '')
+  );
 }

@@ -1,11 +1,22 @@
-import type { AppContext } from '../server/context';
-import { parseChainFile } from '../chains/index';
+import type { Clock } from '../clock';
+import type { WriteQueue } from '../db/writes';
+import type { Settings } from '../settings';
+import type { ExposureService } from './exposure';
+import { describeError } from './result';
 
 /** How far a quote time may lie after the poll (clocks of two machines) before the snapshot is refused. */
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 
 /** CBOE serves index chains under a leading underscore (`_SPX.json`), equities without (`SPY.json`). */
 const INDEX_SYMBOLS = new Set(['SPX', 'NDX', 'RUT', 'VIX', 'XSP', 'DJX', 'OEX', 'XEO', 'MRUT']);
+
+/** What the poller needs of the running app (its context has all of it). */
+export interface OnlineSourceContext {
+  readonly settings: Pick<Settings, 'onlineSource'>;
+  clock: Clock;
+  writes: WriteQueue;
+  exposure: ExposureService;
+}
 
 export function chainUrl(baseUrl: string, symbol: string): string {
   const name = INDEX_SYMBOLS.has(symbol.toUpperCase()) ? `_${symbol.toUpperCase()}` : symbol.toUpperCase();
@@ -31,11 +42,14 @@ export class OnlineSource {
   private running = false;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: OnlineSourceContext,
     private readonly log: ((line: string) => void) | undefined,
     private readonly fetchImpl: typeof fetch = fetch,
-    private readonly nowMs: () => number = Date.now,
   ) {}
+
+  private nowMs(): number {
+    return this.ctx.clock.nowMs();
+  }
 
   start(): void {
     if (this.timer !== null) return;
@@ -79,16 +93,11 @@ export class OnlineSource {
       const response = await this.fetchImpl(chainUrl(baseUrl, symbol), { signal: AbortSignal.timeout(20_000) });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const text = await response.text();
-      const parsed = parseChainFile(text, { format: 'cboe-json', symbol });
-      if (!parsed.ok) throw new Error(parsed.errors.map((e) => e.message).slice(0, 3).join('; '));
-      // Delayed quotes cannot be newer than the poll. A snapshot from the future (a source writing its timestamp
-      // in another zone than UTC) would sort after every real one and hide them: refuse it.
-      const aheadMs = Date.parse(parsed.snapshot.quoteTime) - this.nowMs();
-      if (aheadMs > MAX_CLOCK_SKEW_MS) {
-        throw new Error(`the quote time ${parsed.snapshot.quoteTime} is ${(aheadMs / 3_600_000).toFixed(1)} h after the poll: the source's timestamp is not UTC`);
-      }
-      const snapshot = { ...parsed.snapshot, source: 'online' as const };
-      const result = await this.ctx.writes.run(() => this.ctx.exposure.ingest(snapshot));
+      // Parsed, prepared and evaluated in the exposure worker, like POST /v1/chains; a quote time after the poll is
+      // refused there (exposure-compute.ts, planChainFile).
+      const stored = await this.ctx.exposure.ingestFile(text, { format: 'cboe-json', symbol, source: 'online', polled: { atMs: this.nowMs(), skewMs: MAX_CLOCK_SKEW_MS } }, this.ctx.writes);
+      if (!stored.ok) throw new Error(describeError(stored.error));
+      const result = stored.value;
       this.failures.delete(symbol);
       this.backoffUntilMs.delete(symbol);
       status = { symbol, ok: true, message: `${result.contracts} contracts at ${result.quoteTime}${result.stored ? '' : ' (unchanged)'}`, at };

@@ -1,5 +1,5 @@
 /**
- * The renderer's only way to the engine: a typed client over the /v1 HTTP API (DESIGN §1, §3).
+ * The renderer's only way to the engine: a typed client over the /v1 HTTP API (docs/architecture.md §Layout, §3).
  * Types come from the shared TypeBox schemas (type-only imports, so typebox stays out of the bundle).
  */
 import type { Static } from 'typebox';
@@ -9,9 +9,18 @@ import type {
   EventsQueryT,
   EventsResponse,
   ExpirationsResponseT,
+  GexDiffResponseT,
+  GexHistoryResponseT,
+  GexProfileResponseT,
   GexQueryT,
   GexResponseT,
+  SnapshotsResponseT,
   ImportDeleteResponse,
+  ImportFormatDraftT,
+  ImportFormatJson,
+  ImportFormatPreviewRequestT,
+  ImportFormatPreviewResponseT,
+  ImportFormatsResponseT,
   ImportQueryT,
   ImportsQueryT,
   ImportReport,
@@ -23,6 +32,11 @@ import type {
   TransactionsResponseT,
   VannaQueryT,
   VannaResponseT,
+  PositionsQueryT,
+  PositionsResponseT,
+  CampaignsQueryT,
+  CampaignsResponseT,
+  CampaignDetailResponseT,
   ChainPostQueryT,
   SettingsJson,
   SettingsUpdateT,
@@ -189,8 +203,17 @@ export class ApiClient {
   performance(query: PerformanceQueryT, signal?: AbortSignal): Promise<PerformanceResponseT> {
     return this.get('/journal/performance', { ...query }, signal);
   }
-  summary(year: number | undefined, signal?: AbortSignal): Promise<SummaryResponseT> {
-    return this.get('/journal/summary', { year }, signal);
+  summary(year: number | undefined, signal?: AbortSignal, accountId?: string): Promise<SummaryResponseT> {
+    return this.get('/journal/summary', { year, accountId }, signal);
+  }
+  positions(query: PositionsQueryT, signal?: AbortSignal): Promise<PositionsResponseT> {
+    return this.get('/journal/positions', { ...query }, signal);
+  }
+  campaigns(query: CampaignsQueryT, signal?: AbortSignal): Promise<CampaignsResponseT> {
+    return this.get('/journal/chains', { ...query }, signal);
+  }
+  campaign(id: string, signal?: AbortSignal): Promise<CampaignDetailResponseT> {
+    return this.get(`/journal/chains/${encodeURIComponent(id)}`, undefined, signal);
   }
   transactions(query: TransactionsQueryT, signal?: AbortSignal): Promise<TransactionsResponseT> {
     return this.get('/journal/transactions', { ...query }, signal);
@@ -205,6 +228,21 @@ export class ApiClient {
   }
   undoImport(id: number): Promise<ImportDeleteResponseT> {
     return this.request('DELETE', `/imports/${encodeURIComponent(String(id))}`);
+  }
+  /** The importers (the registry's brokers, then the saved formats) and the saved formats. */
+  importFormats(signal?: AbortSignal): Promise<ImportFormatsResponseT> {
+    return this.get('/import-formats', undefined, signal);
+  }
+  previewImportFormat(body: ImportFormatPreviewRequestT): Promise<ImportFormatPreviewResponseT> {
+    return this.request('POST', '/import-formats/preview', { body: JSON.stringify(body), contentType: 'application/json' });
+  }
+  saveImportFormat(draft: ImportFormatDraftT, id?: string): Promise<ImportFormatJson> {
+    return id === undefined
+      ? this.request('POST', '/import-formats', { body: JSON.stringify(draft), contentType: 'application/json' })
+      : this.request('PUT', `/import-formats/${encodeURIComponent(id)}`, { body: JSON.stringify(draft), contentType: 'application/json' });
+  }
+  deleteImportFormat(id: string): Promise<{ id: string; deleted: boolean }> {
+    return this.request('DELETE', `/import-formats/${encodeURIComponent(id)}`);
   }
   importChain(body: Blob | string, query: ChainPostQueryT, options: UploadOptions): Promise<ChainPostResponseT> {
     return this.upload('/chains', { ...query }, body, options);
@@ -223,8 +261,24 @@ export class ApiClient {
   vanna(query: VannaQueryT, signal?: AbortSignal): Promise<VannaResponseT> {
     return this.get('/vanna', { ...query }, signal);
   }
-  expirations(symbol: string, signal?: AbortSignal): Promise<ExpirationsResponseT> {
-    return this.get('/expirations', { symbol }, signal);
+  /** Of the newest snapshot, or of `snapshot` (an id from snapshots()). */
+  expirations(symbol: string, signal?: AbortSignal, snapshot?: number): Promise<ExpirationsResponseT> {
+    return this.get('/expirations', { symbol, snapshot }, signal);
+  }
+  gexProfile(query: GexQueryT, signal?: AbortSignal): Promise<GexProfileResponseT> {
+    return this.get('/gex/profile', { ...query }, signal);
+  }
+  gexHistory(query: Omit<GexQueryT, 'snapshot' | 'at'> & { from?: string; to?: string }, signal?: AbortSignal): Promise<GexHistoryResponseT> {
+    return this.get('/gex/history', { ...query }, signal);
+  }
+  gexDiff(query: Omit<GexQueryT, 'snapshot' | 'at'> & { from: number; to: number }, signal?: AbortSignal): Promise<GexDiffResponseT> {
+    return this.get('/gex/diff', { ...query }, signal);
+  }
+  snapshots(symbol: string, signal?: AbortSignal): Promise<SnapshotsResponseT> {
+    return this.get('/snapshots', { symbol }, signal);
+  }
+  deleteSnapshot(id: number): Promise<{ id: number; symbol: string; quoteTime: string }> {
+    return this.request('DELETE', `/snapshots/${encodeURIComponent(String(id))}`);
   }
   events(query: EventsQueryT, signal?: AbortSignal): Promise<EventsResponseT> {
     return this.get('/gex/events', { ...query }, signal);

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ApiError } from '../api/client';
-import { useApi } from '../hooks';
+import { navigate, useApi } from '../hooks';
 
 /** "Load demo data" from the empty states: POST /v1/demo, then let the page reload. */
 export function DemoButton({ onLoaded, className = 'btn' }: { onLoaded: () => void; className?: string }) {
@@ -30,6 +30,18 @@ export function DemoButton({ onLoaded, className = 'btn' }: { onLoaded: () => vo
           {error}
         </p>
       )}
+    </>
+  );
+}
+
+/** The actions of an empty page: import (a broker file unless `what` says else), or load the demo. */
+export function ImportOrDemo({ onLoaded, what = 'a broker file' }: { onLoaded: () => void; what?: string }) {
+  return (
+    <>
+      <button type="button" className="btn btn-primary" onClick={() => navigate('import')}>
+        Import {what}
+      </button>
+      <DemoButton onLoaded={onLoaded} />
     </>
   );
 }

@@ -5,7 +5,8 @@
  */
 import { useMemo } from 'react';
 import type { PerformanceResponseT } from '../../src-shared/api/schemas';
-import { addDays, daysBetween, fmtCount, fmtInt, fmtMoney, fmtMoneyCompact, weekdayMon0 } from '../format';
+import { addDays, daysBetween, weekdayFromMonday } from '../../src-shared/calendar';
+import { fmtCount, fmtInt, fmtMoney, fmtMoneyCompact } from '../format';
 
 type Calendar = PerformanceResponseT['calendar'];
 type Day = Calendar['days'][number];
@@ -34,7 +35,7 @@ function dayTitle(date: string, pl: number, trades: number, currency: string): s
 
 function MonthGrid({ calendar, byDate, maxAbs, currency, weekly }: { calendar: Calendar; byDate: Map<string, Day>; maxAbs: number; currency: string; weekly: boolean }) {
   const weeks = useMemo(() => {
-    const start = addDays(calendar.from, -weekdayMon0(calendar.from));
+    const start = addDays(calendar.from, -weekdayFromMonday(calendar.from));
     const count = Math.ceil((daysBetween(start, calendar.to) + 1) / 7);
     return Array.from({ length: count }, (_, week) => Array.from({ length: 7 }, (__, day) => addDays(start, week * 7 + day)));
   }, [calendar.from, calendar.to]);
@@ -98,7 +99,7 @@ function yearStrips(calendar: Calendar, byDate: Map<string, Day>): Strip[] {
     const monthStart = (month: number) => `${yyyy}-${String(month + 1).padStart(2, '0')}-01`;
     const jan1 = monthStart(0);
     const dec31 = `${yyyy}-12-31`;
-    const origin = addDays(jan1, -weekdayMon0(jan1));
+    const origin = addDays(jan1, -weekdayFromMonday(jan1));
     const first = calendar.from > jan1 ? calendar.from : jan1;
     const last = calendar.to < dec31 ? calendar.to : dec31;
     const cells: Strip['cells'] = [];
@@ -112,7 +113,7 @@ function yearStrips(calendar: Calendar, byDate: Map<string, Day>): Strip[] {
         if (day.pl > 0) upDays += 1;
         else if (day.pl < 0) downDays += 1;
       }
-      cells.push({ date, week: Math.floor(daysBetween(origin, date) / 7), weekday: weekdayMon0(date), day });
+      cells.push({ date, week: Math.floor(daysBetween(origin, date) / 7), weekday: weekdayFromMonday(date), day });
     }
     const months: Strip['months'] = [];
     for (let month = 0; month < 12; month += 1) {
@@ -182,7 +183,7 @@ function YearStrips({ calendar, byDate, maxAbs, currency }: { calendar: Calendar
 
 /** True when the range is long enough for the per-year layout. */
 export function usesYearStrips(calendar: Pick<Calendar, 'from' | 'to'>): boolean {
-  const start = addDays(calendar.from, -weekdayMon0(calendar.from));
+  const start = addDays(calendar.from, -weekdayFromMonday(calendar.from));
   return Math.ceil((daysBetween(start, calendar.to) + 1) / 7) > CALENDAR_MAX_WEEKS;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The main navigation. Wide windows show it as a fixed sidebar; under 900 px (styles.css) it folds away behind
+ * The main navigation. Wide windows show it as a fixed sidebar; under 900 px (styles/narrow.css) it folds away behind
  * a Menu button in a top bar and opens as a drawer over the page: the button is a real <button> with
  * aria-expanded, Escape and the backdrop close the drawer, and choosing a page closes it.
  */

@@ -2,7 +2,7 @@
  * lightweight-charts wrappers. Colours come from the CSS variables of the current theme so charts follow the
  * light/dark toggle; the charts resize with their container (autoSize).
  */
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, type DependencyList, type RefObject } from 'react';
 import {
   BaselineSeries,
   ColorType,
@@ -19,7 +19,8 @@ import {
   type SeriesMarker,
   type Time,
 } from 'lightweight-charts';
-import { fmtMoneyCompact, fmtPrice } from '../format';
+import { fmtExposure, fmtMoneyCompact, fmtPrice } from '../format';
+import { strikesThatMatter } from '../strike-range';
 import { useTheme, type Theme } from '../hooks';
 
 export interface ChartPalette {
@@ -81,24 +82,66 @@ export function baseOptions(palette: ChartPalette) {
   } as const;
 }
 
+/** A line green above zero and red below (a baseline series at 0): the equity curve, the gamma profile. */
+export function zeroBaseline(palette: ChartPalette) {
+  return {
+    baseValue: { type: 'price' as const, price: 0 },
+    topLineColor: palette.pos,
+    topFillColor1: palette.posFill,
+    topFillColor2: 'rgba(0,0,0,0)',
+    bottomLineColor: palette.neg,
+    bottomFillColor1: 'rgba(0,0,0,0)',
+    bottomFillColor2: palette.negFill,
+    lineWidth: 2 as const,
+    priceLineVisible: false,
+  };
+}
+
+/** A chart that always shows all its data: no scroll, no zoom, the time axis pinned at both edges. */
+export function fixedOptions(palette: ChartPalette) {
+  return {
+    ...baseOptions(palette),
+    timeScale: { borderColor: palette.border, fixLeftEdge: true, fixRightEdge: true },
+    handleScroll: false,
+    handleScale: false,
+  } as const;
+}
+
+/**
+ * The element a chart is drawn into: `build` makes the chart (from the palette of the current theme) and returns
+ * it; it is rebuilt when a dependency or the theme changes and removed when the element goes.
+ */
+export function useChart(build: (container: HTMLDivElement, palette: ChartPalette) => { remove: () => void }, deps: DependencyList): RefObject<HTMLDivElement | null> {
+  const ref = useRef<HTMLDivElement>(null);
+  const theme = useTheme();
+  useEffect(() => {
+    const container = ref.current;
+    if (!container) return;
+    const chart = build(container, chartPalette(theme));
+    return () => chart.remove();
+    // `build` is a new closure every render; what it reads is in `deps`.
+  }, [...deps, theme]);
+  return ref;
+}
+
 /** A fixed (no scroll, no zoom) chart over dates with money on the price axis: the journal's charts. */
 function createMoneyTimeChart(container: HTMLElement, palette: ReturnType<typeof chartPalette>, currency: string) {
+  const fixed = fixedOptions(palette);
   return createChart(container, {
-    ...baseOptions(palette),
+    ...fixed,
     localization: { priceFormatter: (value: number) => fmtMoneyCompact(value, currency) },
     // These charts always show all their data. Without the lock a narrower container (a scrollbar appearing,
     // the window or the sidebar changing) keeps the bar spacing and the left edge, and the last days fall off the right.
-    timeScale: { borderColor: palette.border, fixLeftEdge: true, fixRightEdge: true, lockVisibleTimeRangeOnResize: true },
-    handleScroll: false,
-    handleScale: false,
+    timeScale: { ...fixed.timeScale, lockVisibleTimeRangeOnResize: true },
   });
 }
 
 /**
- * Writes the first and last dates the chart really shows onto its element (`data-shown-from`, `data-shown-to`),
+ * Fits all the data, then writes the first and last dates the chart really shows onto its element (`data-shown-from`, `data-shown-to`),
  * from the library's own visible range: what a reader can check against the data, and the browser tests do.
  */
-function reportShownDates(chart: IChartApi, container: HTMLElement): void {
+function fitAndReportDates(chart: IChartApi, container: HTMLElement): void {
+  chart.timeScale().fitContent();
   const update = () => {
     const range = chart.timeScale().getVisibleRange();
     container.dataset.shownFrom = range ? businessDay(range.from) : '';
@@ -116,48 +159,26 @@ function businessDay(time: Time): string {
 
 /** Cumulative P&L: green above zero, red below (a baseline series at 0). */
 export function EquityChart({ points, currency, height = 240 }: { points: ReadonlyArray<{ date: string; value: number }>; currency: string; height?: number }) {
-  const ref = useRef<HTMLDivElement>(null);
-  const theme = useTheme();
-  useEffect(() => {
-    const container = ref.current;
-    if (!container) return;
-    const palette = chartPalette(theme);
+  const ref = useChart((container, palette) => {
     const chart = createMoneyTimeChart(container, palette, currency);
-    const series = chart.addSeries(BaselineSeries, {
-      baseValue: { type: 'price', price: 0 },
-      topLineColor: palette.pos,
-      topFillColor1: palette.posFill,
-      topFillColor2: 'rgba(0,0,0,0)',
-      bottomLineColor: palette.neg,
-      bottomFillColor1: 'rgba(0,0,0,0)',
-      bottomFillColor2: palette.negFill,
-      lineWidth: 2,
-      priceLineVisible: false,
-    });
+    const series = chart.addSeries(BaselineSeries, zeroBaseline(palette));
     series.setData(points.map((p) => ({ time: p.date as Time, value: p.value })));
     series.createPriceLine({ price: 0, color: palette.border, lineWidth: 1, lineStyle: LineStyle.Dotted, axisLabelVisible: false, title: '' });
-    chart.timeScale().fitContent();
-    reportShownDates(chart, container);
-    return () => chart.remove();
-  }, [points, theme, currency]);
+    fitAndReportDates(chart, container);
+    return chart;
+  }, [points, currency]);
   return <div className="chart" ref={ref} style={{ height }} role="img" aria-label="Equity curve: cumulative P&L by day" />;
 }
 
 /** Monthly P&L bars on a time axis. */
 export function MonthlyBars({ months, currency, height = 180 }: { months: ReadonlyArray<{ month: string; pl: number }>; currency: string; height?: number }) {
-  const ref = useRef<HTMLDivElement>(null);
-  const theme = useTheme();
-  useEffect(() => {
-    const container = ref.current;
-    if (!container) return;
-    const palette = chartPalette(theme);
+  const ref = useChart((container, palette) => {
     const chart = createMoneyTimeChart(container, palette, currency);
     const series = chart.addSeries(HistogramSeries, { priceLineVisible: false, lastValueVisible: false });
     series.setData(months.map((m) => ({ time: `${m.month.slice(0, 7)}-01` as Time, value: m.pl, color: m.pl >= 0 ? palette.pos : palette.neg })));
-    chart.timeScale().fitContent();
-    reportShownDates(chart, container);
-    return () => chart.remove();
-  }, [months, theme, currency]);
+    fitAndReportDates(chart, container);
+    return chart;
+  }, [months, currency]);
   return <div className="chart" ref={ref} style={{ height }} role="img" aria-label="Monthly P&L" />;
 }
 
@@ -173,8 +194,37 @@ export interface StrikeMarker {
   strike: number;
   label: string;
   color: string;
-  /** Walls and targets sit on top of the pane, spot and flip at the bottom, so labels never collide. */
+  /**
+   * Walls and targets hang from the top of the pane, spot and flip stand on the bottom. Markers of one edge take
+   * rows of their own (in the order given), so two labels never share a line however near their strikes are or
+   * however narrow the chart is (docs/ui.md, "Exposure").
+   */
   edge: 'top' | 'bottom';
+}
+
+/** One line of a strike's tooltip: a label and its value, already formatted. */
+export type TooltipLine = readonly [string, string];
+
+/**
+ * The value formatter and the tooltip of a StrikeChart of exposure rows in `unit`: the tooltip finds the row of the
+ * strike under the cursor and shows its strike, then what `lines` writes of it.
+ */
+export function useExposureTooltip<R extends { strike: number }>(
+  rows: readonly R[] | undefined,
+  unit: string,
+  lines: (row: R) => TooltipLine[],
+): { formatValue: (value: number) => string; tooltip: (strike: number) => TooltipLine[] | null } {
+  const byStrike = useMemo(() => new Map((rows ?? []).map((r) => [r.strike, r])), [rows]);
+  const formatValue = useCallback((v: number) => fmtExposure(v, unit, false), [unit]);
+  const tooltip = useCallback(
+    (strike: number): TooltipLine[] | null => {
+      const r = byStrike.get(strike);
+      return r ? [['Strike', fmtPrice(strike)], ...lines(r)] : null;
+    },
+    // `lines` is a new closure every render; it reads only the row and `unit`.
+    [byStrike, unit],
+  );
+  return { formatValue, tooltip };
 }
 
 /** Snaps a level (spot, flip) to the nearest strike present in the data: the strike axis is ordinal. */
@@ -182,6 +232,12 @@ export function nearestStrike(strikes: readonly number[], level: number): number
   let best: number | null = null;
   for (const strike of strikes) if (best === null || Math.abs(strike - level) < Math.abs(best - level)) best = strike;
   return best;
+}
+
+/** A marker list that starts with spot, on the bottom row at the strike nearest to it (none on an empty chain). */
+export function spotMarkers(strikes: readonly number[], stockPrice: number, palette: ChartPalette): StrikeMarker[] {
+  const spot = nearestStrike(strikes, stockPrice);
+  return spot === null ? [] : [{ strike: spot, label: `Spot ${fmtPrice(stockPrice)}`, color: palette.text, edge: 'bottom' }];
 }
 
 function strikeDecimals(strikes: readonly number[]): number {
@@ -194,9 +250,10 @@ function strikeDecimals(strikes: readonly number[]): number {
 }
 
 /**
- * A per-strike histogram chart on lightweight-charts' options (price) horizontal axis. The visible range
- * starts at strikes within `focus` (e.g. spot ± 10%) so a 500-strike chain opens on the part that matters.
- * Level markers ride on invisible carrier series pinned to the top and bottom of the first pane.
+ * A per-strike histogram chart on lightweight-charts' options (price) horizontal axis. The visible range opens on
+ * the strikes that matter (strikesThatMatter) with half a bar and a label's room on either side, so the last axis
+ * label is not cut off. Level markers ride on an invisible carrier series, each on its own row; `tooltip` describes
+ * the strike under the crosshair.
  */
 export function StrikeChart({
   series,
@@ -207,6 +264,7 @@ export function StrikeChart({
   height = 340,
   pane2Height = 140,
   label,
+  tooltip,
 }: {
   series: readonly StrikeSeries[];
   markers: readonly StrikeMarker[];
@@ -216,15 +274,18 @@ export function StrikeChart({
   height?: number;
   pane2Height?: number;
   label: string;
+  tooltip?: (strike: number) => readonly TooltipLine[] | null;
 }) {
-  const ref = useRef<HTMLDivElement>(null);
-  const theme = useTheme();
-  useEffect(() => {
-    const container = ref.current;
-    if (!container) return;
-    const palette = chartPalette(theme);
+  const tipRef = useRef<HTMLDivElement>(null);
+  const ref = useChart((container, palette) => {
     const allStrikes = new Set<number>();
-    for (const s of series) for (const row of s.values) allStrikes.add(row.strike);
+    const weight = new Map<number, number>();
+    for (const s of series) {
+      for (const row of s.values) {
+        allStrikes.add(row.strike);
+        if ((s.pane ?? 0) === 0) weight.set(row.strike, Math.max(weight.get(row.strike) ?? 0, Math.abs(row.value)));
+      }
+    }
     const strikes = [...allStrikes].sort((a, b) => a - b);
     const decimals = strikeDecimals(strikes);
     const options: DeepPartial<PriceChartOptions> = {
@@ -234,6 +295,11 @@ export function StrikeChart({
       layout: { ...baseOptions(palette).layout, panes: { separatorColor: palette.border, enableResize: false } },
     };
     const chart: IChartApiBase<number> = createOptionsChart(container, options);
+    const first = strikes[0];
+    const last = strikes[strikes.length - 1];
+    let step = Number.POSITIVE_INFINITY;
+    for (let i = 1; i < strikes.length; i += 1) step = Math.min(step, (strikes[i] ?? 0) - (strikes[i - 1] ?? 0));
+    const pad = first === undefined || last === undefined ? null : { low: first - (Number.isFinite(step) ? step : 1), high: last + (Number.isFinite(step) ? step : 1) };
     let mainMax = 0;
     let mainMin = 0;
     for (const s of series) {
@@ -256,50 +322,87 @@ export function StrikeChart({
           mainMin = Math.min(mainMin, row.value);
         }
       }
-      api.setData(rows.map((row) => ({ time: row.strike, value: row.value })));
+      const data: Array<{ time: number; value?: number }> = rows.map((row) => ({ time: row.strike, value: row.value }));
+      // An empty strike on each side (a bar of 0: whitespace items do not widen the range): the first and last
+      // bars' axis labels get room instead of being cut.
+      if (s === series[0] && pad !== null) {
+        data.unshift({ time: pad.low, value: 0 });
+        data.push({ time: pad.high, value: 0 });
+      }
+      api.setData(data);
     }
-    for (const edge of ['top', 'bottom'] as const) {
-      const list = markers.filter((m) => m.edge === edge).sort((a, b) => a.strike - b.strike);
-      if (list.length === 0) continue;
-      const level = edge === 'top' ? mainMax : mainMin;
+    // Room above and below the bars for the marker labels of the first and last rows.
+    chart.priceScale('right', 0).applyOptions({ scaleMargins: { top: 0.2, bottom: 0.2 } });
+    if (markers.length > 0) {
+      // Rows of 14% of the pane's value range from each edge: a label and its arrow fit in one at 340 px.
+      const range = mainMax - mainMin || 1;
       const carrier = chart.addSeries(
         LineSeries,
         { lineVisible: false, pointMarkersVisible: false, crosshairMarkerVisible: false, priceLineVisible: false, lastValueVisible: false, title: '', priceFormat: { type: 'custom', formatter: formatValue, minMove: 0.01 } },
         0,
       );
-      const seen = new Set<number>();
-      const points: Array<{ time: number; value: number }> = [];
-      for (const m of list) {
-        if (seen.has(m.strike)) continue;
-        seen.add(m.strike);
-        points.push({ time: m.strike, value: level });
+      const carried = [...new Set(markers.map((m) => m.strike))].sort((a, b) => a - b);
+      carrier.setData(carried.map((strike) => ({ time: strike, value: mainMin })));
+      // Markers of one edge at one strike (both walls at 4700) become one label: rows would stack them on the arrow.
+      const merged: StrikeMarker[] = [];
+      for (const m of markers) {
+        const same = merged.find((o) => o.edge === m.edge && o.strike === m.strike);
+        if (same) same.label = `${same.label} · ${m.label}`;
+        else merged.push({ ...m });
       }
-      carrier.setData(points);
-      const ms: Array<SeriesMarker<number>> = list.map((m) => ({
-        time: m.strike,
-        position: edge === 'top' ? 'aboveBar' : 'belowBar',
-        shape: edge === 'top' ? 'arrowDown' : 'arrowUp',
-        color: m.color,
-        text: m.label,
-      }));
-      createSeriesMarkers(carrier, ms);
+      const rows = { top: 0, bottom: 0 };
+      const ms: Array<SeriesMarker<number>> = [];
+      for (const m of merged) {
+        const row = rows[m.edge];
+        rows[m.edge] += 1;
+        ms.push({
+          time: m.strike,
+          position: m.edge === 'top' ? 'atPriceTop' : 'atPriceBottom',
+          price: m.edge === 'top' ? mainMax - row * 0.14 * range : mainMin + row * 0.14 * range,
+          shape: m.edge === 'top' ? 'arrowDown' : 'arrowUp',
+          color: m.color,
+          text: m.label,
+        });
+      }
+      createSeriesMarkers(carrier, ms.sort((a, b) => a.time - b.time));
     }
     const panes = chart.panes();
     if (panes.length > 1) panes[1]?.setHeight(pane2Height);
-    if (focus && strikes.length > 0) {
-      const first = strikes.findIndex((k) => k >= focus.from);
-      let last = -1;
-      for (let i = strikes.length - 1; i >= 0; i -= 1) {
-        const k = strikes[i];
-        if (k !== undefined && k <= focus.to) {
-          last = i;
-          break;
+    const open = strikesThatMatter(strikes, weight, focus);
+    // Logical index i + 1 is strike i (the pad is index 0): one more bar's room on either side.
+    if (open) chart.timeScale().setVisibleLogicalRange({ from: open.first - 0.5, to: open.last + 2.5 });
+    else chart.timeScale().fitContent();
+    container.dataset.shownFrom = open ? String(strikes[open.first]) : '';
+    container.dataset.shownTo = open ? String(strikes[open.last]) : '';
+    const tip = tipRef.current;
+    if (tooltip && tip) {
+      chart.subscribeCrosshairMove((param) => {
+        const lines = param.time === undefined || param.point === undefined ? null : tooltip(param.time);
+        if (lines === null || param.point === undefined) {
+          tip.hidden = true;
+          return;
         }
-      }
-      if (first >= 0 && last >= first) chart.timeScale().setVisibleLogicalRange({ from: first - 0.5, to: last + 0.5 });
-      else chart.timeScale().fitContent();
-    } else chart.timeScale().fitContent();
-    return () => chart.remove();
-  }, [series, markers, focus, formatValue, formatPane2, theme, pane2Height]);
-  return <div className="chart" ref={ref} style={{ height }} role="img" aria-label={label} />;
+        tip.replaceChildren(
+          ...lines.map(([name, value]) => {
+            const line = document.createElement('div');
+            const strong = document.createElement('strong');
+            strong.textContent = value;
+            line.append(`${name} `, strong);
+            return line;
+          }),
+        );
+        tip.hidden = false;
+        const left = Math.min(Math.max(param.point.x + 12, 0), container.clientWidth - tip.offsetWidth - 4);
+        tip.style.left = `${left}px`;
+        tip.style.top = `${Math.max(param.point.y - tip.offsetHeight - 8, 0)}px`;
+      });
+    }
+    return chart;
+  }, [series, markers, focus, formatValue, formatPane2, pane2Height, tooltip]);
+  return (
+    <div className="chart-wrap">
+      <div className="chart" ref={ref} style={{ height }} role="img" aria-label={label} />
+      <div className="chart-tooltip" ref={tipRef} hidden role="tooltip" data-testid="strike-tooltip" />
+    </div>
+  );
 }

@@ -105,3 +105,69 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
     </div>
   );
 }
+
+/** The head of every page: its h1, what sits beside the title (counts, badges), and its toolbar. */
+export function PageHead({ title, meta, toolbar, children }: { title: string; meta?: ReactNode; toolbar?: ReactNode; children?: ReactNode }) {
+  return (
+    <header className="page-head">
+      <div className="page-title">
+        <h1>{title}</h1>
+        {meta}
+      </div>
+      {toolbar !== undefined && <div className="toolbar">{toolbar}</div>}
+      {children}
+    </header>
+  );
+}
+
+/**
+ * The `<option>`s of a select, one per item: `value` gives its value (and key; the item itself when left out),
+ * `label` what it shows (the value when left out), `title` its tooltip.
+ */
+export function Options<T>({ items, value, label, title }: { items: readonly T[] | undefined; value?: (item: T) => string | number; label?: (item: T, index: number) => ReactNode; title?: (item: T) => string }) {
+  return (
+    <>
+      {items?.map((item, index) => {
+        const v = value ? value(item) : String(item);
+        return (
+          <option key={v} value={v} title={title?.(item)}>
+            {label ? label(item, index) : v}
+          </option>
+        );
+      })}
+    </>
+  );
+}
+
+/** A column of a DataTable: its header text, whether it holds numbers (right-aligned), and a tooltip. */
+export interface Column {
+  label: string;
+  num?: boolean;
+  title?: string;
+}
+
+/** A numeric column. */
+export const num = (label: string, title?: string): Column => ({ label, num: true, title });
+
+/** A scrollable table with one header row; the rows are its children. */
+export function DataTable({ columns, testId, className = 'table', children }: { columns: ReadonlyArray<string | Column>; testId: string; className?: string; children: ReactNode }) {
+  return (
+    <div className="table-wrap">
+      <table className={className} data-testid={testId}>
+        <thead>
+          <tr>
+            {columns.map((column, index) => {
+              const c = typeof column === 'string' ? { label: column } : column;
+              return (
+                <th key={index} className={c.num ? 'num' : undefined} title={c.title}>
+                  {c.label}
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}

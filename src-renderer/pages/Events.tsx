@@ -1,11 +1,14 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { EventsQueryT, ExposureEventJson } from '../../src-shared/api/schemas';
 import { DemoButton } from '../components/DemoButton';
-import { Badge, EmptyState, ErrorBanner, Loading, Panel, Segmented } from '../components/ui';
+import { Pager } from '../components/Pager';
+import { Badge, DataTable, EmptyState, ErrorBanner, Loading, num, PageHead, Panel, Segmented } from '../components/ui';
 import { fmtDateTime, fmtNumber, fmtPrice } from '../format';
 import { navigate, useApi, useAsync } from '../hooks';
 
 type TypeFilter = 'all' | 'flip' | 'wall';
+/** Events per page: the table stays within a screen instead of running 200 rows down the page. */
+const EVENTS_PER_PAGE = 25;
 type LiveState = 'connecting' | 'live' | 'reconnecting' | 'off';
 
 interface Filters {
@@ -54,6 +57,7 @@ export function EventsPage() {
   const [live, setLive] = useState<ExposureEventJson[]>([]);
   const [liveState, setLiveState] = useState<LiveState>('off');
   const [liveOn, setLiveOn] = useState(true);
+  const [page, setPage] = useState(1);
 
   const query = useMemo<EventsQueryT>(() => {
     const q: EventsQueryT = { limit: 200, eventType: filters.eventType };
@@ -66,6 +70,7 @@ export function EventsPage() {
 
   useEffect(() => {
     setLive([]);
+    setPage(1);
   }, [query]);
 
   useEffect(() => {
@@ -113,23 +118,31 @@ export function EventsPage() {
 
   const tickers = chains.data?.symbols.map((s) => s.symbol) ?? [];
   const noChains = chains.data !== undefined && tickers.length === 0;
+  const defaultFilters = filters.tickers.length === 0 && filters.eventType === 'all' && filters.minDte === '' && filters.maxDte === '';
+  const pages = Math.max(1, Math.ceil(rows.length / EVENTS_PER_PAGE));
+  const shownPage = Math.min(page, pages);
+  const pageRows = rows.slice((shownPage - 1) * EVENTS_PER_PAGE, shownPage * EVENTS_PER_PAGE);
 
   return (
     <div className="page" data-testid="page-events">
-      <header className="page-head">
-        <div className="page-title">
-          <h1>Events</h1>
-          <span className={`live live-${liveState}`} role="status" data-testid="live-state">
-            <span className="live-dot" aria-hidden="true" />
-            {liveState === 'live' ? 'Live' : liveState === 'connecting' ? 'Connecting…' : liveState === 'reconnecting' ? 'Reconnecting…' : 'Paused'}
-          </span>
-        </div>
-        <div className="toolbar">
-          <label className="field-inline">
-            <input type="checkbox" checked={liveOn} onChange={(e) => setLiveOn(e.target.checked)} /> Live updates
-          </label>
-        </div>
-      </header>
+      <PageHead
+        title="Events"
+        meta={
+          <>
+            <span className={`live live-${liveState}`} role="status" data-testid="live-state">
+              <span className="live-dot" aria-hidden="true" />
+              {liveState === 'live' ? 'Live' : liveState === 'connecting' ? 'Connecting…' : liveState === 'reconnecting' ? 'Reconnecting…' : 'Paused'}
+            </span>
+          </>
+        }
+        toolbar={
+          <>
+            <label className="field-inline">
+              <input type="checkbox" checked={liveOn} onChange={(e) => setLiveOn(e.target.checked)} /> Live updates
+            </label>
+          </>
+        }
+      />
 
       <Panel>
         <div className="filters filters-events" aria-label="Filter events">
@@ -184,7 +197,7 @@ export function EventsPage() {
 
       {events.error && <ErrorBanner error={events.error} onRetry={events.reload} />}
       {!events.data && !events.error && <Loading label="Loading events…" />}
-      {noChains && rows.length === 0 && (
+      {events.data && defaultFilters && rows.length === 0 && (
         <EmptyState
           title="No exposure events yet"
           actions={
@@ -201,46 +214,36 @@ export function EventsPage() {
             </>
           }
         >
-          Events appear when a newer snapshot of a ticker changes its gamma regime (flip) or moves a call or put wall. Import two or more snapshots of a ticker, or turn on the online source in Settings.
+          Events appear when a newer snapshot of a ticker changes its gamma regime (flip) or moves a call or put wall.{' '}
+          {noChains ? 'Import two or more snapshots of a ticker, or turn on the online source in Settings.' : `The stored snapshots (${tickers.join(', ')}) have not changed a regime or a wall yet: import or poll newer ones.`}
         </EmptyState>
       )}
-      {events.data && !noChains && rows.length === 0 && <p className="muted pad">No events match these filters.</p>}
+      {events.data && !defaultFilters && rows.length === 0 && <p className="muted pad">No events match these filters.</p>}
       {rows.length > 0 && (
         <Panel>
-          <div className="table-wrap">
-            <table className="table table-dense" data-testid="events-table">
-              <thead>
-                <tr>
-                  <th>Time (ET)</th>
-                  <th>Ticker</th>
-                  <th>Expiration</th>
-                  <th className="num">DTE</th>
-                  <th>Type</th>
-                  <th>Change</th>
-                  <th className="num">Spot</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((e) => (
-                  <tr key={e.id} className={e.fresh ? 'row-fresh' : ''}>
-                    <td className="tnum">{fmtDateTime(e.timestamp).replace(' ET', '')}</td>
-                    <td>
-                      <a className="sym" href={`#/exposure?symbol=${encodeURIComponent(e.ticker)}`}>
-                        {e.ticker}
-                      </a>
-                    </td>
-                    <td className="tnum">{e.expiration}</td>
-                    <td className="num">{e.dte}</td>
-                    <td>
-                      <Badge tone={e.eventType === 'flip' ? 'warn' : e.eventType === 'wall' && e.wallType === 'call' ? 'pos' : 'neg'}>{e.eventType === 'flip' ? 'flip' : `${e.wallType} wall`}</Badge>
-                    </td>
-                    <td>{describe(e)}</td>
-                    <td className="num">{fmtNumber(e.spotPrice, 2)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable testId="events-table" className="table table-dense" columns={['Time (ET)', 'Ticker', 'Expiration', num('DTE then', 'Days to expiry at the event (its New York date)'), num('DTE today', 'Days to expiry today (negative: expired)'), 'Type', 'Change', num('Spot')]}>
+            {pageRows.map((e) => (
+              <tr key={e.id} className={e.fresh ? 'row-fresh' : ''}>
+                <td className="tnum">{fmtDateTime(e.timestamp).replace(' ET', '')}</td>
+                <td>
+                  <a className="sym" href={`#/exposure?symbol=${encodeURIComponent(e.ticker)}`}>
+                    {e.ticker}
+                  </a>
+                </td>
+                <td className="tnum">{e.expiration}</td>
+                <td className="num">{e.eventDte}</td>
+                <td className={`num ${e.dte < 0 ? 'muted' : ''}`} title={e.dte < 0 ? 'expired' : undefined}>
+                  {e.dte}
+                </td>
+                <td>
+                  <Badge tone={e.eventType === 'flip' ? 'warn' : e.eventType === 'wall' && e.wallType === 'call' ? 'pos' : 'neg'}>{e.eventType === 'flip' ? 'flip' : `${e.wallType} wall`}</Badge>
+                </td>
+                <td>{describe(e)}</td>
+                <td className="num">{fmtNumber(e.spotPrice, 2)}</td>
+              </tr>
+            ))}
+          </DataTable>
+          {pages > 1 && <Pager label="Event pages" page={shownPage} pages={pages} onPage={setPage} ends />}
         </Panel>
       )}
     </div>

@@ -1,23 +1,30 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { Formula, GexResponseT, VannaResponseT } from '../../src-shared/api/schemas';
-import { DemoButton } from '../components/DemoButton';
-import { chartPalette, nearestStrike, StrikeChart, type StrikeMarker, type StrikeSeries } from '../components/charts';
-import { Badge, DemoBadge, EmptyState, ErrorBanner, Loading, Panel, Segmented, Stat } from '../components/ui';
-import { fmtCount, fmtDateTime, fmtExposure, fmtInt, fmtNumber, fmtPrice } from '../format';
+import { FORMULA_OPTIONS, type Formula } from '../../src-shared/api/constants';
+import type { GexResponseT, VannaResponseT } from '../../src-shared/api/schemas';
+import { ImportOrDemo } from '../components/DemoButton';
+import { chartPalette, nearestStrike, spotMarkers, StrikeChart, useExposureTooltip, type StrikeMarker, type StrikeSeries } from '../components/charts';
+import { Badge, DemoBadge, EmptyState, ErrorBanner, Loading, Options, PageHead, Panel, Segmented, Stat } from '../components/ui';
+import { daysBetween } from '../../src-shared/calendar';
+import { dateInTimeZone, fmtCount, fmtDateTime, fmtExposure, fmtInt, fmtNumber, fmtPrice } from '../format';
 import { navigate, useApi, useAsync, useTheme, type Route } from '../hooks';
-
-// Mirrors FORMULAS / FORMULA_UNITS in src-shared/api/schemas (value imports would pull typebox in).
-const FORMULA_OPTIONS: ReadonlyArray<{ value: Formula; label: string; title: string }> = [
-  { value: 'nominal', label: 'Shares / $1', title: 'nominal: Γ·OI·100 — shares dealers trade per $1 move' },
-  { value: 'per_1dollar', label: '$ / $1', title: 'per_1dollar: ×S — dollars of delta per $1 move' },
-  { value: 'per_1pct', label: '$ / 1%', title: 'per_1pct: ×S²·0.01 — dollars per 1% move' },
-];
+import { ComparePanel, HistoryPanel, ProfilePanel, RollOffPanel, SnapshotPicker, type ScopeQuery } from './ExposureTime';
 
 type ScopeMode = 'count' | 'pick';
+/** The 0DTE switch: every expiration, the same-day one alone, or all but it. */
+type DteMode = 'all' | '0dte' | 'ex0dte';
+/** `count` of the Nearest scope: 1–5, or 0 for every expiration. */
+const ALL_EXPIRATIONS = 0;
+
+function scopeQuery(scope: ScopeMode, pickedKey: string, count: number, dte: DteMode): ScopeQuery {
+  if (scope === 'pick' && pickedKey !== '') return { expirations: pickedKey };
+  const limit = count === ALL_EXPIRATIONS ? {} : { expirationsCount: count };
+  if (dte === '0dte') return { maxDte: 0, ...limit };
+  if (dte === 'ex0dte') return { minDte: 1, ...limit };
+  return count === ALL_EXPIRATIONS ? { minDte: 0 } : limit;
+}
 
 function dteOf(expiration: string, snapshotTime: string): number {
-  const quoteDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(snapshotTime));
-  return Math.round((Date.parse(`${expiration}T00:00:00Z`) - Date.parse(`${quoteDay}T00:00:00Z`)) / 86_400_000);
+  return daysBetween(dateInTimeZone(Date.parse(snapshotTime)), expiration);
 }
 
 function GexPanel({ gex }: { gex: GexResponseT }) {
@@ -35,9 +42,8 @@ function GexPanel({ gex }: { gex: GexResponseT }) {
   const markers = useMemo<StrikeMarker[]>(() => {
     if (series.length === 0) return [];
     const strikes = gex.data.map((r) => r.strike);
-    const list: StrikeMarker[] = [];
-    const spotStrike = nearestStrike(strikes, gex.stockPrice);
-    if (spotStrike !== null) list.push({ strike: spotStrike, label: `Spot ${fmtPrice(gex.stockPrice)}`, color: palette.text, edge: 'bottom' });
+    // Spot and flip stand on rows of their own at the bottom, the walls hang from rows at the top (StrikeMarker).
+    const list = spotMarkers(strikes, gex.stockPrice, palette);
     if (gex.gammaInflection !== null) {
       const flip = nearestStrike(strikes, gex.gammaInflection);
       if (flip !== null) list.push({ strike: flip, label: `Flip ${fmtPrice(gex.gammaInflection)}`, color: palette.warn, edge: 'bottom' });
@@ -47,7 +53,12 @@ function GexPanel({ gex }: { gex: GexResponseT }) {
     return list;
   }, [gex, series.length, palette]);
   const focus = useMemo(() => ({ from: gex.stockPrice * 0.9, to: gex.stockPrice * 1.1 }), [gex.stockPrice]);
-  const formatValue = useCallback((v: number) => fmtExposure(v, unit, false), [unit]);
+  const { formatValue, tooltip } = useExposureTooltip(gex.data, unit, (r) => [
+    ['Calls', fmtExposure(r.callGEX, unit)],
+    ['Puts', fmtExposure(r.putGEX, unit)],
+    ['Net', fmtExposure(r.netGEX, unit)],
+    ['OI', `calls ${fmtInt(r.callOI)} · puts ${fmtInt(r.putOI)}`],
+  ]);
 
   return (
     <>
@@ -90,19 +101,22 @@ function GexPanel({ gex }: { gex: GexResponseT }) {
         {gex.data.length === 0 ? (
           <p className="muted pad">No open interest in the chosen expirations.</p>
         ) : (
-          <StrikeChart series={series} markers={markers} focus={focus} formatValue={formatValue} label={`Gamma exposure by strike for ${gex.symbol}`} height={360} />
+          <StrikeChart series={series} markers={markers} focus={focus} formatValue={formatValue} tooltip={tooltip} label={`Gamma exposure by strike for ${gex.symbol}`} height={360} />
         )}
       </Panel>
     </>
   );
 }
 
-function VannaPanel({ symbol, snapshotTime }: { symbol: string; snapshotTime: string }) {
+function VannaPanel({ symbol, snapshotTime, snapshot }: { symbol: string; snapshotTime: string; snapshot: number | null }) {
   const api = useApi();
   const theme = useTheme();
   const palette = useMemo(() => chartPalette(theme), [theme]);
   const [expiration, setExpiration] = useState('');
-  const vanna = useAsync((signal) => api.vanna(expiration === '' ? { symbol } : { symbol, expiration }, signal), [api, symbol, expiration, snapshotTime]);
+  const vanna = useAsync(
+    (signal) => api.vanna({ symbol, ...(expiration === '' ? {} : { expiration }), ...(snapshot === null ? {} : { snapshot }) }, signal),
+    [api, symbol, expiration, snapshotTime, snapshot],
+  );
   const v: VannaResponseT | undefined = vanna.data;
   const series = useMemo<StrikeSeries[]>(
     () =>
@@ -117,9 +131,7 @@ function VannaPanel({ symbol, snapshotTime }: { symbol: string; snapshotTime: st
   const markers = useMemo<StrikeMarker[]>(() => {
     if (!v) return [];
     const strikes = v.data.map((r) => r.strike);
-    const list: StrikeMarker[] = [];
-    const spot = nearestStrike(strikes, v.stockPrice);
-    if (spot !== null) list.push({ strike: spot, label: `Spot ${fmtPrice(v.stockPrice)}`, color: palette.text, edge: 'bottom' });
+    const list = spotMarkers(strikes, v.stockPrice, palette);
     const add = (level: number | null, label: string, color: string, edge: 'top' | 'bottom') => {
       if (level === null) return;
       const k = nearestStrike(strikes, level);
@@ -142,11 +154,7 @@ function VannaPanel({ symbol, snapshotTime }: { symbol: string; snapshotTime: st
           Scope
           <select value={expiration} onChange={(e) => setExpiration(e.target.value)} data-testid="vanna-scope">
             <option value="">0–45 DTE aggregate</option>
-            {(v?.availableExpirations ?? []).map((exp) => (
-              <option key={exp} value={exp}>
-                {exp} ({dteOf(exp, snapshotTime)}d)
-              </option>
-            ))}
+            <Options items={v?.availableExpirations} label={(exp) => `${exp} (${dteOf(exp, snapshotTime)}d)`} />
           </select>
         </label>
       }
@@ -201,6 +209,8 @@ export function ExposurePage({ route }: { route: Route }) {
   const [scope, setScope] = useState<ScopeMode>('count');
   const [count, setCount] = useState(3);
   const [picked, setPicked] = useState<string[]>([]);
+  const [dte, setDte] = useState<DteMode>('all');
+  const [snapshot, setSnapshot] = useState<number | null>(null);
 
   const symbols = chains.data?.symbols ?? [];
   useEffect(() => {
@@ -216,20 +226,30 @@ export function ExposurePage({ route }: { route: Route }) {
   const activeSymbol = symbol !== '' && symbols.some((s) => s.symbol === symbol) ? symbol : '';
   const info = symbols.find((s) => s.symbol === activeSymbol);
   const pickedKey = picked.join(',');
+  const scopeParams = useMemo(() => scopeQuery(scope, pickedKey, count, dte), [scope, pickedKey, count, dte]);
+  const scopeKey = JSON.stringify(scopeParams);
+  const snapshots = useAsync((signal) => (activeSymbol === '' ? Promise.resolve(undefined) : api.snapshots(activeSymbol, signal)), [api, activeSymbol, info?.quoteTime, info?.snapshots]);
+  const stored = snapshots.data?.snapshots ?? [];
+  const selected = snapshot !== null && stored.some((s) => s.id === snapshot) ? snapshot : null;
   const gex = useAsync(
-    (signal) => {
-      if (activeSymbol === '') return Promise.resolve(undefined);
-      if (scope === 'pick' && picked.length > 0) return api.gex({ symbol: activeSymbol, formula, expirations: pickedKey }, signal);
-      return api.gex({ symbol: activeSymbol, formula, expirationsCount: count }, signal);
-    },
-    [api, activeSymbol, formula, scope, count, pickedKey],
+    (signal) => (activeSymbol === '' ? Promise.resolve(undefined) : api.gex({ symbol: activeSymbol, formula, ...scopeParams, ...(selected === null ? {} : { snapshot: selected }) }, signal)),
+    // scopeKey stands for scopeParams (useAsync compares its dependencies by identity).
+    [api, activeSymbol, formula, scopeKey, selected, info?.quoteTime],
   );
-  const expirations = useAsync((signal) => (activeSymbol === '' ? Promise.resolve(undefined) : api.expirations(activeSymbol, signal)), [api, activeSymbol, info?.quoteTime]);
+  const expirations = useAsync(
+    (signal) => (activeSymbol === '' ? Promise.resolve(undefined) : api.expirations(activeSymbol, signal, selected ?? undefined)),
+    [api, activeSymbol, info?.quoteTime, selected],
+  );
 
   const changeSymbol = (next: string) => {
     setSymbol(next);
     setPicked([]);
+    setSnapshot(null);
     navigate('exposure', { symbol: next });
+  };
+  const afterDelete = () => {
+    chains.reload();
+    snapshots.reload();
   };
 
   if (chains.error) return <ErrorBanner error={chains.error} onRetry={chains.reload} />;
@@ -238,21 +258,10 @@ export function ExposurePage({ route }: { route: Route }) {
   if (symbols.length === 0) {
     return (
       <div className="page" data-testid="page-exposure">
-        <header className="page-head">
-          <div className="page-title">
-            <h1>Exposure</h1>
-          </div>
-        </header>
+        <PageHead title="Exposure" />
         <EmptyState
           title="No option chains yet"
-          actions={
-            <>
-              <button type="button" className="btn btn-primary" onClick={() => navigate('import')}>
-                Import a chain snapshot
-              </button>
-              <DemoButton onLoaded={chains.reload} />
-            </>
-          }
+          actions={<ImportOrDemo onLoaded={chains.reload} what="a chain snapshot" />}
         >
           Dealer gamma, vanna and charm are computed from option-chain snapshots. Import a Cboe delayed-quotes file (CSV or JSON) for a ticker, enable the online source in Settings, or load the demo market.
         </EmptyState>
@@ -267,30 +276,31 @@ export function ExposurePage({ route }: { route: Route }) {
 
   return (
     <div className="page" data-testid="page-exposure">
-      <header className="page-head">
-        <div className="page-title">
-          <h1>Exposure</h1>
-          {g?.meta.source === 'demo' && <DemoBadge />}
-          {g && (
-            <span className="muted small" data-testid="snapshot-info">
-              snapshot {fmtDateTime(g.meta.snapshotTime)} · source {g.meta.source} · computed {fmtDateTime(g.asOf)}
-            </span>
-          )}
-        </div>
-        <div className="toolbar">
-          <label className="field-inline">
-            Symbol
-            <select value={activeSymbol} onChange={(e) => changeSymbol(e.target.value)} data-testid="symbol-select">
-              {symbols.map((s) => (
-                <option key={s.symbol} value={s.symbol}>
-                  {s.symbol} — {fmtPrice(s.spot)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <Segmented label="Formula" value={formula} options={FORMULA_OPTIONS} onChange={setFormula} />
-        </div>
-      </header>
+      <PageHead
+        title="Exposure"
+        meta={
+          <>
+            {g?.meta.source === 'demo' && <DemoBadge />}
+            {g && (
+              <span className="muted small" data-testid="snapshot-info">
+                snapshot {fmtDateTime(g.meta.snapshotTime)} · source {g.meta.source} · computed {fmtDateTime(g.asOf)}
+              </span>
+            )}
+          </>
+        }
+        toolbar={
+          <>
+            <label className="field-inline">
+              Symbol
+              <select value={activeSymbol} onChange={(e) => changeSymbol(e.target.value)} data-testid="symbol-select">
+                <Options items={symbols} value={(s) => s.symbol} label={(s) => `${s.symbol} — ${fmtPrice(s.spot)}`} />
+              </select>
+            </label>
+            <Segmented label="Formula" value={formula} options={FORMULA_OPTIONS} onChange={setFormula} />
+          </>
+        }
+      />
+      {stored.length > 0 && <SnapshotPicker snapshots={stored} selected={selected} onSelect={setSnapshot} onDeleted={afterDelete} />}
 
       <Panel className="scope-panel">
         <div className="scope">
@@ -305,9 +315,9 @@ export function ExposurePage({ route }: { route: Route }) {
           />
           {scope === 'count' ? (
             <div className="segmented" role="group" aria-label="Number of expirations">
-              {[1, 2, 3, 4, 5].map((n) => (
+              {[1, 2, 3, 4, 5, ALL_EXPIRATIONS].map((n) => (
                 <button key={n} type="button" className={n === count ? 'active' : ''} aria-pressed={n === count} onClick={() => setCount(n)}>
-                  {n}
+                  {n === ALL_EXPIRATIONS ? 'All' : n}
                 </button>
               ))}
             </div>
@@ -332,13 +342,34 @@ export function ExposurePage({ route }: { route: Route }) {
               {picked.length === 0 && <span className="muted small">Pick one or more; until then: the nearest {fmtCount(count, 'expiration')}.</span>}
             </fieldset>
           )}
+          {scope === 'count' && (
+            <Segmented
+              label="Days to expiry"
+              value={dte}
+              onChange={setDte}
+              options={[
+                { value: 'all', label: 'All', title: 'Every expiration in scope' },
+                { value: '0dte', label: '0DTE', title: 'The expiration of the quote day alone (maxDte=0)' },
+                { value: 'ex0dte', label: 'Ex-0DTE', title: 'All but the expiration of the quote day (minDte=1)' },
+              ]}
+            />
+          )}
         </div>
       </Panel>
 
       {gex.error && <ErrorBanner error={gex.error} onRetry={gex.reload} />}
       {!g && !gex.error && <Loading label="Computing exposure…" />}
       {g && <GexPanel gex={g} />}
-      {activeSymbol !== '' && snapshotTime !== '' && <VannaPanel symbol={activeSymbol} snapshotTime={snapshotTime} />}
+      {g && g.data.length === 0 && dte === '0dte' && <p className="muted pad">No expiration of the quote day in this snapshot.</p>}
+      {g && activeSymbol !== '' && (
+        <div className="grid-2">
+          <ProfilePanel symbol={activeSymbol} formula={formula} scope={scopeParams} snapshot={selected} unit={g.meta.unit} />
+          <RollOffPanel expirations={expirations.data} />
+        </div>
+      )}
+      {g && activeSymbol !== '' && <HistoryPanel symbol={activeSymbol} formula={formula} scope={scopeParams} version={stored.map((s) => s.id).join(',')} />}
+      {g && activeSymbol !== '' && <ComparePanel symbol={activeSymbol} formula={formula} scope={scopeParams} snapshots={stored} current={g.meta.snapshotId} unit={g.meta.unit} />}
+      {activeSymbol !== '' && snapshotTime !== '' && <VannaPanel symbol={activeSymbol} snapshotTime={snapshotTime} snapshot={selected} />}
     </div>
   );
 }

@@ -1,10 +1,12 @@
 import { useMemo, useState } from 'react';
 import type { Period, SummaryResponseT } from '../../src-shared/api/schemas';
-import { DemoButton } from '../components/DemoButton';
+import { AccountSelect } from '../components/AccountSelect';
+import { ImportOrDemo } from '../components/DemoButton';
 import { EquityChart, MonthlyBars } from '../components/charts';
 import { PnlCalendar, usesYearStrips } from '../components/PnlCalendar';
-import { DemoBadge, EmptyState, ErrorBanner, Loading, Money, Panel, Segmented, Stat } from '../components/ui';
-import { addDays, addMonths, fmtCount, fmtInt, fmtMoney, fmtPct, fmtRange, isoToday, monthTitle, signClass, typeLabel } from '../format';
+import { DemoBadge, EmptyState, ErrorBanner, Loading, Money, PageHead, Panel, Segmented, Stat } from '../components/ui';
+import { addDays, addMonths } from '../../src-shared/calendar';
+import { dateInTimeZone, fmtCount, fmtInt, fmtMoney, fmtPct, fmtRange, monthTitle, signClass, typeLabel } from '../format';
 import { navigate, useApi, useAsync } from '../hooks';
 
 type PeriodMode = 'weekly' | 'monthly' | 'custom';
@@ -90,7 +92,7 @@ function BySymbolTable({ rows, currency }: { rows: Period['breakdown']['bySymbol
   );
 }
 
-function YearView({ summary }: { summary: SummaryResponseT }) {
+function YearView({ summary, accountId }: { summary: SummaryResponseT; accountId: string }) {
   const s = summary.stats;
   const c = summary.currency;
   const equity = useMemo(() => s.equity.series.map((p) => ({ date: p.date, value: p.equity })), [s.equity.series]);
@@ -109,7 +111,18 @@ function YearView({ summary }: { summary: SummaryResponseT }) {
           sub={`${fmtInt(s.chains.wins)} W · ${fmtInt(s.chains.losses)} L · ${fmtInt(s.chains.closed)} closed`}
           title="Closed chains (flat to flat per account and underlying) with P&L > 0"
         />
-        <Stat label="Chains" value={fmtInt(s.chains.opened)} sub={`${fmtInt(s.chains.open)} open · ${fmtInt(s.chains.closed)} closed`} />
+        <Stat
+          label="Chains"
+          value={fmtInt(s.chains.opened)}
+          sub={
+            <>
+              <button type="button" className="btn-link" data-testid="open-chains" onClick={() => navigate('campaigns', { status: 'open', ...(accountId === '' ? {} : { accountId }) })}>
+                {fmtInt(s.chains.open)} open
+              </button>{' '}
+              · {fmtInt(s.chains.closed)} closed
+            </>
+          }
+        />
         <Stat label="Expired options" value={fmtInt(s.expiredOptions)} sub={fmtCount(s.expiredContracts, 'contract')} />
         <Stat label="Rolls" value={fmtInt(s.rolls)} sub={`${fmtInt(s.assignments)} assigned · ${fmtCount(s.trades, 'trade')}`} />
         <Stat label="Max drawdown" value={<span className={s.equity.maxDrawdown > 0 ? 'neg' : ''}>{fmtMoney(-s.equity.maxDrawdown, c)}</span>} sub="peak to trough" />
@@ -172,13 +185,18 @@ function YearView({ summary }: { summary: SummaryResponseT }) {
 export function JournalPage() {
   const api = useApi();
   const [mode, setMode] = useState<PeriodMode>('monthly');
-  const [date, setDate] = useState(() => isoToday());
-  const [custom, setCustom] = useState(() => ({ from: addMonths(isoToday(), -3), to: isoToday() }));
+  const [date, setDate] = useState(() => dateInTimeZone(Date.now()));
+  const [custom, setCustom] = useState(() => ({ from: addMonths(dateInTimeZone(Date.now()), -3), to: dateInTimeZone(Date.now()) }));
   const [draft, setDraft] = useState(custom);
-  const [year, setYear] = useState(() => Number(isoToday().slice(0, 4)));
+  const [year, setYear] = useState(() => Number(dateInTimeZone(Date.now()).slice(0, 4)));
+  const [accountId, setAccountId] = useState('');
+  const account = accountId === '' ? {} : { accountId };
 
-  const perf = useAsync((signal) => (mode === 'custom' ? api.performance({ from: custom.from, to: custom.to }, signal) : api.performance({ period: mode, date }, signal)), [api, mode, date, custom]);
-  const summary = useAsync((signal) => api.summary(year, signal), [api, year]);
+  const perf = useAsync(
+    (signal) => (mode === 'custom' ? api.performance({ from: custom.from, to: custom.to, ...account }, signal) : api.performance({ period: mode, date, ...account }, signal)),
+    [api, mode, date, custom, accountId],
+  );
+  const summary = useAsync((signal) => api.summary(year, signal, accountId === '' ? undefined : accountId), [api, year, accountId]);
   const latest = useAsync((signal) => api.transactions({ limit: 1 }, signal), [api]);
 
   const reloadAll = () => {
@@ -201,64 +219,62 @@ export function JournalPage() {
 
   return (
     <div className="page" data-testid="page-journal">
-      <header className="page-head">
-        <div className="page-title">
-          <h1>Journal</h1>
-          {data.demo && <DemoBadge />}
-          {data.accounts.length > 0 && <span className="muted small">{data.accounts.map((a) => a.name).join(' · ')}</span>}
-        </div>
-        <div className="toolbar">
-          <Segmented label="Period" value={mode} options={MODES} onChange={setMode} />
-          {mode !== 'custom' ? (
-            <div className="stepper" role="group" aria-label="Move period">
-              <button type="button" className="btn btn-icon" onClick={() => step(-1)} aria-label={`Previous ${mode === 'weekly' ? 'week' : 'month'}`}>
-                ‹
-              </button>
-              <span className="stepper-label" aria-live="polite">
-                {title}
-              </span>
-              <button type="button" className="btn btn-icon" onClick={() => step(1)} aria-label={`Next ${mode === 'weekly' ? 'week' : 'month'}`}>
-                ›
-              </button>
-              <button type="button" className="btn btn-small" onClick={() => setDate(isoToday())}>
-                Today
-              </button>
-            </div>
-          ) : (
-            <form
-              className="inline-form"
-              onSubmit={(event) => {
-                event.preventDefault();
-                if (draft.from <= draft.to) setCustom(draft);
-              }}
-            >
-              <label className="field-inline">
-                From
-                <input type="date" value={draft.from} max={draft.to} onChange={(e) => setDraft({ ...draft, from: e.target.value })} required />
-              </label>
-              <label className="field-inline">
-                To
-                <input type="date" value={draft.to} min={draft.from} onChange={(e) => setDraft({ ...draft, to: e.target.value })} required />
-              </label>
-              <button type="submit" className="btn btn-small">
-                Apply
-              </button>
-            </form>
-          )}
-        </div>
-      </header>
+      <PageHead
+        title="Journal"
+        meta={
+          <>
+            {data.demo && <DemoBadge />}
+            {data.accounts.length === 1 && <span className="muted small">{data.accounts.map((a) => a.name).join(' · ')}</span>}
+            <AccountSelect accounts={data.accounts} value={accountId} onChange={setAccountId} />
+          </>
+        }
+        toolbar={
+          <>
+            <Segmented label="Period" value={mode} options={MODES} onChange={setMode} />
+            {mode !== 'custom' ? (
+              <div className="stepper" role="group" aria-label="Move period">
+                <button type="button" className="btn btn-icon" onClick={() => step(-1)} aria-label={`Previous ${mode === 'weekly' ? 'week' : 'month'}`}>
+                  ‹
+                </button>
+                <span className="stepper-label" aria-live="polite">
+                  {title}
+                </span>
+                <button type="button" className="btn btn-icon" onClick={() => step(1)} aria-label={`Next ${mode === 'weekly' ? 'week' : 'month'}`}>
+                  ›
+                </button>
+                <button type="button" className="btn btn-small" onClick={() => setDate(dateInTimeZone(Date.now()))}>
+                  Today
+                </button>
+              </div>
+            ) : (
+              <form
+                className="inline-form"
+                onSubmit={(event) => {
+                  event.preventDefault();
+                  if (draft.from <= draft.to) setCustom(draft);
+                }}
+              >
+                <label className="field-inline">
+                  From
+                  <input type="date" value={draft.from} max={draft.to} onChange={(e) => setDraft({ ...draft, from: e.target.value })} required />
+                </label>
+                <label className="field-inline">
+                  To
+                  <input type="date" value={draft.to} min={draft.from} onChange={(e) => setDraft({ ...draft, to: e.target.value })} required />
+                </label>
+                <button type="submit" className="btn btn-small">
+                  Apply
+                </button>
+              </form>
+            )}
+          </>
+        }
+      />
 
       {journalEmpty ? (
         <EmptyState
           title="Your journal is empty"
-          actions={
-            <>
-              <button type="button" className="btn btn-primary" onClick={() => navigate('import')}>
-                Import a broker file
-              </button>
-              <DemoButton onLoaded={reloadAll} />
-            </>
-          }
+          actions={<ImportOrDemo onLoaded={reloadAll} />}
         >
           Export your transaction history from tastytrade, Schwab/thinkorswim, Interactive Brokers, Fidelity, Robinhood, E*TRADE or Webull as CSV and drop it on the Import page.
           Or load the demo wheel journal to look around.
@@ -314,7 +330,7 @@ export function JournalPage() {
             </div>
           </header>
           {summary.error && <ErrorBanner error={summary.error} onRetry={summary.reload} />}
-          {summary.data ? <YearView summary={summary.data} /> : !summary.error && <Loading label="Loading year…" />}
+          {summary.data ? <YearView summary={summary.data} accountId={accountId} /> : !summary.error && <Loading label="Loading year…" />}
         </>
       )}
     </div>

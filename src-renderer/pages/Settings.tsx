@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
+import { NEW_YORK } from '../../src-shared/zone';
 import { ApiError, type SettingsJson, type SettingsUpdateT } from '../api/client';
-import { ErrorBanner, Loading, Panel } from '../components/ui';
+import { ErrorBanner, Loading, PageHead, Panel } from '../components/ui';
 import { useApi, useAsync, type Theme } from '../hooks';
 
 async function copyText(text: string): Promise<boolean> {
@@ -74,7 +75,7 @@ function fromDraft(d: Draft): { value: SettingsUpdateT } | { error: string } {
   };
 }
 
-const TIME_ZONES = ['America/New_York', 'America/Chicago', 'America/Denver', 'America/Los_Angeles', 'Europe/London', 'Europe/Berlin', 'Asia/Tokyo', 'Australia/Sydney', 'UTC'];
+const TIME_ZONES = [NEW_YORK, 'America/Chicago', 'America/Denver', 'America/Los_Angeles', 'Europe/London', 'Europe/Berlin', 'Asia/Tokyo', 'Australia/Sydney', 'UTC'];
 
 export function SettingsPage({ theme, onToggleTheme }: { theme: Theme; onToggleTheme: () => void }) {
   const api = useApi();
@@ -129,11 +130,7 @@ export function SettingsPage({ theme, onToggleTheme }: { theme: Theme; onToggleT
 
   return (
     <div className="page page-narrow" data-testid="page-settings">
-      <header className="page-head">
-        <div className="page-title">
-          <h1>Settings</h1>
-        </div>
-      </header>
+      <PageHead title="Settings" />
 
       <Panel title="API access">
         <p className="muted small">

@@ -1,4 +1,4 @@
-/** Stable problem codes of the /v1 API (DESIGN §3) and their HTTP status. */
+/** Stable problem codes of the /v1 API (docs/conventions.md §HTTP API) and their HTTP status. */
 export const PROBLEM_STATUS = {
   /** Not a valid HTTP request or request target (bad percent-encoding, a fragment, a bare `*`). */
   MALFORMED_REQUEST: 400,
@@ -10,6 +10,8 @@ export const PROBLEM_STATUS = {
   UNAUTHORIZED: 401,
   NOT_FOUND: 404,
   UNKNOWN_SYMBOL: 404,
+  UNKNOWN_ACCOUNT: 404,
+  UNKNOWN_SNAPSHOT: 404,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
@@ -36,6 +38,8 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   UNAUTHORIZED: 'Unauthorized',
   NOT_FOUND: 'Not found',
   UNKNOWN_SYMBOL: 'Unknown symbol',
+  UNKNOWN_ACCOUNT: 'Unknown account',
+  UNKNOWN_SNAPSHOT: 'Unknown snapshot',
   METHOD_NOT_ALLOWED: 'Method not allowed',
   REQUEST_TIMEOUT: 'Request timeout',
   CONFLICT: 'Conflict',

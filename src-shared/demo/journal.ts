@@ -1,31 +1,17 @@
 /**
- * Generated journals. `demoTransactions` is the demo wheel account (DESIGN §2): a year of seeded,
+ * Generated journals. `demoTransactions` is the demo wheel account (docs/architecture.md §Running): a year of seeded,
  * simulated wheel trading on four tickers, clearly labelled (source `demo`, account `Demo wheel`).
  * `syntheticTransactions` is a fast, bulk generator for benchmarks and property tests.
  * No third-party data: prices are a seeded simulation, option prices Black–Scholes at a fixed IV.
  */
-import { DateTime } from 'luxon';
 import { occSymbol, type ImportedTransaction, type OptionRight, type TransactionType } from '../journal/model';
-import { addDays, dayOfWeek, journalToday, JOURNAL_TIME_ZONE } from '../journal/dates';
+import { addDays, dayOfWeek, isoInstant } from '../calendar';
+import { NEW_YORK, zonedTimeToMs } from '../zone';
+import { gaussian, seededRandom } from './random';
 
 // ---------------------------------------------------------------- randomness and pricing
 
-/** mulberry32: small, fast, good enough for a simulation; same seed, same journal. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let z = state;
-    z = Math.imul(z ^ (z >>> 15), z | 1);
-    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
-    return ((z ^ (z >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
-function gaussian(random: () => number): number {
-  const u = Math.max(random(), 1e-12);
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
-}
 
 /** Standard normal CDF (Abramowitz–Stegun 26.2.17, |error| < 7.5e-8). */
 function normCdf(x: number): number {
@@ -164,17 +150,19 @@ function fridayOnOrAfter(date: string): string {
 }
 
 function nyInstant(day: string, hour: number, minute: number): string {
-  const local = DateTime.fromISO(`${day}T${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}:00`, { zone: JOURNAL_TIME_ZONE });
-  return local.toUTC().toISO({ suppressMilliseconds: true }) ?? `${day}T15:00:00Z`;
+  return isoInstant(zonedTimeToMs(day, { hour, minute }, NEW_YORK), { compact: true });
 }
 
+/** The seed of the demo wheel account that `serve --demo` and the demo button load. */
+export const DEMO_JOURNAL_SEED = 7;
+
 /**
- * A year of wheel trading ending `today` (journal date; default the current New York date) on KO, AMD,
+ * A year of wheel trading ending `today` (a journal date: the caller's today) on KO, AMD,
  * SOFI and XOM: cash-secured puts, rolls (both legs on one order id), expirations, assignments with the
  * stock at the strike, covered calls, shares called away, dividends with withholding, a losing chain,
  * commission and fees on every fill. Deterministic for a given (seed, today).
  */
-export function demoTransactions(seed = 7, today: string = journalToday()): ImportedTransaction[] {
+export function demoTransactions(seed: number, today: string): ImportedTransaction[] {
   const random = seededRandom(seed);
   const start = addDays(today, -364);
   const tradingDays: string[] = [];

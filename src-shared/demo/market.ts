@@ -1,5 +1,5 @@
 /**
- * The demo market (DESIGN §2): a seeded, deterministic simulator of one trading day (2026-11-20, a
+ * The demo market (docs/architecture.md §Running): a seeded, deterministic simulator of one trading day (2026-11-20, a
  * monthly-expiration Friday) for an index (SPX), an ETF (SPY) and two stocks (AAPL, TSLA). Snapshots every
  * 30 minutes from 09:30 to 16:00 New York, expirations out to about 60 days, skewed smiles, open interest
  * clustered on round strikes (puts below spot, calls above), and a midday sell-off with a partial recovery
@@ -8,8 +8,10 @@
  */
 import type { ChainSnapshot, OptionContract } from '../exposure/model';
 import { normCdf } from '../exposure/greeks';
+import { addDays, dayOfWeek, daysBetween, isoInstant } from '../calendar';
 import { expiryInstantMs, settlementOf, yearsToExpiry } from '../exposure/time';
-import { DateTime } from 'luxon';
+import { NEW_YORK, zonedTimeToMs } from '../zone';
+import { gaussian, seededRandom } from './random';
 
 export const DEMO_DATE = '2026-11-20';
 export const DEMO_SEED = 20261120;
@@ -45,40 +47,17 @@ const TICKERS: TickerSpec[] = [
   { symbol: 'TSLA', spot: 342.2, vol: 0.55, beta: 1.9, step: 5, farStep: 10, nearBand: 0.15, range: 0.45, round: [50, 25, 10], oi: 4000, weeklyRoot: 'TSLA', monthlyRoot: 'TSLA', dailies: false },
 ];
 
-/** mulberry32: a small, well-mixed 32-bit generator; the same seed gives the same market everywhere. */
-function rng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
-function gaussian(random: () => number): number {
-  const u = Math.max(random(), 1e-12);
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
-}
 
 interface Expiry {
   expiration: string;
   root: string;
 }
 
-function addDays(date: string, days: number): string {
-  return DateTime.fromISO(date, { zone: 'utc' }).plus({ days }).toISODate() ?? date;
-}
-
-function weekday(date: string): number {
-  return DateTime.fromISO(date, { zone: 'utc' }).weekday; // 1 = Monday … 7 = Sunday
-}
-
 /** Third Friday of the month of `date`. */
 function isThirdFriday(date: string): boolean {
   const day = Number(date.slice(8, 10));
-  return weekday(date) === 5 && day >= 15 && day <= 21;
+  return dayOfWeek(date) === 5 && day >= 15 && day <= 21;
 }
 
 /** Market holidays inside the window: an expiration on one of them moves to the previous business day. */
@@ -97,7 +76,7 @@ function expirationsFor(spec: TickerSpec): Expiry[] {
   };
   for (let offset = 0; offset <= 62; offset += 1) {
     const date = addDays(DEMO_DATE, offset);
-    const wd = weekday(date);
+    const wd = dayOfWeek(date);
     if (wd === 5) {
       push(date, spec.weeklyRoot);
       if (isThirdFriday(date) && spec.monthlyRoot !== spec.weeklyRoot) push(date, spec.monthlyRoot);
@@ -156,7 +135,7 @@ function baseBook(spec: TickerSpec, random: () => number): StrikeBase[] {
   const book: StrikeBase[] = [];
   const strikes = strikesFor(spec);
   for (const { expiration, root } of expirationsFor(spec)) {
-    const days = Math.max(DateTime.fromISO(expiration, { zone: 'utc' }).diff(DateTime.fromISO(DEMO_DATE, { zone: 'utc' }), 'days').days, 0.3);
+    const days = Math.max(daysBetween(DEMO_DATE, expiration), 0.3);
     const monthly = isThirdFriday(expiration) || expiration === '2026-12-31';
     // Longer books hold more open interest spread over a wider range of strikes.
     const width = spec.vol * Math.sqrt(Math.max(days, 3) / 365) * 1.6;
@@ -212,14 +191,13 @@ function quote(value: number, tick: number): number {
  * quote time then ticker. Same seed, same market.
  */
 export function demoMarket(seed: number = DEMO_SEED): ChainSnapshot[] {
-  const random = rng(seed);
+  const random = seededRandom(seed);
   const books = TICKERS.map((spec) => ({ spec, book: baseBook(spec, random), idio: Array.from({ length: 14 }, () => gaussian(random)) }));
   const snapshots: ChainSnapshot[] = [];
-  const open = DateTime.fromISO(`${DEMO_DATE}T09:30`, { zone: 'America/New_York' });
+  const openMs = zonedTimeToMs(DEMO_DATE, { hour: 9, minute: 30 }, NEW_YORK);
   for (let slot = 0; slot < 14; slot += 1) {
-    const quoteTime = open.plus({ minutes: 30 * slot });
-    const quoteMs = quoteTime.toMillis();
-    const quoteIso = quoteTime.toUTC().toISO({ suppressMilliseconds: true }) ?? '';
+    const quoteMs = openMs + slot * 30 * 60_000;
+    const quoteIso = isoInstant(quoteMs, { compact: true });
     for (const { spec, book, idio } of books) {
       let walk = 0;
       for (let s = 1; s <= slot; s += 1) walk += (idio[s] ?? 0) * 0.0012 * spec.vol / 0.14;

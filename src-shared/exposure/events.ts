@@ -1,11 +1,9 @@
 /**
- * Flip and wall events (DESIGN §4 Events): each newer snapshot of a ticker is compared, per unexpired
+ * Flip and wall events (docs/exposure.md §Events): each newer snapshot of a ticker is compared, per unexpired
  * expiration with 0 ≤ dte ≤ 45, with the last confirmed state of that (ticker, expiration). Changes inside
  * the dead band (flip) or the 10% margin (wall) leave the confirmed state as it was (hysteresis), so a
  * level that wobbles around a threshold does not fire an event at every snapshot.
  */
-import type { Static } from 'typebox';
-import type { FlipEventSchema, WallEventSchema } from '../api/schemas';
 import type { PreparedChain, PreparedExpiration } from './prepare';
 import { gexLevels, strikeTotals, usableContracts } from './gex';
 import { profileRoot } from './sweep';
@@ -24,8 +22,32 @@ export interface ConfirmedState {
   putWallStrike: number | null;
 }
 
-export type FlipEventDraft = Omit<Static<typeof FlipEventSchema>, 'id' | 'dte'>;
-export type WallEventDraft = Omit<Static<typeof WallEventSchema>, 'id' | 'dte'>;
+interface EventBase {
+  ticker: string;
+  expiration: string;
+  /** The quote time of the snapshot that showed the change. */
+  timestamp: string;
+}
+
+export interface FlipEventDraft extends EventBase {
+  eventType: 'flip';
+  previousState: 'positive' | 'negative';
+  newState: 'positive' | 'negative';
+  inflectionPoint: number | null;
+  spotPrice: number;
+  callWallStrike: number | null;
+  putWallStrike: number | null;
+}
+
+export interface WallEventDraft extends EventBase {
+  eventType: 'wall';
+  wallType: 'call' | 'put';
+  previousStrike: number;
+  newStrike: number;
+  spotPrice: number;
+}
+
+/** An event as the engine finds it; the store adds its id, the reader its dte. */
 export type EventDraft = FlipEventDraft | WallEventDraft;
 
 interface ExpirationView {

@@ -1,21 +1,21 @@
 /**
- * Gamma exposure by strike, walls, zone and inflection (DESIGN §4).
+ * Gamma exposure by strike, walls, zone and inflection (docs/exposure.md).
  */
-import type { Formula } from '../api/schemas';
-import { FORMULA_UNITS } from '../api/schemas';
+import type { Formula } from '../api/constants';
 import type { PreparedChain, PreparedExpiration } from './prepare';
-import { profileRoot } from './sweep';
+import { profileWithRoot, type SweepResult } from './sweep';
 
 export const DEFAULT_EXPIRATIONS_COUNT = 3;
 
-/** Thrown for an expiration that is not among the unexpired ones of the snapshot (→ 400 UNKNOWN_EXPIRATION). */
+/** Thrown for expirations that are not among the unexpired ones of the snapshot (→ 400 UNKNOWN_EXPIRATION). */
 export class UnknownExpirationError extends Error {
-  readonly expiration: string;
+  /** Every expiration asked for that is not available, ascending. */
+  readonly expirations: string[];
   readonly available: string[];
-  constructor(expiration: string, available: string[]) {
-    super(`unknown expiration ${expiration}; available: ${available.join(', ')}`);
+  constructor(expirations: string[], available: string[]) {
+    super(`unknown expiration${expirations.length === 1 ? '' : 's'} ${expirations.join(', ')}; available: ${available.join(', ')}`);
     this.name = 'UnknownExpirationError';
-    this.expiration = expiration;
+    this.expirations = expirations;
     this.available = available;
   }
 }
@@ -43,7 +43,7 @@ export interface GexResult {
   callWall: Wall | null;
   putWall: Wall | null;
   data: GexRow[];
-  meta: { availableExpirations: string[]; expirations: string[]; formula: Formula; unit: string; contracts: number; excludedContracts: number };
+  meta: { availableExpirations: string[]; expirations: string[]; formula: Formula; contracts: number; excludedContracts: number };
 }
 
 /** The positive factor that turns dealer gamma in shares per $1 into the unit of `formula`, at spot S. */
@@ -66,11 +66,9 @@ export function resolveGexExpirations(chain: PreparedChain, explicit?: readonly 
 
 export function lookupExpirations(chain: PreparedChain, expirations: readonly string[]): PreparedExpiration[] {
   const unique = [...new Set(expirations)].sort();
-  return unique.map((expiration) => {
-    const found = chain.byExpiration.get(expiration);
-    if (found === undefined) throw new UnknownExpirationError(expiration, chain.expirations.map((e) => e.expiration));
-    return found;
-  });
+  const unknown = unique.filter((expiration) => !chain.byExpiration.has(expiration));
+  if (unknown.length > 0) throw new UnknownExpirationError(unknown, chain.expirations.map((e) => e.expiration));
+  return unique.map((expiration) => chain.byExpiration.get(expiration)).filter((found): found is PreparedExpiration => found !== undefined);
 }
 
 /** Indices of the contracts of these expirations that contribute exposure. */
@@ -185,14 +183,66 @@ export function gexLevels(chain: PreparedChain, totals: StrikeTotals): GexLevels
   return { totalShares, absoluteShares, callWallIndex, putWallIndex };
 }
 
+/** Days to expiry bounds of a /gex scope (`maxDte: 0` = 0DTE alone; `minDte: 1` = all but 0DTE). */
+export interface DteRange {
+  minDte?: number;
+  maxDte?: number;
+}
+
+/**
+ * The expirations of a /gex request given as a dte range (no explicit list): every unexpired expiration with
+ * minDte ≤ dte ≤ maxDte, the nearest `count` of them when a count is given (docs/exposure.md, "Scope").
+ * Possibly none (maxDte=0 on a day without a 0DTE expiration).
+ */
+export function expirationsInDteRange(chain: PreparedChain, range: DteRange, count?: number): PreparedExpiration[] {
+  const low = range.minDte ?? 0;
+  const high = range.maxDte ?? Number.POSITIVE_INFINITY;
+  const within = chain.expirations.filter((e) => e.dte >= low && e.dte <= high);
+  return count === undefined ? within : within.slice(0, Math.max(0, count));
+}
+
 export interface GexScope {
-  /** Explicit expirations; empty = the nearest three. */
+  /** Explicit expirations; empty = the nearest three, unless `exact`. */
   expirations: string[];
   formula: Formula;
+  /** The list is already resolved (resolveGexExpirations, expirationsInDteRange): exactly these, possibly none. */
+  exact?: boolean;
+}
+
+function scopeExpirations(chain: PreparedChain, scope: GexScope): PreparedExpiration[] {
+  return scope.exact === true ? lookupExpirations(chain, scope.expirations) : resolveGexExpirations(chain, scope.expirations);
+}
+
+/** The gamma profile of a scope: the 201-point sweep in shares per $1 and the root nearest spot, from one sweep. */
+export interface GammaProfile {
+  sweep: SweepResult;
+  gammaInflection: number | null;
+}
+
+export function gammaProfile(chain: PreparedChain, contracts: Int32Array): GammaProfile {
+  const { sweep, root } = profileWithRoot(chain, contracts, 'gamma');
+  return { sweep, gammaInflection: root };
+}
+
+/** /gex/profile: the sweep points in the formula's unit, each taken at its own hypothetical spot x. */
+export interface GexProfileResult {
+  symbol: string;
+  stockPrice: number;
+  formula: Formula;
+  gammaInflection: number | null;
+  points: Array<{ spot: number; netGEX: number }>;
+  expirations: string[];
+}
+
+export function computeGexProfile(chain: PreparedChain, scope: GexScope): GexProfileResult {
+  const expirations = scopeExpirations(chain, scope);
+  const { sweep, gammaInflection } = gammaProfile(chain, usableContracts(chain, expirations));
+  const points = Array.from(sweep.levels, (x, p) => ({ spot: x, netGEX: (sweep.values[p] ?? 0) * formulaFactor(scope.formula, x) }));
+  return { symbol: chain.symbol, stockPrice: chain.spot, formula: scope.formula, gammaInflection, points, expirations: expirations.map((e) => e.expiration) };
 }
 
 export function computeGex(chain: PreparedChain, scope: GexScope): GexResult {
-  const expirations = resolveGexExpirations(chain, scope.expirations);
+  const expirations = scopeExpirations(chain, scope);
   const factor = formulaFactor(scope.formula, chain.spot);
   const totals = strikeTotals(chain, expirations);
   const levels = gexLevels(chain, totals);
@@ -209,7 +259,7 @@ export function computeGex(chain: PreparedChain, scope: GexScope): GexResult {
     stockPrice: chain.spot,
     totalGEX: levels.totalShares * factor,
     gammaZone: levels.totalShares >= 0 ? 'positive' : 'negative',
-    gammaInflection: profileRoot(chain, contracts, 'gamma'),
+    gammaInflection: gammaProfile(chain, contracts).gammaInflection,
     callWall: wall(levels.callWallIndex, totals.call),
     putWall: wall(levels.putWallIndex, totals.put),
     data,
@@ -217,9 +267,58 @@ export function computeGex(chain: PreparedChain, scope: GexScope): GexResult {
       availableExpirations: chain.expirations.map((e) => e.expiration),
       expirations: expirations.map((e) => e.expiration),
       formula: scope.formula,
-      unit: FORMULA_UNITS[scope.formula],
       contracts: totals.contracts,
       excludedContracts: chain.excluded.adjusted,
     },
   };
+}
+
+/** One point of /gex/history: a snapshot's levels in one scope. */
+export interface GexHistoryPoint {
+  quoteTime: string;
+  spot: number;
+  totalGEX: number;
+  gammaZone: 'positive' | 'negative';
+  gammaInflection: number | null;
+  callWall: Wall | null;
+  putWall: Wall | null;
+}
+
+export function gexHistoryPoint(result: GexResult, quoteTime: string): GexHistoryPoint {
+  const { stockPrice, totalGEX, gammaZone, gammaInflection, callWall, putWall } = result;
+  return { quoteTime, spot: stockPrice, totalGEX, gammaZone, gammaInflection, callWall, putWall };
+}
+
+/** A strike of /gex/diff: the `to` snapshot's figures minus the `from` snapshot's (0 where a side has no row). */
+export interface GexDiffRow {
+  strike: number;
+  fromNetGEX: number;
+  toNetGEX: number;
+  netGEX: number;
+  callGEX: number;
+  putGEX: number;
+  callOI: number;
+  putOI: number;
+}
+
+/** The change per strike between two /gex results of the same scope rules, over the union of their strikes. */
+export function diffGex(from: GexResult, to: GexResult): GexDiffRow[] {
+  const zero: GexRow = { strike: 0, callGEX: 0, putGEX: 0, netGEX: 0, callOI: 0, putOI: 0 };
+  const before = new Map(from.data.map((row) => [row.strike, row]));
+  const after = new Map(to.data.map((row) => [row.strike, row]));
+  const strikes = [...new Set([...before.keys(), ...after.keys()])].sort((a, b) => a - b);
+  return strikes.map((strike) => {
+    const a = before.get(strike) ?? zero;
+    const b = after.get(strike) ?? zero;
+    return {
+      strike,
+      fromNetGEX: a.netGEX,
+      toNetGEX: b.netGEX,
+      netGEX: b.netGEX - a.netGEX,
+      callGEX: b.callGEX - a.callGEX,
+      putGEX: b.putGEX - a.putGEX,
+      callOI: b.callOI - a.callOI,
+      putOI: b.putOI - a.putOI,
+    };
+  });
 }

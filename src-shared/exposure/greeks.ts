@@ -1,5 +1,5 @@
 /**
- * Black–Scholes–Merton greeks written on the forward (DESIGN §4). The carry is implied by the forward:
+ * Black–Scholes–Merton greeks written on the forward (docs/exposure.md). The carry is implied by the forward:
  * e^{−qT} = DF·F/S with DF = e^{−rT}, and b = r − q = ln(F/S)/T. Everything is per share.
  */
 

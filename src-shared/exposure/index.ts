@@ -1,4 +1,4 @@
-/** The dealer-exposure engine (DESIGN §4): pure functions from a chain snapshot to numbers. */
+/** The dealer-exposure engine (docs/exposure.md): pure functions from a chain snapshot to numbers. */
 export type { ChainSnapshot, OptionContract, SnapshotSourceId } from './model';
 export { bsmGreeks, normCdf, normPdf, type Greeks, type GreeksInput } from './greeks';
 export { AM_SETTLED_ROOTS, daysToExpiry, expiryInstantMs, settlementOf, yearsToExpiry, type Settlement } from './time';
@@ -17,10 +17,19 @@ export {
 } from './prepare';
 export {
   computeGex,
+  computeGexProfile,
   DEFAULT_EXPIRATIONS_COUNT,
+  diffGex,
+  expirationsInDteRange,
+  gexHistoryPoint,
   formulaFactor,
+  lookupExpirations,
   resolveGexExpirations,
   UnknownExpirationError,
+  type DteRange,
+  type GexDiffRow,
+  type GexHistoryPoint,
+  type GexProfileResult,
   type GexResult,
   type GexRow,
   type GexScope,

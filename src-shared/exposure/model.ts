@@ -1,4 +1,4 @@
-/** The neutral chain snapshot (DESIGN §4). Parsers in src-main/chains produce it; the engine reads it. */
+/** The neutral chain snapshot (docs/exposure.md). Parsers in src-main/chains produce it; the engine reads it. */
 
 export type SnapshotSourceId = 'cboe-csv' | 'cboe-json' | 'generic' | 'demo' | 'online';
 

@@ -1,11 +1,13 @@
 /**
- * Turns a snapshot into flat per-contract arrays that every computation reuses (DESIGN §4): expired
+ * Turns a snapshot into flat per-contract arrays that every computation reuses (docs/exposure.md): expired
  * contracts dropped, T / dte / settlement / forward per expiration, greeks at spot, and the constants of the
  * profile sweep (d1 at spot and 1/(σ√T)), so that a sweep point costs one exp per contract.
  */
 import type { ChainSnapshot, OptionContract } from './model';
 import { INV_SQRT_2PI, normCdf } from './greeks';
-import { calendarDaysBetween, expiryInstantMs, newYorkDate, newYorkDateTime, parseInstantMs, settlementOf, yearsToExpiry, type Settlement } from './time';
+import { daysBetween, parseInstantMs } from '../calendar';
+import { dateInZone, dateTimeInZone, NEW_YORK } from '../zone';
+import { expiryInstantMs, settlementOf, yearsToExpiry, type Settlement } from './time';
 
 export interface EngineSettings {
   /** Continuously compounded risk-free rate r (default 0.04). */
@@ -194,7 +196,7 @@ function buildPreparedChain(snapshot: ChainSnapshot, rate: number): PreparedChai
   const gammaCoef = new Float64Array(n);
   const vannaCoef = new Float64Array(n);
 
-  const quoteDay = newYorkDate(quoteMs);
+  const quoteDay = dateInZone(quoteMs, NEW_YORK);
   const expirations: PreparedExpiration[] = [];
   let start = 0;
   while (start < n) {
@@ -263,7 +265,7 @@ function buildPreparedChain(snapshot: ChainSnapshot, rate: number): PreparedChai
     }
     expirations.push({
       expiration,
-      dte: calendarDaysBetween(quoteDay, expiration),
+      dte: daysBetween(quoteDay, expiration),
       settlement: oiBySettlement.AM > oiBySettlement.PM ? 'AM' : groups.some((g) => g.settlement === 'PM') ? 'PM' : 'AM',
       contracts: end - start,
       openInterest: oiTotal,
@@ -353,10 +355,29 @@ export interface ExpirationDetail {
   settlement: Settlement;
   contracts: number;
   openInterest: number;
+  /**
+   * The expiration's share of the book's absolute gamma: Σ|s·Γ·OI·m| of its contracts over that of every unexpired
+   * contract of the snapshot (shares per $1, at the quote's spot). The shares sum to 1; all 0 when the book has no
+   * gamma (docs/exposure.md, "Gamma share").
+   */
+  gammaShare: number;
 }
 
 export function expirationDetails(chain: PreparedChain): ExpirationDetail[] {
-  return chain.expirations.map(({ expiration, dte, settlement, contracts, openInterest }) => ({ expiration, dte, settlement, contracts, openInterest }));
+  const absolute = chain.expirations.map((e) => {
+    let sum = 0;
+    for (let i = e.start; i < e.end; i += 1) sum += Math.abs(chain.gammaShares[i] ?? 0);
+    return sum;
+  });
+  const book = absolute.reduce((a, b) => a + b, 0);
+  return chain.expirations.map(({ expiration, dte, settlement, contracts, openInterest }, index) => ({
+    expiration,
+    dte,
+    settlement,
+    contracts,
+    openInterest,
+    gammaShare: book > 0 ? (absolute[index] ?? 0) / book : 0,
+  }));
 }
 
 /**
@@ -365,7 +386,7 @@ export function expirationDetails(chain: PreparedChain): ExpirationDetail[] {
  */
 export function emptyChainReason(chain: PreparedChain): string | null {
   if (chain.expirations.length > 0) return null;
-  const quote = `${newYorkDateTime(chain.quoteMs)} New York time (${chain.quoteTime})`;
+  const quote = `${dateTimeInZone(chain.quoteMs, NEW_YORK)} New York time (${chain.quoteTime})`;
   if (chain.latestExpiration === null) return `the ${chain.symbol} chain has no contracts`;
   if (chain.excluded.adjusted > 0) {
     return `every unexpired contract of the ${chain.symbol} chain at its quote time ${quote} (${chain.excluded.adjusted}) has an adjusted root (${chain.adjustedRoots.join(', ')}: a non-standard deliverable), and exposure leaves those out`;
@@ -378,5 +399,5 @@ export function emptyChainReason(chain: PreparedChain): string | null {
 
 /** The New York date of the chain's quote time. */
 export function quoteDate(chain: PreparedChain): string {
-  return newYorkDate(chain.quoteMs);
+  return dateInZone(chain.quoteMs, NEW_YORK);
 }

@@ -1,5 +1,5 @@
 /**
- * The profile sweep behind gammaInflection and vannaFlip (DESIGN §4): a profile over spot levels x, each
+ * The profile sweep behind gammaInflection and vannaFlip (docs/exposure.md): a profile over spot levels x, each
  * contract keeping its IV and T while its forward moves to F·x/S, evaluated on 201 points evenly spread
  * on [0.8S, 1.2S]; sign changes between kept points are bisected to a width ≤ 1e−6·S; the root nearest S
  * wins.
@@ -163,8 +163,12 @@ function bisect(bracket: Bracket, spot: number, evaluate: (x: number) => number)
   return 0.5 * (low + high);
 }
 
-/** Sweep + bisection for one kind of profile over the given contracts. */
-export function profileRoot(chain: PreparedChain, contracts: Int32Array, kind: ProfileKind): number | null {
+/** Sweep + bisection for one kind of profile over the given contracts: the grid and the root, from one sweep. */
+export function profileWithRoot(chain: PreparedChain, contracts: Int32Array, kind: ProfileKind): { sweep: SweepResult; root: number | null } {
   const sweep = sweepProfile(chain, contracts, kind);
-  return findRootNearestSpot(sweep, chain.spot, (x) => profileAt(chain, contracts, kind, x));
+  return { sweep, root: findRootNearestSpot(sweep, chain.spot, (x) => profileAt(chain, contracts, kind, x)) };
+}
+
+export function profileRoot(chain: PreparedChain, contracts: Int32Array, kind: ProfileKind): number | null {
+  return profileWithRoot(chain, contracts, kind).root;
 }

@@ -1,5 +1,5 @@
 /**
- * Vanna and charm exposure with their key levels (DESIGN §4, /vanna).
+ * Vanna and charm exposure with their key levels (docs/exposure.md, /vanna).
  */
 import type { PreparedChain, PreparedExpiration } from './prepare';
 import { lookupExpirations, pickLevel, usableContracts } from './gex';

@@ -1,17 +1,12 @@
 /**
- * Period and yearly queries over a built ledger (DESIGN §5). They only walk the sorted day buckets of
- * the range (binary search to the first day), never the raw transactions. Money is summed in minor
- * units and rounded to cents once, at the end (`minorToCents`).
+ * Period and yearly queries over a built ledger (docs/journal.md). They only walk the sorted day buckets of
+ * the range (binary search to the first day), never the raw transactions. Results are domain values: money in
+ * integer minor units, summed exactly; the server's presenters round to cents for the /v1 JSON.
  */
-import { minorToCents } from '../money';
-import type { PerformanceResponseT, PeriodSummary, SummaryResponseT } from '../api/schemas';
 import { TRANSACTION_TYPES } from './model';
-import { journalDate, monthRange, weekRange } from './dates';
+import { monthRange, weekRange } from '../calendar';
+import { dateOfQuery as journalDate } from '../zone';
 import type { CurrencyDays, DayAgg, Ledger, SymbolAgg } from './ledger';
-
-type PeriodJson = PerformanceResponseT['monthly'];
-type DayRow = PeriodJson['breakdown']['byDay'][number];
-type SymbolRow = PeriodJson['breakdown']['bySymbol'][number];
 
 export interface PerformanceQuery {
   period: 'weekly' | 'monthly';
@@ -22,26 +17,34 @@ export interface PerformanceQuery {
 }
 
 /** The summable part of a day: the same fields, so that a period is the sum of its days. */
-type Totals = Pick<
-  DayAgg,
-  'optionsPLMinor' | 'stockPLMinor' | 'lockedInMinor' | 'premiumsMinor' | 'dividendsMinor' | 'interestMinor' | 'feesMinor' | 'rolls' | 'rollCreditsMinor' | 'trades'
->;
+const TOTAL_FIELDS = [
+  'optionsPLMinor',
+  'stockPLMinor',
+  'lockedInMinor',
+  'premiumsMinor',
+  'dividendsMinor',
+  'interestMinor',
+  'feesMinor',
+  'rolls',
+  'rollCreditsMinor',
+  'trades',
+] as const satisfies ReadonlyArray<keyof DayAgg>;
+export type Totals = Pick<DayAgg, (typeof TOTAL_FIELDS)[number]>;
+
+/** The summable part of a symbol's day. */
+const SYMBOL_FIELDS = ['optionsPLMinor', 'stockPLMinor', 'premiumsMinor', 'dividendsMinor', 'interestMinor', 'feesMinor', 'rolls', 'trades'] as const satisfies ReadonlyArray<keyof SymbolAgg>;
 
 function emptyTotals(): Totals {
   return { optionsPLMinor: 0, stockPLMinor: 0, lockedInMinor: 0, premiumsMinor: 0, dividendsMinor: 0, interestMinor: 0, feesMinor: 0, rolls: 0, rollCreditsMinor: 0, trades: 0 };
 }
 
+/** Adds the fields of `from` into `into` (integers: minor units and counts, exact). */
+function addFields<K extends string>(into: Record<K, number>, from: Readonly<Record<K, number>>, fields: readonly K[]): void {
+  for (const field of fields) into[field] += from[field];
+}
+
 function addTotals(into: Totals, agg: DayAgg): void {
-  into.optionsPLMinor += agg.optionsPLMinor;
-  into.stockPLMinor += agg.stockPLMinor;
-  into.lockedInMinor += agg.lockedInMinor;
-  into.premiumsMinor += agg.premiumsMinor;
-  into.dividendsMinor += agg.dividendsMinor;
-  into.interestMinor += agg.interestMinor;
-  into.feesMinor += agg.feesMinor;
-  into.rolls += agg.rolls;
-  into.rollCreditsMinor += agg.rollCreditsMinor;
-  into.trades += agg.trades;
+  addFields(into, agg, TOTAL_FIELDS);
 }
 
 /** totalPL of a day (or any totals): realized + dividends + interest − standalone fees. */
@@ -52,25 +55,6 @@ export function dayTotalMinor(agg: Pick<DayAgg, 'optionsPLMinor' | 'stockPLMinor
 /** A day shows in byDay / calendar when something that the summary counts happened on it. */
 export function isActiveDay(agg: DayAgg): boolean {
   return agg.trades > 0 || agg.plEvents > 0 || agg.rolls > 0;
-}
-
-function toSummary(totals: Totals): PeriodSummary {
-  const realized = totals.optionsPLMinor + totals.stockPLMinor;
-  return {
-    realizedPL: minorToCents(realized),
-    totalPL: minorToCents(dayTotalMinor(totals)),
-    premiumsCollected: minorToCents(totals.premiumsMinor),
-    lockedInPremiums: minorToCents(totals.lockedInMinor),
-    rolls: totals.rolls,
-    rollCredits: minorToCents(totals.rollCreditsMinor),
-    dividends: minorToCents(totals.dividendsMinor),
-    interest: minorToCents(totals.interestMinor),
-    stockPL: minorToCents(totals.stockPLMinor),
-    optionsPL: minorToCents(totals.optionsPLMinor),
-    fees: minorToCents(totals.feesMinor),
-    trades: totals.trades,
-    marksAvailable: false,
-  };
 }
 
 /** Index of the first day ≥ `from`. */
@@ -105,194 +89,190 @@ function rangeTotals(series: CurrencyDays | undefined, from: string, to: string)
   return { totals, any };
 }
 
-function periodOf(ledger: Ledger, from: string, to: string): PeriodJson {
+/** A day of a period that counts (see isActiveDay): its total P&L, realized, premiums and trades. */
+export interface DayResult {
+  date: string;
+  plMinor: number;
+  realizedMinor: number;
+  premiumsMinor: number;
+  trades: number;
+}
+
+/** The totals of every currency but the reporting one, for those with activity in the range. */
+function otherCurrencies(ledger: Ledger, from: string, to: string): Record<string, Totals> {
+  const byCurrency: Record<string, Totals> = {};
+  for (const currency of ledger.currencies) {
+    if (currency === ledger.reportingCurrency) continue;
+    const other = rangeTotals(ledger.byCurrency.get(currency), from, to);
+    if (other.any) byCurrency[currency] = other.totals;
+  }
+  return byCurrency;
+}
+
+/** A symbol's totals over a period (the summable part of its days). */
+export interface SymbolResult extends SymbolAgg {
+  symbol: string;
+  /** totalPL of the symbol: realized + dividends + interest − standalone fees. */
+  plMinor: number;
+}
+
+/** One period (a week, a month, a custom range) in the reporting currency, with the other currencies apart. */
+export interface PeriodResult {
+  from: string;
+  to: string;
+  currency: string;
+  totals: Totals;
+  byDay: DayResult[];
+  /** Largest |P&L| first, then by symbol. */
+  bySymbol: SymbolResult[];
+  /** Other currencies with activity in the period, never mixed into `totals`. */
+  byCurrency: Record<string, Totals>;
+}
+
+function periodOf(ledger: Ledger, from: string, to: string): PeriodResult {
   const reporting = ledger.byCurrency.get(ledger.reportingCurrency);
   const totals = emptyTotals();
-  const byDay: DayRow[] = [];
+  const byDay: DayResult[] = [];
   const symbols = new Map<string, SymbolAgg>();
   eachDay(reporting, from, to, (agg) => {
     addTotals(totals, agg);
     if (isActiveDay(agg)) {
-      byDay.push({
-        date: agg.day,
-        pl: minorToCents(dayTotalMinor(agg)),
-        realizedPL: minorToCents(agg.optionsPLMinor + agg.stockPLMinor),
-        premiumsCollected: minorToCents(agg.premiumsMinor),
-        trades: agg.trades,
-      });
+      byDay.push({ date: agg.day, plMinor: dayTotalMinor(agg), realizedMinor: agg.optionsPLMinor + agg.stockPLMinor, premiumsMinor: agg.premiumsMinor, trades: agg.trades });
     }
     for (const [symbol, row] of agg.symbols) {
       const sum = symbols.get(symbol);
-      if (!sum) {
-        symbols.set(symbol, { ...row });
-        continue;
-      }
-      sum.optionsPLMinor += row.optionsPLMinor;
-      sum.stockPLMinor += row.stockPLMinor;
-      sum.premiumsMinor += row.premiumsMinor;
-      sum.dividendsMinor += row.dividendsMinor;
-      sum.interestMinor += row.interestMinor;
-      sum.feesMinor += row.feesMinor;
-      sum.rolls += row.rolls;
-      sum.trades += row.trades;
+      if (sum) addFields(sum, row, SYMBOL_FIELDS);
+      else symbols.set(symbol, { ...row });
     }
   });
-  const ranked = [...symbols].map(([symbol, row]) => ({ symbol, row, plMinor: dayTotalMinor(row) }));
-  ranked.sort((a, b) => Math.abs(b.plMinor) - Math.abs(a.plMinor) || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
-  const bySymbol: SymbolRow[] = ranked.map(({ symbol, row, plMinor }) => ({
-    symbol,
-    pl: minorToCents(plMinor),
-    realizedPL: minorToCents(row.optionsPLMinor + row.stockPLMinor),
-    optionsPL: minorToCents(row.optionsPLMinor),
-    stockPL: minorToCents(row.stockPLMinor),
-    premiumsCollected: minorToCents(row.premiumsMinor),
-    dividends: minorToCents(row.dividendsMinor),
-    rolls: row.rolls,
-    trades: row.trades,
-  }));
-  const byCurrency: Record<string, PeriodSummary> = {};
-  for (const currency of ledger.currencies) {
-    if (currency === ledger.reportingCurrency) continue;
-    const other = rangeTotals(ledger.byCurrency.get(currency), from, to);
-    if (other.any) byCurrency[currency] = toSummary(other.totals);
-  }
-  return { from, to, currency: ledger.reportingCurrency, summary: toSummary(totals), breakdown: { byDay, bySymbol }, byCurrency };
+  const bySymbol: SymbolResult[] = [...symbols].map(([symbol, row]) => ({ symbol, ...row, plMinor: dayTotalMinor(row) }));
+  bySymbol.sort((a, b) => Math.abs(b.plMinor) - Math.abs(a.plMinor) || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
+  return { from, to, currency: ledger.reportingCurrency, totals, byDay, bySymbol, byCurrency: otherCurrencies(ledger, from, to) };
+}
+
+export interface PerformanceResult {
+  monthly: PeriodResult;
+  weekly: PeriodResult;
+  custom?: PeriodResult;
+  /** The custom range if any, else the chosen period: what the calendar shows. */
+  range: { period: 'weekly' | 'monthly' | 'custom'; from: string; to: string };
 }
 
 /**
  * `/journal/performance`: the calendar month and the Monday–Sunday week containing `date`, plus the
- * custom range when from/to are given (from > to gives an empty range). `range` and `calendar` follow
- * the custom range if any, else the chosen period.
+ * custom range when from/to are given (from > to gives an empty range). `range` follows the custom range if any,
+ * else the chosen period.
  */
-export function performance(ledger: Ledger, query: PerformanceQuery): Omit<PerformanceResponseT, 'accounts' | 'demo'> {
+export function performance(ledger: Ledger, query: PerformanceQuery): PerformanceResult {
   const date = journalDate(query.date);
   const month = monthRange(date);
   const week = weekRange(date);
   const monthly = periodOf(ledger, month.from, month.to);
   const weekly = periodOf(ledger, week.from, week.to);
-  const hasCustom = query.from !== undefined && query.to !== undefined;
-  const custom = hasCustom ? periodOf(ledger, query.from ?? '', query.to ?? '') : undefined;
+  const custom = query.from !== undefined && query.to !== undefined ? periodOf(ledger, query.from, query.to) : undefined;
   const chosen = custom ?? (query.period === 'weekly' ? weekly : monthly);
-  const calendarDays = chosen.breakdown.byDay.map((row) => ({ date: row.date, pl: row.pl, trades: row.trades }));
-  const response: Omit<PerformanceResponseT, 'accounts' | 'demo'> = {
-    monthly,
-    weekly,
-    range: { period: custom ? 'custom' : query.period, from: chosen.from, to: chosen.to },
-    calendar: { from: chosen.from, to: chosen.to, days: calendarDays },
-  };
-  if (custom) response.custom = custom;
-  return response;
+  const result: PerformanceResult = { monthly, weekly, range: { period: custom ? 'custom' : query.period, from: chosen.from, to: chosen.to } };
+  if (custom) result.custom = custom;
+  return result;
+}
+
+/** The period of a performance result that `range` names (the calendar's days are its active days). */
+export function rangePeriod(result: PerformanceResult): PeriodResult {
+  return result.custom ?? (result.range.period === 'weekly' ? result.weekly : result.monthly);
+}
+
+export interface DayPL {
+  date: string;
+  plMinor: number;
+}
+
+export interface YearResult {
+  year: number;
+  currency: string;
+  totals: Totals;
+  expiredOptions: number;
+  expiredContracts: number;
+  assignments: number;
+  chains: { opened: number; closed: number; open: number; wins: number; losses: number; winRate: number | null };
+  /** Days with P&L events, in date order, with the cumulative P&L of the year after each. */
+  daily: Array<DayPL & { cumulativeMinor: number }>;
+  /** Largest peak-to-trough fall of the cumulative P&L (≥ 0). */
+  maxDrawdownMinor: number;
+  tradingDays: { active: number; winning: number; losing: number; bestDay: DayPL | null; worstDay: DayPL | null };
+  /** Count of each transaction type (every type named, 0 included). */
+  tradesByType: Record<string, number>;
+  /** P&L of each calendar month, January first. */
+  monthlyMinor: number[];
+  /** Other currencies with activity in the year. */
+  byCurrency: Record<string, Totals>;
+}
+
+/** Opened, closed and open chains of the reporting currency as of the year's end; wins and losses of those closed in it. */
+function chainCounts(ledger: Ledger, from: string, to: string): YearResult['chains'] {
+  const counts = { opened: 0, closed: 0, openedUpToYear: 0, closedUpToYear: 0, wins: 0, losses: 0 };
+  for (const chain of ledger.chains) {
+    if (chain.currency !== ledger.reportingCurrency) continue;
+    if (chain.openDay <= to) counts.openedUpToYear += 1;
+    if (chain.openDay >= from && chain.openDay <= to) counts.opened += 1;
+    if (chain.closeDay === null) continue;
+    if (chain.closeDay <= to) counts.closedUpToYear += 1;
+    if (chain.closeDay >= from && chain.closeDay <= to) {
+      counts.closed += 1;
+      if (chain.plMinor > 0) counts.wins += 1;
+      else counts.losses += 1;
+    }
+  }
+  const { opened, closed, wins, losses } = counts;
+  return { opened, closed, open: counts.openedUpToYear - counts.closedUpToYear, wins, losses, winRate: closed > 0 ? wins / closed : null };
 }
 
 /** `/journal/summary` for one calendar year (journal-zone dates), in the reporting currency. */
-export function yearSummary(ledger: Ledger, year: number): Omit<SummaryResponseT, 'accounts' | 'demo'> {
+export function yearSummary(ledger: Ledger, year: number): YearResult {
   const from = `${String(year).padStart(4, '0')}-01-01`;
   const to = `${String(year).padStart(4, '0')}-12-31`;
-  const reporting = ledger.byCurrency.get(ledger.reportingCurrency);
   const totals = emptyTotals();
   const typeCounts = new Array<number>(TRANSACTION_TYPES.length).fill(0);
   const monthlyMinor = new Array<number>(12).fill(0);
-  const daily: SummaryResponseT['chartData']['daily'] = [];
-  const series: SummaryResponseT['stats']['equity']['series'] = [];
-  let expiredOptions = 0;
-  let expiredContracts = 0;
-  let assignments = 0;
-  let cumulativeMinor = 0;
-  let peakMinor = 0;
-  let maxDrawdownMinor = 0;
-  let active = 0;
-  let winning = 0;
-  let losing = 0;
-  let best: { date: string; plMinor: number } | null = null;
-  let worst: { date: string; plMinor: number } | null = null;
+  const daily: YearResult['daily'] = [];
+  const events = { expiredOptions: 0, expiredContracts: 0, assignments: 0 };
+  const tradingDays: YearResult['tradingDays'] = { active: 0, winning: 0, losing: 0, bestDay: null, worstDay: null };
+  const equity = { cumulativeMinor: 0, peakMinor: 0, maxDrawdownMinor: 0 };
 
-  eachDay(reporting, from, to, (agg) => {
+  eachDay(ledger.byCurrency.get(ledger.reportingCurrency), from, to, (agg) => {
     addTotals(totals, agg);
     for (let i = 0; i < typeCounts.length; i += 1) typeCounts[i] = (typeCounts[i] ?? 0) + (agg.typeCounts[i] ?? 0);
-    expiredOptions += agg.expiredOptions;
-    expiredContracts += agg.expiredContracts;
-    assignments += agg.assignments;
+    addFields(events, agg, ['expiredOptions', 'expiredContracts', 'assignments']);
     if (agg.plEvents === 0) return;
     const plMinor = dayTotalMinor(agg);
     const monthIndex = Number(agg.day.slice(5, 7)) - 1;
     monthlyMinor[monthIndex] = (monthlyMinor[monthIndex] ?? 0) + plMinor;
-    cumulativeMinor += plMinor;
-    peakMinor = Math.max(peakMinor, cumulativeMinor);
-    maxDrawdownMinor = Math.max(maxDrawdownMinor, peakMinor - cumulativeMinor);
-    active += 1;
-    if (plMinor > 0) winning += 1;
-    else if (plMinor < 0) losing += 1;
-    if (!best || plMinor > best.plMinor) best = { date: agg.day, plMinor };
-    if (!worst || plMinor < worst.plMinor) worst = { date: agg.day, plMinor };
-    daily.push({ date: agg.day, pl: minorToCents(plMinor), cumulative: minorToCents(cumulativeMinor) });
-    series.push({ date: agg.day, equity: minorToCents(cumulativeMinor) });
+    equity.cumulativeMinor += plMinor;
+    equity.peakMinor = Math.max(equity.peakMinor, equity.cumulativeMinor);
+    equity.maxDrawdownMinor = Math.max(equity.maxDrawdownMinor, equity.peakMinor - equity.cumulativeMinor);
+    tradingDays.active += 1;
+    if (plMinor > 0) tradingDays.winning += 1;
+    else if (plMinor < 0) tradingDays.losing += 1;
+    if (!tradingDays.bestDay || plMinor > tradingDays.bestDay.plMinor) tradingDays.bestDay = { date: agg.day, plMinor };
+    if (!tradingDays.worstDay || plMinor < tradingDays.worstDay.plMinor) tradingDays.worstDay = { date: agg.day, plMinor };
+    daily.push({ date: agg.day, plMinor, cumulativeMinor: equity.cumulativeMinor });
   });
-
-  let opened = 0;
-  let closed = 0;
-  let openedUpToYear = 0;
-  let closedUpToYear = 0;
-  let wins = 0;
-  let losses = 0;
-  for (const chain of ledger.chains) {
-    if (chain.currency !== ledger.reportingCurrency) continue;
-    if (chain.openDay <= to) openedUpToYear += 1;
-    if (chain.openDay >= from && chain.openDay <= to) opened += 1;
-    if (chain.closeDay === null) continue;
-    if (chain.closeDay <= to) closedUpToYear += 1;
-    if (chain.closeDay >= from && chain.closeDay <= to) {
-      closed += 1;
-      if (chain.plMinor > 0) wins += 1;
-      else losses += 1;
-    }
-  }
 
   const tradesByType: Record<string, number> = {};
   TRANSACTION_TYPES.forEach((type, index) => {
     tradesByType[type] = typeCounts[index] ?? 0;
   });
 
-  const byCurrency: SummaryResponseT['byCurrency'] = {};
-  for (const currency of ledger.currencies) {
-    if (currency === ledger.reportingCurrency) continue;
-    const other = rangeTotals(ledger.byCurrency.get(currency), from, to);
-    if (!other.any) continue;
-    byCurrency[currency] = {
-      totalPL: minorToCents(dayTotalMinor(other.totals)),
-      realizedPL: minorToCents(other.totals.optionsPLMinor + other.totals.stockPLMinor),
-      premiumsCollected: minorToCents(other.totals.premiumsMinor),
-      dividends: minorToCents(other.totals.dividendsMinor),
-    };
-  }
-
-  const dayValue = (value: { date: string; plMinor: number } | null) => (value ? { date: value.date, pl: minorToCents(value.plMinor) } : null);
   return {
     year,
     currency: ledger.reportingCurrency,
-    stats: {
-      rolls: totals.rolls,
-      expiredOptions,
-      expiredContracts,
-      assignments,
-      totalPremium: minorToCents(totals.premiumsMinor),
-      totalRealizedPnl: minorToCents(totals.optionsPLMinor + totals.stockPLMinor),
-      lockedInPremiums: minorToCents(totals.lockedInMinor),
-      optionsPL: minorToCents(totals.optionsPLMinor),
-      stockPL: minorToCents(totals.stockPLMinor),
-      dividends: minorToCents(totals.dividendsMinor),
-      interest: minorToCents(totals.interestMinor),
-      fees: minorToCents(totals.feesMinor),
-      totalPL: minorToCents(dayTotalMinor(totals)),
-      trades: totals.trades,
-      chains: { opened, closed, open: openedUpToYear - closedUpToYear, wins, losses, winRate: closed > 0 ? wins / closed : null },
-      equity: { series, maxDrawdown: minorToCents(maxDrawdownMinor) },
-      tradingDays: { active, winning, losing, bestDay: dayValue(best), worstDay: dayValue(worst) },
-      tradesByType,
-    },
-    chartData: {
-      daily,
-      monthly: monthlyMinor.map((plMinor, index) => ({ month: `${from.slice(0, 4)}-${String(index + 1).padStart(2, '0')}`, pl: minorToCents(plMinor) })),
-    },
-    byCurrency,
+    totals,
+    ...events,
+    chains: chainCounts(ledger, from, to),
+    daily,
+    maxDrawdownMinor: equity.maxDrawdownMinor,
+    tradingDays,
+    tradesByType,
+    monthlyMinor,
+    byCurrency: otherCurrencies(ledger, from, to),
   };
 }

@@ -1,29 +1,11 @@
 /**
- * The neutral transaction model (DESIGN §5). Importers produce `ImportedTransaction`s; the store adds
+ * The neutral transaction model (docs/journal.md). Importers produce `ImportedTransaction`s; the store adds
  * ids and the import it came from (`Transaction`); analytics read `Transaction`s.
  * Money fields are integer minor units (1/10,000 of the currency unit), see src-shared/money.ts.
  */
 
-export const TRANSACTION_TYPES = [
-  'BUY_TO_OPEN',
-  'SELL_TO_OPEN',
-  'BUY_TO_CLOSE',
-  'SELL_TO_CLOSE',
-  'BUY',
-  'SELL',
-  'ASSIGNMENT',
-  'EXERCISE',
-  'EXPIRATION',
-  'DIVIDEND',
-  'INTEREST',
-  'FEE',
-  'DEPOSIT',
-  'WITHDRAWAL',
-  'SPLIT',
-  'SYMBOL_CHANGE',
-  'OTHER',
-] as const;
-export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+export { FILL_TYPES, TRANSACTION_TYPES, type TransactionType } from '../api/constants';
+import type { TransactionType } from '../api/constants';
 
 export type OptionRight = 'C' | 'P';
 

@@ -210,6 +210,8 @@ describe.skipIf(!hasChromium)('counts of one are singular (self-written one-cont
       // Tooltips and labels too: the calendar cells say "1 trade".
       await goTo(page, 'Journal');
       await page.getByRole('button', { name: /^Jump to / }).click();
+      // The jump re-renders the calendar on March 2025: read it once it shows that month, not the one before.
+      await page.locator('[data-date="2025-03-03"]').waitFor();
       const labels = await page.locator('[data-date]').evaluateAll((cells) => cells.map((c) => `${c.getAttribute('title') ?? ''} ${c.getAttribute('aria-label') ?? ''}`).join('\n'));
       expect(labels).toContain('1 trade');
       expect(ONE_PLURAL.exec(labels)?.[0]).toBeUndefined();
@@ -252,9 +254,10 @@ describe.skipIf(!hasChromium)('narrow windows (serve --demo)', () => {
       expect(await nav.isVisible()).toBe(true);
       await screenshot(page, 'fix-menu-open-820-dark');
       expect(await page.evaluate(() => document.activeElement?.textContent?.trim()), 'focus moves into the menu').toMatch(/Journal$/);
+      // The link after Journal is Positions.
       await page.keyboard.press('Tab');
       await page.keyboard.press('Enter');
-      await page.waitForSelector('[data-testid="page-transactions"]');
+      await page.waitForSelector('[data-testid="page-positions"]');
       expect(await nav.isVisible(), 'choosing a page closes the menu').toBe(false);
       expect(await menu.getAttribute('aria-expanded')).toBe('false');
       await menu.click();

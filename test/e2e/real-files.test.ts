@@ -5,10 +5,10 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { GexResponseT, SummaryResponseT } from '../../src-shared/api/schemas';
-import { api, buildRenderer, hasChromium, launch, repoRoot, screenshotDir, startServe, watchErrors, type Served } from './harness';
+import { api, hasChromium, repoRoot, screenshotDir, watchErrors } from './harness';
+import { serveForSuite } from './suite';
 
 const BROKERS = join(repoRoot, 'test/fixtures/brokers');
 const PFE = join(BROKERS, 'tastytrade_v2_21col_PFE_binnaculum.csv');
@@ -18,24 +18,14 @@ const SPX = join(repoRoot, '..', 'shared', 'fixtures', 'chains', 'SPX_quotedata_
 const digits = (text: string | null) => (text ?? '').replace(/[^0-9.+−-]/g, '');
 
 describe.skipIf(!hasChromium)('real broker files and a real chain through the UI (empty data folder)', () => {
-  let served: Served;
-  let browser: Browser;
-  beforeAll(async () => {
-    buildRenderer();
-    served = await startServe({ demo: false });
-    browser = await launch();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
-  });
+  const suite = serveForSuite({ demo: false });
 
   it('imports real tastytrade wheels and the SPX chain; Journal and Exposure show what the API computes', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 960 }, colorScheme: 'light' });
+    const context = await suite.browser().newContext({ viewport: { width: 1440, height: 960 }, colorScheme: 'light' });
     const page = await context.newPage();
     const errors = watchErrors(page);
     try {
-      await page.goto(served.uiUrl);
+      await page.goto(suite.served().uiUrl);
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /Import$/ }).click();
       const chooser = page.waitForEvent('filechooser');
       await page.getByRole('button', { name: 'Choose files…' }).click();
@@ -56,7 +46,7 @@ describe.skipIf(!hasChromium)('real broker files and a real chain through the UI
       }
 
       // Journal, year 2025: realized P&L as the API computes it (PFE alone is Binnaculum's 175.52).
-      const summary = await api<SummaryResponseT>(served, '/journal/summary?year=2025');
+      const summary = await api<SummaryResponseT>(suite.served(), '/journal/summary?year=2025');
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /Journal$/ }).click();
       await page.getByTestId('page-journal').waitFor();
       await page.getByRole('button', { name: 'Previous year' }).click();
@@ -67,7 +57,7 @@ describe.skipIf(!hasChromium)('real broker files and a real chain through the UI
       await page.screenshot({ path: join(screenshotDir, 'real-journal-2025-light.png'), fullPage: true });
 
       if (existsSync(SPX)) {
-        const gex = await api<GexResponseT>(served, '/gex?symbol=SPX');
+        const gex = await api<GexResponseT>(suite.served(), '/gex?symbol=SPX');
         await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /Exposure$/ }).click();
         const numbers = page.getByTestId('gex-key-numbers');
         await numbers.waitFor();

@@ -3,6 +3,9 @@ import { m001Core } from './001-core';
 import { m002Journal } from './002-journal';
 import { m003Chains } from './003-chains';
 import { m004JournalGeneration } from './004-journal-generation';
+import { m005SnapshotGeneration } from './005-snapshot-generation';
+import { m006ImportFormats } from './006-import-formats';
+import { m007GexHistory } from './007-gex-history';
 
 export interface Migration {
   version: number;
@@ -11,6 +14,6 @@ export interface Migration {
 }
 
 /** Numbered, append-only. Each runs inside the one transaction that also sets PRAGMA user_version. */
-export const MIGRATIONS: readonly Migration[] = [m001Core, m002Journal, m003Chains, m004JournalGeneration];
+export const MIGRATIONS: readonly Migration[] = [m001Core, m002Journal, m003Chains, m004JournalGeneration, m005SnapshotGeneration, m006ImportFormats, m007GexHistory];
 
 export const LATEST_VERSION = MIGRATIONS.length;

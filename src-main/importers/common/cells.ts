@@ -6,7 +6,7 @@
  * as numbers and the other refused them; one wrote "line 62, column …" into messages that the API then
  * prefixed with the line again. Every importer now reads cells through here.
  */
-import { parseMoneyMinor, toMinor } from '../../../src-shared/money';
+import { parseMoneyMinor, plainDecimalMinor, toMinor } from '../../../src-shared/money';
 import type { CsvRecord } from './csv';
 import type { ResultCollector } from './result';
 
@@ -90,8 +90,8 @@ export function normaliseName(name: string): string {
  */
 export class Columns {
   private readonly byName = new Map<string, number>();
-  /** Lookups by the caller's own spelling: rows of 100k-row files ask for the same few names. */
-  private readonly asked = new Map<string, number | undefined>();
+  /** Lookups by the caller's own spelling (−1: absent): rows of 100k-row files ask for the same few names. */
+  private readonly asked = new Map<string, number>();
   private sortedNames: Array<{ name: string; index: number }> | null = null;
   private readonly display = new Map<number, string>();
   /** Header names in file order (for content keys that do not depend on the column order). */
@@ -113,10 +113,12 @@ export class Columns {
   }
 
   index(name: string): number | undefined {
-    if (this.asked.has(name)) return this.asked.get(name);
-    const index = this.byName.get(normaliseName(name));
-    this.asked.set(name, index);
-    return index;
+    let index = this.asked.get(name);
+    if (index === undefined) {
+      index = this.byName.get(normaliseName(name)) ?? -1;
+      this.asked.set(name, index);
+    }
+    return index < 0 ? undefined : index;
   }
 
   has(name: string): boolean {
@@ -181,6 +183,14 @@ export class RowReader {
     return isPlaceholder(text) ? '' : text;
   }
 
+  /** A date cell read by `parse` (to YYYY-MM-DD or an instant); null, and an error at the cell, when it cannot be. */
+  date(column: string, parse: (text: string) => string | null): string | null {
+    const raw = this.text(column);
+    const value = parse(raw);
+    if (value === null) this.fail(column, `not a date: "${raw}"`);
+    return value;
+  }
+
   /** Records a problem with a cell (once per row: the first problem is the one to fix). */
   fail(column: string, message: string): void {
     if (!this.ok) return;
@@ -190,7 +200,10 @@ export class RowReader {
 
   /** Money in minor units; an empty cell is `empty` (0 unless told), or an error when `required`. */
   money(column: string, options: { required?: boolean; empty?: number } = {}): number {
-    return this.read(parseMoney, column, options);
+    const raw = this.text(column);
+    // Plain decimals (most cells) need neither the cell grammar nor a result object.
+    const plain = plainDecimalMinor(raw);
+    return Number.isNaN(plain) ? this.read(parseMoney(raw), column, options) : plain;
   }
 
   /** Money, or null when the cell is empty. */
@@ -205,11 +218,15 @@ export class RowReader {
 
   /** A number as written (signed); an empty cell is `empty` (0 unless told), or an error when `required`. */
   number(column: string, options: { required?: boolean; empty?: number } = {}): number {
-    return this.read(parseNumber, column, options);
+    const raw = this.text(column);
+    if (PLAIN.test(raw)) {
+      const value = Number(raw);
+      if (Number.isFinite(value)) return value;
+    }
+    return this.read(parseNumber(raw), column, options);
   }
 
-  private read(parser: (raw: string) => CellNumber, column: string, options: { required?: boolean; empty?: number }): number {
-    const parsed = parser(this.text(column));
+  private read(parsed: CellNumber, column: string, options: { required?: boolean; empty?: number }): number {
     if (!parsed.ok) {
       this.fail(column, parsed.error);
       return 0;

@@ -29,10 +29,13 @@ function countLineBreaks(text: string, from: number, to: number): number {
   return count;
 }
 
-export function parseCsv(text: string, delimiter = ','): CsvParseResult {
+/**
+ * The records of a CSV text one at a time (records that are not kept die young: no garbage collection of a whole
+ * file's cells). The generator's return value is the error that stopped it (a quoted cell never closed), or null.
+ */
+export function* csvRecords(text: string, delimiter = ','): Generator<CsvRecord, CsvParseResult['error'], undefined> {
   const input = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const separator = delimiter.charCodeAt(0);
-  const records: CsvRecord[] = [];
   const length = input.length;
   let index = 0;
   let line = 1;
@@ -49,9 +52,7 @@ export function parseCsv(text: string, delimiter = ','): CsvParseResult {
       let from = start + 1;
       for (;;) {
         const close = input.indexOf('"', from);
-        if (close === -1) {
-          return { records, error: { line: openLine, message: 'a quoted cell is never closed (truncated or corrupt file)' } };
-        }
+        if (close === -1) return { line: openLine, message: 'a quoted cell is never closed (truncated or corrupt file)' };
         value += input.slice(from, close);
         line += countLineBreaks(input, from, close);
         if (input.charCodeAt(close + 1) === QUOTE) {
@@ -89,14 +90,23 @@ export function parseCsv(text: string, delimiter = ','): CsvParseResult {
       if (index >= length) cells.push('');
       continue;
     }
-    records.push({ line: recordLine, cells });
+    yield { line: recordLine, cells };
     cells = [];
     index += code === CR && input.charCodeAt(index + 1) === LF ? 2 : 1;
     line += 1;
     recordLine = line;
   }
-  if (cells.length > 0) records.push({ line: recordLine, cells });
-  return { records, error: null };
+  if (cells.length > 0) yield { line: recordLine, cells };
+  return null;
+}
+
+export function parseCsv(text: string, delimiter = ','): CsvParseResult {
+  const records: CsvRecord[] = [];
+  const reader = csvRecords(text, delimiter);
+  for (let next = reader.next(); ; next = reader.next()) {
+    if (next.done === true) return { records, error: next.value };
+    records.push(next.value);
+  }
 }
 
 /** True for a record that is empty or holds only empty cells. */

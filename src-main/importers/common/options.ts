@@ -1,4 +1,4 @@
-/** Option contracts as the importers hand them to the neutral model (OCC symbol without padding, DESIGN §5). */
+/** Option contracts as the importers hand them to the neutral model (OCC symbol without padding, docs/journal.md). */
 import type { ImportedTransaction, OptionRight } from '../../../src-shared/journal/model';
 import { occSymbol, parseOccSymbol } from '../../../src-shared/journal/model';
 
@@ -34,4 +34,9 @@ export function rightOf(text: string): OptionRight | null {
 /** Puts the contract on a transaction (multiplier 100 unless the file says otherwise). */
 export function withOption(tx: ImportedTransaction, option: OptionFields, multiplier = 100): ImportedTransaction {
   return { ...tx, ...option, isOption: true, multiplier };
+}
+
+/** The option columns of a transaction: the contract's, or none (stock and cash rows). */
+export function contractColumns(option: { expiration: string; strike: number; right: OptionRight } | null): Pick<ImportedTransaction, 'isOption' | 'expiration' | 'strike' | 'right'> {
+  return option === null ? { isOption: false, expiration: null, strike: null, right: null } : { isOption: true, expiration: option.expiration, strike: option.strike, right: option.right };
 }

@@ -4,8 +4,8 @@
  * are not data — blank and all-empty rows, one-cell prose (titles, disclaimers, "Date downloaded ..."), and
  * totals rows (`Transactions Total`, `,,,,TOTAL,...`).
  */
-import { Columns } from './cells';
-import { isBlankRecord, parseCsv, type CsvRecord } from './csv';
+import { Columns, RowReader } from './cells';
+import { csvRecords, isBlankRecord, parseCsv, type CsvRecord } from './csv';
 import type { ResultCollector } from './result';
 
 /** What detection looks at: the first records of the file (blank ones dropped), parsed once. */
@@ -28,6 +28,19 @@ export function fileHead(text: string): FileHead {
 /** The normalised names of a record's cells, for header tests (`names.has('run date')`). */
 export function nameSet(cells: readonly string[]): Set<string> {
   return new Set(cells.map((cell) => cell.trim().replace(/\s+/g, ' ').toLowerCase()).filter((name) => name !== ''));
+}
+
+/** A `detect` of the registry: a header `isHeader` accepts among the first records of the file. */
+export function headerNear(isHeader: (names: Set<string>) => boolean, records = 5): (head: FileHead) => boolean {
+  return (head) => head.records.slice(0, records).some((record) => isHeader(nameSet(record.cells)));
+}
+
+/** Parses the whole file as CSV; on a CSV error (an unclosed quote), reports it at its line and returns null. */
+export function readCsv(out: ResultCollector, text: string): CsvRecord[] | null {
+  const parsed = parseCsv(text);
+  if (!parsed.error) return parsed.records;
+  out.error(parsed.error.line, parsed.error.message);
+  return null;
 }
 
 /** A title, disclaimer or footer: at most one filled cell, and it holds words (a lone number or date is data). */
@@ -65,8 +78,12 @@ export interface TableSpec {
 export interface Table {
   header: CsvRecord;
   columns: Columns;
-  /** The data rows, in file order (already counted in `out.rows`). */
-  rows: CsvRecord[];
+  /**
+   * The data rows in file order, read from the text as they are iterated (once): each is counted in `out.rows`
+   * then, and a row that cannot be data of the table is reported instead. Nothing holds the whole file's records,
+   * so the cells of rows already mapped die young (imports of 100k rows spent more in the collector than in parsing).
+   */
+  rows: Iterable<CsvRecord>;
   /** Records above the header (titles, account lines). */
   preamble: CsvRecord[];
 }
@@ -74,34 +91,34 @@ export interface Table {
 /** How far down a header may sit below titles and account lines (non-blank records). */
 const HEADER_SEARCH = 40;
 
-/** Index of the first record, among the first HEADER_SEARCH non-blank ones, that is a header; -1 if none. */
-export function findHeader(records: readonly CsvRecord[], isHeader: (names: Set<string>) => boolean): number {
-  let seen = 0;
-  for (let index = 0; index < records.length && seen < HEADER_SEARCH; index += 1) {
-    const record = records[index];
-    if (record === undefined || isBlankRecord(record)) continue;
-    seen += 1;
-    if (isHeader(nameSet(record.cells))) return index;
-  }
-  return -1;
-}
-
 /**
  * Reads a single-table file: finds the header, checks its columns, and returns the data rows. A row with more
  * filled cells than the header has columns (an unquoted comma) or too few to reach a required column (a cut-off
  * file) is an error at its line. Returns null after one error when the file cannot be read as such a table.
  */
 export function readTable(out: ResultCollector, text: string, spec: TableSpec): Table | null {
-  const parsed = parseCsv(text);
-  if (parsed.error) {
-    out.error(parsed.error.line, parsed.error.message);
+  const records = csvRecords(text);
+  // The header among the first HEADER_SEARCH non-blank records, reading no further into the file.
+  const head: CsvRecord[] = [];
+  let header: CsvRecord | undefined;
+  let seen = 0;
+  let next = records.next();
+  for (; next.done !== true && seen < HEADER_SEARCH; next = records.next()) {
+    head.push(next.value);
+    if (isBlankRecord(next.value)) continue;
+    seen += 1;
+    if (spec.isHeader(nameSet(next.value.cells))) {
+      header = next.value;
+      break;
+    }
+  }
+  if (next.done === true && next.value !== null) {
+    // The file ends inside a quoted cell before (or at) its header.
+    out.error(next.value.line, next.value.message);
     return null;
   }
-  const records = parsed.records;
-  const headerAt = findHeader(records, spec.isHeader);
-  const header = records[headerAt];
-  if (headerAt < 0 || header === undefined) {
-    out.error(records.find((record) => !isBlankRecord(record))?.line ?? 1, `not ${spec.what}: no header row (${spec.headerHint}) in the first lines`);
+  if (header === undefined) {
+    out.error(head.find((record) => !isBlankRecord(record))?.line ?? 1, `not ${spec.what}: no header row (${spec.headerHint}) in the first lines`);
     return null;
   }
   const columns = new Columns(header.cells, 0, spec.aliases ?? {});
@@ -117,20 +134,40 @@ export function readTable(out: ResultCollector, text: string, spec: TableSpec): 
       return Math.min(...indexes) + 1;
     }),
   );
-  const rows: CsvRecord[] = [];
-  for (const record of records.slice(headerAt + 1)) {
-    if (isProse(record) || isTotalsRow(record)) continue;
-    out.rows += 1;
-    const extra = record.cells.slice(header.cells.length).filter((cell) => cell.trim() !== '').length;
-    if (extra > 0) {
-      out.error(record.line, `${record.cells.length} cells where the header has ${header.cells.length} (a comma inside an unquoted cell?)`);
-      continue;
+  const width = header.cells.length;
+  function* rows(): Generator<CsvRecord> {
+    for (;;) {
+      const step = records.next();
+      if (step.done === true) {
+        // A quoted cell never closed: the file is cut off there. The rows before it were read as usual.
+        if (step.value !== null) out.error(step.value.line, step.value.message);
+        return;
+      }
+      const record = step.value;
+      if (isProse(record) || isTotalsRow(record)) continue;
+      out.rows += 1;
+      let extra = 0;
+      for (let i = width; i < record.cells.length; i += 1) if ((record.cells[i] ?? '').trim() !== '') extra += 1;
+      if (extra > 0) {
+        out.error(record.line, `${record.cells.length} cells where the header has ${width} (a comma inside an unquoted cell?)`);
+        continue;
+      }
+      if (record.cells.length < requiredWidth) {
+        out.error(record.line, `${record.cells.length} cells where the header has ${width} (a truncated row: is the file cut off?)`);
+        continue;
+      }
+      yield record;
     }
-    if (record.cells.length < requiredWidth) {
-      out.error(record.line, `${record.cells.length} cells where the header has ${header.cells.length} (a truncated row: is the file cut off?)`);
-      continue;
-    }
-    rows.push(record);
   }
-  return { header, columns, rows, preamble: records.slice(0, headerAt) };
+  return { header, columns, rows: rows(), preamble: head.slice(0, -1) };
+}
+
+/**
+ * The data rows of a single-table file, each as a reader over the table's columns; none when the file cannot be
+ * read as that table (the error is then in `out`).
+ */
+export function* tableReaders(out: ResultCollector, text: string, spec: TableSpec): Generator<RowReader> {
+  const table = readTable(out, text, spec);
+  if (table === null) return;
+  for (const record of table.rows) yield new RowReader(record, table.columns, out);
 }

@@ -21,6 +21,7 @@ import { occOption, optionFields, rightOf, withOption, type OptionFields } from 
 import { ResultCollector, RowIdentity, accountFor, transaction } from '../common/result';
 import { nameSet, readTable } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
+import { BROKER_LABELS } from '../../../src-shared/api/constants';
 
 export const ETRADE_SOURCE = 'etrade-csv';
 
@@ -207,8 +208,7 @@ export function parseEtrade(text: string, options: ParseOptions): ParseResult {
 
 function readRow(reader: RowReader, accountName: string, ids: RowIdentity): Row | null {
   const rawDate = reader.text('date');
-  const day = mdyToYmd(rawDate);
-  if (day === null) reader.fail('date', `not a date: "${rawDate}"`);
+  const day = reader.date('date', mdyToYmd);
   const kind = reader.text('kind');
   const securityType = reader.value('SecurityType').toUpperCase();
   const symbol = reader.value('Symbol');
@@ -352,7 +352,7 @@ function bookLoneReinvestments(out: ResultCollector, rows: readonly Row[], accou
 
 export const etradeImporter: BrokerImporter = {
   id: 'etrade',
-  label: 'E*TRADE',
+  label: BROKER_LABELS.etrade,
   formats: 'transaction history CSV (DownloadTxnHistory, older and newer "All Transactions" layouts)',
   detect: (head) => head.records.some((record) => isEtradeHeader(nameSet(record.cells))),
   parse: parseEtrade,

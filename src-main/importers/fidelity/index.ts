@@ -12,12 +12,13 @@
  */
 import { DateTime } from 'luxon';
 import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
-import { RowReader } from '../common/cells';
+import type { RowReader } from '../common/cells';
 import { dayToUtc, mdyToYmd } from '../common/dates';
 import { optionFields, withOption, type OptionFields } from '../common/options';
 import { ResultCollector, RowIdentity, accountFor, transaction } from '../common/result';
-import { nameSet, readTable } from '../common/table';
+import { nameSet, tableReaders } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
+import { BROKER_LABELS } from '../../../src-shared/api/constants';
 
 export const FIDELITY_SOURCE = 'fidelity-csv';
 
@@ -102,23 +103,20 @@ function bondMultiplier(tx: ImportedTransaction): number {
 
 export function parseFidelity(text: string, options: ParseOptions): ParseResult {
   const out = new ResultCollector('fidelity', FIDELITY_SOURCE);
-  const table = readTable(out, text, {
+  const ids = new RowIdentity();
+  const readers = tableReaders(out, text, {
     isHeader: isFidelityHeader,
     required: REQUIRED,
     aliases: ALIASES,
     what: 'a Fidelity accounts history',
     headerHint: '"Run Date,Action,Symbol,...,Amount ($)" or "Run Date,Account,Account Number,Action,..."',
   });
-  if (table === null) return out.result();
-  const ids = new RowIdentity();
-  for (const record of table.rows) mapRow(out, new RowReader(record, table.columns, out), options, ids);
+  for (const reader of readers) mapRow(out, reader, options, ids);
   return out.result();
 }
 
 function mapRow(out: ResultCollector, reader: RowReader, options: ParseOptions, ids: RowIdentity): void {
-  const rawDate = reader.text('Run Date');
-  const runDate = mdyToYmd(rawDate);
-  if (runDate === null) reader.fail('Run Date', `not a date: "${rawDate}"`);
+  const runDate = reader.date('Run Date', mdyToYmd);
   const action = reader.text('Action');
   const rawSymbol = reader.text('Symbol');
   const quantity = reader.number('Quantity');
@@ -174,7 +172,7 @@ function mapRow(out: ResultCollector, reader: RowReader, options: ParseOptions, 
 
 export const fidelityImporter: BrokerImporter = {
   id: 'fidelity',
-  label: 'Fidelity',
+  label: BROKER_LABELS.fidelity,
   formats: 'accounts history CSV (one account, or all accounts with Account and Account Number)',
   detect: (head) => head.records.some((record) => isFidelityHeader(nameSet(record.cells))),
   parse: parseFidelity,

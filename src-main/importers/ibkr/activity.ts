@@ -11,12 +11,14 @@ import type { ImportedTransaction, TransactionType } from '../../../src-shared/j
 import { inferOptionFill } from '../common/amounts';
 import { Columns, RowReader, parseNumber } from '../common/cells';
 import { isBlankRecord, parseCsv, type CsvRecord } from '../common/csv';
-import { NEW_YORK, clockTo24h, dayToUtc, isoToYmd, localToUtc } from '../common/dates';
+import { clockTo24h, dayToUtc, isoToYmd, localToUtc } from '../common/dates';
+import { NEW_YORK } from '../../../src-shared/zone';
 import { withOption } from '../common/options';
 import { ResultCollector, RowIdentity, accountFor, transaction } from '../common/result';
 import type { FileHead } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { parseIbkrOptionSymbol, symbolFromCashDescription } from './symbols';
+import { BROKER_LABELS } from '../../../src-shared/api/constants';
 
 export const IBKR_ACTIVITY_SOURCE = 'ibkr-activity-csv';
 export const IBKR_HISTORY_SOURCE = 'ibkr-history-csv';
@@ -386,7 +388,7 @@ function mapHistory(
 
 export const ibkrActivityImporter: BrokerImporter = {
   id: 'ibkr',
-  label: 'Interactive Brokers',
+  label: BROKER_LABELS.ibkr,
   formats: 'Activity Statement CSV (sections, codes A/C/Ep/Ex, currencies, BOM) and Transaction History',
   detect: detectIbkrActivity,
   parse: parseIbkrActivity,

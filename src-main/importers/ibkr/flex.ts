@@ -14,14 +14,16 @@
 import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
 import { inferOptionFill } from '../common/amounts';
 import { Columns, RowReader } from '../common/cells';
-import { isBlankRecord, parseCsv, type CsvRecord } from '../common/csv';
-import { NEW_YORK, clockTo24h, isoToYmd, localToUtc, mdyToYmd } from '../common/dates';
+import { isBlankRecord, type CsvRecord } from '../common/csv';
+import { clockTo24h, isoToYmd, localToUtc, mdyToYmd } from '../common/dates';
+import { NEW_YORK } from '../../../src-shared/zone';
 import { optionFields, rightOf, withOption, type OptionFields } from '../common/options';
 import { ResultCollector, RowIdentity, accountFor, transaction } from '../common/result';
-import { isProse, isTotalsRow, nameSet, type FileHead } from '../common/table';
+import { isProse, isTotalsRow, nameSet, readCsv, type FileHead } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { parseIbkrDateTime } from './activity';
 import { parseIbkrOptionSymbol } from './symbols';
+import { BROKER_LABELS } from '../../../src-shared/api/constants';
 
 export const IBKR_FLEX_SOURCE = 'ibkr-flex-csv';
 const DEFAULT_ACCOUNT = 'Interactive Brokers';
@@ -109,18 +111,15 @@ interface FlexTrade {
 
 export function parseIbkrFlex(text: string, options: ParseOptions): ParseResult {
   const out = new ResultCollector('ibkr', IBKR_FLEX_SOURCE);
-  const parsed = parseCsv(text);
-  if (parsed.error) {
-    out.error(parsed.error.line, parsed.error.message);
-    return out.result();
-  }
+  const records = readCsv(out, text);
+  if (records === null) return out.result();
   const ids = new RowIdentity();
   const sections = new Map<string, Section>();
   let current: Section | null = null;
   let sawHeader = false;
   const trades: FlexTrade[] = [];
 
-  for (const record of parsed.records) {
+  for (const record of records) {
     // Titles, disclaimers and totals a user's tool may add are not data; nor are the BOF/EOF control records.
     if (isBlankRecord(record) || isProse(record) || isTotalsRow(record)) continue;
     if (CONTROL_RECORDS.has(record.cells[0]?.trim().toUpperCase() ?? '')) continue;
@@ -271,8 +270,7 @@ function flexOption(reader: RowReader): OptionFields | null {
   const underlying = reader.value('UnderlyingSymbol');
   const expiryText = reader.value('Expiry');
   if (underlying !== '' && expiryText !== '') {
-    const expiration = isoToYmd(expiryText) ?? mdyToYmd(expiryText);
-    if (expiration === null) reader.fail('Expiry', `not a date: "${expiryText}"`);
+    const expiration = reader.date('Expiry', (text) => isoToYmd(text) ?? mdyToYmd(text));
     const right = rightOf(reader.text('putCall'));
     if (right === null) reader.fail('putCall', `expected C or P, got "${reader.text('putCall')}"`);
     const strike = reader.number('Strike', { required: true });
@@ -358,7 +356,7 @@ function mapCash(out: ResultCollector, reader: RowReader, options: ParseOptions,
 
 export const ibkrFlexImporter: BrokerImporter = {
   id: 'ibkr',
-  label: 'Interactive Brokers',
+  label: BROKER_LABELS.ibkr,
   formats: 'Flex Query CSV (Activity Flex trades and cash transactions, Trade Confirmation Flex; columns in any order)',
   detect: detectIbkrFlex,
   parse: parseIbkrFlex,

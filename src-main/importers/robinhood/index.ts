@@ -7,12 +7,14 @@
  */
 import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
 import { impliedFeesMinor } from '../common/amounts';
-import { RowReader, parseNumber } from '../common/cells';
+import type { RowReader} from '../common/cells';
+import { parseNumber } from '../common/cells';
 import { dayToUtc, mdyToYmd } from '../common/dates';
 import { optionFields, rightOf, withOption, type OptionFields } from '../common/options';
 import { ResultCollector, RowIdentity, accountFor, transaction } from '../common/result';
-import { nameSet, readTable } from '../common/table';
+import { headerNear, tableReaders } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
+import { BROKER_LABELS } from '../../../src-shared/api/constants';
 
 export const ROBINHOOD_SOURCE = 'robinhood-csv';
 const REQUIRED = ['Activity Date', 'Instrument', 'Description', 'Trans Code', 'Quantity', 'Price', 'Amount'] as const;
@@ -68,23 +70,21 @@ export function parseRobinhoodOption(description: string): OptionFields | null {
 export function parseRobinhood(text: string, options: ParseOptions): ParseResult {
   const out = new ResultCollector('robinhood', ROBINHOOD_SOURCE);
   // The disclaimer row at the end (nine empty cells and a tenth with text) and rows of empty cells are not data.
-  const table = readTable(out, text, {
+  const accountName = accountFor(null, options, 'Robinhood');
+  const ids = new RowIdentity();
+  const readers = tableReaders(out, text, {
     isHeader: isRobinhoodHeader,
     required: REQUIRED,
     what: 'a Robinhood account activity export',
     headerHint: '"Activity Date","Process Date","Settle Date","Instrument","Description","Trans Code","Quantity","Price","Amount"',
   });
-  if (table === null) return out.result();
-  const accountName = accountFor(null, options, 'Robinhood');
-  const ids = new RowIdentity();
-  for (const record of table.rows) mapRow(out, new RowReader(record, table.columns, out), accountName, ids);
+  for (const reader of readers) mapRow(out, reader, accountName, ids);
   return out.result();
 }
 
 function mapRow(out: ResultCollector, reader: RowReader, accountName: string, ids: RowIdentity): void {
   const rawDate = reader.text('Activity Date');
-  const day = mdyToYmd(rawDate);
-  if (day === null) reader.fail('Activity Date', `not a date: "${rawDate}"`);
+  const day = reader.date('Activity Date', mdyToYmd);
   const instrument = reader.text('Instrument');
   const rawDescription = reader.text('Description');
   const description = rawDescription.replace(/\s*\r?\n\s*/g, ' / ');
@@ -129,8 +129,8 @@ function mapRow(out: ResultCollector, reader: RowReader, accountName: string, id
 
 export const robinhoodImporter: BrokerImporter = {
   id: 'robinhood',
-  label: 'Robinhood',
+  label: BROKER_LABELS.robinhood,
   formats: 'account activity CSV (net amounts, multi-line descriptions, OEXP/OASGN/OEXCS)',
-  detect: (head) => head.records.slice(0, 5).some((record) => isRobinhoodHeader(nameSet(record.cells))),
+  detect: headerNear(isRobinhoodHeader),
   parse: parseRobinhood,
 };

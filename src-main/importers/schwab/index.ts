@@ -1,24 +1,23 @@
-import { RowReader } from '../common/cells';
 import { ResultCollector, RowIdentity, accountFor } from '../common/result';
-import { nameSet, readTable } from '../common/table';
+import { headerNear, tableReaders } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { SOURCE, mapRows } from './mapper';
 import type { SchwabRow } from './schema';
 import { REQUIRED, isHeader, readRow } from './schema';
+import { BROKER_LABELS } from '../../../src-shared/api/constants';
 
 export function parseSchwab(text: string, options: ParseOptions): ParseResult {
   const out = new ResultCollector('schwab', SOURCE);
-  const table = readTable(out, text, {
+  const identity = new RowIdentity();
+  const rows: SchwabRow[] = [];
+  const readers = tableReaders(out, text, {
     isHeader,
     required: REQUIRED,
     what: 'a Schwab transactions export',
     headerHint: '"Date","Action","Symbol","Description","Quantity","Price","Fees & Comm","Amount"',
   });
-  if (table === null) return out.result();
-  const identity = new RowIdentity();
-  const rows: SchwabRow[] = [];
-  for (const record of table.rows) {
-    const row = readRow(new RowReader(record, table.columns, out), identity);
+  for (const reader of readers) {
+    const row = readRow(reader, identity);
     if (row) rows.push(row);
   }
   if (out.errors.length > 0) return out.result();
@@ -33,8 +32,8 @@ export function parseSchwab(text: string, options: ParseOptions): ParseResult {
 
 export const schwabImporter: BrokerImporter = {
   id: 'schwab',
-  label: 'Charles Schwab',
+  label: BROKER_LABELS.schwab,
   formats: 'transactions CSV (title row, "Transactions Total", "as of" dates, options)',
-  detect: (head) => head.records.slice(0, 5).some((record) => isHeader(nameSet(record.cells))),
+  detect: headerNear(isHeader),
   parse: parseSchwab,
 };

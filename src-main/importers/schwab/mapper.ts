@@ -6,6 +6,7 @@ import type { ImportedTransaction, TransactionType } from '../../../src-shared/j
 import { transaction } from '../common/result';
 import type { LineProblem, ParsedRow } from '../types';
 import type { SchwabRow } from './schema';
+import { contractColumns } from '../common/options';
 
 export const SOURCE = 'schwab-csv';
 
@@ -79,10 +80,7 @@ function base(row: SchwabRow, ctx: MapContext, type: TransactionType): ImportedT
     source: SOURCE,
     symbol: option ? option.symbol : row.symbol,
     underlying: option ? option.root : row.symbol,
-    isOption: option !== null,
-    expiration: option?.expiration ?? null,
-    strike: option?.strike ?? null,
-    right: option?.right ?? null,
+    ...contractColumns(option),
     quantity: Math.abs(row.quantity),
     priceMinor: row.priceMinor,
     multiplier: option ? 100 : 1,
@@ -90,6 +88,11 @@ function base(row: SchwabRow, ctx: MapContext, type: TransactionType): ImportedT
     commissionMinor: row.feesMinor,
     description: row.description,
   });
+}
+
+/** A split row without its pair: the shares it adds (or removes), signed as the file has them. */
+function loneSplit(row: SchwabRow, ctx: MapContext): ImportedTransaction {
+  return { ...base(row, ctx, 'SPLIT'), quantity: row.quantity };
 }
 
 function tradeType(row: SchwabRow): TransactionType | null {
@@ -130,9 +133,7 @@ function mapPairs(rows: SchwabRow[], ctx: MapContext): Map<SchwabRow, ImportedTr
       const previous = removed.shift();
       if (previous === undefined) {
         if (type === 'SPLIT') {
-          const tx = base(next, ctx, 'SPLIT');
-          tx.quantity = next.quantity;
-          out.set(next, tx);
+          out.set(next, loneSplit(next, ctx));
         } else {
           ctx.warn(next.line, `${next.action} of ${next.symbol} without the removed security's row: kept as OTHER`);
           out.set(next, base(next, ctx, 'OTHER'));
@@ -165,9 +166,7 @@ function mapPairs(rows: SchwabRow[], ctx: MapContext): Map<SchwabRow, ImportedTr
     for (const lone of removed) {
       const rule = ruleOf(lone.action);
       if (rule.kind === 'pair' && rule.type === 'SPLIT') {
-        const tx = base(lone, ctx, 'SPLIT');
-        tx.quantity = lone.quantity;
-        out.set(lone, tx);
+        out.set(lone, loneSplit(lone, ctx));
       } else {
         ctx.warn(lone.line, `${lone.action} removing ${lone.symbol} without the new security's row: kept as OTHER`);
         out.set(lone, base(lone, ctx, 'OTHER'));

@@ -1,10 +1,11 @@
 import { RowReader } from '../common/cells';
 import { ResultCollector, RowIdentity, accountFor } from '../common/result';
-import { nameSet, readTable } from '../common/table';
+import { headerNear, nameSet, readTable } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { SOURCE, mapRows } from './mapper';
 import type { TastyRow } from './schema';
 import { CURRENT_REQUIRED, LEGACY_REQUIRED, layoutOf, readCurrentRow, readLegacyRow } from './schema';
+import { BROKER_LABELS } from '../../../src-shared/api/constants';
 
 export function parseTastytrade(text: string, options: ParseOptions): ParseResult {
   const out = new ResultCollector('tastytrade', SOURCE);
@@ -38,8 +39,8 @@ export function parseTastytrade(text: string, options: ParseOptions): ParseResul
 
 export const tastytradeImporter: BrokerImporter = {
   id: 'tastytrade',
-  label: 'tastytrade',
+  label: BROKER_LABELS.tastytrade,
   formats: 'transaction history CSV (current 21- and 20-column layouts, legacy tastyworks)',
-  detect: (head) => head.records.slice(0, 5).some((record) => layoutOf(nameSet(record.cells)) !== null),
+  detect: headerNear((names) => layoutOf(names) !== null),
   parse: parseTastytrade,
 };

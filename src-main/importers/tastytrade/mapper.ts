@@ -1,5 +1,5 @@
 /**
- * tastytrade rows → neutral transactions (DESIGN §5).
+ * tastytrade rows → neutral transactions (docs/journal.md).
  *
  * - Trade: options keep BTO/STO/BTC/STC from the action; stock, ETFs, crypto and futures become BUY/SELL.
  * - Receive Deliver: Expiration → EXPIRATION, Assignment → ASSIGNMENT, Exercise → EXERCISE (the option
@@ -17,6 +17,7 @@ import type { ImportedTransaction, TransactionType } from '../../../src-shared/j
 import { transaction } from '../common/result';
 import type { ParsedRow } from '../types';
 import type { TastyRow } from './schema';
+import { contractColumns } from '../common/options';
 
 export const SOURCE = 'tastytrade-csv';
 
@@ -46,10 +47,7 @@ function base(row: TastyRow, ctx: MapContext, type: TransactionType): ImportedTr
     source: SOURCE,
     symbol: row.symbol,
     underlying: row.underlying,
-    isOption: option !== null,
-    expiration: option?.expiration ?? null,
-    strike: option?.strike ?? null,
-    right: option?.right ?? null,
+    ...contractColumns(option),
     quantity: row.quantity,
     priceMinor: row.priceMinor,
     multiplier: row.multiplier,

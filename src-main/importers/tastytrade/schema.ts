@@ -13,7 +13,8 @@ import type { OptionRight } from '../../../src-shared/journal/model';
 import { occSymbol, parseOccSymbol } from '../../../src-shared/journal/model';
 import { pricePerShareMinor } from '../common/amounts';
 import type { RowReader } from '../common/cells';
-import { NEW_YORK, clockTo24h, localToUtc, mdyToYmd, offsetIsoToUtc } from '../common/dates';
+import { clockTo24h, localToUtc, mdyToYmd, offsetIsoToUtc } from '../common/dates';
+import { NEW_YORK } from '../../../src-shared/zone';
 import type { RowIdentity } from '../common/result';
 
 export const CURRENT_REQUIRED = [
@@ -111,11 +112,8 @@ function currentOption(reader: RowReader, kind: InstrumentKind): OptionFields | 
   const symbol = reader.text('Symbol');
   const occ = kind === 'option' ? parseOccSymbol(symbol) : null;
   if (occ) return occ;
-  const expiration = mdyToYmd(reader.text('Expiration Date'));
-  if (expiration === null) {
-    reader.fail('Expiration Date', `not a date: "${reader.text('Expiration Date')}"`);
-    return null;
-  }
+  const expiration = reader.date('Expiration Date', mdyToYmd);
+  if (expiration === null) return null;
   const strike = parseStrike(reader, 'Strike Price');
   const right = rightOf(reader.text('Call or Put'));
   if (right === null) {
@@ -195,8 +193,7 @@ export function readLegacyRow(reader: RowReader, identity: RowIdentity): TastyRo
   const ticker = reader.text('Symbol');
   let option: OptionFields | null = null;
   if (reader.text('Expiration Date') !== '' || reader.text('Call/Put') !== '') {
-    const expiration = mdyToYmd(reader.text('Expiration Date'));
-    if (expiration === null) reader.fail('Expiration Date', `not a date: "${reader.text('Expiration Date')}"`);
+    const expiration = reader.date('Expiration Date', mdyToYmd);
     const strike = parseStrike(reader, 'Strike');
     const right = rightOf(reader.text('Call/Put'));
     if (right === null) reader.fail('Call/Put', `expected C or P: "${reader.text('Call/Put')}"`);

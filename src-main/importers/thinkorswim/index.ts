@@ -1,21 +1,18 @@
 import { RowReader } from '../common/cells';
-import { parseCsv } from '../common/csv';
-import { NEW_YORK } from '../common/dates';
+import { NEW_YORK } from '../../../src-shared/zone';
 import { ResultCollector, RowIdentity, accountFor } from '../common/result';
-import { isTotalsRow } from '../common/table';
+import { isTotalsRow, readCsv } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import type { CashRow, Context } from './mapper';
 import { SOURCE, mapStatement, readCashRow, readOrders } from './mapper';
 import { CASH_REQUIRED, TRADES_REQUIRED, accountOf, findSection, readSections, zoneOf } from './schema';
+import { BROKER_LABELS } from '../../../src-shared/api/constants';
 
 export function parseThinkorswim(text: string, options: ParseOptions): ParseResult {
   const out = new ResultCollector('thinkorswim', SOURCE);
-  const csv = parseCsv(text);
-  if (csv.error) {
-    out.error(csv.error.line, csv.error.message);
-    return out.result();
-  }
-  const sections = readSections(csv.records);
+  const records = readCsv(out, text);
+  if (records === null) return out.result();
+  const sections = readSections(records);
   const cash = findSection(sections, 'Cash Balance');
   const trades = findSection(sections, 'Account Trade History');
   if (cash === null && trades === null) {
@@ -38,7 +35,7 @@ export function parseThinkorswim(text: string, options: ParseOptions): ParseResu
   const zone = zoneOf(cashRecords.filter((record) => typeOf(record.cells) === 'BAL').map((record) => record.cells.join(' ')));
   if (zone === null) out.warn(null, 'the statement names no time zone: times read as New York time');
   const ctx: Context = {
-    accountName: accountFor(accountOf(csv.records), options, 'thinkorswim'),
+    accountName: accountFor(accountOf(records), options, 'thinkorswim'),
     zone: zone ?? NEW_YORK,
     identity: new RowIdentity(),
     out,
@@ -63,7 +60,7 @@ export function parseThinkorswim(text: string, options: ParseOptions): ParseResu
 
 export const thinkorswimImporter: BrokerImporter = {
   id: 'thinkorswim',
-  label: 'thinkorswim',
+  label: BROKER_LABELS.thinkorswim,
   formats: 'account statement CSV (Cash Balance and Account Trade History; stocks, options, futures options)',
   detect(head) {
     return head.records.some((record) => {

@@ -21,7 +21,7 @@ import { occSymbol } from '../../../src-shared/journal/model';
 import { pricePerShareMinor } from '../common/amounts';
 import type { RowReader } from '../common/cells';
 import { clockTo24h, dayMonYyToYmd, localToUtc, mdyToYmd } from '../common/dates';
-import { rightOf } from '../common/options';
+import { contractColumns, rightOf } from '../common/options';
 import type { ResultCollector, RowIdentity } from '../common/result';
 import { transaction } from '../common/result';
 import { cleanRef } from './schema';
@@ -270,10 +270,7 @@ function orderTransactions(order: Order, cash: CashRow | null, ctx: Context): vo
         source: SOURCE,
         symbol: option ? occSymbol(option.root, option.expiration, option.right, option.strike) : leg.symbol,
         underlying: leg.symbol,
-        isOption: option !== null,
-        expiration: option?.expiration ?? null,
-        strike: option?.strike ?? null,
-        right: option?.right ?? null,
+        ...contractColumns(option),
         quantity: leg.quantity,
         priceMinor: leg.priceMinor,
         multiplier,

@@ -20,6 +20,7 @@
  */
 import { Columns } from '../common/cells';
 import { isBlankRecord, type CsvRecord } from '../common/csv';
+import { NEW_YORK } from '../../../src-shared/zone';
 
 export const CASH_REQUIRED = ['DATE', 'TIME', 'TYPE', 'REF #', 'DESCRIPTION', 'Misc Fees', 'Commissions & Fees', 'AMOUNT'] as const;
 export const TRADES_REQUIRED = ['Exec Time', 'Side', 'Qty', 'Pos Effect', 'Symbol', 'Exp', 'Strike', 'Type', 'Price'] as const;
@@ -74,7 +75,7 @@ export function accountOf(records: readonly CsvRecord[]): string | null {
 }
 
 const ZONES: Record<string, string> = {
-  EST: 'America/New_York', EDT: 'America/New_York',
+  EST: NEW_YORK, EDT: NEW_YORK,
   CST: 'America/Chicago', CDT: 'America/Chicago',
   MST: 'America/Denver', MDT: 'America/Denver',
   PST: 'America/Los_Angeles', PDT: 'America/Los_Angeles',

@@ -15,12 +15,15 @@
  */
 import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
 import { grossMinor, inferOptionFill } from '../common/amounts';
-import { RowReader } from '../common/cells';
-import { NEW_YORK, addDaysYmd, clockTo24h, dayToUtc, localToUtc, mdyToYmd, newYorkDay } from '../common/dates';
+import type { RowReader } from '../common/cells';
+import { addDays, parseInstantMs } from '../../../src-shared/calendar';
+import { dateInZone, NEW_YORK, todayIn } from '../../../src-shared/zone';
+import { clockTo24h, dayToUtc, localToUtc, mdyToYmd } from '../common/dates';
 import { occOption, optionFields, rightOf, withOption, type OptionFields } from '../common/options';
 import { ResultCollector, RowIdentity, accountFor, transaction } from '../common/result';
-import { nameSet, readTable } from '../common/table';
+import { headerNear, tableReaders } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
+import { BROKER_LABELS } from '../../../src-shared/api/constants';
 
 export const WEBULL_SOURCE = 'webull-csv';
 const REQUIRED = ['Name', 'Symbol', 'Side', 'Status', 'Filled', 'Avg Price', 'Filled Time'];
@@ -63,18 +66,17 @@ interface Fill {
 
 export function parseWebull(text: string, options: ParseOptions): ParseResult {
   const out = new ResultCollector('webull', WEBULL_SOURCE);
-  const table = readTable(out, text, {
+  const accountName = accountFor(null, options, 'Webull');
+  const ids = new RowIdentity();
+  const fills: Fill[] = [];
+  const readers = tableReaders(out, text, {
     isHeader: isWebullHeader,
     required: REQUIRED,
     what: 'a Webull orders export',
     headerHint: 'Name,Symbol,Side,Status,Filled,Total Qty,Price,Avg Price,Time-in-Force,Placed Time,Filled Time',
   });
-  if (table === null) return out.result();
-  const accountName = accountFor(null, options, 'Webull');
-  const ids = new RowIdentity();
-  const fills: Fill[] = [];
-  for (const record of table.rows) {
-    const fill = readFill(out, new RowReader(record, table.columns, out), accountName, ids);
+  for (const reader of readers) {
+    const fill = readFill(out, reader, accountName, ids);
     if (fill) fills.push(fill);
   }
   if (out.errors.length > 0) return out.result();
@@ -93,7 +95,7 @@ export function parseWebull(text: string, options: ParseOptions): ParseResult {
   }
   for (const fill of fills) out.add(fill.line, fill.tx);
 
-  const asOfDay = newYorkDay((options.asOf ?? new Date()).toISOString());
+  const asOfDay = todayIn(NEW_YORK, options.asOf ?? new Date());
   for (const [symbol, held] of positions) {
     const last = lastFill.get(symbol);
     const expiration = last?.tx.expiration ?? null;
@@ -167,10 +169,10 @@ function inferSettlement(out: ResultCollector, symbol: string, position: number,
   const short = position < 0;
   // Short put / long call → shares bought at the strike; short call / long put → shares sold.
   const deliveredBuy = (template.right === 'P') === short;
-  const lastDay = addDaysYmd(expiration, DELIVERY_WINDOW_DAYS);
+  const lastDay = addDays(expiration, DELIVERY_WINDOW_DAYS);
   const delivery = fills.find((fill) => {
     if (fill.matched || fill.tx.isOption || fill.tx.underlying !== template.underlying) return false;
-    const day = newYorkDay(fill.tx.tradeDate);
+    const day = dateInZone(parseInstantMs(fill.tx.tradeDate), NEW_YORK);
     return (
       day >= expiration &&
       day <= lastDay &&
@@ -209,8 +211,8 @@ function inferSettlement(out: ResultCollector, symbol: string, position: number,
 
 export const webullImporter: BrokerImporter = {
   id: 'webull',
-  label: 'Webull',
+  label: BROKER_LABELS.webull,
   formats: 'orders CSV (fills incl. partial fills of cancelled orders, strategy legs; expirations and assignments inferred and flagged)',
-  detect: (head) => head.records.slice(0, 5).some((record) => isWebullHeader(nameSet(record.cells))),
+  detect: headerNear(isWebullHeader),
   parse: parseWebull,
 };

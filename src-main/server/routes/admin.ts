@@ -1,9 +1,9 @@
-import { DemoResponse, KeyRotateResponse, SettingsSchema, SettingsUpdate, type SettingsJson } from '../../../src-shared/api/schemas';
+import { DemoResponse, KeyRotateResponse, NoQuery, SettingsSchema, SettingsUpdate, type SettingsJson } from '../../../src-shared/api/schemas';
 import type { AppContext } from '../context';
 import { ApiError } from '../problems';
 import { parseJsonBody, strictBodyCompiler } from '../validation';
 import { loadDemo } from '../../demo';
-import { problemResponses, type V1 } from './health';
+import { problemResponses, type V1 } from '../route-kit';
 
 function settingsJson(ctx: AppContext): SettingsJson {
   const s = ctx.settings;
@@ -15,6 +15,7 @@ function settingsJson(ctx: AppContext): SettingsJson {
     reportingCurrency: s.reportingCurrency,
     cacheSeconds: s.cacheSeconds,
     snapshotRetention: s.snapshotRetention,
+    snapshotRetentionBySymbol: s.snapshotRetentionBySymbol,
     rateLimit: s.rateLimit,
     corsOrigins: s.corsOrigins,
     onlineSource: s.onlineSource,
@@ -48,7 +49,7 @@ function isValidZone(zone: string): boolean {
 }
 
 export function registerAdminRoutes(v1: V1, ctx: AppContext): void {
-  v1.get('/settings', { schema: { summary: 'Current settings', tags: ['settings'], response: { 200: SettingsSchema, ...problemResponses } } }, async () => settingsJson(ctx));
+  v1.get('/settings', { schema: { summary: 'Current settings', tags: ['settings'], querystring: NoQuery, response: { 200: SettingsSchema, ...problemResponses } } }, async () => settingsJson(ctx));
   v1.put(
     '/settings',
     {
@@ -58,7 +59,7 @@ export function registerAdminRoutes(v1: V1, ctx: AppContext): void {
         request.body = parseJsonBody(request.body) as typeof request.body;
       },
       validatorCompiler: strictBodyCompiler,
-      schema: { summary: 'Change settings (JSON body with any subset of the fields)', tags: ['settings'], body: SettingsUpdate, response: { 200: SettingsSchema, ...problemResponses } },
+      schema: { summary: 'Change settings (JSON body with any subset of the fields)', tags: ['settings'], querystring: NoQuery, body: SettingsUpdate, response: { 200: SettingsSchema, ...problemResponses } },
     },
     async (request) => {
       const update = request.body;
@@ -76,12 +77,12 @@ export function registerAdminRoutes(v1: V1, ctx: AppContext): void {
   );
   v1.post(
     '/keys/rotate',
-    { schema: { summary: 'Replace the key of the api-key file (the old key stops working)', tags: ['settings'], response: { 200: KeyRotateResponse, ...problemResponses } } },
+    { schema: { summary: 'Replace the key of the api-key file (the old key stops working)', tags: ['settings'], querystring: NoQuery, response: { 200: KeyRotateResponse, ...problemResponses } } },
     async () => ({ key: await ctx.rotateKey(), keyFile: ctx.keyFilePath }),
   );
   v1.post(
     '/demo',
-    { schema: { summary: 'Load the generated demo market and demo journal (clearly marked source demo)', tags: ['settings'], response: { 200: DemoResponse, ...problemResponses } } },
+    { schema: { summary: 'Load the generated demo market and demo journal (clearly marked source demo)', tags: ['settings'], querystring: NoQuery, response: { 200: DemoResponse, ...problemResponses } } },
     async () => loadDemo(ctx),
   );
 }

@@ -1,8 +1,7 @@
-import { ChainPostQuery, ChainPostResponse, ChainsResponse } from '../../../src-shared/api/schemas';
+import { ChainPostQuery, ChainPostResponse, ChainsResponse, NoQuery } from '../../../src-shared/api/schemas';
 import type { AppContext } from '../context';
-import { ApiError } from '../problems';
-import { UPLOAD_LIMIT_BYTES } from '../app';
-import { problemResponses, type V1 } from './health';
+import { ApiError, unwrap } from '../problems';
+import { problemResponses, UPLOAD_LIMIT_BYTES, type V1 } from '../route-kit';
 
 export function registerChainRoutes(v1: V1, ctx: AppContext): void {
   v1.post(
@@ -19,9 +18,10 @@ export function registerChainRoutes(v1: V1, ctx: AppContext): void {
     async (request, reply) => {
       const text = typeof request.body === 'string' ? request.body : '';
       if (text.trim() === '') throw new ApiError('IMPORT_FAILED', 'The request body is empty: send the chain file as the raw body.', [{ param: 'body', message: 'empty', line: 1 }]);
-      const result = await ctx.writes.run(() => ctx.exposure.ingestText(text, request.query));
+      // Parsed, prepared and evaluated in the exposure worker; stored in a write turn (services/exposure.ts, ingestFile).
+      const result = unwrap(await ctx.exposure.ingestFile(text, request.query, ctx.writes));
       return reply.code(result.stored ? 201 : 200).send(result);
     },
   );
-  v1.get('/chains', { schema: { summary: 'Symbols with stored snapshots', tags: ['chains'], response: { 200: ChainsResponse, ...problemResponses } } }, async () => ctx.exposure.chainsList());
+  v1.get('/chains', { schema: { summary: 'Symbols with stored snapshots', tags: ['chains'], querystring: NoQuery, response: { 200: ChainsResponse, ...problemResponses } } }, async () => ({ symbols: ctx.exposure.chainsList() }));
 }

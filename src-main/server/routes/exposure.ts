@@ -6,32 +6,73 @@ import {
   EventsStreamQuery,
   ExpirationsQuery,
   ExpirationsResponse,
+  GexDiffQuery,
+  GexDiffResponse,
+  GexHistoryQuery,
+  GexHistoryResponse,
+  GexProfileQuery,
+  GexProfileResponse,
   GexQuery,
   GexResponse,
+  SnapshotDeleteResponse,
+  SnapshotIdParams,
+  SnapshotsQuery,
+  SnapshotsResponse,
   VannaQuery,
   VannaResponse,
-  type ExposureEventJson,
 } from '../../../src-shared/api/schemas';
+import type { ExposureEvent, PlannedAnswer } from '../../services/exposure';
+import type { AnswerCache } from '../answer-cache';
 import type { AppContext } from '../context';
-import { ApiError } from '../problems';
-import type { CachedAnswer } from '../../services/exposure';
-import { problemResponses, type V1 } from './health';
-
-/** Sends a cached answer and remembers the URL the router dispatched here, for the fast path (fast-path.ts). */
-function sendCached(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer): FastifyReply {
-  ctx.exposure.rememberUrl(request.url, answer, request.routeOptions.config.access ?? 'key');
-  reply.header('ETag', answer.etag).header('Cache-Control', CACHE_CONTROL);
-  if (request.headers['if-none-match'] === answer.etag) return reply.code(304).send();
-  return reply.type(JSON_TYPE).send(answer.bytes);
-}
-
-export const CACHE_CONTROL = 'private, no-cache';
-export const JSON_TYPE = 'application/json; charset=utf-8';
+import { presentDiff, presentEvent, presentExpirations, presentGex, presentGexProfile, presentHistory, presentSnapshots, presentVanna } from '../presenters/exposure';
+import { ApiError, unwrap } from '../problems';
+import { CACHE_CONTROL, dateOrDateTime, datesInOrder, JSON_TYPE, numbersInOrder, oneOf, problemResponses, queryRules, type V1 } from '../route-kit';
 
 /** How often open streams look for keys revoked by another process (the CLI), through `data_version`. */
 export const STREAM_KEY_CHECK_MS = 1000;
 
-export function registerExposureRoutes(v1: V1, ctx: AppContext): void {
+/**
+ * The response schemas as plain objects, for Fastify's serializer compiler (which takes an index-signature type and
+ * caches by the object: one object each, for the life of the process).
+ */
+const GEX_SCHEMA = { ...GexResponse };
+const VANNA_SCHEMA = { ...VannaResponse };
+const PROFILE_SCHEMA = { ...GexProfileResponse };
+
+/** The rules of the /gex scope parameters and of the snapshot selector. */
+const scopeRules = [numbersInOrder('minDte', 'maxDte'), oneOf('expirations', 'minDte', 'maxDte')];
+const selectorRules = [oneOf('snapshot', 'at'), dateOrDateTime('at')];
+
+/** Responses of a cached-answer route: the answer, or 304 when If-None-Match names its ETag. */
+function cachedResponses(answer: Record<string, unknown>) {
+  return { 200: answer, 304: { type: 'null', description: 'Not modified (If-None-Match)' }, ...problemResponses };
+}
+
+/** A comma-separated query value as a list (`tickers=SPX,SPY`). */
+function list(value: string | undefined): string[] | undefined {
+  return value === undefined ? undefined : value.split(',');
+}
+
+export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerCache): void {
+  /**
+   * Sends the answer from the cache (computing, presenting and serialising it once), honours If-None-Match, and
+   * remembers the URL the router dispatched here for the fast path (fast-path.ts).
+   */
+  function sendAnswer<T>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    planned: PlannedAnswer<T>,
+    present: (value: T) => Record<string, unknown>,
+    schema: Record<string, unknown>,
+  ): FastifyReply {
+    const serialize = reply.compileSerializationSchema(schema, '200');
+    const answer = answers.answer(planned, (value) => serialize(present(value)));
+    answers.rememberUrl(request.url, answer, request.routeOptions.config.access ?? 'key');
+    reply.header('ETag', answer.etag).header('Cache-Control', CACHE_CONTROL);
+    if (request.headers['if-none-match'] === answer.etag) return reply.code(304).send();
+    return reply.type(JSON_TYPE).send(answer.bytes);
+  }
+
   // Open SSE streams, each with the key that opened it: a stream ends when its key is revoked or rotated away.
   const streams = new Map<ServerResponse, string>();
   const endRevoked = () => {
@@ -64,11 +105,11 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext): void {
         summary: 'Dealer gamma exposure by strike with walls, zone and gamma flip',
         tags: ['exposure'],
         querystring: GexQuery,
-        response: { 200: GexResponse, 304: { type: 'null', description: 'Not modified (If-None-Match)' }, ...problemResponses },
+        response: cachedResponses(GEX_SCHEMA),
       },
+      preHandler: queryRules(...scopeRules, ...selectorRules),
     },
-    async (request, reply) =>
-      sendCached(ctx, request, reply, ctx.exposure.gex(request.query, reply.compileSerializationSchema(GexResponse as unknown as Record<string, unknown>, '200') as (v: unknown) => string)),
+    async (request, reply) => sendAnswer(request, reply, unwrap(ctx.exposure.gex(request.query)), presentGex, GEX_SCHEMA),
   );
   v1.get(
     '/vanna',
@@ -77,16 +118,66 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext): void {
         summary: 'Dealer vanna and charm exposure with key levels (0–45 dte aggregate or one expiration)',
         tags: ['exposure'],
         querystring: VannaQuery,
-        response: { 200: VannaResponse, 304: { type: 'null', description: 'Not modified (If-None-Match)' }, ...problemResponses },
+        response: cachedResponses(VANNA_SCHEMA),
       },
+      preHandler: queryRules(...selectorRules),
     },
-    async (request, reply) =>
-      sendCached(ctx, request, reply, ctx.exposure.vanna(request.query, reply.compileSerializationSchema(VannaResponse as unknown as Record<string, unknown>, '200') as (v: unknown) => string)),
+    async (request, reply) => sendAnswer(request, reply, unwrap(ctx.exposure.vanna(request.query)), presentVanna, VANNA_SCHEMA),
   );
   v1.get(
     '/expirations',
-    { schema: { summary: 'Unexpired expirations of the latest snapshot', tags: ['exposure'], querystring: ExpirationsQuery, response: { 200: ExpirationsResponse, ...problemResponses } } },
-    async (request) => ctx.exposure.expirations(request.query.symbol),
+    {
+      schema: { summary: 'Unexpired expirations of the latest snapshot (or of snapshot= / at=)', tags: ['exposure'], querystring: ExpirationsQuery, response: { 200: ExpirationsResponse, ...problemResponses } },
+      preHandler: queryRules(...selectorRules),
+    },
+    async (request) => presentExpirations(unwrap(ctx.exposure.expirations(request.query))),
+  );
+  v1.get(
+    '/gex/profile',
+    {
+      schema: {
+        summary: 'The gamma profile: net GEX at 201 hypothetical spot levels on [0.8S, 1.2S], with the flip',
+        tags: ['exposure'],
+        querystring: GexProfileQuery,
+        response: cachedResponses(PROFILE_SCHEMA),
+      },
+      preHandler: queryRules(...scopeRules, ...selectorRules),
+    },
+    async (request, reply) => sendAnswer(request, reply, unwrap(ctx.exposure.gexProfile(request.query)), presentGexProfile, PROFILE_SCHEMA),
+  );
+  v1.get(
+    '/gex/history',
+    {
+      schema: {
+        summary: 'Levels over time: spot, total GEX, zone, flip and walls per stored snapshot, oldest first',
+        tags: ['exposure'],
+        querystring: GexHistoryQuery,
+        response: { 200: GexHistoryResponse, ...problemResponses },
+      },
+      preHandler: queryRules(...scopeRules, dateOrDateTime('from'), dateOrDateTime('to'), datesInOrder('from', 'to')),
+    },
+    async (request) => presentHistory(unwrap(await ctx.exposure.gexHistory(request.query, ctx.writes))),
+  );
+  v1.get(
+    '/gex/diff',
+    {
+      schema: { summary: 'The change of GEX per strike from one stored snapshot to another', tags: ['exposure'], querystring: GexDiffQuery, response: { 200: GexDiffResponse, ...problemResponses } },
+      preHandler: queryRules(...scopeRules),
+    },
+    async (request) => presentDiff(unwrap(ctx.exposure.gexDiff(request.query))),
+  );
+  v1.get(
+    '/snapshots',
+    { schema: { summary: 'Stored snapshots of a symbol, newest first', tags: ['exposure'], querystring: SnapshotsQuery, response: { 200: SnapshotsResponse, ...problemResponses } } },
+    async (request) => {
+      const listed = unwrap(ctx.exposure.snapshotList(request.query.symbol));
+      return presentSnapshots(request.query.symbol.toUpperCase(), listed);
+    },
+  );
+  v1.delete(
+    '/snapshots/:id',
+    { schema: { summary: 'Delete a stored snapshot (its history points too; events stay)', tags: ['exposure'], params: SnapshotIdParams, response: { 200: SnapshotDeleteResponse, ...problemResponses } } },
+    async (request) => unwrap(await ctx.writes.run(() => ctx.exposure.deleteSnapshot(request.params.id))),
   );
   v1.get(
     '/gex/events',
@@ -97,8 +188,13 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext): void {
         querystring: EventsQuery,
         response: { 200: EventsResponse, ...problemResponses },
       },
+      preHandler: queryRules(numbersInOrder('minDte', 'maxDte')),
     },
-    async (request) => ctx.exposure.events(request.query),
+    async (request) => {
+      const { tickers, ...query } = request.query;
+      const events = ctx.exposure.events({ ...query, ...(tickers === undefined ? {} : { tickers: list(tickers) }) });
+      return { events: events.map(presentEvent) };
+    },
   );
   v1.get(
     '/gex/events/stream',
@@ -107,14 +203,13 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext): void {
       schema: {
         summary: 'Server-sent events: each new flip or wall event as `event: flip|wall`, `data: <event JSON>`. EventSource may pass the key as ?access_token=.',
         tags: ['exposure'],
-        querystring: { ...EventsStreamQuery, properties: { ...EventsStreamQuery.properties, access_token: { type: 'string', maxLength: 512 } } },
+        querystring: EventsStreamQuery,
         response: { 200: { type: 'string', description: 'text/event-stream' }, ...problemResponses },
       },
     },
     async (request, reply) => {
-      const query = request.query as { tickers?: string; eventType?: 'all' | 'flip' | 'wall' };
-      const tickers = query.tickers === undefined ? null : new Set(query.tickers.split(',').map((t) => t.toUpperCase()));
-      const type = query.eventType ?? 'all';
+      const tickers = request.query.tickers === undefined ? null : new Set(request.query.tickers.split(',').map((t) => t.toUpperCase()));
+      const type = request.query.eventType ?? 'all';
       const keyId = request.keyId;
       // The gate admitted this route only with a key; without one the stream could not end on its revocation.
       if (keyId === null) throw new ApiError('UNAUTHORIZED', 'The event stream needs a key.');
@@ -122,10 +217,10 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext): void {
       const raw = reply.raw;
       raw.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
       raw.write(': connected\n\n');
-      const send = (event: ExposureEventJson) => {
+      const send = (event: ExposureEvent) => {
         if (tickers !== null && !tickers.has(event.ticker)) return;
         if (type !== 'all' && event.eventType !== type) return;
-        raw.write(`id: ${event.id}\nevent: ${event.eventType}\ndata: ${JSON.stringify(event)}\n\n`);
+        raw.write(`id: ${event.id}\nevent: ${event.eventType}\ndata: ${JSON.stringify(presentEvent(event))}\n\n`);
       };
       const unsubscribe = ctx.exposure.onEvent(send);
       streams.set(raw, keyId);

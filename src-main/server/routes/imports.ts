@@ -3,9 +3,9 @@ import type { IncomingMessage } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errorCodes, type FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
-import { ApiError } from '../problems';
-import { UPLOAD_CONTENT_TYPES, UPLOAD_LIMIT_BYTES } from '../app';
-import { problemResponses, type V1 } from './health';
+import { unwrap } from '../problems';
+import { importerIdOf } from '../../importers/index';
+import { problemResponses, UPLOAD_CONTENT_TYPES, UPLOAD_LIMIT_BYTES, type V1 } from '../route-kit';
 
 /**
  * Reads an upload into one buffer as it arrives: one small copy per chunk, into memory sized from Content-Length.
@@ -70,14 +70,15 @@ export function registerImportRoutes(v1: V1, ctx: AppContext): void {
       },
       async (request, reply) => {
         const body = request.body instanceof Uint8Array ? request.body : new Uint8Array(0);
-        if (body.length === 0) throw new ApiError('IMPORT_FAILED', 'The request body is empty: send the CSV file as the raw body (Content-Type: text/csv).', [{ param: 'body', message: 'empty', line: 1 }]);
+        // An empty body is an empty file: the importers name it so, in the words of the Import page (and with the
+        // broker's name when one is given), like any other file they refuse.
         const report = await ctx.journal.importFile({
           text: body,
-          broker: request.query.broker ?? 'auto',
+          broker: importerIdOf(request.query.broker),
           ...(request.query.account === undefined ? {} : { accountName: request.query.account }),
           filename: request.query.filename ?? null,
         });
-        return reply.code(201).send(report);
+        return reply.code(201).send(unwrap(report));
       },
     );
   });
@@ -96,6 +97,6 @@ export function registerImportRoutes(v1: V1, ctx: AppContext): void {
   v1.delete(
     '/imports/:id',
     { schema: { summary: 'Undo an import', tags: ['imports'], params: ImportIdParams, response: { 200: ImportDeleteResponse, ...problemResponses } } },
-    async (request) => ctx.journal.undoImport(request.params.id),
+    async (request) => unwrap(await ctx.journal.undoImport(request.params.id)),
   );
 }

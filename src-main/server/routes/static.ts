@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
 import { LRUCache } from 'lru-cache';
-import type { App } from '../app';
+import type { App } from '../route-kit';
 import { makeProblem } from '../../../src-shared/api/errors';
 import { sendProblem } from '../problems';
 

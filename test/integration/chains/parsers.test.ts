@@ -28,7 +28,7 @@ describe('helpers', () => {
     expect(parseOccSymbol('SPXW240231C04700000'), 'February 31st').toBeNull();
     expect(['SPXW', 'SPX', 'NDXP', 'NDX', 'RUTW', 'AMD1', 'SPY'].map(underlyingOfRoot)).toEqual(['SPX', 'SPX', 'NDX', 'NDX', 'RUT', 'AMD', 'SPY']);
   });
-  it('reads the CBOE Date: line in every spelling of the issue and DESIGN §4', () => {
+  it('reads the CBOE Date: line in every spelling of the issue and docs/exposure.md', () => {
     // EST = UTC−5, EDT = UTC−4. The day-first and French lines are from real downloads (fixtures/README.md).
     const cases: Array<[string, string]> = [
       ['Date: January 7, 2024 at 10:52 AM EST', '2024-01-07T15:52:00Z'],

@@ -86,7 +86,7 @@ export function rawContracts(text: string): RawContract[] {
   return out;
 }
 
-/** DESIGN §4: 09:30 New York for the AM-settled roots SPX, NDX, RUT, VIX; 16:00 for every other root. */
+/** docs/exposure.md: 09:30 New York for the AM-settled roots SPX, NDX, RUT, VIX; 16:00 for every other root. */
 export function expiryMs(contract: RawContract): number {
   const clock = ['SPX', 'NDX', 'RUT', 'VIX'].includes(contract.root) ? '09:30' : '16:00';
   const key = `${contract.expiration}T${clock}`;
@@ -109,7 +109,7 @@ export function liveContracts(contracts: readonly RawContract[], quoteTime: stri
 }
 
 /**
- * The Cboe VIX-method forward of DESIGN §4 for one settlement group: strikes where both sides have bid > 0 and
+ * The Cboe VIX-method forward of docs/exposure.md for one settlement group: strikes where both sides have bid > 0 and
  * ask ≥ bid; K* minimises |C_mid − P_mid| (the lower strike on a tie); F = K* + e^{rT}(C_mid − P_mid), or S·e^{rT}
  * when there is none or F is outside [0.9S, 1.1S].
  */
@@ -132,7 +132,7 @@ export function parityForward(group: readonly RawContract[], spot: number, rate:
   return forward >= 0.9 * spot && forward <= 1.1 * spot ? forward : spot * growth;
 }
 
-/** T of DESIGN §4: years of 365 × 24 × 60 minutes, at least 15 minutes. */
+/** T of docs/exposure.md: years of 365 × 24 × 60 minutes, at least 15 minutes. */
 export function yearsBetween(quoteTime: string, expiry: number): number {
   return Math.max((expiry - Date.parse(quoteTime)) / 60_000, 15) / (365 * 24 * 60);
 }

@@ -1,5 +1,5 @@
 /**
- * File modes (DESIGN §2, issue 8): a new data folder is 0700; the database, its -wal and -shm, the key file and the
+ * File modes (docs/architecture.md §Running, issue 8): a new data folder is 0700; the database, its -wal and -shm, the key file and the
  * backups are 0600, whatever the umask of the process that creates them (here the most permissive one, 000).
  */
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';

@@ -3,26 +3,24 @@
  * `POST /v1/keys/rotate` must not grow the api_keys table without bound. Kept: revoked keys of the last
  * REVOKED_KEEP_DAYS days, at most the REVOKED_KEEP_MAX newest.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REVOKED_KEEP_DAYS, REVOKED_KEEP_MAX } from '../../../src-main/server/keys';
-import { buildTestApp, type TestApp } from '../../helper';
+import { manualClock } from '../../clock';
+import { useTestApp } from '../../helper';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+/** Revocations are stamped by the server's clock; the test moves it instead of rewriting stamps. */
+const clock = manualClock('2030-01-01T00:00:00Z');
+const app = useTestApp({ clock });
 
-const rows = () => t.ctx.db.prepare('SELECT id, revoked_at AS revokedAt FROM api_keys ORDER BY created_at, id').all() as Array<{ id: string; revokedAt: string | null }>;
+const rows = () => app().ctx.db.prepare('SELECT id, revoked_at AS revokedAt FROM api_keys ORDER BY created_at, id').all() as Array<{ id: string; revokedAt: string | null }>;
 
 describe('revoked keys are pruned', () => {
   it(`a loop of ${REVOKED_KEEP_MAX * 3} rotations leaves the active keys and the ${REVOKED_KEEP_MAX} newest revoked ones`, async () => {
     const revokedInOrder: string[] = [];
     for (let i = 0; i < REVOKED_KEEP_MAX * 3; i += 1) {
-      const before = t.ctx.keys.verify(t.ctx.apiKey);
-      const response = await t.request({ method: 'POST', url: '/v1/keys/rotate', headers: { authorization: `Bearer ${t.ctx.apiKey}` } });
+      clock.advance(1000);
+      const before = app().ctx.keys.verify(app().ctx.apiKey);
+      const response = await app().request({ method: 'POST', url: '/v1/keys/rotate', headers: { authorization: `Bearer ${app().ctx.apiKey}` } });
       expect(response.statusCode).toBe(200);
       if (before !== null) revokedInOrder.push(before);
     }
@@ -33,14 +31,16 @@ describe('revoked keys are pruned', () => {
   });
 
   it(`revoked more than ${REVOKED_KEEP_DAYS} days ago: gone at the next revocation`, async () => {
-    const [oldest] = rows().filter((r) => r.revokedAt !== null);
-    expect(oldest).toBeDefined();
-    const longAgo = new Date(Date.now() - (REVOKED_KEEP_DAYS + 1) * 86_400_000).toISOString();
-    t.ctx.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(longAgo, oldest?.id ?? '');
-    const extra = t.ctx.keys.create('extra');
-    expect(t.ctx.keys.revoke(extra.id)).not.toBeNull();
-    const ids = rows().map((r) => r.id);
-    expect(ids).not.toContain(oldest?.id);
-    expect(ids, 'the key just revoked stays listed').toContain(extra.id);
+    const revokedBefore = rows().filter((r) => r.revokedAt !== null);
+    expect(revokedBefore).toHaveLength(REVOKED_KEEP_MAX);
+    const extra = app().ctx.keys.create('extra');
+    clock.advance(REVOKED_KEEP_DAYS * 86_400_000 - 60 * 60_000);
+    const within = app().ctx.keys.create('within');
+    expect(app().ctx.keys.revoke(within.id), 'a revocation a little under 30 days after the others').not.toBeNull();
+    expect(rows().filter((r) => r.revokedAt !== null), 'none old enough yet: the newest 20 stay').toHaveLength(REVOKED_KEEP_MAX);
+    clock.advance(2 * 60 * 60_000);
+    expect(app().ctx.keys.revoke(extra.id)).not.toBeNull();
+    const revoked = rows().filter((r) => r.revokedAt !== null);
+    expect(revoked.map((r) => r.id).sort(), `those revoked more than ${REVOKED_KEEP_DAYS} days ago are gone; the two since stay`).toEqual([extra.id, within.id].sort());
   });
 });

@@ -23,14 +23,14 @@ function tables(db: Database.Database): string[] {
 
 describe('migrations', () => {
   it('numbers migrations 1..N without gaps, so user_version says exactly which ran', () => {
-    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, index) => index + 1));
     expect(LATEST_VERSION).toBe(MIGRATIONS.length);
   });
 
   it('opens a new file in WAL mode at the latest version', () => {
     const { db, backupPath } = open(join(tempDir(), 'a.db'));
     expect(userVersion(db)).toBe(LATEST_VERSION);
-    expect(db.pragma('journal_mode', { simple: true }), 'DESIGN §2: one SQLite file in WAL mode').toBe('wal');
+    expect(db.pragma('journal_mode', { simple: true }), 'docs/architecture.md §Running: one SQLite file in WAL mode').toBe('wal');
     expect(backupPath, 'a brand-new file has nothing to back up').toBeNull();
   });
 
@@ -60,6 +60,27 @@ describe('migrations', () => {
     const { db } = open(path, 3);
     expect(userVersion(db)).toBe(3);
     for (const table of ['snapshots', 'exposure_state', 'events']) expect(tables(db)).toContain(table);
+  });
+
+  it('005 snapshot generation: raised by every insert, update and delete of a snapshot (triggers), by nothing else', () => {
+    const path = join(tempDir(), 'a.db');
+    open(path, 4).db.close();
+    opened.pop();
+    const { db } = open(path, 5);
+    const generation = () => db.prepare("SELECT value FROM generations WHERE name = 'snapshots'").pluck().get();
+    expect(generation()).toBe(0);
+    const insert = db.prepare("INSERT INTO snapshots (symbol, quote_time, spot, source, contracts, expirations, digest, payload, created_at) VALUES ('X', ?, 1, 'generic', 0, 0, ?, x'00', '2026-01-01')");
+    insert.run('2026-01-01T15:00:00Z', 'a');
+    insert.run('2026-01-01T16:00:00Z', 'b');
+    expect(generation(), 'two snapshots stored').toBe(2);
+    db.prepare("UPDATE snapshots SET spot = 2 WHERE digest = 'a'").run();
+    expect(generation()).toBe(3);
+    db.prepare("DELETE FROM snapshots WHERE digest = 'a'").run();
+    expect(generation()).toBe(4);
+    db.prepare("INSERT INTO settings (key, value) VALUES ('rate', '0.05')").run();
+    db.prepare('UPDATE journal_generation SET value = value + 1').run();
+    db.prepare("INSERT INTO events (id, ticker, event_type, expiration, timestamp, payload) VALUES ('e', 'X', 'flip', '2026-01-16', '2026-01-01', '{}')").run();
+    expect(generation(), 'writes to other tables leave it').toBe(4);
   });
 
   it('backs up to a file that opens at the old version', () => {

@@ -1,5 +1,5 @@
 /**
- * Start-up faults (DESIGN §8, issue 8): a damaged database or a data folder that cannot be written stops `strikebook`
+ * Start-up faults (docs/architecture.md §Reliability and security, issue 8): a damaged database or a data folder that cannot be written stops `strikebook`
  * (serve and the other commands) with one message that names the file and says what to do, a non-zero exit, no
  * stack trace, and the database byte for byte as it was.
  */

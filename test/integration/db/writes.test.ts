@@ -5,8 +5,8 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WriteQueue } from '../../../src-main/db/writes';
-import { ApiError } from '../../../src-main/server/problems';
+import { DatabaseBusyError, WriteQueue } from '../../../src-main/db/writes';
+import { busyProblem } from '../../../src-main/server/problems';
 import { tempDir } from '../../paths';
 
 const open: Database.Database[] = [];
@@ -45,10 +45,10 @@ describe('WriteQueue', () => {
     const start = Date.now();
     const error = await queue.run(() => ours.prepare('INSERT INTO t VALUES (1)').run(), 300).catch((e: unknown) => e);
     clearInterval(ticker);
-    expect(error).toBeInstanceOf(ApiError);
-    const problem = (error as ApiError).problem;
-    expect(problem).toMatchObject({ status: 503, code: 'DATABASE_BUSY' });
-    expect(Number((error as ApiError).headers['Retry-After'])).toBeGreaterThan(0);
+    expect(error, 'the write gave up: nothing of it was written').toBeInstanceOf(DatabaseBusyError);
+    const answer = busyProblem();
+    expect(answer.problem, 'what the server answers for it').toMatchObject({ status: 503, code: 'DATABASE_BUSY' });
+    expect(Number(answer.headers['Retry-After'])).toBeGreaterThan(0);
     expect(Date.now() - start, 'gave up after about the wait asked for').toBeGreaterThanOrEqual(290);
     expect(ticks, 'timers kept firing while the write waited: the wait was asynchronous').toBeGreaterThanOrEqual(10);
     other.exec('ROLLBACK');

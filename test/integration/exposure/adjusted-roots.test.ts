@@ -52,7 +52,7 @@ describe.skipIf(!chainFixturesPresent)('adjusted roots on the real AMD chain (AM
     const firstStandard = standard[0];
     if (firstStandard === undefined) throw new Error('no AMD contract on the shared expiration');
     const tYears = yearsBetween(QUOTE_TIME, expiryMs(firstStandard));
-    // By hand from the AMD rows (DESIGN §4): the pair with the smallest |C_mid − P_mid|, K* + e^{rT}(C − P).
+    // By hand from the AMD rows (docs/exposure.md): the pair with the smallest |C_mid − P_mid|, K* + e^{rT}(C − P).
     const hand = parityForward(standard, SPOT, RATE, tYears);
     // What the AMD1 rows imply when they are taken for AMD's (listed first): their deliverable is worth about 1.72
     // AMD shares, so their parity strike sits near 185 and the forward falls back to S·e^{rT}.

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExposureEventJson } from '../../../src-shared/api/schemas';
 import type { ChainSnapshot, OptionContract } from '../../../src-shared/exposure/model';
 import { startServer, type RunningServer } from '../../../src-main/serve';
+import { manualClock } from '../../clock';
 import { tempDir } from '../../paths';
+import { storeChain } from '../../helper';
 
 const EXPIRATION = '2099-12-18';
 
@@ -24,10 +26,12 @@ function snapshot(quoteTime: string, calls: Record<number, number>, puts: Record
   };
 }
 
+/** Today, for the events' dte: the day of the snapshots, 28 days before the expiration. */
+const clock = manualClock('2099-11-20T17:00:00Z');
 let server: RunningServer;
 const auth = () => ({ headers: { authorization: `Bearer ${server.apiKey}` } });
 beforeAll(async () => {
-  server = await startServer({ dataDir: tempDir(), port: 0, uiDir: null });
+  server = await startServer({ dataDir: tempDir(), port: 0, uiDir: null, clock });
 });
 afterAll(async () => {
   await server?.close();
@@ -39,7 +43,7 @@ describe('events through the API', () => {
     const t0 = '2099-11-20T15:00:00.000Z';
     const t1 = '2099-11-20T15:30:00.000Z';
     const t2 = '2099-11-20T16:00:00.000Z';
-    const first = server.ctx.exposure.ingest(snapshot(t0, { 105: 5000, 110: 1000 }, { 95: 2000, 90: 1000 }));
+    const first = storeChain(server.ctx, snapshot(t0, { 105: 5000, 110: 1000 }, { 95: 2000, 90: 1000 }));
     expect(first.events, 'the first snapshot only sets the state').toBe(0);
 
     const controller = new AbortController();
@@ -58,10 +62,10 @@ describe('events through the API', () => {
     })();
 
     // Call OI moves from 105 to 110: 110's call GEX now beats 105's by far more than 10%.
-    const moved = server.ctx.exposure.ingest(snapshot(t1, { 105: 500, 110: 8000 }, { 95: 2000, 90: 1000 }));
+    const moved = storeChain(server.ctx, snapshot(t1, { 105: 500, 110: 8000 }, { 95: 2000, 90: 1000 }));
     expect(moved.events).toBe(1);
     // Puts swamp calls near spot: the expiration's total turns negative well beyond the 2% dead band.
-    const flipped = server.ctx.exposure.ingest(snapshot(t2, { 105: 500, 110: 8000 }, { 100: 60000, 95: 2000, 90: 1000 }));
+    const flipped = storeChain(server.ctx, snapshot(t2, { 105: 500, 110: 8000 }, { 100: 60000, 95: 2000, 90: 1000 }));
     expect(flipped.events).toBeGreaterThanOrEqual(1);
 
     const events = (await (await fetch(`${server.apiBaseUrl}/gex/events?tickers=TEST`, auth())).json()) as { events: ExposureEventJson[] };
@@ -75,12 +79,17 @@ describe('events through the API', () => {
 
     const flips = (await (await fetch(`${server.apiBaseUrl}/gex/events?eventType=flip`, auth())).json()) as { events: ExposureEventJson[] };
     expect(flips.events.every((e) => e.eventType === 'flip')).toBe(true);
-    const near = (await (await fetch(`${server.apiBaseUrl}/gex/events?maxDte=10`, auth())).json()) as { events: ExposureEventJson[] };
-    expect(near.events, 'dte filters on the expiration as of today').toEqual([]);
+    expect(events.events.map((e) => e.dte), 'December 18 is 28 days after November 20').toEqual(events.events.map(() => 28));
+    const dteWindow = async (query: string) => ((await (await fetch(`${server.apiBaseUrl}/gex/events?${query}`, auth())).json()) as { events: ExposureEventJson[] }).events.length;
+    expect(await dteWindow('maxDte=27'), 'dte filters on the expiration as of today').toBe(0);
+    expect(await dteWindow('minDte=28&maxDte=28')).toBe(events.events.length);
+    clock.set('2099-12-10T17:00:00Z');
+    expect(await dteWindow('maxDte=10'), 'eight days before the expiration').toBe(events.events.length);
+    expect(await dteWindow('minDte=9')).toBe(0);
 
     // Same snapshots again: nothing new.
-    expect(server.ctx.exposure.ingest(snapshot(t1, { 105: 500, 110: 8000 }, { 95: 2000, 90: 1000 })).events).toBe(0);
-    expect(server.ctx.exposure.ingest(snapshot(t2, { 105: 500, 110: 8000 }, { 100: 60000, 95: 2000, 90: 1000 })).stored).toBe(false);
+    expect(storeChain(server.ctx, snapshot(t1, { 105: 500, 110: 8000 }, { 95: 2000, 90: 1000 })).events).toBe(0);
+    expect(storeChain(server.ctx, snapshot(t2, { 105: 500, 110: 8000 }, { 100: 60000, 95: 2000, 90: 1000 })).stored).toBe(false);
     const after = (await (await fetch(`${server.apiBaseUrl}/gex/events?tickers=TEST`, auth())).json()) as { events: ExposureEventJson[] };
     expect(after.events.map((e) => e.id)).toEqual(events.events.map((e) => e.id));
 

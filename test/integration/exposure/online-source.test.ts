@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext, type OwnedContext } from '../../../src-main/context';
 import { chainUrl, OnlineSource } from '../../../src-main/services/online-source';
+import { manualClock } from '../../clock';
 import { tempDir } from '../../paths';
 
 /** A small CBOE delayed-quotes document: calls and puts around spot 5000 for each expiration (YYMMDD). */
@@ -22,6 +23,8 @@ let baseUrl = '';
 let mode: 'ok' | 'fail' | 'garbage' | 'session' | 'future' = 'ok';
 let requests: string[] = [];
 let ctx: OwnedContext;
+/** The poller's now (back-off, the quote time's plausibility) is the context's clock. */
+const clock = manualClock('2099-11-20T20:00:00Z');
 
 beforeAll(async () => {
   server = createServer((request, response) => {
@@ -39,12 +42,19 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   baseUrl = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}/api/options`;
-  ctx = createContext({ dataDir: tempDir() });
+  ctx = createContext({ dataDir: tempDir(), clock });
 });
 afterAll(async () => {
   ctx.close();
   await new Promise((resolve) => server.close(resolve));
 });
+
+/** What GET /v1/expirations answers for the symbol. */
+function expirationsOf(symbol: string) {
+  const result = ctx.exposure.expirations(symbol);
+  if (!result.ok) throw new Error(`no snapshot of ${symbol}`);
+  return { expirations: result.value.snapshot.expirations, snapshotTime: result.value.snapshot.quoteTime };
+}
 
 describe('online chain source (CBOE delayed quotes, tested against a local server)', () => {
   it('builds CBOE URLs: indices with a leading underscore, equities without', () => {
@@ -61,12 +71,12 @@ describe('online chain source (CBOE delayed quotes, tested against a local serve
 
   it('stores a snapshot per watchlist symbol, backs off on errors and keeps serving the last good one', async () => {
     ctx.updateSettings({ onlineSource: { enabled: true, baseUrl, watchlist: ['SPX'], intervalSeconds: 60 } });
-    let nowMs = Date.parse('2099-11-20T20:00:00Z');
-    const source = new OnlineSource(ctx, undefined, fetch, () => nowMs);
+    clock.set('2099-11-20T20:00:00Z');
+    const source = new OnlineSource(ctx, undefined, fetch);
     const [ok] = await source.pollOnce();
     expect(ok).toMatchObject({ symbol: 'SPX', ok: true });
     expect(requests).toEqual(['/api/options/_SPX.json']);
-    const chains = ctx.exposure.chainsList().symbols;
+    const chains = ctx.exposure.chainsList();
     expect(chains).toEqual([expect.objectContaining({ symbol: 'SPX', source: 'online', contracts: 10, spot: 5000 })]);
 
     mode = 'fail';
@@ -76,16 +86,15 @@ describe('online chain source (CBOE delayed quotes, tested against a local serve
     requests = [];
     expect(await source.pollOnce(), 'within the back-off window the symbol is not polled').toEqual([]);
     expect(requests).toEqual([]);
-    nowMs += 31_000;
+    clock.advance(31_000);
     mode = 'garbage';
     const [bad] = await source.pollOnce();
     expect(bad?.ok).toBe(false);
     expect(bad?.message, 'the back-off doubles').toMatch(/retry in 60 s/);
 
-    const gex = ctx.exposure.expirations('SPX');
-    expect(gex.expirations, 'the last good snapshot still answers').toEqual(['2099-12-17']);
+    expect(expirationsOf('SPX').expirations, 'the last good snapshot still answers').toEqual(['2099-12-17']);
     mode = 'ok';
-    nowMs += 61_000;
+    clock.advance(61_000);
     const [recovered] = await source.pollOnce();
     expect(recovered?.ok).toBe(true);
     expect(recovered?.message).toMatch(/unchanged/);
@@ -93,20 +102,20 @@ describe('online chain source (CBOE delayed quotes, tested against a local serve
 
   it('reads the CBOE timestamp as UTC: a snapshot polled during the session keeps its same-day expiration', async () => {
     mode = 'session';
-    const nowMs = Date.parse('2099-11-20T19:31:00Z');
-    const source = new OnlineSource(ctx, undefined, fetch, () => nowMs);
+    clock.set('2099-11-20T19:31:00Z');
+    const source = new OnlineSource(ctx, undefined, fetch);
     const [polled] = await source.pollOnce();
     expect(polled?.ok, polled?.message).toBe(true);
-    const expirations = ctx.exposure.expirations('SPX');
+    const expirations = expirationsOf('SPX');
     expect(expirations.snapshotTime, '19:30 UTC, not 19:30 New York (00:30 UTC the next day)').toBe('2099-11-20T19:30:00.000Z');
-    expect(Date.parse(expirations.snapshotTime), 'not after the poll').toBeLessThanOrEqual(nowMs);
+    expect(Date.parse(expirations.snapshotTime), 'not after the poll').toBeLessThanOrEqual(clock.nowMs());
     expect(expirations.expirations, 'the 0DTE expiration closes at 16:00 New York, after the quote').toEqual(['2099-11-20', '2099-12-17']);
 
     mode = 'future';
-    const [future] = await new OnlineSource(ctx, undefined, fetch, () => nowMs).pollOnce();
+    const [future] = await new OnlineSource(ctx, undefined, fetch).pollOnce();
     expect(future?.ok).toBe(false);
     expect(future?.message).toMatch(/^the quote time 2099-11-21T00:31:00Z is 5\.0 h after the poll: the source's timestamp is not UTC; retry in/);
-    expect(ctx.exposure.expirations('SPX').snapshotTime, 'the snapshot from the future was not stored').toBe('2099-11-20T19:30:00.000Z');
+    expect(expirationsOf('SPX').snapshotTime, 'the snapshot from the future was not stored').toBe('2099-11-20T19:30:00.000Z');
     mode = 'ok';
   });
 });

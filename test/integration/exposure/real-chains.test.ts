@@ -14,7 +14,7 @@ import {
   type RawContract,
 } from '../chains/quotedata';
 
-/** The wall by DESIGN §4 computed from the per-strike rows: largest |value|, ties to the strike nearest spot, then the lower. */
+/** The wall by docs/exposure.md computed from the per-strike rows: largest |value|, ties to the strike nearest spot, then the lower. */
 function wallFrom(rows: GexResponseT['data'], pick: (row: GexResponseT['data'][number]) => number, spot: number): number | null {
   let best: { strike: number; value: number } | null = null;
   for (const row of rows) {
@@ -35,7 +35,7 @@ const RATE = 0.04;
 
 /**
  * Dealer gamma (shares per $1, the `nominal` unit) of one side at one strike of one expiration, by hand from the
- * file's rows (DESIGN §4): forward by parity per settlement group, BSM gamma e^{−qT}φ(d1)/(Sσ√T) with
+ * file's rows (docs/exposure.md): forward by parity per settlement group, BSM gamma e^{−qT}φ(d1)/(Sσ√T) with
  * e^{−qT} = e^{−rT}F/S, times s·OI·100, for contracts with OI > 0 and 0 < IV ≤ 5.
  */
 function handGamma(live: readonly RawContract[], expiration: string, strike: number, right: 'C' | 'P', spot: number, quoteTime: string): number {

@@ -80,6 +80,14 @@ describe.skipIf(!existsSync(SPX))('exposure routes on the real SPX 2024-01-05 ch
     expect(problem.code).toBe('UNKNOWN_EXPIRATION');
     expect(problem.detail, 'an expired expiration is not available').toMatch(/2024-01-05/);
     expect(problem.detail).toMatch(/Valid: 2024-01-08, 2024-01-09/);
+    const two = (await t.request('/v1/gex?symbol=SPX&expirations=2024-01-05,2024-01-08,2030-01-18')).json<{ detail: string; errors: Array<{ param: string; message: string }> }>();
+    expect(two.errors, 'every unknown expiration is named, by the engine’s one rule').toEqual([
+      { param: 'expirations', message: '2024-01-05 is not available' },
+      { param: 'expirations', message: '2030-01-18 is not available' },
+    ]);
+    expect(two.detail).toMatch(/^2024-01-05, 2030-01-18 are not available for SPX\. Valid: /);
+    const vanna = (await t.request('/v1/vanna?symbol=SPX&expiration=2030-01-18')).json<{ code: string; errors: Array<{ param: string }> }>();
+    expect(vanna, '/vanna maps the same error, naming its own parameter').toMatchObject({ code: 'UNKNOWN_EXPIRATION', errors: [{ param: 'expiration' }] });
     const good = await t.get<GexResponseT>('/v1/gex?symbol=SPX&expirations=2024-01-19,2024-01-08');
     expect(good.body.meta.expirations).toEqual(['2024-01-08', '2024-01-19']);
   });

@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { parseCsv, type CsvRecord } from '../../../src-main/importers/common/csv';
 import { parseImport } from '../../../src-main/importers/index';
 import { IMPORTERS } from '../../../src-main/importers/registry';
-import type { ImporterId, ParseResult } from '../../../src-main/importers/types';
+import type { BrokerImporter, ImporterId, ParseResult } from '../../../src-main/importers/types';
+import { customImporter } from '../../../src-main/importers/custom/index';
 import { REPO_ROOT } from '../../paths';
 
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'brokers');
@@ -25,7 +26,33 @@ interface Sample {
   isHeader(cells: readonly string[]): boolean;
   /** The data row to break and the column whose cell becomes garbage. */
   bad: { row(cells: readonly string[]): boolean; column: string };
+  /** User-defined formats the file is read with (docs/importers.md, "User-defined formats"). */
+  extra?: readonly BrokerImporter[];
 }
+
+/** The generic fixture's columns as a user would map them: a saved format goes through the same pipeline. */
+const MAPPED_GENERIC = customImporter({
+  id: 'conf',
+  name: 'Generic, mapped by hand',
+  header: 'date,account,type,symbol,quantity,price,commission,fees,amount,currency,orderId,description,expiration,strike,right,multiplier,id'.split(','),
+  mapping: {
+    date: { column: 'date', layout: 'YYYY-MM-DD', zone: 'new-york' },
+    type: { column: 'type', words: [] },
+    symbol: 'symbol',
+    option: { root: 'symbol', expiration: 'expiration', strike: 'strike', right: 'right' },
+    quantity: 'quantity',
+    price: 'price',
+    multiplier: 'multiplier',
+    commission: 'commission',
+    fees: 'fees',
+    amount: { column: 'amount', sign: 'as-written' },
+    account: 'account',
+    currency: 'currency',
+    description: 'description',
+    orderId: 'orderId',
+    rowId: 'id',
+  },
+});
 
 const has = (name: string) => (cells: readonly string[]): boolean => cells.some((cell) => cell.trim() === name);
 
@@ -44,6 +71,7 @@ const SAMPLES: Sample[] = [
   { importer: 'etrade', file: 'etrade_all_transactions_selfwritten.csv', byName: true, isHeader: has('Activity Type'), bad: { row: has('Sold Short'), column: 'Amount $' } },
   { importer: 'webull', file: 'webull_orders_selfwritten.csv', byName: true, isHeader: has('Avg Price'), bad: { row: has('Filled'), column: 'Avg Price' } },
   { importer: 'generic', file: 'generic_wheel_selfwritten.csv', byName: true, isHeader: has('orderId'), bad: { row: has('SELL_TO_OPEN'), column: 'amount' } },
+  { importer: 'custom:conf', file: 'generic_wheel_selfwritten.csv', byName: true, isHeader: has('orderId'), bad: { row: has('SELL_TO_OPEN'), column: 'amount' }, extra: [MAPPED_GENERIC] },
 ];
 
 /** Records back to CSV text, quoting where RFC 4180 needs it. */
@@ -93,21 +121,21 @@ function content(result: ParseResult): unknown[] {
   return result.transactions.map((row) => row.transaction);
 }
 
-function parse(text: string): ParseResult {
-  const outcome = parseImport(text, 'auto', { asOf: AS_OF });
+function parse(text: string, extra: readonly BrokerImporter[] = []): ParseResult {
+  const outcome = parseImport(text, 'auto', { asOf: AS_OF }, extra);
   if (!outcome.ok) throw new Error(outcome.detail);
   return outcome.result;
 }
 
 describe('conformance: every importer, every file cosmetic', () => {
   it('covers every importer of the registry', () => {
-    expect(new Set(SAMPLES.map((sample) => sample.importer))).toEqual(new Set(IMPORTERS.map((importer) => importer.id)));
+    expect(new Set(SAMPLES.map((sample) => sample.importer).filter((id) => !id.startsWith('custom:')))).toEqual(new Set(IMPORTERS.map((importer) => importer.id)));
   });
 
   for (const sample of SAMPLES) {
     describe(`${sample.importer}: ${sample.file}`, () => {
       const text = readFileSync(join(FIXTURES, sample.file), 'utf8');
-      const original = parse(text);
+      const original = parse(text, sample.extra);
       const records = recordsOf(text).map((record) => record.cells);
 
       it('reads the fixture without errors, auto-detected', () => {
@@ -119,7 +147,7 @@ describe('conformance: every importer, every file cosmetic', () => {
       for (const transform of TRANSFORMS) {
         if (transform.byNameOnly && !sample.byName) continue;
         it(`reads the same transactions ${transform.name}`, () => {
-          const result = parse(transform.apply(records, sample));
+          const result = parse(transform.apply(records, sample), sample.extra);
           expect(result.errors).toEqual([]);
           expect(result.broker).toBe(sample.importer);
           expect(content(result)).toEqual(content(original));
@@ -135,7 +163,7 @@ describe('conformance: every importer, every file cosmetic', () => {
         const broken = records.map((cells, index) => (index === at ? cells.map((cell, i) => (i === column ? '12x.5' : cell)) : cells));
         const brokenText = serialize(broken);
         const line = recordsOf(brokenText)[at]?.line;
-        const outcome = parseImport(brokenText, 'auto', { asOf: AS_OF });
+        const outcome = parseImport(brokenText, 'auto', { asOf: AS_OF }, sample.extra);
         const errors = outcome.ok ? outcome.result.errors : [{ line: 0, message: outcome.detail }];
         expect(errors).toEqual([{ line, message: `column "${sample.bad.column}": not a number: "12x.5"` }]);
       });

@@ -1,27 +1,17 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { fileHead } from '../../../src-main/importers/common/table';
 import { etradeImporter, parseEtrade, parseEtradeOption } from '../../../src-main/importers/etrade';
-import type { ParsedRow } from '../../../src-main/importers/types';
+import { brokerFixture, lineOf as lineIn, rowAt, sumAmounts, expectDetectedClean, expectStableIds } from './file-totals';
 
 // Self-written from E*TRADE's documented transaction-history download: no public sample exists.
-const here = path.dirname(fileURLToPath(import.meta.url));
-const text = readFileSync(path.resolve(here, '../../fixtures/brokers/etrade_transactions_selfwritten.csv'), 'utf8');
-const lineOf = (fragment: string): number => text.split(/\r?\n/).findIndex((line) => line.includes(fragment)) + 1;
+const text = brokerFixture('etrade_transactions_selfwritten.csv');
+const lineOf = (fragment: string): number => lineIn(text, fragment);
 
 describe('E*TRADE transaction history (self-written fixture)', () => {
   const result = parseEtrade(text, {});
-  const at = (fragment: string): ParsedRow['transaction'] => {
-    const row = result.transactions.find((candidate) => candidate.line === lineOf(fragment));
-    if (!row) throw new Error(`no row for ${fragment}`);
-    return row.transaction;
-  };
+  const at = (fragment: string) => rowAt(result, text, fragment);
 
   it('is detected below its account lines, and takes the account from "For Account:"', () => {
-    expect(etradeImporter.detect(fileHead(text))).toBe(true);
-    expect(result.errors).toEqual([]);
+    expectDetectedClean(etradeImporter, text, result);
     expect(result.rows).toBe(14);
     expect(new Set(result.transactions.map((row) => row.transaction.accountName))).toEqual(new Set(['#####4821']));
   });
@@ -58,13 +48,11 @@ describe('E*TRADE transaction history (self-written fixture)', () => {
 
   it('Σ amount equals the Amount column added by hand', () => {
     // 0 + 18999.95 + 24 + 179.47 + 0 − 18000 + 0 − 1281.04 + 2.11 − 95.52 + 409.47 + 428.94 + 25000 + 0.35 = 25667.73
-    expect(result.transactions.reduce((acc, row) => acc + row.transaction.amountMinor, 0)).toBe(256_677_300);
+    expect(sumAmounts(result)).toBe(256_677_300);
   });
 
   it('keeps ids on re-parse and reports a corrupted cell and a truncated row by line', () => {
-    const ids = result.transactions.map((row) => row.transaction.brokerRowId);
-    expect(parseEtrade(text, {}).transactions.map((row) => row.transaction.brokerRowId)).toEqual(ids);
-    expect(new Set(ids).size).toBe(ids.length);
+    expectStableIds(result, parseEtrade(text, {}));
     const bad = parseEtrade(text.replace('-1,409.47,4.1', '-1,409.47,4.x1'), {});
     expect(bad.errors).toEqual([expect.objectContaining({ line: lineOf('12/05/23,Sold Short') })]);
     expect(bad.errors[0]?.message).toMatch(/Price/);

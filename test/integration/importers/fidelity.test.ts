@@ -1,27 +1,17 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { fileHead } from '../../../src-main/importers/common/table';
 import { asOfDate, fidelityImporter, parseFidelity, parseFidelityOption } from '../../../src-main/importers/fidelity';
-import type { ParsedRow } from '../../../src-main/importers/types';
+import { brokerFixture, lineOf as lineIn, rowAt, sumAmounts, expectDetectedClean, expectStableIds } from './file-totals';
 
 // Self-written from Fidelity's documented "Accounts history" layout: no public sample exists.
-const here = path.dirname(fileURLToPath(import.meta.url));
-const text = readFileSync(path.resolve(here, '../../fixtures/brokers/fidelity_accounts_history_selfwritten.csv'), 'utf8');
-const lineOf = (fragment: string): number => text.split(/\r?\n/).findIndex((line) => line.includes(fragment)) + 1;
+const text = brokerFixture('fidelity_accounts_history_selfwritten.csv');
+const lineOf = (fragment: string): number => lineIn(text, fragment);
 
 describe('Fidelity accounts history (self-written fixture)', () => {
   const result = parseFidelity(text, {});
-  const at = (fragment: string): ParsedRow['transaction'] => {
-    const row = result.transactions.find((candidate) => candidate.line === lineOf(fragment));
-    if (!row) throw new Error(`no row for ${fragment}`);
-    return row.transaction;
-  };
+  const at = (fragment: string) => rowAt(result, text, fragment);
 
   it('finds the header after the blank lines and ignores the disclaimer', () => {
-    expect(fidelityImporter.detect(fileHead(text))).toBe(true);
-    expect(result.errors).toEqual([]);
+    expectDetectedClean(fidelityImporter, text, result);
     expect(result.rows, '14 data lines between the header and the disclaimer').toBe(14);
   });
 
@@ -64,13 +54,11 @@ describe('Fidelity accounts history (self-written fixture)', () => {
 
   it('Σ amount equals the Amount ($) column added by hand', () => {
     // 18999.96 + 0 + 24 + 179.33 + 0 − 18000 + 0 + 3.17 − 95.67 + 409.33 + 428.66 + 25000 − 20 + 0.50 = 26929.28
-    expect(result.transactions.reduce((acc, row) => acc + row.transaction.amountMinor, 0)).toBe(269_292_800);
+    expect(sumAmounts(result)).toBe(269_292_800);
   });
 
   it('keeps ids on re-parse and reports bad cells, missing columns and truncation by line', () => {
-    const ids = result.transactions.map((row) => row.transaction.brokerRowId);
-    expect(parseFidelity(text, {}).transactions.map((row) => row.transaction.brokerRowId)).toEqual(ids);
-    expect(new Set(ids).size).toBe(ids.length);
+    expectStableIds(result, parseFidelity(text, {}));
     const bad = parseFidelity(text.replace('-1,1.80,0.65,0.02,,179.33', '-1,1.80,0.65,0.02,,17x9.33'), {});
     expect(bad.errors).toEqual([expect.objectContaining({ line: lineOf('YOU SOLD OPENING TRANSACTION CALL (AAPL)') })]);
     expect(bad.errors[0]?.message).toMatch(/Amount/);

@@ -3,10 +3,68 @@
  * checks. Money is parsed by string arithmetic here (not src-shared/money), so an importer bug cannot cancel
  * itself out.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseCsv } from '../../../src-main/importers/common/csv';
-import type { ParseResult } from '../../../src-main/importers/types';
+import { expect } from 'vitest';
+import { fileHead } from '../../../src-main/importers/common/table';
+import type { BrokerImporter, ParseResult } from '../../../src-main/importers/types';
+import type { ImportedTransaction } from '../../../src-shared/journal/model';
+import { REPO_ROOT } from '../../paths';
 import type { Ledger } from '../../../src-shared/journal/index';
 import { allTime, ledgerOf, stored } from '../../unit/journal/helpers';
+
+/** A self-written or MIT/Apache fixture of test/fixtures/brokers, as text. */
+export function brokerFixture(name: string): string {
+  return readFileSync(join(REPO_ROOT, 'test/fixtures/brokers', name), 'utf8');
+}
+
+/** The 1-based line of the file's first line that contains `fragment` (0 when none does). */
+export function lineOf(text: string, fragment: string): number {
+  return text.split(/\r?\n/).findIndex((line) => line.includes(fragment)) + 1;
+}
+
+/** The transaction parsed from the line of `text` that contains `fragment`. */
+export function rowAt(result: ParseResult, text: string, fragment: string): ImportedTransaction {
+  return rowAtLine(result, lineOf(text, fragment));
+}
+
+/** The transaction parsed from a line of the file. */
+export function rowAtLine(result: ParseResult, line: number): ImportedTransaction {
+  const row = result.transactions.find((candidate) => candidate.line === line);
+  if (!row) throw new Error(`no transaction at line ${line}`);
+  return row.transaction;
+}
+
+/** The sum of the cash amounts of a parse, in minor units. */
+export function sumAmounts(result: ParseResult): number {
+  return result.transactions.reduce((sum, row) => sum + row.transaction.amountMinor, 0);
+}
+
+/** The broker row ids of a parse, in order (they must survive a re-parse and be unique). */
+export function rowIds(result: ParseResult): string[] {
+  return result.transactions.map((row) => row.transaction.brokerRowId);
+}
+
+/** Ids are unique within the file and the same on a second parse of the same text. */
+export function expectStableIds(result: ParseResult, again: ParseResult): void {
+  const ids = rowIds(result);
+  expect(new Set(ids).size, 'every row has its own id').toBe(ids.length);
+  expect(rowIds(again), 'a re-parse gives the same ids').toEqual(ids);
+}
+
+/** The file is refused for one error, at `line`, naming `column`; nothing of it is kept. */
+export function expectRefusedAt(result: ParseResult, line: number, column: string): void {
+  expect(result.errors.map((error) => error.line), 'one error, at its line').toEqual([line]);
+  expect(result.errors[0]?.message).toContain(column);
+  expect(result.transactions, 'a refused file keeps no row').toEqual([]);
+}
+
+/** The importer recognises the file by its head and reads every row without an error. */
+export function expectDetectedClean(importer: BrokerImporter, text: string, result: ParseResult): void {
+  expect(importer.detect(fileHead(text)), `${importer.id} recognises the file`).toBe(true);
+  expect(result.errors).toEqual([]);
+}
 
 /** `"$12,374.77"`, `-$3.5`, `($70.56)`, `2.6E-4`, `0.1419999999999999` to minor units (1/10,000, the 5th decimal rounded). */
 export function minorOf(cell: string): number {

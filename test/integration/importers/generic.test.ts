@@ -1,7 +1,4 @@
-import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { fileHead } from '../../../src-main/importers/common/table';
 import { genericImporter } from '../../../src-main/importers/generic/index';
@@ -9,34 +6,21 @@ import { schwabImporter } from '../../../src-main/importers/schwab/index';
 import { tastytradeImporter } from '../../../src-main/importers/tastytrade/index';
 import { thinkorswimImporter } from '../../../src-main/importers/thinkorswim/index';
 import type { ParseResult } from '../../../src-main/importers/types';
-import type { ImportedTransaction } from '../../../src-shared/journal/model';
+import { brokerFixture, minorOf, rowAtLine, expectDetectedClean } from './file-totals';
 
-const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/brokers');
-const load = (name: string): string => readFileSync(path.join(FIXTURES, name), 'utf8');
+const load = brokerFixture;
 const text = load('generic_wheel_selfwritten.csv');
 const parse = (input: string, accountName?: string): ParseResult => genericImporter.parse(input, accountName ? { accountName } : {});
 const HEADER = 'date,type,symbol,quantity,price,amount';
 
-function at(result: ParseResult, line: number): ImportedTransaction {
-  const row = result.transactions.find((r) => r.line === line);
-  if (!row) throw new Error(`no transaction at line ${line}`);
-  return row.transaction;
-}
+const at = rowAtLine;
 
-/** Plain decimal text to minor units by string arithmetic, independent of money.ts. */
-function minorOf(cell: string): number {
-  const negative = cell.startsWith('-');
-  const [whole = '0', fraction = ''] = cell.replace(/^[-+]/, '').split('.');
-  const minor = Number(whole) * 10_000 + Number(fraction.padEnd(4, '0').slice(0, 4));
-  return negative ? -minor : minor;
-}
 
 describe('generic CSV importer', () => {
   const result = parse(text);
 
   it('parses the documented format', () => {
-    expect(genericImporter.detect(fileHead(text))).toBe(true);
-    expect(result.errors).toEqual([]);
+    expectDetectedClean(genericImporter, text, result);
     expect(result.warnings).toEqual([]);
     expect(result.rows).toBe(12);
     expect(result.transactions).toHaveLength(12);

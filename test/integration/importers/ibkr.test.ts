@@ -12,6 +12,7 @@ import {
   parseIbkrOptionSymbol,
 } from '../../../src-main/importers/ibkr';
 import type { ParseResult, ParsedRow } from '../../../src-main/importers/types';
+import { rowIds, sumAmounts } from './file-totals';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const shared = path.resolve(here, '../../../../shared/fixtures/brokers');
@@ -122,8 +123,8 @@ describe.skipIf(!existsSync(shared))('IBKR Activity Statement 2022 (real, akolod
 
   it('gives stable, unique brokerRowIds on re-parse', () => {
     const again = parseIbkrActivity(text, {});
-    const ids = result.transactions.map((row) => row.transaction.brokerRowId);
-    expect(again.transactions.map((row) => row.transaction.brokerRowId)).toEqual(ids);
+    const ids = rowIds(result);
+    expect(rowIds(again)).toEqual(ids);
     expect(new Set(ids).size, 'no two rows share an id').toBe(ids.length);
   });
 
@@ -241,7 +242,7 @@ describe.skipIf(!existsSync(shared))('IBKR Transaction History (real, KapJI/capi
   });
 
   it('nets to the published final balance 3027.40 GBP (the −0.00026 forex component is skipped)', () => {
-    const sum = result.transactions.reduce((acc, row) => acc + row.transaction.amountMinor, 0);
+    const sum = sumAmounts(result);
     expect(Math.round(sum / 100) / 100, 'EXPECTED.txt "Final balance 3027.40 (GBP)"').toBe(3027.4);
     expect(result.skipped).toHaveLength(1);
     const sell = find(result, (row) => row.transaction.type === 'SELL').transaction;
@@ -290,8 +291,8 @@ describe('IBKR Flex Query (self-written)', () => {
   });
 
   it('re-parses to the same ids and reports a corrupted cell by line', () => {
-    expect(parseIbkrFlex(text, {}).transactions.map((row) => row.transaction.brokerRowId)).toEqual(
-      result.transactions.map((row) => row.transaction.brokerRowId),
+    expect(rowIds(parseIbkrFlex(text, {}))).toEqual(
+      rowIds(result),
     );
     const bad = parseIbkrFlex(text.replace('"-1","1.8","180"', '"-1","1.8x","180"'), {});
     expect(bad.errors.map((problem) => problem.line)).toEqual([lineOf(text, '"2318811005"')]);

@@ -2,16 +2,16 @@
  * Every real broker export in ../shared/fixtures/brokers imports with auto-detection, and a figure of each is
  * checked against the file's own totals or the expected output published beside it (PROVENANCE.txt). The table
  * is the issue's closing note: rows read, transactions imported, rows skipped (with their reasons) and the figure.
- * Where another tool's convention differs from ours (DESIGN §5, docs/journal.md), the test says so.
+ * Where another tool's convention differs from ours (docs/journal.md, docs/journal.md), the test says so.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseImport } from '../../../src-main/importers/index';
 import type { ParseResult } from '../../../src-main/importers/types';
-import { performance } from '../../../src-shared/journal/index';
 import { BROKER_FIXTURES_SHARED } from '../../paths';
 import { amountSum, columnSum, figures, ibkrTradeTotals, ledgerFor, minorOf, tableRows } from './file-totals';
+import { performanceJson } from '../../unit/journal/helpers';
 
 const have = existsSync(BROKER_FIXTURES_SHARED);
 const read = (file: string): string => readFileSync(join(BROKER_FIXTURES_SHARED, file), 'utf8');
@@ -63,7 +63,7 @@ function schwabRealized(result: ParseResult): Figure[] {
     const symbol = (row.Symbol ?? '').split(' ')[0] ?? '';
     expectedBySymbol.set(symbol, (expectedBySymbol.get(symbol) ?? 0) + minorOf(row['Gain/Loss ($)'] ?? ''));
   }
-  const year = performance(ledgerFor(result), { period: 'monthly', date: '2025-01-01', from: '2025-01-01', to: '2025-12-31' }).custom;
+  const year = performanceJson(ledgerFor(result), { period: 'monthly', date: '2025-01-01', from: '2025-01-01', to: '2025-12-31' }).custom;
   const ours = new Map((year?.breakdown.bySymbol ?? []).map((row) => [row.symbol, Math.round(row.realizedPL * 10_000)]));
   return [...expectedBySymbol].map(([symbol, expected]) => ({
     what: `2025 realized ${symbol} = Schwab's realized gains`,
@@ -229,7 +229,7 @@ const CASES: Case[] = [
     skipped: 0,
     figures: (result) => {
       const entries = beanEntries(read('fidelity_all_accounts_2025_reds.EXPECTED.beancount'));
-      // Their ledger books foreign tax paid as a fee; we keep withholding as a negative DIVIDEND (DESIGN §5).
+      // Their ledger books foreign tax paid as a fee; we keep withholding as a negative DIVIDEND (docs/journal.md).
       const typeOf: Record<BeanEntry['kind'], string> = { dividend: 'DIVIDEND', interest: 'INTEREST', fee: 'DIVIDEND', buy: 'BUY', sell: 'SELL' };
       return entries.flatMap((entry) => {
         const tx = result.transactions.map((row) => row.transaction).find((t) => t.description === entry.narration && t.tradeDate.startsWith(entry.date));

@@ -2,10 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { fileHead } from '../../../src-main/importers/common/table';
 import { parseCsv } from '../../../src-main/importers/common/csv';
 import { parseRobinhood, parseRobinhoodOption, robinhoodImporter } from '../../../src-main/importers/robinhood';
 import type { ParseResult, ParsedRow } from '../../../src-main/importers/types';
+import { rowIds, sumAmounts, expectDetectedClean } from './file-totals';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const shared = path.resolve(here, '../../../../shared/fixtures/brokers');
@@ -38,8 +38,7 @@ describe.skipIf(!existsSync(shared))('Robinhood activity (real, greatmindsinside
   const result = parseRobinhood(text, {});
 
   it('is detected and parses without errors; the trailing disclaimer is not a row', () => {
-    expect(robinhoodImporter.detect(fileHead(text))).toBe(true);
-    expect(result.errors).toEqual([]);
+    expectDetectedClean(robinhoodImporter, text, result);
     const records = parseCsv(text).records;
     const dataRecords = records.slice(1).filter((record) => record.cells.length === 9);
     expect(result.rows, 'every 9-cell record after the header').toBe(dataRecords.length);
@@ -90,17 +89,17 @@ describe.skipIf(!existsSync(shared))('Robinhood activity (real, greatmindsinside
     const records = parseCsv(text).records.slice(1).filter((record) => record.cells.length === 9);
     const expectedCents = records.reduce((acc, record) => acc + cents(record.cells[8] ?? ''), 0);
     expect(expectedCents).toBe(890_836);
-    expect(result.transactions.reduce((acc, row) => acc + row.transaction.amountMinor, 0)).toBe(expectedCents * 100);
+    expect(sumAmounts(result)).toBe(expectedCents * 100);
   });
 
   it('gives identical rows distinct ids, and the same ids on re-parse', () => {
-    const ids = result.transactions.map((row) => row.transaction.brokerRowId);
+    const ids = rowIds(result);
     expect(new Set(ids).size, 'BTC OPEN 9/5/2025 appears three times, identical').toBe(ids.length);
-    expect(parseRobinhood(text, {}).transactions.map((row) => row.transaction.brokerRowId)).toEqual(ids);
+    expect(rowIds(parseRobinhood(text, {}))).toEqual(ids);
     // A later export with a new row on top keeps the ids of the old rows.
     const header = text.slice(0, text.indexOf('\n') + 1);
     const newer = header + '"10/27/2025","10/27/2025","10/28/2025","","ACH Deposit","ACH","","","$100.00"\n' + text.slice(header.length);
-    const newerIds = new Set(parseRobinhood(newer, {}).transactions.map((row) => row.transaction.brokerRowId));
+    const newerIds = new Set(rowIds(parseRobinhood(newer, {})));
     expect(ids.every((id) => newerIds.has(id))).toBe(true);
   });
 

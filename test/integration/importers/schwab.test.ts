@@ -1,27 +1,14 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { fileHead } from '../../../src-main/importers/common/table';
 import { parseCsv } from '../../../src-main/importers/common/csv';
 import { schwabImporter } from '../../../src-main/importers/schwab/index';
 import { tastytradeImporter } from '../../../src-main/importers/tastytrade/index';
 import type { ParseResult } from '../../../src-main/importers/types';
-import type { ImportedTransaction } from '../../../src-shared/journal/model';
+import { brokerFixture, minorOf, rowAtLine, sumAmounts, expectDetectedClean, expectRefusedAt } from './file-totals';
 
-const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/brokers');
-const load = (name: string): string => readFileSync(path.join(FIXTURES, name), 'utf8');
+const load = brokerFixture;
 const parse = (text: string, accountName?: string): ParseResult => schwabImporter.parse(text, accountName ? { accountName } : {});
 
-/** `"-$1,259.59"` to minor units by string arithmetic, independent of money.ts. */
-function minorOf(text: string): number {
-  const clean = text.replace(/[",$]/g, '').trim();
-  if (clean === '') return 0;
-  const negative = clean.startsWith('-');
-  const [whole = '0', fraction = ''] = clean.replace(/^[-+]/, '').split('.');
-  const minor = Number(whole) * 10_000 + Number(fraction.padEnd(4, '0').slice(0, 4));
-  return negative ? -minor : minor;
-}
 
 /** Σ of the Amount column over data rows (not the header, title or Transactions Total rows). */
 function rawAmountSum(text: string): number {
@@ -30,21 +17,15 @@ function rawAmountSum(text: string): number {
     .reduce((s, r) => s + minorOf(r.cells[7] ?? ''), 0);
 }
 
-function at(result: ParseResult, line: number): ImportedTransaction {
-  const row = result.transactions.find((r) => r.line === line);
-  if (!row) throw new Error(`no transaction at line ${line}`);
-  return row.transaction;
-}
+const at = rowAtLine;
 
-const sumAmounts = (result: ParseResult): number => result.transactions.reduce((s, r) => s + r.transaction.amountMinor, 0);
 
 describe('Schwab importer: stock-only export (capital-gains-calculator)', () => {
   const text = load('schwab_transactions_stock_kapji.csv');
   const result = parse(text);
 
   it('parses 7 rows: one transfer, three buys, three sells', () => {
-    expect(schwabImporter.detect(fileHead(text))).toBe(true);
-    expect(result.errors).toEqual([]);
+    expectDetectedClean(schwabImporter, text, result);
     expect(result.transactions.map((r) => r.transaction.type)).toEqual(['DEPOSIT', 'BUY', 'SELL', 'BUY', 'SELL', 'BUY', 'SELL']);
   });
 
@@ -171,10 +152,7 @@ describe('Schwab importer: options wheel (self-written fixture)', () => {
 
   it('reports garbage with its line and column, an unknown action as OTHER with a warning, missing columns at the header', () => {
     const garbage = parse(text.replace('"$0.42","$0.66","$41.34"', '"$0.42","$0.66","lots"'));
-    expect(garbage.errors).toHaveLength(1);
-    expect(garbage.errors[0]?.line).toBe(10);
-    expect(garbage.errors[0]?.message).toContain('Amount');
-    expect(garbage.transactions).toEqual([]);
+    expectRefusedAt(garbage, 10, 'Amount');
     const badDate = parse(text.replace('"02/10/2025"', '"02/30/2025"'));
     expect(badDate.errors.map((e) => e.line)).toEqual([12]);
     const unknown = parse(text.replace('"Credit Interest"', '"Mystery Credit"'));

@@ -1,26 +1,12 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { fileHead } from '../../../src-main/importers/common/table';
 import { parseCsv } from '../../../src-main/importers/common/csv';
 import { tastytradeImporter } from '../../../src-main/importers/tastytrade/index';
 import type { ParseResult, ParsedRow } from '../../../src-main/importers/types';
-import type { ImportedTransaction } from '../../../src-shared/journal/model';
+import { brokerFixture, minorOf, rowAtLine, sumAmounts, expectDetectedClean, expectStableIds, expectRefusedAt } from './file-totals';
 
-const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/brokers');
-const load = (name: string): string => readFileSync(path.join(FIXTURES, name), 'utf8');
+const load = brokerFixture;
 const parse = (text: string): ParseResult => tastytradeImporter.parse(text, {});
 
-/** Decimal text (`"-10,300.00"`, `0.852`, `--`) to minor units by string arithmetic, independent of money.ts. */
-function minorOf(text: string): number {
-  const clean = text.replace(/[",$]/g, '').trim();
-  if (clean === '' || clean === '--') return 0;
-  const negative = clean.startsWith('-');
-  const [whole = '0', fraction = ''] = clean.replace(/^[-+]/, '').split('.');
-  const minor = Number(whole) * 10_000 + Number(fraction.padEnd(4, '0').slice(0, 4));
-  return negative ? -minor : minor;
-}
 
 /** The raw rows of a file as header-name → cell maps. */
 function rawRows(text: string): Array<Record<string, string>> {
@@ -28,11 +14,7 @@ function rawRows(text: string): Array<Record<string, string>> {
   return rows.map((row) => Object.fromEntries((header?.cells ?? []).map((name, i) => [name, row.cells[i] ?? ''])));
 }
 
-function at(result: ParseResult, line: number): ImportedTransaction {
-  const row = result.transactions.find((r) => r.line === line);
-  if (!row) throw new Error(`no transaction at line ${line}`);
-  return row.transaction;
-}
+const at = rowAtLine;
 
 function countTypes(rows: ParsedRow[]): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -40,15 +22,13 @@ function countTypes(rows: ParsedRow[]): Record<string, number> {
   return counts;
 }
 
-const sumAmounts = (result: ParseResult): number => result.transactions.reduce((s, r) => s + r.transaction.amountMinor, 0);
 
 describe('tastytrade importer: 21-column PFE file (Binnaculum)', () => {
   const text = load('tastytrade_v2_21col_PFE_binnaculum.csv');
   const result = parse(text);
 
   it('detects and parses every row without problems', () => {
-    expect(tastytradeImporter.detect(fileHead(text))).toBe(true);
-    expect(result.errors).toEqual([]);
+    expectDetectedClean(tastytradeImporter, text, result);
     expect(result.warnings).toEqual([]);
     expect(result.rows, '4 data rows under the header').toBe(4);
     expect(result.transactions).toHaveLength(4);
@@ -117,10 +97,7 @@ describe('tastytrade importer: 21-column PFE file (Binnaculum)', () => {
     const lines = text.split('\n');
     lines[2] = (lines[2] ?? '').replace(',-64.00,1,', ',abc,1,');
     const broken = parse(lines.join('\n'));
-    expect(broken.errors).toHaveLength(1);
-    expect(broken.errors[0]?.line).toBe(3);
-    expect(broken.errors[0]?.message).toContain('Value');
-    expect(broken.transactions).toEqual([]);
+    expectRefusedAt(broken, 3, 'Value');
   });
 
   it('reports a bad date with its line', () => {
@@ -237,9 +214,7 @@ describe('tastytrade importer: 20-column six-year history (avion23)', () => {
   });
 
   it('re-parsing gives identical, unique brokerRowIds', () => {
-    const ids = result.transactions.map((r) => r.transaction.brokerRowId);
-    expect(parse(text).transactions.map((r) => r.transaction.brokerRowId)).toEqual(ids);
-    expect(new Set(ids).size).toBe(ids.length);
+    expectStableIds(result, parse(text));
   });
 });
 
@@ -319,8 +294,7 @@ describe('tastytrade importer: legacy tastyworks layout (self-written fixture)',
   const result = parse(text);
 
   it('detects and parses it', () => {
-    expect(tastytradeImporter.detect(fileHead(text))).toBe(true);
-    expect(result.errors).toEqual([]);
+    expectDetectedClean(tastytradeImporter, text, result);
     expect(result.rows).toBe(15);
     expect(result.transactions, 'the symbol-change pair is one transaction').toHaveLength(14);
   });

@@ -1,32 +1,16 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { fileHead } from '../../../src-main/importers/common/table';
 import { schwabImporter } from '../../../src-main/importers/schwab/index';
 import { tastytradeImporter } from '../../../src-main/importers/tastytrade/index';
 import { thinkorswimImporter } from '../../../src-main/importers/thinkorswim/index';
 import type { ParseResult } from '../../../src-main/importers/types';
-import type { ImportedTransaction } from '../../../src-shared/journal/model';
+import { brokerFixture, minorOf, rowAtLine, expectStableIds, expectRefusedAt } from './file-totals';
 
-const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/brokers');
-const text = readFileSync(path.join(FIXTURES, 'thinkorswim_statement_pfe_wheel_selfwritten.csv'), 'utf8');
+const text = brokerFixture('thinkorswim_statement_pfe_wheel_selfwritten.csv');
 const parse = (input: string): ParseResult => thinkorswimImporter.parse(input, {});
 
-function at(result: ParseResult, line: number): ImportedTransaction {
-  const row = result.transactions.find((r) => r.line === line);
-  if (!row) throw new Error(`no transaction at line ${line}`);
-  return row.transaction;
-}
+const at = rowAtLine;
 
-/** `"12,374.77"` to minor units by string arithmetic, independent of money.ts. */
-function minorOf(cell: string): number {
-  const clean = cell.replace(/[",$]/g, '').trim();
-  const negative = clean.startsWith('-');
-  const [whole = '0', fraction = ''] = clean.replace(/^[-+]/, '').split('.');
-  const minor = Number(whole) * 10_000 + Number(fraction.padEnd(4, '0').slice(0, 4));
-  return negative ? -minor : minor;
-}
 
 describe('thinkorswim importer: account statement (self-written fixture)', () => {
   const result = parse(text);
@@ -109,17 +93,12 @@ describe('thinkorswim importer: account statement (self-written fixture)', () =>
   });
 
   it('re-parsing gives identical, unique brokerRowIds', () => {
-    const ids = result.transactions.map((r) => r.transaction.brokerRowId);
-    expect(new Set(ids).size).toBe(ids.length);
-    expect(parse(text).transactions.map((r) => r.transaction.brokerRowId)).toEqual(ids);
+    expectStableIds(result, parse(text));
   });
 
   it('reports a garbage cell with its line and column', () => {
     const broken = parse(text.replace(',3/14/24 11:20:09,SINGLE,BUY,+2,', ',3/14/24 11:20:09,SINGLE,BUY,two,'));
-    expect(broken.errors).toHaveLength(1);
-    expect(broken.errors[0]?.line).toBe(46);
-    expect(broken.errors[0]?.message).toContain('Qty');
-    expect(broken.transactions).toEqual([]);
+    expectRefusedAt(broken, 46, 'Qty');
   });
 
   it('reports missing columns at the section header', () => {

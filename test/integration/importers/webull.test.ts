@@ -1,15 +1,11 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { fileHead } from '../../../src-main/importers/common/table';
 import { parseWebull, parseWebullTime, webullImporter } from '../../../src-main/importers/webull';
 import type { ParseResult } from '../../../src-main/importers/types';
+import { brokerFixture, lineOf as lineIn, sumAmounts, expectDetectedClean, expectStableIds } from './file-totals';
 
 // Self-written from Webull's orders export layout: no public sample exists.
-const here = path.dirname(fileURLToPath(import.meta.url));
-const text = readFileSync(path.resolve(here, '../../fixtures/brokers/webull_orders_selfwritten.csv'), 'utf8');
-const lineOf = (fragment: string): number => text.split(/\r?\n/).findIndex((line) => line.includes(fragment)) + 1;
+const text = brokerFixture('webull_orders_selfwritten.csv');
+const lineOf = (fragment: string): number => lineIn(text, fragment);
 const inferred = (result: ParseResult) =>
   result.transactions.filter((row) => row.transaction.inferred === true).map((row) => `${row.transaction.type} ${row.transaction.quantity} ${row.transaction.symbol}`);
 
@@ -18,8 +14,7 @@ describe('Webull orders (self-written fixture)', () => {
   const result = parseWebull(text, { asOf });
 
   it('is detected; cancelled orders are skipped with a reason', () => {
-    expect(webullImporter.detect(fileHead(text))).toBe(true);
-    expect(result.errors).toEqual([]);
+    expectDetectedClean(webullImporter, text, result);
     expect(result.skipped).toEqual([expect.objectContaining({ line: lineOf('Buy,Cancelled') })]);
     expect(parseWebullTime('01/19/2024 15:59:12 EST'), '15:59:12 EST = 20:59:12Z').toBe('2024-01-19T20:59:12.000Z');
   });
@@ -61,13 +56,11 @@ describe('Webull orders (self-written fixture)', () => {
 
   it('Σ amount is the signed gross of the filled orders', () => {
     // +19000 + 180 − 36000 + 410 − 95 + 645 − 1280 − 1199.90 = −18339.90 (the inferred rows move no cash)
-    expect(result.transactions.reduce((acc, row) => acc + row.transaction.amountMinor, 0)).toBe(-183_399_000);
+    expect(sumAmounts(result)).toBe(-183_399_000);
   });
 
   it('keeps ids on re-parse (inferred rows included) and reports a corrupted cell by line', () => {
-    const ids = parseWebull(text, {}).transactions.map((row) => row.transaction.brokerRowId);
-    expect(parseWebull(text, {}).transactions.map((row) => row.transaction.brokerRowId)).toEqual(ids);
-    expect(new Set(ids).size).toBe(ids.length);
+    expectStableIds(parseWebull(text, {}), parseWebull(text, {}));
     const bad = parseWebull(text.replace('@4.10,4.10', '@4.10,4.1o'), { asOf });
     expect(bad.errors).toEqual([expect.objectContaining({ line: lineOf('MSFT240119P00360000') })]);
     expect(bad.errors[0]?.message).toMatch(/Avg Price/);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { buildLedger } from '../../../src-shared/journal/index';
 import { parseImport } from '../../../src-main/importers/index';
 import { parseCsv } from '../../../src-main/importers/common/csv';
-import { makeDayOf } from '../../../src-main/time';
+import { makeDayOf } from '../../../src-shared/zone';
 import { REPO_ROOT, SHARED_FIXTURES } from '../../paths';
 
 const FILE = join(REPO_ROOT, 'test/fixtures/brokers/tastytrade_v2_21col_TSLL_wheel_binnaculum.csv');

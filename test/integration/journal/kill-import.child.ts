@@ -4,6 +4,7 @@
  * then pausing so that the parent can SIGKILL it there.
  */
 import { syntheticTransactions } from '../../../src-shared/demo/journal';
+import { systemClock } from '../../../src-main/clock';
 import { openDataFolder } from '../../../src-main/context';
 import { JournalService } from '../../../src-main/services/journal';
 import type { ParsedRow } from '../../../src-main/importers/types';
@@ -12,7 +13,7 @@ const dataDir = process.argv[2];
 if (dataDir === undefined) throw new Error('usage: kill-import.child.ts <dataDir>');
 // In this thread, as the CLI imports: the iterator below pauses the import inside its transaction.
 const folder = openDataFolder({ dataDir, busyTimeoutMs: 5000 });
-const journal = new JournalService(folder.db, () => folder.settings);
+const journal = new JournalService(folder.db, () => folder.settings, systemClock);
 const rows: ParsedRow[] = syntheticTransactions(20_000, 9).map((transaction, index) => ({ line: index + 2, transaction }));
 const pausing: ParsedRow[] = Object.assign([...rows], {
   *[Symbol.iterator]() {

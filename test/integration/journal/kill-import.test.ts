@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { REPO_ROOT, tempDir } from '../../paths';
 import { runCli } from '../../cli';
 
-describe('atomic imports (DESIGN §8)', () => {
+describe('atomic imports (docs/architecture.md §Reliability and security)', () => {
   it('a process killed in the middle of an import leaves the store exactly as before it', async () => {
     const dataDir = tempDir();
     const baseline = runCli(['import', join(REPO_ROOT, 'test/fixtures/brokers/tastytrade_v2_21col_PFE_binnaculum.csv'), '--data-dir', dataDir]);

@@ -1,5 +1,5 @@
 /**
- * The journal worker (DESIGN §7 responsiveness, issue 8): imports, undo and the ledger run off the event loop; our
+ * The journal worker (docs/architecture.md §Budgets responsiveness, issue 8): imports, undo and the ledger run off the event loop; our
  * own writes wait for each other instead of answering busy; a worker that dies fails its request with a problem,
  * leaves the database as it was, and is started again.
  */
@@ -12,6 +12,7 @@ import { toGenericCsv } from '../../../bench/journal';
 import { percentile } from '../../../bench/lib';
 import { healthWhile } from '../../../bench/responsiveness';
 import { isBusyError, WriteQueue } from '../../../src-main/db/writes';
+import { systemClock } from '../../../src-main/clock';
 import { startServer, type RunningServer } from '../../../src-main/serve';
 import { JournalWorkerClient } from '../../../src-main/services/journal-client';
 import { DEFAULT_SETTINGS } from '../../../src-main/settings';
@@ -110,11 +111,11 @@ describe('journal worker', () => {
     const { db } = openDatabase(dbPath);
     const settings = () => DEFAULT_SETTINGS;
     const real = join(REPO_ROOT, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node');
-    const withReal = new JournalWorkerClient({ dbPath, writes: new WriteQueue(db), settings, nativeBinding: real });
+    const withReal = new JournalWorkerClient({ dbPath, writes: new WriteQueue(db), settings, clock: systemClock, nativeBinding: real });
     await withReal.ready();
     expect((await withReal.listImports()).pagination.total).toBe(0);
     await withReal.close();
-    const withMissing = new JournalWorkerClient({ dbPath, writes: new WriteQueue(db), settings, nativeBinding: join(dir, 'no-such-addon.node') });
+    const withMissing = new JournalWorkerClient({ dbPath, writes: new WriteQueue(db), settings, clock: systemClock, nativeBinding: join(dir, 'no-such-addon.node') });
     await expect(withMissing.ready(), 'a binding that is not there fails the start, in the worker').rejects.toThrow(/journal worker stopped/i);
     await withMissing.close();
     db.close();

@@ -133,6 +133,11 @@ describe('validation', () => {
     ['/v1/gex/events?limit=0', 'INVALID_PARAMETER', 'limit'],
     ['/v1/gex/events?minDte=-1', 'INVALID_PARAMETER', 'minDte'],
     ['/v1/gex/events?minDte=9&maxDte=2', 'INVALID_PARAMETER', 'minDte'],
+    // Routes without parameters declare an empty query (issue 12): a parameter is as unknown there as anywhere.
+    ['/v1/health?verbose=1', 'UNKNOWN_PARAMETER', 'verbose'],
+    ['/v1/chains?symbol=SPX', 'UNKNOWN_PARAMETER', 'symbol'],
+    ['/v1/settings?x=1', 'UNKNOWN_PARAMETER', 'x'],
+    ['/v1/openapi.json?format=yaml', 'UNKNOWN_PARAMETER', 'format'],
   ])('%s → 400 %s naming %s', async (url, code, param) => {
     const { status, body } = await problem(url);
     expect(status).toBe(400);
@@ -211,13 +216,19 @@ describe('openapi', () => {
     const doc = response.json<{ openapi: string; paths: Record<string, Record<string, { parameters?: Array<{ name: string }>; responses: Record<string, unknown> }>> }>();
     expect(doc.openapi).toMatch(/^3\./);
     const expected: Record<string, string[]> = {
-      '/v1/journal/performance': ['period', 'date', 'from', 'to'],
-      '/v1/journal/summary': ['year'],
-      '/v1/journal/transactions': ['page', 'limit', 'symbol', 'accountId', 'fromDate', 'toDate'],
-      '/v1/gex': ['symbol', 'expirations', 'expirationsCount', 'formula'],
-      '/v1/vanna': ['symbol', 'expiration'],
+      '/v1/journal/performance': ['accountId', 'period', 'date', 'from', 'to'],
+      '/v1/journal/summary': ['year', 'accountId'],
+      '/v1/journal/positions': ['asOf', 'accountId', 'symbol'],
+      '/v1/journal/chains': ['asOf', 'accountId', 'symbol', 'status'],
+      '/v1/journal/transactions': ['page', 'limit', 'symbol', 'accountId', 'fromDate', 'toDate', 'type', 'sort'],
+      '/v1/gex': ['symbol', 'expirations', 'expirationsCount', 'minDte', 'maxDte', 'formula', 'snapshot', 'at'],
+      '/v1/vanna': ['symbol', 'expiration', 'snapshot', 'at'],
       '/v1/gex/events': ['tickers', 'eventType', 'minDte', 'maxDte', 'limit'],
-      '/v1/expirations': ['symbol'],
+      '/v1/expirations': ['symbol', 'snapshot', 'at'],
+      '/v1/gex/profile': ['symbol', 'expirations', 'expirationsCount', 'minDte', 'maxDte', 'formula', 'snapshot', 'at'],
+      '/v1/gex/history': ['symbol', 'from', 'to', 'expirations', 'expirationsCount', 'minDte', 'maxDte', 'formula'],
+      '/v1/gex/diff': ['symbol', 'from', 'to', 'expirations', 'expirationsCount', 'minDte', 'maxDte', 'formula'],
+      '/v1/snapshots': ['symbol'],
     };
     for (const [path, params] of Object.entries(expected)) {
       const get = doc.paths[path]?.get;
@@ -225,7 +236,7 @@ describe('openapi', () => {
       expect(get?.parameters?.map((p) => p.name).sort(), `${path} parameters`).toEqual([...params].sort());
       expect(Object.keys(get?.responses ?? {}), `${path} documents 200 and problems`).toEqual(expect.arrayContaining(['200', '4XX']));
     }
-    for (const path of ['/v1/imports', '/v1/imports/{id}', '/v1/chains', '/v1/health', '/v1/gex/events/stream', '/v1/settings']) {
+    for (const path of ['/v1/imports', '/v1/imports/{id}', '/v1/chains', '/v1/health', '/v1/gex/events/stream', '/v1/settings', '/v1/snapshots/{id}']) {
       expect(doc.paths[path], `${path} is documented`).toBeDefined();
     }
   });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ChainSnapshot } from '../../../src-shared/exposure/model';
 import { startServer, type RunningServer } from '../../../src-main/serve';
 import { tempDir } from '../../paths';
+import { storeChain } from '../../helper';
 
 function chain(quoteTime: string, callOi: number): ChainSnapshot {
   const contracts = [90, 95, 100, 105, 110].flatMap((strike) => [
@@ -20,7 +21,7 @@ const get = (path: string, headers: Record<string, string> = {}) => fetch(`${url
 beforeAll(async () => {
   server = await startServer({ dataDir: tempDir(), port: 0, uiDir: null, overrides: { rateLimit: { perSecond: 0.01, burst: 6 } } });
   url = server.url;
-  server.ctx.exposure.ingest(chain('2099-11-20T15:00:00Z', 1000));
+  storeChain(server.ctx, chain('2099-11-20T15:00:00Z', 1000));
 });
 afterAll(async () => {
   await server?.close();
@@ -76,7 +77,7 @@ describe('the cached-answer fast path (real HTTP)', () => {
     const { key } = server.ctx.keys.create('second');
     const getWith = (path: string) => fetch(`${url}${path}`, { headers: { authorization: `Bearer ${key}` } });
     const before = (await (await getWith('/v1/gex?symbol=FAST&formula=per_1pct')).json()) as { meta: { snapshotTime: string } };
-    server.ctx.exposure.ingest(chain('2099-11-20T16:00:00Z', 3000));
+    storeChain(server.ctx, chain('2099-11-20T16:00:00Z', 3000));
     const after = (await (await getWith('/v1/gex?symbol=FAST&formula=per_1pct')).json()) as { meta: { snapshotTime: string } };
     expect(before.meta.snapshotTime).toBe('2099-11-20T15:00:00.000Z');
     expect(after.meta.snapshotTime, 'the newer snapshot drops the cached answer').toBe('2099-11-20T16:00:00.000Z');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
-import { seededRandom } from '../../../src-shared/demo/journal';
+import { seededRandom } from '../../../src-shared/demo/random';
 import { buildTestApp, HOST, type TestApp } from '../../helper';
 
 const HOSTILE = [
@@ -50,19 +50,33 @@ const HOSTILE = [
   '-1',
   '2.5',
 ];
-const PARAMS = ['symbol', 'expirations', 'expirationsCount', 'formula', 'expiration', 'page', 'limit', 'fromDate', 'toDate', 'accountId', 'year', 'period', 'date', 'from', 'to', 'tickers', 'eventType', 'minDte', 'maxDte', 'broker', 'account', 'quoteTime', 'format', 'access_token', '__proto__', 'constructor', 'x', ''];
+const PARAMS = ['symbol', 'expirations', 'expirationsCount', 'formula', 'expiration', 'page', 'limit', 'fromDate', 'toDate', 'accountId', 'asOf', 'status', 'sort', 'type', 'year', 'period', 'date', 'from', 'to', 'tickers', 'eventType', 'minDte', 'maxDte', 'broker', 'account', 'quoteTime', 'format', 'access_token', 'snapshot', 'at', '__proto__', 'constructor', 'x', ''];
 const PATHS = [
   '/v1/journal/performance',
   '/v1/journal/summary',
   '/v1/journal/transactions',
+  '/v1/journal/positions',
+  '/v1/journal/chains',
+  '/v1/journal/chains/acc_x:USD:AMD:2024-01-02',
   '/v1/gex',
   '/v1/vanna',
   '/v1/gex/events',
   '/v1/expirations',
+  '/v1/gex/profile',
+  '/v1/gex/history',
+  '/v1/gex/diff',
+  '/v1/snapshots',
+  '/v1/snapshots/1',
+  '/v1/snapshots/abc',
+  '/v1/snapshots/99999999999999999999',
   '/v1/imports',
   '/v1/imports/1',
   '/v1/imports/abc',
   '/v1/imports/99999999999999999999',
+  '/v1/import-formats',
+  '/v1/import-formats/preview',
+  '/v1/import-formats/abc123',
+  '/v1/import-formats/%2e%2e',
   '/v1/chains',
   '/v1/settings',
   '/v1/health',
@@ -107,6 +121,10 @@ const BODIES = [
   '"unclosed,quote\n1,2,3',
   '\uFEFF\u0000\u0001binary',
   '{"data": {"current_price": "x", "options": [{"option": "BAD"}]}}',
+  '{"name":"x","header":["a","b"],"mapping":{"date":{"column":"a","layout":"YYYY-MM-DD","zone":"utc"},"type":{"column":"b","words":[]},"quantity":"a","amount":{"column":"zz","sign":"as-written"}}}',
+  '{"name":"x","header":["a","a"],"mapping":{"date":{"column":"a","layout":"YYYY-MM-DD","zone":"utc"},"type":{"column":"a","words":[{"word":"__proto__","type":"BUY"}]},"quantity":"a","amount":{"sign":"by-type"}}}',
+  '{"text":"a,b\\n1,2\\n","format":{"name":"","header":[],"mapping":{}}}',
+  '{"text":"\\u0089PNG\\r\\n"}',
 ];
 
 let t: TestApp;
@@ -117,7 +135,7 @@ afterAll(async () => {
   await t.close();
 });
 
-describe('hostile requests (DESIGN §8)', () => {
+describe('hostile requests (docs/architecture.md §Reliability and security)', () => {
   it('answers 3,000 malformed and hostile requests with 2xx/3xx or a 4xx problem body, never a 5xx', async () => {
     const random = seededRandom(20261122);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;

@@ -7,6 +7,7 @@
 import { createInterface } from 'node:readline';
 import type { ChainSnapshot, OptionContract } from '../../../src-shared/exposure/model';
 import { startServer } from '../../../src-main/serve';
+import { storeChain } from '../../helper';
 
 const [dataDir, uiDir, cacheSeconds] = process.argv.slice(2);
 if (dataDir === undefined || uiDir === undefined) throw new Error('usage: hostile-memory.child.ts <dataDir> <uiDir> [cacheSeconds]');
@@ -32,8 +33,10 @@ const server = await startServer({
   uiDir,
   overrides: { rateLimit: { perSecond: 1e6, burst: 1e6 }, ...(cacheSeconds === undefined ? {} : { cacheSeconds: Number(cacheSeconds) }) },
 });
-server.ctx.exposure.ingest(chain());
-process.stdout.write(`${JSON.stringify({ port: server.port, key: server.apiKey, expirations: server.ctx.exposure.expirations('MEM').expirations })}\n`);
+storeChain(server.ctx, chain());
+const stored = server.ctx.exposure.expirations('MEM');
+if (!stored.ok) throw new Error('the MEM snapshot was not stored');
+process.stdout.write(`${JSON.stringify({ port: server.port, key: server.apiKey, expirations: stored.value.snapshot.expirations })}\n`);
 
 const gc = (globalThis as { gc?: () => void }).gc;
 for await (const line of createInterface({ input: process.stdin })) {

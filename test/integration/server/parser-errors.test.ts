@@ -1,5 +1,5 @@
 /**
- * Every error is problem+json, the HTTP parser's and the framework's included (DESIGN §3, issue 8). Raw bytes
+ * Every error is problem+json, the HTTP parser's and the framework's included (docs/conventions.md §HTTP API, issue 8). Raw bytes
  * over a real socket: inject never reaches Node's parser.
  */
 import { connect } from 'node:net';

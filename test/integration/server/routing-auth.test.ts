@@ -1,5 +1,5 @@
 /**
- * DESIGN §3 "Routing decides auth" (issue 8): every route × every spelling of its path that reaches it, over a
+ * docs/conventions.md §HTTP API (issue 8): every route × every spelling of its path that reaches it, over a
  * real socket (inject normalises URLs before the server sees them) and, for the spellings inject passes through,
  * in-process too. Without a key a protected route is 401; with the key the spelled request gets exactly the
  * answer of the canonical one. Paths under /v1 that are no route are 401, then 404 problems, never the UI.
@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainSnapshot } from '../../../src-shared/exposure/model';
 import { startServer, type RunningServer } from '../../../src-main/serve';
 import { tempDir, tempUiDir } from '../../paths';
+import { storeChain } from '../../helper';
 
 interface Answer {
   status: number;
@@ -76,13 +77,26 @@ const REQUESTS: Record<string, { path: string; query?: string; body?: string; ty
   'GET /v1/journal/performance': { path: '/v1/journal/performance', query: 'period=weekly&date=2099-11-20' },
   'GET /v1/journal/summary': { path: '/v1/journal/summary', query: 'year=2099' },
   'GET /v1/journal/transactions': { path: '/v1/journal/transactions', query: 'limit=5' },
+  'GET /v1/journal/positions': { path: '/v1/journal/positions', query: 'asOf=2099-01-01' },
+  'GET /v1/journal/chains': { path: '/v1/journal/chains', query: 'status=open' },
+  'GET /v1/journal/chains/{id}': { path: '/v1/journal/chains/nope' },
   'POST /v1/imports': { path: '/v1/imports', query: 'broker=nope', body: 'a,b\n1,2\n', type: 'text/csv' },
   'GET /v1/imports': { path: '/v1/imports' },
   'DELETE /v1/imports/{id}': { path: '/v1/imports/987654' },
+  'GET /v1/import-formats': { path: '/v1/import-formats' },
+  'POST /v1/import-formats': { path: '/v1/import-formats', body: '{}', type: 'application/json' },
+  'PUT /v1/import-formats/{id}': { path: '/v1/import-formats/abc123', body: '{"name":"x"}', type: 'application/json' },
+  'DELETE /v1/import-formats/{id}': { path: '/v1/import-formats/zz9999' },
+  'POST /v1/import-formats/preview': { path: '/v1/import-formats/preview', body: '{"text":"a,b\\n1,2\\n"}', type: 'application/json' },
   'GET /v1/gex': { path: '/v1/gex', query: 'symbol=RTA&formula=per_1pct' },
   'GET /v1/vanna': { path: '/v1/vanna', query: 'symbol=RTA' },
   'GET /v1/expirations': { path: '/v1/expirations', query: 'symbol=RTA' },
   'GET /v1/gex/events': { path: '/v1/gex/events', query: 'limit=5' },
+  'GET /v1/gex/profile': { path: '/v1/gex/profile', query: 'symbol=RTA&formula=per_1pct' },
+  'GET /v1/gex/history': { path: '/v1/gex/history', query: 'symbol=RTA&maxDte=0' },
+  'GET /v1/gex/diff': { path: '/v1/gex/diff', query: 'symbol=RTA&from=1&to=2' },
+  'GET /v1/snapshots': { path: '/v1/snapshots', query: 'symbol=RTA' },
+  'DELETE /v1/snapshots/{id}': { path: '/v1/snapshots/987654' },
   // The stream's own validation answers (a stream that opened would never end: see the SSE tests).
   'GET /v1/gex/events/stream': { path: '/v1/gex/events/stream', query: 'eventType=bogus' },
   'POST /v1/chains': { path: '/v1/chains', body: ' ', type: 'text/csv' },
@@ -130,7 +144,7 @@ beforeAll(async () => {
   const uiDir = tempUiDir({ 'index.html': '<!doctype html><title>Strikebook UI</title>', 'assets/app.js': 'console.log(1);' });
   dirs.push(dataDir, uiDir);
   server = await startServer({ dataDir, port: 0, uiDir, overrides: { rateLimit: { perSecond: 1e6, burst: 1e6 } } });
-  server.ctx.exposure.ingest(chain());
+  storeChain(server.ctx, chain());
   // A key of its own: rotation replaces only the key file's key.
   key = server.ctx.keys.create('routing test').key;
 });

@@ -9,6 +9,7 @@ import type { ChainSnapshot, OptionContract } from '../../../src-shared/exposure
 import { startServer, type RunningServer } from '../../../src-main/serve';
 import { STREAM_KEY_CHECK_MS } from '../../../src-main/server/routes/exposure';
 import { tempDir } from '../../paths';
+import { storeChain } from '../../helper';
 
 const EXPIRATION = '2099-12-18';
 let server: RunningServer;
@@ -29,7 +30,7 @@ function ingestWallMove(): number {
     source: 'generic',
     contracts: [...Object.entries(calls).map(([k, oi]) => contract('C', Number(k), oi)), contract('P', 95, 2000), contract('P', 90, 1000)],
   };
-  return server.ctx.exposure.ingest(snapshot).events;
+  return storeChain(server.ctx, snapshot).events;
 }
 
 interface OpenStream {

@@ -193,9 +193,18 @@ describe('a hand-checked chain', () => {
 
   it('rejects unknown expirations and defaults to the nearest three', () => {
     expect(() => computeGex(chain, { expirations: ['2026-02-10'], formula: 'nominal' })).toThrow(UnknownExpirationError);
+    const unknown = (() => {
+      try {
+        computeGex(chain, { expirations: ['2026-02-11', EXPIRATION, '2026-02-10', '2026-02-11'], formula: 'nominal' });
+      } catch (error) {
+        return error;
+      }
+      return null;
+    })();
+    expect(unknown, 'one error naming every unknown expiration, once each, in order').toMatchObject({ expirations: ['2026-02-10', '2026-02-11'], available: [EXPIRATION] });
     expect(computeGex(chain, { expirations: [], formula: 'nominal' }).meta.expirations).toEqual([EXPIRATION]);
     expect(availableExpirations(chain)).toEqual([EXPIRATION]);
-    expect(expirationDetails(chain)).toEqual([{ expiration: EXPIRATION, dte: 7, settlement: 'PM', contracts: 6, openInterest: 7800 }]);
+    expect(expirationDetails(chain), 'one expiration holds the whole book').toEqual([{ expiration: EXPIRATION, dte: 7, settlement: 'PM', contracts: 6, openInterest: 7800, gammaShare: 1 }]);
   });
 });
 
@@ -221,7 +230,6 @@ describe('formula variants', () => {
       expect(perPct.data[i]?.netGEX ?? 0, `row ${row.strike}`).toBeCloseTo(row.netGEX * S * S * 0.01, 3);
       expect(perDollar.data[i]?.callGEX ?? 0, `row ${row.strike}`).toBeCloseTo(row.callGEX * S, 6);
     });
-    expect(perPct.meta.unit).toBe('USD per 1% move');
   });
   it('leave walls, zone and inflection unchanged', () => {
     for (const other of [perDollar, perPct]) {

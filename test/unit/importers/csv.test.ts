@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseCsv } from '../../../src-main/importers/common/csv';
+import { csvRecords, parseCsv } from '../../../src-main/importers/common/csv';
+import { ResultCollector } from '../../../src-main/importers/common/result';
+import { readTable } from '../../../src-main/importers/common/table';
 
 describe('parseCsv', () => {
   it('keeps the starting line of multi-line quoted cells (Robinhood descriptions)', () => {
@@ -24,5 +26,38 @@ describe('parseCsv', () => {
       { line: 2, cells: [''] },
       { line: 3, cells: ['b'] },
     ]);
+  });
+});
+
+describe('readTable reads rows as they are iterated', () => {
+  const spec = { isHeader: (names: Set<string>) => names.has('date'), required: ['date', 'amount'], what: 'a test table', headerHint: 'date,amount' };
+
+  it('finds the header below a title, counts and checks each row when the importer reaches it', () => {
+    const out = new ResultCollector('generic', 'test');
+    const table = readTable(out, 'My export\ndate,amount\n2024-01-02,1\n2024-01-03,2,extra\nTotal,3\n2024-01-04\n2024-01-05,4\n', spec);
+    expect(table?.preamble.map((record) => record.line)).toEqual([1]);
+    expect(out.rows, 'nothing is read before the rows are').toBe(0);
+    const lines = [...(table?.rows ?? [])].map((record) => record.line);
+    expect(lines, 'the totals row and the two broken rows are not data').toEqual([3, 7]);
+    expect(out.rows).toBe(4);
+    expect(out.errors.map((error) => error.line)).toEqual([4, 6]);
+  });
+
+  it('reads the rows before a quoted cell that is never closed, then names the line where it opened', () => {
+    const out = new ResultCollector('generic', 'test');
+    const table = readTable(out, 'date,amount\n2024-01-02,1\n2024-01-03,"2\n2024-01-04,3\n', spec);
+    expect([...(table?.rows ?? [])].map((record) => record.line)).toEqual([2]);
+    expect(out.errors).toEqual([{ line: 3, message: expect.stringMatching(/never closed/) }]);
+  });
+
+  it('a quoted cell never closed above the header is the one error', () => {
+    const out = new ResultCollector('generic', 'test');
+    expect(readTable(out, '"title\ndate,amount\n', spec)).toBeNull();
+    expect(out.errors).toEqual([{ line: 1, message: expect.stringMatching(/never closed/) }]);
+  });
+
+  it('yields the records parseCsv returns, one at a time', () => {
+    const text = 'a,"b\nc"\n\n1,2\r\n3,4';
+    expect([...csvRecords(text)]).toEqual(parseCsv(text).records);
   });
 });

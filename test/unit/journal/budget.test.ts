@@ -1,5 +1,5 @@
 /**
- * A smoke check of DESIGN §7's journal budgets on 100,000 transactions (build < 1 s, performance ≤ 20 ms,
+ * A smoke check of docs/architecture.md §Budgets's journal budgets on 100,000 transactions (build < 1 s, performance ≤ 20 ms,
  * summary ≤ 50 ms), with 4× slack because the test machine is shared; `npm run bench` measures for real.
  */
 import { describe, expect, it } from 'vitest';

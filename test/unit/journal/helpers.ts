@@ -1,7 +1,8 @@
 import type { ImportedTransaction, OptionRight, Transaction, TransactionType } from '../../../src-shared/journal/model';
 import { occSymbol } from '../../../src-shared/journal/model';
-import { tradeDayOf } from '../../../src-shared/journal/dates';
+import { dayOfInstant as tradeDayOf } from '../../../src-shared/zone';
 import { toMinor } from '../../../src-shared/money';
+import { contractColumns } from '../../../src-main/importers/common/options';
 
 /** What the store does to an imported row: an id, an account id and the New York trade day. */
 export function stored(rows: readonly ImportedTransaction[], options: { fastDay?: boolean } = {}): Transaction[] {
@@ -59,10 +60,7 @@ export function tx(input: TxInput): Transaction {
     type: input.type,
     symbol: input.option ? occSymbol(ticker, input.option.expiration, input.option.right, input.option.strike) : ticker,
     underlying: ticker,
-    isOption,
-    expiration: input.option?.expiration ?? null,
-    strike: input.option?.strike ?? null,
-    right: input.option?.right ?? null,
+    ...contractColumns(input.option ?? null),
     quantity,
     priceMinor,
     multiplier,
@@ -91,7 +89,18 @@ function nyToUtc(local: string): string {
   return parsed.toUTC().toISO() ?? local;
 }
 
-import { buildLedger, performance as periodPerformance, type Ledger } from '../../../src-shared/journal/index';
+import { buildLedger, performance, yearSummary, type Ledger, type PerformanceQuery } from '../../../src-shared/journal/index';
+import { presentPerformance, presentPeriod, presentYear } from '../../../src-main/server/presenters/journal';
+
+/** /journal/performance as the API sends it (without accounts): the analytics, presented. */
+export function performanceJson(ledger: Ledger, query: PerformanceQuery) {
+  return presentPerformance(performance(ledger, query));
+}
+
+/** /journal/summary as the API sends it (without accounts). */
+export function yearJson(ledger: Ledger, year: number) {
+  return presentYear(yearSummary(ledger, year));
+}
 
 export function ledgerOf(transactions: readonly Transaction[], reportingCurrency = 'USD'): Ledger {
   return buildLedger(transactions, { reportingCurrency });
@@ -99,7 +108,7 @@ export function ledgerOf(transactions: readonly Transaction[], reportingCurrency
 
 /** The summary over all time (a custom range wide enough for every test). */
 export function allTime(ledger: Ledger) {
-  const result = periodPerformance(ledger, { period: 'monthly', date: '2024-01-01', from: '1990-01-01', to: '2100-12-31' });
+  const result = performance(ledger, { period: 'monthly', date: '2024-01-01', from: '1990-01-01', to: '2100-12-31' });
   if (!result.custom) throw new Error('custom range missing');
-  return result.custom;
+  return presentPeriod(result.custom);
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { journalDate, monthRange, performance, weekRange, yearSummary } from '../../../src-shared/journal/index';
-import { ledgerOf, tx } from './helpers';
+import { monthRange, weekRange } from '../../../src-shared/calendar';
+import { dateOfQuery } from '../../../src-shared/zone';
+import { ledgerOf, tx, performanceJson, yearJson } from './helpers';
 
 /** One realized 10.00 per fill pair: interest rows are the simplest dated P&L. */
 const interest = (amount: number, at: string, currency = 'USD') => tx({ type: 'INTEREST', ticker: '', amount, at, currency });
@@ -19,12 +20,12 @@ describe('period boundaries', () => {
     const late = interest(7, '2024-03-01T03:30:00Z');
     expect(late.tradeDay).toBe('2024-02-29');
     const ledger = ledgerOf([late, interest(3, '2024-03-01T15:00:00Z')]);
-    const feb = performance(ledger, { period: 'monthly', date: '2024-02-15' }).monthly;
-    const mar = performance(ledger, { period: 'monthly', date: '2024-03-15' }).monthly;
+    const feb = performanceJson(ledger, { period: 'monthly', date: '2024-02-15' }).monthly;
+    const mar = performanceJson(ledger, { period: 'monthly', date: '2024-03-15' }).monthly;
     expect(feb.summary.interest, 'the late-evening row is February').toBe(7);
     expect(mar.summary.interest).toBe(3);
-    expect(journalDate('2024-03-01T02:00:00Z'), 'a query date-time converts to New York too').toBe('2024-02-29');
-    expect(journalDate('2024-03-01T02:00:00'), 'without offset it is New York time already').toBe('2024-03-01');
+    expect(dateOfQuery('2024-03-01T02:00:00Z'), 'a query date-time converts to New York too').toBe('2024-02-29');
+    expect(dateOfQuery('2024-03-01T02:00:00'), 'without offset it is New York time already').toBe('2024-03-01');
   });
 
   it('puts Sunday in the week that started on Monday, and month ends in their month', () => {
@@ -35,12 +36,12 @@ describe('period boundaries', () => {
       interest(8, '2024-03-31T12:00'), // Sunday, month end
       interest(16, '2024-04-01T12:00'), // Monday, next month
     ]);
-    const week = performance(ledger, { period: 'weekly', date: '2024-03-07' });
+    const week = performanceJson(ledger, { period: 'weekly', date: '2024-03-07' });
     expect([week.weekly.from, week.weekly.to]).toEqual(['2024-03-04', '2024-03-10']);
     expect(week.weekly.summary.totalPL, 'Mon 2 + Sun 4 (the Sunday before belongs to the previous week)').toBe(6);
     expect(week.range, 'range follows the chosen period').toEqual({ period: 'weekly', from: '2024-03-04', to: '2024-03-10' });
     expect(week.calendar.days.map((d) => d.date)).toEqual(['2024-03-04', '2024-03-10']);
-    const monthEnd = performance(ledger, { period: 'monthly', date: '2024-03-31' });
+    const monthEnd = performanceJson(ledger, { period: 'monthly', date: '2024-03-31' });
     expect(monthEnd.monthly.summary.totalPL, '1 + 2 + 4 + 8').toBe(15);
     expect(monthEnd.weekly.summary.totalPL, 'week 03-25..03-31 holds only the 31st').toBe(8);
     expect(monthEnd.custom, 'no custom range without from/to').toBeUndefined();
@@ -48,7 +49,7 @@ describe('period boundaries', () => {
 
   it('adds the custom range and points range and calendar at it', () => {
     const ledger = ledgerOf([interest(1, '2024-03-03T12:00'), interest(2, '2024-03-04T12:00'), interest(16, '2024-04-01T12:00')]);
-    const result = performance(ledger, { period: 'weekly', date: '2024-03-04', from: '2024-03-04', to: '2024-04-01' });
+    const result = performanceJson(ledger, { period: 'weekly', date: '2024-03-04', from: '2024-03-04', to: '2024-04-01' });
     expect(result.range).toEqual({ period: 'custom', from: '2024-03-04', to: '2024-04-01' });
     expect(result.custom?.summary.totalPL, '2 + 16, inclusive at both ends').toBe(18);
     expect(result.calendar, 'only days with activity').toEqual({
@@ -60,7 +61,7 @@ describe('period boundaries', () => {
       ],
     });
     expect(result.weekly.summary.totalPL, 'weekly is still computed').toBe(2);
-    const empty = performance(ledger, { period: 'monthly', date: '2024-03-04', from: '2024-05-01', to: '2024-04-01' });
+    const empty = performanceJson(ledger, { period: 'monthly', date: '2024-03-04', from: '2024-05-01', to: '2024-04-01' });
     expect(empty.custom?.summary.totalPL, 'from after to: empty').toBe(0);
   });
 
@@ -74,7 +75,7 @@ describe('period boundaries', () => {
       tx({ type: 'BUY_TO_CLOSE', ...put('AAA'), quantity: 1, price: 2, at: '2024-03-04T10:00' }),
       tx({ type: 'EXPIRATION', ...put('CCC'), quantity: 1, at: '2024-03-15T17:00' }),
     ]);
-    const month = performance(ledger, { period: 'monthly', date: '2024-03-10' }).monthly;
+    const month = performanceJson(ledger, { period: 'monthly', date: '2024-03-10' }).monthly;
     expect(month.breakdown.byDay.map((d) => [d.date, d.pl, d.trades])).toEqual([
       ['2024-03-01', 0, 3],
       ['2024-03-04', -150, 1],
@@ -99,7 +100,7 @@ describe('currencies', () => {
       tx({ type: 'SELL', ticker: 'ENB', quantity: 10, price: 52, commission: 1, at: '2024-03-05T10:00', currency: 'CAD', account: 'tfsa' }),
       tx({ type: 'DIVIDEND', ticker: 'ENB', amount: 9.15, at: '2024-03-06T09:00', currency: 'CAD', account: 'tfsa' }),
     ]);
-    const month = performance(ledger, { period: 'monthly', date: '2024-03-10' }).monthly;
+    const month = performanceJson(ledger, { period: 'monthly', date: '2024-03-10' }).monthly;
     expect(month.currency).toBe('USD');
     expect(month.summary.totalPL, 'USD only: the interest').toBe(10);
     expect(month.summary.trades, 'CAD trades are not in the USD summary').toBe(0);
@@ -107,7 +108,7 @@ describe('currencies', () => {
     expect(month.byCurrency.CAD?.stockPL, '(52 − 50) × 10 − 1').toBe(19);
     expect(month.byCurrency.CAD?.totalPL, '19 + 9.15').toBe(28.15);
     expect(month.byCurrency.CAD?.trades).toBe(2);
-    const year = yearSummary(ledger, 2024);
+    const year = yearJson(ledger, 2024);
     expect(year.stats.totalPL).toBe(10);
     expect(year.byCurrency).toEqual({ CAD: { totalPL: 28.15, realizedPL: 19, premiumsCollected: 0, dividends: 9.15 } });
   });
@@ -119,7 +120,7 @@ describe('currencies', () => {
     ];
     const ledger = ledgerOf(rows, 'CAD');
     expect(ledger.currencies, 'reporting currency first').toEqual(['CAD', 'USD']);
-    const month = performance(ledger, { period: 'monthly', date: '2024-03-10' }).monthly;
+    const month = performanceJson(ledger, { period: 'monthly', date: '2024-03-10' }).monthly;
     expect(month.summary.totalPL).toBe(9.15);
     expect(month.byCurrency.USD?.totalPL).toBe(10);
   });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { demoTransactions, seededRandom, syntheticTransactions, DEMO_ACCOUNT } from '../../../src-shared/demo/journal';
-import { buildLedger, performance, yearSummary, type Ledger } from '../../../src-shared/journal/index';
+import { demoTransactions, syntheticTransactions, DEMO_ACCOUNT } from '../../../src-shared/demo/journal';
+import { seededRandom } from '../../../src-shared/demo/random';
+import { buildLedger, type Ledger } from '../../../src-shared/journal/index';
 import type { Transaction } from '../../../src-shared/journal/model';
-import { allTime, stored } from './helpers';
+import { allTime, stored, performanceJson, yearJson } from './helpers';
 
 const TRADE_OR_SETTLEMENT = new Set(['BUY_TO_OPEN', 'SELL_TO_OPEN', 'BUY_TO_CLOSE', 'SELL_TO_CLOSE', 'BUY', 'SELL', 'EXPIRATION', 'ASSIGNMENT', 'EXERCISE']);
 
@@ -59,9 +60,9 @@ describe('properties', () => {
   it('does not depend on the input order', () => {
     const a = buildLedger(synthetic, { reportingCurrency: 'USD' });
     const b = buildLedger(shuffle(synthetic, 11), { reportingCurrency: 'USD' });
-    expect(yearSummary(b, 2021)).toEqual(yearSummary(a, 2021));
-    expect(performance(b, { period: 'weekly', date: '2022-03-09', from: '2020-01-01', to: '2026-01-01' })).toEqual(
-      performance(a, { period: 'weekly', date: '2022-03-09', from: '2020-01-01', to: '2026-01-01' }),
+    expect(yearJson(b, 2021)).toEqual(yearJson(a, 2021));
+    expect(performanceJson(b, { period: 'weekly', date: '2022-03-09', from: '2020-01-01', to: '2026-01-01' })).toEqual(
+      performanceJson(a, { period: 'weekly', date: '2022-03-09', from: '2020-01-01', to: '2026-01-01' }),
     );
     expect(b.chains.length).toBe(a.chains.length);
   });
@@ -74,7 +75,7 @@ describe('properties', () => {
     const permuted = collapsed.map((t, i) => ({ ...t, id: ids[i] ?? t.id }));
     const a = buildLedger(collapsed, { reportingCurrency: 'USD' });
     const b = buildLedger(permuted, { reportingCurrency: 'USD' });
-    expect(yearSummary(b, 2025).stats).toEqual(yearSummary(a, 2025).stats);
+    expect(yearJson(b, 2025).stats).toEqual(yearJson(a, 2025).stats);
     expect(allTime(b).summary).toEqual(allTime(a).summary);
     expect(b.warnings, 'opens sort before closes within an instant').toEqual({ unmatchedCloses: 0, unmatchedSettlements: 0, openedAgainstOpposite: 0, corporateActionsWithoutLots: 0 });
     expect(allTime(a).summary, 'same figures as with real times').toEqual(allTime(buildLedger(demo, { reportingCurrency: 'USD' })).summary);
@@ -82,7 +83,7 @@ describe('properties', () => {
 
   it('period totals are the sums of their day and month buckets', () => {
     const ledger = buildLedger(synthetic, { reportingCurrency: 'USD' });
-    const year = yearSummary(ledger, 2022);
+    const year = yearJson(ledger, 2022);
     const monthsSum = year.chartData.monthly.reduce((sum, m) => sum + m.pl, 0);
     expect(Math.abs(monthsSum - year.stats.totalPL), 'Σ monthly within 12 half-cents of the year').toBeLessThanOrEqual(0.06);
     const days = year.chartData.daily;

@@ -1,13 +1,12 @@
 /**
  * Published expectations of other tools, translated to neutral transactions. Where their convention
- * differs from ours (DESIGN §5, docs/journal.md) the test says so and pins our number by hand instead.
+ * differs from ours (docs/journal.md, docs/journal.md) the test says so and pins our number by hand instead.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { yearSummary } from '../../../src-shared/journal/index';
-import { allTime, ledgerOf, tx } from './helpers';
+import { allTime, ledgerOf, tx, yearJson } from './helpers';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../shared/fixtures/brokers');
 const TRADETALLY = path.join(FIXTURES, 'tradetally_EXPECTED_pnl_engine_contracts.json');
@@ -125,7 +124,7 @@ describe.skipIf(!present)('tradetally P&L engine contracts (Apache-2.0, GeneBO98
       tx({ type: 'SELL', ticker: 'B1', quantity: 100, price: 10, commission: 1, at: '2026-01-07T19:00:00Z' }),
     ]);
     const json = JSON.parse(readFileSync(TRADETALLY, 'utf8')) as { analytics_summary: { expected: { total_pnl: number; win_rate: number } } };
-    const stats = yearSummary(ledger, 2026).stats;
+    const stats = yearJson(ledger, 2026).stats;
     expect(stats.totalPL, 'published total_pnl').toBe(json.analytics_summary.expected.total_pnl);
     // Their win_rate counts the −2.00 "breakeven" trade in the denominator, as we do: 2 / 3.
     // DIFFERS in labels: they call −2.00 breakeven (within a tolerance); for us a chain with P&L ≤ 0 is a loss.
@@ -170,7 +169,7 @@ describe.skipIf(!present)('Binnaculum PFE (MIT, DarioAlonsoCerezo/Binnaculum), h
     expect(costs, 'published commissions + fees').toBeCloseTo(expected.commissions + expected.fees, 10);
     // Their "premium" is the net gross option cash flow: −554 + 51 − 64 + 745 = 178 = realized + all costs.
     expect(s.optionsPL + costs, 'published net premium = realized + costs').toBeCloseTo(expected.premiumGross, 10);
-    // DIFFERS: our premiumsCollected is the gross sell-to-open credit only (DESIGN §5): 0.51 × 100.
+    // DIFFERS: our premiumsCollected is the gross sell-to-open credit only (docs/journal.md): 0.51 × 100.
     expect(s.premiumsCollected, 'STO credits only').toBe(51);
     expect(s.lockedInPremiums, 'the short 27 call only').toBe(-14.24);
     expect(s.rolls, 'two closes on one order are not a roll (no open leg)').toBe(0);

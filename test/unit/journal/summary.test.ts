@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TRANSACTION_TYPES } from '../../../src-shared/journal/model';
-import { yearSummary } from '../../../src-shared/journal/index';
-import { ledgerOf, tx } from './helpers';
+import { ledgerOf, tx, yearJson } from './helpers';
 
 const interest = (amount: number, at: string) => tx({ type: 'INTEREST', ticker: '', amount, at });
 
@@ -17,7 +16,7 @@ describe('yearSummary', () => {
       interest(20, '2024-12-31T12:00'),
       interest(999, '2025-01-01T12:00'), // next year: outside
     ]);
-    const y = yearSummary(ledger, 2024);
+    const y = yearJson(ledger, 2024);
     expect(y.stats.equity.maxDrawdown, 'peak 120 → trough −30').toBe(150);
     expect(y.stats.equity.series.map((p) => p.equity), 'cumulative P&L').toEqual([100, 70, 120, -30, -10]);
     expect(y.chartData.daily.map((d) => [d.pl, d.cumulative])).toEqual([
@@ -45,9 +44,9 @@ describe('yearSummary', () => {
 
   it('draws down from the starting zero when the year begins with losses', () => {
     const ledger = ledgerOf([interest(-50, '2024-01-02T12:00'), interest(20, '2024-01-03T12:00')]);
-    expect(yearSummary(ledger, 2024).stats.equity.maxDrawdown, '0 → −50').toBe(50);
-    expect(yearSummary(ledger, 2023).stats.equity, 'an empty year').toEqual({ series: [], maxDrawdown: 0 });
-    expect(yearSummary(ledger, 2023).stats.tradingDays.bestDay).toBeNull();
+    expect(yearJson(ledger, 2024).stats.equity.maxDrawdown, '0 → −50').toBe(50);
+    expect(yearJson(ledger, 2023).stats.equity, 'an empty year').toEqual({ series: [], maxDrawdown: 0 });
+    expect(yearJson(ledger, 2023).stats.tradingDays.bestDay).toBeNull();
   });
 
   it('counts every transaction type, expirations and contracts', () => {
@@ -60,7 +59,7 @@ describe('yearSummary', () => {
       tx({ type: 'EXPIRATION', ticker: 'AAA', option: put, quantity: 3, at: '2024-03-15T17:00' }),
       tx({ type: 'EXPIRATION', ticker: 'AAA', option: call, quantity: 2, at: '2024-03-15T17:00' }),
     ]);
-    const stats = yearSummary(ledger, 2024).stats;
+    const stats = yearJson(ledger, 2024).stats;
     expect(stats.expiredOptions, 'two expiration events').toBe(2);
     expect(stats.expiredContracts, '3 + 2 contracts').toBe(5);
     expect(Object.keys(stats.tradesByType).sort(), 'every type is listed').toEqual([...TRANSACTION_TYPES].sort());

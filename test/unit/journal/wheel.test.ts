@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { performance, yearSummary } from '../../../src-shared/journal/index';
-import { allTime, ledgerOf, tx } from './helpers';
+import { allTime, ledgerOf, tx, performanceJson, yearJson } from './helpers';
 
 const P50_MAR = { expiration: '2024-03-15', strike: 50, right: 'P' as const };
 const P50_APR = { expiration: '2024-04-19', strike: 50, right: 'P' as const };
@@ -36,8 +35,8 @@ describe('the wheel: assignment, covered call, called away', () => {
 
   it('dates each piece by its own New York day', () => {
     const ledger = ledgerOf(wheel());
-    const march = performance(ledger, { period: 'monthly', date: '2024-03-20' }).monthly.summary;
-    const april = performance(ledger, { period: 'monthly', date: '2024-04-02' }).monthly.summary;
+    const march = performanceJson(ledger, { period: 'monthly', date: '2024-03-20' }).monthly.summary;
+    const april = performanceJson(ledger, { period: 'monthly', date: '2024-04-02' }).monthly.summary;
     expect(march.optionsPL, 'the put closes (assigned) on 03-15').toBe(198.88);
     expect(march.premiumsCollected, 'both STOs are in March').toBe(350);
     expect(april.optionsPL, 'the call closes on 04-19').toBe(148.88);
@@ -51,7 +50,7 @@ describe('the wheel: assignment, covered call, called away', () => {
     expect(chain?.openDay).toBe('2024-03-01');
     expect(chain?.closeDay).toBe('2024-04-19');
     expect(chain?.plMinor, '547.56 in minor units').toBe(5_475_600);
-    const stats = yearSummary(ledger, 2024).stats;
+    const stats = yearJson(ledger, 2024).stats;
     expect(stats.chains).toEqual({ opened: 1, closed: 1, open: 0, wins: 1, losses: 0, winRate: 1 });
     expect(stats.assignments, 'two ASSIGNMENT rows').toBe(2);
     expect(stats.totalRealizedPnl).toBe(547.56);
@@ -180,9 +179,9 @@ describe('chains and win rate', () => {
       // Chain C: still open at the end of 2024.
       tx({ type: 'SELL_TO_OPEN', ticker: 'CCC', option: { expiration: '2025-01-17', strike: 5, right: 'P' }, quantity: 1, price: 0.2, at: '2024-12-20T10:00' }),
     ]);
-    const y2023 = yearSummary(ledger, 2023).stats.chains;
+    const y2023 = yearJson(ledger, 2023).stats.chains;
     expect(y2023, 'A opened in 2023 and is still open at its end').toEqual({ opened: 1, closed: 0, open: 1, wins: 0, losses: 0, winRate: null });
-    const y2024 = yearSummary(ledger, 2024).stats.chains;
+    const y2024 = yearJson(ledger, 2024).stats.chains;
     // A: +50 (win). B: 60 − 200 + 25 = −115 (loss). C open.
     expect(y2024, 'B and C opened; A and B closed; C open').toEqual({ opened: 2, closed: 2, open: 1, wins: 1, losses: 1, winRate: 0.5 });
     const b = ledger.chains.find((c) => c.underlying === 'BBB');

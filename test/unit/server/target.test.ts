@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalTarget, MAX_TARGET_LENGTH } from '../../../src-main/server/target';
-import { seededRandom } from '../../../src-shared/demo/journal';
+import { seededRandom } from '../../../src-shared/demo/random';
 
 function url(raw: string): string {
   const target = canonicalTarget(raw);
@@ -8,7 +8,7 @@ function url(raw: string): string {
   return target.url;
 }
 
-describe('canonical request targets (DESIGN §3 "Routing decides auth")', () => {
+describe('canonical request targets (docs/conventions.md §HTTP API)', () => {
   it('gives every spelling of an API path the one spelling the router sees', () => {
     for (const spelling of [
       '/v1/settings',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { minorToCents, parseMoneyMinor, toMinor } from '../../../src-shared/money';
+import { minorToCents, parseMoneyMinor, plainDecimalMinor, toMinor } from '../../../src-shared/money';
 
 describe('parseMoneyMinor', () => {
   it.each([
@@ -29,6 +29,35 @@ describe('parseMoneyMinor', () => {
     const a = parseMoneyMinor('0.1');
     const b = parseMoneyMinor('0.2');
     expect(a.ok && b.ok && a.minor + b.minor).toBe(3_000);
+  });
+});
+
+describe('plainDecimalMinor (the fast path of plain cells)', () => {
+  it.each([
+    ['0', 0],
+    ['-0', 0],
+    ['12', 120_000],
+    ['-1234.5', -12_345_000],
+    ['0.0325', 325],
+    ['123456789012.3456', 1_234_567_890_123_456],
+  ])('%s → %d', (text, minor) => {
+    expect(plainDecimalMinor(text)).toBe(minor);
+  });
+
+  it.each(['', '-', '.5', '7.', '1.23456', '1,234', '+3', ' 1', '1 ', '$1', '1e3', '1234567890123456', '--1', '1.2.3'])('leaves %j to the general path (NaN)', (text) => {
+    expect(plainDecimalMinor(text)).toBeNaN();
+  });
+
+  it('agrees with the general path (the same text behind a blank) on 20,000 decimals', () => {
+    let seed = 12345;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    for (let i = 0; i < 20_000; i += 1) {
+      const whole = String(next() % 10 ** (1 + (next() % 9)));
+      const places = next() % 5;
+      const text = `${next() % 3 === 0 ? '-' : ''}${whole}${places > 0 ? `.${String(next() % 10 ** places).padStart(places, '0')}` : ''}`;
+      const general = parseMoneyMinor(` ${text}`);
+      expect(general.ok && general.minor, text).toBe(plainDecimalMinor(text));
+    }
   });
 });
 

@@ -1,0 +1,40 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { Table } from './sql';
+
+/** A row of `accounts` (migration 002): the id is a hash of the source and the broker's account name. */
+export type AccountRow = {
+  id: string;
+  name: string;
+  source: string;
+};
+
+export const ACCOUNTS = Table.of<AccountRow>()('accounts', ['id', 'name', 'source']);
+
+export class AccountsRepository {
+  private readonly insertStatement: Statement<[AccountRow]>;
+  private readonly inUseStatement: Statement<[], Pick<AccountRow, 'id' | 'name'>>;
+  private readonly deleteUnusedStatement: Statement<[]>;
+
+  constructor(db: Database) {
+    this.insertStatement = db.prepare<[AccountRow]>(ACCOUNTS.insertRowSql({ orIgnore: true }));
+    this.inUseStatement = db.prepare<[], Pick<AccountRow, 'id' | 'name'>>(
+      `SELECT ${ACCOUNTS.select(['id', 'name'])} FROM accounts WHERE id IN (SELECT DISTINCT account_id FROM transactions) ORDER BY name, id`,
+    );
+    this.deleteUnusedStatement = db.prepare<[]>('DELETE FROM accounts WHERE id NOT IN (SELECT DISTINCT account_id FROM transactions)');
+  }
+
+  /** Adds the account unless it exists. */
+  insert(row: AccountRow): void {
+    this.insertStatement.run(row);
+  }
+
+  /** Accounts that have transactions, by name. */
+  inUse(): Array<Pick<AccountRow, 'id' | 'name'>> {
+    return this.inUseStatement.all();
+  }
+
+  /** Removes accounts left without transactions (after an undo). */
+  deleteUnused(): number {
+    return this.deleteUnusedStatement.run().changes;
+  }
+}

@@ -1,0 +1,50 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { sql, Table, type Sql, type SqlValue } from './sql';
+
+/** A row of `events` (migration 003): the event's fields as JSON in `payload`, the filtered ones in columns. */
+export type EventRow = {
+  id: string;
+  ticker: string;
+  event_type: string;
+  expiration: string;
+  timestamp: string;
+  payload: string;
+};
+
+export const EVENTS = Table.of<EventRow>()('events', ['id', 'ticker', 'event_type', 'expiration', 'timestamp', 'payload']);
+
+export interface EventFilter {
+  tickers?: readonly string[];
+  eventType?: string;
+  /** Expirations on or after this date (YYYY-MM-DD). */
+  expirationFrom?: string;
+  /** Expirations on or before this date. */
+  expirationTo?: string;
+  limit: number;
+}
+
+export class EventsRepository {
+  private readonly insertStatement: Statement<[SqlValue[]]>;
+
+  constructor(private readonly db: Database) {
+    this.insertStatement = db.prepare<[SqlValue[]]>(EVENTS.insertSql({ orIgnore: true }));
+  }
+
+  /** Stores the event unless its id is stored already; true when it is new. */
+  insert(row: EventRow): boolean {
+    const values: SqlValue[] = [];
+    EVENTS.pushValues(row, values);
+    return this.insertStatement.run(values).changes > 0;
+  }
+
+  /** Newest first (timestamp, then id). */
+  newest(filter: EventFilter): Array<Pick<EventRow, 'id' | 'payload'>> {
+    const conditions: Sql[] = [];
+    if (filter.tickers !== undefined) conditions.push(sql`ticker IN ${sql.list(filter.tickers)}`);
+    if (filter.eventType !== undefined) conditions.push(sql`event_type = ${filter.eventType}`);
+    if (filter.expirationFrom !== undefined) conditions.push(sql`expiration >= ${filter.expirationFrom}`);
+    if (filter.expirationTo !== undefined) conditions.push(sql`expiration <= ${filter.expirationTo}`);
+    const query = sql`SELECT id, payload FROM events ${sql.where(conditions)} ORDER BY timestamp DESC, id DESC LIMIT ${filter.limit}`;
+    return this.db.prepare<SqlValue[], Pick<EventRow, 'id' | 'payload'>>(query.text).all(...query.params);
+  }
+}

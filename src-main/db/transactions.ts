@@ -1,0 +1,230 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { TRANSACTION_TYPES, type ImportedTransaction, type OptionRight, type Transaction, type TransactionType } from '../../src-shared/journal/model';
+import { sql, Table, type SqlValue } from './sql';
+
+/** A row of `transactions` (migration 002). Money in integer minor units; booleans as 0/1. */
+export type TransactionRow = {
+  id: string;
+  import_id: number;
+  account_id: string;
+  broker_row_id: string;
+  type: TransactionType;
+  symbol: string;
+  underlying: string;
+  is_option: number;
+  expiration: string | null;
+  strike: number | null;
+  right: OptionRight | null;
+  quantity: number;
+  price_minor: number;
+  multiplier: number;
+  amount_minor: number;
+  commission_minor: number;
+  fees_minor: number;
+  currency: string;
+  trade_date: string;
+  trade_day: string;
+  order_id: string | null;
+  description: string;
+  source: string;
+  inferred: number;
+  previous_symbol: string | null;
+};
+
+export const TRANSACTIONS = Table.of<TransactionRow>()('transactions', [
+  'id',
+  'import_id',
+  'account_id',
+  'broker_row_id',
+  'type',
+  'symbol',
+  'underlying',
+  'is_option',
+  'expiration',
+  'strike',
+  'right',
+  'quantity',
+  'price_minor',
+  'multiplier',
+  'amount_minor',
+  'commission_minor',
+  'fees_minor',
+  'currency',
+  'trade_date',
+  'trade_day',
+  'order_id',
+  'description',
+  'source',
+  'inferred',
+  'previous_symbol',
+]);
+
+/** What the ledger reads: every column but the description and the broker's row id. */
+const LEDGER_COLUMNS = TRANSACTIONS.columns.filter((column) => column !== 'description' && column !== 'broker_row_id');
+export type LedgerRow = Omit<TransactionRow, 'description' | 'broker_row_id'>;
+
+/** The journal's in-memory index of every transaction: what filters and pages need. */
+export type IndexRow = Pick<TransactionRow, 'id' | 'trade_day' | 'underlying' | 'account_id'>;
+
+/** The columns the transactions list sorts by, in the index's newest-first order. */
+export type SortRow = Pick<TransactionRow, 'type' | 'symbol' | 'quantity' | 'price_minor' | 'amount_minor'>;
+
+/** What the store adds to an imported transaction. */
+export interface StoredIds {
+  id: string;
+  importId: number;
+  accountId: string;
+  /** The journal-zone day of the trade date. */
+  tradeDay: string;
+}
+
+export function toRow(tx: ImportedTransaction, ids: StoredIds): TransactionRow {
+  return {
+    id: ids.id,
+    import_id: ids.importId,
+    account_id: ids.accountId,
+    broker_row_id: tx.brokerRowId,
+    type: tx.type,
+    symbol: tx.symbol,
+    underlying: tx.underlying,
+    is_option: tx.isOption ? 1 : 0,
+    expiration: tx.expiration,
+    strike: tx.strike,
+    right: tx.right,
+    quantity: tx.quantity,
+    price_minor: tx.priceMinor,
+    multiplier: tx.multiplier,
+    amount_minor: tx.amountMinor,
+    commission_minor: tx.commissionMinor,
+    fees_minor: tx.feesMinor,
+    currency: tx.currency,
+    trade_date: tx.tradeDate,
+    trade_day: ids.tradeDay,
+    order_id: tx.orderId,
+    description: tx.description,
+    source: tx.source,
+    inferred: tx.inferred ? 1 : 0,
+    previous_symbol: tx.previousSymbol ?? null,
+  };
+}
+
+const same = (text: string) => text;
+/** The constants' own strings: one copy of each type name however many rows carry it. */
+const TYPE_NAMES = new Map<TransactionType, TransactionType>(TRANSACTION_TYPES.map((type) => [type, type]));
+
+/**
+ * A row (full, or the ledger's columns) as a Transaction. `intern` shares repeated strings (types, currencies,
+ * accounts) between the 100k objects of a ledger build.
+ */
+export function toTransaction(row: LedgerRow & Partial<Pick<TransactionRow, 'description' | 'broker_row_id'>>, accountNames: ReadonlyMap<string, string>, intern: (text: string) => string = same): Transaction {
+  const tx: Transaction = {
+    id: row.id,
+    importId: row.import_id,
+    accountId: intern(row.account_id),
+    accountName: accountNames.get(row.account_id) ?? '',
+    brokerRowId: row.broker_row_id ?? '',
+    type: TYPE_NAMES.get(row.type) ?? row.type,
+    symbol: intern(row.symbol),
+    underlying: intern(row.underlying),
+    isOption: row.is_option === 1,
+    expiration: row.expiration === null ? null : intern(row.expiration),
+    strike: row.strike,
+    right: row.right,
+    quantity: row.quantity,
+    priceMinor: row.price_minor,
+    multiplier: row.multiplier,
+    amountMinor: row.amount_minor,
+    commissionMinor: row.commission_minor,
+    feesMinor: row.fees_minor,
+    currency: intern(row.currency),
+    tradeDate: row.trade_date,
+    tradeDay: intern(row.trade_day),
+    orderId: row.order_id,
+    description: row.description ?? '',
+    source: intern(row.source),
+    inferred: row.inferred === 1,
+  };
+  if (row.previous_symbol !== null) tx.previousSymbol = row.previous_symbol;
+  return tx;
+}
+
+export interface TransactionInserter {
+  add(row: TransactionRow): void;
+  /** Rows inserted (duplicates of stored rows are ignored). */
+  finish(): number;
+}
+
+export class TransactionsRepository {
+  private readonly indexStatement: Statement<[], IndexRow>;
+  private readonly ledgerStatement: Statement<[], LedgerRow>;
+  private readonly sortStatement: Statement<[], SortRow>;
+  private readonly hasSourceStatement: Statement<[string], number>;
+  private readonly deleteByImportStatement: Statement<[number]>;
+  private readonly tradeDatesStatement: Statement<[], Pick<TransactionRow, 'id' | 'trade_date'>>;
+  private readonly setTradeDayStatement: Statement<[string, string, string]>;
+
+  constructor(private readonly db: Database) {
+    this.indexStatement = db.prepare<[], IndexRow>(`SELECT ${TRANSACTIONS.select(['id', 'trade_day', 'underlying', 'account_id'])} FROM transactions ORDER BY trade_date DESC, id DESC`);
+    this.ledgerStatement = db.prepare<[], LedgerRow>(`SELECT ${LEDGER_COLUMNS.join(', ')} FROM transactions`);
+    this.sortStatement = db.prepare<[], SortRow>(`SELECT ${TRANSACTIONS.select(['type', 'symbol', 'quantity', 'price_minor', 'amount_minor'])} FROM transactions ORDER BY trade_date DESC, id DESC`);
+    this.hasSourceStatement = db.prepare<[string], number>('SELECT EXISTS (SELECT 1 FROM transactions WHERE source = ?)').pluck();
+    this.deleteByImportStatement = db.prepare<[number]>('DELETE FROM transactions WHERE import_id = ?');
+    this.tradeDatesStatement = db.prepare<[], Pick<TransactionRow, 'id' | 'trade_date'>>(`SELECT ${TRANSACTIONS.select(['id', 'trade_date'])} FROM transactions`);
+    this.setTradeDayStatement = db.prepare<[string, string, string]>('UPDATE transactions SET trade_day = ? WHERE id = ? AND trade_day != ?');
+  }
+
+  /** Every transaction's index columns, newest first (trade date, then id). */
+  indexNewestFirst(): IterableIterator<IndexRow> {
+    return this.indexStatement.iterate();
+  }
+
+  /** The sort columns of every transaction, in the order of indexNewestFirst. */
+  sortRowsNewestFirst(): IterableIterator<SortRow> {
+    return this.sortStatement.iterate();
+  }
+
+  /** Every transaction as the ledger reads it, in no particular order (the ledger sorts). */
+  ledgerRows(): IterableIterator<LedgerRow> {
+    return this.ledgerStatement.iterate();
+  }
+
+  /** Full rows of these ids, in no particular order. */
+  byIds(ids: readonly string[]): TransactionRow[] {
+    if (ids.length === 0) return [];
+    const query = sql`SELECT ${TRANSACTIONS.columnsSql()} FROM transactions WHERE id IN ${sql.list(ids)}`;
+    return this.db.prepare<SqlValue[], TransactionRow>(query.text).all(...query.params);
+  }
+
+  hasSource(source: string): boolean {
+    return this.hasSourceStatement.get(source) === 1;
+  }
+
+  inserter(): TransactionInserter {
+    // One row per statement, its values bound by name from the row object: a many-row VALUES list (thousands of
+    // parameters per statement) stored 1.8x slower, and positional arrays built per row cost 20% more than this
+    // (docs/decisions.md §Benchmarks).
+    const one = this.db.prepare<[TransactionRow]>(TRANSACTIONS.insertRowSql({ orIgnore: true }));
+    let inserted = 0;
+    return {
+      add(row) {
+        inserted += one.run(row).changes;
+      },
+      finish() {
+        return inserted;
+      },
+    };
+  }
+
+  deleteByImport(importId: number): number {
+    return this.deleteByImportStatement.run(importId).changes;
+  }
+
+  tradeDates(): Array<Pick<TransactionRow, 'id' | 'trade_date'>> {
+    return this.tradeDatesStatement.all();
+  }
+
+  /** Sets the trade day of a row; 1 when it changed. */
+  setTradeDay(id: string, day: string): number {
+    return this.setTradeDayStatement.run(day, id, day).changes;
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * The /v1 JSON of positions and campaigns (docs/journal.md §Positions, §Campaigns): money rounded to cents once, here.
+ */
+import type { CampaignDetailResponseT, CampaignsResponseT, PositionJson, PositionsResponseT } from '../../../src-shared/api/schemas';
+import { adjustedBasis } from '../../../src-shared/journal/book';
+import { minorToCents } from '../../../src-shared/money';
+import type { CampaignRow, ChainDetail, ChainsResult, PositionRow, PositionsResult, PositionTotals } from '../../services/journal';
+
+const centsOrNull = (minor: number | null) => (minor === null ? null : minorToCents(minor));
+
+export function presentPosition(row: PositionRow): PositionJson {
+  const p = row.position;
+  return {
+    accountId: p.accountId,
+    accountName: row.accountName,
+    chainId: p.chainId,
+    currency: p.currency,
+    symbol: p.symbol,
+    underlying: p.underlying,
+    isOption: p.isOption,
+    expiration: p.expiration,
+    strike: p.strike,
+    right: p.right,
+    quantity: p.quantity,
+    multiplier: p.multiplier,
+    averagePrice: Math.round(row.averagePrice * 10_000) / 10_000,
+    costBasis: minorToCents(row.costBasisMinor),
+    openedAt: p.openedDay,
+    dte: row.dte,
+    mark: row.mark,
+    marketValue: centsOrNull(row.marketValueMinor),
+    unrealizedPL: centsOrNull(row.unrealizedMinor),
+    greeks: row.greeks,
+    levels: row.levels,
+    strikeVs: row.strikeVs,
+  };
+}
+
+function presentTotals(totals: PositionTotals) {
+  return { costBasis: minorToCents(totals.costBasisMinor), marketValue: minorToCents(totals.marketValueMinor), unrealizedPL: minorToCents(totals.unrealizedMinor), unmarked: totals.unmarked };
+}
+
+export function presentPositions(result: PositionsResult): Omit<PositionsResponseT, 'accounts' | 'demo'> {
+  return {
+    asOf: result.asOf,
+    currency: result.currency,
+    positions: result.positions.map(presentPosition),
+    totals: { ...presentTotals(result.totals), byAccount: result.totals.byAccount.map((a) => ({ accountId: a.accountId, accountName: a.accountName, ...presentTotals(a) })) },
+    marksAsOf: result.marks,
+    needsAttention: result.needsAttention.map((n) => ({
+      accountId: n.position.accountId,
+      accountName: n.accountName,
+      symbol: n.position.symbol,
+      underlying: n.position.underlying,
+      expiration: n.position.expiration,
+      strike: n.position.strike,
+      right: n.position.right,
+      quantity: n.position.quantity,
+      reason: n.reason,
+      spot: n.spot,
+      quoteTime: n.quoteTime,
+    })),
+    inferredExpirations: result.inferredExpirations.map((i) => ({
+      accountId: i.transaction.accountId,
+      accountName: i.accountName,
+      symbol: i.transaction.symbol,
+      quantity: i.transaction.quantity,
+      tradeDate: i.transaction.tradeDate,
+      spot: i.spot,
+      quoteTime: i.quoteTime,
+    })),
+  };
+}
+
+export function presentCampaign(row: CampaignRow): CampaignsResponseT['chains'][number] {
+  const c = row.chain;
+  return {
+    id: c.id,
+    accountId: c.accountId,
+    accountName: row.accountName,
+    underlying: c.underlying,
+    currency: c.currency,
+    status: row.status,
+    openedAt: c.openDay,
+    closedAt: c.closeDay,
+    days: row.days,
+    premiums: minorToCents(c.premiumsMinor),
+    netOptionCash: minorToCents(c.netOptionCashMinor),
+    realizedPL: minorToCents(c.realizedMinor),
+    dividends: minorToCents(c.dividendsMinor),
+    fees: minorToCents(c.feesMinor),
+    pnl: minorToCents(c.plMinor),
+    unrealizedPL: centsOrNull(row.unrealizedMinor),
+    sharesHeld: row.sharesHeld,
+    adjustedCostBasis: row.adjustedCostBasis === null ? null : Math.round(row.adjustedCostBasis * 10_000) / 10_000,
+    collateralPeak: minorToCents(c.collateralPeakMinor),
+    returnOnCollateral: row.returnOnCollateral,
+    annualizedReturn: row.annualizedReturn,
+    rolls: c.rolls,
+    assignments: c.assignments,
+    legs: row.legs,
+  };
+}
+
+export function presentChains(result: ChainsResult): Omit<CampaignsResponseT, 'accounts' | 'demo'> {
+  return { asOf: result.asOf, currency: result.currency, chains: result.chains.map(presentCampaign) };
+}
+
+export function presentChainDetail(detail: ChainDetail): CampaignDetailResponseT {
+  return {
+    asOf: detail.asOf,
+    chain: presentCampaign(detail.campaign),
+    timeline: detail.timeline.map((step) => ({
+      transactionId: step.txId,
+      date: step.day,
+      type: step.type,
+      symbol: step.symbol,
+      quantity: step.quantity,
+      cash: minorToCents(step.cashMinor),
+      realizedPL: minorToCents(step.realizedMinor),
+      sharesHeld: step.sharesHeld,
+      adjustedCostBasis: step.sharesHeld > 0 ? Math.round(adjustedBasis(step.shareCostMinor, step.netOptionCashMinor, step.sharesHeld) * 10_000) / 10_000 : null,
+      netOptionCash: minorToCents(step.netOptionCashMinor),
+      collateral: minorToCents(step.collateralMinor),
+    })),
+    positions: detail.positions.map(presentPosition),
+  };
+}

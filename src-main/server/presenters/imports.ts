@@ -1,0 +1,15 @@
+/** The /v1 JSON of the import-format preview: transactions with their lines, money rounded to cents once. */
+import type { ImportFormatPreviewResponseT, PreviewTransactionJson } from '../../../src-shared/api/schemas';
+import type { ParsedRow } from '../../importers/types';
+import type { FormatPreview } from '../../services/import-formats';
+import { presentTransaction } from './journal';
+
+/** A parsed (not stored) transaction as the journal presents a stored one, with its line instead of its ids. */
+export function presentPreviewTransaction({ line, transaction }: ParsedRow): PreviewTransactionJson {
+  const { id: _id, accountId: _accountId, tradeDay: _tradeDay, importId: _importId, realizedPL: _realizedPL, ...fields } = presentTransaction({ ...transaction, id: '', accountId: '', tradeDay: '', importId: 0 }, null);
+  return { line, ...fields };
+}
+
+export function presentFormatPreview(preview: FormatPreview): ImportFormatPreviewResponseT {
+  return { ...preview, preview: preview.preview === null ? null : { ...preview.preview, transactions: preview.preview.transactions.map(presentPreviewTransaction) } };
+}

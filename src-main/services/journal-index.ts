@@ -1,0 +1,188 @@
+import type { Database } from 'better-sqlite3';
+import { buildLedger, type Ledger } from '../../src-shared/journal/index';
+import type { Account, Transaction } from '../../src-shared/journal/model';
+import { AccountsRepository } from '../db/accounts';
+import { Generations } from '../db/generations';
+import { dataVersionReader } from '../db/open';
+import { toTransaction, TransactionsRepository } from '../db/transactions';
+
+/** One shared copy per distinct string (currencies, symbols, account ids repeat on every row). */
+function interner(): (text: string) => string {
+  const seen = new Map<string, string>();
+  return (text) => {
+    const known = seen.get(text);
+    if (known !== undefined) return known;
+    seen.set(text, text);
+    return text;
+  };
+}
+
+/** The first index in [0, length) where `predicate` holds, for a predicate that is false then true. */
+export function firstIndex(length: number, predicate: (index: number) => boolean): number {
+  let low = 0;
+  let high = length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (predicate(mid)) high = mid;
+    else low = mid + 1;
+  }
+  return low;
+}
+
+/** The columns a transactions list sorts or filters by, per position of the newest-first index. */
+export interface SortKeys {
+  types: string[];
+  symbols: string[];
+  quantity: Float64Array;
+  price: Float64Array;
+  amount: Float64Array;
+}
+
+/**
+ * What reads need, kept compact: for 100k transactions a few MB instead of 100k full objects. Positions are
+ * indexes into the newest-first order; a page's rows are read from SQLite by id.
+ */
+export interface JournalSnapshot {
+  ids: string[];
+  days: string[];
+  underlyings: string[];
+  accountIds: string[];
+  accounts: Account[];
+  /** Whether the journal holds the demo's transactions. */
+  demo: boolean;
+}
+
+/**
+ * The journal in memory: the newest-first index and the ledger of src-shared/journal, built lazily and dropped
+ * when the journal changes (a write of ours, or one of another connection: data_version says that something was
+ * committed, the journal's generation whether it was the journal).
+ */
+export class JournalIndex {
+  private readonly transactions: TransactionsRepository;
+  private readonly accounts: AccountsRepository;
+  private readonly generations: Generations;
+  private readonly readDataVersion: () => number;
+  private dataVersion = -1;
+  private generation = -1;
+  private cache: { snapshot: JournalSnapshot; ledger: Ledger | null; groups: Map<'underlying' | 'accountId', Map<string, number[]>>; sortKeys: SortKeys | null } | null = null;
+
+  constructor(
+    db: Database,
+    private readonly reportingCurrency: () => string,
+  ) {
+    this.transactions = new TransactionsRepository(db);
+    this.accounts = new AccountsRepository(db);
+    this.generations = new Generations(db);
+    this.readDataVersion = dataVersionReader(db);
+  }
+
+  invalidate(): void {
+    this.cache = null;
+  }
+
+  /** After a write of ours (which raised the generation in its transaction): drop the caches, note the new value. */
+  written(): void {
+    this.cache = null;
+    this.generation = this.generations.journal();
+  }
+
+  private load(): NonNullable<JournalIndex['cache']> {
+    const version = this.readDataVersion();
+    if (version !== this.dataVersion) {
+      this.dataVersion = version;
+      const generation = this.generations.journal();
+      if (generation !== this.generation) {
+        this.generation = generation;
+        this.cache = null;
+      }
+    }
+    if (this.cache) return this.cache;
+    const intern = interner();
+    const snapshot: JournalSnapshot = { ids: [], days: [], underlyings: [], accountIds: [], accounts: this.accounts.inUse(), demo: this.transactions.hasSource('demo') };
+    for (const row of this.transactions.indexNewestFirst()) {
+      snapshot.ids.push(row.id);
+      snapshot.days.push(intern(row.trade_day));
+      snapshot.underlyings.push(intern(row.underlying));
+      snapshot.accountIds.push(intern(row.account_id));
+    }
+    this.cache = { snapshot, ledger: null, groups: new Map(), sortKeys: null };
+    return this.cache;
+  }
+
+  snapshot(): JournalSnapshot {
+    return this.load().snapshot;
+  }
+
+  ledger(): Ledger {
+    const cache = this.load();
+    if (!cache.ledger) {
+      // Lean objects exist only while the ledger is built: rows of the columns the analytics read (no descriptions),
+      // with the strings repeated on every row shared; row by row, so that each row dies young.
+      const intern = interner();
+      const accountNames = new Map(cache.snapshot.accounts.map((a) => [a.id, a.name]));
+      const transactions: Transaction[] = [];
+      for (const row of this.transactions.ledgerRows()) transactions.push(toTransaction(row, accountNames, intern));
+      cache.ledger = buildLedger(transactions, { reportingCurrency: this.reportingCurrency() });
+    }
+    return cache.ledger;
+  }
+
+  /** The transactions that pass `keep`, read again from the file (the ledgers of an account or of a past instant). */
+  readTransactions(keep: (tx: Transaction) => boolean): Transaction[] {
+    const intern = interner();
+    const accountNames = new Map(this.load().snapshot.accounts.map((a) => [a.id, a.name]));
+    const transactions: Transaction[] = [];
+    for (const row of this.transactions.ledgerRows()) {
+      const tx = toTransaction(row, accountNames, intern);
+      if (keep(tx)) transactions.push(tx);
+    }
+    return transactions;
+  }
+
+  /** The sort columns by position (newest first), read on the first sorted or type-filtered list. */
+  sortKeys(): SortKeys {
+    const cache = this.load();
+    if (!cache.sortKeys) {
+      const intern = interner();
+      const count = cache.snapshot.ids.length;
+      const keys: SortKeys = { types: [], symbols: [], quantity: new Float64Array(count), price: new Float64Array(count), amount: new Float64Array(count) };
+      let position = 0;
+      for (const row of this.transactions.sortRowsNewestFirst()) {
+        if (position >= count) break;
+        keys.types.push(intern(row.type));
+        keys.symbols.push(intern(row.symbol));
+        keys.quantity[position] = row.quantity;
+        keys.price[position] = row.price_minor;
+        keys.amount[position] = row.amount_minor;
+        position += 1;
+      }
+      cache.sortKeys = keys;
+    }
+    return cache.sortKeys;
+  }
+
+  /** Positions (newest first) grouped by a key, built on first use. */
+  grouped(key: 'underlying' | 'accountId'): Map<string, number[]> {
+    const cache = this.load();
+    let groups = cache.groups.get(key);
+    if (!groups) {
+      const built = new Map<string, number[]>();
+      const values = key === 'underlying' ? cache.snapshot.underlyings : cache.snapshot.accountIds;
+      values.forEach((value, position) => {
+        const group = built.get(value);
+        if (group) group.push(position);
+        else built.set(value, [position]);
+      });
+      cache.groups.set(key, built);
+      groups = built;
+    }
+    return groups;
+  }
+
+  /** Full rows for the given ids, in that order. */
+  byIds(ids: readonly string[]): Transaction[] {
+    const accountNames = new Map(this.snapshot().accounts.map((a) => [a.id, a.name]));
+    const byId = new Map(this.transactions.byIds(ids).map((row) => [row.id, toTransaction(row, accountNames)]));
+    return ids.map((id) => byId.get(id)).filter((tx): tx is Transaction => tx !== undefined);
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * What a service answers: a value, or a domain error saying what is wrong in the user's terms. Services know
+ * nothing of HTTP: the server maps a DomainError to a problem code and status (server/problems.ts), the CLI to a
+ * message and an exit status (cli-errors.ts). Results are plain data, so they cross the journal worker's thread
+ * boundary as they are. A database locked by another process is not a domain outcome but a moment's condition:
+ * it is thrown (DatabaseBusyError, db/writes.ts) and mapped by the same two mappers.
+ */
+
+/** A line of an uploaded file and what is wrong with it (null: the file as a whole). */
+export interface FileProblem {
+  line: number | null;
+  message: string;
+  /** The field or parameter concerned, when not the file's body (a chain's `quoteTime`). */
+  param?: string;
+}
+
+export type DomainError =
+  /** No stored chain snapshot for the symbol. */
+  | { kind: 'unknown-symbol'; symbol: string; known: readonly string[] }
+  /** Expirations asked for (`param`) that the symbol's snapshot does not have unexpired. */
+  | { kind: 'unknown-expiration'; symbol: string; param: 'expiration' | 'expirations'; unknown: readonly string[]; available: readonly string[] }
+  /**
+   * A file that was read and refused, nothing stored: `unsupported` when it is not a file of the kind expected at
+   * all (a picture, an unknown header), else a file with problems on its lines.
+   */
+  | { kind: 'file-refused'; unsupported: boolean; detail: string; problems: readonly FileProblem[] }
+  /** A snapshot named by id (or by `at=`, none at or before it) that the symbol does not have. */
+  | { kind: 'unknown-snapshot'; symbol?: string; id?: number; at?: string }
+  /** A record named by id that does not exist. */
+  | { kind: 'not-found'; what: 'import' | 'import format' | 'chain'; id: number | string }
+  /** A request whose fields break rules a schema cannot state (a mapping to a column its header lacks), each named. */
+  | { kind: 'invalid-request'; what: string; problems: ReadonlyArray<{ param: string; message: string }> }
+  /** A request that clashes with what is stored (a second format for one header, one format too many). */
+  | { kind: 'conflict'; detail: string; param: string }
+  /** An `accountId` that names no account of the journal. */
+  | { kind: 'unknown-account'; accountId: string; known: readonly string[] };
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: DomainError };
+
+export function ok<T>(value: T): Result<T> {
+  return { ok: true, value };
+}
+
+export function failure<T = never>(error: DomainError): Result<T> {
+  return { ok: false, error };
+}
+
+/** Problems listed with a refused file: enough to fix it, never the whole of a broken 100k-line file. */
+export const MAX_FILE_PROBLEMS = 500;
+
+/** `N problem(s) (first: line L: message)` of a refused file. */
+export function problemsSummary(problems: readonly FileProblem[]): string {
+  const first = problems[0];
+  const count = `${problems.length} problem${problems.length === 1 ? '' : 's'}`;
+  return first ? `${count} (first: ${first.line === null ? '' : `line ${first.line}: `}${first.message})` : count;
+}
+
+/** The sentence a person reads for a domain error (the problem's `detail`, the CLI's message). */
+export function describeError(error: DomainError): string {
+  switch (error.kind) {
+    case 'unknown-symbol':
+      return `No chain snapshot for ${error.symbol}. ${
+        error.known.length > 0 ? `Known symbols: ${error.known.join(', ')}.` : 'Import a chain first (POST /v1/chains or `strikebook chain import`), or start with --demo.'
+      }`;
+    case 'unknown-expiration':
+      return `${error.unknown.join(', ')} ${error.unknown.length === 1 ? 'is' : 'are'} not available for ${error.symbol}. Valid: ${error.available.join(', ')}.`;
+    case 'file-refused':
+      return error.detail;
+    case 'unknown-snapshot':
+      if (error.at !== undefined) return `${error.symbol ?? 'The symbol'} has no snapshot quoted at or before ${error.at}.`;
+      return `No snapshot with id ${error.id ?? '?'}${error.symbol === undefined ? '' : ` for ${error.symbol}`}. GET /v1/snapshots?symbol= lists them.`;
+    case 'not-found':
+      return `No ${error.what} with id ${error.id}.`;
+    case 'invalid-request':
+      return `Invalid ${error.what}: ${error.problems.map((p) => `${p.param} ${p.message}`).join('; ')}.`;
+    case 'conflict':
+      return error.detail;
+    case 'unknown-account':
+      return `No account with id ${error.accountId}. ${error.known.length > 0 ? `Known accounts: ${error.known.join(', ')}.` : 'The journal has no account yet: import a broker file first.'}`;
+  }
+}

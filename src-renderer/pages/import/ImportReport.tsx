@@ -1,0 +1,169 @@
+import type { ReactNode } from 'react';
+import { UNRECOGNISED_HEADER } from '../../../src-shared/api/constants';
+import type { ImportReport as ImportReportT } from '../../../src-shared/api/schemas';
+import type { ApiError, ChainPostResponseT } from '../../api/client';
+import { Badge } from '../../components/ui';
+import { fmtCount, fmtDateTime, fmtInt, fmtPrice } from '../../format';
+import { navigate } from '../../hooks';
+import type { Outcome } from './upload';
+
+/** At most this many problem lines are listed; the rest is counted. */
+const SHOWN_PROBLEMS = 200;
+
+interface ProblemRow {
+  key: string;
+  line: number | null;
+  /** The second column: the parameter, or the kind of note. */
+  what: ReactNode;
+  whatClass?: string;
+  message: string;
+}
+
+/** A dense table of line-numbered problems: line, what, message. */
+function ProblemTable({ columns, rows }: { columns: [string, string]; rows: ProblemRow[] }) {
+  return (
+    <table className="table table-dense problems">
+      <thead>
+        <tr>
+          <th className="num">Line</th>
+          <th>{columns[0]}</th>
+          <th>{columns[1]}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.key}>
+            <td className="num">{row.line ?? '—'}</td>
+            <td className={row.whatClass}>{row.what}</td>
+            <td>{row.message}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** A text table whose header no importer knows: its columns can be mapped (never a picture, an empty or binary file). */
+export function isMappable(error: ApiError): boolean {
+  return error.code === 'UNSUPPORTED_FORMAT' && error.errors.some((e) => e.message === UNRECOGNISED_HEADER);
+}
+
+function FailedReport({ filename, error, onMap }: { filename: string; error: ApiError; onMap?: () => void }) {
+  const lined = [...error.errors].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+  return (
+    <div className="report report-error" data-testid="import-report" role="alert">
+      <div className="report-head">
+        <Badge tone="neg">Failed</Badge>
+        <strong>{filename}</strong>
+        <span className="muted">{error.title}</span>
+        <code className="alert-code">{error.code}</code>
+      </div>
+      {error.detail !== '' && <p>{error.detail}</p>}
+      {error.code === 'IMPORT_FAILED' && <p className="muted small">Nothing was imported: an import is all rows or none. Fix the lines below and try again.</p>}
+      {onMap && isMappable(error) && (
+        <div className="report-actions">
+          <button type="button" className="btn btn-primary btn-small" onClick={onMap}>
+            Map its columns…
+          </button>
+          <span className="muted small">Say which column holds the date, the type, the symbol, the amount…, preview, and save it as a format of your own.</span>
+        </div>
+      )}
+      {lined.length > 0 && (
+        <ProblemTable
+          columns={['Field', 'Problem']}
+          rows={lined.slice(0, SHOWN_PROBLEMS).map((e, i) => ({ key: `${e.line ?? 'x'}-${i}`, line: e.line ?? null, what: <code>{e.param}</code>, message: e.message }))}
+        />
+      )}
+      {lined.length > SHOWN_PROBLEMS && <p className="muted small">…and {fmtInt(lined.length - SHOWN_PROBLEMS)} more.</p>}
+    </div>
+  );
+}
+
+function ChainReport({ filename, result: r }: { filename: string; result: ChainPostResponseT }) {
+  return (
+    <div className="report report-ok" data-testid="import-report">
+      <div className="report-head">
+        <Badge tone="pos">{r.stored ? 'Stored' : 'Already stored'}</Badge>
+        <strong>{filename}</strong>
+      </div>
+      <p>
+        {r.symbol} · spot {fmtPrice(r.spot)} · {fmtCount(r.contracts, 'contract')} · {fmtCount(r.expirations, 'expiration')} · quoted {fmtDateTime(r.quoteTime)} · {fmtCount(r.events, 'new event')}
+      </p>
+      {r.excluded.expired + r.excluded.adjusted + r.excluded.unusableIv > 0 && (
+        <p className="muted small" data-testid="chain-excluded">
+          Left out of the exposure figures:{' '}
+          {[
+            r.excluded.expired > 0 ? `${fmtCount(r.excluded.expired, 'expired contract')}` : '',
+            r.excluded.adjusted > 0 ? `${fmtCount(r.excluded.adjusted, 'contract')} of adjusted roots (like AMD1)` : '',
+            r.excluded.unusableIv > 0 ? `${fmtCount(r.excluded.unusableIv, 'contract')} with unusable IV (≤ 0 or > 500%: in open interest, no exposure)` : '',
+          ]
+            .filter((part) => part !== '')
+            .join(' · ')}
+          .
+        </p>
+      )}
+      <div className="report-actions">
+        <button type="button" className="btn btn-small" onClick={() => navigate('exposure', { symbol: r.symbol })}>
+          Open exposure for {r.symbol}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function BrokerReport({ filename, report: r, onUndo }: { filename: string; report: ImportReportT; onUndo: (id: number) => void }) {
+  const numbers: Array<[string, number, string]> = [
+    ['Rows read', r.rows, ''],
+    ['Imported', r.imported, 'pos'],
+    ['Duplicates', r.duplicates, ''],
+    ['Skipped', r.skipped.length, ''],
+    ['Warnings', r.warnings.length, r.warnings.length > 0 ? 'warn' : ''],
+  ];
+  return (
+    <div className="report report-ok" data-testid="import-report">
+      <div className="report-head">
+        <Badge tone="pos">Imported</Badge>
+        <strong>{filename}</strong>
+        <span className="muted">
+          broker <strong data-testid="import-broker">{r.broker}</strong>
+        </span>
+        {r.accounts.length > 0 && <span className="muted">account {r.accounts.map((a) => a.name).join(', ')}</span>}
+      </div>
+      <dl className="report-numbers">
+        {numbers.map(([label, value, tone]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd className={tone === '' ? 'num' : `num ${tone}`}>{fmtInt(value)}</dd>
+          </div>
+        ))}
+      </dl>
+      {(r.skipped.length > 0 || r.warnings.length > 0) && (
+        <details className="report-details">
+          <summary>Skipped rows and warnings</summary>
+          <ProblemTable
+            columns={['Kind', 'Reason']}
+            rows={[
+              ...r.skipped.slice(0, SHOWN_PROBLEMS).map((s, i) => ({ key: `s${i}`, line: s.line, what: 'skipped', message: s.reason })),
+              ...r.warnings.slice(0, SHOWN_PROBLEMS).map((w, i) => ({ key: `w${i}`, line: w.line ?? null, what: 'warning', whatClass: 'warn', message: w.message })),
+            ]}
+          />
+        </details>
+      )}
+      <div className="report-actions">
+        <button type="button" className="btn btn-small" onClick={() => navigate('journal')}>
+          Open journal
+        </button>
+        <button type="button" className="btn btn-small btn-ghost" onClick={() => onUndo(r.id)}>
+          Undo this import
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The result of one uploaded file: the line-numbered problems of a failure, a stored chain, or an import with undo. */
+export function ImportReport({ outcome, onUndo, onMap }: { outcome: Outcome; onUndo: (id: number) => void; onMap?: (file: File) => void }) {
+  if (outcome.kind === 'error') return <FailedReport filename={outcome.filename} error={outcome.error} {...(onMap ? { onMap: () => onMap(outcome.file) } : {})} />;
+  if (outcome.kind === 'chain') return <ChainReport filename={outcome.filename} result={outcome.result} />;
+  return <BrokerReport filename={outcome.filename} report={outcome.report} onUndo={onUndo} />;
+}

@@ -1,0 +1,77 @@
+/** The Import page's uploads: queued files with their first lines, and one upload after the other with progress. */
+import type { BrokerId } from '../../../src-shared/api/constants';
+
+/** `broker=` of an import: auto-detection, a built-in broker, or a saved format (`custom:<id>`). */
+export type ImporterChoice = 'auto' | BrokerId | `custom:${string}`;
+import type { ImportReport } from '../../../src-shared/api/schemas';
+import { ApiError, type ApiClient, type ChainPostResponseT } from '../../api/client';
+
+export type ImportKind = 'broker' | 'chain';
+
+export interface Queued {
+  key: string;
+  file: File;
+  preview: string[];
+}
+
+export type Outcome =
+  | { kind: 'broker'; filename: string; report: ImportReport }
+  | { kind: 'chain'; filename: string; result: ChainPostResponseT }
+  /** `file`: the file itself, so that an unrecognised header can be mapped to a format of its own. */
+  | { kind: 'error'; filename: string; error: ApiError; file: File };
+
+export interface UploadProgress {
+  name: string;
+  fraction: number;
+  index: number;
+  count: number;
+}
+
+function contentTypeOf(file: File): string {
+  const name = file.name.toLowerCase();
+  if (name.endsWith('.json')) return 'application/json';
+  if (file.type === 'application/json') return 'application/json';
+  return 'text/csv';
+}
+
+async function previewOf(file: File): Promise<string[]> {
+  const text = await file.slice(0, 4096).text();
+  return text.replace(/^\uFEFF/, '').split(/\r?\n/).slice(0, 6).map((line) => (line.length > 160 ? `${line.slice(0, 160)}…` : line));
+}
+
+/** Files as queue items, each with its first six lines (cut at 160 characters) for the preview. */
+export function queueFiles(files: FileList | File[]): Promise<Queued[]> {
+  const list = Array.from(files);
+  return Promise.all(list.map(async (file, i) => ({ key: `${file.name}-${file.size}-${file.lastModified}-${i}-${Date.now()}`, file, preview: await previewOf(file) })));
+}
+
+/**
+ * Uploads the queued files one after the other (an import is one database transaction each). Reports the
+ * progress of each upload and the outcomes so far after each file; a failed file does not stop the others.
+ */
+export async function uploadAll(
+  api: ApiClient,
+  items: readonly Queued[],
+  target: { kind: ImportKind; broker: ImporterChoice; account: string },
+  onProgress: (progress: UploadProgress) => void,
+  onOutcomes: (outcomes: Outcome[]) => void,
+): Promise<void> {
+  const results: Outcome[] = [];
+  for (const [index, item] of items.entries()) {
+    onProgress({ name: item.file.name, fraction: 0, index, count: items.length });
+    const upload = { contentType: contentTypeOf(item.file), onProgress: (fraction: number) => onProgress({ name: item.file.name, fraction, index, count: items.length }) };
+    try {
+      if (target.kind === 'broker') {
+        const account = target.account.trim();
+        const report = await api.importFile(item.file, { broker: target.broker, filename: item.file.name.slice(0, 255), ...(account !== '' ? { account } : {}) }, upload);
+        results.push({ kind: 'broker', filename: item.file.name, report });
+      } else {
+        const result = await api.importChain(item.file, { format: 'auto' }, upload);
+        results.push({ kind: 'chain', filename: item.file.name, result });
+      }
+    } catch (error) {
+      results.push({ kind: 'error', filename: item.file.name, file: item.file, error: error instanceof ApiError ? error : new ApiError(0, 'CLIENT', 'Upload failed', String(error)) });
+    }
+    onOutcomes([...results]);
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * The book at an instant (docs/journal.md §Positions and §Campaigns): the open positions of a ledger marked from a
+ * chain snapshot of each underlying, and the chains (campaigns) with their returns. Pure: the snapshots come in as
+ * `UnderlyingMarks`, prepared by the service. Money is integer minor units; prices per share in currency units.
+ */
+import { daysBetween } from '../calendar';
+import { positionGreeks } from '../exposure/position-greeks';
+import { daysToExpiry } from '../exposure/time';
+import { MINOR_PER_UNIT } from '../money';
+import type { ChainRecord, OpenPosition } from './ledger';
+import type { OptionRight } from './model';
+
+/** The underlying's dealer levels of the snapshot (`/gex` default scope): walls as strikes. */
+export interface DealerLevels {
+  callWall: number | null;
+  putWall: number | null;
+  gammaFlip: number | null;
+  gammaZone: 'positive' | 'negative';
+}
+
+/** A contract of the snapshot, with the time to expiry and forward of its expiration (null when expired at the quote). */
+export interface SnapshotQuote {
+  bid: number;
+  ask: number;
+  iv: number;
+  tYears: number | null;
+  forward: number | null;
+}
+
+/** One stored snapshot of an underlying, as the marks need it. */
+export interface UnderlyingMarks {
+  snapshotId: number;
+  quoteTime: string;
+  spot: number;
+  rate: number;
+  /** Contracts in the snapshot (what keeping it costs). */
+  contracts: number;
+  contract(expiration: string, strike: number, right: OptionRight): SnapshotQuote | null;
+  levels: DealerLevels | null;
+}
+
+export interface Mark {
+  /** Per share: an option's bid/ask mid, a stock's spot. */
+  price: number;
+  source: 'mid' | 'spot';
+  quoteTime: string;
+  snapshotId: number;
+}
+
+/** Greeks of the whole position: delta in shares, gamma in shares per $1, theta $/day, vega $/vol point. */
+export interface HeldGreeks {
+  delta: number;
+  gamma: number;
+  theta: number;
+  vega: number;
+  iv: number | null;
+}
+
+export interface MarkedPosition {
+  position: OpenPosition;
+  /** Entry value per share of the open lots, before costs. */
+  averagePrice: number;
+  /** Net cash paid to open what is still open, costs included; negative for a short (the credit kept). */
+  costBasisMinor: number;
+  dte: number | null;
+  mark: Mark | null;
+  marketValueMinor: number | null;
+  unrealizedMinor: number | null;
+  greeks: HeldGreeks | null;
+  levels: DealerLevels | null;
+  /** The option strike's distance to each level, in % of the level. */
+  strikeVs: { callWall: number | null; putWall: number | null; gammaFlip: number | null } | null;
+}
+
+export function costBasisMinor(position: OpenPosition): number {
+  return position.quantity > 0 ? position.entryGrossMinor + position.entryCostsMinor : -position.entryGrossMinor + position.entryCostsMinor;
+}
+
+function distancePct(strike: number, level: number | null): number | null {
+  return level === null || level === 0 ? null : ((strike - level) / level) * 100;
+}
+
+/** A position marked from its underlying's snapshot (or unmarked: `marks` null or without the contract). */
+export function markPosition(position: OpenPosition, marks: UnderlyingMarks | null, asOfMs: number): MarkedPosition {
+  const size = Math.abs(position.quantity) * position.multiplier;
+  const option = position.isOption && position.expiration !== null && position.strike !== null && position.right !== null;
+  const dte = option && position.expiration !== null ? daysToExpiry(position.expiration, asOfMs) : null;
+  let mark: Mark | null = null;
+  let greeks: HeldGreeks | null = null;
+  if (marks !== null) {
+    if (!position.isOption) {
+      mark = { price: marks.spot, source: 'spot', quoteTime: marks.quoteTime, snapshotId: marks.snapshotId };
+      greeks = { delta: position.quantity, gamma: 0, theta: 0, vega: 0, iv: null };
+    } else if (position.expiration !== null && position.strike !== null && position.right !== null) {
+      const quote = marks.contract(position.expiration, position.strike, position.right);
+      if (quote !== null && quote.ask > 0 && quote.bid >= 0 && quote.ask >= quote.bid) {
+        mark = { price: (quote.bid + quote.ask) / 2, source: 'mid', quoteTime: marks.quoteTime, snapshotId: marks.snapshotId };
+      }
+      if (quote !== null && quote.tYears !== null && quote.forward !== null && quote.iv > 0 && quote.iv <= 5) {
+        const perShare = positionGreeks({ spot: marks.spot, forward: quote.forward, strike: position.strike, tYears: quote.tYears, sigma: quote.iv, rate: marks.rate, right: position.right });
+        const shares = position.quantity * position.multiplier;
+        greeks = { delta: perShare.delta * shares, gamma: perShare.gamma * shares, theta: perShare.thetaPerDay * shares, vega: perShare.vegaPerPoint * shares, iv: quote.iv };
+      }
+    }
+  }
+  const basis = costBasisMinor(position);
+  const marketValueMinor = mark === null ? null : Math.round(Math.sign(position.quantity) * size * mark.price * MINOR_PER_UNIT);
+  const levels = marks?.levels ?? null;
+  const strike = position.strike;
+  return {
+    position,
+    averagePrice: size > 0 ? position.entryGrossMinor / size / MINOR_PER_UNIT : 0,
+    costBasisMinor: basis,
+    dte,
+    mark,
+    marketValueMinor,
+    unrealizedMinor: marketValueMinor === null ? null : marketValueMinor - basis,
+    greeks,
+    levels,
+    strikeVs:
+      option && levels !== null && strike !== null
+        ? { callWall: distancePct(strike, levels.callWall), putWall: distancePct(strike, levels.putWall), gammaFlip: distancePct(strike, levels.gammaFlip) }
+        : null,
+  };
+}
+
+export interface CampaignFigures {
+  chain: ChainRecord;
+  status: 'open' | 'closed';
+  /** Calendar days from the opening day to the closing day (open: to the asOf date), at least 1. */
+  days: number;
+  sharesHeld: number;
+  shareCostMinor: number;
+  /** Per share: (cost of the shares held − net option cash) / shares; null without shares. */
+  adjustedCostBasis: number | null;
+  /** Σ unrealized of its open positions; null when closed or when one of them has no mark. */
+  unrealizedMinor: number | null;
+  returnOnCollateral: number | null;
+  annualizedReturn: number | null;
+}
+
+/** A campaign's figures at `asOfDate` (journal date), from its record and its marked open positions. */
+export function campaignFigures(chain: ChainRecord, open: readonly MarkedPosition[], asOfDate: string): CampaignFigures {
+  const status = chain.closeDay === null ? 'open' : 'closed';
+  const days = Math.max(1, daysBetween(chain.openDay, chain.closeDay ?? asOfDate));
+  let sharesHeld = 0;
+  let shareCostMinor = 0;
+  for (const marked of open) {
+    const p = marked.position;
+    if (p.isOption || p.quantity <= 0) continue;
+    sharesHeld += p.quantity;
+    shareCostMinor += p.entryGrossMinor + p.entryCostsMinor;
+  }
+  let unrealizedMinor: number | null = null;
+  if (status === 'open') {
+    unrealizedMinor = 0;
+    for (const marked of open) {
+      if (marked.unrealizedMinor === null) {
+        unrealizedMinor = null;
+        break;
+      }
+      unrealizedMinor += marked.unrealizedMinor;
+    }
+  }
+  const returnOnCollateral = chain.collateralPeakMinor > 0 ? chain.plMinor / chain.collateralPeakMinor : null;
+  return {
+    chain,
+    status,
+    days,
+    sharesHeld,
+    shareCostMinor,
+    adjustedCostBasis: sharesHeld > 0 ? adjustedBasis(shareCostMinor, chain.netOptionCashMinor, sharesHeld) : null,
+    unrealizedMinor,
+    returnOnCollateral,
+    annualizedReturn: returnOnCollateral === null ? null : (returnOnCollateral * 365) / days,
+  };
+}
+
+/** (cost of the shares held − net option cash) / shares, per share in currency units. */
+export function adjustedBasis(shareCostMinor: number, netOptionCashMinor: number, sharesHeld: number): number {
+  return (shareCostMinor - netOptionCashMinor) / sharesHeld / MINOR_PER_UNIT;
+}
+
+/** The ledger's open positions grouped by chain id (positions without a chain are left out). */
+export function positionsByChain(marked: readonly MarkedPosition[]): Map<string, MarkedPosition[]> {
+  const byChain = new Map<string, MarkedPosition[]>();
+  for (const m of marked) {
+    const id = m.position.chainId;
+    if (id === null) continue;
+    const list = byChain.get(id);
+    if (list) list.push(m);
+    else byChain.set(id, [m]);
+  }
+  return byChain;
+}
+

@@ -1,0 +1,265 @@
+/**
+ * Lots: FIFO per account × instrument × currency. Realized P&L is booked on each closing fill, net of the
+ * commissions and fees of both legs, entry costs prorated on partial exits. Money is integer minor units.
+ * Conventions: docs/journal.md §Lots and realized P&L.
+ */
+import { innerMap, type ChainBook, type ChainSlot } from './chains';
+import type { OptionRight, Transaction } from './model';
+
+/** Quantities below this are zero (fractional shares leave float residues after subtraction). */
+export const QTY_EPSILON = 1e-9;
+
+export interface OpenPosition {
+  accountId: string;
+  symbol: string;
+  underlying: string;
+  currency: string;
+  isOption: boolean;
+  expiration: string | null;
+  strike: number | null;
+  right: OptionRight | null;
+  multiplier: number;
+  /** The chain (campaign) the position belongs to. */
+  chainId: string | null;
+  /** Signed: + long, − short. */
+  quantity: number;
+  /** Gross entry value of the open lots (unsigned) and their unrealized entry costs. */
+  entryGrossMinor: number;
+  entryCostsMinor: number;
+  openedDay: string;
+}
+
+interface Lot {
+  qty: number;
+  grossMinor: number;
+  costsMinor: number;
+  openDay: string;
+}
+
+export interface Position {
+  accountId: string;
+  symbol: string;
+  underlying: string;
+  currency: string;
+  isOption: boolean;
+  right: OptionRight | null;
+  expiration: string | null;
+  strike: number | null;
+  multiplier: number;
+  /** +1 long, −1 short, 0 flat. */
+  side: number;
+  qty: number;
+  lots: Lot[];
+  head: number;
+  /** Σ gross + costs of the open lots (kept as they change: the chains read it after every row). */
+  openCostMinor: number;
+  slot: ChainSlot;
+}
+
+/** Where FIFO matching books the realized P&L of each lot it closes. */
+export interface RealizedSink {
+  bookRealized(pos: Position, day: string, pnlMinor: number, shortLot: boolean): void;
+}
+
+/** What is left of an exit after FIFO matching, and how much of it closed lots. */
+export interface FifoRest {
+  qty: number;
+  grossMinor: number;
+  costsMinor: number;
+  closedQty: number;
+}
+
+/** Takes `part` out of a (qty, amount) pool so that the pieces always add up to the whole exactly. */
+export function prorate(amountMinor: number, part: number, whole: number): number {
+  if (part >= whole - QTY_EPSILON) return amountMinor;
+  return Math.round((amountMinor * part) / whole);
+}
+
+/**
+ * The value of a fill as the broker booked it: the cash plus the costs of a sell, minus the cash less the
+ * costs of a buy. The per-share price alone is rounded to 4 decimals and loses cents on a large fill (853.81
+ * over 300 shares is 2.846033 a share); the booked value is exact, so a flat-to-flat chain's realized P&L
+ * equals its cash to the cent. When a row's cash does not match its price (an importer without amounts, a
+ * hand-written row), the price × quantity × multiplier value is used.
+ */
+export function tradeValueMinor(t: Transaction, dir: number, qty: number, costsMinor: number): number {
+  const fromPrice = Math.round(Math.abs(t.priceMinor) * qty * t.multiplier);
+  const fromCash = dir < 0 ? t.amountMinor + costsMinor : -t.amountMinor - costsMinor;
+  // The price's own rounding (half a minor unit per share), plus one cent: brokers round the net Total on
+  // its own (tastytrade books −247.53 for a −247.52 fill with 0.02 of fees), and the cash is what reconciles.
+  const tolerance = Math.ceil(0.5 * qty * t.multiplier) + 100;
+  return fromCash > 0 && Math.abs(fromCash - fromPrice) <= tolerance ? fromCash : fromPrice;
+}
+
+/** The positions of a ledger being built: account → currency → symbol, each in the chain slot of its underlying. */
+export class PositionBook {
+  private readonly positions = new Map<string, Map<string, Map<string, Position>>>();
+
+  constructor(private readonly chains: ChainBook) {}
+
+  find(accountId: string, symbol: string, currency: string): Position | undefined {
+    return this.positions.get(accountId)?.get(currency)?.get(symbol);
+  }
+
+  *all(): Generator<Position> {
+    for (const byCurrency of this.positions.values()) {
+      for (const bySymbol of byCurrency.values()) yield* bySymbol.values();
+    }
+  }
+
+  /** The position of the row's instrument, flat when new. */
+  of(t: Transaction): Position {
+    const bySymbol = innerMap(innerMap(this.positions, t.accountId), t.currency);
+    let pos = bySymbol.get(t.symbol);
+    if (!pos) {
+      const underlying = t.underlying !== '' ? t.underlying : t.symbol;
+      pos = {
+        accountId: t.accountId,
+        symbol: t.symbol,
+        underlying,
+        currency: t.currency,
+        isOption: t.isOption,
+        right: t.right,
+        expiration: t.expiration,
+        strike: t.strike,
+        multiplier: t.multiplier > 0 ? t.multiplier : 1,
+        side: 0,
+        qty: 0,
+        lots: [],
+        head: 0,
+        openCostMinor: 0,
+        slot: this.chains.slot(t.accountId, underlying, t.currency),
+      };
+      bySymbol.set(t.symbol, pos);
+    }
+    return pos;
+  }
+
+  setQty(pos: Position, qty: number): void {
+    const wasOpen = pos.qty > QTY_EPSILON;
+    pos.qty = qty < QTY_EPSILON ? 0 : qty;
+    const isOpen = pos.qty > 0;
+    if (!isOpen) {
+      pos.side = 0;
+      pos.lots = [];
+      pos.head = 0;
+      pos.openCostMinor = 0;
+    }
+    if (wasOpen !== isOpen) {
+      pos.slot.openPositions += isOpen ? 1 : -1;
+      if (isOpen) pos.slot.members.add(pos);
+      else pos.slot.members.delete(pos);
+    }
+    this.chains.touch(pos.slot);
+  }
+
+  /**
+   * Closes up to `qty` of the position FIFO on `day` against an exit of `exitGrossMinor` (unsigned) and
+   * `exitCostsMinor`, booking each lot's realized P&L in `sink`; returns what is left of the exit.
+   */
+  closeFifo(pos: Position, day: string, qty: number, exitGrossMinor: number, exitCostsMinor: number, sink: RealizedSink): FifoRest {
+    let remQty = qty;
+    let remGross = exitGrossMinor;
+    let remCosts = exitCostsMinor;
+    let closedQty = 0;
+    const side = pos.side;
+    while (remQty > QTY_EPSILON && pos.head < pos.lots.length) {
+      const lot = pos.lots[pos.head];
+      if (!lot) break;
+      const take = Math.min(lot.qty, remQty);
+      const entryGross = prorate(lot.grossMinor, take, lot.qty);
+      const entryCosts = prorate(lot.costsMinor, take, lot.qty);
+      const exitGross = prorate(remGross, take, remQty);
+      const exitCosts = prorate(remCosts, take, remQty);
+      sink.bookRealized(pos, day, (side > 0 ? exitGross - entryGross : entryGross - exitGross) - entryCosts - exitCosts, side < 0);
+      lot.qty -= take;
+      lot.grossMinor -= entryGross;
+      lot.costsMinor -= entryCosts;
+      pos.openCostMinor -= entryGross + entryCosts;
+      remQty -= take;
+      remGross -= exitGross;
+      remCosts -= exitCosts;
+      closedQty += take;
+      if (lot.qty <= QTY_EPSILON) pos.head += 1;
+    }
+    if (closedQty > 0) this.setQty(pos, pos.qty - closedQty);
+    return { qty: remQty > QTY_EPSILON ? remQty : 0, grossMinor: remGross, costsMinor: remCosts, closedQty };
+  }
+
+  openLot(pos: Position, day: string, side: number, qty: number, grossMinor: number, costsMinor: number): void {
+    this.chains.active(pos.slot, day);
+    pos.side = side;
+    pos.lots.push({ qty, grossMinor, costsMinor, openDay: day });
+    pos.openCostMinor += grossMinor + costsMinor;
+    this.setQty(pos, pos.qty + qty);
+  }
+
+  /** SPLIT: `change` is the signed change of the position; lots keep their basis and share the change pro rata. False when there is no lot. */
+  split(pos: Position | undefined, change: number): boolean {
+    if (!pos || pos.qty <= 0) return false;
+    const newQty = (pos.side * pos.qty + change) * pos.side;
+    if (newQty <= QTY_EPSILON) {
+      this.setQty(pos, 0);
+      return true;
+    }
+    const factor = newQty / pos.qty;
+    for (let i = pos.head; i < pos.lots.length; i += 1) {
+      const lot = pos.lots[i];
+      if (lot) lot.qty *= factor;
+    }
+    this.setQty(pos, newQty);
+    return true;
+  }
+
+  /** The open lots of `from` continue in `to`, merged by open day (FIFO order kept within a day). */
+  moveLots(from: Position, to: Position): void {
+    const movedQty = from.qty;
+    const movedSide = from.side;
+    const moved = from.lots.slice(from.head);
+    const movedCostMinor = from.openCostMinor;
+    this.setQty(from, 0);
+    to.openCostMinor += movedCostMinor;
+    // Array.prototype.sort is stable: lots of the same day keep their FIFO order.
+    to.lots = to.lots.slice(to.head).concat(moved);
+    to.lots.sort((a, b) => (a.openDay < b.openDay ? -1 : a.openDay > b.openDay ? 1 : 0));
+    to.head = 0;
+    to.side = movedSide;
+    this.setQty(to, to.qty + movedQty);
+  }
+
+  /** Every open position with the entry value and costs of its open lots. */
+  open(): OpenPosition[] {
+    const positions: OpenPosition[] = [];
+    for (const pos of this.all()) {
+      if (pos.qty <= 0) continue;
+      let entryGrossMinor = 0;
+      let entryCostsMinor = 0;
+      let openedDay = '';
+      for (let i = pos.head; i < pos.lots.length; i += 1) {
+        const lot = pos.lots[i];
+        if (!lot) continue;
+        entryGrossMinor += lot.grossMinor;
+        entryCostsMinor += lot.costsMinor;
+        if (openedDay === '' || lot.openDay < openedDay) openedDay = lot.openDay;
+      }
+      positions.push({
+        accountId: pos.accountId,
+        symbol: pos.symbol,
+        underlying: pos.underlying,
+        currency: pos.currency,
+        isOption: pos.isOption,
+        expiration: pos.expiration,
+        strike: pos.strike,
+        right: pos.right,
+        multiplier: pos.multiplier,
+        chainId: pos.slot.current?.id ?? null,
+        quantity: pos.side * pos.qty,
+        entryGrossMinor,
+        entryCostsMinor,
+        openedDay,
+      });
+    }
+    return positions;
+  }
+}
+
