@@ -9,6 +9,7 @@ import { parseGeneric } from '../src-main/importers/generic/index';
 import { parseWithFormat, type SavedFormat } from '../src-main/importers/custom/index';
 import { atLeast, median, type BenchLine } from './lib';
 import { toGenericCsv } from './journal';
+import { genericColumnsMapping } from '../test/generic-mapping';
 
 const COUNT = 100_000;
 const ROUNDS = 5;
@@ -18,22 +19,7 @@ const FORMAT: SavedFormat = {
   id: 'bench',
   name: 'Generic, mapped by hand',
   header: 'id,date,account,type,symbol,underlying,quantity,price,commission,fees,amount,currency,orderId,description,multiplier,previousSymbol'.split(','),
-  mapping: {
-    date: { column: 'date', layout: 'YYYY-MM-DD', zone: 'utc' },
-    type: { column: 'type', words: [] },
-    symbol: 'symbol',
-    quantity: 'quantity',
-    price: 'price',
-    multiplier: 'multiplier',
-    commission: 'commission',
-    fees: 'fees',
-    amount: { column: 'amount', sign: 'as-written' },
-    account: 'account',
-    currency: 'currency',
-    description: 'description',
-    orderId: 'orderId',
-    rowId: 'id',
-  },
+  mapping: genericColumnsMapping('utc', false),
 };
 
 export function benchImportFormats(): BenchLine[] {

@@ -50,18 +50,38 @@ export async function buildTestApp(options: { overrides?: Partial<Settings>; dat
   };
 }
 
-/** The app of a test file: built before its tests, closed after them. Call the result inside a test. */
-export function useTestApp(options: Parameters<typeof buildTestApp>[0] = {}): () => TestApp {
-  let app: TestApp | undefined;
+/**
+ * The app of a test file (or describe block): built before its tests, closed after them. The object stands for the
+ * app from beforeAll on; touching it before then is a mistake in the test and throws.
+ */
+export function useTestApp(options: Parameters<typeof buildTestApp>[0] = {}): TestApp {
+  let built: TestApp | undefined;
   beforeAll(async () => {
-    app = await buildTestApp(options);
+    built = await buildTestApp(options);
   });
   afterAll(async () => {
-    await app?.close();
+    await built?.close();
   });
-  return () => {
-    if (app === undefined) throw new Error('useTestApp: the app is built in beforeAll');
-    return app;
+  const current = (): TestApp => {
+    if (built === undefined) throw new Error('useTestApp: the app is built in beforeAll');
+    return built;
+  };
+  return {
+    get app() {
+      return current().app;
+    },
+    get ctx() {
+      return current().ctx;
+    },
+    get key() {
+      return current().key;
+    },
+    get dataDir() {
+      return current().dataDir;
+    },
+    request: (request) => current().request(request),
+    get: (url) => current().get(url),
+    close: () => current().close(),
   };
 }
 

@@ -7,6 +7,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { TSchema } from 'typebox';
 import { isIsoDate } from '../../src-shared/calendar';
 import { parseDateTimeInZone } from '../../src-shared/zone';
 import { ApiError } from './problems';
@@ -37,6 +38,14 @@ declare module 'fastify' {
 export const problemResponses = {
   '4xx': { $ref: 'Problem#' },
 } as const;
+
+/**
+ * The schema of a read (a GET): its OpenAPI summary and tag, its query, and its answer beside the problem answers.
+ * `responses` replaces the answer where a route has more than one (a cached answer's 304).
+ */
+export function readSchema<Q extends TSchema, R extends object>(tag: string, summary: string, querystring: Q, answer: R) {
+  return { summary, tags: [tag], querystring, response: { 200: answer, ...problemResponses } };
+}
 
 /** Raw uploads (broker files, chain files): at most 50 MB. */
 export const UPLOAD_LIMIT_BYTES = 50 * 1024 * 1024;

@@ -1,41 +1,20 @@
 import type { Database } from 'better-sqlite3';
-import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { LRUCache } from 'lru-cache';
-import { DEFAULT_FORMULA, EVENTS_LIMIT_CAP, EVENTS_LIMIT_DEFAULT, type EventTypeFilter, type Formula } from '../../src-shared/api/constants';
-import {
-  availableExpirations,
-  computeGex,
-  computeGexProfile,
-  computeVanna,
-  diffGex,
-  evaluateEvents,
-  expirationDetails,
-  lookupExpirations,
-  UnknownExpirationError,
-  type ConfirmedState,
-  type EventDraft,
-  type ExcludedContracts,
-  type ExpirationDetail,
-  type GexDiffRow,
-  type GexHistoryPoint,
-  type GexProfileResult,
-  type GexResult,
-  type PreparedChain,
-  type VannaResult,
-} from '../../src-shared/exposure/index';
+import { DEFAULT_FORMULA, EVENTS_LIMIT_CAP, EVENTS_LIMIT_DEFAULT, type Formula } from '../../src-shared/api/constants';
+import { computeGex, computeGexProfile, computeVanna, diffGex, evaluateEvents, expirationDetails, lookupExpirations, type ConfirmedState, type EventDraft, type GexResult } from '../../src-shared/exposure/index';
 import type { ChainSnapshot } from '../../src-shared/exposure/model';
+import { addDays } from '../../src-shared/calendar';
+import { NEW_YORK, todayIn } from '../../src-shared/zone';
 import { nowDate, nowIso, type Clock } from '../clock';
 import { EventsRepository } from '../db/events';
 import { ExposureStateRepository } from '../db/exposure-state';
 import { GexHistoryRepository } from '../db/gex-history';
 import { Generations } from '../db/generations';
 import { dataVersionReader } from '../db/open';
-import { SnapshotRepository, type SnapshotHeadRow } from '../db/snapshots';
+import { SnapshotRepository } from '../db/snapshots';
 import { writeTransaction, type WriteQueue } from '../db/writes';
 import type { Settings } from '../settings';
-import { addDays, daysBetween } from '../../src-shared/calendar';
-import { dateInZone, NEW_YORK, parseDateTimeInZone, todayIn, zonedTimeToMs } from '../../src-shared/zone';
 import {
   DEFAULT_SCOPE,
   historyPoint,
@@ -50,131 +29,37 @@ import {
   type IngestBasis,
   type IngestPlan,
 } from './exposure-compute';
+import {
+  eventId,
+  instantBound,
+  loadedFrom,
+  resolveExpirations,
+  snapshotInfo,
+  withDte,
+  type ChainSummary,
+  type DiffValue,
+  type EventQuery,
+  type ExpirationsValue,
+  type ExposureEvent,
+  type GexProfileValue,
+  type GexQuery,
+  type GexValue,
+  type HistoryValue,
+  type IngestResult,
+  type LoadedChain,
+  type PlannedAnswer,
+  type SnapshotInfo,
+  type SnapshotListing,
+  type SnapshotSelector,
+  type SnapshotsListener,
+  type VannaValue,
+} from './exposure-values';
 import { ExposureWorkerClient } from './exposure-worker-client';
 import type { BasisData } from './exposure-worker';
 import { failure, ok, type Result } from './result';
 
 export type { ChainFileOptions, GexScopeQuery } from './exposure-compute';
-
-/** A stored snapshot, prepared for the engine. */
-interface LoadedChain {
-  snapshotId: number;
-  symbol: string;
-  source: string;
-  quoteTime: string;
-  chain: PreparedChain;
-  expirations: string[];
-}
-
-/** What an exposure answer says about the snapshot it was computed on. */
-export interface SnapshotInfo {
-  id: number;
-  spot: number;
-  symbol: string;
-  source: string;
-  quoteTime: string;
-  /** Unexpired expirations of the snapshot, ascending. */
-  expirations: string[];
-}
-
-/**
- * An exposure answer, not yet computed: the key names everything it depends on (symbol, snapshot, resolved
- * parameters), so that the server can keep computed answers by it (server/answer-cache.ts).
- */
-export interface PlannedAnswer<T> {
-  key: string;
-  symbol: string;
-  compute(): T;
-}
-
-export interface GexValue {
-  snapshot: SnapshotInfo;
-  result: GexResult;
-  formula: Formula;
-  asOfMs: number;
-}
-
-export interface VannaValue {
-  snapshot: SnapshotInfo;
-  result: VannaResult;
-  asOfMs: number;
-}
-
-export interface ExpirationsValue {
-  snapshot: SnapshotInfo;
-  details: ExpirationDetail[];
-  excludedContracts: number;
-}
-
-/** A stored event with its days to expiry as of today and as of the event (New York dates). */
-export type ExposureEvent = EventDraft & { id: string; dte: number; eventDte: number };
-
-/** Which stored snapshot an answer is computed on: one by id, the newest at or before an instant, or the newest. */
-export interface SnapshotSelector {
-  snapshot?: number;
-  /** ISO 8601 date-time (no offset: New York time) or date (the end of that New York day). */
-  at?: string;
-}
-
-export type GexQuery = { symbol: string; formula?: Formula } & GexScopeQuery & SnapshotSelector;
-
-export interface GexProfileValue {
-  snapshot: SnapshotInfo;
-  result: GexProfileResult;
-  asOfMs: number;
-}
-
-export interface HistoryValue {
-  symbol: string;
-  formula: Formula;
-  points: Array<GexHistoryPoint & { snapshotId: number }>;
-}
-
-export interface DiffValue {
-  symbol: string;
-  formula: Formula;
-  from: { snapshot: SnapshotInfo; result: GexResult };
-  to: { snapshot: SnapshotInfo; result: GexResult };
-  data: GexDiffRow[];
-}
-
-/** A stored snapshot as /v1/snapshots lists it. */
-export type SnapshotListing = SnapshotHeadRow;
-
-export interface EventQuery {
-  tickers?: readonly string[];
-  eventType?: EventTypeFilter;
-  minDte?: number;
-  maxDte?: number;
-  limit?: number;
-}
-
-/** A stored snapshot as it was read: symbol, spot, quote time, source, and the contracts of the file. */
-interface SnapshotHead {
-  symbol: string;
-  spot: number;
-  quoteTime: string;
-  source: string;
-  contracts: number;
-}
-
-/** A symbol's newest snapshot, with the number kept. */
-export interface ChainSummary extends SnapshotHead {
-  /** Expirations among the snapshot's contracts, expired ones included. */
-  expirations: number;
-  snapshots: number;
-}
-
-export interface IngestResult extends SnapshotHead {
-  /** Expirations /v1/expirations shows: unexpired at the quote time, standard roots. */
-  expirations: number;
-  excluded: ExcludedContracts;
-  stored: boolean;
-  events: number;
-}
-
-/** Which symbol's snapshots changed (null: possibly any, e.g. another process stored one, or r changed). */
-export type SnapshotsListener = (symbol: string | null) => void;
+export * from './exposure-values';
 
 /** Older snapshots kept prepared beside each symbol's newest (a prepared SPX chain is a few MB). */
 const OLDER_CHAINS = 6;
@@ -457,39 +342,29 @@ export class ExposureService {
     return resolveExpirations(loaded, 'expirations', () => resolveScope(loaded.chain, query));
   }
 
-  /** The key part of a /gex-like answer: snapshot, formula and the resolved expirations. */
-  private gexPlan(kind: string, query: GexQuery): Result<{ loaded: LoadedChain; expirations: string[]; formula: Formula; key: string }> {
+  /**
+   * A /gex-like answer on the snapshot and scope a query names; its key names the snapshot, the formula and the
+   * resolved expirations.
+   */
+  private gexAnswer<T>(kind: string, query: GexQuery, compute: (loaded: LoadedChain, options: { expirations: string[]; formula: Formula; exact: true }) => T): Result<PlannedAnswer<T>> {
     const found = this.loaded(query.symbol, query);
     if (!found.ok) return found;
     const loaded = found.value;
     const resolved = this.scope(loaded, query);
     if (!resolved.ok) return resolved;
     const formula = query.formula ?? DEFAULT_FORMULA;
-    return ok({ loaded, expirations: resolved.value, formula, key: `${loaded.symbol}|${kind}|${loaded.snapshotId}|${formula}|${resolved.value.join(',')}` });
+    const expirations = resolved.value;
+    return ok({ key: `${loaded.symbol}|${kind}|${loaded.snapshotId}|${formula}|${expirations.join(',')}`, symbol: loaded.symbol, compute: () => compute(loaded, { expirations, formula, exact: true }) });
   }
 
   /** /gex: the nearest `expirationsCount` expirations, a dte range, or the explicit ones (each must be unexpired). */
   gex(query: GexQuery): Result<PlannedAnswer<GexValue>> {
-    const planned = this.gexPlan('gex', query);
-    if (!planned.ok) return planned;
-    const { loaded, expirations, formula, key } = planned.value;
-    return ok({
-      key,
-      symbol: loaded.symbol,
-      compute: () => ({ snapshot: snapshotInfo(loaded), result: computeGex(loaded.chain, { expirations, formula, exact: true }), formula, asOfMs: this.clock.nowMs() }),
-    });
+    return this.gexAnswer('gex', query, (loaded, options) => ({ snapshot: snapshotInfo(loaded), result: computeGex(loaded.chain, options), formula: options.formula, asOfMs: this.clock.nowMs() }));
   }
 
   /** /gex/profile: the 201 sweep points of the scope in the formula's unit, and the flip from the same sweep. */
   gexProfile(query: GexQuery): Result<PlannedAnswer<GexProfileValue>> {
-    const planned = this.gexPlan('profile', query);
-    if (!planned.ok) return planned;
-    const { loaded, expirations, formula, key } = planned.value;
-    return ok({
-      key,
-      symbol: loaded.symbol,
-      compute: () => ({ snapshot: snapshotInfo(loaded), result: computeGexProfile(loaded.chain, { expirations, formula, exact: true }), asOfMs: this.clock.nowMs() }),
-    });
+    return this.gexAnswer('profile', query, (loaded, options) => ({ snapshot: snapshotInfo(loaded), result: computeGexProfile(loaded.chain, options), asOfMs: this.clock.nowMs() }));
   }
 
   /**
@@ -588,43 +463,4 @@ export class ExposureService {
   chainsList(): ChainSummary[] {
     return this.snapshots.summaries().map((s) => ({ symbol: s.symbol, spot: s.spot, quoteTime: s.quote_time, source: s.source, contracts: s.contracts, expirations: s.expirations, snapshots: s.snapshots }));
   }
-}
-
-function snapshotInfo(loaded: LoadedChain): SnapshotInfo {
-  return { id: loaded.snapshotId, spot: loaded.chain.spot, symbol: loaded.symbol, source: loaded.source, quoteTime: loaded.quoteTime, expirations: loaded.expirations };
-}
-
-function loadedFrom(snapshotId: number, chain: PreparedChain): LoadedChain {
-  return { snapshotId, symbol: chain.symbol, source: chain.source, quoteTime: chain.quoteTime, chain, expirations: availableExpirations(chain) };
-}
-
-/**
- * The instant of `at=` or of a history bound as stored quote times are written (ISO UTC): a date-time without an
- * offset is New York time; a date is its New York day's start (`from`) or its last millisecond (`at`, `to`).
- */
-export function instantBound(text: string, end: 'start' | 'end'): string {
-  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) {
-    const ms = end === 'start' ? zonedTimeToMs(text, { hour: 0, minute: 0 }) : zonedTimeToMs(addDays(text, 1), { hour: 0, minute: 0 }) - 1;
-    return new Date(ms).toISOString();
-  }
-  return new Date(parseDateTimeInZone(text)).toISOString();
-}
-
-/** The engine's resolution of expirations (one rule for /gex and /vanna), its UnknownExpirationError as a domain error. */
-function resolveExpirations<T>(loaded: LoadedChain, param: 'expiration' | 'expirations', resolve: () => T): Result<T> {
-  try {
-    return ok(resolve());
-  } catch (error) {
-    if (!(error instanceof UnknownExpirationError)) throw error;
-    return failure({ kind: 'unknown-expiration', symbol: loaded.symbol, param, unknown: error.expirations, available: error.available });
-  }
-}
-
-export function eventId(draft: EventDraft): string {
-  const side = draft.eventType === 'wall' ? draft.wallType : '';
-  return `ev_${createHash('sha256').update([draft.ticker, draft.expiration, draft.eventType, side, draft.timestamp].join('|')).digest('hex').slice(0, 24)}`;
-}
-
-function withDte(id: string, draft: EventDraft, today: string): ExposureEvent {
-  return { ...draft, id, dte: daysBetween(today, draft.expiration), eventDte: daysBetween(dateInZone(Date.parse(draft.timestamp), NEW_YORK), draft.expiration) };
 }

@@ -1,6 +1,3 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { PerformanceResult, YearResult } from '../../src-shared/journal/index';
 import type { Account } from '../../src-shared/journal/model';
 import type { Clock } from '../clock';
@@ -10,6 +7,7 @@ import { fromWire, JournalWorkerError, type CallMessage, type ReplyMessage, type
 import type { JournalReads, JournalWrites } from './journal-worker';
 import type { Result } from './result';
 import type { FormatPreview } from './import-formats';
+import { WorkerThread, workerScript } from './worker-thread';
 
 /** The journal as the server uses it: every call is answered by the journal worker thread. */
 export interface JournalApi {
@@ -48,26 +46,11 @@ export interface JournalClientOptions {
   moduleUrl?: string;
 }
 
-/**
- * Where the worker's code is. From the TypeScript sources (vitest, tsx, the bench) this module is a `.ts` file and
- * the worker starts through ts-worker.mjs, which registers tsx in the new thread. From a bundle (out/node/cli.mjs
- * by scripts/build-node.mjs, out/main/*.js by electron-vite) the worker is an entry of its own beside it.
- */
+/** Where the journal worker's code is (see workerScript). */
 export function journalWorkerScript(moduleUrl: string = import.meta.url): { script: URL; entry?: string } {
-  // Names in variables: bundlers must not treat these URLs as assets to copy.
-  const tsBootstrap = './ts-worker.mjs';
-  const tsEntry = './journal-worker.ts';
-  if (moduleUrl.endsWith('.ts')) return { script: new URL(tsBootstrap, moduleUrl), entry: new URL(tsEntry, moduleUrl).href };
-  const bundled = ['./journal-worker.mjs', './journal-worker.js'].map((name) => new URL(name, moduleUrl));
-  const found = bundled.find((url) => existsSync(fileURLToPath(url)));
-  if (found === undefined) throw new JournalWorkerError(`The journal worker is missing: none of ${bundled.map((url) => fileURLToPath(url)).join(', ')} exists (rebuild the bundle).`);
-  return { script: found };
+  return workerScript('journal-worker', moduleUrl, (message) => new JournalWorkerError(message));
 }
 
-/** Young-generation cap of a worker thread's heap (see start()); the exposure worker takes the same. */
-export const WORKER_YOUNG_GENERATION_MB = 8;
-
-type Pending = { worker: Worker; resolve: (value: unknown) => void; reject: (error: Error) => void };
 type Tail<T extends unknown[]> = T extends [unknown, ...infer Rest] ? Rest : never;
 
 /**
@@ -76,88 +59,39 @@ type Tail<T extends unknown[]> = T extends [unknown, ...infer Rest] ? Rest : nev
  * stays all or nothing.
  */
 export class JournalWorkerClient implements JournalApi {
-  private worker: Worker | null = null;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
-  private closed = false;
-  private lastError: Error | null = null;
+  private readonly worker: WorkerThread<ReplyMessage>;
   /** Times the worker stopped without being closed (a crash); the next call starts a new one. */
   unexpectedExits = 0;
 
-  constructor(private readonly options: JournalClientOptions) {}
+  constructor(private readonly options: JournalClientOptions) {
+    const init: WorkerInit = { dbPath: options.dbPath, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) };
+    this.worker = new WorkerThread<ReplyMessage>({
+      baseName: 'journal-worker',
+      moduleUrl: options.moduleUrl ?? import.meta.url,
+      workerData: { ...init },
+      fail: (message) => new JournalWorkerError(message),
+      settle: (reply) => (reply.ok ? { ok: true, value: reply.value } : { ok: false, error: fromWire(reply.error) }),
+      stopped: (cause) => `The journal worker stopped (${cause}); a write it had begun was rolled back. It starts again with the next request.`,
+      onCrash: (cause, failedCalls) => {
+        this.unexpectedExits += 1;
+        options.log?.(`[journal worker] stopped (${cause}); ${failedCalls} call(s) failed; it restarts on the next call`);
+      },
+      ...(options.log === undefined ? {} : { log: options.log }),
+    });
+  }
 
   /** The running worker thread, if any (tests use it to simulate a crash). */
-  get thread(): Worker | null {
-    return this.worker;
-  }
-
-  private start(): Worker {
-    const { script, entry } = journalWorkerScript(this.options.moduleUrl);
-    const init: WorkerInit = { dbPath: this.options.dbPath, ...(this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {}) };
-    const worker = new Worker(script, {
-      workerData: entry === undefined ? init : { ...init, entry },
-      name: 'strikebook-journal',
-      // The journal allocates in bursts (an import, a ledger rebuild); V8's default young generation (up to 3 × 16 MB
-      // per isolate) stays committed after them and cost the server 14 MB of RSS, with no gain in speed.
-      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
-    });
-    // Only calls in flight keep the process alive (see call()); an idle worker never does.
-    worker.unref();
-    this.lastError = null;
-    worker.on('message', (message: ReplyMessage) => this.settle(message));
-    worker.on('error', (error: Error) => {
-      this.lastError = error;
-      this.options.log?.(`[journal worker] ${error.stack ?? error.message}`);
-    });
-    worker.on('exit', (code) => this.exited(worker, code));
-    return worker;
-  }
-
-  private settle(message: ReplyMessage): void {
-    const call = this.pending.get(message.id);
-    if (call === undefined) return;
-    this.pending.delete(message.id);
-    this.unrefWhenIdle(call.worker);
-    if (message.ok) call.resolve(message.value);
-    else call.reject(fromWire(message.error));
-  }
-
-  private unrefWhenIdle(worker: Worker): void {
-    for (const call of this.pending.values()) if (call.worker === worker) return;
-    worker.unref();
-  }
-
-  private exited(worker: Worker, code: number): void {
-    if (this.worker === worker) this.worker = null;
-    const cause = this.lastError?.message ?? `exit code ${code}`;
-    const failed = [...this.pending].filter(([, call]) => call.worker === worker);
-    for (const [id, call] of failed) {
-      this.pending.delete(id);
-      call.reject(new JournalWorkerError(`The journal worker stopped (${cause}); a write it had begun was rolled back. It starts again with the next request.`));
-    }
-    if (!this.closed) {
-      this.unexpectedExits += 1;
-      this.options.log?.(`[journal worker] stopped (${cause}); ${failed.length} call(s) failed; it restarts on the next call`);
-    }
+  get thread() {
+    return this.worker.thread;
   }
 
   private call(method: string, args: unknown[], deadlineMs?: number, transfer: ArrayBuffer[] = []): Promise<unknown> {
-    if (this.closed) return Promise.reject(new JournalWorkerError('The journal is closed.'));
-    let worker: Worker;
-    try {
-      worker = this.worker ?? (this.worker = this.start());
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new JournalWorkerError(String(error)));
-    }
-    const id = this.nextId;
-    this.nextId += 1;
     const { timeZone, reportingCurrency, rate } = this.options.settings();
-    const message: CallMessage = { type: 'call', id, method, args, settings: { timeZone, reportingCurrency, rate }, nowMs: this.options.clock.nowMs(), ...(deadlineMs === undefined ? {} : { deadlineMs }) };
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { worker, resolve, reject });
-      worker.ref();
-      worker.postMessage(message, transfer);
-    });
+    const settings = { timeZone, reportingCurrency, rate };
+    return this.worker.send(
+      (id) => ({ type: 'call', id, method, args, settings, nowMs: this.options.clock.nowMs(), ...(deadlineMs === undefined ? {} : { deadlineMs }) }) satisfies CallMessage,
+      transfer,
+    );
   }
 
   private read<K extends keyof JournalReads>(method: K, ...args: Parameters<JournalReads[K]>): Promise<Awaited<ReturnType<JournalReads[K]>>> {
@@ -225,18 +159,7 @@ export class JournalWorkerClient implements JournalApi {
   }
 
   /** Closes the worker's connection and ends the thread (after the calls in flight). */
-  async close(): Promise<void> {
-    const worker = this.worker;
-    if (worker === null || this.closed) {
-      this.closed = true;
-      return;
-    }
-    try {
-      await this.read('close');
-    } catch {
-      // A worker that cannot close cleanly is ended all the same; SQLite rolls back what it had open.
-    }
-    this.closed = true;
-    await worker.terminate();
+  close(): Promise<void> {
+    return this.worker.close(() => this.read('close'));
   }
 }

@@ -1,9 +1,9 @@
 import type { Database } from 'better-sqlite3';
 import { hash } from 'node:crypto';
-import { PAGE_LIMIT_CAP, PAGE_LIMIT_DEFAULT, type TransactionSort, type TransactionType } from '../../src-shared/api/constants';
-import { performance, yearSummary, type ChainRecord, type ChainStep, type Ledger, type PerformanceResult, type YearResult } from '../../src-shared/journal/index';
-import { campaignFigures, markPosition, positionsByChain, type CampaignFigures, type MarkedPosition, type UnderlyingMarks } from '../../src-shared/journal/book';
-import type { Account, ImportedTransaction, Transaction } from '../../src-shared/journal/model';
+import { PAGE_LIMIT_CAP, PAGE_LIMIT_DEFAULT } from '../../src-shared/api/constants';
+import { performance, yearSummary, type ChainRecord, type Ledger, type PerformanceResult, type YearResult } from '../../src-shared/journal/index';
+import { campaignFigures, markPosition, positionsByChain, type UnderlyingMarks } from '../../src-shared/journal/book';
+import type { Account, ImportedTransaction } from '../../src-shared/journal/model';
 import { nowDate, nowIso, type Clock } from '../clock';
 import { AccountsRepository } from '../db/accounts';
 import { Generations } from '../db/generations';
@@ -11,15 +11,34 @@ import { ImportsRepository } from '../db/imports';
 import { DEFAULT_CACHE_KIB, IMPORT_CACHE_KIB, setCacheSize, shrinkMemory } from '../db/open';
 import { toRow, TransactionsRepository } from '../db/transactions';
 import { parseImport } from '../importers/index';
-import type { ImporterId, ParsedRow, ParseOptions, ParseResult } from '../importers/types';
+import type { ParsedRow, ParseOptions } from '../importers/types';
 import type { Settings } from '../settings';
 import { dateInZone, dateOfQuery, makeDayOf, parseDateTimeInZone, todayIn, zonedTimeToMs } from '../../src-shared/zone';
 import { isoInstant } from '../../src-shared/calendar';
-import { JournalBook, type InferredExpiration, type NeedsAttention } from './journal-book';
+import { JournalBook } from './journal-book';
 import { firstIndex, JournalIndex } from './journal-index';
 import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from './result';
 import { previewFormat, savedImporters, type FormatPreview } from './import-formats';
 import type { ImportFormatDraftT } from '../../src-shared/api/schemas';
+import type {
+  BookRequest,
+  CampaignRow,
+  ChainDetail,
+  ChainsResult,
+  ImportRecord,
+  ImportRequest,
+  Pagination,
+  ParsedImport,
+  PerformanceRequest,
+  PositionRow,
+  PositionsResult,
+  PositionTotals,
+  TransactionFilter,
+  TransactionsPage,
+  WithJournal,
+} from './journal-values';
+
+export type * from './journal-values';
 
 /** What the journal reads of the settings (the worker gets these with every call). */
 export type JournalSettings = Pick<Settings, 'timeZone' | 'reportingCurrency' | 'rate'>;
@@ -36,47 +55,9 @@ export function transactionIdFor(tx: Pick<ImportedTransaction, 'source' | 'accou
   return `tx_${shortHash(tx.source, tx.accountName, tx.brokerRowId)}`;
 }
 
-/** The record of one import: what was read, stored, found twice, skipped, and worth knowing. */
-export interface ImportRecord {
-  id: number;
-  broker: string;
-  source: string;
-  filename: string | null;
-  createdAt: string;
-  accounts: Account[];
-  /** Data rows read. */
-  rows: number;
-  imported: number;
-  duplicates: number;
-  skipped: Array<{ line: number; reason: string }>;
-  warnings: Array<{ line: number | null; message: string }>;
-}
-
-export interface ImportRequest {
-  /** The file: its text, or its UTF-8 bytes (the server hands the upload over undecoded; see importText). */
-  text: string | Uint8Array;
-  /** A built-in broker, a saved format (`custom:<id>`), or `auto` (detected from the header). */
-  broker?: ImporterId | 'auto';
-  accountName?: string;
-  filename?: string | null;
-}
-
 /** The text of an uploaded file; bytes are decoded as UTF-8 (invalid sequences become U+FFFD, a BOM stays for the importers). */
 export function importText(file: string | Uint8Array): string {
   return typeof file === 'string' ? file : Buffer.from(file.buffer, file.byteOffset, file.byteLength).toString('utf8');
-}
-
-/** A file parsed without errors, ready to store (parsing needs no write lock, storing does). */
-export interface ParsedImport {
-  result: ParseResult;
-  filename: string | null;
-}
-
-export interface Pagination {
-  page: number;
-  limit: number;
-  total: number;
-  pages: number;
 }
 
 /** `page`/`limit` of a list: page from 1, limit clamped to the cap (transactions, imports). */
@@ -84,84 +65,6 @@ export function pageOf(page: number | undefined, limit: number | undefined, tota
   const p = page ?? 1;
   const l = Math.min(limit ?? PAGE_LIMIT_DEFAULT, PAGE_LIMIT_CAP);
   return { page: p, limit: l, offset: (p - 1) * l, pagination: { page: p, limit: l, total, pages: Math.ceil(total / l) } };
-}
-
-export interface TransactionFilter {
-  page?: number;
-  limit?: number;
-  /** Underlying. */
-  symbol?: string;
-  accountId?: string;
-  /** Trade days, inclusive. */
-  fromDate?: string;
-  toDate?: string;
-  type?: TransactionType;
-  sort?: TransactionSort;
-}
-
-export interface TransactionsPage {
-  transactions: Transaction[];
-  /** Per row of `transactions`: the realized P&L it booked (minor units), or null. */
-  realizedMinor: Array<number | null>;
-  accounts: Account[];
-  pagination: Pagination;
-}
-
-/** A journal read with what every journal answer carries: the accounts, and whether it is the demo. */
-export type WithJournal<T> = T & { accounts: Account[]; demo: boolean };
-
-export interface PerformanceRequest {
-  accountId?: string;
-  period?: 'weekly' | 'monthly';
-  /** A date, or an ISO date-time (read in the journal zone); default today there. */
-  date?: string;
-  from?: string;
-  to?: string;
-}
-
-/** What a book read asks: the instant (a date means the end of that journal day; default now), an account, an underlying. */
-export interface BookRequest {
-  asOf?: string;
-  accountId?: string;
-  symbol?: string;
-}
-
-/** Figures over positions (in the reporting currency): marked value and unrealized over the marked ones only. */
-export interface PositionTotals {
-  costBasisMinor: number;
-  marketValueMinor: number;
-  unrealizedMinor: number;
-  /** Positions without a mark (left out of marketValue and unrealized). */
-  unmarked: number;
-}
-
-export type PositionRow = MarkedPosition & { accountName: string };
-
-export interface PositionsResult {
-  asOf: string;
-  currency: string;
-  positions: PositionRow[];
-  totals: PositionTotals & { byAccount: Array<PositionTotals & { accountId: string; accountName: string }> };
-  /** The snapshot each underlying is marked from. */
-  marks: Array<{ symbol: string; snapshotId: number; quoteTime: string; spot: number }>;
-  needsAttention: Array<NeedsAttention & { accountName: string }>;
-  inferredExpirations: Array<InferredExpiration & { accountName: string }>;
-}
-
-/** A campaign without its timeline (the list), with its account's name and its legs' transaction ids. */
-export type CampaignRow = Omit<CampaignFigures, 'chain'> & { chain: Omit<ChainRecord, 'steps' | 'legs'>; accountName: string; legs: string[] };
-
-export interface ChainsResult {
-  asOf: string;
-  currency: string;
-  chains: CampaignRow[];
-}
-
-export interface ChainDetail {
-  asOf: string;
-  campaign: CampaignRow;
-  timeline: ChainStep[];
-  positions: PositionRow[];
 }
 
 /**

@@ -26,7 +26,7 @@ import type { AnswerCache } from '../answer-cache';
 import type { AppContext } from '../context';
 import { presentDiff, presentEvent, presentExpirations, presentGex, presentGexProfile, presentHistory, presentSnapshots, presentVanna } from '../presenters/exposure';
 import { ApiError, unwrap } from '../problems';
-import { CACHE_CONTROL, dateOrDateTime, datesInOrder, JSON_TYPE, numbersInOrder, oneOf, problemResponses, queryRules, type V1 } from '../route-kit';
+import { CACHE_CONTROL, dateOrDateTime, datesInOrder, JSON_TYPE, numbersInOrder, oneOf, problemResponses, queryRules, readSchema, type V1 } from '../route-kit';
 
 /** How often open streams look for keys revoked by another process (the CLI), through `data_version`. */
 export const STREAM_KEY_CHECK_MS = 1000;
@@ -127,7 +127,7 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerC
   v1.get(
     '/expirations',
     {
-      schema: { summary: 'Unexpired expirations of the latest snapshot (or of snapshot= / at=)', tags: ['exposure'], querystring: ExpirationsQuery, response: { 200: ExpirationsResponse, ...problemResponses } },
+      schema: readSchema('exposure', 'Unexpired expirations of the latest snapshot (or of snapshot= / at=)', ExpirationsQuery, ExpirationsResponse),
       preHandler: queryRules(...selectorRules),
     },
     async (request) => presentExpirations(unwrap(ctx.exposure.expirations(request.query))),
@@ -148,12 +148,7 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerC
   v1.get(
     '/gex/history',
     {
-      schema: {
-        summary: 'Levels over time: spot, total GEX, zone, flip and walls per stored snapshot, oldest first',
-        tags: ['exposure'],
-        querystring: GexHistoryQuery,
-        response: { 200: GexHistoryResponse, ...problemResponses },
-      },
+      schema: readSchema('exposure', 'Levels over time: spot, total GEX, zone, flip and walls per stored snapshot, oldest first', GexHistoryQuery, GexHistoryResponse),
       preHandler: queryRules(...scopeRules, dateOrDateTime('from'), dateOrDateTime('to'), datesInOrder('from', 'to')),
     },
     async (request) => presentHistory(unwrap(await ctx.exposure.gexHistory(request.query, ctx.writes))),
@@ -161,14 +156,14 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerC
   v1.get(
     '/gex/diff',
     {
-      schema: { summary: 'The change of GEX per strike from one stored snapshot to another', tags: ['exposure'], querystring: GexDiffQuery, response: { 200: GexDiffResponse, ...problemResponses } },
+      schema: readSchema('exposure', 'The change of GEX per strike from one stored snapshot to another', GexDiffQuery, GexDiffResponse),
       preHandler: queryRules(...scopeRules),
     },
     async (request) => presentDiff(unwrap(ctx.exposure.gexDiff(request.query))),
   );
   v1.get(
     '/snapshots',
-    { schema: { summary: 'Stored snapshots of a symbol, newest first', tags: ['exposure'], querystring: SnapshotsQuery, response: { 200: SnapshotsResponse, ...problemResponses } } },
+    { schema: readSchema('exposure', 'Stored snapshots of a symbol, newest first', SnapshotsQuery, SnapshotsResponse) },
     async (request) => {
       const listed = unwrap(ctx.exposure.snapshotList(request.query.symbol));
       return presentSnapshots(request.query.symbol.toUpperCase(), listed);
@@ -182,12 +177,7 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerC
   v1.get(
     '/gex/events',
     {
-      schema: {
-        summary: 'Flip and wall events, newest first (limit default 50, clamped to 200)',
-        tags: ['exposure'],
-        querystring: EventsQuery,
-        response: { 200: EventsResponse, ...problemResponses },
-      },
+      schema: readSchema('exposure', 'Flip and wall events, newest first (limit default 50, clamped to 200)', EventsQuery, EventsResponse),
       preHandler: queryRules(numbersInOrder('minDte', 'maxDte')),
     },
     async (request) => {

@@ -13,70 +13,52 @@ import {
   TransactionsQuery,
   TransactionsResponse,
 } from '../../../src-shared/api/schemas';
+import type { Account } from '../../../src-shared/journal/model';
+import type { WithJournal } from '../../services/journal';
+import type { Result } from '../../services/result';
 import type { AppContext } from '../context';
 import { presentPerformance, presentTransaction, presentYear } from '../presenters/journal';
 import { presentChainDetail, presentChains, presentPositions } from '../presenters/book';
 import { unwrap } from '../problems';
-import { bothEnds, calendarDates, dateOrDateTime, datesInOrder, problemResponses, queryRules, type V1 } from '../route-kit';
+import { bothEnds, calendarDates, dateOrDateTime, datesInOrder, problemResponses, queryRules, readSchema, type V1 } from '../route-kit';
+
+/** A journal answer: the presented figures, with the accounts and the demo flag that every journal answer carries. */
+function journalAnswer<T, P extends object>(result: Result<WithJournal<T>>, present: (value: T) => P): P & { accounts: Account[]; demo: boolean } {
+  const value = unwrap(result);
+  return { ...present(value), accounts: value.accounts, demo: value.demo };
+}
 
 export function registerJournalRoutes(v1: V1, ctx: AppContext): void {
   v1.get(
     '/journal/performance',
     {
-      schema: {
-        summary: 'Weekly and monthly P&L around a date, or a custom range',
-        tags: ['journal'],
-        querystring: PerformanceQuery,
-        response: { 200: PerformanceResponse, ...problemResponses },
-      },
+      schema: readSchema('journal', 'Weekly and monthly P&L around a date, or a custom range', PerformanceQuery, PerformanceResponse),
       preHandler: queryRules(bothEnds('from', 'to'), calendarDates('from', 'to'), datesInOrder('from', 'to'), dateOrDateTime('date')),
     },
-    async (request) => {
-      const { accounts, demo, ...result } = unwrap(await ctx.journal.performance(request.query));
-      return { ...presentPerformance(result), accounts, demo };
-    },
+    async (request) => journalAnswer(await ctx.journal.performance(request.query), presentPerformance),
   );
   v1.get(
     '/journal/summary',
     {
-      schema: { summary: 'Yearly statistics and chart data', tags: ['journal'], querystring: SummaryQuery, response: { 200: SummaryResponse, ...problemResponses } },
+      schema: readSchema('journal', 'Yearly statistics and chart data', SummaryQuery, SummaryResponse),
     },
-    async (request) => {
-      const { accounts, demo, ...result } = unwrap(await ctx.journal.summary(request.query.year, request.query.accountId));
-      return { ...presentYear(result), accounts, demo };
-    },
+    async (request) => journalAnswer(await ctx.journal.summary(request.query.year, request.query.accountId), presentYear),
   );
   v1.get(
     '/journal/positions',
     {
-      schema: {
-        summary: 'Open positions at an instant, marked from the chain snapshots, with greeks and dealer levels',
-        tags: ['journal'],
-        querystring: PositionsQuery,
-        response: { 200: PositionsResponse, ...problemResponses },
-      },
+      schema: readSchema('journal', 'Open positions at an instant, marked from the chain snapshots, with greeks and dealer levels', PositionsQuery, PositionsResponse),
       preHandler: queryRules(dateOrDateTime('asOf')),
     },
-    async (request) => {
-      const { accounts, demo, ...result } = unwrap(await ctx.journal.positions(request.query));
-      return { ...presentPositions(result), accounts, demo };
-    },
+    async (request) => journalAnswer(await ctx.journal.positions(request.query), presentPositions),
   );
   v1.get(
     '/journal/chains',
     {
-      schema: {
-        summary: 'Wheel campaigns (chains, flat to flat) with premiums, P&L, collateral and returns',
-        tags: ['journal'],
-        querystring: CampaignsQuery,
-        response: { 200: CampaignsResponse, ...problemResponses },
-      },
+      schema: readSchema('journal', 'Wheel campaigns (chains, flat to flat) with premiums, P&L, collateral and returns', CampaignsQuery, CampaignsResponse),
       preHandler: queryRules(dateOrDateTime('asOf')),
     },
-    async (request) => {
-      const { accounts, demo, ...result } = unwrap(await ctx.journal.chains(request.query));
-      return { ...presentChains(result), accounts, demo };
-    },
+    async (request) => journalAnswer(await ctx.journal.chains(request.query), presentChains),
   );
   v1.get(
     '/journal/chains/:id',
@@ -95,12 +77,7 @@ export function registerJournalRoutes(v1: V1, ctx: AppContext): void {
   v1.get(
     '/journal/transactions',
     {
-      schema: {
-        summary: 'Transactions, newest first, paginated (limit clamped to 100)',
-        tags: ['journal'],
-        querystring: TransactionsQuery,
-        response: { 200: TransactionsResponse, ...problemResponses },
-      },
+      schema: readSchema('journal', 'Transactions, newest first, paginated (limit clamped to 100)', TransactionsQuery, TransactionsResponse),
       preHandler: queryRules(calendarDates('fromDate', 'toDate')),
     },
     async (request) => {

@@ -21,30 +21,17 @@ import { Badge, DataTable, num, Options } from '../../components/ui';
 import { fmtCount, fmtDateTime, fmtInt, fmtNumber, typeLabel } from '../../format';
 import { useApi } from '../../hooks';
 
-/** The columns a format can map, in the order the form shows them. */
-const FIELDS = [
-  { key: 'date', label: 'Date', required: true },
-  { key: 'time', label: 'Time (own column)' },
-  { key: 'type', label: 'Type / action', required: true },
-  { key: 'symbol', label: 'Symbol' },
-  { key: 'optionText', label: 'Option (OCC symbol)' },
-  { key: 'root', label: 'Option root' },
-  { key: 'expiration', label: 'Expiration' },
-  { key: 'strike', label: 'Strike' },
-  { key: 'right', label: 'Call / put' },
-  { key: 'quantity', label: 'Quantity', required: true },
-  { key: 'price', label: 'Price' },
-  { key: 'multiplier', label: 'Multiplier' },
-  { key: 'commission', label: 'Commission' },
-  { key: 'fees', label: 'Fees' },
-  { key: 'amount', label: 'Amount (net)' },
-  { key: 'account', label: 'Account' },
-  { key: 'currency', label: 'Currency' },
-  { key: 'description', label: 'Description' },
-  { key: 'orderId', label: 'Order id' },
-  { key: 'rowId', label: 'Row id (unique)' },
-] as const;
-type FieldKey = (typeof FIELDS)[number]['key'];
+/** The columns a format can map, in the order the form shows them: when and what, the option's parts, the fill, the rest. */
+const FIELD_LABELS = {
+  date: 'Date', time: 'Time (own column)', type: 'Type / action', symbol: 'Symbol',
+  optionText: 'Option (OCC symbol)', root: 'Option root', expiration: 'Expiration', strike: 'Strike', right: 'Call / put',
+  quantity: 'Quantity', price: 'Price', multiplier: 'Multiplier', commission: 'Commission', fees: 'Fees', amount: 'Amount (net)',
+  account: 'Account', currency: 'Currency', description: 'Description', orderId: 'Order id', rowId: 'Row id (unique)',
+} as const;
+type FieldKey = keyof typeof FIELD_LABELS;
+/** What every format must map (the server refuses a mapping without them too). */
+const REQUIRED_FIELDS: ReadonlySet<FieldKey> = new Set(['date', 'type', 'quantity']);
+const FIELDS = (Object.keys(FIELD_LABELS) as FieldKey[]).map((key) => ({ key, label: FIELD_LABELS[key], required: REQUIRED_FIELDS.has(key) }));
 type Columns = Partial<Record<FieldKey, string>>;
 
 /** First guesses from the header's names; the user corrects them. */
@@ -337,7 +324,7 @@ export function FormatMapper({ file, onClose, onSaved, onImport }: { file: File;
               <span>Format name *</span>
               <input type="text" value={settings.name} maxLength={IMPORT_FORMAT_LIMITS.nameChars} onChange={(e) => update({ name: e.target.value })} />
             </label>
-            {FIELDS.map((field) => column(field.key, field.label, 'required' in field && field.required))}
+            {FIELDS.map((field) => column(field.key, field.label, field.required))}
             <label className="field">
               <span>Date written</span>
               <select value={settings.layout} aria-label="Date layout" onChange={(e) => update({ layout: e.target.value as FormatDateLayout })}>

@@ -136,3 +136,20 @@ export function parityForward(group: readonly RawContract[], spot: number, rate:
 export function yearsBetween(quoteTime: string, expiry: number): number {
   return Math.max((expiry - Date.parse(quoteTime)) / 60_000, 15) / (365 * 24 * 60);
 }
+
+/** One settlement group of an expiration (AM and PM roots settle at different instants), with its T and parity forward. */
+export interface SettlementGroup {
+  contracts: RawContract[];
+  tYears: number;
+  forward: number;
+}
+
+/** The settlement groups of one expiration of the live contracts, each with T from the quote time and F by parity. */
+export function settlementGroups(live: readonly RawContract[], expiration: string, spot: number, rate: number, quoteTime: string): SettlementGroup[] {
+  const ofExpiration = live.filter((c) => c.expiration === expiration);
+  return [...new Set(ofExpiration.map(expiryMs))].map((settlementExpiry) => {
+    const contracts = ofExpiration.filter((c) => expiryMs(c) === settlementExpiry);
+    const tYears = yearsBetween(quoteTime, settlementExpiry);
+    return { contracts, tYears, forward: parityForward(contracts, spot, rate, tYears) };
+  });
+}

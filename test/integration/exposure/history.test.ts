@@ -6,20 +6,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  ExpirationsResponseT,
-  GexDiffResponseT,
-  GexHistoryResponseT,
-  GexProfileResponseT,
-  GexResponseT,
-  SnapshotsResponseT,
-  VannaResponseT,
-} from '../../../src-shared/api/schemas';
+import type { ExpirationsResponseT, GexDiffResponseT, GexHistoryResponseT, GexProfileResponseT, GexResponseT, SnapshotsResponseT, VannaResponseT } from '../../../src-shared/api/schemas';
 import { MAX_SCOPES_PER_SNAPSHOT } from '../../../src-main/db/gex-history';
-import { buildTestApp, CHAIN_FIXTURES, storeChain, type TestApp } from '../../helper';
+import { buildTestApp, CHAIN_FIXTURES, storeChain, type TestApp, useTestApp } from '../../helper';
 import { contract, snapshot } from '../../unit/exposure/helpers';
 import { longestStallMs } from './stall';
-import { expiryMs, liveContracts, parityForward, rawContracts, readChain, yearsBetween, type RawContract } from '../chains/quotedata';
+import { liveContracts, rawContracts, readChain, settlementGroups, type RawContract } from '../chains/quotedata';
 
 const FILE_A = 'SPX_quotedata_2022-02-04close_luca.csv';
 const FILE_B = 'SPX_quotedata_2023-09-14_carlos.csv';
@@ -41,11 +33,7 @@ interface Term {
 function usableTerms(live: readonly RawContract[], spot: number, quoteTime: string): Term[] {
   const terms: Term[] = [];
   for (const expiration of new Set(live.map((c) => c.expiration))) {
-    const ofExpiration = live.filter((c) => c.expiration === expiration);
-    for (const settlementExpiry of new Set(ofExpiration.map(expiryMs))) {
-      const group = ofExpiration.filter((c) => expiryMs(c) === settlementExpiry);
-      const tYears = yearsBetween(quoteTime, settlementExpiry);
-      const forward = parityForward(group, spot, RATE, tYears);
+    for (const { contracts: group, tYears, forward } of settlementGroups(live, expiration, spot, RATE, quoteTime)) {
       for (const c of group) {
         if (!(c.openInterest > 0) || !(c.iv > 0 && c.iv <= 5)) continue;
         const sigmaSqrtT = c.iv * Math.sqrt(tYears);
@@ -325,13 +313,7 @@ describe('retention per symbol', () => {
 });
 
 describe.skipIf(!existsSync(join(CHAIN_FIXTURES, 'SPX_quotedata_2024-01-05close_phammings.csv')))('POST /v1/chains off the event loop', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestApp();
 
   it('stalls the event loop far less than parsing and preparing the 21k-contract SPX file on it', async () => {
     const text = readChain('SPX_quotedata_2024-01-05close_phammings.csv');
@@ -351,13 +333,7 @@ describe.skipIf(!existsSync(join(CHAIN_FIXTURES, 'SPX_quotedata_2024-01-05close_
 });
 
 describe('history points kept per snapshot are bounded', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestApp();
 
   it(`keeps at most ${MAX_SCOPES_PER_SNAPSHOT} scopes of a snapshot, and still answers the others`, async () => {
     storeChain(t.ctx, snapshot([contract({ strike: 100, right: 'C' }), contract({ strike: 95, right: 'P' })]));

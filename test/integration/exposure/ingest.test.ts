@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ExpirationsResponseT } from '../../../src-shared/api/schemas';
-import { buildTestApp, type TestApp } from '../../helper';
+import { useTestApp } from '../../helper';
 import { chainFixturesPresent, readChain } from '../chains/quotedata';
 
 /**
@@ -24,13 +24,7 @@ const CHAIN = [
 ].join('\n');
 
 describe('POST /v1/chains: what the report counts and what is refused', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestApp();
   const post = (payload: string, query = '') => t.request({ method: 'POST', url: `/v1/chains${query}`, headers: { 'content-type': 'text/csv' }, payload });
 
   it('counts the expirations /v1/expirations shows (unexpired, standard roots) and the contracts it leaves out', async () => {

@@ -7,10 +7,9 @@ import {
   expiryMs,
   isAdjusted,
   liveContracts,
-  parityForward,
   rawContracts,
   readChain,
-  yearsBetween,
+  settlementGroups,
   type RawContract,
 } from '../chains/quotedata';
 
@@ -40,11 +39,7 @@ const RATE = 0.04;
  */
 function handGamma(live: readonly RawContract[], expiration: string, strike: number, right: 'C' | 'P', spot: number, quoteTime: string): number {
   let total = 0;
-  const ofExpiration = live.filter((c) => c.expiration === expiration);
-  for (const settlementExpiry of new Set(ofExpiration.map(expiryMs))) {
-    const group = ofExpiration.filter((c) => expiryMs(c) === settlementExpiry);
-    const tYears = yearsBetween(quoteTime, settlementExpiry);
-    const forward = parityForward(group, spot, RATE, tYears);
+  for (const { contracts: group, tYears, forward } of settlementGroups(live, expiration, spot, RATE, quoteTime)) {
     for (const c of group) {
       if (c.strike !== strike || c.right !== right || !(c.openInterest > 0) || !(c.iv > 0 && c.iv <= 5)) continue;
       const sigmaSqrtT = c.iv * Math.sqrt(tYears);

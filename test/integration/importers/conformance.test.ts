@@ -13,6 +13,7 @@ import { IMPORTERS } from '../../../src-main/importers/registry';
 import type { BrokerImporter, ImporterId, ParseResult } from '../../../src-main/importers/types';
 import { customImporter } from '../../../src-main/importers/custom/index';
 import { REPO_ROOT } from '../../paths';
+import { genericColumnsMapping } from '../../generic-mapping';
 
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'brokers');
 const AS_OF = new Date('2026-03-09T00:00:00Z');
@@ -35,23 +36,7 @@ const MAPPED_GENERIC = customImporter({
   id: 'conf',
   name: 'Generic, mapped by hand',
   header: 'date,account,type,symbol,quantity,price,commission,fees,amount,currency,orderId,description,expiration,strike,right,multiplier,id'.split(','),
-  mapping: {
-    date: { column: 'date', layout: 'YYYY-MM-DD', zone: 'new-york' },
-    type: { column: 'type', words: [] },
-    symbol: 'symbol',
-    option: { root: 'symbol', expiration: 'expiration', strike: 'strike', right: 'right' },
-    quantity: 'quantity',
-    price: 'price',
-    multiplier: 'multiplier',
-    commission: 'commission',
-    fees: 'fees',
-    amount: { column: 'amount', sign: 'as-written' },
-    account: 'account',
-    currency: 'currency',
-    description: 'description',
-    orderId: 'orderId',
-    rowId: 'id',
-  },
+  mapping: genericColumnsMapping('new-york', true),
 });
 
 const has = (name: string) => (cells: readonly string[]): boolean => cells.some((cell) => cell.trim() === name);

@@ -4,11 +4,11 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseImport, type ParseImportOutcome } from '../../../src-main/importers/index';
 import type { ParseOptions, ParseResult } from '../../../src-main/importers/types';
 import type { ImportedTransaction } from '../../../src-shared/journal/model';
-import { buildTestApp, type TestApp } from '../../helper';
+import { useTestApp } from '../../helper';
 import { BROKER_FIXTURES_SHARED, REPO_ROOT } from '../../paths';
 import { amountSum, figures, ledgerFor, minorOf, tableRows } from './file-totals';
 
@@ -266,13 +266,7 @@ describe('messages a person reads', () => {
 });
 
 describe('messages through the server', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useTestApp();
   const post = (payload: string | Buffer, query = '') => t.request({ method: 'POST', url: `/v1/imports${query}`, headers: { 'content-type': 'text/csv' }, payload });
 
   it('a bad row: 422 whose detail says the line once', async () => {

@@ -1,21 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ImportReport, SummaryResponseT, TransactionJson, TransactionsResponseT, PerformanceResponseT } from '../../../src-shared/api/schemas';
-import { buildTestApp, REPO_ROOT, type TestApp } from '../../helper';
+import { buildTestApp, REPO_ROOT, useTestApp } from '../../helper';
 
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'brokers');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
 const PFE = 'tastytrade_v2_21col_PFE_binnaculum.csv';
 const TSLL = 'tastytrade_v2_21col_TSLL_wheel_binnaculum.csv';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 async function importFile(name: string, query = '') {
   return t.request({ method: 'POST', url: `/v1/imports${query}`, headers: { 'content-type': 'text/csv' }, payload: fixture(name) });

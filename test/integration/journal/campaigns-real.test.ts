@@ -32,14 +32,14 @@ describe.skipIf(!existsSync(BINNACULUM))('campaigns of the real TSLL and MPW whe
 
   it('imports both files', async () => {
     for (const file of ['tastytrade_v2_21col_TSLL_wheel_binnaculum.csv', 'tastytrade_v2_21col_MPW_wheel_binnaculum.csv']) {
-      const response = await app().request({ method: 'POST', url: '/v1/imports', headers: { 'content-type': 'text/csv' }, payload: readFileSync(join(REPO_ROOT, 'test/fixtures/brokers', file)) });
+      const response = await app.request({ method: 'POST', url: '/v1/imports', headers: { 'content-type': 'text/csv' }, payload: readFileSync(join(REPO_ROOT, 'test/fixtures/brokers', file)) });
       expect(response.statusCode, response.body).toBe(201);
     }
   });
 
   for (const symbol of ['TSLL', 'MPW'] as const) {
     it(`${symbol}: the same campaigns, opening the same days, open or closed alike; options-only campaigns net the same option cash; dividends net of withholding`, async () => {
-      const { body } = await app().get<CampaignsResponseT>(`/v1/journal/chains?symbol=${symbol}`);
+      const { body } = await app.get<CampaignsResponseT>(`/v1/journal/chains?symbol=${symbol}`);
       const ours = [...body.chains].sort((a, b) => a.openedAt.localeCompare(b.openedAt));
       const theirs = expected[symbol];
       expect(ours.map((c) => [c.openedAt, c.status])).toEqual(theirs.map((e) => [e.openDate, e.isOpen ? 'open' : 'closed']));
@@ -47,7 +47,7 @@ describe.skipIf(!existsSync(BINNACULUM))('campaigns of the real TSLL and MPW whe
       for (const [index, campaign] of ours.entries()) {
         const e = theirs[index];
         if (e === undefined) continue;
-        const detail = (await app().get<CampaignDetailResponseT>(`/v1/journal/chains/${encodeURIComponent(campaign.id)}`)).body;
+        const detail = (await app.get<CampaignDetailResponseT>(`/v1/journal/chains/${encodeURIComponent(campaign.id)}`)).body;
         expect(detail.timeline.map((s) => s.transactionId)).toEqual(campaign.legs);
         // Binnaculum's premium is the gross option cash; its commissions and fees are the campaign's, shares included.
         // Without share legs both sides name the same cash: premium − commissions − fees = our net option cash.
@@ -68,7 +68,7 @@ describe.skipIf(!existsSync(BINNACULUM))('campaigns of the real TSLL and MPW whe
   }
 
   it('puts-only campaigns: the peak collateral is Binnaculum’s capital deployed (strike × 100 per open put)', async () => {
-    const { body } = await app().get<CampaignsResponseT>('/v1/journal/chains?symbol=TSLL');
+    const { body } = await app.get<CampaignsResponseT>('/v1/journal/chains?symbol=TSLL');
     const byDate = new Map(body.chains.map((c) => [c.openedAt, c]));
     // Campaigns of short puts only, one at a time at each close (the others hold shares, long options or intraday overlaps).
     for (const date of ['2024-05-30', '2025-07-29', '2025-09-02']) {

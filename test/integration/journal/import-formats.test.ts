@@ -40,11 +40,11 @@ const draft = (overrides: Partial<ImportFormatDraftT['mapping']> = {}, name = 'M
 });
 
 async function json<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const response = await app().request({ method, url, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) }) });
+  const response = await app.request({ method, url, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) }) });
   return { status: response.statusCode, body: response.json<T>() };
 }
 
-const upload = (text: string | Buffer, query = '') => app().request({ method: 'POST', url: `/v1/imports${query}`, headers: { 'content-type': 'text/csv' }, payload: text });
+const upload = (text: string | Buffer, query = '') => app.request({ method: 'POST', url: `/v1/imports${query}`, headers: { 'content-type': 'text/csv' }, payload: text });
 
 describe('import formats: the mapping flow through the API', () => {
   let saved: ImportFormatJson;
@@ -89,7 +89,7 @@ describe('import formats: the mapping flow through the API', () => {
       [5, 'DIVIDEND', 'AAPL', 0, 0, 0, 2.4, '2024-03-19T20:00:00.000Z'],
     ]);
     // Nothing was stored.
-    expect((app().ctx.db.prepare('SELECT COUNT(*) AS n FROM transactions').get() as { n: number }).n).toBe(0);
+    expect((app.ctx.db.prepare('SELECT COUNT(*) AS n FROM transactions').get() as { n: number }).n).toBe(0);
   });
 
   it('saves the format; the same header (any order) is then detected by itself, before the built-ins', async () => {
@@ -123,11 +123,11 @@ describe('import formats: the mapping flow through the API', () => {
   it('the CLI imports with the saved format too (--broker custom:<id>, and auto-detection)', () => {
     const file = join(tempDir(), 'mine.csv');
     writeFileSync(file, FILE);
-    const named = runCli(['import', file, '--broker', `custom:${saved.id}`, '--account', 'CLI', '--data-dir', app().dataDir]);
+    const named = runCli(['import', file, '--broker', `custom:${saved.id}`, '--account', 'CLI', '--data-dir', app.dataDir]);
     expect(named.stdout, named.stderr).toContain(`mine.csv: custom:${saved.id}, 3 rows, 3 imported`);
-    const detected = runCli(['import', file, '--account', 'CLI', '--data-dir', app().dataDir]);
+    const detected = runCli(['import', file, '--account', 'CLI', '--data-dir', app.dataDir]);
     expect(detected.stdout, detected.stderr).toContain(`mine.csv: custom:${saved.id}, 3 rows, 0 imported, 3 duplicates`);
-    expect(runCli(['import', file, '--broker', 'custom:../x', '--data-dir', app().dataDir]).status).not.toBe(0);
+    expect(runCli(['import', file, '--broker', 'custom:../x', '--data-dir', app.dataDir]).status).not.toBe(0);
   });
 
   it('broker=custom:<id> of no saved format is a clear 422, and a malformed one a 400', async () => {
@@ -178,7 +178,7 @@ describe('import formats: the mapping flow through the API', () => {
     const over = await json<Problem>('POST', '/v1/import-formats', { ...draft({}, 'One too many'), header: [...HEADER, 'Extra more'] });
     expect(over.status).toBe(409);
     expect(over.body.code).toBe('CONFLICT');
-    expect((app().ctx.db.prepare('SELECT COUNT(*) AS n FROM import_formats').get() as { n: number }).n).toBe(IMPORT_FORMAT_LIMITS.formats);
+    expect((app.ctx.db.prepare('SELECT COUNT(*) AS n FROM import_formats').get() as { n: number }).n).toBe(IMPORT_FORMAT_LIMITS.formats);
   });
 
   it('PUT replaces a format (same id), DELETE removes it; unknown ids are 404; past imports stay', async () => {

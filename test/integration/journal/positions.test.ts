@@ -77,7 +77,7 @@ describe.skipIf(!chainFixturesPresent)('positions and campaigns on the real AMD 
   const app = useTestApp({ clock });
 
   it('imports the journal and the chain', async () => {
-    const t = app();
+    const t = app;
     const imported = await t.request({ method: 'POST', url: '/v1/imports?broker=generic', headers: { 'content-type': 'text/csv' }, payload: JOURNAL });
     expect(imported.statusCode, imported.body).toBe(201);
     const chain = await t.request({ method: 'POST', url: '/v1/chains?symbol=AMD', headers: { 'content-type': 'text/csv' }, payload: readChain(AMD) });
@@ -85,7 +85,7 @@ describe.skipIf(!chainFixturesPresent)('positions and campaigns on the real AMD 
   });
 
   const accountId = async (name: string) => {
-    const { body } = await app().get<PositionsResponseT>('/v1/journal/positions');
+    const { body } = await app.get<PositionsResponseT>('/v1/journal/positions');
     const found = body.accounts.find((a) => a.name === name);
     if (found === undefined) throw new Error(`no account ${name}`);
     return found.id;
@@ -93,7 +93,7 @@ describe.skipIf(!chainFixturesPresent)('positions and campaigns on the real AMD 
 
   it('marks the open wheel: cost basis, mid, market value and unrealized to the cent, dte, greeks', async () => {
     const ira = await accountId('IRA');
-    const { status, body } = await app().get<PositionsResponseT>(`/v1/journal/positions?accountId=${ira}`);
+    const { status, body } = await app.get<PositionsResponseT>(`/v1/journal/positions?accountId=${ira}`);
     expect(status).toBe(200);
     expect(body.asOf).toBe('2023-08-21T12:00:00.000Z');
     const rows = body.positions.map((p) => [p.symbol, p.quantity, p.costBasis, p.mark?.price, p.marketValue, p.unrealizedPL, p.dte]);
@@ -130,7 +130,7 @@ describe.skipIf(!chainFixturesPresent)('positions and campaigns on the real AMD 
   });
 
   it('joins each strike to the dealer levels of /gex on the same snapshot', async () => {
-    const t = app();
+    const t = app;
     const gex = (await t.get<{ callWall: { strike: number } | null; putWall: { strike: number } | null; gammaInflection: number | null; gammaZone: string }>('/v1/gex?symbol=AMD')).body;
     const { body } = await t.get<PositionsResponseT>(`/v1/journal/positions?accountId=${await accountId('IRA')}`);
     const levels = { callWall: gex.callWall?.strike ?? null, putWall: gex.putWall?.strike ?? null, gammaFlip: gex.gammaInflection, gammaZone: gex.gammaZone };
@@ -149,16 +149,16 @@ describe.skipIf(!chainFixturesPresent)('positions and campaigns on the real AMD 
 
   it('settles options past expiry: out of the money inferred, in the money under needsAttention', async () => {
     const misc = await accountId('Misc');
-    const { body } = await app().get<PositionsResponseT>(`/v1/journal/positions?accountId=${misc}`);
+    const { body } = await app.get<PositionsResponseT>(`/v1/journal/positions?accountId=${misc}`);
     // Spot 105.60 on the first snapshot after 2023-08-18 16:00: the 100 put expired worthless, the 100 call is in the money.
     expect(body.positions).toEqual([]);
     expect(body.inferredExpirations).toEqual([{ accountId: misc, accountName: 'Misc', symbol: 'AMD230818P00100000', quantity: 1, tradeDate: '2023-08-18T20:00:00.000Z', spot: SPOT, quoteTime: STORED_QUOTE_TIME }]);
     expect(body.needsAttention).toMatchObject([{ symbol: 'AMD230818C00100000', quantity: -1, reason: 'in-the-money', spot: SPOT, quoteTime: STORED_QUOTE_TIME }]);
     // The inferred expiration realizes the put's premium (1.00 × 100 − 1.00 commission) in the account's campaign.
-    const chains = (await app().get<CampaignsResponseT>(`/v1/journal/chains?accountId=${misc}`)).body.chains;
+    const chains = (await app.get<CampaignsResponseT>(`/v1/journal/chains?accountId=${misc}`)).body.chains;
     expect(chains.map((c) => [c.status, c.realizedPL, c.premiums])).toEqual([['open', 99, 400]]);
     // Before any snapshot shows the expiry, nothing can be decided: both wait under needsAttention.
-    const before = (await app().get<PositionsResponseT>(`/v1/journal/positions?accountId=${misc}&asOf=2023-08-19`)).body;
+    const before = (await app.get<PositionsResponseT>(`/v1/journal/positions?accountId=${misc}&asOf=2023-08-19`)).body;
     expect(before.needsAttention.map((n) => [n.symbol, n.reason]).sort()).toEqual([
       ['AMD230818C00100000', 'no-snapshot-after-expiry'],
       ['AMD230818P00100000', 'no-snapshot-after-expiry'],
@@ -167,7 +167,7 @@ describe.skipIf(!chainFixturesPresent)('positions and campaigns on the real AMD 
 
   it('reports the open campaign: premiums, net option cash, realized, adjusted basis, peak collateral, returns', async () => {
     const ira = await accountId('IRA');
-    const { body } = await app().get<CampaignsResponseT>(`/v1/journal/chains?accountId=${ira}&status=open`);
+    const { body } = await app.get<CampaignsResponseT>(`/v1/journal/chains?accountId=${ira}&status=open`);
     expect(body.chains).toHaveLength(1);
     const chain = body.chains[0];
     // Premiums 250 + 120 + 150 + 200 + 240 + 300; option cash 248.90 + 118.90 + 148.90 − 80.10 + 198.90 + 238.90 + 297.80.
@@ -199,14 +199,14 @@ describe.skipIf(!chainFixturesPresent)('positions and campaigns on the real AMD 
 
   it('reports the closed campaign by hand, and its timeline', async () => {
     const taxable = await accountId('Taxable');
-    const { body } = await app().get<CampaignsResponseT>(`/v1/journal/chains?accountId=${taxable}&status=closed`);
+    const { body } = await app.get<CampaignsResponseT>(`/v1/journal/chains?accountId=${taxable}&status=closed`);
     const chain = body.chains[0];
     // Put 100 − 1 = 99; call 80 − 1 = 79; shares 5,200 − 5,000 = 200; dividend 25. Collateral: 5,000 throughout.
     // 2023-01-03 → 2023-02-17: 45 days.
     expect(chain).toMatchObject({ status: 'closed', openedAt: '2023-01-03', closedAt: '2023-02-17', days: 45, premiums: 180, netOptionCash: 178, realizedPL: 378, dividends: 25, pnl: 403, unrealizedPL: null, sharesHeld: 0, adjustedCostBasis: null, collateralPeak: 5000, rolls: 0, assignments: 2 });
     expect(chain?.returnOnCollateral).toBeCloseTo(403 / 5000, 12);
     expect(chain?.annualizedReturn).toBeCloseTo((403 / 5000 / 45) * 365, 12);
-    const response = await app().get<CampaignDetailResponseT>(`/v1/journal/chains/${encodeURIComponent(chain?.id ?? '')}`);
+    const response = await app.get<CampaignDetailResponseT>(`/v1/journal/chains/${encodeURIComponent(chain?.id ?? '')}`);
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     const detail = response.body;
     expect(detail.timeline.map((s) => [s.type, s.cash, s.realizedPL, s.sharesHeld, s.adjustedCostBasis])).toEqual([
@@ -218,12 +218,12 @@ describe.skipIf(!chainFixturesPresent)('positions and campaigns on the real AMD 
       ['SELL', 5200, 200, 0, null],
       ['ASSIGNMENT', 0, 79, 0, null],
     ]);
-    expect((await app().get(`/v1/journal/chains/${encodeURIComponent('nope:USD:XYZ:2023-01-03')}`)).status).toBe(404);
+    expect((await app.get(`/v1/journal/chains/${encodeURIComponent('nope:USD:XYZ:2023-01-03')}`)).status).toBe(404);
   });
 
   it('replays a past instant: before and after the roll', async () => {
     const ira = await accountId('IRA');
-    const before = (await app().get<PositionsResponseT>(`/v1/journal/positions?accountId=${ira}&asOf=2023-08-17T14:00:00Z`)).body;
+    const before = (await app.get<PositionsResponseT>(`/v1/journal/positions?accountId=${ira}&asOf=2023-08-17T14:00:00Z`)).body;
     // No snapshot yet: every mark is null, and so are market value and unrealized.
     expect(before.positions.map((p) => [p.symbol, p.quantity, p.costBasis, p.mark, p.unrealizedPL])).toEqual([
       ['AMD', 100, 11000, null, null],
@@ -231,16 +231,16 @@ describe.skipIf(!chainFixturesPresent)('positions and campaigns on the real AMD 
       ['AMD230818C00115000', -1, -118.9, null, null],
     ]);
     expect(before.totals).toMatchObject({ costBasis: 10732.2, marketValue: 0, unrealizedPL: 0, unmarked: 3 });
-    const chainBefore = (await app().get<CampaignsResponseT>(`/v1/journal/chains?accountId=${ira}&asOf=2023-08-17T14:00:00Z`)).body.chains[0];
+    const chainBefore = (await app.get<CampaignsResponseT>(`/v1/journal/chains?accountId=${ira}&asOf=2023-08-17T14:00:00Z`)).body.chains[0];
     expect(chainBefore).toMatchObject({ realizedPL: 248.9, rolls: 0, premiums: 520, unrealizedPL: null, collateralPeak: 21000 });
-    const after = (await app().get<PositionsResponseT>(`/v1/journal/positions?accountId=${ira}&asOf=2023-08-17T16:00:00-04:00`)).body;
+    const after = (await app.get<PositionsResponseT>(`/v1/journal/positions?accountId=${ira}&asOf=2023-08-17T16:00:00-04:00`)).body;
     expect(after.positions.map((p) => p.symbol)).toEqual(['AMD', 'AMD230818C00115000', 'AMD230901P00100000']);
-    const chainAfter = (await app().get<CampaignsResponseT>(`/v1/journal/chains?accountId=${ira}&asOf=2023-08-17T16:00:00-04:00`)).body.chains[0];
+    const chainAfter = (await app.get<CampaignsResponseT>(`/v1/journal/chains?accountId=${ira}&asOf=2023-08-17T16:00:00-04:00`)).body.chains[0];
     expect(chainAfter).toMatchObject({ realizedPL: 317.7, rolls: 1, premiums: 720 });
   });
 
   it('filters performance and summary by account, and refuses an unknown one', async () => {
-    const t = app();
+    const t = app;
     const taxable = await accountId('Taxable');
     const summary = await t.get<{ stats: { totalRealizedPnl: number; dividends: number } }>(`/v1/journal/summary?year=2023&accountId=${taxable}`);
     expect(summary.body.stats).toMatchObject({ totalRealizedPnl: 378, dividends: 25 });
@@ -254,7 +254,7 @@ describe.skipIf(!chainFixturesPresent)('positions and campaigns on the real AMD 
   });
 
   it('lists transactions with the realized P&L each row booked, sorted server-side over the whole set, by type', async () => {
-    const t = app();
+    const t = app;
     const taxable = await accountId('Taxable');
     type Page = { transactions: Array<{ type: string; symbol: string; amount: number; price: number; realizedPL: number | null }>; pagination: { total: number } };
     const all = (await t.get<Page>(`/v1/journal/transactions?accountId=${taxable}`)).body.transactions;

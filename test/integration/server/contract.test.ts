@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, HOST, type TestApp } from '../../helper';
+import { describe, expect, it } from 'vitest';
+import { buildTestApp, HOST, type TestApp, useTestApp } from '../../helper';
 
 interface ProblemBody {
   type: string;
@@ -10,13 +10,7 @@ interface ProblemBody {
   errors?: Array<{ param: string; message: string }>;
 }
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 async function problem(url: string, init: Parameters<TestApp['request']>[0] extends infer O ? Partial<Exclude<O, string>> : never = {}) {
   const response = await t.request({ url, ...init });

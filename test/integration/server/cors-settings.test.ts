@@ -2,16 +2,10 @@
  * CORS when origins are configured (the preflight without a key, exact origins only) and the declared body
  * schema of PUT /v1/settings (issue 8).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, HOST, type TestApp } from '../../helper';
+import { describe, expect, it } from 'vitest';
+import { HOST, useTestApp } from '../../helper';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 const putSettings = (body: string) => t.request({ method: 'PUT', url: '/v1/settings', headers: { 'content-type': 'application/json' }, payload: body });
 const preflight = (origin: string, url = '/v1/imports') =>

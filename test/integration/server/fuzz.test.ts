@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { seededRandom } from '../../../src-shared/demo/random';
-import { buildTestApp, HOST, type TestApp } from '../../helper';
+import { HOST, useTestApp } from '../../helper';
 
 const HOSTILE = [
   "' OR 1=1 --",
@@ -127,13 +127,7 @@ const BODIES = [
   '{"text":"\\u0089PNG\\r\\n"}',
 ];
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 describe('hostile requests (docs/architecture.md §Reliability and security)', () => {
   it('answers 3,000 malformed and hostile requests with 2xx/3xx or a 4xx problem body, never a 5xx', async () => {

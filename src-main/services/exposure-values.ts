@@ -1,0 +1,183 @@
+/**
+ * What the exposure service returns (docs/exposure.md), and the small rules its answers share: which instant an
+ * `at=`/`from`/`to` names, how expirations resolve, an event's id and its days to expiry.
+ */
+import { createHash } from 'node:crypto';
+import type { EventTypeFilter, Formula } from '../../src-shared/api/constants';
+import {
+  availableExpirations,
+  UnknownExpirationError,
+  type EventDraft,
+  type ExcludedContracts,
+  type ExpirationDetail,
+  type GexDiffRow,
+  type GexHistoryPoint,
+  type GexProfileResult,
+  type GexResult,
+  type PreparedChain,
+  type VannaResult,
+} from '../../src-shared/exposure/index';
+import { addDays, daysBetween } from '../../src-shared/calendar';
+import { dateInZone, NEW_YORK, parseDateTimeInZone, zonedTimeToMs } from '../../src-shared/zone';
+import type { SnapshotHeadRow } from '../db/snapshots';
+import type { GexScopeQuery } from './exposure-compute';
+import { failure, ok, type Result } from './result';
+
+/** A stored snapshot, prepared for the engine. */
+export interface LoadedChain {
+  snapshotId: number;
+  symbol: string;
+  source: string;
+  quoteTime: string;
+  chain: PreparedChain;
+  expirations: string[];
+}
+
+/** What an exposure answer says about the snapshot it was computed on. */
+export interface SnapshotInfo {
+  id: number;
+  spot: number;
+  symbol: string;
+  source: string;
+  quoteTime: string;
+  /** Unexpired expirations of the snapshot, ascending. */
+  expirations: string[];
+}
+
+/**
+ * An exposure answer, not yet computed: the key names everything it depends on (symbol, snapshot, resolved
+ * parameters), so that the server can keep computed answers by it (server/answer-cache.ts).
+ */
+export interface PlannedAnswer<T> {
+  key: string;
+  symbol: string;
+  compute(): T;
+}
+
+export interface GexValue {
+  snapshot: SnapshotInfo;
+  result: GexResult;
+  formula: Formula;
+  asOfMs: number;
+}
+
+export interface VannaValue {
+  snapshot: SnapshotInfo;
+  result: VannaResult;
+  asOfMs: number;
+}
+
+export interface ExpirationsValue {
+  snapshot: SnapshotInfo;
+  details: ExpirationDetail[];
+  excludedContracts: number;
+}
+
+/** A stored event with its days to expiry as of today and as of the event (New York dates). */
+export type ExposureEvent = EventDraft & { id: string; dte: number; eventDte: number };
+
+/** Which stored snapshot an answer is computed on: one by id, the newest at or before an instant, or the newest. */
+export interface SnapshotSelector {
+  snapshot?: number;
+  /** ISO 8601 date-time (no offset: New York time) or date (the end of that New York day). */
+  at?: string;
+}
+
+export type GexQuery = { symbol: string; formula?: Formula } & GexScopeQuery & SnapshotSelector;
+
+export interface GexProfileValue {
+  snapshot: SnapshotInfo;
+  result: GexProfileResult;
+  asOfMs: number;
+}
+
+export interface HistoryValue {
+  symbol: string;
+  formula: Formula;
+  points: Array<GexHistoryPoint & { snapshotId: number }>;
+}
+
+export interface DiffValue {
+  symbol: string;
+  formula: Formula;
+  from: { snapshot: SnapshotInfo; result: GexResult };
+  to: { snapshot: SnapshotInfo; result: GexResult };
+  data: GexDiffRow[];
+}
+
+/** A stored snapshot as /v1/snapshots lists it. */
+export type SnapshotListing = SnapshotHeadRow;
+
+export interface EventQuery {
+  tickers?: readonly string[];
+  eventType?: EventTypeFilter;
+  minDte?: number;
+  maxDte?: number;
+  limit?: number;
+}
+
+/** A stored snapshot as it was read: symbol, spot, quote time, source, and the contracts of the file. */
+export interface SnapshotHead {
+  symbol: string;
+  spot: number;
+  quoteTime: string;
+  source: string;
+  contracts: number;
+}
+
+/** A symbol's newest snapshot, with the number kept. */
+export interface ChainSummary extends SnapshotHead {
+  /** Expirations among the snapshot's contracts, expired ones included. */
+  expirations: number;
+  snapshots: number;
+}
+
+export interface IngestResult extends SnapshotHead {
+  /** Expirations /v1/expirations shows: unexpired at the quote time, standard roots. */
+  expirations: number;
+  excluded: ExcludedContracts;
+  stored: boolean;
+  events: number;
+}
+
+/** Which symbol's snapshots changed (null: possibly any, e.g. another process stored one, or r changed). */
+export type SnapshotsListener = (symbol: string | null) => void;
+
+export function snapshotInfo(loaded: LoadedChain): SnapshotInfo {
+  return { id: loaded.snapshotId, spot: loaded.chain.spot, symbol: loaded.symbol, source: loaded.source, quoteTime: loaded.quoteTime, expirations: loaded.expirations };
+}
+
+export function loadedFrom(snapshotId: number, chain: PreparedChain): LoadedChain {
+  return { snapshotId, symbol: chain.symbol, source: chain.source, quoteTime: chain.quoteTime, chain, expirations: availableExpirations(chain) };
+}
+
+/**
+ * The instant of `at=` or of a history bound as stored quote times are written (ISO UTC): a date-time without an
+ * offset is New York time; a date is its New York day's start (`from`) or its last millisecond (`at`, `to`).
+ */
+export function instantBound(text: string, end: 'start' | 'end'): string {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) {
+    const ms = end === 'start' ? zonedTimeToMs(text, { hour: 0, minute: 0 }) : zonedTimeToMs(addDays(text, 1), { hour: 0, minute: 0 }) - 1;
+    return new Date(ms).toISOString();
+  }
+  return new Date(parseDateTimeInZone(text)).toISOString();
+}
+
+/** The engine's resolution of expirations (one rule for /gex and /vanna), its UnknownExpirationError as a domain error. */
+export function resolveExpirations<T>(loaded: LoadedChain, param: 'expiration' | 'expirations', resolve: () => T): Result<T> {
+  try {
+    return ok(resolve());
+  } catch (error) {
+    if (!(error instanceof UnknownExpirationError)) throw error;
+    return failure({ kind: 'unknown-expiration', symbol: loaded.symbol, param, unknown: error.expirations, available: error.available });
+  }
+}
+
+export function eventId(draft: EventDraft): string {
+  const side = draft.eventType === 'wall' ? draft.wallType : '';
+  return `ev_${createHash('sha256').update([draft.ticker, draft.expiration, draft.eventType, side, draft.timestamp].join('|')).digest('hex').slice(0, 24)}`;
+}
+
+export function withDte(id: string, draft: EventDraft, today: string): ExposureEvent {
+  return { ...draft, id, dte: daysBetween(today, draft.expiration), eventDte: daysBetween(dateInZone(Date.parse(draft.timestamp), NEW_YORK), draft.expiration) };
+}

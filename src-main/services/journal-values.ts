@@ -1,0 +1,123 @@
+/** What the journal service takes and returns (docs/journal.md): imports, transaction pages, the book (positions, campaigns). */
+import type { TransactionSort, TransactionType } from '../../src-shared/api/constants';
+import type { ChainRecord, ChainStep } from '../../src-shared/journal/index';
+import type { CampaignFigures, MarkedPosition } from '../../src-shared/journal/book';
+import type { Account, Transaction } from '../../src-shared/journal/model';
+import type { ImporterId, ParseResult } from '../importers/types';
+import type { InferredExpiration, NeedsAttention } from './journal-book';
+
+/** The record of one import: what was read, stored, found twice, skipped, and worth knowing. */
+export interface ImportRecord {
+  id: number;
+  broker: string;
+  source: string;
+  filename: string | null;
+  createdAt: string;
+  accounts: Account[];
+  /** Data rows read. */
+  rows: number;
+  imported: number;
+  duplicates: number;
+  skipped: Array<{ line: number; reason: string }>;
+  warnings: Array<{ line: number | null; message: string }>;
+}
+
+export interface ImportRequest {
+  /** The file: its text, or its UTF-8 bytes (the server hands the upload over undecoded; see importText). */
+  text: string | Uint8Array;
+  /** A built-in broker, a saved format (`custom:<id>`), or `auto` (detected from the header). */
+  broker?: ImporterId | 'auto';
+  accountName?: string;
+  filename?: string | null;
+}
+
+/** A file parsed without errors, ready to store (parsing needs no write lock, storing does). */
+export interface ParsedImport {
+  result: ParseResult;
+  filename: string | null;
+}
+
+export interface Pagination {
+  page: number;
+  limit: number;
+  total: number;
+  pages: number;
+}
+
+export interface TransactionFilter {
+  page?: number;
+  limit?: number;
+  /** Underlying. */
+  symbol?: string;
+  accountId?: string;
+  /** Trade days, inclusive. */
+  fromDate?: string;
+  toDate?: string;
+  type?: TransactionType;
+  sort?: TransactionSort;
+}
+
+export interface TransactionsPage {
+  transactions: Transaction[];
+  /** Per row of `transactions`: the realized P&L it booked (minor units), or null. */
+  realizedMinor: Array<number | null>;
+  accounts: Account[];
+  pagination: Pagination;
+}
+
+/** A journal read with what every journal answer carries: the accounts, and whether it is the demo. */
+export type WithJournal<T> = T & { accounts: Account[]; demo: boolean };
+
+export interface PerformanceRequest {
+  accountId?: string;
+  period?: 'weekly' | 'monthly';
+  /** A date, or an ISO date-time (read in the journal zone); default today there. */
+  date?: string;
+  from?: string;
+  to?: string;
+}
+
+/** What a book read asks: the instant (a date means the end of that journal day; default now), an account, an underlying. */
+export interface BookRequest {
+  asOf?: string;
+  accountId?: string;
+  symbol?: string;
+}
+
+/** Figures over positions (in the reporting currency): marked value and unrealized over the marked ones only. */
+export interface PositionTotals {
+  costBasisMinor: number;
+  marketValueMinor: number;
+  unrealizedMinor: number;
+  /** Positions without a mark (left out of marketValue and unrealized). */
+  unmarked: number;
+}
+
+export type PositionRow = MarkedPosition & { accountName: string };
+
+export interface PositionsResult {
+  asOf: string;
+  currency: string;
+  positions: PositionRow[];
+  totals: PositionTotals & { byAccount: Array<PositionTotals & { accountId: string; accountName: string }> };
+  /** The snapshot each underlying is marked from. */
+  marks: Array<{ symbol: string; snapshotId: number; quoteTime: string; spot: number }>;
+  needsAttention: Array<NeedsAttention & { accountName: string }>;
+  inferredExpirations: Array<InferredExpiration & { accountName: string }>;
+}
+
+/** A campaign without its timeline (the list), with its account's name and its legs' transaction ids. */
+export type CampaignRow = Omit<CampaignFigures, 'chain'> & { chain: Omit<ChainRecord, 'steps' | 'legs'>; accountName: string; legs: string[] };
+
+export interface ChainsResult {
+  asOf: string;
+  currency: string;
+  chains: CampaignRow[];
+}
+
+export interface ChainDetail {
+  asOf: string;
+  campaign: CampaignRow;
+  timeline: ChainStep[];
+  positions: PositionRow[];
+}

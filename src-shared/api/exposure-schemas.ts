@@ -1,0 +1,267 @@
+/** The /v1 exposure contract: /gex, /vanna, /expirations, events, exposure over time, chains (docs/exposure.md). */
+import { Type, type Static } from 'typebox';
+import { CHAIN_FORMATS, EVENT_TYPE_FILTERS, FORMULAS, EVENTS_LIMIT_CAP, EVENTS_LIMIT_DEFAULT, SNAPSHOT_SOURCES } from './constants';
+import { Nullable, Params, OneOf, DATETIME_PATTERN, SYMBOL_PATTERN, IsoDate } from './schema-kit';
+
+// ---------------------------------------------------------------- exposure
+
+const SymbolParam = Type.String({ pattern: SYMBOL_PATTERN, description: 'Ticker, e.g. SPX' });
+
+/** `snapshot=` / `at=` of /gex, /vanna, /expirations and /gex/profile: which stored snapshot (default the newest). */
+const snapshotSelector = {
+  snapshot: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'A stored snapshot of the symbol (id from /v1/snapshots)' })),
+  at: Type.Optional(Type.String({ pattern: DATETIME_PATTERN, description: 'The newest snapshot quoted at or before this instant (ISO 8601; no offset: New York time; a date: the end of that day)' })),
+};
+
+/** The scope of /gex (also /gex/profile, /gex/history, /gex/diff). */
+const gexScope = {
+  expirations: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}(,\\d{4}-\\d{2}-\\d{2}){0,199}$', description: 'Comma-separated YYYY-MM-DD' })),
+  expirationsCount: Type.Optional(Type.Integer({ minimum: 1, maximum: 5, description: 'Nearest N expirations; default 3 (with minDte/maxDte: default all in the range)' })),
+  minDte: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650, description: 'Every expiration with dte ≥ minDte (minDte=1: all but 0DTE); not with expirations' })),
+  maxDte: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650, description: 'Every expiration with dte ≤ maxDte (maxDte=0: 0DTE alone); not with expirations' })),
+  formula: Type.Optional(Type.Enum(FORMULAS, { description: 'default nominal' })),
+};
+
+export const GexQuery = Params({
+  symbol: SymbolParam,
+  ...gexScope,
+  ...snapshotSelector,
+});
+export type GexQueryT = Static<typeof GexQuery>;
+
+const Level = Nullable(Type.Object({ strike: Type.Number(), gex: Type.Number() }));
+const ExcludedContractsCount = Type.Integer({
+  description: 'Unexpired contracts of the snapshot left out of every figure because their root is adjusted (ends in a digit, e.g. AMD1: a non-standard deliverable)',
+});
+export const SnapshotSource = OneOf(SNAPSHOT_SOURCES);
+/** The levels of a GEX answer (docs/exposure.md §GEX levels): /gex and each /gex/history point. */
+const gexLevels = {
+  totalGEX: Type.Number(),
+  gammaZone: Type.Union([Type.Literal('positive'), Type.Literal('negative')]),
+  gammaInflection: Nullable(Type.Number()),
+  callWall: Level,
+  putWall: Level,
+};
+
+export const GexResponse = Type.Object({
+  symbol: Type.String(),
+  stockPrice: Type.Number(),
+  ...gexLevels,
+  data: Type.Array(Type.Object({ strike: Type.Number(), callGEX: Type.Number(), putGEX: Type.Number(), netGEX: Type.Number(), callOI: Type.Number(), putOI: Type.Number() })),
+  meta: Type.Object({
+    availableExpirations: Type.Array(Type.String()),
+    expirations: Type.Array(Type.String()),
+    formula: Type.String(),
+    unit: Type.String(),
+    source: Type.String(),
+    snapshotTime: Type.String(),
+    contracts: Type.Integer(),
+    excludedContracts: ExcludedContractsCount,
+    snapshotId: Type.Integer({ description: 'The stored snapshot answered on (/v1/snapshots)' }),
+  }),
+  asOf: Type.String(),
+});
+export type GexResponseT = Static<typeof GexResponse>;
+
+export const VannaQuery = Params({ symbol: SymbolParam, expiration: Type.Optional(IsoDate('Pins one expiration; default: the 0–45 dte aggregate')), ...snapshotSelector });
+export type VannaQueryT = Static<typeof VannaQuery>;
+
+export const VannaResponse = Type.Object({
+  symbol: Type.String(),
+  stockPrice: Type.Number(),
+  totalVanna: Type.Number({ description: '$ of dealer delta per +1 vol point' }),
+  totalCharm: Type.Number({ description: '$ of dealer delta per calendar day' }),
+  keyLevels: Type.Object({
+    vannaRegime: Type.Union([Type.Literal('positive'), Type.Literal('negative')]),
+    vannaFlip: Nullable(Type.Number()),
+    bullDriftTarget: Nullable(Type.Number()),
+    bearMaxDanger: Nullable(Type.Number()),
+    bearDeceleration: Nullable(Type.Number()),
+    bullBearRatio: Nullable(Type.Number()),
+  }),
+  minDte: Type.Integer(),
+  maxDte: Type.Integer(),
+  mode: Type.Union([Type.Literal('aggregate'), Type.Literal('expiration')]),
+  expiration: Nullable(Type.String()),
+  availableExpirations: Type.Array(Type.String()),
+  data: Type.Array(Type.Object({ strike: Type.Number(), vanna: Type.Number(), charm: Type.Number(), bull: Type.Number(), bear: Type.Number() })),
+  meta: Type.Object({ source: Type.String(), snapshotTime: Type.String(), contracts: Type.Integer(), excludedContracts: ExcludedContractsCount }),
+  asOf: Type.String(),
+});
+export type VannaResponseT = Static<typeof VannaResponse>;
+
+export const ExpirationsQuery = Params({ symbol: SymbolParam, ...snapshotSelector });
+export const ExpirationsResponse = Type.Object({
+  symbol: Type.String(),
+  expirations: Type.Array(Type.String()),
+  details: Type.Array(
+    Type.Object({
+      expiration: Type.String(),
+      dte: Type.Integer(),
+      settlement: Type.Union([Type.Literal('AM'), Type.Literal('PM')]),
+      contracts: Type.Integer(),
+      openInterest: Type.Number(),
+      gammaShare: Type.Number({ description: "The expiration's share of the book's absolute gamma (Σ|s·Γ·OI·m| over every unexpired contract); the shares sum to 1 (all 0 for a book without gamma)" }),
+    }),
+  ),
+  snapshotTime: Type.String(),
+  meta: Type.Object({ excludedContracts: ExcludedContractsCount }),
+});
+export type ExpirationsResponseT = Static<typeof ExpirationsResponse>;
+
+export const EventsQuery = Params({
+  tickers: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._/^-]{0,15}(,[A-Za-z0-9][A-Za-z0-9._/^-]{0,15}){0,49}$', description: 'Comma-separated; default all' })),
+  eventType: Type.Optional(OneOf(EVENT_TYPE_FILTERS, { description: 'default all' })),
+  minDte: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650 })),
+  maxDte: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: `default ${EVENTS_LIMIT_DEFAULT}; values above ${EVENTS_LIMIT_CAP} are clamped to ${EVENTS_LIMIT_CAP}` })),
+});
+export type EventsQueryT = Static<typeof EventsQuery>;
+
+const eventCommon = {
+  id: Type.String(),
+  ticker: Type.String(),
+  expiration: Type.String(),
+  timestamp: Type.String(),
+  dte: Type.Integer({ description: 'Days to expiry as of the request date' }),
+  eventDte: Type.Integer({ description: 'Days to expiry as of the event (its New York date)' }),
+};
+export const FlipEventSchema = Type.Object({
+  ...eventCommon,
+  eventType: Type.Literal('flip'),
+  previousState: Type.Union([Type.Literal('positive'), Type.Literal('negative')]),
+  newState: Type.Union([Type.Literal('positive'), Type.Literal('negative')]),
+  inflectionPoint: Nullable(Type.Number()),
+  spotPrice: Type.Number(),
+  callWallStrike: Nullable(Type.Number()),
+  putWallStrike: Nullable(Type.Number()),
+});
+export const WallEventSchema = Type.Object({
+  ...eventCommon,
+  eventType: Type.Literal('wall'),
+  wallType: Type.Union([Type.Literal('call'), Type.Literal('put')]),
+  previousStrike: Type.Number(),
+  newStrike: Type.Number(),
+  spotPrice: Type.Number(),
+});
+export const ExposureEventSchema = Type.Union([FlipEventSchema, WallEventSchema]);
+export type ExposureEventJson = Static<typeof ExposureEventSchema>;
+export const EventsResponse = Type.Object({ events: Type.Array(ExposureEventSchema) });
+
+/** The stream's filters, and the key as `access_token` (EventSource cannot send an Authorization header). */
+export const EventsStreamQuery = Params({ tickers: EventsQuery.properties.tickers, eventType: EventsQuery.properties.eventType, access_token: Type.Optional(Type.String({ maxLength: 512 })) });
+
+// ---------------------------------------------------------------- exposure over time
+
+export const GexProfileQuery = GexQuery;
+export const GexProfileResponse = Type.Object({
+  symbol: Type.String(),
+  stockPrice: Type.Number(),
+  formula: Type.String(),
+  unit: Type.String(),
+  gammaInflection: Nullable(Type.Number()),
+  points: Type.Array(Type.Object({ spot: Type.Number({ description: 'Hypothetical spot x' }), netGEX: Type.Number({ description: "P(x) × the formula's factor at x (1, x, x²·0.01)" }) }), {
+    description: '201 points evenly on [0.8S, 1.2S]',
+  }),
+  meta: Type.Object({ expirations: Type.Array(Type.String()), snapshotId: Type.Integer(), snapshotTime: Type.String(), source: Type.String() }),
+  asOf: Type.String(),
+});
+export type GexProfileResponseT = Static<typeof GexProfileResponse>;
+
+const Bound = (description: string) => Type.String({ pattern: DATETIME_PATTERN, description });
+export const GexHistoryQuery = Params({
+  symbol: SymbolParam,
+  from: Type.Optional(Bound('Snapshots quoted at or after (ISO 8601; a date: from its start, New York)')),
+  to: Type.Optional(Bound('Snapshots quoted at or before (ISO 8601; a date: to its end, New York)')),
+  ...gexScope,
+});
+export const GexHistoryPointSchema = Type.Object({
+  snapshotId: Type.Integer(),
+  quoteTime: Type.String(),
+  spot: Type.Number(),
+  ...gexLevels,
+});
+export const GexHistoryResponse = Type.Object({ symbol: Type.String(), formula: Type.String(), unit: Type.String(), points: Type.Array(GexHistoryPointSchema, { description: 'One per stored snapshot, oldest first' }) });
+export type GexHistoryResponseT = Static<typeof GexHistoryResponse>;
+
+export const GexDiffQuery = Params({
+  symbol: SymbolParam,
+  from: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Snapshot id (the base)' }),
+  to: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Snapshot id (compared with the base)' }),
+  ...gexScope,
+});
+const DiffSide = Type.Object({ snapshotId: Type.Integer(), quoteTime: Type.String(), spot: Type.Number(), totalGEX: Type.Number(), expirations: Type.Array(Type.String()) });
+export const GexDiffResponse = Type.Object({
+  symbol: Type.String(),
+  formula: Type.String(),
+  unit: Type.String(),
+  from: DiffSide,
+  to: DiffSide,
+  data: Type.Array(
+    Type.Object({
+      strike: Type.Number(),
+      fromNetGEX: Type.Number(),
+      toNetGEX: Type.Number(),
+      netGEX: Type.Number({ description: 'to − from' }),
+      callGEX: Type.Number(),
+      putGEX: Type.Number(),
+      callOI: Type.Number(),
+      putOI: Type.Number(),
+    }),
+    { description: 'Every strike of either side, ascending; a side without the strike counts 0' },
+  ),
+});
+export type GexDiffResponseT = Static<typeof GexDiffResponse>;
+
+export const SnapshotsQuery = Params({ symbol: SymbolParam });
+export const SnapshotListingSchema = Type.Object({
+  id: Type.Integer(),
+  quoteTime: Type.String(),
+  spot: Type.Number(),
+  contracts: Type.Integer({ description: 'Contracts of the file' }),
+  expirations: Type.Integer({ description: 'Expirations of the file, expired ones included' }),
+  source: Type.String(),
+});
+export const SnapshotsResponse = Type.Object({ symbol: Type.String(), snapshots: Type.Array(SnapshotListingSchema, { description: 'Newest first' }) });
+export type SnapshotsResponseT = Static<typeof SnapshotsResponse>;
+export const SnapshotIdParams = Params({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });
+export const SnapshotDeleteResponse = Type.Object({ id: Type.Integer(), symbol: Type.String(), quoteTime: Type.String() });
+
+// ---------------------------------------------------------------- chains
+
+export const ChainPostQuery = Params({
+  symbol: Type.Optional(SymbolParam),
+  quoteTime: Type.Optional(Type.String({ pattern: DATETIME_PATTERN, description: 'Overrides the file’s quote time (ISO 8601; without an offset: New York time)' })),
+  format: Type.Optional(OneOf(CHAIN_FORMATS)),
+});
+export type ChainPostQueryT = Static<typeof ChainPostQuery>;
+
+/** What every answer about a stored snapshot starts with. */
+const snapshotHead = {
+  symbol: Type.String(),
+  spot: Type.Number(),
+  quoteTime: Type.String(),
+  source: Type.String(),
+};
+export const ChainInfoSchema = Type.Object({
+  ...snapshotHead,
+  contracts: Type.Integer(),
+  expirations: Type.Integer(),
+  snapshots: Type.Integer({ description: 'Snapshots kept for this symbol' }),
+});
+export const ChainPostResponse = Type.Object({
+  ...snapshotHead,
+  contracts: Type.Integer({ description: 'Contracts read from the file, expired and adjusted ones included' }),
+  expirations: Type.Integer({ description: 'Expirations /v1/expirations shows for this snapshot: unexpired at its quote time, standard roots' }),
+  excluded: Type.Object(
+    {
+      expired: Type.Integer({ description: 'Contracts expired at the quote time' }),
+      adjusted: Type.Integer({ description: 'Unexpired contracts with an adjusted root (AMD1): left out of every figure' }),
+      unusableIv: Type.Integer({ description: 'Unexpired contracts with open interest but IV ≤ 0 or > 5: in open interest, no exposure' }),
+    },
+    { description: 'Contracts read but not used by the exposure figures, by reason' },
+  ),
+  stored: Type.Boolean({ description: 'false when this exact snapshot was already stored' }),
+  events: Type.Integer({ description: 'Events created by this snapshot' }),
+});
+export const ChainsResponse = Type.Object({ symbols: Type.Array(ChainInfoSchema) });

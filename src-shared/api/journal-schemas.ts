@@ -1,0 +1,325 @@
+/** The /v1 journal contract: performance, summary, transactions, positions and campaigns (docs/journal.md). */
+import { Type, type Static } from 'typebox';
+import { PAGE_LIMIT_CAP, PERFORMANCE_PERIODS, PAGE_LIMIT_DEFAULT, TRANSACTION_SORTS, TRANSACTION_TYPES } from './constants';
+import { Nullable, Params, OneOf, DATETIME_PATTERN, SYMBOL_PATTERN, IsoDate, Money, AccountSchema, PaginationSchema } from './schema-kit';
+
+// ---------------------------------------------------------------- journal
+
+/** An option's contract (null for stock): transactions, positions and the positions that need attention. */
+const optionContract = {
+  expiration: Nullable(Type.String()),
+  strike: Nullable(Type.Number()),
+  right: Nullable(Type.Union([Type.Literal('C'), Type.Literal('P')])),
+};
+
+const AccountIdParam = Type.String({ minLength: 1, maxLength: 64, description: 'Only this account (404 UNKNOWN_ACCOUNT when none has this id)' });
+
+export const PerformanceQuery = Params({
+  accountId: Type.Optional(AccountIdParam),
+  period: Type.Optional(OneOf(PERFORMANCE_PERIODS, { description: 'default monthly' })),
+  date: Type.Optional(Type.String({ pattern: DATETIME_PATTERN, description: 'Center date (ISO 8601); default today' })),
+  from: Type.Optional(IsoDate('Custom range start; must come with to')),
+  to: Type.Optional(IsoDate('Custom range end (inclusive); must come with from')),
+});
+export type PerformanceQueryT = Static<typeof PerformanceQuery>;
+
+const summaryFields = {
+  realizedPL: Money('optionsPL + stockPL'),
+  totalPL: Money('realizedPL + dividends + interest − fees'),
+  premiumsCollected: Money('Gross sell-to-open credits'),
+  lockedInPremiums: Money('Realized P&L of short option lots closed in the period'),
+  rolls: Type.Integer(),
+  rollCredits: Money('Open credit − close debit of the rolls'),
+  dividends: Money('Net of withholding'),
+  interest: Money(''),
+  stockPL: Money(''),
+  optionsPL: Money(''),
+  fees: Money('Standalone fees (not commissions on trades)'),
+  trades: Type.Integer({ description: 'Trade executions (opening and closing fills)' }),
+  marksAvailable: Type.Boolean({ description: 'Whether unrealized P&L is included in totalPL' }),
+};
+export const PeriodSummarySchema = Type.Object(summaryFields);
+export type PeriodSummary = Static<typeof PeriodSummarySchema>;
+
+export const DayRowSchema = Type.Object({ date: Type.String(), pl: Money('totalPL of the day'), realizedPL: Money(''), premiumsCollected: Money(''), trades: Type.Integer() });
+export const SymbolRowSchema = Type.Object({
+  symbol: Type.String(),
+  pl: Money('totalPL of the symbol'),
+  realizedPL: Money(''),
+  optionsPL: Money(''),
+  stockPL: Money(''),
+  premiumsCollected: Money(''),
+  dividends: Money(''),
+  rolls: Type.Integer(),
+  trades: Type.Integer(),
+});
+
+export const PeriodSchema = Type.Object({
+  from: Type.String(),
+  to: Type.String(),
+  currency: Type.String(),
+  summary: PeriodSummarySchema,
+  breakdown: Type.Object({ byDay: Type.Array(DayRowSchema), bySymbol: Type.Array(SymbolRowSchema) }),
+  byCurrency: Type.Record(Type.String(), PeriodSummarySchema, { description: 'Other currencies, never mixed into summary' }),
+});
+export type Period = Static<typeof PeriodSchema>;
+
+export const CalendarSchema = Type.Object({
+  from: Type.String(),
+  to: Type.String(),
+  days: Type.Array(Type.Object({ date: Type.String(), pl: Money(''), trades: Type.Integer() })),
+});
+
+export const PerformanceResponse = Type.Object({
+  monthly: PeriodSchema,
+  weekly: PeriodSchema,
+  custom: Type.Optional(PeriodSchema),
+  range: Type.Object({ period: OneOf([...PERFORMANCE_PERIODS, 'custom']), from: Type.String(), to: Type.String() }),
+  calendar: CalendarSchema,
+  accounts: Type.Array(AccountSchema),
+  demo: Type.Boolean(),
+});
+export type PerformanceResponseT = Static<typeof PerformanceResponse>;
+
+export const SummaryQuery = Params({
+  year: Type.Optional(Type.Integer({ minimum: 1970, maximum: 2200, description: 'Calendar year; default current year' })),
+  accountId: Type.Optional(AccountIdParam),
+});
+
+const DayValue = Nullable(Type.Object({ date: Type.String(), pl: Money('') }));
+export const YearStatsSchema = Type.Object({
+  rolls: Type.Integer(),
+  expiredOptions: Type.Integer({ description: 'Expiration events (positions)' }),
+  expiredContracts: Type.Integer(),
+  assignments: Type.Integer(),
+  totalPremium: Money('Premiums collected in the year'),
+  totalRealizedPnl: Money(''),
+  lockedInPremiums: Money(''),
+  optionsPL: Money(''),
+  stockPL: Money(''),
+  dividends: Money(''),
+  interest: Money(''),
+  fees: Money(''),
+  totalPL: Money(''),
+  trades: Type.Integer(),
+  chains: Type.Object({ opened: Type.Integer(), closed: Type.Integer(), open: Type.Integer(), wins: Type.Integer(), losses: Type.Integer(), winRate: Nullable(Type.Number({ description: 'wins / closed, 0..1' })) }),
+  equity: Type.Object({ series: Type.Array(Type.Object({ date: Type.String(), equity: Money('cumulative P&L') })), maxDrawdown: Money('Largest peak-to-trough fall of the cumulative P&L (≥ 0)') }),
+  tradingDays: Type.Object({ active: Type.Integer(), winning: Type.Integer(), losing: Type.Integer(), bestDay: DayValue, worstDay: DayValue }),
+  tradesByType: Type.Record(Type.String(), Type.Integer()),
+});
+
+export const SummaryResponse = Type.Object({
+  year: Type.Integer(),
+  currency: Type.String(),
+  stats: YearStatsSchema,
+  chartData: Type.Object({
+    daily: Type.Array(Type.Object({ date: Type.String(), pl: Money(''), cumulative: Money('') })),
+    monthly: Type.Array(Type.Object({ month: Type.String(), pl: Money('') })),
+  }),
+  byCurrency: Type.Record(Type.String(), Type.Object({ totalPL: Money(''), realizedPL: Money(''), premiumsCollected: Money(''), dividends: Money('') })),
+  accounts: Type.Array(AccountSchema),
+  demo: Type.Boolean(),
+});
+export type SummaryResponseT = Static<typeof SummaryResponse>;
+
+export const TransactionsQuery = Params({
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'default 1' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: `default ${PAGE_LIMIT_DEFAULT}; values above ${PAGE_LIMIT_CAP} are clamped to ${PAGE_LIMIT_CAP}` })),
+  symbol: Type.Optional(Type.String({ pattern: SYMBOL_PATTERN, description: 'Underlying ticker' })),
+  accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  fromDate: Type.Optional(IsoDate('Lower bound on trade date (inclusive, New York date)')),
+  toDate: Type.Optional(IsoDate('Upper bound on trade date (inclusive, New York date)')),
+  type: Type.Optional(Type.Enum(TRANSACTION_TYPES, { description: 'Only this transaction type' })),
+  sort: Type.Optional(Type.Enum(TRANSACTION_SORTS, { description: 'A column, ascending; with - descending. Over the whole filtered set; default -tradeDate (newest first); ties newest first' })),
+});
+export type TransactionsQueryT = Static<typeof TransactionsQuery>;
+
+export const TransactionSchema = Type.Object({
+  id: Type.String(),
+  accountId: Type.String(),
+  accountName: Type.String(),
+  type: Type.Enum(TRANSACTION_TYPES),
+  symbol: Type.String({ description: 'OCC symbol without padding for options' }),
+  underlying: Type.String(),
+  isOption: Type.Boolean(),
+  ...optionContract,
+  quantity: Type.Number(),
+  price: Type.Number({ description: 'Per share, 4 decimals' }),
+  multiplier: Type.Number(),
+  amount: Money('Signed cash, + = credit'),
+  commission: Money(''),
+  fees: Money(''),
+  currency: Type.String(),
+  tradeDate: Type.String({ description: 'ISO 8601 UTC' }),
+  tradeDay: Type.String({ description: 'New York date' }),
+  orderId: Nullable(Type.String()),
+  description: Type.String(),
+  source: Type.String(),
+  importId: Type.Integer(),
+  inferred: Type.Boolean(),
+  realizedPL: Nullable(Money('Realized P&L this row booked (closing fills, expirations, assignments); null for rows that close nothing')),
+});
+export type TransactionJson = Static<typeof TransactionSchema>;
+
+
+export const TransactionsResponse = Type.Object({
+  transactions: Type.Array(TransactionSchema),
+  accounts: Type.Array(AccountSchema),
+  pagination: PaginationSchema,
+});
+export type TransactionsResponseT = Static<typeof TransactionsResponse>;
+
+// ---------------------------------------------------------------- positions and campaigns (docs/journal.md §Positions, §Campaigns)
+
+const AsOfParam = Type.String({ pattern: DATETIME_PATTERN, description: 'The instant (ISO 8601; without an offset read in the journal zone; a date = the end of that day); default now' });
+
+export const PositionsQuery = Params({
+  asOf: Type.Optional(AsOfParam),
+  accountId: Type.Optional(AccountIdParam),
+  symbol: Type.Optional(Type.String({ pattern: SYMBOL_PATTERN, description: 'Underlying ticker' })),
+});
+export type PositionsQueryT = Static<typeof PositionsQuery>;
+
+const LevelsSchema = Type.Object({
+  callWall: Nullable(Type.Number()),
+  putWall: Nullable(Type.Number()),
+  gammaFlip: Nullable(Type.Number()),
+  gammaZone: Type.Union([Type.Literal('positive'), Type.Literal('negative')]),
+});
+
+const PositionSchema = Type.Object({
+  accountId: Type.String(),
+  accountName: Type.String(),
+  chainId: Nullable(Type.String()),
+  currency: Type.String(),
+  symbol: Type.String(),
+  underlying: Type.String(),
+  isOption: Type.Boolean(),
+  ...optionContract,
+  quantity: Type.Number({ description: 'Signed: + long, − short' }),
+  multiplier: Type.Number(),
+  averagePrice: Type.Number({ description: 'Entry value per share of the open lots, before costs' }),
+  costBasis: Money('Net cash paid to open what is still open, costs included; negative for a short'),
+  openedAt: Type.String({ description: 'Journal date of the oldest open lot' }),
+  dte: Nullable(Type.Integer()),
+  mark: Nullable(Type.Object({ price: Type.Number(), source: Type.Union([Type.Literal('mid'), Type.Literal('spot')]), quoteTime: Type.String(), snapshotId: Type.Integer() })),
+  marketValue: Nullable(Money('quantity × mark × multiplier')),
+  unrealizedPL: Nullable(Money('marketValue − costBasis')),
+  greeks: Nullable(
+    Type.Object({
+      delta: Type.Number({ description: 'Shares' }),
+      gamma: Type.Number({ description: 'Shares per $1' }),
+      theta: Type.Number({ description: '$ per calendar day' }),
+      vega: Type.Number({ description: '$ per volatility point' }),
+      iv: Nullable(Type.Number()),
+    }),
+  ),
+  levels: Nullable(LevelsSchema),
+  strikeVs: Nullable(Type.Object({ callWall: Nullable(Type.Number()), putWall: Nullable(Type.Number()), gammaFlip: Nullable(Type.Number()) }, { description: '(strike − level) / level, in %' })),
+});
+export type PositionJson = Static<typeof PositionSchema>;
+
+const PositionTotalsFields = {
+  costBasis: Money(''),
+  marketValue: Money('Of the marked positions'),
+  unrealizedPL: Money('Of the marked positions'),
+  unmarked: Type.Integer({ description: 'Positions without a mark' }),
+};
+
+export const PositionsResponse = Type.Object({
+  asOf: Type.String(),
+  currency: Type.String({ description: 'Totals are in this (the reporting) currency' }),
+  positions: Type.Array(PositionSchema),
+  totals: Type.Object({
+    ...PositionTotalsFields,
+    byAccount: Type.Array(Type.Object({ accountId: Type.String(), accountName: Type.String(), ...PositionTotalsFields })),
+  }),
+  marksAsOf: Type.Array(Type.Object({ symbol: Type.String(), snapshotId: Type.Integer(), quoteTime: Type.String(), spot: Type.Number() })),
+  needsAttention: Type.Array(
+    Type.Object({
+      accountId: Type.String(),
+      accountName: Type.String(),
+      symbol: Type.String(),
+      underlying: Type.String(),
+      ...optionContract,
+      quantity: Type.Number(),
+      reason: Type.Union([Type.Literal('no-snapshot-after-expiry'), Type.Literal('in-the-money')]),
+      spot: Nullable(Type.Number()),
+      quoteTime: Nullable(Type.String()),
+    }),
+  ),
+  inferredExpirations: Type.Array(Type.Object({ accountId: Type.String(), accountName: Type.String(), symbol: Type.String(), quantity: Type.Number(), tradeDate: Type.String(), spot: Type.Number(), quoteTime: Type.String() })),
+  accounts: Type.Array(AccountSchema),
+  demo: Type.Boolean(),
+});
+export type PositionsResponseT = Static<typeof PositionsResponse>;
+
+export const CampaignsQuery = Params({
+  asOf: Type.Optional(AsOfParam),
+  accountId: Type.Optional(AccountIdParam),
+  symbol: Type.Optional(Type.String({ pattern: SYMBOL_PATTERN, description: 'Underlying ticker' })),
+  status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed')])),
+});
+export type CampaignsQueryT = Static<typeof CampaignsQuery>;
+
+const CampaignSchema = Type.Object({
+  id: Type.String(),
+  accountId: Type.String(),
+  accountName: Type.String(),
+  underlying: Type.String(),
+  currency: Type.String(),
+  status: Type.Union([Type.Literal('open'), Type.Literal('closed')]),
+  openedAt: Type.String(),
+  closedAt: Nullable(Type.String()),
+  days: Type.Integer(),
+  premiums: Money('Gross sell-to-open credits'),
+  netOptionCash: Money('Option credits − debits, costs included'),
+  realizedPL: Money(''),
+  dividends: Money(''),
+  fees: Money('Standalone fees'),
+  pnl: Money('realizedPL + dividends − fees'),
+  unrealizedPL: Nullable(Money('Open chains, from marks')),
+  sharesHeld: Type.Number(),
+  adjustedCostBasis: Nullable(Type.Number({ description: 'Per share: (cost of the shares held − net option cash) / shares' })),
+  collateralPeak: Money('Largest cost of shares held + strike × multiplier × contracts of open short puts'),
+  returnOnCollateral: Nullable(Type.Number({ description: 'pnl / collateralPeak' })),
+  annualizedReturn: Nullable(Type.Number({ description: 'returnOnCollateral × 365 / days' })),
+  rolls: Type.Integer(),
+  assignments: Type.Integer(),
+  legs: Type.Array(Type.String(), { description: 'Transaction ids' }),
+});
+export type CampaignJson = Static<typeof CampaignSchema>;
+
+export const CampaignsResponse = Type.Object({
+  asOf: Type.String(),
+  currency: Type.String(),
+  chains: Type.Array(CampaignSchema),
+  accounts: Type.Array(AccountSchema),
+  demo: Type.Boolean(),
+});
+export type CampaignsResponseT = Static<typeof CampaignsResponse>;
+
+export const CampaignParams = Params({ id: Type.String({ minLength: 1, maxLength: 200 }) });
+export const CampaignQuery = Params({ asOf: Type.Optional(AsOfParam) });
+
+export const CampaignDetailResponse = Type.Object({
+  asOf: Type.String(),
+  chain: CampaignSchema,
+  timeline: Type.Array(
+    Type.Object({
+      transactionId: Type.String(),
+      date: Type.String(),
+      type: Type.Enum(TRANSACTION_TYPES),
+      symbol: Type.String(),
+      quantity: Type.Number(),
+      cash: Money('Signed, costs included'),
+      realizedPL: Money(''),
+      sharesHeld: Type.Number(),
+      adjustedCostBasis: Nullable(Type.Number()),
+      netOptionCash: Money('So far'),
+      collateral: Money(''),
+    }),
+  ),
+  positions: Type.Array(PositionSchema),
+});
+export type CampaignDetailResponseT = Static<typeof CampaignDetailResponse>;

@@ -1,0 +1,44 @@
+/** The building blocks of the /v1 schemas (docs/conventions.md §HTTP API), and the schemas every resource shares. */
+import { Type, type Static, type TLiteral, type TProperties, type TSchema, type TSchemaOptions, type TUnion } from 'typebox';
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/** The parameters of a request (query, path): nothing else is accepted (unknown names are 400 UNKNOWN_PARAMETER). */
+export const Params = <P extends TProperties>(properties: P) => Type.Object(properties, { additionalProperties: false });
+/** The literals of a list of constants.ts, one TLiteral each. */
+export type Literals<T extends readonly string[]> = { -readonly [K in keyof T]: TLiteral<T[K]> };
+/** A union of string literals from one of the lists of constants.ts (the same schema as writing each Type.Literal). */
+export function OneOf<const T extends readonly string[]>(values: T, options?: TSchemaOptions): TUnion<Literals<T>> {
+  return Type.Union(values.map((value) => Type.Literal(value)), options) as unknown as TUnion<Literals<T>>;
+}
+export const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
+export const DATETIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2})?)?$';
+export const SYMBOL_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._/^-]{0,15}$';
+export const IsoDate = (description: string) => Type.String({ pattern: DATE_PATTERN, description, examples: ['2024-01-05'] });
+export const Money = (description: string) => Type.Number({ description });
+
+// ---------------------------------------------------------------- common
+
+export const ProblemSchema = Type.Object(
+  {
+    type: Type.String(),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    code: Type.String(),
+    errors: Type.Optional(
+      Type.Array(Type.Object({ param: Type.String(), message: Type.String(), line: Type.Optional(Type.Integer()) })),
+    ),
+  },
+  { $id: 'Problem', description: 'RFC 9457 problem details (application/problem+json).' },
+);
+
+export const AccountSchema = Type.Object({ id: Type.String(), name: Type.String() });
+export type AccountJson = Static<typeof AccountSchema>;
+
+/** The query of a route that takes no parameters: any parameter is 400 UNKNOWN_PARAMETER, as everywhere. */
+export const NoQuery = Params({});
+
+export const HealthSchema = Type.Object({ status: Type.Literal('ok'), version: Type.String(), time: Type.String() });
+
+/** `pagination` of a paged list (`page`, `limit` as asked after clamping; `total` items; `pages` of that size). */
+export const PaginationSchema = Type.Object({ page: Type.Integer(), limit: Type.Integer(), total: Type.Integer(), pages: Type.Integer() });
