@@ -22,8 +22,12 @@ export class DatabaseVersionError extends DataFolderError {
   }
 }
 
-/** Page cache of a connection at rest (negative = KiB); imports raise it for their transaction. */
-export const DEFAULT_CACHE_KIB = -8192;
+/**
+ * Page cache of a connection at rest (negative = KiB); imports raise it for their transaction. Small: reads are
+ * served from memory (the journal index and ledger), and the few pages read by id come from the OS's cache as fast
+ * (docs/decisions.md §Benchmarks, server.rss_mb).
+ */
+export const DEFAULT_CACHE_KIB = -2048;
 /**
  * Page cache of the server's own connection: keys, settings, chain snapshots (one blob each) and events. The
  * journal's pages are read by the worker's connection, which keeps DEFAULT_CACHE_KIB.

@@ -2,7 +2,7 @@ import type { PerformanceResult, YearResult } from '../../src-shared/journal/ind
 import type { Account } from '../../src-shared/journal/model';
 import type { Clock } from '../clock';
 import type { WriteQueue } from '../db/writes';
-import type { BookRequest, ChainDetail, ChainsResult, ImportRecord, ImportRequest, JournalService, JournalSettings, Pagination, PerformanceRequest, PositionsResult, TransactionFilter, TransactionsPage, WithJournal } from './journal';
+import type { BookRequest, CampaignsRequest, ChainDetail, ChainsResult, ImportRecord, ImportRequest, JournalService, JournalSettings, Pagination, PerformanceRequest, PositionsResult, TransactionFilter, TransactionsPage, WithJournal } from './journal';
 import { fromWire, JournalWorkerError, type CallMessage, type ReplyMessage, type WorkerInit } from './journal-protocol';
 import type { JournalReads, JournalWrites } from './journal-worker';
 import type { Result } from './result';
@@ -20,7 +20,7 @@ export interface JournalApi {
   performance(query: PerformanceRequest): Promise<Result<WithJournal<PerformanceResult>>>;
   summary(year: number | undefined, accountId?: string): Promise<Result<WithJournal<YearResult>>>;
   positions(query: BookRequest): Promise<Result<WithJournal<PositionsResult>>>;
-  chains(query: BookRequest & { status?: 'open' | 'closed' }): Promise<Result<WithJournal<ChainsResult>>>;
+  chains(query: CampaignsRequest): Promise<Result<WithJournal<ChainsResult>>>;
   chain(id: string, asOf: string | undefined): Promise<Result<ChainDetail>>;
   accounts(): Promise<Account[]>;
   /** The Import page's mapping step (parsed in the worker: a preview can be half a megabyte of text). */
@@ -136,7 +136,7 @@ export class JournalWorkerClient implements JournalApi {
   positions(query: BookRequest) {
     return this.read('positions', query);
   }
-  chains(query: BookRequest & { status?: 'open' | 'closed' }) {
+  chains(query: CampaignsRequest) {
     return this.read('chains', query);
   }
   chain(id: string, asOf: string | undefined) {

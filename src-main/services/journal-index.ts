@@ -120,8 +120,15 @@ export class JournalIndex {
       // with the strings repeated on every row shared; row by row, so that each row dies young.
       const intern = interner();
       const accountNames = new Map(cache.snapshot.accounts.map((a) => [a.id, a.name]));
+      // The ledger keeps ids (campaign legs, realized P&L per row): the index's own copies, not a second 100k strings.
+      const sharedIds = new Map(cache.snapshot.ids.map((id) => [id, id]));
       const transactions: Transaction[] = [];
-      for (const row of this.transactions.ledgerRows()) transactions.push(toTransaction(row, accountNames, intern));
+      for (const row of this.transactions.ledgerRows()) {
+        const tx = toTransaction(row, accountNames, intern);
+        tx.id = sharedIds.get(tx.id) ?? tx.id;
+        transactions.push(tx);
+      }
+      sharedIds.clear();
       cache.ledger = buildLedger(transactions, { reportingCurrency: this.reportingCurrency() });
     }
     return cache.ledger;

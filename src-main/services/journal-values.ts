@@ -109,10 +109,15 @@ export interface PositionsResult {
 /** A campaign without its timeline (the list), with its account's name and its legs' transaction ids. */
 export type CampaignRow = Omit<CampaignFigures, 'chain'> & { chain: Omit<ChainRecord, 'steps' | 'legs'>; accountName: string; legs: string[] };
 
+/** What a campaigns read asks: a book read, a status, and the page. */
+export type CampaignsRequest = BookRequest & { status?: 'open' | 'closed'; page?: number; limit?: number };
+
 export interface ChainsResult {
   asOf: string;
   currency: string;
+  /** One page of the campaigns, newest opened first. */
   chains: CampaignRow[];
+  pagination: Pagination;
 }
 
 export interface ChainDetail {

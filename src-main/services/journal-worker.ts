@@ -12,7 +12,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Clock } from '../clock';
 import { joinDatabase, shrinkMemory } from '../db/open';
 import { writeTransaction } from '../db/writes';
-import { JournalService, type BookRequest, type ImportRecord, type ImportRequest, type JournalSettings, type PerformanceRequest, type TransactionFilter } from './journal';
+import { JournalService, type BookRequest, type CampaignsRequest, type ImportRecord, type ImportRequest, type JournalSettings, type PerformanceRequest, type TransactionFilter } from './journal';
 import { toWire, type CallMessage, type ReplyMessage, type WorkerInit } from './journal-protocol';
 import { ok, type Result } from './result';
 
@@ -76,7 +76,7 @@ const reads = {
   performance: (query: PerformanceRequest) => journal.performance(query),
   summary: (year: number | undefined, accountId?: string) => journal.summary(year, accountId),
   positions: (query: BookRequest) => journal.positions(query),
-  chains: (query: BookRequest & { status?: 'open' | 'closed' }) => journal.chains(query),
+  chains: (query: CampaignsRequest) => journal.chains(query),
   chain: (id: string, asOf: string | undefined) => journal.chain(id, asOf),
   accounts: () => journal.accounts(),
   previewFormat: (request: Parameters<JournalService['previewFormat']>[0]) => journal.previewFormat(request),

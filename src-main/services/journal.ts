@@ -9,7 +9,7 @@ import { AccountsRepository } from '../db/accounts';
 import { Generations } from '../db/generations';
 import { ImportsRepository } from '../db/imports';
 import { DEFAULT_CACHE_KIB, IMPORT_CACHE_KIB, setCacheSize, shrinkMemory } from '../db/open';
-import { toRow, TransactionsRepository } from '../db/transactions';
+import { TransactionsRepository } from '../db/transactions';
 import { parseImport } from '../importers/index';
 import type { ParsedRow, ParseOptions } from '../importers/types';
 import type { Settings } from '../settings';
@@ -23,6 +23,7 @@ import type { ImportFormatDraftT } from '../../src-shared/api/schemas';
 import type {
   BookRequest,
   CampaignRow,
+  CampaignsRequest,
   ChainDetail,
   ChainsResult,
   ImportRecord,
@@ -175,7 +176,7 @@ export class JournalService {
           this.accountRows.insert({ id: accountId, name: tx.accountName, source: tx.source });
           accounts.set(accountId, tx.accountName);
         }
-        inserter.add(toRow(tx, { id: transactionIdFor(tx), importId, accountId, tradeDay: dayOf(tx.tradeDate) }));
+        inserter.add(tx, { id: transactionIdFor(tx), importId, accountId, tradeDay: dayOf(tx.tradeDate) });
       }
       const imported = inserter.finish();
       const record: ImportRecord = {
@@ -414,18 +415,20 @@ export class JournalService {
   }
 
   /** The campaigns (chains) at `asOf`, newest first, with their returns. */
-  chains(query: BookRequest & { status?: 'open' | 'closed' }): Result<WithJournal<ChainsResult>> {
+  chains(query: CampaignsRequest): Result<WithJournal<ChainsResult>> {
     const known = this.knownAccount(query.accountId);
     if (!known.ok) return known;
     const asOfMs = this.asOfMs(query.asOf);
     const { accounts, demo } = this.index.snapshot();
     const { ledger } = this.book.ledgerAt(asOfMs, query.accountId);
     const symbol = query.symbol?.toUpperCase();
-    const chains = ledger.chains.filter(
-      (c) => (symbol === undefined || c.underlying === symbol) && (query.status === undefined || (query.status === 'open') === (c.closeDay === null)),
-    );
-    const rows = this.campaignRows(ledger, chains, asOfMs, accounts).sort((a, b) => (a.chain.openDay < b.chain.openDay ? 1 : a.chain.openDay > b.chain.openDay ? -1 : a.chain.id < b.chain.id ? -1 : 1));
-    return ok({ asOf: isoInstant(asOfMs), currency: ledger.reportingCurrency, chains: rows, accounts, demo });
+    const chains = ledger.chains
+      .filter((c) => (symbol === undefined || c.underlying === symbol) && (query.status === undefined || (query.status === 'open') === (c.closeDay === null)))
+      .sort((a, b) => (a.openDay < b.openDay ? 1 : a.openDay > b.openDay ? -1 : a.id < b.id ? -1 : 1));
+    // Newest opened first, a page at a time; only the page's campaigns are marked and figured.
+    const { offset, limit, pagination } = pageOf(query.page, query.limit, chains.length);
+    const rows = this.campaignRows(ledger, chains.slice(offset, offset + limit), asOfMs, accounts);
+    return ok({ asOf: isoInstant(asOfMs), currency: ledger.reportingCurrency, chains: rows, pagination, accounts, demo });
   }
 
   /** One campaign with its timeline and open positions. */

@@ -4,7 +4,9 @@
  */
 import { useMemo, useState } from 'react';
 import type { CampaignJson } from '../../src-shared/api/schemas';
+import { PAGE_LIMIT_CAP } from '../../src-shared/api/constants';
 import { AccountSelect } from '../components/AccountSelect';
+import { Pager } from '../components/Pager';
 import { EquityChart } from '../components/charts';
 import { ImportOrDemo } from '../components/DemoButton';
 import { Badge, DataTable, EmptyState, ErrorBanner, Loading, Money, num, PageHead, Panel, Segmented, Stat } from '../components/ui';
@@ -91,29 +93,35 @@ export function CampaignsPage() {
   const selected = route.params.get('id');
   const [status, setStatus] = useState<StatusFilter>(route.params.get('status') === 'open' ? 'open' : route.params.get('status') === 'closed' ? 'closed' : 'all');
   const [accountId, setAccountId] = useState(route.params.get('accountId') ?? '');
+  const [page, setPage] = useState(1);
   const result = useAsync(
-    (signal) => api.campaigns({ ...(status === 'all' ? {} : { status }), ...(accountId === '' ? {} : { accountId }) }, signal),
-    [api, status, accountId],
+    (signal) => api.campaigns({ ...(status === 'all' ? {} : { status }), ...(accountId === '' ? {} : { accountId }), page, limit: PAGE_LIMIT_CAP }, signal),
+    [api, status, accountId, page],
   );
   const data = result.data;
+  // A new filter starts again from the first page.
+  const filterBy = <T,>(set: (value: T) => void) => (value: T) => {
+    set(value);
+    setPage(1);
+  };
   return (
     <div className="page" data-testid="page-campaigns">
       <PageHead
         title="Campaigns"
-        meta={data && <span className="muted small num">{fmtCount(data.chains.length, 'campaign')}</span>}
+        meta={data && <span className="muted small num">{fmtCount(data.pagination.total, 'campaign')}</span>}
         toolbar={
           <>
             <Segmented
               label="Status"
               value={status}
-              onChange={setStatus}
+              onChange={filterBy(setStatus)}
               options={[
                 { value: 'all', label: 'All' },
                 { value: 'open', label: 'Open' },
                 { value: 'closed', label: 'Closed' },
               ]}
             />
-            {data && <AccountSelect accounts={data.accounts} value={accountId} onChange={setAccountId} />}
+            {data && <AccountSelect accounts={data.accounts} value={accountId} onChange={filterBy(setAccountId)} />}
           </>
         }
       />
@@ -134,6 +142,7 @@ export function CampaignsPage() {
               <CampaignRow key={c.id} c={c} currency={data.currency} selected={c.id.toLowerCase() === selected?.toLowerCase()} />
             ))}
           </DataTable>
+          {data.pagination.pages > 1 && <Pager label="Campaign pages" page={page} pages={data.pagination.pages} shownPage={data.pagination.page} onPage={setPage} ends />}
         </Panel>
       )}
       {data && selected !== null && <CampaignDetail id={selected} currency={data.currency} />}

@@ -259,6 +259,9 @@ export const CampaignsQuery = Params({
   accountId: Type.Optional(AccountIdParam),
   symbol: Type.Optional(Type.String({ pattern: SYMBOL_PATTERN, description: 'Underlying ticker' })),
   status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed')])),
+  // A campaign lists every leg's id: a 100k-transaction journal's campaigns are megabytes, so they come a page at a time.
+  page: TransactionsQuery.properties.page,
+  limit: TransactionsQuery.properties.limit,
 });
 export type CampaignsQueryT = Static<typeof CampaignsQuery>;
 
@@ -293,7 +296,8 @@ export type CampaignJson = Static<typeof CampaignSchema>;
 export const CampaignsResponse = Type.Object({
   asOf: Type.String(),
   currency: Type.String(),
-  chains: Type.Array(CampaignSchema),
+  chains: Type.Array(CampaignSchema, { description: 'Newest opened first, a page of them' }),
+  pagination: PaginationSchema,
   accounts: Type.Array(AccountSchema),
   demo: Type.Boolean(),
 });

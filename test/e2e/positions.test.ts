@@ -68,7 +68,7 @@ describe.skipIf(!hasChromium || !existsSync(AMD_CHAIN))('positions and campaigns
   });
 
   it('Campaigns: every campaign of the API, a detail with its timeline; the Journal card opens the open ones', async () => {
-    const campaigns = await api<CampaignsResponseT>(suite.served(), '/journal/chains');
+    const campaigns = await api<CampaignsResponseT>(suite.served(), '/journal/chains?limit=100');
     const open = campaigns.chains.filter((c) => c.status === 'open');
     const tsll = campaigns.chains.find((c) => c.underlying === 'TSLL' && c.openedAt === '2024-11-20');
     expect(tsll).toBeDefined();
@@ -120,7 +120,7 @@ describe.skipIf(!hasChromium)('positions and campaigns on the demo', () => {
 
   it('both pages show the demo book in both themes', async () => {
     const positions = await api<PositionsResponseT>(suite.served(), '/journal/positions');
-    const campaigns = await api<CampaignsResponseT>(suite.served(), '/journal/chains');
+    const campaigns = await api<CampaignsResponseT>(suite.served(), '/journal/chains?limit=100');
     expect(campaigns.chains.length).toBeGreaterThan(0);
     for (const theme of THEMES) {
       await suite.onPage({ width: 1440, theme }, async (page) => {

@@ -11,7 +11,6 @@ import { ResultCollector, RowIdentity, accountFor } from '../common/result';
 import { headerNear, readTable } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { BROKER_LABELS } from '../../../src-shared/api/constants';
-import { contractColumns } from '../common/options';
 
 export const SOURCE = 'generic-csv';
 
@@ -92,7 +91,8 @@ function readRow(reader: RowReader, accountName: string, identity: RowIdentity):
   // An option is named by its OCC symbol, or by symbol = root plus expiration, strike and right.
   const occ = parseOccSymbol(symbolText);
   let option: { root: string; expiration: string; strike: number; right: OptionRight } | null = occ;
-  const optionCells = option === null ? ['expiration', 'strike', 'right'].filter((column) => reader.text(column) !== '') : [];
+  // Most rows are shares or OCC symbols: the cells are looked at (and a list made) only when the row has some.
+  const optionCells = option === null && (reader.text('expiration') !== '' || reader.text('strike') !== '' || reader.text('right') !== '') ? ['expiration', 'strike', 'right'].filter((column) => reader.text(column) !== '') : [];
   if (option === null && optionCells.length > 0) {
     if (optionCells.length < 3) {
       reader.fail(optionCells[0] ?? 'expiration', 'an option needs all of expiration, strike and right');
@@ -139,7 +139,11 @@ function readRow(reader: RowReader, accountName: string, identity: RowIdentity):
     // An unpadded OCC symbol is already the canonical one (rebuilding it gives the same text).
     symbol: option === null ? symbolText : option === occ && !/\s/.test(symbolText) ? symbolText : occSymbol(option.root, option.expiration, option.right, option.strike),
     underlying: reader.text('underlying').toUpperCase() || (option ? option.root : symbolText),
-    ...contractColumns(option),
+    // The contract's columns written out (contractColumns would spread a new object per row).
+    isOption: option !== null,
+    expiration: option === null ? null : option.expiration,
+    strike: option === null ? null : option.strike,
+    right: option === null ? null : option.right,
     quantity,
     priceMinor,
     multiplier,

@@ -103,7 +103,7 @@ export function presentCampaign(row: CampaignRow): CampaignsResponseT['chains'][
 }
 
 export function presentChains(result: ChainsResult): Omit<CampaignsResponseT, 'accounts' | 'demo'> {
-  return { asOf: result.asOf, currency: result.currency, chains: result.chains.map(presentCampaign) };
+  return { asOf: result.asOf, currency: result.currency, chains: result.chains.map(presentCampaign), pagination: result.pagination };
 }
 
 export function presentChainDetail(detail: ChainDetail): CampaignDetailResponseT {

@@ -7,6 +7,7 @@ import type { Database } from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { syntheticTransactions } from '../../../src-shared/demo/journal';
 import type { ChainSnapshot } from '../../../src-shared/exposure/model';
+import type { ImportedTransaction } from '../../../src-shared/journal/model';
 import { AccountsRepository } from '../../../src-main/db/accounts';
 import { ApiKeysRepository } from '../../../src-main/db/api-keys';
 import { EventsRepository } from '../../../src-main/db/events';
@@ -66,11 +67,12 @@ describe('TransactionsRepository', () => {
     new AccountsRepository(db).insert({ id: 'acc', name: 'Main', source: 'generic-csv' });
     const importId = newImport(db);
     const imported = syntheticTransactions(450, 3);
-    const rows = imported.map((tx, i) => toRow(tx, { id: `tx${String(i).padStart(4, '0')}`, importId, accountId: 'acc', tradeDay: tx.tradeDate.slice(0, 10) }));
+    const stored = imported.map((tx, i) => ({ tx, ids: { id: `tx${String(i).padStart(4, '0')}`, importId, accountId: 'acc', tradeDay: tx.tradeDate.slice(0, 10) } }));
+    const rows = stored.map(({ tx, ids }) => toRow(tx, ids));
     const inserter = repo.inserter();
-    for (const row of rows) inserter.add(row);
-    // 450 = two batches of 200 and 50 single rows; the first 10 again are duplicates.
-    for (const row of rows.slice(0, 10)) inserter.add(row);
+    for (const { tx, ids } of stored) inserter.add(tx, ids);
+    // The first 10 again are duplicates.
+    for (const { tx, ids } of stored.slice(0, 10)) inserter.add(tx, ids);
     expect(inserter.finish(), 'new rows only').toBe(450);
 
     const index = [...repo.indexNewestFirst()];
@@ -95,6 +97,27 @@ describe('TransactionsRepository', () => {
     expect(repo.tradeDates()).toHaveLength(450);
     expect(repo.deleteByImport(importId)).toBe(450);
     expect([...repo.indexNewestFirst()]).toEqual([]);
+  });
+  it('stores each value in its own column (the inserter passes them by position)', () => {
+    const db = database();
+    new AccountsRepository(db).insert({ id: 'acc-col', name: 'Columns', source: 'generic-csv' });
+    newImport(db);
+    // Import id 2: not the 1 of is_option.
+    const importId = newImport(db);
+    // Every column a value no other column has, so that two values passed in each other's place cannot go unseen.
+    const tx: ImportedTransaction = {
+      accountName: 'Columns', brokerRowId: 'broker-row', type: 'SELL_TO_OPEN', symbol: 'XYZ240119P00040000', underlying: 'XYZ', isOption: true,
+      expiration: '2024-01-19', strike: 40.5, right: 'P', quantity: 3, priceMinor: 12_345, multiplier: 100, amountMinor: 370_350, commissionMinor: 19_500,
+      feesMinor: 777, currency: 'CAD', tradeDate: '2024-01-02T15:04:05.000Z', orderId: 'order-9', description: 'words', source: 'generic-csv',
+      inferred: false, previousSymbol: 'OLD',
+    };
+    const ids = { id: 'id-1', importId, accountId: 'acc-col', tradeDay: '2024-01-02' };
+    const inserter = new TransactionsRepository(db).inserter();
+    inserter.add(tx, ids);
+    expect(inserter.finish()).toBe(1);
+    const row = toRow(tx, ids);
+    expect(new Set(Object.values(row)).size, 'no two columns hold the same value').toBe(TRANSACTIONS.columns.length);
+    expect(new TransactionsRepository(db).byIds(['id-1'])).toEqual([row]);
   });
 });
 
@@ -124,7 +147,7 @@ describe('ImportsRepository and AccountsRepository', () => {
     if (tx === undefined) throw new Error('no transaction');
     // Fewer rows than a batch are written by finish().
     const inserter = new TransactionsRepository(db).inserter();
-    inserter.add(toRow(tx, { id: 't1', importId, accountId: 'b', tradeDay: '2026-01-01' }));
+    inserter.add(tx, { id: 't1', importId, accountId: 'b', tradeDay: '2026-01-01' });
     expect(inserter.finish()).toBe(1);
     expect(accounts.inUse(), 'only accounts with transactions; the first name stays').toEqual([{ id: 'b', name: 'Beta' }]);
     expect(accounts.deleteUnused(), 'Alpha has none').toBe(1);

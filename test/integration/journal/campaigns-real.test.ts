@@ -39,7 +39,7 @@ describe.skipIf(!existsSync(BINNACULUM))('campaigns of the real TSLL and MPW whe
 
   for (const symbol of ['TSLL', 'MPW'] as const) {
     it(`${symbol}: the same campaigns, opening the same days, open or closed alike; options-only campaigns net the same option cash; dividends net of withholding`, async () => {
-      const { body } = await app.get<CampaignsResponseT>(`/v1/journal/chains?symbol=${symbol}`);
+      const { body } = await app.get<CampaignsResponseT>(`/v1/journal/chains?symbol=${symbol}&limit=100`);
       const ours = [...body.chains].sort((a, b) => a.openedAt.localeCompare(b.openedAt));
       const theirs = expected[symbol];
       expect(ours.map((c) => [c.openedAt, c.status])).toEqual(theirs.map((e) => [e.openDate, e.isOpen ? 'open' : 'closed']));
@@ -67,8 +67,28 @@ describe.skipIf(!existsSync(BINNACULUM))('campaigns of the real TSLL and MPW whe
     });
   }
 
+  it('pages: newest opened first, the pages together are the whole list, limit clamped to 100', async () => {
+    const whole = (await app.get<CampaignsResponseT>('/v1/journal/chains?limit=100')).body;
+    const total = whole.pagination.total;
+    expect(whole.chains, 'both files fit in one page of 100').toHaveLength(total);
+    expect(total, 'more campaigns than a page of 7').toBeGreaterThan(7);
+    const opened = whole.chains.map((c) => c.openedAt);
+    expect(opened, 'newest opened first').toEqual([...opened].sort().reverse());
+    const paged: string[] = [];
+    for (let page = 1; page <= Math.ceil(total / 7); page += 1) {
+      const { body } = await app.get<CampaignsResponseT>(`/v1/journal/chains?limit=7&page=${page}`);
+      expect(body.pagination).toEqual({ page, limit: 7, total, pages: Math.ceil(total / 7) });
+      paged.push(...body.chains.map((c) => c.id));
+    }
+    expect(paged).toEqual(whole.chains.map((c) => c.id));
+    const beyond = (await app.get<CampaignsResponseT>(`/v1/journal/chains?limit=7&page=${Math.ceil(total / 7) + 1}`)).body;
+    expect(beyond.chains, 'past the last page: none').toEqual([]);
+    expect((await app.get<CampaignsResponseT>('/v1/journal/chains?limit=1000')).body.pagination.limit, 'clamped as transactions are').toBe(100);
+    expect((await app.get<CampaignsResponseT>('/v1/journal/chains')).body.pagination.limit, 'default page size').toBe(25);
+  });
+
   it('puts-only campaigns: the peak collateral is Binnaculum’s capital deployed (strike × 100 per open put)', async () => {
-    const { body } = await app.get<CampaignsResponseT>('/v1/journal/chains?symbol=TSLL');
+    const { body } = await app.get<CampaignsResponseT>('/v1/journal/chains?symbol=TSLL&limit=100');
     const byDate = new Map(body.chains.map((c) => [c.openedAt, c]));
     // Campaigns of short puts only, one at a time at each close (the others hold shares, long options or intraday overlaps).
     for (const date of ['2024-05-30', '2025-07-29', '2025-09-02']) {
