@@ -1,5 +1,5 @@
-/** What the journal service takes and returns (docs/journal.md): imports, transaction pages, the book (positions, campaigns). */
-import type { TransactionSort, TransactionType } from '../../src-shared/api/constants';
+/** What the journal service takes and returns (docs/journal.md): imports, transaction pages, the book (positions, campaigns); and the paging rule. */
+import { PAGE_LIMIT_CAP, PAGE_LIMIT_DEFAULT, type TransactionSort, type TransactionType } from '../../src-shared/api/constants';
 import type { ChainRecord, ChainStep } from '../../src-shared/journal/index';
 import type { CampaignFigures, MarkedPosition } from '../../src-shared/journal/book';
 import type { Account, Transaction } from '../../src-shared/journal/model';
@@ -125,4 +125,11 @@ export interface ChainDetail {
   campaign: CampaignRow;
   timeline: ChainStep[];
   positions: PositionRow[];
+}
+
+/** `page`/`limit` of a list: page from 1, limit clamped to the cap (transactions, imports, campaigns). */
+export function pageOf(page: number | undefined, limit: number | undefined, total: number): { page: number; limit: number; offset: number; pagination: Pagination } {
+  const p = page ?? 1;
+  const l = Math.min(limit ?? PAGE_LIMIT_DEFAULT, PAGE_LIMIT_CAP);
+  return { page: p, limit: l, offset: (p - 1) * l, pagination: { page: p, limit: l, total, pages: Math.ceil(total / l) } };
 }

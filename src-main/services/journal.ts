@@ -1,6 +1,5 @@
 import type { Database } from 'better-sqlite3';
 import { hash } from 'node:crypto';
-import { PAGE_LIMIT_CAP, PAGE_LIMIT_DEFAULT } from '../../src-shared/api/constants';
 import { performance, yearSummary, type ChainRecord, type Ledger, type PerformanceResult, type YearResult } from '../../src-shared/journal/index';
 import { campaignFigures, markPosition, positionsByChain, type UnderlyingMarks } from '../../src-shared/journal/book';
 import type { Account, ImportedTransaction } from '../../src-shared/journal/model';
@@ -20,6 +19,7 @@ import { firstIndex, JournalIndex } from './journal-index';
 import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from './result';
 import { previewFormat, savedImporters, type FormatPreview } from './import-formats';
 import type { ImportFormatDraftT } from '../../src-shared/api/schemas';
+import { pageOf } from './journal-values';
 import type {
   BookRequest,
   CampaignRow,
@@ -59,13 +59,6 @@ export function transactionIdFor(tx: Pick<ImportedTransaction, 'source' | 'accou
 /** The text of an uploaded file; bytes are decoded as UTF-8 (invalid sequences become U+FFFD, a BOM stays for the importers). */
 export function importText(file: string | Uint8Array): string {
   return typeof file === 'string' ? file : Buffer.from(file.buffer, file.byteOffset, file.byteLength).toString('utf8');
-}
-
-/** `page`/`limit` of a list: page from 1, limit clamped to the cap (transactions, imports). */
-export function pageOf(page: number | undefined, limit: number | undefined, total: number): { page: number; limit: number; offset: number; pagination: Pagination } {
-  const p = page ?? 1;
-  const l = Math.min(limit ?? PAGE_LIMIT_DEFAULT, PAGE_LIMIT_CAP);
-  return { page: p, limit: l, offset: (p - 1) * l, pagination: { page: p, limit: l, total, pages: Math.ceil(total / l) } };
 }
 
 /**
