@@ -40,8 +40,8 @@ export const problemResponses = {
 } as const;
 
 /**
- * The schema of a read (a GET): its OpenAPI summary and tag, its query, and its answer beside the problem answers.
- * `responses` replaces the answer where a route has more than one (a cached answer's 304).
+ * The schema of a read (a GET): its OpenAPI summary and tag, its query, and its one answer beside the problem answers
+ * (routes with more answers, as a cached answer's 304, or with path parameters write their schema out).
  */
 export function readSchema<Q extends TSchema, R extends object>(tag: string, summary: string, querystring: Q, answer: R) {
   return { summary, tags: [tag], querystring, response: { 200: answer, ...problemResponses } };
