@@ -52,11 +52,11 @@ export async function benchExposure(): Promise<BenchLine[]> {
     const ctx = fresh[0];
     if (!ctx) throw new Error('no context');
     // What an uncached request does: compute, present, serialise.
-    const gex = (query: Parameters<typeof ctx.exposure.gex>[0]) => JSON.stringify(presentGex(value(ctx.exposure.gex(query)).compute()));
-    const all = value(ctx.exposure.expirations('SPX')).snapshot.expirations;
+    const gex = async (query: Parameters<typeof ctx.exposure.gex>[0]) => JSON.stringify(presentGex(value(await ctx.exposure.gex(query)).compute()));
+    const all = value(await ctx.exposure.expirations('SPX')).snapshot.expirations;
     const gex3Ms = await timeMs(() => gex({ symbol: 'SPX', expirationsCount: 3 }), 25, 5);
     const gexAllMs = await timeMs(() => gex({ symbol: 'SPX', expirations: all.join(',') }), 15, 3);
-    const vannaMs = await timeMs(() => JSON.stringify(presentVanna(value(ctx.exposure.vanna({ symbol: 'SPX' })).compute())), 15, 3);
+    const vannaMs = await timeMs(async () => JSON.stringify(presentVanna(value(await ctx.exposure.vanna({ symbol: 'SPX' })).compute())), 15, 3);
 
     // The floor over the contracts the whole-chain sweep visits, timed right after the /gex it is compared with.
     const parsed = parseChainFile(text, {});
@@ -68,7 +68,7 @@ export async function benchExposure(): Promise<BenchLine[]> {
     const floorSamples: number[] = [];
     for (let pair = 0; pair < 18; pair += 1) {
       let start = performance.now();
-      gexAll();
+      await gexAll();
       const gexMs = performance.now() - start;
       start = performance.now();
       floorSum += floorLoop(floor);
@@ -80,10 +80,10 @@ export async function benchExposure(): Promise<BenchLine[]> {
       }
     }
     if (!Number.isFinite(floorSum)) throw new Error('the floor loop summed to a non-finite value');
-    const whole = value(ctx.exposure.gex({ symbol: 'SPX', expirations: all.join(','), formula: 'per_1pct' })).compute().result;
+    const whole = value(await ctx.exposure.gex({ symbol: 'SPX', expirations: all.join(','), formula: 'per_1pct' })).compute().result;
 
     // /gex/profile on SPX (default scope, nominal): one sweep for curve and flip, presented and serialised.
-    const profileMs = await timeMs(() => JSON.stringify(presentGexProfile(value(ctx.exposure.gexProfile({ symbol: 'SPX' })).compute())), 25, 5);
+    const profileMs = await timeMs(async () => JSON.stringify(presentGexProfile(value(await ctx.exposure.gexProfile({ symbol: 'SPX' })).compute())), 25, 5);
 
     // /gex/history over 20 stored SPX snapshots (the same chain at 20 quote times, as a day of polling stores it).
     const historyDir = tempDir('strikebook-bench-');

@@ -9,7 +9,7 @@
  */
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import type { ConfirmedState, GexHistoryPoint } from '../../src-shared/exposure/index';
+import type { ConfirmedState, GexHistoryPoint, PreparedChain } from '../../src-shared/exposure/index';
 import { historyPoint, planChainFile, preparePacked, type ChainFileOptions, type GexScopeQuery, type IngestPlan, type PackedSnapshot } from './exposure-compute';
 import type { Result } from './result';
 
@@ -38,6 +38,8 @@ const methods = {
       states: (ticker) => new Map(basis.states.filter((s) => s.ticker === ticker).map((s) => [s.expiration, s.state])),
       latestQuoteTime: (ticker) => basis.latest[ticker] ?? null,
     }, { defaultPoint: true }),
+  /** A stored snapshot prepared for the engine (the service keeps it; typed arrays and plain objects clone as they are). */
+  prepare: (snapshot: PackedSnapshot, rate: number): PreparedChain => preparePacked(snapshot, rate),
   historyPoints: (snapshots: PackedSnapshot[], scope: GexScopeQuery, rate: number): Array<{ id: number; point: GexHistoryPoint }> =>
     snapshots.map((snapshot) => ({ id: snapshot.id, point: historyPoint(preparePacked(snapshot, rate), scope) })),
 };

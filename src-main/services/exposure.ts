@@ -20,7 +20,6 @@ import {
   historyPoint,
   planChainFile,
   planIngest,
-  preparePacked,
   resolveScope,
   scopeKey,
   statesJson,
@@ -28,6 +27,7 @@ import {
   type GexScopeQuery,
   type IngestBasis,
   type IngestPlan,
+  type PackedSnapshot,
 } from './exposure-compute';
 import {
   eventId,
@@ -77,6 +77,10 @@ export class ExposureService {
   private readonly generations: Generations;
   private readonly chains = new Map<string, LoadedChain>();
   private readonly older = new LRUCache<number, LoadedChain>({ max: OLDER_CHAINS });
+  /** Chains being prepared in the worker, by snapshot id. */
+  private readonly preparing = new Map<number, Promise<LoadedChain>>();
+  /** Counts resets: a chain prepared across one is prepared again. */
+  private epoch = 0;
   private readonly emitter = new EventEmitter();
   private readonly readDataVersion: () => number;
   private readonly worker: ExposureWorkerClient;
@@ -136,6 +140,8 @@ export class ExposureService {
 
   /** Drops every prepared chain (another process's snapshots, a new rate r); listeners drop their answers. */
   reset(): void {
+    this.epoch += 1;
+    this.preparing.clear();
     this.chains.clear();
     this.older.clear();
     this.emitter.emit('snapshots', null);
@@ -297,21 +303,24 @@ export class ExposureService {
     return todayIn(NEW_YORK, nowDate(this.clock));
   }
 
-  /** The snapshot a request names (`snapshot=`, `at=`), or the symbol's newest; prepared. */
-  private loaded(symbolParam: string, selector: SnapshotSelector = {}): Result<LoadedChain> {
+  /**
+   * The snapshot a request names (`snapshot=`, `at=`), or the symbol's newest; prepared. A chain not yet in memory is
+   * prepared in the exposure worker (a 21k-contract SPX chain takes about 60 ms: never on the event loop).
+   */
+  private async loaded(symbolParam: string, selector: SnapshotSelector = {}, attempt = 0): Promise<Result<LoadedChain>> {
     const symbol = symbolParam.toUpperCase();
     this.refresh();
-    if (selector.snapshot === undefined && selector.at === undefined) return this.newest(symbol);
     let id: number | null;
     if (selector.snapshot !== undefined) {
       id = selector.snapshot;
+    } else if (selector.at !== undefined) {
+      id = this.snapshots.atOrBefore(symbol, instantBound(selector.at, 'end'));
+      if (id === null && this.snapshots.latest(symbol) !== null) return failure({ kind: 'unknown-snapshot', symbol, at: selector.at });
     } else {
-      id = this.snapshots.atOrBefore(symbol, instantBound(selector.at ?? '', 'end'));
-      if (id === null) {
-        if (this.snapshots.latest(symbol) === null) return failure({ kind: 'unknown-symbol', symbol, known: this.snapshots.symbols() });
-        return failure({ kind: 'unknown-snapshot', symbol, at: selector.at ?? '' });
-      }
+      id = this.chains.get(symbol)?.snapshotId ?? this.snapshots.latest(symbol)?.id ?? null;
     }
+    // Unknown symbols are not remembered: a client cycling through names would grow the maps.
+    if (id === null) return failure({ kind: 'unknown-symbol', symbol, known: this.snapshots.symbols() });
     const newest = this.chains.get(symbol);
     if (newest?.snapshotId === id) return ok(newest);
     const cached = this.older.get(id);
@@ -319,22 +328,31 @@ export class ExposureService {
     const stored = this.snapshots.byId(id);
     // A snapshot of another symbol is as unknown as one that does not exist: ids are not a way around `symbol`.
     if (stored === null || stored.symbol !== symbol) return failure({ kind: 'unknown-snapshot', symbol, id });
-    const loaded = loadedFrom(stored.id, preparePacked(stored, this.settings().rate));
+    const epoch = this.epoch;
+    const loaded = await this.prepare(stored);
+    if (epoch !== this.epoch) {
+      // Prepared across a reset (another process's snapshots, a new rate r): prepared again, so that no answer of the
+      // old chain is kept after the listeners dropped theirs; resets one after another are not waited out forever.
+      return attempt < 2 ? this.loaded(symbol, selector, attempt + 1) : ok(loaded);
+    }
     if (this.snapshots.latest(symbol)?.id === id) this.chains.set(symbol, loaded);
     else this.older.set(id, loaded);
     return ok(loaded);
   }
 
-  private newest(symbol: string): Result<LoadedChain> {
-    let loaded = this.chains.get(symbol);
-    if (loaded === undefined) {
-      const row = this.snapshots.latest(symbol);
-      // Unknown symbols are not remembered: a client cycling through names would grow the map.
-      if (row === null) return failure({ kind: 'unknown-symbol', symbol, known: this.snapshots.symbols() });
-      loaded = loadedFrom(row.id, preparePacked(row, this.settings().rate));
-      this.chains.set(symbol, loaded);
-    }
-    return ok(loaded);
+  /** One preparation in the worker per snapshot, however many requests wait for it. */
+  private prepare(stored: PackedSnapshot): Promise<LoadedChain> {
+    const waiting = this.preparing.get(stored.id);
+    if (waiting !== undefined) return waiting;
+    const pending: Promise<LoadedChain> = this.worker
+      .call('prepare', stored, this.settings().rate)
+      .then((chain) => loadedFrom(stored.id, chain))
+      .finally(() => {
+        // A reset may have let another preparation of the same snapshot start meanwhile: that one stays.
+        if (this.preparing.get(stored.id) === pending) this.preparing.delete(stored.id);
+      });
+    this.preparing.set(stored.id, pending);
+    return pending;
   }
 
   /** The expirations of a scope on a loaded chain, unknown explicit ones as the domain error. */
@@ -346,8 +364,8 @@ export class ExposureService {
    * A /gex-like answer on the snapshot and scope a query names; its key names the snapshot, the formula and the
    * resolved expirations.
    */
-  private gexAnswer<T>(kind: string, query: GexQuery, compute: (loaded: LoadedChain, options: { expirations: string[]; formula: Formula; exact: true }) => T): Result<PlannedAnswer<T>> {
-    const found = this.loaded(query.symbol, query);
+  private async gexAnswer<T>(kind: string, query: GexQuery, compute: (loaded: LoadedChain, options: { expirations: string[]; formula: Formula; exact: true }) => T): Promise<Result<PlannedAnswer<T>>> {
+    const found = await this.loaded(query.symbol, query);
     if (!found.ok) return found;
     const loaded = found.value;
     const resolved = this.scope(loaded, query);
@@ -358,12 +376,12 @@ export class ExposureService {
   }
 
   /** /gex: the nearest `expirationsCount` expirations, a dte range, or the explicit ones (each must be unexpired). */
-  gex(query: GexQuery): Result<PlannedAnswer<GexValue>> {
+  gex(query: GexQuery): Promise<Result<PlannedAnswer<GexValue>>> {
     return this.gexAnswer('gex', query, (loaded, options) => ({ snapshot: snapshotInfo(loaded), result: computeGex(loaded.chain, options), formula: options.formula, asOfMs: this.clock.nowMs() }));
   }
 
   /** /gex/profile: the 201 sweep points of the scope in the formula's unit, and the flip from the same sweep. */
-  gexProfile(query: GexQuery): Result<PlannedAnswer<GexProfileValue>> {
+  gexProfile(query: GexQuery): Promise<Result<PlannedAnswer<GexProfileValue>>> {
     return this.gexAnswer('profile', query, (loaded, options) => ({ snapshot: snapshotInfo(loaded), result: computeGexProfile(loaded.chain, options), asOfMs: this.clock.nowMs() }));
   }
 
@@ -406,11 +424,11 @@ export class ExposureService {
    * /gex/diff: the change per strike from one snapshot to another, each computed in the same scope (the scope is
    * resolved on each snapshot: the nearest three of each, or the explicit expirations, which both must have).
    */
-  gexDiff(query: { symbol: string; from: number; to: number } & GexScopeQuery): Result<DiffValue> {
+  async gexDiff(query: { symbol: string; from: number; to: number } & GexScopeQuery): Promise<Result<DiffValue>> {
     const formula = query.formula ?? DEFAULT_FORMULA;
     const sides: Array<{ snapshot: SnapshotInfo; result: GexResult }> = [];
     for (const id of [query.from, query.to]) {
-      const found = this.loaded(query.symbol, { snapshot: id });
+      const found = await this.loaded(query.symbol, { snapshot: id });
       if (!found.ok) return found;
       const resolved = this.scope(found.value, query);
       if (!resolved.ok) return resolved;
@@ -422,8 +440,8 @@ export class ExposureService {
   }
 
   /** /vanna: the 0–45 dte aggregate, or one expiration. */
-  vanna(query: { symbol: string; expiration?: string } & SnapshotSelector): Result<PlannedAnswer<VannaValue>> {
-    const found = this.loaded(query.symbol, query);
+  async vanna(query: { symbol: string; expiration?: string } & SnapshotSelector): Promise<Result<PlannedAnswer<VannaValue>>> {
+    const found = await this.loaded(query.symbol, query);
     if (!found.ok) return found;
     const loaded = found.value;
     const expiration = query.expiration ?? null;
@@ -439,8 +457,8 @@ export class ExposureService {
   }
 
   /** /expirations of the newest snapshot (a symbol) or of the one a selector names. */
-  expirations(query: string | ({ symbol: string } & SnapshotSelector)): Result<ExpirationsValue> {
-    const found = typeof query === 'string' ? this.loaded(query) : this.loaded(query.symbol, query);
+  async expirations(query: string | ({ symbol: string } & SnapshotSelector)): Promise<Result<ExpirationsValue>> {
+    const found = typeof query === 'string' ? await this.loaded(query) : await this.loaded(query.symbol, query);
     if (!found.ok) return found;
     const loaded = found.value;
     return ok({ snapshot: snapshotInfo(loaded), details: expirationDetails(loaded.chain), excludedContracts: loaded.chain.excluded.adjusted });

@@ -109,7 +109,7 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerC
       },
       preHandler: queryRules(...scopeRules, ...selectorRules),
     },
-    async (request, reply) => sendAnswer(request, reply, unwrap(ctx.exposure.gex(request.query)), presentGex, GEX_SCHEMA),
+    async (request, reply) => sendAnswer(request, reply, unwrap(await ctx.exposure.gex(request.query)), presentGex, GEX_SCHEMA),
   );
   v1.get(
     '/vanna',
@@ -122,7 +122,7 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerC
       },
       preHandler: queryRules(...selectorRules),
     },
-    async (request, reply) => sendAnswer(request, reply, unwrap(ctx.exposure.vanna(request.query)), presentVanna, VANNA_SCHEMA),
+    async (request, reply) => sendAnswer(request, reply, unwrap(await ctx.exposure.vanna(request.query)), presentVanna, VANNA_SCHEMA),
   );
   v1.get(
     '/expirations',
@@ -130,7 +130,7 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerC
       schema: readSchema('exposure', 'Unexpired expirations of the latest snapshot (or of snapshot= / at=)', ExpirationsQuery, ExpirationsResponse),
       preHandler: queryRules(...selectorRules),
     },
-    async (request) => presentExpirations(unwrap(ctx.exposure.expirations(request.query))),
+    async (request) => presentExpirations(unwrap(await ctx.exposure.expirations(request.query))),
   );
   v1.get(
     '/gex/profile',
@@ -143,7 +143,7 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerC
       },
       preHandler: queryRules(...scopeRules, ...selectorRules),
     },
-    async (request, reply) => sendAnswer(request, reply, unwrap(ctx.exposure.gexProfile(request.query)), presentGexProfile, PROFILE_SCHEMA),
+    async (request, reply) => sendAnswer(request, reply, unwrap(await ctx.exposure.gexProfile(request.query)), presentGexProfile, PROFILE_SCHEMA),
   );
   v1.get(
     '/gex/history',
@@ -159,7 +159,7 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerC
       schema: readSchema('exposure', 'The change of GEX per strike from one stored snapshot to another', GexDiffQuery, GexDiffResponse),
       preHandler: queryRules(...scopeRules),
     },
-    async (request) => presentDiff(unwrap(ctx.exposure.gexDiff(request.query))),
+    async (request) => presentDiff(unwrap(await ctx.exposure.gexDiff(request.query))),
   );
   v1.get(
     '/snapshots',

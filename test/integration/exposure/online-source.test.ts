@@ -50,8 +50,8 @@ afterAll(async () => {
 });
 
 /** What GET /v1/expirations answers for the symbol. */
-function expirationsOf(symbol: string) {
-  const result = ctx.exposure.expirations(symbol);
+async function expirationsOf(symbol: string) {
+  const result = await ctx.exposure.expirations(symbol);
   if (!result.ok) throw new Error(`no snapshot of ${symbol}`);
   return { expirations: result.value.snapshot.expirations, snapshotTime: result.value.snapshot.quoteTime };
 }
@@ -92,7 +92,7 @@ describe('online chain source (CBOE delayed quotes, tested against a local serve
     expect(bad?.ok).toBe(false);
     expect(bad?.message, 'the back-off doubles').toMatch(/retry in 60 s/);
 
-    expect(expirationsOf('SPX').expirations, 'the last good snapshot still answers').toEqual(['2099-12-17']);
+    expect((await expirationsOf('SPX')).expirations, 'the last good snapshot still answers').toEqual(['2099-12-17']);
     mode = 'ok';
     clock.advance(61_000);
     const [recovered] = await source.pollOnce();
@@ -106,7 +106,7 @@ describe('online chain source (CBOE delayed quotes, tested against a local serve
     const source = new OnlineSource(ctx, undefined, fetch);
     const [polled] = await source.pollOnce();
     expect(polled?.ok, polled?.message).toBe(true);
-    const expirations = expirationsOf('SPX');
+    const expirations = await expirationsOf('SPX');
     expect(expirations.snapshotTime, '19:30 UTC, not 19:30 New York (00:30 UTC the next day)').toBe('2099-11-20T19:30:00.000Z');
     expect(Date.parse(expirations.snapshotTime), 'not after the poll').toBeLessThanOrEqual(clock.nowMs());
     expect(expirations.expirations, 'the 0DTE expiration closes at 16:00 New York, after the quote').toEqual(['2099-11-20', '2099-12-17']);
@@ -115,7 +115,7 @@ describe('online chain source (CBOE delayed quotes, tested against a local serve
     const [future] = await new OnlineSource(ctx, undefined, fetch).pollOnce();
     expect(future?.ok).toBe(false);
     expect(future?.message).toMatch(/^the quote time 2099-11-21T00:31:00Z is 5\.0 h after the poll: the source's timestamp is not UTC; retry in/);
-    expect(expirationsOf('SPX').snapshotTime, 'the snapshot from the future was not stored').toBe('2099-11-20T19:30:00.000Z');
+    expect((await expirationsOf('SPX')).snapshotTime, 'the snapshot from the future was not stored').toBe('2099-11-20T19:30:00.000Z');
     mode = 'ok';
   });
 });

@@ -34,7 +34,7 @@ const server = await startServer({
   overrides: { rateLimit: { perSecond: 1e6, burst: 1e6 }, ...(cacheSeconds === undefined ? {} : { cacheSeconds: Number(cacheSeconds) }) },
 });
 storeChain(server.ctx, chain());
-const stored = server.ctx.exposure.expirations('MEM');
+const stored = await server.ctx.exposure.expirations('MEM');
 if (!stored.ok) throw new Error('the MEM snapshot was not stored');
 process.stdout.write(`${JSON.stringify({ port: server.port, key: server.apiKey, expirations: stored.value.snapshot.expirations })}\n`);
 
