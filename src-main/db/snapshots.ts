@@ -100,6 +100,9 @@ export interface StoredSnapshot {
   payload: Buffer;
 }
 
+/** A stored snapshot's identity and instant, without its contracts. */
+export type SnapshotStamp = Pick<SnapshotRow, 'id' | 'quote_time'>;
+
 /** What is stored of a snapshot beside its packed contracts. */
 export interface NewSnapshotHead {
   symbol: string;
@@ -151,6 +154,7 @@ export class SnapshotRepository {
   private readonly listStatement: Statement<[string], HeadColumns>;
   private readonly byIdStatement: Statement<[number], Pick<SnapshotRow, 'id' | 'symbol' | 'quote_time' | 'spot' | 'source' | 'payload'>>;
   private readonly atOrBeforeStatement: Statement<[string, string], number>;
+  private readonly stampsStatement: Statement<[string], SnapshotStamp>;
   private readonly deleteStatement: Statement<[number]>;
 
   constructor(db: Database) {
@@ -161,6 +165,7 @@ export class SnapshotRepository {
     this.listStatement = db.prepare(`SELECT ${HEAD_COLUMNS} FROM snapshots WHERE symbol = ? ORDER BY quote_time DESC, id DESC`);
     this.byIdStatement = db.prepare(`SELECT ${STORED_COLUMNS} FROM snapshots WHERE id = ?`);
     this.atOrBeforeStatement = db.prepare<[string, string], number>('SELECT id FROM snapshots WHERE symbol = ? AND quote_time <= ? ORDER BY quote_time DESC, id DESC LIMIT 1').pluck();
+    this.stampsStatement = db.prepare<[string], SnapshotStamp>(`SELECT ${SNAPSHOTS.select(['id', 'quote_time'])} FROM snapshots WHERE symbol = ?`);
     this.deleteStatement = db.prepare<[number]>('DELETE FROM snapshots WHERE id = ?');
     this.pruneStatement = db.prepare<[string, string, number]>(
       'DELETE FROM snapshots WHERE symbol = ? AND id NOT IN (SELECT id FROM snapshots WHERE symbol = ? ORDER BY quote_time DESC, id DESC LIMIT ?)',
@@ -218,6 +223,14 @@ export class SnapshotRepository {
   /** The id of the symbol's newest snapshot quoted at or before the instant (ISO 8601 UTC, as stored). */
   atOrBefore(symbol: string, instant: string): number | null {
     return this.atOrBeforeStatement.get(symbol, instant) ?? null;
+  }
+
+  /**
+   * The symbol's snapshots as id and quote time, in no order: the journal's marks pick among them by instant (quote
+   * times written with and without fractions compare right as instants, not as text).
+   */
+  stamps(symbol: string): SnapshotStamp[] {
+    return this.stampsStatement.all(symbol);
   }
 
   /** Deletes one snapshot (its history points go with it: ON DELETE CASCADE); false when there was none. */

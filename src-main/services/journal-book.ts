@@ -15,8 +15,7 @@ import { buildLedger, type Ledger, type OpenPosition } from '../../src-shared/jo
 import { parseOccSymbol, type OptionRight, type Transaction } from '../../src-shared/journal/model';
 import { dayOfInstant } from '../../src-shared/zone';
 import { Generations } from '../db/generations';
-import { SnapshotMarksRepository } from '../db/snapshot-marks';
-import { unpackContracts } from '../db/snapshots';
+import { SnapshotRepository, unpackContracts } from '../db/snapshots';
 import type { JournalIndex } from './journal-index';
 
 /** An option past its expiry with no closing row, not shown out of the money by any snapshot: import the broker's row. */
@@ -66,7 +65,7 @@ function dealerLevels(chain: PreparedChain): DealerLevels | null {
 const MARKS_MAX_CONTRACTS = 200_000;
 
 export class JournalBook {
-  private readonly snapshots: SnapshotMarksRepository;
+  private readonly snapshots: SnapshotRepository;
   private readonly generations: Generations;
   private snapshotsGeneration = Number.NaN;
   private rate = Number.NaN;
@@ -85,7 +84,7 @@ export class JournalBook {
     private readonly index: JournalIndex,
     private readonly settings: () => BookSettings,
   ) {
-    this.snapshots = new SnapshotMarksRepository(db);
+    this.snapshots = new SnapshotRepository(db);
     this.generations = new Generations(db);
   }
 
@@ -144,7 +143,7 @@ export class JournalBook {
     if (row === null) return null;
     const rate = this.settings().rate;
     const contracts = unpackContracts(row.payload);
-    const chain = prepareChain({ symbol: row.symbol, spot: row.spot, quoteTime: row.quote_time, source: row.source, contracts }, { rate });
+    const chain = prepareChain({ symbol: row.symbol, spot: row.spot, quoteTime: row.quoteTime, source: row.source, contracts }, { rate });
     const byKey = new Map<string, OptionContract>();
     for (const contract of contracts) {
       // An adjusted root (AMD1) shares the strikes but delivers something else: the standard contract is the mark.
@@ -154,7 +153,7 @@ export class JournalBook {
     }
     const marks: UnderlyingMarks = {
       snapshotId: row.id,
-      quoteTime: row.quote_time,
+      quoteTime: row.quoteTime,
       spot: row.spot,
       rate,
       contracts: contracts.length,

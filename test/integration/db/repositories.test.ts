@@ -215,6 +215,8 @@ describe('SnapshotRepository and Generations', () => {
     expect(snapshots.latest('SNAP')).toMatchObject({ symbol: 'SNAP', quoteTime: '2099-11-20T17:00:00.000Z', spot: 101, source: 'generic' });
     expect(snapshots.latestQuoteTime('SNAP', first.id)).toBe('2099-11-20T17:00:00.000Z');
     expect(snapshots.summaries()).toEqual([{ symbol: 'SNAP', quote_time: '2099-11-20T17:00:00.000Z', spot: 101, source: 'generic', contracts: 1, expirations: 1, snapshots: 3 }]);
+    expect(snapshots.stamps('SNAP').map((s) => s.quote_time).sort(), 'the stamps the journal marks by').toEqual(['2099-11-20T15:00:00.000Z', '2099-11-20T16:00:00.000Z', '2099-11-20T17:00:00.000Z']);
+    expect(snapshots.stamps('NONE')).toEqual([]);
     expect(snapshots.prune('SNAP', 2), 'the oldest goes').toBe(1);
     expect(generations.snapshots()).toBe(4);
     expect(snapshots.symbols()).toEqual(['SNAP']);
