@@ -147,6 +147,15 @@ export class ExposureService {
     this.emitter.emit('snapshots', null);
   }
 
+  /**
+   * Snapshots of a symbol were deleted (by request, or pruned by retention): none of them may answer again, neither
+   * from the prepared older chains nor from a preparation under way (which the epoch sends back to the database).
+   */
+  private forgetOlder(symbol: string): void {
+    this.epoch += 1;
+    for (const [id, loaded] of [...this.older.entries()]) if (loaded.symbol === symbol) this.older.delete(id);
+  }
+
   /** Snapshots kept for a symbol: its own setting, else the default (docs/exposure.md, "Retention"). */
   private retention(symbol: string): number {
     const settings = this.settings();
@@ -215,6 +224,7 @@ export class ExposureService {
     const symbol = head.symbol;
     const created: ExposureEvent[] = [];
     let newest = false;
+    let pruned = false;
     const inserted = this.db.transaction(() => {
       // Snapshots another process stored before this write: their changes are not to be taken for ours below.
       if (this.generations.snapshots() !== this.snapshotGeneration) this.reset();
@@ -227,11 +237,12 @@ export class ExposureService {
           this.chains.set(symbol, loadedFrom(row.id, plan.chain));
         }
         this.history.insert(row.id, scopeKey(DEFAULT_SCOPE), plan.defaultPoint ?? historyPoint(plan.chain, DEFAULT_SCOPE));
-        this.snapshots.prune(symbol, this.retention(symbol));
+        if (this.snapshots.prune(symbol, this.retention(symbol)) > 0) pruned = true;
       }
       this.snapshotGeneration = this.generations.snapshots();
       return row.inserted;
     })();
+    if (pruned) this.forgetOlder(symbol);
     if (inserted) this.emitter.emit('snapshots', symbol);
     for (const event of created) this.emitter.emit('event', event);
     return ok({
@@ -292,7 +303,7 @@ export class ExposureService {
       this.snapshotGeneration = this.generations.snapshots();
     })();
     this.chains.delete(stored.symbol);
-    for (const [key, loaded] of [...this.older.entries()]) if (loaded.symbol === stored.symbol) this.older.delete(key);
+    this.forgetOlder(stored.symbol);
     this.emitter.emit('snapshots', stored.symbol);
     return ok({ id, symbol: stored.symbol, quoteTime: stored.quoteTime });
   }

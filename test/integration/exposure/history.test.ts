@@ -313,6 +313,19 @@ describe('retention per symbol', () => {
     expect((await put('{"snapshotRetentionBySymbol": {"SPX": 0}}')).statusCode, 'at least one').toBe(400);
     expect((await put('{"snapshotRetentionBySymbol": {"SPX": 100}}')).statusCode).toBe(200);
   });
+
+  it('a snapshot pruned by retention answers no more, even one read (and kept prepared) before', async () => {
+    const store = (hour: number) => storeChain(t.ctx, snapshot([contract({ strike: 100, right: 'C', root: 'XYZ' })], 100 + hour, `2026-02-03T${hour}:00:00Z`, 'XYZ'));
+    store(19);
+    store(20);
+    const listed = (await t.get<SnapshotsResponseT>('/v1/snapshots?symbol=XYZ')).body.snapshots;
+    const older = listed[1];
+    expect(older?.quoteTime, 'XYZ keeps two snapshots').toBe('2026-02-03T19:00:00.000Z');
+    expect((await t.get<GexResponseT>(`/v1/gex?symbol=XYZ&snapshot=${older?.id}`)).status, 'the older of the two, read once').toBe(200);
+    store(21);
+    const after = await t.get<{ code: string }>(`/v1/gex?symbol=XYZ&snapshot=${older?.id}`);
+    expect([after.status, after.body.code], 'pruned with the new snapshot').toEqual([404, 'UNKNOWN_SNAPSHOT']);
+  });
 });
 
 describe.skipIf(!existsSync(join(CHAIN_FIXTURES, 'SPX_quotedata_2024-01-05close_phammings.csv')))('POST /v1/chains off the event loop', () => {
