@@ -74,7 +74,7 @@ export function addRollLegs(
  * The rolls among the legs of one day and one underlying. Fills of one order on one contract count as one leg;
  * order-linked pairs are taken first, then pairs of the same day among legs that do not both have an order id.
  */
-function matchGroup<L extends RollLeg>(group: L[], rolls: RollRecord[], onMatch: ((close: L, open: L) => void) | undefined): void {
+function matchGroup<L extends RollLeg>(group: L[], rolls: RollRecord[], onMatch: ((close: L, open: L, linkedBy: 'order' | 'day') => void) | undefined): void {
   const legs: L[] = [];
   for (const leg of group) {
     if (leg.orderId) {
@@ -103,7 +103,7 @@ function matchGroup<L extends RollLeg>(group: L[], rolls: RollRecord[], onMatch:
   const record = (close: L, open: L, linkedBy: 'order' | 'day') => {
     close.used = true;
     open.used = true;
-    onMatch?.(close, open);
+    onMatch?.(close, open, linkedBy);
     rolls.push({
       accountId: close.accountId,
       underlying: close.underlying,
@@ -134,7 +134,7 @@ function matchGroup<L extends RollLeg>(group: L[], rolls: RollRecord[], onMatch:
  * The rolls among legs recorded in processing order (so each trading day is one run), sorted by day. `onMatch` sees
  * each matched pair (legs of one order on one contract are merged into the first of them): the trades follow rolls.
  */
-export function matchRolls<L extends RollLeg>(legs: readonly L[], onMatch?: (close: L, open: L) => void): RollRecord[] {
+export function matchRolls<L extends RollLeg>(legs: readonly L[], onMatch?: (close: L, open: L, linkedBy: 'order' | 'day') => void): RollRecord[] {
   const rolls: RollRecord[] = [];
   let start = 0;
   while (start < legs.length) {

@@ -38,6 +38,7 @@ export interface Node {
 
 interface TradeRollLeg extends RollLeg {
   node: number;
+  ms: number;
 }
 
 const FILLS: ReadonlySet<TransactionType> = new Set<TransactionType>(FILL_TYPES);
@@ -70,10 +71,14 @@ function processingOrder(transactions: readonly Transaction[]): { order: Uint32A
 
 export const underlyingOf = (t: Transaction): string => (t.underlying !== '' ? t.underlying : t.symbol);
 
-/** Fills of one structure: one order id, or without one the same minute, per account, currency and underlying. */
+/**
+ * Fills of one structure: one order id on one trading day, or without one the same minute, per account, currency and
+ * underlying. The day keeps apart rows of exports that repeat one placeholder number on every row (avion23's
+ * tastytrade history says 123456 throughout).
+ */
 function structureKey(t: Transaction, ms: number): string {
   const head = `${t.accountId}\u0000${t.currency}\u0000${underlyingOf(t)}\u0000`;
-  return t.orderId ? `${head}o${t.orderId}` : `${head}m${Math.floor(ms / MINUTE_MS)}`;
+  return t.orderId ? `${head}o${t.tradeDay}\u0000${t.orderId}` : `${head}m${Math.floor(ms / MINUTE_MS)}`;
 }
 
 export class Grouper {
@@ -233,7 +238,7 @@ export class Grouper {
       addRollLegs(legs, t, underlyingOf(t), t.right, { dir, qty, grossMinor, wasSide, closedQty, openedQty, openedGrossMinor });
       for (const leg of legs) {
         const node = leg.kind === 'close' ? closeNodes[0] : openedNode;
-        if (node !== undefined && node !== NO_NODE) this.rollLegs.push({ ...leg, node });
+        if (node !== undefined && node !== NO_NODE) this.rollLegs.push({ ...leg, node, ms });
       }
     }
   }
@@ -277,9 +282,14 @@ export class Grouper {
     else if (t.type === 'SYMBOL_CHANGE') this.symbolChange(t);
   }
 
-  /** After the walk: every roll joins its new leg's trade to the replaced leg's and counts on the replaced leg's node. */
+  /**
+   * After the walk: a roll joins its new leg's trade to the replaced leg's and counts on the replaced leg's node. A
+   * pair linked only by its day joins when the new leg came at or after the close (a date-only export's rows share
+   * one instant): an opening earlier that day, while the old leg was still on, started a trade of its own.
+   */
   linkRolls(): void {
-    matchRolls(this.rollLegs, (close, open) => {
+    matchRolls(this.rollLegs, (close, open, linkedBy) => {
+      if (linkedBy === 'day' && open.ms < close.ms) return;
       const node = this.nodes[close.node];
       if (node) node.rolls += 1;
       this.union(close.node, open.node);
