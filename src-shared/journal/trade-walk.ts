@@ -12,10 +12,6 @@ import type { StructureLeg } from './strategies';
 import { NO_NODE, TaggedLotBook, type ClosedSlice, type SlotHoldings, type TaggedPosition } from './trade-lots';
 import type { TradeLeg } from './trades';
 
-export interface LegRecord extends TradeLeg {
-  seq: number;
-}
-
 export interface Node {
   beforeHistory: boolean;
   accountId: string;
@@ -26,7 +22,9 @@ export interface Node {
   openMs: number;
   openedAt: string;
   openDay: string;
-  legs: LegRecord[];
+  legs: TradeLeg[];
+  /** Each leg's place in the walk (merging the legs of trades rolled into one keeps the walk's order). */
+  legSeqs: number[];
   /** The first structure, by symbol and side. */
   entry: Map<string, StructureLeg>;
   realizedMinor: number;
@@ -131,6 +129,7 @@ export class Grouper {
       openedAt: t.tradeDate,
       openDay: t.tradeDay,
       legs: [],
+      legSeqs: [],
       entry: new Map(),
       realizedMinor: 0,
       lastClose: null,
@@ -145,11 +144,12 @@ export class Grouper {
     const node = this.nodes[index];
     if (!node) return;
     const last = node.legs[node.legs.length - 1];
-    if (last && last.seq === this.seq && last.role === role) {
+    if (last && node.legSeqs[node.legSeqs.length - 1] === this.seq && last.role === role) {
       last.quantity += quantity;
       if (last.realizedMinor !== null && realizedMinor !== null) last.realizedMinor += realizedMinor;
     } else {
-      node.legs.push({ seq: this.seq, txId: t.id, type: t.type, symbol: t.symbol, tradeDate: t.tradeDate, day: t.tradeDay, role, quantity, realizedMinor });
+      node.legs.push({ txId: t.id, type: t.type, symbol: t.symbol, tradeDate: t.tradeDate, day: t.tradeDay, role, quantity, realizedMinor });
+      node.legSeqs.push(this.seq);
     }
     if (role === 'close') {
       if (realizedMinor !== null) node.realizedMinor += realizedMinor;
@@ -175,10 +175,9 @@ export class Grouper {
    * Units closed with no open lot: an option's go to the trade opened before history that already holds that contract,
    * else to the one of the same order (minute), else to a new one. Its structure is what the closes imply was open.
    */
-  private beforeHistory(t: Transaction, ms: number, quantity: number): void {
+  private beforeHistory(t: Transaction, ms: number, key: string, quantity: number): void {
     if (!t.isOption) return;
     const symbolKey = `${t.accountId}\u0000${t.currency}\u0000${t.symbol}`;
-    const key = structureKey(t, ms);
     let index = this.beforeBySymbol.get(symbolKey) ?? this.beforeByKey.get(key);
     if (index === undefined) index = this.createNode(t, ms, true);
     this.beforeBySymbol.set(symbolKey, index);
@@ -188,8 +187,7 @@ export class Grouper {
     if (node) addToStructure(node, t, impliedSide(t.type), quantity, 0, 0, t.multiplier > 0 ? t.multiplier : 1);
   }
 
-  private opening(t: Transaction, ms: number, pos: TaggedPosition, dir: number, qty: number, grossMinor: number, costsMinor: number): number {
-    const key = structureKey(t, ms);
+  private opening(t: Transaction, ms: number, key: string, pos: TaggedPosition, dir: number, qty: number, grossMinor: number, costsMinor: number): number {
     let index = NO_NODE;
     if (t.isOption || this.optionKeys.has(key)) {
       index = this.nodeByKey.get(key) ?? this.createNode(t, ms, false);
@@ -203,7 +201,7 @@ export class Grouper {
     return index;
   }
 
-  fill(t: Transaction, ms: number): void {
+  fill(t: Transaction, ms: number, key: string): void {
     const pos = this.lots.of(t, underlyingOf(t));
     const dir = t.type === 'BUY_TO_OPEN' || t.type === 'BUY_TO_CLOSE' || t.type === 'BUY' ? 1 : -1;
     const qty = Math.abs(t.quantity);
@@ -226,9 +224,9 @@ export class Grouper {
       // A close, or a sale of shares not held, never opens the opposite position (DESIGN §A trader's real history).
       const closesOnly = t.type === 'BUY_TO_CLOSE' || t.type === 'SELL_TO_CLOSE' || (!t.isOption && t.type === 'SELL');
       if (closesOnly) {
-        this.beforeHistory(t, ms, rest.qty);
+        this.beforeHistory(t, ms, key, rest.qty);
       } else {
-        openedNode = this.opening(t, ms, pos, dir, rest.qty, rest.grossMinor, rest.costsMinor);
+        openedNode = this.opening(t, ms, key, pos, dir, rest.qty, rest.grossMinor, rest.costsMinor);
         openedQty = rest.qty;
         openedGrossMinor = rest.grossMinor;
       }
@@ -260,7 +258,7 @@ export class Grouper {
       this.booked(t, ms, closed.slices);
       closedQty = closed.closedQty;
     }
-    if (wanted - closedQty > QTY_EPSILON || wanted === 0) this.beforeHistory(t, ms, Math.max(0, wanted - closedQty));
+    if (wanted - closedQty > QTY_EPSILON || wanted === 0) this.beforeHistory(t, ms, structureKey(t, ms), Math.max(0, wanted - closedQty));
   }
 
   split(t: Transaction): void {
@@ -274,9 +272,10 @@ export class Grouper {
     this.lots.move(old, this.lots.of(t, underlyingOf(t)));
   }
 
-  row(t: Transaction, ms: number): void {
+  /** One row; `key` is its structure key (fills only). */
+  row(t: Transaction, ms: number, key: string | undefined): void {
     this.seq += 1;
-    if (FILLS.has(t.type)) this.fill(t, ms);
+    if (key !== undefined) this.fill(t, ms, key);
     else if (t.type === 'EXPIRATION' || t.type === 'ASSIGNMENT' || t.type === 'EXERCISE') this.settle(t, ms);
     else if (t.type === 'SPLIT') this.split(t);
     else if (t.type === 'SYMBOL_CHANGE') this.symbolChange(t);
@@ -319,18 +318,21 @@ function addToStructure(node: Node, t: Transaction, side: number, qty: number, g
 /** The nodes of a whole journal: every row walked in the ledger's order, then the rolls linked. */
 export function walkTrades(transactions: readonly Transaction[]): Grouper {
   const { order, ms } = processingOrder(transactions);
+  const keys: Array<string | undefined> = new Array<string | undefined>(transactions.length);
   const optionKeys = new Set<string>();
   for (let i = 0; i < transactions.length; i += 1) {
     const t = transactions[i];
-    if (t && t.isOption && OPENING_FILLS.has(t.type)) optionKeys.add(structureKey(t, ms[i] ?? 0));
+    if (!t || !FILLS.has(t.type)) continue;
+    const key = structureKey(t, ms[i] ?? 0);
+    keys[i] = key;
+    if (t.isOption && OPENING_FILLS.has(t.type)) optionKeys.add(key);
   }
   const grouper = new Grouper(optionKeys);
   for (let k = 0; k < order.length; k += 1) {
     const index = order[k] ?? 0;
     const t = transactions[index];
-    if (t) grouper.row(t, ms[index] ?? 0);
+    if (t) grouper.row(t, ms[index] ?? 0, keys[index]);
   }
   grouper.linkRolls();
   return grouper;
 }
-

@@ -88,14 +88,16 @@ const NOTHING_HELD = { sharesLong: 0, shareCostMinor: 0, shortCallShares: 0 };
 
 function publicLegs(members: readonly Node[]): TradeLeg[] {
   const [root] = members;
+  if (!root) return [];
+  if (members.length === 1) return root.legs;
   const records: Array<{ seq: number; leg: TradeLeg }> = [];
   for (const node of members) {
-    for (const { seq, ...leg } of node.legs) {
+    node.legs.forEach((leg, i) => {
       // Openings of the trades rolled into this one are its later legs, not its first structure.
-      records.push({ seq, leg: node !== root && leg.role === 'entry' ? { ...leg, role: 'open' } : leg });
-    }
+      records.push({ seq: node.legSeqs[i] ?? 0, leg: node !== root && leg.role === 'entry' ? { ...leg, role: 'open' } : leg });
+    });
   }
-  if (members.length > 1) records.sort((a, b) => a.seq - b.seq);
+  records.sort((a, b) => a.seq - b.seq);
   return records.map((record) => record.leg);
 }
 
