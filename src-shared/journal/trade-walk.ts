@@ -153,22 +153,28 @@ export class Grouper {
     }
     if (role === 'close') {
       if (realizedMinor !== null) node.realizedMinor += realizedMinor;
-      node.lastClose = { ms, at: t.tradeDate, day: t.tradeDay };
+      if (node.lastClose) {
+        node.lastClose.ms = ms;
+        node.lastClose.at = t.tradeDate;
+        node.lastClose.day = t.tradeDay;
+      } else {
+        node.lastClose = { ms, at: t.tradeDate, day: t.tradeDay };
+      }
     }
   }
 
-  /** Units a close took from lots: each slice's P&L to the trade of its lot. */
-  private booked(t: Transaction, ms: number, slices: readonly ClosedSlice[]): number[] {
-    const nodes: number[] = [];
+  /** Units a close took from lots: each slice's P&L to the trade of its lot. Returns the trade of the first (NO_NODE without one). */
+  private booked(t: Transaction, ms: number, slices: readonly ClosedSlice[]): number {
+    let first = NO_NODE;
     for (const slice of slices) {
       if (slice.node === NO_NODE) {
         this.outsideByTx.set(t.id, (this.outsideByTx.get(t.id) ?? 0) + slice.pnlMinor);
         continue;
       }
       this.addLeg(slice.node, t, ms, 'close', slice.qty, slice.pnlMinor);
-      if (nodes[nodes.length - 1] !== slice.node) nodes.push(slice.node);
+      if (first === NO_NODE) first = slice.node;
     }
-    return nodes;
+    return first;
   }
 
   /**
@@ -208,35 +214,41 @@ export class Grouper {
     const costsMinor = Math.abs(t.commissionMinor) + Math.abs(t.feesMinor);
     const grossMinor = tradeValueMinor(t, dir, qty, costsMinor);
     const wasSide = pos.side;
-    let rest = { qty, grossMinor, costsMinor };
+    let restQty = qty;
+    let restGrossMinor = grossMinor;
+    let restCostsMinor = costsMinor;
     let closedQty = 0;
-    let closeNodes: number[] = [];
+    let closeNode = NO_NODE;
     if (pos.qty > 0 && pos.side === -dir) {
       const closed = this.lots.close(pos, qty, grossMinor, costsMinor);
-      closeNodes = this.booked(t, ms, closed.slices);
+      closeNode = this.booked(t, ms, closed.slices);
       closedQty = closed.closedQty;
-      rest = { qty: closed.restQty, grossMinor: closed.restGrossMinor, costsMinor: closed.restCostsMinor };
+      restQty = closed.restQty;
+      restGrossMinor = closed.restGrossMinor;
+      restCostsMinor = closed.restCostsMinor;
     }
     let openedNode = NO_NODE;
     let openedQty = 0;
     let openedGrossMinor = 0;
-    if (rest.qty > 0) {
+    if (restQty > 0) {
       // A close, or a sale of shares not held, never opens the opposite position (DESIGN §A trader's real history).
       const closesOnly = t.type === 'BUY_TO_CLOSE' || t.type === 'SELL_TO_CLOSE' || (!t.isOption && t.type === 'SELL');
       if (closesOnly) {
-        this.beforeHistory(t, ms, key, rest.qty);
+        this.beforeHistory(t, ms, key, restQty);
       } else {
-        openedNode = this.opening(t, ms, key, pos, dir, rest.qty, rest.grossMinor, rest.costsMinor);
-        openedQty = rest.qty;
-        openedGrossMinor = rest.grossMinor;
+        openedNode = this.opening(t, ms, key, pos, dir, restQty, restGrossMinor, restCostsMinor);
+        openedQty = restQty;
+        openedGrossMinor = restGrossMinor;
       }
     }
     if (t.isOption && t.right) {
-      const legs: RollLeg[] = [];
-      addRollLegs(legs, t, underlyingOf(t), t.right, { dir, qty, grossMinor, wasSide, closedQty, openedQty, openedGrossMinor });
-      for (const leg of legs) {
-        const node = leg.kind === 'close' ? closeNodes[0] : openedNode;
-        if (node !== undefined && node !== NO_NODE) this.rollLegs.push({ ...leg, node, ms });
+      const from = this.rollLegs.length;
+      addRollLegs(this.rollLegs, t, underlyingOf(t), t.right, { dir, qty, grossMinor, wasSide, closedQty, openedQty, openedGrossMinor });
+      // The legs just added (as the ledger makes them) learn their trade (a close: the trade of the first lot it took)
+      // and their instant, in place: one object per leg over a 100k-row journal.
+      for (let i = from; i < this.rollLegs.length; i += 1) {
+        const leg = this.rollLegs[i];
+        if (leg) Object.assign(leg, { node: leg.kind === 'close' ? closeNode : openedNode, ms });
       }
     }
   }
@@ -288,7 +300,7 @@ export class Grouper {
    */
   linkRolls(): void {
     matchRolls(this.rollLegs, (close, open, linkedBy) => {
-      if (linkedBy === 'day' && open.ms < close.ms) return;
+      if (close.node === NO_NODE || open.node === NO_NODE || (linkedBy === 'day' && open.ms < close.ms)) return;
       const node = this.nodes[close.node];
       if (node) node.rolls += 1;
       this.union(close.node, open.node);
