@@ -184,6 +184,17 @@ describe.skipIf(!have)('over every real file', () => {
     ]);
   });
 
+  it('each of the ledger\'s rolls has its new leg in the trade of the leg it replaced', () => {
+    for (const { file, ledger, book } of books) {
+      for (const roll of ledger.rolls) {
+        const what = `${file}: ${roll.day} ${roll.closeSymbol} → ${roll.openSymbol}`;
+        const replaced = book.trades.filter((trade) => trade.accountId === roll.accountId && trade.legs.some((leg) => leg.role === 'close' && leg.symbol === roll.closeSymbol && leg.day === roll.day));
+        expect(replaced.length, what).toBeGreaterThan(0);
+        expect(replaced.some((trade) => trade.legs.some((leg) => leg.role !== 'close' && leg.symbol === roll.openSymbol && leg.day === roll.day)), what).toBe(true);
+      }
+    }
+  });
+
   it('every leg of a trade lies in the trade\'s campaign (the chains are built by other code, flat to flat)', () => {
     for (const { file, rows, ledger, book } of books) {
       const chainOf = new Map<string, string>();
