@@ -118,29 +118,27 @@ export function deltaBucket(delta: number | null): string {
   return '>=0.40';
 }
 
-function keysOf(trade: Trade, query: StatsQuery): ReadonlyArray<string | null> {
-  switch (query.groupBy) {
+/** The group of a trade, for every `groupBy` but `tag` (whose trades can be in several). */
+function keyOf(trade: Trade, groupBy: Exclude<TradeGroup, 'tag'>): string {
+  switch (groupBy) {
     case 'strategy':
-      return [trade.strategy];
+      return trade.strategy;
     case 'dteAtEntry':
-      return [dteBucket(trade.dteAtEntry)];
+      return dteBucket(trade.dteAtEntry);
     case 'deltaAtEntry':
-      return [deltaBucket(trade.deltaAtEntry)];
+      return deltaBucket(trade.deltaAtEntry);
     case 'zoneAtEntry':
-      return [trade.levelsAtEntry?.gammaZone ?? 'unknown'];
+      return trade.levelsAtEntry?.gammaZone ?? 'unknown';
     case 'strikeVsLevels':
-      return [trade.levelsAtEntry?.shortStrikeVs ?? 'unknown'];
+      return trade.levelsAtEntry?.shortStrikeVs ?? 'unknown';
     case 'underlying':
-      return [trade.underlying];
+      return trade.underlying;
     case 'month':
-      return [(trade.closeDay ?? '').slice(0, 7)];
-    case 'tag': {
-      const tags = query.tagsOf?.(trade.id) ?? [];
-      return tags.length > 0 ? tags : [null];
-    }
+      return (trade.closeDay ?? '').slice(0, 7);
   }
 }
 
+/** Sums, not lists: the stats read every closed trade of a 100k-row journal per request. */
 interface Acc {
   key: string | null;
   trades: number;
@@ -149,12 +147,44 @@ interface Acc {
   lossMinor: number;
   pnlMinor: number;
   largestLossMinor: number | null;
-  days: number[];
-  roc: number[];
-  pct: number[];
+  daysSum: number;
+  daysCount: number;
+  rocSum: number;
+  rocCount: number;
+  pctSum: number;
+  pctCount: number;
 }
 
-const mean = (values: readonly number[]): number | null => (values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length);
+function add(groups: Map<string | null, Acc>, key: string | null, trade: Trade, pnl: number): void {
+  let acc = groups.get(key);
+  if (!acc) {
+    acc = { key, trades: 0, wins: 0, winMinor: 0, lossMinor: 0, pnlMinor: 0, largestLossMinor: null, daysSum: 0, daysCount: 0, rocSum: 0, rocCount: 0, pctSum: 0, pctCount: 0 };
+    groups.set(key, acc);
+  }
+  acc.trades += 1;
+  acc.pnlMinor += pnl;
+  if (pnl > 0) {
+    acc.wins += 1;
+    acc.winMinor += pnl;
+  } else {
+    acc.lossMinor += pnl;
+    if (pnl < 0 && (acc.largestLossMinor === null || pnl < acc.largestLossMinor)) acc.largestLossMinor = pnl;
+  }
+  if (trade.daysHeld !== null) {
+    acc.daysSum += trade.daysHeld;
+    acc.daysCount += 1;
+  }
+  if (trade.returnOnCollateral !== null) {
+    acc.rocSum += trade.returnOnCollateral;
+    acc.rocCount += 1;
+  }
+  if (trade.pctOfMaxProfit !== null) {
+    acc.pctSum += trade.pctOfMaxProfit;
+    acc.pctCount += 1;
+  }
+}
+
+const mean = (sum: number, count: number): number | null => (count === 0 ? null : sum / count);
 
 /** The order of the rows: the buckets as listed, months in time, everything else by key (untagged last). */
 function rowOrder(groupBy: TradeGroup): (a: Acc, b: Acc) => number {
@@ -170,33 +200,22 @@ function rowOrder(groupBy: TradeGroup): (a: Acc, b: Acc) => number {
  */
 export function tradeStats(book: TradeBook, query: StatsQuery): { groupBy: TradeGroup; rows: StatsRow[] } {
   const groups = new Map<string | null, Acc>();
+  const { groupBy } = query;
   for (const trade of book.trades) {
     const pnl = trade.pnlMinor;
     if (trade.status !== 'closed' || pnl === null || trade.currency !== query.currency) continue;
     if (query.accountId !== undefined && trade.accountId !== query.accountId) continue;
     const day = trade.closeDay ?? '';
     if ((query.from !== undefined && day < query.from) || (query.to !== undefined && day > query.to)) continue;
-    for (const key of keysOf(trade, query)) {
-      let acc = groups.get(key);
-      if (!acc) {
-        acc = { key, trades: 0, wins: 0, winMinor: 0, lossMinor: 0, pnlMinor: 0, largestLossMinor: null, days: [], roc: [], pct: [] };
-        groups.set(key, acc);
-      }
-      acc.trades += 1;
-      acc.pnlMinor += pnl;
-      if (pnl > 0) {
-        acc.wins += 1;
-        acc.winMinor += pnl;
-      } else {
-        acc.lossMinor += pnl;
-        if (pnl < 0 && (acc.largestLossMinor === null || pnl < acc.largestLossMinor)) acc.largestLossMinor = pnl;
-      }
-      if (trade.daysHeld !== null) acc.days.push(trade.daysHeld);
-      if (trade.returnOnCollateral !== null) acc.roc.push(trade.returnOnCollateral);
-      if (trade.pctOfMaxProfit !== null) acc.pct.push(trade.pctOfMaxProfit);
+    if (groupBy !== 'tag') {
+      add(groups, keyOf(trade, groupBy), trade, pnl);
+      continue;
     }
+    const tags = query.tagsOf?.(trade.id) ?? [];
+    if (tags.length === 0) add(groups, null, trade, pnl);
+    for (const tag of tags) add(groups, tag, trade, pnl);
   }
-  const rows = [...groups.values()].sort(rowOrder(query.groupBy)).map((acc): StatsRow => {
+  const rows = [...groups.values()].sort(rowOrder(groupBy)).map((acc): StatsRow => {
     const losses = acc.trades - acc.wins;
     return {
       key: acc.key,
@@ -209,11 +228,11 @@ export function tradeStats(book: TradeBook, query: StatsQuery): { groupBy: Trade
       avgWinMinor: acc.wins > 0 ? Math.round(acc.winMinor / acc.wins) : null,
       avgLossMinor: losses > 0 ? Math.round(acc.lossMinor / losses) : null,
       profitFactor: acc.lossMinor < 0 ? acc.winMinor / -acc.lossMinor : null,
-      avgDaysHeld: mean(acc.days),
-      avgReturnOnCollateral: mean(acc.roc),
-      avgPctOfMaxProfit: mean(acc.pct),
+      avgDaysHeld: mean(acc.daysSum, acc.daysCount),
+      avgReturnOnCollateral: mean(acc.rocSum, acc.rocCount),
+      avgPctOfMaxProfit: mean(acc.pctSum, acc.pctCount),
       largestLossMinor: acc.largestLossMinor,
     };
   });
-  return { groupBy: query.groupBy, rows };
+  return { groupBy, rows };
 }
