@@ -9,6 +9,7 @@ import { tempDir } from '../test/paths';
 import { benchHttp } from './http';
 import { benchExposure } from './exposure';
 import { benchJournal } from './journal';
+import { benchTrades } from './trades';
 import { benchImportFormats } from './import-formats';
 import { benchResponsiveness } from './responsiveness';
 import { benchServer } from './server';
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
   if (wanted('exposure')) for (const line of await benchExposure()) emit(line);
   if (wanted('journal')) for (const line of await benchJournal()) emit(line);
   if (wanted('journal.custom')) for (const line of benchImportFormats()) emit(line);
+  if (wanted('journal.trades')) for (const line of await benchTrades()) emit(line);
   if (wanted('responsiveness')) for (const line of await benchResponsiveness()) emit(line);
   if (wanted('server') || wanted('soak')) for (const line of await benchServer()) emit(line);
   if (wanted('ui')) for (const metric of await benchUi()) emit({ ...metric, budget: `<= ${metric.budget}` });

@@ -3,3 +3,8 @@ export { buildLedger } from './ledger';
 export type { Ledger, LedgerOptions, LedgerWarnings, ChainRecord, ChainStep, RollRecord, OpenPosition, DayAgg, SymbolAgg, CurrencyDays } from './ledger';
 export { performance, rangePeriod, yearSummary, dayTotalMinor, isActiveDay } from './analytics';
 export type { DayPL, DayResult, PerformanceQuery, PerformanceResult, PeriodResult, SymbolResult, Totals, YearResult } from './analytics';
+export { buildTrades } from './trades';
+export type { Trade, TradeBook, TradeLeg, TradeOptions } from './trades';
+export { STRATEGIES, type Strategy, type StructureLeg } from './strategies';
+export { entryLookupFromMarks, STRIKE_VS_LEVELS, type EntryFacts, type EntryLookup, type EntryQuery, type LevelsAtEntry, type StrikeVsLevels } from './trade-metrics';
+export { queryTrades, tradeStats, TRADE_GROUPS, type StatsQuery, type StatsRow, type TradeGroup, type TradePage, type TradeQuery } from './trade-stats';

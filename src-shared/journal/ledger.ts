@@ -27,7 +27,7 @@ const TRADE_TYPES: ReadonlySet<TransactionType> = new Set<TransactionType>(FILL_
  * every row of a day the same instant, and the id (a hash) would otherwise decide whether a day trade's
  * close comes before its open. FIFO makes the result the same either way when a lot already exists.
  */
-function phaseOf(type: TransactionType): number {
+export function phaseOf(type: TransactionType): number {
   switch (type) {
     case 'SPLIT':
     case 'SYMBOL_CHANGE':
@@ -84,7 +84,7 @@ export interface LedgerOptions {
 }
 
 /** Epoch ms of a row's instant; a row whose text is no ISO instant sorts at the start of its trade day. */
-function instantMs(tradeDate: string, tradeDay: string): number {
+export function instantMs(tradeDate: string, tradeDay: string): number {
   const ms = parseInstantMs(tradeDate);
   return Number.isNaN(ms) ? dateToUtcMs(tradeDay) : ms;
 }

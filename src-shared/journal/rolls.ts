@@ -74,8 +74,8 @@ export function addRollLegs(
  * The rolls among the legs of one day and one underlying. Fills of one order on one contract count as one leg;
  * order-linked pairs are taken first, then pairs of the same day among legs that do not both have an order id.
  */
-function matchGroup(group: RollLeg[], rolls: RollRecord[]): void {
-  const legs: RollLeg[] = [];
+function matchGroup<L extends RollLeg>(group: L[], rolls: RollRecord[], onMatch: ((close: L, open: L, linkedBy: 'order' | 'day') => void) | undefined): void {
+  const legs: L[] = [];
   for (const leg of group) {
     if (leg.orderId) {
       const same = legs.find(
@@ -92,7 +92,7 @@ function matchGroup(group: RollLeg[], rolls: RollRecord[]): void {
   const closes = legs.filter((leg) => leg.kind === 'close');
   const opens = legs.filter((leg) => leg.kind === 'open');
   if (closes.length === 0 || opens.length === 0) return;
-  const fits = (close: RollLeg, open: RollLeg) =>
+  const fits = (close: L, open: L) =>
     !open.used &&
     open.accountId === close.accountId &&
     open.currency === close.currency &&
@@ -100,9 +100,10 @@ function matchGroup(group: RollLeg[], rolls: RollRecord[]): void {
     open.direction === close.direction &&
     open.symbol !== close.symbol &&
     Math.abs(open.qty - close.qty) <= QTY_EPSILON;
-  const record = (close: RollLeg, open: RollLeg, linkedBy: 'order' | 'day') => {
+  const record = (close: L, open: L, linkedBy: 'order' | 'day') => {
     close.used = true;
     open.used = true;
+    onMatch?.(close, open, linkedBy);
     rolls.push({
       accountId: close.accountId,
       underlying: close.underlying,
@@ -129,14 +130,17 @@ function matchGroup(group: RollLeg[], rolls: RollRecord[]): void {
   }
 }
 
-/** The rolls among legs recorded in processing order (so each trading day is one run), sorted by day. */
-export function matchRolls(legs: readonly RollLeg[]): RollRecord[] {
+/**
+ * The rolls among legs recorded in processing order (so each trading day is one run), sorted by day. `onMatch` sees
+ * each matched pair (legs of one order on one contract are merged into the first of them): the trades follow rolls.
+ */
+export function matchRolls<L extends RollLeg>(legs: readonly L[], onMatch?: (close: L, open: L, linkedBy: 'order' | 'day') => void): RollRecord[] {
   const rolls: RollRecord[] = [];
   let start = 0;
   while (start < legs.length) {
     const day = legs[start]?.day;
     let end = start;
-    const byUnderlying = new Map<string, RollLeg[]>();
+    const byUnderlying = new Map<string, L[]>();
     for (; end < legs.length; end += 1) {
       const leg = legs[end];
       if (!leg || leg.day !== day) break;
@@ -144,7 +148,7 @@ export function matchRolls(legs: readonly RollLeg[]): RollRecord[] {
       if (group) group.push(leg);
       else byUnderlying.set(leg.underlying, [leg]);
     }
-    for (const group of byUnderlying.values()) if (group.length > 1) matchGroup(group, rolls);
+    for (const group of byUnderlying.values()) if (group.length > 1) matchGroup(group, rolls, onMatch);
     start = end;
   }
   rolls.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));

@@ -1,0 +1,222 @@
+/**
+ * The lots of the trade grouping (docs/journal.md §Trades and strategies): FIFO per account × currency × instrument,
+ * as in lots.ts, but every lot remembers the trade (a node of trades.ts) that opened it, so that a close books its
+ * P&L on the trade of the lot it takes, whatever order or day it comes on. The arithmetic is lots.ts's (`prorate`
+ * on entry and exit, the remainder method), so a trade's P&L adds up to the ledger's realized to the minor unit.
+ */
+import { innerMap } from './chains';
+import { QTY_EPSILON, prorate } from './lots';
+import type { OptionRight, Transaction } from './model';
+import { MINOR_PER_UNIT } from '../money';
+
+/** A lot's trade when it belongs to none: shares bought on their own (an assignment's delivery, a plain purchase). */
+export const NO_NODE = -1;
+
+interface TaggedLot {
+  qty: number;
+  grossMinor: number;
+  costsMinor: number;
+  openDay: string;
+  node: number;
+}
+
+/** What an account holds of one underlying: what a covered call's shares and collateral are judged against. */
+export interface SlotHoldings {
+  /** Long shares held and their cost (entry value + entry costs of the open lots). */
+  sharesLong: number;
+  shareCostMinor: number;
+  /** Shares promised by the open short calls: contracts × multiplier. */
+  shortCallShares: number;
+}
+
+export interface TaggedPosition {
+  isOption: boolean;
+  right: OptionRight | null;
+  multiplier: number;
+  /** +1 long, −1 short, 0 flat. */
+  side: number;
+  qty: number;
+  lots: TaggedLot[];
+  head: number;
+  slot: SlotHoldings;
+}
+
+/** One lot slice a close took: the trade it belonged to, the units and the realized P&L booked on them. */
+export interface ClosedSlice {
+  node: number;
+  qty: number;
+  pnlMinor: number;
+}
+
+/** A close after FIFO matching: the slices it took, and what was left of it (units with no open lot). */
+export interface CloseResult {
+  slices: ClosedSlice[];
+  closedQty: number;
+  restQty: number;
+  restGrossMinor: number;
+  restCostsMinor: number;
+}
+
+export class TaggedLotBook {
+  /** account → currency → symbol. */
+  private readonly positions = new Map<string, Map<string, Map<string, TaggedPosition>>>();
+  /** account → currency → underlying. */
+  private readonly slots = new Map<string, Map<string, Map<string, SlotHoldings>>>();
+  /** Open lots per node: a trade is open while one of its nodes has some. */
+  readonly openLots = new Map<number, number>();
+
+  holdings(accountId: string, currency: string, underlying: string): SlotHoldings {
+    const byUnderlying = innerMap(innerMap(this.slots, accountId), currency);
+    let slot = byUnderlying.get(underlying);
+    if (!slot) {
+      slot = { sharesLong: 0, shareCostMinor: 0, shortCallShares: 0 };
+      byUnderlying.set(underlying, slot);
+    }
+    return slot;
+  }
+
+  find(accountId: string, currency: string, symbol: string): TaggedPosition | undefined {
+    return this.positions.get(accountId)?.get(currency)?.get(symbol);
+  }
+
+  of(t: Transaction, underlying: string): TaggedPosition {
+    const bySymbol = innerMap(innerMap(this.positions, t.accountId), t.currency);
+    let pos = bySymbol.get(t.symbol);
+    if (!pos) {
+      pos = {
+        isOption: t.isOption,
+        right: t.right,
+        multiplier: t.multiplier > 0 ? t.multiplier : 1,
+        side: 0,
+        qty: 0,
+        lots: [],
+        head: 0,
+        slot: this.holdings(t.accountId, t.currency, underlying),
+      };
+      bySymbol.set(t.symbol, pos);
+    }
+    return pos;
+  }
+
+  /** How a lot counts in its slot's holdings (shares and their cost, or the shares a short call promises). */
+  private tally(pos: TaggedPosition, sign: number, qty: number, valueMinor: number): void {
+    if (!pos.isOption && pos.side > 0) {
+      pos.slot.sharesLong += sign * qty;
+      pos.slot.shareCostMinor += sign * valueMinor;
+    } else if (pos.isOption && pos.side < 0 && pos.right === 'C') {
+      pos.slot.shortCallShares += sign * qty * pos.multiplier;
+    }
+  }
+
+  private countLot(node: number, change: number): void {
+    if (node === NO_NODE) return;
+    this.openLots.set(node, (this.openLots.get(node) ?? 0) + change);
+  }
+
+  open(pos: TaggedPosition, day: string, side: number, qty: number, grossMinor: number, costsMinor: number, node: number): void {
+    pos.side = side;
+    pos.lots.push({ qty, grossMinor, costsMinor, openDay: day, node });
+    pos.qty += qty;
+    this.tally(pos, 1, qty, grossMinor + costsMinor);
+    this.countLot(node, 1);
+  }
+
+  /** Closes up to `qty` FIFO against an exit of `exitGrossMinor` (unsigned) and `exitCostsMinor`, as lots.ts closeFifo. */
+  close(pos: TaggedPosition, qty: number, exitGrossMinor: number, exitCostsMinor: number): CloseResult {
+    const slices: ClosedSlice[] = [];
+    let remQty = qty;
+    let remGross = exitGrossMinor;
+    let remCosts = exitCostsMinor;
+    let closedQty = 0;
+    const side = pos.side;
+    while (remQty > QTY_EPSILON && pos.head < pos.lots.length) {
+      const lot = pos.lots[pos.head];
+      if (!lot) break;
+      const take = Math.min(lot.qty, remQty);
+      const entryGross = prorate(lot.grossMinor, take, lot.qty);
+      const entryCosts = prorate(lot.costsMinor, take, lot.qty);
+      const exitGross = prorate(remGross, take, remQty);
+      const exitCosts = prorate(remCosts, take, remQty);
+      slices.push({ node: lot.node, qty: take, pnlMinor: (side > 0 ? exitGross - entryGross : entryGross - exitGross) - entryCosts - exitCosts });
+      this.tally(pos, -1, take, entryGross + entryCosts);
+      lot.qty -= take;
+      lot.grossMinor -= entryGross;
+      lot.costsMinor -= entryCosts;
+      remQty -= take;
+      remGross -= exitGross;
+      remCosts -= exitCosts;
+      closedQty += take;
+      pos.qty -= take;
+      if (lot.qty <= QTY_EPSILON) {
+        pos.head += 1;
+        this.countLot(lot.node, -1);
+      }
+    }
+    if (pos.qty <= QTY_EPSILON || pos.head >= pos.lots.length) this.flatten(pos);
+    return { slices, closedQty, restQty: remQty > QTY_EPSILON ? remQty : 0, restGrossMinor: remGross, restCostsMinor: remCosts };
+  }
+
+  private flatten(pos: TaggedPosition): void {
+    for (let i = pos.head; i < pos.lots.length; i += 1) {
+      const lot = pos.lots[i];
+      if (lot) this.countLot(lot.node, -1);
+    }
+    if (pos.side !== 0) this.tally(pos, -1, Math.max(pos.qty, 0), this.openValue(pos));
+    pos.qty = 0;
+    pos.side = 0;
+    pos.lots = [];
+    pos.head = 0;
+  }
+
+  private openValue(pos: TaggedPosition): number {
+    let value = 0;
+    for (let i = pos.head; i < pos.lots.length; i += 1) {
+      const lot = pos.lots[i];
+      if (lot) value += lot.grossMinor + lot.costsMinor;
+    }
+    return value;
+  }
+
+  /** SPLIT: the open lots share the signed change pro rata and keep their basis (lots.ts split). */
+  split(pos: TaggedPosition | undefined, change: number): void {
+    if (!pos || pos.qty <= 0) return;
+    const newQty = (pos.side * pos.qty + change) * pos.side;
+    if (newQty <= QTY_EPSILON) {
+      this.flatten(pos);
+      return;
+    }
+    const factor = newQty / pos.qty;
+    for (let i = pos.head; i < pos.lots.length; i += 1) {
+      const lot = pos.lots[i];
+      if (lot) lot.qty *= factor;
+    }
+    this.tally(pos, 1, newQty - pos.qty, 0);
+    pos.qty = newQty;
+  }
+
+  /** SYMBOL_CHANGE: the open lots of `from` continue in `to` with their trades, merged by open day (lots.ts moveLots). */
+  move(from: TaggedPosition, to: TaggedPosition): void {
+    if (from === to || from.qty <= 0 || (to.qty > 0 && to.side !== from.side)) return;
+    const moved = from.lots.slice(from.head);
+    const side = from.side;
+    const qty = from.qty;
+    const value = this.openValue(from);
+    this.tally(from, -1, qty, value);
+    from.qty = 0;
+    from.side = 0;
+    from.lots = [];
+    from.head = 0;
+    to.lots = to.lots.slice(to.head).concat(moved);
+    // Array.prototype.sort is stable: lots of the same day keep their FIFO order.
+    to.lots.sort((a, b) => (a.openDay < b.openDay ? -1 : a.openDay > b.openDay ? 1 : 0));
+    to.head = 0;
+    to.side = side;
+    to.qty += qty;
+    this.tally(to, 1, qty, value);
+  }
+}
+
+/** Strike × multiplier × contracts in minor units (a short put's collateral, a wall's notional). */
+export function strikeNotionalMinor(strike: number, multiplier: number, contracts: number): number {
+  return Math.round(strike * MINOR_PER_UNIT * multiplier * contracts);
+}

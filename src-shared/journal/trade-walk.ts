@@ -1,0 +1,350 @@
+/**
+ * The walk behind the trades (docs/journal.md §Trades and strategies): the rows in the ledger's order, through lots
+ * that remember their trade (trade-lots.ts). Each opening structure is a node; a roll joins the new leg's node to the
+ * replaced leg's (union-find, the earlier node the root); closes with no open lot go to nodes "opened before
+ * history". trades.ts turns the nodes into trades.
+ */
+import { FILL_TYPES, type Transaction, type TransactionType } from './model';
+import { instantMs, phaseOf } from './ledger';
+import { QTY_EPSILON, tradeValueMinor } from './lots';
+import { addRollLegs, matchRolls, type RollLeg } from './rolls';
+import type { StructureLeg } from './strategies';
+import { NO_NODE, TaggedLotBook, type ClosedSlice, type SlotHoldings, type TaggedPosition } from './trade-lots';
+import type { TradeLeg } from './trades';
+
+export interface Node {
+  beforeHistory: boolean;
+  accountId: string;
+  accountName: string;
+  currency: string;
+  underlying: string;
+  firstTxId: string;
+  openMs: number;
+  openedAt: string;
+  openDay: string;
+  legs: TradeLeg[];
+  /** Each leg's place in the walk (merging the legs of trades rolled into one keeps the walk's order). */
+  legSeqs: number[];
+  /** The first structure, by symbol and side. */
+  entry: Map<string, StructureLeg>;
+  realizedMinor: number;
+  lastClose: { ms: number; at: string; day: string } | null;
+  rolls: number;
+  /** What the account held of the underlying just before the trade opened. */
+  held: SlotHoldings;
+}
+
+interface TradeRollLeg extends RollLeg {
+  node: number;
+  ms: number;
+}
+
+const FILLS: ReadonlySet<TransactionType> = new Set<TransactionType>(FILL_TYPES);
+/** Fills that can open a position (BUY and SELL are ambiguous: they open what they do not close). */
+const OPENING_FILLS: ReadonlySet<TransactionType> = new Set<TransactionType>(['BUY_TO_OPEN', 'SELL_TO_OPEN', 'BUY', 'SELL']);
+const MINUTE_MS = 60_000;
+
+/** The ledger's processing order (ledger.ts): instant, then phase (opens before closes before settlements), then id. */
+function processingOrder(transactions: readonly Transaction[]): { order: Uint32Array; ms: Float64Array } {
+  const count = transactions.length;
+  const ms = new Float64Array(count);
+  const keys = new Float64Array(count);
+  const order = new Uint32Array(count);
+  for (let i = 0; i < count; i += 1) {
+    const t = transactions[i];
+    if (!t) continue;
+    ms[i] = instantMs(t.tradeDate, t.tradeDay);
+    keys[i] = (ms[i] ?? 0) * 8 + phaseOf(t.type);
+    order[i] = i;
+  }
+  order.sort((a, b) => {
+    const diff = (keys[a] ?? 0) - (keys[b] ?? 0);
+    if (diff !== 0) return diff;
+    const ida = transactions[a]?.id ?? '';
+    const idb = transactions[b]?.id ?? '';
+    return ida < idb ? -1 : ida > idb ? 1 : 0;
+  });
+  return { order, ms };
+}
+
+export const underlyingOf = (t: Transaction): string => (t.underlying !== '' ? t.underlying : t.symbol);
+
+/**
+ * Fills of one structure: one order id on one trading day, or without one the same minute, per account, currency and
+ * underlying. The day keeps apart rows of exports that repeat one placeholder number on every row (avion23's
+ * tastytrade history says 123456 throughout).
+ */
+function structureKey(t: Transaction, ms: number): string {
+  const head = `${t.accountId}\u0000${t.currency}\u0000${underlyingOf(t)}\u0000`;
+  return t.orderId ? `${head}o${t.tradeDay}\u0000${t.orderId}` : `${head}m${Math.floor(ms / MINUTE_MS)}`;
+}
+
+export class Grouper {
+  readonly lots = new TaggedLotBook();
+  readonly nodes: Node[] = [];
+  private readonly parent: number[] = [];
+  private readonly nodeByKey = new Map<string, number>();
+  private readonly beforeByKey = new Map<string, number>();
+  private readonly beforeBySymbol = new Map<string, number>();
+  readonly rollLegs: TradeRollLeg[] = [];
+  /** Realized P&L of lots outside every trade (shares bought on their own), per row. */
+  readonly outsideByTx = new Map<string, number>();
+  private seq = 0;
+
+  /** Structure keys with an option fill: shares bought in one of them are part of the trade (a buy-write). */
+  constructor(private readonly optionKeys: ReadonlySet<string>) {}
+
+  find(node: number): number {
+    let root = node;
+    while ((this.parent[root] ?? root) !== root) root = this.parent[root] ?? root;
+    let at = node;
+    while (at !== root) {
+      const next = this.parent[at] ?? root;
+      this.parent[at] = root;
+      at = next;
+    }
+    return root;
+  }
+
+  /** The earlier trade takes in the later one. */
+  union(a: number, b: number): void {
+    const ra = this.find(a);
+    const rb = this.find(b);
+    if (ra === rb) return;
+    if (ra < rb) this.parent[rb] = ra;
+    else this.parent[ra] = rb;
+  }
+
+  private createNode(t: Transaction, ms: number, beforeHistory: boolean): number {
+    const index = this.nodes.length;
+    const held = this.lots.holdings(t.accountId, t.currency, underlyingOf(t));
+    this.nodes.push({
+      beforeHistory,
+      accountId: t.accountId,
+      accountName: t.accountName,
+      currency: t.currency,
+      underlying: underlyingOf(t),
+      firstTxId: t.id,
+      openMs: ms,
+      openedAt: t.tradeDate,
+      openDay: t.tradeDay,
+      legs: [],
+      legSeqs: [],
+      entry: new Map(),
+      realizedMinor: 0,
+      lastClose: null,
+      rolls: 0,
+      held: { ...held },
+    });
+    this.parent.push(index);
+    return index;
+  }
+
+  private addLeg(index: number, t: Transaction, ms: number, role: TradeLeg['role'], quantity: number, realizedMinor: number | null): void {
+    const node = this.nodes[index];
+    if (!node) return;
+    const last = node.legs[node.legs.length - 1];
+    if (last && node.legSeqs[node.legSeqs.length - 1] === this.seq && last.role === role) {
+      last.quantity += quantity;
+      if (last.realizedMinor !== null && realizedMinor !== null) last.realizedMinor += realizedMinor;
+    } else {
+      node.legs.push({ txId: t.id, type: t.type, symbol: t.symbol, tradeDate: t.tradeDate, day: t.tradeDay, role, quantity, realizedMinor });
+      node.legSeqs.push(this.seq);
+    }
+    if (role === 'close') {
+      if (realizedMinor !== null) node.realizedMinor += realizedMinor;
+      if (node.lastClose) {
+        node.lastClose.ms = ms;
+        node.lastClose.at = t.tradeDate;
+        node.lastClose.day = t.tradeDay;
+      } else {
+        node.lastClose = { ms, at: t.tradeDate, day: t.tradeDay };
+      }
+    }
+  }
+
+  /** Units a close took from lots: each slice's P&L to the trade of its lot. Returns the trade of the first (NO_NODE without one). */
+  private booked(t: Transaction, ms: number, slices: readonly ClosedSlice[]): number {
+    let first = NO_NODE;
+    for (const slice of slices) {
+      if (slice.node === NO_NODE) {
+        this.outsideByTx.set(t.id, (this.outsideByTx.get(t.id) ?? 0) + slice.pnlMinor);
+        continue;
+      }
+      this.addLeg(slice.node, t, ms, 'close', slice.qty, slice.pnlMinor);
+      if (first === NO_NODE) first = slice.node;
+    }
+    return first;
+  }
+
+  /**
+   * Units closed with no open lot: an option's go to the trade opened before history that already holds that contract,
+   * else to the one of the same order (minute), else to a new one. Its structure is what the closes imply was open.
+   */
+  private beforeHistory(t: Transaction, ms: number, key: string, quantity: number): void {
+    if (!t.isOption) return;
+    const symbolKey = `${t.accountId}\u0000${t.currency}\u0000${t.symbol}`;
+    let index = this.beforeBySymbol.get(symbolKey) ?? this.beforeByKey.get(key);
+    if (index === undefined) index = this.createNode(t, ms, true);
+    this.beforeBySymbol.set(symbolKey, index);
+    this.beforeByKey.set(key, index);
+    this.addLeg(index, t, ms, 'close', quantity, null);
+    const node = this.nodes[index];
+    if (node) addToStructure(node, t, impliedSide(t.type), quantity, 0, 0, t.multiplier > 0 ? t.multiplier : 1);
+  }
+
+  private opening(t: Transaction, ms: number, key: string, pos: TaggedPosition, dir: number, qty: number, grossMinor: number, costsMinor: number): number {
+    let index = NO_NODE;
+    if (t.isOption || this.optionKeys.has(key)) {
+      index = this.nodeByKey.get(key) ?? this.createNode(t, ms, false);
+      this.nodeByKey.set(key, index);
+    }
+    this.lots.open(pos, t.tradeDay, dir, qty, grossMinor, costsMinor, index);
+    const node = this.nodes[index];
+    if (!node) return index;
+    this.addLeg(index, t, ms, 'entry', qty, null);
+    addToStructure(node, t, dir, qty, grossMinor, costsMinor, pos.multiplier);
+    return index;
+  }
+
+  fill(t: Transaction, ms: number, key: string): void {
+    const pos = this.lots.of(t, underlyingOf(t));
+    const dir = t.type === 'BUY_TO_OPEN' || t.type === 'BUY_TO_CLOSE' || t.type === 'BUY' ? 1 : -1;
+    const qty = Math.abs(t.quantity);
+    const costsMinor = Math.abs(t.commissionMinor) + Math.abs(t.feesMinor);
+    const grossMinor = tradeValueMinor(t, dir, qty, costsMinor);
+    const wasSide = pos.side;
+    let restQty = qty;
+    let restGrossMinor = grossMinor;
+    let restCostsMinor = costsMinor;
+    let closedQty = 0;
+    let closeNode = NO_NODE;
+    if (pos.qty > 0 && pos.side === -dir) {
+      const closed = this.lots.close(pos, qty, grossMinor, costsMinor);
+      closeNode = this.booked(t, ms, closed.slices);
+      closedQty = closed.closedQty;
+      restQty = closed.restQty;
+      restGrossMinor = closed.restGrossMinor;
+      restCostsMinor = closed.restCostsMinor;
+    }
+    let openedNode = NO_NODE;
+    let openedQty = 0;
+    let openedGrossMinor = 0;
+    if (restQty > 0) {
+      // A close, or a sale of shares not held, never opens the opposite position (DESIGN §A trader's real history).
+      const closesOnly = t.type === 'BUY_TO_CLOSE' || t.type === 'SELL_TO_CLOSE' || (!t.isOption && t.type === 'SELL');
+      if (closesOnly) {
+        this.beforeHistory(t, ms, key, restQty);
+      } else {
+        openedNode = this.opening(t, ms, key, pos, dir, restQty, restGrossMinor, restCostsMinor);
+        openedQty = restQty;
+        openedGrossMinor = restGrossMinor;
+      }
+    }
+    if (t.isOption && t.right) {
+      const from = this.rollLegs.length;
+      addRollLegs(this.rollLegs, t, underlyingOf(t), t.right, { dir, qty, grossMinor, wasSide, closedQty, openedQty, openedGrossMinor });
+      // The legs just added (as the ledger makes them) learn their trade (a close: the trade of the first lot it took)
+      // and their instant, in place: one object per leg over a 100k-row journal.
+      for (let i = from; i < this.rollLegs.length; i += 1) {
+        const leg = this.rollLegs[i];
+        if (leg) Object.assign(leg, { node: leg.kind === 'close' ? closeNode : openedNode, ms });
+      }
+    }
+  }
+
+  /** EXPIRATION, ASSIGNMENT, EXERCISE of an option: its lots close at 0 (quantity 0 is the whole position). */
+  settle(t: Transaction, ms: number): void {
+    const costsMinor = Math.abs(t.commissionMinor) + Math.abs(t.feesMinor);
+    if (!t.isOption) {
+      // A stock-side settlement row closes no lot; the ledger books its costs as stock P&L, outside any trade.
+      if (costsMinor !== 0) this.outsideByTx.set(t.id, (this.outsideByTx.get(t.id) ?? 0) - costsMinor);
+      return;
+    }
+    const pos = this.lots.of(t, underlyingOf(t));
+    const qty = Math.abs(t.quantity);
+    const wanted = qty > 0 ? qty : pos.qty;
+    let closedQty = 0;
+    if (pos.qty > 0) {
+      const closed = this.lots.close(pos, Math.min(wanted, pos.qty), 0, costsMinor);
+      this.booked(t, ms, closed.slices);
+      closedQty = closed.closedQty;
+    }
+    if (wanted - closedQty > QTY_EPSILON || wanted === 0) this.beforeHistory(t, ms, structureKey(t, ms), Math.max(0, wanted - closedQty));
+  }
+
+  split(t: Transaction): void {
+    this.lots.split(this.lots.find(t.accountId, t.currency, t.symbol), t.quantity);
+  }
+
+  symbolChange(t: Transaction): void {
+    const previous = t.previousSymbol;
+    const old = previous ? this.lots.find(t.accountId, t.currency, previous) : undefined;
+    if (!previous || !old || previous === t.symbol) return;
+    this.lots.move(old, this.lots.of(t, underlyingOf(t)));
+  }
+
+  /** One row; `key` is its structure key (fills only). */
+  row(t: Transaction, ms: number, key: string | undefined): void {
+    this.seq += 1;
+    if (key !== undefined) this.fill(t, ms, key);
+    else if (t.type === 'EXPIRATION' || t.type === 'ASSIGNMENT' || t.type === 'EXERCISE') this.settle(t, ms);
+    else if (t.type === 'SPLIT') this.split(t);
+    else if (t.type === 'SYMBOL_CHANGE') this.symbolChange(t);
+  }
+
+  /**
+   * After the walk: a roll joins its new leg's trade to the replaced leg's and counts on the replaced leg's node. A
+   * pair linked only by its day joins when the new leg came at or after the close (a date-only export's rows share
+   * one instant): an opening earlier that day, while the old leg was still on, started a trade of its own.
+   */
+  linkRolls(): void {
+    matchRolls(this.rollLegs, (close, open, linkedBy) => {
+      if (close.node === NO_NODE || open.node === NO_NODE || (linkedBy === 'day' && open.ms < close.ms)) return;
+      const node = this.nodes[close.node];
+      if (node) node.rolls += 1;
+      this.union(close.node, open.node);
+    });
+  }
+}
+
+/** A closed-before-history leg's side when it was open: a buy to close or an assignment closed a short, a sale or an exercise a long. */
+function impliedSide(type: TransactionType): number {
+  if (type === 'BUY_TO_CLOSE' || type === 'ASSIGNMENT' || type === 'BUY') return -1;
+  if (type === 'SELL_TO_CLOSE' || type === 'EXERCISE' || type === 'SELL') return 1;
+  return 0;
+}
+
+function addToStructure(node: Node, t: Transaction, side: number, qty: number, grossMinor: number, costsMinor: number, multiplier: number): void {
+  const entryKey = `${t.symbol}\u0000${side}`;
+  const leg = node.entry.get(entryKey);
+  if (leg) {
+    leg.quantity += qty;
+    leg.grossMinor += grossMinor;
+    leg.costsMinor += costsMinor;
+  } else {
+    node.entry.set(entryKey, { symbol: t.symbol, isOption: t.isOption, expiration: t.expiration, strike: t.strike, right: t.right, multiplier, side, quantity: qty, grossMinor, costsMinor });
+  }
+}
+
+/** The nodes of a whole journal: every row walked in the ledger's order, then the rolls linked. */
+export function walkTrades(transactions: readonly Transaction[]): Grouper {
+  const { order, ms } = processingOrder(transactions);
+  const keys: Array<string | undefined> = new Array<string | undefined>(transactions.length);
+  const optionKeys = new Set<string>();
+  for (let i = 0; i < transactions.length; i += 1) {
+    const t = transactions[i];
+    if (!t || !FILLS.has(t.type)) continue;
+    const key = structureKey(t, ms[i] ?? 0);
+    keys[i] = key;
+    if (t.isOption && OPENING_FILLS.has(t.type)) optionKeys.add(key);
+  }
+  const grouper = new Grouper(optionKeys);
+  for (let k = 0; k < order.length; k += 1) {
+    const index = order[k] ?? 0;
+    const t = transactions[index];
+    if (t) grouper.row(t, ms[index] ?? 0, keys[index]);
+  }
+  grouper.linkRolls();
+  return grouper;
+}

@@ -1,0 +1,235 @@
+/**
+ * Trades (docs/journal.md §Trades and strategies): the legs of one underlying in one account opened together and
+ * managed together until flat. Opening fills of one order (without order ids: of one minute) are a trade's first
+ * structure; a later fill that closes one of its lots belongs to it (FIFO, per lot: trade-lots.ts); a roll's new
+ * leg joins the trade of the leg it replaces (rolls.ts's rule); any other opening starts a new trade. A close with no
+ * known opening books no P&L: it goes to a trade "opened before history" whose P&L is unknown. Built once per
+ * ledger build (`buildTrades`); the list and the stats only filter what it made (trade-stats.ts).
+ */
+import { daysBetween } from '../calendar';
+import type { ChainRecord } from './chains';
+import type { Transaction, TransactionType } from './model';
+import { classify, collateralMinor, mainLeg, riskOf, structureCreditMinor, type Strategy, type StructureLeg } from './strategies';
+import { dteAtEntry, entryFigures, outcomeRatios, type EntryLookup, type LevelsAtEntry } from './trade-metrics';
+import { walkTrades, type Node } from './trade-walk';
+
+export interface TradeLeg {
+  txId: string;
+  type: TransactionType;
+  symbol: string;
+  tradeDate: string;
+  day: string;
+  /** `entry`: the first structure; `open`: a later opening (a roll's new leg); `close`: a close, expiration or assignment. */
+  role: 'entry' | 'open' | 'close';
+  /** The units of the row that belong to this trade (a row can close lots of two trades). */
+  quantity: number;
+  /** Realized P&L booked on these units, net of both legs' costs; null for openings and for units opened before history. */
+  realizedMinor: number | null;
+}
+
+export interface Trade {
+  /** The id of its first opening transaction (`before:` + the first close's for a trade opened before history): stable across rebuilds. */
+  id: string;
+  accountId: string;
+  accountName: string;
+  currency: string;
+  underlying: string;
+  strategy: Strategy;
+  status: 'open' | 'closed';
+  /** Its legs close positions the history never opened: P&L unknown, left out of the stats. */
+  openedBeforeHistory: boolean;
+  openedAt: string | null;
+  openDay: string | null;
+  closedAt: string | null;
+  closeDay: string | null;
+  /** Calendar days from the opening day to the closing day; null while open. */
+  daysHeld: number | null;
+  legs: TradeLeg[];
+  /** The first structure, one entry per instrument and side. */
+  structure: StructureLeg[];
+  /** Net cash of the first structure at open (+ credit), costs included. */
+  creditMinor: number | null;
+  maxProfitMinor: number | null;
+  maxLossMinor: number | null;
+  collateralMinor: number | null;
+  /** Realized P&L of its lots, net of both legs' costs (to date while open); null opened before history. */
+  pnlMinor: number | null;
+  returnOnCollateral: number | null;
+  pctOfMaxProfit: number | null;
+  dteAtEntry: number | null;
+  deltaAtEntry: number | null;
+  /** The snapshot the entry figures come from. */
+  entrySnapshot: { quoteTime: string; spot: number } | null;
+  levelsAtEntry: LevelsAtEntry | null;
+  rolls: number;
+  campaignId: string | null;
+}
+
+export interface TradeOptions {
+  /** The ledger's chains: each trade's campaign is the chain of its first transaction. */
+  chains?: readonly ChainRecord[];
+  /** Snapshot facts at an instant (trade-metrics.ts); without it the entry figures and Reg T collateral are null. */
+  lookup?: EntryLookup;
+}
+
+export interface TradeBook {
+  /** Newest opened first (then by id); trades opened before history by their first close. */
+  trades: Trade[];
+  byId: Map<string, Trade>;
+  /**
+   * Realized P&L the ledger books on lots outside every trade (shares bought on their own: an assignment's delivery,
+   * a plain purchase), per row: with the trades' legs it adds up to the ledger's realized, row by row.
+   */
+  outsideByTx: Map<string, number>;
+}
+
+
+const NOTHING_HELD = { sharesLong: 0, shareCostMinor: 0, shortCallShares: 0 };
+
+function publicLegs(members: readonly Node[]): TradeLeg[] {
+  const [root] = members;
+  if (!root) return [];
+  if (members.length === 1) return root.legs;
+  const records: Array<{ seq: number; leg: TradeLeg }> = [];
+  for (const node of members) {
+    node.legs.forEach((leg, i) => {
+      // Openings of the trades rolled into this one are its later legs, not its first structure.
+      records.push({ seq: node.legSeqs[i] ?? 0, leg: node !== root && leg.role === 'entry' ? { ...leg, role: 'open' } : leg });
+    });
+  }
+  records.sort((a, b) => a.seq - b.seq);
+  return records.map((record) => record.leg);
+}
+
+/** The trade of a root node and the nodes rolled into it; `open` when one of them still has an open lot. */
+function assemble(members: readonly Node[], open: boolean, lookup: EntryLookup | undefined): Trade | null {
+  const root = members[0];
+  if (!root) return null;
+  let pnlMinor = 0;
+  let rolls = 0;
+  let lastClose: Node['lastClose'] = null;
+  for (const node of members) {
+    pnlMinor += node.realizedMinor;
+    rolls += node.rolls;
+    if (node.lastClose && (!lastClose || node.lastClose.ms >= lastClose.ms)) lastClose = node.lastClose;
+  }
+  const structure = [...root.entry.values()];
+  const creditMinor = structureCreditMinor(structure);
+  const strategy = classify(structure, root.held);
+  const risk = riskOf(structure, creditMinor);
+  const main = mainLeg(structure);
+  const leg = main && main.expiration !== null && main.strike !== null && main.right !== null ? { expiration: main.expiration, strike: main.strike, right: main.right } : null;
+  const entry = entryFigures(lookup, root.underlying, root.openMs, leg);
+  const collateral = collateralMinor(strategy, structure, risk, creditMinor, root.held, entry.snapshot?.spot ?? null);
+  const closed = !open && lastClose !== null ? lastClose : null;
+  const expirations: string[] = [];
+  for (const s of structure) if (s.expiration !== null) expirations.push(s.expiration);
+  return {
+    id: root.firstTxId,
+    accountId: root.accountId,
+    accountName: root.accountName,
+    currency: root.currency,
+    underlying: root.underlying,
+    strategy,
+    status: closed ? 'closed' : 'open',
+    openedBeforeHistory: false,
+    openedAt: root.openedAt,
+    openDay: root.openDay,
+    closedAt: closed?.at ?? null,
+    closeDay: closed?.day ?? null,
+    daysHeld: closed ? daysBetween(root.openDay, closed.day) : null,
+    legs: publicLegs(members),
+    structure,
+    creditMinor,
+    maxProfitMinor: risk.maxProfitMinor,
+    maxLossMinor: risk.maxLossMinor,
+    collateralMinor: collateral,
+    pnlMinor,
+    ...outcomeRatios(closed ? pnlMinor : null, collateral, risk.maxProfitMinor),
+    dteAtEntry: dteAtEntry(root.openDay, expirations),
+    deltaAtEntry: entry.deltaAtEntry,
+    entrySnapshot: entry.snapshot,
+    levelsAtEntry: entry.levelsAtEntry,
+    rolls,
+    campaignId: null,
+  };
+}
+
+/** A trade of closes whose openings the history does not have: what they imply was open, P&L unknown. */
+function assembleBeforeHistory(node: Node): Trade {
+  const structure = [...node.entry.values()];
+  const sided = structure.every((leg) => leg.side !== 0);
+  const last = node.lastClose;
+  return {
+    id: `before:${node.firstTxId}`,
+    accountId: node.accountId,
+    accountName: node.accountName,
+    currency: node.currency,
+    underlying: node.underlying,
+    strategy: sided ? classify(structure, NOTHING_HELD) : 'custom',
+    status: 'closed',
+    openedBeforeHistory: true,
+    openedAt: null,
+    openDay: null,
+    closedAt: last?.at ?? node.openedAt,
+    closeDay: last?.day ?? node.openDay,
+    daysHeld: null,
+    legs: publicLegs([node]),
+    structure,
+    creditMinor: null,
+    maxProfitMinor: null,
+    maxLossMinor: null,
+    collateralMinor: null,
+    pnlMinor: null,
+    returnOnCollateral: null,
+    pctOfMaxProfit: null,
+    dteAtEntry: null,
+    deltaAtEntry: null,
+    entrySnapshot: null,
+    levelsAtEntry: null,
+    rolls: node.rolls,
+    campaignId: null,
+  };
+}
+
+/** Each trade's campaign: the chain whose legs hold the trade's first transaction. */
+function attachCampaigns(trades: readonly Trade[], chains: readonly ChainRecord[]): void {
+  const byFirstTx = new Map<string, Trade>();
+  for (const trade of trades) {
+    const first = trade.legs[0];
+    if (first) byFirstTx.set(first.txId, trade);
+  }
+  for (const chain of chains) {
+    for (const txId of chain.legs) {
+      const trade = byFirstTx.get(txId);
+      if (trade) trade.campaignId = chain.id;
+    }
+  }
+}
+
+/** Every trade of the transactions (any order: they are walked as the ledger walks them). */
+export function buildTrades(transactions: readonly Transaction[], options: TradeOptions = {}): TradeBook {
+  const grouper = walkTrades(transactions);
+  const groups = new Map<number, number[]>();
+  const made: Array<{ ms: number; trade: Trade }> = [];
+  grouper.nodes.forEach((node, index) => {
+    if (node.beforeHistory) {
+      made.push({ ms: node.openMs, trade: assembleBeforeHistory(node) });
+      return;
+    }
+    const root = grouper.find(index);
+    const group = groups.get(root);
+    if (group) group.push(index);
+    else groups.set(root, [index]);
+  });
+  for (const indices of groups.values()) {
+    const members = indices.map((index) => grouper.nodes[index]).filter((node): node is Node => node !== undefined);
+    const open = indices.some((index) => (grouper.lots.openLots.get(index) ?? 0) > 0);
+    const trade = assemble(members, open, options.lookup);
+    if (trade && members[0]) made.push({ ms: members[0].openMs, trade });
+  }
+  made.sort((a, b) => b.ms - a.ms || (a.trade.id < b.trade.id ? -1 : a.trade.id > b.trade.id ? 1 : 0));
+  const trades = made.map((entry) => entry.trade);
+  if (options.chains) attachCampaigns(trades, options.chains);
+  return { trades, byId: new Map(trades.map((trade) => [trade.id, trade])), outsideByTx: grouper.outsideByTx };
+}

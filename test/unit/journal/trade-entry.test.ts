@@ -1,0 +1,119 @@
+/**
+ * A trade's entry (docs/journal.md §Trades and strategies): which snapshot describes it (at or before the open, the same
+ * or the previous trading day), the main leg, where its strike stood against the dealer levels, and, on the real SPY
+ * chain of 2023-09-14, the delta and levels the service's lookup gives against CBOE's own delta column.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseChainFile } from '../../../src-main/chains/index';
+import { computeGex, prepareChain, settlementOf, type OptionContract } from '../../../src-shared/exposure/index';
+import type { DealerLevels, UnderlyingMarks } from '../../../src-shared/journal/book';
+import { entryLookupFromMarks, isUsableEntry, placeStrike, previousTradingDay } from '../../../src-shared/journal/trade-metrics';
+import { CHAIN_FIXTURES } from '../../paths';
+import { tx } from './helpers';
+import { minor, onlyTrade, snapshotLookup } from './trade-helpers';
+
+const LEVELS: DealerLevels = { putWall: 90, gammaFlip: 100, callWall: 110, gammaZone: 'positive' };
+
+describe('which snapshot describes an entry', () => {
+  // Monday 2024-03-04 10:00 New York = 15:00Z.
+  const openMs = Date.parse('2024-03-04T15:00:00Z');
+
+  it('one quoted at or before the open, on its day or the trading day before (a Monday\'s is the Friday)', () => {
+    expect(previousTradingDay('2024-03-04'), 'Monday → Friday').toBe('2024-03-01');
+    expect(previousTradingDay('2024-03-05'), 'Tuesday → Monday').toBe('2024-03-04');
+    expect(isUsableEntry('2024-03-04T14:45:00Z', openMs), 'Monday 09:45').toBe(true);
+    expect(isUsableEntry('2024-03-01T21:30:00Z', openMs), 'Friday 16:30').toBe(true);
+    expect(isUsableEntry('2024-03-01T14:31:00Z', openMs), 'Friday 09:31: still the trading day before').toBe(true);
+    expect(isUsableEntry('2024-02-29T21:30:00Z', openMs), 'Thursday: too old').toBe(false);
+    expect(isUsableEntry('2024-03-04T15:05:00Z', openMs), 'after the open').toBe(false);
+  });
+
+  it('a trade without a usable snapshot has no entry figures', () => {
+    const rows = [tx({ type: 'SELL_TO_OPEN', option: { expiration: '2024-03-15', strike: 95, right: 'P' }, quantity: 1, price: 1, at: '2024-03-04T10:00', orderId: 'o1' })];
+    const stale = onlyTrade(rows, snapshotLookup('2024-02-29T21:30:00Z', 100, LEVELS, () => -0.2));
+    expect([stale.entrySnapshot, stale.deltaAtEntry, stale.levelsAtEntry], 'Thursday\'s snapshot for a Monday open').toEqual([null, null, null]);
+    const fresh = onlyTrade(rows, snapshotLookup('2024-03-01T21:30:00Z', 100, LEVELS, () => -0.2));
+    expect([fresh.deltaAtEntry, fresh.levelsAtEntry?.shortStrikeVs], 'Friday\'s close').toEqual([-0.2, 'put_wall_to_flip']);
+  });
+});
+
+describe('where the strike stood', () => {
+  it.each([
+    [85, 'below_put_wall'],
+    [90, 'put_wall_to_flip'],
+    [99.5, 'put_wall_to_flip'],
+    [100, 'flip_to_call_wall'],
+    [110, 'flip_to_call_wall'],
+    [110.5, 'above_call_wall'],
+  ] as const)('strike %d against put wall 90, flip 100, call wall 110: %s', (strike, where) => {
+    expect(placeStrike(strike, LEVELS)).toBe(where);
+  });
+
+  it('without a flip only the walls can place it', () => {
+    const noFlip = { ...LEVELS, gammaFlip: null };
+    expect([placeStrike(85, noFlip), placeStrike(95, noFlip), placeStrike(115, noFlip)]).toEqual(['below_put_wall', null, 'above_call_wall']);
+  });
+
+  it('the main leg of a strangle is its richer short leg; of a debit spread its short leg; of a long call the call', () => {
+    const at = '2024-03-04T10:00';
+    const leg = (type: 'SELL_TO_OPEN' | 'BUY_TO_OPEN', strike: number, right: 'C' | 'P', price: number) =>
+      tx({ type, option: { expiration: '2024-03-15', strike, right }, quantity: 1, price, at, orderId: 'o1' });
+    const lookup = snapshotLookup('2024-03-04T14:45:00Z', 100, LEVELS, ({ strike, right }) => (right === 'P' ? -strike / 1000 : strike / 1000));
+    const strangle = onlyTrade([leg('SELL_TO_OPEN', 88, 'P', 1), leg('SELL_TO_OPEN', 112, 'C', 1.5)], lookup);
+    expect([strangle.deltaAtEntry, strangle.levelsAtEntry?.shortStrikeVs], 'the 112 call (1.50 > 1.00)').toEqual([0.112, 'above_call_wall']);
+    const spread = onlyTrade([leg('BUY_TO_OPEN', 100, 'C', 3), leg('SELL_TO_OPEN', 105, 'C', 1)], lookup);
+    expect(spread.deltaAtEntry, 'the short 105 call').toBe(0.105);
+    const longCall = onlyTrade([leg('BUY_TO_OPEN', 102, 'C', 2)], lookup);
+    expect([longCall.deltaAtEntry, longCall.levelsAtEntry], 'no short leg: the long call').toEqual([0.102, { ...LEVELS, shortStrikeVs: 'flip_to_call_wall' }]);
+  });
+});
+
+const SPY_FILE = join(CHAIN_FIXTURES, 'SPY_quotedata_2023-09-14_carlos.csv');
+
+/** The service's marks of a snapshot (src-main/services/journal-book.ts marksOf), written out for the test. */
+function marksOf(contracts: readonly OptionContract[], chain: ReturnType<typeof prepareChain>, spot: number, quoteTime: string): UnderlyingMarks {
+  const gex = computeGex(chain, { expirations: [], formula: 'nominal' });
+  return {
+    snapshotId: 1,
+    quoteTime,
+    spot,
+    rate: 0.04,
+    contracts: contracts.length,
+    levels: { callWall: gex.callWall?.strike ?? null, putWall: gex.putWall?.strike ?? null, gammaFlip: gex.gammaInflection, gammaZone: gex.gammaZone },
+    contract(expiration, strike, right) {
+      const found = contracts.find((c) => c.expiration === expiration && c.strike === strike && c.right === right && c.root === 'SPY');
+      if (!found) return null;
+      const groups = chain.byExpiration.get(expiration)?.groups ?? [];
+      const group = groups.find((g) => g.settlement === settlementOf(found.root)) ?? groups[0];
+      return { bid: found.bid, ask: found.ask, iv: found.iv, tYears: group?.tYears ?? null, forward: group?.forward ?? null };
+    },
+  };
+}
+
+describe.skipIf(!existsSync(SPY_FILE))('on the real SPY chain of 2023-09-14 16:31 (CBOE quotedata)', () => {
+  it('a short strangle opened the next morning: the put\'s delta near CBOE\'s, the levels of /gex, Reg T at its spot', () => {
+    const parsed = parseChainFile(readFileSync(SPY_FILE, 'utf8'));
+    if (!parsed.ok) throw new Error('the SPY chain does not parse');
+    const snapshot = parsed.snapshot;
+    const chain = prepareChain(snapshot, { rate: 0.04 });
+    const marks = marksOf(snapshot.contracts, chain, snapshot.spot, snapshot.quoteTime);
+    const lookup = entryLookupFromMarks((underlying, atMs) => (underlying === 'SPY' && atMs >= Date.parse(snapshot.quoteTime) ? marks : null));
+    const leg = (strike: number, right: 'C' | 'P', price: number) =>
+      tx({ type: 'SELL_TO_OPEN', ticker: 'SPY', option: { expiration: '2023-09-29', strike, right }, quantity: 1, price, at: '2023-09-15T10:00', orderId: 'o1' });
+    // Sold at the file's bids: the 440 put at 1.05, the 460 call at 0.49.
+    const trade = onlyTrade([leg(440, 'P', 1.05), leg(460, 'C', 0.49)], lookup);
+    expect(trade.strategy).toBe('short_strangle');
+    expect(trade.entrySnapshot, 'Thursday\'s close for a Friday open').toEqual({ quoteTime: snapshot.quoteTime, spot: 450.81 });
+    // CBOE's Delta column for SPY230929P00440000 is −0.1779 (its own model and clock); ours is Black–Scholes on the
+    // parity forward at IV 0.122, 15 days out.
+    expect(Math.abs((trade.deltaAtEntry ?? 0) - -0.1779), `delta ${trade.deltaAtEntry} vs CBOE −0.1779`).toBeLessThan(0.01);
+    expect(trade.dteAtEntry, '09-15 to 09-29').toBe(14);
+    const levels = marks.levels;
+    expect(trade.levelsAtEntry, 'the snapshot\'s /gex default-scope levels').toEqual({ ...levels, shortStrikeVs: levels ? placeStrike(440, levels) : null });
+    // Reg T at 450.81: put 10.81 OTM, 90.162 − 10.81 = 79.352 × 100 + 105 = 8,040.20; call 9.19 OTM, 90.162 − 9.19 =
+    // 80.972 × 100 + 49 = 8,146.20, the larger: + the put's 105.
+    expect(trade.collateralMinor, '8,146.20 + 105 = 8,251.20').toBe(minor(8_251.2));
+  });
+});
