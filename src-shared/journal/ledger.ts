@@ -37,6 +37,8 @@ function phaseOf(type: TransactionType): number {
       return 1;
     case 'BUY':
     case 'SELL':
+    case 'SELL_SHORT':
+    case 'BUY_TO_COVER':
       return 2;
     case 'BUY_TO_CLOSE':
     case 'SELL_TO_CLOSE':
@@ -158,7 +160,7 @@ class LedgerBuilder implements RealizedSink {
   private trade(t: Transaction): void {
     const day = t.tradeDay;
     const pos = this.positions.of(t);
-    const dir = t.type === 'BUY_TO_OPEN' || t.type === 'BUY_TO_CLOSE' || t.type === 'BUY' ? 1 : -1;
+    const dir = t.type === 'BUY_TO_OPEN' || t.type === 'BUY_TO_CLOSE' || t.type === 'BUY' || t.type === 'BUY_TO_COVER' ? 1 : -1;
     const qty = Math.abs(t.quantity);
     const costsMinor = Math.abs(t.commissionMinor) + Math.abs(t.feesMinor);
     const grossMinor = tradeValueMinor(t, dir, qty, costsMinor);

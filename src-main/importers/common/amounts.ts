@@ -19,8 +19,9 @@ export function grossMinor(priceMinor: number, quantity: number, multiplier: num
  * only a plausible residual (0 ≤ fees < gross).
  */
 export function impliedFeesMinor(tx: ImportedTransaction): number {
-  const selling = tx.type === 'SELL' || tx.type === 'SELL_TO_OPEN' || tx.type === 'SELL_TO_CLOSE';
-  const buying = tx.type === 'BUY' || tx.type === 'BUY_TO_OPEN' || tx.type === 'BUY_TO_CLOSE';
+  const sign = fillSign(tx.type);
+  const selling = sign < 0;
+  const buying = sign > 0;
   if ((!selling && !buying) || !Number.isInteger(tx.quantity)) return 0;
   const gross = grossMinor(tx.priceMinor, tx.quantity, tx.multiplier);
   const fees = selling ? gross - tx.commissionMinor - tx.amountMinor : -tx.amountMinor - gross - tx.commissionMinor;
@@ -29,8 +30,8 @@ export function impliedFeesMinor(tx: ImportedTransaction): number {
 
 /** Signed position effect of a fill: + for buys, − for sells, 0 for anything else. */
 export function fillSign(type: ImportedTransaction['type']): number {
-  if (type === 'BUY' || type === 'BUY_TO_OPEN' || type === 'BUY_TO_CLOSE') return 1;
-  if (type === 'SELL' || type === 'SELL_TO_OPEN' || type === 'SELL_TO_CLOSE') return -1;
+  if (type === 'BUY' || type === 'BUY_TO_OPEN' || type === 'BUY_TO_CLOSE' || type === 'BUY_TO_COVER') return 1;
+  if (type === 'SELL' || type === 'SELL_TO_OPEN' || type === 'SELL_TO_CLOSE' || type === 'SELL_SHORT') return -1;
   return 0;
 }
 

@@ -143,9 +143,11 @@ export function formatInstant(cell: string, timeCell: string | null, layout: For
 
 const LAYOUT_HINT: Record<FormatDateLayout, string> = { 'YYYY-MM-DD': '2024-03-15', 'MM/DD/YYYY': '03/15/2024', 'DD/MM/YYYY': '15/03/2024' };
 
-const BUYS = new Set<TransactionType>(['BUY', 'BUY_TO_OPEN', 'BUY_TO_CLOSE']);
-const SELLS = new Set<TransactionType>(['SELL', 'SELL_TO_OPEN', 'SELL_TO_CLOSE']);
+const BUYS = new Set<TransactionType>(['BUY', 'BUY_TO_OPEN', 'BUY_TO_CLOSE', 'BUY_TO_COVER']);
+const SELLS = new Set<TransactionType>(['SELL', 'SELL_TO_OPEN', 'SELL_TO_CLOSE', 'SELL_SHORT']);
 const OPTION_FILLS: Partial<Record<TransactionType, TransactionType>> = { BUY_TO_OPEN: 'BUY', BUY_TO_CLOSE: 'BUY', SELL_TO_OPEN: 'SELL', SELL_TO_CLOSE: 'SELL' };
+/** A short sale or cover written on an option row opens or closes the option. */
+const SHORT_ON_OPTION: Partial<Record<TransactionType, TransactionType>> = { SELL_SHORT: 'SELL_TO_OPEN', BUY_TO_COVER: 'BUY_TO_CLOSE' };
 
 /** The parser of one saved format. */
 class FormatReader {
@@ -242,6 +244,7 @@ class FormatReader {
     // An option type on a stock row is the stock trade; buy or sell on an option row is opening or closing by the
     // running position (one warning for the file).
     if (option === null && OPTION_FILLS[type] !== undefined) type = OPTION_FILLS[type] ?? type;
+    if (option !== null) type = SHORT_ON_OPTION[type] ?? type;
     if (option !== null && (type === 'BUY' || type === 'SELL')) {
       type = inferOptionFill(this.positions, option.symbol, type === 'BUY' ? quantity : -quantity);
       if (!this.inferredOpenClose) this.out.warn(reader.line, 'options traded as "buy" or "sell" are opening or closing by the running position, in file order: map the open/close words to their types to say which');
