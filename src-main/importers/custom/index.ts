@@ -312,6 +312,8 @@ class FormatReader {
 /** Parses a file with a saved (or previewed) format. */
 export function parseWithFormat(format: SavedFormat, text: string, options: ParseOptions): ParseResult {
   const out = new ResultCollector(`custom:${format.id}`, CUSTOM_SOURCE);
+  // Unknown brokers: oldest first unless the file's dates say otherwise.
+  out.listing = 'oldest-first';
   const key = headerKey(format.header);
   const table = readTable(out, text, {
     isHeader: (names) => namesKey(names) === key,

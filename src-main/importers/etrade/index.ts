@@ -172,6 +172,7 @@ function isReinvestment(row: Row): boolean {
 
 export function parseEtrade(text: string, options: ParseOptions): ParseResult {
   const out = new ResultCollector('etrade', ETRADE_SOURCE);
+  out.listing = 'newest-first';
   const table = readTable(out, text, {
     isHeader: isEtradeHeader,
     required: REQUIRED,

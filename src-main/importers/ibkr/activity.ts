@@ -63,6 +63,8 @@ export function parseIbkrActivity(text: string, options: ParseOptions): ParseRes
   const parsed = parseCsv(text);
   const isHistory = parsed.records.some((record) => record.cells[0] === 'Transaction History');
   const out = new ResultCollector('ibkr', isHistory ? IBKR_HISTORY_SOURCE : IBKR_ACTIVITY_SOURCE);
+  // Statements list each section oldest first.
+  out.listing = 'oldest-first';
   if (parsed.error) {
     out.error(parsed.error.line, parsed.error.message);
     return out.result();

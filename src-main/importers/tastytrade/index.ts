@@ -9,6 +9,7 @@ import { BROKER_LABELS } from '../../../src-shared/api/constants';
 
 export function parseTastytrade(text: string, options: ParseOptions): ParseResult {
   const out = new ResultCollector('tastytrade', SOURCE);
+  out.listing = 'newest-first';
   const table = readTable(out, text, {
     isHeader: (names) => layoutOf(names) !== null,
     required: [],
