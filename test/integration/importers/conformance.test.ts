@@ -48,6 +48,7 @@ const SAMPLES: Sample[] = [
   { importer: 'tastytrade', file: 'tastytrade_legacy_tastyworks_selfwritten.csv', byName: true, isHeader: has('Transaction Code'), bad: { row: has('Trade'), column: 'Amount' } },
   { importer: 'schwab', file: 'schwab_transactions_pfe_wheel_selfwritten.csv', byName: true, isHeader: has('Fees & Comm'), bad: { row: has('Sell to Open'), column: 'Amount' } },
   { importer: 'thinkorswim', file: 'thinkorswim_statement_pfe_wheel_selfwritten.csv', byName: false, isHeader: has('REF #'), bad: { row: has('TRD'), column: 'AMOUNT' } },
+  { importer: 'thinkorswim', file: 'thinkorswim_statement_old_tda_selfwritten.csv', byName: false, isHeader: has('Commissions & Fees'), bad: { row: has('TRD'), column: 'AMOUNT' } },
   { importer: 'ibkr', file: 'ibkr_activity_statement_selfwritten.csv', byName: false, isHeader: has('Header'), bad: { row: (cells) => cells[0] === 'Trades' && cells[1] === 'Data' && cells[2] === 'Order', column: 'Proceeds' } },
   { importer: 'ibkr', file: 'ibkr_flex_query_selfwritten.csv', byName: true, isHeader: has('ClientAccountID'), bad: { row: has('OPT'), column: 'TradePrice' } },
   { importer: 'ibkr', file: 'ibkr_trade_confirmation_flex_selfwritten.csv', byName: true, isHeader: has('ClientAccountID'), bad: { row: has('ExchTrade'), column: 'Price' } },

@@ -59,3 +59,51 @@ describe('Robinhood: newest first, and a share lot costs its cash amount', () =>
     expect(sumAmounts(result)).toBe(tableRows(text, 'Trans Code').reduce((sum, row) => sum + minorOf(row.Amount ?? ''), 0));
   });
 });
+
+describe('thinkorswim: an older TD Ameritrade statement (no REF # or Misc Fees; removals that name no option)', () => {
+  const text = brokerFixture('thinkorswim_statement_old_tda_selfwritten.csv');
+  const result = detected(text, 'thinkorswim');
+  const at = (line: number) => {
+    const row = result.transactions.find((candidate) => candidate.line === line);
+    if (row === undefined) throw new Error(`no transaction at line ${line}`);
+    return row.transaction;
+  };
+
+  it('reads it without the two columns: 9 cash rows and 5 fills, each fill on its cash row', () => {
+    expect(result.rows).toBe(14);
+    expect(result.transactions).toHaveLength(9);
+    expect(result.warnings).toEqual([]);
+    expect(result.transactions.map((row) => row.transaction.orderId), 'no REF # column: no order ids').toEqual(Array(9).fill(null));
+    expect([at(25).type, at(25).commissionMinor, at(25).amountMinor], 'SPY put (Trade History line 25): 170.00 less 3.80').toEqual(['SELL_TO_OPEN', 38_000, 1_662_000]);
+  });
+
+  it('places each removal by its date and quantity on the option the statement holds', () => {
+    // Line 13 removes 2: the two SPY puts (the SPY call is 1 contract), expired Friday 1/19 and booked Monday 1/22.
+    expect([at(13).type, at(13).symbol, at(13).quantity, at(13).multiplier]).toEqual(['EXPIRATION', 'SPY180119P00260000', 2, 100]);
+    expect([at(14).type, at(14).symbol, at(14).quantity]).toEqual(['EXPIRATION', 'SPY180119C00285000', 1]);
+    // Line 16 says no quantity: the AAPL put is the only option left, expired 2/16, booked 2/20.
+    expect([at(16).type, at(16).symbol, at(16).quantity]).toEqual(['EXPIRATION', 'AAPL180216P00160000', 1]);
+  });
+
+  it('a short sale and its cover are SELL_SHORT and BUY_TO_COVER', () => {
+    expect([at(21).type, at(22).type]).toEqual(['BUY_TO_COVER', 'SELL_SHORT']);
+  });
+
+  it('realizes 351.40 on options and 36.10 on shares; Σ cash = the balance change, 387.92', () => {
+    const { optionsPL, stockPL } = figures(ledgerFor(result));
+    // 170 − 3.80 + 40 − 2.40 + 150 − 2.40, all three expired.
+    expect(optionsPL).toBe(3_514_000);
+    // Short 50 XYZ at 20.00, covered at 19.00: 1,000 − 6.95 − (950 + 6.95).
+    expect(stockPL).toBe(361_000);
+    expect(sumAmounts(result)).toBe(minorOf('10,387.92') - minorOf('10,000.00'));
+    expect(ledgerFor(result).positions, 'nothing left open').toEqual([]);
+  });
+
+  it('a removal that no position fits is kept as OTHER with one warning', () => {
+    const broken = text.replace('REMOVAL OF OPTION DUE TO EXPIRATION 1,', 'REMOVAL OF OPTION DUE TO EXPIRATION 3,');
+    const parsed = detected(broken, 'thinkorswim');
+    expect(parsed.transactions.find((row) => row.line === 14)?.transaction.type).toBe('OTHER');
+    expect(parsed.warnings.map((w) => w.line)).toEqual([14]);
+    expect(parsed.warnings[0]?.message).toContain('names no option');
+  });
+});
