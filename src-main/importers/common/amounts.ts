@@ -47,3 +47,16 @@ export function inferOptionFill(positions: Map<string, number>, symbol: string, 
   if (signedQuantity >= 0) return opening ? 'BUY_TO_OPEN' : 'BUY_TO_CLOSE';
   return opening ? 'SELL_TO_OPEN' : 'SELL_TO_CLOSE';
 }
+
+/**
+ * Bonds and bills are priced in percent of par (99.5 is 995 per 1,000 of face), and files count them as face
+ * value (10,000: price × quantity × 0.01 is the cash) or as bonds of 1,000 face (10: × 10). The multiplier of a
+ * fill is the first of 1, 0.01 and 10 that makes price × quantity × multiplier its cash within 2% (accrued
+ * interest, fees); null when none does.
+ */
+export function parMultiplier(priceMinor: number, quantity: number, cashMinor: number): number | null {
+  const cash = Math.abs(cashMinor);
+  if (quantity === 0 || cash === 0 || priceMinor === 0) return null;
+  const gross = Math.abs(priceMinor * quantity);
+  return [1, 0.01, 10].find((multiplier) => Math.abs(gross * multiplier - cash) <= cash * 0.02) ?? null;
+}

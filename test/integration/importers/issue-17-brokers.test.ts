@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parseImport } from '../../../src-main/importers/index';
 import type { ParseResult } from '../../../src-main/importers/types';
 import { allTime } from '../../unit/journal/helpers';
-import { brokerFixture, figures, ledgerFor, minorOf, sumAmounts, tableRows } from './file-totals';
+import { brokerFixture, figures, ledgerFor, minorOf, rowAt, sumAmounts, tableRows } from './file-totals';
 
 function detected(text: string, broker: string): ParseResult {
   const outcome = parseImport(text, 'auto', {});
@@ -105,5 +105,31 @@ describe('thinkorswim: an older TD Ameritrade statement (no REF # or Misc Fees; 
     expect(parsed.transactions.find((row) => row.line === 14)?.transaction.type).toBe('OTHER');
     expect(parsed.warnings.map((w) => w.line)).toEqual([14]);
     expect(parsed.warnings[0]?.message).toContain('names no option');
+  });
+});
+
+describe('E*TRADE: bills and bonds priced in percent of par, short sales', () => {
+  const text = brokerFixture('etrade_bills_bonds_selfwritten.csv');
+  const result = detected(text, 'etrade');
+  it('reads the quantity as face value (bill: × 0.01) or as bonds of 1,000 face (note: × 10), from the cash', () => {
+    const bill = rowAt(result, text, '03/01/24,Bought');
+    // 99.5 % of 10,000 face = 9,950.00: the basis, not 99.5 × 10,000 = 995,000.
+    expect([bill.type, bill.quantity, bill.priceMinor, bill.multiplier]).toEqual(['BUY', 10_000, 995_000, 0.01]);
+    const note = rowAt(result, text, '02/01/24,Bought');
+    expect([note.quantity, note.priceMinor, note.multiplier], '99.8 × 5 × 10 = 4,990.00').toEqual([5, 998_000, 10]);
+    const redemption = rowAt(result, text, 'Redemption');
+    expect([redemption.type, redemption.quantity, redemption.multiplier]).toEqual(['SELL', 10_000, 0.01]);
+    expect(result.warnings).toEqual([]);
+  });
+
+  it('a short sale and its cover are SELL_SHORT and BUY_TO_COVER', () => {
+    expect([rowAt(result, text, 'Sold Short').type, rowAt(result, text, 'Bought To Cover').type]).toEqual(['SELL_SHORT', 'BUY_TO_COVER']);
+  });
+
+  it('realizes 112.48: the bill 50.00, the note 22.50, the short 39.98', () => {
+    // Bill: 10,000.00 at maturity − 9,950.00. Note: 5,012.50 − 4,990.00. XYZ: 999.98 − 960.00.
+    expect(figures(ledgerFor(result)).stockPL).toBe(1_124_800);
+    expect(figures(ledgerFor(result, (tx) => tx.symbol === '912797GL5')).stockPL).toBe(500_000);
+    expect(ledgerFor(result).positions).toEqual([]);
   });
 });
