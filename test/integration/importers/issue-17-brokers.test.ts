@@ -133,3 +133,50 @@ describe('E*TRADE: bills and bonds priced in percent of par, short sales', () =>
     expect(ledgerFor(result).positions).toEqual([]);
   });
 });
+
+describe('IBKR Activity Statement: adjusted options carry the statement\'s own multiplier; short sales', () => {
+  const text = brokerFixture('ibkr_activity_adjusted_options_selfwritten.csv');
+  const result = detected(text, 'ibkr');
+
+  it('takes OPEN1 at 50 from Financial Instrument Information, XYZ1 at 10 from its own proceeds', () => {
+    const open1 = result.transactions.filter((row) => row.transaction.symbol.startsWith('OPEN1')).map((row) => row.transaction);
+    expect(open1.map((tx) => [tx.type, tx.symbol, tx.underlying, tx.multiplier, tx.quantity, tx.priceMinor])).toEqual([
+      ['SELL_TO_OPEN', 'OPEN1251017C00009000', 'OPEN', 50, 2, 15_000],
+      ['EXPIRATION', 'OPEN1251017C00009000', 'OPEN', 50, 2, 0],
+    ]);
+    const xyz1 = result.transactions.filter((row) => row.transaction.symbol.startsWith('XYZ1')).map((row) => row.transaction);
+    // 20.00 of proceeds for 1 contract at 2.00: 10 shares a contract.
+    expect(xyz1.map((tx) => [tx.type, tx.multiplier, tx.underlying])).toEqual([['BUY_TO_OPEN', 10, 'XYZ'], ['SELL_TO_CLOSE', 10, 'XYZ']]);
+  });
+
+  it('a sale coded O and a buy coded C on shares are SELL_SHORT and BUY_TO_COVER', () => {
+    expect(result.transactions.filter((row) => !row.transaction.isOption).map((row) => row.transaction.type)).toEqual(['SELL_SHORT', 'BUY_TO_COVER']);
+  });
+
+  it("realizes 155.80 on options (IBKR's own Realized P/L) and 48.00 on shares", () => {
+    const { optionsPL, stockPL } = figures(ledgerFor(result));
+    // OPEN1: 2 × 1.50 × 50 = 150.00 − 2.10, expired: 147.90 (read at 100 it was 297.90). XYZ1: 30 − 1.05 − 21.05 = 7.90.
+    expect(optionsPL).toBe(1_558_000);
+    expect(stockPL).toBe(480_000);
+  });
+});
+
+describe('IBKR Flex Query: an adjusted option keeps its own root; short sales', () => {
+  const text = [
+    '"ClientAccountID","CurrencyPrimary","AssetClass","Symbol","UnderlyingSymbol","Strike","Expiry","Put/Call","Multiplier","DateTime","Quantity","TradePrice","Proceeds","IBCommission","NetCash","Buy/Sell","Open/CloseIndicator","TransactionID"',
+    '"U1","USD","OPT","OPEN1 17OCT25 9 C","OPEN","9","20251017","C","50","20251001;094510","-2","1.5","150","-2.1","147.9","SELL","O","9001"',
+    '"U1","USD","STK","XYZ","","","","","1","20251006;101230","-100","20","2000","-1","1999","SELL","O","9002"',
+    '"U1","USD","STK","XYZ","","","","","1","20251009;144002","100","19.5","-1950","-1","-1951","BUY","C","9003"',
+  ].join('\n');
+  const result = detected(text, 'ibkr');
+
+  it('OPEN1 is not the standard OPEN contract: root OPEN1, underlying OPEN, 50 a contract', () => {
+    const tx = result.transactions[0]?.transaction;
+    expect([tx?.symbol, tx?.underlying, tx?.multiplier, tx?.type]).toEqual(['OPEN1251017C00009000', 'OPEN', 50, 'SELL_TO_OPEN']);
+  });
+
+  it('STK sold to open and bought to close are SELL_SHORT and BUY_TO_COVER; 48.00 realized', () => {
+    expect(result.transactions.slice(1).map((row) => row.transaction.type)).toEqual(['SELL_SHORT', 'BUY_TO_COVER']);
+    expect(figures(ledgerFor(result)).stockPL).toBe(480_000);
+  });
+});
