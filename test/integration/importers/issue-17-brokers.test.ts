@@ -180,3 +180,41 @@ describe('IBKR Flex Query: an adjusted option keeps its own root; short sales', 
     expect(figures(ledgerFor(result)).stockPL).toBe(480_000);
   });
 });
+
+describe('short sales and covers of shares (Schwab, Fidelity, Webull): SELL_SHORT and BUY_TO_COVER', () => {
+  const cases: Array<{ broker: string; text: string }> = [
+    {
+      broker: 'schwab',
+      text: [
+        '"Date","Action","Symbol","Description","Quantity","Price","Fees & Comm","Amount"',
+        '"03/14/2024","Buy to Cover","XYZ","XYZ CORP","20","$48.00","","-$960.00"',
+        '"02/20/2024","Sell Short","XYZ","XYZ CORP","20","$50.00","$0.02","$999.98"',
+      ].join('\n'),
+    },
+    {
+      broker: 'fidelity',
+      text: [
+        'Run Date,Action,Symbol,Description,Type,Quantity,Price ($),Commission ($),Fees ($),Accrued Interest ($),Amount ($),Settlement Date',
+        '03/14/2024,"YOU BOUGHT SHORT COVER XYZ CORP (XYZ) (Short)",XYZ,XYZ CORP,Short,20,48,,,,-960.00,03/15/2024',
+        '02/20/2024,"YOU SOLD SHORT SALE XYZ CORP (XYZ) (Short)",XYZ,XYZ CORP,Short,-20,50,,0.02,,999.98,02/21/2024',
+      ].join('\n'),
+    },
+    {
+      broker: 'webull',
+      text: [
+        'Name,Symbol,Side,Status,Filled,Total Qty,Price,Avg Price,Time-in-Force,Placed Time,Filled Time',
+        'Xyz Corp,XYZ,Buy,Filled,20,20,48.00,48.00,DAY,03/14/2024 10:00:00 EDT,03/14/2024 10:00:00 EDT',
+        'Xyz Corp,XYZ,Short,Filled,20,20,50.00,50.00,DAY,02/20/2024 10:00:00 EST,02/20/2024 10:00:00 EST',
+      ].join('\n'),
+    },
+  ];
+  for (const { broker, text } of cases) {
+    it(`${broker}: the short sale, then its cover`, () => {
+      const result = detected(text, broker);
+      const byTime = [...result.transactions].sort((a, b) => a.transaction.tradeDate.localeCompare(b.transaction.tradeDate));
+      expect(byTime.map((row) => row.transaction.type)).toEqual(['SELL_SHORT', 'BUY_TO_COVER']);
+      // Sold 20 at 50.00 and bought them back at 48.00: 40.00, less the sale's fee where the file has one.
+      expect(figures(ledgerFor(result)).stockPL).toBe(broker === 'webull' ? 400_000 : 399_800);
+    });
+  }
+});
