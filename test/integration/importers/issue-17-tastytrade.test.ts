@@ -31,13 +31,13 @@ describe('tastyworks 2021–2023 layout: Date,Type,Action,Symbol,Instrument Type
     const typeOf = (fragment: string) => rowAt(result, text, fragment).type;
     expect(typeOf('due to expiration')).toBe('EXPIRATION');
     expect(typeOf('due to assignment')).toBe('ASSIGNMENT');
-    expect(typeOf('Buy to Open 100 CLF')).toBe('BUY');
-    expect(typeOf('CLEVELAND-CLIFFS')).toBe('DIVIDEND');
+    expect(typeOf('Buy to Open 100 QRS')).toBe('BUY');
+    expect(typeOf('QRS INDUSTRIES')).toBe('DIVIDEND');
     expect(typeOf('INTEREST ON CREDIT BALANCE')).toBe('INTEREST');
     expect(typeOf('Regulatory fee adjustment')).toBe('FEE');
     expect(typeOf('Wire Funds Received')).toBe('DEPOSIT');
-    expect(typeOf('Sold 1 CLF 12/17/21 Call')).toBe('SELL_TO_OPEN');
-    expect(typeOf('Bought 1 CLF 12/23/21 Call')).toBe('BUY_TO_CLOSE');
+    expect(typeOf('Sold 1 QRS 12/17/21 Call')).toBe('SELL_TO_OPEN');
+    expect(typeOf('Bought 1 QRS 12/23/21 Call')).toBe('BUY_TO_CLOSE');
   });
 
   it('a short sale and its cover are SELL_SHORT and BUY_TO_COVER', () => {
@@ -45,10 +45,10 @@ describe('tastyworks 2021–2023 layout: Date,Type,Action,Symbol,Instrument Type
     expect(rowAt(result, text, 'Bought 10 XYZ').type).toBe('BUY_TO_COVER');
   });
 
-  it('pins the 12/06 call by hand: 0.75 × 100 = 75.00 less 1.00 and 0.132, in USD, at 14:32 UTC', () => {
-    const tx = rowAt(result, text, 'Sold 1 CLF 12/17/21 Call');
+  it('pins the 12/06 call by hand: 0.75 × 100 = 75.00 less 1.00 and 0.132, in USD, at 14:39 UTC', () => {
+    const tx = rowAt(result, text, 'Sold 1 QRS 12/17/21 Call');
     expect([tx.symbol, tx.quantity, tx.priceMinor, tx.multiplier, tx.commissionMinor, tx.feesMinor, tx.amountMinor, tx.currency, tx.tradeDate]).toEqual([
-      'CLF211217C00021000', 1, 7_500, 100, 10_000, 1_320, 738_680, 'USD', '2021-12-06T14:32:00.000Z',
+      'QRS211217C00021000', 1, 7_500, 100, 10_000, 1_320, 738_680, 'USD', '2021-12-06T14:39:00.000Z',
     ]);
   });
 
@@ -64,7 +64,7 @@ describe('tastyworks 2021–2023 layout: Date,Type,Action,Symbol,Instrument Type
     // Put 35 − 1.132 (assigned: kept) + call 75 − 1.132 (expired) + call 6 − 1.132 bought back for 1.12 = 111.484,
     // which the summary gives to the cent.
     expect(optionsPL).toBe(1_114_800);
-    // CLF: 2,150 − 0.05 − (2,100 + 5.00) = 44.95; XYZ short: 500 − 0.02 − (480 + 0.02) = 19.96.
+    // QRS: 2,150 − 0.05 − (2,100 + 5.00) = 44.95; XYZ short: 500 − 0.02 − (480 + 0.02) = 19.96.
     expect(stockPL).toBe(649_100);
     expect(dividends).toBe(50_000);
   });
