@@ -6,11 +6,14 @@ import { createHash } from 'node:crypto';
 import type { ImportedTransaction } from '../../../src-shared/journal/model';
 import type { ImporterId, LineProblem, ParseOptions, ParseResult, ParsedRow } from '../types';
 
-/** The order a broker lists its rows in. */
-export type Listing = 'oldest-first' | 'newest-first';
+/**
+ * The order a broker lists its rows in; `by-dates` for formats that come both ways (the generic CSV, the user's own
+ * formats): the file's first and last dates say which, and a file of one instant is read top-down.
+ */
+export type Listing = 'oldest-first' | 'newest-first' | 'by-dates';
 
 /** The listing a file shows by its dates (rows in file order): null when its first and last rows share an instant. */
-export function listingByDates(rows: readonly ParsedRow[]): Listing | null {
+export function listingByDates(rows: readonly ParsedRow[]): 'oldest-first' | 'newest-first' | null {
   const first = rows[0]?.transaction.tradeDate;
   const last = rows[rows.length - 1]?.transaction.tradeDate;
   if (first === undefined || last === undefined) return null;
@@ -20,14 +23,14 @@ export function listingByDates(rows: readonly ParsedRow[]): Listing | null {
 }
 
 /**
- * Numbers the rows (in file order) by their place in the file's chronological event order (docs/journal.md, "Event
+ * Numbers the rows (in file order) by their place in the file's chronological event order (docs/importers.md, "Event
  * order"): top-down, or bottom-up for a file listed newest first; the transactions of one line keep the order the
  * importer made them in. Importers that order events themselves (a statement of several sections) set every
  * sequence before, and those stay.
  */
 function numberEvents(rows: readonly ParsedRow[], declared: Listing): void {
   if (rows.length === 0 || rows.every((row) => row.transaction.sequence !== undefined)) return;
-  const listing = listingByDates(rows) ?? declared;
+  const listing = declared === 'by-dates' ? (listingByDates(rows) ?? 'oldest-first') : declared;
   if (listing === 'oldest-first') {
     rows.forEach((row, index) => {
       row.transaction.sequence = index;
@@ -58,8 +61,8 @@ export class ResultCollector {
 
   /**
    * How the broker lists its rows, declared by each importer: the rows' event order (`sequence`) reads a file
-   * listed newest first bottom-up. A file whose first and last rows have different dates says it itself, and
-   * that wins (a file sorted the other way by the user, formats that come both ways).
+   * listed newest first bottom-up. Formats that come both ways say `by-dates`. A broker's own listing is not
+   * second-guessed from dates: statements of several sections (IBKR) are in no date order from first row to last.
    */
   listing: Listing = 'oldest-first';
 

@@ -326,8 +326,8 @@ export interface FormatParseResult extends ParseResult {
 /** Parses a file with a saved (or previewed) format. */
 export function parseWithFormat(format: SavedFormat, text: string, options: ParseOptions): FormatParseResult {
   const out = new ResultCollector(`custom:${format.id}`, CUSTOM_SOURCE);
-  // Unknown brokers: oldest first unless the file's dates say otherwise.
-  out.listing = 'oldest-first';
+  // Unknown brokers, either way: the file's own dates say which.
+  out.listing = 'by-dates';
   const key = headerKey(format.header);
   const table = readTable(out, text, {
     isHeader: (names) => namesKey(names) === key,

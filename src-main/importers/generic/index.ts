@@ -163,8 +163,8 @@ function readRow(reader: RowReader, accountName: string, identity: RowIdentity):
 
 export function parseGeneric(text: string, options: ParseOptions): ParseResult {
   const out = new ResultCollector('generic', SOURCE);
-  // Written by people and programs, oldest first as a rule; a file's own dates say otherwise.
-  out.listing = 'oldest-first';
+  // Written by people and programs, either way: the file's own dates say which.
+  out.listing = 'by-dates';
   const table = readTable(out, text, {
     // Most of the required names make the header (the rest are reported missing).
     isHeader: (names) => REQUIRED_COLUMNS.filter((name) => names.has(name)).length >= 4,
