@@ -240,9 +240,12 @@ export function readCurrentRow(reader: RowReader, identity: RowIdentity, hasTota
 
 /** `01/29/2021 7:31 PM` (the exporting browser's local time, read as New York time) to a UTC instant. */
 function usLocalToUtc(dateText: string): string | null {
-  const match = /^(\S+)\s+(.+)$/.exec(dateText.trim());
-  const ymd = match?.[1] !== undefined ? mdyToYmd(match[1]) : null;
-  const clock = match?.[2] !== undefined ? clockTo24h(match[2]) : null;
+  // The date, then the time after the first blank (split by position: linear whatever the text).
+  const text = dateText.trim();
+  const blank = text.search(/\s/);
+  if (blank < 0) return null;
+  const ymd = mdyToYmd(text.slice(0, blank));
+  const clock = clockTo24h(text.slice(blank + 1).trim());
   return ymd !== null && clock !== null ? localToUtc(ymd, clock, NEW_YORK) : null;
 }
 
