@@ -29,6 +29,8 @@ export type TransactionRow = {
   source: string;
   inferred: number;
   previous_symbol: string | null;
+  /** The row's place in its file's event order (migration 008); NULL for rows imported before. */
+  sequence: number | null;
 };
 
 export const TRANSACTIONS = Table.of<TransactionRow>()('transactions', [
@@ -57,6 +59,7 @@ export const TRANSACTIONS = Table.of<TransactionRow>()('transactions', [
   'source',
   'inferred',
   'previous_symbol',
+  'sequence',
 ]);
 
 /** What the ledger reads: every column but the description and the broker's row id. */
@@ -105,6 +108,7 @@ export function toRow(tx: ImportedTransaction, ids: StoredIds): TransactionRow {
     source: tx.source,
     inferred: tx.inferred ? 1 : 0,
     previous_symbol: tx.previousSymbol ?? null,
+    sequence: tx.sequence ?? null,
   };
 }
 
@@ -145,6 +149,7 @@ export function toTransaction(row: LedgerRow & Partial<Pick<TransactionRow, 'des
     inferred: row.inferred === 1,
   };
   if (row.previous_symbol !== null) tx.previousSymbol = row.previous_symbol;
+  if (row.sequence !== null) tx.sequence = row.sequence;
   return tx;
 }
 
@@ -212,7 +217,7 @@ export class TransactionsRepository {
         inserted += one.run(
           ids.id, ids.importId, ids.accountId, tx.brokerRowId, tx.type, tx.symbol, tx.underlying, tx.isOption ? 1 : 0, tx.expiration, tx.strike, tx.right,
           tx.quantity, tx.priceMinor, tx.multiplier, tx.amountMinor, tx.commissionMinor, tx.feesMinor, tx.currency, tx.tradeDate, ids.tradeDay,
-          tx.orderId, tx.description, tx.source, tx.inferred ? 1 : 0, tx.previousSymbol ?? null,
+          tx.orderId, tx.description, tx.source, tx.inferred ? 1 : 0, tx.previousSymbol ?? null, tx.sequence ?? null,
         ).changes;
       },
       finish() {

@@ -112,6 +112,11 @@ export interface FormatPreview {
     errors: LineProblem[];
     /** The distinct cells of the type column (the words the format's table should map), first seen first. */
     words: string[];
+    /**
+     * Whether the format can be saved as it is: no errors, and no row whose action opens or closes an option while
+     * the format finds no option on it (it would store the option as shares; the warning says which).
+     */
+    ready: boolean;
   } | null;
 }
 
@@ -172,6 +177,7 @@ export function previewFormat(text: string, draft: ImportFormatDraftT | undefine
       warnings: result.warnings.slice(0, MAX_FILE_PROBLEMS),
       errors: result.errors.slice(0, MAX_FILE_PROBLEMS),
       words: typeWords(format, text),
+      ready: result.errors.length === 0 && result.optionActionsWithoutOption === 0,
     };
   }
   return ok({

@@ -68,10 +68,10 @@ export const ImportFormatMapping = Strict(
         { maxItems: L.words, description: 'Action words → transaction types (case-insensitive); a cell may also be a type name itself' },
       ),
     }),
-    symbol: Type.Optional(FormatColumn('Ticker, or an OCC option symbol')),
+    symbol: Type.Optional(FormatColumn('Ticker, or an option: OCC (SPY250117P00450000) or written out (DEF 08/21/2026 100.00 C, SPY Sep 23 2022 371 Call, -SPY220923C371), an action before it allowed')),
     option: Type.Optional(
       Strict({
-        text: Type.Optional(FormatColumn('An OCC option symbol (SPY250117P00450000, padded or not)')),
+        text: Type.Optional(FormatColumn('An option: OCC (SPY250117P00450000, padded or not) or written out (DEF 08/21/2026 100.00 C, SPY 09/23/2022 C 371, SPY Sep 23 2022 371 Call, -SPY220923C371)')),
         root: Type.Optional(FormatColumn('The underlying of an option (else the symbol column)')),
         expiration: Type.Optional(FormatColumn('Expiration date, written as the date layout')),
         strike: Type.Optional(FormatColumn('Strike')),
@@ -89,7 +89,7 @@ export const ImportFormatMapping = Strict(
     }),
     account: Type.Optional(FormatColumn('Account')),
     currency: Type.Optional(FormatColumn('Currency (3 letters; default USD)')),
-    description: Type.Optional(FormatColumn('Description')),
+    description: Type.Optional(FormatColumn('Description (an option written out in it is read when neither the option nor the symbol column names one)')),
     orderId: Type.Optional(FormatColumn('Order id')),
     rowId: Type.Optional(FormatColumn("The row's own id (a transaction or execution id): re-imports deduplicate on it; without it, on the row's content")),
   },
@@ -155,6 +155,7 @@ export const ImportFormatPreviewResponse = Type.Object({
       warnings: Type.Array(Type.Object({ line: Nullable(Type.Integer()), message: Type.String() })),
       errors: Type.Array(LineMessage, { description: 'Line-numbered problems: any means an import would store nothing' }),
       words: Type.Array(Type.String(), { description: "The type column's distinct cells: the words the format should map" }),
+      ready: Type.Boolean({ description: 'No errors, and no row whose action opens or closes an option while no option was found on it (it would be stored as shares; a warning names it)' }),
     }),
   ),
 });

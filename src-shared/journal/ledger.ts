@@ -8,6 +8,7 @@ import { dateToUtcMs, parseInstantMs } from '../calendar';
 import { ChainBook, slotHoldings, type ChainRecord, type ChainSlot } from './chains';
 import { PositionBook, QTY_EPSILON, tradeValueMinor, type OpenPosition, type Position, type RealizedSink } from './lots';
 import { FILL_TYPES, TRANSACTION_TYPES, type Transaction, type TransactionType } from './model';
+import { keepEventOrder } from './event-order';
 import { DayBook, type CurrencyDays } from './periods';
 import { addRollLegs, matchRolls, type RollLeg, type RollRecord } from './rolls';
 
@@ -37,6 +38,8 @@ export function phaseOf(type: TransactionType): number {
       return 1;
     case 'BUY':
     case 'SELL':
+    case 'SELL_SHORT':
+    case 'BUY_TO_COVER':
       return 2;
     case 'BUY_TO_CLOSE':
     case 'SELL_TO_CLOSE':
@@ -158,7 +161,7 @@ class LedgerBuilder implements RealizedSink {
   private trade(t: Transaction): void {
     const day = t.tradeDay;
     const pos = this.positions.of(t);
-    const dir = t.type === 'BUY_TO_OPEN' || t.type === 'BUY_TO_CLOSE' || t.type === 'BUY' ? 1 : -1;
+    const dir = t.type === 'BUY_TO_OPEN' || t.type === 'BUY_TO_CLOSE' || t.type === 'BUY' || t.type === 'BUY_TO_COVER' ? 1 : -1;
     const qty = Math.abs(t.quantity);
     const costsMinor = Math.abs(t.commissionMinor) + Math.abs(t.feesMinor);
     const grossMinor = tradeValueMinor(t, dir, qty, costsMinor);
@@ -325,10 +328,15 @@ class LedgerBuilder implements RealizedSink {
     order.sort((a, b) => {
       const diff = (keys[a] ?? 0) - (keys[b] ?? 0);
       if (diff !== 0) return diff;
+      // Rows without the broker's event order (manual entries, older imports) first among equals: see keepEventOrder.
+      const sequenced = (transactions[a]?.sequence === undefined ? 0 : 1) - (transactions[b]?.sequence === undefined ? 0 : 1);
+      if (sequenced !== 0) return sequenced;
       const ida = transactions[a]?.id ?? '';
       const idb = transactions[b]?.id ?? '';
       return ida < idb ? -1 : ida > idb ? 1 : 0;
     });
+    // Rows of one instant from one import keep the broker's event order where the import recorded it.
+    keepEventOrder(order, transactions, (i) => Math.floor((keys[i] ?? 0) / 8));
 
     for (let k = 0; k < count; k += 1) {
       const t = transactions[order[k] ?? 0];
@@ -391,7 +399,7 @@ function attributeRolls(chains: readonly ChainRecord[], rolls: readonly RollReco
   }
 }
 
-/** Builds the ledger from all transactions (any order: they are processed by instant, then phase, then id). */
+/** Builds the ledger from all transactions (any order: they are processed by instant, then phase, then id; rows of one instant from one import in their file's event order). */
 export function buildLedger(transactions: readonly Transaction[], options: LedgerOptions): Ledger {
   const builder = new LedgerBuilder(options.reportingCurrency, options.timeline === true);
   builder.process(transactions);

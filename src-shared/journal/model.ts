@@ -51,6 +51,12 @@ export interface ImportedTransaction {
   inferred?: boolean;
   /** For SYMBOL_CHANGE: the old ticker (symbol/underlying carry the new one). */
   previousSymbol?: string;
+  /**
+   * The row's place in its file's chronological event order (0, 1, 2, ...; a file listed newest first is numbered
+   * bottom-up). Among rows of one instant of one import it decides the order (ledger: event-order.ts); absent for
+   * rows imported before it existed and for manual entries.
+   */
+  sequence?: number;
 }
 
 export interface Transaction extends ImportedTransaction {

@@ -2,7 +2,8 @@
  * Issue 9, "No file is a dead end", in Chromium against `strikebook serve`: a file no importer knows is dropped,
  * its columns mapped, previewed (a line-numbered problem shown, then fixed), saved and imported; the same header
  * dropped again is recognised by itself; a PNG is named as such, with no mapping offered. Both themes; screenshots
- * `import-format-*.png` in test-results/screenshots.
+ * `import-format-*.png` in test-results/screenshots. Issue 17: a mapping whose actions open and close options while
+ * no option is found is not ready (no Save); with the instrument column mapped the options are read from the text.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChainPostResponse, ImportFormatsResponseT, ImportsResponseT } from '../../src-shared/api/schemas';
 import type { Static } from 'typebox';
 import { existsSync, readFileSync } from 'node:fs';
-import { CHAIN_FIXTURES } from '../paths';
+import { CHAIN_FIXTURES, REPO_ROOT } from '../paths';
 import { api, goTo, hasChromium, openPage, screenshot } from './harness';
 import { serveForSuite } from './suite';
 
@@ -29,6 +30,9 @@ const otherHeaderFile = join(dir, 'otherbroker.csv');
 writeFileSync(otherHeaderFile, ['When,Action,Symbol,Qty,Price,Amount', '2024-05-01 10:30,BUY,SPY,1,500,-500', '2024-05-02 11:00,SELL,SPY,1,501,501'].join('\n'));
 const emptyFile = join(dir, 'empty-export.csv');
 writeFileSync(emptyFile, '');
+/** Issue 17's "custom formats lie": an instrument column that writes the option out behind its action (self-written). */
+const writtenOutFile = join(dir, 'written-out.csv');
+writeFileSync(writtenOutFile, readFileSync(join(REPO_ROOT, 'test/fixtures/brokers/custom_instrument_written_out_selfwritten.csv')));
 const pngFile = join(dir, 'statement-screenshot.png');
 writeFileSync(pngFile, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0]));
 
@@ -182,6 +186,38 @@ describe.skipIf(!hasChromium)('a format of your own for a file no importer knows
       await drop(page, emptyFile);
       await expect.poll(() => page.getByTestId('import-report').first().textContent()).toContain('The Charles Schwab file is empty: there is nothing to import.');
       await page.getByTestId('broker-select').selectOption('auto');
+      expect(errors.filter((e) => !expected(e))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('issue 17: actions that open and close with no option mapped are not ready; the written-out instrument column is read', async () => {
+    const { context, page, errors } = await openPage(suite.browser(), served(), { width: 1280, theme: 'light' });
+    try {
+      await goTo(page, 'Import');
+      await page.getByTestId('dropzone').waitFor();
+      await drop(page, writtenOutFile);
+      await page.getByRole('button', { name: 'Map its columns…' }).click();
+      const mapper = page.getByTestId('format-mapper');
+      await mapper.getByTestId('mapper-sample').waitFor();
+      expect(await mapper.getByLabel('Column of Symbol').inputValue(), 'guessed from the header').toBe('Instrument');
+      // Without the instrument column nothing names the options: the preview warns and does not offer to save.
+      await mapper.getByLabel('Column of Symbol').selectOption('');
+      await mapper.getByRole('button', { name: 'Preview' }).click();
+      const summary = mapper.getByTestId('mapper-preview').locator('.mapper-summary');
+      await expect.poll(() => summary.textContent()).toContain('Options not found');
+      expect(await mapper.getByTestId('mapper-warnings').textContent()).toContain('would be stored as shares');
+      expect(await mapper.getByRole('button', { name: 'Save format' }).isDisabled()).toBe(true);
+      await screenshot(page, 'import-format-options-not-found-light');
+      // Mapped: the options come out of "Sell to Open DEF 08/21/2026 100.00 C".
+      await mapper.getByLabel('Column of Symbol').selectOption('Instrument');
+      await mapper.getByRole('button', { name: 'Preview' }).click();
+      await expect.poll(() => summary.textContent()).toContain('Ready');
+      const symbols = await mapper.getByTestId('mapper-transactions').locator('tbody tr td:nth-child(4)').allTextContents();
+      expect(symbols).toEqual(['DEF260821C00100000', 'DEF260821C00100000', 'DEF']);
+      expect(await mapper.getByRole('button', { name: 'Save format' }).isDisabled()).toBe(false);
+      await screenshot(page, 'import-format-written-out-light');
       expect(errors.filter((e) => !expected(e))).toEqual([]);
     } finally {
       await context.close();

@@ -19,8 +19,9 @@ export function grossMinor(priceMinor: number, quantity: number, multiplier: num
  * only a plausible residual (0 ≤ fees < gross).
  */
 export function impliedFeesMinor(tx: ImportedTransaction): number {
-  const selling = tx.type === 'SELL' || tx.type === 'SELL_TO_OPEN' || tx.type === 'SELL_TO_CLOSE';
-  const buying = tx.type === 'BUY' || tx.type === 'BUY_TO_OPEN' || tx.type === 'BUY_TO_CLOSE';
+  const sign = fillSign(tx.type);
+  const selling = sign < 0;
+  const buying = sign > 0;
   if ((!selling && !buying) || !Number.isInteger(tx.quantity)) return 0;
   const gross = grossMinor(tx.priceMinor, tx.quantity, tx.multiplier);
   const fees = selling ? gross - tx.commissionMinor - tx.amountMinor : -tx.amountMinor - gross - tx.commissionMinor;
@@ -29,8 +30,8 @@ export function impliedFeesMinor(tx: ImportedTransaction): number {
 
 /** Signed position effect of a fill: + for buys, − for sells, 0 for anything else. */
 export function fillSign(type: ImportedTransaction['type']): number {
-  if (type === 'BUY' || type === 'BUY_TO_OPEN' || type === 'BUY_TO_CLOSE') return 1;
-  if (type === 'SELL' || type === 'SELL_TO_OPEN' || type === 'SELL_TO_CLOSE') return -1;
+  if (type === 'BUY' || type === 'BUY_TO_OPEN' || type === 'BUY_TO_CLOSE' || type === 'BUY_TO_COVER') return 1;
+  if (type === 'SELL' || type === 'SELL_TO_OPEN' || type === 'SELL_TO_CLOSE' || type === 'SELL_SHORT') return -1;
   return 0;
 }
 
@@ -45,4 +46,17 @@ export function inferOptionFill(positions: Map<string, number>, symbol: string, 
   const opening = before === 0 || Math.sign(before) === Math.sign(signedQuantity);
   if (signedQuantity >= 0) return opening ? 'BUY_TO_OPEN' : 'BUY_TO_CLOSE';
   return opening ? 'SELL_TO_OPEN' : 'SELL_TO_CLOSE';
+}
+
+/**
+ * Bonds and bills are priced in percent of par (99.5 is 995 per 1,000 of face), and files count them as face
+ * value (10,000: price × quantity × 0.01 is the cash) or as bonds of 1,000 face (10: × 10). The multiplier of a
+ * fill is the first of 1, 0.01 and 10 that makes price × quantity × multiplier its cash within 2% (accrued
+ * interest, fees); null when none does.
+ */
+export function parMultiplier(priceMinor: number, quantity: number, cashMinor: number): number | null {
+  const cash = Math.abs(cashMinor);
+  if (quantity === 0 || cash === 0 || priceMinor === 0) return null;
+  const gross = Math.abs(priceMinor * quantity);
+  return [1, 0.01, 10].find((multiplier) => Math.abs(gross * multiplier - cash) <= cash * 0.02) ?? null;
 }

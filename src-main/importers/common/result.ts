@@ -6,6 +6,51 @@ import { createHash } from 'node:crypto';
 import type { ImportedTransaction } from '../../../src-shared/journal/model';
 import type { ImporterId, LineProblem, ParseOptions, ParseResult, ParsedRow } from '../types';
 
+/**
+ * The order a broker lists its rows in; `by-dates` for formats that come both ways (the generic CSV, the user's own
+ * formats): the file's first and last dates say which, and a file of one instant is read top-down.
+ */
+export type Listing = 'oldest-first' | 'newest-first' | 'by-dates';
+
+/** The listing a file shows by its dates (rows in file order): null when its first and last rows share an instant. */
+export function listingByDates(rows: readonly ParsedRow[]): 'oldest-first' | 'newest-first' | null {
+  const first = rows[0]?.transaction.tradeDate;
+  const last = rows[rows.length - 1]?.transaction.tradeDate;
+  if (first === undefined || last === undefined) return null;
+  const firstMs = Date.parse(first);
+  const lastMs = Date.parse(last);
+  return firstMs < lastMs ? 'oldest-first' : firstMs > lastMs ? 'newest-first' : null;
+}
+
+/**
+ * Numbers the rows (in file order) by their place in the file's chronological event order (docs/importers.md, "Event
+ * order"): top-down, or bottom-up for a file listed newest first; the transactions of one line keep the order the
+ * importer made them in. Importers that order events themselves (a statement of several sections) set every
+ * sequence before, and those stay.
+ */
+function numberEvents(rows: readonly ParsedRow[], declared: Listing): void {
+  if (rows.length === 0 || rows.every((row) => row.transaction.sequence !== undefined)) return;
+  const listing = declared === 'by-dates' ? (listingByDates(rows) ?? 'oldest-first') : declared;
+  if (listing === 'oldest-first') {
+    rows.forEach((row, index) => {
+      row.transaction.sequence = index;
+    });
+    return;
+  }
+  let sequence = 0;
+  let end = rows.length;
+  while (end > 0) {
+    const line = rows[end - 1]?.line;
+    let start = end - 1;
+    while (start > 0 && rows[start - 1]?.line === line) start -= 1;
+    for (let k = start; k < end; k += 1) {
+      const row = rows[k];
+      if (row) row.transaction.sequence = sequence++;
+    }
+    end = start;
+  }
+}
+
 export class ResultCollector {
   /** Data rows read (not headers, titles, totals, footers or blank lines). */
   rows = 0;
@@ -14,6 +59,13 @@ export class ResultCollector {
   readonly warnings: Array<{ line: number | null; message: string }> = [];
   readonly errors: LineProblem[] = [];
 
+  /**
+   * How the broker lists its rows, declared by each importer: the rows' event order (`sequence`) reads a file
+   * listed newest first bottom-up. Formats that come both ways say `by-dates`. A broker's own listing is not
+   * second-guessed from dates: statements of several sections (IBKR) are in no date order from first row to last.
+   */
+  listing: Listing = 'oldest-first';
+
   constructor(
     readonly broker: ImporterId,
     readonly source: string,
@@ -21,6 +73,16 @@ export class ResultCollector {
 
   add(line: number, transaction: ImportedTransaction): void {
     this.transactions.push({ line, transaction });
+  }
+
+  /**
+   * Numbers the transactions added so far in the order they were added: for importers that make them in event
+   * order from several sections of a file (the line order is not the event order there).
+   */
+  numberInAddOrder(): void {
+    this.transactions.forEach((row, index) => {
+      row.transaction.sequence = index;
+    });
   }
 
   /** `message` says what is wrong (`column "Amount": not an amount: "1x"`); the line is its own field. */
@@ -49,12 +111,14 @@ export class ResultCollector {
       }
       return [...list];
     };
+    const transactions = inOrder(this.transactions);
+    numberEvents(transactions, this.listing);
     return {
       broker: this.broker,
       source: this.source,
       rows: this.rows,
       // File order: importers that read out of order (oldest first, sections) hand back lines in order.
-      transactions: inOrder(this.transactions),
+      transactions,
       skipped: inOrder(this.skipped),
       warnings: inOrder(this.warnings),
       errors: inOrder(this.errors),

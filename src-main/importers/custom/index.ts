@@ -12,6 +12,7 @@ import { fillSign, grossMinor, inferOptionFill, pricePerShareMinor } from '../co
 import { RowReader, normaliseName } from '../common/cells';
 import { checkYmd, clockTo24h, dayToUtc, localToUtc, offsetIsoToUtc } from '../common/dates';
 import { contractColumns, occOption, optionFields, rightOf, type OptionFields } from '../common/options';
+import { optionFromText, saysOptionEffect } from '../common/option-text';
 import { ResultCollector, RowIdentity, accountFor } from '../common/result';
 import { nameSet, readTable } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
@@ -143,9 +144,11 @@ export function formatInstant(cell: string, timeCell: string | null, layout: For
 
 const LAYOUT_HINT: Record<FormatDateLayout, string> = { 'YYYY-MM-DD': '2024-03-15', 'MM/DD/YYYY': '03/15/2024', 'DD/MM/YYYY': '15/03/2024' };
 
-const BUYS = new Set<TransactionType>(['BUY', 'BUY_TO_OPEN', 'BUY_TO_CLOSE']);
-const SELLS = new Set<TransactionType>(['SELL', 'SELL_TO_OPEN', 'SELL_TO_CLOSE']);
+const BUYS = new Set<TransactionType>(['BUY', 'BUY_TO_OPEN', 'BUY_TO_CLOSE', 'BUY_TO_COVER']);
+const SELLS = new Set<TransactionType>(['SELL', 'SELL_TO_OPEN', 'SELL_TO_CLOSE', 'SELL_SHORT']);
 const OPTION_FILLS: Partial<Record<TransactionType, TransactionType>> = { BUY_TO_OPEN: 'BUY', BUY_TO_CLOSE: 'BUY', SELL_TO_OPEN: 'SELL', SELL_TO_CLOSE: 'SELL' };
+/** A short sale or cover written on an option row opens or closes the option. */
+const SHORT_ON_OPTION: Partial<Record<TransactionType, TransactionType>> = { SELL_SHORT: 'SELL_TO_OPEN', BUY_TO_COVER: 'BUY_TO_CLOSE' };
 
 /** The parser of one saved format. */
 class FormatReader {
@@ -154,6 +157,8 @@ class FormatReader {
   /** Running option positions, for option rows whose type says only buy or sell. */
   private readonly positions = new Map<string, number>();
   private inferredOpenClose = false;
+  /** Rows whose action opens or closes an option while no option was found on them (read as shares: a lie to flag). */
+  readonly optionWordsWithoutOption: number[] = [];
 
   constructor(
     private readonly format: SavedFormat,
@@ -188,8 +193,8 @@ class FormatReader {
   private optionOf(reader: RowReader): OptionFields | null {
     const option = this.mapping.option;
     if (option?.text !== undefined && reader.text(option.text) !== '') {
-      const parsed = occOption(reader.text(option.text));
-      if (parsed === null) reader.fail(option.text, `not an OCC option symbol (SPY250117P00450000): "${reader.text(option.text)}"`);
+      const parsed = occOption(reader.text(option.text)) ?? optionFromText(reader.text(option.text));
+      if (parsed === null) reader.fail(option.text, `not an option (an OCC symbol SPY250117P00450000, or written out: DEF 08/21/2026 100.00 C, SPY Sep 23 2022 371 Call): "${reader.text(option.text)}"`);
       return parsed;
     }
     if (option?.expiration !== undefined && option.strike !== undefined && option.right !== undefined) {
@@ -212,7 +217,12 @@ class FormatReader {
         return parsed;
       }
     }
-    return this.mapping.symbol === undefined ? null : occOption(reader.text(this.mapping.symbol));
+    // The symbol column may hold the contract (OCC or written out: `Sell to Open DEF 08/21/2026 100.00 C`), and so
+    // may the description: a row read as shares there would be an option stored as a stock named by the text.
+    const symbol = this.mapping.symbol === undefined ? '' : reader.text(this.mapping.symbol);
+    const fromSymbol = symbol === '' ? null : (occOption(symbol) ?? optionFromText(symbol));
+    if (fromSymbol !== null || this.mapping.description === undefined) return fromSymbol;
+    return optionFromText(reader.text(this.mapping.description));
   }
 
   private unsignedMoney(reader: RowReader, column: string | undefined): number {
@@ -238,10 +248,12 @@ class FormatReader {
     if (mapping.currency !== undefined && !/^[A-Z]{3}$/.test(currency)) reader.fail(mapping.currency, `expected a 3-letter ISO code: "${reader.text(mapping.currency)}"`);
     if (type !== null && fillSign(type) !== 0 && quantity === 0) reader.fail(mapping.quantity, `empty: a ${type} needs its quantity`);
     if (!reader.ok || tradeDate === null || type === null) return null;
+    if (option === null && (OPTION_FILLS[type] !== undefined || saysOptionEffect(reader.text(mapping.type.column)))) this.optionWordsWithoutOption.push(reader.line);
 
     // An option type on a stock row is the stock trade; buy or sell on an option row is opening or closing by the
     // running position (one warning for the file).
     if (option === null && OPTION_FILLS[type] !== undefined) type = OPTION_FILLS[type] ?? type;
+    if (option !== null) type = SHORT_ON_OPTION[type] ?? type;
     if (option !== null && (type === 'BUY' || type === 'SELL')) {
       type = inferOptionFill(this.positions, option.symbol, type === 'BUY' ? quantity : -quantity);
       if (!this.inferredOpenClose) this.out.warn(reader.line, 'options traded as "buy" or "sell" are opening or closing by the running position, in file order: map the open/close words to their types to say which');
@@ -306,9 +318,16 @@ class FormatReader {
   }
 }
 
+/** A format's parse, and how many rows say an option opens or closes while the format found no option on them. */
+export interface FormatParseResult extends ParseResult {
+  optionActionsWithoutOption: number;
+}
+
 /** Parses a file with a saved (or previewed) format. */
-export function parseWithFormat(format: SavedFormat, text: string, options: ParseOptions): ParseResult {
+export function parseWithFormat(format: SavedFormat, text: string, options: ParseOptions): FormatParseResult {
   const out = new ResultCollector(`custom:${format.id}`, CUSTOM_SOURCE);
+  // Unknown brokers, either way: the file's own dates say which.
+  out.listing = 'by-dates';
   const key = headerKey(format.header);
   const table = readTable(out, text, {
     isHeader: (names) => namesKey(names) === key,
@@ -316,15 +335,23 @@ export function parseWithFormat(format: SavedFormat, text: string, options: Pars
     what: `a file of the format "${format.name}"`,
     headerHint: format.header.filter((cell) => cell.trim() !== '').join(','),
   });
-  if (table === null) return out.result();
+  if (table === null) return { ...out.result(), optionActionsWithoutOption: 0 };
   const reader = new FormatReader(format, options.accountName ?? '', out);
   for (const record of table.rows) {
     const row = new RowReader(record, table.columns, out);
     const tx = reader.read(row);
     if (tx !== null && row.ok) out.add(record.line, tx);
   }
+  const flagged = reader.optionWordsWithoutOption;
+  if (flagged.length > 0) {
+    const column = format.mapping.type.column;
+    out.warn(
+      flagged[0] ?? null,
+      `${flagged.length === 1 ? '1 row says' : `${flagged.length} rows say`} in "${column}" that an option opens or closes, but the format finds no option on ${flagged.length === 1 ? 'it' : 'them'}: ${flagged.length === 1 ? 'it' : 'they'} would be stored as shares. Map the option: an OCC symbol column, its parts, or a column that writes it out (DEF 08/21/2026 100.00 C)`,
+    );
+  }
   // With errors the file is refused whole (parseImport's caller); the rows read well stay for the preview.
-  return out.result();
+  return { ...out.result(), optionActionsWithoutOption: flagged.length };
 }
 
 /** A saved format as one more importer of the registry (`custom:<id>`): detected by its header's names. */

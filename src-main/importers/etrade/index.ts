@@ -12,9 +12,13 @@
  * Reinvestment`) row with Quantity > 0 and a negative Amount, "REINVEST" in its description: the first is the
  * dividend as received, the second a BUY of the shares (a lone reinvestment row also books its dividend, as
  * inferred). Withholding is a negative DIVIDEND; ADR custody fees are FEEs, whatever type they are filed under.
+ *
+ * Sold Short / Bought To Cover on shares are SELL_SHORT / BUY_TO_COVER. Bonds and bills are priced in percent of
+ * par: their multiplier is 0.01 when the quantity is face value, 10 when it counts bonds of 1,000 face — whichever
+ * makes price × quantity × multiplier the cash (common/amounts.ts, parMultiplier); a redemption is their sale.
  */
 import type { ImportedTransaction } from '../../../src-shared/journal/model';
-import { impliedFeesMinor, inferOptionFill } from '../common/amounts';
+import { impliedFeesMinor, inferOptionFill, parMultiplier, pricePerShareMinor } from '../common/amounts';
 import { RowReader } from '../common/cells';
 import { dayToUtc, mdyToYmd } from '../common/dates';
 import { occOption, optionFields, rightOf, withOption, type OptionFields } from '../common/options';
@@ -79,6 +83,11 @@ const RULES: Record<string, Rule> = {
   'bought to cover': { kind: 'fill', side: 'BUY', effect: 'CLOSE' },
   'bought to close': { kind: 'fill', side: 'BUY', effect: 'CLOSE' },
   'sold to close': { kind: 'fill', side: 'SELL', effect: 'CLOSE' },
+  // A bond or bill paid back at maturity: the holding sold at par.
+  redemption: { kind: 'fill', side: 'SELL', effect: null },
+  'bond redemption': { kind: 'fill', side: 'SELL', effect: null },
+  maturity: { kind: 'fill', side: 'SELL', effect: null },
+  redeemed: { kind: 'fill', side: 'SELL', effect: null },
   'option expiration': { kind: 'event', type: 'EXPIRATION' },
   'option expired': { kind: 'event', type: 'EXPIRATION' },
   expired: { kind: 'event', type: 'EXPIRATION' },
@@ -172,6 +181,7 @@ function isReinvestment(row: Row): boolean {
 
 export function parseEtrade(text: string, options: ParseOptions): ParseResult {
   const out = new ResultCollector('etrade', ETRADE_SOURCE);
+  out.listing = 'newest-first';
   const table = readTable(out, text, {
     isHeader: isEtradeHeader,
     required: REQUIRED,
@@ -192,9 +202,10 @@ export function parseEtrade(text: string, options: ParseOptions): ParseResult {
   // E*TRADE lists newest first; the running position for plain Bought/Sold options needs oldest first.
   const chronological = rows.map((row, order) => ({ row, order })).sort((a, b) => a.row.day.localeCompare(b.row.day) || b.order - a.order);
   const positions = new Map<string, number>();
+  const multipliers = new Map<string, number>();
   let inferred = 0;
   for (const { row } of chronological) {
-    const tx = mapRow(out, row, accountName, positions);
+    const tx = mapRow(out, row, accountName, positions, multipliers);
     if (tx === null) continue;
     if (tx.inferredFill) inferred += 1;
     out.add(row.reader.line, tx.transaction);
@@ -244,6 +255,7 @@ function mapRow(
   row: Row,
   accountName: string,
   positions: Map<string, number>,
+  multipliers: Map<string, number>,
 ): { transaction: ImportedTransaction; inferredFill: boolean } | null {
   let tx: ImportedTransaction = transaction({
     accountName,
@@ -270,7 +282,7 @@ function mapRow(
   } else if (rule === undefined) {
     out.warn(row.reader.line, `unknown E*TRADE transaction type "${row.kind}": kept as OTHER`);
   } else if (rule.kind === 'fill') {
-    if (row.option === null) tx.type = rule.side;
+    if (row.option === null) tx.type = rule.side === 'SELL' && rule.effect === 'OPEN' ? 'SELL_SHORT' : rule.side === 'BUY' && rule.effect === 'CLOSE' ? 'BUY_TO_COVER' : rule.side;
     else if (rule.effect !== null) tx.type = `${rule.side}_TO_${rule.effect}`;
     else if (/\bOPENING\b/i.test(row.description)) tx.type = `${rule.side}_TO_OPEN`;
     else if (/\bCLOSING\b/i.test(row.description)) tx.type = `${rule.side}_TO_CLOSE`;
@@ -308,8 +320,22 @@ function mapRow(
     // Expiration, assignment and exercise flatten the contract.
     positions.set(row.option.symbol, tx.type === 'EXPIRATION' || tx.type === 'ASSIGNMENT' || tx.type === 'EXERCISE' ? 0 : before + sign * tx.quantity);
   }
+  if (row.option === null && rule?.kind === 'fill') priceAtPar(tx, multipliers);
   tx.feesMinor = impliedFeesMinor(tx);
   return { transaction: tx, inferredFill };
+}
+
+/**
+ * A share fill whose price × quantity is not its cash but 1/100 or 10 × it is a bond or bill priced in percent of
+ * par (its multiplier, kept per security for its redemption, which may carry no price).
+ */
+function priceAtPar(tx: ImportedTransaction, multipliers: Map<string, number>): void {
+  const cashMinor = Math.abs(tx.amountMinor) + (tx.amountMinor < 0 ? -tx.commissionMinor : tx.commissionMinor);
+  const multiplier = parMultiplier(tx.priceMinor, tx.quantity, cashMinor) ?? multipliers.get(tx.symbol) ?? null;
+  if (multiplier === null || multiplier === 1) return;
+  multipliers.set(tx.symbol, multiplier);
+  tx.multiplier = multiplier;
+  if (tx.priceMinor === 0) tx.priceMinor = pricePerShareMinor(cashMinor, tx.quantity, multiplier);
 }
 
 /**

@@ -68,6 +68,9 @@ function actionType(action: string, isOption: boolean): Mapped | null {
   if (isOption && text.startsWith('ASSIGNED')) return 'ASSIGNMENT';
   if (isOption && text.startsWith('EXERCISED')) return 'EXERCISE';
   if (isOption) return null;
+  // `YOU SOLD SHORT SALE ...`, `YOU BOUGHT SHORT COVER ...` (or `... TO COVER`).
+  if (text.startsWith('YOU SOLD') && text.includes('SHORT SALE')) return 'SELL_SHORT';
+  if (text.startsWith('YOU BOUGHT') && /SHORT COVER|TO COVER/.test(text)) return 'BUY_TO_COVER';
   if (text.startsWith('YOU BOUGHT') || text.startsWith('REINVESTMENT')) return 'BUY';
   if (text.startsWith('YOU SOLD') || text.startsWith('REDEMPTION PAYOUT')) return 'SELL';
   if (text.startsWith('DIVIDEND RECEIVED') || text.includes('FOREIGN TAX') || text.includes('NON-RESIDENT TAX') || /^(SHORT|LONG)-TERM CAP GAIN/.test(text)) return 'DIVIDEND';
@@ -103,6 +106,7 @@ function bondMultiplier(tx: ImportedTransaction): number {
 
 export function parseFidelity(text: string, options: ParseOptions): ParseResult {
   const out = new ResultCollector('fidelity', FIDELITY_SOURCE);
+  out.listing = 'newest-first';
   const ids = new RowIdentity();
   const readers = tableReaders(out, text, {
     isHeader: isFidelityHeader,

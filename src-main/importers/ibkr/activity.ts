@@ -63,6 +63,8 @@ export function parseIbkrActivity(text: string, options: ParseOptions): ParseRes
   const parsed = parseCsv(text);
   const isHistory = parsed.records.some((record) => record.cells[0] === 'Transaction History');
   const out = new ResultCollector('ibkr', isHistory ? IBKR_HISTORY_SOURCE : IBKR_ACTIVITY_SOURCE);
+  // Statements list each section oldest first.
+  out.listing = 'oldest-first';
   if (parsed.error) {
     out.error(parsed.error.line, parsed.error.message);
     return out.result();
@@ -85,6 +87,7 @@ export function parseIbkrActivity(text: string, options: ParseOptions): ParseRes
   const accountName = accountFor(fileAccount, options, DEFAULT_ACCOUNT);
   const periodEnd = statementPeriodEnd(records);
   const positions = impliedStartPositions(records, periodEnd);
+  const contracts = contractSizes(records);
 
   const ids = new RowIdentity();
   const sections = new Map<string, Section>();
@@ -119,7 +122,7 @@ export function parseIbkrActivity(text: string, options: ParseOptions): ParseRes
       if (discriminator !== '' && discriminator !== 'Order' && discriminator !== 'Trade') continue;
       out.rows += 1;
       if (!complete(out, record, section)) continue;
-      if (mapTrade(out, reader, accountName, positions, ids) === 'uncoded') uncodedOptionTrades += 1;
+      if (mapTrade(out, reader, { accountName, positions, contracts }, ids) === 'uncoded') uncodedOptionTrades += 1;
       continue;
     }
     const cash = CASH_SECTIONS[sectionName];
@@ -187,6 +190,48 @@ function impliedStartPositions(records: CsvRecord[], periodEnd: string | null): 
   return starts;
 }
 
+/** An option's contract size and underlying, where the statement says them (adjusted options differ from 100). */
+interface ContractSize {
+  multiplier: number;
+  underlying: string | null;
+}
+
+/**
+ * Contract sizes of the statement's options: its Financial Instrument Information section (Multiplier, and the
+ * Underlying where the section has the column), else what each option's own trades show, Proceeds / (quantity ×
+ * price) when that is a whole number other than 100 (an adjusted option, `OPEN1 17OCT25 9 C` after a corporate
+ * action: 50 in the case seen). Its expiration row (price 0) then uses the same size.
+ */
+function contractSizes(records: readonly CsvRecord[]): Map<string, ContractSize> {
+  const sizes = new Map<string, ContractSize>();
+  const derived = new Map<string, number>();
+  let info: Columns | null = null;
+  let trades: Columns | null = null;
+  for (const record of records) {
+    const [section, kind] = record.cells;
+    if (kind === 'Header' && section === 'Financial Instrument Information') info = new Columns(record.cells, 2);
+    if (kind === 'Header' && section === 'Trades') trades = new Columns(record.cells, 2);
+    if (kind !== 'Data') continue;
+    const columns = section === 'Financial Instrument Information' ? info : section === 'Trades' ? trades : null;
+    if (columns === null) continue;
+    const cell = (name: string): string => record.cells[columns.index(name) ?? -1]?.trim() ?? '';
+    if (!/option/i.test(cell('Asset Category'))) continue;
+    const symbol = cell('Symbol');
+    if (section === 'Financial Instrument Information') {
+      const multiplier = parseNumber(cell('Multiplier'));
+      if (multiplier.ok && multiplier.value !== null && multiplier.value > 0) sizes.set(symbol, { multiplier: multiplier.value, underlying: cell('Underlying') || null });
+      continue;
+    }
+    const [quantity, price, proceeds] = [parseNumber(cell('Quantity')), parseNumber(cell('T. Price')), parseNumber(cell('Proceeds'))];
+    if (!quantity.ok || !price.ok || !proceeds.ok || !quantity.value || !price.value || !proceeds.value) continue;
+    const ratio = Math.abs(proceeds.value) / (Math.abs(quantity.value) * Math.abs(price.value));
+    const whole = Math.round(ratio);
+    if (whole > 0 && whole !== 100 && Math.abs(ratio - whole) <= whole * 0.005) derived.set(symbol, whole);
+  }
+  for (const [symbol, multiplier] of derived) if (!sizes.has(symbol)) sizes.set(symbol, { multiplier, underlying: null });
+  return sizes;
+}
+
 function requiredColumns(sectionName: string, columns: Columns): ReadonlyArray<string | readonly string[]> | null {
   if (sectionName === 'Trades') {
     const hasCommission = commissionColumn(columns) !== undefined;
@@ -209,13 +254,13 @@ function commissionColumn(columns: Columns): string | undefined {
   return columns.names.find(({ name }) => name === 'comm/fee' || name.startsWith('comm in '))?.name;
 }
 
-function mapTrade(
-  out: ResultCollector,
-  reader: RowReader,
-  accountName: string,
-  positions: Map<string, number>,
-  ids: RowIdentity,
-): 'ok' | 'uncoded' | 'failed' {
+interface TradeContext {
+  accountName: string;
+  positions: Map<string, number>;
+  contracts: ReadonlyMap<string, ContractSize>;
+}
+
+function mapTrade(out: ResultCollector, reader: RowReader, { accountName, positions, contracts }: TradeContext, ids: RowIdentity): 'ok' | 'uncoded' | 'failed' {
   const category = reader.text('Asset Category');
   const currency = reader.text('Currency');
   const rawSymbol = reader.text('Symbol');
@@ -259,9 +304,13 @@ function mapTrade(
 
   let result: 'ok' | 'uncoded' = 'ok';
   if (category === 'Stocks' || category === 'ETFs') {
-    tx.type = quantity >= 0 ? 'BUY' : 'SELL';
+    // O on a sale opens a short; C on a buy covers it.
+    tx.type = quantity >= 0 ? (codes.includes('C') ? 'BUY_TO_COVER' : 'BUY') : codes.includes('O') ? 'SELL_SHORT' : 'SELL';
   } else if (option !== null) {
-    tx = withOption(tx, option);
+    const size = contracts.get(rawSymbol);
+    tx = withOption(tx, option, size?.multiplier ?? 100);
+    // An adjusted option's root carries a digit (OPEN1): its underlying is the stock (OPEN).
+    if (size !== undefined && size.multiplier !== 100) tx.underlying = size.underlying ?? (option.underlying.replace(/\d+$/, '') || option.underlying);
     if (codes.includes('A') || codes.includes('Ep') || codes.includes('Ex')) {
       positions.set(option.symbol, (positions.get(option.symbol) ?? 0) + quantity);
       tx.type = codes.includes('A') ? 'ASSIGNMENT' : codes.includes('Ep') ? 'EXPIRATION' : 'EXERCISE';

@@ -111,6 +111,7 @@ interface FlexTrade {
 
 export function parseIbkrFlex(text: string, options: ParseOptions): ParseResult {
   const out = new ResultCollector('ibkr', IBKR_FLEX_SOURCE);
+  out.listing = 'oldest-first';
   const records = readCsv(out, text);
   if (records === null) return out.result();
   const ids = new RowIdentity();
@@ -248,7 +249,11 @@ function readTrade(out: ResultCollector, reader: RowReader, options: ParseOption
     dropped: false,
   };
   if (assetClass === 'STK' || assetClass === 'ETF') {
-    tx.type = buying ? 'BUY' : 'SELL';
+    // Opening a sale is a short sale; closing a buy, its cover.
+    const openClose = reader.text('openClose').toUpperCase();
+    const opening = openClose.startsWith('O') || (openClose === '' && codes.includes('O'));
+    const closing = openClose.startsWith('C') || (openClose === '' && codes.includes('C'));
+    tx.type = buying ? (closing ? 'BUY_TO_COVER' : 'BUY') : opening ? 'SELL_SHORT' : 'SELL';
   } else if (assetClass === 'OPT' || assetClass === 'FOP' || assetClass === 'FSFOP') {
     const option = flexOption(reader);
     if (option === null) return null;
@@ -265,10 +270,16 @@ function readTrade(out: ResultCollector, reader: RowReader, options: ParseOption
   return trade;
 }
 
-/** The option of a Flex trade row: UnderlyingSymbol/Expiry/Strike/Put-Call, else its Symbol (OCC or `KWEB 17DEC21 30 P`). */
+/**
+ * The option of a Flex trade row: UnderlyingSymbol/Expiry/Strike/Put-Call, else its Symbol (OCC or `KWEB 17DEC21
+ * 30 P`). An adjusted option (`OPEN1 17OCT25 9 C` on OPEN after a corporate action) keeps its own root, so that it
+ * is not the standard contract of the same strike; its underlying is UnderlyingSymbol.
+ */
 function flexOption(reader: RowReader): OptionFields | null {
   const underlying = reader.value('UnderlyingSymbol');
   const expiryText = reader.value('Expiry');
+  const own = parseIbkrOptionSymbol(reader.text('Symbol'));
+  if (own !== null && underlying !== '' && own.underlying !== underlying.toUpperCase()) return { ...own, underlying: underlying.toUpperCase() };
   if (underlying !== '' && expiryText !== '') {
     const expiration = reader.date('Expiry', (text) => isoToYmd(text) ?? mdyToYmd(text));
     const right = rightOf(reader.text('putCall'));

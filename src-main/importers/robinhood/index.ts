@@ -3,10 +3,12 @@
  * `"Activity Date","Process Date","Settle Date","Instrument","Description","Trans Code","Quantity","Price","Amount"`.
  * Amounts are net (there is no fee column); options are named in the description
  * (`TSLA 7/16/2021 Put $600.00`); stock descriptions span lines (name, CUSIP, "2 ASTS Options Assigned");
- * a disclaimer row (nine empty cells and a tenth with text) ends the file. Dates only: 16:00 New York.
+ * a disclaimer row (nine empty cells and a tenth with text) ends the file. Dates only: 16:00 New York. Rows are
+ * listed newest first (the event order of one day is read bottom-up); share prices are rounded, so a share
+ * trade's price is its cash amount per share.
  */
 import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
-import { impliedFeesMinor } from '../common/amounts';
+import { impliedFeesMinor, pricePerShareMinor } from '../common/amounts';
 import type { RowReader} from '../common/cells';
 import { parseNumber } from '../common/cells';
 import { dayToUtc, mdyToYmd } from '../common/dates';
@@ -69,6 +71,7 @@ export function parseRobinhoodOption(description: string): OptionFields | null {
 
 export function parseRobinhood(text: string, options: ParseOptions): ParseResult {
   const out = new ResultCollector('robinhood', ROBINHOOD_SOURCE);
+  out.listing = 'newest-first';
   // The disclaimer row at the end (nine empty cells and a tenth with text) and rows of empty cells are not data.
   const accountName = accountFor(null, options, 'Robinhood');
   const ids = new RowIdentity();
@@ -124,6 +127,12 @@ function mapRow(out: ResultCollector, reader: RowReader, accountName: string, id
   if (option) tx = withOption(tx, option);
   if (type === 'SPLIT') out.warn(reader.line, `split of ${instrument} imported from the share quantity; check it`);
   tx.feesMinor = impliedFeesMinor(tx);
+  if (!tx.isOption && (type === 'BUY' || type === 'SELL') && tx.quantity > 0 && amount !== 0) {
+    // Share prices are rounded in the file (to the cent, and fractional lots to fewer digits): the lot's cost is
+    // the cash amount, so the price is the amount's gross per share (a sale's fee added back).
+    const grossMinor = type === 'BUY' ? Math.abs(amount) - tx.feesMinor : Math.abs(amount) + tx.feesMinor;
+    tx.priceMinor = pricePerShareMinor(grossMinor, tx.quantity, 1);
+  }
   out.add(reader.line, tx);
 }
 

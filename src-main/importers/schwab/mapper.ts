@@ -112,6 +112,8 @@ function tradeType(row: SchwabRow): TransactionType | null {
         return null;
     }
   }
+  if (name === 'sell short') return 'SELL_SHORT';
+  if (name === 'buy to cover') return 'BUY_TO_COVER';
   if (name.startsWith('buy') || name === 'reinvest shares') return 'BUY';
   return 'SELL';
 }

@@ -1,7 +1,9 @@
 /**
  * tastytrade rows → neutral transactions (docs/journal.md).
  *
- * - Trade: options keep BTO/STO/BTC/STC from the action; stock, ETFs, crypto and futures become BUY/SELL.
+ * - Trade: options keep BTO/STO/BTC/STC from the action; stock, ETFs, crypto and futures become BUY/SELL, or
+ *   SELL_SHORT/BUY_TO_COVER where the action says the sale opens or the buy closes (a short).
+ * - Money Movement / Mark to Market (futures' daily settlement): OTHER, quietly: the trades realize it.
  * - Receive Deliver: Expiration → EXPIRATION, Assignment → ASSIGNMENT, Exercise → EXERCISE (the option
  *   leaves at 0); the stock rows delivered with them (`Buy to Open 100 SCHG @ 103.00`) → BUY/SELL at the
  *   strike. Symbol Change / Stock Merger / Special Dividend pairs (close old, open new) → one
@@ -60,12 +62,17 @@ function base(row: TastyRow, ctx: MapContext, type: TransactionType): ImportedTr
   });
 }
 
-/** BTO/STO/BTC/STC for options, BUY/SELL for everything else; null when the action says neither. */
+/**
+ * BTO/STO/BTC/STC for options; for shares and futures BUY/SELL, or SELL_SHORT/BUY_TO_COVER when the action (or
+ * the sub type, on futures rows whose action is a bare BUY/SELL) says the sale opens or the buy closes a short.
+ * Null when the action says neither.
+ */
 function tradeType(row: TastyRow): TransactionType | null {
   const action = row.action.replace(/\s+/g, '_');
   if (isOptionKind(row)) return OPTION_ACTIONS[action] ?? null;
-  if (action.startsWith('BUY')) return 'BUY';
-  if (action.startsWith('SELL')) return 'SELL';
+  const effect = /_TO_(OPEN|CLOSE)$/.exec(action)?.[1] ?? /\bto (open|close)$/i.exec(row.subType.trim())?.[1]?.toUpperCase();
+  if (action.startsWith('BUY')) return effect === 'CLOSE' ? 'BUY_TO_COVER' : 'BUY';
+  if (action.startsWith('SELL')) return effect === 'OPEN' ? 'SELL_SHORT' : 'SELL';
   return null;
 }
 
@@ -76,6 +83,8 @@ function cashType(row: TastyRow, positive: TransactionType, negative: Transactio
 function moneyMovementType(row: TastyRow): TransactionType | null {
   const sub = row.subType.toLowerCase();
   const text = row.description.toUpperCase();
+  // A futures position's daily settlement: its gain or loss is realized by the trades (from their prices).
+  if (sub === 'mark to market') return 'OTHER';
   if (sub === 'dividend') return 'DIVIDEND';
   if (sub.includes('interest') || sub.includes('lending income')) return 'INTEREST';
   if (sub === 'balance adjustment' || sub === 'fee') return 'FEE';

@@ -4,14 +4,22 @@
  * - current: `Date,Type,Sub Type,Action,Symbol,Instrument Type,Description,Value,Quantity,Average Price,
  *   Commissions,Fees,Multiplier,Root Symbol,Underlying Symbol,Expiration Date,Strike Price,Call or Put,
  *   Order #[,Total],Currency` (20 columns, or 21 with Total). Dates carry an offset.
+ * - tastyworks 2021–2023: the current layout without `Sub Type`, `Total` and `Currency` (18 columns): the sub type is
+ *   read from the description (`Removal of ... due to expiration.`, `Symbol change: ...`, `INTEREST ON CREDIT
+ *   BALANCE`, ...), the currency is USD.
  * - legacy (tastyworks): `Date/Time,Transaction Code,Transaction Subcode,Symbol,Buy/Sell,Open/Close,
  *   Quantity,Expiration Date,Strike,Call/Put,Price,Fees,Amount,Description,Account Reference`.
  *   No offset (read as New York time), Symbol is the underlying, Price per share, Fees positive and
  *   commissions included, Amount gross.
+ *
+ * Futures (Instrument Type `Future`): `Value` is the day's mark-to-market cash of the position, not the trade's
+ * value (0.00 on an opening fill, the day's variation on a closing one), and `Average Price` follows it. The fill
+ * price is the description's `@ 5984.00`, the multiplier the Multiplier column, else the contract's (futures.ts).
  */
 import type { OptionRight } from '../../../src-shared/journal/model';
 import { occSymbol, parseOccSymbol } from '../../../src-shared/journal/model';
 import { pricePerShareMinor } from '../common/amounts';
+import { futuresMultiplier } from '../common/futures';
 import type { RowReader } from '../common/cells';
 import { clockTo24h, localToUtc, mdyToYmd, offsetIsoToUtc } from '../common/dates';
 import { NEW_YORK } from '../../../src-shared/zone';
@@ -23,16 +31,20 @@ export const CURRENT_REQUIRED = [
   'Strike Price', 'Call or Put', 'Order #', 'Currency',
 ] as const;
 
+/** tastyworks' 2021–2023 export: the current layout before `Sub Type`, `Total` and `Currency` were added. */
+export const TASTYWORKS_REQUIRED = CURRENT_REQUIRED.filter((name) => name !== 'Sub Type' && name !== 'Currency');
+
 export const LEGACY_REQUIRED = [
   'Date/Time', 'Transaction Code', 'Transaction Subcode', 'Symbol', 'Buy/Sell', 'Open/Close', 'Quantity',
   'Expiration Date', 'Strike', 'Call/Put', 'Price', 'Fees', 'Amount', 'Description',
 ] as const;
 
-export type Layout = 'current' | 'legacy';
+export type Layout = 'current' | 'tastyworks' | 'legacy';
 
 /** Which layout a header is, from its column names (in any order). */
 export function layoutOf(names: Set<string>): Layout | null {
   if (names.has('date') && names.has('type') && names.has('sub type') && names.has('instrument type')) return 'current';
+  if (names.has('date') && names.has('type') && names.has('action') && names.has('instrument type') && names.has('value')) return 'tastyworks';
   if (names.has('date/time') && names.has('transaction code') && names.has('transaction subcode')) return 'legacy';
   return null;
 }
@@ -131,10 +143,49 @@ export function optionSymbol(option: OptionFields): string {
   return occSymbol(option.root, option.expiration, option.right, option.strike);
 }
 
+/**
+ * The sub type of a tastyworks 2021–2023 row (that layout has no such column), from what its type, action and
+ * description say — the names the current layout gives the same rows. '' when they say none of them.
+ */
+export function inferredSubType(type: string, action: string, description: string, symbol: string): string {
+  const text = description.trim();
+  const code = type.trim().toLowerCase();
+  if (code === 'receive deliver') {
+    if (/due to expiration/i.test(text)) return 'Expiration';
+    if (/due to assignment/i.test(text)) return 'Assignment';
+    if (/due to exercise/i.test(text)) return 'Exercise';
+    if (/^symbol change/i.test(text)) return 'Symbol Change';
+    if (/^reverse split/i.test(text)) return 'Reverse Split';
+    if (/^(?:forward|stock) split/i.test(text)) return 'Forward Split';
+    if (/^stock merger/i.test(text)) return 'Stock Merger';
+    if (/^special dividend/i.test(text)) return 'Special Dividend';
+    if (/\bACAT\b/i.test(text)) return 'ACAT';
+    return '';
+  }
+  if (code !== 'money movement') return '';
+  const upper = text.toUpperCase();
+  if (upper.includes('INTEREST ON CREDIT BALANCE')) return 'Credit Interest';
+  if (/^FROM \d{1,2}\/\d{1,2} THRU/.test(upper)) return 'Debit Interest';
+  if (upper.includes('REGULATORY FEE')) return 'Balance Adjustment';
+  if (upper.includes('LENDING')) return 'Fully Paid Stock Lending Income';
+  if (/\bFEE\b/.test(upper)) return 'Fee';
+  if (/WIRE|ACH|DEPOSIT|WITHDRAW|TRANSFER|FUNDS/.test(upper)) return 'Transfer';
+  // Dividends name the paying company (`UWM HOLDINGS CORPORATION`) beside its ticker.
+  return symbol.trim() !== '' && action.trim() === '' ? 'Dividend' : '';
+}
+
+/** `Bought 1 /MESZ5 @ 6000.25` → 6000.25 in minor units; null when the description gives no price. */
+function describedPrice(description: string): number | null {
+  const at = description.lastIndexOf('@');
+  if (at < 0) return null;
+  const text = description.slice(at + 1).trim().replace(/,/g, '');
+  return /^\d+(?:\.\d+)?$/.test(text) ? Math.round(Number(text) * 10_000) : null;
+}
+
 export function readCurrentRow(reader: RowReader, identity: RowIdentity, hasTotal: boolean): TastyRow | null {
   const record = reader.record;
   const dateText = reader.text('Date');
-  const tradeDate = offsetIsoToUtc(dateText);
+  const tradeDate = offsetIsoToUtc(dateText) ?? usLocalToUtc(dateText);
   if (tradeDate === null) reader.fail('Date', `not a date with offset (2025-10-03T20:55:09+0100): "${dateText}"`);
   const kind = kindOf(reader.text('Instrument Type'));
   const option = kind === 'option' || kind === 'future-option' ? currentOption(reader, kind) : null;
@@ -143,18 +194,23 @@ export function readCurrentRow(reader: RowReader, identity: RowIdentity, hasTota
   const commissionMinor = Math.abs(reader.money('Commissions'));
   const feesMinor = Math.abs(reader.money('Fees'));
   const totalMinor = hasTotal ? reader.money('Total') : valueMinor - commissionMinor - feesMinor;
-  const multiplierText = reader.text('Multiplier');
+  const multiplierText = reader.value('Multiplier');
   let multiplier = 1;
   if (multiplierText !== '') {
     multiplier = reader.number('Multiplier');
     if (reader.ok && !(multiplier > 0)) reader.fail('Multiplier', `must be positive: "${multiplierText}"`);
   } else if (option !== null) {
     multiplier = 100;
+  } else if (kind === 'future') {
+    multiplier = futuresMultiplier(reader.text('Root Symbol') || reader.text('Symbol')) ?? 1;
   }
+  // A future's Value is the day's mark-to-market cash: the fill is the description's price.
+  const futurePrice = kind === 'future' ? (describedPrice(reader.text('Description')) ?? Math.abs(reader.money('Average Price'))) : null;
   if (!reader.ok || tradeDate === null) return null;
   const symbolText = reader.text('Symbol');
   const underlying = reader.text('Underlying Symbol') || (option ? option.root : symbolText);
-  const action = reader.text('Action').toUpperCase() || reader.text('Sub Type').toUpperCase().replace(/\s+/g, '_');
+  const subType = reader.has('Sub Type') ? reader.text('Sub Type') : inferredSubType(reader.text('Type'), reader.text('Action'), reader.text('Description'), symbolText);
+  const action = reader.text('Action').toUpperCase() || subType.toUpperCase().replace(/\s+/g, '_');
   return {
     line: record.line,
     // The 20 columns both current layouts share, so a 21-column re-export of the same rows dedupes.
@@ -162,7 +218,7 @@ export function readCurrentRow(reader: RowReader, identity: RowIdentity, hasTota
     tradeDate,
     dateText,
     type: reader.text('Type'),
-    subType: reader.text('Sub Type'),
+    subType,
     action,
     kind,
     symbol: option ? optionSymbol(option) : symbolText.replace(/\s+/g, ' '),
@@ -174,7 +230,7 @@ export function readCurrentRow(reader: RowReader, identity: RowIdentity, hasTota
     feesMinor,
     totalMinor,
     multiplier,
-    priceMinor: pricePerShareMinor(valueMinor, quantity, multiplier),
+    priceMinor: futurePrice ?? pricePerShareMinor(valueMinor, quantity, multiplier),
     orderId: reader.text('Order #') || null,
     description: reader.text('Description'),
     currency: reader.text('Currency').toUpperCase() || 'USD',
@@ -182,13 +238,21 @@ export function readCurrentRow(reader: RowReader, identity: RowIdentity, hasTota
   };
 }
 
+/** `01/29/2021 7:31 PM` (the exporting browser's local time, read as New York time) to a UTC instant. */
+function usLocalToUtc(dateText: string): string | null {
+  // The date, then the time after the first blank (split by position: linear whatever the text).
+  const text = dateText.trim();
+  const blank = text.search(/\s/);
+  if (blank < 0) return null;
+  const ymd = mdyToYmd(text.slice(0, blank));
+  const clock = clockTo24h(text.slice(blank + 1).trim());
+  return ymd !== null && clock !== null ? localToUtc(ymd, clock, NEW_YORK) : null;
+}
+
 export function readLegacyRow(reader: RowReader, identity: RowIdentity): TastyRow | null {
   const record = reader.record;
   const dateText = reader.text('Date/Time');
-  const match = /^(\S+)\s+(.+)$/.exec(dateText);
-  const ymd = match?.[1] !== undefined ? mdyToYmd(match[1]) : null;
-  const clock = match?.[2] !== undefined ? clockTo24h(match[2]) : null;
-  const tradeDate = ymd !== null && clock !== null ? localToUtc(ymd, clock, NEW_YORK) : null;
+  const tradeDate = usLocalToUtc(dateText);
   if (tradeDate === null) reader.fail('Date/Time', `not a date (01/29/2021 7:31 PM): "${dateText}"`);
   const ticker = reader.text('Symbol');
   let option: OptionFields | null = null;

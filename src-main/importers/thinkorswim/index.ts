@@ -55,6 +55,8 @@ export function parseThinkorswim(text: string, options: ParseOptions): ParseResu
   const orders = trades ? readOrders(tradeRecords.map((record) => new RowReader(record, trades.columns, out)), ctx) : [];
   if (out.errors.length > 0) return out.result();
   mapStatement(orders, cashRows, ctx);
+  // Made in the Cash Balance's order (oldest first, each fill at its cash row): that is the event order.
+  out.numberInAddOrder();
   return out.result();
 }
 

@@ -24,6 +24,7 @@ import { clockTo24h, dayMonYyToYmd, localToUtc, mdyToYmd } from '../common/dates
 import { contractColumns, rightOf } from '../common/options';
 import type { ResultCollector, RowIdentity } from '../common/result';
 import { transaction } from '../common/result';
+import { placeRemovals, type Removal } from './removals';
 import { cleanRef } from './schema';
 
 export const SOURCE = 'thinkorswim-csv';
@@ -44,7 +45,7 @@ interface When {
   withSeconds: boolean;
 }
 
-interface Contract {
+export interface Contract {
   root: string;
   expiration: string;
   strike: number;
@@ -225,7 +226,8 @@ function readLeg(reader: RowReader, when: When, ctx: Context): Leg | null {
 }
 
 function legType(leg: Leg): TransactionType | null {
-  if (leg.option === null) return leg.side;
+  // Shares sold to open are a short sale; bought to close, its cover.
+  if (leg.option === null) return leg.side === 'SELL' && leg.effect === 'TO OPEN' ? 'SELL_SHORT' : leg.side === 'BUY' && leg.effect === 'TO CLOSE' ? 'BUY_TO_COVER' : leg.side;
   if (leg.effect === 'TO OPEN') return leg.side === 'BUY' ? 'BUY_TO_OPEN' : 'SELL_TO_OPEN';
   if (leg.effect === 'TO CLOSE') return leg.side === 'BUY' ? 'BUY_TO_CLOSE' : 'SELL_TO_CLOSE';
   return null;
@@ -333,9 +335,16 @@ function cashBase(row: CashRow, ctx: Context, type: TransactionType): ImportedTr
   });
 }
 
-function cashTransaction(row: CashRow, ctx: Context): ImportedTransaction {
+function cashTransaction(row: CashRow, ctx: Context, placed?: Removal): ImportedTransaction {
   const text = row.description.toUpperCase();
   const net = row.amountMinor - Math.abs(row.commissionMinor) - Math.abs(row.miscFeesMinor);
+  if (placed !== undefined) {
+    // A removal that names no option, placed on the statement's open position (removals.ts).
+    const { contract } = placed;
+    const tx = cashBase(row, ctx, placed.event);
+    Object.assign(tx, { symbol: occSymbol(contract.root, contract.expiration, contract.right, contract.strike), underlying: contract.root, ...contractColumns(contract), quantity: placed.quantity, multiplier: contract.multiplier });
+    return tx;
+  }
   if (row.type === 'RAD') {
     const removal = REMOVAL.exec(text);
     const expiration = removal?.[5] !== undefined ? dayMonYyToYmd(removal[5]) : null;
@@ -381,7 +390,8 @@ function cashTransaction(row: CashRow, ctx: Context): ImportedTransaction {
     return cashBase(row, ctx, net >= 0 ? 'DEPOSIT' : 'WITHDRAWAL');
   }
   if (row.type === 'ADJ' || row.type === 'LIQ' || row.type === 'RAD') {
-    if (row.type === 'RAD') ctx.out.warn(row.line, `receive/deliver "${row.description}" not understood: kept as OTHER`);
+    // A removal naming no option that no position fits has had its warning (removals.ts).
+    if (row.type === 'RAD' && !text.includes('REMOVAL OF OPTION DUE TO')) ctx.out.warn(row.line, `receive/deliver "${row.description}" not understood: kept as OTHER`);
     return cashBase(row, ctx, 'OTHER');
   }
   ctx.out.warn(row.line, `unknown Cash Balance type "${row.type}" (${row.description}): kept as OTHER`);
@@ -459,10 +469,11 @@ export function mapStatement(orders: Order[], cashRows: CashRow[], ctx: Context)
     best.matched = true;
     matchedBy.set(row, best);
   }
+  const removals = placeRemovals(orders, cashRows, ctx);
   for (const row of cashRows) {
     const order = matchedBy.get(row);
     if (order !== undefined) orderTransactions(order, row, ctx);
-    else ctx.out.add(row.line, cashTransaction(row, ctx));
+    else ctx.out.add(row.line, cashTransaction(row, ctx, removals.get(row)));
   }
   // Fills after the last cash row belong to the next statement's Cash Balance (the futures session runs past
   // midnight): without their cash and fees they would distort this one, so they wait for that statement.

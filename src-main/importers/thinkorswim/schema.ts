@@ -22,7 +22,8 @@ import { Columns } from '../common/cells';
 import { isBlankRecord, type CsvRecord } from '../common/csv';
 import { NEW_YORK } from '../../../src-shared/zone';
 
-export const CASH_REQUIRED = ['DATE', 'TIME', 'TYPE', 'REF #', 'DESCRIPTION', 'Misc Fees', 'Commissions & Fees', 'AMOUNT'] as const;
+/** Older TD Ameritrade statements have no `REF #` or `Misc Fees` column: those are read when present. */
+export const CASH_REQUIRED = ['DATE', 'TIME', 'TYPE', 'DESCRIPTION', 'Commissions & Fees', 'AMOUNT'] as const;
 export const TRADES_REQUIRED = ['Exec Time', 'Side', 'Qty', 'Pos Effect', 'Symbol', 'Exp', 'Strike', 'Type', 'Price'] as const;
 
 export interface Section {

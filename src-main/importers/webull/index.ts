@@ -61,11 +61,14 @@ interface Fill {
   tx: ImportedTransaction;
   /** + bought, − sold. */
   signed: number;
+  /** Side `Short`: a short sale of shares. */
+  short: boolean;
   matched: boolean;
 }
 
 export function parseWebull(text: string, options: ParseOptions): ParseResult {
   const out = new ResultCollector('webull', WEBULL_SOURCE);
+  out.listing = 'newest-first';
   const accountName = accountFor(null, options, 'Webull');
   const ids = new RowIdentity();
   const fills: Fill[] = [];
@@ -84,10 +87,14 @@ export function parseWebull(text: string, options: ParseOptions): ParseResult {
   // Webull lists newest first; the running position needs oldest first (file order breaks ties).
   fills.sort((a, b) => a.tx.tradeDate.localeCompare(b.tx.tradeDate) || b.line - a.line);
   const positions = new Map<string, number>();
+  const shares = new Map<string, number>();
   const lastFill = new Map<string, Fill>();
   for (const fill of fills) {
     if (!fill.tx.isOption) {
-      fill.tx.type = fill.signed > 0 ? 'BUY' : 'SELL';
+      // Side Short sells short; a buy while the shares are short covers them.
+      const held = shares.get(fill.tx.symbol) ?? 0;
+      shares.set(fill.tx.symbol, held + fill.signed);
+      fill.tx.type = fill.signed > 0 ? (held < 0 ? 'BUY_TO_COVER' : 'BUY') : fill.short ? 'SELL_SHORT' : 'SELL';
       continue;
     }
     fill.tx.type = inferOptionFill(positions, fill.tx.symbol, fill.signed);
@@ -158,7 +165,7 @@ function readFill(out: ResultCollector, reader: RowReader, accountName: string, 
   if (instrument.option) tx = withOption(tx, instrument.option);
   const gross = grossMinor(priceMinor, quantity, tx.multiplier);
   tx.amountMinor = buying ? -gross : gross;
-  return { line: reader.line, tx, signed: buying ? quantity : -quantity, matched: false };
+  return { line: reader.line, tx, signed: buying ? quantity : -quantity, short: side === 'short', matched: false };
 }
 
 function inferSettlement(out: ResultCollector, symbol: string, position: number, last: Fill, fills: Fill[]): void {

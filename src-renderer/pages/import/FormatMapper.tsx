@@ -24,7 +24,7 @@ import { useApi } from '../../hooks';
 /** The columns a format can map, in the order the form shows them: when and what, the option's parts, the fill, the rest. */
 const FIELD_LABELS = {
   date: 'Date', time: 'Time (own column)', type: 'Type / action', symbol: 'Symbol',
-  optionText: 'Option (OCC symbol)', root: 'Option root', expiration: 'Expiration', strike: 'Strike', right: 'Call / put',
+  optionText: 'Option (OCC or written out)', root: 'Option root', expiration: 'Expiration', strike: 'Strike', right: 'Call / put',
   quantity: 'Quantity', price: 'Price', multiplier: 'Multiplier', commission: 'Commission', fees: 'Fees', amount: 'Amount (net)',
   account: 'Account', currency: 'Currency', description: 'Description', orderId: 'Order id', rowId: 'Row id (unique)',
 } as const;
@@ -368,7 +368,7 @@ export function FormatMapper({ file, onClose, onSaved, onImport }: { file: File;
             <button type="button" className="btn btn-primary" disabled={busy || draft === null} onClick={() => void preview()}>
               Preview
             </button>
-            <button type="button" className="btn" disabled={busy || draft === null || result === null || result.errors.length > 0 || saved !== null} onClick={() => void save()}>
+            <button type="button" className="btn" disabled={busy || draft === null || result === null || !result.ready || saved !== null} onClick={() => void save()}>
               Save format
             </button>
             {draft === null && <span className="muted small">Choose the date, type and quantity columns first.</span>}
@@ -378,7 +378,7 @@ export function FormatMapper({ file, onClose, onSaved, onImport }: { file: File;
       {result && (
         <div className="mapper-result" data-testid="mapper-preview">
           <p className="mapper-summary">
-            <Badge tone={result.errors.length > 0 ? 'neg' : 'pos'}>{result.errors.length > 0 ? fmtCount(result.errors.length, 'problem') : 'Ready'}</Badge> {fmtCount(result.rows, 'row')} read ·{' '}
+            <Badge tone={result.errors.length > 0 ? 'neg' : result.ready ? 'pos' : 'warn'}>{result.errors.length > 0 ? fmtCount(result.errors.length, 'problem') : result.ready ? 'Ready' : 'Options not found'}</Badge> {fmtCount(result.rows, 'row')} read ·{' '}
             {fmtCount(result.transactionCount, 'transaction')}
             {result.skipped.length > 0 ? ` · ${fmtInt(result.skipped.length)} skipped` : ''}
           </p>

@@ -24,8 +24,8 @@ function SortHeader({ column, label, sort, onSort, numeric }: { column: Transact
 }
 
 function typeTone(type: string): 'pos' | 'neg' | 'info' | 'warn' | 'neutral' {
-  if (type === 'SELL_TO_OPEN' || type === 'SELL' || type === 'SELL_TO_CLOSE') return 'pos';
-  if (type === 'BUY_TO_OPEN' || type === 'BUY' || type === 'BUY_TO_CLOSE') return 'neg';
+  if (type === 'SELL_TO_OPEN' || type === 'SELL' || type === 'SELL_TO_CLOSE' || type === 'SELL_SHORT') return 'pos';
+  if (type === 'BUY_TO_OPEN' || type === 'BUY' || type === 'BUY_TO_CLOSE' || type === 'BUY_TO_COVER') return 'neg';
   if (type === 'ASSIGNMENT' || type === 'EXERCISE') return 'warn';
   if (type === 'EXPIRATION' || type === 'DIVIDEND' || type === 'INTEREST') return 'info';
   return 'neutral';

@@ -83,6 +83,25 @@ describe('migrations', () => {
     expect(generation(), 'writes to other tables leave it').toBe(4);
   });
 
+  it('008 transaction sequence: adds the nullable sequence column; rows imported before keep NULL', () => {
+    const path = join(tempDir(), 'a.db');
+    const v7 = open(path, 7).db;
+    v7.prepare("INSERT INTO imports (broker, source, filename, created_at, rows, imported, duplicates, report_json) VALUES ('generic', 'generic-csv', 'a.csv', '2026-01-01', 1, 1, 0, '{}')").run();
+    v7.prepare("INSERT INTO accounts (id, name, source) VALUES ('a1', 'A', 'generic-csv')").run();
+    const row = "'t1', 1, 'a1', 'r1', 'BUY', 'X', 'X', 0, NULL, NULL, NULL, 1, 10000, 1, -10000, 0, 0, 'USD', '2026-01-02T21:00:00.000Z', '2026-01-02', NULL, '', 'generic-csv', 0, NULL";
+    v7.prepare(`INSERT INTO transactions VALUES (${row})`).run();
+    v7.close();
+    opened.pop();
+    const { db } = open(path, 8);
+    expect(userVersion(db)).toBe(8);
+    const columns = (db.prepare('PRAGMA table_info(transactions)').all() as Array<{ name: string; type: string; notnull: number }>).filter((c) => c.name === 'sequence');
+    expect(columns, 'one INTEGER column, nullable').toEqual([expect.objectContaining({ name: 'sequence', type: 'INTEGER', notnull: 0 })]);
+    expect(db.prepare("SELECT sequence FROM transactions WHERE id = 't1'").pluck().get(), 'a row imported before has no event order').toBeNull();
+    db.prepare(`INSERT INTO transactions VALUES (${row.replace("'t1'", "'t2'").replace("'r1'", "'r2'")}, 3)`).run();
+    expect(db.prepare("SELECT sequence FROM transactions WHERE id = 't2'").pluck().get()).toBe(3);
+    expect(() => db.prepare(`INSERT INTO transactions VALUES (${row.replace("'t1'", "'t3'").replace("'r1'", "'r3'")}, 'x')`).run(), 'STRICT: a number only').toThrow();
+  });
+
   it('backs up to a file that opens at the old version', () => {
     const dir = tempDir();
     const path = join(dir, 'a.db');

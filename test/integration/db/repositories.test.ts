@@ -56,7 +56,7 @@ describe('sql and Table', () => {
     expect(values, 'in the order of the list, whatever the order of the object').toEqual(['x', 2]);
     // @ts-expect-error a column of the row left out of the list is a type error
     Table.of<Pair>()('pairs', ['a']);
-    expect(TRANSACTIONS.columns).toHaveLength(25);
+    expect(TRANSACTIONS.columns, "25 of migration 002 and the sequence of 008").toHaveLength(26);
   });
 });
 
@@ -109,7 +109,7 @@ describe('TransactionsRepository', () => {
       accountName: 'Columns', brokerRowId: 'broker-row', type: 'SELL_TO_OPEN', symbol: 'XYZ240119P00040000', underlying: 'XYZ', isOption: true,
       expiration: '2024-01-19', strike: 40.5, right: 'P', quantity: 3, priceMinor: 12_345, multiplier: 100, amountMinor: 370_350, commissionMinor: 19_500,
       feesMinor: 777, currency: 'CAD', tradeDate: '2024-01-02T15:04:05.000Z', orderId: 'order-9', description: 'words', source: 'generic-csv',
-      inferred: false, previousSymbol: 'OLD',
+      inferred: false, previousSymbol: 'OLD', sequence: 41,
     };
     const ids = { id: 'id-1', importId, accountId: 'acc-col', tradeDay: '2024-01-02' };
     const inserter = new TransactionsRepository(db).inserter();
@@ -118,6 +118,7 @@ describe('TransactionsRepository', () => {
     const row = toRow(tx, ids);
     expect(new Set(Object.values(row)).size, 'no two columns hold the same value').toBe(TRANSACTIONS.columns.length);
     expect(new TransactionsRepository(db).byIds(['id-1'])).toEqual([row]);
+    expect(toTransaction(row, new Map()).sequence, "the row's event order reaches the ledger (migration 008)").toBe(41);
   });
 });
 

@@ -43,9 +43,12 @@ const has = (name: string) => (cells: readonly string[]): boolean => cells.some(
 
 const SAMPLES: Sample[] = [
   { importer: 'tastytrade', file: 'tastytrade_v2_21col_PFE_binnaculum.csv', byName: true, isHeader: has('Sub Type'), bad: { row: has('Trade'), column: 'Value' } },
+  { importer: 'tastytrade', file: 'tastytrade_tastyworks_2021_layout_selfwritten.csv', byName: true, isHeader: has('Instrument Type'), bad: { row: has('Trade'), column: 'Value' } },
+  { importer: 'tastytrade', file: 'tastytrade_futures_mark_to_market_selfwritten.csv', byName: true, isHeader: has('Sub Type'), bad: { row: has('Trade'), column: 'Total' } },
   { importer: 'tastytrade', file: 'tastytrade_legacy_tastyworks_selfwritten.csv', byName: true, isHeader: has('Transaction Code'), bad: { row: has('Trade'), column: 'Amount' } },
   { importer: 'schwab', file: 'schwab_transactions_pfe_wheel_selfwritten.csv', byName: true, isHeader: has('Fees & Comm'), bad: { row: has('Sell to Open'), column: 'Amount' } },
   { importer: 'thinkorswim', file: 'thinkorswim_statement_pfe_wheel_selfwritten.csv', byName: false, isHeader: has('REF #'), bad: { row: has('TRD'), column: 'AMOUNT' } },
+  { importer: 'thinkorswim', file: 'thinkorswim_statement_old_tda_selfwritten.csv', byName: false, isHeader: has('Commissions & Fees'), bad: { row: has('TRD'), column: 'AMOUNT' } },
   { importer: 'ibkr', file: 'ibkr_activity_statement_selfwritten.csv', byName: false, isHeader: has('Header'), bad: { row: (cells) => cells[0] === 'Trades' && cells[1] === 'Data' && cells[2] === 'Order', column: 'Proceeds' } },
   { importer: 'ibkr', file: 'ibkr_flex_query_selfwritten.csv', byName: true, isHeader: has('ClientAccountID'), bad: { row: has('OPT'), column: 'TradePrice' } },
   { importer: 'ibkr', file: 'ibkr_trade_confirmation_flex_selfwritten.csv', byName: true, isHeader: has('ClientAccountID'), bad: { row: has('ExchTrade'), column: 'Price' } },

@@ -78,6 +78,7 @@ describe('import formats: the mapping flow through the API', () => {
     expect(first.body.preview?.errors).toEqual([{ line: 5, message: 'column "Side": "Div" is not one of the format\'s words: map it to a transaction type' }]);
     expect(first.body.preview?.transactions.map((tx) => tx.line)).toEqual([3, 4]);
     expect(first.body.preview?.words).toEqual(['Bought', 'Sold', 'Div']);
+    expect(first.body.preview?.ready, 'a problem: not ready').toBe(false);
 
     const fixed = draft({ type: { column: 'Side', words: [{ word: 'Bought', type: 'BUY' }, { word: 'Sold', type: 'SELL' }, { word: 'div', type: 'DIVIDEND' }] } });
     const second = await json<ImportFormatPreviewResponseT>('POST', '/v1/import-formats/preview', { text: FILE, format: fixed });
@@ -88,8 +89,34 @@ describe('import formats: the mapping flow through the API', () => {
       [4, 'SELL', 'AAPL', 10, 175, 1, 1749, '2024-03-18T20:00:00.000Z'],
       [5, 'DIVIDEND', 'AAPL', 0, 0, 0, 2.4, '2024-03-19T20:00:00.000Z'],
     ]);
+    expect(second.body.preview?.ready).toBe(true);
     // Nothing was stored.
     expect((app.ctx.db.prepare('SELECT COUNT(*) AS n FROM transactions').get() as { n: number }).n).toBe(0);
+  });
+
+  it('a preview whose actions open and close options with no option found warns and is not ready; mapped, it is', async () => {
+    const text = ['Date,Action,Instrument,Qty,Net', '07/01/2026,Sell to Open,Sell to Open DEF 08/21/2026 100.00 C,3,177.90', '07/20/2026,Buy to Close,Buy to Close DEF 08/21/2026 100.00 C,3,-29.10'].join('\n');
+    const format = (symbol: string): ImportFormatDraftT => ({
+      name: 'Written out',
+      header: ['Date', 'Action', 'Instrument', 'Qty', 'Net'],
+      mapping: {
+        date: { column: 'Date', layout: 'MM/DD/YYYY', zone: 'new-york' },
+        type: { column: 'Action', words: [{ word: 'Sell to Open', type: 'SELL_TO_OPEN' }, { word: 'Buy to Close', type: 'BUY_TO_CLOSE' }] },
+        symbol,
+        quantity: 'Qty',
+        amount: { column: 'Net', sign: 'as-written' },
+      },
+    });
+    const unmapped = (await json<ImportFormatPreviewResponseT>('POST', '/v1/import-formats/preview', { text, format: format('Action') })).body.preview;
+    expect(unmapped?.errors).toEqual([]);
+    expect(unmapped?.ready, 'options would be stored as shares').toBe(false);
+    expect(unmapped?.warnings.map((w) => w.line)).toEqual([2]);
+    const mapped = (await json<ImportFormatPreviewResponseT>('POST', '/v1/import-formats/preview', { text, format: format('Instrument') })).body.preview;
+    expect(mapped?.ready).toBe(true);
+    expect(mapped?.transactions.map((tx) => [tx.type, tx.symbol, tx.multiplier])).toEqual([
+      ['SELL_TO_OPEN', 'DEF260821C00100000', 100],
+      ['BUY_TO_CLOSE', 'DEF260821C00100000', 100],
+    ]);
   });
 
   it('saves the format; the same header (any order) is then detected by itself, before the built-ins', async () => {

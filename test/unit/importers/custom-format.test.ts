@@ -13,13 +13,17 @@ import { parseImport } from '../../../src-main/importers/index';
 import { parseCsv } from '../../../src-main/importers/common/csv';
 import type { ParseResult } from '../../../src-main/importers/types';
 import { REPO_ROOT } from '../../paths';
+import { allTime, ledgerOf, stored } from '../journal/helpers';
 
 const fixture = (name: string) => readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'brokers', name), 'utf8');
 const ACCOUNT = { accountName: 'Mine', asOf: new Date('2026-01-01T00:00:00Z') };
 
-/** The fields a user-defined format must reproduce (its row ids and source are its own). */
-function comparable(tx: ImportedTransaction): Omit<ImportedTransaction, 'brokerRowId' | 'source'> {
-  const { brokerRowId: _id, source: _source, ...rest } = tx;
+/**
+ * The fields a user-defined format must reproduce (its row ids and source are its own, and so is the event order:
+ * a place among the rows of the rewritten file, which keeps fewer rows than the original).
+ */
+function comparable(tx: ImportedTransaction): Omit<ImportedTransaction, 'brokerRowId' | 'source' | 'sequence'> {
+  const { brokerRowId: _id, source: _source, sequence: _sequence, ...rest } = tx;
   return rest;
 }
 
@@ -227,5 +231,64 @@ describe('the rules of a user-defined format', () => {
     expect(formatInstant('15.03.2024 14:30:05Z', null, 'DD/MM/YYYY', 'new-york')).toBe('2024-03-15T14:30:05.000Z');
     expect(formatInstant('2024-03-15', null, 'MM/DD/YYYY', 'utc')).toBeNull();
     expect(formatInstant('03/15/2024 25:00', null, 'MM/DD/YYYY', 'utc')).toBeNull();
+  });
+});
+
+describe('options written out in a mapped file (issue 17: "custom formats lie")', () => {
+  const text = fixture('custom_instrument_written_out_selfwritten.csv');
+  const format = (symbol: string): SavedFormat => ({
+    id: 'wo',
+    name: 'Written out',
+    header: ['Trade Date', 'Action', 'Instrument', 'Qty', 'Price', 'Commission', 'Fees', 'Net Amount'],
+    mapping: {
+      date: { column: 'Trade Date', layout: 'MM/DD/YYYY', zone: 'new-york' },
+      type: {
+        column: 'Action',
+        words: [
+          { word: 'Sell to Open', type: 'SELL_TO_OPEN' },
+          { word: 'Buy to Close', type: 'BUY_TO_CLOSE' },
+          { word: 'Buy', type: 'BUY' },
+        ],
+      },
+      symbol,
+      quantity: 'Qty',
+      price: 'Price',
+      commission: 'Commission',
+      fees: 'Fees',
+      amount: { column: 'Net Amount', sign: 'as-written' },
+    },
+  });
+
+  it('reads the contract from "Sell to Open DEF 08/21/2026 100.00 C" and realizes +148.80', () => {
+    const result = parseWithFormat(format('Instrument'), text, ACCOUNT);
+    expect(result.errors).toEqual([]);
+    expect(result.warnings).toEqual([]);
+    expect(result.optionActionsWithoutOption).toBe(0);
+    const options = result.transactions.map((row) => row.transaction).filter((tx) => tx.isOption);
+    expect(options.map((tx) => [tx.type, tx.symbol, tx.underlying, tx.expiration, tx.strike, tx.right, tx.multiplier, tx.quantity])).toEqual([
+      ['BUY_TO_CLOSE', 'DEF260821C00100000', 'DEF', '2026-08-21', 100, 'C', 100, 3],
+      ['SELL_TO_OPEN', 'DEF260821C00100000', 'DEF', '2026-08-21', 100, 'C', 100, 3],
+    ]);
+    const stock = result.transactions.find((row) => !row.transaction.isOption)?.transaction;
+    expect([stock?.symbol, stock?.multiplier], 'a plain ticker stays a stock').toEqual(['DEF', 1]);
+    // By hand: sold 3 × 0.60 × 100 = 180.00 less 1.95 + 0.15 = 177.90; bought back 3 × 0.09 × 100 = 27.00 plus
+    // 1.95 + 0.15 = 29.10; realized 177.90 − 29.10 = 148.80.
+    const ledger = ledgerOf(stored(result.transactions.map((row) => row.transaction)));
+    expect(allTime(ledger).summary.optionsPL).toBe(148.8);
+  });
+
+  it('finds the contract in the description column when the symbol column holds the ticker', () => {
+    const { symbol: _symbol, ...mapping } = format('Action').mapping;
+    const withDescription: SavedFormat = { ...format('Action'), mapping: { ...mapping, description: 'Instrument' } };
+    const result = parseWithFormat(withDescription, text, ACCOUNT);
+    expect(result.transactions.filter((row) => row.transaction.isOption).map((row) => row.transaction.symbol)).toEqual(['DEF260821C00100000', 'DEF260821C00100000']);
+  });
+
+  it('warns and is not ready when the actions open and close but no option is mapped', () => {
+    // The symbol column mapped to the action words: no contract anywhere the format looks.
+    const result = parseWithFormat(format('Action'), text, ACCOUNT);
+    expect(result.errors).toEqual([]);
+    expect(result.optionActionsWithoutOption, 'the Buy to Close and Sell to Open rows').toBe(2);
+    expect(result.warnings).toEqual([{ line: 2, message: expect.stringMatching(/^2 rows say in "Action" that an option opens or closes, but the format finds no option on them: they would be stored as shares/) }]);
   });
 });
