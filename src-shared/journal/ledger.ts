@@ -4,11 +4,10 @@
  * (periods.ts). Built once when the transactions change; the period and yearly queries (analytics.ts) only
  * read its day buckets. All money is integer minor units (src-shared/money.ts).
  */
-import { dateToUtcMs, parseInstantMs } from '../calendar';
 import { ChainBook, slotHoldings, type ChainRecord, type ChainSlot } from './chains';
 import { PositionBook, QTY_EPSILON, tradeValueMinor, type OpenPosition, type Position, type RealizedSink } from './lots';
 import { FILL_TYPES, TRANSACTION_TYPES, type Transaction, type TransactionType } from './model';
-import { keepEventOrder } from './event-order';
+import { processingOrder } from './event-order';
 import { DayBook, type CurrencyDays } from './periods';
 import { addRollLegs, matchRolls, type RollLeg, type RollRecord } from './rolls';
 
@@ -16,42 +15,13 @@ export type { ChainRecord, ChainStep } from './chains';
 export type { OpenPosition } from './lots';
 export type { CurrencyDays, DayAgg, SymbolAgg } from './periods';
 export type { RollRecord } from './rolls';
+export { instantMs, phaseOf, processingOrder } from './event-order';
 
 const TYPE_INDEX: Record<TransactionType, number> = Object.fromEntries(
   TRANSACTION_TYPES.map((type, index) => [type, index]),
 ) as Record<TransactionType, number>;
 
 const TRADE_TYPES: ReadonlySet<TransactionType> = new Set<TransactionType>(FILL_TYPES);
-
-/**
- * Order among rows of the same instant: opens before closes before settlements. Date-only exports give
- * every row of a day the same instant, and the id (a hash) would otherwise decide whether a day trade's
- * close comes before its open. FIFO makes the result the same either way when a lot already exists.
- */
-export function phaseOf(type: TransactionType): number {
-  switch (type) {
-    case 'SPLIT':
-    case 'SYMBOL_CHANGE':
-      return 0;
-    case 'BUY_TO_OPEN':
-    case 'SELL_TO_OPEN':
-      return 1;
-    case 'BUY':
-    case 'SELL':
-    case 'SELL_SHORT':
-    case 'BUY_TO_COVER':
-      return 2;
-    case 'BUY_TO_CLOSE':
-    case 'SELL_TO_CLOSE':
-      return 3;
-    case 'EXPIRATION':
-    case 'ASSIGNMENT':
-    case 'EXERCISE':
-      return 4;
-    default:
-      return 5;
-  }
-}
 
 export interface LedgerWarnings {
   /** BUY_TO_CLOSE / SELL_TO_CLOSE with no (or not enough) open lot: realized with zero basis. */
@@ -84,12 +54,6 @@ export interface LedgerOptions {
   reportingCurrency: string;
   /** Record each chain's timeline (ChainStep per leg): for one campaign's detail, not for every read. */
   timeline?: boolean;
-}
-
-/** Epoch ms of a row's instant; a row whose text is no ISO instant sorts at the start of its trade day. */
-export function instantMs(tradeDate: string, tradeDay: string): number {
-  const ms = parseInstantMs(tradeDate);
-  return Number.isNaN(ms) ? dateToUtcMs(tradeDay) : ms;
 }
 
 class LedgerBuilder implements RealizedSink {
@@ -314,30 +278,11 @@ class LedgerBuilder implements RealizedSink {
 
   process(transactions: readonly Transaction[]): void {
     const count = transactions.length;
-    // One number per row: instant × 8 + phase (exact: epoch ms × 8 stays far below 2^53).
-    const keys = new Float64Array(count);
-    const order = new Uint32Array(count);
+    const { order, ms } = processingOrder(transactions);
     for (let i = 0; i < count; i += 1) {
-      const t = transactions[i];
-      if (!t) continue;
-      const ms = instantMs(t.tradeDate, t.tradeDay);
-      if (ms > this.lastInstantMs) this.lastInstantMs = ms;
-      keys[i] = ms * 8 + phaseOf(t.type);
-      order[i] = i;
+      const instant = ms[i] ?? -Infinity;
+      if (instant > this.lastInstantMs) this.lastInstantMs = instant;
     }
-    order.sort((a, b) => {
-      const diff = (keys[a] ?? 0) - (keys[b] ?? 0);
-      if (diff !== 0) return diff;
-      // Rows without the broker's event order (manual entries, older imports) first among equals: see keepEventOrder.
-      const sequenced = (transactions[a]?.sequence === undefined ? 0 : 1) - (transactions[b]?.sequence === undefined ? 0 : 1);
-      if (sequenced !== 0) return sequenced;
-      const ida = transactions[a]?.id ?? '';
-      const idb = transactions[b]?.id ?? '';
-      return ida < idb ? -1 : ida > idb ? 1 : 0;
-    });
-    // Rows of one instant from one import keep the broker's event order where the import recorded it.
-    keepEventOrder(order, transactions, (i) => Math.floor((keys[i] ?? 0) / 8));
-
     for (let k = 0; k < count; k += 1) {
       const t = transactions[order[k] ?? 0];
       if (!t) continue;

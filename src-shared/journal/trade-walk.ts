@@ -5,7 +5,7 @@
  * history". trades.ts turns the nodes into trades.
  */
 import { FILL_TYPES, type Transaction, type TransactionType } from './model';
-import { instantMs, phaseOf } from './ledger';
+import { processingOrder } from './event-order';
 import { QTY_EPSILON, tradeValueMinor } from './lots';
 import { addRollLegs, matchRolls, type RollLeg } from './rolls';
 import type { StructureLeg } from './strategies';
@@ -43,29 +43,6 @@ const FILLS: ReadonlySet<TransactionType> = new Set<TransactionType>(FILL_TYPES)
 /** Fills that can open a position (BUY and SELL are ambiguous: they open what they do not close). */
 const OPENING_FILLS: ReadonlySet<TransactionType> = new Set<TransactionType>(['BUY_TO_OPEN', 'SELL_TO_OPEN', 'BUY', 'SELL']);
 const MINUTE_MS = 60_000;
-
-/** The ledger's processing order (ledger.ts): instant, then phase (opens before closes before settlements), then id. */
-function processingOrder(transactions: readonly Transaction[]): { order: Uint32Array; ms: Float64Array } {
-  const count = transactions.length;
-  const ms = new Float64Array(count);
-  const keys = new Float64Array(count);
-  const order = new Uint32Array(count);
-  for (let i = 0; i < count; i += 1) {
-    const t = transactions[i];
-    if (!t) continue;
-    ms[i] = instantMs(t.tradeDate, t.tradeDay);
-    keys[i] = (ms[i] ?? 0) * 8 + phaseOf(t.type);
-    order[i] = i;
-  }
-  order.sort((a, b) => {
-    const diff = (keys[a] ?? 0) - (keys[b] ?? 0);
-    if (diff !== 0) return diff;
-    const ida = transactions[a]?.id ?? '';
-    const idb = transactions[b]?.id ?? '';
-    return ida < idb ? -1 : ida > idb ? 1 : 0;
-  });
-  return { order, ms };
-}
 
 export const underlyingOf = (t: Transaction): string => (t.underlying !== '' ? t.underlying : t.symbol);
 
