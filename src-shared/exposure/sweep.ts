@@ -5,9 +5,10 @@
  * wins.
  *
  * Speed: with L = ln(x/S), d1(x) = d1(S) + L/(σ√T) and e^{−qT} does not depend on x, so each contract
- * costs one exp per point. Terms with |d1(x)| > 12 are skipped: φ(12) ≈ 5e−32 of the contract's own peak,
+ * costs one exp per point, taken by expNeg (fast-exp.ts: a table and a polynomial, 2 ulp, a third of Math.exp's time). Terms with |d1(x)| > 12 are skipped: φ(12) ≈ 5e−32 of the contract's own peak,
  * far below the rounding of any sum of such terms, so the result is the same to double precision.
  */
+import { expNeg } from './fast-exp';
 import type { PreparedChain } from './prepare';
 
 export const SWEEP_POINTS = 201;
@@ -34,7 +35,7 @@ export function profileAt(chain: PreparedChain, contracts: Int32Array, kind: Pro
     const i = contracts[k] ?? 0;
     const d = (d1[i] ?? 0) + shift * (invSigmaSqrtT[i] ?? 0);
     if (d > D1_CUTOFF || d < -D1_CUTOFF) continue;
-    const bell = (coef[i] ?? 0) * Math.exp(-0.5 * d * d);
+    const bell = (coef[i] ?? 0) * expNeg(-0.5 * d * d);
     sum += kind === 'gamma' ? bell : bell * (d - (sigmaSqrtT[i] ?? 0));
   }
   return kind === 'gamma' ? sum / x : sum * x * 0.01;
@@ -82,12 +83,12 @@ export function sweepProfile(chain: PreparedChain, contracts: Int32Array, kind: 
     if (isGamma) {
       for (let p = pFrom; p <= pTo; p += 1) {
         const d = d0 + (shifts[p] ?? 0) * inv;
-        sums[p] = (sums[p] ?? 0) + coef * Math.exp(-0.5 * d * d);
+        sums[p] = (sums[p] ?? 0) + coef * expNeg(-0.5 * d * d);
       }
     } else {
       for (let p = pFrom; p <= pTo; p += 1) {
         const d = d0 + (shifts[p] ?? 0) * inv;
-        sums[p] = (sums[p] ?? 0) + coef * Math.exp(-0.5 * d * d) * (d - sv);
+        sums[p] = (sums[p] ?? 0) + coef * expNeg(-0.5 * d * d) * (d - sv);
       }
     }
   }
@@ -106,12 +107,12 @@ interface Bracket {
   distance: number;
 }
 
-/** Sign changes of a sampled profile between consecutive kept points, bisected; the root nearest S, else null. */
-export function findRootNearestSpot(sweep: SweepResult, spot: number, evaluate: (x: number) => number): number | null {
+/** The sign changes of a sampled profile between consecutive kept points (|value| > KEEP_THRESHOLD·max), ascending. */
+function signChanges(sweep: SweepResult, spot: number): Bracket[] {
   const { levels, values } = sweep;
   let maxAbs = 0;
   for (const v of values) maxAbs = Math.max(maxAbs, Math.abs(v));
-  if (!(maxAbs > 0)) return null;
+  if (!(maxAbs > 0)) return [];
   const threshold = KEEP_THRESHOLD * maxAbs;
   const brackets: Bracket[] = [];
   let previous = -1;
@@ -129,6 +130,12 @@ export function findRootNearestSpot(sweep: SweepResult, spot: number, evaluate: 
     }
     previous = p;
   }
+  return brackets;
+}
+
+/** Sign changes of a sampled profile between consecutive kept points, bisected; the root nearest S, else null. */
+export function findRootNearestSpot(sweep: SweepResult, spot: number, evaluate: (x: number) => number): number | null {
+  const brackets = signChanges(sweep, spot);
   if (brackets.length === 0) return null;
   brackets.sort((a, b) => a.distance - b.distance || a.low - b.low);
   let best: number | null = null;
@@ -144,6 +151,27 @@ export function findRootNearestSpot(sweep: SweepResult, spot: number, evaluate: 
     }
   }
   return best;
+}
+
+/** Every sign change of a sampled profile between consecutive kept points, each bisected: the roots, ascending. */
+export function findAllRoots(sweep: SweepResult, spot: number, evaluate: (x: number) => number): number[] {
+  return signChanges(sweep, spot).map((bracket) => bisect(bracket, spot, evaluate));
+}
+
+/** The root nearest S (the lower on an exact tie), else null: the same choice as findRootNearestSpot. */
+export function nearestRoot(roots: readonly number[], spot: number): number | null {
+  let best: number | null = null;
+  for (const root of roots) {
+    if (best === null || Math.abs(root - spot) < Math.abs(best - spot)) best = root;
+  }
+  return best;
+}
+
+/** How many times the profile changes sign on [0.8S, 1.2S]: once (`ok`), more (`multiple`), never (`none`). */
+export type FlipStatus = 'ok' | 'multiple' | 'none';
+
+export function flipStatusOf(roots: readonly number[]): FlipStatus {
+  return roots.length === 0 ? 'none' : roots.length === 1 ? 'ok' : 'multiple';
 }
 
 function bisect(bracket: Bracket, spot: number, evaluate: (x: number) => number): number {
@@ -167,6 +195,12 @@ function bisect(bracket: Bracket, spot: number, evaluate: (x: number) => number)
 export function profileWithRoot(chain: PreparedChain, contracts: Int32Array, kind: ProfileKind): { sweep: SweepResult; root: number | null } {
   const sweep = sweepProfile(chain, contracts, kind);
   return { sweep, root: findRootNearestSpot(sweep, chain.spot, (x) => profileAt(chain, contracts, kind, x)) };
+}
+
+/** Sweep + every root for one kind of profile over the given contracts, from one sweep. */
+export function profileWithRoots(chain: PreparedChain, contracts: Int32Array, kind: ProfileKind): { sweep: SweepResult; roots: number[] } {
+  const sweep = sweepProfile(chain, contracts, kind);
+  return { sweep, roots: findAllRoots(sweep, chain.spot, (x) => profileAt(chain, contracts, kind, x)) };
 }
 
 export function profileRoot(chain: PreparedChain, contracts: Int32Array, kind: ProfileKind): number | null {
