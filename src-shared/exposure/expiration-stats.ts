@@ -75,7 +75,7 @@ export function expirationStats(rows: readonly StatsRow[], main: StatsGroup, spo
       putVolume += volume ?? 0;
     }
   }
-  const atm = atTheMoney(rows.filter((row) => row.settlement === main.settlement), main.forward);
+  const atm = atTheMoney(rows, main);
   const straddle = atm === null || atm.callMid === null || atm.putMid === null ? null : atm.callMid + atm.putMid;
   return {
     atmStrike: atm?.strike ?? null,
@@ -100,20 +100,25 @@ interface AtTheMoney {
   putMid: number | null;
 }
 
-function atTheMoney(rows: readonly StatsRow[], forward: number): AtTheMoney | null {
-  const calls = new Map<number, OptionContract>();
-  const puts = new Map<number, OptionContract>();
-  for (const { contract } of rows) {
-    const side = contract.right === 'C' ? calls : puts;
-    if (!side.has(contract.strike)) side.set(contract.strike, contract);
-  }
+/** Rows are ascending by strike: one pass, the first call and put of the main settlement at each strike. */
+function atTheMoney(rows: readonly StatsRow[], main: StatsGroup): AtTheMoney | null {
+  const forward = main.forward;
   let best: { strike: number; call: OptionContract; put: OptionContract } | null = null;
-  for (const [strike, call] of calls) {
-    const put = puts.get(strike);
-    if (put === undefined) continue;
-    const distance = Math.abs(strike - forward);
-    const bestDistance = best === null ? Number.POSITIVE_INFINITY : Math.abs(best.strike - forward);
-    if (best === null || distance < bestDistance || (distance === bestDistance && strike < best.strike)) best = { strike, call, put };
+  let j = 0;
+  while (j < rows.length) {
+    const strike = rows[j]?.contract.strike ?? 0;
+    let call: OptionContract | null = null;
+    let put: OptionContract | null = null;
+    for (; j < rows.length; j += 1) {
+      const row = rows[j];
+      if (row === undefined || row.contract.strike !== strike) break;
+      if (row.settlement !== main.settlement) continue;
+      if (row.contract.right === 'C') call ??= row.contract;
+      else put ??= row.contract;
+    }
+    if (call === null || put === null) continue;
+    // Ascending strikes: on an equal distance the lower, found first, stays.
+    if (best === null || Math.abs(strike - forward) < Math.abs(best.strike - forward)) best = { strike, call, put };
   }
   if (best === null) return null;
   const ivs = [best.call.iv, best.put.iv].filter(usableIv);
@@ -131,24 +136,38 @@ function atTheMoney(rows: readonly StatsRow[], forward: number): AtTheMoney | nu
  * pain(k_{j+1}) = pain(k_j) + (k_{j+1} − k_j)·slope: O(n) instead of the O(n²) scan (the test runs that scan).
  */
 export function maxPain(rows: readonly StatsRow[], spot: number): number | null {
-  const callWeight = new Map<number, number>();
-  const putWeight = new Map<number, number>();
-  const listed = new Set<number>();
-  let total = 0;
-  for (const { contract } of rows) {
+  let ascending = true;
+  for (let j = 1; j < rows.length && ascending; j += 1) ascending = (rows[j - 1]?.contract.strike ?? 0) <= (rows[j]?.contract.strike ?? 0);
+  const sorted = ascending ? rows : [...rows].sort((a, b) => a.contract.strike - b.contract.strike);
+  const strikes: number[] = [];
+  const callWeight: number[] = [];
+  const putWeight: number[] = [];
+  let putTotal = 0;
+  for (const { contract } of sorted) {
     const weight = contract.openInterest > 0 ? contract.openInterest * (contract.multiplier > 0 ? contract.multiplier : 100) : 0;
-    total += weight;
-    listed.add(contract.strike);
-    const side = contract.right === 'C' ? callWeight : putWeight;
-    side.set(contract.strike, (side.get(contract.strike) ?? 0) + weight);
+    let last = strikes.length - 1;
+    if (last < 0 || strikes[last] !== contract.strike) {
+      strikes.push(contract.strike);
+      callWeight.push(0);
+      putWeight.push(0);
+      last += 1;
+    }
+    if (contract.right === 'C') {
+      callWeight[last] = (callWeight[last] ?? 0) + weight;
+    } else {
+      putWeight[last] = (putWeight[last] ?? 0) + weight;
+      putTotal += weight;
+    }
   }
-  if (!(total > 0)) return null;
-  const strikes = [...listed].sort((a, b) => a - b);
   const first = strikes[0] ?? 0;
+  let callTotal = 0;
   let pain = 0;
-  for (const [strike, weight] of putWeight) pain += weight * (strike - first);
-  let putAbove = 0;
-  for (const weight of putWeight.values()) putAbove += weight;
+  for (let j = 0; j < strikes.length; j += 1) {
+    pain += (putWeight[j] ?? 0) * ((strikes[j] ?? 0) - first);
+    callTotal += callWeight[j] ?? 0;
+  }
+  if (!(callTotal + putTotal > 0)) return null;
+  let putAbove = putTotal;
   let callAtOrBelow = 0;
   let best = first;
   let bestPain = Number.POSITIVE_INFINITY;
@@ -158,8 +177,8 @@ export function maxPain(rows: readonly StatsRow[], spot: number): number | null 
       best = strike;
       bestPain = pain;
     }
-    callAtOrBelow += callWeight.get(strike) ?? 0;
-    putAbove -= putWeight.get(strike) ?? 0;
+    callAtOrBelow += callWeight[j] ?? 0;
+    putAbove -= putWeight[j] ?? 0;
     const next = strikes[j + 1];
     if (next !== undefined) pain += (next - strike) * (callAtOrBelow - putAbove);
   }

@@ -8,12 +8,12 @@
  * costs one exp per point, taken by expNeg (fast-exp.ts: a table and a polynomial, 2 ulp, a third of Math.exp's time). Terms with |d1(x)| > 12 are skipped: φ(12) ≈ 5e−32 of the contract's own peak,
  * far below the rounding of any sum of such terms, so the result is the same to double precision.
  */
+import { chebyshevClasses, chebyshevT, clenshaw, coefficientsOf, U_CENTRE, U_HALF } from './chebyshev';
 import { expNeg } from './fast-exp';
 import type { PreparedChain } from './prepare';
+import { SWEEP_HIGH, SWEEP_LOW, SWEEP_POINTS } from './sweep-grid';
 
-export const SWEEP_POINTS = 201;
-export const SWEEP_LOW = 0.8;
-export const SWEEP_HIGH = 1.2;
+export { SWEEP_HIGH, SWEEP_LOW, SWEEP_POINTS } from './sweep-grid';
 /** Points whose |profile| is at most this fraction of the largest |profile| are not used for sign changes. */
 export const KEEP_THRESHOLD = 1e-6;
 /** Bisection stops when the bracket is at most this fraction of S wide. */
@@ -45,9 +45,14 @@ export interface SweepResult {
   /** Spot levels of the grid. */
   levels: Float64Array;
   values: Float64Array;
+  /**
+   * The profile at any level x in the window, as the sweep computed its points (the narrow terms one by one, the wide
+   * ones from their interpolants): what the bisection evaluates.
+   */
+  at(x: number): number;
 }
 
-/** The 201-point grid of the profile. */
+/** The 201-point grid of the profile, and the profile between its points. */
 export function sweepProfile(chain: PreparedChain, contracts: Int32Array, kind: ProfileKind): SweepResult {
   const spot = chain.spot;
   const levels = new Float64Array(SWEEP_POINTS);
@@ -65,6 +70,11 @@ export function sweepProfile(chain: PreparedChain, contracts: Int32Array, kind: 
   const { d1, invSigmaSqrtT, sigmaSqrtT } = chain;
   const coefs = kind === 'gamma' ? chain.gammaCoef : chain.vannaCoef;
   const isGamma = kind === 'gamma';
+  const classes = chebyshevClasses();
+  const nodeSums = classes.map((c) => new Float64Array(c.nodes.length));
+  // The contracts summed point by point, for `at`.
+  const narrow = new Int32Array(contracts.length);
+  let narrowCount = 0;
   for (let k = 0; k < contracts.length; k += 1) {
     const i = contracts[k] ?? 0;
     const coef = coefs[i] ?? 0;
@@ -72,10 +82,33 @@ export function sweepProfile(chain: PreparedChain, contracts: Int32Array, kind: 
     const d0 = d1[i] ?? 0;
     const inv = invSigmaSqrtT[i] ?? 0;
     const sv = sigmaSqrtT[i] ?? 0;
+    // A wide term (far-dated): sampled at its class's Chebyshev nodes (chebyshev.ts), d = α + βt.
+    const beta = U_HALF * inv;
+    let wide = -1;
+    for (let c = 0; c < classes.length; c += 1) {
+      if (beta <= (classes[c]?.maxBeta ?? 0)) {
+        wide = c;
+        break;
+      }
+    }
+    if (wide >= 0) {
+      const alpha = d0 + U_CENTRE * inv;
+      if (Math.abs(alpha) - beta > D1_CUTOFF) continue;
+      const nodes = classes[wide]?.nodes ?? new Float64Array(0);
+      const acc = nodeSums[wide] ?? new Float64Array(0);
+      for (let j = 0; j < nodes.length; j += 1) {
+        const d = alpha + beta * (nodes[j] ?? 0);
+        const bell = coef * expNeg(-0.5 * d * d);
+        acc[j] = (acc[j] ?? 0) + (isGamma ? bell : bell * (d - sv));
+      }
+      continue;
+    }
     // Range of ln(x/S) where |d1(x)| ≤ cutoff; outside it the term is invisible.
     const shiftFrom = (-D1_CUTOFF - d0) * sv;
     const shiftTo = (D1_CUTOFF - d0) * sv;
     if (shiftTo < shiftLow || shiftFrom > shiftHigh) continue;
+    narrow[narrowCount] = i;
+    narrowCount += 1;
     let pFrom = 0;
     let pTo = SWEEP_POINTS - 1;
     if (shiftFrom > shiftLow) pFrom = Math.max(0, Math.floor((spot * Math.exp(shiftFrom) - low) / step));
@@ -92,11 +125,24 @@ export function sweepProfile(chain: PreparedChain, contracts: Int32Array, kind: 
       }
     }
   }
+  const coefficients = classes.map((c, index) => coefficientsOf(c, nodeSums[index] ?? new Float64Array(0)));
+  const wideAt = (t: number): number => {
+    let sum = 0;
+    for (const c of coefficients) sum += clenshaw(c, t);
+    return sum;
+  };
   for (let p = 0; p < SWEEP_POINTS; p += 1) {
     const level = levels[p] ?? 1;
-    sums[p] = isGamma ? (sums[p] ?? 0) / level : (sums[p] ?? 0) * level * 0.01;
+    const sum = (sums[p] ?? 0) + wideAt(((shifts[p] ?? 0) - U_CENTRE) / U_HALF);
+    sums[p] = isGamma ? sum / level : sum * level * 0.01;
   }
-  return { levels, values: sums };
+  const narrowContracts = narrow.subarray(0, narrowCount);
+  const at = (x: number): number => {
+    const value = profileAt(chain, narrowContracts, kind, x);
+    const wide = wideAt(chebyshevT(x, spot));
+    return value + (isGamma ? wide / x : wide * x * 0.01);
+  };
+  return { levels, values: sums, at };
 }
 
 interface Bracket {
@@ -194,13 +240,13 @@ function bisect(bracket: Bracket, spot: number, evaluate: (x: number) => number)
 /** Sweep + bisection for one kind of profile over the given contracts: the grid and the root, from one sweep. */
 export function profileWithRoot(chain: PreparedChain, contracts: Int32Array, kind: ProfileKind): { sweep: SweepResult; root: number | null } {
   const sweep = sweepProfile(chain, contracts, kind);
-  return { sweep, root: findRootNearestSpot(sweep, chain.spot, (x) => profileAt(chain, contracts, kind, x)) };
+  return { sweep, root: findRootNearestSpot(sweep, chain.spot, sweep.at) };
 }
 
 /** Sweep + every root for one kind of profile over the given contracts, from one sweep. */
 export function profileWithRoots(chain: PreparedChain, contracts: Int32Array, kind: ProfileKind): { sweep: SweepResult; roots: number[] } {
   const sweep = sweepProfile(chain, contracts, kind);
-  return { sweep, roots: findAllRoots(sweep, chain.spot, (x) => profileAt(chain, contracts, kind, x)) };
+  return { sweep, roots: findAllRoots(sweep, chain.spot, sweep.at) };
 }
 
 export function profileRoot(chain: PreparedChain, contracts: Int32Array, kind: ProfileKind): number | null {
