@@ -282,7 +282,7 @@ describe('the sweep’s exp', () => {
     expect(expNeg(-746)).toBe(0);
   });
 
-  it('the 201-point profile equals the definition (Math.exp, no cut-off) to 1e−9 relative', () => {
+  it('the 201-point gamma and vanna profiles equal the definition (Math.exp, no cut-off) to 1e−9 relative, and so does at(x)', () => {
     const contracts: OptionContract[] = [];
     for (let strike = 70; strike <= 130; strike += 2.5) {
       for (const [expiration, iv] of [[EXPIRATION, 0.3], ['2026-02-03', 0.6], ['2026-06-19', 0.22]] as const) {
@@ -292,17 +292,22 @@ describe('the sweep’s exp', () => {
     }
     const chain = prepareChain(snapshot(contracts), { rate: RATE });
     const indices = usableContracts(chain, chain.expirations);
-    const sweep = sweepProfile(chain, indices, 'gamma');
-    expect(sweep.values).toHaveLength(SWEEP_POINTS);
-    for (let p = 0; p < SWEEP_POINTS; p += 1) {
-      const x = sweep.levels[p] ?? 0;
-      let definition = 0;
-      for (const i of indices) {
-        const d = (chain.d1[i] ?? 0) + Math.log(x / chain.spot) * (chain.invSigmaSqrtT[i] ?? 0);
-        definition += (chain.gammaCoef[i] ?? 0) * Math.exp(-0.5 * d * d);
+    for (const kind of ['gamma', 'vanna'] as const) {
+      const sweep = sweepProfile(chain, indices, kind);
+      expect(sweep.values).toHaveLength(SWEEP_POINTS);
+      for (let p = 0; p < SWEEP_POINTS; p += 1) {
+        const x = sweep.levels[p] ?? 0;
+        let definition = 0;
+        for (const i of indices) {
+          const d = (chain.d1[i] ?? 0) + Math.log(x / chain.spot) * (chain.invSigmaSqrtT[i] ?? 0);
+          const bell = (kind === 'gamma' ? (chain.gammaCoef[i] ?? 0) : (chain.vannaCoef[i] ?? 0)) * Math.exp(-0.5 * d * d);
+          definition += kind === 'gamma' ? bell : bell * (d - (chain.sigmaSqrtT[i] ?? 0));
+        }
+        definition = kind === 'gamma' ? definition / x : definition * x * 0.01;
+        expect(relative(sweep.values[p] ?? 0, definition), `${kind} at x = ${x}`).toBeLessThan(1e-9);
+        // Between the points (the bisection's midpoints) the sweep answers from the same interpolants.
+        if (p > 0) expect(relative(sweep.at(x), definition), `${kind}: at(x) at the point ${x}`).toBeLessThan(1e-9);
       }
-      definition /= x;
-      expect(relative(sweep.values[p] ?? 0, definition), `x = ${x}`).toBeLessThan(1e-9);
     }
   });
 });
