@@ -244,10 +244,15 @@ export function parseCboeCsv(text: string, options: ChainParseOptions = {}): Cha
       }
       const contract: OptionContract = { root: occ.root, expiration: occ.expiration, strike, right: side.right, openInterest, iv, bid, ask, multiplier: 100 };
       // Volume is carried where the file has it (an empty cell: no volume for this contract); exposure does not use it.
-      if (side.columns.volume >= 0 && (cells[side.columns.volume] ?? '').trim() !== '') {
-        const volume = readNumber(cells, side.columns.volume, 'Volume', side.label, l.line, errors, decimalMark);
-        if (volume === null) continue;
-        contract.volume = volume;
+      const volumeCell = side.columns.volume < 0 ? '' : (cells[side.columns.volume] ?? '');
+      if (volumeCell !== '') {
+        const volume = parseNumberCell(volumeCell, decimalMark);
+        if (volume !== null) {
+          contract.volume = volume;
+        } else if (volumeCell.trim() !== '') {
+          errors.add(l.line, `non-numeric Volume "${volumeCell.trim()}" (${side.label})`);
+          continue;
+        }
       }
       located.push({ contract, line: l.line });
     }

@@ -61,8 +61,10 @@ export function packContracts(contracts: readonly OptionContract[]): Buffer {
     if (c.volume !== undefined) hasVolume = true;
   }
   packed.right = rights;
-  const written: Packed = hasVolume ? { ...packed, v: 2, volume } : packed;
-  return deflateSync(JSON.stringify(written), { level: constants.Z_BEST_SPEED });
+  if (!hasVolume) return deflateSync(JSON.stringify(packed), { level: constants.Z_BEST_SPEED });
+  // Level 4 rather than 1: the volume column costs 15 KB of an SPX chain at level 1; at 4 the whole payload is smaller
+  // than version 1 was (183 KB against 185 KB) for about 3 ms more.
+  return deflateSync(JSON.stringify({ ...packed, v: 2, volume }), { level: 4 });
 }
 
 /** A stored payload that is not a packed chain of a known version (a damaged row, or a newer version's). */
@@ -73,12 +75,14 @@ export class PackedSnapshotError extends Error {
   }
 }
 
-function isNumberColumn(value: unknown, length: number): value is number[] {
-  return Array.isArray(value) && value.length === length && value.every((item) => typeof item === 'number');
+function isNumberColumn(value: unknown, length: number, nullable = false): value is number[] {
+  if (!Array.isArray(value) || value.length !== length) return false;
+  for (const item of value as unknown[]) if (typeof item !== 'number' && !(nullable && item === null)) return false;
+  return true;
 }
 
 function isVolumeColumn(value: unknown, length: number): value is Array<number | null> {
-  return Array.isArray(value) && value.length === length && value.every((item) => item === null || typeof item === 'number');
+  return isNumberColumn(value, length, true);
 }
 
 function stringList(value: unknown): string[] {

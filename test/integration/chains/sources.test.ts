@@ -22,7 +22,7 @@ function errorsOf(result: ChainParseResult) {
 }
 
 /** A Schwab option: the fields the parser reads and some it does not, as the API sends them. */
-const option = (fields: Record<string, unknown>) => ({
+const option = (fields: Record<string, unknown>): Record<string, unknown> => ({
   exchangeName: 'OPR',
   last: 1.23,
   mark: 1.25,
