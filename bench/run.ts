@@ -8,6 +8,7 @@ import { startServer } from '../src-main/serve';
 import { tempDir } from '../test/paths';
 import { benchHttp } from './http';
 import { benchExposure } from './exposure';
+import { benchChainPicture } from './chain-picture';
 import { benchJournal } from './journal';
 import { benchTrades } from './trades';
 import { benchImportFormats } from './import-formats';
@@ -33,6 +34,7 @@ function wanted(prefix: string): boolean {
 
 async function main(): Promise<void> {
   if (wanted('exposure')) for (const line of await benchExposure()) emit(line);
+  if (wanted('exposure')) for (const line of await benchChainPicture()) emit(line);
   if (wanted('journal')) for (const line of await benchJournal()) emit(line);
   if (wanted('journal.custom')) for (const line of benchImportFormats()) emit(line);
   if (wanted('journal.trades')) for (const line of await benchTrades()) emit(line);

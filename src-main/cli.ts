@@ -10,6 +10,7 @@ import { defaultDataDir } from './paths';
 import { startServer } from './serve';
 import { ExposureService } from './services/exposure';
 import { importerIdOf } from './importers/index';
+import { CLI_OVERRIDE_NAMES } from './chains/index';
 import { JournalService } from './services/journal';
 import type { Result } from './services/result';
 
@@ -18,7 +19,7 @@ const USAGE = `strikebook — trade journal and dealer exposure, with a local /v
 Usage:
   strikebook serve [--port <p>] [--data-dir <dir>] [--demo]   headless API + web UI on 127.0.0.1 (--port 0: a free port)
   strikebook import <file...> [--broker <id>] [--account <name>] [--data-dir <dir>]
-  strikebook chain import <file...> [--symbol <S>] [--quote-time <iso>] [--format <f>] [--data-dir <dir>]
+  strikebook chain import <file...> [--symbol <S>] [--spot <price>] [--quote-time <iso>] [--format <f>] [--data-dir <dir>]
   strikebook keys create [--name <name>] | keys list | keys revoke <id> [--data-dir <dir>]
 
 Brokers: auto (default), ${BROKER_IDS.join(', ')}, custom:<id> (a format saved on the Import page)
@@ -42,6 +43,7 @@ async function main(argv: string[]): Promise<void> {
       account: { type: 'string' },
       symbol: { type: 'string' },
       'quote-time': { type: 'string' },
+      spot: { type: 'string' },
       format: { type: 'string' },
       name: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -121,6 +123,8 @@ async function main(argv: string[]): Promise<void> {
       if (files.length === 0) fail('chain import: name at least one file');
       const format = values.format;
       if (format !== undefined && !isOneOf(CHAIN_FORMATS, format)) fail(`unknown format "${format}"; one of ${CHAIN_FORMATS.join(', ')}`);
+      const spot = values.spot === undefined ? undefined : Number(values.spot);
+      if (spot !== undefined && !(Number.isFinite(spot) && spot > 0)) fail(`--spot must be a positive number, got ${values.spot}`);
       eachFile(
         files,
         (text) =>
@@ -128,9 +132,12 @@ async function main(argv: string[]): Promise<void> {
             ...(values.symbol ? { symbol: values.symbol } : {}),
             ...(values['quote-time'] ? { quoteTime: values['quote-time'] } : {}),
             ...(format === undefined ? {} : { format }),
+            ...(spot === undefined ? {} : { spot }),
+            names: CLI_OVERRIDE_NAMES,
           }),
         (file, result) => {
-          process.stdout.write(`${file}: ${result.symbol} @ ${result.spot}, ${result.quoteTime}, ${result.contracts} contracts, ${result.expirations} expirations${result.stored ? '' : ' (already stored)'}, ${result.events} events\n`);
+          process.stdout.write(`${file}: ${result.symbol} @ ${result.spot}, ${result.quoteTime}, ${result.contracts} contracts, ${result.expirations} expirations${result.stored ? '' : ' (already stored)'}, ${result.events} events (snapshot #${result.id})\n`);
+          for (const warning of result.warnings) process.stdout.write(`  warning: ${warning}\n`);
         },
       );
     } else if (command === 'keys') {

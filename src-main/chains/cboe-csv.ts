@@ -88,6 +88,8 @@ interface SideColumns {
   ask: number;
   iv: number;
   openInterest: number;
+  /** −1 when the side has no Volume column (volume is optional). */
+  volume: number;
 }
 
 function sideColumns(header: string[], from: number, to: number): { columns: SideColumns | null; missing: string[] } {
@@ -95,7 +97,7 @@ function sideColumns(header: string[], from: number, to: number): { columns: Sid
     for (let i = from; i < to; i += 1) if ((header[i] ?? '').trim().toLowerCase() === name) return i;
     return -1;
   };
-  const columns = { symbol: from, bid: find('bid'), ask: find('ask'), iv: find('iv'), openInterest: find('open interest') };
+  const columns = { symbol: from, bid: find('bid'), ask: find('ask'), iv: find('iv'), openInterest: find('open interest'), volume: find('volume') };
   const missing = Object.entries({ Bid: columns.bid, Ask: columns.ask, IV: columns.iv, 'Open Interest': columns.openInterest })
     .filter(([, index]) => index < 0)
     .map(([name]) => name);
@@ -158,7 +160,7 @@ export function parseCboeCsv(text: string, options: ChainParseOptions = {}): Cha
         errors.add(
           l.line,
           `bad date: cannot read the quote time "${dateText}": expected a date and time such as ${QUOTE_LINE_EXAMPLES} ` +
-            '(New York time unless a zone is given); or give the time as quoteTime= (ISO 8601, e.g. 2024-01-07T10:52, New York time)',
+            `(New York time unless a zone is given); or give the time as ${options.names?.quoteTime ?? 'quoteTime'}= (ISO 8601, e.g. 2024-01-07T10:52, New York time)`,
         );
       }
     }
@@ -241,6 +243,17 @@ export function parseCboeCsv(text: string, options: ChainParseOptions = {}): Cha
         continue;
       }
       const contract: OptionContract = { root: occ.root, expiration: occ.expiration, strike, right: side.right, openInterest, iv, bid, ask, multiplier: 100 };
+      // Volume is carried where the file has it (an empty cell: no volume for this contract); exposure does not use it.
+      const volumeCell = side.columns.volume < 0 ? '' : (cells[side.columns.volume] ?? '');
+      if (volumeCell !== '') {
+        const volume = parseNumberCell(volumeCell, decimalMark);
+        if (volume !== null) {
+          contract.volume = volume;
+        } else if (volumeCell.trim() !== '') {
+          errors.add(l.line, `non-numeric Volume "${volumeCell.trim()}" (${side.label})`);
+          continue;
+        }
+      }
       located.push({ contract, line: l.line });
     }
   }

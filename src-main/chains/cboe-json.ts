@@ -76,6 +76,8 @@ export function parseCboeJson(text: string, options: ChainParseOptions = {}): Ch
       ask: values.ask ?? 0,
       multiplier: 100,
     };
+    const volume = numberField(item, 'volume');
+    if (volume !== null && volume >= 0) contract.volume = volume;
     located.push({ contract, line: null });
   }
 

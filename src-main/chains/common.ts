@@ -8,7 +8,17 @@ import { isIsoDate, isoInstant } from '../../src-shared/calendar';
 import { NEW_YORK, parseDateTimeInZone } from '../../src-shared/zone';
 
 
-export type ChainFormat = 'auto' | 'cboe-csv' | 'cboe-json' | 'generic-csv' | 'generic-json';
+export type ChainFormat = 'auto' | 'cboe-csv' | 'cboe-json' | 'schwab-json' | 'yfinance-csv' | 'generic-csv' | 'generic-json';
+
+/** The overrides a file may need, as its reader names them in messages: the API's query parameters or the CLI's options. */
+export interface OverrideNames {
+  symbol: string;
+  spot: string;
+  quoteTime: string;
+}
+
+export const QUERY_OVERRIDE_NAMES: OverrideNames = { symbol: 'symbol', spot: 'spot', quoteTime: 'quoteTime' };
+export const CLI_OVERRIDE_NAMES: OverrideNames = { symbol: '--symbol', spot: '--spot', quoteTime: '--quote-time' };
 
 export interface ChainParseOptions {
   format?: ChainFormat;
@@ -18,12 +28,16 @@ export interface ChainParseOptions {
   quoteTime?: string;
   /** Overrides (or supplies) the underlying price. */
   spot?: number;
+  /** How messages name the overrides (default the query parameters: `spot`, `quoteTime`, `symbol`). */
+  names?: OverrideNames;
 }
 
 export interface ChainParseError {
   /** 1-based line of the file, or null when the problem is not tied to one line. */
   line: number | null;
   message: string;
+  /** The override that would fix it (`spot`, `quoteTime`, `symbol`): the problem names that parameter. */
+  param?: 'symbol' | 'spot' | 'quoteTime';
 }
 
 export type ChainParseResult =
@@ -35,8 +49,8 @@ export const MAX_ERRORS = 50;
 
 export class ErrorList {
   readonly errors: ChainParseError[] = [];
-  add(line: number | null, message: string): void {
-    if (this.errors.length < MAX_ERRORS) this.errors.push({ line, message });
+  add(line: number | null, message: string, param?: ChainParseError['param']): void {
+    if (this.errors.length < MAX_ERRORS) this.errors.push(param === undefined ? { line, message } : { line, message, param });
   }
   get full(): boolean {
     return this.errors.length >= MAX_ERRORS;
@@ -249,19 +263,20 @@ export function finishSnapshot(input: {
     }
   }
 
+  const names = options.names ?? QUERY_OVERRIDE_NAMES;
   const spot = options.spot ?? input.spot;
-  if (spot === null || !(spot > 0) || !Number.isFinite(spot)) errors.add(null, 'no spot price: the file gives no underlying price (pass spot)');
+  if (spot === null || !(spot > 0) || !Number.isFinite(spot)) errors.add(null, `no spot price: the file gives no underlying price (pass ${names.spot})`, 'spot');
 
   let quoteTime = input.quoteTime;
   if (options.quoteTime !== undefined) {
     quoteTime = parseQuoteTime(options.quoteTime);
-    if (quoteTime === null) errors.add(null, `quoteTime option is not an ISO 8601 date-time: ${options.quoteTime}`);
+    if (quoteTime === null) errors.add(null, `${names.quoteTime} option is not an ISO 8601 date-time: ${options.quoteTime}`, 'quoteTime');
   }
-  if (quoteTime === null && options.quoteTime === undefined && input.quoteTimeUnreadable !== true) errors.add(null, 'no quote time: the file gives none (pass quoteTime)');
+  if (quoteTime === null && options.quoteTime === undefined && input.quoteTimeUnreadable !== true) errors.add(null, `no quote time: the file gives none (pass ${names.quoteTime})`, 'quoteTime');
 
   const symbolSource = options.symbol ?? input.symbol ?? dominantUnderlying(located.map((l) => l.contract));
   const symbol = symbolSource === null ? '' : normaliseSymbol(symbolSource);
-  if (symbol === '' && located.length > 0) errors.add(null, 'no underlying symbol: pass symbol');
+  if (symbol === '' && located.length > 0) errors.add(null, `no underlying symbol: pass ${names.symbol}`, 'symbol');
 
   if (!errors.empty || spot === null || quoteTime === null) return { ok: false, errors: errors.errors };
   return {

@@ -33,6 +33,7 @@ const COLUMN_ALIASES: Record<string, string> = {
   ask: 'ask',
   root: 'root',
   multiplier: 'multiplier',
+  volume: 'volume',
 };
 
 export function parseGenericCsv(text: string, options: ChainParseOptions = {}): ChainParseResult {
@@ -88,6 +89,7 @@ export function parseGenericCsv(text: string, options: ChainParseOptions = {}): 
     ask: column('ask'),
     root: column('root'),
     multiplier: column('multiplier'),
+    volume: column('volume'),
   };
   const located: LocatedContract[] = [];
   for (index += 1; index < lines.length && !errors.full; index += 1) {
@@ -132,6 +134,14 @@ export function parseGenericCsv(text: string, options: ChainParseOptions = {}): 
     }
     const root = cell(at.root) === '' ? fallbackRoot : cell(at.root).toUpperCase();
     const contract: OptionContract = { root, expiration, strike, right, openInterest, iv, bid: numbers.bid ?? 0, ask: numbers.ask ?? 0, multiplier };
+    if (cell(at.volume) !== '') {
+      const volume = parseNumberCell(cell(at.volume));
+      if (volume === null || volume < 0) {
+        errors.add(l.line, `volume "${cell(at.volume)}" is not a number ≥ 0`);
+        continue;
+      }
+      contract.volume = volume;
+    }
     located.push({ contract, line: l.line });
   }
   return finishSnapshot({ located, errors, warnings: [], symbol, spot, quoteTime, source: 'generic', options, ivMayBePercent: true, quoteTimeUnreadable: timeMeta !== undefined });

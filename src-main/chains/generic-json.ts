@@ -79,6 +79,14 @@ export function parseGenericJson(text: string, options: ChainParseOptions = {}):
       ask: ask ?? 0,
       multiplier: multiplier ?? 100,
     };
+    if (item.volume !== undefined && item.volume !== null) {
+      const volume = finiteNumber(item.volume);
+      if (volume === null || volume < 0) {
+        errors.add(null, `${where}: volume ${JSON.stringify(item.volume)} is not a number ≥ 0`);
+        continue;
+      }
+      contract.volume = volume;
+    }
     located.push({ contract, line: null });
   }
   const spot = finiteNumber(root.spot);

@@ -22,7 +22,7 @@ import {
   type PreparedChain,
 } from '../../src-shared/exposure/index';
 import type { ChainSnapshot, SnapshotSourceId } from '../../src-shared/exposure/model';
-import { parseChainFile, type ChainFormat } from '../chains/index';
+import { parseChainFile, type ChainFormat, type OverrideNames } from '../chains/index';
 import { packContracts, unpackContracts } from '../db/snapshots';
 import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from './result';
 
@@ -30,6 +30,10 @@ export interface ChainFileOptions {
   format?: ChainFormat;
   symbol?: string;
   quoteTime?: string;
+  /** The underlying price, for files without one (yfinance dumps) or to override the file's. */
+  spot?: number;
+  /** How messages name symbol, spot and quoteTime: the API's parameters (default) or the CLI's options. */
+  names?: OverrideNames;
   /** The online source's snapshots are marked so. */
   source?: 'online';
   /**
@@ -118,6 +122,8 @@ export interface IngestPlan {
   excluded: ExcludedContracts;
   /** The expirations /v1/expirations shows (unexpired, standard roots). */
   unexpired: number;
+  /** What the parser accepted but wants said (one side of the chain only, a quote time stood in for). */
+  warnings: string[];
   /**
    * The default scope's history point, when planned off the event loop (the worker); null when the plan runs inline
    * (the commit computes it only for a snapshot that is new: the demo loaded twice stores nothing).
@@ -166,6 +172,7 @@ export function planIngest(snapshot: ChainSnapshot, basis: IngestBasis, options:
     chain,
     excluded: chain.excluded,
     unexpired: chain.expirations.length,
+    warnings: [],
     defaultPoint: options.defaultPoint === true ? historyPoint(chain, DEFAULT_SCOPE) : null,
     evaluation,
   });
@@ -177,6 +184,8 @@ export function planChainFile(text: string, options: ChainFileOptions, basis: In
     ...(options.format === undefined ? {} : { format: options.format }),
     ...(options.symbol === undefined ? {} : { symbol: options.symbol.toUpperCase() }),
     ...(options.quoteTime === undefined ? {} : { quoteTime: options.quoteTime }),
+    ...(options.spot === undefined ? {} : { spot: options.spot }),
+    ...(options.names === undefined ? {} : { names: options.names }),
   });
   if (!parsed.ok) {
     return failure({
@@ -191,5 +200,6 @@ export function planChainFile(text: string, options: ChainFileOptions, basis: In
     const detail = `the quote time ${parsed.snapshot.quoteTime} is ${(aheadMs / 3_600_000).toFixed(1)} h after the poll: the source's timestamp is not UTC`;
     return failure({ kind: 'file-refused', unsupported: false, detail, problems: [{ line: null, param: 'quoteTime', message: detail }] });
   }
-  return planIngest(options.source === undefined ? parsed.snapshot : { ...parsed.snapshot, source: options.source }, basis, planOptions);
+  const plan = planIngest(options.source === undefined ? parsed.snapshot : { ...parsed.snapshot, source: options.source }, basis, planOptions);
+  return plan.ok ? ok({ ...plan.value, warnings: parsed.warnings }) : plan;
 }

@@ -133,8 +133,12 @@ export interface ChainSummary extends SnapshotHead {
 }
 
 export interface IngestResult extends SnapshotHead {
+  /** The stored snapshot (the one stored before, when this exact snapshot was). */
+  id: number;
   /** Expirations /v1/expirations shows: unexpired at the quote time, standard roots. */
   expirations: number;
+  /** What the parser accepted but wants said. */
+  warnings: string[];
   excluded: ExcludedContracts;
   stored: boolean;
   events: number;

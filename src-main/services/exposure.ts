@@ -70,7 +70,8 @@ const OLDER_CHAINS = 6;
  * through onSnapshotsChanged). The heavy work of a chain file and of history points runs in the exposure worker.
  */
 export class ExposureService {
-  private readonly snapshots: SnapshotRepository;
+  /** Read by the answers outside this class too (exposure-reads.ts). */
+  readonly snapshots: SnapshotRepository;
   private readonly states: ExposureStateRepository;
   private readonly eventRows: EventsRepository;
   private readonly history: GexHistoryRepository;
@@ -225,7 +226,7 @@ export class ExposureService {
     const created: ExposureEvent[] = [];
     let newest = false;
     let pruned = false;
-    const inserted = this.db.transaction(() => {
+    const stored = this.db.transaction(() => {
       // Snapshots another process stored before this write: their changes are not to be taken for ours below.
       if (this.generations.snapshots() !== this.snapshotGeneration) this.reset();
       const row = this.snapshots.insert(head, Buffer.from(plan.payload.buffer, plan.payload.byteOffset, plan.payload.byteLength), nowIso(this.clock));
@@ -240,12 +241,13 @@ export class ExposureService {
         if (this.snapshots.prune(symbol, this.retention(symbol)) > 0) pruned = true;
       }
       this.snapshotGeneration = this.generations.snapshots();
-      return row.inserted;
+      return row;
     })();
     if (pruned) this.forgetOlder(symbol);
-    if (inserted) this.emitter.emit('snapshots', symbol);
+    if (stored.inserted) this.emitter.emit('snapshots', symbol);
     for (const event of created) this.emitter.emit('event', event);
     return ok({
+      id: stored.id,
       symbol,
       spot: head.spot,
       quoteTime: head.quoteTime,
@@ -253,7 +255,8 @@ export class ExposureService {
       contracts: head.contracts,
       expirations: plan.unexpired,
       excluded: plan.excluded,
-      stored: inserted,
+      warnings: plan.warnings,
+      stored: stored.inserted,
       events: created.length,
     });
   }
@@ -375,7 +378,7 @@ export class ExposureService {
    * A /gex-like answer on the snapshot and scope a query names; its key names the snapshot, the formula and the
    * resolved expirations.
    */
-  private async gexAnswer<T>(kind: string, query: GexQuery, compute: (loaded: LoadedChain, options: { expirations: string[]; formula: Formula; exact: true }) => T): Promise<Result<PlannedAnswer<T>>> {
+  async gexAnswer<T>(kind: string, query: GexQuery, compute: (loaded: LoadedChain, options: { expirations: string[]; formula: Formula; exact: true }) => T): Promise<Result<PlannedAnswer<T>>> {
     const found = await this.loaded(query.symbol, query);
     if (!found.ok) return found;
     const loaded = found.value;

@@ -35,11 +35,11 @@ export const EVENT_TYPE_FILTERS = ['all', ...EVENT_TYPES] as const;
 export type EventTypeFilter = (typeof EVENT_TYPE_FILTERS)[number];
 
 /** Where a stored chain snapshot came from. */
-export const SNAPSHOT_SOURCES = ['cboe-csv', 'cboe-json', 'generic', 'demo', 'online'] as const;
+export const SNAPSHOT_SOURCES = ['cboe-csv', 'cboe-json', 'schwab-json', 'yfinance-csv', 'generic', 'demo', 'online'] as const;
 export type SnapshotSource = (typeof SNAPSHOT_SOURCES)[number];
 
 /** `format` of POST /chains. */
-export const CHAIN_FORMATS = ['auto', 'cboe-csv', 'cboe-json', 'generic-csv', 'generic-json'] as const;
+export const CHAIN_FORMATS = ['auto', 'cboe-csv', 'cboe-json', 'schwab-json', 'yfinance-csv', 'generic-csv', 'generic-json'] as const;
 export type ChainFormat = (typeof CHAIN_FORMATS)[number];
 
 // ---------------------------------------------------------------- journal

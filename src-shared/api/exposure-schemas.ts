@@ -43,11 +43,34 @@ const gexLevels = {
   putWall: Level,
 };
 
+/** How often the gamma profile changes sign on [0.8S, 1.2S], and where (/gex and /gex/profile). */
+const flipQuality = {
+  flipStatus: Type.Union([Type.Literal('ok'), Type.Literal('multiple'), Type.Literal('none')], {
+    description: 'ok: one sign change of the gamma profile on [0.8S, 1.2S]; multiple: several (gammaInflection is the root nearest spot); none',
+  }),
+  flipRoots: Type.Array(Type.Number(), { description: 'Every root of the gamma profile on [0.8S, 1.2S], ascending' }),
+};
+
 export const GexResponse = Type.Object({
   symbol: Type.String(),
   stockPrice: Type.Number(),
   ...gexLevels,
-  data: Type.Array(Type.Object({ strike: Type.Number(), callGEX: Type.Number(), putGEX: Type.Number(), netGEX: Type.Number(), callOI: Type.Number(), putOI: Type.Number() })),
+  ...flipQuality,
+  totalDEX: Type.Number({ description: 'Σ Δ·OI·m over the scope: shares of delta held by the open interest (the dealers’ hedge is its opposite); not scaled by formula' }),
+  totalDEXNotional: Type.Number({ description: 'totalDEX × spot, in $' }),
+  data: Type.Array(
+    Type.Object({
+      strike: Type.Number(),
+      callGEX: Type.Number(),
+      putGEX: Type.Number(),
+      netGEX: Type.Number(),
+      callOI: Type.Number(),
+      putOI: Type.Number(),
+      callDEX: Type.Number({ description: 'Σ Δ·OI·m of the calls at the strike (shares)' }),
+      putDEX: Type.Number({ description: 'Σ Δ·OI·m of the puts at the strike (shares, ≤ 0)' }),
+      netDEX: Type.Number(),
+    }),
+  ),
   meta: Type.Object({
     availableExpirations: Type.Array(Type.String()),
     expirations: Type.Array(Type.String()),
@@ -102,8 +125,21 @@ export const ExpirationsResponse = Type.Object({
       contracts: Type.Integer(),
       openInterest: Type.Number(),
       gammaShare: Type.Number({ description: "The expiration's share of the book's absolute gamma (Σ|s·Γ·OI·m| over every unexpired contract); the shares sum to 1 (all 0 for a book without gamma)" }),
+      atmStrike: Nullable(Type.Number({ description: 'The listed strike nearest the forward with both a call and a put (ties: the lower)' })),
+      atmIV: Nullable(Type.Number({ description: 'Mean IV (decimal) of the ATM call and put, of those with a usable IV' })),
+      straddle: Nullable(Type.Number({ description: 'ATM call mid + put mid, per share' })),
+      expectedMove: Nullable(Type.Number({ description: 'The straddle: the move to expiry the market prices, per share' })),
+      expectedMovePct: Nullable(Type.Number({ description: 'expectedMove ÷ spot (0.012 = 1.2%)' })),
+      maxPain: Nullable(Type.Number({ description: 'The listed strike where Σ OI·m·intrinsic value at expiry is least' })),
+      callOI: Type.Number(),
+      putOI: Type.Number(),
+      putCallOIRatio: Nullable(Type.Number({ description: 'putOI ÷ callOI (null without call open interest)' })),
+      callVolume: Nullable(Type.Number({ description: 'null when the source has no volume' })),
+      putVolume: Nullable(Type.Number({ description: 'null when the source has no volume' })),
+      skew25: Nullable(Type.Number({ description: 'IV of the put with delta nearest −0.25 minus IV of the call nearest +0.25 (decimal); null unless both within 0.10' })),
     }),
   ),
+  termStructure: Type.Array(Type.Object({ expiration: Type.String(), dte: Type.Integer(), atmIV: Nullable(Type.Number()) }), { description: 'ATM IV per expiration, ascending' }),
   snapshotTime: Type.String(),
   meta: Type.Object({ excludedContracts: ExcludedContractsCount }),
 });
@@ -160,6 +196,7 @@ export const GexProfileResponse = Type.Object({
   formula: Type.String(),
   unit: Type.String(),
   gammaInflection: Nullable(Type.Number()),
+  ...flipQuality,
   points: Type.Array(Type.Object({ spot: Type.Number({ description: 'Hypothetical spot x' }), netGEX: Type.Number({ description: "P(x) × the formula's factor at x (1, x, x²·0.01)" }) }), {
     description: '201 points evenly on [0.8S, 1.2S]',
   }),
@@ -167,6 +204,27 @@ export const GexProfileResponse = Type.Object({
   asOf: Type.String(),
 });
 export type GexProfileResponseT = Static<typeof GexProfileResponse>;
+
+export const GexGridQuery = Params({
+  symbol: SymbolParam,
+  formula: gexScope.formula,
+  minDte: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650, description: 'Expirations with dte ≥ minDte (default 0: the whole chain)' })),
+  maxDte: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650, description: 'Expirations with dte ≤ maxDte' })),
+  ...snapshotSelector,
+});
+export type GexGridQueryT = Static<typeof GexGridQuery>;
+export const GexGridResponse = Type.Object({
+  symbol: Type.String(),
+  stockPrice: Type.Number(),
+  formula: Type.String(),
+  unit: Type.String(),
+  expirations: Type.Array(Type.String(), { description: 'Rows, ascending' }),
+  strikes: Type.Array(Type.Number(), { description: 'Columns: strikes within [0.8S, 1.2S] with open interest in some expiration of the scope, ascending' }),
+  netGEX: Type.Array(Type.Array(Type.Number()), { description: "netGEX[row][column] in the formula's unit; 0 where the expiration has no open interest at the strike" }),
+  meta: Type.Object({ snapshotId: Type.Integer(), snapshotTime: Type.String(), source: Type.String() }),
+  asOf: Type.String(),
+});
+export type GexGridResponseT = Static<typeof GexGridResponse>;
 
 const Bound = (description: string) => Type.String({ pattern: DATETIME_PATTERN, description });
 export const GexHistoryQuery = Params({
@@ -224,6 +282,8 @@ export const SnapshotListingSchema = Type.Object({
 });
 export const SnapshotsResponse = Type.Object({ symbol: Type.String(), snapshots: Type.Array(SnapshotListingSchema, { description: 'Newest first' }) });
 export type SnapshotsResponseT = Static<typeof SnapshotsResponse>;
+export const SnapshotResponse = Type.Object({ ...SnapshotListingSchema.properties, symbol: Type.String() });
+export type SnapshotResponseT = Static<typeof SnapshotResponse>;
 export const SnapshotIdParams = Params({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });
 export const SnapshotDeleteResponse = Type.Object({ id: Type.Integer(), symbol: Type.String(), quoteTime: Type.String() });
 
@@ -231,6 +291,7 @@ export const SnapshotDeleteResponse = Type.Object({ id: Type.Integer(), symbol: 
 
 export const ChainPostQuery = Params({
   symbol: Type.Optional(SymbolParam),
+  spot: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1e9, description: 'The underlying price, for files without one (yfinance dumps) or to override the file’s' })),
   quoteTime: Type.Optional(Type.String({ pattern: DATETIME_PATTERN, description: 'Overrides the file’s quote time (ISO 8601; without an offset: New York time)' })),
   format: Type.Optional(OneOf(CHAIN_FORMATS)),
 });
@@ -250,6 +311,7 @@ export const ChainInfoSchema = Type.Object({
   snapshots: Type.Integer({ description: 'Snapshots kept for this symbol' }),
 });
 export const ChainPostResponse = Type.Object({
+  id: Type.Integer({ description: 'The stored snapshot (also in Location: /v1/snapshots/{id}); the one stored before when stored is false' }),
   ...snapshotHead,
   contracts: Type.Integer({ description: 'Contracts read from the file, expired and adjusted ones included' }),
   expirations: Type.Integer({ description: 'Expirations /v1/expirations shows for this snapshot: unexpired at its quote time, standard roots' }),
@@ -261,6 +323,7 @@ export const ChainPostResponse = Type.Object({
     },
     { description: 'Contracts read but not used by the exposure figures, by reason' },
   ),
+  warnings: Type.Array(Type.String(), { description: 'What was accepted but should be known: one side of the chain only, the quote time taken from the newest trade' }),
   stored: Type.Boolean({ description: 'false when this exact snapshot was already stored' }),
   events: Type.Integer({ description: 'Events created by this snapshot' }),
 });

@@ -3,7 +3,7 @@
  */
 import type { Formula } from '../api/constants';
 import type { PreparedChain, PreparedExpiration } from './prepare';
-import { profileWithRoot, type SweepResult } from './sweep';
+import { flipStatusOf, nearestRoot, profileWithRoots, type FlipStatus, type SweepResult } from './sweep';
 
 export const DEFAULT_EXPIRATIONS_COUNT = 3;
 
@@ -27,6 +27,11 @@ export interface GexRow {
   netGEX: number;
   callOI: number;
   putOI: number;
+  /** Σ Δ·OI·m of the calls at the strike: shares of the open interest's own delta (the dealers' hedge is its opposite). */
+  callDEX: number;
+  /** Σ Δ·OI·m of the puts (≤ 0). */
+  putDEX: number;
+  netDEX: number;
 }
 
 export interface Wall {
@@ -40,8 +45,16 @@ export interface GexResult {
   totalGEX: number;
   gammaZone: 'positive' | 'negative';
   gammaInflection: number | null;
+  /** Sign changes of the gamma profile on [0.8S, 1.2S]: one (`ok`), several (`multiple`), none. */
+  flipStatus: FlipStatus;
+  /** Every root of the gamma profile on [0.8S, 1.2S], ascending; gammaInflection is the one nearest S. */
+  flipRoots: number[];
   callWall: Wall | null;
   putWall: Wall | null;
+  /** Σ netDEX: shares of delta held by the open interest in scope. */
+  totalDEX: number;
+  /** totalDEX × S, in $. */
+  totalDEXNotional: number;
   data: GexRow[];
   meta: { availableExpirations: string[]; expirations: string[]; formula: Formula; contracts: number; excludedContracts: number };
 }
@@ -94,6 +107,9 @@ export interface StrikeTotals {
   put: Float64Array;
   callOI: Float64Array;
   putOI: Float64Array;
+  /** Σ Δ·OI·m per strike and side (shares). */
+  callDelta: Float64Array;
+  putDelta: Float64Array;
   /** Strike indices with some open interest in scope, ascending. */
   present: number[];
   contracts: number;
@@ -105,6 +121,8 @@ export function strikeTotals(chain: PreparedChain, expirations: readonly Prepare
   const put = new Float64Array(size);
   const callOI = new Float64Array(size);
   const putOI = new Float64Array(size);
+  const callDelta = new Float64Array(size);
+  const putDelta = new Float64Array(size);
   let contracts = 0;
   for (const e of expirations) {
     contracts += e.end - e.start;
@@ -112,18 +130,21 @@ export function strikeTotals(chain: PreparedChain, expirations: readonly Prepare
       const s = chain.strikeIndex[i] ?? 0;
       const gamma = chain.gammaShares[i] ?? 0;
       const oi = chain.openInterest[i] ?? 0;
+      const delta = chain.deltaShares[i] ?? 0;
       if (chain.isCall[i] === 1) {
         call[s] = (call[s] ?? 0) + gamma;
         callOI[s] = (callOI[s] ?? 0) + oi;
+        callDelta[s] = (callDelta[s] ?? 0) + delta;
       } else {
         put[s] = (put[s] ?? 0) + gamma;
         putOI[s] = (putOI[s] ?? 0) + oi;
+        putDelta[s] = (putDelta[s] ?? 0) + delta;
       }
     }
   }
   const present: number[] = [];
   for (let s = 0; s < size; s += 1) if ((callOI[s] ?? 0) + (putOI[s] ?? 0) > 0) present.push(s);
-  return { call, put, callOI, putOI, present, contracts };
+  return { call, put, callOI, putOI, callDelta, putDelta, present, contracts };
 }
 
 /**
@@ -213,15 +234,17 @@ function scopeExpirations(chain: PreparedChain, scope: GexScope): PreparedExpira
   return scope.exact === true ? lookupExpirations(chain, scope.expirations) : resolveGexExpirations(chain, scope.expirations);
 }
 
-/** The gamma profile of a scope: the 201-point sweep in shares per $1 and the root nearest spot, from one sweep. */
+/** The gamma profile of a scope: the 201-point sweep in shares per $1, every root and the one nearest spot, from one sweep. */
 export interface GammaProfile {
   sweep: SweepResult;
   gammaInflection: number | null;
+  flipStatus: FlipStatus;
+  flipRoots: number[];
 }
 
 export function gammaProfile(chain: PreparedChain, contracts: Int32Array): GammaProfile {
-  const { sweep, root } = profileWithRoot(chain, contracts, 'gamma');
-  return { sweep, gammaInflection: root };
+  const { sweep, roots } = profileWithRoots(chain, contracts, 'gamma');
+  return { sweep, gammaInflection: nearestRoot(roots, chain.spot), flipStatus: flipStatusOf(roots), flipRoots: roots };
 }
 
 /** /gex/profile: the sweep points in the formula's unit, each taken at its own hypothetical spot x. */
@@ -230,15 +253,17 @@ export interface GexProfileResult {
   stockPrice: number;
   formula: Formula;
   gammaInflection: number | null;
+  flipStatus: FlipStatus;
+  flipRoots: number[];
   points: Array<{ spot: number; netGEX: number }>;
   expirations: string[];
 }
 
 export function computeGexProfile(chain: PreparedChain, scope: GexScope): GexProfileResult {
   const expirations = scopeExpirations(chain, scope);
-  const { sweep, gammaInflection } = gammaProfile(chain, usableContracts(chain, expirations));
+  const { sweep, gammaInflection, flipStatus, flipRoots } = gammaProfile(chain, usableContracts(chain, expirations));
   const points = Array.from(sweep.levels, (x, p) => ({ spot: x, netGEX: (sweep.values[p] ?? 0) * formulaFactor(scope.formula, x) }));
-  return { symbol: chain.symbol, stockPrice: chain.spot, formula: scope.formula, gammaInflection, points, expirations: expirations.map((e) => e.expiration) };
+  return { symbol: chain.symbol, stockPrice: chain.spot, formula: scope.formula, gammaInflection, flipStatus, flipRoots, points, expirations: expirations.map((e) => e.expiration) };
 }
 
 export function computeGex(chain: PreparedChain, scope: GexScope): GexResult {
@@ -246,22 +271,30 @@ export function computeGex(chain: PreparedChain, scope: GexScope): GexResult {
   const factor = formulaFactor(scope.formula, chain.spot);
   const totals = strikeTotals(chain, expirations);
   const levels = gexLevels(chain, totals);
+  let totalDEX = 0;
   const data: GexRow[] = totals.present.map((s) => {
     const callGEX = (totals.call[s] ?? 0) * factor;
     const putGEX = (totals.put[s] ?? 0) * factor;
-    return { strike: chain.strikes[s] ?? 0, callGEX, putGEX, netGEX: callGEX + putGEX, callOI: totals.callOI[s] ?? 0, putOI: totals.putOI[s] ?? 0 };
+    const callDEX = totals.callDelta[s] ?? 0;
+    const putDEX = totals.putDelta[s] ?? 0;
+    totalDEX += callDEX + putDEX;
+    return { strike: chain.strikes[s] ?? 0, callGEX, putGEX, netGEX: callGEX + putGEX, callOI: totals.callOI[s] ?? 0, putOI: totals.putOI[s] ?? 0, callDEX, putDEX, netDEX: callDEX + putDEX };
   });
   const wall = (index: number | null, values: Float64Array): Wall | null =>
     index === null ? null : { strike: chain.strikes[index] ?? 0, gex: (values[index] ?? 0) * factor };
-  const contracts = usableContracts(chain, expirations);
+  const { gammaInflection, flipStatus, flipRoots } = gammaProfile(chain, usableContracts(chain, expirations));
   return {
     symbol: chain.symbol,
     stockPrice: chain.spot,
     totalGEX: levels.totalShares * factor,
     gammaZone: levels.totalShares >= 0 ? 'positive' : 'negative',
-    gammaInflection: gammaProfile(chain, contracts).gammaInflection,
+    gammaInflection,
+    flipStatus,
+    flipRoots,
     callWall: wall(levels.callWallIndex, totals.call),
     putWall: wall(levels.putWallIndex, totals.put),
+    totalDEX,
+    totalDEXNotional: totalDEX * chain.spot,
     data,
     meta: {
       availableExpirations: chain.expirations.map((e) => e.expiration),
@@ -303,7 +336,7 @@ export interface GexDiffRow {
 
 /** The change per strike between two /gex results of the same scope rules, over the union of their strikes. */
 export function diffGex(from: GexResult, to: GexResult): GexDiffRow[] {
-  const zero: GexRow = { strike: 0, callGEX: 0, putGEX: 0, netGEX: 0, callOI: 0, putOI: 0 };
+  const zero: GexRow = { strike: 0, callGEX: 0, putGEX: 0, netGEX: 0, callOI: 0, putOI: 0, callDEX: 0, putDEX: 0, netDEX: 0 };
   const before = new Map(from.data.map((row) => [row.strike, row]));
   const after = new Map(to.data.map((row) => [row.strike, row]));
   const strikes = [...new Set([...before.keys(), ...after.keys()])].sort((a, b) => a - b);

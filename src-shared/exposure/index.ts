@@ -9,6 +9,7 @@ export {
   expirationDetails,
   isAdjustedRoot,
   prepareChain,
+  termStructure,
   type EngineSettings,
   type ExcludedContracts,
   type ExpirationDetail,
@@ -35,5 +36,9 @@ export {
   type GexScope,
   type Wall,
 } from './gex';
+export { expirationStats, maxPain, quoteMid, SKEW_DELTA, SKEW_DELTA_TOLERANCE, type ExpirationStats } from './expiration-stats';
+export { flipStatusOf, type FlipStatus } from './sweep';
+export { deltaAt } from './dex';
+export { computeGexGrid, type GexGridResult } from './grid';
 export { computeVanna, VANNA_MAX_DTE, VANNA_MIN_DTE, type VannaResult, type VannaRow } from './vanna';
 export { evaluateEvents, FLIP_DEAD_BAND, WALL_MARGIN, type ConfirmedState, type EventDraft, type FlipEventDraft, type WallEventDraft } from './events';

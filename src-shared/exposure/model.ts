@@ -1,6 +1,6 @@
 /** The neutral chain snapshot (docs/exposure.md). Parsers in src-main/chains produce it; the engine reads it. */
 
-export type SnapshotSourceId = 'cboe-csv' | 'cboe-json' | 'generic' | 'demo' | 'online';
+export type SnapshotSourceId = 'cboe-csv' | 'cboe-json' | 'schwab-json' | 'yfinance-csv' | 'generic' | 'demo' | 'online';
 
 export interface OptionContract {
   /** OCC root: SPXW, SPX, NDXP, AMD, ... (tells AM from PM settlement). */
@@ -17,6 +17,8 @@ export interface OptionContract {
   ask: number;
   /** Shares per contract, 100 unless the source says otherwise. */
   multiplier: number;
+  /** Contracts traded in the session; absent when the source has no volume. */
+  volume?: number;
 }
 
 export interface ChainSnapshot {

@@ -8,6 +8,7 @@ import { INV_SQRT_2PI, normCdf } from './greeks';
 import { daysBetween, parseInstantMs } from '../calendar';
 import { dateInZone, dateTimeInZone, NEW_YORK } from '../zone';
 import { expiryInstantMs, settlementOf, yearsToExpiry, type Settlement } from './time';
+import { expirationStats, type ExpirationStats } from './expiration-stats';
 
 export interface EngineSettings {
   /** Continuously compounded risk-free rate r (default 0.04). */
@@ -62,6 +63,8 @@ export interface PreparedExpiration {
   start: number;
   end: number;
   groups: SettlementGroup[];
+  /** ATM strike and IV, straddle, max pain, OI and volume by side, 25-delta skew (expiration-stats.ts). */
+  stats: ExpirationStats;
 }
 
 export interface PreparedChain {
@@ -89,6 +92,8 @@ export interface PreparedChain {
   usable: Uint8Array;
   /** s·Γ(S)·OI·m: dealer gamma in shares per $1 move (the `nominal` unit). */
   gammaShares: Float64Array;
+  /** Δ·OI·m: the open interest's own delta in shares (calls ≥ 0, puts ≤ 0; the dealers' hedge is its opposite). */
+  deltaShares: Float64Array;
   /** s·vanna·OI·m·S·0.01: $ of dealer delta per +1 vol point. */
   vex: Float64Array;
   /** s·charm·OI·m·S/365: $ of dealer delta per calendar day. */
@@ -188,6 +193,7 @@ function buildPreparedChain(snapshot: ChainSnapshot, rate: number): PreparedChai
   const openInterest = new Float64Array(n);
   const usable = new Uint8Array(n);
   const gammaShares = new Float64Array(n);
+  const deltaShares = new Float64Array(n);
   const vex = new Float64Array(n);
   const cex = new Float64Array(n);
   const d1Array = new Float64Array(n);
@@ -255,6 +261,8 @@ function buildPreparedChain(snapshot: ChainSnapshot, rate: number): PreparedChai
           ? -carryDiscount * (timeTerm + (carry - rate) * normCdf(d1))
           : -carryDiscount * (timeTerm - (carry - rate) * normCdf(-d1));
       gammaShares[i] = weight * gamma;
+      // Δ·OI·m = s·OI·m·e^{−qT}·N(s·d1): e^{−qT}N(d1) for a call, −e^{−qT}N(−d1) for a put.
+      deltaShares[i] = weight * carryDiscount * normCdf(sign * d1);
       vex[i] = weight * vanna * spot * 0.01;
       cex[i] = (weight * charm * spot) / 365;
       d1Array[i] = d1;
@@ -263,15 +271,19 @@ function buildPreparedChain(snapshot: ChainSnapshot, rate: number): PreparedChai
       gammaCoef[i] = (weight * carryDiscount * INV_SQRT_2PI) / sigmaSqrtT;
       vannaCoef[i] = (-weight * carryDiscount * INV_SQRT_2PI) / sigma;
     }
+    const settlement: Settlement = oiBySettlement.AM > oiBySettlement.PM ? 'AM' : groups.some((g) => g.settlement === 'PM') ? 'PM' : 'AM';
+    const main = groups.find((g) => g.settlement === settlement) ?? groups[0];
+    if (main === undefined) throw new Error(`prepare: expiration ${expiration} has no settlement group`);
     expirations.push({
       expiration,
       dte: daysBetween(quoteDay, expiration),
-      settlement: oiBySettlement.AM > oiBySettlement.PM ? 'AM' : groups.some((g) => g.settlement === 'PM') ? 'PM' : 'AM',
+      settlement,
       contracts: end - start,
       openInterest: oiTotal,
       start,
       end,
       groups,
+      stats: expirationStats(slice, main, spot, rate),
     });
     start = end;
   }
@@ -294,6 +306,7 @@ function buildPreparedChain(snapshot: ChainSnapshot, rate: number): PreparedChai
     openInterest,
     usable,
     gammaShares,
+    deltaShares,
     vex,
     cex,
     d1: d1Array,
@@ -349,7 +362,7 @@ export function availableExpirations(chain: PreparedChain): string[] {
   return chain.expirations.map((e) => e.expiration);
 }
 
-export interface ExpirationDetail {
+export interface ExpirationDetail extends ExpirationStats {
   expiration: string;
   dte: number;
   settlement: Settlement;
@@ -370,14 +383,20 @@ export function expirationDetails(chain: PreparedChain): ExpirationDetail[] {
     return sum;
   });
   const book = absolute.reduce((a, b) => a + b, 0);
-  return chain.expirations.map(({ expiration, dte, settlement, contracts, openInterest }, index) => ({
+  return chain.expirations.map(({ expiration, dte, settlement, contracts, openInterest, stats }, index) => ({
     expiration,
     dte,
     settlement,
     contracts,
     openInterest,
     gammaShare: book > 0 ? (absolute[index] ?? 0) / book : 0,
+    ...stats,
   }));
+}
+
+/** The term structure: each unexpired expiration's ATM IV (null where its ATM strike has no usable IV), ascending. */
+export function termStructure(chain: PreparedChain): Array<{ expiration: string; dte: number; atmIV: number | null }> {
+  return chain.expirations.map(({ expiration, dte, stats }) => ({ expiration, dte, atmIV: stats.atmIV }));
 }
 
 /**

@@ -5,14 +5,15 @@
  * wins.
  *
  * Speed: with L = ln(x/S), d1(x) = d1(S) + L/(σ√T) and e^{−qT} does not depend on x, so each contract
- * costs one exp per point. Terms with |d1(x)| > 12 are skipped: φ(12) ≈ 5e−32 of the contract's own peak,
+ * costs one exp per point, taken by expNeg (fast-exp.ts: a table and a polynomial, 2 ulp, a third of Math.exp's time). Terms with |d1(x)| > 12 are skipped: φ(12) ≈ 5e−32 of the contract's own peak,
  * far below the rounding of any sum of such terms, so the result is the same to double precision.
  */
+import { chebyshevClasses, chebyshevT, clenshaw, coefficientsOf, U_CENTRE, U_HALF } from './chebyshev';
+import { expNeg } from './fast-exp';
 import type { PreparedChain } from './prepare';
+import { SWEEP_HIGH, SWEEP_LOW, SWEEP_POINTS } from './sweep-grid';
 
-export const SWEEP_POINTS = 201;
-export const SWEEP_LOW = 0.8;
-export const SWEEP_HIGH = 1.2;
+export { SWEEP_HIGH, SWEEP_LOW, SWEEP_POINTS } from './sweep-grid';
 /** Points whose |profile| is at most this fraction of the largest |profile| are not used for sign changes. */
 export const KEEP_THRESHOLD = 1e-6;
 /** Bisection stops when the bracket is at most this fraction of S wide. */
@@ -34,7 +35,7 @@ export function profileAt(chain: PreparedChain, contracts: Int32Array, kind: Pro
     const i = contracts[k] ?? 0;
     const d = (d1[i] ?? 0) + shift * (invSigmaSqrtT[i] ?? 0);
     if (d > D1_CUTOFF || d < -D1_CUTOFF) continue;
-    const bell = (coef[i] ?? 0) * Math.exp(-0.5 * d * d);
+    const bell = (coef[i] ?? 0) * expNeg(-0.5 * d * d);
     sum += kind === 'gamma' ? bell : bell * (d - (sigmaSqrtT[i] ?? 0));
   }
   return kind === 'gamma' ? sum / x : sum * x * 0.01;
@@ -44,9 +45,14 @@ export interface SweepResult {
   /** Spot levels of the grid. */
   levels: Float64Array;
   values: Float64Array;
+  /**
+   * The profile at any level x in the window, as the sweep computed its points (the narrow terms one by one, the wide
+   * ones from their interpolants): what the bisection evaluates.
+   */
+  at(x: number): number;
 }
 
-/** The 201-point grid of the profile. */
+/** The 201-point grid of the profile, and the profile between its points. */
 export function sweepProfile(chain: PreparedChain, contracts: Int32Array, kind: ProfileKind): SweepResult {
   const spot = chain.spot;
   const levels = new Float64Array(SWEEP_POINTS);
@@ -64,6 +70,11 @@ export function sweepProfile(chain: PreparedChain, contracts: Int32Array, kind: 
   const { d1, invSigmaSqrtT, sigmaSqrtT } = chain;
   const coefs = kind === 'gamma' ? chain.gammaCoef : chain.vannaCoef;
   const isGamma = kind === 'gamma';
+  const classes = chebyshevClasses();
+  const nodeSums = classes.map((c) => new Float64Array(c.nodes.length));
+  // The contracts summed point by point, for `at`.
+  const narrow = new Int32Array(contracts.length);
+  let narrowCount = 0;
   for (let k = 0; k < contracts.length; k += 1) {
     const i = contracts[k] ?? 0;
     const coef = coefs[i] ?? 0;
@@ -71,10 +82,33 @@ export function sweepProfile(chain: PreparedChain, contracts: Int32Array, kind: 
     const d0 = d1[i] ?? 0;
     const inv = invSigmaSqrtT[i] ?? 0;
     const sv = sigmaSqrtT[i] ?? 0;
+    // A wide term (far-dated): sampled at its class's Chebyshev nodes (chebyshev.ts), d = α + βt.
+    const beta = U_HALF * inv;
+    let wide = -1;
+    for (let c = 0; c < classes.length; c += 1) {
+      if (beta <= (classes[c]?.maxBeta ?? 0)) {
+        wide = c;
+        break;
+      }
+    }
+    if (wide >= 0) {
+      const alpha = d0 + U_CENTRE * inv;
+      if (Math.abs(alpha) - beta > D1_CUTOFF) continue;
+      const nodes = classes[wide]?.nodes ?? new Float64Array(0);
+      const acc = nodeSums[wide] ?? new Float64Array(0);
+      for (let j = 0; j < nodes.length; j += 1) {
+        const d = alpha + beta * (nodes[j] ?? 0);
+        const bell = coef * expNeg(-0.5 * d * d);
+        acc[j] = (acc[j] ?? 0) + (isGamma ? bell : bell * (d - sv));
+      }
+      continue;
+    }
     // Range of ln(x/S) where |d1(x)| ≤ cutoff; outside it the term is invisible.
     const shiftFrom = (-D1_CUTOFF - d0) * sv;
     const shiftTo = (D1_CUTOFF - d0) * sv;
     if (shiftTo < shiftLow || shiftFrom > shiftHigh) continue;
+    narrow[narrowCount] = i;
+    narrowCount += 1;
     let pFrom = 0;
     let pTo = SWEEP_POINTS - 1;
     if (shiftFrom > shiftLow) pFrom = Math.max(0, Math.floor((spot * Math.exp(shiftFrom) - low) / step));
@@ -82,20 +116,33 @@ export function sweepProfile(chain: PreparedChain, contracts: Int32Array, kind: 
     if (isGamma) {
       for (let p = pFrom; p <= pTo; p += 1) {
         const d = d0 + (shifts[p] ?? 0) * inv;
-        sums[p] = (sums[p] ?? 0) + coef * Math.exp(-0.5 * d * d);
+        sums[p] = (sums[p] ?? 0) + coef * expNeg(-0.5 * d * d);
       }
     } else {
       for (let p = pFrom; p <= pTo; p += 1) {
         const d = d0 + (shifts[p] ?? 0) * inv;
-        sums[p] = (sums[p] ?? 0) + coef * Math.exp(-0.5 * d * d) * (d - sv);
+        sums[p] = (sums[p] ?? 0) + coef * expNeg(-0.5 * d * d) * (d - sv);
       }
     }
   }
+  const coefficients = classes.map((c, index) => coefficientsOf(c, nodeSums[index] ?? new Float64Array(0)));
+  const wideAt = (t: number): number => {
+    let sum = 0;
+    for (const c of coefficients) sum += clenshaw(c, t);
+    return sum;
+  };
   for (let p = 0; p < SWEEP_POINTS; p += 1) {
     const level = levels[p] ?? 1;
-    sums[p] = isGamma ? (sums[p] ?? 0) / level : (sums[p] ?? 0) * level * 0.01;
+    const sum = (sums[p] ?? 0) + wideAt(((shifts[p] ?? 0) - U_CENTRE) / U_HALF);
+    sums[p] = isGamma ? sum / level : sum * level * 0.01;
   }
-  return { levels, values: sums };
+  const narrowContracts = narrow.subarray(0, narrowCount);
+  const at = (x: number): number => {
+    const value = profileAt(chain, narrowContracts, kind, x);
+    const wide = wideAt(chebyshevT(x, spot));
+    return value + (isGamma ? wide / x : wide * x * 0.01);
+  };
+  return { levels, values: sums, at };
 }
 
 interface Bracket {
@@ -106,12 +153,12 @@ interface Bracket {
   distance: number;
 }
 
-/** Sign changes of a sampled profile between consecutive kept points, bisected; the root nearest S, else null. */
-export function findRootNearestSpot(sweep: SweepResult, spot: number, evaluate: (x: number) => number): number | null {
+/** The sign changes of a sampled profile between consecutive kept points (|value| > KEEP_THRESHOLD·max), ascending. */
+function signChanges(sweep: SweepResult, spot: number): Bracket[] {
   const { levels, values } = sweep;
   let maxAbs = 0;
   for (const v of values) maxAbs = Math.max(maxAbs, Math.abs(v));
-  if (!(maxAbs > 0)) return null;
+  if (!(maxAbs > 0)) return [];
   const threshold = KEEP_THRESHOLD * maxAbs;
   const brackets: Bracket[] = [];
   let previous = -1;
@@ -129,6 +176,12 @@ export function findRootNearestSpot(sweep: SweepResult, spot: number, evaluate: 
     }
     previous = p;
   }
+  return brackets;
+}
+
+/** Sign changes of a sampled profile between consecutive kept points, bisected; the root nearest S, else null. */
+export function findRootNearestSpot(sweep: SweepResult, spot: number, evaluate: (x: number) => number): number | null {
+  const brackets = signChanges(sweep, spot);
   if (brackets.length === 0) return null;
   brackets.sort((a, b) => a.distance - b.distance || a.low - b.low);
   let best: number | null = null;
@@ -144,6 +197,27 @@ export function findRootNearestSpot(sweep: SweepResult, spot: number, evaluate: 
     }
   }
   return best;
+}
+
+/** Every sign change of a sampled profile between consecutive kept points, each bisected: the roots, ascending. */
+export function findAllRoots(sweep: SweepResult, spot: number, evaluate: (x: number) => number): number[] {
+  return signChanges(sweep, spot).map((bracket) => bisect(bracket, spot, evaluate));
+}
+
+/** The root nearest S (the lower on an exact tie), else null: the same choice as findRootNearestSpot. */
+export function nearestRoot(roots: readonly number[], spot: number): number | null {
+  let best: number | null = null;
+  for (const root of roots) {
+    if (best === null || Math.abs(root - spot) < Math.abs(best - spot)) best = root;
+  }
+  return best;
+}
+
+/** How many times the profile changes sign on [0.8S, 1.2S]: once (`ok`), more (`multiple`), never (`none`). */
+export type FlipStatus = 'ok' | 'multiple' | 'none';
+
+export function flipStatusOf(roots: readonly number[]): FlipStatus {
+  return roots.length === 0 ? 'none' : roots.length === 1 ? 'ok' : 'multiple';
 }
 
 function bisect(bracket: Bracket, spot: number, evaluate: (x: number) => number): number {
@@ -166,7 +240,13 @@ function bisect(bracket: Bracket, spot: number, evaluate: (x: number) => number)
 /** Sweep + bisection for one kind of profile over the given contracts: the grid and the root, from one sweep. */
 export function profileWithRoot(chain: PreparedChain, contracts: Int32Array, kind: ProfileKind): { sweep: SweepResult; root: number | null } {
   const sweep = sweepProfile(chain, contracts, kind);
-  return { sweep, root: findRootNearestSpot(sweep, chain.spot, (x) => profileAt(chain, contracts, kind, x)) };
+  return { sweep, root: findRootNearestSpot(sweep, chain.spot, sweep.at) };
+}
+
+/** Sweep + every root for one kind of profile over the given contracts, from one sweep. */
+export function profileWithRoots(chain: PreparedChain, contracts: Int32Array, kind: ProfileKind): { sweep: SweepResult; roots: number[] } {
+  const sweep = sweepProfile(chain, contracts, kind);
+  return { sweep, roots: findAllRoots(sweep, chain.spot, sweep.at) };
 }
 
 export function profileRoot(chain: PreparedChain, contracts: Int32Array, kind: ProfileKind): number | null {

@@ -7,13 +7,16 @@ import type {
   ExpirationsResponseT,
   ExposureEventJson,
   GexDiffResponseT,
+  GexGridResponseT,
   GexHistoryResponseT,
   GexProfileResponseT,
   GexResponseT,
+  SnapshotResponseT,
   SnapshotsResponseT,
   VannaResponseT,
 } from '../../../src-shared/api/schemas';
 import type { DiffValue, ExpirationsValue, ExposureEvent, GexProfileValue, GexValue, HistoryValue, SnapshotListing, VannaValue } from '../../services/exposure';
+import type { GexGridValue } from '../../services/exposure-reads';
 
 export function presentGex({ snapshot, result, formula, asOfMs }: GexValue): GexResponseT {
   return {
@@ -35,7 +38,8 @@ export function presentVanna({ snapshot, result, asOfMs }: VannaValue): VannaRes
 }
 
 export function presentExpirations({ snapshot, details, excludedContracts }: ExpirationsValue): ExpirationsResponseT {
-  return { symbol: snapshot.symbol, expirations: snapshot.expirations, details, snapshotTime: snapshot.quoteTime, meta: { excludedContracts } };
+  const termStructure = details.map(({ expiration, dte, atmIV }) => ({ expiration, dte, atmIV }));
+  return { symbol: snapshot.symbol, expirations: snapshot.expirations, details, termStructure, snapshotTime: snapshot.quoteTime, meta: { excludedContracts } };
 }
 
 /** An event is already in its wire shape (the engine's draft, its id and dte): this checks that it stays so. */
@@ -53,6 +57,15 @@ export function presentGexProfile({ snapshot, result, asOfMs }: GexProfileValue)
   };
 }
 
+export function presentGexGrid({ snapshot, result, asOfMs }: GexGridValue): GexGridResponseT {
+  return {
+    ...result,
+    unit: FORMULA_UNITS[result.formula],
+    meta: { snapshotId: snapshot.id, snapshotTime: snapshot.quoteTime, source: snapshot.source },
+    asOf: new Date(asOfMs).toISOString(),
+  };
+}
+
 export function presentHistory({ symbol, formula, points }: HistoryValue): GexHistoryResponseT {
   return { symbol, formula, unit: FORMULA_UNITS[formula], points };
 }
@@ -64,4 +77,8 @@ export function presentDiff({ symbol, formula, from, to, data }: DiffValue): Gex
 
 export function presentSnapshots(symbol: string, snapshots: readonly SnapshotListing[]): SnapshotsResponseT {
   return { symbol, snapshots: snapshots.map(({ id, quoteTime, spot, contracts, expirations, source }) => ({ id, quoteTime, spot, contracts, expirations, source })) };
+}
+
+export function presentSnapshot({ id, symbol, quoteTime, spot, contracts, expirations, source }: SnapshotListing): SnapshotResponseT {
+  return { id, symbol, quoteTime, spot, contracts, expirations, source };
 }

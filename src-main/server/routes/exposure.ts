@@ -8,23 +8,28 @@ import {
   ExpirationsResponse,
   GexDiffQuery,
   GexDiffResponse,
+  GexGridQuery,
+  GexGridResponse,
   GexHistoryQuery,
   GexHistoryResponse,
   GexProfileQuery,
   GexProfileResponse,
   GexQuery,
   GexResponse,
+  NoQuery,
   SnapshotDeleteResponse,
   SnapshotIdParams,
+  SnapshotResponse,
   SnapshotsQuery,
   SnapshotsResponse,
   VannaQuery,
   VannaResponse,
 } from '../../../src-shared/api/schemas';
 import type { ExposureEvent, PlannedAnswer } from '../../services/exposure';
+import { gexGrid, snapshotById } from '../../services/exposure-reads';
 import type { AnswerCache } from '../answer-cache';
 import type { AppContext } from '../context';
-import { presentDiff, presentEvent, presentExpirations, presentGex, presentGexProfile, presentHistory, presentSnapshots, presentVanna } from '../presenters/exposure';
+import { presentDiff, presentEvent, presentExpirations, presentGex, presentGexGrid, presentGexProfile, presentHistory, presentSnapshot, presentSnapshots, presentVanna } from '../presenters/exposure';
 import { ApiError, unwrap } from '../problems';
 import { CACHE_CONTROL, dateOrDateTime, datesInOrder, JSON_TYPE, numbersInOrder, oneOf, problemResponses, queryRules, readSchema, type V1 } from '../route-kit';
 
@@ -38,6 +43,7 @@ export const STREAM_KEY_CHECK_MS = 1000;
 const GEX_SCHEMA = { ...GexResponse };
 const VANNA_SCHEMA = { ...VannaResponse };
 const PROFILE_SCHEMA = { ...GexProfileResponse };
+const GRID_SCHEMA = { ...GexGridResponse };
 
 /** The rules of the /gex scope parameters and of the snapshot selector. */
 const scopeRules = [numbersInOrder('minDte', 'maxDte'), oneOf('expirations', 'minDte', 'maxDte')];
@@ -146,6 +152,19 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerC
     async (request, reply) => sendAnswer(request, reply, unwrap(await ctx.exposure.gexProfile(request.query)), presentGexProfile, PROFILE_SCHEMA),
   );
   v1.get(
+    '/gex/grid',
+    {
+      schema: {
+        summary: 'Net GEX per expiration × strike (strikes within [0.8S, 1.2S]) for a heat map; default every expiration',
+        tags: ['exposure'],
+        querystring: GexGridQuery,
+        response: cachedResponses(GRID_SCHEMA),
+      },
+      preHandler: queryRules(numbersInOrder('minDte', 'maxDte'), ...selectorRules),
+    },
+    async (request, reply) => sendAnswer(request, reply, unwrap(await gexGrid(ctx.exposure, request.query, ctx.clock)), presentGexGrid, GRID_SCHEMA),
+  );
+  v1.get(
     '/gex/history',
     {
       schema: readSchema('exposure', 'Levels over time: spot, total GEX, zone, flip and walls per stored snapshot, oldest first', GexHistoryQuery, GexHistoryResponse),
@@ -168,6 +187,11 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerC
       const listed = unwrap(ctx.exposure.snapshotList(request.query.symbol));
       return presentSnapshots(request.query.symbol.toUpperCase(), listed);
     },
+  );
+  v1.get(
+    '/snapshots/:id',
+    { schema: { summary: 'One stored snapshot, without its contracts', tags: ['exposure'], params: SnapshotIdParams, querystring: NoQuery, response: { 200: SnapshotResponse, ...problemResponses } } },
+    async (request) => presentSnapshot(unwrap(snapshotById(ctx.exposure, request.params.id))),
   );
   v1.delete(
     '/snapshots/:id',

@@ -99,7 +99,8 @@ describe('CBOE quotedata CSV', () => {
     expect(detectChainFormat(cboe(GOOD_ROWS))).toBe('cboe-csv');
     expect(result.snapshot).toMatchObject({ symbol: 'SPX', spot: 4697.2402, quoteTime: '2024-01-07T15:52:00Z', source: 'cboe-csv' });
     expect(result.snapshot.contracts).toHaveLength(6);
-    expect(result.snapshot.contracts[0]).toEqual({ root: 'SPXW', expiration: '2024-01-19', strike: 4650, right: 'C', openInterest: 1520, iv: 0.1375, bid: 59.8, ask: 60.4, multiplier: 100 });
+    expect(result.snapshot.contracts[0], 'the call side of the row, its Volume 12 carried').toEqual({ root: 'SPXW', expiration: '2024-01-19', strike: 4650, right: 'C', openInterest: 1520, iv: 0.1375, bid: 59.8, ask: 60.4, multiplier: 100, volume: 12 });
+    expect(result.snapshot.contracts[1]?.volume, 'the put side: its own Volume column').toBe(40);
     expect(result.snapshot.contracts[3]).toMatchObject({ root: 'SPX', right: 'P', openInterest: 812, iv: 0.1402 });
     expect(result.snapshot.contracts[5], 'IV = 0 and OI = 0 are kept').toMatchObject({ strike: 4700, right: 'P', openInterest: 0 });
     expect(result.snapshot.contracts[4], 'IV = 0 is kept').toMatchObject({ strike: 4700, right: 'C', iv: 0 });
@@ -187,7 +188,7 @@ describe('CBOE delayed-quotes JSON', () => {
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
     expect(result.snapshot).toMatchObject({ symbol: 'SPX', spot: 4697.24, source: 'cboe-json', quoteTime: '2024-01-05T21:15:04Z' });
     expect(result.snapshot.contracts).toHaveLength(5);
-    expect(result.snapshot.contracts[2]).toEqual({ root: 'SPX', expiration: '2024-01-19', strike: 4800, right: 'C', openInterest: 21877, iv: 0.1015, bid: 8.1, ask: 8.6, multiplier: 100 });
+    expect(result.snapshot.contracts[2]).toEqual({ root: 'SPX', expiration: '2024-01-19', strike: 4800, right: 'C', openInterest: 21877, iv: 0.1015, bid: 8.1, ask: 8.6, multiplier: 100, volume: 1200 });
   });
   it('reads the top-level timestamp as UTC: the quotes are minutes after the last trades, not hours', () => {
     const result = parseChainFile(CBOE_JSON);

@@ -49,12 +49,13 @@ export interface RawContract {
   ask: number;
   iv: number;
   openInterest: number;
+  volume: number;
 }
 
-/** Column positions of the README layout (22 columns): symbol, bid, ask, IV, open interest per side. */
+/** Column positions of the README layout (22 columns): symbol, bid, ask, volume, IV, open interest per side. */
 const SIDES = [
-  { right: 'C' as const, symbol: 1, bid: 4, ask: 5, iv: 7, oi: 10 },
-  { right: 'P' as const, symbol: 12, bid: 15, ask: 16, iv: 18, oi: 21 },
+  { right: 'C' as const, symbol: 1, bid: 4, ask: 5, volume: 6, iv: 7, oi: 10 },
+  { right: 'P' as const, symbol: 12, bid: 15, ask: 16, volume: 17, iv: 18, oi: 21 },
 ];
 const STRIKE = 11;
 
@@ -80,6 +81,7 @@ export function rawContracts(text: string): RawContract[] {
         ask: Number(cells[side.ask]),
         iv: Number(cells[side.iv]),
         openInterest: Number(cells[side.oi]),
+        volume: Number(cells[side.volume]),
       });
     }
   }

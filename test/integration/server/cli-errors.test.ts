@@ -37,7 +37,7 @@ describe('strikebook import and chain import: failures', () => {
     expect(refused.stderr).toMatch(/old\.csv: The chain was not stored: nothing in the XYZ chain is unexpired at its quote time/);
     const format = runCli(['chain', 'import', chain, '--format', 'xml', '--data-dir', join(dir, 'data')]);
     expect(format.status).toBe(2);
-    expect(format.stderr).toMatch(/unknown format "xml"; one of auto, cboe-csv, cboe-json, generic-csv, generic-json/);
+    expect(format.stderr).toMatch(/unknown format "xml"; one of auto, cboe-csv, cboe-json, schwab-json, yfinance-csv, generic-csv, generic-json/);
   });
 });
 

@@ -223,6 +223,8 @@ describe('openapi', () => {
       '/v1/gex/history': ['symbol', 'from', 'to', 'expirations', 'expirationsCount', 'minDte', 'maxDte', 'formula'],
       '/v1/gex/diff': ['symbol', 'from', 'to', 'expirations', 'expirationsCount', 'minDte', 'maxDte', 'formula'],
       '/v1/snapshots': ['symbol'],
+      '/v1/gex/grid': ['symbol', 'formula', 'minDte', 'maxDte', 'snapshot', 'at'],
+      '/v1/snapshots/{id}': ['id'],
     };
     for (const [path, params] of Object.entries(expected)) {
       const get = doc.paths[path]?.get;

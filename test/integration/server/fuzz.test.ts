@@ -63,6 +63,7 @@ const PATHS = [
   '/v1/gex/events',
   '/v1/expirations',
   '/v1/gex/profile',
+  '/v1/gex/grid',
   '/v1/gex/history',
   '/v1/gex/diff',
   '/v1/snapshots',

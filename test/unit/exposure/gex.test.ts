@@ -204,7 +204,7 @@ describe('a hand-checked chain', () => {
     expect(unknown, 'one error naming every unknown expiration, once each, in order').toMatchObject({ expirations: ['2026-02-10', '2026-02-11'], available: [EXPIRATION] });
     expect(computeGex(chain, { expirations: [], formula: 'nominal' }).meta.expirations).toEqual([EXPIRATION]);
     expect(availableExpirations(chain)).toEqual([EXPIRATION]);
-    expect(expirationDetails(chain), 'one expiration holds the whole book').toEqual([{ expiration: EXPIRATION, dte: 7, settlement: 'PM', contracts: 6, openInterest: 7800, gammaShare: 1 }]);
+    expect(expirationDetails(chain), 'one expiration holds the whole book').toMatchObject([{ expiration: EXPIRATION, dte: 7, settlement: 'PM', contracts: 6, openInterest: 7800, gammaShare: 1 }]);
   });
 });
 
