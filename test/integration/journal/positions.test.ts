@@ -209,14 +209,16 @@ describe.skipIf(!chainFixturesPresent)('positions and campaigns on the real AMD 
     const response = await app.get<CampaignDetailResponseT>(`/v1/journal/chains/${encodeURIComponent(chain?.id ?? '')}`);
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     const detail = response.body;
+    // Rows of one day keep the file's event order (docs/journal.md §Event order): the file lists each assignment
+    // before the delivery of its shares, so the put closes before the shares arrive and the call before they leave.
     expect(detail.timeline.map((s) => [s.type, s.cash, s.realizedPL, s.sharesHeld, s.adjustedCostBasis])).toEqual([
       ['SELL_TO_OPEN', 99, 0, 0, null],
+      ['ASSIGNMENT', 0, 99, 0, null],
       ['BUY', -5000, 0, 100, 49.01],
-      ['ASSIGNMENT', 0, 99, 100, 49.01],
       ['SELL_TO_OPEN', 79, 0, 100, 48.22],
       ['DIVIDEND', 25, 0, 100, 48.22],
+      ['ASSIGNMENT', 0, 79, 100, 48.22],
       ['SELL', 5200, 200, 0, null],
-      ['ASSIGNMENT', 0, 79, 0, null],
     ]);
     expect((await app.get(`/v1/journal/chains/${encodeURIComponent('nope:USD:XYZ:2023-01-03')}`)).status).toBe(404);
   });
