@@ -79,6 +79,16 @@ function prepareOut(out: string): string | null {
  * stops the export with a conflict before anything of that snapshot is written; files written before it stay whole.
  */
 export function exportLake(db: Database, request: ExportRequest, rate: number, onProgress: (progress: ExportProgress) => void = () => undefined): Result<ExportSummary> {
+  try {
+    return exportInto(db, request, rate, onProgress);
+  } catch (error) {
+    // A folder that refuses a write (permissions, a full disk): what was written stays whole, the rest is not begun.
+    if (!(error instanceof Error && 'code' in error && 'path' in error && typeof error.path === 'string')) throw error;
+    return failure({ kind: 'invalid-request', what: 'export folder', problems: [{ param: 'out', message: `${error.path} cannot be written (${String(error.code)}); the files written before it are whole` }] });
+  }
+}
+
+function exportInto(db: Database, request: ExportRequest, rate: number, onProgress: (progress: ExportProgress) => void): Result<ExportSummary> {
   const lake = new LakeRepository(db);
   const symbol = request.symbol?.toUpperCase();
   if (symbol !== undefined && !lake.hasSymbol(symbol)) return failure({ kind: 'unknown-symbol', symbol, known: new SnapshotRepository(db).symbols() });

@@ -80,16 +80,18 @@ export function writeFileAtomic(path: string, bytes: Uint8Array): void {
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}-${tempCounter}.tmp`);
   const fd = openSync(temp, 'w', 0o644);
   try {
-    let offset = 0;
-    while (offset < bytes.byteLength) offset += writeSync(fd, bytes, offset, bytes.byteLength - offset);
-    fsyncSync(fd);
+    try {
+      let offset = 0;
+      while (offset < bytes.byteLength) offset += writeSync(fd, bytes, offset, bytes.byteLength - offset);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, path);
   } catch (error) {
-    closeSync(fd);
     rmSync(temp, { force: true });
     throw error;
   }
-  closeSync(fd);
-  renameSync(temp, path);
 }
 
 /** Parquet's trailer: 4 bytes of footer length, then the magic `PAR1`. */
