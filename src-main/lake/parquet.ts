@@ -19,34 +19,69 @@ export type ColumnValues = ReadonlyArray<string | number | boolean | null>;
  */
 const ROW_GROUP_ROWS = 1_000_000;
 
-function encodeValue(spec: ColumnSpec, value: string | number | boolean | null): string | number | bigint | boolean | null {
-  if (value === null) {
-    if (!spec.nullable) throw new RangeError(`lake column ${spec.name}: null in a required column`);
-    return null;
-  }
+type Encoded = string | number | bigint | boolean | null;
+
+function problem(spec: ColumnSpec, value: unknown, what: string): RangeError {
+  return new RangeError(`lake column ${spec.name}: ${String(value)} is not ${what}`);
+}
+
+/**
+ * The conversion of one column's values to what the writer takes (instants as INT64 microseconds, dates as INT32
+ * days, money as INT64 minor units), chosen once per column. A value the column cannot hold throws: the lake never
+ * writes what it could not read back. The last conversion is remembered, since a snapshot's id and quote time
+ * repeat on every row and an expiration's on each of its rows.
+ */
+function encoder(spec: ColumnSpec): (value: string | number | boolean | null) => Encoded {
+  const convert = converter(spec);
+  let last: string | number | boolean | null | undefined;
+  let lastEncoded: Encoded = null;
+  return (value) => {
+    if (value === null) {
+      if (!spec.nullable) throw problem(spec, value, 'allowed: the column is required');
+      return null;
+    }
+    if (value !== last) {
+      lastEncoded = convert(value);
+      last = value;
+    }
+    return lastEncoded;
+  };
+}
+
+function converter(spec: ColumnSpec): (value: string | number | boolean) => Encoded {
   switch (spec.kind) {
     case 'int64':
     case 'money':
-      if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new RangeError(`lake column ${spec.name}: ${String(value)} is not an integer`);
-      return BigInt(value);
-    case 'timestamp': {
-      const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
-      if (!Number.isFinite(ms)) throw new RangeError(`lake column ${spec.name}: ${String(value)} is not an instant`);
-      return BigInt(ms) * 1000n;
-    }
-    case 'date': {
-      const ms = typeof value === 'string' ? dateToUtcMs(value) : Number.NaN;
-      if (!Number.isFinite(ms)) throw new RangeError(`lake column ${spec.name}: ${String(value)} is not a date`);
-      return ms / DAY_MS;
-    }
+      return (value) => {
+        if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw problem(spec, value, 'an integer');
+        return BigInt(value);
+      };
+    case 'timestamp':
+      return (value) => {
+        const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+        if (!Number.isFinite(ms)) throw problem(spec, value, 'an instant');
+        return BigInt(ms) * 1000n;
+      };
+    case 'date':
+      return (value) => {
+        const ms = typeof value === 'string' ? dateToUtcMs(value) : Number.NaN;
+        if (!Number.isFinite(ms)) throw problem(spec, value, 'a date');
+        return ms / DAY_MS;
+      };
     case 'int32':
+      return (value) => {
+        if (typeof value !== 'number' || !Number.isInteger(value) || Math.abs(value) > 2 ** 31 - 1) throw problem(spec, value, 'a 32-bit integer');
+        return value;
+      };
     case 'double':
-      if (typeof value !== 'number' || !Number.isFinite(value)) throw new RangeError(`lake column ${spec.name}: ${String(value)} is not a finite number`);
-      return value;
+      return (value) => {
+        if (typeof value !== 'number' || !Number.isFinite(value)) throw problem(spec, value, 'a finite number');
+        return value;
+      };
     case 'string':
-      return String(value);
+      return (value) => String(value);
     case 'boolean':
-      return value === true;
+      return (value) => value === true;
   }
 }
 
@@ -55,7 +90,9 @@ export function buildParquet(columns: readonly ColumnSpec[], values: Readonly<Re
   const columnData = columns.map((spec) => {
     const data = values[spec.name];
     if (data === undefined) throw new RangeError(`lake: no values for column ${spec.name}`);
-    return { name: spec.name, data: data.map((value) => encodeValue(spec, value)) };
+    // Min/max statistics only where they can skip a file: every snapshot's file holds the whole range of its IVs,
+    // prices and greeks, so theirs would cost a sixth of the write and prune nothing.
+    return { name: spec.name, data: data.map(encoder(spec)), ...(spec.statistics === false ? { statistics: false } : {}) };
   });
   const buffer = parquetWriteBuffer({
     columnData,

@@ -24,9 +24,13 @@ export interface ColumnSpec {
   name: string;
   kind: ColumnKind;
   nullable: boolean;
+  /** false: no min/max in the footer (values that span their whole range in every file prune nothing). */
+  statistics?: false;
 }
 
 const column = (name: string, kind: ColumnKind, nullable = false): ColumnSpec => ({ name, kind, nullable });
+/** A column whose min/max would prune no file: each snapshot's file spans its whole range. */
+const spread = (name: string, kind: ColumnKind, nullable = false): ColumnSpec => ({ name, kind, nullable, statistics: false });
 
 /**
  * One row per stored contract of a snapshot, in the stored order. The first thirteen are DESIGN.md §9's; root and
@@ -40,13 +44,13 @@ export const CONTRACTS: readonly ColumnSpec[] = [
   column('expiration', 'date'),
   column('strike', 'double'),
   column('right', 'string'),
-  column('open_interest', 'double'),
-  column('iv', 'double'),
-  column('bid', 'double'),
-  column('ask', 'double'),
-  column('volume', 'double', true),
-  column('delta', 'double', true),
-  column('gamma', 'double', true),
+  spread('open_interest', 'double'),
+  spread('iv', 'double'),
+  spread('bid', 'double'),
+  spread('ask', 'double'),
+  spread('volume', 'double', true),
+  spread('delta', 'double', true),
+  spread('gamma', 'double', true),
   column('root', 'string'),
   column('multiplier', 'double'),
   column('dte', 'int32', true),
