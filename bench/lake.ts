@@ -41,7 +41,8 @@ export function benchLake(snapshots: number): BenchLine[] {
   const parsed = parseChainFile(readFileSync(SPX_FIXTURE, 'utf8'), {});
   if (!parsed.ok) throw new Error('the SPX fixture does not parse');
   const dataDir = tempDir('strikebook-bench-');
-  const out = join(tempDir('strikebook-bench-'), 'lake');
+  const outParent = tempDir('strikebook-bench-');
+  const out = join(outParent, 'lake');
   const folder = openDataFolder({ dataDir, busyTimeoutMs: 5000 });
   try {
     // The snapshots stored straight through the repository (parsing the file 1,000 times would be the bench's own
@@ -92,6 +93,6 @@ export function benchLake(snapshots: number): BenchLine[] {
   } finally {
     folder.db.close();
     rmSync(dataDir, { recursive: true, force: true });
-    rmSync(out, { recursive: true, force: true });
+    rmSync(outParent, { recursive: true, force: true });
   }
 }

@@ -2,7 +2,8 @@
  * A real DuckDB (@duckdb/node-api, in memory) reading the lake as a researcher would, and the DuckDB queries of
  * docs/research.md taken from the page itself, so that the documented queries are the tested ones.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { REPO_ROOT } from '../../paths';
@@ -49,4 +50,19 @@ export function query(queries: Map<string, string>, name: string): string {
   const sql = queries.get(name);
   if (sql === undefined) throw new Error(`docs/research.md has no "-- duckdb: ${name}" block`);
   return sql;
+}
+
+/** Temporary folders of a test file, removed after its tests (a lake of real chains is megabytes). */
+export function scratchFolders(): { make: (prefix: string) => string; removeAll: () => void } {
+  const made: string[] = [];
+  return {
+    make(prefix) {
+      const dir = mkdtempSync(join(tmpdir(), prefix));
+      made.push(dir);
+      return dir;
+    },
+    removeAll() {
+      for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -14,8 +14,12 @@ import { DEMO_SEED, demoMarket } from '../../../src-shared/demo/market';
 import { exportLake } from '../../../src-main/lake/export';
 import { ExportJobs } from '../../../src-main/services/exports';
 import { workerScript } from '../../../src-main/services/worker-thread';
-import { buildTestApp, REPO_ROOT, storeChain, tempDir, type TestApp } from '../../helper';
+import { buildTestApp, REPO_ROOT, storeChain, type TestApp } from '../../helper';
 import { longestStallMs } from '../exposure/stall';
+import { scratchFolders } from './duck';
+
+const folders = scratchFolders();
+afterAll(() => folders.removeAll());
 
 const market = demoMarket(DEMO_SEED).filter((s) => s.symbol === 'SPX' || s.symbol === 'SPY');
 
@@ -47,7 +51,7 @@ describe('POST /v1/exports', () => {
     expect(warm.summary?.snapshots).toEqual({ total: spy.length, written: spy.length, skipped: 0 });
     // What the rest costs a thread: the SPX export inline, into a throwaway folder.
     const inlineStart = performance.now();
-    exportLake(app.ctx.db, { out: tempDir('strikebook-lake-'), symbol: 'SPX' }, app.ctx.settings.rate);
+    exportLake(app.ctx.db, { out: folders.make('strikebook-lake-'), symbol: 'SPX' }, app.ctx.settings.rate);
     const inlineMs = performance.now() - inlineStart;
 
     const { value: job, stallMs } = await longestStallMs(async () => {
@@ -76,7 +80,7 @@ describe('POST /v1/exports', () => {
   }, 120_000);
 
   it('writes into a folder the desktop dialog granted, and into no folder a request names', async () => {
-    const chosen = join(tempDir('strikebook-chosen-'), 'research');
+    const chosen = join(folders.make('strikebook-chosen-'), 'research');
     const { folder } = app.ctx.exports.grantFolder(chosen);
     const started = await post(app, { folder, symbol: 'spy', from: '2026-11-20', to: '2026-11-20T12:00' });
     expect(started.statusCode, started.body).toBe(202);

@@ -17,8 +17,11 @@ import { buildParquet } from '../../../src-main/lake/parquet';
 import { contractsColumns } from '../../../src-main/lake/rows';
 import { CONTRACTS, LAKE_VERSION } from '../../../src-main/lake/tables';
 import { runCli } from '../../cli';
-import { buildTestApp, REPO_ROOT, storeChain, tempDir, type TestApp } from '../../helper';
-import { openDuck } from './duck';
+import { buildTestApp, REPO_ROOT, storeChain, type TestApp } from '../../helper';
+import { openDuck, scratchFolders } from './duck';
+
+const folders = scratchFolders();
+afterAll(() => folders.removeAll());
 
 const RATE = 0.04;
 const market = demoMarket(DEMO_SEED);
@@ -61,17 +64,17 @@ describe('exporting into a folder', () => {
   afterAll(async () => source.close());
 
   it('--symbol, --from and --to choose the snapshots (a date is a whole New York day, an instant is exact)', () => {
-    const out = tempDir('strikebook-lake-');
+    const out = folders.make('strikebook-lake-');
     const bounded = exportLake(source.ctx.db, { out, symbol: 'aapl', from: aapl[1]?.quoteTime ?? '', to: aapl[3]?.quoteTime ?? '' }, RATE);
     expect(bounded.ok && bounded.value.snapshots.written, 'the AAPL snapshots quoted from the 2nd to the 4th').toBe(3);
-    const day = exportLake(source.ctx.db, { out: tempDir('strikebook-lake-'), from: '2026-11-20', to: '2026-11-20' }, RATE);
+    const day = exportLake(source.ctx.db, { out: folders.make('strikebook-lake-'), from: '2026-11-20', to: '2026-11-20' }, RATE);
     expect(day.ok && day.value.snapshots.total).toBe(aapl.length + spy.length);
-    const none = exportLake(source.ctx.db, { out: tempDir('strikebook-lake-'), to: '2026-11-19' }, RATE);
+    const none = exportLake(source.ctx.db, { out: folders.make('strikebook-lake-'), to: '2026-11-19' }, RATE);
     expect(none.ok && none.value.snapshots.total).toBe(0);
   });
 
   it('refuses an unknown symbol, and a --out that is a file, writing nothing', () => {
-    const out = tempDir('strikebook-lake-');
+    const out = folders.make('strikebook-lake-');
     const unknown = exportLake(source.ctx.db, { out, symbol: 'QQQ' }, RATE);
     expect(unknown.ok ? null : unknown.error).toEqual({ kind: 'unknown-symbol', symbol: 'QQQ', known: ['AAPL', 'SPY'] });
     const file = join(out, 'a-file');
@@ -82,7 +85,7 @@ describe('exporting into a folder', () => {
   });
 
   it('stops at a lake of another data folder (the same file names, other snapshots), changing none of its files', async () => {
-    const out = tempDir('strikebook-lake-');
+    const out = folders.make('strikebook-lake-');
     expect(exportLake(source.ctx.db, { out }, RATE).ok).toBe(true);
     const before = treeBytes(out);
     await withApp([...spy, ...aapl], async (other) => {
@@ -94,7 +97,7 @@ describe('exporting into a folder', () => {
   });
 
   it('an export killed mid-way leaves whole files only; the next one finishes the same lake', async () => {
-    const out = tempDir('strikebook-lake-');
+    const out = folders.make('strikebook-lake-');
     const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/run-ts.mjs'), join(REPO_ROOT, 'test/integration/lake/export.child.ts'), source.dataDir, out]);
     let stdout = '';
     child.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
@@ -121,7 +124,7 @@ describe('exporting into a folder', () => {
     }
     const rest = exportLake(source.ctx.db, { out }, RATE);
     expect(rest.ok && rest.value.snapshots).toEqual({ total: 7, written: 5, skipped: 2 });
-    const fresh = tempDir('strikebook-lake-');
+    const fresh = folders.make('strikebook-lake-');
     expect(exportLake(source.ctx.db, { out: fresh }, RATE).ok).toBe(true);
     expect(treeBytes(out), 'the finished lake is the one a single export writes').toEqual(treeBytes(fresh));
   }, 120_000);
@@ -133,7 +136,7 @@ describe('reading a lake back', () => {
   let listed: SnapshotsResponseT;
 
   beforeAll(async () => {
-    lake = tempDir('strikebook-lake-');
+    lake = folders.make('strikebook-lake-');
     await withApp([...aapl, ...spy], async (app) => {
       expect(exportLake(app.ctx.db, { out: lake }, RATE).ok).toBe(true);
     });
@@ -185,18 +188,18 @@ describe('reading a lake back', () => {
     const target = { ingest: () => ({ ok: false as const, error: { kind: 'not-found' as const, what: 'chain' as const, id: 0 } }), retention: () => 20 };
     const missing = await importLake(join(lake, 'nope'), target);
     expect(missing.ok ? null : missing.error.kind).toBe('invalid-request');
-    const empty = await importLake(tempDir('strikebook-empty-'), target);
+    const empty = await importLake(folders.make('strikebook-empty-'), target);
     expect(empty.ok ? null : empty.error).toMatchObject({ kind: 'file-refused', unsupported: true });
   });
 });
 
 describe('the CLI', () => {
   it('strikebook export --out and strikebook chain import DIR, with progress on stderr and a summary on stdout', async () => {
-    const dataDir = tempDir('strikebook-cli-');
+    const dataDir = folders.make('strikebook-cli-');
     const app = await buildTestApp({ dataDir, overrides: { rate: RATE } });
     for (const chain of aapl.slice(0, 2)) storeChain(app.ctx, chain);
     await app.close();
-    const out = join(tempDir('strikebook-lake-'), 'lake');
+    const out = join(folders.make('strikebook-lake-'), 'lake');
     const exported = runCli(['export', '--out', out, '--data-dir', dataDir]);
     expect(exported.status, exported.stderr).toBe(0);
     expect(exported.stdout).toMatch(/lake: 2 snapshots written \(1,3\d\d contract rows\), 0 already there, of 2; no journal to write; 4 files/);
@@ -205,7 +208,7 @@ describe('the CLI', () => {
     const again = runCli(['export', '--out', out, '--data-dir', dataDir]);
     expect(again.stdout).toContain('0 snapshots written (0 contract rows), 2 already there, of 2');
 
-    const fresh = tempDir('strikebook-cli-');
+    const fresh = folders.make('strikebook-cli-');
     writeFileSync(join(out, 'contracts', 'junk.parquet'), 'not parquet');
     const imported = runCli(['chain', 'import', out, '--data-dir', fresh]);
     expect(imported.status, 'a refused file fails the command').toBe(1);

@@ -14,9 +14,12 @@ import { DEMO_SEED, demoMarket } from '../../../src-shared/demo/market';
 import type { ChainSnapshot } from '../../../src-shared/exposure/model';
 import { exportLake, type ExportSummary } from '../../../src-main/lake/export';
 import { importLake } from '../../../src-main/lake/import';
-import { buildTestApp, storeChain, tempDir, type TestApp } from '../../helper';
+import { buildTestApp, storeChain, type TestApp } from '../../helper';
 import { chainFixturesPresent, CHAIN_TABLE, liveContracts, rawContracts, readChain, settlementGroups } from '../chains/quotedata';
-import { documentedQueries, openDuck, query, type Duck } from './duck';
+import { documentedQueries, openDuck, query, type Duck, scratchFolders } from './duck';
+
+const folders = scratchFolders();
+afterAll(() => folders.removeAll());
 
 const RATE = 0.04;
 const DAY_MS = 86_400_000;
@@ -99,7 +102,7 @@ describe('the Parquet lake', () => {
     }
     const transactions = demoTransactions(DEMO_JOURNAL_SEED, '2026-11-20');
     await source.ctx.journal.store('demo', 'demo', transactions.map((transaction, index) => ({ line: index + 1, transaction })), transactions.length, [], [], 'demo');
-    lake = join(tempDir('strikebook-lake-'), 'lake');
+    lake = join(folders.make('strikebook-lake-'), 'lake');
     first = exported(source, lake);
     duck = await openDuck();
     await duck.run(query(documentedQueries(lake), 'views'));
@@ -258,7 +261,7 @@ describe('the Parquet lake', () => {
     expect(again.files, 'no file rewritten').toBe(0);
     expect(again.transactions).toBe('unchanged');
     expect(treeDigests(lake)).toEqual(before);
-    const elsewhere = join(tempDir('strikebook-lake-'), 'lake');
+    const elsewhere = join(folders.make('strikebook-lake-'), 'lake');
     exported(source, elsewhere);
     expect(treeDigests(elsewhere), 'the same data, the same bytes (no clock in any file)').toEqual(before);
   });
