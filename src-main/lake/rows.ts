@@ -113,7 +113,7 @@ function isSource(source: string): source is SnapshotSourceId {
  * A contracts file's rows as the snapshot they were exported from, or the problems that refuse it: every row must
  * belong to the footer's snapshot (id, quote time, spot) and hold a contract the chain parsers would accept (a real
  * expiration date, strike and multiplier > 0, C or P, open interest, IV, bid and ask finite and ≥ 0). Row numbers are
- * 1-based, as a person counts them in a table viewer.
+ * 1-based, as a person counts them in a table viewer. A contract twice is refused, as the chain parsers refuse it.
  */
 export function snapshotFromRows(meta: SnapshotFileMeta, rows: ReadonlyArray<Record<string, unknown>>): { ok: true; snapshot: ChainSnapshot } | { ok: false; problems: string[] } {
   const problems: string[] = [];
@@ -125,6 +125,8 @@ export function snapshotFromRows(meta: SnapshotFileMeta, rows: ReadonlyArray<Rec
   if (rows.length === 0) problems.push('no contracts');
   const quoteMs = Date.parse(meta.quoteTime);
   const contracts: OptionContract[] = [];
+  // As the chain parsers refuse it: one contract (root, expiration, strike, right) twice is no chain.
+  const seen = new Map<string, number>();
   rows.forEach((row, index) => {
     const at = index + 1;
     if (row.snapshot_id !== BigInt(meta.snapshotId)) note(at, `snapshot_id ${String(row.snapshot_id)} is not the file's snapshot ${meta.snapshotId}`);
@@ -141,6 +143,10 @@ export function snapshotFromRows(meta: SnapshotFileMeta, rows: ReadonlyArray<Rec
       if (!finite(value) || value < 0) note(at, `${name} ${String(value)} is not a number ≥ 0`);
     }
     if (expiration !== null && finite(strike) && (right === 'C' || right === 'P') && typeof root === 'string' && finite(multiplier) && finite(openInterest) && finite(iv) && finite(bid) && finite(ask)) {
+      const key = `${root}|${expiration}|${strike}|${right}`;
+      const first = seen.get(key);
+      if (first !== undefined) note(at, `the same contract as row ${first} (${root} ${expiration} ${strike} ${right})`);
+      else seen.set(key, at);
       contracts.push({ root, expiration, strike, right, openInterest, iv, bid, ask, multiplier });
     }
   });

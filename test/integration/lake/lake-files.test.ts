@@ -151,7 +151,7 @@ describe('reading a lake back', () => {
     writeFileSync(join(lake, 'contracts', 'cut.parquet'), bytes.subarray(0, bytes.byteLength - 100));
     // A file of the lake's own making, but with a negative open interest on row 5 and a right "X" on row 7.
     const chain = aapl[0] as ChainSnapshot;
-    const tampered = chain.contracts.map((c, i) => (i === 4 ? { ...c, openInterest: -3 } : i === 6 ? { ...c, right: 'X' as 'C' } : c));
+    const tampered = chain.contracts.map((c, i) => (i === 4 ? { ...c, openInterest: -3 } : i === 6 ? { ...c, right: 'X' as 'C' } : i === 9 ? { ...(chain.contracts[8] ?? c) } : c));
     const quoteTime = '2026-11-21T15:00:00.000Z';
     const head = { id: 999, symbol: 'AAPL', quoteTime, spot: chain.spot, source: 'demo' as const, digest: 'f'.repeat(64) };
     const none = tampered.map(() => null);
@@ -179,7 +179,10 @@ describe('reading a lake back', () => {
     expect(Object.keys(reasons).sort()).toEqual(['contracts/bad-values.parquet', 'contracts/cut.parquet', 'contracts/foreign.parquet', 'contracts/int-strikes.parquet', 'contracts/version-2.parquet']);
     expect(reasons['contracts/foreign.parquet']).toMatch(/not a Strikebook lake file.*another program/);
     expect(reasons['contracts/cut.parquet']).toMatch(/not a readable Parquet file/);
-    expect(reasons['contracts/bad-values.parquet']).toBe('row 5: open_interest -3 is not a number ≥ 0 | row 7: right "X" is not C or P');
+    const ninth = aapl[0]?.contracts[8];
+    expect(reasons['contracts/bad-values.parquet']).toBe(
+      `row 5: open_interest -3 is not a number ≥ 0 | row 7: right "X" is not C or P | row 10: the same contract as row 9 (${ninth?.root} ${ninth?.expiration} ${ninth?.strike} ${ninth?.right})`,
+    );
     expect(reasons['contracts/version-2.parquet']).toMatch(/lake version 2; this Strikebook reads version 1/);
     expect(reasons['contracts/int-strikes.parquet']).toBe('column strike is INT32 REQUIRED, expected DOUBLE REQUIRED');
   });
