@@ -133,7 +133,8 @@ export function snapshotFromRows(meta: SnapshotFileMeta, rows: ReadonlyArray<Rec
     if (!(row.quote_time instanceof Date) || row.quote_time.getTime() !== quoteMs) note(at, `quote_time is not the file's ${meta.quoteTime}`);
     if (row.spot !== meta.spot) note(at, `spot ${String(row.spot)} is not the file's ${meta.spot}`);
     const expiration = dateText(row.expiration);
-    const { strike, right, open_interest: openInterest, iv, bid, ask, root, multiplier } = row;
+    const { strike, right, open_interest: openInterest, iv, bid, ask, root, multiplier, volume } = row;
+    if (volume !== null && (!finite(volume) || volume < 0)) note(at, `volume ${String(volume)} is not a number ≥ 0`);
     if (expiration === null) note(at, 'expiration is not a date');
     if (!finite(strike) || !(strike > 0)) note(at, `strike ${String(strike)} is not a positive number`);
     if (right !== 'C' && right !== 'P') note(at, `right "${String(right)}" is not C or P`);
@@ -147,7 +148,8 @@ export function snapshotFromRows(meta: SnapshotFileMeta, rows: ReadonlyArray<Rec
       const first = seen.get(key);
       if (first !== undefined) note(at, `the same contract as row ${first} (${root} ${expiration} ${strike} ${right})`);
       else seen.set(key, at);
-      contracts.push({ root, expiration, strike, right, openInterest, iv, bid, ask, multiplier });
+      // A volume goes back only where the snapshot had one (a chain without volume is stored as it was).
+      contracts.push({ root, expiration, strike, right, openInterest, iv, bid, ask, multiplier, ...(finite(volume) ? { volume } : {}) });
     }
   });
   if (problems.length > 0 || !isSource(meta.source)) return { ok: false, problems };
