@@ -27,6 +27,8 @@ export default defineConfig({
           'journal-worker': here('./src-main/services/journal-worker.ts'),
           // Chain files and history points off the event loop (services/exposure-worker-client.ts).
           'exposure-worker': here('./src-main/services/exposure-worker.ts'),
+          // Research exports (the Parquet lake), a thread per export (services/exports.ts).
+          'lake-worker': here('./src-main/services/lake-worker.ts'),
         },
         output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
       },

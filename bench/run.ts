@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --json] [-- --only <prefix>]`: the budgets (docs/decisions.md §Benchmarks), as medians, one line
+ * `npm run bench [-- --json] [-- --only <prefix>] [-- --lake-snapshots N]`: the budgets (docs/decisions.md §Benchmarks), as medians, one line
  * per measurement. With --json each line is `{name, value, unit, budget, ok, info?, detail?}`. Exit code 1 if a
  * budget is missed; lines marked `info` (absolute figures that a same-run ratio decides for) never fail the run.
  */
@@ -11,6 +11,7 @@ import { benchExposure } from './exposure';
 import { benchChainPicture } from './chain-picture';
 import { benchJournal } from './journal';
 import { benchTrades } from './trades';
+import { benchLake } from './lake';
 import { benchImportFormats } from './import-formats';
 import { benchResponsiveness } from './responsiveness';
 import { benchServer } from './server';
@@ -20,6 +21,9 @@ import type { BenchLine } from './lib';
 const json = process.argv.includes('--json');
 const onlyIndex = process.argv.indexOf('--only');
 const only = onlyIndex === -1 ? null : (process.argv[onlyIndex + 1] ?? null);
+const lakeIndex = process.argv.indexOf('--lake-snapshots');
+/** Snapshots the lake bench exports (DESIGN.md §9: 1,000; fewer while developing on the shared machine). */
+const lakeSnapshots = lakeIndex === -1 ? 1000 : Math.max(1, Number(process.argv[lakeIndex + 1]) || 1000);
 const lines: BenchLine[] = [];
 
 function emit(line: BenchLine): void {
@@ -40,6 +44,7 @@ async function main(): Promise<void> {
   if (wanted('journal.trades')) for (const line of await benchTrades()) emit(line);
   if (wanted('responsiveness')) for (const line of await benchResponsiveness()) emit(line);
   if (wanted('server') || wanted('soak')) for (const line of await benchServer()) emit(line);
+  if (wanted('lake')) for (const line of benchLake(lakeSnapshots)) emit(line);
   if (wanted('ui')) for (const metric of await benchUi()) emit({ ...metric, budget: `<= ${metric.budget}` });
   if (wanted('http')) {
     const dataDir = tempDir('strikebook-bench-');

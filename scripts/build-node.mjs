@@ -16,6 +16,8 @@ await build({
     'journal-worker': new URL('../src-main/services/journal-worker.ts', import.meta.url).pathname,
     // The exposure worker (chain files, history points), started the same way (services/exposure-worker-client.ts).
     'exposure-worker': new URL('../src-main/services/exposure-worker.ts', import.meta.url).pathname,
+    // Research exports (the Parquet lake), a thread per export (services/exports.ts).
+    'lake-worker': new URL('../src-main/services/lake-worker.ts', import.meta.url).pathname,
   },
   outdir,
   outExtension: { '.js': '.mjs' },

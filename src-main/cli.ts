@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { BROKER_IDS, CHAIN_FORMATS } from '../src-shared/api/constants';
 import { BUSY_MESSAGE, CLI_BUSY_TIMEOUT_MS, domainFailure, EXIT_FAILED, thrownFailure, type CliFailure } from './cli-errors';
@@ -11,6 +11,7 @@ import { startServer } from './serve';
 import { ExposureService } from './services/exposure';
 import { importerIdOf } from './importers/index';
 import { CLI_OVERRIDE_NAMES } from './chains/index';
+import { runExport, runLakeImport } from './lake/cli';
 import { JournalService } from './services/journal';
 import type { Result } from './services/result';
 
@@ -20,6 +21,9 @@ Usage:
   strikebook serve [--port <p>] [--data-dir <dir>] [--demo]   headless API + web UI on 127.0.0.1 (--port 0: a free port)
   strikebook import <file...> [--broker <id>] [--account <name>] [--data-dir <dir>]
   strikebook chain import <file...> [--symbol <S>] [--spot <price>] [--quote-time <iso>] [--format <f>] [--data-dir <dir>]
+  strikebook chain import <lake dir>                     a Parquet lake written by export, snapshot for snapshot
+  strikebook export --out <dir> [--symbol <S>] [--from <date>] [--to <date>] [--data-dir <dir>]
+                                                          the Parquet lake for research (docs/research.md)
   strikebook keys create [--name <name>] | keys list | keys revoke <id> [--data-dir <dir>]
 
 Brokers: auto (default), ${BROKER_IDS.join(', ')}, custom:<id> (a format saved on the Import page)
@@ -46,6 +50,9 @@ async function main(argv: string[]): Promise<void> {
       spot: { type: 'string' },
       format: { type: 'string' },
       name: { type: 'string' },
+      out: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -118,6 +125,11 @@ async function main(argv: string[]): Promise<void> {
           for (const s of report.skipped.slice(0, 20)) process.stdout.write(`  skipped line ${s.line}: ${s.reason}\n`);
         },
       );
+    } else if (command === 'export') {
+      if (rest.length > 0) fail(`export takes no file names (got ${rest.join(' ')}); name the folder with --out`);
+      reportLakeFailure(runExport(folder, { ...(values.out === undefined ? {} : { out: values.out }), ...(values.symbol ? { symbol: values.symbol } : {}), ...(values.from ? { from: values.from } : {}), ...(values.to ? { to: values.to } : {}) }));
+    } else if (command === 'chain' && rest[0] === 'import' && rest.length === 2 && isFolder(rest[1])) {
+      reportLakeFailure(await runLakeImport(rest[1] ?? '', ctx.exposure, folder.settings));
     } else if (command === 'chain' && rest[0] === 'import') {
       const files = rest.slice(1);
       if (files.length === 0) fail('chain import: name at least one file');
@@ -164,6 +176,21 @@ async function main(argv: string[]): Promise<void> {
   } finally {
     folder.db.close();
   }
+}
+
+function isFolder(path: string | undefined): boolean {
+  try {
+    return path !== undefined && statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** A lake command's failure: its lines on stderr, its exit status. */
+function reportLakeFailure(failure: CliFailure | null): void {
+  if (failure === null) return;
+  for (const line of failure.lines) process.stderr.write(`${line}\n`);
+  process.exitCode = Math.max(Number(process.exitCode ?? 0), failure.exitCode);
 }
 
 function isOneOf<const T extends string>(list: readonly T[], value: string): value is T {

@@ -8,6 +8,7 @@ import { isDatabaseBusy, WriteQueue } from './db/writes';
 import type { AppContext } from './server/context';
 import { ensureKeyFile, KeyStore, writeKeyFile } from './server/keys';
 import { ExposureService } from './services/exposure';
+import { ExportJobs } from './services/exports';
 import { JournalWorkerClient } from './services/journal-client';
 import { loadSettings, saveSettings, type Settings } from './settings';
 
@@ -112,6 +113,15 @@ export function createContext(options: ContextOptions): OwnedContext {
     ...(options.log ? { log: options.log } : {}),
   });
   const exposure = new ExposureService(db, getSettings, clock, options.log);
+  const exports = new ExportJobs({
+    db,
+    dbPath: folder.dbPath,
+    dataDir: options.dataDir,
+    rate: () => settings.rate,
+    clock,
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  });
 
   // A background write: when another process holds the lock it fails fast, and the stamps wait for the next tick.
   const flushUsage = () =>
@@ -133,6 +143,7 @@ export function createContext(options: ContextOptions): OwnedContext {
     keys,
     journal,
     exposure,
+    exports,
     writes,
     keyFilePath: folder.keyFilePath,
     apiKey: folder.apiKey,
@@ -168,6 +179,7 @@ export function createContext(options: ContextOptions): OwnedContext {
       await flushUsage();
       await journal.close();
       await exposure.close();
+      await exports.close();
       db.close();
     },
   };

@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, screen, session, shell, type BrowserWindowConstructorOptions, type IpcMainEvent } from 'electron';
 import { DataFolderError } from '../db/data-folder';
 import { startServer, type RunningServer } from '../serve';
-import { SESSION_CHANNEL } from './channels';
+import { EXPORT_FOLDER_CHANNEL, SESSION_CHANNEL } from './channels';
+import { exportFolderHandler } from './export-folder';
 import { contentSecurityPolicy, isAppUrl } from './csp';
 import { buildMenuTemplate } from './menu';
 import { loadWindowState, MIN_HEIGHT, MIN_WIDTH, saveWindowState, type WindowState } from './window-state';
@@ -282,6 +283,8 @@ export async function bootstrap(): Promise<void> {
     }
     event.returnValue = { apiBaseUrl: rendererTarget(live).apiBaseUrl, token: live.apiKey };
   });
+
+  ipcMain.handle(EXPORT_FOLDER_CHANNEL, exportFolderHandler(() => state));
 
   installMenu();
   createWindow(server);

@@ -22,6 +22,7 @@ import { registerImportFormatRoutes } from './routes/import-formats';
 import { registerExposureRoutes } from './routes/exposure';
 import { registerChainRoutes } from './routes/chains';
 import { registerAdminRoutes } from './routes/admin';
+import { registerExportRoutes } from './routes/exports';
 import { registerStaticRoutes } from './routes/static';
 
 export type { App } from './route-kit';
@@ -181,6 +182,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     registerExposureRoutes(v1, ctx, answers);
     registerChainRoutes(v1, ctx);
     registerAdminRoutes(v1, ctx);
+    registerExportRoutes(v1, ctx);
     v1.get('/openapi.json', { config: { access: 'public' }, schema: { hide: true, querystring: NoQuery } }, async (_request, reply) => reply.type('application/json').send(JSON.stringify(app.swagger())));
   }, { prefix: '/v1' });
   app.addHook('onClose', async () => answers.close());

@@ -5,6 +5,7 @@ import type { KeyStore } from './keys';
 import type { JournalApi } from '../services/journal-client';
 import type { ExposureService } from '../services/exposure';
 import type { WriteQueue } from '../db/writes';
+import type { ExportJobs } from '../services/exports';
 
 /** Everything a route needs; built once by `createContext` (src-main/context.ts) and closed with it. */
 export interface AppContext {
@@ -18,6 +19,8 @@ export interface AppContext {
   /** The journal, answered by its worker thread (imports, undo and the ledger never run on the event loop). */
   journal: JournalApi;
   exposure: ExposureService;
+  /** Research exports (the Parquet lake), each in a lake worker thread of its own. */
+  exports: ExportJobs;
   /**
    * The process's write turns: a write on `db` goes through `writes.run(...)`, so it never meets the journal
    * worker's lock, and a busy database is retried asynchronously, then answered 503.

@@ -27,7 +27,7 @@ export type DomainError =
   /** A snapshot named by id (or by `at=`, none at or before it) that the symbol does not have. */
   | { kind: 'unknown-snapshot'; symbol?: string; id?: number; at?: string }
   /** A record named by id that does not exist. */
-  | { kind: 'not-found'; what: 'import' | 'import format' | 'chain'; id: number | string }
+  | { kind: 'not-found'; what: 'import' | 'import format' | 'chain' | 'export' | 'export folder'; id: number | string }
   /** A request whose fields break rules a schema cannot state (a mapping to a column its header lacks), each named. */
   | { kind: 'invalid-request'; what: string; problems: ReadonlyArray<{ param: string; message: string }> }
   /** A request that clashes with what is stored (a second format for one header, one format too many). */

@@ -40,6 +40,8 @@ import type {
   ChainPostQueryT,
   SettingsJson,
   SettingsUpdateT,
+  ExportJobJson,
+  ExportRequestBodyT,
 } from '../../src-shared/api/schemas';
 import type { ProblemFieldError } from '../../src-shared/api/errors';
 
@@ -50,7 +52,7 @@ export type EventsResponseT = Static<typeof EventsResponse>;
 export type ImportsResponseT = Static<typeof ImportsResponse>;
 export type ImportDeleteResponseT = Static<typeof ImportDeleteResponse>;
 
-export type { SettingsJson, SettingsUpdateT };
+export type { SettingsJson, SettingsUpdateT, ExportJobJson, ExportRequestBodyT };
 
 /** A failed call, carrying the RFC 9457 problem body when the server sent one. */
 export class ApiError extends Error {
@@ -294,6 +296,16 @@ export class ApiClient {
   }
   saveSettings(settings: SettingsUpdateT): Promise<SettingsJson> {
     return this.request('PUT', '/settings', { body: JSON.stringify(settings), contentType: 'application/json' });
+  }
+  /** Starts a research export (the Parquet lake, docs/research.md); follow it with exportJob. */
+  startExport(request: ExportRequestBodyT): Promise<ExportJobJson> {
+    return this.request('POST', '/exports', { body: JSON.stringify(request), contentType: 'application/json' });
+  }
+  exports(signal?: AbortSignal): Promise<{ exports: ExportJobJson[] }> {
+    return this.get('/exports', undefined, signal);
+  }
+  exportJob(id: string, signal?: AbortSignal): Promise<ExportJobJson> {
+    return this.get(`/exports/${encodeURIComponent(id)}`, undefined, signal);
   }
   async rotateKey(): Promise<string> {
     const result = await this.request<{ key: string }>('POST', '/keys/rotate');

@@ -14,7 +14,13 @@ export interface ApiSession {
 
 declare global {
   interface Window {
-    strikebook?: { readonly apiBaseUrl: string; readonly token: string };
+    /** The desktop app's preload (src-main/electron/preload.ts); absent in a browser. */
+    strikebook?: {
+      readonly apiBaseUrl: string;
+      readonly token: string;
+      /** The system's folder dialog for Settings → Export for research: the folder's grant id and path, or null. */
+      readonly chooseExportFolder?: () => Promise<{ folder: string; path: string } | null>;
+    };
   }
 }
 

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { NEW_YORK } from '../../src-shared/zone';
 import { ApiError, type SettingsJson, type SettingsUpdateT } from '../api/client';
 import { ErrorBanner, Loading, PageHead, Panel } from '../components/ui';
+import { ExportPanel } from '../components/ExportPanel';
 import { useApi, useAsync, type Theme } from '../hooks';
 
 async function copyText(text: string): Promise<boolean> {
@@ -258,6 +259,7 @@ export function SettingsPage({ theme, onToggleTheme }: { theme: Theme; onToggleT
           </div>
         </form>
       )}
+      {settings.data && <ExportPanel dataDir={settings.data.dataDir} />}
     </div>
   );
 }

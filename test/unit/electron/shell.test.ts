@@ -75,8 +75,11 @@ vi.mock('electron', () => {
     app,
     BrowserWindow,
     Menu: { buildFromTemplate: vi.fn((t: unknown[]) => (h.setMenu(t), { t })), setApplicationMenu: vi.fn() },
-    ipcMain: { on: vi.fn((channel: string, handler: Handler) => h.ipcHandlers.set(channel, handler)) },
-    ipcRenderer: { sendSync: vi.fn(() => ({ apiBaseUrl: 'http://127.0.0.1:7717/v1', token: 'sb_test', extra: 'must not leak' })) },
+    ipcMain: { on: vi.fn((channel: string, handler: Handler) => h.ipcHandlers.set(channel, handler)), handle: vi.fn((channel: string, handler: Handler) => h.ipcHandlers.set(channel, handler)) },
+    ipcRenderer: {
+      sendSync: vi.fn(() => ({ apiBaseUrl: 'http://127.0.0.1:7717/v1', token: 'sb_test', extra: 'must not leak' })),
+      invoke: vi.fn(async () => ({ folder: 'grant1', path: '/home/me/research', extra: 'must not leak' })),
+    },
     contextBridge: { exposeInMainWorld: vi.fn((key: string, value: unknown) => h.exposed.push({ key, value })) },
     screen: { getAllDisplays: vi.fn(() => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }]) },
     session: { defaultSession: { webRequest: { onHeadersReceived: vi.fn((f: Handler) => h.setHeaders(f)) }, setPermissionRequestHandler: vi.fn() } },
@@ -95,6 +98,7 @@ vi.mock('../../../src-main/serve', () => ({
     apiKey: 'sb_test_key',
     keyFilePath: join(options.dataDir, 'api-key'),
     dataDir: options.dataDir,
+    ctx: { exports: { grantFolder: vi.fn((path: string) => ({ folder: 'grant1', path })) } },
     close: vi.fn(
       () =>
         new Promise<void>((resolve) => {
@@ -194,6 +198,26 @@ describe('electron main', () => {
     expect(stranger.returnValue, 'another webContents gets nothing').toBeNull();
   });
 
+  it('Export for research: the system dialog chooses a folder for its own window only, and the server grants it', async () => {
+    const { bootstrap, state } = await import('../../../src-main/electron/app');
+    const { dialog } = await import('electron');
+    await bootstrap();
+    const handler = h.ipcHandlers.get('strikebook:choose-export-folder');
+    expect(handler).toBeDefined();
+    const own = { sender: h.windows[0]?.webContents };
+    vi.mocked(dialog.showOpenDialog).mockResolvedValueOnce({ canceled: false, filePaths: ['/home/me/research'] });
+    expect(await handler?.(own)).toEqual({ folder: 'grant1', path: '/home/me/research' });
+    const call: unknown[] = vi.mocked(dialog.showOpenDialog).mock.calls.at(-1) ?? [];
+    expect(call[1], 'a folder, which the dialog may create').toMatchObject({ properties: ['openDirectory', 'createDirectory'] });
+    const grant = (state.server as unknown as { ctx: { exports: { grantFolder: ReturnType<typeof vi.fn> } } }).ctx.exports.grantFolder;
+    expect(grant).toHaveBeenCalledWith('/home/me/research');
+    vi.mocked(dialog.showOpenDialog).mockResolvedValueOnce({ canceled: true, filePaths: [] });
+    expect(await handler?.(own), 'cancelled').toBeNull();
+    const calls = vi.mocked(dialog.showOpenDialog).mock.calls.length;
+    expect(await handler?.({ sender: {} }), 'another webContents gets nothing').toBeNull();
+    expect(vi.mocked(dialog.showOpenDialog).mock.calls.length, 'and no dialog').toBe(calls);
+  });
+
   it('sets a CSP on the app origin that only connects to the loopback API', async () => {
     const { bootstrap } = await import('../../../src-main/electron/app');
     await bootstrap();
@@ -261,14 +285,25 @@ describe('electron preload', () => {
     h.exposed.length = 0;
   });
 
-  it('exposes only { apiBaseUrl, token } as window.strikebook, frozen', async () => {
+  it('exposes only { apiBaseUrl, token, chooseExportFolder } as window.strikebook, frozen', async () => {
     await import('../../../src-main/electron/preload');
     expect(h.exposed.length, 'one exposed global').toBe(1);
     expect(h.exposed[0]?.key).toBe('strikebook');
     const value = h.exposed[0]?.value as Record<string, unknown>;
-    expect(Object.keys(value).sort(), 'nothing but the two values (extra fields from main are dropped)').toEqual(['apiBaseUrl', 'token']);
-    expect(value).toEqual({ apiBaseUrl: 'http://127.0.0.1:7717/v1', token: 'sb_test' });
+    expect(Object.keys(value).sort(), 'nothing but the two values and the dialog (extra fields from main are dropped)').toEqual(['apiBaseUrl', 'chooseExportFolder', 'token']);
+    expect(value).toMatchObject({ apiBaseUrl: 'http://127.0.0.1:7717/v1', token: 'sb_test' });
     expect(Object.isFrozen(value)).toBe(true);
+    const choose = value.chooseExportFolder as () => Promise<unknown>;
+    expect(await choose(), 'the grant and its path, nothing else main sends').toEqual({ folder: 'grant1', path: '/home/me/research' });
+    const { ipcRenderer } = await import('electron');
+    expect(vi.mocked(ipcRenderer.invoke)).toHaveBeenCalledWith('strikebook:choose-export-folder');
+  });
+
+  it('chooseExportFolder answers null for anything but a grant from main', async () => {
+    const { exportFolderAnswer } = await import('../../../src-main/electron/preload');
+    expect(exportFolderAnswer(null)).toBeNull();
+    expect(exportFolderAnswer({ folder: 1, path: '/x' })).toBeNull();
+    expect(exportFolderAnswer({ folder: 'a', path: '/x' })).toEqual({ folder: 'a', path: '/x' });
   });
 
   it('exposes nothing when main does not answer', async () => {

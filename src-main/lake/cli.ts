@@ -1,0 +1,87 @@
+/**
+ * The lake's two commands as the CLI runs them (cli.ts dispatches): `strikebook export --out DIR` and
+ * `strikebook chain import DIR`, each with a progress bar on stderr and a summary on stdout. They work on the CLI's
+ * own thread: no event loop to protect there.
+ */
+import { resolve } from 'node:path';
+import { isIsoDate } from '../../src-shared/calendar';
+import { parseDateTimeInZone } from '../../src-shared/zone';
+import { domainFailure, type CliFailure } from '../cli-errors';
+import type { DataFolder } from '../context';
+import type { ExposureService } from '../services/exposure';
+import { exportLake, type ExportSummary } from './export';
+import { importLake, type LakeImportSummary } from './import';
+import { progressBar, type ProgressStream } from './progress';
+
+export interface LakeCliIo {
+  out: ProgressStream;
+  err: ProgressStream;
+  nowMs?: () => number;
+}
+
+const defaultIo: LakeCliIo = { out: process.stdout, err: process.stderr };
+
+/** A --from/--to value: a calendar date (a whole New York day) or an ISO 8601 instant; else the sentence why not. */
+export function boundProblem(name: string, value: string | undefined): string | null {
+  if (value === undefined) return null;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return isIsoDate(value) ? null : `--${name} ${value} is not a calendar date`;
+  return Number.isNaN(parseDateTimeInZone(value)) ? `--${name} ${value} is neither a date (YYYY-MM-DD) nor an ISO 8601 instant` : null;
+}
+
+function plural(count: number, word: string): string {
+  return `${count.toLocaleString('en-US')} ${word}${count === 1 ? '' : 's'}`;
+}
+
+export function describeExport(summary: ExportSummary): string {
+  const { snapshots, rows } = summary;
+  const journal = summary.transactions === 'written' ? `transactions.parquet written (${plural(rows.transactions, 'row')})` : summary.transactions === 'unchanged' ? 'transactions.parquet unchanged' : 'no journal to write';
+  return `${summary.out}: ${plural(snapshots.written, 'snapshot')} written (${plural(rows.contracts, 'contract row')}), ${snapshots.skipped} already there, of ${snapshots.total}; ${journal}; ${plural(summary.files, 'file')}, ${(summary.bytes / 1e6).toFixed(1)} MB`;
+}
+
+/** `strikebook export`: the exit status, after the summary or the failure. */
+export function runExport(folder: Pick<DataFolder, 'db' | 'settings'>, options: { out?: string; symbol?: string; from?: string; to?: string }, io: LakeCliIo = defaultIo): CliFailure | null {
+  if (options.out === undefined || options.out === '') return { lines: ['export: name the lake folder with --out <dir>'], exitCode: 2 };
+  const problem = boundProblem('from', options.from) ?? boundProblem('to', options.to);
+  if (problem !== null) return { lines: [`export: ${problem}`], exitCode: 2 };
+  const bar = progressBar(io.err, 'export', io.nowMs);
+  const result = exportLake(
+    folder.db,
+    { out: resolve(options.out), ...(options.symbol === undefined ? {} : { symbol: options.symbol }), ...(options.from === undefined ? {} : { from: options.from }), ...(options.to === undefined ? {} : { to: options.to }) },
+    folder.settings.rate,
+    (p) => bar.update(p.snapshotsDone, p.snapshotsTotal, `${plural(p.rowsWritten, 'row')}`),
+  );
+  bar.finish();
+  if (!result.ok) return domainFailure(result.error);
+  io.out.write(`${describeExport(result.value)}\n`);
+  return null;
+}
+
+export function describeLakeImport(summary: LakeImportSummary): string[] {
+  const { snapshots } = summary;
+  const lines = [
+    `${summary.dir}: ${plural(snapshots.stored, 'snapshot')} stored, ${snapshots.alreadyStored} already stored, ${plural(summary.events, 'event')}` +
+      (snapshots.beyondRetention > 0 ? `; ${plural(snapshots.beyondRetention, 'older snapshot')} not imported: the retention setting keeps fewer (raise snapshotRetentionBySymbol)` : '') +
+      (summary.refused.length > 0 ? `; ${plural(summary.refused.length, 'file')} refused` : ''),
+  ];
+  return lines;
+}
+
+/** `strikebook chain import DIR`: the lake's snapshots through the exposure service; null when no file was refused. */
+export async function runLakeImport(dir: string, exposure: Pick<ExposureService, 'ingest'>, settings: DataFolder['settings'], io: LakeCliIo = defaultIo): Promise<CliFailure | null> {
+  const bar = progressBar(io.err, 'import', io.nowMs);
+  const result = await importLake(
+    resolve(dir),
+    { ingest: (snapshot) => exposure.ingest(snapshot), retention: (symbol) => settings.snapshotRetentionBySymbol[symbol] ?? settings.snapshotRetention },
+    (p) => bar.update(p.snapshotsDone, p.snapshotsTotal),
+  );
+  bar.finish();
+  if (!result.ok) return domainFailure(result.error);
+  for (const line of describeLakeImport(result.value)) io.out.write(`${line}\n`);
+  if (result.value.refused.length === 0) return null;
+  const lines = [`${plural(result.value.refused.length, 'lake file')} refused; the other snapshots were stored:`];
+  for (const { file, problems } of result.value.refused.slice(0, 50)) {
+    lines.push(`  ${file}:`);
+    for (const problem of problems.slice(0, 5)) lines.push(`    ${problem}`);
+  }
+  return { lines, exitCode: 1 };
+}

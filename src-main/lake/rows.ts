@@ -1,0 +1,157 @@
+/**
+ * The lake's rows: a stored snapshot as contracts and levels columns, the journal as transactions columns, and a
+ * contracts file read back as a snapshot, every value checked (docs/research.md §Reading a lake back).
+ */
+import { dateToUtcMs, DAY_MS, utcDateOf } from '../../src-shared/calendar';
+import type { ContractMeasures } from '../../src-shared/exposure/contract-greeks';
+import type { GexHistoryPoint } from '../../src-shared/exposure/index';
+import type { ChainSnapshot, OptionContract, SnapshotSourceId } from '../../src-shared/exposure/model';
+import { SNAPSHOT_SOURCES } from '../../src-shared/api/constants';
+import { DEFAULT_FORMULA } from '../../src-shared/api/constants';
+import type { LakeSnapshotHead, LakeTransactionRow } from '../db/lake';
+import type { ColumnValues } from './parquet';
+import type { SnapshotFileMeta } from './tables';
+
+type Columns = Record<string, ColumnValues>;
+
+/** A contract's volume, where the snapshot's model has one (null until the chain sources store it). */
+function volumeOf(contract: OptionContract): number | null {
+  return 'volume' in contract && typeof contract.volume === 'number' ? contract.volume : null;
+}
+
+export function contractsColumns(head: LakeSnapshotHead, contracts: readonly OptionContract[], measures: ContractMeasures): Columns {
+  const n = contracts.length;
+  return {
+    snapshot_id: new Array<number>(n).fill(head.id),
+    quote_time: new Array<string>(n).fill(head.quoteTime),
+    spot: new Array<number>(n).fill(head.spot),
+    expiration: contracts.map((c) => c.expiration),
+    strike: contracts.map((c) => c.strike),
+    right: contracts.map((c) => c.right),
+    open_interest: contracts.map((c) => c.openInterest),
+    iv: contracts.map((c) => c.iv),
+    bid: contracts.map((c) => c.bid),
+    ask: contracts.map((c) => c.ask),
+    volume: contracts.map(volumeOf),
+    delta: measures.delta,
+    gamma: measures.gamma,
+    root: contracts.map((c) => c.root),
+    multiplier: contracts.map((c) => c.multiplier),
+    dte: measures.dte,
+  };
+}
+
+/** The snapshot's default-scope /gex/history point as one row. */
+export function levelsColumns(head: LakeSnapshotHead, point: GexHistoryPoint, expirations: readonly string[]): Columns {
+  return {
+    snapshot_id: [head.id],
+    quote_time: [head.quoteTime],
+    spot: [point.spot],
+    total_gex: [point.totalGEX],
+    gamma_zone: [point.gammaZone],
+    gamma_inflection: [point.gammaInflection],
+    call_wall_strike: [point.callWall?.strike ?? null],
+    call_wall_gex: [point.callWall?.gex ?? null],
+    put_wall_strike: [point.putWall?.strike ?? null],
+    put_wall_gex: [point.putWall?.gex ?? null],
+    formula: [DEFAULT_FORMULA],
+    expirations: [expirations.join(',')],
+  };
+}
+
+export function transactionsColumns(rows: readonly LakeTransactionRow[]): Columns {
+  const pick = <T extends string | number | boolean | null>(get: (row: LakeTransactionRow) => T): T[] => rows.map(get);
+  return {
+    id: pick((r) => r.id),
+    trade_date: pick((r) => r.trade_date),
+    trade_day: pick((r) => r.trade_day),
+    account_id: pick((r) => r.account_id),
+    account_name: pick((r) => r.account_name),
+    type: pick((r) => r.type),
+    symbol: pick((r) => r.symbol),
+    underlying: pick((r) => r.underlying),
+    is_option: pick((r) => r.is_option === 1),
+    expiration: pick((r) => r.expiration),
+    strike: pick((r) => r.strike),
+    right: pick((r) => r.right),
+    quantity: pick((r) => r.quantity),
+    price: pick((r) => r.price_minor),
+    multiplier: pick((r) => r.multiplier),
+    amount: pick((r) => r.amount_minor),
+    commission: pick((r) => r.commission_minor),
+    fees: pick((r) => r.fees_minor),
+    currency: pick((r) => r.currency),
+    order_id: pick((r) => r.order_id),
+    description: pick((r) => r.description),
+    source: pick((r) => r.source),
+    import_id: pick((r) => r.import_id),
+    inferred: pick((r) => r.inferred === 1),
+    previous_symbol: pick((r) => r.previous_symbol),
+  };
+}
+
+// ---------------------------------------------------------------- reading back
+
+/** Problems listed for one refused file: enough to see what is wrong, never a line per row of a broken file. */
+const MAX_ROW_PROBLEMS = 20;
+
+function finite(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+function dateText(value: unknown): string | null {
+  if (!(value instanceof Date) || !Number.isFinite(value.getTime()) || value.getTime() % DAY_MS !== 0) return null;
+  const text = utcDateOf(value.getTime());
+  return Number.isFinite(dateToUtcMs(text)) ? text : null;
+}
+
+function isSource(source: string): source is SnapshotSourceId {
+  return (SNAPSHOT_SOURCES as readonly string[]).includes(source);
+}
+
+/**
+ * A contracts file's rows as the snapshot they were exported from, or the problems that refuse it: every row must
+ * belong to the footer's snapshot (id, quote time, spot) and hold a contract the chain parsers would accept (a real
+ * expiration date, strike and multiplier > 0, C or P, open interest, IV, bid and ask finite and ≥ 0). Row numbers are
+ * 1-based, as a person counts them in a table viewer. A contract twice is refused, as the chain parsers refuse it.
+ */
+export function snapshotFromRows(meta: SnapshotFileMeta, rows: ReadonlyArray<Record<string, unknown>>): { ok: true; snapshot: ChainSnapshot } | { ok: false; problems: string[] } {
+  const problems: string[] = [];
+  const note = (row: number, message: string) => {
+    if (problems.length < MAX_ROW_PROBLEMS) problems.push(`row ${row}: ${message}`);
+  };
+  if (!isSource(meta.source)) problems.push(`source "${meta.source}" is not one of ${SNAPSHOT_SOURCES.join(', ')}`);
+  if (rows.length !== meta.rows) problems.push(`${rows.length} rows, but the footer says ${meta.rows}`);
+  if (rows.length === 0) problems.push('no contracts');
+  const quoteMs = Date.parse(meta.quoteTime);
+  const contracts: OptionContract[] = [];
+  // As the chain parsers refuse it: one contract (root, expiration, strike, right) twice is no chain.
+  const seen = new Map<string, number>();
+  rows.forEach((row, index) => {
+    const at = index + 1;
+    if (row.snapshot_id !== BigInt(meta.snapshotId)) note(at, `snapshot_id ${String(row.snapshot_id)} is not the file's snapshot ${meta.snapshotId}`);
+    if (!(row.quote_time instanceof Date) || row.quote_time.getTime() !== quoteMs) note(at, `quote_time is not the file's ${meta.quoteTime}`);
+    if (row.spot !== meta.spot) note(at, `spot ${String(row.spot)} is not the file's ${meta.spot}`);
+    const expiration = dateText(row.expiration);
+    const { strike, right, open_interest: openInterest, iv, bid, ask, root, multiplier, volume } = row;
+    if (volume !== null && (!finite(volume) || volume < 0)) note(at, `volume ${String(volume)} is not a number ≥ 0`);
+    if (expiration === null) note(at, 'expiration is not a date');
+    if (!finite(strike) || !(strike > 0)) note(at, `strike ${String(strike)} is not a positive number`);
+    if (right !== 'C' && right !== 'P') note(at, `right "${String(right)}" is not C or P`);
+    if (typeof root !== 'string' || !/^[A-Z0-9.^/_-]{1,12}$/.test(root)) note(at, `root "${String(root)}" is not an option root`);
+    if (!finite(multiplier) || !(multiplier > 0)) note(at, `multiplier ${String(multiplier)} is not a positive number`);
+    for (const [name, value] of [['open_interest', openInterest], ['iv', iv], ['bid', bid], ['ask', ask]] as const) {
+      if (!finite(value) || value < 0) note(at, `${name} ${String(value)} is not a number ≥ 0`);
+    }
+    if (expiration !== null && finite(strike) && (right === 'C' || right === 'P') && typeof root === 'string' && finite(multiplier) && finite(openInterest) && finite(iv) && finite(bid) && finite(ask)) {
+      const key = `${root}|${expiration}|${strike}|${right}`;
+      const first = seen.get(key);
+      if (first !== undefined) note(at, `the same contract as row ${first} (${root} ${expiration} ${strike} ${right})`);
+      else seen.set(key, at);
+      // A volume goes back only where the snapshot had one (a chain without volume is stored as it was).
+      contracts.push({ root, expiration, strike, right, openInterest, iv, bid, ask, multiplier, ...(finite(volume) ? { volume } : {}) });
+    }
+  });
+  if (problems.length > 0 || !isSource(meta.source)) return { ok: false, problems };
+  return { ok: true, snapshot: { symbol: meta.symbol, spot: meta.spot, quoteTime: meta.quoteTime, source: meta.source, contracts } };
+}

@@ -1,0 +1,58 @@
+/**
+ * Research exports (docs/research.md): `POST /v1/exports` starts the Parquet lake's export in a lake worker thread
+ * and answers 202 with the job at once; `GET /v1/exports/{id}` follows its progress, `GET /v1/exports` lists the
+ * recent ones. The folder is the data folder's `exports/` or one granted by the desktop app's dialog, never a path
+ * from the request.
+ */
+import { ExportIdParams, ExportJobSchema, ExportRequestBody, ExportsResponse, NoQuery } from '../../../src-shared/api/schemas';
+import { isIsoDate } from '../../../src-shared/calendar';
+import { parseDateTimeInZone } from '../../../src-shared/zone';
+import { instantBound } from '../../services/exposure-values';
+import type { AppContext } from '../context';
+import { ApiError, unwrap } from '../problems';
+import { problemResponses, type V1 } from '../route-kit';
+import { parseJsonBody, strictBodyCompiler } from '../validation';
+
+/** A bound that matches the pattern but names no real day or instant (2026-02-30): 400 naming it. */
+function checkBound(name: 'from' | 'to', value: string | undefined): void {
+  if (value === undefined) return;
+  const real = /^\d{4}-\d{2}-\d{2}$/.test(value) ? isIsoDate(value) : !Number.isNaN(parseDateTimeInZone(value));
+  if (!real) throw new ApiError('INVALID_PARAMETER', `${name}: ${value} is not a calendar date or an instant`, [{ param: name, message: 'is not a calendar date or an instant' }]);
+}
+
+export function registerExportRoutes(v1: V1, ctx: AppContext): void {
+  v1.post(
+    '/exports',
+    {
+      // No body is an export of everything; a body is JSON, parsed refusing prototype keys, validated without coercion.
+      preValidation: async (request) => {
+        const body: unknown = request.body;
+        request.body = (body === undefined || body === '' ? {} : parseJsonBody(body)) as typeof request.body;
+      },
+      validatorCompiler: strictBodyCompiler,
+      schema: {
+        summary: 'Export the Parquet lake for research (in a worker thread); 202 with the job, then GET /v1/exports/{id}',
+        tags: ['exports'],
+        querystring: NoQuery,
+        body: ExportRequestBody,
+        response: { 202: ExportJobSchema, ...problemResponses },
+      },
+    },
+    async (request, reply) => {
+      const { from, to } = request.body;
+      checkBound('from', from);
+      checkBound('to', to);
+      if (from !== undefined && to !== undefined && instantBound(from, 'start') > instantBound(to, 'end')) {
+        throw new ApiError('INVALID_PARAMETER', `from (${from}) is after to (${to}).`, [{ param: 'from', message: 'must not be after to' }]);
+      }
+      const job = unwrap(ctx.exports.start(request.body));
+      return reply.code(202).header('Location', `/v1/exports/${job.id}`).send(job);
+    },
+  );
+  v1.get('/exports', { schema: { summary: 'Recent exports, newest first', tags: ['exports'], querystring: NoQuery, response: { 200: ExportsResponse, ...problemResponses } } }, async () => ({ exports: ctx.exports.list() }));
+  v1.get(
+    '/exports/:id',
+    { schema: { summary: 'An export’s state and progress', tags: ['exports'], querystring: NoQuery, params: ExportIdParams, response: { 200: ExportJobSchema, ...problemResponses } } },
+    async (request) => unwrap(ctx.exports.get(request.params.id)),
+  );
+}
