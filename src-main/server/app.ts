@@ -9,7 +9,7 @@ import { isDatabaseBusy } from '../db/writes';
 import { AnswerCache } from './answer-cache';
 import type { AppContext } from './context';
 import { ApiError, busyProblem, sendProblem } from './problems';
-import { validationProblem } from './validation';
+import { grammarError, validationProblem } from './validation';
 import { makeFastPath } from './fast-path';
 import { makeGate } from './gate';
 import { BODY_LIMIT_BYTES, UPLOAD_CONTENT_TYPES, type Access, type App } from './route-kit';
@@ -103,18 +103,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     request.keyId = admission.keyId;
   });
 
-  // Ajv coerces "1e400" and "Infinity" to Infinity and then lets it through `maximum` (an Ajv quirk with
-  // coerceTypes): refuse non-finite values of numeric parameters before validation.
+  // The grammar of numbers and dates (validation.ts), on the decoded text, before the schema coerces it.
   app.addHook('preValidation', async (request) => {
-    const schema = request.routeOptions.schema?.querystring as { properties?: Record<string, { type?: string }> } | undefined;
-    const properties = schema?.properties;
-    if (!properties || typeof request.query !== 'object' || request.query === null) return;
-    for (const [name, value] of Object.entries(request.query as Record<string, unknown>)) {
-      const type = properties[name]?.type;
-      if ((type === 'integer' || type === 'number') && typeof value === 'string' && Math.abs(Number(value)) === Infinity) {
-        throw new ApiError('INVALID_PARAMETER', `${name}: ${value.slice(0, 40)} is not a finite number`, [{ param: name, message: 'must be a finite number' }]);
-      }
-    }
+    const schema = request.routeOptions.schema;
+    const problem = grammarError(request.params, schema?.params, 'path') ?? grammarError(request.query, schema?.querystring, 'query');
+    if (problem !== null) throw problem;
   });
 
   app.setErrorHandler(async (error: unknown, request, reply) => {
