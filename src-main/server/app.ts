@@ -1,4 +1,4 @@
-import { createServer, METHODS, type IncomingMessage } from 'node:http';
+import { METHODS, type IncomingMessage } from 'node:http';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -14,7 +14,8 @@ import { makeFastPath } from './fast-path';
 import { makeGate } from './gate';
 import { BODY_LIMIT_BYTES, UPLOAD_CONTENT_TYPES, type Access, type App } from './route-kit';
 import { canonicalTarget } from './target';
-import { answerClientError, refuseConnect } from './client-errors';
+import { answerClientError } from './client-errors';
+import { createListener, type ListenerOptions } from './listener';
 import { registerHealthRoutes } from './routes/health';
 import { registerJournalRoutes } from './routes/journal';
 import { registerImportRoutes } from './routes/imports';
@@ -26,7 +27,7 @@ import { registerStaticRoutes } from './routes/static';
 
 export type { App } from './route-kit';
 
-export interface AppOptions {
+export interface AppOptions extends ListenerOptions {
   /** The port the listener uses: the Host check accepts only 127.0.0.1:<port> and localhost:<port>. */
   port: number;
   /** Folder of the built renderer served at `/` (headless mode); null = no UI. */
@@ -45,13 +46,10 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
   const refusedTargets = new WeakMap<IncomingMessage, Problem>();
   const app = Fastify({
     // Repeated cached exposure requests are answered before routing (fast-path.ts); all else goes to Fastify.
-    serverFactory: (handler) => {
-      const server = createServer((request, response) => {
+    serverFactory: (handler) =>
+      createListener((request, response) => {
         if (!fastPath(request, response)) handler(request, response);
-      });
-      server.on('connect', refuseConnect);
-      return server;
-    },
+      }, options),
     logger: false,
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: false,
