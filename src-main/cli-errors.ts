@@ -35,3 +35,25 @@ export function thrownFailure(error: unknown): CliFailure {
   if (isDatabaseBusy(error)) return { lines: [BUSY_MESSAGE], exitCode: EXIT_FAILED };
   return { lines: [error instanceof Error ? error.message : String(error)], exitCode: EXIT_FAILED };
 }
+
+/**
+ * `serve` could not listen: one line saying which address and what to do, instead of Node's trace. Null for any other
+ * error (printed as it is).
+ */
+export function listenFailure(error: unknown, host: string, port: number | undefined): CliFailure | null {
+  const code = error instanceof Error && 'code' in error ? String(error.code) : '';
+  const failedPort = error instanceof Error && 'port' in error && typeof error.port === 'number' ? error.port : port;
+  const where = failedPort === undefined ? host : `port ${failedPort} on ${host}`;
+  const remedy = 'start on another port: --port 0 takes any free port, --port <number> a port of your choice';
+  switch (code) {
+    case 'EADDRINUSE':
+      return { lines: [`${where} is already in use (another Strikebook, or another program, listens there); stop it, or ${remedy}.`], exitCode: EXIT_FAILED };
+    case 'EACCES':
+    case 'EPERM':
+      return { lines: [`this user may not listen on ${where} (ports below 1024 need privileges); ${remedy}.`], exitCode: EXIT_FAILED };
+    case 'EADDRNOTAVAIL':
+      return { lines: [`${host} is not an address of this machine; leave --host out (127.0.0.1), or ${remedy}.`], exitCode: EXIT_FAILED };
+    default:
+      return null;
+  }
+}

@@ -3,6 +3,7 @@
  * message and its lines, the other files of the command still run, and the command exits 1; a bad option is 2.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUSY_MESSAGE, domainFailure, thrownFailure } from '../../../src-main/cli-errors';
@@ -38,6 +39,26 @@ describe('strikebook import and chain import: failures', () => {
     const format = runCli(['chain', 'import', chain, '--format', 'xml', '--data-dir', join(dir, 'data')]);
     expect(format.status).toBe(2);
     expect(format.stderr).toMatch(/unknown format "xml"; one of auto, cboe-csv, cboe-json, generic-csv, generic-json/);
+  });
+});
+
+describe('strikebook serve on a port already in use', () => {
+  it('prints one line naming the port and what to do (--port 0 or another), and exits 1 without a trace', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const address = holder.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    try {
+      const result = runCli(['serve', '--port', String(port), '--data-dir', tempDir()]);
+      expect(result.status, result.stderr).toBe(1);
+      const lines = result.stderr.trim().split('\n');
+      expect(lines, 'one line').toHaveLength(1);
+      expect(lines[0]).toBe(`strikebook: port ${port} on 127.0.0.1 is already in use (another Strikebook, or another program, listens there); stop it, or start on another port: --port 0 takes any free port, --port <number> a port of your choice.`);
+      expect(result.stderr, 'no stack trace').not.toMatch(/EADDRINUSE|\n\s+at |node:/);
+      expect(result.stdout, 'no banner').toBe('');
+    } finally {
+      holder.close();
+    }
   });
 });
 
