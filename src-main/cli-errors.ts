@@ -2,7 +2,7 @@
  * The CLI's mapping of what went wrong to what it prints and its exit status (the server's mapping, to problem codes,
  * is server/problems.ts).
  */
-import { isDatabaseBusy } from './db/writes';
+import { isDatabaseBusy, isStorageFull, StorageFullError } from './db/writes';
 import { describeError, type DomainError } from './services/result';
 
 /** How long a CLI write waits for another process (the running app) to release the database's write lock. */
@@ -30,9 +30,10 @@ export function domainFailure(error: DomainError): CliFailure {
   return { lines, exitCode: EXIT_FAILED };
 }
 
-/** A thrown error met while handling one file: a busy database, or anything else (its message). */
+/** A thrown error met while handling one file: a busy database, a full disk, or anything else (its message). */
 export function thrownFailure(error: unknown): CliFailure {
   if (isDatabaseBusy(error)) return { lines: [BUSY_MESSAGE], exitCode: EXIT_FAILED };
+  if (isStorageFull(error)) return { lines: [error instanceof StorageFullError ? error.message : new StorageFullError().message], exitCode: EXIT_FAILED };
   return { lines: [error instanceof Error ? error.message : String(error)], exitCode: EXIT_FAILED };
 }
 

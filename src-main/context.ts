@@ -2,11 +2,12 @@ import type { Database } from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock, type Clock } from './clock';
-import { prepareDataFolder, isPermissionError, writeProblem } from './db/data-folder';
+import { databaseFiles, prepareDataFolder, isPermissionError, refuseSymlinks, writeProblem } from './db/data-folder';
 import { openDatabase, SERVER_CACHE_KIB, setBusyTimeout, setCacheSize } from './db/open';
 import { isDatabaseBusy, WriteQueue } from './db/writes';
 import type { AppContext } from './server/context';
-import { ensureKeyFile, KeyStore, writeKeyFile } from './server/keys';
+import { ensureKeyFile, KeyStore } from './server/keys';
+import { KEY_FILE, stageKeyFile, type StagedKeyFile } from './server/key-file';
 import { ExposureService } from './services/exposure';
 import { JournalWorkerClient } from './services/journal-client';
 import { loadSettings, saveSettings, type Settings } from './settings';
@@ -71,6 +72,8 @@ export function appVersion(): string {
 export function openDataFolder(options: { dataDir: string; overrides?: Partial<Settings>; nativeBinding?: string; busyTimeoutMs: number; clock?: Clock }): DataFolder {
   prepareDataFolder(options.dataDir);
   const dbPath = join(options.dataDir, DB_FILE);
+  // Every file of the folder that is opened or changed, checked before anything is: a link is refused, not followed.
+  refuseSymlinks([...databaseFiles(dbPath), join(options.dataDir, KEY_FILE)]);
   const { db, backupPath } = openDatabase(dbPath, { busyTimeoutMs: START_BUSY_TIMEOUT_MS, ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }) });
   try {
     const settings = loadSettings(db, options.overrides ?? {});
@@ -138,13 +141,26 @@ export function createContext(options: ContextOptions): OwnedContext {
     apiKey: folder.apiKey,
     backupPath: folder.backupPath,
     demo: options.demo === true,
-    rotateKey() {
-      return writes.run(() => {
-        const { key } = keys.rotate(keys.verify(ctx.apiKey), 'default (rotated)');
-        writeKeyFile(ctx.keyFilePath, key);
-        ctx.apiKey = key;
-        return key;
-      });
+    async rotateKey() {
+      // docs/decisions.md §API, "Key rotation": the new file is put in place inside the transaction, before it
+      // commits; the keys in memory change only after the commit; a failure anywhere puts the old file back.
+      const file: { staged?: StagedKeyFile } = {};
+      let rotated: { key: string };
+      try {
+        rotated = await writes.run(() =>
+          keys.rotate(keys.verify(ctx.apiKey), 'default (rotated)', (key) => {
+            file.staged = stageKeyFile(ctx.keyFilePath, key);
+            file.staged.install();
+          }),
+        );
+      } catch (error) {
+        file.staged?.undo();
+        throw error;
+      }
+      file.staged?.finish();
+      keys.reload();
+      ctx.apiKey = rotated.key;
+      return rotated.key;
     },
     updateSettings(changes) {
       // Applied at once when no other write runs, so the new values are visible as soon as this returns.

@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
-import { chmodSync, copyFileSync, existsSync } from 'node:fs';
+import { chmodSync, constants, copyFileSync, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { checkDatabaseFile, DataFolderError, FILE_MODE, isPermissionError, lockedAtStart, prepareDataFolder, secureFile, writeProblem } from './data-folder';
+import { checkDatabaseFile, databaseFiles, DataFolderError, FILE_MODE, isPermissionError, lockedAtStart, prepareDataFolder, refuseSymlinks, secureFile, writeProblem } from './data-folder';
 import { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations/index';
 
 export { DataFolderError } from './data-folder';
@@ -97,6 +97,8 @@ export function joinDatabase(path: string, nativeBinding?: string): Db {
  */
 export function openDatabase(path: string, options: OpenOptions = {}): OpenResult {
   const memory = path === ':memory:';
+  // Before anything reads or writes them: a link would make SQLite (and the chmods below) work on its target.
+  if (!memory) refuseSymlinks(databaseFiles(path));
   if (!memory && !existsSync(dirname(path))) prepareDataFolder(dirname(path));
   const existed = !memory && existsSync(path);
   if (existed) checkDatabaseFile(path, options.nativeBinding);
@@ -139,7 +141,8 @@ function backup(db: Db, path: string, version: number): string {
   db.pragma('wal_checkpoint(TRUNCATE)');
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const target = `${path}.v${version}.${stamp}.bak`;
-  copyFileSync(path, target);
+  // A new file, never an existing one (nor what a link of that name points to).
+  copyFileSync(path, target, constants.COPYFILE_EXCL);
   chmodSync(target, FILE_MODE);
   return target;
 }

@@ -26,6 +26,23 @@ export function isDatabaseBusy(error: unknown): boolean {
   return error instanceof DatabaseBusyError || isBusyError(error);
 }
 
+/**
+ * The disk is full (or the database may not grow): SQLite's SQLITE_FULL, the system's ENOSPC or EDQUOT, or the
+ * journal worker's report of one. The write was rolled back: the server answers 507 STORAGE_FULL, the CLI says so.
+ */
+export class StorageFullError extends Error {
+  constructor(detail = '') {
+    super(`The disk is full: nothing was stored${detail === '' ? '' : ` (${detail})`}. Free some space on the disk of the data folder and try again.`);
+    this.name = 'StorageFullError';
+  }
+}
+
+export function isStorageFull(error: unknown): boolean {
+  if (error instanceof StorageFullError) return true;
+  const code = error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : '';
+  return /^SQLITE_FULL/.test(code) || code === 'ENOSPC' || code === 'EDQUOT';
+}
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**

@@ -8,7 +8,7 @@ import { NoQuery, ProblemSchema } from '../../src-shared/api/schemas';
 import { isDatabaseBusy } from '../db/writes';
 import { AnswerCache } from './answer-cache';
 import type { AppContext } from './context';
-import { ApiError, busyProblem, sendProblem } from './problems';
+import { ApiError, busyProblem, sendProblem, storageProblem } from './problems';
 import { grammarError, validationProblem } from './validation';
 import { makeFastPath } from './fast-path';
 import { makeGate } from './gate';
@@ -115,6 +115,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
       const busy = busyProblem();
       return sendProblem(reply, busy.problem, busy.headers);
     }
+    const storage = storageProblem(error);
+    if (storage !== null) return sendProblem(reply, storage.problem);
     const fastifyError = error as { code?: string; statusCode?: number; message?: string; validation?: FastifySchemaValidationError[]; validationContext?: string };
     if (fastifyError.validation) return sendProblem(reply, validationProblem(fastifyError.validation, fastifyError.validationContext ?? 'request').problem);
     switch (fastifyError.code) {
