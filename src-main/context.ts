@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock, type Clock } from './clock';
 import { databaseFiles, prepareDataFolder, isPermissionError, refuseSymlinks, writeProblem } from './db/data-folder';
-import { openDatabase, SERVER_CACHE_KIB, setBusyTimeout, setCacheSize } from './db/open';
+import { openDatabase, pageCount, SERVER_CACHE_KIB, setBusyTimeout, setCacheSize, setMaxPages } from './db/open';
 import { isDatabaseBusy, WriteQueue } from './db/writes';
 import type { AppContext } from './server/context';
 import { ensureKeyFile, KeyStore } from './server/keys';
@@ -29,6 +29,11 @@ export interface ContextOptions {
   /** "Now" for everything the server does (default the system's; tests set their own). */
   clock?: Clock;
   log?: (line: string) => void;
+  /**
+   * How many pages the database may grow to beyond its size at the start, on every connection of the process: tests
+   * simulate a full disk with it (SQLite then answers SQLITE_FULL, as it does on a full disk). Never set by the app.
+   */
+  extraPages?: number;
 }
 
 export interface OwnedContext extends AppContext {
@@ -102,6 +107,8 @@ export function createContext(options: ContextOptions): OwnedContext {
   });
   const { db, keys } = folder;
   setCacheSize(db, SERVER_CACHE_KIB);
+  const maxPages = options.extraPages === undefined ? undefined : pageCount(db) + options.extraPages;
+  if (maxPages !== undefined) setMaxPages(db, maxPages);
   const overrides = options.overrides ?? {};
   let settings = folder.settings;
   const getSettings = () => settings;
@@ -113,6 +120,7 @@ export function createContext(options: ContextOptions): OwnedContext {
     clock,
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
     ...(options.log ? { log: options.log } : {}),
+    ...(maxPages === undefined ? {} : { maxPages }),
   });
   const exposure = new ExposureService(db, getSettings, clock, options.log);
 

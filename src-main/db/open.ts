@@ -84,10 +84,19 @@ export function shrinkMemory(db: Db): void {
  * Another connection to a database that this process opened, checked and migrated already (the journal worker's):
  * it only joins the file, and never waits on a lock synchronously (busy writes are retried asynchronously).
  */
-export function joinDatabase(path: string, nativeBinding?: string): Db {
+export function joinDatabase(path: string, nativeBinding?: string, maxPages?: number): Db {
   const db = new Database(path, { fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
   configureConnection(db, 0);
+  if (maxPages !== undefined) setMaxPages(db, maxPages);
   return db;
+}
+
+/**
+ * The most pages this connection lets the database grow to; past it a write fails with SQLITE_FULL, the error a full
+ * disk gives. Tests simulate a full disk with it (docs/decisions.md, "A full disk"); the app never sets it.
+ */
+export function setMaxPages(db: Db, maxPages: number): void {
+  db.pragma(`max_page_count = ${Math.max(1, Math.floor(maxPages))}`);
 }
 
 /**
@@ -129,6 +138,12 @@ export function openDatabase(path: string, options: OpenOptions = {}): OpenResul
     if (error instanceof Error && 'code' in error && /^SQLITE_(BUSY|LOCKED)/.test(String(error.code))) throw lockedAtStart(path);
     throw error;
   }
+}
+
+/** The database's size in pages. */
+export function pageCount(db: Db): number {
+  const value = db.pragma('page_count', { simple: true });
+  return typeof value === 'number' ? value : 0;
 }
 
 export function userVersion(db: Db): number {

@@ -9,6 +9,8 @@ import type { JournalSettings } from './journal';
 export interface WorkerInit {
   dbPath: string;
   nativeBinding?: string;
+  /** A ceiling on the database's pages (tests simulate a full disk with it: db/open.ts, setMaxPages). */
+  maxPages?: number;
 }
 
 export interface CallMessage {

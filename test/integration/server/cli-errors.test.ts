@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUSY_MESSAGE, domainFailure, thrownFailure } from '../../../src-main/cli-errors';
-import { DatabaseBusyError } from '../../../src-main/db/writes';
+import { DatabaseBusyError, StorageFullError } from '../../../src-main/db/writes';
 import { runCli } from '../../cli';
 import { REPO_ROOT, tempDir } from '../../paths';
 
@@ -65,6 +65,8 @@ describe('strikebook serve on a port already in use', () => {
 describe('the CLI mapper', () => {
   it('maps a busy database to its message and a domain error to the service’s sentence, both exit 1', () => {
     expect(thrownFailure(new DatabaseBusyError())).toEqual({ lines: [BUSY_MESSAGE], exitCode: 1 });
+    const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    expect(thrownFailure(full), 'a full disk says so, not SQLite\'s words').toEqual({ lines: [new StorageFullError().message], exitCode: 1 });
     expect(domainFailure({ kind: 'not-found', what: 'import', id: 7 })).toEqual({ lines: ['No import with id 7.'], exitCode: 1 });
     expect(domainFailure({ kind: 'file-refused', unsupported: true, detail: 'This is a PNG image, not a CSV export.', problems: [{ line: 1, message: 'a picture' }, { line: null, message: 'whole file' }] })).toEqual({
       lines: ['This is a PNG image, not a CSV export.', '  line 1: a picture', '  whole file'],
