@@ -4,6 +4,10 @@ import type { Database } from 'better-sqlite3';
 export const BUSY_RETRY_AFTER_SECONDS = 2;
 /** How long a write waits for the lock (queued behind our own writes, then retrying SQLite) before it gives up. */
 export const DEFAULT_WRITE_WAIT_MS = 2000;
+/** A background write (WriteQueue.background) looks for the lock this often while another process holds it... */
+export const BACKGROUND_RETRY_MS = 1000;
+/** ...for this long, then drops what it had to write (it is only a cache: it is computed again when asked for). */
+export const BACKGROUND_GIVE_UP_MS = 5 * 60_000;
 
 /** better-sqlite3's error for a lock held elsewhere: SQLITE_BUSY (and its extended codes) or SQLITE_LOCKED. */
 export function isBusyError(error: unknown): boolean {
@@ -128,6 +132,30 @@ export class WriteQueue {
     } finally {
       this.release();
     }
+  }
+
+  /**
+   * A write nobody waits for (docs/decisions.md, "A database locked by another process"): tried at once without
+   * waiting for another process's lock; while that lock is held, tried again every `retryMs` until `giveUpMs` after
+   * the call, then dropped. Resolves true once stored, false when dropped (busy all along, or `fn` threw: `onError`
+   * hears of anything but a busy database). Never rejects.
+   */
+  background(fn: () => void, options: { retryMs?: number; giveUpMs?: number; onError?: (error: unknown) => void } = {}): Promise<boolean> {
+    const retryMs = options.retryMs ?? BACKGROUND_RETRY_MS;
+    const giveUpAtMs = Date.now() + (options.giveUpMs ?? BACKGROUND_GIVE_UP_MS);
+    return new Promise((resolve) => {
+      const attempt = () => {
+        this.run(fn, 0).then(
+          () => resolve(true),
+          (error: unknown) => {
+            if (!isDatabaseBusy(error)) options.onError?.(error);
+            if (isDatabaseBusy(error) && Date.now() + retryMs <= giveUpAtMs) setTimeout(attempt, retryMs).unref();
+            else resolve(false);
+          },
+        );
+      };
+      attempt();
+    });
   }
 
   /**

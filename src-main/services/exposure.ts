@@ -55,6 +55,7 @@ import {
   type VannaValue,
 } from './exposure-values';
 import { ExposureWorkerClient } from './exposure-worker-client';
+import { HistoryPoints } from './exposure-history';
 import type { BasisData } from './exposure-worker';
 import { failure, ok, type Result } from './result';
 
@@ -86,6 +87,7 @@ export class ExposureService {
   private readonly worker: ExposureWorkerClient;
   private dataVersion: number;
   private snapshotGeneration: number;
+  private readonly historyPoints: HistoryPoints;
 
   constructor(
     private readonly db: Database,
@@ -97,6 +99,7 @@ export class ExposureService {
     this.states = new ExposureStateRepository(db);
     this.eventRows = new EventsRepository(db);
     this.history = new GexHistoryRepository(db);
+    this.historyPoints = new HistoryPoints(this.history, log);
     this.generations = new Generations(db);
     this.emitter.setMaxListeners(0);
     this.readDataVersion = dataVersionReader(db);
@@ -398,8 +401,8 @@ export class ExposureService {
 
   /**
    * /gex/history: one point per stored snapshot quoted in [from, to], oldest first. Points are kept per (snapshot,
-   * scope) in gex_history; the missing ones are computed in the exposure worker and stored, so a request computes
-   * each point at most once and never on this thread.
+   * scope) in gex_history; the missing ones are computed in the exposure worker (never on this thread) and stored in
+   * the background (exposure-history.ts): a read never waits for, nor fails on, another process's write lock.
    */
   async gexHistory(query: { symbol: string; from?: string; to?: string } & GexScopeQuery, writes: WriteQueue): Promise<Result<HistoryValue>> {
     const listed = this.snapshotList(query.symbol);
@@ -408,7 +411,7 @@ export class ExposureService {
     const to = query.to === undefined ? null : instantBound(query.to, 'end');
     const heads = listed.value.filter((h) => (from === null || h.quoteTime >= from) && (to === null || h.quoteTime <= to)).reverse();
     const key = scopeKey(query);
-    const points = this.history.points(
+    const points = this.historyPoints.find(
       heads.map((h) => h.id),
       key,
     );
@@ -417,9 +420,7 @@ export class ExposureService {
       const stored = missing.map((h) => this.snapshots.byId(h.id)).filter((row) => row !== null);
       const computed = await this.worker.call('historyPoints', stored, query, this.settings().rate);
       for (const { id, point } of computed) points.set(id, point);
-      await writes.run(() => {
-        for (const { id, point } of computed) this.history.insert(id, key, point);
-      });
+      this.historyPoints.keep(key, computed, writes);
     }
     return ok({
       symbol: listed.value[0]?.symbol ?? query.symbol.toUpperCase(),
