@@ -123,6 +123,7 @@ export function createContext(options: ContextOptions): OwnedContext {
     ...(maxPages === undefined ? {} : { maxPages }),
   });
   const exposure = new ExposureService(db, getSettings, clock, options.log);
+  writes.onRollback(() => exposure.reset());
 
   // A background write: when another process holds the lock it fails fast, and the stamps wait for the next tick.
   const flushUsage = () =>
@@ -171,14 +172,20 @@ export function createContext(options: ContextOptions): OwnedContext {
       return rotated.key;
     },
     updateSettings(changes) {
-      // Applied at once when no other write runs, so the new values are visible as soon as this returns.
+      // Applied at once when no other write runs, so the new values are visible as soon as this returns; in memory
+      // only once the transaction committed (a full disk may fail the COMMIT itself).
       return writes
-        .run(() => {
-          saveSettings(db, changes);
-          settings = loadSettings(db, overrides);
-          if (changes.rate !== undefined) exposure.reset();
-          return settings;
-        })
+        .run(
+          () => {
+            saveSettings(db, changes);
+            return loadSettings(db, overrides);
+          },
+          undefined,
+          (updated) => {
+            settings = updated;
+            if (changes.rate !== undefined) exposure.reset();
+          },
+        )
         .then(async (updated) => {
           if (changes.timeZone !== undefined) await journal.redate(updated.timeZone);
           else if (changes.reportingCurrency !== undefined) await journal.invalidate();

@@ -69,16 +69,20 @@ export async function retryWhileBusy<T>(attempt: () => T, deadlineMs: number): P
   }
 }
 
-/** Runs `fn` in the transaction just begun (`BEGIN IMMEDIATE` succeeded): commit, or roll back on any error. */
+/**
+ * Runs `fn` in the transaction just begun (`BEGIN IMMEDIATE` succeeded): commit, or roll back on any error. A COMMIT
+ * can fail too (a full disk: the WAL is written at the commit); SQLite may leave the transaction open then, and an
+ * open transaction would hold the lock and refuse every later BEGIN, so it is rolled back here.
+ */
 function inTransaction<T>(db: Database, fn: () => T): T {
   let value: T;
   try {
     value = fn();
+    db.exec('COMMIT');
   } catch (error) {
     if (db.inTransaction) db.exec('ROLLBACK');
     throw error;
   }
-  db.exec('COMMIT');
   return value;
 }
 
@@ -100,9 +104,38 @@ export async function writeTransaction<T>(db: Database, fn: () => T, deadlineMs:
 export class WriteQueue {
   private locked = false;
   private readonly waiting: Array<() => void> = [];
+  private readonly rollbackListeners = new Set<() => void>();
 
-  /** `db`: this thread's connection, for run(). */
+  /** `db`: this thread's connection, for run() and transaction(). */
   constructor(private readonly db: Database) {}
+
+  /**
+   * Called after a transaction on this thread's connection was rolled back (its function threw, or its COMMIT failed):
+   * what a service changed in memory inside it may describe rows that were never stored.
+   */
+  onRollback(listener: () => void): () => void {
+    this.rollbackListeners.add(listener);
+    return () => this.rollbackListeners.delete(listener);
+  }
+
+  /** A transaction on this thread's connection inside a turn held with exclusive() (see writeTransaction). */
+  async transaction<T>(fn: () => T, deadlineMs: number, onCommit?: (value: T) => void): Promise<T> {
+    await retryWhileBusy(() => this.db.exec('BEGIN IMMEDIATE'), deadlineMs);
+    return this.committed(fn, onCommit);
+  }
+
+  /** `fn` in the transaction begun; `onCommit` right after its COMMIT succeeded (in memory what is now stored). */
+  private committed<T>(fn: () => T, onCommit?: (value: T) => void): T {
+    let value: T;
+    try {
+      value = inTransaction(this.db, fn);
+    } catch (error) {
+      for (const listener of this.rollbackListeners) listener();
+      throw error;
+    }
+    onCommit?.(value);
+    return value;
+  }
 
   private acquire(): Promise<void> {
     if (!this.locked) {
@@ -161,22 +194,23 @@ export class WriteQueue {
   /**
    * A write on this thread's connection, as one transaction (see writeTransaction). When nothing else writes and
    * the lock is free it runs at once, before `run` returns (a caller that reads its own write right away sees it);
-   * otherwise it waits its turn, asynchronously.
+   * otherwise it waits its turn, asynchronously. `onCommit` runs right after the COMMIT, never after a rollback:
+   * the place to change what is kept in memory.
    */
-  run<T>(fn: () => T, waitMs = DEFAULT_WRITE_WAIT_MS): Promise<T> {
+  run<T>(fn: () => T, waitMs = DEFAULT_WRITE_WAIT_MS, onCommit?: (value: T) => void): Promise<T> {
     if (!this.locked) {
       try {
         this.db.exec('BEGIN IMMEDIATE');
       } catch (error) {
         if (!isBusyError(error)) return Promise.reject(error);
-        return this.exclusive((deadlineMs) => writeTransaction(this.db, fn, deadlineMs), waitMs);
+        return this.exclusive((deadlineMs) => this.transaction(fn, deadlineMs, onCommit), waitMs);
       }
       try {
-        return Promise.resolve(inTransaction(this.db, fn));
+        return Promise.resolve(this.committed(fn, onCommit));
       } catch (error) {
         return Promise.reject(error);
       }
     }
-    return this.exclusive((deadlineMs) => writeTransaction(this.db, fn, deadlineMs), waitMs);
+    return this.exclusive((deadlineMs) => this.transaction(fn, deadlineMs, onCommit), waitMs);
   }
 }

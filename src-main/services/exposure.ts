@@ -13,7 +13,7 @@ import { GexHistoryRepository } from '../db/gex-history';
 import { Generations } from '../db/generations';
 import { dataVersionReader } from '../db/open';
 import { SnapshotRepository } from '../db/snapshots';
-import { writeTransaction, type WriteQueue } from '../db/writes';
+import type { WriteQueue } from '../db/writes';
 import type { Settings } from '../settings';
 import {
   DEFAULT_SCOPE,
@@ -134,15 +134,16 @@ export class ExposureService {
     const version = this.readDataVersion();
     if (version === this.dataVersion) return;
     this.dataVersion = version;
-    const generation = this.generations.snapshots();
-    if (generation !== this.snapshotGeneration) {
-      this.snapshotGeneration = generation;
-      this.reset();
-    }
+    // reset() reads the counter again.
+    if (this.generations.snapshots() !== this.snapshotGeneration) this.reset();
   }
 
-  /** Drops every prepared chain (another process's snapshots, a new rate r); listeners drop their answers. */
+  /**
+   * Drops every prepared chain (another process's snapshots, a new rate r, a write of ours rolled back: the chain it
+   * prepared may be of a snapshot never stored); listeners drop their answers.
+   */
   reset(): void {
+    this.snapshotGeneration = this.generations.snapshots();
     this.epoch += 1;
     this.preparing.clear();
     this.chains.clear();
@@ -196,7 +197,7 @@ export class ExposureService {
     return writes.exclusive(async (deadlineMs) => {
       const plan = await this.worker.call('planChainFile', text, options, this.basisData(options.symbol));
       if (!plan.ok) return plan;
-      return writeTransaction(this.db, () => this.commitIngest(plan.value), deadlineMs);
+      return writes.transaction(() => this.commitIngest(plan.value), deadlineMs);
     });
   }
 
