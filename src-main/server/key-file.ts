@@ -132,6 +132,7 @@ export function stageKeyFile(path: string, key: string): StagedKeyFile {
     }
   } catch (error) {
     bestEffort(() => unlinkSync(temp));
+    if (hadFile) bestEffort(() => unlinkSync(restore));
     if (error instanceof KeyFileError) throw error;
     throw keyFileError(path, 'written', error);
   }
