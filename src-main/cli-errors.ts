@@ -2,7 +2,7 @@
  * The CLI's mapping of what went wrong to what it prints and its exit status (the server's mapping, to problem codes,
  * is server/problems.ts).
  */
-import { isDatabaseBusy } from './db/writes';
+import { isDatabaseBusy, isStorageFull, StorageFullError } from './db/writes';
 import { describeError, type DomainError } from './services/result';
 
 /** How long a CLI write waits for another process (the running app) to release the database's write lock. */
@@ -30,8 +30,31 @@ export function domainFailure(error: DomainError): CliFailure {
   return { lines, exitCode: EXIT_FAILED };
 }
 
-/** A thrown error met while handling one file: a busy database, or anything else (its message). */
+/** A thrown error met while handling one file: a busy database, a full disk, or anything else (its message). */
 export function thrownFailure(error: unknown): CliFailure {
   if (isDatabaseBusy(error)) return { lines: [BUSY_MESSAGE], exitCode: EXIT_FAILED };
+  if (isStorageFull(error)) return { lines: [error instanceof StorageFullError ? error.message : new StorageFullError().message], exitCode: EXIT_FAILED };
   return { lines: [error instanceof Error ? error.message : String(error)], exitCode: EXIT_FAILED };
+}
+
+/**
+ * `serve` could not listen: one line saying which address and what to do, instead of Node's trace. Null for any other
+ * error (printed as it is).
+ */
+export function listenFailure(error: unknown, host: string, port: number | undefined): CliFailure | null {
+  const code = error instanceof Error && 'code' in error ? String(error.code) : '';
+  const failedPort = error instanceof Error && 'port' in error && typeof error.port === 'number' ? error.port : port;
+  const where = failedPort === undefined ? host : `port ${failedPort} on ${host}`;
+  const remedy = 'start on another port: --port 0 takes any free port, --port <number> a port of your choice';
+  switch (code) {
+    case 'EADDRINUSE':
+      return { lines: [`${where} is already in use (another Strikebook, or another program, listens there); stop it, or ${remedy}.`], exitCode: EXIT_FAILED };
+    case 'EACCES':
+    case 'EPERM':
+      return { lines: [`this user may not listen on ${where} (ports below 1024 need privileges); ${remedy}.`], exitCode: EXIT_FAILED };
+    case 'EADDRNOTAVAIL':
+      return { lines: [`${host} is not an address of this machine; leave --host out (127.0.0.1), or ${remedy}.`], exitCode: EXIT_FAILED };
+    default:
+      return null;
+  }
 }

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { BROKER_IDS, CHAIN_FORMATS } from '../src-shared/api/constants';
-import { BUSY_MESSAGE, CLI_BUSY_TIMEOUT_MS, domainFailure, EXIT_FAILED, thrownFailure, type CliFailure } from './cli-errors';
+import { BUSY_MESSAGE, CLI_BUSY_TIMEOUT_MS, domainFailure, EXIT_FAILED, listenFailure, thrownFailure, type CliFailure } from './cli-errors';
 import { systemClock } from './clock';
 import { openDataFolder } from './context';
 import { DataFolderError } from './db/data-folder';
@@ -75,6 +75,10 @@ async function main(argv: string[]): Promise<void> {
       ...(values.host === undefined ? {} : { host: values.host }),
       demo: values.demo === true,
       log: (line) => process.stderr.write(`${line}\n`),
+    }).catch((error: unknown) => {
+      const failure = listenFailure(error, values.host ?? '127.0.0.1', port);
+      if (failure === null) throw error;
+      return fail(failure.lines.join('\n'), failure.exitCode);
     });
     // Signal handlers first: a script may send SIGINT as soon as it reads the banner.
     let stopping = false;

@@ -2,11 +2,12 @@ import type { Database } from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock, type Clock } from './clock';
-import { prepareDataFolder, isPermissionError, writeProblem } from './db/data-folder';
-import { openDatabase, SERVER_CACHE_KIB, setBusyTimeout, setCacheSize } from './db/open';
+import { databaseFiles, prepareDataFolder, isPermissionError, refuseSymlinks, writeProblem } from './db/data-folder';
+import { openDatabase, pageCount, SERVER_CACHE_KIB, setBusyTimeout, setCacheSize, setMaxPages } from './db/open';
 import { isDatabaseBusy, WriteQueue } from './db/writes';
 import type { AppContext } from './server/context';
-import { ensureKeyFile, KeyStore, writeKeyFile } from './server/keys';
+import { ensureKeyFile, KeyStore } from './server/keys';
+import { KEY_FILE, stageKeyFile, type StagedKeyFile } from './server/key-file';
 import { ExposureService } from './services/exposure';
 import { ExportJobs } from './services/exports';
 import { JournalWorkerClient } from './services/journal-client';
@@ -29,6 +30,11 @@ export interface ContextOptions {
   /** "Now" for everything the server does (default the system's; tests set their own). */
   clock?: Clock;
   log?: (line: string) => void;
+  /**
+   * How many pages the database may grow to beyond its size at the start, on every connection of the process: tests
+   * simulate a full disk with it (SQLite then answers SQLITE_FULL, as it does on a full disk). Never set by the app.
+   */
+  extraPages?: number;
 }
 
 export interface OwnedContext extends AppContext {
@@ -72,6 +78,8 @@ export function appVersion(): string {
 export function openDataFolder(options: { dataDir: string; overrides?: Partial<Settings>; nativeBinding?: string; busyTimeoutMs: number; clock?: Clock }): DataFolder {
   prepareDataFolder(options.dataDir);
   const dbPath = join(options.dataDir, DB_FILE);
+  // Every file of the folder that is opened or changed, checked before anything is: a link is refused, not followed.
+  refuseSymlinks([...databaseFiles(dbPath), join(options.dataDir, KEY_FILE)]);
   const { db, backupPath } = openDatabase(dbPath, { busyTimeoutMs: START_BUSY_TIMEOUT_MS, ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }) });
   try {
     const settings = loadSettings(db, options.overrides ?? {});
@@ -100,6 +108,8 @@ export function createContext(options: ContextOptions): OwnedContext {
   });
   const { db, keys } = folder;
   setCacheSize(db, SERVER_CACHE_KIB);
+  const maxPages = options.extraPages === undefined ? undefined : pageCount(db) + options.extraPages;
+  if (maxPages !== undefined) setMaxPages(db, maxPages);
   const overrides = options.overrides ?? {};
   let settings = folder.settings;
   const getSettings = () => settings;
@@ -111,6 +121,7 @@ export function createContext(options: ContextOptions): OwnedContext {
     clock,
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
     ...(options.log ? { log: options.log } : {}),
+    ...(maxPages === undefined ? {} : { maxPages }),
   });
   const exposure = new ExposureService(db, getSettings, clock, options.log);
   const exports = new ExportJobs({
@@ -122,6 +133,7 @@ export function createContext(options: ContextOptions): OwnedContext {
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
+  writes.onRollback(() => exposure.reset());
 
   // A background write: when another process holds the lock it fails fast, and the stamps wait for the next tick.
   const flushUsage = () =>
@@ -149,23 +161,42 @@ export function createContext(options: ContextOptions): OwnedContext {
     apiKey: folder.apiKey,
     backupPath: folder.backupPath,
     demo: options.demo === true,
-    rotateKey() {
-      return writes.run(() => {
-        const { key } = keys.rotate(keys.verify(ctx.apiKey), 'default (rotated)');
-        writeKeyFile(ctx.keyFilePath, key);
-        ctx.apiKey = key;
-        return key;
-      });
+    async rotateKey() {
+      // docs/decisions.md §API, "Key rotation": the new file is put in place inside the transaction, before it
+      // commits; the keys in memory change only after the commit; a failure anywhere puts the old file back.
+      const file: { staged?: StagedKeyFile } = {};
+      let rotated: { key: string };
+      try {
+        rotated = await writes.run(() =>
+          keys.rotate(keys.verify(ctx.apiKey), 'default (rotated)', (key) => {
+            file.staged = stageKeyFile(ctx.keyFilePath, key);
+            file.staged.install();
+          }),
+        );
+      } catch (error) {
+        file.staged?.undo();
+        throw error;
+      }
+      file.staged?.finish();
+      keys.reload();
+      ctx.apiKey = rotated.key;
+      return rotated.key;
     },
     updateSettings(changes) {
-      // Applied at once when no other write runs, so the new values are visible as soon as this returns.
+      // Applied at once when no other write runs, so the new values are visible as soon as this returns; in memory
+      // only once the transaction committed (a full disk may fail the COMMIT itself).
       return writes
-        .run(() => {
-          saveSettings(db, changes);
-          settings = loadSettings(db, overrides);
-          if (changes.rate !== undefined) exposure.reset();
-          return settings;
-        })
+        .run(
+          () => {
+            saveSettings(db, changes);
+            return loadSettings(db, overrides);
+          },
+          undefined,
+          (updated) => {
+            settings = updated;
+            if (changes.rate !== undefined) exposure.reset();
+          },
+        )
         .then(async (updated) => {
           if (changes.timeZone !== undefined) await journal.redate(updated.timeZone);
           else if (changes.reportingCurrency !== undefined) await journal.invalidate();

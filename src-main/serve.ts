@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildApp, type App } from './server/app';
+import type { ListenerOptions } from './server/listener';
 import type { Clock } from './clock';
 import { createContext, type OwnedContext } from './context';
 import { loadDemo } from './demo';
@@ -23,6 +24,8 @@ export interface ServeOptions {
   /** "Now" of the server (default the system's; tests set their own). */
   clock?: Clock;
   log?: (line: string) => void;
+  /** The request timeout and the connection cap (server/listener.ts; tests lower them). */
+  listener?: ListenerOptions;
 }
 
 export interface RunningServer {
@@ -76,6 +79,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     ctx.journal.warm().catch((error: unknown) => options.log?.(`[journal] warm-up failed: ${String(error)}`));
     const uiDir = options.uiDir === undefined ? defaultUiDir() : options.uiDir;
     const app = await buildApp(ctx, {
+      ...options.listener,
       port,
       uiDir,
       logErrors: (error, request) => options.log?.(`[error] ${request.method} ${request.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),

@@ -23,9 +23,14 @@ export interface TestApp {
 }
 
 /** The app in-process on a fresh data folder (fastify/demo's test/helper.ts pattern). */
-export async function buildTestApp(options: { overrides?: Partial<Settings>; dataDir?: string; uiDir?: string | null; clock?: Clock } = {}): Promise<TestApp> {
+export async function buildTestApp(options: { overrides?: Partial<Settings>; dataDir?: string; uiDir?: string | null; clock?: Clock; extraPages?: number } = {}): Promise<TestApp> {
   const dataDir = options.dataDir ?? tempDir();
-  const ctx = createContext({ dataDir, overrides: { rateLimit: { perSecond: 1e6, burst: 1e6 }, ...options.overrides }, ...(options.clock ? { clock: options.clock } : {}) });
+  const ctx = createContext({
+    dataDir,
+    overrides: { rateLimit: { perSecond: 1e6, burst: 1e6 }, ...options.overrides },
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.extraPages === undefined ? {} : { extraPages: options.extraPages }),
+  });
   const app = await buildApp(ctx, { port: TEST_PORT, uiDir: options.uiDir ?? null, logErrors: (error) => console.error('[test app error]', error) });
   await app.ready();
   const request = (opts: InjectOptions | string) => {

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { accessSync, chmodSync, closeSync, constants, existsSync, fchmodSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
+import { accessSync, chmodSync, closeSync, constants, existsSync, fchmodSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -50,6 +50,35 @@ export function writeProblem(path: string, error: unknown): DataFolderError {
 
 export function lockedAtStart(path: string): DataFolderError {
   return new DataFolderError(`The database ${path} is locked by another program (another Strikebook, or a backup tool) and stayed locked for 5 s. Try again when it has finished.`, path);
+}
+
+/** A symbolic link where the data folder keeps a file of its own (docs/decisions.md, "The data folder"). */
+export function symlinkProblem(path: string): DataFolderError {
+  return new DataFolderError(
+    `${path} is a symbolic link. Strikebook does not follow links in its data folder: it would change the mode of, or ` +
+      'overwrite, the file the link points to. Put the file itself in place of the link (or move the link away) and start again.',
+    path,
+  );
+}
+
+/** The database's files that Strikebook opens or changes: the file, its -wal, -shm and -journal, its backups (`<db>.*.bak`). */
+export function databaseFiles(dbPath: string): string[] {
+  let backups: string[] = [];
+  try {
+    backups = readdirSync(dirname(dbPath))
+      .filter((name) => name.startsWith(`${basename(dbPath)}.`) && name.endsWith('.bak'))
+      .map((name) => join(dirname(dbPath), name));
+  } catch {
+    // No folder yet: nothing in it can be a link.
+  }
+  return [dbPath, `${dbPath}-wal`, `${dbPath}-shm`, `${dbPath}-journal`, ...backups];
+}
+
+/** Stops the start (DataFolderError naming the file) when one of `paths` is a symbolic link; a missing file is fine. */
+export function refuseSymlinks(paths: readonly string[]): void {
+  for (const path of paths) {
+    if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true) throw symlinkProblem(path);
+  }
 }
 
 /**

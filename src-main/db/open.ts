@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
-import { chmodSync, copyFileSync, existsSync } from 'node:fs';
+import { chmodSync, constants, copyFileSync, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { checkDatabaseFile, DataFolderError, FILE_MODE, isPermissionError, lockedAtStart, prepareDataFolder, secureFile, writeProblem } from './data-folder';
+import { checkDatabaseFile, databaseFiles, DataFolderError, FILE_MODE, isPermissionError, lockedAtStart, prepareDataFolder, refuseSymlinks, secureFile, writeProblem } from './data-folder';
 import { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations/index';
 
 export { DataFolderError } from './data-folder';
@@ -84,10 +84,19 @@ export function shrinkMemory(db: Db): void {
  * Another connection to a database that this process opened, checked and migrated already (the journal worker's):
  * it only joins the file, and never waits on a lock synchronously (busy writes are retried asynchronously).
  */
-export function joinDatabase(path: string, nativeBinding?: string): Db {
+export function joinDatabase(path: string, nativeBinding?: string, maxPages?: number): Db {
   const db = new Database(path, { fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
   configureConnection(db, 0);
+  if (maxPages !== undefined) setMaxPages(db, maxPages);
   return db;
+}
+
+/**
+ * The most pages this connection lets the database grow to; past it a write fails with SQLITE_FULL, the error a full
+ * disk gives. Tests simulate a full disk with it (docs/decisions.md, "A full disk"); the app never sets it.
+ */
+export function setMaxPages(db: Db, maxPages: number): void {
+  db.pragma(`max_page_count = ${Math.max(1, Math.floor(maxPages))}`);
 }
 
 /**
@@ -97,6 +106,8 @@ export function joinDatabase(path: string, nativeBinding?: string): Db {
  */
 export function openDatabase(path: string, options: OpenOptions = {}): OpenResult {
   const memory = path === ':memory:';
+  // Before anything reads or writes them: a link would make SQLite (and the chmods below) work on its target.
+  if (!memory) refuseSymlinks(databaseFiles(path));
   if (!memory && !existsSync(dirname(path))) prepareDataFolder(dirname(path));
   const existed = !memory && existsSync(path);
   if (existed) checkDatabaseFile(path, options.nativeBinding);
@@ -129,6 +140,12 @@ export function openDatabase(path: string, options: OpenOptions = {}): OpenResul
   }
 }
 
+/** The database's size in pages. */
+export function pageCount(db: Db): number {
+  const value = db.pragma('page_count', { simple: true });
+  return typeof value === 'number' ? value : 0;
+}
+
 export function userVersion(db: Db): number {
   const value = db.pragma('user_version', { simple: true });
   return typeof value === 'number' ? value : 0;
@@ -139,7 +156,8 @@ function backup(db: Db, path: string, version: number): string {
   db.pragma('wal_checkpoint(TRUNCATE)');
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const target = `${path}.v${version}.${stamp}.bak`;
-  copyFileSync(path, target);
+  // A new file, never an existing one (nor what a link of that name points to).
+  copyFileSync(path, target, constants.COPYFILE_EXCL);
   chmodSync(target, FILE_MODE);
   return target;
 }

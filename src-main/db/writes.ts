@@ -4,6 +4,10 @@ import type { Database } from 'better-sqlite3';
 export const BUSY_RETRY_AFTER_SECONDS = 2;
 /** How long a write waits for the lock (queued behind our own writes, then retrying SQLite) before it gives up. */
 export const DEFAULT_WRITE_WAIT_MS = 2000;
+/** A background write (WriteQueue.background) looks for the lock this often while another process holds it... */
+export const BACKGROUND_RETRY_MS = 1000;
+/** ...for this long, then drops what it had to write (it is only a cache: it is computed again when asked for). */
+export const BACKGROUND_GIVE_UP_MS = 5 * 60_000;
 
 /** better-sqlite3's error for a lock held elsewhere: SQLITE_BUSY (and its extended codes) or SQLITE_LOCKED. */
 export function isBusyError(error: unknown): boolean {
@@ -24,6 +28,23 @@ export class DatabaseBusyError extends Error {
 /** A write that met another process's lock: our own give-up, or SQLite's answer where nothing retried it. */
 export function isDatabaseBusy(error: unknown): boolean {
   return error instanceof DatabaseBusyError || isBusyError(error);
+}
+
+/**
+ * The disk is full (or the database may not grow): SQLite's SQLITE_FULL, the system's ENOSPC or EDQUOT, or the
+ * journal worker's report of one. The write was rolled back: the server answers 507 STORAGE_FULL, the CLI says so.
+ */
+export class StorageFullError extends Error {
+  constructor(detail = '') {
+    super(`The disk is full: nothing was stored${detail === '' ? '' : ` (${detail})`}. Free some space on the disk of the data folder and try again.`);
+    this.name = 'StorageFullError';
+  }
+}
+
+export function isStorageFull(error: unknown): boolean {
+  if (error instanceof StorageFullError) return true;
+  const code = error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : '';
+  return /^SQLITE_FULL/.test(code) || code === 'ENOSPC' || code === 'EDQUOT';
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -48,16 +69,20 @@ export async function retryWhileBusy<T>(attempt: () => T, deadlineMs: number): P
   }
 }
 
-/** Runs `fn` in the transaction just begun (`BEGIN IMMEDIATE` succeeded): commit, or roll back on any error. */
+/**
+ * Runs `fn` in the transaction just begun (`BEGIN IMMEDIATE` succeeded): commit, or roll back on any error. A COMMIT
+ * can fail too (a full disk: the WAL is written at the commit); SQLite may leave the transaction open then, and an
+ * open transaction would hold the lock and refuse every later BEGIN, so it is rolled back here.
+ */
 function inTransaction<T>(db: Database, fn: () => T): T {
   let value: T;
   try {
     value = fn();
+    db.exec('COMMIT');
   } catch (error) {
     if (db.inTransaction) db.exec('ROLLBACK');
     throw error;
   }
-  db.exec('COMMIT');
   return value;
 }
 
@@ -79,9 +104,38 @@ export async function writeTransaction<T>(db: Database, fn: () => T, deadlineMs:
 export class WriteQueue {
   private locked = false;
   private readonly waiting: Array<() => void> = [];
+  private readonly rollbackListeners = new Set<() => void>();
 
-  /** `db`: this thread's connection, for run(). */
+  /** `db`: this thread's connection, for run() and transaction(). */
   constructor(private readonly db: Database) {}
+
+  /**
+   * Called after a transaction on this thread's connection was rolled back (its function threw, or its COMMIT failed):
+   * what a service changed in memory inside it may describe rows that were never stored.
+   */
+  onRollback(listener: () => void): () => void {
+    this.rollbackListeners.add(listener);
+    return () => this.rollbackListeners.delete(listener);
+  }
+
+  /** A transaction on this thread's connection inside a turn held with exclusive() (see writeTransaction). */
+  async transaction<T>(fn: () => T, deadlineMs: number, onCommit?: (value: T) => void): Promise<T> {
+    await retryWhileBusy(() => this.db.exec('BEGIN IMMEDIATE'), deadlineMs);
+    return this.committed(fn, onCommit);
+  }
+
+  /** `fn` in the transaction begun; `onCommit` right after its COMMIT succeeded (in memory what is now stored). */
+  private committed<T>(fn: () => T, onCommit?: (value: T) => void): T {
+    let value: T;
+    try {
+      value = inTransaction(this.db, fn);
+    } catch (error) {
+      for (const listener of this.rollbackListeners) listener();
+      throw error;
+    }
+    onCommit?.(value);
+    return value;
+  }
 
   private acquire(): Promise<void> {
     if (!this.locked) {
@@ -114,24 +168,49 @@ export class WriteQueue {
   }
 
   /**
+   * A write nobody waits for (docs/decisions.md, "A database locked by another process"): tried at once without
+   * waiting for another process's lock; while that lock is held, tried again every `retryMs` until `giveUpMs` after
+   * the call, then dropped. Resolves true once stored, false when dropped (busy all along, or `fn` threw: `onError`
+   * hears of anything but a busy database). Never rejects.
+   */
+  background(fn: () => void, options: { retryMs?: number; giveUpMs?: number; onError?: (error: unknown) => void } = {}): Promise<boolean> {
+    const retryMs = options.retryMs ?? BACKGROUND_RETRY_MS;
+    const giveUpAtMs = Date.now() + (options.giveUpMs ?? BACKGROUND_GIVE_UP_MS);
+    return new Promise((resolve) => {
+      const attempt = () => {
+        this.run(fn, 0).then(
+          () => resolve(true),
+          (error: unknown) => {
+            if (!isDatabaseBusy(error)) options.onError?.(error);
+            if (isDatabaseBusy(error) && Date.now() + retryMs <= giveUpAtMs) setTimeout(attempt, retryMs).unref();
+            else resolve(false);
+          },
+        );
+      };
+      attempt();
+    });
+  }
+
+  /**
    * A write on this thread's connection, as one transaction (see writeTransaction). When nothing else writes and
    * the lock is free it runs at once, before `run` returns (a caller that reads its own write right away sees it);
-   * otherwise it waits its turn, asynchronously.
+   * otherwise it waits its turn, asynchronously. `onCommit` runs right after the COMMIT, never after a rollback:
+   * the place to change what is kept in memory.
    */
-  run<T>(fn: () => T, waitMs = DEFAULT_WRITE_WAIT_MS): Promise<T> {
+  run<T>(fn: () => T, waitMs = DEFAULT_WRITE_WAIT_MS, onCommit?: (value: T) => void): Promise<T> {
     if (!this.locked) {
       try {
         this.db.exec('BEGIN IMMEDIATE');
       } catch (error) {
         if (!isBusyError(error)) return Promise.reject(error);
-        return this.exclusive((deadlineMs) => writeTransaction(this.db, fn, deadlineMs), waitMs);
+        return this.exclusive((deadlineMs) => this.transaction(fn, deadlineMs, onCommit), waitMs);
       }
       try {
-        return Promise.resolve(inTransaction(this.db, fn));
+        return Promise.resolve(this.committed(fn, onCommit));
       } catch (error) {
         return Promise.reject(error);
       }
     }
-    return this.exclusive((deadlineMs) => writeTransaction(this.db, fn, deadlineMs), waitMs);
+    return this.exclusive((deadlineMs) => this.transaction(fn, deadlineMs, onCommit), waitMs);
   }
 }

@@ -1,4 +1,4 @@
-import { createServer, METHODS, type IncomingMessage } from 'node:http';
+import { METHODS, type IncomingMessage } from 'node:http';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -8,13 +8,14 @@ import { NoQuery, ProblemSchema } from '../../src-shared/api/schemas';
 import { isDatabaseBusy } from '../db/writes';
 import { AnswerCache } from './answer-cache';
 import type { AppContext } from './context';
-import { ApiError, busyProblem, sendProblem } from './problems';
-import { validationProblem } from './validation';
+import { ApiError, busyProblem, sendProblem, storageProblem } from './problems';
+import { grammarError, validationProblem } from './validation';
 import { makeFastPath } from './fast-path';
 import { makeGate } from './gate';
 import { BODY_LIMIT_BYTES, UPLOAD_CONTENT_TYPES, type Access, type App } from './route-kit';
 import { canonicalTarget } from './target';
-import { answerClientError, refuseConnect } from './client-errors';
+import { answerClientError } from './client-errors';
+import { createListener, type ListenerOptions } from './listener';
 import { registerHealthRoutes } from './routes/health';
 import { registerJournalRoutes } from './routes/journal';
 import { registerImportRoutes } from './routes/imports';
@@ -27,7 +28,7 @@ import { registerStaticRoutes } from './routes/static';
 
 export type { App } from './route-kit';
 
-export interface AppOptions {
+export interface AppOptions extends ListenerOptions {
   /** The port the listener uses: the Host check accepts only 127.0.0.1:<port> and localhost:<port>. */
   port: number;
   /** Folder of the built renderer served at `/` (headless mode); null = no UI. */
@@ -46,13 +47,10 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
   const refusedTargets = new WeakMap<IncomingMessage, Problem>();
   const app = Fastify({
     // Repeated cached exposure requests are answered before routing (fast-path.ts); all else goes to Fastify.
-    serverFactory: (handler) => {
-      const server = createServer((request, response) => {
+    serverFactory: (handler) =>
+      createListener((request, response) => {
         if (!fastPath(request, response)) handler(request, response);
-      });
-      server.on('connect', refuseConnect);
-      return server;
-    },
+      }, options),
     logger: false,
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: false,
@@ -104,18 +102,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     request.keyId = admission.keyId;
   });
 
-  // Ajv coerces "1e400" and "Infinity" to Infinity and then lets it through `maximum` (an Ajv quirk with
-  // coerceTypes): refuse non-finite values of numeric parameters before validation.
+  // The grammar of numbers and dates (validation.ts), on the decoded text, before the schema coerces it.
   app.addHook('preValidation', async (request) => {
-    const schema = request.routeOptions.schema?.querystring as { properties?: Record<string, { type?: string }> } | undefined;
-    const properties = schema?.properties;
-    if (!properties || typeof request.query !== 'object' || request.query === null) return;
-    for (const [name, value] of Object.entries(request.query as Record<string, unknown>)) {
-      const type = properties[name]?.type;
-      if ((type === 'integer' || type === 'number') && typeof value === 'string' && Math.abs(Number(value)) === Infinity) {
-        throw new ApiError('INVALID_PARAMETER', `${name}: ${value.slice(0, 40)} is not a finite number`, [{ param: name, message: 'must be a finite number' }]);
-      }
-    }
+    const schema = request.routeOptions.schema;
+    const problem = grammarError(request.params, schema?.params, 'path') ?? grammarError(request.query, schema?.querystring, 'query');
+    if (problem !== null) throw problem;
   });
 
   app.setErrorHandler(async (error: unknown, request, reply) => {
@@ -125,6 +116,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
       const busy = busyProblem();
       return sendProblem(reply, busy.problem, busy.headers);
     }
+    const storage = storageProblem(error);
+    if (storage !== null) return sendProblem(reply, storage.problem);
     const fastifyError = error as { code?: string; statusCode?: number; message?: string; validation?: FastifySchemaValidationError[]; validationContext?: string };
     if (fastifyError.validation) return sendProblem(reply, validationProblem(fastifyError.validation, fastifyError.validationContext ?? 'request').problem);
     switch (fastifyError.code) {

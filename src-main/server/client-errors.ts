@@ -10,8 +10,10 @@ const answered = new WeakSet<Duplex>();
  * Writes a problem+json response straight to the socket and closes it. The socket keeps being read for a
  * moment: closing it with unread data would reset the connection and the client would lose the answer.
  */
-function answerAndClose(socket: Duplex, problem: Problem, headers: Record<string, string> = {}): void {
+export function answerAndClose(socket: Duplex, problem: Problem, headers: Record<string, string> = {}): void {
   answered.add(socket);
+  // Node's HTTP server no longer listens to this socket (CONNECT, a refused connection): a reset must not crash it.
+  if (socket.listenerCount('error') === 0) socket.on('error', () => undefined);
   const body = JSON.stringify(problem);
   const head = [
     `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? ''}`,

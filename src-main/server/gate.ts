@@ -14,7 +14,7 @@ const CORS_MAX_AGE_SECONDS = '600';
 
 export interface Gate {
   readonly limiter: RateLimiter;
-  /** Host (421), then the key (401), then the rate limit (429), for a request dispatched to a route of `access`. */
+  /** Host (400 absent or repeated, 421 foreign), then the key (401), then the rate limit (429), for a request dispatched to a route of `access`. */
   admit(request: IncomingMessage, access: Access): Admission;
   /** True for `127.0.0.1:<port>` and `localhost:<port>` (lower case). */
   hostAllowed(host: string): boolean;
@@ -86,8 +86,12 @@ export function makeGate(ctx: AppContext, port: number): Gate {
     hostAllowed: (host) => allowedHosts.has(host),
     admit(request, access) {
       const credentials = readCredentials(request);
-      const host = (credentials.host ?? '').toLowerCase();
-      if (credentials.duplicate === 'host' || !allowedHosts.has(host)) {
+      // RFC 9112 §3.2: a request without a Host, or with two, is malformed (Node's own answer to it was a bare 400).
+      if (credentials.host === undefined || credentials.duplicate === 'host') {
+        return refuse(makeProblem('MALFORMED_REQUEST', `The request ${credentials.host === undefined ? 'has no Host header' : 'has more than one Host header'}; send one: Host: 127.0.0.1:${port}.`));
+      }
+      const host = credentials.host.toLowerCase();
+      if (!allowedHosts.has(host)) {
         // DNS rebinding: a page on another origin that resolves to 127.0.0.1 still sends its own Host.
         return refuse(makeProblem('MISDIRECTED', `Host "${host.slice(0, 100)}" is not served here; use 127.0.0.1:${port} or localhost:${port}.`));
       }

@@ -3,8 +3,9 @@ import { hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { nowIso, type Clock } from '../clock';
 import { ApiKeysRepository } from '../db/api-keys';
 import { dataVersionReader } from '../db/open';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DataFolderError } from '../db/data-folder';
+import { KEY_FILE, KeyFileError, readKeyFile, writeKeyFile } from './key-file';
 
 const RECENT_KEYS = 8;
 /**
@@ -58,7 +59,8 @@ export class KeyStore {
     this.reload();
   }
 
-  private reload(): void {
+  /** Reads the active keys again (after a change this store did not make itself, such as a rotation's commit). */
+  reload(): void {
     this.active = this.rows.active().map((row) => ({ id: row.id, hash: Buffer.from(row.hash) }));
     this.recent = [];
     for (const listener of this.changeListeners) listener();
@@ -83,19 +85,25 @@ export class KeyStore {
     return this.active.some((key) => key.id === id);
   }
 
-  create(name: string): { id: string; key: string } {
+  /** A new key; `persist` (the key file's writer) runs in the same transaction: if it throws, no key was created. */
+  create(name: string, persist: (key: string) => void = () => undefined): { id: string; key: string } {
     const key = generateKey();
     const id = randomUUID();
-    this.rows.insert({ id, name, hash: sha256(key), created_at: nowIso(this.clock) });
+    this.db.transaction(() => {
+      this.rows.insert({ id, name, hash: sha256(key), created_at: nowIso(this.clock) });
+      persist(key);
+    })();
     this.reload();
     return { id, key };
   }
 
   /**
-   * A new key and, in the same transaction, the revocation of `currentId` (the key of the key file): a rotation
-   * either happens whole or not at all.
+   * A new key and, in the same transaction, the revocation of `currentId` (the key of the key file); `persist` puts
+   * the new key into the key file inside that transaction, so that a key file that cannot be written rolls the
+   * rows back. The caller runs this inside a write turn and calls `reload()` once it has committed: until then the
+   * keys in memory stay the old ones, and a transaction that fails changes nothing (docs/decisions.md §API).
    */
-  rotate(currentId: string | null, name: string): { id: string; key: string } {
+  rotate(currentId: string | null, name: string, persist: (key: string) => void): { id: string; key: string } {
     const key = generateKey();
     const id = randomUUID();
     const nowMs = this.clock.nowMs();
@@ -107,9 +115,9 @@ export class KeyStore {
           this.rows.revoke(currentId, now);
           this.pruneRevoked(nowMs);
         }
+        persist(key);
       })
       .immediate();
-    this.reload();
     return { id, key };
   }
 
@@ -177,27 +185,20 @@ export class KeyStore {
   }
 }
 
-export const KEY_FILE = 'api-key';
-
 /**
  * The key file holds one plaintext key for the user's scripts (mode 0600). On first start, or when the file's
- * key is no longer valid, a new key is created and written. Returns the usable key.
+ * key is no longer valid, a new key is created and written. Returns the usable key. A symbolic link in its place, or
+ * a key file that cannot be written, stops the start (DataFolderError).
  */
 export function ensureKeyFile(store: KeyStore, dataDir: string): { key: string; path: string; created: boolean } {
   const path = join(dataDir, KEY_FILE);
-  if (existsSync(path)) {
-    const key = readFileSync(path, 'utf8').trim();
-    if (store.verify(key) !== null) {
-      chmodSync(path, 0o600);
-      return { key, path, created: false };
-    }
+  const current = readKeyFile(path);
+  if (current !== null && store.verify(current) !== null) return { key: current, path, created: false };
+  try {
+    const { key } = store.create('default', (created) => writeKeyFile(path, created));
+    return { key, path, created: true };
+  } catch (error) {
+    if (error instanceof KeyFileError) throw new DataFolderError(`${error.message} Strikebook keeps its key file in its data folder and must be able to write it.`, path);
+    throw error;
   }
-  const { key } = store.create('default');
-  writeKeyFile(path, key);
-  return { key, path, created: true };
-}
-
-export function writeKeyFile(path: string, key: string): void {
-  writeFileSync(path, `${key}\n`, { mode: 0o600 });
-  chmodSync(path, 0o600);
 }

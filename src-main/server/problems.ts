@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { makeProblem, type Problem, type ProblemCode, type ProblemFieldError } from '../../src-shared/api/errors';
-import { BUSY_RETRY_AFTER_SECONDS, DatabaseBusyError } from '../db/writes';
+import { BUSY_RETRY_AFTER_SECONDS, DatabaseBusyError, isStorageFull, StorageFullError } from '../db/writes';
+import { KeyFileError } from './key-file';
 import { describeError, type DomainError, type FileProblem, type Result } from '../services/result';
 
 /** Thrown by handlers and the route kit's request rules; the one error handler turns it into a problem body. */
@@ -63,4 +64,18 @@ export function unwrap<T>(result: Result<T>): T {
 /** 503 DATABASE_BUSY with Retry-After: another process holds the write lock. */
 export function busyProblem(): ApiError {
   return new ApiError('DATABASE_BUSY', new DatabaseBusyError().message, undefined, { headers: { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) } });
+}
+
+/**
+ * 507 when the server could not store what a request needed: STORAGE_FULL for a full disk (SQLite's SQLITE_FULL, the
+ * system's ENOSPC, on any write), KEY_FILE_UNWRITABLE when the key file cannot be written for another reason. Both
+ * were rolled back; null for any other error.
+ */
+export function storageProblem(error: unknown): ApiError | null {
+  if (isStorageFull(error)) {
+    const detail = error instanceof StorageFullError ? error.message : new StorageFullError(error instanceof KeyFileError ? `the key file ${error.path} was not changed; the current key still works` : '').message;
+    return new ApiError('STORAGE_FULL', detail);
+  }
+  if (error instanceof KeyFileError) return new ApiError('KEY_FILE_UNWRITABLE', `${error.message} Nothing was changed: the current key still works.`);
+  return null;
 }

@@ -34,9 +34,13 @@ declare module 'fastify' {
   }
 }
 
-/** Every route documents its problem answers with the one Problem schema. */
+/**
+ * Every route documents its problem answers with the one Problem schema: 4xx, and the 5xx that are conditions, not
+ * bugs (503 DATABASE_BUSY and TOO_MANY_CONNECTIONS, 507 STORAGE_FULL and KEY_FILE_UNWRITABLE).
+ */
 export const problemResponses = {
   '4xx': { $ref: 'Problem#' },
+  '5xx': { $ref: 'Problem#' },
 } as const;
 
 /**

@@ -2,6 +2,7 @@ import type { FastifySchemaValidationError } from 'fastify/types/schema';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import type { ProblemCode, ProblemFieldError } from '../../src-shared/api/errors';
+import { DATE_TEXT_PATTERNS, DATE_YEARS, DECIMAL_TEXT, INTEGER_TEXT, yearOutOfRange } from '../../src-shared/api/schema-kit';
 import { ApiError } from './problems';
 
 function paramName(error: FastifySchemaValidationError): string {
@@ -53,6 +54,54 @@ export function validationProblem(errors: readonly FastifySchemaValidationError[
   });
   const detail = list.map((e) => `${e.param} ${e.message}`).join('; ');
   return new ApiError(code, `Invalid ${context === 'querystring' ? 'query' : context}: ${detail}`, list);
+}
+
+/** What the grammar reads of a parameter's schema (TypeBox's JSON schema). */
+interface ParameterSchema {
+  type?: unknown;
+  pattern?: unknown;
+}
+
+/** Why a parameter's text breaks the grammar of its schema, or null. */
+function grammarProblem(schema: ParameterSchema, text: string): string | null {
+  if (schema.type === 'integer' || schema.type === 'number') {
+    const grammar = schema.type === 'integer' ? INTEGER_TEXT : DECIMAL_TEXT;
+    if (!grammar.test(text)) return schema.type === 'integer' ? 'must be a whole number written with the digits 0-9 only' : 'must be a decimal number written as digits, an optional minus and an optional .fraction';
+    // Digits beyond any float ("1" and 400 zeros) would become Infinity, which slips through Ajv's `maximum`.
+    if (!Number.isFinite(Number(text))) return 'is too large';
+    return null;
+  }
+  if (typeof schema.pattern === 'string' && DATE_TEXT_PATTERNS.includes(schema.pattern)) {
+    const year = yearOutOfRange(text);
+    if (year !== null) return `names the year ${String(year).padStart(4, '0')}, outside ${DATE_YEARS.min}–${DATE_YEARS.max}`;
+  }
+  return null;
+}
+
+/**
+ * The grammar of query and path parameters (docs/conventions.md §HTTP API), checked on the decoded text the route
+ * receives, before the schema coerces it: integers are digits (`0x10`, `1e1`, `+5`, ` 5`, `5.0` are refused, where
+ * JavaScript's Number() would read them), decimals digits with an optional minus and fraction, and dates and instants
+ * lie in the years 1900–2200. Every parameter that breaks it is listed; a repeated parameter (an array) is left to
+ * the schema, which refuses it.
+ */
+export function grammarError(values: unknown, schema: unknown, context: 'query' | 'path'): ApiError | null {
+  if (typeof values !== 'object' || values === null || typeof schema !== 'object' || schema === null) return null;
+  const properties = (schema as { properties?: Record<string, ParameterSchema> }).properties;
+  if (properties === undefined) return null;
+  const list: ProblemFieldError[] = [];
+  for (const [name, value] of Object.entries(values)) {
+    const property = Object.prototype.hasOwnProperty.call(properties, name) ? properties[name] : undefined;
+    if (property === undefined || typeof value !== 'string') continue;
+    const problem = grammarProblem(property, value);
+    if (problem !== null) list.push({ param: name, message: problem });
+  }
+  if (list.length === 0) return null;
+  const shown = (name: string) => {
+    const value = (values as Record<string, unknown>)[name];
+    return typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : '';
+  };
+  return new ApiError('INVALID_PARAMETER', `Invalid ${context}: ${list.map((e) => `${e.param} ${shown(e.param)} ${e.message}`).join('; ')}`, list);
 }
 
 /** Keys that pollute prototypes when a parsed body is merged or spread: refused at every depth. */

@@ -13,7 +13,7 @@ import { GexHistoryRepository } from '../db/gex-history';
 import { Generations } from '../db/generations';
 import { dataVersionReader } from '../db/open';
 import { SnapshotRepository } from '../db/snapshots';
-import { writeTransaction, type WriteQueue } from '../db/writes';
+import type { WriteQueue } from '../db/writes';
 import type { Settings } from '../settings';
 import {
   DEFAULT_SCOPE,
@@ -55,6 +55,7 @@ import {
   type VannaValue,
 } from './exposure-values';
 import { ExposureWorkerClient } from './exposure-worker-client';
+import { HistoryPoints } from './exposure-history';
 import type { BasisData } from './exposure-worker';
 import { failure, ok, type Result } from './result';
 
@@ -87,6 +88,7 @@ export class ExposureService {
   private readonly worker: ExposureWorkerClient;
   private dataVersion: number;
   private snapshotGeneration: number;
+  private readonly historyPoints: HistoryPoints;
 
   constructor(
     private readonly db: Database,
@@ -98,6 +100,7 @@ export class ExposureService {
     this.states = new ExposureStateRepository(db);
     this.eventRows = new EventsRepository(db);
     this.history = new GexHistoryRepository(db);
+    this.historyPoints = new HistoryPoints(this.history, log);
     this.generations = new Generations(db);
     this.emitter.setMaxListeners(0);
     this.readDataVersion = dataVersionReader(db);
@@ -132,15 +135,16 @@ export class ExposureService {
     const version = this.readDataVersion();
     if (version === this.dataVersion) return;
     this.dataVersion = version;
-    const generation = this.generations.snapshots();
-    if (generation !== this.snapshotGeneration) {
-      this.snapshotGeneration = generation;
-      this.reset();
-    }
+    // reset() reads the counter again.
+    if (this.generations.snapshots() !== this.snapshotGeneration) this.reset();
   }
 
-  /** Drops every prepared chain (another process's snapshots, a new rate r); listeners drop their answers. */
+  /**
+   * Drops every prepared chain (another process's snapshots, a new rate r, a write of ours rolled back: the chain it
+   * prepared may be of a snapshot never stored); listeners drop their answers.
+   */
   reset(): void {
+    this.snapshotGeneration = this.generations.snapshots();
     this.epoch += 1;
     this.preparing.clear();
     this.chains.clear();
@@ -194,7 +198,7 @@ export class ExposureService {
     return writes.exclusive(async (deadlineMs) => {
       const plan = await this.worker.call('planChainFile', text, options, this.basisData(options.symbol));
       if (!plan.ok) return plan;
-      return writeTransaction(this.db, () => this.commitIngest(plan.value), deadlineMs);
+      return writes.transaction(() => this.commitIngest(plan.value), deadlineMs);
     });
   }
 
@@ -401,8 +405,8 @@ export class ExposureService {
 
   /**
    * /gex/history: one point per stored snapshot quoted in [from, to], oldest first. Points are kept per (snapshot,
-   * scope) in gex_history; the missing ones are computed in the exposure worker and stored, so a request computes
-   * each point at most once and never on this thread.
+   * scope) in gex_history; the missing ones are computed in the exposure worker (never on this thread) and stored in
+   * the background (exposure-history.ts): a read never waits for, nor fails on, another process's write lock.
    */
   async gexHistory(query: { symbol: string; from?: string; to?: string } & GexScopeQuery, writes: WriteQueue): Promise<Result<HistoryValue>> {
     const listed = this.snapshotList(query.symbol);
@@ -411,7 +415,7 @@ export class ExposureService {
     const to = query.to === undefined ? null : instantBound(query.to, 'end');
     const heads = listed.value.filter((h) => (from === null || h.quoteTime >= from) && (to === null || h.quoteTime <= to)).reverse();
     const key = scopeKey(query);
-    const points = this.history.points(
+    const points = this.historyPoints.find(
       heads.map((h) => h.id),
       key,
     );
@@ -420,9 +424,7 @@ export class ExposureService {
       const stored = missing.map((h) => this.snapshots.byId(h.id)).filter((row) => row !== null);
       const computed = await this.worker.call('historyPoints', stored, query, this.settings().rate);
       for (const { id, point } of computed) points.set(id, point);
-      await writes.run(() => {
-        for (const { id, point } of computed) this.history.insert(id, key, point);
-      });
+      this.historyPoints.keep(key, computed, writes);
     }
     return ok({
       symbol: listed.value[0]?.symbol ?? query.symbol.toUpperCase(),

@@ -44,6 +44,8 @@ export interface JournalClientOptions {
   log?: (line: string) => void;
   /** The module the worker is found beside (default: this one); tests point it at a bundle's entry. */
   moduleUrl?: string;
+  /** A ceiling on the database's pages for the worker's connection (tests simulate a full disk with it). */
+  maxPages?: number;
 }
 
 /** Where the journal worker's code is (see workerScript). */
@@ -64,7 +66,7 @@ export class JournalWorkerClient implements JournalApi {
   unexpectedExits = 0;
 
   constructor(private readonly options: JournalClientOptions) {
-    const init: WorkerInit = { dbPath: options.dbPath, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) };
+    const init: WorkerInit = { dbPath: options.dbPath, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}), ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }) };
     this.worker = new WorkerThread<ReplyMessage>({
       baseName: 'journal-worker',
       moduleUrl: options.moduleUrl ?? import.meta.url,

@@ -1,14 +1,16 @@
 /**
  * Messages between the server (main thread) and the journal worker (journal-worker.ts). Domain errors are part of
  * the answers (results are plain data); thrown errors cross the thread boundary as data and are thrown again on the
- * main thread: a busy database (the server answers 503), or anything else (a bug: 500, logged).
+ * main thread: a busy database (the server answers 503), a full disk (507), or anything else (a bug: 500, logged).
  */
-import { DatabaseBusyError, isDatabaseBusy } from '../db/writes';
+import { DatabaseBusyError, isDatabaseBusy, isStorageFull, StorageFullError } from '../db/writes';
 import type { JournalSettings } from './journal';
 
 export interface WorkerInit {
   dbPath: string;
   nativeBinding?: string;
+  /** A ceiling on the database's pages (tests simulate a full disk with it: db/open.ts, setMaxPages). */
+  maxPages?: number;
 }
 
 export interface CallMessage {
@@ -23,12 +25,13 @@ export interface CallMessage {
   deadlineMs?: number;
 }
 
-export type WireError = { kind: 'busy' } | { kind: 'error'; message: string; stack?: string };
+export type WireError = { kind: 'busy' } | { kind: 'full' } | { kind: 'error'; message: string; stack?: string };
 
 export type ReplyMessage = { type: 'reply'; id: number; ok: true; value: unknown } | { type: 'reply'; id: number; ok: false; error: WireError };
 
 export function toWire(error: unknown): WireError {
   if (isDatabaseBusy(error)) return { kind: 'busy' };
+  if (isStorageFull(error)) return { kind: 'full' };
   if (error instanceof Error) return { kind: 'error', message: error.message, ...(error.stack === undefined ? {} : { stack: error.stack }) };
   return { kind: 'error', message: String(error) };
 }
@@ -43,5 +46,12 @@ export class JournalWorkerError extends Error {
 }
 
 export function fromWire(error: WireError): Error {
-  return error.kind === 'busy' ? new DatabaseBusyError() : new JournalWorkerError(error.message, error.stack);
+  switch (error.kind) {
+    case 'busy':
+      return new DatabaseBusyError();
+    case 'full':
+      return new StorageFullError();
+    case 'error':
+      return new JournalWorkerError(error.message, error.stack);
+  }
 }

@@ -22,7 +22,7 @@ const init = workerData as WorkerInit;
 
 // The main thread opened, checked and migrated the file; this connection only joins it. It never waits on a lock
 // synchronously either: a busy write is retried between other messages (retryWhileBusy).
-const db = joinDatabase(init.dbPath, init.nativeBinding);
+const db = joinDatabase(init.dbPath, init.nativeBinding, init.maxPages);
 // Where the OS allows it per thread (Linux), this thread yields the CPU to the event loop's thread: on a busy
 // machine an import or a ledger rebuild must not delay the answers of the server (or Electron's window).
 if (process.platform === 'linux') {

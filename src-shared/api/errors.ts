@@ -18,12 +18,20 @@ export const PROBLEM_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,
   UNSUPPORTED_FORMAT: 415,
+  /** An `Expect` other than 100-continue. */
+  EXPECTATION_FAILED: 417,
   MISDIRECTED: 421,
   IMPORT_FAILED: 422,
   RATE_LIMITED: 429,
   HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
   DATABASE_BUSY: 503,
+  /** The server already serves its cap of connections (Retry-After). */
+  TOO_MANY_CONNECTIONS: 503,
+  /** The disk (or the database's room on it) is full: nothing of the request was stored. */
+  STORAGE_FULL: 507,
+  /** The api-key file could not be written (permissions, a read-only disk, something in its place): nothing changed. */
+  KEY_FILE_UNWRITABLE: 507,
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_STATUS;
@@ -46,12 +54,16 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   PAYLOAD_TOO_LARGE: 'Payload too large',
   URI_TOO_LONG: 'URI too long',
   UNSUPPORTED_FORMAT: 'Unsupported format',
+  EXPECTATION_FAILED: 'Expectation failed',
   MISDIRECTED: 'Misdirected request',
   IMPORT_FAILED: 'Import failed',
   RATE_LIMITED: 'Too many requests',
   HEADERS_TOO_LARGE: 'Request header fields too large',
   INTERNAL: 'Internal error',
   DATABASE_BUSY: 'Database busy',
+  TOO_MANY_CONNECTIONS: 'Too many connections',
+  STORAGE_FULL: 'Storage full',
+  KEY_FILE_UNWRITABLE: 'Key file not writable',
 };
 
 export interface ProblemFieldError {

@@ -1,7 +1,7 @@
 /** The /v1 exposure contract: /gex, /vanna, /expirations, events, exposure over time, chains (docs/exposure.md). */
 import { Type, type Static } from 'typebox';
 import { CHAIN_FORMATS, EVENT_TYPE_FILTERS, FORMULAS, EVENTS_LIMIT_CAP, EVENTS_LIMIT_DEFAULT, SNAPSHOT_SOURCES } from './constants';
-import { Nullable, Params, OneOf, DATETIME_PATTERN, SYMBOL_PATTERN, IsoDate } from './schema-kit';
+import { Nullable, Params, OneOf, DATETIME_PATTERN, EXPIRATIONS_PATTERN, SYMBOL_PATTERN, IsoDate } from './schema-kit';
 
 // ---------------------------------------------------------------- exposure
 
@@ -15,7 +15,7 @@ const snapshotSelector = {
 
 /** The scope of /gex (also /gex/profile, /gex/history, /gex/diff). */
 const gexScope = {
-  expirations: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}(,\\d{4}-\\d{2}-\\d{2}){0,199}$', description: 'Comma-separated YYYY-MM-DD' })),
+  expirations: Type.Optional(Type.String({ pattern: EXPIRATIONS_PATTERN, description: 'Comma-separated YYYY-MM-DD' })),
   expirationsCount: Type.Optional(Type.Integer({ minimum: 1, maximum: 5, description: 'Nearest N expirations; default 3 (with minDte/maxDte: default all in the range)' })),
   minDte: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650, description: 'Every expiration with dte ≥ minDte (minDte=1: all but 0DTE); not with expirations' })),
   maxDte: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650, description: 'Every expiration with dte ≤ maxDte (maxDte=0: 0DTE alone); not with expirations' })),

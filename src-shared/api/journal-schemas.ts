@@ -1,7 +1,7 @@
 /** The /v1 journal contract: performance, summary, transactions, positions and campaigns (docs/journal.md). */
 import { Type, type Static } from 'typebox';
 import { PAGE_LIMIT_CAP, PERFORMANCE_PERIODS, PAGE_LIMIT_DEFAULT, TRANSACTION_SORTS, TRANSACTION_TYPES } from './constants';
-import { Nullable, Params, OneOf, DATETIME_PATTERN, SYMBOL_PATTERN, IsoDate, Money, AccountSchema, PaginationSchema } from './schema-kit';
+import { Nullable, Params, OneOf, DATETIME_PATTERN, DATE_YEARS, SYMBOL_PATTERN, IsoDate, Money, AccountSchema, PaginationSchema } from './schema-kit';
 
 // ---------------------------------------------------------------- journal
 
@@ -82,7 +82,7 @@ export const PerformanceResponse = Type.Object({
 export type PerformanceResponseT = Static<typeof PerformanceResponse>;
 
 export const SummaryQuery = Params({
-  year: Type.Optional(Type.Integer({ minimum: 1970, maximum: 2200, description: 'Calendar year; default current year' })),
+  year: Type.Optional(Type.Integer({ minimum: DATE_YEARS.min, maximum: DATE_YEARS.max, description: 'Calendar year; default current year' })),
   accountId: Type.Optional(AccountIdParam),
 });
 

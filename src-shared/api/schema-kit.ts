@@ -12,6 +12,28 @@ export function OneOf<const T extends readonly string[]>(values: T, options?: TS
 }
 export const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
 export const DATETIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2})?)?$';
+/** Comma-separated expirations (`expirations=` of the /gex scope): up to 200 dates. */
+export const EXPIRATIONS_PATTERN = '^\\d{4}-\\d{2}-\\d{2}(,\\d{4}-\\d{2}-\\d{2}){0,199}$';
+/** Parameters of these patterns are dates or instants: their years must lie in DATE_YEARS (docs/conventions.md §HTTP API). */
+export const DATE_TEXT_PATTERNS: readonly string[] = [DATE_PATTERN, DATETIME_PATTERN, EXPIRATIONS_PATTERN];
+/**
+ * The years a date or instant parameter may name. Far enough either way for any trade or chain, and near enough that
+ * a day or a time zone added to it stays a four-digit year (9999-12-31 at the end of its New York day was year 10000).
+ */
+export const DATE_YEARS = { min: 1900, max: 2200 } as const;
+/** How an integer parameter (id, page, limit, year, count, dte) is written: decimal digits, nothing else (no sign, no 0x, no exponent). */
+export const INTEGER_TEXT = /^[0-9]+$/;
+/** How a decimal parameter is written: an optional minus, digits, an optional fraction (no +, no exponent, no spaces). */
+export const DECIMAL_TEXT = /^-?[0-9]+(\.[0-9]+)?$/;
+
+/** The first year in a date text (a date, an instant, or a list of dates) outside DATE_YEARS, or null. */
+export function yearOutOfRange(text: string): number | null {
+  for (const match of text.matchAll(/(?:^|,)(\d{4})-/g)) {
+    const year = Number(match[1]);
+    if (year < DATE_YEARS.min || year > DATE_YEARS.max) return year;
+  }
+  return null;
+}
 export const SYMBOL_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._/^-]{0,15}$';
 export const IsoDate = (description: string) => Type.String({ pattern: DATE_PATTERN, description, examples: ['2024-01-05'] });
 export const Money = (description: string) => Type.Number({ description });

@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import type { App } from '../route-kit';
@@ -22,11 +22,12 @@ const STATIC_CACHE_BYTES = 32 * 1024 * 1024;
 
 /**
  * Headless mode: the built renderer at `/`. Files are read once and kept, keyed by the file they resolve to (so
- * however many spellings reach a file, it is held once); paths that leave the folder are refused. The key never
- * appears in the HTML: the page reads it from the URL fragment.
+ * however many spellings reach a file, it is held once); paths that leave the folder are refused, through a symbolic
+ * link too. The key never appears in the HTML: the page reads it from the URL fragment.
  */
 export function registerStaticRoutes(app: App, uiDir: string, port: number): void {
   const root = normalize(uiDir);
+  const realRoot = realpathSync(root);
   const files = new LRUCache<string, { body: Buffer; type: string }>({ maxSize: STATIC_CACHE_BYTES, sizeCalculation: (file) => Math.max(1, file.body.length) });
   const csp = [
     "default-src 'self'",
@@ -45,7 +46,9 @@ export function registerStaticRoutes(app: App, uiDir: string, port: number): voi
     const cached = files.get(full);
     if (cached) return cached;
     try {
-      if (!statSync(full).isFile()) return null;
+      // A symbolic link is served only when it resolves inside the folder: a link to the data folder's api-key (or
+      // to /etc) must not become a public URL.
+      if (!realpathSync(full).startsWith(realRoot + sep) || !statSync(full).isFile()) return null;
     } catch {
       return null;
     }

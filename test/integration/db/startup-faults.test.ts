@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, openSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { chmodSync, copyFileSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, truncateSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, runCli } from '../../cli';
@@ -130,4 +130,40 @@ describe('a data folder that cannot be written stops the start with one message'
       chmodSync(parent, 0o700);
     }
   });
+});
+
+describe('a symbolic link among the data folder\'s files stops the start with one message naming it (issue 16)', () => {
+  // Each case puts a link where Strikebook keeps a file of its own, pointing at a file elsewhere (0644) that it must
+  // neither change the mode of, nor overwrite, nor read as its own.
+  const cases: Array<[string, (dataDir: string) => string]> = [
+    ['api-key', (dataDir) => join(dataDir, 'api-key')],
+    ['strikebook.db', (dataDir) => join(dataDir, 'strikebook.db')],
+    ['strikebook.db-wal', (dataDir) => join(dataDir, 'strikebook.db-wal')],
+    ['strikebook.db-shm', (dataDir) => join(dataDir, 'strikebook.db-shm')],
+    ['a backup', (dataDir) => join(dataDir, 'strikebook.db.v3.2026-01-02T03-04-05-000Z.bak')],
+  ];
+  for (const [name, where] of cases) {
+    it(`${name}: serve and keys list exit 3 naming the link; its target keeps its bytes and its mode`, () => {
+      const dataDir = tempDir();
+      const init = runCli(['keys', 'list', '--data-dir', dataDir]);
+      expect(init.status, init.stderr).toBe(0);
+      const link = where(dataDir);
+      const target = join(tempDir(), `target-of-${name.replace(/\W/g, '-')}`);
+      // The file itself moves to the target (the database keeps its data), or the target is a file of its own.
+      if (lstatSync(link, { throwIfNoEntry: false }) === undefined) writeFileSync(target, name === 'a backup' ? readFileSync(join(dataDir, 'strikebook.db')) : '');
+      else renameSync(link, target);
+      chmodSync(target, 0o644);
+      symlinkSync(target, link);
+      const before = sha256(target);
+      // Both commands open the folder the same way (openDataFolder): serve is tried once, for the key file.
+      for (const args of name === 'api-key' ? [['serve', '--port', '0'], ['keys', 'list']] : [['keys', 'list']]) {
+        const result = runCli([...args, '--data-dir', dataDir]);
+        expectCleanRefusal(result, [literally(`${link} is a symbolic link`), /does not follow links in its data folder/]);
+        expect(result.stdout).toBe('');
+      }
+      expect(sha256(target), 'the target was not written').toBe(before);
+      expect(statSync(target).mode & 0o777, 'nor its mode changed').toBe(0o644);
+      expect(lstatSync(link).isSymbolicLink(), 'the link is left as it was').toBe(true);
+    });
+  }
 });

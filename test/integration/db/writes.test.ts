@@ -105,4 +105,21 @@ describe('WriteQueue', () => {
     await queue.run(() => ours.prepare('INSERT INTO t VALUES (2)').run());
     expect(values(ours)).toEqual([2]);
   });
+
+  it('a COMMIT that fails is rolled back (the lock is not kept), the rollback is told, and the next write runs', async () => {
+    const { ours } = pair();
+    // A deferred foreign key is checked at the COMMIT: the same place a full disk fails a WAL write (issue 16).
+    ours.pragma('foreign_keys = ON');
+    ours.exec('CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (parent INTEGER REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)');
+    const queue = new WriteQueue(ours);
+    let rolledBack = 0;
+    queue.onRollback(() => (rolledBack += 1));
+    const failed = await queue.run(() => ours.prepare('INSERT INTO child VALUES (42)').run()).catch((e: unknown) => (e as { code?: string }).code);
+    expect(failed).toMatch(/^SQLITE_CONSTRAINT/);
+    expect(ours.inTransaction, 'no transaction left open after the failed COMMIT').toBe(false);
+    expect(rolledBack).toBe(1);
+    await queue.run(() => ours.prepare('INSERT INTO t VALUES (5)').run());
+    expect(values(ours)).toEqual([5]);
+    expect(rolledBack, 'a committed write tells nobody').toBe(1);
+  });
 });

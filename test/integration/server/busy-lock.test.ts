@@ -5,39 +5,16 @@
  * DATABASE_BUSY with Retry-After, never another 5xx; afterwards writes succeed and the usage gathered during the
  * lock is written.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { runCli, startServe } from '../../cli';
-import { REPO_ROOT, tempDir } from '../../paths';
+import { tempDir } from '../../paths';
+import { holdWriteLock } from '../../lock';
 
 const LOCK_SECONDS = 40;
 const FLUSH_MS = 2000;
-
-/** A child process with its own better-sqlite3 connection that takes the write lock and keeps it. */
-function holdWriteLock(dbPath: string, seconds: number) {
-  const script = `
-    const Database = require('better-sqlite3');
-    const db = new Database(process.argv[1]);
-    db.pragma('busy_timeout = 10000');
-    db.exec('BEGIN IMMEDIATE');
-    process.stdout.write('locked\\n');
-    setTimeout(() => { db.exec('ROLLBACK'); db.close(); process.stdout.write('released\\n'); }, Number(process.argv[2]) * 1000);
-  `;
-  const child = spawn(process.execPath, ['-e', script, dbPath, String(seconds)], { cwd: REPO_ROOT });
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const until = (word: string) =>
-    new Promise<void>((resolve, reject) => {
-      const check = () => (out.includes(word) ? resolve() : undefined);
-      child.stdout.on('data', check);
-      child.on('exit', (code) => (out.includes(word) ? resolve() : reject(new Error(`lock holder exited (${code}) before "${word}"`))));
-      check();
-    });
-  return { child, locked: until('locked'), released: until('released') };
-}
 
 interface Answer {
   kind: 'read' | 'write';
@@ -88,6 +65,8 @@ describe('another process holds the write lock for 40 s', () => {
         { kind: 'read', name: 'imports', send: () => fetch(`${server.apiBaseUrl}/imports`, { headers: { authorization: `Bearer ${key}` } }) },
         { kind: 'read', name: 'gex', send: () => fetch(`${server.apiBaseUrl}/gex?symbol=SPX`, { headers: { authorization: `Bearer ${key}` } }) },
         { kind: 'read', name: 'settings', send: () => fetch(`${server.apiBaseUrl}/settings`, { headers: { authorization: `Bearer ${lockOnlyKey}` } }) },
+        // A new scope each time: points computed cold, answered, and stored only once the lock is gone (issue 16).
+        { kind: 'read', name: 'history', send: () => fetch(`${server.apiBaseUrl}/gex/history?symbol=SPX&minDte=${n % 60}&formula=per_1dollar`, { headers: { authorization: `Bearer ${key}` } }) },
         { kind: 'write', name: 'import', send: () => fetch(`${server.apiBaseUrl}/imports?broker=generic`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'text/csv' }, body: csv() }) },
         { kind: 'write', name: 'undo', send: () => fetch(`${server.apiBaseUrl}/imports/${undoId}`, { method: 'DELETE', headers: { authorization: `Bearer ${key}` } }) },
         { kind: 'write', name: 'settings', send: () => fetch(`${server.apiBaseUrl}/settings`, { method: 'PUT', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ rate: 0.04 + (n % 5) / 1000 }) }) },
@@ -154,7 +133,7 @@ describe('another process holds the write lock for 40 s', () => {
       const after: Answer[] = [];
       for (const request of requests) after.push(await ask(request));
       expect(after.map((a) => [a.name, a.status])).toEqual([
-        ['health', 200], ['summary', 200], ['transactions', 200], ['imports', 200], ['gex', 200], ['settings', 200],
+        ['health', 200], ['summary', 200], ['transactions', 200], ['imports', 200], ['gex', 200], ['settings', 200], ['history', 200],
         ['import', 201], ['undo', 200], ['settings', 200], ['chain', 201], ['rotate', 200],
       ]);
       await new Promise((resolve) => setTimeout(resolve, FLUSH_MS * 2));

@@ -3,10 +3,11 @@
  * message and its lines, the other files of the command still run, and the command exits 1; a bad option is 2.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUSY_MESSAGE, domainFailure, thrownFailure } from '../../../src-main/cli-errors';
-import { DatabaseBusyError } from '../../../src-main/db/writes';
+import { DatabaseBusyError, StorageFullError } from '../../../src-main/db/writes';
 import { runCli } from '../../cli';
 import { REPO_ROOT, tempDir } from '../../paths';
 
@@ -41,9 +42,31 @@ describe('strikebook import and chain import: failures', () => {
   });
 });
 
+describe('strikebook serve on a port already in use', () => {
+  it('prints one line naming the port and what to do (--port 0 or another), and exits 1 without a trace', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const address = holder.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    try {
+      const result = runCli(['serve', '--port', String(port), '--data-dir', tempDir()]);
+      expect(result.status, result.stderr).toBe(1);
+      const lines = result.stderr.trim().split('\n');
+      expect(lines, 'one line').toHaveLength(1);
+      expect(lines[0]).toBe(`strikebook: port ${port} on 127.0.0.1 is already in use (another Strikebook, or another program, listens there); stop it, or start on another port: --port 0 takes any free port, --port <number> a port of your choice.`);
+      expect(result.stderr, 'no stack trace').not.toMatch(/EADDRINUSE|\n\s+at |node:/);
+      expect(result.stdout, 'no banner').toBe('');
+    } finally {
+      holder.close();
+    }
+  });
+});
+
 describe('the CLI mapper', () => {
   it('maps a busy database to its message and a domain error to the service’s sentence, both exit 1', () => {
     expect(thrownFailure(new DatabaseBusyError())).toEqual({ lines: [BUSY_MESSAGE], exitCode: 1 });
+    const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    expect(thrownFailure(full), 'a full disk says so, not SQLite\'s words').toEqual({ lines: [new StorageFullError().message], exitCode: 1 });
     expect(domainFailure({ kind: 'not-found', what: 'import', id: 7 })).toEqual({ lines: ['No import with id 7.'], exitCode: 1 });
     expect(domainFailure({ kind: 'file-refused', unsupported: true, detail: 'This is a PNG image, not a CSV export.', problems: [{ line: 1, message: 'a picture' }, { line: null, message: 'whole file' }] })).toEqual({
       lines: ['This is a PNG image, not a CSV export.', '  line 1: a picture', '  whole file'],

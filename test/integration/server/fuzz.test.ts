@@ -1,7 +1,11 @@
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
+import { yearOutOfRange } from '../../../src-shared/api/schema-kit';
 import { seededRandom } from '../../../src-shared/demo/random';
-import { HOST, useTestApp } from '../../helper';
+import { HOST, tempDir, useTestApp } from '../../helper';
+import { tempUiDir } from '../../paths';
 
 const HOSTILE = [
   "' OR 1=1 --",
@@ -24,6 +28,28 @@ const HOSTILE = [
   '9007199254740993',
   '-9007199254740993',
   '0x10',
+  // Numbers JavaScript reads and the grammar refuses (issue 16); a raw + is a space once decoded.
+  '1e1',
+  '0b11',
+  '0o7',
+  '+5',
+  ' 5',
+  '5 ',
+  '5.0',
+  '%2B5',
+  '1e9',
+  '1_000',
+  '０',
+  // Dates at and past the ends of 1900–2200.
+  '0000-01-01',
+  '1899-12-31',
+  '1900-01-01',
+  '2200-12-31',
+  '2201-01-01',
+  '9999-12-31T23:00',
+  '2200-12-31T23:59:59.999-12:00',
+  '1900-01-01T00:00+14:00',
+  '2024-01-05,9999-01-01',
   '',
   ' ',
   'null',
@@ -107,6 +133,15 @@ const PATHS = [
   '/v1/%ff',
   '/v1%2fimports',
   '/v1/imports/%31',
+  '/v1/snapshots/1.0',
+  '/v1/snapshots/%2B1',
+  '/v1/snapshots/0x1',
+  '/v1/imports/1e0',
+  // Symbolic links in the UI folder (beforeAll): to the data folder's key file, to /etc, and to the folder's parent.
+  '/leak',
+  '/etc-link/passwd',
+  '/up/api-key',
+  '/assets/../leak',
 ];
 const METHODS: Array<InjectOptions['method']> = ['GET', 'GET', 'GET', 'GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'];
 const CONTENT_TYPES = ['text/csv', 'application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', '', 'text/csv; charset=utf-16'];
@@ -131,7 +166,23 @@ const BODIES = [
   '{"text":"\\u0089PNG\\r\\n"}',
 ];
 
-const t = useTestApp();
+/** The UI folder of the app under test, with symbolic links that lead out of it (none may be served). */
+const uiDir = tempUiDir({ 'index.html': '<!doctype html><title>Strikebook UI</title>', 'assets/app.js': 'console.log(1);' });
+const dataDir = tempDir();
+symlinkSync(join(dataDir, 'api-key'), join(uiDir, 'leak'));
+symlinkSync('/etc', join(uiDir, 'etc-link'));
+symlinkSync(dataDir, join(uiDir, 'up'));
+const LINKED = ['/leak', '/etc-link/passwd', '/up/api-key', '/assets/../leak'];
+/** What the files behind the links hold: a key, or /etc/passwd's first line. */
+const LEAKED = /sb_[A-Za-z0-9_-]{43}|^root:/m;
+
+/** Integer parameters (of every route that has them) and number forms they refuse. */
+const INTEGER_PARAMS = new Set(['page', 'limit', 'year', 'expirationsCount', 'minDte', 'maxDte', 'snapshot']);
+const BAD_NUMBERS = new Set(['0x10', '1e1', '0b11', '0o7', '+5', ' 5', '5 ', '5.0', '%2B5', '1e9', '1_000', '０', '2.5', '-1', '1e308', 'Infinity', 'NaN', '']);
+/** Date and instant parameters (from/to are snapshot ids on /gex/diff: a date is refused there too). */
+const DATE_PARAMS = new Set(['at', 'asOf', 'date', 'from', 'to', 'fromDate', 'toDate', 'quoteTime', 'expiration', 'expirations']);
+
+const t = useTestApp({ uiDir, dataDir });
 
 describe('hostile requests (docs/architecture.md §Reliability and security)', () => {
   it('answers 3,000 malformed and hostile requests with 2xx/3xx or a 4xx problem body, never a 5xx', async () => {
@@ -162,6 +213,15 @@ describe('hostile requests (docs/architecture.md §Reliability and security)', (
       const status = response.statusCode;
       const label = `#${i} ${method} ${url.slice(0, 120)} → ${status}`;
       if (status >= 500) failures.push(`${label}: ${response.body.slice(0, 200)}`);
+      if (status < 300 && String(response.headers['content-type']).startsWith('application/json')) {
+        // An API answer: no integer parameter was written another way than in digits, no date outside 1900–2200.
+        for (const [name, value] of url === `${path}?${query}` ? params : []) {
+          if (INTEGER_PARAMS.has(name) && BAD_NUMBERS.has(value)) failures.push(`${label}: ${name}=${JSON.stringify(value)} was accepted`);
+          if (DATE_PARAMS.has(name) && yearOutOfRange(value) !== null) failures.push(`${label}: ${name}=${value} was accepted`);
+        }
+      }
+      // A link out of the UI folder answers the page (the UI's fallback) or 404, never the file it points to.
+      if (LINKED.includes(path) && LEAKED.test(response.body)) failures.push(`${label}: a symbolic link out of the UI folder was served`);
       else if (status >= 400 && method !== 'HEAD') {
         const type = String(response.headers['content-type']);
         if (!type.startsWith('application/problem+json')) failures.push(`${label}: content-type ${type}`);
@@ -173,5 +233,52 @@ describe('hostile requests (docs/architecture.md §Reliability and security)', (
     }
     expect(failures, failures.slice(0, 10).join('\n')).toEqual([]);
     expect(Object.prototype).not.toHaveProperty('polluted');
+  });
+
+  it('refuses 1,000 random number forms and out-of-range dates on parameters their routes take, beside valid ones: 400 naming them', async () => {
+    const random = seededRandom(20261126);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+    // Each route with a valid base query and the integer and date parameters it takes.
+    const ROUTES = [
+      { path: '/v1/journal/transactions', base: 'sort=-tradeDate', integers: ['page', 'limit'], dates: ['fromDate', 'toDate'] },
+      { path: '/v1/journal/summary', base: '', integers: ['year'], dates: [] },
+      { path: '/v1/journal/performance', base: 'period=weekly', integers: [], dates: ['date'] },
+      { path: '/v1/journal/positions', base: '', integers: [], dates: ['asOf'] },
+      { path: '/v1/journal/chains', base: 'status=open', integers: ['page', 'limit'], dates: ['asOf'] },
+      { path: '/v1/imports', base: '', integers: ['page', 'limit'], dates: [] },
+      { path: '/v1/gex/events', base: 'eventType=all', integers: ['limit', 'minDte', 'maxDte'], dates: [] },
+      { path: '/v1/gex', base: 'symbol=SPX', integers: ['expirationsCount', 'snapshot'], dates: ['at', 'expirations'] },
+      { path: '/v1/gex/history', base: 'symbol=SPX', integers: ['minDte', 'maxDte'], dates: ['from', 'to'] },
+      { path: '/v1/vanna', base: 'symbol=SPX', integers: ['snapshot'], dates: ['at', 'expiration'] },
+    ];
+    const numbers = [...BAD_NUMBERS].filter((value) => value !== '');
+    const dates = HOSTILE.filter((value) => /^\d{4}-/.test(value) && yearOutOfRange(value) !== null);
+    const failures: string[] = [];
+    for (let i = 0; i < 1000; i += 1) {
+      const route = pick(ROUTES);
+      const useDate = route.integers.length === 0 || (route.dates.length > 0 && random() < 0.5);
+      const name = pick(useDate ? route.dates : route.integers);
+      const value = useDate ? (name === 'expirations' ? `2099-01-16,${pick(dates)}` : pick(dates)) : pick(numbers);
+      const query = new URLSearchParams(route.base);
+      query.append(name, value);
+      const response = await t.request(`${route.path}?${query.toString()}`);
+      const body = response.json<{ code?: string; errors?: Array<{ param: string }> }>();
+      if (response.statusCode !== 400 || body.code !== 'INVALID_PARAMETER' || body.errors?.[0]?.param !== name) failures.push(`${route.path}?${query.toString()} → ${response.statusCode} ${response.body.slice(0, 120)}`);
+    }
+    expect(failures, failures.slice(0, 10).join('\n')).toEqual([]);
+  });
+
+  it('never serves a symbolic link that leads out of the UI folder, whoever asks, however it is spelled', async () => {
+    const page = (await t.app.inject({ url: '/journal', headers: { host: HOST } })).body;
+    for (const path of [...LINKED, '/%6ceak', '/x/../leak', '/up/strikebook.db', '/etc-link/hostname', '/etc-link/passwd.txt', '/up/api-key.js']) {
+      for (const authorization of [undefined, `Bearer ${t.key}`]) {
+        const response = await t.app.inject({ url: path, headers: { host: HOST, ...(authorization === undefined ? {} : { authorization }) } });
+        // A path without an extension is a page of the UI (its fallback); one with an extension is a file: 404.
+        if (response.statusCode === 200) expect(response.body, path).toBe(page);
+        else expect(response.statusCode, path).toBe(404);
+        expect(response.body, path).not.toMatch(LEAKED);
+      }
+    }
+    expect((await t.app.inject({ url: '/assets/app.js', headers: { host: HOST } })).statusCode, 'files of the folder are served').toBe(200);
   });
 });

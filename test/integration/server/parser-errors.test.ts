@@ -100,6 +100,21 @@ describe('HTTP parser and framework errors are problem+json', () => {
     }
   });
 
+  it('400 problem for a request without Host (HTTP/1.1 and 1.0) or with two; 417 problem for an unknown Expect', async () => {
+    for (const bytes of ['GET /v1/health HTTP/1.1\r\nConnection: close\r\n\r\n', 'GET /v1/health HTTP/1.0\r\n\r\n', `GET /v1/health HTTP/1.1\r\n${host()}${host()}Connection: close\r\n\r\n`, 'GET /v1/journal/summary HTTP/1.0\r\n\r\n']) {
+      const answer = await exchange(bytes);
+      expect(answer.status, JSON.stringify(bytes)).toBe(400);
+      const problem = problemOf(answer);
+      expect(problem.code).toBe('MALFORMED_REQUEST');
+      expect((problem as { detail?: string }).detail).toMatch(/Host/);
+    }
+    const expectation = await exchange(`GET /v1/health HTTP/1.1\r\n${host()}Expect: 200-ok\r\nConnection: close\r\n\r\n`);
+    expect(expectation.status).toBe(417);
+    expect(problemOf(expectation).code).toBe('EXPECTATION_FAILED');
+    const continued = await exchange(`GET /v1/health HTTP/1.1\r\n${host()}Expect: 100-continue\r\nConnection: close\r\n\r\n`);
+    expect(continued.raw, '100-continue is honoured').toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200/);
+  });
+
   it('keeps serving after all that', async () => {
     const answer = await exchange(`GET /v1/health HTTP/1.1\r\n${host()}Connection: close\r\n\r\n`);
     expect(answer.status).toBe(200);

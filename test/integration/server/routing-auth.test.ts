@@ -4,7 +4,8 @@
  * in-process too. Without a key a protected route is 401; with the key the spelled request gets exactly the
  * answer of the canonical one. Paths under /v1 that are no route are 401, then 404 problems, never the UI.
  */
-import { rmSync } from 'node:fs';
+import { rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainSnapshot } from '../../../src-shared/exposure/model';
@@ -97,6 +98,12 @@ const REQUESTS: Record<string, { path: string; query?: string; body?: string; ty
   'GET /v1/gex/diff': { path: '/v1/gex/diff', query: 'symbol=RTA&from=1&to=2' },
   'GET /v1/snapshots': { path: '/v1/snapshots', query: 'symbol=RTA' },
   'DELETE /v1/snapshots/{id}': { path: '/v1/snapshots/987654' },
+  'GET /v1/snapshots/{id}': { path: '/v1/snapshots/987654' },
+  'GET /v1/gex/grid': { path: '/v1/gex/grid', query: 'symbol=RTA' },
+  // An unknown field: the route's validation answers, no export starts.
+  'POST /v1/exports': { path: '/v1/exports', body: '{"bogus":1}', type: 'application/json' },
+  'GET /v1/exports': { path: '/v1/exports' },
+  'GET /v1/exports/{id}': { path: '/v1/exports/nope' },
   // The stream's own validation answers (a stream that opened would never end: see the SSE tests).
   'GET /v1/gex/events/stream': { path: '/v1/gex/events/stream', query: 'eventType=bogus' },
   'POST /v1/chains': { path: '/v1/chains', body: ' ', type: 'text/csv' },
@@ -142,6 +149,9 @@ function chain(): ChainSnapshot {
 beforeAll(async () => {
   const dataDir = tempDir();
   const uiDir = tempUiDir({ 'index.html': '<!doctype html><title>Strikebook UI</title>', 'assets/app.js': 'console.log(1);' });
+  // Links out of the UI folder: to the data folder's key file, and to the data folder itself (issue 16).
+  symlinkSync(join(dataDir, 'api-key'), join(uiDir, 'assets', 'key.js'));
+  symlinkSync(dataDir, join(uiDir, 'data'));
   dirs.push(dataDir, uiDir);
   server = await startServer({ dataDir, port: 0, uiDir, overrides: { rateLimit: { perSecond: 1e6, burst: 1e6 } } });
   storeChain(server.ctx, chain());
@@ -257,5 +267,54 @@ describe('the fast path agrees with the app', () => {
       }
     }
     expect(failures, failures.join('\n')).toEqual([]);
+  });
+});
+
+describe('numbers, dates and links over a real socket (issue 16)', () => {
+  const codeOf = (answer: Answer) => JSON.parse(answer.body) as { code: string; errors?: Array<{ param: string }> };
+
+  it('an id in a path written other than in digits is 400 naming it, in every spelling of the path; nothing is deleted', async () => {
+    const before = (await raw('GET', '/v1/snapshots?symbol=RTA', { key })).body;
+    const id = (JSON.parse(before) as { snapshots: Array<{ id: number }> }).snapshots[0]?.id ?? 1;
+    for (const target of [`/v1/snapshots/${id}.0`, `/v1/snapshots/%2B${id}`, `/v1/snapshots/${id}e0`, `/v1/snapshots/0x${id.toString(16)}`, `/%761/snapshots/${id}.0`, `/V1/SNAPSHOTS/${id}%2E0`, `//v1/snapshots/%20${id}`, '/v1/imports/1.0', '/v%31/imports/%2B1']) {
+      const answer = await raw('DELETE', target, { key });
+      expect(answer.status, target).toBe(400);
+      expect(codeOf(answer), target).toMatchObject({ code: 'INVALID_PARAMETER', errors: [{ param: 'id' }] });
+    }
+    expect((await raw('GET', '/v1/snapshots?symbol=RTA', { key })).body, 'nothing was deleted').toBe(before);
+  });
+
+  it('query numbers and dates are read as the route receives them: %2B5, +5, 0x10, 1e1, 5.0 and years outside 1900–2200 are 400', async () => {
+    for (const [target, param] of [
+      ['/v1/journal/transactions?limit=%2B5', 'limit'],
+      ['/v1/journal/transactions?limit=+5', 'limit'],
+      ['/v1/journal/transactions?limit=0x10', 'limit'],
+      ['/v1/journal/transactions?page=1e9', 'page'],
+      ['/%761/gex/events?limit=5.0', 'limit'],
+      ['/v1/journal/summary?year=0x7e8', 'year'],
+      ['/v1/gex?symbol=RTA&snapshot=0x1', 'snapshot'],
+      ['/v1/gex?symbol=RTA&at=9999-12-31T23:00', 'at'],
+      ['/V1/GEX/PROFILE?symbol=RTA&at=9999-12-31', 'at'],
+      ['/v1/gex/history?symbol=RTA&to=9999-12-31', 'to'],
+      ['/v1/journal/performance?date=0000-01-01', 'date'],
+      ['/v1/journal/positions?asOf=1899-12-31T23:59Z', 'asOf'],
+    ] as const) {
+      const answer = await raw('GET', target, { key });
+      expect(answer.status, target).toBe(400);
+      expect(codeOf(answer), target).toMatchObject({ code: 'INVALID_PARAMETER', errors: [{ param }] });
+    }
+    const capped = JSON.parse((await raw('GET', '/v1/journal/transactions?limit=0100', { key })).body) as { pagination: { limit: number } };
+    expect(capped.pagination.limit, 'digits with a leading zero are the number, clamped to the cap').toBe(100);
+  });
+
+  it('a symbolic link in the UI folder that leads out of it is never served, in any spelling, with or without the key', async () => {
+    for (const target of ['/assets/key.js', '/%61ssets/key.js', '/x/../assets/key.js', '/assets/./key.js', '/data/api-key', '/data/strikebook.db', '/data/']) {
+      for (const withKey of [null, key]) {
+        const answer = await raw('GET', target, { key: withKey });
+        expect(answer.body, target).not.toMatch(/sb_[A-Za-z0-9_-]{43}|SQLite format 3/);
+        if (answer.status === 200) expect(answer.body, `${target}: a page, the UI's own`).toContain('<title>Strikebook UI</title>');
+        else expect(answer.status, target).toBe(404);
+      }
+    }
   });
 });
