@@ -65,7 +65,7 @@ export const AUTO_BROKER_LABEL = 'Detect from header';
 
 
 /** Transaction types that are fills: they open or close a position at a price. */
-export const FILL_TYPES = ['BUY_TO_OPEN', 'SELL_TO_OPEN', 'BUY_TO_CLOSE', 'SELL_TO_CLOSE', 'BUY', 'SELL'] as const;
+export const FILL_TYPES = ['BUY_TO_OPEN', 'SELL_TO_OPEN', 'BUY_TO_CLOSE', 'SELL_TO_CLOSE', 'BUY', 'SELL', 'SELL_SHORT', 'BUY_TO_COVER'] as const;
 
 /** Types of the neutral transaction (docs/journal.md). */
 export const TRANSACTION_TYPES = [
