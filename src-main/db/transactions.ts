@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { TRANSACTION_TYPES, type ImportedTransaction, type OptionRight, type Transaction, type TransactionType } from '../../src-shared/journal/model';
-import { sql, Table, type SqlValue } from './sql';
+import { Sql, sql, Table, type SqlValue } from './sql';
 
 /** A row of `transactions` (migration 002). Money in integer minor units; booleans as 0/1. */
 export type TransactionRow = {
@@ -62,6 +62,10 @@ export const TRANSACTIONS = Table.of<TransactionRow>()('transactions', [
 /** What the ledger reads: every column but the description and the broker's row id. */
 const LEDGER_COLUMNS = TRANSACTIONS.columns.filter((column) => column !== 'description' && column !== 'broker_row_id');
 export type LedgerRow = Omit<TransactionRow, 'description' | 'broker_row_id'>;
+const LEDGER_COLUMNS_SQL = new Sql(LEDGER_COLUMNS.join(', '), []);
+
+/** Ids per statement of ledgerRowsByIds (well under SQLite's limit of parameters). */
+const LEDGER_IDS_PER_QUERY = 2_000;
 
 /** The journal's in-memory index of every transaction: what filters and pages need. */
 export type IndexRow = Pick<TransactionRow, 'id' | 'trade_day' | 'underlying' | 'account_id'>;
@@ -186,6 +190,17 @@ export class TransactionsRepository {
   /** Every transaction as the ledger reads it, in no particular order (the ledger sorts). */
   ledgerRows(): IterableIterator<LedgerRow> {
     return this.ledgerStatement.iterate();
+  }
+
+  /** The ledger's columns of these ids, in no particular order (the book replays them from a checkpoint). */
+  ledgerRowsByIds(ids: readonly string[]): LedgerRow[] {
+    const rows: LedgerRow[] = [];
+    // Bounded lists: SQLite caps the parameters of a statement.
+    for (let start = 0; start < ids.length; start += LEDGER_IDS_PER_QUERY) {
+      const query = sql`SELECT ${LEDGER_COLUMNS_SQL} FROM transactions WHERE id IN ${sql.list(ids.slice(start, start + LEDGER_IDS_PER_QUERY))}`;
+      for (const row of this.db.prepare<SqlValue[], LedgerRow>(query.text).iterate(...query.params)) rows.push(row);
+    }
+    return rows;
   }
 
   /** Full rows of these ids, in no particular order. */

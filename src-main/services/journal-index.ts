@@ -4,7 +4,8 @@ import type { Account, Transaction } from '../../src-shared/journal/model';
 import { AccountsRepository } from '../db/accounts';
 import { Generations } from '../db/generations';
 import { dataVersionReader } from '../db/open';
-import { toTransaction, TransactionsRepository } from '../db/transactions';
+import { toTransaction, TransactionsRepository, type LedgerRow } from '../db/transactions';
+import { CHECKPOINT_EVERY } from './journal-book';
 
 /** One shared copy per distinct string (currencies, symbols, account ids repeat on every row). */
 function interner(): (text: string) => string {
@@ -129,18 +130,32 @@ export class JournalIndex {
         transactions.push(tx);
       }
       sharedIds.clear();
-      cache.ledger = buildLedger(transactions, { reportingCurrency: this.reportingCurrency() });
+      // With checkpoints: the book at a past instant replays a few thousand rows from the nearest (journal-book.ts).
+      cache.ledger = buildLedger(transactions, { reportingCurrency: this.reportingCurrency(), checkpointEvery: CHECKPOINT_EVERY });
     }
     return cache.ledger;
   }
 
-  /** The transactions that pass `keep`, read again from the file (the ledgers of an account or of a past instant). */
+  /** The transactions that pass `keep`, read again from the file (whole ledgers of an account, of a past instant, with inferred expirations). */
   readTransactions(keep: (tx: Transaction) => boolean): Transaction[] {
+    return this.lean(this.transactions.ledgerRows(), keep, true);
+  }
+
+  /** The transactions of these ids (the rows a checkpoint's replay needs), in no particular order. */
+  ledgerTransactions(ids: readonly string[]): Transaction[] {
+    return ids.length === 0 ? [] : this.lean(this.transactions.ledgerRowsByIds(ids), () => true);
+  }
+
+  /** Rows as lean transactions: shared strings, and the index's own copy of each id (ledgers keep ids). */
+  private lean(rows: Iterable<LedgerRow>, keep: (tx: Transaction) => boolean, shareIds = false): Transaction[] {
     const intern = interner();
-    const accountNames = new Map(this.load().snapshot.accounts.map((a) => [a.id, a.name]));
+    const snapshot = this.load().snapshot;
+    const accountNames = new Map(snapshot.accounts.map((a) => [a.id, a.name]));
+    const sharedIds = shareIds ? new Map(snapshot.ids.map((id) => [id, id])) : null;
     const transactions: Transaction[] = [];
-    for (const row of this.transactions.ledgerRows()) {
+    for (const row of rows) {
       const tx = toTransaction(row, accountNames, intern);
+      if (sharedIds !== null) tx.id = sharedIds.get(tx.id) ?? tx.id;
       if (keep(tx)) transactions.push(tx);
     }
     return transactions;
