@@ -33,12 +33,14 @@ const IDENTITY_ORDER = [
 const OPTION_ONLY: ReadonlySet<TransactionType> = new Set<TransactionType>([
   'BUY_TO_OPEN', 'SELL_TO_OPEN', 'BUY_TO_CLOSE', 'SELL_TO_CLOSE', 'ASSIGNMENT', 'EXERCISE', 'EXPIRATION',
 ]);
+/** Share fills: a stock short sale and its cover say so (SELL_SHORT, BUY_TO_COVER); a plain SELL never opens a short. */
+const SHARES_ONLY: ReadonlySet<TransactionType> = new Set<TransactionType>(['BUY', 'SELL', 'SELL_SHORT', 'BUY_TO_COVER']);
 const NEEDS_SYMBOL: ReadonlySet<TransactionType> = new Set<TransactionType>([
-  ...OPTION_ONLY, 'BUY', 'SELL', 'DIVIDEND', 'SPLIT', 'SYMBOL_CHANGE',
+  ...OPTION_ONLY, ...SHARES_ONLY, 'DIVIDEND', 'SPLIT', 'SYMBOL_CHANGE',
 ]);
 /** The sign the cash must have: buys pay, sells and deposits receive. */
-const PAYS: ReadonlySet<TransactionType> = new Set<TransactionType>(['BUY', 'BUY_TO_OPEN', 'BUY_TO_CLOSE', 'WITHDRAWAL']);
-const RECEIVES: ReadonlySet<TransactionType> = new Set<TransactionType>(['SELL', 'SELL_TO_OPEN', 'SELL_TO_CLOSE', 'DEPOSIT']);
+const PAYS: ReadonlySet<TransactionType> = new Set<TransactionType>(['BUY', 'BUY_TO_OPEN', 'BUY_TO_CLOSE', 'BUY_TO_COVER', 'WITHDRAWAL']);
+const RECEIVES: ReadonlySet<TransactionType> = new Set<TransactionType>(['SELL', 'SELL_TO_OPEN', 'SELL_TO_CLOSE', 'SELL_SHORT', 'DEPOSIT']);
 
 function isTransactionType(text: string): text is TransactionType {
   return (TRANSACTION_TYPES as readonly string[]).includes(text);
@@ -116,7 +118,7 @@ function readRow(reader: RowReader, accountName: string, identity: RowIdentity):
     if (OPTION_ONLY.has(type) && option === null && symbolText !== '') {
       reader.fail('symbol', `${type} needs an option: an OCC symbol (SPY250117P00450000) or expiration, strike and right`);
     }
-    if ((type === 'BUY' || type === 'SELL') && option !== null) {
+    if (SHARES_ONLY.has(type) && option !== null) {
       reader.fail('type', `${type} is for shares; options use BUY_TO_OPEN, SELL_TO_OPEN, BUY_TO_CLOSE or SELL_TO_CLOSE`);
     }
     if (type !== 'SPLIT' && quantity < 0) reader.fail('quantity', `must not be negative for ${type} (only SPLIT is signed): "${reader.text('quantity')}"`);
