@@ -48,6 +48,8 @@ export interface Ledger {
   realizedByTx: Map<string, number>;
   /** The openings the history lacks, oldest first (docs/journal.md §Unmatched closes). */
   unmatched: UnmatchedOpening[];
+  /** Units each row removed beyond what was open, by transaction id (rows with an unmatched part only). */
+  unmatchedByTx: Map<string, number>;
   warnings: LedgerWarnings;
   transactionCount: number;
   /** The latest instant among the transactions (epoch ms), −Infinity without any. */
@@ -72,6 +74,7 @@ class LedgerBuilder implements RealizedSink {
   private currentDay: string | null = null;
   private readonly realizedByTx = new Map<string, number>();
   private readonly unmatched = new UnmatchedBook();
+  private readonly unmatchedByTx = new Map<string, number>();
   lastInstantMs = -Infinity;
   /** The row being processed: what it realized, and the chain and cash of its step (docs/journal.md §Campaigns). */
   private rowRealizedMinor = 0;
@@ -138,6 +141,7 @@ class LedgerBuilder implements RealizedSink {
     agg.unmatchedQuantity += qty;
     this.warnings.unmatchedCloses += 1;
     this.unmatched.add(pos, t, sign * qty, sideKnown);
+    this.unmatchedByTx.set(t.id, (this.unmatchedByTx.get(t.id) ?? 0) + qty);
   }
 
   private trade(t: Transaction): void {
@@ -410,6 +414,7 @@ class LedgerBuilder implements RealizedSink {
       positions: this.positions.open(),
       realizedByTx: this.realizedByTx,
       unmatched: this.unmatched.list(),
+      unmatchedByTx: this.unmatchedByTx,
       warnings: this.warnings,
       transactionCount,
       lastInstantMs: this.lastInstantMs,

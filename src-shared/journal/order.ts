@@ -86,6 +86,9 @@ export function rowOrder(transactions: readonly Transaction[]): RowOrder {
     order[i] = i;
     if (isManualOpening(t)) manual.push(i);
   }
+  // Manual openings moved to the start of one day keep the order of their own instants (for every other row, equal
+  // keys mean equal instants).
+  const ownMs = manual.length > 0 ? effectiveMs.slice() : null;
   if (manual.length > 0) {
     const dayStart = new Map<string, number>();
     for (let i = 0; i < count; i += 1) {
@@ -105,6 +108,8 @@ export function rowOrder(transactions: readonly Transaction[]): RowOrder {
   order.sort((a, b) => {
     const diff = (keys[a] ?? 0) - (keys[b] ?? 0);
     if (diff !== 0) return diff;
+    const own = ownMs === null ? 0 : (ownMs[a] ?? 0) - (ownMs[b] ?? 0);
+    if (own !== 0) return own;
     const ida = transactions[a]?.id ?? '';
     const idb = transactions[b]?.id ?? '';
     return ida < idb ? -1 : ida > idb ? 1 : 0;
