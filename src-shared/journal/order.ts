@@ -9,7 +9,10 @@ import type { Transaction, TransactionType } from './model';
 /**
  * Order among rows of the same instant: opens before closes before settlements. Date-only exports give
  * every row of a day the same instant, and the id (a hash) would otherwise decide whether a day trade's
- * close comes before its open. FIFO makes the result the same either way when a lot already exists.
+ * close comes before its open. A plain BUY comes before a plain SELL: at one instant a purchase is the
+ * opening more often than not (a day trade), and a sale that finds shares bought in the same instant is no
+ * sale of shares held before the history (docs/journal.md §Unmatched closes). FIFO makes the result the
+ * same either way when a lot already exists.
  */
 function phaseOf(type: TransactionType): number {
   switch (type) {
@@ -21,18 +24,19 @@ function phaseOf(type: TransactionType): number {
     case 'SELL_SHORT':
       return 1;
     case 'BUY':
-    case 'SELL':
       return 2;
+    case 'SELL':
+      return 3;
     case 'BUY_TO_CLOSE':
     case 'SELL_TO_CLOSE':
     case 'BUY_TO_COVER':
-      return 3;
+      return 4;
     case 'EXPIRATION':
     case 'ASSIGNMENT':
     case 'EXERCISE':
-      return 4;
-    default:
       return 5;
+    default:
+      return 6;
   }
 }
 

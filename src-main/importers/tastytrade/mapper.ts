@@ -60,10 +60,16 @@ function base(row: TastyRow, ctx: MapContext, type: TransactionType): ImportedTr
   });
 }
 
-/** BTO/STO/BTC/STC for options, BUY/SELL for everything else; null when the action says neither. */
+/**
+ * BTO/STO/BTC/STC for options; for everything else BUY/SELL, or the short sale and its cover when the action says so
+ * (a call assigned on shares not held delivers them "Sell to Open"): a plain SELL never opens a short (docs/journal.md).
+ * Null when the action says neither.
+ */
 function tradeType(row: TastyRow): TransactionType | null {
   const action = row.action.replace(/\s+/g, '_');
   if (isOptionKind(row)) return OPTION_ACTIONS[action] ?? null;
+  if (action.toUpperCase() === 'SELL_TO_OPEN') return 'SELL_SHORT';
+  if (action.toUpperCase() === 'BUY_TO_CLOSE') return 'BUY_TO_COVER';
   if (action.startsWith('BUY')) return 'BUY';
   if (action.startsWith('SELL')) return 'SELL';
   return null;

@@ -225,7 +225,8 @@ function readLeg(reader: RowReader, when: When, ctx: Context): Leg | null {
 }
 
 function legType(leg: Leg): TransactionType | null {
-  if (leg.option === null) return leg.side;
+  // A stock short sale says so (SELL TO OPEN) and its cover too: a plain SELL never opens a short (docs/journal.md).
+  if (leg.option === null) return leg.effect === 'TO OPEN' && leg.side === 'SELL' ? 'SELL_SHORT' : leg.effect === 'TO CLOSE' && leg.side === 'BUY' ? 'BUY_TO_COVER' : leg.side;
   if (leg.effect === 'TO OPEN') return leg.side === 'BUY' ? 'BUY_TO_OPEN' : 'SELL_TO_OPEN';
   if (leg.effect === 'TO CLOSE') return leg.side === 'BUY' ? 'BUY_TO_CLOSE' : 'SELL_TO_CLOSE';
   return null;
