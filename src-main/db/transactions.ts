@@ -59,10 +59,10 @@ export const TRANSACTIONS = Table.of<TransactionRow>()('transactions', [
   'previous_symbol',
 ]);
 
-/** What the ledger reads: every column but the description and the broker's row id. */
+/** What the ledger reads: every column but the description and the broker's row id, and the row's SQLite rowid. */
 const LEDGER_COLUMNS = TRANSACTIONS.columns.filter((column) => column !== 'description' && column !== 'broker_row_id');
-export type LedgerRow = Omit<TransactionRow, 'description' | 'broker_row_id'>;
-const LEDGER_COLUMNS_SQL = new Sql(LEDGER_COLUMNS.join(', '), []);
+export type LedgerRow = Omit<TransactionRow, 'description' | 'broker_row_id'> & { row_id?: number };
+const LEDGER_COLUMNS_SQL = new Sql(`rowid AS row_id, ${LEDGER_COLUMNS.join(', ')}`, []);
 
 /** Ids per statement of ledgerRowsByIds (well under SQLite's limit of parameters). */
 const LEDGER_IDS_PER_QUERY = 2_000;
@@ -161,6 +161,7 @@ export interface TransactionInserter {
 export class TransactionsRepository {
   private readonly indexStatement: Statement<[], IndexRow>;
   private readonly ledgerStatement: Statement<[], LedgerRow>;
+  private readonly ledgerRangeStatement: Statement<[number, number], LedgerRow>;
   private readonly sortStatement: Statement<[], SortRow>;
   private readonly hasSourceStatement: Statement<[string], number>;
   private readonly deleteByImportStatement: Statement<[number]>;
@@ -169,7 +170,8 @@ export class TransactionsRepository {
 
   constructor(private readonly db: Database) {
     this.indexStatement = db.prepare<[], IndexRow>(`SELECT ${TRANSACTIONS.select(['id', 'trade_day', 'underlying', 'account_id'])} FROM transactions ORDER BY trade_date DESC, id DESC`);
-    this.ledgerStatement = db.prepare<[], LedgerRow>(`SELECT ${LEDGER_COLUMNS.join(', ')} FROM transactions`);
+    this.ledgerStatement = db.prepare<[], LedgerRow>(`SELECT ${LEDGER_COLUMNS_SQL.text} FROM transactions`);
+    this.ledgerRangeStatement = db.prepare<[number, number], LedgerRow>(`SELECT ${LEDGER_COLUMNS_SQL.text} FROM transactions WHERE rowid BETWEEN ? AND ?`);
     this.sortStatement = db.prepare<[], SortRow>(`SELECT ${TRANSACTIONS.select(['type', 'symbol', 'quantity', 'price_minor', 'amount_minor'])} FROM transactions ORDER BY trade_date DESC, id DESC`);
     this.hasSourceStatement = db.prepare<[string], number>('SELECT EXISTS (SELECT 1 FROM transactions WHERE source = ?)').pluck();
     this.deleteByImportStatement = db.prepare<[number]>('DELETE FROM transactions WHERE import_id = ?');
@@ -190,6 +192,32 @@ export class TransactionsRepository {
   /** Every transaction as the ledger reads it, in no particular order (the ledger sorts). */
   ledgerRows(): IterableIterator<LedgerRow> {
     return this.ledgerStatement.iterate();
+  }
+
+  /**
+   * The ledger's columns of these rowids, in no particular order (the book replays them from a checkpoint): runs of
+   * consecutive rowids (an import stores a file's rows in its order, so a stretch of the journal is mostly one run)
+   * as ranges, the rest as lists.
+   */
+  ledgerRowsByRowids(rowids: readonly number[]): LedgerRow[] {
+    const sorted = [...rowids].sort((a, b) => a - b);
+    const rows: LedgerRow[] = [];
+    const singles: number[] = [];
+    for (let start = 0; start < sorted.length; ) {
+      let end = start;
+      while (end + 1 < sorted.length && sorted[end + 1] === (sorted[end] ?? 0) + 1) end += 1;
+      if (end - start >= 7) {
+        for (const row of this.ledgerRangeStatement.iterate(sorted[start] ?? 0, sorted[end] ?? 0)) rows.push(row);
+      } else {
+        for (let i = start; i <= end; i += 1) singles.push(sorted[i] ?? 0);
+      }
+      start = end + 1;
+    }
+    for (let start = 0; start < singles.length; start += LEDGER_IDS_PER_QUERY) {
+      const query = sql`SELECT ${LEDGER_COLUMNS_SQL} FROM transactions WHERE rowid IN ${sql.list(singles.slice(start, start + LEDGER_IDS_PER_QUERY))}`;
+      for (const row of this.db.prepare<SqlValue[], LedgerRow>(query.text).iterate(...query.params)) rows.push(row);
+    }
+    return rows;
   }
 
   /** The ledger's columns of these ids, in no particular order (the book replays them from a checkpoint). */

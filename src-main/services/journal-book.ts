@@ -10,18 +10,15 @@
 import { LRUCache } from 'lru-cache';
 import { isoInstant, parseInstantMs } from '../../src-shared/calendar';
 import { expiryInstantMs, settlementOf } from '../../src-shared/exposure/index';
-import { firstWhere, type BookLedger } from '../../src-shared/journal/checkpoints';
+import { firstWhere, rowsEndBy, type BookLedger } from '../../src-shared/journal/checkpoints';
 import { buildLedger, resumeLedger, type Ledger, type OpenPosition, type UnmatchedOpening } from '../../src-shared/journal/index';
 import { parseOccSymbol, type Transaction } from '../../src-shared/journal/model';
 import { instantMs } from '../../src-shared/journal/order';
 import { nextTradingDay } from '../../src-shared/trading-days';
 import { NEW_YORK, dateInZone, dayOfInstant, zonedTimeToMs } from '../../src-shared/zone';
 import type { Generations } from '../db/generations';
-import type { JournalIndex } from './journal-index';
+import { CHECKPOINT_EVERY, withRowids, type JournalIndex } from './journal-index';
 import type { JournalMarks } from './journal-marks';
-
-/** Rows between two checkpoints of the complete ledger (at least; each waits for the next day boundary). */
-export const CHECKPOINT_EVERY = 2_000;
 
 /** The instrument of a position or an unmatched close. */
 type Instrument = Pick<OpenPosition, 'accountId' | 'currency' | 'symbol' | 'underlying' | 'isOption' | 'expiration' | 'strike' | 'right' | 'multiplier'>;
@@ -167,9 +164,13 @@ export class JournalBook {
     }
     let ledger = base;
     if (inferred.length > 0 || base.checkpoints === undefined) {
-      const rows = this.index.readTransactions(() => true);
-      for (const item of inferred) rows.push(item.transaction);
-      ledger = buildLedger(rows, { reportingCurrency: base.reportingCurrency, checkpointEvery: CHECKPOINT_EVERY });
+      const rowids: number[] = [];
+      const rows = this.index.readTransactions(() => true, rowids);
+      for (const item of inferred) {
+        rows.push(item.transaction);
+        rowids.push(-1);
+      }
+      ledger = withRowids(buildLedger(rows, { reportingCurrency: base.reportingCurrency, checkpointEvery: CHECKPOINT_EVERY }), rowids);
       // The base's own checkpoints are of rows without the inferred ones: of no use now.
       delete base.checkpoints;
     }
@@ -246,27 +247,37 @@ export class JournalBook {
   private replay(complete: Complete, asOfMs: number, pending: readonly InferredExpiration[], extra: readonly InferredExpiration[]): BookLedger {
     const checkpoints = complete.ledger.checkpoints;
     if (checkpoints === undefined) throw new Error('journal book: the complete ledger has no checkpoints');
-    const { ids, instantsMs } = checkpoints;
-    const end = firstWhere(ids.length, (k) => (instantsMs[k] ?? 0) > asOfMs);
-    let limit = end;
+    const { ids, rowids, checkpoints: list } = checkpoints;
+    // The latest checkpoint whose rows all count by asOf and come before every row to leave out or add (a checkpoint
+    // sits between two days: the rows after it count after its last instant).
+    let startBefore = asOfMs;
     for (const item of [...pending, ...extra]) {
       const ms = instantOf(item.transaction);
-      if (ms <= asOfMs) limit = Math.min(limit, firstWhere(ids.length, (k) => (instantsMs[k] ?? 0) >= ms));
+      if (ms <= asOfMs) startBefore = Math.min(startBefore, ms - 1);
     }
-    const list = checkpoints.checkpoints;
-    const checkpoint = list[firstWhere(list.length, (i) => (list[i]?.position ?? 0) > limit) - 1] ?? null;
+    const first = firstWhere(list.length, (i) => (list[i]?.lastInstantMs ?? 0) > startBefore) - 1;
+    const checkpoint = list[first] ?? null;
+    // The rows up to asOf (and up to a sample's worth past it: the walk stops at asOf, resumeLedger).
+    const end = rowsEndBy(checkpoints, asOfMs);
     const skip = new Set(pending.map((item) => item.transaction.id));
     const stored: string[] = [];
+    const storedRowids: number[] = [];
     const rows: Transaction[] = extra.map((item) => item.transaction);
     for (let k = checkpoint?.position ?? 0; k < end; k += 1) {
       const id = ids[k] ?? '';
       if (skip.has(id)) continue;
       const inferred = complete.byId.get(id);
-      if (inferred !== undefined) rows.push(inferred.transaction);
-      else stored.push(id);
+      if (inferred !== undefined) {
+        rows.push(inferred.transaction);
+        continue;
+      }
+      stored.push(id);
+      storedRowids.push(rowids?.[k] ?? -1);
     }
-    for (const tx of this.index.ledgerTransactions(stored)) rows.push(tx);
-    return resumeLedger(complete.ledger, checkpoint, rows);
+    // By rowid (ranges of a file's rows), checked against the ids; by id when the rows moved under the index.
+    const read = rowids !== undefined && !storedRowids.includes(-1) ? this.index.ledgerTransactionsAt(storedRowids, stored) : null;
+    for (const tx of read ?? this.index.ledgerTransactions(stored)) rows.push(tx);
+    return resumeLedger(complete.ledger, checkpoint, rows, asOfMs);
   }
 
   /** The book of all accounts at `asOfMs`: positions, campaigns, unmatched closes and expiries that need attention. */

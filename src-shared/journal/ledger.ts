@@ -5,7 +5,7 @@
  * read its day buckets. All money is integer minor units (src-shared/money.ts).
  */
 import { ChainBook, slotHoldings, type ChainRecord, type ChainSlot } from './chains';
-import { attributeRolls, liveChain, liveState, type BookLedger, type LedgerCheckpoint, type LedgerCheckpoints } from './checkpoints';
+import { attributeRolls, CheckpointCodec, countRolls, firstWhere, SAMPLE_EVERY, type BookLedger, type LedgerCheckpoint, type LedgerCheckpoints } from './checkpoints';
 import { BUYS, CLOSING, OPENING, rowOrder } from './order';
 import { PositionBook, QTY_EPSILON, prorate, tradeValueMinor, type OpenPosition, type Position, type RealizedSink } from './lots';
 import { FILL_TYPES, TRANSACTION_TYPES, type Transaction, type TransactionType } from './model';
@@ -75,6 +75,8 @@ class LedgerBuilder implements RealizedSink {
   private readonly realizedByTx = new Map<string, number>();
   private readonly unmatched = new UnmatchedBook();
   private readonly unmatchedByTx = new Map<string, number>();
+  /** The live chains a replay started from, with their underlying then. */
+  private readonly restoredUnderlying = new Map<ChainRecord, string>();
   lastInstantMs = -Infinity;
   /** The row being processed: what it realized, and the chain and cash of its step (docs/journal.md §Campaigns). */
   private rowRealizedMinor = 0;
@@ -315,29 +317,33 @@ class LedgerBuilder implements RealizedSink {
     this.positions.moveLots(old, target);
   }
 
-  /** Walks the rows in processing order; with `every`, keeps a checkpoint at the first day boundary after each `every` rows. */
-  process(transactions: readonly Transaction[], every = 0): LedgerCheckpoints | null {
+  /**
+   * Walks the rows in processing order, up to those counting at `untilMs`; with `every`, keeps a checkpoint at the first
+   * day boundary after each `every` rows.
+   */
+  process(transactions: readonly Transaction[], every = 0, untilMs = Infinity): LedgerCheckpoints | null {
     const { order, effectiveMs, lastInstantMs } = rowOrder(transactions);
-    if (lastInstantMs > this.lastInstantMs) this.lastInstantMs = lastInstantMs;
     const count = order.length;
-    const book: LedgerCheckpoints | null = every > 0 ? { ids: new Array<string>(count), instantsMs: new Float64Array(count), checkpoints: [] } : null;
+    const book: LedgerCheckpoints | null =
+      every > 0 ? { ids: new Array<string>(count), samplesMs: new Float64Array(Math.ceil(count / SAMPLE_EVERY)), order, checkpoints: [], codec: new CheckpointCodec() } : null;
     let sinceCheckpoint = 0;
     let lastInstant = -Infinity;
     for (let k = 0; k < count; k += 1) {
       const index = order[k] ?? 0;
       const t = transactions[index];
       if (!t) continue;
+      if ((effectiveMs[index] ?? 0) > untilMs) break;
       if (this.currentDay !== null && t.tradeDay !== this.currentDay) {
         this.chains.endOfDay(this.currentDay);
         if (book && sinceCheckpoint >= every) {
-          book.checkpoints.push(this.capture(k, t.tradeDay, lastInstant));
+          book.checkpoints.push(this.capture(book.codec, k, t.tradeDay, lastInstant));
           sinceCheckpoint = 0;
         }
       }
       this.currentDay = t.tradeDay;
       if (book) {
         book.ids[k] = t.id;
-        book.instantsMs[k] = effectiveMs[index] ?? 0;
+        if (k % SAMPLE_EVERY === 0) book.samplesMs[k / SAMPLE_EVERY] = effectiveMs[index] ?? 0;
         sinceCheckpoint += 1;
       }
       lastInstant = Math.max(lastInstant, effectiveMs[index] ?? 0);
@@ -352,11 +358,13 @@ class LedgerBuilder implements RealizedSink {
       this.endRow(t);
     }
     if (this.currentDay !== null) this.chains.endOfDay(this.currentDay);
+    // The rows' own latest instant; of those walked when the walk stopped at an instant.
+    this.lastInstantMs = Math.max(this.lastInstantMs, untilMs === Infinity ? lastInstantMs : lastInstant);
     return book;
   }
 
   /** The book between two days, before row `position` (docs/journal.md §Checkpoints). */
-  private capture(position: number, day: string, lastInstantMs: number): LedgerCheckpoint {
+  private capture(codec: CheckpointCodec, position: number, day: string, lastInstantMs: number): LedgerCheckpoint {
     const slots = this.chains.slotStates();
     const live = new Set<number>();
     for (const slot of slots) {
@@ -367,27 +375,29 @@ class LedgerBuilder implements RealizedSink {
       position,
       day,
       lastInstantMs,
-      positions: this.positions.capture(),
-      slots,
       chainCount: this.chains.count,
-      live: [...live].flatMap((index) => {
+      positions: codec.packPositions(this.positions.all()),
+      slots: codec.packSlots(slots),
+      live: codec.packLive([...live].flatMap((index) => {
         const chain = this.chains.at(index);
-        return chain ? [liveState(chain, index)] : [];
-      }),
+        return chain ? [{ index, chain }] : [];
+      })),
+      liveRolls: new Int32Array(0),
       unmatched: this.unmatched.list().map((u) => ({ ...u })),
       warnings: { ...this.warnings },
     };
   }
 
   /** Starts from a checkpoint of the build that made `complete`: its chains, slots, open positions and unmatched closes. */
-  restore(checkpoint: LedgerCheckpoint, complete: readonly ChainRecord[]): void {
-    const chains = complete.slice(0, checkpoint.chainCount);
-    for (const state of checkpoint.live) {
-      const record = complete[state.index];
-      if (record) chains[state.index] = liveChain(record, state);
-    }
-    this.chains.restore(chains, checkpoint.slots);
-    this.positions.restore(checkpoint.positions);
+  restore(checkpoint: LedgerCheckpoint, complete: Ledger): void {
+    const codec = complete.checkpoints?.codec;
+    if (codec === undefined) throw new Error('ledger: a checkpoint of a build without checkpoints');
+    const chains = codec.liveChains(checkpoint, complete.chains);
+    chains.forEach((chain, index) => {
+      if (chain !== complete.chains[index]) this.restoredUnderlying.set(chain, chain.underlying);
+    });
+    this.chains.restore(chains, codec.unpackSlots(checkpoint.slots));
+    for (const pos of codec.unpackPositions(checkpoint.positions, (accountId, underlying, currency) => this.chains.slot(accountId, underlying, currency))) this.positions.adopt(pos);
     this.unmatched.restore(checkpoint.unmatched);
     Object.assign(this.warnings, checkpoint.warnings);
     this.lastInstantMs = checkpoint.lastInstantMs;
@@ -423,15 +433,26 @@ class LedgerBuilder implements RealizedSink {
 
   /**
    * The book after a replay from `checkpoint`: the complete ledger's rolls of the days before it and the replayed
-   * days' own; rolls counted again only in the chains the replay may have changed (the others are the complete ones).
+   * days' own. A live chain starts with its rolls before the checkpoint and counts the replayed ones (all again when a
+   * rename moved it since: rolls count under a chain's last name); the frozen chains are the complete ones.
    */
   finishBook(complete: Ledger, checkpoint: LedgerCheckpoint | null): BookLedger {
-    const before = checkpoint === null ? [] : complete.rolls.filter((roll) => roll.day < checkpoint.day);
-    const rolls = before.concat(matchRolls(this.legs));
+    const before = checkpoint === null ? [] : complete.rolls.slice(0, firstWhere(complete.rolls.length, (i) => (complete.rolls[i]?.day ?? '') >= checkpoint.day));
+    const replayed = matchRolls(this.legs);
     const chains = this.chains.finish();
     const frozen = checkpoint === null ? 0 : checkpoint.chainCount;
-    const changed = chains.filter((chain, index) => index >= frozen || chain !== complete.chains[index]);
-    attributeRolls(changed, rolls);
+    const counting: ChainRecord[] = [];
+    const renamed: ChainRecord[] = [];
+    chains.forEach((chain, index) => {
+      if (index < frozen && chain === complete.chains[index]) return;
+      const was = this.restoredUnderlying.get(chain);
+      if (was === undefined || was === chain.underlying) counting.push(chain);
+      else renamed.push(chain);
+    });
+    attributeRolls(counting, replayed);
+    const rolls = before.concat(replayed);
+    for (const chain of renamed) chain.rolls = 0;
+    attributeRolls(renamed, rolls);
     return { reportingCurrency: this.reportingCurrency, chains, rolls, positions: this.positions.open(), unmatched: this.unmatched.list(), lastInstantMs: this.lastInstantMs };
   }
 }
@@ -441,17 +462,21 @@ export function buildLedger(transactions: readonly Transaction[], options: Ledge
   const builder = new LedgerBuilder(options.reportingCurrency, options.timeline === true);
   const checkpoints = builder.process(transactions, options.checkpointEvery ?? 0);
   const ledger = builder.finish(transactions.length);
-  if (checkpoints !== null) ledger.checkpoints = checkpoints;
+  if (checkpoints !== null) {
+    checkpoints.codec.seal();
+    countRolls(checkpoints, ledger.chains, ledger.rolls);
+    ledger.checkpoints = checkpoints;
+  }
   return ledger;
 }
 
 /**
- * The book at an instant from a checkpoint of `complete`'s build (null: from the start) and the rows after it up to the
- * instant, in any order (docs/journal.md §Checkpoints).
+ * The book at `untilMs` from a checkpoint of `complete`'s build (null: from the start) and rows after it, in any order;
+ * those that count after the instant are left out (docs/journal.md §Checkpoints).
  */
-export function resumeLedger(complete: Ledger, checkpoint: LedgerCheckpoint | null, rows: readonly Transaction[]): BookLedger {
+export function resumeLedger(complete: Ledger, checkpoint: LedgerCheckpoint | null, rows: readonly Transaction[], untilMs = Infinity): BookLedger {
   const builder = new LedgerBuilder(complete.reportingCurrency, false);
-  if (checkpoint !== null) builder.restore(checkpoint, complete.chains);
-  builder.process(rows);
+  if (checkpoint !== null) builder.restore(checkpoint, complete);
+  builder.process(rows, 0, untilMs);
   return builder.finishBook(complete, checkpoint);
 }

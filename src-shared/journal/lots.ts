@@ -36,25 +36,6 @@ export interface Lot {
   openDay: string;
 }
 
-/** An open position as a checkpoint keeps it: its instrument, side, open lots and the slot it counts in. */
-export interface PositionState {
-  accountId: string;
-  symbol: string;
-  underlying: string;
-  currency: string;
-  isOption: boolean;
-  right: OptionRight | null;
-  expiration: string | null;
-  strike: number | null;
-  multiplier: number;
-  side: number;
-  qty: number;
-  lots: Lot[];
-  openCostMinor: number;
-  /** The underlying of its chain slot (a symbol change moves positions to the new name's slot). */
-  slotUnderlying: string;
-}
-
 export interface Position {
   accountId: string;
   symbol: string;
@@ -246,28 +227,11 @@ export class PositionBook {
     this.setQty(to, to.qty + movedQty);
   }
 
-  /** The open positions with copies of their lots (a checkpoint). */
-  capture(): PositionState[] {
-    const states: PositionState[] = [];
-    for (const pos of this.all()) {
-      if (pos.qty <= 0) continue;
-      const { accountId, symbol, underlying, currency, isOption, right, expiration, strike, multiplier, side, qty, openCostMinor } = pos;
-      const lots = pos.lots.slice(pos.head).map((lot) => ({ ...lot }));
-      states.push({ accountId, symbol, underlying, currency, isOption, right, expiration, strike, multiplier, side, qty, lots, openCostMinor, slotUnderlying: pos.slot.underlying });
-    }
-    return states;
-  }
-
-  /** Starts from a checkpoint's open positions (their lots copied: the checkpoint serves many replays). */
-  restore(states: readonly PositionState[]): void {
-    for (const state of states) {
-      const slot = this.chains.slot(state.accountId, state.slotUnderlying, state.currency);
-      const { slotUnderlying: _slotUnderlying, lots, ...fields } = state;
-      const pos: Position = { ...fields, lots: lots.map((lot) => ({ ...lot })), head: 0, slot };
-      innerMap(innerMap(this.positions, pos.accountId), pos.currency).set(pos.symbol, pos);
-      slot.openPositions += 1;
-      slot.members.add(pos);
-    }
+  /** A position restored from a checkpoint, open in its slot. */
+  adopt(pos: Position): void {
+    innerMap(innerMap(this.positions, pos.accountId), pos.currency).set(pos.symbol, pos);
+    pos.slot.openPositions += 1;
+    pos.slot.members.add(pos);
   }
 
   /** Every open position with the entry value and costs of its open lots. */

@@ -85,7 +85,8 @@ describe.skipIf(!present)('real broker files with their oldest history cut away'
         const wholeLedger = whole.ledger();
         const wholeRows = new JournalIndex(whole.db, () => 'USD').readTransactions(() => true);
         // A checkpoint at every day boundary: the lots of the whole file at the start of any day.
-        const atDays = buildLedger(wholeRows, { reportingCurrency: 'USD', checkpointEvery: 1 }).checkpoints?.checkpoints ?? [];
+        const daily = buildLedger(wholeRows, { reportingCurrency: 'USD', checkpointEvery: 1 }).checkpoints;
+        const atDays = daily?.checkpoints ?? [];
         const cuts = [...new Set([0.2, 0.45, 0.7].map((q) => days[Math.floor(q * days.length)] ?? ''))].filter((day) => day > (days[0] ?? ''));
         const report: string[] = [`${wholeRows.length} transactions, ${wholeLedger.unmatchedByTx.size} unmatched closes in the whole file`];
         for (const cutDay of cuts) {
@@ -111,6 +112,7 @@ describe.skipIf(!present)('real broker files with their oldest history cut away'
             }
             expect(allUnmatched, 'rows with nothing open are rows of the file').toBeLessThanOrEqual(ledger.unmatchedByTx.size);
             const checkpoint = atDays.find((c) => c.day === cutDay);
+            const heldAtCut = checkpoint === undefined ? [] : (daily?.codec.positionsOf(checkpoint.positions) ?? []);
             expect(checkpoint, `a checkpoint on ${cutDay}`).toBeDefined();
             if (OPEN_CLOSE_INFERRED[file] !== undefined) {
               report.push(`${cutDay}: ${ledger.unmatchedByTx.size} unmatched closes (${OPEN_CLOSE_INFERRED[file]}: not accounted across the cut)`);
@@ -128,7 +130,7 @@ describe.skipIf(!present)('real broker files with their oldest history cut away'
               return current;
             };
             const atCut = new Map<string, number>();
-            for (const p of checkpoint?.positions ?? []) atCut.set(renamed(keyOf(p)), (atCut.get(renamed(keyOf(p))) ?? 0) + p.side * p.qty);
+            for (const p of heldAtCut) atCut.set(renamed(keyOf(p)), (atCut.get(renamed(keyOf(p))) ?? 0) + p.side * p.qty);
             // Openings listed per instrument (an expiration's side is a guess: remembered).
             const sum = (list: readonly UnmatchedOpening[], into = new Map<string, { quantity: number; sideKnown: boolean }>(), sign = 1) => {
               for (const u of list) {
@@ -157,7 +159,7 @@ describe.skipIf(!present)('real broker files with their oldest history cut away'
 
             // The openings entered by hand: every lot the whole file held at the cut, at its own basis and day.
             const byAccount = new Map<string, ReturnType<typeof openingRow>[]>();
-            for (const p of checkpoint?.positions ?? []) {
+            for (const p of heldAtCut) {
               p.lots.forEach((lot, index) => {
                 const rows = byAccount.get(p.accountId) ?? [];
                 const option = p.isOption && p.expiration !== null && p.strike !== null && p.right !== null ? { expiration: p.expiration, strike: p.strike, right: p.right } : undefined;

@@ -5,21 +5,21 @@
  */
 import { describe, expect, it } from 'vitest';
 import { syntheticTransactions } from '../../../src-shared/demo/journal';
-import { firstWhere, type BookLedger } from '../../../src-shared/journal/checkpoints';
+import { firstWhere, rowsEndBy, type BookLedger } from '../../../src-shared/journal/checkpoints';
 import { buildLedger, resumeLedger, type Ledger } from '../../../src-shared/journal/index';
 import type { Transaction } from '../../../src-shared/journal/model';
-import { instantMs } from '../../../src-shared/journal/order';
+import { instantMs, rowOrder } from '../../../src-shared/journal/order';
 import { stored, tx } from './helpers';
 
 /** The book of the rows up to `asOfMs`, replayed from the nearest checkpoint of `complete` before it. */
 function bookAt(complete: Ledger, byId: ReadonlyMap<string, Transaction>, asOfMs: number): BookLedger {
   const cps = complete.checkpoints;
   if (cps === undefined) throw new Error('no checkpoints');
-  const end = firstWhere(cps.ids.length, (k) => (cps.instantsMs[k] ?? 0) > asOfMs);
   const list = cps.checkpoints;
-  const checkpoint = list[firstWhere(list.length, (i) => (list[i]?.position ?? 0) > end) - 1] ?? null;
-  const rows = cps.ids.slice(checkpoint?.position ?? 0, end).map((id) => byId.get(id));
-  return resumeLedger(complete, checkpoint, rows.filter((row): row is Transaction => row !== undefined));
+  const checkpoint = list[firstWhere(list.length, (i) => (list[i]?.lastInstantMs ?? 0) > asOfMs) - 1] ?? null;
+  // The rows after the checkpoint up to asOf, and a few past it: the walk stops at asOf.
+  const rows = cps.ids.slice(checkpoint?.position ?? 0, rowsEndBy(cps, asOfMs)).map((id) => byId.get(id));
+  return resumeLedger(complete, checkpoint, rows.filter((row): row is Transaction => row !== undefined), asOfMs);
 }
 
 /** What the positions and campaigns read of a book, comparable with toEqual (positions in a fixed order: the reads sort them). */
@@ -71,8 +71,9 @@ describe('checkpoints', () => {
       // On a row's instant, just before it, and at the day's end New York time (23:59 EST is 04:59 UTC next day).
       samples.push(at, at - 1, Date.UTC(new Date(at).getUTCFullYear(), new Date(at).getUTCMonth(), new Date(at).getUTCDate() + 1, 4, 59));
     }
-    // The instant each row counts at (a manual opening's is its day's first): the order the build kept.
-    const counted = new Map((complete.checkpoints?.ids ?? []).map((id, k) => [id, complete.checkpoints?.instantsMs[k] ?? Number.NaN]));
+    // The instant each row counts at (a manual opening's is its day's first).
+    const { effectiveMs } = rowOrder(rows);
+    const counted = new Map(rows.map((row, i) => [row.id, effectiveMs[i] ?? Number.NaN]));
     const effective = (row: Transaction) => counted.get(row.id) ?? Number.NaN;
     let replayed = 0;
     for (const asOfMs of samples) {
@@ -86,7 +87,7 @@ describe('checkpoints', () => {
 
   it('leaves the complete ledger as it was (a replay copies what it changes)', () => {
     const before = JSON.stringify(figures(complete));
-    const middle = complete.checkpoints?.instantsMs[Math.floor(rows.length / 2)] ?? 0;
+    const middle = complete.checkpoints?.checkpoints[5]?.lastInstantMs ?? 0;
     bookAt(complete, byId, middle);
     bookAt(complete, byId, middle + 3 * 86_400_000);
     expect(JSON.stringify(figures(complete))).toBe(before);
