@@ -53,11 +53,19 @@ export interface Mark {
   stale: boolean;
 }
 
+/** Ages computed lately: the positions of one read share a few snapshots and one instant. */
+const recentAges = new Map<string, number>();
+
 /** The age of a snapshot at `asOfMs` in New York trading days (docs/journal.md §Positions, marks have an age). */
 export function markAgeDays(quoteTime: string, asOfMs: number): number {
+  const key = `${quoteTime}|${asOfMs}`;
+  const known = recentAges.get(key);
+  if (known !== undefined) return known;
   const quoteMs = parseInstantMs(quoteTime);
-  if (!Number.isFinite(quoteMs)) return Number.MAX_SAFE_INTEGER;
-  return tradingDaysAfter(dateInZone(quoteMs, NEW_YORK), dateInZone(asOfMs, NEW_YORK));
+  const age = Number.isFinite(quoteMs) ? tradingDaysAfter(dateInZone(quoteMs, NEW_YORK), dateInZone(asOfMs, NEW_YORK)) : Number.MAX_SAFE_INTEGER;
+  if (recentAges.size >= 256) recentAges.clear();
+  recentAges.set(key, age);
+  return age;
 }
 
 /** Greeks of the whole position: delta in shares, gamma in shares per $1, theta $/day, vega $/vol point. */
