@@ -329,7 +329,7 @@ const CampaignSchema = Type.Object({
   fees: Money('Standalone fees'),
   commissions: Money('Commission + fees charged on its fills and settlements (the part opened in the history), a positive cost inside realizedPL'),
   pnl: Money('realizedPL + dividends − fees'),
-  unrealizedPL: Nullable(Money('Open chains, from marks')),
+  unrealizedPL: Nullable(Money('Open chains: Σ unrealized of their open positions; null when one has no fresh mark (none, or older than markMaxAgeDays)')),
   sharesHeld: Type.Number(),
   adjustedCostBasis: Nullable(Type.Number({ description: 'Per share: (cost of the shares held − net option cash) / shares' })),
   collateralPeak: Money('Largest cost of shares held + strike × multiplier × contracts of open short puts'),
