@@ -166,6 +166,16 @@ export async function benchJournal(): Promise<BenchLine[]> {
     const campaigns = JSON.parse((await get(`/v1/journal/chains?asOf=${asOf}&limit=100`)).body) as CampaignsResponseT;
     const openChainsMs = await timeMs(() => get(`/v1/journal/chains?asOf=${asOf}&status=open&limit=100`), 15, 3);
     const filteredMs = await timeMs(() => get(`/v1/journal/transactions?symbol=SPY&fromDate=${years.y}-01-01&toDate=${years.y}-12-31&limit=100`), 40, 5);
+    // Past instants not asked before (cold): each book is replayed from the nearest checkpoint (docs/journal.md §Checkpoints).
+    const instants = journalCtx.db.prepare('SELECT trade_date FROM transactions ORDER BY trade_date').pluck().all() as string[];
+    let asked = 0;
+    const coldAsOf = () => {
+      asked += 1;
+      // 7919 is prime to 997: every call lands on another of 997 instants spread over the journal.
+      return encodeURIComponent(instants[Math.floor((((asked * 7919) % 997) + 0.5) / 997 * instants.length)] ?? '');
+    };
+    const pastPositionsMs = await timeMs(() => get(`/v1/journal/positions?asOf=${coldAsOf()}`), 15, 3);
+    const pastChainsMs = await timeMs(() => get(`/v1/journal/chains?asOf=${coldAsOf()}&limit=100`), 15, 3);
     await app.close();
     return [
       atLeast(
@@ -183,6 +193,8 @@ export async function benchJournal(): Promise<BenchLine[]> {
       atMost('journal.chains_ms', chainsMs, 'ms', 50, `a page of ${campaigns.chains.length} of the ${campaigns.pagination.total} campaigns up to ${lastInstant}, with their ${campaigns.chains.reduce((sum, c) => sum + c.legs.length, 0)} legs (ids), unrealized from the marks`),
       atMost('journal.open_chains_ms', openChainsMs, 'ms', 50, 'status=open, a page of 100'),
       atMost('journal.transactions_filtered_page_ms', filteredMs, 'ms', 5, 'symbol and date filters'),
+      atMost('journal.positions_past_asof_ms', pastPositionsMs, 'ms', 100, 'a past instant not asked before, anywhere in the journal: replayed from the nearest checkpoint'),
+      atMost('journal.chains_past_asof_ms', pastChainsMs, 'ms', 100, 'a page of 100 campaigns at a past instant not asked before'),
     ];
   } finally {
     await journalCtx.close();

@@ -10,6 +10,8 @@ export interface Settings {
   /** Journal time zone: trade days are calendar days here. */
   timeZone: string;
   reportingCurrency: string;
+  /** A snapshot marks a position when quoted within this many New York trading days before asOf (docs/journal.md §Positions). */
+  markMaxAgeDays: number;
   /** Exposure answer cache lifetime. */
   cacheSeconds: number;
   rateLimit: { perSecond: number; burst: number };
@@ -27,6 +29,7 @@ export const DEFAULT_SETTINGS: Settings = {
   rate: 0.04,
   timeZone: NEW_YORK,
   reportingCurrency: 'USD',
+  markMaxAgeDays: 2,
   cacheSeconds: 60,
   rateLimit: { perSecond: 50, burst: 100 },
   snapshotRetention: 20,

@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { TRANSACTION_TYPES, type ImportedTransaction, type OptionRight, type Transaction, type TransactionType } from '../../src-shared/journal/model';
-import { sql, Table, type SqlValue } from './sql';
+import { Sql, sql, Table, type SqlValue } from './sql';
 
 /** A row of `transactions` (migration 002). Money in integer minor units; booleans as 0/1. */
 export type TransactionRow = {
@@ -62,9 +62,13 @@ export const TRANSACTIONS = Table.of<TransactionRow>()('transactions', [
   'sequence',
 ]);
 
-/** What the ledger reads: every column but the description and the broker's row id. */
+/** What the ledger reads: every column but the description and the broker's row id, and the row's SQLite rowid. */
 const LEDGER_COLUMNS = TRANSACTIONS.columns.filter((column) => column !== 'description' && column !== 'broker_row_id');
-export type LedgerRow = Omit<TransactionRow, 'description' | 'broker_row_id'>;
+export type LedgerRow = Omit<TransactionRow, 'description' | 'broker_row_id'> & { row_id?: number };
+const LEDGER_COLUMNS_SQL = new Sql(`rowid AS row_id, ${LEDGER_COLUMNS.join(', ')}`, []);
+
+/** Ids per statement of ledgerRowsByIds (well under SQLite's limit of parameters). */
+const LEDGER_IDS_PER_QUERY = 2_000;
 
 /** The journal's in-memory index of every transaction: what filters and pages need. */
 export type IndexRow = Pick<TransactionRow, 'id' | 'trade_day' | 'underlying' | 'account_id'>;
@@ -162,6 +166,7 @@ export interface TransactionInserter {
 export class TransactionsRepository {
   private readonly indexStatement: Statement<[], IndexRow>;
   private readonly ledgerStatement: Statement<[], LedgerRow>;
+  private readonly ledgerRangeStatement: Statement<[number, number], LedgerRow>;
   private readonly sortStatement: Statement<[], SortRow>;
   private readonly hasSourceStatement: Statement<[string], number>;
   private readonly deleteByImportStatement: Statement<[number]>;
@@ -170,7 +175,8 @@ export class TransactionsRepository {
 
   constructor(private readonly db: Database) {
     this.indexStatement = db.prepare<[], IndexRow>(`SELECT ${TRANSACTIONS.select(['id', 'trade_day', 'underlying', 'account_id'])} FROM transactions ORDER BY trade_date DESC, id DESC`);
-    this.ledgerStatement = db.prepare<[], LedgerRow>(`SELECT ${LEDGER_COLUMNS.join(', ')} FROM transactions`);
+    this.ledgerStatement = db.prepare<[], LedgerRow>(`SELECT ${LEDGER_COLUMNS_SQL.text} FROM transactions`);
+    this.ledgerRangeStatement = db.prepare<[number, number], LedgerRow>(`SELECT ${LEDGER_COLUMNS_SQL.text} FROM transactions WHERE rowid BETWEEN ? AND ?`);
     this.sortStatement = db.prepare<[], SortRow>(`SELECT ${TRANSACTIONS.select(['type', 'symbol', 'quantity', 'price_minor', 'amount_minor'])} FROM transactions ORDER BY trade_date DESC, id DESC`);
     this.hasSourceStatement = db.prepare<[string], number>('SELECT EXISTS (SELECT 1 FROM transactions WHERE source = ?)').pluck();
     this.deleteByImportStatement = db.prepare<[number]>('DELETE FROM transactions WHERE import_id = ?');
@@ -191,6 +197,43 @@ export class TransactionsRepository {
   /** Every transaction as the ledger reads it, in no particular order (the ledger sorts). */
   ledgerRows(): IterableIterator<LedgerRow> {
     return this.ledgerStatement.iterate();
+  }
+
+  /**
+   * The ledger's columns of these rowids, in no particular order (the book replays them from a checkpoint): runs of
+   * consecutive rowids (an import stores a file's rows in its order, so a stretch of the journal is mostly one run)
+   * as ranges, the rest as lists.
+   */
+  ledgerRowsByRowids(rowids: readonly number[]): LedgerRow[] {
+    const sorted = [...rowids].sort((a, b) => a - b);
+    const rows: LedgerRow[] = [];
+    const singles: number[] = [];
+    for (let start = 0; start < sorted.length; ) {
+      let end = start;
+      while (end + 1 < sorted.length && sorted[end + 1] === (sorted[end] ?? 0) + 1) end += 1;
+      if (end - start >= 7) {
+        for (const row of this.ledgerRangeStatement.iterate(sorted[start] ?? 0, sorted[end] ?? 0)) rows.push(row);
+      } else {
+        for (let i = start; i <= end; i += 1) singles.push(sorted[i] ?? 0);
+      }
+      start = end + 1;
+    }
+    for (let start = 0; start < singles.length; start += LEDGER_IDS_PER_QUERY) {
+      const query = sql`SELECT ${LEDGER_COLUMNS_SQL} FROM transactions WHERE rowid IN ${sql.list(singles.slice(start, start + LEDGER_IDS_PER_QUERY))}`;
+      for (const row of this.db.prepare<SqlValue[], LedgerRow>(query.text).iterate(...query.params)) rows.push(row);
+    }
+    return rows;
+  }
+
+  /** The ledger's columns of these ids, in no particular order (the book replays them from a checkpoint). */
+  ledgerRowsByIds(ids: readonly string[]): LedgerRow[] {
+    const rows: LedgerRow[] = [];
+    // Bounded lists: SQLite caps the parameters of a statement.
+    for (let start = 0; start < ids.length; start += LEDGER_IDS_PER_QUERY) {
+      const query = sql`SELECT ${LEDGER_COLUMNS_SQL} FROM transactions WHERE id IN ${sql.list(ids.slice(start, start + LEDGER_IDS_PER_QUERY))}`;
+      for (const row of this.db.prepare<SqlValue[], LedgerRow>(query.text).iterate(...query.params)) rows.push(row);
+    }
+    return rows;
   }
 
   /** Full rows of these ids, in no particular order. */

@@ -88,8 +88,8 @@ export class JournalWorkerClient implements JournalApi {
   }
 
   private call(method: string, args: unknown[], deadlineMs?: number, transfer: ArrayBuffer[] = []): Promise<unknown> {
-    const { timeZone, reportingCurrency, rate } = this.options.settings();
-    const settings = { timeZone, reportingCurrency, rate };
+    const { timeZone, reportingCurrency, rate, markMaxAgeDays } = this.options.settings();
+    const settings = { timeZone, reportingCurrency, rate, markMaxAgeDays };
     return this.worker.send(
       (id) => ({ type: 'call', id, method, args, settings, nowMs: this.options.clock.nowMs(), ...(deadlineMs === undefined ? {} : { deadlineMs }) }) satisfies CallMessage,
       transfer,

@@ -4,7 +4,7 @@ import type { Account, Transaction } from '../../src-shared/journal/model';
 import { AccountsRepository } from '../db/accounts';
 import { Generations } from '../db/generations';
 import { dataVersionReader } from '../db/open';
-import { toTransaction, TransactionsRepository } from '../db/transactions';
+import { toTransaction, TransactionsRepository, type LedgerRow } from '../db/transactions';
 
 /** One shared copy per distinct string (currencies, symbols, account ids repeat on every row). */
 function interner(): (text: string) => string {
@@ -15,6 +15,30 @@ function interner(): (text: string) => string {
     seen.set(text, text);
     return text;
   };
+}
+
+/**
+ * Rows between two checkpoints of a ledger build (at least; each waits for the next day boundary): the book at a past
+ * instant replays at most about this many (docs/journal.md §Checkpoints).
+ */
+export const CHECKPOINT_EVERY = 1_000;
+
+/**
+ * The ledger with the stored row of each checkpointed position (`rowids` by input index): the book replays a stretch
+ * by rowid ranges (journal-book.ts); the input order is dropped.
+ */
+export function withRowids(ledger: Ledger, rowidsByInput: readonly number[]): Ledger {
+  const checkpoints = ledger.checkpoints;
+  if (checkpoints?.order !== undefined) {
+    const order = checkpoints.order;
+    // A rowid past 32 bits (never, for rows SQLite numbered itself) is read by id instead.
+    checkpoints.rowids = Int32Array.from(order, (input) => {
+      const rowid = rowidsByInput[input] ?? -1;
+      return rowid <= 0x7fffffff ? rowid : -1;
+    });
+    delete checkpoints.order;
+  }
+  return ledger;
 }
 
 /** The first index in [0, length) where `predicate` holds, for a predicate that is false then true. */
@@ -123,25 +147,55 @@ export class JournalIndex {
       // The ledger keeps ids (campaign legs, realized P&L per row): the index's own copies, not a second 100k strings.
       const sharedIds = new Map(cache.snapshot.ids.map((id) => [id, id]));
       const transactions: Transaction[] = [];
+      const rowids: number[] = [];
       for (const row of this.transactions.ledgerRows()) {
         const tx = toTransaction(row, accountNames, intern);
         tx.id = sharedIds.get(tx.id) ?? tx.id;
         transactions.push(tx);
+        rowids.push(row.row_id ?? -1);
       }
       sharedIds.clear();
-      cache.ledger = buildLedger(transactions, { reportingCurrency: this.reportingCurrency() });
+      // With checkpoints: the book at a past instant replays a few thousand rows from the nearest (journal-book.ts).
+      cache.ledger = withRowids(buildLedger(transactions, { reportingCurrency: this.reportingCurrency(), checkpointEvery: CHECKPOINT_EVERY }), rowids);
     }
     return cache.ledger;
   }
 
-  /** The transactions that pass `keep`, read again from the file (the ledgers of an account or of a past instant). */
-  readTransactions(keep: (tx: Transaction) => boolean): Transaction[] {
+  /** The transactions that pass `keep`, read again from the file (whole ledgers of an account, of a past instant, with inferred expirations). */
+  readTransactions(keep: (tx: Transaction) => boolean, rowids?: number[]): Transaction[] {
+    return this.lean(this.transactions.ledgerRows(), keep, true, rowids);
+  }
+
+  /**
+   * The transactions of these rowids, each checked against the id expected at its place (null when one is not: the
+   * file was rewritten under the index, and the caller reads by id instead).
+   */
+  ledgerTransactionsAt(rowids: readonly number[], ids: readonly string[]): Transaction[] | null {
+    if (rowids.length === 0) return [];
+    const transactions = this.lean(this.transactions.ledgerRowsByRowids(rowids), () => true);
+    if (transactions.length !== ids.length) return null;
+    const wanted = new Set(ids);
+    return transactions.every((tx) => wanted.has(tx.id)) ? transactions : null;
+  }
+
+  /** The transactions of these ids (the rows a checkpoint's replay needs), in no particular order. */
+  ledgerTransactions(ids: readonly string[]): Transaction[] {
+    return ids.length === 0 ? [] : this.lean(this.transactions.ledgerRowsByIds(ids), () => true);
+  }
+
+  /** Rows as lean transactions: shared strings, and the index's own copy of each id (ledgers keep ids). */
+  private lean(rows: Iterable<LedgerRow>, keep: (tx: Transaction) => boolean, shareIds = false, rowids?: number[]): Transaction[] {
     const intern = interner();
-    const accountNames = new Map(this.load().snapshot.accounts.map((a) => [a.id, a.name]));
+    const snapshot = this.load().snapshot;
+    const accountNames = new Map(snapshot.accounts.map((a) => [a.id, a.name]));
+    const sharedIds = shareIds ? new Map(snapshot.ids.map((id) => [id, id])) : null;
     const transactions: Transaction[] = [];
-    for (const row of this.transactions.ledgerRows()) {
+    for (const row of rows) {
       const tx = toTransaction(row, accountNames, intern);
-      if (keep(tx)) transactions.push(tx);
+      if (sharedIds !== null) tx.id = sharedIds.get(tx.id) ?? tx.id;
+      if (!keep(tx)) continue;
+      transactions.push(tx);
+      rowids?.push(row.row_id ?? -1);
     }
     return transactions;
   }

@@ -84,13 +84,17 @@ export interface BookRequest {
   symbol?: string;
 }
 
-/** Figures over positions (in the reporting currency): marked value and unrealized over the marked ones only. */
+/** Figures over positions (in the reporting currency): marked value and unrealized over the freshly marked ones only. */
 export interface PositionTotals {
   costBasisMinor: number;
   marketValueMinor: number;
   unrealizedMinor: number;
-  /** Positions without a mark (left out of marketValue and unrealized). */
+  /** Positions left out of marketValue and unrealized: unmarkedCount + staleCount. */
   unmarked: number;
+  /** Positions without any mark. */
+  unmarkedCount: number;
+  /** Positions whose mark is older than markMaxAgeDays trading days. */
+  staleCount: number;
 }
 
 export type PositionRow = MarkedPosition & { accountName: string };
@@ -100,8 +104,8 @@ export interface PositionsResult {
   currency: string;
   positions: PositionRow[];
   totals: PositionTotals & { byAccount: Array<PositionTotals & { accountId: string; accountName: string }> };
-  /** The snapshot each underlying is marked from. */
-  marks: Array<{ symbol: string; snapshotId: number; quoteTime: string; spot: number }>;
+  /** The snapshot each underlying is marked from, with its age in trading days and whether it is stale. */
+  marks: Array<{ symbol: string; snapshotId: number; quoteTime: string; spot: number; ageDays: number; stale: boolean }>;
   needsAttention: Array<NeedsAttention & { accountName: string }>;
   inferredExpirations: Array<InferredExpiration & { accountName: string }>;
 }

@@ -1,7 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { hash } from 'node:crypto';
-import { performance, yearSummary, type ChainRecord, type Ledger, type PerformanceResult, type YearResult } from '../../src-shared/journal/index';
-import { campaignFigures, markPosition, positionsByChain, type UnderlyingMarks } from '../../src-shared/journal/book';
+import { performance, yearSummary, type Ledger, type PerformanceResult, type YearResult } from '../../src-shared/journal/index';
 import type { Account, ImportedTransaction } from '../../src-shared/journal/model';
 import { nowDate, nowIso, type Clock } from '../clock';
 import { AccountsRepository } from '../db/accounts';
@@ -12,9 +11,10 @@ import { TransactionsRepository } from '../db/transactions';
 import { parseImport } from '../importers/index';
 import type { ParsedRow, ParseOptions } from '../importers/types';
 import type { Settings } from '../settings';
-import { dateInZone, dateOfQuery, makeDayOf, parseDateTimeInZone, todayIn, zonedTimeToMs } from '../../src-shared/zone';
-import { isoInstant } from '../../src-shared/calendar';
+import { dateOfQuery, makeDayOf, todayIn } from '../../src-shared/zone';
 import { JournalBook } from './journal-book';
+import { JournalMarks } from './journal-marks';
+import { JournalBookReads } from './journal-positions';
 import { firstIndex, JournalIndex } from './journal-index';
 import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from './result';
 import { previewFormat, savedImporters, type FormatPreview } from './import-formats';
@@ -22,7 +22,6 @@ import type { ImportFormatDraftT } from '../../src-shared/api/schemas';
 import { pageOf } from './journal-values';
 import type {
   BookRequest,
-  CampaignRow,
   CampaignsRequest,
   ChainDetail,
   ChainsResult,
@@ -31,9 +30,7 @@ import type {
   Pagination,
   ParsedImport,
   PerformanceRequest,
-  PositionRow,
   PositionsResult,
-  PositionTotals,
   TransactionFilter,
   TransactionsPage,
   WithJournal,
@@ -42,7 +39,7 @@ import type {
 export type * from './journal-values';
 
 /** What the journal reads of the settings (the worker gets these with every call). */
-export type JournalSettings = Pick<Settings, 'timeZone' | 'reportingCurrency' | 'rate'>;
+export type JournalSettings = Pick<Settings, 'timeZone' | 'reportingCurrency' | 'rate' | 'markMaxAgeDays'>;
 
 function shortHash(...parts: string[]): string {
   return hash('sha256', parts.join('\u0000'), 'hex').slice(0, 32);
@@ -82,10 +79,12 @@ export class JournalService {
     this.accountRows = new AccountsRepository(db);
     this.importRows = new ImportsRepository(db);
     this.generations = new Generations(db);
-    this.book = new JournalBook(db, this.index, () => this.settings());
+    this.book = new JournalBook(this.index, new JournalMarks(db, () => this.settings().rate), this.generations, () => this.settings());
+    this.reads = new JournalBookReads(this.index, this.book, () => this.settings(), () => this.clock.nowMs());
   }
 
   private readonly book: JournalBook;
+  private readonly reads: JournalBookReads;
 
   invalidate(): void {
     this.index.invalidate();
@@ -334,141 +333,24 @@ export class JournalService {
 
   /** The ledger now, of one account or all (options past expiry settled as docs/journal.md §Positions says). */
   private ledgerNow(accountId: string | undefined): Result<Ledger> {
-    const known = this.knownAccount(accountId);
+    const known = this.reads.knownAccount(accountId);
     if (!known.ok) return known;
     return ok(this.book.ledgerAt(this.clock.nowMs(), accountId).ledger);
   }
 
-  private knownAccount(accountId: string | undefined): Result<true> {
-    if (accountId === undefined) return ok(true);
-    const accounts = this.index.snapshot().accounts;
-    return accounts.some((a) => a.id === accountId) ? ok(true) : failure({ kind: 'unknown-account', accountId, known: accounts.map((a) => a.id) });
-  }
-
-  /** `asOf` of a book read: an instant (read in the journal zone without an offset), a date the end of that day; default now. */
-  private asOfMs(asOf: string | undefined): number {
-    if (asOf === undefined) return this.clock.nowMs();
-    const zone = this.settings().timeZone;
-    if (/^\d{4}-\d{2}-\d{2}$/.test(asOf)) return zonedTimeToMs(asOf, { hour: 23, minute: 59, second: 59 }, zone) + 999;
-    return parseDateTimeInZone(asOf, zone);
-  }
-
-  /** Open positions at `asOf`, marked from the newest snapshot of each underlying at or before it. */
+  /** Open positions at `asOf`, marked from the newest snapshot of each underlying at or before it (journal-positions.ts). */
   positions(query: BookRequest): Result<WithJournal<PositionsResult>> {
-    const known = this.knownAccount(query.accountId);
-    if (!known.ok) return known;
-    const asOfMs = this.asOfMs(query.asOf);
-    const { accounts, demo } = this.index.snapshot();
-    const names = new Map(accounts.map((a) => [a.id, a.name]));
-    const nameOf = (id: string) => names.get(id) ?? id;
-    const { ledger, needsAttention, inferred } = this.book.ledgerAt(asOfMs, query.accountId);
-    const symbol = query.symbol?.toUpperCase();
-    const wanted = (p: { underlying: string }) => symbol === undefined || p.underlying === symbol;
-    // The ledger with inferred expirations is built anew: positions are matched by their identity, not as objects.
-    const keyOf = (p: { accountId: string; currency: string; symbol: string }) => `${p.accountId}\u0000${p.currency}\u0000${p.symbol}`;
-    const attention = new Set(needsAttention.map((n) => keyOf(n.position)));
-    const { marksOf, marksBySymbol } = this.marksMemo(asOfMs);
-    const positions: PositionRow[] = ledger.positions
-      .filter((p) => wanted(p) && !attention.has(keyOf(p)))
-      .map((p) => ({ ...markPosition(p, marksOf(p.underlying), asOfMs), accountName: nameOf(p.accountId) }))
-      .sort(comparePositions);
-    const currency = ledger.reportingCurrency;
-    const total = (rows: readonly PositionRow[]): PositionTotals => {
-      const sum: PositionTotals = { costBasisMinor: 0, marketValueMinor: 0, unrealizedMinor: 0, unmarked: 0 };
-      for (const row of rows) {
-        if (row.position.currency !== currency) continue;
-        sum.costBasisMinor += row.costBasisMinor;
-        if (row.marketValueMinor === null || row.unrealizedMinor === null) sum.unmarked += 1;
-        else {
-          sum.marketValueMinor += row.marketValueMinor;
-          sum.unrealizedMinor += row.unrealizedMinor;
-        }
-      }
-      return sum;
-    };
-    const accountIds = [...new Set(positions.map((p) => p.position.accountId))].sort((a, b) => nameOf(a).localeCompare(nameOf(b)));
-    const marks: PositionsResult['marks'] = [];
-    for (const [underlying, m] of [...marksBySymbol].sort(([a], [b]) => a.localeCompare(b))) {
-      if (m !== null) marks.push({ symbol: underlying, snapshotId: m.snapshotId, quoteTime: m.quoteTime, spot: m.spot });
-    }
-    return ok({
-      asOf: isoInstant(asOfMs),
-      currency,
-      positions,
-      totals: {
-        ...total(positions),
-        byAccount: accountIds.map((accountId) => ({ accountId, accountName: nameOf(accountId), ...total(positions.filter((p) => p.position.accountId === accountId)) })),
-      },
-      marks,
-      needsAttention: needsAttention.filter((n) => wanted(n.position)).map((n) => ({ ...n, accountName: nameOf(n.position.accountId) })),
-      inferredExpirations: inferred.filter((i) => wanted(i.transaction)).map((i) => ({ ...i, transaction: { ...i.transaction, accountName: nameOf(i.transaction.accountId) }, accountName: nameOf(i.transaction.accountId) })),
-      accounts,
-      demo,
-    });
+    return this.reads.positions(query);
   }
 
   /** The campaigns (chains) at `asOf`, newest first, with their returns. */
   chains(query: CampaignsRequest): Result<WithJournal<ChainsResult>> {
-    const known = this.knownAccount(query.accountId);
-    if (!known.ok) return known;
-    const asOfMs = this.asOfMs(query.asOf);
-    const { accounts, demo } = this.index.snapshot();
-    const { ledger } = this.book.ledgerAt(asOfMs, query.accountId);
-    const symbol = query.symbol?.toUpperCase();
-    const chains = ledger.chains
-      .filter((c) => (symbol === undefined || c.underlying === symbol) && (query.status === undefined || (query.status === 'open') === (c.closeDay === null)))
-      .sort((a, b) => (a.openDay < b.openDay ? 1 : a.openDay > b.openDay ? -1 : a.id < b.id ? -1 : 1));
-    // Newest opened first, a page at a time; only the page's campaigns are marked and figured.
-    const { offset, limit, pagination } = pageOf(query.page, query.limit, chains.length);
-    const rows = this.campaignRows(ledger, chains.slice(offset, offset + limit), asOfMs, accounts);
-    return ok({ asOf: isoInstant(asOfMs), currency: ledger.reportingCurrency, chains: rows, pagination, accounts, demo });
+    return this.reads.chains(query);
   }
 
   /** One campaign with its timeline and open positions. */
   chain(id: string, asOf: string | undefined): Result<ChainDetail> {
-    const asOfMs = this.asOfMs(asOf);
-    // The router lowercases paths (and so the id); account ids are lowercase, tickers and currencies upper case.
-    const wanted = id.toLowerCase();
-    const accountId = this.index.snapshot().accounts.find((a) => wanted.startsWith(`${a.id.toLowerCase()}:`))?.id;
-    const { ledger } = this.book.ledgerAt(asOfMs, accountId, true);
-    const chain = ledger.chains.find((c) => c.id.toLowerCase() === wanted);
-    if (chain === undefined) return failure({ kind: 'not-found', what: 'chain', id });
-    const accounts = this.index.snapshot().accounts;
-    const [campaign] = this.campaignRows(ledger, [chain], asOfMs, accounts);
-    if (campaign === undefined) return failure({ kind: 'not-found', what: 'chain', id });
-    const positions = ledger.positions
-      .filter((p) => p.chainId === chain.id)
-      .map((p) => ({ ...markPosition(p, this.book.marksAt(p.underlying, asOfMs), asOfMs), accountName: campaign.accountName }))
-      .sort(comparePositions);
-    return ok({ asOf: isoInstant(asOfMs), campaign, timeline: chain.steps, positions });
-  }
-
-  /** The marks of each underlying at `asOfMs`, looked up once per read. */
-  private marksMemo(asOfMs: number): { marksOf: (underlying: string) => UnderlyingMarks | null; marksBySymbol: Map<string, UnderlyingMarks | null> } {
-    const marksBySymbol = new Map<string, UnderlyingMarks | null>();
-    const marksOf = (underlying: string) => {
-      let marks = marksBySymbol.get(underlying);
-      if (marks === undefined) {
-        marks = this.book.marksAt(underlying, asOfMs);
-        marksBySymbol.set(underlying, marks);
-      }
-      return marks;
-    };
-    return { marksOf, marksBySymbol };
-  }
-
-  private campaignRows(ledger: Ledger, chains: readonly ChainRecord[], asOfMs: number, accounts: readonly Account[]): CampaignRow[] {
-    const names = new Map(accounts.map((a) => [a.id, a.name]));
-    const ids = new Set(chains.filter((c) => c.closeDay === null).map((c) => c.id));
-    const { marksOf } = this.marksMemo(asOfMs);
-    const marked = ledger.positions.filter((p) => p.chainId !== null && ids.has(p.chainId)).map((p) => markPosition(p, marksOf(p.underlying), asOfMs));
-    const byChain = positionsByChain(marked);
-    const asOfDate = dateInZone(asOfMs, this.settings().timeZone);
-    return chains.map((chain) => {
-      const { chain: record, ...figures } = campaignFigures(chain, byChain.get(chain.id) ?? [], asOfDate);
-      const { steps: _steps, legs, ...rest } = record;
-      return { ...figures, chain: rest, accountName: names.get(chain.accountId) ?? chain.accountId, legs };
-    });
+    return this.reads.chain(id, asOf);
   }
 
   private today(): string {
@@ -480,18 +362,4 @@ export class JournalService {
     if (date === undefined) return this.today();
     return dateOfQuery(date, this.settings().timeZone);
   }
-}
-
-/** By underlying, account, shares before options, expiration, strike, right. */
-function comparePositions(a: PositionRow, b: PositionRow): number {
-  const x = a.position;
-  const y = b.position;
-  return (
-    x.underlying.localeCompare(y.underlying) ||
-    a.accountName.localeCompare(b.accountName) ||
-    Number(x.isOption) - Number(y.isOption) ||
-    (x.expiration ?? '').localeCompare(y.expiration ?? '') ||
-    (x.strike ?? 0) - (y.strike ?? 0) ||
-    (x.right ?? '').localeCompare(y.right ?? '')
-  );
 }

@@ -20,8 +20,14 @@ const MODES = [
 function SummaryCards({ period, currency }: { period: Period; currency: string }) {
   const s = period.summary;
   return (
-    <div className="stats-grid" data-testid="summary-cards">
-      <Stat label="Realized P&L" value={<Money value={s.realizedPL} currency={currency} />} sub={<>Options {fmtMoney(s.optionsPL, currency, true)}</>} />
+    <div className="stats-grid stats-grid-8" data-testid="summary-cards">
+      <Stat
+        label="Realized P&L"
+        value={<Money value={s.realizedPL} currency={currency} />}
+        sub={s.unmatched.closes > 0 ? `${fmtCount(s.unmatched.closes, 'close')} without an opening: P&L unknown` : <>Options {fmtMoney(s.optionsPL, currency, true)}</>}
+        title={s.unmatched.closes > 0 ? 'Closes, sales or settlements of positions opened before the imported history: their P&L is left out until an opening position is entered (Positions page)' : undefined}
+        testId="realized-card"
+      />
       <Stat
         label="Total P&L"
         value={<Money value={s.totalPL} currency={currency} />}
@@ -32,7 +38,14 @@ function SummaryCards({ period, currency }: { period: Period; currency: string }
       <Stat label="Locked-in premiums" value={<Money value={s.lockedInPremiums} currency={currency} />} sub="short options closed" title="Realized P&L of short option lots closed in the period" />
       <Stat label="Rolls" value={fmtInt(s.rolls)} sub={<>credits <Money value={s.rollCredits} currency={currency} /></>} />
       <Stat label="Dividends" value={<Money value={s.dividends} currency={currency} />} sub={s.interest !== 0 ? <>interest {fmtMoney(s.interest, currency, true)}</> : 'net of withholding'} />
-      <Stat label="Stock P&L" value={<Money value={s.stockPL} currency={currency} />} sub={<>fees {fmtMoney(-Math.abs(s.fees), currency, true)} · {fmtCount(s.trades, 'trade')}</>} />
+      <Stat label="Stock P&L" value={<Money value={s.stockPL} currency={currency} />} sub={fmtCount(s.trades, 'trade')} />
+      <Stat
+        label="Commissions"
+        value={<Money value={-s.commissions} currency={currency} />}
+        sub={<>fees {fmtMoney(-Math.abs(s.fees), currency, true)}</>}
+        title="Commission and fees charged on trades (already inside realized P&L once a position closes); fees are standalone fee rows"
+        testId="commissions-card"
+      />
     </div>
   );
 }
@@ -152,6 +165,10 @@ function YearView({ summary, accountId }: { summary: SummaryResponseT; accountId
             <dt>Dividends / fees</dt>
             <dd className="num">
               <Money value={s.dividends} currency={c} /> / <Money value={-Math.abs(s.fees)} currency={c} />
+            </dd>
+            <dt title="Commission and fees charged on trades (inside realized P&L once a position closes)">Commissions</dt>
+            <dd className="num" data-testid="year-commissions">
+              <Money value={-s.commissions} currency={c} />
             </dd>
           </dl>
         </Panel>

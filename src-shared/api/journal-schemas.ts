@@ -23,6 +23,16 @@ export const PerformanceQuery = Params({
 });
 export type PerformanceQueryT = Static<typeof PerformanceQuery>;
 
+/** docs/journal.md §Unmatched closes. */
+const UnmatchedSchema = Type.Object(
+  {
+    closes: Type.Integer({ description: 'Rows (closes, sales of shares, assignments, exercises, expirations) that removed more than was open' }),
+    quantity: Type.Number({ description: 'Units (shares or contracts) those rows removed beyond what was open' }),
+  },
+  { description: 'Unmatched closes: what was opened before the history starts. Their realized P&L is unknown and left out of every realized figure until an opening position is entered' },
+);
+const CommissionsMoney = () => Money('Commission + fees charged on fills and option settlements, a positive cost (already inside realized P&L once a lot closes)');
+
 const summaryFields = {
   realizedPL: Money('optionsPL + stockPL'),
   totalPL: Money('realizedPL + dividends + interest − fees'),
@@ -35,6 +45,8 @@ const summaryFields = {
   stockPL: Money(''),
   optionsPL: Money(''),
   fees: Money('Standalone fees (not commissions on trades)'),
+  commissions: CommissionsMoney(),
+  unmatched: UnmatchedSchema,
   trades: Type.Integer({ description: 'Trade executions (opening and closing fills)' }),
   marksAvailable: Type.Boolean({ description: 'Whether unrealized P&L is included in totalPL' }),
 };
@@ -99,7 +111,9 @@ export const YearStatsSchema = Type.Object({
   stockPL: Money(''),
   dividends: Money(''),
   interest: Money(''),
-  fees: Money(''),
+  fees: Money('Standalone fees'),
+  commissions: CommissionsMoney(),
+  unmatched: UnmatchedSchema,
   totalPL: Money(''),
   trades: Type.Integer(),
   chains: Type.Object({ opened: Type.Integer(), closed: Type.Integer(), open: Type.Integer(), wins: Type.Integer(), losses: Type.Integer(), winRate: Nullable(Type.Number({ description: 'wins / closed, 0..1' })) }),
@@ -116,7 +130,11 @@ export const SummaryResponse = Type.Object({
     daily: Type.Array(Type.Object({ date: Type.String(), pl: Money(''), cumulative: Money('') })),
     monthly: Type.Array(Type.Object({ month: Type.String(), pl: Money('') })),
   }),
-  byCurrency: Type.Record(Type.String(), Type.Object({ totalPL: Money(''), realizedPL: Money(''), premiumsCollected: Money(''), dividends: Money('') })),
+  byCurrency: Type.Record(
+    Type.String(),
+    Type.Object({ totalPL: Money(''), realizedPL: Money(''), premiumsCollected: Money(''), dividends: Money(''), commissions: CommissionsMoney(), unmatched: UnmatchedSchema }),
+    { description: 'Other currencies with activity in the year, never mixed into stats' },
+  ),
   accounts: Type.Array(AccountSchema),
   demo: Type.Boolean(),
 });
@@ -202,9 +220,21 @@ const PositionSchema = Type.Object({
   costBasis: Money('Net cash paid to open what is still open, costs included; negative for a short'),
   openedAt: Type.String({ description: 'Journal date of the oldest open lot' }),
   dte: Nullable(Type.Integer()),
-  mark: Nullable(Type.Object({ price: Type.Number(), source: Type.Union([Type.Literal('mid'), Type.Literal('spot')]), quoteTime: Type.String(), snapshotId: Type.Integer() })),
-  marketValue: Nullable(Money('quantity × mark × multiplier')),
-  unrealizedPL: Nullable(Money('marketValue − costBasis')),
+  mark: Nullable(
+    Type.Object(
+      {
+        price: Type.Number(),
+        source: Type.Union([Type.Literal('mid'), Type.Literal('spot')]),
+        quoteTime: Type.String(),
+        snapshotId: Type.Integer(),
+        ageDays: Type.Integer({ description: 'New York trading days after the quote day up to the asOf day (0: quoted that day)' }),
+        stale: Type.Boolean({ description: 'ageDays > markMaxAgeDays: shown, but left out of marketValue, unrealizedPL, the greeks and every total' }),
+      },
+      { description: 'From the newest snapshot of the underlying at or before asOf; null when none has the contract' },
+    ),
+  ),
+  marketValue: Nullable(Money('quantity × mark × multiplier; null without a usable (fresh) mark')),
+  unrealizedPL: Nullable(Money('marketValue − costBasis; null without a usable (fresh) mark')),
   greeks: Nullable(
     Type.Object({
       delta: Type.Number({ description: 'Shares' }),
@@ -221,10 +251,39 @@ export type PositionJson = Static<typeof PositionSchema>;
 
 const PositionTotalsFields = {
   costBasis: Money(''),
-  marketValue: Money('Of the marked positions'),
-  unrealizedPL: Money('Of the marked positions'),
-  unmarked: Type.Integer({ description: 'Positions without a mark' }),
+  marketValue: Money('Of the positions with a fresh mark'),
+  unrealizedPL: Money('Of the positions with a fresh mark'),
+  unmarked: Type.Integer({ description: 'Positions left out of marketValue and unrealizedPL: unmarkedCount + staleCount' }),
+  unmarkedCount: Type.Integer({ description: 'Positions without any mark' }),
+  staleCount: Type.Integer({ description: 'Positions whose mark is older than markMaxAgeDays trading days' }),
 };
+
+/** docs/journal.md §Positions, "Needs attention". */
+const NeedsAttentionSchema = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('opened_before_history'), Type.Literal('expiry_unknown'), Type.Literal('in_the_money')], {
+      description:
+        'opened_before_history: closes, sales or settlements removed more than was open (an opening position is missing: enter it as a manual opening dated at or before firstDate); expiry_unknown: an option past its expiration with no closing row and no snapshot of the underlying within one New York trading day after the expiry; in_the_money: such a snapshot shows it in the money (assignment or exercise likely: import the broker\'s row)',
+    }),
+    reason: Type.Union([Type.Literal('opened-before-history'), Type.Literal('no-snapshot-after-expiry'), Type.Literal('in-the-money')], { description: 'The kind as before 2026-11-26 (kept for older clients)' }),
+    accountId: Type.String(),
+    accountName: Type.String(),
+    currency: Type.String(),
+    symbol: Type.String(),
+    underlying: Type.String(),
+    isOption: Type.Boolean(),
+    ...optionContract,
+    multiplier: Type.Number(),
+    quantity: Type.Number({ description: 'Signed: + long, − short. opened_before_history: the missing opening position (the units removed beyond what was open); the others: the open position' }),
+    sideKnown: Type.Boolean({ description: 'opened_before_history: false when no row says the side (an expiration of an option never opened in the history; taken as short)' }),
+    firstDate: Nullable(Type.String({ description: 'opened_before_history: New York date of the first unmatched close (an opening dated on or before it matches it)' })),
+    firstTradeDate: Nullable(Type.String({ description: 'opened_before_history: the instant of the first unmatched close' })),
+    closes: Type.Integer({ description: 'opened_before_history: rows with an unmatched part; 0 for the others' }),
+    spot: Nullable(Type.Number({ description: 'in_the_money: the snapshot that shows it' })),
+    quoteTime: Nullable(Type.String()),
+  },
+  { description: 'What the book cannot decide alone; listed here and nowhere else (no position row)' },
+);
 
 export const PositionsResponse = Type.Object({
   asOf: Type.String(),
@@ -234,20 +293,8 @@ export const PositionsResponse = Type.Object({
     ...PositionTotalsFields,
     byAccount: Type.Array(Type.Object({ accountId: Type.String(), accountName: Type.String(), ...PositionTotalsFields })),
   }),
-  marksAsOf: Type.Array(Type.Object({ symbol: Type.String(), snapshotId: Type.Integer(), quoteTime: Type.String(), spot: Type.Number() })),
-  needsAttention: Type.Array(
-    Type.Object({
-      accountId: Type.String(),
-      accountName: Type.String(),
-      symbol: Type.String(),
-      underlying: Type.String(),
-      ...optionContract,
-      quantity: Type.Number(),
-      reason: Type.Union([Type.Literal('no-snapshot-after-expiry'), Type.Literal('in-the-money')]),
-      spot: Nullable(Type.Number()),
-      quoteTime: Nullable(Type.String()),
-    }),
-  ),
+  marksAsOf: Type.Array(Type.Object({ symbol: Type.String(), snapshotId: Type.Integer(), quoteTime: Type.String(), spot: Type.Number(), ageDays: Type.Integer(), stale: Type.Boolean() })),
+  needsAttention: Type.Array(NeedsAttentionSchema),
   inferredExpirations: Type.Array(Type.Object({ accountId: Type.String(), accountName: Type.String(), symbol: Type.String(), quantity: Type.Number(), tradeDate: Type.String(), spot: Type.Number(), quoteTime: Type.String() })),
   accounts: Type.Array(AccountSchema),
   demo: Type.Boolean(),
@@ -280,8 +327,9 @@ const CampaignSchema = Type.Object({
   realizedPL: Money(''),
   dividends: Money(''),
   fees: Money('Standalone fees'),
+  commissions: Money('Commission + fees charged on its fills and settlements (the part opened in the history), a positive cost inside realizedPL'),
   pnl: Money('realizedPL + dividends − fees'),
-  unrealizedPL: Nullable(Money('Open chains, from marks')),
+  unrealizedPL: Nullable(Money('Open chains: Σ unrealized of their open positions; null when one has no fresh mark (none, or older than markMaxAgeDays)')),
   sharesHeld: Type.Number(),
   adjustedCostBasis: Nullable(Type.Number({ description: 'Per share: (cost of the shares held − net option cash) / shares' })),
   collateralPeak: Money('Largest cost of shares held + strike × multiplier × contracts of open short puts'),

@@ -21,6 +21,11 @@ export const SettingsSchema = Type.Object({
   rate: Type.Number({ minimum: -0.05, maximum: 0.25, description: 'Risk-free rate r of the exposure engine' }),
   timeZone: Type.String({ description: 'IANA zone of journal trade days' }),
   reportingCurrency: Type.String({ pattern: '^[A-Z]{3}$' }),
+  markMaxAgeDays: Type.Integer({
+    minimum: 0,
+    maximum: 250,
+    description: 'A snapshot marks a position when quoted within this many New York trading days before asOf; an older one is stale (shown, left out of values and totals)',
+  }),
   cacheSeconds: Type.Integer({ minimum: 0, maximum: 3600 }),
   snapshotRetention: Type.Integer({ minimum: 1, maximum: 1000, description: 'Snapshots kept per symbol (the newest N), unless snapshotRetentionBySymbol names the symbol' }),
   snapshotRetentionBySymbol: Type.Record(Type.String({ pattern: '^[A-Z0-9][A-Z0-9._/^-]{0,15}$' }), Type.Integer({ minimum: 1, maximum: 1000 }), {

@@ -25,6 +25,9 @@ const TOTAL_FIELDS = [
   'dividendsMinor',
   'interestMinor',
   'feesMinor',
+  'commissionsMinor',
+  'unmatchedCloses',
+  'unmatchedQuantity',
   'rolls',
   'rollCreditsMinor',
   'trades',
@@ -35,7 +38,21 @@ export type Totals = Pick<DayAgg, (typeof TOTAL_FIELDS)[number]>;
 const SYMBOL_FIELDS = ['optionsPLMinor', 'stockPLMinor', 'premiumsMinor', 'dividendsMinor', 'interestMinor', 'feesMinor', 'rolls', 'trades'] as const satisfies ReadonlyArray<keyof SymbolAgg>;
 
 function emptyTotals(): Totals {
-  return { optionsPLMinor: 0, stockPLMinor: 0, lockedInMinor: 0, premiumsMinor: 0, dividendsMinor: 0, interestMinor: 0, feesMinor: 0, rolls: 0, rollCreditsMinor: 0, trades: 0 };
+  return {
+    optionsPLMinor: 0,
+    stockPLMinor: 0,
+    lockedInMinor: 0,
+    premiumsMinor: 0,
+    dividendsMinor: 0,
+    interestMinor: 0,
+    feesMinor: 0,
+    commissionsMinor: 0,
+    unmatchedCloses: 0,
+    unmatchedQuantity: 0,
+    rolls: 0,
+    rollCreditsMinor: 0,
+    trades: 0,
+  };
 }
 
 /** Adds the fields of `from` into `into` (integers: minor units and counts, exact). */

@@ -3,7 +3,9 @@
  * chain snapshot of each underlying, and the chains (campaigns) with their returns. Pure: the snapshots come in as
  * `UnderlyingMarks`, prepared by the service. Money is integer minor units; prices per share in currency units.
  */
-import { daysBetween } from '../calendar';
+import { daysBetween, parseInstantMs } from '../calendar';
+import { tradingDaysAfter } from '../trading-days';
+import { NEW_YORK, dateInZone } from '../zone';
 import { positionGreeks } from '../exposure/position-greeks';
 import { daysToExpiry } from '../exposure/time';
 import { MINOR_PER_UNIT } from '../money';
@@ -45,6 +47,25 @@ export interface Mark {
   source: 'mid' | 'spot';
   quoteTime: string;
   snapshotId: number;
+  /** New York trading days after the quote's day up to the asOf day (0: quoted that day). */
+  ageDays: number;
+  /** Older than the markMaxAgeDays setting: shown, but left out of market value, unrealized P&L, greeks and totals. */
+  stale: boolean;
+}
+
+/** Ages computed lately: the positions of one read share a few snapshots and one instant. */
+const recentAges = new Map<string, number>();
+
+/** The age of a snapshot at `asOfMs` in New York trading days (docs/journal.md §Positions, marks have an age). */
+export function markAgeDays(quoteTime: string, asOfMs: number): number {
+  const key = `${quoteTime}|${asOfMs}`;
+  const known = recentAges.get(key);
+  if (known !== undefined) return known;
+  const quoteMs = parseInstantMs(quoteTime);
+  const age = Number.isFinite(quoteMs) ? tradingDaysAfter(dateInZone(quoteMs, NEW_YORK), dateInZone(asOfMs, NEW_YORK)) : Number.MAX_SAFE_INTEGER;
+  if (recentAges.size >= 256) recentAges.clear();
+  recentAges.set(key, age);
+  return age;
 }
 
 /** Greeks of the whole position: delta in shares, gamma in shares per $1, theta $/day, vega $/vol point. */
@@ -80,32 +101,39 @@ function distancePct(strike: number, level: number | null): number | null {
   return level === null || level === 0 ? null : ((strike - level) / level) * 100;
 }
 
-/** A position marked from its underlying's snapshot (or unmarked: `marks` null or without the contract). */
-export function markPosition(position: OpenPosition, marks: UnderlyingMarks | null, asOfMs: number): MarkedPosition {
+/**
+ * A position marked from its underlying's snapshot (or unmarked: `marks` null or without the contract). A snapshot
+ * older than `maxAgeDays` New York trading days gives a stale mark: shown, and nothing computed from it.
+ */
+export function markPosition(position: OpenPosition, marks: UnderlyingMarks | null, asOfMs: number, maxAgeDays: number): MarkedPosition {
   const size = Math.abs(position.quantity) * position.multiplier;
   const option = position.isOption && position.expiration !== null && position.strike !== null && position.right !== null;
   const dte = option && position.expiration !== null ? daysToExpiry(position.expiration, asOfMs) : null;
   let mark: Mark | null = null;
   let greeks: HeldGreeks | null = null;
+  const ageDays = marks === null ? 0 : markAgeDays(marks.quoteTime, asOfMs);
+  const stale = ageDays > maxAgeDays;
+  const markOf = (price: number, source: Mark['source'], at: UnderlyingMarks): Mark => ({ price, source, quoteTime: at.quoteTime, snapshotId: at.snapshotId, ageDays, stale });
   if (marks !== null) {
     if (!position.isOption) {
-      mark = { price: marks.spot, source: 'spot', quoteTime: marks.quoteTime, snapshotId: marks.snapshotId };
-      greeks = { delta: position.quantity, gamma: 0, theta: 0, vega: 0, iv: null };
+      mark = markOf(marks.spot, 'spot', marks);
     } else if (position.expiration !== null && position.strike !== null && position.right !== null) {
       const quote = marks.contract(position.expiration, position.strike, position.right);
-      if (quote !== null && quote.ask > 0 && quote.bid >= 0 && quote.ask >= quote.bid) {
-        mark = { price: (quote.bid + quote.ask) / 2, source: 'mid', quoteTime: marks.quoteTime, snapshotId: marks.snapshotId };
-      }
-      if (quote !== null && quote.tYears !== null && quote.forward !== null && quote.iv > 0 && quote.iv <= 5) {
+      if (quote !== null && quote.ask > 0 && quote.bid >= 0 && quote.ask >= quote.bid) mark = markOf((quote.bid + quote.ask) / 2, 'mid', marks);
+      if (!stale && quote !== null && quote.tYears !== null && quote.forward !== null && quote.iv > 0 && quote.iv <= 5) {
         const perShare = positionGreeks({ spot: marks.spot, forward: quote.forward, strike: position.strike, tYears: quote.tYears, sigma: quote.iv, rate: marks.rate, right: position.right });
         const shares = position.quantity * position.multiplier;
         greeks = { delta: perShare.delta * shares, gamma: perShare.gamma * shares, theta: perShare.thetaPerDay * shares, vega: perShare.vegaPerPoint * shares, iv: quote.iv };
       }
     }
   }
+  // Shares have a delta of their quantity whatever the snapshot; an option's greeks need a fresh one (above).
+  if (!position.isOption && marks !== null) greeks = { delta: position.quantity, gamma: 0, theta: 0, vega: 0, iv: null };
   const basis = costBasisMinor(position);
-  const marketValueMinor = mark === null ? null : Math.round(Math.sign(position.quantity) * size * mark.price * MINOR_PER_UNIT);
-  const levels = marks?.levels ?? null;
+  const usable = mark !== null && !mark.stale ? mark : null;
+  const marketValueMinor = usable === null ? null : Math.round(Math.sign(position.quantity) * size * usable.price * MINOR_PER_UNIT);
+  // A stale snapshot's walls are of another market: the levels come from a fresh one only.
+  const levels = stale ? null : (marks?.levels ?? null);
   const strike = position.strike;
   return {
     position,

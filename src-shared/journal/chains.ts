@@ -44,6 +44,8 @@ export interface ChainRecord {
   realizedMinor: number;
   dividendsMinor: number;
   feesMinor: number;
+  /** Commission + fees charged on its fills and settlements (the part whose opening is known), positive = cost. */
+  commissionsMinor: number;
   /** realized + dividends − standalone fees. */
   plMinor: number;
   /** Gross sell-to-open credits (the part that opened short option lots). */
@@ -82,10 +84,21 @@ export function innerMap<V>(outer: Map<string, Map<string, V>>, key: string): Ma
   return map;
 }
 
+/** A slot as a checkpoint keeps it: its chains by their index in the ledger's chain list (−1: none). */
+export interface SlotState {
+  accountId: string;
+  underlying: string;
+  currency: string;
+  current: number;
+  last: number;
+}
+
 export class ChainBook {
   /** account → currency → underlying. */
   private readonly slots = new Map<string, Map<string, Map<string, ChainSlot>>>();
-  private readonly chains: ChainRecord[] = [];
+  private chains: ChainRecord[] = [];
+  /** Each chain's index in `chains` (checkpoints name chains by it). */
+  private readonly indexes = new Map<ChainRecord, number>();
   private readonly touchedSlots = new Set<ChainSlot>();
 
   find(accountId: string, underlying: string, currency: string): ChainSlot | undefined {
@@ -121,6 +134,7 @@ export class ChainBook {
       realizedMinor: 0,
       dividendsMinor: 0,
       feesMinor: 0,
+      commissionsMinor: 0,
       plMinor: 0,
       premiumsMinor: 0,
       netOptionCashMinor: 0,
@@ -130,6 +144,7 @@ export class ChainBook {
       legs: [],
       steps: [],
     };
+    this.indexes.set(chain, this.chains.length);
     this.chains.push(chain);
     slot.current = chain;
     slot.last = chain;
@@ -158,6 +173,44 @@ export class ChainBook {
       }
     }
     this.touchedSlots.clear();
+  }
+
+  /** Chains opened so far. */
+  get count(): number {
+    return this.chains.length;
+  }
+
+  /** The chain at an index of the list (a checkpoint's live chain). */
+  at(index: number): ChainRecord | undefined {
+    return this.chains[index];
+  }
+
+  /** The slots that have a chain (open or last closed), with those chains' indexes: what a checkpoint keeps of them. */
+  slotStates(): SlotState[] {
+    const states: SlotState[] = [];
+    const indexOf = (chain: ChainRecord | null) => (chain === null ? -1 : (this.indexes.get(chain) ?? -1));
+    for (const byCurrency of this.slots.values()) {
+      for (const byUnderlying of byCurrency.values()) {
+        for (const slot of byUnderlying.values()) {
+          if (slot.current !== null || slot.last !== null) {
+            states.push({ accountId: slot.accountId, underlying: slot.underlying, currency: slot.currency, current: indexOf(slot.current), last: indexOf(slot.last) });
+          }
+        }
+      }
+    }
+    return states;
+  }
+
+  /** Starts from a checkpoint: the chain list so far (live chains as copies) and the slots pointing into it. */
+  restore(chains: ChainRecord[], slots: readonly SlotState[]): void {
+    this.chains = chains;
+    this.indexes.clear();
+    chains.forEach((chain, index) => this.indexes.set(chain, index));
+    for (const state of slots) {
+      const slot = this.slot(state.accountId, state.underlying, state.currency);
+      slot.current = chains[state.current] ?? null;
+      slot.last = chains[state.last] ?? null;
+    }
   }
 
   /** Every chain in the order it opened, with its P&L. */

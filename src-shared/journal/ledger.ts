@@ -5,17 +5,19 @@
  * read its day buckets. All money is integer minor units (src-shared/money.ts).
  */
 import { ChainBook, slotHoldings, type ChainRecord, type ChainSlot } from './chains';
-import { PositionBook, QTY_EPSILON, tradeValueMinor, type OpenPosition, type Position, type RealizedSink } from './lots';
+import { attributeRolls, CheckpointCodec, countRolls, firstWhere, SAMPLE_EVERY, type BookLedger, type LedgerCheckpoint, type LedgerCheckpoints } from './checkpoints';
+import { BUYS, CLOSING, OPENING, rowOrder } from './order';
+import { PositionBook, QTY_EPSILON, prorate, tradeValueMinor, type OpenPosition, type Position, type RealizedSink } from './lots';
 import { FILL_TYPES, TRANSACTION_TYPES, type Transaction, type TransactionType } from './model';
-import { processingOrder } from './event-order';
 import { DayBook, type CurrencyDays } from './periods';
 import { addRollLegs, matchRolls, type RollLeg, type RollRecord } from './rolls';
+import { UnmatchedBook, type UnmatchedOpening } from './unmatched';
 
 export type { ChainRecord, ChainStep } from './chains';
 export type { OpenPosition } from './lots';
 export type { CurrencyDays, DayAgg, SymbolAgg } from './periods';
 export type { RollRecord } from './rolls';
-export { instantMs, phaseOf, processingOrder } from './event-order';
+export type { UnmatchedOpening } from './unmatched';
 
 const TYPE_INDEX: Record<TransactionType, number> = Object.fromEntries(
   TRANSACTION_TYPES.map((type, index) => [type, index]),
@@ -24,11 +26,11 @@ const TYPE_INDEX: Record<TransactionType, number> = Object.fromEntries(
 const TRADE_TYPES: ReadonlySet<TransactionType> = new Set<TransactionType>(FILL_TYPES);
 
 export interface LedgerWarnings {
-  /** BUY_TO_CLOSE / SELL_TO_CLOSE with no (or not enough) open lot: realized with zero basis. */
+  /** Rows that removed more than was open: closing fills, sales of shares, settlements (docs/journal.md §Unmatched closes). */
   unmatchedCloses: number;
-  /** EXPIRATION / ASSIGNMENT / EXERCISE with no (or not enough) open option lot. */
+  /** EXPIRATION / ASSIGNMENT / EXERCISE with no (or not enough) open option lot (also counted in unmatchedCloses when they name a quantity). */
   unmatchedSettlements: number;
-  /** BUY_TO_OPEN / SELL_TO_OPEN that met an opposite position in the same instrument (netted FIFO). */
+  /** BUY_TO_OPEN / SELL_TO_OPEN / SELL_SHORT that met an opposite position in the same instrument (netted FIFO). */
   openedAgainstOpposite: number;
   /** SPLIT / SYMBOL_CHANGE that found no open lot to adjust, or a SYMBOL_CHANGE without previousSymbol. */
   corporateActionsWithoutLots: number;
@@ -44,16 +46,24 @@ export interface Ledger {
   positions: OpenPosition[];
   /** Realized P&L booked by each row that closed something (closing fills, settlements), by transaction id. */
   realizedByTx: Map<string, number>;
+  /** The openings the history lacks, oldest first (docs/journal.md §Unmatched closes). */
+  unmatched: UnmatchedOpening[];
+  /** Units each row removed beyond what was open, by transaction id (rows with an unmatched part only). */
+  unmatchedByTx: Map<string, number>;
   warnings: LedgerWarnings;
   transactionCount: number;
   /** The latest instant among the transactions (epoch ms), −Infinity without any. */
   lastInstantMs: number;
+  /** The checkpoints of the build, when asked for (LedgerOptions.checkpointEvery). */
+  checkpoints?: LedgerCheckpoints;
 }
 
 export interface LedgerOptions {
   reportingCurrency: string;
   /** Record each chain's timeline (ChainStep per leg): for one campaign's detail, not for every read. */
   timeline?: boolean;
+  /** Keep a checkpoint every this many rows (at day boundaries) for the book at past instants (docs/journal.md §Checkpoints). */
+  checkpointEvery?: number;
 }
 
 class LedgerBuilder implements RealizedSink {
@@ -63,6 +73,10 @@ class LedgerBuilder implements RealizedSink {
   private readonly legs: RollLeg[] = [];
   private currentDay: string | null = null;
   private readonly realizedByTx = new Map<string, number>();
+  private readonly unmatched = new UnmatchedBook();
+  private readonly unmatchedByTx = new Map<string, number>();
+  /** The live chains a replay started from, with their underlying then. */
+  private readonly restoredUnderlying = new Map<ChainRecord, string>();
   lastInstantMs = -Infinity;
   /** The row being processed: what it realized, and the chain and cash of its step (docs/journal.md §Campaigns). */
   private rowRealizedMinor = 0;
@@ -122,49 +136,66 @@ class LedgerBuilder implements RealizedSink {
     this.rowStep = null;
   }
 
+  /** `qty` units of the row found nothing open: their P&L is unknown; the opening they need is `sign` × qty. */
+  private unmatchedClose(pos: Position, t: Transaction, qty: number, sign: number, sideKnown: boolean): void {
+    const agg = this.days.day(t.currency, t.tradeDay);
+    agg.unmatchedCloses += 1;
+    agg.unmatchedQuantity += qty;
+    this.warnings.unmatchedCloses += 1;
+    this.unmatched.add(pos, t, sign * qty, sideKnown);
+    this.unmatchedByTx.set(t.id, (this.unmatchedByTx.get(t.id) ?? 0) + qty);
+  }
+
   private trade(t: Transaction): void {
     const day = t.tradeDay;
     const pos = this.positions.of(t);
-    const dir = t.type === 'BUY_TO_OPEN' || t.type === 'BUY_TO_CLOSE' || t.type === 'BUY' || t.type === 'BUY_TO_COVER' ? 1 : -1;
+    const dir = BUYS.has(t.type) ? 1 : -1;
     const qty = Math.abs(t.quantity);
     const costsMinor = Math.abs(t.commissionMinor) + Math.abs(t.feesMinor);
     const grossMinor = tradeValueMinor(t, dir, qty, costsMinor);
-    const closingOnly = t.type === 'BUY_TO_CLOSE' || t.type === 'SELL_TO_CLOSE';
-    const openingOnly = t.type === 'BUY_TO_OPEN' || t.type === 'SELL_TO_OPEN';
+    // What may not open: the closing types, and a plain SELL of shares (a short sale says SELL_SHORT). A plain SELL
+    // of an option comes only from files without an open/close flag, where selling to open is the common case.
+    const mayOpen = !CLOSING.has(t.type) && !(t.type === 'SELL' && !pos.isOption);
 
     const agg = this.days.day(t.currency, day);
     agg.trades += 1;
+    agg.commissionsMinor += costsMinor;
     const sym = this.days.symbol(agg, pos.underlying);
     if (sym) sym.trades += 1;
-    const chain = this.chains.active(pos.slot, day);
-    const cashMinor = dir < 0 ? grossMinor - costsMinor : -grossMinor - costsMinor;
-    if (pos.isOption) chain.netOptionCashMinor += cashMinor;
-    this.rowStep = { slot: pos.slot, cashMinor };
 
     const wasSide = pos.side;
     let rest = { qty, grossMinor, costsMinor, closedQty: 0 };
     if (pos.qty > 0 && pos.side === -dir) {
       rest = this.positions.closeFifo(pos, day, qty, grossMinor, costsMinor, this);
-      if (openingOnly) this.warnings.openedAgainstOpposite += 1;
+      if (OPENING.has(t.type)) this.warnings.openedAgainstOpposite += 1;
     }
     let openedQty = 0;
     let openedGrossMinor = 0;
+    let unmatchedQty = 0;
     if (rest.qty > 0) {
-      if (closingOnly) {
-        // No lot to close (history starts mid-position): zero basis, flagged.
-        this.warnings.unmatchedCloses += 1;
-        const pnl = (dir < 0 ? rest.grossMinor : -rest.grossMinor) - rest.costsMinor;
-        this.bookRealized(pos, day, pnl, dir > 0);
+      if (!mayOpen) {
+        // Opened before the history starts: no position, no P&L against a zero basis (a sell removes a long).
+        unmatchedQty = rest.qty;
+        this.unmatchedClose(pos, t, rest.qty, -dir, true);
       } else {
         this.positions.openLot(pos, day, dir, rest.qty, rest.grossMinor, rest.costsMinor);
         openedQty = rest.qty;
         openedGrossMinor = rest.grossMinor;
         if (dir < 0 && pos.isOption) {
-          chain.premiumsMinor += rest.grossMinor;
+          this.chains.active(pos.slot, day).premiumsMinor += rest.grossMinor;
           agg.premiumsMinor += rest.grossMinor;
           if (sym) sym.premiumsMinor += rest.grossMinor;
         }
       }
+    }
+    // The chain sees the part of the row whose story it holds; the unmatched units belong to one before the history.
+    const knownQty = qty - unmatchedQty;
+    if (knownQty > QTY_EPSILON) {
+      const chain = this.chains.active(pos.slot, day);
+      const knownCashMinor = prorate(dir < 0 ? grossMinor - costsMinor : -grossMinor - costsMinor, knownQty, qty);
+      if (pos.isOption) chain.netOptionCashMinor += knownCashMinor;
+      chain.commissionsMinor += prorate(costsMinor, knownQty, qty);
+      this.rowStep = { slot: pos.slot, cashMinor: knownCashMinor };
     }
 
     if (pos.isOption && pos.right) {
@@ -184,30 +215,40 @@ class LedgerBuilder implements RealizedSink {
       agg.assignments += 1;
     }
     const costsMinor = Math.abs(t.commissionMinor) + Math.abs(t.feesMinor);
+    agg.commissionsMinor += costsMinor;
     if (!t.isOption) {
-      this.rowStep = { slot: this.positions.of(t).slot, cashMinor: -costsMinor };
+      const stock = this.positions.of(t);
+      this.rowStep = { slot: stock.slot, cashMinor: -costsMinor };
       // Stock delivered by an assignment comes as its own BUY/SELL at the strike; a stock-side settlement row carries nothing more.
-      if (costsMinor !== 0) this.bookRealized(this.positions.of(t), day, -costsMinor, false);
-      else agg.plEvents += 1;
+      if (costsMinor !== 0) {
+        this.bookRealized(stock, day, -costsMinor, false);
+        this.chains.active(stock.slot, day).commissionsMinor += costsMinor;
+      } else agg.plEvents += 1;
       return;
     }
     const pos = this.positions.of(t);
-    this.rowStep = { slot: pos.slot, cashMinor: -costsMinor };
-    if (pos.slot.current !== null) {
-      pos.slot.current.netOptionCashMinor -= costsMinor;
-      if (t.type === 'ASSIGNMENT') pos.slot.current.assignments += 1;
-    }
     // Quantity 0 on a settlement row means "the whole position" (some exports leave it blank).
     const wanted = qty > 0 ? qty : pos.qty;
-    let rest = { qty: wanted, grossMinor: 0, costsMinor, closedQty: 0 };
-    if (pos.qty > 0) rest = this.positions.closeFifo(pos, day, Math.min(wanted, pos.qty), 0, costsMinor, this);
-    const unmatched = qty > 0 ? wanted - rest.closedQty : pos.qty > 0 ? 0 : 1;
-    if (unmatched > QTY_EPSILON) this.warnings.unmatchedSettlements += 1;
-    if (rest.closedQty === 0 && rest.costsMinor !== 0) {
-      this.bookRealized(pos, day, -rest.costsMinor, pos.side < 0);
-    } else if (rest.closedQty === 0) {
+    const closable = Math.min(wanted, pos.qty);
+    let closedQty = 0;
+    if (closable > QTY_EPSILON) {
+      // The costs of the units that were open; those of the rest belong to the unknown P&L of the unmatched part.
+      const matchedCostsMinor = prorate(costsMinor, closable, wanted);
+      const chain = this.chains.active(pos.slot, day);
+      chain.netOptionCashMinor -= matchedCostsMinor;
+      chain.commissionsMinor += matchedCostsMinor;
+      if (t.type === 'ASSIGNMENT') chain.assignments += 1;
+      this.rowStep = { slot: pos.slot, cashMinor: -matchedCostsMinor };
+      closedQty = this.positions.closeFifo(pos, day, closable, 0, matchedCostsMinor, this).closedQty;
+    } else {
       agg.plEvents += 1;
     }
+    const unmatched = qty > 0 ? qty - closedQty : 0;
+    if (unmatched > QTY_EPSILON) {
+      // Assigned: it was short; exercised: long; expired: the row does not say (taken as short, the common case).
+      this.unmatchedClose(pos, t, unmatched, t.type === 'EXERCISE' ? 1 : -1, t.type !== 'EXPIRATION');
+    }
+    if (unmatched > QTY_EPSILON || wanted <= QTY_EPSILON) this.warnings.unmatchedSettlements += 1;
   }
 
   private cashRow(t: Transaction): void {
@@ -276,18 +317,36 @@ class LedgerBuilder implements RealizedSink {
     this.positions.moveLots(old, target);
   }
 
-  process(transactions: readonly Transaction[]): void {
-    const count = transactions.length;
-    const { order, ms } = processingOrder(transactions);
-    for (let i = 0; i < count; i += 1) {
-      const instant = ms[i] ?? -Infinity;
-      if (instant > this.lastInstantMs) this.lastInstantMs = instant;
-    }
+  /**
+   * Walks the rows in processing order, up to those counting at `untilMs`; with `every`, keeps a checkpoint at the first
+   * day boundary after each `every` rows.
+   */
+  process(transactions: readonly Transaction[], every = 0, untilMs = Infinity): LedgerCheckpoints | null {
+    const { order, effectiveMs, lastInstantMs } = rowOrder(transactions);
+    const count = order.length;
+    const book: LedgerCheckpoints | null =
+      every > 0 ? { ids: new Array<string>(count), samplesMs: new Float64Array(Math.ceil(count / SAMPLE_EVERY)), order, checkpoints: [], codec: new CheckpointCodec() } : null;
+    let sinceCheckpoint = 0;
+    let lastInstant = -Infinity;
     for (let k = 0; k < count; k += 1) {
-      const t = transactions[order[k] ?? 0];
+      const index = order[k] ?? 0;
+      const t = transactions[index];
       if (!t) continue;
-      if (this.currentDay !== null && t.tradeDay !== this.currentDay) this.chains.endOfDay(this.currentDay);
+      if ((effectiveMs[index] ?? 0) > untilMs) break;
+      if (this.currentDay !== null && t.tradeDay !== this.currentDay) {
+        this.chains.endOfDay(this.currentDay);
+        if (book && sinceCheckpoint >= every) {
+          book.checkpoints.push(this.capture(book.codec, k, t.tradeDay, lastInstant));
+          sinceCheckpoint = 0;
+        }
+      }
       this.currentDay = t.tradeDay;
+      if (book) {
+        book.ids[k] = t.id;
+        if (k % SAMPLE_EVERY === 0) book.samplesMs[k / SAMPLE_EVERY] = effectiveMs[index] ?? 0;
+        sinceCheckpoint += 1;
+      }
+      lastInstant = Math.max(lastInstant, effectiveMs[index] ?? 0);
       const counts = this.days.day(t.currency, t.tradeDay).typeCounts;
       const typeIndex = TYPE_INDEX[t.type];
       counts[typeIndex] = (counts[typeIndex] ?? 0) + 1;
@@ -299,6 +358,49 @@ class LedgerBuilder implements RealizedSink {
       this.endRow(t);
     }
     if (this.currentDay !== null) this.chains.endOfDay(this.currentDay);
+    // The rows' own latest instant; of those walked when the walk stopped at an instant.
+    this.lastInstantMs = Math.max(this.lastInstantMs, untilMs === Infinity ? lastInstantMs : lastInstant);
+    return book;
+  }
+
+  /** The book between two days, before row `position` (docs/journal.md §Checkpoints). */
+  private capture(codec: CheckpointCodec, position: number, day: string, lastInstantMs: number): LedgerCheckpoint {
+    const slots = this.chains.slotStates();
+    const live = new Set<number>();
+    for (const slot of slots) {
+      if (slot.current >= 0) live.add(slot.current);
+      if (slot.last >= 0) live.add(slot.last);
+    }
+    return {
+      position,
+      day,
+      lastInstantMs,
+      chainCount: this.chains.count,
+      positions: codec.packPositions(this.positions.all()),
+      slots: codec.packSlots(slots),
+      live: codec.packLive([...live].flatMap((index) => {
+        const chain = this.chains.at(index);
+        return chain ? [{ index, chain }] : [];
+      })),
+      liveRolls: new Int32Array(0),
+      unmatched: this.unmatched.list().map((u) => ({ ...u })),
+      warnings: { ...this.warnings },
+    };
+  }
+
+  /** Starts from a checkpoint of the build that made `complete`: its chains, slots, open positions and unmatched closes. */
+  restore(checkpoint: LedgerCheckpoint, complete: Ledger): void {
+    const codec = complete.checkpoints?.codec;
+    if (codec === undefined) throw new Error('ledger: a checkpoint of a build without checkpoints');
+    const chains = codec.liveChains(checkpoint, complete.chains);
+    chains.forEach((chain, index) => {
+      if (chain !== complete.chains[index]) this.restoredUnderlying.set(chain, chain.underlying);
+    });
+    this.chains.restore(chains, codec.unpackSlots(checkpoint.slots));
+    for (const pos of codec.unpackPositions(checkpoint.positions, (accountId, underlying, currency) => this.chains.slot(accountId, underlying, currency))) this.positions.adopt(pos);
+    this.unmatched.restore(checkpoint.unmatched);
+    Object.assign(this.warnings, checkpoint.warnings);
+    this.lastInstantMs = checkpoint.lastInstantMs;
   }
 
   finish(transactionCount: number): Ledger {
@@ -321,32 +423,60 @@ class LedgerBuilder implements RealizedSink {
       rolls,
       positions: this.positions.open(),
       realizedByTx: this.realizedByTx,
+      unmatched: this.unmatched.list(),
+      unmatchedByTx: this.unmatchedByTx,
       warnings: this.warnings,
       transactionCount,
       lastInstantMs: this.lastInstantMs,
     };
   }
-}
 
-/** Each roll counts in the chain of its slot that was open on the roll's day. */
-function attributeRolls(chains: readonly ChainRecord[], rolls: readonly RollRecord[]): void {
-  const bySlot = new Map<string, ChainRecord[]>();
-  for (const chain of chains) {
-    const key = `${chain.accountId}\u0000${chain.currency}\u0000${chain.underlying}`;
-    const list = bySlot.get(key);
-    if (list) list.push(chain);
-    else bySlot.set(key, [chain]);
-  }
-  for (const roll of rolls) {
-    const list = bySlot.get(`${roll.accountId}\u0000${roll.currency}\u0000${roll.underlying}`) ?? [];
-    const chain = list.find((c) => c.openDay <= roll.day && (c.closeDay === null || roll.day <= c.closeDay));
-    if (chain) chain.rolls += 1;
+  /**
+   * The book after a replay from `checkpoint`: the complete ledger's rolls of the days before it and the replayed
+   * days' own. A live chain starts with its rolls before the checkpoint and counts the replayed ones (all again when a
+   * rename moved it since: rolls count under a chain's last name); the frozen chains are the complete ones.
+   */
+  finishBook(complete: Ledger, checkpoint: LedgerCheckpoint | null): BookLedger {
+    const before = checkpoint === null ? [] : complete.rolls.slice(0, firstWhere(complete.rolls.length, (i) => (complete.rolls[i]?.day ?? '') >= checkpoint.day));
+    const replayed = matchRolls(this.legs);
+    const chains = this.chains.finish();
+    const frozen = checkpoint === null ? 0 : checkpoint.chainCount;
+    const counting: ChainRecord[] = [];
+    const renamed: ChainRecord[] = [];
+    chains.forEach((chain, index) => {
+      if (index < frozen && chain === complete.chains[index]) return;
+      const was = this.restoredUnderlying.get(chain);
+      if (was === undefined || was === chain.underlying) counting.push(chain);
+      else renamed.push(chain);
+    });
+    attributeRolls(counting, replayed);
+    const rolls = before.concat(replayed);
+    for (const chain of renamed) chain.rolls = 0;
+    attributeRolls(renamed, rolls);
+    return { reportingCurrency: this.reportingCurrency, chains, rolls, positions: this.positions.open(), unmatched: this.unmatched.list(), lastInstantMs: this.lastInstantMs };
   }
 }
 
 /** Builds the ledger from all transactions (any order: they are processed by instant, then phase, then id; rows of one instant from one import in their file's event order). */
 export function buildLedger(transactions: readonly Transaction[], options: LedgerOptions): Ledger {
   const builder = new LedgerBuilder(options.reportingCurrency, options.timeline === true);
-  builder.process(transactions);
-  return builder.finish(transactions.length);
+  const checkpoints = builder.process(transactions, options.checkpointEvery ?? 0);
+  const ledger = builder.finish(transactions.length);
+  if (checkpoints !== null) {
+    checkpoints.codec.seal();
+    countRolls(checkpoints, ledger.chains, ledger.rolls);
+    ledger.checkpoints = checkpoints;
+  }
+  return ledger;
+}
+
+/**
+ * The book at `untilMs` from a checkpoint of `complete`'s build (null: from the start) and rows after it, in any order;
+ * those that count after the instant are left out (docs/journal.md §Checkpoints).
+ */
+export function resumeLedger(complete: Ledger, checkpoint: LedgerCheckpoint | null, rows: readonly Transaction[], untilMs = Infinity): BookLedger {
+  const builder = new LedgerBuilder(complete.reportingCurrency, false);
+  if (checkpoint !== null) builder.restore(checkpoint, complete);
+  builder.process(rows, 0, untilMs);
+  return builder.finishBook(complete, checkpoint);
 }

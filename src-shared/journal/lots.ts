@@ -29,7 +29,7 @@ export interface OpenPosition {
   openedDay: string;
 }
 
-interface Lot {
+export interface Lot {
   qty: number;
   grossMinor: number;
   costsMinor: number;
@@ -225,6 +225,13 @@ export class PositionBook {
     to.head = 0;
     to.side = movedSide;
     this.setQty(to, to.qty + movedQty);
+  }
+
+  /** A position restored from a checkpoint, open in its slot. */
+  adopt(pos: Position): void {
+    innerMap(innerMap(this.positions, pos.accountId), pos.currency).set(pos.symbol, pos);
+    pos.slot.openPositions += 1;
+    pos.slot.members.add(pos);
   }
 
   /** Every open position with the entry value and costs of its open lots. */

@@ -27,6 +27,11 @@ export interface DayAgg {
   interestMinor: number;
   /** Standalone FEE rows, positive = cost. */
   feesMinor: number;
+  /** Commission + fees charged on fills and option settlements, positive = cost (inside realized P&L once closed). */
+  commissionsMinor: number;
+  /** Rows that removed more than was open (docs/journal.md §Unmatched closes), and the units beyond what was open. */
+  unmatchedCloses: number;
+  unmatchedQuantity: number;
   rolls: number;
   rollCreditsMinor: number;
   trades: number;
@@ -62,6 +67,9 @@ function emptyDayAgg(day: string): DayAgg {
     dividendsMinor: 0,
     interestMinor: 0,
     feesMinor: 0,
+    commissionsMinor: 0,
+    unmatchedCloses: 0,
+    unmatchedQuantity: 0,
     rolls: 0,
     rollCreditsMinor: 0,
     trades: 0,

@@ -5,7 +5,7 @@
  * history". trades.ts turns the nodes into trades.
  */
 import { FILL_TYPES, type Transaction, type TransactionType } from './model';
-import { processingOrder } from './event-order';
+import { rowOrder } from './order';
 import { QTY_EPSILON, tradeValueMinor } from './lots';
 import { addRollLegs, matchRolls, type RollLeg } from './rolls';
 import type { StructureLeg } from './strategies';
@@ -306,7 +306,7 @@ function addToStructure(node: Node, t: Transaction, side: number, qty: number, g
 
 /** The nodes of a whole journal: every row walked in the ledger's order, then the rolls linked. */
 export function walkTrades(transactions: readonly Transaction[]): Grouper {
-  const { order, ms } = processingOrder(transactions);
+  const { order, effectiveMs: ms } = rowOrder(transactions);
   const keys: Array<string | undefined> = new Array<string | undefined>(transactions.length);
   const optionKeys = new Set<string>();
   for (let i = 0; i < transactions.length; i += 1) {

@@ -33,11 +33,11 @@ const IDENTITY_ORDER = [
 const OPTION_ONLY: ReadonlySet<TransactionType> = new Set<TransactionType>([
   'BUY_TO_OPEN', 'SELL_TO_OPEN', 'BUY_TO_CLOSE', 'SELL_TO_CLOSE', 'ASSIGNMENT', 'EXERCISE', 'EXPIRATION',
 ]);
-const NEEDS_SYMBOL: ReadonlySet<TransactionType> = new Set<TransactionType>([
-  ...OPTION_ONLY, 'BUY', 'SELL', 'SELL_SHORT', 'BUY_TO_COVER', 'DIVIDEND', 'SPLIT', 'SYMBOL_CHANGE',
-]);
-/** Share trades: an option row must say open or close instead. */
+/** Share fills: a stock short sale and its cover say so (SELL_SHORT, BUY_TO_COVER); a plain SELL never opens a short. */
 const SHARES_ONLY: ReadonlySet<TransactionType> = new Set<TransactionType>(['BUY', 'SELL', 'SELL_SHORT', 'BUY_TO_COVER']);
+const NEEDS_SYMBOL: ReadonlySet<TransactionType> = new Set<TransactionType>([
+  ...OPTION_ONLY, ...SHARES_ONLY, 'DIVIDEND', 'SPLIT', 'SYMBOL_CHANGE',
+]);
 /** The sign the cash must have: buys pay, sells and deposits receive. */
 const PAYS: ReadonlySet<TransactionType> = new Set<TransactionType>(['BUY', 'BUY_TO_OPEN', 'BUY_TO_CLOSE', 'BUY_TO_COVER', 'WITHDRAWAL']);
 const RECEIVES: ReadonlySet<TransactionType> = new Set<TransactionType>(['SELL', 'SELL_TO_OPEN', 'SELL_TO_CLOSE', 'SELL_SHORT', 'DEPOSIT']);

@@ -37,7 +37,14 @@ export function presentPosition(row: PositionRow): PositionJson {
 }
 
 function presentTotals(totals: PositionTotals) {
-  return { costBasis: minorToCents(totals.costBasisMinor), marketValue: minorToCents(totals.marketValueMinor), unrealizedPL: minorToCents(totals.unrealizedMinor), unmarked: totals.unmarked };
+  return {
+    costBasis: minorToCents(totals.costBasisMinor),
+    marketValue: minorToCents(totals.marketValueMinor),
+    unrealizedPL: minorToCents(totals.unrealizedMinor),
+    unmarked: totals.unmarked,
+    unmarkedCount: totals.unmarkedCount,
+    staleCount: totals.staleCount,
+  };
 }
 
 export function presentPositions(result: PositionsResult): Omit<PositionsResponseT, 'accounts' | 'demo'> {
@@ -48,15 +55,23 @@ export function presentPositions(result: PositionsResult): Omit<PositionsRespons
     totals: { ...presentTotals(result.totals), byAccount: result.totals.byAccount.map((a) => ({ accountId: a.accountId, accountName: a.accountName, ...presentTotals(a) })) },
     marksAsOf: result.marks,
     needsAttention: result.needsAttention.map((n) => ({
-      accountId: n.position.accountId,
-      accountName: n.accountName,
-      symbol: n.position.symbol,
-      underlying: n.position.underlying,
-      expiration: n.position.expiration,
-      strike: n.position.strike,
-      right: n.position.right,
-      quantity: n.position.quantity,
+      kind: n.kind,
       reason: n.reason,
+      accountId: n.accountId,
+      accountName: n.accountName,
+      currency: n.currency,
+      symbol: n.symbol,
+      underlying: n.underlying,
+      isOption: n.isOption,
+      expiration: n.expiration,
+      strike: n.strike,
+      right: n.right,
+      multiplier: n.multiplier,
+      quantity: n.quantity,
+      sideKnown: n.sideKnown,
+      firstDate: n.firstDate,
+      firstTradeDate: n.firstTradeDate,
+      closes: n.closes,
       spot: n.spot,
       quoteTime: n.quoteTime,
     })),
@@ -89,6 +104,7 @@ export function presentCampaign(row: CampaignRow): CampaignsResponseT['chains'][
     realizedPL: minorToCents(c.realizedMinor),
     dividends: minorToCents(c.dividendsMinor),
     fees: minorToCents(c.feesMinor),
+    commissions: minorToCents(c.commissionsMinor),
     pnl: minorToCents(c.plMinor),
     unrealizedPL: centsOrNull(row.unrealizedMinor),
     sharesHeld: row.sharesHeld,

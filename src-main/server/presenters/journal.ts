@@ -9,6 +9,11 @@ import { minorToCents, minorToUnits } from '../../../src-shared/money';
 
 type PeriodJson = PerformanceResponseT['monthly'];
 
+/** Unmatched closes of a period: rows and units (fractional shares summed as floats: rounded past their noise). */
+function presentUnmatched(totals: Pick<Totals, 'unmatchedCloses' | 'unmatchedQuantity'>): PeriodSummary['unmatched'] {
+  return { closes: totals.unmatchedCloses, quantity: Math.round(totals.unmatchedQuantity * 1e8) / 1e8 };
+}
+
 /** The summary of a period (or of another currency's totals). Unrealized P&L needs marks, which the journal has not. */
 export function presentTotals(totals: Totals): PeriodSummary {
   return {
@@ -23,6 +28,8 @@ export function presentTotals(totals: Totals): PeriodSummary {
     stockPL: minorToCents(totals.stockPLMinor),
     optionsPL: minorToCents(totals.optionsPLMinor),
     fees: minorToCents(totals.feesMinor),
+    commissions: minorToCents(totals.commissionsMinor),
+    unmatched: presentUnmatched(totals),
     trades: totals.trades,
     marksAvailable: false,
   };
@@ -101,6 +108,8 @@ export function presentYear(result: YearResult): Omit<SummaryResponseT, 'account
       dividends: minorToCents(totals.dividendsMinor),
       interest: minorToCents(totals.interestMinor),
       fees: minorToCents(totals.feesMinor),
+      commissions: minorToCents(totals.commissionsMinor),
+      unmatched: presentUnmatched(totals),
       totalPL: minorToCents(dayTotalMinor(totals)),
       trades: totals.trades,
       chains: result.chains,
@@ -117,6 +126,8 @@ export function presentYear(result: YearResult): Omit<SummaryResponseT, 'account
       realizedPL: minorToCents(other.optionsPLMinor + other.stockPLMinor),
       premiumsCollected: minorToCents(other.premiumsMinor),
       dividends: minorToCents(other.dividendsMinor),
+      commissions: minorToCents(other.commissionsMinor),
+      unmatched: presentUnmatched(other),
     })),
   };
 }

@@ -13,6 +13,7 @@ function settingsJson(ctx: AppContext): SettingsJson {
     rate: s.rate,
     timeZone: s.timeZone,
     reportingCurrency: s.reportingCurrency,
+    markMaxAgeDays: s.markMaxAgeDays,
     cacheSeconds: s.cacheSeconds,
     snapshotRetention: s.snapshotRetention,
     snapshotRetentionBySymbol: s.snapshotRetentionBySymbol,

@@ -95,6 +95,9 @@ describe('generic CSV importer', () => {
       ['2024-03-07,BUY,PFE,100,abc,-2800.00', 'price', 'not a number'],
       ['2024-03-07,DEPOSIT,,0,0,', 'amount', 'required'],
       ['2024-03-07,SYMBOL_CHANGE,META,100,0,0', 'previousSymbol', 'required'],
+      ['2024-03-07,SELL_SHORT,PFE,100,28.00,-2800.00', 'amount', 'must be ≥ 0'],
+      ['2024-03-07,BUY_TO_COVER,PFE,100,27.00,2700.00', 'amount', 'must be ≤ 0'],
+      ['2024-03-07,SELL_SHORT,PFE240216P00028000,1,0.50,50.00', 'type', 'is for shares'],
     ];
     for (const [row, column, fragment] of cases) {
       it(`${column}: ${row}`, () => {
@@ -106,6 +109,15 @@ describe('generic CSV importer', () => {
         expect(broken.transactions).toEqual([]);
       });
     }
+
+    it('reads a stock short sale and its cover (SELL_SHORT, BUY_TO_COVER)', () => {
+      const shorted = parse([HEADER, '2024-03-07,SELL_SHORT,PFE,100,28.00,2800.00', '2024-03-08,BUY_TO_COVER,PFE,100,27.00,-2700.00'].join('\n'));
+      expect(shorted.errors).toEqual([]);
+      expect(shorted.transactions.map(({ transaction: t }) => [t.type, t.symbol, t.isOption, t.quantity, t.amountMinor])).toEqual([
+        ['SELL_SHORT', 'PFE', false, 100, 28_000_000],
+        ['BUY_TO_COVER', 'PFE', false, 100, -27_000_000],
+      ]);
+    });
 
     it('a negative commission is an error', () => {
       const broken = parse(['date,type,symbol,quantity,price,amount,commission', '2024-03-07,BUY,PFE,1,28,-28,-1'].join('\n'));

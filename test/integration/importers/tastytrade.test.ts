@@ -162,15 +162,15 @@ describe('tastytrade importer: 20-column six-year history (avion23)', () => {
     expect(stock.tradeDate, '23:00+0200 is 21:00 UTC').toBe('2024-08-05T21:00:00.000Z');
   });
 
-  it('maps call assignments to a stock SELL at the strike (SPYG line 204; KODK short stock line 788, a SELL_SHORT)', () => {
+  it('maps call assignments to a stock SELL at the strike, a short sale when no shares are held (SPYG line 204, KODK short stock line 788)', () => {
     expect(at(result, 203).type).toBe('ASSIGNMENT');
     const spyg = at(result, 204);
     expect([spyg.type, spyg.quantity, spyg.priceMinor]).toEqual(['SELL', 100, 600_000]);
     expect(spyg.amountMinor, '6,000.00 − 5.05').toBe(59_949_500);
     const kodk = at(result, 788);
-    // Sell to Open on shares opens a short (issue 17: SELL_SHORT); line 785 buys them back to close it.
+    // The file says "Sell to Open": shares delivered short (a plain SELL never opens a short, docs/journal.md).
     expect([kodk.type, kodk.quantity, kodk.priceMinor], 'Sell to Open 300 KODK @ 2.50').toEqual(['SELL_SHORT', 300, 25_000]);
-    expect([at(result, 785).type, at(result, 785).quantity], 'Bought 300 KODK, Buy to Close').toEqual(['BUY_TO_COVER', 300]);
+    expect([at(result, 785).type, at(result, 785).quantity], 'Bought 300 KODK "Buy to Close": the cover').toEqual(['BUY_TO_COVER', 300]);
   });
 
   it('pairs a symbol change into one SYMBOL_CHANGE with previousSymbol (VIAC → PARA puts, lines 237-238)', () => {

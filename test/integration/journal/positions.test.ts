@@ -109,8 +109,10 @@ describe.skipIf(!chainFixturesPresent)('positions and campaigns on the real AMD 
     ]);
     // 11,000 − 198.90 − 238.90 − 297.80; 10,560 − 165 − 213.50 − 283; −440 + 33.90 + 25.40 + 14.80.
     expect(body.totals).toMatchObject({ costBasis: 10264.4, marketValue: 9898.5, unrealizedPL: -365.9, unmarked: 0 });
-    expect(body.totals.byAccount).toEqual([{ accountId: ira, accountName: 'IRA', costBasis: 10264.4, marketValue: 9898.5, unrealizedPL: -365.9, unmarked: 0 }]);
-    expect(body.marksAsOf).toEqual([{ symbol: 'AMD', snapshotId: expect.any(Number) as number, quoteTime: STORED_QUOTE_TIME, spot: SPOT }]);
+    expect(body.totals.byAccount).toEqual([{ accountId: ira, accountName: 'IRA', costBasis: 10264.4, marketValue: 9898.5, unrealizedPL: -365.9, unmarked: 0, unmarkedCount: 0, staleCount: 0 }]);
+    // Quoted Sunday 22:35 New York: Monday is the first trading day after it, so the mark is 1 trading day old (≤ 2).
+    expect(body.marksAsOf).toEqual([{ symbol: 'AMD', snapshotId: expect.any(Number) as number, quoteTime: STORED_QUOTE_TIME, spot: SPOT, ageDays: 1, stale: false }]);
+    expect(body.positions.map((p) => [p.mark?.ageDays, p.mark?.stale])).toEqual([[1, false], [1, false], [1, false], [1, false]]);
     expect(body.positions[0]?.greeks).toEqual({ delta: 100, gamma: 0, theta: 0, vega: 0, iv: null });
     for (const [index, right, strike, expiration, quantity] of [
       [1, 'P', 100, '2023-09-01', -1],

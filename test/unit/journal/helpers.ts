@@ -37,6 +37,8 @@ interface TxInput {
   id?: string;
   previousSymbol?: string;
   multiplier?: number;
+  /** `manual` for an opening entered by hand (default `test`). */
+  source?: string;
 }
 
 /** A neutral transaction written by hand, money in currency units (converted exactly to minor units). */
@@ -49,8 +51,8 @@ export function tx(input: TxInput): Transaction {
   const priceMinor = toMinor(input.price ?? 0);
   const commissionMinor = toMinor(input.commission ?? 0);
   const feesMinor = toMinor(input.fees ?? 0);
-  const sells = ['SELL_TO_OPEN', 'SELL_TO_CLOSE', 'SELL'].includes(input.type);
-  const buys = ['BUY_TO_OPEN', 'BUY_TO_CLOSE', 'BUY'].includes(input.type);
+  const sells = ['SELL_TO_OPEN', 'SELL_TO_CLOSE', 'SELL', 'SELL_SHORT'].includes(input.type);
+  const buys = ['BUY_TO_OPEN', 'BUY_TO_CLOSE', 'BUY', 'BUY_TO_COVER'].includes(input.type);
   const gross = Math.round(priceMinor * quantity * multiplier);
   const amountMinor = input.amount !== undefined ? toMinor(input.amount) : (sells ? gross : buys ? -gross : 0) - commissionMinor - feesMinor;
   const instant = /[zZ]|[+-]\d\d:?\d\d$/.test(input.at) ? input.at : nyToUtc(input.at);
@@ -66,7 +68,7 @@ export function tx(input: TxInput): Transaction {
     tradeDate: instant,
     orderId: input.orderId ?? null,
     description: '',
-    source: 'test',
+    source: input.source ?? 'test',
     ...(input.previousSymbol ? { previousSymbol: input.previousSymbol } : {}),
   };
   return {

@@ -61,19 +61,30 @@ describe('FIFO lots and realized P&L', () => {
     expect(ledger.warnings.unmatchedSettlements).toBe(0);
   });
 
-  it('opens a short stock lot from an ambiguous SELL and closes it with BUY', () => {
+  it('opens a short stock lot with SELL_SHORT; a BUY while short covers it', () => {
     const ledger = ledgerOf([
-      tx({ type: 'SELL', ticker: 'ABC', quantity: 10, price: 30, commission: 0.5, at: '2024-05-01T10:00' }),
+      tx({ type: 'SELL_SHORT', ticker: 'ABC', quantity: 10, price: 30, commission: 0.5, at: '2024-05-01T10:00' }),
       tx({ type: 'BUY', ticker: 'ABC', quantity: 10, price: 27.25, commission: 0.5, at: '2024-05-02T10:00' }),
     ]);
     // (30 − 27.25) × 10 = 27.50 − 1.00
     expect(allTime(ledger).summary.stockPL, 'short: entry − exit − costs').toBe(26.5);
     expect(ledger.warnings.unmatchedCloses).toBe(0);
+    expect(ledger.positions).toEqual([]);
+  });
+
+  it('BUY_TO_COVER closes a short sale', () => {
+    const ledger = ledgerOf([
+      tx({ type: 'SELL_SHORT', ticker: 'ABC', quantity: 10, price: 30, at: '2024-05-01T10:00' }),
+      tx({ type: 'BUY_TO_COVER', ticker: 'ABC', quantity: 4, price: 31, commission: 1, at: '2024-05-02T10:00' }),
+    ]);
+    // 4 × (30 − 31) − 1 = −5; 6 shares stay short.
+    expect(allTime(ledger).summary.stockPL, '4 × (30 − 31) − 1').toBe(-5);
+    expect(ledger.positions.map((p) => [p.symbol, p.quantity, p.entryGrossMinor])).toEqual([['ABC', -6, 1_800_000]]);
   });
 
   it('a BUY larger than the short position closes it and opens the rest long', () => {
     const ledger = ledgerOf([
-      tx({ type: 'SELL', ticker: 'ABC', quantity: 10, price: 30, at: '2024-05-01T10:00' }),
+      tx({ type: 'SELL_SHORT', ticker: 'ABC', quantity: 10, price: 30, at: '2024-05-01T10:00' }),
       tx({ type: 'BUY', ticker: 'ABC', quantity: 15, price: 28, commission: 1.5, at: '2024-05-02T10:00' }),
       tx({ type: 'SELL', ticker: 'ABC', quantity: 5, price: 29, at: '2024-05-03T10:00' }),
     ]);
@@ -81,17 +92,6 @@ describe('FIFO lots and realized P&L', () => {
     // Day 2: 10 × (30 − 28) − 1.00 (10/15 of 1.50) = 19.00; day 3: 5 × (29 − 28) − 0.50 = 4.50
     expect(days.find((d) => d.date === '2024-05-02')?.realizedPL, '20 − 10/15 × 1.50').toBe(19);
     expect(days.find((d) => d.date === '2024-05-03')?.realizedPL, '5 − 5/15 × 1.50').toBe(4.5);
-  });
-
-  it('records closes without a lot at zero basis and counts them', () => {
-    const ledger = ledgerOf([
-      tx({ type: 'BUY_TO_CLOSE', ticker: 'ABC', option: PUT, quantity: 1, price: 0.4, fees: 0.12, at: '2024-05-01T10:00' }),
-      tx({ type: 'SELL_TO_CLOSE', ticker: 'ABC', option: CALL, quantity: 1, price: 1.1, fees: 0.12, at: '2024-05-01T11:00' }),
-    ]);
-    // −40.12 for the buy-back (premium received before the history starts), +109.88 for the sale
-    expect(allTime(ledger).summary.optionsPL, '−40 − 0.12 + 110 − 0.12').toBe(69.76);
-    expect(ledger.warnings.unmatchedCloses, 'two closes had nothing to close').toBe(2);
-    expect(ledger.positions, 'a close never opens a position').toEqual([]);
   });
 
   it('counts an expiration with no open lot as a warning', () => {

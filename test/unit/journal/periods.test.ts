@@ -110,7 +110,9 @@ describe('currencies', () => {
     expect(month.byCurrency.CAD?.trades).toBe(2);
     const year = yearJson(ledger, 2024);
     expect(year.stats.totalPL).toBe(10);
-    expect(year.byCurrency).toEqual({ CAD: { totalPL: 28.15, realizedPL: 19, premiumsCollected: 0, dividends: 9.15 } });
+    // Commissions in CAD stay in CAD: the 1.00 of the round trip.
+    expect(year.byCurrency).toEqual({ CAD: { totalPL: 28.15, realizedPL: 19, premiumsCollected: 0, dividends: 9.15, commissions: 1, unmatched: { closes: 0, quantity: 0 } } });
+    expect(year.stats.commissions, 'no USD trade').toBe(0);
   });
 
   it('reports in another currency when that is the setting', () => {

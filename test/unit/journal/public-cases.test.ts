@@ -39,10 +39,12 @@ describe.skipIf(!present)('tradetally P&L engine contracts (Apache-2.0, GeneBO98
     expect(allTime(ledger).summary.stockPL, 'published pnl: 200 − 2 − 0.25').toBe(expected('stock_long_round_trip').aggregate.pnl);
   });
 
-  it('stock_short_round_trip: 98.9 (a SELL with no lot opens a short)', () => {
+  it('stock_short_round_trip: 98.9 (their SELL with no lot is a short sale: SELL_SHORT in the neutral model)', () => {
+    // A plain SELL beyond the shares held is an unmatched close for us (docs/journal.md §Unmatched closes): the case's
+    // short sale and its cover are written as the types that say so.
     const ledger = ledgerOf([
-      tx({ type: 'SELL', ticker: 'T1', quantity: 50, price: 20, commission: 0.5, at: '2026-01-06T10:00:00Z' }),
-      tx({ type: 'BUY', ticker: 'T1', quantity: 50, price: 18, commission: 0.5, fees: 0.1, at: '2026-01-06T14:00:00Z' }),
+      tx({ type: 'SELL_SHORT', ticker: 'T1', quantity: 50, price: 20, commission: 0.5, at: '2026-01-06T10:00:00Z' }),
+      tx({ type: 'BUY_TO_COVER', ticker: 'T1', quantity: 50, price: 18, commission: 0.5, fees: 0.1, at: '2026-01-06T14:00:00Z' }),
     ]);
     expect(allTime(ledger).summary.stockPL, 'published pnl').toBe(expected('stock_short_round_trip').aggregate.pnl);
   });
@@ -118,7 +120,8 @@ describe.skipIf(!present)('tradetally P&L engine contracts (Apache-2.0, GeneBO98
     const ledger = ledgerOf([
       tx({ type: 'BUY', ticker: 'W1', quantity: 100, price: 10, commission: 1, at: '2026-01-05T15:00:00Z' }),
       tx({ type: 'SELL', ticker: 'W1', quantity: 100, price: 12, commission: 1, fees: 0.25, at: '2026-01-05T19:00:00Z' }),
-      tx({ type: 'SELL', ticker: 'W2', quantity: 50, price: 20, commission: 0.5, at: '2026-01-06T15:00:00Z' }),
+      // Their short round trip (a SELL with no shares is a short sale for them): SELL_SHORT, and a BUY covers it.
+      tx({ type: 'SELL_SHORT', ticker: 'W2', quantity: 50, price: 20, commission: 0.5, at: '2026-01-06T15:00:00Z' }),
       tx({ type: 'BUY', ticker: 'W2', quantity: 50, price: 18, commission: 0.5, fees: 0.1, at: '2026-01-06T19:00:00Z' }),
       tx({ type: 'BUY', ticker: 'B1', quantity: 100, price: 10, commission: 1, at: '2026-01-07T15:00:00Z' }),
       tx({ type: 'SELL', ticker: 'B1', quantity: 100, price: 10, commission: 1, at: '2026-01-07T19:00:00Z' }),

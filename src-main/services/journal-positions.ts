@@ -1,0 +1,197 @@
+/**
+ * The book reads of the journal (docs/journal.md §Positions, §Campaigns): positions and campaigns at an instant, marked
+ * from the snapshots (a mark older than `markMaxAgeDays` trading days is stale: shown, never summed), with what needs
+ * attention. The book is of all accounts; an account's is its part of it (lots, chains and rolls are per account).
+ */
+import { isoInstant } from '../../src-shared/calendar';
+import { campaignFigures, markAgeDays, markPosition, positionsByChain, type UnderlyingMarks } from '../../src-shared/journal/book';
+import type { BookLedger } from '../../src-shared/journal/checkpoints';
+import type { ChainRecord } from '../../src-shared/journal/index';
+import type { Account } from '../../src-shared/journal/model';
+import { dateInZone, parseDateTimeInZone, zonedTimeToMs } from '../../src-shared/zone';
+import type { JournalBook } from './journal-book';
+import type { JournalIndex } from './journal-index';
+import type { BookRequest, CampaignRow, CampaignsRequest, ChainDetail, ChainsResult, PositionRow, PositionsResult, PositionTotals, WithJournal } from './journal-values';
+import { pageOf } from './journal-values';
+import { failure, ok, type Result } from './result';
+
+export interface BookReadSettings {
+  timeZone: string;
+  markMaxAgeDays: number;
+}
+
+/** Account names as people read them; tickers, ISO dates and rights by their characters (a sort of 700 rows stays cheap). */
+const names = new Intl.Collator();
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** By underlying, account, shares before options, expiration, strike, right. */
+function comparePositions(a: PositionRow, b: PositionRow): number {
+  const x = a.position;
+  const y = b.position;
+  return (
+    byText(x.underlying, y.underlying) ||
+    names.compare(a.accountName, b.accountName) ||
+    Number(x.isOption) - Number(y.isOption) ||
+    byText(x.expiration ?? '', y.expiration ?? '') ||
+    (x.strike ?? 0) - (y.strike ?? 0) ||
+    byText(x.right ?? '', y.right ?? '')
+  );
+}
+
+/** Totals in the reporting currency: market value and unrealized over the positions with a fresh mark only. */
+function totalsOf(rows: readonly PositionRow[], currency: string): PositionTotals {
+  const sum: PositionTotals = { costBasisMinor: 0, marketValueMinor: 0, unrealizedMinor: 0, unmarked: 0, unmarkedCount: 0, staleCount: 0 };
+  for (const row of rows) {
+    if (row.position.currency !== currency) continue;
+    sum.costBasisMinor += row.costBasisMinor;
+    if (row.marketValueMinor !== null && row.unrealizedMinor !== null) {
+      sum.marketValueMinor += row.marketValueMinor;
+      sum.unrealizedMinor += row.unrealizedMinor;
+      continue;
+    }
+    sum.unmarked += 1;
+    if (row.mark?.stale === true) sum.staleCount += 1;
+    else sum.unmarkedCount += 1;
+  }
+  return sum;
+}
+
+export class JournalBookReads {
+  constructor(
+    private readonly index: JournalIndex,
+    private readonly book: JournalBook,
+    private readonly settings: () => BookReadSettings,
+    private readonly nowMs: () => number,
+  ) {}
+
+  knownAccount(accountId: string | undefined): Result<true> {
+    if (accountId === undefined) return ok(true);
+    const accounts = this.index.snapshot().accounts;
+    return accounts.some((a) => a.id === accountId) ? ok(true) : failure({ kind: 'unknown-account', accountId, known: accounts.map((a) => a.id) });
+  }
+
+  /** `asOf` of a book read: an instant (read in the journal zone without an offset), a date the end of that day; default now. */
+  private asOfMs(asOf: string | undefined): number {
+    if (asOf === undefined) return this.nowMs();
+    const zone = this.settings().timeZone;
+    if (/^\d{4}-\d{2}-\d{2}$/.test(asOf)) return zonedTimeToMs(asOf, { hour: 23, minute: 59, second: 59 }, zone) + 999;
+    return parseDateTimeInZone(asOf, zone);
+  }
+
+  /** Open positions at `asOf`, marked from the newest snapshot of each underlying at or before it. */
+  positions(query: BookRequest): Result<WithJournal<PositionsResult>> {
+    const known = this.knownAccount(query.accountId);
+    if (!known.ok) return known;
+    const asOfMs = this.asOfMs(query.asOf);
+    const { accounts, demo } = this.index.snapshot();
+    const names = new Map(accounts.map((a) => [a.id, a.name]));
+    const nameOf = (id: string) => names.get(id) ?? id;
+    const { ledger, needsAttention, inferred } = this.book.bookAt(asOfMs);
+    const symbol = query.symbol?.toUpperCase();
+    const wanted = (p: { underlying: string; accountId: string }) => (symbol === undefined || p.underlying === symbol) && (query.accountId === undefined || p.accountId === query.accountId);
+    // Expired options waiting for a decision are listed there, not as positions.
+    const keyOf = (p: { accountId: string; currency: string; symbol: string }) => `${p.accountId}\u0000${p.currency}\u0000${p.symbol}`;
+    const waiting = new Set(needsAttention.filter((n) => n.kind !== 'opened_before_history').map(keyOf));
+    const { marksOf, marksBySymbol } = this.marksMemo(asOfMs);
+    const maxAgeDays = this.settings().markMaxAgeDays;
+    const positions: PositionRow[] = ledger.positions
+      .filter((p) => wanted(p) && !waiting.has(keyOf(p)))
+      .map((p) => ({ ...markPosition(p, marksOf(p.underlying), asOfMs, maxAgeDays), accountName: nameOf(p.accountId) }))
+      .sort(comparePositions);
+    const currency = ledger.reportingCurrency;
+    const accountIds = [...new Set(positions.map((p) => p.position.accountId))].sort((a, b) => nameOf(a).localeCompare(nameOf(b)));
+    const marks: PositionsResult['marks'] = [];
+    for (const [underlying, m] of [...marksBySymbol].sort(([a], [b]) => a.localeCompare(b))) {
+      if (m === null) continue;
+      const ageDays = markAgeDays(m.quoteTime, asOfMs);
+      marks.push({ symbol: underlying, snapshotId: m.snapshotId, quoteTime: m.quoteTime, spot: m.spot, ageDays, stale: ageDays > maxAgeDays });
+    }
+    return ok({
+      asOf: isoInstant(asOfMs),
+      currency,
+      positions,
+      totals: {
+        ...totalsOf(positions, currency),
+        byAccount: accountIds.map((accountId) => ({ accountId, accountName: nameOf(accountId), ...totalsOf(positions.filter((p) => p.position.accountId === accountId), currency) })),
+      },
+      marks,
+      needsAttention: needsAttention.filter(wanted).map((n) => ({ ...n, accountName: nameOf(n.accountId) })),
+      inferredExpirations: inferred
+        .filter((i) => wanted(i.transaction))
+        .map((i) => ({ ...i, transaction: { ...i.transaction, accountName: nameOf(i.transaction.accountId) }, accountName: nameOf(i.transaction.accountId) })),
+      accounts,
+      demo,
+    });
+  }
+
+  /** The campaigns (chains) at `asOf`, newest first, with their returns. */
+  chains(query: CampaignsRequest): Result<WithJournal<ChainsResult>> {
+    const known = this.knownAccount(query.accountId);
+    if (!known.ok) return known;
+    const asOfMs = this.asOfMs(query.asOf);
+    const { accounts, demo } = this.index.snapshot();
+    const { ledger } = this.book.bookAt(asOfMs);
+    const symbol = query.symbol?.toUpperCase();
+    const chains = ledger.chains
+      .filter(
+        (c) =>
+          (query.accountId === undefined || c.accountId === query.accountId) &&
+          (symbol === undefined || c.underlying === symbol) &&
+          (query.status === undefined || (query.status === 'open') === (c.closeDay === null)),
+      )
+      .sort((a, b) => (a.openDay < b.openDay ? 1 : a.openDay > b.openDay ? -1 : a.id < b.id ? -1 : 1));
+    // Newest opened first, a page at a time; only the page's campaigns are marked and figured.
+    const { offset, limit, pagination } = pageOf(query.page, query.limit, chains.length);
+    const rows = this.campaignRows(ledger, chains.slice(offset, offset + limit), asOfMs, accounts);
+    return ok({ asOf: isoInstant(asOfMs), currency: ledger.reportingCurrency, chains: rows, pagination, accounts, demo });
+  }
+
+  /** One campaign with its timeline and open positions. */
+  chain(id: string, asOf: string | undefined): Result<ChainDetail> {
+    const asOfMs = this.asOfMs(asOf);
+    // The router lowercases paths (and so the id); account ids are lowercase, tickers and currencies upper case.
+    const wanted = id.toLowerCase();
+    const accounts = this.index.snapshot().accounts;
+    const accountId = accounts.find((a) => wanted.startsWith(`${a.id.toLowerCase()}:`))?.id;
+    const { ledger } = this.book.ledgerAt(asOfMs, accountId, true);
+    const chain = ledger.chains.find((c) => c.id.toLowerCase() === wanted);
+    if (chain === undefined) return failure({ kind: 'not-found', what: 'chain', id });
+    const [campaign] = this.campaignRows(ledger, [chain], asOfMs, accounts);
+    if (campaign === undefined) return failure({ kind: 'not-found', what: 'chain', id });
+    const maxAgeDays = this.settings().markMaxAgeDays;
+    const positions = ledger.positions
+      .filter((p) => p.chainId === chain.id)
+      .map((p) => ({ ...markPosition(p, this.book.marks.marksAt(p.underlying, asOfMs), asOfMs, maxAgeDays), accountName: campaign.accountName }))
+      .sort(comparePositions);
+    return ok({ asOf: isoInstant(asOfMs), campaign, timeline: chain.steps, positions });
+  }
+
+  /** The marks of each underlying at `asOfMs`, looked up once per read. */
+  private marksMemo(asOfMs: number): { marksOf: (underlying: string) => UnderlyingMarks | null; marksBySymbol: Map<string, UnderlyingMarks | null> } {
+    const marksBySymbol = new Map<string, UnderlyingMarks | null>();
+    const marksOf = (underlying: string) => {
+      let marks = marksBySymbol.get(underlying);
+      if (marks === undefined) {
+        marks = this.book.marks.marksAt(underlying, asOfMs);
+        marksBySymbol.set(underlying, marks);
+      }
+      return marks;
+    };
+    return { marksOf, marksBySymbol };
+  }
+
+  private campaignRows(ledger: BookLedger, chains: readonly ChainRecord[], asOfMs: number, accounts: readonly Account[]): CampaignRow[] {
+    const names = new Map(accounts.map((a) => [a.id, a.name]));
+    const ids = new Set(chains.filter((c) => c.closeDay === null).map((c) => c.id));
+    const { marksOf } = this.marksMemo(asOfMs);
+    const maxAgeDays = this.settings().markMaxAgeDays;
+    const marked = ledger.positions.filter((p) => p.chainId !== null && ids.has(p.chainId)).map((p) => markPosition(p, marksOf(p.underlying), asOfMs, maxAgeDays));
+    const byChain = positionsByChain(marked);
+    const asOfDate = dateInZone(asOfMs, this.settings().timeZone);
+    return chains.map((chain) => {
+      const { chain: record, ...figures } = campaignFigures(chain, byChain.get(chain.id) ?? [], asOfDate);
+      const { steps: _steps, legs, ...rest } = record;
+      return { ...figures, chain: rest, accountName: names.get(chain.accountId) ?? chain.accountId, legs };
+    });
+  }
+}

@@ -1,0 +1,356 @@
+/**
+ * Checkpoints of a ledger build (docs/journal.md §Checkpoints): at day boundaries, every so many rows, what the book
+ * holds then (open lots, the slots' chains, the openings the history lacks). The book at a past instant is the
+ * nearest checkpoint before it plus the rows after it, replayed: a few thousand rows instead of the whole journal.
+ *
+ * A checkpoint keeps only what can still change. A chain that is neither open nor the last of its slot never changes
+ * again (dividends and fees attach to the open chain, else the last one), so it is the complete ledger's own record;
+ * the others are kept as numbers and a count of their legs (the legs of a chain only grow: the first N of the complete
+ * record's are the chain's legs then). Positions, slots and chains are packed in typed arrays that name instruments,
+ * slots and strings by their index in tables the checkpoints share: a 100,000-row journal holding 700 positions keeps
+ * 50 checkpoints in about 2 MB.
+ */
+import type { ChainRecord, ChainSlot, SlotState } from './chains';
+import type { LedgerWarnings } from './ledger';
+import type { Lot, OpenPosition, Position } from './lots';
+import { occSymbol, type OptionRight } from './model';
+import { Records, Table } from './packed';
+import type { RollRecord } from './rolls';
+import type { UnmatchedOpening } from './unmatched';
+
+export interface LedgerCheckpoint {
+  /** Rows [0, position) of the processing order are in it; row `position` is the first of `day`. */
+  position: number;
+  day: string;
+  lastInstantMs: number;
+  /** Chains opened before it (indexes into the complete ledger's chain list). */
+  chainCount: number;
+  /** Open positions: where each one's state is in the codec's pool of position states (a state unchanged since the previous checkpoint is shared). */
+  positions: Int32Array;
+  /** Slots with a chain: [slot, current chain, last chain (−1: none)]… */
+  slots: Int32Array;
+  /** Chains that may still change: offsets of their states in the codec's pool of chain states (see packLive). */
+  live: Int32Array;
+  /** Per live chain, the rolls of its days before the checkpoint (filled in once the build has matched them). */
+  liveRolls: Int32Array;
+  /** The openings the history lacked then (copies), and the warning counts. */
+  unmatched: UnmatchedOpening[];
+  warnings: LedgerWarnings;
+}
+
+/** What a build with checkpoints keeps beside the ledger: the processing order and the checkpoints. */
+export interface LedgerCheckpoints {
+  /** Transaction ids in processing order. */
+  ids: string[];
+  /** The instant every SAMPLE_EVERY-th row counts at (row k × SAMPLE_EVERY): where the rows of an instant end, within a sample. */
+  samplesMs: Float64Array;
+  /** The input index of each row in processing order (the journal turns it into `rowids` and drops it). */
+  order?: Uint32Array;
+  /** The stored row of each position (SQLite rowid; −1 for rows that are not stored), when the journal keeps them. */
+  rowids?: Int32Array;
+  checkpoints: LedgerCheckpoint[];
+  codec: CheckpointCodec;
+}
+
+/** The book of a ledger at an instant: positions, chains and rolls (no day figures: those are the complete ledger's). */
+export interface BookLedger {
+  reportingCurrency: string;
+  chains: ChainRecord[];
+  rolls: RollRecord[];
+  positions: OpenPosition[];
+  unmatched: UnmatchedOpening[];
+  lastInstantMs: number;
+}
+
+/** What never changes about a position: its instrument, and the slot it counts in (a rename moves it). */
+interface Instrument {
+  accountId: string;
+  symbol: string;
+  underlying: string;
+  currency: string;
+  isOption: boolean;
+  right: OptionRight | null;
+  expiration: string | null;
+  strike: number | null;
+  multiplier: number;
+  slotUnderlying: string;
+}
+
+/** Rows per sampled instant (LedgerCheckpoints.samplesMs): a replay reads at most this many rows past its instant. */
+export const SAMPLE_EVERY = 32;
+
+/** The end of the rows that count by `asOfMs`: a position at or past the last of them, at most SAMPLE_EVERY past it. */
+export function rowsEndBy(checkpoints: LedgerCheckpoints, asOfMs: number): number {
+  const samples = checkpoints.samplesMs;
+  const firstAfter = firstWhere(samples.length, (i) => (samples[i] ?? 0) > asOfMs);
+  return Math.min(checkpoints.ids.length, firstAfter * SAMPLE_EVERY);
+}
+
+const RIGHTS: ReadonlyArray<OptionRight | null> = [null, 'C', 'P'];
+
+/** Packs and unpacks the checkpoints of one build, with the tables they share. */
+export class CheckpointCodec {
+  private readonly strings = new Table<string>();
+  private readonly slotKeys = new Table<{ accountId: string; underlying: string; currency: string }>();
+  /**
+   * Instruments: integers account, underlying, currency, slot underlying, expiration (strings; −1 none), option flag ×
+   * 4 + right (0 none, 1 C, 2 P), symbol (−1: the OCC symbol of the underlying, expiration, right and strike);
+   * numbers strike (NaN none), multiplier.
+   */
+  private readonly instrumentKeys = new Table<number>();
+  private readonly instruments = new Records();
+  /** Position states: integers instrument, side, lots, then the open day of each; numbers qty, then qty, gross, costs per lot. */
+  private readonly positionStates = new Records();
+  /** Chain states: integers index, underlying, close day (−1 open), assignments, legs; numbers realized, dividends, fees, commissions, premiums, net option cash, peak collateral. */
+  private readonly chainStates = new Records();
+  /** Per instrument (chain), the state it had at the previous checkpoint (while building). */
+  private readonly lastPosition = new Map<number, number>();
+  private readonly lastChain = new Map<number, number>();
+
+  private text(value: string): number {
+    return this.strings.index(value, () => value);
+  }
+
+  /** A string of the shared table by its index. */
+  textOf(index: number): string {
+    return this.strings.values[index] ?? '';
+  }
+
+  /** Bytes the checkpoints' shared records keep (the tables' strings and the per-checkpoint arrays aside). */
+  get bytes(): number {
+    return this.instruments.bytes + this.positionStates.bytes + this.chainStates.bytes;
+  }
+
+  /** The instrument of a position, added on first sight. */
+  private instrumentOf(pos: Position): number {
+    const slotUnderlying = pos.slot.underlying;
+    const index = this.instrumentKeys.index(`${pos.accountId}\u0000${pos.currency}\u0000${pos.symbol}\u0000${slotUnderlying}`, () => {
+      const derived = pos.isOption && pos.expiration !== null && pos.right !== null && pos.strike !== null && occSymbol(pos.underlying, pos.expiration, pos.right, pos.strike) === pos.symbol;
+      const ints = [this.text(pos.accountId), this.text(pos.underlying), this.text(pos.currency), this.text(slotUnderlying), pos.expiration === null ? -1 : this.text(pos.expiration), (pos.isOption ? 4 : 0) + RIGHTS.indexOf(pos.right), derived ? -1 : this.text(pos.symbol)];
+      return this.instruments.add(ints, [pos.strike ?? Number.NaN, pos.multiplier]);
+    });
+    return this.instrumentKeys.values[index] ?? 0;
+  }
+
+  private instrumentAt(offset: number): Instrument {
+    const int = (field: number) => this.instruments.int(offset, field);
+    const flags = int(5);
+    const strikeValue = this.instruments.float(offset, 0);
+    const underlying = this.textOf(int(1));
+    const expiration = int(4) < 0 ? null : this.textOf(int(4));
+    const right = RIGHTS[flags % 4] ?? null;
+    const strike = Number.isNaN(strikeValue) ? null : strikeValue;
+    const symbol = int(6) >= 0 || expiration === null || right === null || strike === null ? this.textOf(int(6)) : occSymbol(underlying, expiration, right, strike);
+    return { accountId: this.textOf(int(0)), symbol, underlying, currency: this.textOf(int(2)), slotUnderlying: this.textOf(int(3)), expiration, isOption: flags >= 4, right, strike, multiplier: this.instruments.float(offset, 1) };
+  }
+
+  /**
+   * The open positions, as offsets of their states. Most positions do not change between two checkpoints: a state
+   * equal to the one the instrument had at the previous checkpoint is not stored again. The open cost is not kept:
+   * it is the lots' gross and costs.
+   */
+  packPositions(positions: Iterable<Position>): Int32Array {
+    const offsets: number[] = [];
+    const ints: number[] = [];
+    const floats: number[] = [];
+    for (const pos of positions) {
+      if (pos.qty <= 0) continue;
+      const instrument = this.instrumentOf(pos);
+      ints.length = 0;
+      floats.length = 0;
+      ints.push(instrument, pos.side, pos.lots.length - pos.head);
+      floats.push(pos.qty);
+      for (let i = pos.head; i < pos.lots.length; i += 1) {
+        const lot = pos.lots[i];
+        if (!lot) continue;
+        ints.push(this.text(lot.openDay));
+        floats.push(lot.qty, lot.grossMinor, lot.costsMinor);
+      }
+      const offset = this.positionStates.add(ints, floats, this.lastPosition.get(instrument));
+      this.lastPosition.set(instrument, offset);
+      offsets.push(offset);
+    }
+    return Int32Array.from(offsets);
+  }
+
+  /** After the build: the records as typed arrays, the indexes of keys dropped. */
+  seal(): void {
+    for (const records of [this.instruments, this.positionStates, this.chainStates]) records.seal();
+    for (const table of [this.strings, this.slotKeys, this.instrumentKeys]) table.seal();
+    this.lastPosition.clear();
+    this.lastChain.clear();
+  }
+
+  /** Walks the packed positions: each instrument with its side, quantity, open cost and lots (new objects). */
+  private eachPosition(packed: Int32Array, visit: (instrument: Instrument, side: number, qty: number, openCostMinor: number, lots: Lot[]) => void): void {
+    const states = this.positionStates;
+    for (const offset of packed) {
+      const count = states.int(offset, 2);
+      const lots: Lot[] = [];
+      let openCostMinor = 0;
+      for (let n = 0; n < count; n += 1) {
+        const lot = { qty: states.float(offset, 1 + 3 * n), grossMinor: states.float(offset, 2 + 3 * n), costsMinor: states.float(offset, 3 + 3 * n), openDay: this.textOf(states.int(offset, 3 + n)) };
+        openCostMinor += lot.grossMinor + lot.costsMinor;
+        lots.push(lot);
+      }
+      visit(this.instrumentAt(states.int(offset, 0)), states.int(offset, 1), states.float(offset, 0), openCostMinor, lots);
+    }
+  }
+
+  /** The open positions of a checkpoint as plain values, with their lots. */
+  positionsOf(packed: Int32Array): Array<Instrument & { side: number; qty: number; openCostMinor: number; lots: Lot[] }> {
+    const positions: Array<Instrument & { side: number; qty: number; openCostMinor: number; lots: Lot[] }> = [];
+    this.eachPosition(packed, (instrument, side, qty, openCostMinor, lots) => positions.push({ ...instrument, side, qty, openCostMinor, lots }));
+    return positions;
+  }
+
+  /** The open positions of a checkpoint, in their slots (new objects: the checkpoint serves many replays). */
+  unpackPositions(packed: Int32Array, slotOf: (accountId: string, underlying: string, currency: string) => ChainSlot): Position[] {
+    const positions: Position[] = [];
+    this.eachPosition(packed, (i, side, qty, openCostMinor, lots) => {
+      positions.push({
+        accountId: i.accountId,
+        symbol: i.symbol,
+        underlying: i.underlying,
+        currency: i.currency,
+        isOption: i.isOption,
+        right: i.right,
+        expiration: i.expiration,
+        strike: i.strike,
+        multiplier: i.multiplier,
+        side,
+        qty,
+        lots,
+        head: 0,
+        openCostMinor,
+        slot: slotOf(i.accountId, i.slotUnderlying, i.currency),
+      });
+    });
+    return positions;
+  }
+
+  packSlots(states: readonly SlotState[]): Int32Array {
+    const packed = new Int32Array(states.length * 3);
+    states.forEach((state, n) => {
+      const { accountId, underlying, currency } = state;
+      packed[n * 3] = this.slotKeys.index(`${accountId}\u0000${currency}\u0000${underlying}`, () => ({ accountId, underlying, currency }));
+      packed[n * 3 + 1] = state.current;
+      packed[n * 3 + 2] = state.last;
+    });
+    return packed;
+  }
+
+  unpackSlots(packed: Int32Array): SlotState[] {
+    const states: SlotState[] = [];
+    for (let n = 0; n + 2 < packed.length; n += 3) {
+      const key = this.slotKeys.values[packed[n] ?? 0];
+      if (key !== undefined) states.push({ ...key, current: packed[n + 1] ?? -1, last: packed[n + 2] ?? -1 });
+    }
+    return states;
+  }
+
+  /** The chains that may still change, by index: their figures and how many legs they had (a state unchanged since the previous checkpoint is shared). */
+  packLive(chains: ReadonlyArray<{ index: number; chain: ChainRecord }>): Int32Array {
+    return Int32Array.from(
+      chains.map(({ index, chain: c }) => {
+        const ints = [index, this.text(c.underlying), c.closeDay === null ? -1 : this.text(c.closeDay), c.assignments, c.legs.length];
+        const floats = [c.realizedMinor, c.dividendsMinor, c.feesMinor, c.commissionsMinor, c.premiumsMinor, c.netOptionCashMinor, c.collateralPeakMinor];
+        const offset = this.chainStates.add(ints, floats, this.lastChain.get(index));
+        this.lastChain.set(index, offset);
+        return offset;
+      }),
+    );
+  }
+
+  /** The fields of a chain state (see packLive). */
+  private chainState(offset: number) {
+    const int = (field: number) => this.chainStates.int(offset, field);
+    const float = (field: number) => this.chainStates.float(offset, field);
+    return {
+      index: int(0),
+      underlying: this.textOf(int(1)),
+      closeDay: int(2) < 0 ? null : this.textOf(int(2)),
+      assignments: int(3),
+      legCount: int(4),
+      realizedMinor: float(0),
+      dividendsMinor: float(1),
+      feesMinor: float(2),
+      commissionsMinor: float(3),
+      premiumsMinor: float(4),
+      netOptionCashMinor: float(5),
+      collateralPeakMinor: float(6),
+    };
+  }
+
+  /** The complete ledger's chains up to the checkpoint: the frozen ones as they are, the live ones as they were then. */
+  liveChains(checkpoint: LedgerCheckpoint, complete: readonly ChainRecord[]): ChainRecord[] {
+    const chains = complete.slice(0, checkpoint.chainCount);
+    checkpoint.live.forEach((offset, n) => {
+      const { index, legCount, ...figures } = this.chainState(offset);
+      const record = complete[index];
+      if (record !== undefined) chains[index] = { ...record, ...figures, legs: record.legs.slice(0, legCount), steps: [], rolls: checkpoint.liveRolls[n] ?? 0, plMinor: 0 };
+    });
+    return chains;
+  }
+
+  /** The chain index, underlying and close day of each live chain of a checkpoint. */
+  liveKeys(checkpoint: LedgerCheckpoint): Array<{ index: number; underlying: string; closeDay: string | null }> {
+    return [...checkpoint.live].map((offset) => {
+      const { index, underlying, closeDay } = this.chainState(offset);
+      return { index, underlying, closeDay };
+    });
+  }
+}
+
+/**
+ * After the build has matched its rolls: each checkpoint's live chains get the rolls of their days before it (a
+ * chain's days are [openDay, closeDay]; the chains of one slot never share a day), so that a replay only counts its own.
+ */
+export function countRolls(checkpoints: LedgerCheckpoints, chains: readonly ChainRecord[], rolls: readonly RollRecord[]): void {
+  const daysBySlot = new Map<string, string[]>();
+  for (const roll of rolls) {
+    const key = `${roll.accountId}\u0000${roll.currency}\u0000${roll.underlying}`;
+    const days = daysBySlot.get(key);
+    if (days) days.push(roll.day);
+    else daysBySlot.set(key, [roll.day]);
+  }
+  const before = (days: readonly string[], day: string) => firstWhere(days.length, (i) => (days[i] ?? '') >= day);
+  for (const checkpoint of checkpoints.checkpoints) {
+    checkpoint.liveRolls = Int32Array.from(checkpoints.codec.liveKeys(checkpoint), ({ index, underlying, closeDay }) => {
+      const chain = chains[index];
+      if (chain === undefined) return 0;
+      // Under the name it had then (a rename moves a chain to another slot); a closed chain's days end with its close.
+      const days = daysBySlot.get(`${chain.accountId}\u0000${chain.currency}\u0000${underlying}`) ?? [];
+      const end = closeDay !== null && closeDay < checkpoint.day ? `${closeDay}\u0000` : checkpoint.day;
+      return before(days, end) - before(days, chain.openDay);
+    });
+  }
+}
+
+/** Each roll counts in the chain of its slot that was open on the roll's day. */
+export function attributeRolls(chains: readonly ChainRecord[], rolls: readonly RollRecord[]): void {
+  const bySlot = new Map<string, ChainRecord[]>();
+  for (const chain of chains) {
+    const key = `${chain.accountId}\u0000${chain.currency}\u0000${chain.underlying}`;
+    const list = bySlot.get(key);
+    if (list) list.push(chain);
+    else bySlot.set(key, [chain]);
+  }
+  for (const roll of rolls) {
+    const list = bySlot.get(`${roll.accountId}\u0000${roll.currency}\u0000${roll.underlying}`) ?? [];
+    const chain = list.find((c) => c.openDay <= roll.day && (c.closeDay === null || roll.day <= c.closeDay));
+    if (chain) chain.rolls += 1;
+  }
+}
+
+/** The first index in [0, length) where `predicate` holds, for a predicate that is false then true. */
+export function firstWhere(length: number, predicate: (index: number) => boolean): number {
+  let low = 0;
+  let high = length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (predicate(mid)) high = mid;
+    else low = mid + 1;
+  }
+  return low;
+}
