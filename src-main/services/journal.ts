@@ -15,6 +15,7 @@ import type { Settings } from '../settings';
 import { dateInZone, dateOfQuery, makeDayOf, parseDateTimeInZone, todayIn, zonedTimeToMs } from '../../src-shared/zone';
 import { isoInstant } from '../../src-shared/calendar';
 import { JournalBook } from './journal-book';
+import { ManualEntries } from './manual-entries';
 import { firstIndex, JournalIndex } from './journal-index';
 import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from './result';
 import { previewFormat, savedImporters, type FormatPreview } from './import-formats';
@@ -83,9 +84,11 @@ export class JournalService {
     this.importRows = new ImportsRepository(db);
     this.generations = new Generations(db);
     this.book = new JournalBook(db, this.index, () => this.settings());
+    this.manual = new ManualEntries(db, () => this.settings(), clock, () => this.index.written());
   }
 
   private readonly book: JournalBook;
+  readonly manual: ManualEntries;
 
   invalidate(): void {
     this.index.invalidate();

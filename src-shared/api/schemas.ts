@@ -11,6 +11,7 @@ export { ProblemSchema, AccountSchema, NoQuery, HealthSchema, PaginationSchema, 
 export * from './journal-schemas';
 export * from './import-schemas';
 export * from './exposure-schemas';
+export * from './manual-schemas';
 
 // ---------------------------------------------------------------- settings, keys, demo
 
