@@ -29,7 +29,7 @@ type Totals = PositionsResponseT['totals'] & Partial<{ staleCount: number; unmar
 /** What the totals leave out, and why. */
 function leftOut(totals: Totals): string {
   if (totals.staleCount === undefined || totals.unmarkedCount === undefined) return totals.unmarked > 0 ? `${fmtCount(totals.unmarked, 'position')} without a mark` : 'all marked';
-  const parts = [...(totals.staleCount > 0 ? [`${fmtInt(totals.staleCount)} with a stale mark`] : []), ...(totals.unmarkedCount > 0 ? [`${fmtInt(totals.unmarkedCount)} unmarked`] : [])];
+  const parts = [...(totals.staleCount > 0 ? [`${fmtInt(totals.staleCount)} stale`] : []), ...(totals.unmarkedCount > 0 ? [`${fmtInt(totals.unmarkedCount)} unmarked`] : [])];
   return parts.length === 0 ? 'all marked' : `${parts.join(', ')}: left out`;
 }
 
@@ -133,6 +133,14 @@ function PositionsTable({ rows, currency }: { rows: readonly PositionJson[]; cur
   );
 }
 
+/** The oldest snapshot the book is marked from: its day as the value (a whole date-time overflows a phone's card). */
+function OldestMark({ marks }: { marks: PositionsResponseT['marksAsOf'] }) {
+  const oldest = marks.reduce<string | null>((a, m) => (a === null || m.quoteTime < a ? m.quoteTime : a), null);
+  if (oldest === null) return <Stat label="Marks" value="—" sub="no snapshot used" />;
+  const [day = '', time = ''] = fmtDateTime(oldest).split(' ');
+  return <Stat label="Marks" value={day} sub={`oldest used · ${time} ET`} title={fmtDateTime(oldest)} />;
+}
+
 function Underlying({ symbol, rows, data }: { symbol: string; rows: readonly PositionJson[]; data: PositionsResponseT }) {
   const marks: (PositionsResponseT['marksAsOf'][number] & AgedMark) | undefined = data.marksAsOf.find((m) => m.symbol === symbol);
   const stale = marks?.stale === true;
@@ -142,7 +150,7 @@ function Underlying({ symbol, rows, data }: { symbol: string; rows: readonly Pos
   const theta = rows.reduce((sum, r) => sum + (r.greeks?.theta ?? 0), 0);
   const hasShort = rows.some((r) => r.isOption && r.quantity < 0);
   return (
-    <div data-testid={`book-${symbol}`}>
+    <div data-testid={`book-${symbol}`} className="book-underlying">
       <Panel
         title={
           <span>
@@ -243,7 +251,7 @@ export function PositionsPage() {
             <Stat label="Cost basis" value={fmtMoney(data.totals.costBasis, data.currency)} title="Net cash paid to open what is still open, costs included; shorts count negative" />
             <Stat label="Market value" value={fmtMoney(data.totals.marketValue, data.currency)} sub={<span data-testid="positions-left-out">{leftOut(data.totals)}</span>} />
             <Stat label="Unrealized" value={<Money value={data.totals.unrealizedPL} currency={data.currency} />} testId="positions-unrealized" />
-            <Stat label="Marks" value={data.marksAsOf.length === 0 ? '—' : fmtDateTime(data.marksAsOf.reduce((a, m) => (m.quoteTime < a ? m.quoteTime : a), data.marksAsOf[0]?.quoteTime ?? ''))} sub="oldest snapshot used" />
+            <OldestMark marks={data.marksAsOf} />
           </div>
           {message !== null && (
             <div className="alert alert-info" role="status" data-testid="positions-message">

@@ -9,7 +9,7 @@ import { addDays, isoInstant, parseInstantMs } from '../../../src-shared/calenda
 import { TRANSACTION_TYPES, type TransactionType } from '../../../src-shared/api/constants';
 import type { PositionsResponseT } from '../../../src-shared/api/schemas';
 import { ErrorBanner, Panel } from '../../components/ui';
-import { fmtCount, fmtDateTime, fmtNumber, fmtPrice, fmtSymbol } from '../../format';
+import { fmtCount, fmtDateTime, fmtNumber, fmtPrice, fmtSymbol, typeLabel } from '../../format';
 import { useApi } from '../../hooks';
 import type { ApiError } from '../../api/client';
 import { asApiError, errorsByField, Field } from '../transactions/TransactionForm';
@@ -96,8 +96,8 @@ function OpeningForm({ item, onAdded, onCancel }: { item: AttentionItem; onAdded
       }}
     >
       <p className="small">
-        <strong>{item.quantity > 0 ? 'Long' : 'Short'}</strong> {fmtSymbol(item.symbol)} in {item.accountName} ({type.toLowerCase().replace(/_/g, ' ')}): the price you paid {item.quantity > 0 ? '' : '(or received) '}when you opened it, before
-        the first imported row.
+        <strong>{typeLabel(type)}</strong> {units(item, Math.abs(item.quantity))} of {fmtSymbol(item.symbol)} in {item.accountName}, on or before {firstDate ?? 'the first close'}: give the price you{' '}
+        {item.quantity > 0 ? 'paid' : 'received'} when you opened it.
       </p>
       {error && (error.errors.length === 0 || [...problems.keys()].some((f) => !['date', 'quantity', 'price', 'fees'].includes(f))) && <ErrorBanner error={error} />}
       <div className="form-grid">
@@ -137,10 +137,9 @@ function OpenedBefore({ item, onAdded }: { item: AttentionItem; onAdded: (messag
   return (
     <li className="attention-item" data-testid="attention-opened-before-history">
       <span className="small">
-        <strong>{item.accountName}</strong>: {fmtSymbol(item.symbol)} — {item.quantity > 0 ? 'sold or closed' : 'bought back or covered'} {units(item, quantity)}
-        {item.firstDate ? ` from ${item.firstDate} on` : ''} that the history never {item.quantity > 0 ? 'bought' : 'sold'}: the{' '}
-        {item.quantity > 0 ? 'long' : 'short'} position was opened before the first imported row.
-        {item.sideKnown === false && ' (No row says the side: taken as short.)'} Its P&amp;L is left out until the opening is entered.
+        <strong>{item.accountName}</strong> · {fmtSymbol(item.symbol)}: {units(item, quantity)} {item.quantity > 0 ? 'sold or closed' : 'bought back or covered'}
+        {item.firstDate ? ` (first on ${item.firstDate})` : ''} that the history never {item.quantity > 0 ? 'bought' : 'sold'}: opened before the first imported row.
+        {item.sideKnown === false && ' No row says the side: taken as short.'} Its P&amp;L is left out until you enter the opening.
       </span>
       {!open && (
         <button type="button" className="btn btn-small" onClick={() => setOpen(true)} data-testid="add-opening">
