@@ -166,6 +166,19 @@ describe('manual entries: options, accounts by name, and the cash of each kind o
     expect(rows.find((tx) => tx.type === 'DIVIDEND'), 'Cash is the file’s account').toMatchObject({ accountId: accountIdFor('generic-csv', 'Cash'), amount: 12.34, quantity: 0 });
   });
 
+  it('PUT may move a row to another account: the import’s record and the accounts follow, an emptied manual account goes', async () => {
+    const added = (await send('POST', '/v1/journal/transactions', { transactions: [{ account: 'Scratch', type: 'DEPOSIT', amount: 10, date: '2024-02-01' }] })).json<ManualTransactionsResponseT>();
+    const [id] = added.ids;
+    const accountNames = async () => (await t.get<TransactionsResponseT>('/v1/journal/transactions?limit=1')).body.accounts.map((a) => a.name);
+    expect(await accountNames()).toContain('Scratch');
+    const moved = await send('PUT', `/v1/journal/transactions/${id ?? ''}`, { account: 'Scratch 2', type: 'DEPOSIT', amount: 10, date: '2024-02-01' });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(await accountNames()).toContain('Scratch 2');
+    expect(await accountNames(), 'an account left without rows is removed, as after an undo').not.toContain('Scratch');
+    const record = (await imports()).find((i) => i.id === added.importId);
+    expect(record).toMatchObject({ kind: 'manual', rows: 1, accounts: [{ id: manualAccountId('Scratch 2'), name: 'Scratch 2' }] });
+  });
+
   it('a row of another account is refused when two accounts share its name', async () => {
     // A second "Paper": a file's account of that name, beside the manual one.
     const file = 'date,account,type,symbol,quantity,price,amount\n2024-01-03,Paper,DEPOSIT,,0,0,1.00\n';
@@ -252,5 +265,27 @@ describe('manual entries: validation names the field, and a refused request stor
     const response = await t.request({ method: 'POST', url: '/v1/journal/transactions', headers: { 'content-type': 'application/json' }, payload: `{"transactions":[${'{},'.repeat(400_000)}{}]}` });
     expect(response.statusCode).toBe(413);
     expect(response.json<Problem>().code).toBe('PAYLOAD_TOO_LARGE');
+  });
+});
+
+describe('manual entries: an opening makes its needs-attention item disappear (the contract of the ledger of issue 17)', () => {
+  const app = useTestApp();
+  type Item = { kind?: string; symbol: string; accountId: string; quantity: number; firstDate?: string | null };
+  const items = async (): Promise<Item[]> => (await app.get<PositionsResponseT>('/v1/journal/positions')).body.needsAttention;
+
+  it.for(['2024-03-15', '2024-03-14'])('an opening dated %s (at or before firstDate 2024-03-15) settles the item', async (date, context) => {
+    const imported = await app.request({ method: 'POST', url: '/v1/imports', headers: { 'content-type': 'text/csv' }, payload: SOLD_BEFORE_HISTORY });
+    expect([200, 201]).toContain(imported.statusCode);
+    const item = (await items()).find((n) => n.kind === 'opened_before_history' && n.symbol === 'ACME');
+    if (item === undefined) {
+      context.skip('no opened_before_history item: the ledger branch of issue 17 (unmatched closes) is not merged');
+      return;
+    }
+    expect(item).toMatchObject({ quantity: 100, firstDate: '2024-03-15', accountId: accountIdFor('generic-csv', 'Cash') });
+    const added = await app.request({ method: 'POST', url: '/v1/journal/transactions', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ transactions: [{ accountId: item.accountId, type: 'BUY', symbol: 'ACME', quantity: 100, price: 10, fees: 1, date }] }) });
+    expect(added.statusCode, added.body).toBe(201);
+    expect((await items()).filter((n) => n.symbol === 'ACME'), 'the opening settles it').toEqual([]);
+    expect((await app.get<SummaryResponseT>('/v1/journal/summary?year=2024')).body.stats.totalRealizedPnl, '200 − 1.00 − 1.05').toBe(197.95);
+    await app.request({ method: 'DELETE', url: `/v1/imports/${added.json<ManualTransactionsResponseT>().importId}` });
   });
 });
