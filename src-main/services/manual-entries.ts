@@ -16,6 +16,7 @@ import { Generations } from '../db/generations';
 import { ImportsRepository } from '../db/imports';
 import { toRow, TransactionsRepository, type TransactionRow } from '../db/transactions';
 import { Columns, RowReader } from '../importers/common/cells';
+import { dayToUtc } from '../importers/common/dates';
 import { ResultCollector, RowIdentity } from '../importers/common/result';
 import { OPTIONAL_COLUMNS, readRow, REQUIRED_COLUMNS } from '../importers/generic/index';
 import type { ImportRecord } from './journal-values';
@@ -57,9 +58,13 @@ export function manualAccountId(name: string): string {
  * A manual row's id: random (128 bits), since a row typed in has no broker identity and two identical entries are two
  * trades; kept across edits, and lower case like every id (the router reads paths without case).
  */
-function newId(): { id: string; brokerRowId: string } {
-  const token = randomBytes(16).toString('hex');
-  return { id: `mtx_${token}`, brokerRowId: `manual:${token}` };
+function newIds(count: number): Array<{ id: string; brokerRowId: string }> {
+  // One draw for the whole request: a call to the system's generator per row cost more than the insert.
+  const hex = randomBytes(16 * count).toString('hex');
+  return Array.from({ length: count }, (_, index) => {
+    const token = hex.slice(index * 32, index * 32 + 32);
+    return { id: `mtx_${token}`, brokerRowId: `manual:${token}` };
+  });
 }
 
 function cell(value: string | number | undefined): string {
@@ -92,7 +97,11 @@ export class ManualEntries {
   check(rows: readonly ManualTransactionT[], prefix: (index: number) => string): Result<CheckedEntry[]> {
     const problems: Array<{ param: string; message: string }> = [];
     const entries: CheckedEntry[] = [];
+    // Accounts looked up once per request (a 10,000-row POST names a few).
     const known = new Map<string, { name: string; source: string } | null>();
+    const named = new Map<string, Array<{ id: string; name: string; source: string }>>();
+    // A bare date's instant (its 16:00 in New York) once per distinct day: the zone lookup was most of a row's cost.
+    const instants = new Map<string, string | null>();
     rows.forEach((row, index) => {
       const before = problems.length;
       // The first problem of a field is the one to fix (the reader may name a field this check already named).
@@ -100,7 +109,7 @@ export class ManualEntries {
         const param = `${prefix(index)}${field}`;
         if (!problems.slice(before).some((p) => p.param === param)) problems.push({ param, message });
       };
-      const account = this.account(row, known, fail);
+      const account = this.account(row, known, named, fail);
       const year = Number(row.date.slice(0, 4));
       if (year < YEAR_MIN || year > YEAR_MAX) fail('date', `must be in ${YEAR_MIN}–${YEAR_MAX}: "${row.date}"`);
       const expirationYear = row.expiration === undefined ? null : Number(row.expiration.slice(0, 4));
@@ -111,7 +120,13 @@ export class ManualEntries {
       if (fill && row.quantity !== undefined && !(row.quantity > 0)) fail('quantity', `must be > 0 for ${row.type}`);
       const costsGiven = row.commission !== undefined || row.fees !== undefined;
       if (CASH_ROWS.has(row.type) && row.amount === undefined && !(row.type === 'FEE' && costsGiven)) fail('amount', `required for ${row.type} (the cash it moved, + = credit)`);
-      const transaction = this.read(row, account?.name ?? '', (field, message) => fail(field, message));
+      let instant = instants.get(row.date);
+      if (instant === undefined && row.date.length === 10) {
+        instant = dayToUtc(row.date);
+        instants.set(row.date, instant);
+      }
+      // The reader takes a canonical instant as it is; a date that is no day keeps its text for the reader's message.
+      const transaction = this.read({ ...row, date: instant ?? row.date }, account?.name ?? '', (field, message) => fail(field, message));
       if (problems.length > before || account === null || transaction === null) return;
       entries.push({ transaction, accountId: account.id, accountSource: account.source });
     });
@@ -124,7 +139,12 @@ export class ManualEntries {
   }
 
   /** The row's account: an account of the journal by id, or the manual account of a name (made on first use). */
-  private account(row: ManualTransactionT, known: Map<string, { name: string; source: string } | null>, fail: (field: string, message: string) => void): { id: string; name: string; source: string } | null {
+  private account(
+    row: ManualTransactionT,
+    known: Map<string, { name: string; source: string } | null>,
+    byName: Map<string, Array<{ id: string; name: string; source: string }>>,
+    fail: (field: string, message: string) => void,
+  ): { id: string; name: string; source: string } | null {
     if ((row.accountId === undefined) === (row.account === undefined)) {
       fail(row.accountId === undefined ? 'accountId' : 'account', 'give one of accountId (an account of the journal) or account (a name)');
       return null;
@@ -136,7 +156,8 @@ export class ManualEntries {
         return null;
       }
       // The account the user means by its name: the journal's account of that name, else a manual one of its own.
-      const named = this.accounts.byName(name);
+      const named = byName.get(name) ?? this.accounts.byName(name);
+      byName.set(name, named);
       const [only] = named;
       if (named.length > 1) {
         fail('account', `${named.length} accounts are named "${name}" (${named.map((a) => a.id).join(', ')}): give accountId`);
@@ -206,12 +227,17 @@ export class ManualEntries {
         const importId = this.imports.insert({ broker: MANUAL_SOURCE, source: MANUAL_SOURCE, filename: null, created_at: nowIso(this.clock), rows: entries.length, imported: 0, duplicates: 0, report_json: '{}' });
         const inserter = this.transactions.inserter();
         const ids: string[] = [];
-        for (const entry of entries) {
-          const { id, brokerRowId } = newId();
-          this.accounts.insert({ id: entry.accountId, name: entry.transaction.accountName, source: entry.accountSource });
+        const fresh = newIds(entries.length);
+        const accounts = new Set<string>();
+        entries.forEach((entry, index) => {
+          const { id, brokerRowId } = fresh[index] ?? { id: '', brokerRowId: '' };
+          if (!accounts.has(entry.accountId)) {
+            accounts.add(entry.accountId);
+            this.accounts.insert({ id: entry.accountId, name: entry.transaction.accountName, source: entry.accountSource });
+          }
           inserter.add({ ...entry.transaction, brokerRowId }, { id, importId, accountId: entry.accountId, tradeDay: dayOf(entry.transaction.tradeDate) });
           ids.push(id);
-        }
+        });
         inserter.finish();
         this.recount(importId);
         this.generations.bumpJournal();
