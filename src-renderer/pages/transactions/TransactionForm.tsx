@@ -38,6 +38,8 @@ export interface FormState {
   amount: string;
   /** YYYY-MM-DD (the day's close, 16:00 New York). */
   date: string;
+  /** A 3-letter code (every transaction keeps its own currency). */
+  currency: string;
   description: string;
 }
 
@@ -46,10 +48,14 @@ export interface Original {
   day: string;
   instant: string;
   underlying: string;
+  /** Fields the form does not show, kept as they are. */
+  multiplier: number;
+  isOption: boolean;
+  orderId: string | null;
 }
 
 export function blankState(accounts: readonly AccountJson[], today: string): FormState {
-  return { type: 'BUY', accountId: accounts[0]?.id ?? NEW_ACCOUNT, accountName: '', symbol: '', expiration: '', strike: '', right: 'P', quantity: '', price: '', commission: '', fees: '', amount: '', date: today, description: '' };
+  return { type: 'BUY', accountId: accounts[0]?.id ?? NEW_ACCOUNT, accountName: '', symbol: '', expiration: '', strike: '', right: 'P', quantity: '', price: '', commission: '', fees: '', amount: '', date: today, currency: 'USD', description: '' };
 }
 
 const OCC = /^([A-Z0-9./^]{1,6})\d{6}[CP]\d{8}$/;
@@ -74,9 +80,10 @@ export function stateOf(tx: TransactionJson): { initial: FormState; original: Or
       // A fill's cash is computed from its price; a cash row's is what it is.
       amount: CASH_TYPES.has(tx.type) ? String(tx.amount) : '',
       date: tx.tradeDay,
+      currency: tx.currency,
       description: tx.description,
     },
-    original: { day: tx.tradeDay, instant: tx.tradeDate, underlying: tx.underlying },
+    original: { day: tx.tradeDay, instant: tx.tradeDate, underlying: tx.underlying, multiplier: tx.multiplier, isOption: tx.isOption, orderId: tx.orderId },
   };
 }
 
@@ -127,6 +134,14 @@ export function rowOf(state: FormState, original: Original | null): ManualTransa
   for (const [from, to, shown] of fields) {
     const value = numberOf(state[from]);
     if (shown && value !== undefined) row[to] = value;
+  }
+  const currency = state.currency.trim().toUpperCase();
+  if (currency !== '') row.currency = currency;
+  if (original !== null) {
+    // What the form does not show stays as it was (the server's defaults would reset it).
+    // (A multiplier belongs to its kind of instrument: an option turned into shares takes the default again.)
+    if (original.isOption === show.option && original.multiplier !== (show.option ? 100 : 1)) row.multiplier = original.multiplier;
+    if (original.orderId !== null) row.orderId = original.orderId;
   }
   if (state.description.trim() !== '') row.description = state.description.trim();
   return row;
@@ -187,7 +202,7 @@ export function TransactionForm({
   const show = fieldsOf(state.type);
   const problems = errorsByField(error);
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setState((s) => ({ ...s, [key]: value }));
-  const shownFields = new Set(['account', 'type', 'date', 'description', ...(show.symbol ? ['symbol'] : []), ...(show.option ? ['expiration', 'strike', 'right'] : []), ...(show.quantity ? ['quantity'] : []), ...(show.price ? ['price'] : []), ...(show.costs ? ['commission', 'fees'] : []), ...(show.amount ? ['amount'] : [])]);
+  const shownFields = new Set(['account', 'type', 'date', 'currency', 'description', ...(show.symbol ? ['symbol'] : []), ...(show.option ? ['expiration', 'strike', 'right'] : []), ...(show.quantity ? ['quantity'] : []), ...(show.price ? ['price'] : []), ...(show.costs ? ['commission', 'fees'] : []), ...(show.amount ? ['amount'] : [])]);
   // A problem the form has no field for (409, 404, a rule of the whole row) is said above the fields.
   const unplaced = error !== null && (error.errors.length === 0 || [...problems.keys()].some((field) => !shownFields.has(field)));
 
@@ -292,6 +307,9 @@ export function TransactionForm({
             {numberInput('amount', { placeholder: state.type === 'WITHDRAWAL' || state.type === 'FEE' ? '−0.00' : '0.00' })}
           </Field>
         )}
+        <Field label="Currency" error={problems.get('currency')}>
+          {(field) => <input {...field} type="text" value={state.currency} maxLength={3} spellCheck={false} autoCapitalize="characters" onChange={(e) => set('currency', e.target.value)} data-testid="tx-currency" />}
+        </Field>
         <Field label="Note" error={problems.get('description')} wide>
           {(field) => <input {...field} type="text" value={state.description} maxLength={500} onChange={(e) => set('description', e.target.value)} />}
         </Field>

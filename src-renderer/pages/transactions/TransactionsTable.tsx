@@ -61,9 +61,12 @@ function RowActions({ tx, onEdit, onDelete }: { tx: TransactionJson; onEdit: (tx
   }
   return (
     <span className="row-actions">
-      <button type="button" className="btn btn-small btn-ghost" onClick={() => onEdit(tx)} aria-label={`Edit ${tx.symbol || typeLabel(tx.type)} of ${tx.tradeDay}`} data-testid="row-edit">
-        Edit
-      </button>
+      {/* A symbol change needs its old ticker, which the form does not ask for: it is changed through the API. */}
+      {tx.type !== 'SYMBOL_CHANGE' && (
+        <button type="button" className="btn btn-small btn-ghost" onClick={() => onEdit(tx)} aria-label={`Edit ${tx.symbol || typeLabel(tx.type)} of ${tx.tradeDay}`} data-testid="row-edit">
+          Edit
+        </button>
+      )}
       <button type="button" className="btn btn-small btn-ghost btn-danger" onClick={() => setConfirming(true)} aria-label={`Delete ${tx.symbol || typeLabel(tx.type)} of ${tx.tradeDay}`} data-testid="row-delete">
         Delete
       </button>
