@@ -15,7 +15,7 @@ export class AccountsRepository {
   private readonly inUseStatement: Statement<[], Pick<AccountRow, 'id' | 'name'>>;
   private readonly deleteUnusedStatement: Statement<[]>;
 
-  constructor(db: Database) {
+  constructor(private readonly db: Database) {
     this.insertStatement = db.prepare<[AccountRow]>(ACCOUNTS.insertRowSql({ orIgnore: true }));
     this.inUseStatement = db.prepare<[], Pick<AccountRow, 'id' | 'name'>>(
       `SELECT ${ACCOUNTS.select(['id', 'name'])} FROM accounts WHERE id IN (SELECT DISTINCT account_id FROM transactions) ORDER BY name, id`,
@@ -26,6 +26,16 @@ export class AccountsRepository {
   /** Adds the account unless it exists. */
   insert(row: AccountRow): void {
     this.insertStatement.run(row);
+  }
+
+  /** One account, or null (its statement prepared when used: manual entries name accounts by id, rarely). */
+  byId(id: string): AccountRow | null {
+    return this.db.prepare<[string], AccountRow>(`SELECT ${ACCOUNTS.columnList} FROM accounts WHERE id = ?`).get(id) ?? null;
+  }
+
+  /** The accounts of a name (several sources may use one name), by id. */
+  byName(name: string): AccountRow[] {
+    return this.db.prepare<[string], AccountRow>(`SELECT ${ACCOUNTS.columnList} FROM accounts WHERE name = ? ORDER BY id`).all(name);
   }
 
   /** Accounts that have transactions, by name. */

@@ -29,7 +29,7 @@ export class ImportsRepository {
   private readonly existsStatement: Statement<[number], number>;
   private readonly deleteStatement: Statement<[number]>;
 
-  constructor(db: Database) {
+  constructor(private readonly db: Database) {
     this.insertStatement = db.prepare<[NewImportRow]>(IMPORTS.insertRowSql({ columns: NEW_IMPORT_COLUMNS }));
     this.finishStatement = db.prepare('UPDATE imports SET imported = @imported, duplicates = @duplicates, report_json = @report_json WHERE id = @id');
     this.countStatement = db.prepare<[], number>('SELECT COUNT(*) FROM imports').pluck();
@@ -55,6 +55,16 @@ export class ImportsRepository {
   /** Newest first. */
   page(limit: number, offset: number): ImportListRow[] {
     return this.pageStatement.all(limit, offset);
+  }
+
+  /** The counts and the report of an import whose rows changed since (manual entries edited or deleted one by one). */
+  recount(row: Pick<ImportRow, 'id' | 'rows' | 'imported' | 'report_json'>): void {
+    this.db.prepare<[Pick<ImportRow, 'id' | 'rows' | 'imported' | 'report_json'>]>('UPDATE imports SET rows = @rows, imported = @imported, report_json = @report_json WHERE id = @id').run(row);
+  }
+
+  /** One import, or null (prepared when used: manual entries recount their import). */
+  byId(id: number): ImportRow | null {
+    return this.db.prepare<[number], ImportRow>(`SELECT ${IMPORTS.columnList} FROM imports WHERE id = ?`).get(id) ?? null;
   }
 
   exists(id: number): boolean {

@@ -93,6 +93,11 @@ export class Table<Row extends Record<string, SqlValue>, Columns extends readonl
     return `INSERT ${options.orIgnore ? 'OR IGNORE ' : ''}INTO ${this.name} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`;
   }
 
+  /** `UPDATE t SET a = @a, b = @b WHERE key = @key`: its parameter is a whole row object (the key's column is not set). */
+  updateRowSql(key: keyof Row & string): string {
+    return `UPDATE ${this.name} SET ${this.columns.filter((c) => c !== key).map((c) => `${c} = @${c}`).join(', ')} WHERE ${key} = @${key}`;
+  }
+
   /** The row's values in the order of the column list, appended to `into` (the parameters of insertSql). */
   pushValues(row: Row, into: SqlValue[]): void {
     for (const column of this.columns) into.push(row[column] ?? null);

@@ -243,6 +243,29 @@ export class TransactionsRepository {
     return this.db.prepare<SqlValue[], TransactionRow>(query.text).all(...query.params);
   }
 
+  /** One full row, or null. */
+  byId(id: string): TransactionRow | null {
+    return this.byIds([id])[0] ?? null;
+  }
+
+  // Manual entries (services/manual-entries.ts) change single rows; their statements are prepared when used (rare).
+
+  /** Writes every value of the row over the stored row of its id; 1 when there was one. */
+  replace(row: TransactionRow): number {
+    return this.db.prepare<[TransactionRow]>(TRANSACTIONS.updateRowSql('id')).run(row).changes;
+  }
+
+  delete(id: string): number {
+    return this.db.prepare<[string]>('DELETE FROM transactions WHERE id = ?').run(id).changes;
+  }
+
+  /** The rows an import holds now, and their accounts (an import of manual entries changes after it was made). */
+  ofImport(importId: number): { rows: number; accountIds: string[] } {
+    const rows = this.db.prepare<[number], number>('SELECT COUNT(*) FROM transactions WHERE import_id = ?').pluck().get(importId) ?? 0;
+    const accountIds = this.db.prepare<[number], string>('SELECT DISTINCT account_id FROM transactions WHERE import_id = ? ORDER BY account_id').pluck().all(importId);
+    return { rows, accountIds };
+  }
+
   hasSource(source: string): boolean {
     return this.hasSourceStatement.get(source) === 1;
   }

@@ -19,6 +19,7 @@ import { createListener, type ListenerOptions } from './listener';
 import { registerHealthRoutes } from './routes/health';
 import { registerJournalRoutes } from './routes/journal';
 import { registerImportRoutes } from './routes/imports';
+import { registerManualRoutes } from './routes/manual';
 import { registerImportFormatRoutes } from './routes/import-formats';
 import { registerExposureRoutes } from './routes/exposure';
 import { registerChainRoutes } from './routes/chains';
@@ -171,6 +172,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     registerHealthRoutes(v1, ctx);
     registerJournalRoutes(v1, ctx);
     registerImportRoutes(v1, ctx);
+    registerManualRoutes(v1, ctx);
     registerImportFormatRoutes(v1, ctx);
     registerExposureRoutes(v1, ctx, answers);
     registerChainRoutes(v1, ctx);

@@ -50,6 +50,8 @@ export function domainProblem(error: DomainError): ApiError {
       return new ApiError('INVALID_PARAMETER', detail, error.problems.map(({ param, message }) => ({ param, message })));
     case 'conflict':
       return new ApiError('CONFLICT', detail, [{ param: error.param, message: detail }]);
+    case 'imported-row':
+      return new ApiError('IMPORTED_ROW', detail, [{ param: 'id', message: `is a row of import ${error.importId}: undo its import instead` }]);
     case 'unknown-account':
       return new ApiError('UNKNOWN_ACCOUNT', detail, [{ param: 'accountId', message: 'names no account' }]);
   }

@@ -7,6 +7,8 @@ import { fromWire, JournalWorkerError, type CallMessage, type ReplyMessage, type
 import type { JournalReads, JournalWrites } from './journal-worker';
 import type { Result } from './result';
 import type { FormatPreview } from './import-formats';
+import type { ManualAdded } from './manual-entries';
+import type { ManualTransactionT } from '../../src-shared/api/manual-schemas';
 import { WorkerThread, workerScript } from './worker-thread';
 
 /** The journal as the server uses it: every call is answered by the journal worker thread. */
@@ -15,6 +17,10 @@ export interface JournalApi {
   store(...args: Parameters<JournalService['store']>): Promise<ImportRecord>;
   undoImport(id: number): Promise<Result<{ id: number; removed: number }>>;
   redate(timeZone: string): Promise<number>;
+  /** Manual entries (services/manual-entries.ts): one import of kind manual; edits and deletes of manual rows only. */
+  addTransactions(rows: ManualTransactionT[]): Promise<Result<ManualAdded>>;
+  replaceTransaction(id: string, row: ManualTransactionT): Promise<Result<{ id: string; importId: number }>>;
+  deleteTransaction(id: string): Promise<Result<{ id: string; importId: number; importRemoved: boolean }>>;
   listImports(query?: { page?: number; limit?: number }): Promise<{ imports: ImportRecord[]; pagination: Pagination }>;
   transactions(query: TransactionFilter): Promise<TransactionsPage>;
   performance(query: PerformanceRequest): Promise<Result<WithJournal<PerformanceResult>>>;
@@ -122,6 +128,15 @@ export class JournalWorkerClient implements JournalApi {
   }
   redate(timeZone: string) {
     return this.write('redate', [timeZone]);
+  }
+  addTransactions(rows: ManualTransactionT[]) {
+    return this.write('addTransactions', [rows]);
+  }
+  replaceTransaction(id: string, row: ManualTransactionT) {
+    return this.write('replaceTransaction', [id, row]);
+  }
+  deleteTransaction(id: string) {
+    return this.write('deleteTransaction', [id]);
   }
   listImports(query: { page?: number; limit?: number } = {}) {
     return this.read('listImports', query);

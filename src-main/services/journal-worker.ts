@@ -15,6 +15,8 @@ import { writeTransaction } from '../db/writes';
 import { JournalService, type BookRequest, type CampaignsRequest, type ImportRecord, type ImportRequest, type JournalSettings, type PerformanceRequest, type TransactionFilter } from './journal';
 import { toWire, type CallMessage, type ReplyMessage, type WorkerInit } from './journal-protocol';
 import { ok, type Result } from './result';
+import type { ManualAdded } from './manual-entries';
+import type { ManualTransactionT } from '../../src-shared/api/manual-schemas';
 
 const port = parentPort;
 if (port === null) throw new Error('journal-worker.ts runs as a worker thread (see journal-client.ts)');
@@ -103,6 +105,22 @@ const writes = {
   store: (deadlineMs: number, ...args: Parameters<JournalService['store']>): Promise<ImportRecord> => writeTransaction(db, () => journal.store(...args), deadlineMs).finally(shrink),
   undoImport: (deadlineMs: number, id: number) => writeTransaction(db, () => journal.undoImport(id), deadlineMs),
   redate: (deadlineMs: number, timeZone: string) => writeTransaction(db, () => journal.redate(timeZone), deadlineMs),
+  // Manual entries: checked before the lock (a refusal takes none), as a file is parsed before it is stored.
+  addTransactions: async (deadlineMs: number, rows: ManualTransactionT[]): Promise<Result<ManualAdded>> => {
+    const checked = journal.manual.check(rows, (index) => `transactions.${index}.`);
+    if (!checked.ok) return checked;
+    return ok(await writeTransaction(db, () => journal.manual.add(checked.value), deadlineMs).finally(shrink));
+  },
+  replaceTransaction: async (deadlineMs: number, id: string, row: ManualTransactionT): Promise<Result<{ id: string; importId: number }>> => {
+    const known = journal.manual.lookup(id);
+    if (!known.ok) return known;
+    const checked = journal.manual.check([row], () => '');
+    if (!checked.ok) return checked;
+    const [entry] = checked.value;
+    if (entry === undefined) throw new Error('journal worker: a checked row went missing');
+    return writeTransaction(db, () => journal.manual.replace(id, entry), deadlineMs);
+  },
+  deleteTransaction: (deadlineMs: number, id: string) => writeTransaction(db, () => journal.manual.remove(id), deadlineMs),
 };
 
 export type JournalReads = typeof reads;

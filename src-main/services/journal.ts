@@ -15,6 +15,7 @@ import { dateOfQuery, makeDayOf, todayIn } from '../../src-shared/zone';
 import { JournalBook } from './journal-book';
 import { JournalMarks } from './journal-marks';
 import { JournalBookReads } from './journal-positions';
+import { ManualEntries } from './manual-entries';
 import { firstIndex, JournalIndex } from './journal-index';
 import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from './result';
 import { previewFormat, savedImporters, type FormatPreview } from './import-formats';
@@ -81,10 +82,12 @@ export class JournalService {
     this.generations = new Generations(db);
     this.book = new JournalBook(this.index, new JournalMarks(db, () => this.settings().rate), this.generations, () => this.settings());
     this.reads = new JournalBookReads(this.index, this.book, () => this.settings(), () => this.clock.nowMs());
+    this.manual = new ManualEntries(db, () => this.settings(), clock, () => this.index.written());
   }
 
   private readonly book: JournalBook;
   private readonly reads: JournalBookReads;
+  readonly manual: ManualEntries;
 
   invalidate(): void {
     this.index.invalidate();

@@ -42,6 +42,9 @@ import type {
   SettingsUpdateT,
   ExportJobJson,
   ExportRequestBodyT,
+  ManualDeleteResponseT,
+  ManualTransactionT,
+  ManualTransactionsResponseT,
 } from '../../src-shared/api/schemas';
 import type { ProblemFieldError } from '../../src-shared/api/errors';
 
@@ -219,6 +222,18 @@ export class ApiClient {
   }
   transactions(query: TransactionsQueryT, signal?: AbortSignal): Promise<TransactionsResponseT> {
     return this.get('/journal/transactions', { ...query }, signal);
+  }
+
+  /** Manual entries: one import of kind manual (all rows or none). */
+  addTransactions(transactions: ManualTransactionT[]): Promise<ManualTransactionsResponseT> {
+    return this.request('POST', '/journal/transactions', { body: JSON.stringify({ transactions }), contentType: 'application/json' });
+  }
+  /** A manual row only (an imported one is 409 IMPORTED_ROW). */
+  replaceTransaction(id: string, transaction: ManualTransactionT): Promise<{ id: string; importId: number }> {
+    return this.request('PUT', `/journal/transactions/${encodeURIComponent(id)}`, { body: JSON.stringify(transaction), contentType: 'application/json' });
+  }
+  deleteTransaction(id: string): Promise<ManualDeleteResponseT> {
+    return this.request('DELETE', `/journal/transactions/${encodeURIComponent(id)}`);
   }
 
   // ---------------------------------------------------------------- imports

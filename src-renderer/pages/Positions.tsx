@@ -8,8 +8,30 @@ import { AccountSelect } from '../components/AccountSelect';
 import { chartPalette, nearestStrike, spotMarkers, StrikeChart, type StrikeMarker, type StrikeSeries } from '../components/charts';
 import { ImportOrDemo } from '../components/DemoButton';
 import { Badge, DataTable, EmptyState, ErrorBanner, Loading, Money, num, PageHead, Panel, Stat } from '../components/ui';
-import { fmtCount, fmtDateTime, fmtExposure, fmtInt, fmtMoney, fmtNumber, fmtPrice, fmtSymbol } from '../format';
+import { dateInTimeZone, fmtCount, fmtDateTime, fmtExposure, fmtInt, fmtMoney, fmtNumber, fmtPrice, fmtSymbol } from '../format';
 import { useApi, useAsync, useRoute, useTheme } from '../hooks';
+import { NeedsAttention } from './positions/NeedsAttention';
+
+/**
+ * A mark as the ledger of issue 17 sends it: with its age in New York trading days and whether it is too old to count
+ * (absent from an older server: then every mark counts).
+ */
+type AgedMark = { quoteTime: string } & Partial<{ stale: boolean; ageDays: number }>;
+
+/** Why a mark does not count: "mark from 2023-08-18, 612 trading days old". */
+function staleText(mark: AgedMark): string {
+  const day = dateInTimeZone(Date.parse(mark.quoteTime));
+  return mark.ageDays === undefined ? `mark from ${day}, too old to count` : `mark from ${day}, ${fmtCount(mark.ageDays, 'trading day')} old`;
+}
+
+type Totals = PositionsResponseT['totals'] & Partial<{ staleCount: number; unmarkedCount: number }>;
+
+/** What the totals leave out, and why. */
+function leftOut(totals: Totals): string {
+  if (totals.staleCount === undefined || totals.unmarkedCount === undefined) return totals.unmarked > 0 ? `${fmtCount(totals.unmarked, 'position')} without a mark` : 'all marked';
+  const parts = [...(totals.staleCount > 0 ? [`${fmtInt(totals.staleCount)} stale`] : []), ...(totals.unmarkedCount > 0 ? [`${fmtInt(totals.unmarkedCount)} unmarked`] : [])];
+  return parts.length === 0 ? 'all marked' : `${parts.join(', ')}: left out`;
+}
 
 /** A short strike within this distance (% of the level) of a wall or the flip is in danger; within twice it, on watch. */
 const DANGER_PCT = 2;
@@ -53,6 +75,35 @@ function BookOnMap({ symbol, positions }: { symbol: string; positions: readonly 
   return <StrikeChart series={series} markers={markers} focus={focus} formatValue={formatValue} label={`Net GEX by strike for ${symbol} with your short strikes`} height={260} />;
 }
 
+function MarkCell({ position }: { position: PositionJson }) {
+  const mark: (NonNullable<PositionJson['mark']> & AgedMark) | null = position.mark;
+  if (mark === null) {
+    return (
+      <td className="num" title="No snapshot at or before this instant has this contract: left out of market value and unrealized">
+        <span className="muted small" data-testid="mark-unmarked">
+          unmarked
+        </span>
+      </td>
+    );
+  }
+  const price = mark.price.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 4 });
+  if (mark.stale === true) {
+    return (
+      <td className="num" title={`${staleText(mark)}: left out of market value, unrealized and the totals`}>
+        <span className="mark-stale">{price}</span>{' '}
+        <Badge tone="warn">
+          <span data-testid="mark-stale">stale</span>
+        </Badge>
+      </td>
+    );
+  }
+  return (
+    <td className="num" title={`${mark.source === 'mid' ? 'bid/ask mid' : 'spot'} at ${fmtDateTime(mark.quoteTime)}`}>
+      {price}
+    </td>
+  );
+}
+
 function PositionsTable({ rows, currency }: { rows: readonly PositionJson[]; currency: string }) {
   return (
     <DataTable testId="positions-table" columns={['Account', 'Instrument', num('Qty'), num('Cost basis'), num('Mark'), num('Unrealized'), num('DTE'), num('Δ sh', 'Delta in shares'), num('Θ $/day', 'Theta in $ per day'), num('vs put wall', 'Strike vs put wall'), num('vs call wall', 'Strike vs call wall'), num('vs flip', 'Strike vs gamma flip')]}>
@@ -62,9 +113,7 @@ function PositionsTable({ rows, currency }: { rows: readonly PositionJson[]; cur
           <td>{fmtSymbol(p.symbol)}</td>
           <td className="num">{fmtNumber(p.quantity, Number.isInteger(p.quantity) ? 0 : 4)}</td>
           <td className="num">{fmtMoney(p.costBasis, currency)}</td>
-          <td className="num" title={p.mark ? `${p.mark.source === 'mid' ? 'bid/ask mid' : 'spot'} at ${fmtDateTime(p.mark.quoteTime)}` : 'No snapshot has this contract'}>
-            {p.mark ? p.mark.price.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 4 }) : '—'}
-          </td>
+          <MarkCell position={p} />
           <td className="num">{p.unrealizedPL === null ? <span className="muted">—</span> : <Money value={p.unrealizedPL} currency={currency} />}</td>
           <td className="num">{p.dte === null ? '' : fmtInt(p.dte)}</td>
           <td className="num">{p.greeks ? fmtNumber(p.greeks.delta, 1) : '—'}</td>
@@ -84,24 +133,39 @@ function PositionsTable({ rows, currency }: { rows: readonly PositionJson[]; cur
   );
 }
 
+/** The oldest snapshot the book is marked from: its day as the value (a whole date-time overflows a phone's card). */
+function OldestMark({ marks }: { marks: PositionsResponseT['marksAsOf'] }) {
+  const oldest = marks.reduce<string | null>((a, m) => (a === null || m.quoteTime < a ? m.quoteTime : a), null);
+  if (oldest === null) return <Stat label="Marks" value="—" sub="no snapshot used" />;
+  const [day = '', time = ''] = fmtDateTime(oldest).split(' ');
+  return <Stat label="Marks" value={day} sub={`oldest used · ${time} ET`} title={fmtDateTime(oldest)} />;
+}
+
 function Underlying({ symbol, rows, data }: { symbol: string; rows: readonly PositionJson[]; data: PositionsResponseT }) {
-  const marks = data.marksAsOf.find((m) => m.symbol === symbol);
+  const marks: (PositionsResponseT['marksAsOf'][number] & AgedMark) | undefined = data.marksAsOf.find((m) => m.symbol === symbol);
+  const stale = marks?.stale === true;
   const levels = rows.find((r) => r.levels !== null)?.levels ?? null;
   const unrealized = rows.reduce((sum, r) => sum + (r.unrealizedPL ?? 0), 0);
   const delta = rows.reduce((sum, r) => sum + (r.greeks?.delta ?? 0), 0);
   const theta = rows.reduce((sum, r) => sum + (r.greeks?.theta ?? 0), 0);
   const hasShort = rows.some((r) => r.isOption && r.quantity < 0);
   return (
-    <div data-testid={`book-${symbol}`}>
+    <div data-testid={`book-${symbol}`} className="book-underlying">
       <Panel
         title={
           <span>
             {symbol}{' '}
-            {marks ? (
+            {marks && stale && (
+              <Badge tone="warn" title={`${staleText(marks)}: left out of market value and unrealized`}>
+                stale mark
+              </Badge>
+            )}
+            {marks && !stale && (
               <span className="muted small">
                 spot {fmtPrice(marks.spot)} · marked {fmtDateTime(marks.quoteTime)}
               </span>
-            ) : (
+            )}
+            {!marks && (
               <Badge tone="warn" title="No chain snapshot at or before this instant">
                 unmarked
               </Badge>
@@ -123,8 +187,14 @@ function Underlying({ symbol, rows, data }: { symbol: string; rows: readonly Pos
       >
         <div className={hasShort ? 'book-grid' : ''}>
           <PositionsTable rows={rows} currency={data.currency} />
-          {hasShort && marks && <BookOnMap symbol={symbol} positions={rows} />}
+          {hasShort && marks && !stale && <BookOnMap symbol={symbol} positions={rows} />}
           {!marks && <p className="muted small pad">No chain snapshot of {symbol} at or before this instant: import one on the Exposure page to mark these positions and see the dealers&apos; levels.</p>}
+          {marks && stale && (
+            <p className="small pad" data-testid={`stale-${symbol}`}>
+              <span className="warn-text">Stale: {staleText(marks)}</span> (spot {fmtPrice(marks.spot)}). Its positions are left out of market value, unrealized and the totals: import a newer chain snapshot of {symbol} on the
+              Exposure page.
+            </p>
+          )}
         </div>
       </Panel>
     </div>
@@ -137,6 +207,7 @@ export function PositionsPage() {
   const [accountId, setAccountId] = useState(route.params.get('accountId') ?? '');
   // A past instant replays the book with the snapshots of that time (New York time, as the journal dates).
   const [asOf, setAsOf] = useState(route.params.get('asOf') ?? '');
+  const [message, setMessage] = useState<string | null>(null);
   const result = useAsync(
     (signal) => api.positions({ ...(accountId === '' ? {} : { accountId }), ...(asOf === '' ? {} : { asOf: asOf.length === 16 ? `${asOf}:00` : asOf }) }, signal),
     [api, accountId, asOf],
@@ -178,22 +249,23 @@ export function PositionsPage() {
         <>
           <div className="stats-grid">
             <Stat label="Cost basis" value={fmtMoney(data.totals.costBasis, data.currency)} title="Net cash paid to open what is still open, costs included; shorts count negative" />
-            <Stat label="Market value" value={fmtMoney(data.totals.marketValue, data.currency)} sub={data.totals.unmarked > 0 ? `${fmtCount(data.totals.unmarked, 'position')} without a mark` : 'all marked'} />
+            <Stat label="Market value" value={fmtMoney(data.totals.marketValue, data.currency)} sub={<span data-testid="positions-left-out">{leftOut(data.totals)}</span>} />
             <Stat label="Unrealized" value={<Money value={data.totals.unrealizedPL} currency={data.currency} />} testId="positions-unrealized" />
-            <Stat label="Marks" value={data.marksAsOf.length === 0 ? '—' : fmtDateTime(data.marksAsOf.reduce((a, m) => (m.quoteTime < a ? m.quoteTime : a), data.marksAsOf[0]?.quoteTime ?? ''))} sub="oldest snapshot used" />
+            <OldestMark marks={data.marksAsOf} />
           </div>
+          {message !== null && (
+            <div className="alert alert-info" role="status" data-testid="positions-message">
+              {message}
+            </div>
+          )}
           {data.needsAttention.length > 0 && (
-            <Panel title="Needs attention" className="panel-warn">
-              <p className="small">Options past their expiration with no closing row. Import the broker&apos;s assignment or exercise rows (or the expiration) to settle them.</p>
-              <ul className="small" data-testid="needs-attention">
-                {data.needsAttention.map((n) => (
-                  <li key={`${n.accountId}|${n.symbol}`}>
-                    {n.accountName}: {fmtSymbol(n.symbol)} × {fmtNumber(n.quantity, 0)} —{' '}
-                    {n.reason === 'in-the-money' ? `in the money (spot ${fmtPrice(n.spot)} at ${fmtDateTime(n.quoteTime ?? '')})` : 'no chain snapshot after its expiry'}
-                  </li>
-                ))}
-              </ul>
-            </Panel>
+            <NeedsAttention
+              items={data.needsAttention}
+              onAdded={(text) => {
+                setMessage(text);
+                result.reload();
+              }}
+            />
           )}
           {data.positions.length === 0 && data.needsAttention.length === 0 && (
             <EmptyState

@@ -1,14 +1,19 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { PAGE_LIMIT_CAP, PAGE_LIMIT_DEFAULT, type TransactionSort } from '../../src-shared/api/constants';
 import { ApiError } from '../api/client';
 import { ImportOrDemo } from '../components/DemoButton';
 import { Pager } from '../components/Pager';
 import { EmptyState, ErrorBanner, Loading, Options, PageHead, Panel } from '../components/ui';
-import { fmtInt } from '../format';
+import type { TransactionJson } from '../../src-shared/api/schemas';
+import { dateInTimeZone, fmtCount, fmtInt, typeLabel } from '../format';
 import { useApi, useAsync, useRoute } from '../hooks';
 import { exportTransactions } from './transactions/exportCsv';
 import { EMPTY_FILTERS, isFiltered, toQuery, TransactionFilters, type Filters } from './transactions/TransactionFilters';
 import { TransactionsTable } from './transactions/TransactionsTable';
+import { asApiError, blankState, stateOf, TransactionForm } from './transactions/TransactionForm';
+
+/** The manual-entry form: a new row, or a manual row being edited. */
+type Editor = { mode: 'add' } | { mode: 'edit'; tx: TransactionJson };
 
 const PAGE_SIZES = [PAGE_LIMIT_DEFAULT, 50, PAGE_LIMIT_CAP];
 
@@ -23,6 +28,10 @@ export function TransactionsPage() {
   const [sort, setSort] = useState<TransactionSort>('-tradeDate');
   const [exporting, setExporting] = useState<string | null>(null);
   const [exportError, setExportError] = useState<ApiError | null>(null);
+  const [editor, setEditor] = useState<Editor | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<ApiError | null>(null);
+  const editorRef = useRef<HTMLDivElement>(null);
 
   // The journal's by-symbol table links here with ?symbol=; follow the link when it changes.
   useEffect(() => {
@@ -52,6 +61,30 @@ export function TransactionsPage() {
   const data = result.data;
   const pagination = data?.pagination;
   const filtered = isFiltered(filters);
+  const accounts = data?.accounts ?? [];
+
+  const openEditor = (next: Editor) => {
+    setEditor(next);
+    setMessage(null);
+    setActionError(null);
+    // The form opens above the table: bring it into view with its first field focused.
+    requestAnimationFrame(() => {
+      editorRef.current?.scrollIntoView({ block: 'nearest' });
+      editorRef.current?.querySelector<HTMLElement>('select, input')?.focus();
+    });
+  };
+
+  const remove = async (tx: TransactionJson) => {
+    setActionError(null);
+    try {
+      const removed = await api.deleteTransaction(tx.id);
+      setMessage(`Deleted the ${tx.symbol === '' ? '' : `${tx.symbol} `}row of ${tx.tradeDay}${removed.importRemoved ? ` (import #${removed.importId} held nothing else and is gone)` : ''}.`);
+      if (editor?.mode === 'edit' && editor.tx.id === tx.id) setEditor(null);
+      result.reload();
+    } catch (error) {
+      setActionError(asApiError(error));
+    }
+  };
 
   return (
     <div className="page" data-testid="page-transactions">
@@ -60,12 +93,46 @@ export function TransactionsPage() {
         meta={pagination && <span className="muted small num">{fmtInt(pagination.total)} matching</span>}
         toolbar={
           <>
+            <button type="button" className="btn btn-primary" onClick={() => openEditor({ mode: 'add' })} disabled={editor?.mode === 'add'} data-testid="add-transaction">
+              Add transaction
+            </button>
             <button type="button" className="btn" onClick={() => void exportCsv()} disabled={exporting !== null || !pagination || pagination.total === 0}>
               {exporting ?? 'Export CSV'}
             </button>
           </>
         }
       />
+
+      {editor && (
+        <div ref={editorRef} data-testid="transaction-editor">
+          <Panel title={editor.mode === 'add' ? 'Add transaction' : 'Edit transaction'} id="transaction-editor">
+            <TransactionForm
+              key={editor.mode === 'add' ? 'add' : editor.tx.id}
+              accounts={accounts}
+              {...(editor.mode === 'add' ? { initial: blankState(accounts, dateInTimeZone(Date.now())) } : stateOf(editor.tx))}
+              submitLabel={editor.mode === 'add' ? 'Add transaction' : 'Save changes'}
+              onCancel={() => setEditor(null)}
+              onSubmit={async (row) => {
+                if (editor.mode === 'add') {
+                  const added = await api.addTransactions([row]);
+                  setMessage(`Added ${fmtCount(added.ids.length, 'transaction')} as import #${added.importId} (undo it on the Import page, or edit the row here).`);
+                } else {
+                  await api.replaceTransaction(editor.tx.id, row);
+                  setMessage(`Saved the changes to the ${row.symbol ?? typeLabel(row.type)} row.`);
+                }
+                setEditor(null);
+                result.reload();
+              }}
+            />
+          </Panel>
+        </div>
+      )}
+      {message !== null && (
+        <div className="alert alert-info" role="status" data-testid="transactions-message">
+          {message}
+        </div>
+      )}
+      {actionError && <ErrorBanner error={actionError} />}
 
       <TransactionFilters draft={draft} onDraft={setDraft} applied={filters} onApply={apply} accounts={data?.accounts} />
 
@@ -91,6 +158,8 @@ export function TransactionsPage() {
               setSort(next);
               setPage(1);
             }}
+            onEdit={(tx) => openEditor({ mode: 'edit', tx })}
+            onDelete={(tx) => void remove(tx)}
           />
           {pagination && (
             <Pager label="Pages" page={page} pages={pagination.pages} shownPage={pagination.page} onPage={setPage} ends>

@@ -132,3 +132,13 @@ export const IMPORT_FORMAT_LIMITS = {
 
 /** The problem message of a text table whose header no importer knows: the Import page then offers the mapping. */
 export const UNRECOGNISED_HEADER = 'unrecognised header';
+
+// ---------------------------------------------------------------- manual entries (docs/journal.md, "Manual entries")
+
+/** `source` of a transaction entered by hand (POST /journal/transactions), and the `broker` of its import. */
+export const MANUAL_SOURCE = 'manual';
+/** Rows one POST /journal/transactions may carry (its body is also at most 1 MB). */
+export const MANUAL_ROWS_MAX = 10_000;
+/** What an import is: a broker file, manual entries, or the generated demo (told by its broker: `manual`, `demo`). */
+export const IMPORT_KINDS = ['file', 'manual', 'demo'] as const;
+export type ImportKind = (typeof IMPORT_KINDS)[number];

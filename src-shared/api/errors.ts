@@ -15,6 +15,8 @@ export const PROBLEM_STATUS = {
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
+  /** A change to a transaction that came from a file: only manual entries are edited one by one; undo its import instead. */
+  IMPORTED_ROW: 409,
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,
   UNSUPPORTED_FORMAT: 415,
@@ -51,6 +53,7 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   METHOD_NOT_ALLOWED: 'Method not allowed',
   REQUEST_TIMEOUT: 'Request timeout',
   CONFLICT: 'Conflict',
+  IMPORTED_ROW: 'Imported row',
   PAYLOAD_TOO_LARGE: 'Payload too large',
   URI_TOO_LONG: 'URI too long',
   UNSUPPORTED_FORMAT: 'Unsupported format',

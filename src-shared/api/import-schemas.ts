@@ -1,6 +1,6 @@
 /** The /v1 import contract: broker file imports and user-defined formats (docs/importers.md). */
 import { Type, type Static, type TProperties } from 'typebox';
-import { BROKER_IDS, FORMAT_AMOUNT_SIGNS, FORMAT_DATE_LAYOUTS, FORMAT_ZONES, IMPORT_FORMAT_LIMITS, TRANSACTION_TYPES } from './constants';
+import { BROKER_IDS, IMPORT_KINDS, FORMAT_AMOUNT_SIGNS, FORMAT_DATE_LAYOUTS, FORMAT_ZONES, IMPORT_FORMAT_LIMITS, TRANSACTION_TYPES } from './constants';
 import { Nullable, Params, OneOf, AccountSchema, PaginationSchema } from './schema-kit';
 import { TransactionSchema, TransactionsQuery } from './journal-schemas';
 
@@ -22,6 +22,7 @@ export type ImportQueryT = Static<typeof ImportQuery>;
 
 export const ImportReportSchema = Type.Object({
   id: Type.Integer(),
+  kind: OneOf(IMPORT_KINDS, { description: 'file: a broker file; manual: transactions entered by hand (POST /journal/transactions); demo: the generated demo' }),
   broker: Type.String(),
   source: Type.String(),
   filename: Nullable(Type.String()),

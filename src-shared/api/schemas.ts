@@ -12,6 +12,7 @@ export * from './journal-schemas';
 export * from './import-schemas';
 export * from './exposure-schemas';
 export * from './lake-schemas';
+export * from './manual-schemas';
 
 // ---------------------------------------------------------------- settings, keys, demo
 

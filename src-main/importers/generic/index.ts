@@ -75,7 +75,8 @@ function readRight(reader: RowReader): OptionRight | null {
   return null;
 }
 
-function readRow(reader: RowReader, accountName: string, identity: RowIdentity): ImportedTransaction | null {
+/** One row of the generic fields (also the rules of manual entries, services/manual-entries.ts: one grammar for both). */
+export function readRow(reader: RowReader, accountName: string, identity: RowIdentity): ImportedTransaction | null {
   const tradeDate = readDate(reader);
   const typeText = reader.text('type').toUpperCase();
   const type = isTransactionType(typeText) ? typeText : null;

@@ -1,5 +1,7 @@
-/** The /v1 JSON of the import-format preview: transactions with their lines, money rounded to cents once. */
-import type { ImportFormatPreviewResponseT, PreviewTransactionJson } from '../../../src-shared/api/schemas';
+/** The /v1 JSON of imports (with their kind) and of the import-format preview: transactions with their lines, money rounded to cents once. */
+import { MANUAL_SOURCE, type ImportKind } from '../../../src-shared/api/constants';
+import type { ImportFormatPreviewResponseT, ImportReport, PreviewTransactionJson } from '../../../src-shared/api/schemas';
+import type { ImportRecord } from '../../services/journal';
 import type { ParsedRow } from '../../importers/types';
 import type { FormatPreview } from '../../services/import-formats';
 import { presentTransaction } from './journal';
@@ -12,4 +14,10 @@ export function presentPreviewTransaction({ line, transaction }: ParsedRow): Pre
 
 export function presentFormatPreview(preview: FormatPreview): ImportFormatPreviewResponseT {
   return { ...preview, preview: preview.preview === null ? null : { ...preview.preview, transactions: preview.preview.transactions.map(presentPreviewTransaction) } };
+}
+
+/** An import's record with its kind, told by its broker (manual entries and the demo are imports of their own broker). */
+export function presentImport(record: ImportRecord): ImportReport {
+  const kind: ImportKind = record.broker === MANUAL_SOURCE ? 'manual' : record.broker === 'demo' ? 'demo' : 'file';
+  return { ...record, kind };
 }

@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errorCodes, type FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { unwrap } from '../problems';
+import { presentImport } from '../presenters/imports';
 import { importerIdOf } from '../../importers/index';
 import { problemResponses, UPLOAD_CONTENT_TYPES, UPLOAD_LIMIT_BYTES, type V1 } from '../route-kit';
 
@@ -78,7 +79,7 @@ export function registerImportRoutes(v1: V1, ctx: AppContext): void {
           ...(request.query.account === undefined ? {} : { accountName: request.query.account }),
           filename: request.query.filename ?? null,
         });
-        return reply.code(201).send(unwrap(report));
+        return reply.code(201).send(presentImport(unwrap(report)));
       },
     );
   });
@@ -92,7 +93,10 @@ export function registerImportRoutes(v1: V1, ctx: AppContext): void {
         response: { 200: ImportsResponse, ...problemResponses },
       },
     },
-    async (request) => ctx.journal.listImports(request.query),
+    async (request) => {
+      const { imports, pagination } = await ctx.journal.listImports(request.query);
+      return { imports: imports.map(presentImport), pagination };
+    },
   );
   v1.delete(
     '/imports/:id',

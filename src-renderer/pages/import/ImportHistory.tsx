@@ -52,8 +52,8 @@ export function ImportHistory({
               <tr key={imp.id}>
                 <td className="num">{imp.id}</td>
                 <td className="tnum">{fmtDateTime(imp.createdAt)}</td>
-                <td>{imp.filename ?? <span className="muted">—</span>}</td>
-                <td title={imp.broker}>{formatNames.get(imp.broker) ?? imp.broker}</td>
+                <td>{imp.kind === 'manual' ? <span className="muted">entered by hand</span> : (imp.filename ?? <span className="muted">—</span>)}</td>
+                <td title={imp.broker}>{imp.kind === 'manual' ? 'Manual entries' : (formatNames.get(imp.broker) ?? imp.broker)}</td>
                 <td>{imp.accounts.map((a) => a.name).join(', ')}</td>
                 <td className="num">{fmtInt(imp.rows)}</td>
                 <td className="num">{fmtInt(imp.imported)}</td>

@@ -1,4 +1,5 @@
-import type { TransactionSort, TransactionSortColumn } from '../../../src-shared/api/constants';
+import { useState } from 'react';
+import { MANUAL_SOURCE, type TransactionSort, type TransactionSortColumn } from '../../../src-shared/api/constants';
 import type { TransactionJson } from '../../../src-shared/api/schemas';
 import { Badge } from '../../components/ui';
 import { fmtDateTime, fmtMoney, fmtPrice, fmtSymbol, signClass, typeLabel } from '../../format';
@@ -32,10 +33,66 @@ function typeTone(type: string): 'pos' | 'neg' | 'info' | 'warn' | 'neutral' {
 }
 
 /**
+ * Edit and Delete on a row entered by hand (Delete asks once more, in place); a row of a file says where it came from:
+ * it changes only with its file (undo the import on the Import page).
+ */
+function RowActions({ tx, onEdit, onDelete }: { tx: TransactionJson; onEdit: (tx: TransactionJson) => void; onDelete: (tx: TransactionJson) => void }) {
+  const [confirming, setConfirming] = useState(false);
+  if (tx.source !== MANUAL_SOURCE) {
+    return (
+      <a className="muted small" href="#/import" title={`Imported from a file (${tx.source}): it changes only with its file. Undo import #${tx.importId} on the Import page, or add a manual transaction beside it.`} data-testid="row-imported">
+        import #{tx.importId}
+      </a>
+    );
+  }
+  if (confirming) {
+    return (
+      <span className="row-actions">
+        <span className="small">Delete?</span>
+        <button type="button" className="btn btn-small btn-danger" onClick={() => onDelete(tx)} data-testid="row-delete-confirm">
+          Yes
+        </button>
+        {/* Focus on the safe answer, which also scrolls the question into view in a narrow table's box. */}
+        <button type="button" className="btn btn-small btn-ghost" onClick={() => setConfirming(false)} autoFocus>
+          No
+        </button>
+      </span>
+    );
+  }
+  return (
+    <span className="row-actions">
+      {/* A symbol change needs its old ticker, which the form does not ask for: it is changed through the API. */}
+      {tx.type !== 'SYMBOL_CHANGE' && (
+        <button type="button" className="btn btn-small btn-ghost" onClick={() => onEdit(tx)} aria-label={`Edit ${tx.symbol || typeLabel(tx.type)} of ${tx.tradeDay}`} data-testid="row-edit">
+          Edit
+        </button>
+      )}
+      <button type="button" className="btn btn-small btn-ghost btn-danger" onClick={() => setConfirming(true)} aria-label={`Delete ${tx.symbol || typeLabel(tx.type)} of ${tx.tradeDay}`} data-testid="row-delete">
+        Delete
+      </button>
+    </span>
+  );
+}
+
+/**
  * One page of transactions in the server's order (a page holds at most 100 rows, so plain rows serve: no virtual
  * list); dimmed while the next page loads.
  */
-export function TransactionsTable({ transactions, loading, sort, onSort }: { transactions: readonly TransactionJson[]; loading: boolean; sort: TransactionSort; onSort: (sort: TransactionSort) => void }) {
+export function TransactionsTable({
+  transactions,
+  loading,
+  sort,
+  onSort,
+  onEdit,
+  onDelete,
+}: {
+  transactions: readonly TransactionJson[];
+  loading: boolean;
+  sort: TransactionSort;
+  onSort: (sort: TransactionSort) => void;
+  onEdit: (tx: TransactionJson) => void;
+  onDelete: (tx: TransactionJson) => void;
+}) {
   return (
     <div className="table-wrap">
       <table className={`table table-dense ${loading ? 'is-loading' : ''}`} data-testid="transactions-table">
@@ -51,11 +108,14 @@ export function TransactionsTable({ transactions, loading, sort, onSort }: { tra
             <SortHeader column="realizedPL" label="Realized" sort={sort} onSort={onSort} numeric />
             <th className="num">Comm. + fees</th>
             <th>Source</th>
+            <th>
+              <span className="visually-hidden">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
           {transactions.map((t) => (
-            <tr key={t.id} title={t.description}>
+            <tr key={t.id} title={t.description} data-source={t.source}>
               <td className="tnum">{fmtDateTime(t.tradeDate).replace(' ET', '')}</td>
               <td className="nowrap">{t.accountName}</td>
               <td>
@@ -78,6 +138,9 @@ export function TransactionsTable({ transactions, loading, sort, onSort }: { tra
               </td>
               <td className="num muted">{t.commission + t.fees === 0 ? '—' : fmtMoney(-Math.abs(t.commission + t.fees), t.currency)}</td>
               <td className="muted small">{t.source}</td>
+              <td className="right nowrap">
+                <RowActions tx={t} onEdit={onEdit} onDelete={onDelete} />
+              </td>
             </tr>
           ))}
         </tbody>

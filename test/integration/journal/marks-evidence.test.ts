@@ -162,6 +162,9 @@ describe('marks with an age, expiry evidence, unmatched closes', () => {
     // The opening, as the Positions page would enter it: 30 shares at 15.00 dated on firstDate (16:00, after the
     // 10:00 sale: a manual opening counts from the start of its day), in the account of the sale.
     storeManualRows(app.ctx.db, cut, [openingRow({ accountName: 'Cut', symbol: 'ABC', quantity: 30, price: 15, tradeDate: '2024-05-02T20:00:00.000Z', id: 'opening-abc' })]);
+    // Written on the server's connection, as another process would: the journal worker sees it at its next look at
+    // PRAGMA data_version, which it reads at most every 25 ms (db/open.ts dataVersionReader).
+    await new Promise((resolve) => setTimeout(resolve, 30));
     const after = await positions(`accountId=${cut}`);
     expect(after.needsAttention).toEqual([]);
     expect(after.positions).toEqual([]);

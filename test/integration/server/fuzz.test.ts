@@ -142,6 +142,9 @@ const PATHS = [
   '/etc-link/passwd',
   '/up/api-key',
   '/assets/../leak',
+  '/v1/journal/transactions/mtx_0123',
+  '/v1/journal/transactions/tx_abc',
+  '/v1/journal/transactions/%2e%2e',
 ];
 const METHODS: Array<InjectOptions['method']> = ['GET', 'GET', 'GET', 'GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'];
 const CONTENT_TYPES = ['text/csv', 'application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', '', 'text/csv; charset=utf-16'];
@@ -164,6 +167,10 @@ const BODIES = [
   '{"name":"x","header":["a","a"],"mapping":{"date":{"column":"a","layout":"YYYY-MM-DD","zone":"utc"},"type":{"column":"a","words":[{"word":"__proto__","type":"BUY"}]},"quantity":"a","amount":{"sign":"by-type"}}}',
   '{"text":"a,b\\n1,2\\n","format":{"name":"","header":[],"mapping":{}}}',
   '{"text":"\\u0089PNG\\r\\n"}',
+  '{"transactions":[{"account":"A","type":"BUY","symbol":"X","quantity":1,"price":1,"date":"2024-01-01"}]}',
+  '{"transactions":[{"accountId":"acc_x","type":"SELL_TO_OPEN","symbol":"X","expiration":"2024-02-30","strike":-1,"right":"Q","quantity":1e400,"date":"2024-13-45"}]}',
+  '{"transactions":"all of them"}',
+  '{"account":"A","type":"DEPOSIT","amount":1,"date":"2024-01-01"}',
 ];
 
 /** The UI folder of the app under test, with symbolic links that lead out of it (none may be served). */
@@ -280,5 +287,45 @@ describe('hostile requests (docs/architecture.md §Reliability and security)', (
       }
     }
     expect((await t.app.inject({ url: '/assets/app.js', headers: { host: HOST } })).statusCode, 'files of the folder are served').toBe(200);
+  });
+});
+
+describe('hostile bodies on the manual-entry routes (docs/journal.md, "Manual entries")', () => {
+  // An app of its own: the requests above rotate the key.
+  const w = useTestApp();
+
+  it('the manual-entry write routes: huge, deeply nested, wrong types, 10,000 rows (stored), 10,001 rows (400)', async () => {
+    const row = { account: 'Fuzz', type: 'DEPOSIT', amount: 1, date: '2024-01-02' };
+    const rows = (n: number) => JSON.stringify({ transactions: new Array(n).fill(row) });
+    const depth = 200_000;
+    // The POST body is {transactions: [...]}, the PUT body one row: each is sent to both, and what the other route
+    // expects is a shape error (400), or for a good row, a PUT naming no stored row (404).
+    const bodies: Array<{ label: string; body: string; post: number; put: number }> = [
+      { label: 'huge (3 MB)', body: JSON.stringify({ transactions: [{ ...row, description: 'x'.repeat(3 * 1024 * 1024) }] }), post: 413, put: 413 },
+      { label: 'deeply nested arrays', body: `{"transactions":${'['.repeat(depth)}${']'.repeat(depth)}}`, post: 400, put: 400 },
+      { label: 'deeply nested objects', body: `{"transactions":[${'{"a":'.repeat(depth / 2)}1${'}'.repeat(depth / 2)}]}`, post: 400, put: 400 },
+      { label: 'not JSON', body: '{"transactions":[', post: 400, put: 400 },
+      { label: 'numbers as text', body: JSON.stringify({ transactions: [{ ...row, amount: '1' }] }), post: 400, put: 400 },
+      { label: 'a row with numbers as text', body: JSON.stringify({ ...row, amount: '1' }), post: 400, put: 400 },
+      { label: 'null row', body: '{"transactions":[null]}', post: 400, put: 400 },
+      { label: 'a number', body: '42', post: 400, put: 400 },
+      { label: 'infinite and huge numbers', body: '{"account":"A","type":"BUY","symbol":"X","quantity":1e400,"price":9007199254740993,"date":"2024-01-02"}', post: 400, put: 400 },
+      { label: 'unicode and injection strings', body: JSON.stringify({ transactions: [{ ...row, account: "'; DROP TABLE transactions; --\u202e🚀", description: '<script>' }] }), post: 201, put: 400 },
+      { label: 'a good row', body: JSON.stringify(row), post: 400, put: 404 },
+      { label: 'prototype keys', body: '{"transactions":[{"__proto__":{"polluted":true},"account":"A","type":"DEPOSIT","amount":1,"date":"2024-01-02"}]}', post: 400, put: 400 },
+      { label: '10,000 rows', body: rows(10_000), post: 201, put: 400 },
+      { label: '10,001 rows', body: rows(10_001), post: 400, put: 400 },
+    ];
+    const failures: string[] = [];
+    for (const { label, body, post, put } of bodies) {
+      for (const [method, url, want] of [['POST', '/v1/journal/transactions', post], ['PUT', '/v1/journal/transactions/mtx_00', put]] as const) {
+        const response = await w.app.inject({ method, url, headers: { host: HOST, authorization: `Bearer ${w.key}`, 'content-type': 'application/json' }, payload: body });
+        const status = response.statusCode;
+        if (status !== want) failures.push(`${method} ${label}: ${status} (expected ${want}) ${response.body.slice(0, 200)}`);
+        if (status >= 400 && !String(response.headers['content-type']).startsWith('application/problem+json')) failures.push(`${method} ${label}: not a problem body`);
+      }
+    }
+    expect(failures, failures.join('\n')).toEqual([]);
+    expect(Object.prototype).not.toHaveProperty('polluted');
   });
 });

@@ -1,0 +1,320 @@
+/**
+ * Manual entries (docs/journal.md, "Manual entries"): transactions the user types in, read with the generic CSV's
+ * fields and rules (importers/generic: one grammar for a file and a form) and stored as one import of broker and source
+ * `manual`, so that they are undone like any import; and the only rows that change one by one
+ * (PUT and DELETE /v1/journal/transactions/{id}). Runs in the journal worker, on its connection.
+ */
+import type { Database } from 'better-sqlite3';
+import { hash, randomBytes } from 'node:crypto';
+import { FILL_TYPES, MANUAL_SOURCE, type TransactionType } from '../../src-shared/api/constants';
+import type { ManualTransactionT } from '../../src-shared/api/manual-schemas';
+import type { ImportedTransaction } from '../../src-shared/journal/model';
+import { makeDayOf } from '../../src-shared/zone';
+import { nowIso, type Clock } from '../clock';
+import { AccountsRepository } from '../db/accounts';
+import { Generations } from '../db/generations';
+import { ImportsRepository } from '../db/imports';
+import { toRow, TransactionsRepository, type TransactionRow } from '../db/transactions';
+import { Columns, RowReader } from '../importers/common/cells';
+import { dayToUtc } from '../importers/common/dates';
+import { ResultCollector, RowIdentity } from '../importers/common/result';
+import { OPTIONAL_COLUMNS, readRow, REQUIRED_COLUMNS } from '../importers/generic/index';
+import type { ImportRecord } from './journal-values';
+import { failure, ok, type Result } from './result';
+
+/** A row that passed every check: the transaction and the account it goes to. */
+export interface CheckedEntry {
+  transaction: ImportedTransaction;
+  accountId: string;
+  /** The account's source: the importer's for an account of a file, `manual` for an account named here. */
+  accountSource: string;
+}
+
+export interface ManualAdded {
+  importId: number;
+  ids: string[];
+}
+
+/** Problems listed with a refused request (the detail names them all: a list, not a 10,000-line essay). */
+const MAX_PROBLEMS = 20;
+const YEAR_MIN = 1900;
+const YEAR_MAX = 2200;
+const FILLS: ReadonlySet<string> = new Set(FILL_TYPES);
+/** Rows that are their cash: without an amount they would say nothing (a fee may give it as commission or fees instead). */
+const CASH_ROWS: ReadonlySet<TransactionType> = new Set<TransactionType>(['DIVIDEND', 'INTEREST', 'FEE', 'DEPOSIT', 'WITHDRAWAL']);
+/** The generic CSV's columns: a manual row is read as a row of that file. */
+const COLUMNS = new Columns([...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS]);
+/** The generic columns by their normalised names (Columns lower-cases them), back to the field names of the JSON. */
+const FIELD_NAMES = new Map<string, string>([...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS].map((name) => [name.toLowerCase(), name]));
+/** How the cell reader names a problem's column (importers/common/cells.ts). */
+const CELL = /^column "([^"]+)": /;
+
+/** The id accountIdFor (services/journal.ts) gives an account of source `manual`: its name alone makes it. */
+export function manualAccountId(name: string): string {
+  return `acc_${hash('sha256', `${MANUAL_SOURCE}\u0000${name}`, 'hex').slice(0, 16)}`;
+}
+
+/**
+ * A manual row's id: random (128 bits), since a row typed in has no broker identity and two identical entries are two
+ * trades; kept across edits, and lower case like every id (the router reads paths without case).
+ */
+function newIds(count: number): Array<{ id: string; brokerRowId: string }> {
+  // One draw for the whole request: a call to the system's generator per row cost more than the insert.
+  const hex = randomBytes(16 * count).toString('hex');
+  return Array.from({ length: count }, (_, index) => {
+    const token = hex.slice(index * 32, index * 32 + 32);
+    return { id: `mtx_${token}`, brokerRowId: `manual:${token}` };
+  });
+}
+
+function cell(value: string | number | undefined): string {
+  return value === undefined ? '' : String(value);
+}
+
+export class ManualEntries {
+  private readonly transactions: TransactionsRepository;
+  private readonly accounts: AccountsRepository;
+  private readonly imports: ImportsRepository;
+  private readonly generations: Generations;
+
+  constructor(
+    private readonly db: Database,
+    private readonly settings: () => { timeZone: string },
+    private readonly clock: Clock,
+    /** After a commit: the journal's in-memory index and ledger follow (JournalIndex.written). */
+    private readonly written: () => void,
+  ) {
+    this.transactions = new TransactionsRepository(db);
+    this.accounts = new AccountsRepository(db);
+    this.imports = new ImportsRepository(db);
+    this.generations = new Generations(db);
+  }
+
+  /**
+   * Reads and checks rows; problems are named by field (`${prefix}${index}.${field}`: `transactions.3.strike` of a POST,
+   * `strike` of a PUT's single row). Nothing is written: a refusal needs no lock.
+   */
+  check(rows: readonly ManualTransactionT[], prefix: (index: number) => string): Result<CheckedEntry[]> {
+    const problems: Array<{ param: string; message: string }> = [];
+    const entries: CheckedEntry[] = [];
+    // Accounts looked up once per request (a 10,000-row POST names a few).
+    const known = new Map<string, { name: string; source: string } | null>();
+    const named = new Map<string, Array<{ id: string; name: string; source: string }>>();
+    // A bare date's instant (its 16:00 in New York) once per distinct day: the zone lookup was most of a row's cost.
+    const instants = new Map<string, string | null>();
+    rows.forEach((row, index) => {
+      const before = problems.length;
+      // The first problem of a field is the one to fix (the reader may name a field this check already named).
+      const fail = (field: string, message: string) => {
+        const param = `${prefix(index)}${field}`;
+        if (!problems.slice(before).some((p) => p.param === param)) problems.push({ param, message });
+      };
+      const account = this.account(row, known, named, fail);
+      const year = Number(row.date.slice(0, 4));
+      if (year < YEAR_MIN || year > YEAR_MAX) fail('date', `must be in ${YEAR_MIN}–${YEAR_MAX}: "${row.date}"`);
+      const expirationYear = row.expiration === undefined ? null : Number(row.expiration.slice(0, 4));
+      if (expirationYear !== null && (expirationYear < YEAR_MIN || expirationYear > YEAR_MAX)) fail('expiration', `must be in ${YEAR_MIN}–${YEAR_MAX}: "${row.expiration ?? ''}"`);
+      const fill = FILLS.has(row.type);
+      if (fill && row.quantity === undefined) fail('quantity', `required for ${row.type}`);
+      if (fill && row.price === undefined) fail('price', `required for ${row.type}`);
+      if (fill && row.quantity !== undefined && !(row.quantity > 0)) fail('quantity', `must be > 0 for ${row.type}`);
+      const costsGiven = row.commission !== undefined || row.fees !== undefined;
+      if (CASH_ROWS.has(row.type) && row.amount === undefined && !(row.type === 'FEE' && costsGiven)) fail('amount', `required for ${row.type} (the cash it moved, + = credit)`);
+      let instant = instants.get(row.date);
+      if (instant === undefined && row.date.length === 10) {
+        instant = dayToUtc(row.date);
+        instants.set(row.date, instant);
+      }
+      // The reader takes a canonical instant as it is; a date that is no day keeps its text for the reader's message.
+      const transaction = this.read({ ...row, date: instant ?? row.date }, account?.name ?? '', (field, message) => fail(field, message));
+      if (problems.length > before || account === null || transaction === null) return;
+      entries.push({ transaction, accountId: account.id, accountSource: account.source });
+    });
+    if (problems.length > 0) {
+      const shown = problems.slice(0, MAX_PROBLEMS);
+      const what = problems.length > shown.length ? `transactions (${problems.length} problems, the first ${shown.length} named)` : rows.length === 1 && prefix(0) === '' ? 'transaction' : 'transactions';
+      return failure({ kind: 'invalid-request', what, problems: shown });
+    }
+    return ok(entries);
+  }
+
+  /** The row's account: an account of the journal by id, or the manual account of a name (made on first use). */
+  private account(
+    row: ManualTransactionT,
+    known: Map<string, { name: string; source: string } | null>,
+    byName: Map<string, Array<{ id: string; name: string; source: string }>>,
+    fail: (field: string, message: string) => void,
+  ): { id: string; name: string; source: string } | null {
+    if ((row.accountId === undefined) === (row.account === undefined)) {
+      fail(row.accountId === undefined ? 'accountId' : 'account', 'give one of accountId (an account of the journal) or account (a name)');
+      return null;
+    }
+    if (row.account !== undefined) {
+      const name = row.account.trim();
+      if (name === '') {
+        fail('account', 'must not be blank');
+        return null;
+      }
+      // The account the user means by its name: the journal's account of that name, else a manual one of its own.
+      const named = byName.get(name) ?? this.accounts.byName(name);
+      byName.set(name, named);
+      const [only] = named;
+      if (named.length > 1) {
+        fail('account', `${named.length} accounts are named "${name}" (${named.map((a) => a.id).join(', ')}): give accountId`);
+        return null;
+      }
+      return only ?? { id: manualAccountId(name), name, source: MANUAL_SOURCE };
+    }
+    const id = row.accountId ?? '';
+    if (!known.has(id)) known.set(id, this.accounts.byId(id));
+    const found = known.get(id);
+    if (found === null || found === undefined) {
+      fail('accountId', `names no account of the journal: "${id}"`);
+      return null;
+    }
+    return { id, name: found.name, source: found.source };
+  }
+
+  /** The row through the generic CSV's reader, with the defaults of a form (a fill's cash computed). */
+  private read(row: ManualTransactionT, accountName: string, fail: (field: string, message: string) => void): ImportedTransaction | null {
+    const fill = FILLS.has(row.type);
+    const cells: Record<string, string> = {
+      date: row.date,
+      type: row.type,
+      symbol: cell(row.symbol),
+      // Rows that are not fills move no shares unless told (a settlement of 0 means "the whole position").
+      quantity: row.quantity === undefined && !fill ? '0' : cell(row.quantity),
+      price: cell(row.price),
+      // Checked by the reader's sign rules once computed (below): a placeholder that breaks none of them.
+      amount: row.amount === undefined ? '0' : cell(row.amount),
+      commission: cell(row.commission),
+      fees: cell(row.fees),
+      currency: cell(row.currency),
+      orderId: cell(row.orderId),
+      description: cell(row.description),
+      expiration: cell(row.expiration),
+      strike: cell(row.strike),
+      right: cell(row.right),
+      multiplier: cell(row.multiplier),
+      id: 'manual',
+      underlying: cell(row.underlying),
+      previousSymbol: cell(row.previousSymbol),
+    };
+    const out = new ResultCollector('generic', MANUAL_SOURCE);
+    const reader = new RowReader({ line: 1, cells: COLUMNS.names.map(({ name }) => cells[FIELD_NAMES.get(name) ?? name] ?? '') }, COLUMNS, out);
+    const transaction = readRow(reader, accountName, new RowIdentity());
+    for (const problem of out.errors) {
+      const match = CELL.exec(problem.message);
+      const field = match?.[1] ?? 'body';
+      fail(FIELD_NAMES.get(field.toLowerCase()) ?? field, match ? problem.message.slice(match[0].length) : problem.message);
+    }
+    if (transaction === null || out.errors.length > 0) return null;
+    transaction.source = MANUAL_SOURCE;
+    if (row.amount === undefined && fill) {
+      // The ledger's gross (price × quantity × multiplier, to a minor unit); buys pay it and the costs, sells receive it less them.
+      const grossMinor = Math.round(transaction.priceMinor * transaction.quantity * transaction.multiplier);
+      const costsMinor = transaction.commissionMinor + transaction.feesMinor;
+      transaction.amountMinor = row.type.startsWith('BUY') ? -(grossMinor + costsMinor) : grossMinor - costsMinor;
+    }
+    return transaction;
+  }
+
+  /** Stores checked rows as one new import of kind manual (inside the caller's write transaction, or its own). */
+  add(entries: readonly CheckedEntry[]): ManualAdded {
+    const dayOf = makeDayOf(this.settings().timeZone);
+    const added = this.db
+      .transaction((): ManualAdded => {
+        const importId = this.imports.insert({ broker: MANUAL_SOURCE, source: MANUAL_SOURCE, filename: null, created_at: nowIso(this.clock), rows: entries.length, imported: 0, duplicates: 0, report_json: '{}' });
+        const inserter = this.transactions.inserter();
+        const ids: string[] = [];
+        const fresh = newIds(entries.length);
+        const accounts = new Set<string>();
+        entries.forEach((entry, index) => {
+          const { id, brokerRowId } = fresh[index] ?? { id: '', brokerRowId: '' };
+          if (!accounts.has(entry.accountId)) {
+            accounts.add(entry.accountId);
+            this.accounts.insert({ id: entry.accountId, name: entry.transaction.accountName, source: entry.accountSource });
+          }
+          inserter.add({ ...entry.transaction, brokerRowId }, { id, importId, accountId: entry.accountId, tradeDay: dayOf(entry.transaction.tradeDate) });
+          ids.push(id);
+        });
+        inserter.finish();
+        this.recount(importId);
+        this.generations.bumpJournal();
+        return { importId, ids };
+      })
+      .immediate();
+    this.written();
+    return added;
+  }
+
+  /** A manual row by id: 404 when there is none, 409 IMPORTED_ROW when a file brought it. */
+  lookup(id: string): Result<TransactionRow> {
+    const row = this.transactions.byId(id);
+    if (row === null) return failure({ kind: 'not-found', what: 'transaction', id });
+    if (row.source !== MANUAL_SOURCE) return failure({ kind: 'imported-row', id, importId: row.import_id, source: row.source });
+    return ok(row);
+  }
+
+  /** Replaces a manual row by a checked one: its id and import stay. */
+  replace(id: string, entry: CheckedEntry): Result<{ id: string; importId: number }> {
+    const dayOf = makeDayOf(this.settings().timeZone);
+    const result = this.db
+      .transaction((): Result<{ id: string; importId: number }> => {
+        // Looked up again under the lock: an undo may have removed it since the request was checked.
+        const found = this.lookup(id);
+        if (!found.ok) return found;
+        const { import_id: importId, broker_row_id: brokerRowId } = found.value;
+        this.accounts.insert({ id: entry.accountId, name: entry.transaction.accountName, source: entry.accountSource });
+        this.transactions.replace(toRow({ ...entry.transaction, brokerRowId }, { id, importId, accountId: entry.accountId, tradeDay: dayOf(entry.transaction.tradeDate) }));
+        this.accounts.deleteUnused();
+        this.recount(importId);
+        this.generations.bumpJournal();
+        return ok({ id, importId });
+      })
+      .immediate();
+    if (result.ok) this.written();
+    return result;
+  }
+
+  /** Deletes a manual row; an import left with no row goes with it (an empty undo would help nobody). */
+  remove(id: string): Result<{ id: string; importId: number; importRemoved: boolean }> {
+    const result = this.db
+      .transaction((): Result<{ id: string; importId: number; importRemoved: boolean }> => {
+        const found = this.lookup(id);
+        if (!found.ok) return found;
+        const importId = found.value.import_id;
+        this.transactions.delete(id);
+        const importRemoved = this.transactions.ofImport(importId).rows === 0;
+        if (importRemoved) this.imports.delete(importId);
+        else this.recount(importId);
+        this.accounts.deleteUnused();
+        this.generations.bumpJournal();
+        return ok({ id, importId, importRemoved });
+      })
+      .immediate();
+    if (result.ok) this.written();
+    return result;
+  }
+
+  /** The import's counts and report from the rows it holds now. */
+  private recount(importId: number): void {
+    const row = this.imports.byId(importId);
+    if (row === null) return;
+    const { rows, accountIds } = this.transactions.ofImport(importId);
+    const record: ImportRecord = {
+      id: importId,
+      broker: row.broker,
+      source: row.source,
+      filename: row.filename,
+      createdAt: row.created_at,
+      accounts: accountIds.map((id) => ({ id, name: this.accounts.byId(id)?.name ?? id })),
+      rows,
+      imported: rows,
+      duplicates: 0,
+      skipped: [],
+      warnings: [],
+    };
+    this.imports.recount({ id: importId, rows, imported: rows, report_json: JSON.stringify(record) });
+  }
+}

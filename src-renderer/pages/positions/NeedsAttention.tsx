@@ -1,0 +1,209 @@
+/**
+ * What the book cannot decide alone (docs/journal.md §Positions, "Needs attention"; docs/ui.md §Positions): an opening
+ * the history never saw (with "Add opening position", a manual opening prefilled from the item), an expiry without
+ * evidence (what to import), an option past expiry in the money. Items of a server without `kind` fall back to their
+ * `reason`.
+ */
+import { useState } from 'react';
+import { addDays, isoInstant, parseInstantMs } from '../../../src-shared/calendar';
+import { TRANSACTION_TYPES, type TransactionType } from '../../../src-shared/api/constants';
+import type { PositionsResponseT } from '../../../src-shared/api/schemas';
+import { ErrorBanner, Panel } from '../../components/ui';
+import { fmtCount, fmtDateTime, fmtNumber, fmtPrice, fmtSymbol, typeLabel } from '../../format';
+import { useApi } from '../../hooks';
+import type { ApiError } from '../../api/client';
+import { asApiError, errorsByField, Field } from '../transactions/TransactionForm';
+
+/** An item as the ledger of issue 17 sends it; every field beyond the first schema's may be absent (an older server). */
+export type AttentionItem = PositionsResponseT['needsAttention'][number] &
+  Partial<{ kind: string; isOption: boolean; multiplier: number; currency: string; sideKnown: boolean; firstDate: string | null; firstTradeDate: string | null; closes: number }>;
+
+/** A stock short is opened by a short sale where the journal knows the type (issue 17), else by a plain SELL. */
+const SHORT_SALE: TransactionType = TRANSACTION_TYPES.find((type) => (type as string) === 'SELL_SHORT') ?? 'SELL';
+
+function isOptionItem(item: AttentionItem): boolean {
+  return item.isOption ?? item.expiration !== null;
+}
+
+function units(item: AttentionItem, quantity: number): string {
+  return isOptionItem(item) ? fmtCount(quantity, 'contract') : fmtCount(quantity, 'share');
+}
+
+/** The opening a missing position needs: its side from the sign (+ long, − short), an option's or a stock's type. */
+function openingType(item: AttentionItem): TransactionType {
+  const long = item.quantity > 0;
+  if (isOptionItem(item)) return long ? 'BUY_TO_OPEN' : 'SELL_TO_OPEN';
+  return long ? 'BUY' : SHORT_SALE;
+}
+
+/**
+ * The opening's date as sent: the day chosen (its close, 16:00 New York), except on the day of the first unmatched
+ * close itself, whose instant may be earlier that day: then a minute before that close, so the opening comes first.
+ */
+function openingDate(day: string, item: AttentionItem): string {
+  if (day !== item.firstDate || item.firstTradeDate === null || item.firstTradeDate === undefined) return day;
+  const ms = parseInstantMs(item.firstTradeDate);
+  return Number.isNaN(ms) ? day : isoInstant(ms - 60_000);
+}
+
+function OpeningForm({ item, onAdded, onCancel }: { item: AttentionItem; onAdded: (message: string) => void; onCancel: () => void }) {
+  const api = useApi();
+  const firstDate = item.firstDate ?? null;
+  const [date, setDate] = useState(firstDate === null ? '' : addDays(firstDate, -1));
+  const [quantity, setQuantity] = useState(String(Math.abs(item.quantity)));
+  const [price, setPrice] = useState('');
+  const [fees, setFees] = useState('');
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const type = openingType(item);
+  const problems = errorsByField(error);
+  const option = isOptionItem(item);
+
+  const submit = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const added = await api.addTransactions([
+        {
+          accountId: item.accountId,
+          type,
+          symbol: item.symbol,
+          ...(item.underlying !== '' ? { underlying: item.underlying } : {}),
+          quantity: Number(quantity),
+          price: Number(price),
+          ...(fees.trim() === '' ? {} : { fees: Number(fees) }),
+          ...(option && item.multiplier !== undefined ? { multiplier: item.multiplier } : {}),
+          ...(item.currency !== undefined ? { currency: item.currency } : {}),
+          date: openingDate(date, item),
+          description: 'Opening position (before the imported history)',
+        },
+      ]);
+      onAdded(`Added the opening of ${fmtSymbol(item.symbol)} in ${item.accountName} as import #${added.importId} (undo it on the Import page).`);
+    } catch (caught) {
+      setError(asApiError(caught));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      className="manual-form"
+      aria-label={`Opening position of ${item.symbol}`}
+      data-testid="opening-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <p className="small">
+        <strong>{typeLabel(type)}</strong> {units(item, Math.abs(item.quantity))} of {fmtSymbol(item.symbol)} in {item.accountName}, on or before {firstDate ?? 'the first close'}: give the price you{' '}
+        {item.quantity > 0 ? 'paid' : 'received'} when you opened it.
+      </p>
+      {error && (error.errors.length === 0 || [...problems.keys()].some((f) => !['date', 'quantity', 'price', 'fees'].includes(f))) && <ErrorBanner error={error} />}
+      <div className="form-grid">
+        <Field label="Opened on" error={problems.get('date')}>
+          {(field) => <input {...field} type="date" value={date} required min="1900-01-01" max={firstDate ?? undefined} onChange={(e) => setDate(e.target.value)} data-testid="opening-date" />}
+        </Field>
+        <Field label={option ? 'Contracts' : 'Shares'} error={problems.get('quantity')}>
+          {(field) => <input {...field} type="number" step="any" min={0} inputMode="decimal" required value={quantity} onChange={(e) => setQuantity(e.target.value)} data-testid="opening-quantity" />}
+        </Field>
+        <Field label={option ? 'Premium / share' : 'Price / share'} error={problems.get('price')}>
+          {(field) => <input {...field} type="number" step="any" min={0} inputMode="decimal" required value={price} onChange={(e) => setPrice(e.target.value)} data-testid="opening-price" />}
+        </Field>
+        <Field label="Fees (optional)" error={problems.get('fees')}>
+          {(field) => <input {...field} type="number" step="any" min={0} inputMode="decimal" placeholder="0.00" value={fees} onChange={(e) => setFees(e.target.value)} data-testid="opening-fees" />}
+        </Field>
+      </div>
+      <div className="form-actions">
+        <button type="submit" className="btn btn-primary" disabled={busy} data-testid="opening-submit">
+          {busy ? 'Adding…' : 'Add opening position'}
+        </button>
+        <button type="button" className="btn btn-ghost" onClick={onCancel} disabled={busy}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function itemKey(item: AttentionItem): string {
+  return `${item.kind ?? item.reason}|${item.accountId}|${item.symbol}|${item.currency ?? ''}`;
+}
+
+/** The opening the history never saw: what was closed, when, and the button that enters it. */
+function OpenedBefore({ item, onAdded }: { item: AttentionItem; onAdded: (message: string) => void }) {
+  const [open, setOpen] = useState(false);
+  const quantity = Math.abs(item.quantity);
+  return (
+    <li className="attention-item" data-testid="attention-opened-before-history">
+      <span className="small">
+        <strong>{item.accountName}</strong> · {fmtSymbol(item.symbol)}: {units(item, quantity)} {item.quantity > 0 ? 'sold or closed' : 'bought back or covered'}
+        {item.firstDate ? ` (first on ${item.firstDate})` : ''} that the history never {item.quantity > 0 ? 'bought' : 'sold'}: opened before the first imported row.
+        {item.sideKnown === false && ' No row says the side: taken as short.'} Its P&amp;L is left out until you enter the opening.
+      </span>
+      {!open && (
+        <button type="button" className="btn btn-small" onClick={() => setOpen(true)} data-testid="add-opening">
+          Add opening position
+        </button>
+      )}
+      {open && <OpeningForm item={item} onAdded={onAdded} onCancel={() => setOpen(false)} />}
+    </li>
+  );
+}
+
+function expiryText(item: AttentionItem): string {
+  return `${item.accountName}: ${fmtSymbol(item.symbol)} × ${fmtNumber(item.quantity, 0)} expired ${item.expiration ?? ''} with no closing row, and no chain snapshot of ${item.underlying} within one trading day of the expiry shows where it finished.`;
+}
+
+/** The item's reason as text (an older server knows fewer of them). */
+const reasonOf = (item: AttentionItem): string => item.reason;
+
+export function NeedsAttention({ items, onAdded }: { items: readonly AttentionItem[]; onAdded: (message: string) => void }) {
+  const opened = items.filter((i) => i.kind === 'opened_before_history' || reasonOf(i) === 'opened-before-history');
+  const expiry = items.filter((i) => !opened.includes(i) && (i.kind === 'expiry_unknown' || (i.kind === undefined && reasonOf(i) === 'no-snapshot-after-expiry')));
+  const itm = items.filter((i) => !opened.includes(i) && !expiry.includes(i));
+  return (
+    <Panel title="Needs attention" className="panel-warn">
+      <div data-testid="needs-attention">
+        {opened.length > 0 && (
+          <section className="attention-section">
+            <h3>Opened before the history ({fmtNumber(opened.length, 0)})</h3>
+            <p className="small muted">The export starts after these positions were opened: it shows only their closes. Enter each opening (the price you paid or received) to count them.</p>
+            <ul className="attention-list">
+              {opened.map((item) => (
+                <OpenedBefore key={itemKey(item)} item={item} onAdded={onAdded} />
+              ))}
+            </ul>
+          </section>
+        )}
+        {expiry.length > 0 && (
+          <section className="attention-section">
+            <h3>Expiry unknown ({fmtNumber(expiry.length, 0)})</h3>
+            <p className="small muted">Evidence missing: import the broker&apos;s expiration, assignment or exercise row, or a chain snapshot of the underlying taken within a trading day of the expiry (Exposure page).</p>
+            <ul className="attention-list">
+              {expiry.map((item) => (
+                <li key={itemKey(item)} className="small" data-testid="attention-expiry-unknown">
+                  {expiryText(item)}
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+        {itm.length > 0 && (
+          <section className="attention-section">
+            <h3>In the money at expiry ({fmtNumber(itm.length, 0)})</h3>
+            <p className="small muted">Options past their expiration with no closing row: assignment or exercise is likely. Import the broker&apos;s assignment or exercise rows to settle them.</p>
+            <ul className="attention-list">
+              {itm.map((item) => (
+                <li key={itemKey(item)} className="small" data-testid="attention-in-the-money">
+                  {item.accountName}: {fmtSymbol(item.symbol)} × {fmtNumber(item.quantity, 0)} —{' '}
+                  {item.spot !== null ? `in the money (spot ${fmtPrice(item.spot)} at ${fmtDateTime(item.quoteTime ?? '')})` : 'no chain snapshot after its expiry'}
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+      </div>
+    </Panel>
+  );
+}
