@@ -35,7 +35,7 @@ export function parseCboeJson(text: string, options: ChainParseOptions = {}): Ch
   const rawOptions: unknown[] = Array.isArray(data.options) ? data.options : [];
   const errors = new ErrorList();
   const located: LocatedContract[] = [];
-  for (let index = 0; index < rawOptions.length && !errors.full; index += 1) {
+  for (let index = 0; index < rawOptions.length; index += 1) {
     const item = rawOptions[index];
     const where = `data.options[${index}]`;
     if (!isRecord(item)) {

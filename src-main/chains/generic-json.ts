@@ -35,7 +35,7 @@ export function parseGenericJson(text: string, options: ChainParseOptions = {}):
   const located: LocatedContract[] = [];
   const fallbackRoot = options.symbol ?? (typeof root.symbol === 'string' ? root.symbol : '');
   const items: unknown[] = root.contracts;
-  for (let index = 0; index < items.length && !errors.full; index += 1) {
+  for (let index = 0; index < items.length; index += 1) {
     const item = items[index];
     const where = `contracts[${index}]`;
     if (!isRecord(item)) {

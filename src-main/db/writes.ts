@@ -7,7 +7,7 @@ export const DEFAULT_WRITE_WAIT_MS = 2000;
 
 /** better-sqlite3's error for a lock held elsewhere: SQLITE_BUSY (and its extended codes) or SQLITE_LOCKED. */
 export function isBusyError(error: unknown): boolean {
-  return error instanceof Error && 'code' in error && typeof error.code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(error.code);
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' && /^SQLITE_(?:BUSY|LOCKED)/.test(error.code);
 }
 
 /**

@@ -20,7 +20,9 @@ export interface OnlineSourceContext {
 
 export function chainUrl(baseUrl: string, symbol: string): string {
   const name = INDEX_SYMBOLS.has(symbol.toUpperCase()) ? `_${symbol.toUpperCase()}` : symbol.toUpperCase();
-  return `${baseUrl.replace(/\/+$/, '')}/${name}.json`;
+  let end = baseUrl.length;
+  while (end > 0 && baseUrl.charAt(end - 1) === '/') end -= 1;
+  return `${baseUrl.slice(0, end)}/${name}.json`;
 }
 
 export interface PollStatus {

@@ -6,6 +6,7 @@ import { m004JournalGeneration } from './004-journal-generation';
 import { m005SnapshotGeneration } from './005-snapshot-generation';
 import { m006ImportFormats } from './006-import-formats';
 import { m007GexHistory } from './007-gex-history';
+import { m008BoundedReports } from './008-bounded-reports';
 
 export interface Migration {
   version: number;
@@ -14,6 +15,6 @@ export interface Migration {
 }
 
 /** Numbered, append-only. Each runs inside the one transaction that also sets PRAGMA user_version. */
-export const MIGRATIONS: readonly Migration[] = [m001Core, m002Journal, m003Chains, m004JournalGeneration, m005SnapshotGeneration, m006ImportFormats, m007GexHistory];
+export const MIGRATIONS: readonly Migration[] = [m001Core, m002Journal, m003Chains, m004JournalGeneration, m005SnapshotGeneration, m006ImportFormats, m007GexHistory, m008BoundedReports];
 
 export const LATEST_VERSION = MIGRATIONS.length;

@@ -185,9 +185,10 @@ export function readCurrentRow(reader: RowReader, identity: RowIdentity, hasTota
 export function readLegacyRow(reader: RowReader, identity: RowIdentity): TastyRow | null {
   const record = reader.record;
   const dateText = reader.text('Date/Time');
-  const match = /^(\S+)\s+(.+)$/.exec(dateText);
-  const ymd = match?.[1] !== undefined ? mdyToYmd(match[1]) : null;
-  const clock = match?.[2] !== undefined ? clockTo24h(match[2]) : null;
+  // Date and time split at the first blank by hand: `^(\S+)\s+(.+)$` shared a run of blanks between its parts.
+  const blank = dateText.search(/\s/);
+  const ymd = blank > 0 ? mdyToYmd(dateText.slice(0, blank)) : null;
+  const clock = blank > 0 ? clockTo24h(dateText.slice(blank)) : null;
   const tradeDate = ymd !== null && clock !== null ? localToUtc(ymd, clock, NEW_YORK) : null;
   if (tradeDate === null) reader.fail('Date/Time', `not a date (01/29/2021 7:31 PM): "${dateText}"`);
   const ticker = reader.text('Symbol');
