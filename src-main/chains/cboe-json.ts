@@ -4,6 +4,7 @@
  * `option` is an OCC symbol without padding; `iv` a decimal. `timestamp` is UTC; `last_trade_time` New York time.
  */
 import type { OptionContract } from '../../src-shared/exposure/model';
+import { checkpoint } from '../checkpoint';
 import {
   ErrorList,
   finishSnapshot,
@@ -36,6 +37,7 @@ export function parseCboeJson(text: string, options: ChainParseOptions = {}): Ch
   const errors = new ErrorList();
   const located: LocatedContract[] = [];
   for (let index = 0; index < rawOptions.length; index += 1) {
+    checkpoint();
     const item = rawOptions[index];
     const where = `data.options[${index}]`;
     if (!isRecord(item)) {

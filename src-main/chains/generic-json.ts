@@ -5,6 +5,7 @@
  */
 import { isIsoDate } from '../../src-shared/calendar';
 import type { OptionContract } from '../../src-shared/exposure/model';
+import { checkpoint } from '../checkpoint';
 import {
   ErrorList,
   finishSnapshot,
@@ -36,6 +37,7 @@ export function parseGenericJson(text: string, options: ChainParseOptions = {}):
   const fallbackRoot = options.symbol ?? (typeof root.symbol === 'string' ? root.symbol : '');
   const items: unknown[] = root.contracts;
   for (let index = 0; index < items.length; index += 1) {
+    checkpoint();
     const item = items[index];
     const where = `contracts[${index}]`;
     if (!isRecord(item)) {

@@ -3,6 +3,8 @@
  * line numbers exact and the common case (no quotes) fast: a 10k-row CBOE file is mostly `String.split(',')`.
  */
 
+import { checkpoint } from '../checkpoint';
+
 export interface TextLine {
   /** 1-based line number. */
   line: number;
@@ -25,6 +27,7 @@ export function* textLines(text: string): Generator<TextLine, void, undefined> {
       if (code === 10 || code === 13) break;
       end += 1;
     }
+    checkpoint();
     yield { line, text: input.slice(start, end) };
     line += 1;
     start = end < length && input.charCodeAt(end) === 13 && input.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;

@@ -12,6 +12,7 @@ import { parentPort } from 'node:worker_threads';
 import type { ConfirmedState, GexHistoryPoint, PreparedChain } from '../../src-shared/exposure/index';
 import { historyPoint, planChainFile, preparePacked, type ChainFileOptions, type GexScopeQuery, type IngestPlan, type PackedSnapshot } from './exposure-compute';
 import type { Result } from './result';
+import { ParseStopped, underFlag, type StopReason } from '../checkpoint';
 
 const port = parentPort;
 if (port === null) throw new Error('exposure-worker.ts runs as a worker thread (see exposure-worker-client.ts)');
@@ -32,8 +33,9 @@ export interface BasisData {
 }
 
 const methods = {
-  planChainFile: (text: string, options: ChainFileOptions, basis: BasisData): Result<IngestPlan> =>
-    planChainFile(text, options, {
+  /** A chain file (its text, or its UTF-8 bytes moved here undecoded) parsed, prepared and evaluated: a job, stoppable. */
+  planChainFile: (file: string | Uint8Array, options: ChainFileOptions, basis: BasisData): Result<IngestPlan> =>
+    planChainFile(typeof file === 'string' ? file : Buffer.from(file.buffer, file.byteOffset, file.byteLength).toString('utf8'), options, {
       rate: basis.rate,
       states: (ticker) => new Map(basis.states.filter((s) => s.ticker === ticker).map((s) => [s.expiration, s.state])),
       latestQuoteTime: (ticker) => basis.latest[ticker] ?? null,
@@ -50,16 +52,23 @@ export interface ExposureCall {
   id: number;
   method: keyof ExposureWorkerMethods;
   args: unknown[];
+  /** A job's stop flag (worker-thread.ts): the parse looks at it; the worker says when it starts the job. */
+  flag?: Int32Array;
 }
 
-export type ExposureReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string; stack?: string };
+export type ExposureReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string; stack?: string; stopped?: StopReason };
 
 port.on('message', (message: ExposureCall) => {
   try {
     const method = methods[message.method] as (...args: unknown[]) => unknown;
-    port.postMessage({ id: message.id, ok: true, value: method(...message.args) } satisfies ExposureReply);
+    const value = underFlag(message.flag, () => {
+      if (message.flag !== undefined) port.postMessage({ type: 'started', id: message.id });
+      return method(...message.args);
+    });
+    port.postMessage({ id: message.id, ok: true, value } satisfies ExposureReply);
   } catch (error) {
     const failed = error instanceof Error ? error : new Error(String(error));
-    port.postMessage({ id: message.id, ok: false, message: failed.message, ...(failed.stack === undefined ? {} : { stack: failed.stack }) } satisfies ExposureReply);
+    const stopped = error instanceof ParseStopped ? { stopped: error.reason } : {};
+    port.postMessage({ id: message.id, ok: false, message: failed.message, ...(failed.stack === undefined ? {} : { stack: failed.stack }), ...stopped } satisfies ExposureReply);
   }
 });

@@ -55,6 +55,7 @@ import {
   type VannaValue,
 } from './exposure-values';
 import { ExposureWorkerClient } from './exposure-worker-client';
+import { jobFlag, type JobOptions } from './worker-thread';
 import type { BasisData } from './exposure-worker';
 import { failure, ok, type Result } from './result';
 
@@ -89,7 +90,7 @@ export class ExposureService {
 
   constructor(
     private readonly db: Database,
-    private readonly settings: () => Pick<Settings, 'rate' | 'snapshotRetention' | 'snapshotRetentionBySymbol'>,
+    private readonly settings: () => Pick<Settings, 'rate' | 'snapshotRetention' | 'snapshotRetentionBySymbol' | 'importTimeoutSeconds'>,
     private readonly clock: Clock,
     log?: (line: string) => void,
   ) {
@@ -103,6 +104,11 @@ export class ExposureService {
     this.dataVersion = this.readDataVersion();
     this.snapshotGeneration = this.generations.snapshots();
     this.worker = new ExposureWorkerClient(log);
+  }
+
+  /** Stops the chain files being planned (the server is closing): their requests are answered at once. */
+  stopJobs(): void {
+    this.worker.stopJobs();
   }
 
   /** Ends the exposure worker. */
@@ -185,16 +191,21 @@ export class ExposureService {
   }
 
   /**
-   * POST /v1/chains: the file is parsed, prepared and evaluated in the exposure worker while this thread serves
-   * other requests; the snapshot is stored in one of the process's write turns, held from reading what the plan
-   * needs (states, newest quote time) to the commit, so no other write of this process comes between them.
+   * POST /v1/chains: the file (its text, or its bytes, moved to the worker undecoded) is parsed, prepared and evaluated
+   * in the exposure worker outside any write turn, as a job (stopped when `signal` aborts, the server closes, or
+   * importTimeoutSeconds pass from its start: docs/decisions.md §Jobs), against the states stored when it starts.
+   * Only the commit takes one of the process's write turns; it evaluates the events again if a snapshot of the ticker
+   * came in meanwhile (applyEvents), so the plan needs no turn of its own.
    */
-  ingestFile(text: string, options: ChainFileOptions, writes: WriteQueue): Promise<Result<IngestResult>> {
-    return writes.exclusive(async (deadlineMs) => {
-      const plan = await this.worker.call('planChainFile', text, options, this.basisData(options.symbol));
-      if (!plan.ok) return plan;
-      return writeTransaction(this.db, () => this.commitIngest(plan.value), deadlineMs);
-    });
+  async ingestFile(file: string | Uint8Array, options: ChainFileOptions, writes: WriteQueue, signal?: AbortSignal): Promise<Result<IngestResult>> {
+    const settings = this.settings();
+    const job: JobOptions = { flag: jobFlag(), timeoutMs: settings.importTimeoutSeconds * 1000, ...(signal === undefined ? {} : { signal }) };
+    const movable = typeof file !== 'string' && file.buffer instanceof ArrayBuffer && file.byteOffset === 0 && file.byteLength === file.buffer.byteLength;
+    const plan = await this.worker.job('planChainFile', job, movable ? [file.buffer] : [], file, options, this.basisData(options.symbol));
+    if (!plan.ok) return plan;
+    // A rate changed while the file was planned: the stored snapshot is right, its prepared chain is not kept.
+    const rateChanged = plan.value.chain.rate !== this.settings().rate;
+    return writes.exclusive((deadlineMs) => writeTransaction(this.db, () => this.commitIngest(plan.value, rateChanged), deadlineMs));
   }
 
   /** The basis as data for the worker: the states of the file's ticker (every ticker when the file names it). */
@@ -219,7 +230,7 @@ export class ExposureService {
   }
 
   /** Stores a planned snapshot with its events, states and default history point, in one transaction. */
-  private commitIngest(plan: IngestPlan): Result<IngestResult> {
+  private commitIngest(plan: IngestPlan, rateChanged = false): Result<IngestResult> {
     const { head } = plan;
     const symbol = head.symbol;
     const created: ExposureEvent[] = [];
@@ -234,7 +245,8 @@ export class ExposureService {
         newest = previousLatest === null || head.quoteTime > previousLatest;
         if (newest) {
           created.push(...this.applyEvents(symbol, plan, previousLatest));
-          this.chains.set(symbol, loadedFrom(row.id, plan.chain));
+          if (rateChanged) this.chains.delete(symbol);
+          else this.chains.set(symbol, loadedFrom(row.id, plan.chain));
         }
         this.history.insert(row.id, scopeKey(DEFAULT_SCOPE), plan.defaultPoint ?? historyPoint(plan.chain, DEFAULT_SCOPE));
         if (this.snapshots.prune(symbol, this.retention(symbol)) > 0) pruned = true;

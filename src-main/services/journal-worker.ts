@@ -13,7 +13,8 @@ import type { Clock } from '../clock';
 import { joinDatabase, shrinkMemory } from '../db/open';
 import { writeTransaction } from '../db/writes';
 import { JournalService, type BookRequest, type CampaignsRequest, type ImportRecord, type ImportRequest, type JournalSettings, type PerformanceRequest, type TransactionFilter } from './journal';
-import { toWire, type CallMessage, type ReplyMessage, type WorkerInit } from './journal-protocol';
+import { toWire, type CallMessage, type ReplyMessage, type TurnMessage, type WorkerInit } from './journal-protocol';
+import { ParseStopped, underFlag } from '../checkpoint';
 import { ok, type Result } from './result';
 
 const port = parentPort;
@@ -92,17 +93,57 @@ const reads = {
   },
 };
 
-/** Writes: each one transaction, begun once the write lock is ours (retried while another process holds it). */
+/**
+ * Writes run one at a time in the write lane, in the order they came. A write asks the main thread for one of the
+ * process's write turns only when it is ready to write (an import after its parse), and waits for it without blocking
+ * reads; the next write (or parse) starts only after it. So a turn is never held while this thread parses a file
+ * (docs/decisions.md §Jobs: parse outside the write turn).
+ */
+let lane: Promise<unknown> = Promise.resolve();
+const grants = new Map<number, (message: TurnMessage) => void>();
+
+function inLane<T>(job: () => Promise<T>): Promise<T> {
+  const run = lane.then(job, job);
+  lane = run.catch(() => undefined);
+  return run;
+}
+
+/** What a write knows of its call: its id (for its turn), its job flag, and how to make its settings current again. */
+interface WriteCall {
+  id: number;
+  flag: Int32Array | undefined;
+  /** Reads served while a write waits for its turn set their own settings and "now": the write's are put back. */
+  resume: () => void;
+}
+
+/** A write turn for the call: resolves with its busy deadline (epoch ms); a refused turn stops the job. */
+function turn(call: WriteCall): Promise<number> {
+  return new Promise((resolve, reject) => {
+    grants.set(call.id, (message) => {
+      grants.delete(call.id);
+      call.resume();
+      if (message.type === 'grant') resolve(message.deadlineMs);
+      else reject(new ParseStopped('cancelled'));
+    });
+    port?.postMessage({ type: 'turn', id: call.id });
+  });
+}
+
+/** Writes: each one transaction in its write turn, begun once the write lock is ours (retried while another process holds it). */
 const writes = {
-  importFile: async (deadlineMs: number, request: ImportRequest): Promise<Result<ImportRecord>> => {
-    // Parsing needs no lock and is not repeated while the store waits for it; a refused file takes no lock at all.
-    const parsed = journal.parse(request);
+  importFile: async (call: WriteCall, request: ImportRequest): Promise<Result<ImportRecord>> => {
+    // Parsed under the job's flag, outside any write turn; a refused file never asks for one.
+    const parsed = underFlag(call.flag, () => {
+      port?.postMessage({ type: 'started', id: call.id });
+      return journal.parse(request);
+    });
     if (!parsed.ok) return parsed;
+    const deadlineMs = await turn(call);
     return ok(await writeTransaction(db, () => journal.storeParsed(parsed.value), deadlineMs).finally(shrink));
   },
-  store: (deadlineMs: number, ...args: Parameters<JournalService['store']>): Promise<ImportRecord> => writeTransaction(db, () => journal.store(...args), deadlineMs).finally(shrink),
-  undoImport: (deadlineMs: number, id: number) => writeTransaction(db, () => journal.undoImport(id), deadlineMs),
-  redate: (deadlineMs: number, timeZone: string) => writeTransaction(db, () => journal.redate(timeZone), deadlineMs),
+  store: async (call: WriteCall, ...args: Parameters<JournalService['store']>): Promise<ImportRecord> => writeTransaction(db, () => journal.store(...args), await turn(call)).finally(shrink),
+  undoImport: async (call: WriteCall, importId: number) => writeTransaction(db, () => journal.undoImport(importId), await turn(call)),
+  redate: async (call: WriteCall, timeZone: string) => writeTransaction(db, () => journal.redate(timeZone), await turn(call)),
 };
 
 export type JournalReads = typeof reads;
@@ -112,23 +153,34 @@ function isMethod<T extends object>(table: T, name: string): name is Extract<key
   return Object.prototype.hasOwnProperty.call(table, name);
 }
 
-async function handle(message: CallMessage): Promise<unknown> {
-  if (settings !== null && settings.reportingCurrency !== message.settings.reportingCurrency) journal.invalidate();
-  settings = message.settings;
-  callNowMs = message.nowMs;
+function handle(message: CallMessage): Promise<unknown> {
   const { method, args } = message;
-  if (message.deadlineMs !== undefined && isMethod(writes, method)) {
-    const write = writes[method] as (deadlineMs: number, ...rest: unknown[]) => Promise<unknown>;
-    return write(message.deadlineMs, ...args);
+  // The call's settings and "now" are taken when it runs: a write waiting in the lane runs with its own.
+  const begin = () => {
+    if (settings !== null && settings.reportingCurrency !== message.settings.reportingCurrency) journal.invalidate();
+    settings = message.settings;
+    callNowMs = message.nowMs;
+  };
+  if (message.write === true && isMethod(writes, method)) {
+    const write = writes[method] as (call: WriteCall, ...rest: unknown[]) => Promise<unknown>;
+    return inLane(() => {
+      begin();
+      return write({ id: message.id, flag: message.flag, resume: begin }, ...args);
+    });
   }
   if (isMethod(reads, method)) {
+    begin();
     const read = reads[method] as (...rest: unknown[]) => unknown;
-    return read(...args);
+    return Promise.resolve().then(() => read(...args));
   }
-  throw new Error(`journal worker: unknown method ${method}`);
+  return Promise.reject(new Error(`journal worker: unknown method ${method}`));
 }
 
-port.on('message', (message: CallMessage) => {
+port.on('message', (message: CallMessage | TurnMessage) => {
+  if (message.type === 'grant' || message.type === 'deny') {
+    grants.get(message.id)?.(message);
+    return;
+  }
   handle(message).then(
     (value) => port.postMessage({ type: 'reply', id: message.id, ok: true, value } satisfies ReplyMessage),
     (error: unknown) => port.postMessage({ type: 'reply', id: message.id, ok: false, error: toWire(error) } satisfies ReplyMessage),

@@ -20,10 +20,14 @@ export const PROBLEM_STATUS = {
   UNSUPPORTED_FORMAT: 415,
   MISDIRECTED: 421,
   IMPORT_FAILED: 422,
+  /** A file took longer to read and check than the setting importTimeoutSeconds (docs/decisions.md §Jobs). */
+  IMPORT_TIMEOUT: 422,
   RATE_LIMITED: 429,
   HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
   DATABASE_BUSY: 503,
+  /** A job the server stopped before its end (it is stopping, or the job waited behind one it had to end); nothing written. */
+  JOB_STOPPED: 503,
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_STATUS;
@@ -48,10 +52,12 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   UNSUPPORTED_FORMAT: 'Unsupported format',
   MISDIRECTED: 'Misdirected request',
   IMPORT_FAILED: 'Import failed',
+  IMPORT_TIMEOUT: 'Import took too long',
   RATE_LIMITED: 'Too many requests',
   HEADERS_TOO_LARGE: 'Request header fields too large',
   INTERNAL: 'Internal error',
   DATABASE_BUSY: 'Database busy',
+  JOB_STOPPED: 'Job stopped',
 };
 
 export interface ProblemFieldError {

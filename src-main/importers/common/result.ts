@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { ImportedTransaction } from '../../../src-shared/journal/model';
 import { MAX_MESSAGE_CHARS } from '../../../src-shared/text';
 import { insaneField } from './sane';
+import { checkpoint } from '../../checkpoint';
 import type { ImporterId, LineProblem, ParseOptions, ParseResult, ParsedRow, ReasonCount } from '../types';
 
 /** Errors kept per file; the rest are counted in one last entry (docs/importers.md §Bounded). */
@@ -67,6 +68,7 @@ export class ResultCollector {
 
   /** A transaction read from `line`; one with a value out of range is an error at that line instead. */
   add(line: number, transaction: ImportedTransaction): void {
+    checkpoint();
     const insane = insaneField(transaction);
     if (insane === null) this.transactions.push({ line, transaction });
     else this.error(line, insane);

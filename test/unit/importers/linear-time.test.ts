@@ -65,7 +65,6 @@ const CASES: Array<{ name: string; n: number; run: (size: number) => () => unkno
   // Detection reads the first 4,000 characters: 40, 400 and 4,000 tabs.
   { name: 'CBOE quotedata detection: a header of tabs after "Expiration Date"', n: 40, run: (k) => chain(cboe({ header: `Expiration Date${'\t'.repeat(k)}x` })) },
   { name: 'CBOE quotedata: a line of tabs before the header (the Date: finder)', n: 150, run: (k) => chain(cboe({ name: `S&P 500 INDEX,Last: 4697.24,${'\t'.repeat(k)}x` }), 'cboe-csv') },
-  { name: 'CBOE quotedata: a Date: line ending in spaces (the next-cell finder)', n: 100, run: (k) => chain(cboe({ date: `Date: January 7, 2024 at 10:52 AM EST${' '.repeat(k)}x` })) },
   { name: 'chain file: a metadata line of spaces (# spot: ...)', n: 150, run: (k) => chain(genericChain(`# spot: 1${' '.repeat(k)}x`, '2024-01-19,100,C,1,0.2')) },
   { name: 'broker import: "@", spaces and a line break in a number cell', n: 1, run: (k) => broker(`${GENERIC_HEADER}\n2024-01-02,BUY,PFE,"@${' '.repeat(k)}-${' '.repeat(k)}x\ny",1,-1\n`, 'generic') },
   {
