@@ -30,9 +30,10 @@ export function detectChainFormat(text: string): Exclude<ChainFormat, 'auto'> {
 }
 
 export function parseChainFile(text: string, options: ChainParseOptions = {}): ChainParseResult {
-  if (text.replace(/^\uFEFF/, '').trim() === '') return { ok: false, errors: [{ line: null, message: 'empty file' }] };
+  // Scans, not trimmed copies: the text can be 50 MB.
+  if (!/\S/.test(text)) return { ok: false, errors: [{ line: null, message: 'empty file' }] };
   const format = options.format === undefined || options.format === 'auto' ? detectChainFormat(text) : options.format;
-  const body = text.replace(/^\uFEFF/, '');
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   switch (format) {
     case 'cboe-csv':
       return parseCboeCsv(body, options);

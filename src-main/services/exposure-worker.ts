@@ -32,10 +32,16 @@ export interface BasisData {
   latest: Record<string, string>;
 }
 
+/** The text of an upload (its UTF-8 bytes decoded here, off the event loop). */
+function decoded(file: string | Uint8Array): string {
+  if (typeof file === 'string') return file;
+  return Buffer.from(file.buffer, file.byteOffset, file.byteLength).toString('utf8');
+}
+
 const methods = {
   /** A chain file (its text, or its UTF-8 bytes moved here undecoded) parsed, prepared and evaluated: a job, stoppable. */
   planChainFile: (file: string | Uint8Array, options: ChainFileOptions, basis: BasisData): Result<IngestPlan> =>
-    planChainFile(typeof file === 'string' ? file : Buffer.from(file.buffer, file.byteOffset, file.byteLength).toString('utf8'), options, {
+    planChainFile(decoded(file), options, {
       rate: basis.rate,
       states: (ticker) => new Map(basis.states.filter((s) => s.ticker === ticker).map((s) => [s.expiration, s.state])),
       latestQuoteTime: (ticker) => basis.latest[ticker] ?? null,
@@ -61,6 +67,8 @@ export type ExposureReply = { id: number; ok: true; value: unknown } | { id: num
 port.on('message', (message: ExposureCall) => {
   try {
     const method = methods[message.method] as (...args: unknown[]) => unknown;
+    // An upload's bytes are decoded once and let go: a 50 MB chain is not held twice while it is parsed.
+    if (message.method === 'planChainFile' && message.args[0] instanceof Uint8Array) message.args[0] = decoded(message.args[0]);
     const value = underFlag(message.flag, () => {
       if (message.flag !== undefined) port.postMessage({ type: 'started', id: message.id });
       return method(...message.args);

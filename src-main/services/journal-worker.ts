@@ -12,7 +12,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Clock } from '../clock';
 import { joinDatabase, shrinkMemory } from '../db/open';
 import { writeTransaction } from '../db/writes';
-import { JournalService, type BookRequest, type CampaignsRequest, type ImportRecord, type ImportRequest, type JournalSettings, type PerformanceRequest, type TransactionFilter } from './journal';
+import { importText, JournalService, type BookRequest, type CampaignsRequest, type ImportRecord, type ImportRequest, type JournalSettings, type PerformanceRequest, type TransactionFilter } from './journal';
 import { toWire, type CallMessage, type ReplyMessage, type TurnMessage, type WorkerInit } from './journal-protocol';
 import { ParseStopped, underFlag } from '../checkpoint';
 import { ok, type Result } from './result';
@@ -135,6 +135,8 @@ const writes = {
     // Parsed under the job's flag, outside any write turn; a refused file never asks for one.
     const parsed = underFlag(call.flag, () => {
       port?.postMessage({ type: 'started', id: call.id });
+      // Decoded once and the bytes let go: a 50 MB upload is not held twice while it is parsed.
+      request.text = importText(request.text);
       return journal.parse(request);
     });
     if (!parsed.ok) return parsed;
