@@ -4,7 +4,7 @@ import type { Clock } from '../clock';
 import type { WriteQueue } from '../db/writes';
 import { DEFAULT_SETTINGS } from '../settings';
 import type { BookRequest, CampaignsRequest, ChainDetail, ChainsResult, ImportRecord, ImportRequest, JournalService, JournalSettings, Pagination, PerformanceRequest, PositionsResult, TransactionFilter, TransactionsPage, WithJournal } from './journal';
-import { fromWire, JournalWorkerError, type CallMessage, type ReplyMessage, type TurnMessage, type WorkerInit } from './journal-protocol';
+import { fromWire, JournalWorkerError, type CallMessage, type ReplyMessage, type WorkerInit } from './journal-protocol';
 import type { JournalReads, JournalWrites } from './journal-worker';
 import type { Result } from './result';
 import type { FormatPreview } from './import-formats';
@@ -120,10 +120,10 @@ export class JournalWorkerClient implements JournalApi {
     this.options.writes
       .exclusive(async (deadlineMs) => {
         if (!this.worker.inFlight(id) || this.worker.stopped(id)) {
-          this.worker.post({ type: 'deny', id } satisfies TurnMessage);
+          this.worker.deny(id);
           return;
         }
-        this.worker.post({ type: 'grant', id, deadlineMs } satisfies TurnMessage);
+        this.worker.grant(id, deadlineMs);
         await this.worker.left(id);
       })
       .catch((error: unknown) => this.options.log?.(`[journal worker] write turn failed: ${String(error)}`));

@@ -102,6 +102,8 @@ type Pending = {
   answered: boolean;
   /** The worker said it started the job. */
   started: boolean;
+  /** Where the call is with a write turn (journal writes): asked for and not yet granted, or granted. */
+  turn: 'none' | 'asked' | 'granted';
   timers: Array<ReturnType<typeof setTimeout>>;
   cleanup: Array<() => void>;
   /** Resolves when the call leaves the worker (its reply, or the thread's end), whatever the caller was told. */
@@ -166,6 +168,7 @@ export class WorkerThread<Reply extends { id: number }> {
     const call = this.pending.get(message.id);
     if (call === undefined) return;
     if (message.type === 'turn') {
+      call.turn = 'asked';
       this.options.onTurn?.(message.id);
       return;
     }
@@ -234,7 +237,7 @@ export class WorkerThread<Reply extends { id: number }> {
       const finished = new Promise<void>((resolveDone) => {
         done = resolveDone;
       });
-      const call: Pending = { worker, resolve, reject, build: message, moved: transfer.length > 0, retry: options.retry === true, answered: false, started: false, timers: [], cleanup: [], done, finished };
+      const call: Pending = { worker, resolve, reject, build: message, moved: transfer.length > 0, retry: options.retry === true, answered: false, started: false, turn: 'none', timers: [], cleanup: [], done, finished };
       if (job !== undefined) call.job = job;
       this.pending.set(id, call);
       if (job?.signal !== undefined) {
@@ -248,9 +251,17 @@ export class WorkerThread<Reply extends { id: number }> {
     });
   }
 
-  /** Posts a message to the running thread (a write turn granted or refused). */
-  post(message: unknown): void {
-    this.worker?.postMessage(message);
+  /** Grants a write turn asked for by call `id` (it holds it until it leaves the worker: see left). */
+  grant(id: number, deadlineMs: number): void {
+    const call = this.pending.get(id);
+    if (call === undefined) return;
+    call.turn = 'granted';
+    call.worker.postMessage({ type: 'grant', id, deadlineMs });
+  }
+
+  /** Refuses a write turn (the job was stopped): the worker drops the job and answers. */
+  deny(id: number): void {
+    this.pending.get(id)?.worker.postMessage({ type: 'deny', id });
   }
 
   /** Whether a call is still in its worker (not replied, the thread alive). */
@@ -270,12 +281,17 @@ export class WorkerThread<Reply extends { id: number }> {
 
   /**
    * Stops a job: raises its flag (its parse throws at the next checkpoint), answers its caller now, and ends its thread
-   * if it is still running STOP_GRACE_MS later. A job not yet started is skipped by the worker when it gets to it.
+   * if it is still running STOP_GRACE_MS later. A job not yet started is skipped by the worker when it gets to it; one
+   * waiting for its write turn is refused it; one writing in its turn is left to finish unless the server is closing.
    */
   stop(id: number, reason: StopReason): void {
     const call = this.pending.get(id);
     if (call === undefined || call.answered || call.job === undefined) return;
+    // A job writing in its turn finishes its transaction (a bounded write, not a parse); only a closing server ends it.
+    if (call.turn === 'granted' && reason !== 'closing') return;
     Atomics.store(call.job.flag, 0, STOP_CODES[reason]);
+    // A job waiting for its write turn is not stuck: refused now, it lets go of the worker at once.
+    if (call.turn === 'asked') this.deny(id);
     call.answered = true;
     call.reject(new JobStoppedError(reason, call.job.timeoutMs > 0 ? Math.round(call.job.timeoutMs / 1000) : undefined));
     call.timers.push(
