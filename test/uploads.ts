@@ -80,6 +80,11 @@ export function hugeCellChain(megabytes: number): Buffer {
   return Buffer.from(`${CHAIN_HEAD}2024-01-19,${'9'.repeat(Math.floor(megabytes * 1e6))},C,1,0.2\n`);
 }
 
+/** A generic JSON chain of `megabytes` of empty objects (`{},` 16 million times in 48 MB). */
+export function tinyObjectsJsonChain(megabytes: number): Buffer {
+  return Buffer.from(`{"symbol":"SPX","spot":4700,"quoteTime":"2024-01-05T16:00","contracts":[${'{},'.repeat(Math.floor((megabytes * 1e6) / 3))}{}]}`);
+}
+
 /** A small chain that stores (two contracts of SPX). */
 export const SMALL_CHAIN = `${CHAIN_HEAD}2099-01-16,4700,C,100,0.2\n2099-01-16,4700,P,100,0.2\n`;
 

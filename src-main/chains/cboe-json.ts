@@ -27,8 +27,11 @@ function numberField(record: Record<string, unknown>, key: string): number | nul
 
 export function parseCboeJson(text: string, options: ChainParseOptions = {}): ChainParseResult {
   const document = parseJsonDocument(text);
-  if (!document.ok) return document;
-  const root = document.root;
+  return document.ok ? parseCboeJsonRoot(document.root, options) : document;
+}
+
+/** The CBOE JSON document once parsed (parseChainFile parses a JSON file once, to detect its format and read it). */
+export function parseCboeJsonRoot(root: unknown, options: ChainParseOptions = {}): ChainParseResult {
   if (!isRecord(root) || !isRecord(root.data) || !Array.isArray(root.data.options)) {
     return { ok: false, errors: [{ line: null, message: 'missing data.options: not a CBOE delayed-quotes JSON document' }] };
   }

@@ -27,8 +27,11 @@ export function parseRight(value: unknown): 'C' | 'P' | null {
 
 export function parseGenericJson(text: string, options: ChainParseOptions = {}): ChainParseResult {
   const document = parseJsonDocument(text);
-  if (!document.ok) return document;
-  const root = document.root;
+  return document.ok ? parseGenericJsonRoot(document.root, options) : document;
+}
+
+/** The generic JSON document once parsed (see parseCboeJsonRoot). */
+export function parseGenericJsonRoot(root: unknown, options: ChainParseOptions = {}): ChainParseResult {
   if (!isRecord(root) || !Array.isArray(root.contracts)) {
     return { ok: false, errors: [{ line: null, message: 'missing "contracts" array: expected {symbol, spot, quoteTime, contracts: [...]}' }] };
   }

@@ -13,6 +13,7 @@ import type { ConfirmedState, GexHistoryPoint, PreparedChain } from '../../src-s
 import { historyPoint, planChainFile, preparePacked, type ChainFileOptions, type GexScopeQuery, type IngestPlan, type PackedSnapshot } from './exposure-compute';
 import type { Result } from './result';
 import { ParseStopped, underFlag, type StopReason } from '../checkpoint';
+import { collectGarbage, COLLECT_AFTER_DECODE_BYTES } from './worker-gc';
 
 const port = parentPort;
 if (port === null) throw new Error('exposure-worker.ts runs as a worker thread (see exposure-worker-client.ts)');
@@ -68,7 +69,11 @@ port.on('message', (message: ExposureCall) => {
   try {
     const method = methods[message.method] as (...args: unknown[]) => unknown;
     // An upload's bytes are decoded once and let go: a 50 MB chain is not held twice while it is parsed.
-    if (message.method === 'planChainFile' && message.args[0] instanceof Uint8Array) message.args[0] = decoded(message.args[0]);
+    const upload = message.method === 'planChainFile' ? message.args[0] : undefined;
+    if (upload instanceof Uint8Array) {
+      message.args[0] = decoded(upload);
+      if (upload.byteLength >= COLLECT_AFTER_DECODE_BYTES) collectGarbage();
+    }
     const value = underFlag(message.flag, () => {
       if (message.flag !== undefined) port.postMessage({ type: 'started', id: message.id });
       return method(...message.args);

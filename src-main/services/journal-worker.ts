@@ -6,8 +6,6 @@
  * Started by journal-client.ts: from the sources through ts-worker.mjs, from a bundle as its own entry file.
  */
 import { setPriority } from 'node:os';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Clock } from '../clock';
 import { joinDatabase, shrinkMemory } from '../db/open';
@@ -15,6 +13,7 @@ import { writeTransaction } from '../db/writes';
 import { importText, JournalService, type BookRequest, type CampaignsRequest, type ImportRecord, type ImportRequest, type JournalSettings, type PerformanceRequest, type TransactionFilter } from './journal';
 import { toWire, type CallMessage, type ReplyMessage, type TurnMessage, type WorkerInit } from './journal-protocol';
 import { ParseStopped, underFlag } from '../checkpoint';
+import { collectGarbage, COLLECT_AFTER_DECODE_BYTES } from './worker-gc';
 import { ok, type Result } from './result';
 
 const port = parentPort;
@@ -48,18 +47,6 @@ const journal = new JournalService(
   },
   clock,
 );
-
-/**
- * A full garbage collection of this thread's heap. An import or a ledger rebuild leaves tens of MB of garbage (the
- * parsed file, raw rows) that V8 keeps committed until it next decides on a major GC; collecting right after
- * them keeps the server's resident memory at its working size (docs/architecture.md §Budgets: ≤ 250 MB with 100k transactions).
- */
-const collectGarbage: () => void = (() => {
-  setFlagsFromString('--expose-gc');
-  const gc: unknown = runInNewContext('typeof gc === "function" ? gc : undefined');
-  // A runtime that refuses the flag only loses the early collection.
-  return typeof gc === 'function' ? () => void gc() : () => undefined;
-})();
 
 /**
  * After an import committed: its pages are clean (the page cache gives their memory back), its objects garbage;
@@ -135,8 +122,10 @@ const writes = {
     // Parsed under the job's flag, outside any write turn; a refused file never asks for one.
     const parsed = underFlag(call.flag, () => {
       port?.postMessage({ type: 'started', id: call.id });
-      // Decoded once and the bytes let go: a 50 MB upload is not held twice while it is parsed.
+      // Decoded once and the bytes let go (and collected, for a large one): a 50 MB upload is not held twice while it is parsed.
+      const size = typeof request.text === 'string' ? 0 : request.text.byteLength;
       request.text = importText(request.text);
+      if (size >= COLLECT_AFTER_DECODE_BYTES) collectGarbage();
       return journal.parse(request);
     });
     if (!parsed.ok) return parsed;

@@ -1,6 +1,6 @@
 /**
  * Memory of hostile uploads (docs/importers.md §Bounded; issue 16, finding 2): a 49 MB file of short malformed lines,
- * and one of a single huge cell, sent to `POST /v1/imports` and `POST /v1/chains` of a real `strikebook serve`. The
+ * one of a single huge cell and (chains) a JSON of millions of empty objects, sent to `POST /v1/imports` and `POST /v1/chains` of a real `strikebook serve`. The
  * process's peak RSS (VmHWM, reset before each upload) may rise at most 300 MB above the idle server. Before, every bad
  * line was kept as an error object (and a chain file as 25 million line objects): 4.9 GB on /v1/imports, 1.7 GB on
  * /v1/chains. The figures are printed for the report.
@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type ServeProcess } from '../../cli';
 import { tempDir } from '../../paths';
-import { hugeCellChain, hugeCellImport, send, shortLinesChain, shortLinesImport, SMALL_CHAIN, smallImport } from '../../uploads';
+import { hugeCellChain, hugeCellImport, send, shortLinesChain, shortLinesImport, SMALL_CHAIN, smallImport, tinyObjectsJsonChain } from '../../uploads';
 
 const GROWTH_LIMIT_MB = 300;
 const SIZE_MB = 49;
@@ -44,6 +44,8 @@ const CASES: Array<{ name: string; path: string; body: () => Buffer }> = [
   { name: 'imports (detected): short malformed lines', path: '/v1/imports', body: () => shortLinesImport(SIZE_MB) },
   { name: 'chains: short malformed lines', path: '/v1/chains', body: () => shortLinesChain(SIZE_MB) },
   { name: 'chains: one huge cell', path: '/v1/chains', body: () => hugeCellChain(SIZE_MB) },
+  // JSON.parse builds every element: its shape is counted first (chains/json.ts, jsonShapeProblem). 1.4 GB before.
+  { name: 'chains: JSON of millions of empty objects', path: '/v1/chains', body: () => tinyObjectsJsonChain(SIZE_MB) },
 ];
 
 describe(`a ${SIZE_MB} MB hostile upload raises the server's peak RSS by at most ${GROWTH_LIMIT_MB} MB`, () => {
