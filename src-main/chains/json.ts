@@ -28,7 +28,7 @@ export function lineOfJsonError(text: string, error: unknown): number | null {
 /**
  * Bounds of a JSON chain file's shape, checked before it is parsed (docs/importers.md §Bounded): JSON.parse builds
  * every element at once, and 48 MB of `{},` made 16 million objects (1.4 GB). A whole SPX chain from CBOE is about
- * 21,000 objects and 650,000 values.
+ * 21,000 options of some 23 fields: 21,000 objects and half a million values, ten times under these bounds.
  */
 export const MAX_JSON_CONTAINERS = 500_000;
 export const MAX_JSON_VALUES = 5_000_000;
@@ -56,7 +56,7 @@ export function jsonShapeProblem(text: string): string | null {
       if (containers > MAX_JSON_CONTAINERS) return `more than ${MAX_JSON_CONTAINERS.toLocaleString('en-US')} objects and arrays: no chain file has that many (a whole SPX chain has about 21,000)`;
     } else if (code === 44 /* , */) {
       values += 1;
-      if (values > MAX_JSON_VALUES) return `more than ${MAX_JSON_VALUES.toLocaleString('en-US')} values: no chain file has that many (a whole SPX chain has about 650,000)`;
+      if (values > MAX_JSON_VALUES) return `more than ${MAX_JSON_VALUES.toLocaleString('en-US')} values: no chain file has that many (a whole SPX chain has about half a million)`;
     }
   }
   return null;
