@@ -157,7 +157,8 @@ export function dominantUnderlying(contracts: readonly OptionContract[]): string
  */
 export function parseQuoteTime(text: string, zone: string = NEW_YORK): string | null {
   const trimmed = text.trim().replace(/^(\d{4}-\d{2}-\d{2}) (\d)/, '$1T$2');
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(trimmed)) return null;
+  // The longest ISO date-time is 35 characters: a longer text is not one, and the date library never sees it.
+  if (trimmed.length > 64 || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(trimmed)) return null;
   const ms = parseDateTimeInZone(trimmed, zone);
   return Number.isNaN(ms) ? null : isoInstant(ms, { compact: true });
 }
