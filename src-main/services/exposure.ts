@@ -55,7 +55,7 @@ import {
   type VannaValue,
 } from './exposure-values';
 import { ExposureWorkerClient } from './exposure-worker-client';
-import { jobFlag, type JobOptions } from './worker-thread';
+import { movable, newJob } from './worker-thread';
 import type { BasisData } from './exposure-worker';
 import { failure, ok, type Result } from './result';
 
@@ -107,9 +107,7 @@ export class ExposureService {
   }
 
   /** Stops the chain files being planned (the server is closing): their requests are answered at once. */
-  stopJobs(): void {
-    this.worker.stopJobs();
-  }
+  stopJobs = (): void => this.worker.stopJobs();
 
   /** Ends the exposure worker. */
   close(): Promise<void> {
@@ -191,21 +189,16 @@ export class ExposureService {
   }
 
   /**
-   * POST /v1/chains: the file (its text, or its bytes, moved to the worker undecoded) is parsed, prepared and evaluated
-   * in the exposure worker outside any write turn, as a job (stopped when `signal` aborts, the server closes, or
-   * importTimeoutSeconds pass from its start: docs/decisions.md §Jobs), against the states stored when it starts.
-   * Only the commit takes one of the process's write turns; it evaluates the events again if a snapshot of the ticker
-   * came in meanwhile (applyEvents), so the plan needs no turn of its own.
+   * POST /v1/chains: the file (text, or bytes moved there) is planned in the exposure worker outside any write turn, as
+   * a job (docs/decisions.md §Jobs); only the commit takes a turn. It evaluates the events again if a snapshot of the
+   * ticker came in meanwhile (applyEvents), so the plan needs no turn of its own.
    */
   async ingestFile(file: string | Uint8Array, options: ChainFileOptions, writes: WriteQueue, signal?: AbortSignal): Promise<Result<IngestResult>> {
-    const settings = this.settings();
-    const job: JobOptions = { flag: jobFlag(), timeoutMs: settings.importTimeoutSeconds * 1000, ...(signal === undefined ? {} : { signal }) };
-    const movable = typeof file !== 'string' && file.buffer instanceof ArrayBuffer && file.byteOffset === 0 && file.byteLength === file.buffer.byteLength;
-    const plan = await this.worker.job('planChainFile', job, movable ? [file.buffer] : [], file, options, this.basisData(options.symbol));
+    const job = newJob(this.settings().importTimeoutSeconds, signal);
+    const plan = await this.worker.job('planChainFile', job, movable(file), file, options, this.basisData(options.symbol));
     if (!plan.ok) return plan;
     // A rate changed while the file was planned: the stored snapshot is right, its prepared chain is not kept.
-    const rateChanged = plan.value.chain.rate !== this.settings().rate;
-    return writes.exclusive((deadlineMs) => writeTransaction(this.db, () => this.commitIngest(plan.value, rateChanged), deadlineMs));
+    return writes.exclusive((deadlineMs) => writeTransaction(this.db, () => this.commitIngest(plan.value, plan.value.chain.rate !== this.settings().rate), deadlineMs));
   }
 
   /** The basis as data for the worker: the states of the file's ticker (every ticker when the file names it). */

@@ -8,7 +8,7 @@ import { fromWire, JournalWorkerError, type CallMessage, type ReplyMessage, type
 import type { JournalReads, JournalWrites } from './journal-worker';
 import type { Result } from './result';
 import type { FormatPreview } from './import-formats';
-import { jobFlag, WorkerThread, workerScript, type JobOptions } from './worker-thread';
+import { movable, newJob, WorkerThread, workerScript, type JobOptions } from './worker-thread';
 
 /** The journal as the server uses it: every call is answered by the journal worker thread. */
 export interface JournalApi {
@@ -140,15 +140,12 @@ export class JournalWorkerClient implements JournalApi {
 
   /**
    * An import: parsed in the worker outside any write turn (a job: stopped when `signal` aborts, the server closes, or
-   * `importTimeoutSeconds` pass from its start), then stored in one write turn. An upload given as bytes is moved to
-   * the worker, not copied, when it owns its whole memory (a large Buffer does; a small one may share Node's pool,
-   * which must not be taken from this thread: those are copied).
+   * `importTimeoutSeconds` pass from its start), then stored in one write turn. Bytes are moved to the worker when
+   * they can be (see movable).
    */
   importFile(request: ImportRequest, signal?: AbortSignal) {
-    const file = request.text;
-    const movable = typeof file !== 'string' && file.buffer instanceof ArrayBuffer && file.byteOffset === 0 && file.byteLength === file.buffer.byteLength;
-    const job: JobOptions = { flag: jobFlag(), timeoutMs: (this.options.timeoutSeconds?.() ?? DEFAULT_SETTINGS.importTimeoutSeconds) * 1000, ...(signal === undefined ? {} : { signal }) };
-    return this.write('importFile', [request], { transfer: movable ? [file.buffer] : [], job });
+    const job = newJob(this.options.timeoutSeconds?.() ?? DEFAULT_SETTINGS.importTimeoutSeconds, signal);
+    return this.write('importFile', [request], { transfer: movable(request.text), job });
   }
   store(...args: Parameters<JournalService['store']>) {
     return this.write('store', args);

@@ -69,6 +69,19 @@ export function jobFlag(): Int32Array {
   return new Int32Array(new SharedArrayBuffer(4));
 }
 
+/** A new job: its flag, its time limit (0: none) and the signal of its client. */
+export function newJob(timeoutSeconds: number, signal?: AbortSignal): JobOptions {
+  return { flag: jobFlag(), timeoutMs: timeoutSeconds * 1000, ...(signal === undefined ? {} : { signal }) };
+}
+
+/**
+ * What of an upload is moved to a worker rather than copied: its buffer, when the view owns it whole (a large Buffer
+ * does; a small one may share Node's pool, which must not be taken from this thread: those are copied).
+ */
+export function movable(file: string | Uint8Array): ArrayBuffer[] {
+  return typeof file !== 'string' && file.buffer instanceof ArrayBuffer && file.byteOffset === 0 && file.byteLength === file.buffer.byteLength ? [file.buffer] : [];
+}
+
 export interface WorkerThreadOptions<Reply extends { id: number }> {
   /** The worker's module name without extension (`journal-worker`), also the thread's name after `strikebook-`. */
   baseName: string;
