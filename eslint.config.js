@@ -1,6 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import regexpPlugin from 'eslint-plugin-regexp';
 
 const nodeBuiltins = [
   'assert', 'buffer', 'child_process', 'cluster', 'crypto', 'dgram', 'dns', 'events', 'fs', 'fs/promises', 'http',
@@ -19,6 +20,19 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    // Linear-time parsing (docs/importers.md §Linear time): a pattern that backtracks superlinearly on user text can
+    // hold the process for seconds on a few KB. The recommended set keeps the patterns themselves tidy.
+    ...regexpPlugin.configs.recommended,
+    files: ['**/*.{ts,tsx,js,mjs,cjs}'],
+  },
+  {
+    files: ['src-*/**/*.{ts,tsx}'],
+    rules: {
+      'regexp/no-super-linear-backtracking': ['error', { report: 'potential' }],
+      'regexp/no-super-linear-move': ['error', { report: 'potential', ignoreSticky: false, ignorePartial: false }],
     },
   },
   {

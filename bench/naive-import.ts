@@ -8,7 +8,7 @@
 import type { Database } from 'better-sqlite3';
 import Papa from 'papaparse';
 
-const OCC = /^([A-Z0-9.]{1,6})(\d{2})(\d{2})(\d{2})([CP])(\d{8})$/;
+const OCC = /^[A-Z0-9.]{1,6}(\d{2})(\d{2})(\d{2})([CP])(\d{8})$/;
 
 interface GenericRow {
   id: string;
@@ -60,9 +60,9 @@ export function naiveImport(db: Database, csv: string): number {
         row.symbol,
         row.underlying || row.symbol,
         option ? 1 : 0,
-        option ? `20${option[2]}-${option[3]}-${option[4]}` : null,
-        option ? Number(option[6]) / 1000 : null,
-        option ? (option[5] ?? null) : null,
+        option ? `20${option[1]}-${option[2]}-${option[3]}` : null,
+        option ? Number(option[5]) / 1000 : null,
+        option ? (option[4] ?? null) : null,
         Number(row.quantity),
         minor(row.price),
         Number(row.multiplier || '1'),

@@ -125,7 +125,7 @@ async function main(argv: string[]): Promise<void> {
         rest,
         (text, file) => ctx.journal.importFile({ text, broker: importerIdOf(broker), ...(values.account ? { accountName: values.account } : {}), filename: file }),
         (file, report) => {
-          process.stdout.write(`${file}: ${report.broker}, ${report.rows} rows, ${report.imported} imported, ${report.duplicates} duplicates, ${report.skipped.length} skipped, ${report.warnings.length} warnings (import #${report.id})\n`);
+          process.stdout.write(`${file}: ${report.broker}, ${report.rows} rows, ${report.imported} imported, ${report.duplicates} duplicates, ${report.skippedCount} skipped, ${report.warningCount} warnings (import #${report.id})\n`);
           for (const s of report.skipped.slice(0, 20)) process.stdout.write(`  skipped line ${s.line}: ${s.reason}\n`);
         },
       );

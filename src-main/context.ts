@@ -40,6 +40,11 @@ export interface ContextOptions {
 export interface OwnedContext extends AppContext {
   apiKey: string;
   backupPath: string | null;
+  /**
+   * Stops the uploads being parsed (the server is closing, docs/decisions.md §Jobs): their requests are answered at
+   * once, so closing the HTTP server does not wait for a parse.
+   */
+  stopJobs(): void;
   /** Ends the journal worker, writes the pending key-usage stamps and closes the database. */
   close(): Promise<void>;
 }
@@ -118,6 +123,7 @@ export function createContext(options: ContextOptions): OwnedContext {
     dbPath: folder.dbPath,
     writes,
     settings: getSettings,
+    timeoutSeconds: () => settings.importTimeoutSeconds,
     clock,
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
     ...(options.log ? { log: options.log } : {}),
@@ -203,10 +209,16 @@ export function createContext(options: ContextOptions): OwnedContext {
           return updated;
         });
     },
+    stopJobs() {
+      journal.stopJobs();
+      exposure.stopJobs();
+    },
     async close() {
       if (closed) return;
       closed = true;
       clearInterval(usageTimer);
+      journal.stopJobs();
+      exposure.stopJobs();
       await flushUsage();
       await journal.close();
       await exposure.close();

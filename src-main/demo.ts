@@ -3,6 +3,7 @@ import { DEMO_JOURNAL_SEED, demoTransactions } from '../src-shared/demo/journal'
 import { nowDate } from './clock';
 import type { AppContext } from './server/context';
 import { todayIn } from '../src-shared/zone';
+import { NO_NOTES } from '../src-shared/journal/import-report';
 
 /**
  * Loads the generated demo (docs/architecture.md §Running): a day of snapshots for a few tickers and a year of wheel trading.
@@ -24,8 +25,7 @@ export async function loadDemo(ctx: AppContext): Promise<{ transactions: number;
     'demo',
     transactions.map((transaction, index) => ({ line: index + 1, transaction })),
     transactions.length,
-    [],
-    [],
+    NO_NOTES,
     'demo',
   );
   return { transactions: report.imported, snapshots, events };

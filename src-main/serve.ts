@@ -105,6 +105,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         if (closed) return;
         closed = true;
         online.stop();
+        // Uploads being parsed are stopped first: the HTTP server waits for their requests (docs/decisions.md §Jobs).
+        ctx.stopJobs();
         await app.close();
         await ctx.close();
       },

@@ -22,6 +22,8 @@ export interface Settings {
   /** Origins allowed by CORS; empty = no CORS headers. */
   corsOrigins: string[];
   onlineSource: { enabled: boolean; baseUrl: string; watchlist: string[]; intervalSeconds: number };
+  /** Time limit of reading and checking an uploaded file, from the moment its worker starts it (docs/decisions.md §Jobs). */
+  importTimeoutSeconds: number;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -36,6 +38,7 @@ export const DEFAULT_SETTINGS: Settings = {
   snapshotRetentionBySymbol: {},
   corsOrigins: [],
   onlineSource: { enabled: false, baseUrl: 'https://cdn.cboe.com/api/global/delayed_quotes/options', watchlist: ['SPX', 'SPY'], intervalSeconds: 300 },
+  importTimeoutSeconds: 60,
 };
 
 export function loadSettings(db: Database, overrides: Partial<Settings> = {}): Settings {

@@ -4,6 +4,7 @@
  * (expiration, strike) with the call on the left of `Strike` and the put on the right.
  */
 import { isIsoDate } from '../../src-shared/calendar';
+import { excerpt } from '../../src-shared/text';
 import type { OptionContract } from '../../src-shared/exposure/model';
 import {
   ErrorList,
@@ -16,16 +17,24 @@ import {
   type LocatedContract,
 } from './common';
 import { parseDateText, QUOTE_LINE_EXAMPLES } from './date-text';
-import { splitCsvLine, splitLines } from './lines';
+import { firstLines, hasContent, splitCsvLine, textLines, type TextLine } from './lines';
 
-/** A CBOE header line: `Expiration Date,Calls,...` (cells may be quoted; `;` or tab when a spreadsheet re-saved it). */
-const HEADER_RE = /^\s*"?Expiration Date"?\s*[,;\t]\s*"?Calls"?\s*[,;\t]/i;
+/**
+ * A CBOE header line: `Expiration Date,Calls,...` (cells may be quoted; `;` or tab when a spreadsheet re-saved it).
+ * The blanks around a delimiter are blanks other than a tab (`[^\S\t]`): a tab is a delimiter itself, and as both a
+ * blank and a delimiter a run of tabs could be shared out in a square number of ways (docs/importers.md §Linear time).
+ */
+const HEADER_RE = /^\s*"?Expiration Date"?[^\S\t]*[,;\t][^\S\t]*"?Calls"?[^\S\t]*[,;\t]/i;
+/** The start of the header: `Expiration Date` and its delimiter (captured). */
+const HEADER_START = /^\s*"?Expiration Date"?[^\S\t]*([,;\t])/i;
+/** A `Date:` cell of a line before the header (the line's start or a delimiter, blanks, an optional quote). */
+const DATE_CELL = /(?:^|[,;\t"])[^\S\t]*"?Date:/i;
+/** The longest quote time read (the longest real spelling is under 60 characters); a longer text is refused unread. */
+export const MAX_DATE_TEXT = 120;
 
 /** True when one of the first lines is the CBOE header. */
 export function looksLikeCboeCsv(text: string): boolean {
-  return splitLines(text.slice(0, 4000))
-    .slice(0, 8)
-    .some((l) => HEADER_RE.test(l.text));
+  return firstLines(text.slice(0, 4000), 8).some((l) => HEADER_RE.test(l.text));
 }
 
 /**
@@ -34,16 +43,57 @@ export function looksLikeCboeCsv(text: string): boolean {
  */
 export function parseCboeDateLine(text: string): string | null {
   const dateText = dateTextOf(text);
-  return dateText === null ? null : parseDateText(dateText);
+  return dateText === null ? null : quoteTimeOf(dateText);
 }
 
 function dateTextOf(line: string): string | null {
   const at = line.search(/Date:/i);
   if (at < 0) return null;
   let rest = line.slice(at + 'Date:'.length);
-  const nextCell = rest.search(/"?\s*[,;\t]\s*"?\p{L}[\p{L} ]*:/u);
+  const nextCell = nextLabelCell(rest);
   if (nextCell >= 0) rest = rest.slice(0, nextCell);
   return rest.replace(/"/g, '').trim();
+}
+
+const BLANK = /\s/;
+const LETTER = /\p{L}/u;
+const isDelimiter = (char: string): boolean => char === ',' || char === ';' || char === '\t';
+
+/**
+ * Where the next `,Label:` cell starts (an optional quote and blanks, a delimiter, blanks, an optional quote, a word of
+ * letters and spaces, a colon), or -1: what `/"?\s*[,;\t]\s*"?\p{L}[\p{L} ]*:/u` found, scanned in one pass. The
+ * pattern took cubic time on a line of tabs (17–38 s for 3,500 of them): each tab could be a blank or the delimiter.
+ * Here the tabs of one run share their answer (the first character after the run), so each character is looked at
+ * a bounded number of times.
+ */
+function nextLabelCell(text: string): number {
+  const length = text.length;
+  let from = 0;
+  while (from < length) {
+    let delimiter = from;
+    while (delimiter < length && !isDelimiter(text.charAt(delimiter))) delimiter += 1;
+    if (delimiter >= length) return -1;
+    let word = delimiter + 1;
+    while (word < length && BLANK.test(text.charAt(word))) word += 1;
+    let end = text.charAt(word) === '"' ? word + 1 : word;
+    if (end < length && LETTER.test(text.charAt(end))) {
+      end += 1;
+      while (end < length && (text.charAt(end) === ' ' || LETTER.test(text.charAt(end)))) end += 1;
+      if (text.charAt(end) === ':') {
+        let start = delimiter;
+        while (start > 0 && BLANK.test(text.charAt(start - 1))) start -= 1;
+        return start > 0 && text.charAt(start - 1) === '"' ? start - 1 : start;
+      }
+    }
+    // Delimiters among the blanks after this one (tabs) reach the same word: the next candidate is past them.
+    from = Math.max(word, delimiter + 1);
+  }
+  return -1;
+}
+
+/** The quote time of a `Date:` text, or null; a text longer than any real one is not handed to the date reader. */
+function quoteTimeOf(dateText: string): string | null {
+  return dateText.length > MAX_DATE_TEXT ? null : parseDateText(dateText);
 }
 
 /**
@@ -52,7 +102,7 @@ function dateTextOf(line: string): string | null {
  */
 function expirationCandidates(text: string): string[] {
   const trimmed = text.trim();
-  const named = /^(?:[A-Za-z]{3},?\s+)?([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})$/.exec(trimmed);
+  const named = /^(?:[A-Z]{3},?\s+)?([A-Z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})$/i.exec(trimmed);
   if (named !== null) {
     const month = monthNumber(named[1] ?? '');
     return month === null ? [] : realDates([{ year: Number(named[3]), month, day: Number(named[2]) }]);
@@ -113,7 +163,7 @@ function readNumber(cells: string[], column: number, name: string, side: string,
 
 /** The delimiter of a header line: a spreadsheet in a decimal-comma locale writes `;`, some exports a tab. */
 function delimiterOf(headerText: string): ',' | ';' | '\t' {
-  const match = /^\s*"?Expiration Date"?\s*([,;\t])/i.exec(headerText);
+  const match = HEADER_START.exec(headerText);
   const found = match?.[1];
   return found === ';' || found === '\t' ? found : ',';
 }
@@ -121,28 +171,37 @@ function delimiterOf(headerText: string): ',' | ';' | '\t' {
 export function parseCboeCsv(text: string, options: ChainParseOptions = {}): ChainParseResult {
   const errors = new ErrorList();
   const warnings: string[] = [];
-  const lines = splitLines(text);
-  if (lines.every((l) => l.text.trim() === '')) return { ok: false, errors: [{ line: null, message: 'empty file' }] };
+  if (!hasContent(text)) return { ok: false, errors: [{ line: null, message: 'empty file' }] };
 
-  const headerAt = lines.findIndex((l, index) => index < 20 && /^\s*"?Expiration Date"?\s*[,;\t]/i.test(l.text));
-  if (headerAt < 0) {
+  // The header among the first 20 lines; the rows below it are read one at a time (next(), not for-of, which would
+  // close the generator when the loop is left).
+  const lines = textLines(text);
+  const head: TextLine[] = [];
+  let headerLine: TextLine | undefined;
+  for (let next = lines.next(); next.done !== true && head.length < 20; next = lines.next()) {
+    if (HEADER_START.test(next.value.text)) {
+      headerLine = next.value;
+      break;
+    }
+    head.push(next.value);
+  }
+  if (headerLine === undefined) {
     return { ok: false, errors: [{ line: null, message: 'missing header line: "Expiration Date,Calls,...,Strike,Puts,..." (not a CBOE quotedata file?)' }] };
   }
-  const headerLine = lines[headerAt];
-  const delimiter = delimiterOf(headerLine?.text ?? '');
+  const delimiter = delimiterOf(headerLine.text);
   const decimalMark = delimiter === ';' ? ',' : '.';
-  const header = splitCsvLine(headerLine?.text ?? '', delimiter).map((cell) => cell.trim());
-  const headerLineNumber = headerLine?.line ?? null;
+  const header = splitCsvLine(headerLine.text, delimiter).map((cell) => cell.trim());
+  const headerLineNumber = headerLine.line;
 
   let spot: number | null = null;
   let quoteTime: string | null = null;
   let dateLineSeen = false;
-  for (const l of lines.slice(0, headerAt)) {
+  for (const l of head) {
     for (const cell of splitCsvLine(l.text, delimiter)) {
       const trimmed = cell.trim();
-      const last = /^Last:\s*(.+)$/i.exec(trimmed);
+      const last = /^Last:(.+)$/i.exec(trimmed);
       if (last !== null && spot === null) {
-        spot = parseNumberCell(last[1] ?? '', decimalMark);
+        spot = parseNumberCell((last[1] ?? '').trim(), decimalMark);
         if (spot === null || !(spot > 0)) {
           errors.add(l.line, `spot "${trimmed}" is not a positive number`);
           spot = null;
@@ -150,16 +209,16 @@ export function parseCboeCsv(text: string, options: ChainParseOptions = {}): Cha
       }
     }
     // The whole line, not its cells: an unquoted date line holds commas of its own.
-    if (!dateLineSeen && /(^|[,;\t"])\s*"?Date:/i.test(l.text)) {
+    if (!dateLineSeen && DATE_CELL.test(l.text)) {
       dateLineSeen = true;
       // quoteTime= replaces the line: nothing to read (and nothing to refuse) then.
       if (options.quoteTime !== undefined) continue;
       const dateText = dateTextOf(l.text) ?? '';
-      quoteTime = parseDateText(dateText);
+      quoteTime = quoteTimeOf(dateText);
       if (quoteTime === null) {
         errors.add(
           l.line,
-          `bad date: cannot read the quote time "${dateText}": expected a date and time such as ${QUOTE_LINE_EXAMPLES} ` +
+          `bad date: cannot read the quote time "${excerpt(dateText)}": expected a date and time such as ${QUOTE_LINE_EXAMPLES} ` +
             `(New York time unless a zone is given); or give the time as ${options.names?.quoteTime ?? 'quoteTime'}= (ISO 8601, e.g. 2024-01-07T10:52, New York time)`,
         );
       }
@@ -186,7 +245,7 @@ export function parseCboeCsv(text: string, options: ChainParseOptions = {}): Cha
   }
   if (missing.length > 0 || callColumns === null || putColumns === null) {
     errors.add(headerLineNumber, `missing columns: ${missing.join(', ')}`);
-    return { ok: false, errors: errors.errors };
+    return errors.failure();
   }
   // Rows need the columns that are read, not the header's width: a spreadsheet pads some lines with empty cells.
   const needed = Math.max(strikeAt, ...Object.values(callColumns), ...Object.values(putColumns)) + 1;
@@ -197,9 +256,8 @@ export function parseCboeCsv(text: string, options: ChainParseOptions = {}): Cha
     { right: 'C' as const, columns: callColumns, label: 'call' },
     { right: 'P' as const, columns: putColumns, label: 'put' },
   ];
-  for (let index = headerAt + 1; index < lines.length && !errors.full; index += 1) {
-    const l = lines[index];
-    if (l === undefined || l.text.trim() === '') continue;
+  for (const l of lines) {
+    if (l.text.trim() === '') continue;
     const cells = splitCsvLine(l.text, delimiter);
     if (cells.every((cell) => cell.trim() === '')) continue; // a blank row saved by a spreadsheet: `,,,,`
     if (cells.length < needed) {
@@ -210,7 +268,8 @@ export function parseCboeCsv(text: string, options: ChainParseOptions = {}): Cha
     let expirations = expirationCache.get(expirationText);
     if (expirations === undefined) {
       expirations = expirationCandidates(expirationText);
-      expirationCache.set(expirationText, expirations);
+      // A chain has tens of expirations; a hostile file must not grow the cache with every line.
+      if (expirationCache.size < 1_000) expirationCache.set(expirationText, expirations);
     }
     if (expirations.length === 0) {
       errors.add(l.line, `bad date: expiration "${expirationText.trim()}" is not a date like "Fri Jan 05 2024"`);

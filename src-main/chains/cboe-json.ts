@@ -4,6 +4,7 @@
  * `option` is an OCC symbol without padding; `iv` a decimal. `timestamp` is UTC; `last_trade_time` New York time.
  */
 import type { OptionContract } from '../../src-shared/exposure/model';
+import { checkpoint } from '../checkpoint';
 import {
   ErrorList,
   finishSnapshot,
@@ -26,8 +27,11 @@ function numberField(record: Record<string, unknown>, key: string): number | nul
 
 export function parseCboeJson(text: string, options: ChainParseOptions = {}): ChainParseResult {
   const document = parseJsonDocument(text);
-  if (!document.ok) return document;
-  const root = document.root;
+  return document.ok ? parseCboeJsonRoot(document.root, options) : document;
+}
+
+/** The CBOE JSON document once parsed (parseChainFile parses a JSON file once, to detect its format and read it). */
+export function parseCboeJsonRoot(root: unknown, options: ChainParseOptions = {}): ChainParseResult {
   if (!isRecord(root) || !isRecord(root.data) || !Array.isArray(root.data.options)) {
     return { ok: false, errors: [{ line: null, message: 'missing data.options: not a CBOE delayed-quotes JSON document' }] };
   }
@@ -35,7 +39,8 @@ export function parseCboeJson(text: string, options: ChainParseOptions = {}): Ch
   const rawOptions: unknown[] = Array.isArray(data.options) ? data.options : [];
   const errors = new ErrorList();
   const located: LocatedContract[] = [];
-  for (let index = 0; index < rawOptions.length && !errors.full; index += 1) {
+  for (let index = 0; index < rawOptions.length; index += 1) {
+    checkpoint();
     const item = rawOptions[index];
     const where = `data.options[${index}]`;
     if (!isRecord(item)) {

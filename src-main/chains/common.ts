@@ -6,6 +6,8 @@ import type { ChainSnapshot, OptionContract, SnapshotSourceId } from '../../src-
 import { MAX_USABLE_IV } from '../../src-shared/exposure/prepare';
 import { isIsoDate, isoInstant } from '../../src-shared/calendar';
 import { NEW_YORK, parseDateTimeInZone } from '../../src-shared/zone';
+import { MAX_MESSAGE_CHARS } from '../../src-shared/text';
+import { MAX_IV, MAX_MULTIPLIER, MAX_OPEN_INTEREST, MAX_STRIKE, MAX_YEAR, MIN_YEAR, saneStrike, saneYear } from '../../src-shared/bounds';
 
 
 export type ChainFormat = 'auto' | 'cboe-csv' | 'cboe-json' | 'schwab-json' | 'yfinance-csv' | 'generic-csv' | 'generic-json';
@@ -42,21 +44,38 @@ export interface ChainParseError {
 
 export type ChainParseResult =
   | { ok: true; snapshot: ChainSnapshot; warnings: string[] }
-  | { ok: false; errors: ChainParseError[] };
+  /** `errorCount`: every error of the file (the list keeps MAX_ERRORS and one entry counting the rest); else the list's length. */
+  | { ok: false; errors: ChainParseError[]; errorCount?: number };
 
-/** Parsing stops collecting after this many errors: a wrong file would otherwise list every row. */
-export const MAX_ERRORS = 50;
+/** Errors kept per file, as in the importers (docs/importers.md §Bounded); the rest are counted in one entry. */
+export const MAX_ERRORS = 1_000;
 
+/** A file's errors: the first MAX_ERRORS, each a line of text however long the cell it quotes, and the count of all. */
 export class ErrorList {
-  readonly errors: ChainParseError[] = [];
+  private readonly kept: ChainParseError[] = [];
+  count = 0;
+
   add(line: number | null, message: string, param?: ChainParseError['param']): void {
-    if (this.errors.length < MAX_ERRORS) this.errors.push(param === undefined ? { line, message } : { line, message, param });
+    this.count += 1;
+    if (this.kept.length >= MAX_ERRORS) return;
+    const text = message.length <= MAX_MESSAGE_CHARS ? message : `${message.slice(0, MAX_MESSAGE_CHARS - 1)}…`;
+    this.kept.push(param === undefined ? { line, message: text } : { line, message: text, param });
   }
-  get full(): boolean {
-    return this.errors.length >= MAX_ERRORS;
-  }
+
   get empty(): boolean {
-    return this.errors.length === 0;
+    return this.count === 0;
+  }
+
+  /** The kept errors, then one entry for those not kept. */
+  get errors(): ChainParseError[] {
+    const more = this.count - this.kept.length;
+    if (more === 0) return [...this.kept];
+    return [...this.kept, { line: null, message: `and ${more.toLocaleString('en-US')} more error${more === 1 ? '' : 's'} (${this.count.toLocaleString('en-US')} in all; only the first ${MAX_ERRORS.toLocaleString('en-US')} are listed)` }];
+  }
+
+  /** The failed parse: the errors and their count. */
+  failure(): ChainParseResult {
+    return { ok: false, errors: this.errors, errorCount: this.count };
   }
 }
 
@@ -116,13 +135,16 @@ const ROOT_UNDERLYING: Record<string, string> = {
   MRUT: 'MRUT',
 };
 
+const isDigit = (code: number): boolean => code >= 48 && code <= 57;
+
 /** The underlying of an OCC root: SPXW → SPX, NDXP → NDX; adjusted equity roots lose their digit (AMD1 → AMD). */
 export function underlyingOfRoot(root: string): string {
   const upper = root.toUpperCase();
   const mapped = ROOT_UNDERLYING[upper];
   if (mapped !== undefined) return mapped;
-  const stripped = upper.replace(/\d+$/, '');
-  return stripped === '' ? upper : stripped;
+  let end = upper.length;
+  while (end > 0 && isDigit(upper.charCodeAt(end - 1))) end -= 1;
+  return end === 0 ? upper : upper.slice(0, end);
 }
 
 /** The underlying most contracts belong to (by count), or null when there are none. */
@@ -151,7 +173,8 @@ export function dominantUnderlying(contracts: readonly OptionContract[]): string
  */
 export function parseQuoteTime(text: string, zone: string = NEW_YORK): string | null {
   const trimmed = text.trim().replace(/^(\d{4}-\d{2}-\d{2}) (\d)/, '$1T$2');
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(trimmed)) return null;
+  // The longest ISO date-time is 35 characters: a longer text is not one, and the date library never sees it.
+  if (trimmed.length > 64 || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(trimmed)) return null;
   const ms = parseDateTimeInZone(trimmed, zone);
   return Number.isNaN(ms) ? null : isoInstant(ms, { compact: true });
 }
@@ -165,10 +188,11 @@ export function monthNumber(name: string): number | null {
 }
 
 /** Characters spreadsheets and localised pages put between groups of three digits (besides `,` and `.`). */
-const GROUPING_SPACES = /[\s\u00a0\u202f\u2009'\u2019]/g;
+const GROUPING_SPACES = /[\s'\u2019]/g;
 const COMMA_GROUPS = /^[-+]?\d{1,3}(,\d{3})+$/;
 const DOT_GROUPS = /^[-+]?\d{1,3}(\.\d{3})+$/;
-const PLAIN_NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+// One way to read each character (docs/importers.md §Linear time): `\d+\.?\d*` gave a run of digits many.
+const PLAIN_NUMBER = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?$/i;
 
 /**
  * A finite number from a cell; null for anything else. `decimalMark` is `.` for comma-separated files and
@@ -199,6 +223,18 @@ export function parseNumberCell(text: string, decimalMark: '.' | ',' = '.'): num
 
 export function normaliseSymbol(symbol: string): string {
   return symbol.trim().replace(/^[_^$.]+/, '').toUpperCase();
+}
+
+/** What is out of range in a contract, as a message for its line; null when it is sane. */
+function insaneContract(c: OptionContract): string | null {
+  const what = `${c.root} ${c.expiration} ${c.strike} ${c.right}`;
+  if (!saneYear(c.expiration)) return `${what}: the expiration is outside the years ${MIN_YEAR}–${MAX_YEAR}`;
+  if (!saneStrike(c.strike)) return `${what}: the strike is not above 0 and at most ${MAX_STRIKE.toLocaleString('en-US')}`;
+  if (!(c.openInterest >= 0 && c.openInterest <= MAX_OPEN_INTEREST)) return `${what}: the open interest ${c.openInterest} is not between 0 and ${MAX_OPEN_INTEREST.toLocaleString('en-US')}`;
+  if (!(c.iv >= 0 && c.iv <= MAX_IV)) return `${what}: the IV ${c.iv} is not between 0 and ${MAX_IV} (a decimal: 0.25 for 25%)`;
+  if (!(Math.abs(c.bid) <= MAX_STRIKE && Math.abs(c.ask) <= MAX_STRIKE)) return `${what}: the bid or ask is beyond ${MAX_STRIKE.toLocaleString('en-US')}`;
+  if (!(c.multiplier > 0 && c.multiplier <= MAX_MULTIPLIER)) return `${what}: the multiplier ${c.multiplier} is not above 0 and at most ${MAX_MULTIPLIER.toLocaleString('en-US')}`;
+  return null;
 }
 
 /**
@@ -244,10 +280,15 @@ export function finishSnapshot(input: {
     }
   }
 
+  // Sane ranges (docs/importers.md §Sane ranges): a strike of 1e300 or an expiration in 9999 is no chain's.
+  for (const { contract, line } of located) {
+    const insane = insaneContract(contract);
+    if (insane !== null) errors.add(line, insane);
+  }
+
   // Nested maps (root|expiration → strike/right) avoid building one string key per contract.
   const seen = new Map<string, Map<number, number | null>>();
   for (const { contract, line } of located) {
-    if (errors.full) break;
     const head = `${contract.root}|${contract.expiration}`;
     let byStrike = seen.get(head);
     if (byStrike === undefined) {
@@ -266,6 +307,7 @@ export function finishSnapshot(input: {
   const names = options.names ?? QUERY_OVERRIDE_NAMES;
   const spot = options.spot ?? input.spot;
   if (spot === null || !(spot > 0) || !Number.isFinite(spot)) errors.add(null, `no spot price: the file gives no underlying price (pass ${names.spot})`, 'spot');
+  else if (spot > MAX_STRIKE) errors.add(null, `the spot ${spot} is above ${MAX_STRIKE.toLocaleString('en-US')}`, 'spot');
 
   let quoteTime = input.quoteTime;
   if (options.quoteTime !== undefined) {
@@ -273,12 +315,13 @@ export function finishSnapshot(input: {
     if (quoteTime === null) errors.add(null, `${names.quoteTime} option is not an ISO 8601 date-time: ${options.quoteTime}`, 'quoteTime');
   }
   if (quoteTime === null && options.quoteTime === undefined && input.quoteTimeUnreadable !== true) errors.add(null, `no quote time: the file gives none (pass ${names.quoteTime})`, 'quoteTime');
+  if (quoteTime !== null && !saneYear(quoteTime)) errors.add(null, `the quote time ${quoteTime} is outside the years ${MIN_YEAR}–${MAX_YEAR}`, 'quoteTime');
 
   const symbolSource = options.symbol ?? input.symbol ?? dominantUnderlying(located.map((l) => l.contract));
   const symbol = symbolSource === null ? '' : normaliseSymbol(symbolSource);
   if (symbol === '' && located.length > 0) errors.add(null, `no underlying symbol: pass ${names.symbol}`, 'symbol');
 
-  if (!errors.empty || spot === null || quoteTime === null) return { ok: false, errors: errors.errors };
+  if (!errors.empty || spot === null || quoteTime === null) return errors.failure();
   return {
     ok: true,
     snapshot: { symbol, spot, quoteTime, source: input.source, contracts: located.map((l) => l.contract) },

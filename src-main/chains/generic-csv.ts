@@ -16,7 +16,7 @@ import {
   type LocatedContract,
 } from './common';
 import { parseRight } from './generic-json';
-import { splitCsvLine, splitLines } from './lines';
+import { hasContent, splitCsvLine, textLines, type TextLine } from './lines';
 
 export const GENERIC_REQUIRED_COLUMNS = ['expiration', 'strike', 'right', 'openinterest', 'iv'] as const;
 const COLUMN_ALIASES: Record<string, string> = {
@@ -36,22 +36,39 @@ const COLUMN_ALIASES: Record<string, string> = {
   volume: 'volume',
 };
 
+/** The metadata the parser reads (`# spot: 4697.24`, `# quoteTime: ...`, `# symbol: SPX`). */
+const META_KEYS = new Set(['spot', 'underlyingprice', 'price', 'quotetime', 'time', 'asof', 'symbol', 'underlying']);
+
+/** A metadata value without the blanks around it and the commas a spreadsheet pads the line with (`100,,,,`). */
+function trimTrailingCommas(value: string): string {
+  const trimmed = value.trim();
+  let end = trimmed.length;
+  while (end > 0 && trimmed.charAt(end - 1) === ',') end -= 1;
+  return trimmed.slice(0, end).trimEnd();
+}
+
 export function parseGenericCsv(text: string, options: ChainParseOptions = {}): ChainParseResult {
-  const lines = splitLines(text);
-  if (lines.every((l) => l.text.trim() === '')) return { ok: false, errors: [{ line: null, message: 'empty file' }] };
+  if (!hasContent(text)) return { ok: false, errors: [{ line: null, message: 'empty file' }] };
   const errors = new ErrorList();
   const meta = new Map<string, { value: string; line: number }>();
-  let index = 0;
-  for (; index < lines.length; index += 1) {
-    const l = lines[index];
-    if (l === undefined) break;
+  // Metadata lines, then the header; the rows below it are read one at a time.
+  const lines = textLines(text);
+  let headerLine: TextLine | undefined;
+  // next(), not for-of: leaving a for-of loop would close the generator, and the rows are read from it below.
+  for (let next = lines.next(); next.done !== true; next = lines.next()) {
+    const l = next.value;
     const trimmed = l.text.trim();
     if (trimmed === '') continue;
-    if (!trimmed.startsWith('#')) break;
-    const match = /^#\s*([A-Za-z_]+)\s*[:=]\s*(.*?)\s*,*$/.exec(trimmed);
-    if (match !== null) meta.set((match[1] ?? '').toLowerCase(), { value: match[2] ?? '', line: l.line });
+    if (!trimmed.startsWith('#')) {
+      headerLine = l;
+      break;
+    }
+    // The value is cut by hand: `\s*(.*?)\s*,*$` tried every split of a run of blanks (docs/importers.md §Linear time).
+    const match = /^#\s*([a-z_]+)\s*[:=](.*)$/i.exec(trimmed);
+    const key = (match?.[1] ?? '').toLowerCase();
+    // Only the keys read below are kept: a file of a million distinct keys keeps nothing.
+    if (match !== null && META_KEYS.has(key)) meta.set(key, { value: trimTrailingCommas(match[2] ?? ''), line: l.line });
   }
-  const headerLine = lines[index];
   if (headerLine === undefined) return { ok: false, errors: [{ line: null, message: 'missing header line (expiration,strike,right,openInterest,iv,bid,ask)' }] };
   const header = splitCsvLine(headerLine.text).map((h) => COLUMN_ALIASES[h.trim().toLowerCase().replace(/[\s-]/g, '')] ?? h.trim().toLowerCase());
   const column = (name: string): number => header.indexOf(name);
@@ -92,9 +109,9 @@ export function parseGenericCsv(text: string, options: ChainParseOptions = {}): 
     volume: column('volume'),
   };
   const located: LocatedContract[] = [];
-  for (index += 1; index < lines.length && !errors.full; index += 1) {
-    const l = lines[index];
-    if (l === undefined || l.text.trim() === '' || l.text.trim().startsWith('#')) continue;
+  for (const l of lines) {
+    const trimmed = l.text.trim();
+    if (trimmed === '' || trimmed.startsWith('#')) continue;
     const cells = splitCsvLine(l.text);
     const cell = (position: number): string => (position < 0 ? '' : (cells[position] ?? '').trim());
     if (cells.length < header.length) {

@@ -5,6 +5,7 @@
  */
 import { isIsoDate } from '../../src-shared/calendar';
 import type { OptionContract } from '../../src-shared/exposure/model';
+import { checkpoint } from '../checkpoint';
 import {
   ErrorList,
   finishSnapshot,
@@ -26,8 +27,11 @@ export function parseRight(value: unknown): 'C' | 'P' | null {
 
 export function parseGenericJson(text: string, options: ChainParseOptions = {}): ChainParseResult {
   const document = parseJsonDocument(text);
-  if (!document.ok) return document;
-  const root = document.root;
+  return document.ok ? parseGenericJsonRoot(document.root, options) : document;
+}
+
+/** The generic JSON document once parsed (see parseCboeJsonRoot). */
+export function parseGenericJsonRoot(root: unknown, options: ChainParseOptions = {}): ChainParseResult {
   if (!isRecord(root) || !Array.isArray(root.contracts)) {
     return { ok: false, errors: [{ line: null, message: 'missing "contracts" array: expected {symbol, spot, quoteTime, contracts: [...]}' }] };
   }
@@ -35,7 +39,8 @@ export function parseGenericJson(text: string, options: ChainParseOptions = {}):
   const located: LocatedContract[] = [];
   const fallbackRoot = options.symbol ?? (typeof root.symbol === 'string' ? root.symbol : '');
   const items: unknown[] = root.contracts;
-  for (let index = 0; index < items.length && !errors.full; index += 1) {
+  for (let index = 0; index < items.length; index += 1) {
+    checkpoint();
     const item = items[index];
     const where = `contracts[${index}]`;
     if (!isRecord(item)) {

@@ -4,11 +4,12 @@
  * `parseChainFile` detects the format unless one is given.
  */
 import { looksLikeCboeCsv, parseCboeCsv } from './cboe-csv';
-import { looksLikeCboeJson, parseCboeJson } from './cboe-json';
+import { looksLikeCboeJson, parseCboeJson, parseCboeJsonRoot } from './cboe-json';
 import type { ChainFormat, ChainParseOptions, ChainParseResult } from './common';
 import { parseGenericCsv } from './generic-csv';
-import { parseGenericJson } from './generic-json';
-import { looksLikeSchwabJson, parseSchwabJson } from './schwab-json';
+import { parseGenericJson, parseGenericJsonRoot } from './generic-json';
+import { parseJsonDocument } from './json';
+import { looksLikeSchwabJson, parseSchwabJson, parseSchwabJsonRoot } from './schwab-json';
 import { looksLikeYfinanceCsv, parseYfinanceCsv } from './yfinance-csv';
 
 export type { ChainFormat, ChainParseError, ChainParseOptions, ChainParseResult, OverrideNames } from './common';
@@ -20,28 +21,48 @@ export { parseGenericJson } from './generic-json';
 export { parseSchwabJson } from './schwab-json';
 export { parseYfinanceCsv } from './yfinance-csv';
 
+function jsonFormatOf(root: unknown): 'cboe-json' | 'schwab-json' | 'generic-json' {
+  return looksLikeCboeJson(root) ? 'cboe-json' : looksLikeSchwabJson(root) ? 'schwab-json' : 'generic-json';
+}
+
 /** The format of a chain file from its first characters: JSON by its opening brace, CBOE CSV by its header. */
 export function detectChainFormat(text: string): Exclude<ChainFormat, 'auto'> {
   const start = text.replace(/^\uFEFF/, '').trimStart();
   if (start.startsWith('{') || start.startsWith('[')) {
-    try {
-      const document: unknown = JSON.parse(start);
-      return looksLikeCboeJson(document) ? 'cboe-json' : looksLikeSchwabJson(document) ? 'schwab-json' : 'generic-json';
-    } catch {
-      // Invalid JSON: let the JSON parser report where it breaks.
-      const head = start.slice(0, 2000);
-      if (/"data"\s*:/.test(head)) return 'cboe-json';
-      return /"(?:call|put)ExpDateMap"\s*:/.test(head) ? 'schwab-json' : 'generic-json';
-    }
+    const document = parseJsonDocument(start);
+    if (document.ok) return jsonFormatOf(document.root);
+    // Invalid (or oversized) JSON: the JSON parser reports where it breaks.
+    const head = start.slice(0, 2000);
+    if (/"data"\s*:/.test(head)) return 'cboe-json';
+    return /"(?:call|put)ExpDateMap"\s*:/.test(head) ? 'schwab-json' : 'generic-json';
   }
   if (looksLikeCboeCsv(start)) return 'cboe-csv';
   return looksLikeYfinanceCsv(start) ? 'yfinance-csv' : 'generic-csv';
 }
 
+/** A JSON chain file parsed once, its format decided on the parsed document (JSON.parse of 50 MB is not done twice). */
+function parseJsonChain(body: string, options: ChainParseOptions): ChainParseResult {
+  const document = parseJsonDocument(body);
+  if (!document.ok) return document;
+  switch (jsonFormatOf(document.root)) {
+    case 'cboe-json':
+      return parseCboeJsonRoot(document.root, options);
+    case 'schwab-json':
+      return parseSchwabJsonRoot(document.root, options);
+    case 'generic-json':
+      return parseGenericJsonRoot(document.root, options);
+  }
+}
+
 export function parseChainFile(text: string, options: ChainParseOptions = {}): ChainParseResult {
-  if (text.replace(/^\uFEFF/, '').trim() === '') return { ok: false, errors: [{ line: null, message: 'empty file' }] };
+  // Scans, not trimmed copies: the text can be 50 MB.
+  if (!/\S/.test(text)) return { ok: false, errors: [{ line: null, message: 'empty file' }] };
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (options.format === undefined || options.format === 'auto') {
+    const first = body.trimStart().charAt(0);
+    if (first === '{' || first === '[') return parseJsonChain(body, options);
+  }
   const format = options.format === undefined || options.format === 'auto' ? detectChainFormat(text) : options.format;
-  const body = text.replace(/^\uFEFF/, '');
   switch (format) {
     case 'cboe-csv':
       return parseCboeCsv(body, options);

@@ -50,8 +50,11 @@ function volatilityOf(value: unknown): number | 'negative' | 'missing' {
 
 export function parseSchwabJson(text: string, options: ChainParseOptions = {}): ChainParseResult {
   const document = parseJsonDocument(text);
-  if (!document.ok) return document;
-  const root = document.root;
+  return document.ok ? parseSchwabJsonRoot(document.root, options) : document;
+}
+
+/** The Schwab / TD Ameritrade document once parsed (parseChainFile parses a JSON file once, to detect its format and read it). */
+export function parseSchwabJsonRoot(root: unknown, options: ChainParseOptions = {}): ChainParseResult {
   if (!looksLikeSchwabJson(root) || !isRecord(root)) {
     return { ok: false, errors: [{ line: null, message: 'missing callExpDateMap / putExpDateMap: not a Schwab or TD Ameritrade option chain' }] };
   }
@@ -86,7 +89,6 @@ export function parseSchwabJson(text: string, options: ChainParseOptions = {}): 
         }
         list.forEach((item: unknown, index) => {
           const where = `${map.name}["${expirationKey}"]["${strikeKey}"][${index}]`;
-          if (errors.full) return;
           if (!isRecord(item)) {
             errors.add(null, `${where}: not an object`);
             return;

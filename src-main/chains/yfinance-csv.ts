@@ -8,7 +8,7 @@
  */
 import type { OptionContract } from '../../src-shared/exposure/model';
 import { ErrorList, finishSnapshot, parseNumberCell, parseOccSymbol, type ChainParseOptions, type ChainParseResult, type LocatedContract } from './common';
-import { splitCsvLine, splitLines } from './lines';
+import { firstLines, splitCsvLine, textLines } from './lines';
 
 const REQUIRED = ['contractSymbol', 'strike', 'bid', 'ask', 'openInterest', 'impliedVolatility'] as const;
 
@@ -18,9 +18,7 @@ function isHeader(cells: readonly string[]): boolean {
 
 /** True when one of the first lines is a yfinance option_chain header. */
 export function looksLikeYfinanceCsv(text: string): boolean {
-  return splitLines(text.slice(0, 4000))
-    .slice(0, 5)
-    .some((l) => isHeader(splitCsvLine(l.text).map((cell) => cell.trim())));
+  return firstLines(text.slice(0, 4000), 5).some((l) => isHeader(splitCsvLine(l.text).map((cell) => cell.trim())));
 }
 
 /** `2024-01-05 20:59:58+00:00` (pandas, tz-aware) or without the offset (older yfinance: UTC) → epoch ms; NaN otherwise. */
@@ -42,10 +40,10 @@ function numberOr(text: string, fallback: number | undefined): number | null | u
 }
 
 export function parseYfinanceCsv(text: string, options: ChainParseOptions = {}): ChainParseResult {
-  const lines = splitLines(text);
-  const headerAt = lines.findIndex((l, index) => index < 20 && isHeader(splitCsvLine(l.text).map((cell) => cell.trim())));
+  const head = firstLines(text, 20);
+  const headerAt = head.findIndex((l) => isHeader(splitCsvLine(l.text).map((cell) => cell.trim())));
   if (headerAt < 0) return { ok: false, errors: [{ line: null, message: 'missing header line naming contractSymbol and impliedVolatility (not a yfinance option_chain CSV?)' }] };
-  const headerLine = lines[headerAt];
+  const headerLine = head[headerAt];
   const header = splitCsvLine(headerLine?.text ?? '').map((cell) => cell.trim());
   const missing = REQUIRED.filter((name) => !header.includes(name));
   if (missing.length > 0) return { ok: false, errors: [{ line: headerLine?.line ?? null, message: `missing columns: ${missing.join(', ')}` }] };
@@ -58,9 +56,10 @@ export function parseYfinanceCsv(text: string, options: ChainParseOptions = {}):
   const located: LocatedContract[] = [];
   const sides = { C: 0, P: 0 };
   let newestTradeMs = Number.NEGATIVE_INFINITY;
-  for (let index = headerAt + 1; index < lines.length && !errors.full; index += 1) {
-    const l = lines[index];
-    if (l === undefined || l.text.trim() === '') continue;
+  // The rows one at a time (a generator: a 50 MB file is not held as millions of line objects).
+  const headerLineNumber = headerLine?.line ?? 0;
+  for (const l of textLines(text)) {
+    if (l.line <= headerLineNumber || l.text.trim() === '') continue;
     // The second frame of `calls.to_csv(f); puts.to_csv(f, mode='a')` repeats the header.
     if (l.text.trim() === headerText) continue;
     const cells = splitCsvLine(l.text);

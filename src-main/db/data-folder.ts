@@ -41,7 +41,7 @@ function notWritable(dir: string, error: unknown): DataFolderError {
 /** A problem opening the database that says the folder or the file cannot be written (not that it is damaged). */
 export function isPermissionError(error: unknown): boolean {
   const code = error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : '';
-  return /^(EACCES|EPERM|EROFS|SQLITE_READONLY|SQLITE_CANTOPEN|SQLITE_PERM|SQLITE_AUTH)/.test(code);
+  return /^(?:EACCES|EPERM|EROFS|SQLITE_READONLY|SQLITE_CANTOPEN|SQLITE_PERM|SQLITE_AUTH)/.test(code);
 }
 
 export function writeProblem(path: string, error: unknown): DataFolderError {
@@ -202,9 +202,9 @@ export function checkDatabaseFile(path: string, nativeBinding?: string): void {
     }
   } catch (error) {
     const code = error instanceof Error && 'code' in error ? String(error.code) : '';
-    if (/^SQLITE_(CORRUPT|NOTADB)/.test(code)) problems = [error instanceof Error ? error.message : String(error)];
+    if (/^SQLITE_(?:CORRUPT|NOTADB)/.test(code)) problems = [error instanceof Error ? error.message : String(error)];
     else if (isPermissionError(error)) throw writeProblem(path, error);
-    else if (/^SQLITE_(BUSY|LOCKED)/.test(code)) throw lockedAtStart(path);
+    else if (/^SQLITE_(?:BUSY|LOCKED)/.test(code)) throw lockedAtStart(path);
     else throw error;
   }
   if (problems.length === 0) return;

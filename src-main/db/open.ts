@@ -135,7 +135,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): OpenResul
     db.close();
     if (error instanceof DataFolderError) throw error;
     if (isPermissionError(error)) throw writeProblem(path, error);
-    if (error instanceof Error && 'code' in error && /^SQLITE_(BUSY|LOCKED)/.test(String(error.code))) throw lockedAtStart(path);
+    if (error instanceof Error && 'code' in error && /^SQLITE_(?:BUSY|LOCKED)/.test(String(error.code))) throw lockedAtStart(path);
     throw error;
   }
 }

@@ -11,7 +11,7 @@ export const BACKGROUND_GIVE_UP_MS = 5 * 60_000;
 
 /** better-sqlite3's error for a lock held elsewhere: SQLITE_BUSY (and its extended codes) or SQLITE_LOCKED. */
 export function isBusyError(error: unknown): boolean {
-  return error instanceof Error && 'code' in error && typeof error.code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(error.code);
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' && /^SQLITE_(?:BUSY|LOCKED)/.test(error.code);
 }
 
 /**

@@ -6,6 +6,7 @@
 import { BROKER_IDS, UNRECOGNISED_HEADER, type BrokerId } from '../../src-shared/api/constants';
 import type { BrokerImporter, ImporterId, ParseOptions, ParseResult } from './types';
 import { notACsv } from './common/sniff';
+import { ParseStopped } from '../checkpoint';
 import { fileHead } from './common/table';
 import { IMPORTERS, detectImporter, importerById } from './registry';
 
@@ -36,7 +37,8 @@ function firstLineOf(text: string): string {
 export function parseImport(text: string, broker: BrokerId | ImporterId | 'auto', options: ParseOptions, extra: readonly BrokerImporter[] = []): ParseImportOutcome {
   const named = broker === 'auto' ? null : importerById(broker, extra);
   const whose = named ? `${named.label} ` : '';
-  if (text.replace(/^\uFEFF/, '').trim() === '') {
+  // A scan, not a trimmed copy: the text can be 50 MB.
+  if (!/\S/.test(text)) {
     return { ok: false, code: 'IMPORT_FAILED', detail: `The ${whose}file is empty: there is nothing to import.`, errors: [{ line: 1, message: 'the file is empty' }] };
   }
   const foreign = notACsv(text);
@@ -64,6 +66,8 @@ export function parseImport(text: string, broker: BrokerId | ImporterId | 'auto'
   try {
     result = importer.parse(text, options);
   } catch (error) {
+    // A parse stopped from outside (a job cancelled or past its time) is not the file's fault: it goes on up.
+    if (error instanceof ParseStopped) throw error;
     // Importers return errors as data; a throw is a bug, but the user still gets a clear 422, not a 500.
     return { ok: false, code: 'IMPORT_FAILED', detail: `The ${importer.label} importer could not read the file: ${error instanceof Error ? error.message : String(error)}`, errors: [{ line: 1, message: 'unreadable file' }] };
   }

@@ -29,12 +29,25 @@ export interface ParseResult {
   /** Data rows read (not counting headers, titles, totals and blank lines). */
   rows: number;
   transactions: ParsedRow[];
-  /** Rows that are not transactions we keep, with the reason (e.g. a Schwab "Journal" between own accounts). */
+  /**
+   * Rows that are not transactions we keep, with the reason (e.g. a Schwab "Journal" between own accounts): the
+   * first 1,000 (docs/importers.md §Bounded); `skippedCount` counts them all, `skippedReasons` by reason.
+   */
   skipped: LineProblem[];
-  /** Things the user should know that do not stop the import (inferred expirations, unknown action mapped to OTHER). */
+  skippedCount: number;
+  skippedReasons: ReasonCount[];
+  /** Things the user should know that do not stop the import (inferred expirations, unknown action mapped to OTHER): the first 1,000. */
   warnings: Array<{ line: number | null; message: string }>;
-  /** Any error means the file is not imported. */
+  warningCount: number;
+  /** Any error means the file is not imported. The first 1,000, then one entry counting the rest; `errorCount` counts all. */
   errors: LineProblem[];
+  errorCount: number;
+}
+
+/** How many lines one reason (a message) stands for. */
+export interface ReasonCount {
+  reason: string;
+  count: number;
 }
 
 export interface ParseOptions {

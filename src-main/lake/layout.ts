@@ -19,7 +19,7 @@ export function partitionValue(text: string): string {
   let out = '';
   for (const byte of new TextEncoder().encode(text)) {
     const ch = String.fromCharCode(byte);
-    out += /^[A-Za-z0-9._^-]$/.test(ch) ? ch : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    out += /^[\w.^-]$/.test(ch) ? ch : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return out;
 }

@@ -8,7 +8,8 @@ import { NoQuery, ProblemSchema } from '../../src-shared/api/schemas';
 import { isDatabaseBusy } from '../db/writes';
 import { AnswerCache } from './answer-cache';
 import type { AppContext } from './context';
-import { ApiError, busyProblem, sendProblem, storageProblem } from './problems';
+import { ApiError, busyProblem, jobStoppedProblem, sendProblem, storageProblem } from './problems';
+import { JobStoppedError } from '../services/worker-thread';
 import { grammarError, validationProblem } from './validation';
 import { makeFastPath } from './fast-path';
 import { makeGate } from './gate';
@@ -119,6 +120,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     }
     const storage = storageProblem(error);
     if (storage !== null) return sendProblem(reply, storage.problem);
+    // A job stopped before its end: past its time limit (IMPORT_TIMEOUT), or stopped by the server (JOB_STOPPED).
+    if (error instanceof JobStoppedError) {
+      const stopped = jobStoppedProblem(error);
+      return sendProblem(reply, stopped.problem, stopped.headers);
+    }
     const fastifyError = error as { code?: string; statusCode?: number; message?: string; validation?: FastifySchemaValidationError[]; validationContext?: string };
     if (fastifyError.validation) return sendProblem(reply, validationProblem(fastifyError.validation, fastifyError.validationContext ?? 'request').problem);
     switch (fastifyError.code) {

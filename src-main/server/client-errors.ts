@@ -43,7 +43,7 @@ interface ParserError {
 /** A piece of a request line: maybe the method and its space, then no white space at all. */
 const URL_PIECE = /^(?:[A-Z-]{1,20} )?\S*$/;
 /** A header line starts with its name and a colon. */
-const HEADER_START = /^[A-Za-z0-9-]+:/;
+const HEADER_START = /^[A-Z0-9-]+:/i;
 
 function parserProblem(error: ParserError): Problem {
   switch (error.code) {

@@ -3,6 +3,7 @@ import { makeProblem, type Problem, type ProblemCode, type ProblemFieldError } f
 import { BUSY_RETRY_AFTER_SECONDS, DatabaseBusyError, isStorageFull, StorageFullError } from '../db/writes';
 import { KeyFileError } from './key-file';
 import { describeError, type DomainError, type FileProblem, type Result } from '../services/result';
+import type { JobStoppedError } from '../services/worker-thread';
 
 /** Thrown by handlers and the route kit's request rules; the one error handler turns it into a problem body. */
 export class ApiError extends Error {
@@ -61,6 +62,16 @@ export function domainProblem(error: DomainError): ApiError {
 export function unwrap<T>(result: Result<T>): T {
   if (result.ok) return result.value;
   throw domainProblem(result.error);
+}
+
+/**
+ * A job stopped before its end (docs/decisions.md §Jobs): 422 IMPORT_TIMEOUT past the time limit (the same file would
+ * take as long again: no Retry-After); else 503 JOB_STOPPED with Retry-After (the server is stopping, or the job was
+ * lost with a worker ended to stop another one). A client that went away gets nothing, whatever is sent.
+ */
+export function jobStoppedProblem(error: JobStoppedError): ApiError {
+  if (error.reason === 'timeout') return new ApiError('IMPORT_TIMEOUT', error.message, [{ param: 'body', message: 'took too long to read and check' }]);
+  return new ApiError('JOB_STOPPED', error.message, undefined, { headers: { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) } });
 }
 
 /** 503 DATABASE_BUSY with Retry-After: another process holds the write lock. */

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { isIsoDate } from '../../src-shared/calendar';
 import { parseDateTimeInZone } from '../../src-shared/zone';
@@ -56,6 +56,20 @@ export const UPLOAD_LIMIT_BYTES = 50 * 1024 * 1024;
 /** Any other body. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Content types of raw uploads (broker files, chain files, settings JSON). */
+/**
+ * Aborted when the client goes away before its answer (the connection closes with the response unfinished): a job
+ * it started is stopped then (docs/decisions.md §Jobs), rather than parsing for nobody.
+ */
+export function clientGone(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  const response = reply.raw;
+  const onClose = () => {
+    if (!response.writableFinished) controller.abort();
+  };
+  response.once('close', onClose);
+  return controller.signal;
+}
+
 export const UPLOAD_CONTENT_TYPES = ['text/csv', 'text/plain', 'application/json', 'application/csv', 'application/vnd.ms-excel', 'application/octet-stream'] as const;
 
 /** Exposure answers may be kept by the client, but must be revalidated (ETag, If-None-Match). */

@@ -191,7 +191,7 @@ export function planChainFile(text: string, options: ChainFileOptions, basis: In
     return failure({
       kind: 'file-refused',
       unsupported: false,
-      detail: `The chain file has ${problemsSummary(parsed.errors)}; nothing was stored.`,
+      detail: `The chain file has ${problemsSummary(parsed.errors, parsed.errorCount)}; nothing was stored.`,
       problems: parsed.errors.slice(0, MAX_FILE_PROBLEMS),
     });
   }

@@ -12,6 +12,8 @@ import { parentPort } from 'node:worker_threads';
 import type { ConfirmedState, GexHistoryPoint, PreparedChain } from '../../src-shared/exposure/index';
 import { historyPoint, planChainFile, preparePacked, type ChainFileOptions, type GexScopeQuery, type IngestPlan, type PackedSnapshot } from './exposure-compute';
 import type { Result } from './result';
+import { ParseStopped, underFlag, type StopReason } from '../checkpoint';
+import { collectGarbage, COLLECT_AFTER_DECODE_BYTES } from './worker-gc';
 
 const port = parentPort;
 if (port === null) throw new Error('exposure-worker.ts runs as a worker thread (see exposure-worker-client.ts)');
@@ -31,9 +33,16 @@ export interface BasisData {
   latest: Record<string, string>;
 }
 
+/** The text of an upload (its UTF-8 bytes decoded here, off the event loop). */
+function decoded(file: string | Uint8Array): string {
+  if (typeof file === 'string') return file;
+  return Buffer.from(file.buffer, file.byteOffset, file.byteLength).toString('utf8');
+}
+
 const methods = {
-  planChainFile: (text: string, options: ChainFileOptions, basis: BasisData): Result<IngestPlan> =>
-    planChainFile(text, options, {
+  /** A chain file (its text, or its UTF-8 bytes moved here undecoded) parsed, prepared and evaluated: a job, stoppable. */
+  planChainFile: (file: string | Uint8Array, options: ChainFileOptions, basis: BasisData): Result<IngestPlan> =>
+    planChainFile(decoded(file), options, {
       rate: basis.rate,
       states: (ticker) => new Map(basis.states.filter((s) => s.ticker === ticker).map((s) => [s.expiration, s.state])),
       latestQuoteTime: (ticker) => basis.latest[ticker] ?? null,
@@ -50,16 +59,29 @@ export interface ExposureCall {
   id: number;
   method: keyof ExposureWorkerMethods;
   args: unknown[];
+  /** A job's stop flag (worker-thread.ts): the parse looks at it; the worker says when it starts the job. */
+  flag?: Int32Array;
 }
 
-export type ExposureReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string; stack?: string };
+export type ExposureReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string; stack?: string; stopped?: StopReason };
 
 port.on('message', (message: ExposureCall) => {
   try {
     const method = methods[message.method] as (...args: unknown[]) => unknown;
-    port.postMessage({ id: message.id, ok: true, value: method(...message.args) } satisfies ExposureReply);
+    // An upload's bytes are decoded once and let go: a 50 MB chain is not held twice while it is parsed.
+    const upload = message.method === 'planChainFile' ? message.args[0] : undefined;
+    if (upload instanceof Uint8Array) {
+      message.args[0] = decoded(upload);
+      if (upload.byteLength >= COLLECT_AFTER_DECODE_BYTES) collectGarbage();
+    }
+    const value = underFlag(message.flag, () => {
+      if (message.flag !== undefined) port.postMessage({ type: 'started', id: message.id });
+      return method(...message.args);
+    });
+    port.postMessage({ id: message.id, ok: true, value } satisfies ExposureReply);
   } catch (error) {
     const failed = error instanceof Error ? error : new Error(String(error));
-    port.postMessage({ id: message.id, ok: false, message: failed.message, ...(failed.stack === undefined ? {} : { stack: failed.stack }) } satisfies ExposureReply);
+    const stopped = error instanceof ParseStopped ? { stopped: error.reason } : {};
+    port.postMessage({ id: message.id, ok: false, message: failed.message, ...(failed.stack === undefined ? {} : { stack: failed.stack }), ...stopped } satisfies ExposureReply);
   }
 });

@@ -56,6 +56,7 @@ import {
 } from './exposure-values';
 import { ExposureWorkerClient } from './exposure-worker-client';
 import { HistoryPoints } from './exposure-history';
+import { movable, newJob } from './worker-thread';
 import type { BasisData } from './exposure-worker';
 import { failure, ok, type Result } from './result';
 
@@ -92,7 +93,7 @@ export class ExposureService {
 
   constructor(
     private readonly db: Database,
-    private readonly settings: () => Pick<Settings, 'rate' | 'snapshotRetention' | 'snapshotRetentionBySymbol'>,
+    private readonly settings: () => Pick<Settings, 'rate' | 'snapshotRetention' | 'snapshotRetentionBySymbol' | 'importTimeoutSeconds'>,
     private readonly clock: Clock,
     log?: (line: string) => void,
   ) {
@@ -108,6 +109,9 @@ export class ExposureService {
     this.snapshotGeneration = this.generations.snapshots();
     this.worker = new ExposureWorkerClient(log);
   }
+
+  /** Stops the chain files being planned (the server is closing): their requests are answered at once. */
+  stopJobs = (): void => this.worker.stopJobs();
 
   /** Ends the exposure worker. */
   close(): Promise<void> {
@@ -190,16 +194,16 @@ export class ExposureService {
   }
 
   /**
-   * POST /v1/chains: the file is parsed, prepared and evaluated in the exposure worker while this thread serves
-   * other requests; the snapshot is stored in one of the process's write turns, held from reading what the plan
-   * needs (states, newest quote time) to the commit, so no other write of this process comes between them.
+   * POST /v1/chains: the file (text, or bytes moved there) is planned in the exposure worker outside any write turn, as
+   * a job (docs/decisions.md §Jobs); only the commit takes a turn. It evaluates the events again if a snapshot of the
+   * ticker came in meanwhile (applyEvents), so the plan needs no turn of its own.
    */
-  ingestFile(text: string, options: ChainFileOptions, writes: WriteQueue): Promise<Result<IngestResult>> {
-    return writes.exclusive(async (deadlineMs) => {
-      const plan = await this.worker.call('planChainFile', text, options, this.basisData(options.symbol));
-      if (!plan.ok) return plan;
-      return writes.transaction(() => this.commitIngest(plan.value), deadlineMs);
-    });
+  async ingestFile(file: string | Uint8Array, options: ChainFileOptions, writes: WriteQueue, signal?: AbortSignal): Promise<Result<IngestResult>> {
+    const job = newJob(this.settings().importTimeoutSeconds, signal);
+    const plan = await this.worker.job('planChainFile', job, movable(file), file, options, this.basisData(options.symbol));
+    if (!plan.ok) return plan;
+    // A rate changed while the file was planned: the stored snapshot is right, its prepared chain is not kept.
+    return writes.exclusive((deadlineMs) => writes.transaction(() => this.commitIngest(plan.value, plan.value.chain.rate !== this.settings().rate), deadlineMs));
   }
 
   /** The basis as data for the worker: the states of the file's ticker (every ticker when the file names it). */
@@ -224,7 +228,7 @@ export class ExposureService {
   }
 
   /** Stores a planned snapshot with its events, states and default history point, in one transaction. */
-  private commitIngest(plan: IngestPlan): Result<IngestResult> {
+  private commitIngest(plan: IngestPlan, rateChanged = false): Result<IngestResult> {
     const { head } = plan;
     const symbol = head.symbol;
     const created: ExposureEvent[] = [];
@@ -239,7 +243,8 @@ export class ExposureService {
         newest = previousLatest === null || head.quoteTime > previousLatest;
         if (newest) {
           created.push(...this.applyEvents(symbol, plan, previousLatest));
-          this.chains.set(symbol, loadedFrom(row.id, plan.chain));
+          if (rateChanged) this.chains.delete(symbol);
+          else this.chains.set(symbol, loadedFrom(row.id, plan.chain));
         }
         this.history.insert(row.id, scopeKey(DEFAULT_SCOPE), plan.defaultPoint ?? historyPoint(plan.chain, DEFAULT_SCOPE));
         if (this.snapshots.prune(symbol, this.retention(symbol)) > 0) pruned = true;

@@ -2,6 +2,7 @@ import type { PerformanceResult, YearResult } from '../../src-shared/journal/ind
 import type { Account } from '../../src-shared/journal/model';
 import type { Clock } from '../clock';
 import type { WriteQueue } from '../db/writes';
+import { DEFAULT_SETTINGS } from '../settings';
 import type { BookRequest, CampaignsRequest, ChainDetail, ChainsResult, ImportRecord, ImportRequest, JournalService, JournalSettings, Pagination, PerformanceRequest, PositionsResult, TransactionFilter, TransactionsPage, WithJournal } from './journal';
 import { fromWire, JournalWorkerError, type CallMessage, type ReplyMessage, type WorkerInit } from './journal-protocol';
 import type { JournalReads, JournalWrites } from './journal-worker';
@@ -9,11 +10,11 @@ import type { Result } from './result';
 import type { FormatPreview } from './import-formats';
 import type { ManualAdded } from './manual-entries';
 import type { ManualTransactionT } from '../../src-shared/api/manual-schemas';
-import { WorkerThread, workerScript } from './worker-thread';
+import { movable, newJob, WorkerThread, workerScript, type JobOptions } from './worker-thread';
 
 /** The journal as the server uses it: every call is answered by the journal worker thread. */
 export interface JournalApi {
-  importFile(request: ImportRequest): Promise<Result<ImportRecord>>;
+  importFile(request: ImportRequest, signal?: AbortSignal): Promise<Result<ImportRecord>>;
   store(...args: Parameters<JournalService['store']>): Promise<ImportRecord>;
   undoImport(id: number): Promise<Result<{ id: number; removed: number }>>;
   redate(timeZone: string): Promise<number>;
@@ -42,8 +43,10 @@ export interface JournalApi {
 export interface JournalClientOptions {
   dbPath: string;
   nativeBinding?: string;
-  /** The process's write turns: a worker write holds one for its whole job. */
+  /** The process's write turns: a worker write holds one from when it is ready to write until it is done. */
   writes: WriteQueue;
+  /** The time limit of an import's parse (the setting importTimeoutSeconds; default its default). */
+  timeoutSeconds?: () => number;
   settings: () => JournalSettings;
   /** "Now" of every call (the worker has no clock of its own). */
   clock: Clock;
@@ -84,6 +87,7 @@ export class JournalWorkerClient implements JournalApi {
         this.unexpectedExits += 1;
         options.log?.(`[journal worker] stopped (${cause}); ${failedCalls} call(s) failed; it restarts on the next call`);
       },
+      onTurn: (id) => this.grantTurn(id),
       ...(options.log === undefined ? {} : { log: options.log }),
     });
   }
@@ -93,32 +97,63 @@ export class JournalWorkerClient implements JournalApi {
     return this.worker.thread;
   }
 
-  private call(method: string, args: unknown[], deadlineMs?: number, transfer: ArrayBuffer[] = []): Promise<unknown> {
+  private call(method: string, args: unknown[], options: { write?: boolean; transfer?: ArrayBuffer[]; job?: JobOptions } = {}): Promise<unknown> {
     const { timeZone, reportingCurrency, rate, markMaxAgeDays } = this.options.settings();
     const settings = { timeZone, reportingCurrency, rate, markMaxAgeDays };
+    const { write, transfer = [], job } = options;
     return this.worker.send(
-      (id) => ({ type: 'call', id, method, args, settings, nowMs: this.options.clock.nowMs(), ...(deadlineMs === undefined ? {} : { deadlineMs }) }) satisfies CallMessage,
+      (id) =>
+        ({
+          type: 'call',
+          id,
+          method,
+          args,
+          settings,
+          nowMs: this.options.clock.nowMs(),
+          ...(write === true ? { write } : {}),
+          ...(job === undefined ? {} : { flag: job.flag }),
+        }) satisfies CallMessage,
       transfer,
+      // Reads are asked again of a new thread when theirs was ended to stop a stuck job; writes are not.
+      { retry: write !== true, ...(job === undefined ? {} : { job }) },
     );
+  }
+
+  /**
+   * The worker asks for a write turn when a write is ready (an import after its parse): the turn is held from the
+   * grant until the write leaves the worker (its reply, or the thread's end), never while a file is parsed. A job
+   * stopped meanwhile is refused its turn.
+   */
+  private grantTurn(id: number): void {
+    this.options.writes
+      .exclusive(async (deadlineMs) => {
+        if (!this.worker.inFlight(id) || this.worker.stopped(id)) {
+          this.worker.deny(id);
+          return;
+        }
+        this.worker.grant(id, deadlineMs);
+        await this.worker.left(id);
+      })
+      .catch((error: unknown) => this.options.log?.(`[journal worker] write turn failed: ${String(error)}`));
   }
 
   private read<K extends keyof JournalReads>(method: K, ...args: Parameters<JournalReads[K]>): Promise<Awaited<ReturnType<JournalReads[K]>>> {
     return this.call(method, args) as Promise<Awaited<ReturnType<JournalReads[K]>>>;
   }
 
-  /** A write holds one of the process's write turns from sending until the worker's answer (or its death). */
-  private write<K extends keyof JournalWrites>(method: K, args: Tail<Parameters<JournalWrites[K]>>, transfer: ArrayBuffer[] = []): Promise<Awaited<ReturnType<JournalWrites[K]>>> {
-    return this.options.writes.exclusive((deadlineMs) => this.call(method, args, deadlineMs, transfer)) as Promise<Awaited<ReturnType<JournalWrites[K]>>>;
+  /** A write: queued in the worker's write lane; it takes one of the process's write turns when it is ready to write. */
+  private write<K extends keyof JournalWrites>(method: K, args: Tail<Parameters<JournalWrites[K]>>, options: { transfer?: ArrayBuffer[]; job?: JobOptions } = {}): Promise<Awaited<ReturnType<JournalWrites[K]>>> {
+    return this.call(method, args, { write: true, ...options }) as Promise<Awaited<ReturnType<JournalWrites[K]>>>;
   }
 
   /**
-   * An upload given as bytes is moved to the worker, not copied, when it owns its whole memory (a large Buffer
-   * does; a small one may share Node's pool, which must not be taken from this thread: those are copied).
+   * An import: parsed in the worker outside any write turn (a job: stopped when `signal` aborts, the server closes, or
+   * `importTimeoutSeconds` pass from its start), then stored in one write turn. Bytes are moved to the worker when
+   * they can be (see movable).
    */
-  importFile(request: ImportRequest) {
-    const file = request.text;
-    const movable = typeof file !== 'string' && file.buffer instanceof ArrayBuffer && file.byteOffset === 0 && file.byteLength === file.buffer.byteLength;
-    return this.write('importFile', [request], movable ? [file.buffer] : []);
+  importFile(request: ImportRequest, signal?: AbortSignal) {
+    const job = newJob(this.options.timeoutSeconds?.() ?? DEFAULT_SETTINGS.importTimeoutSeconds, signal);
+    return this.write('importFile', [request], { transfer: movable(request.text), job });
   }
   store(...args: Parameters<JournalService['store']>) {
     return this.write('store', args);
@@ -173,6 +208,11 @@ export class JournalWorkerClient implements JournalApi {
   }
   async ready() {
     await this.read('ping');
+  }
+
+  /** Stops the imports in flight (the server is closing): see WorkerThread.stopAll. */
+  stopJobs(): void {
+    this.worker.stopAll('closing');
   }
 
   /** Closes the worker's connection and ends the thread (after the calls in flight). */

@@ -18,8 +18,13 @@ export interface ImportRecord {
   rows: number;
   imported: number;
   duplicates: number;
+  /** The first lines of each reason (docs/importers.md §Bounded: a report is at most 64 KB). */
   skipped: Array<{ line: number; reason: string }>;
+  skippedCount: number;
+  skippedReasons: Array<{ reason: string; count: number }>;
+  /** The first lines of each warning. */
   warnings: Array<{ line: number | null; message: string }>;
+  warningCount: number;
 }
 
 export interface ImportRequest {

@@ -6,14 +6,14 @@
  * Started by journal-client.ts: from the sources through ts-worker.mjs, from a bundle as its own entry file.
  */
 import { setPriority } from 'node:os';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Clock } from '../clock';
 import { joinDatabase, shrinkMemory } from '../db/open';
 import { writeTransaction } from '../db/writes';
-import { JournalService, type BookRequest, type CampaignsRequest, type ImportRecord, type ImportRequest, type JournalSettings, type PerformanceRequest, type TransactionFilter } from './journal';
-import { toWire, type CallMessage, type ReplyMessage, type WorkerInit } from './journal-protocol';
+import { importText, JournalService, type BookRequest, type CampaignsRequest, type ImportRecord, type ImportRequest, type JournalSettings, type PerformanceRequest, type TransactionFilter } from './journal';
+import { toWire, type CallMessage, type ReplyMessage, type TurnMessage, type WorkerInit } from './journal-protocol';
+import { ParseStopped, underFlag } from '../checkpoint';
+import { collectGarbage, COLLECT_AFTER_DECODE_BYTES } from './worker-gc';
 import { ok, type Result } from './result';
 import type { ManualAdded } from './manual-entries';
 import type { ManualTransactionT } from '../../src-shared/api/manual-schemas';
@@ -51,18 +51,6 @@ const journal = new JournalService(
 );
 
 /**
- * A full garbage collection of this thread's heap. An import or a ledger rebuild leaves tens of MB of garbage (the
- * parsed file, raw rows) that V8 keeps committed until it next decides on a major GC; collecting right after
- * them keeps the server's resident memory at its working size (docs/architecture.md §Budgets: ≤ 250 MB with 100k transactions).
- */
-const collectGarbage: () => void = (() => {
-  setFlagsFromString('--expose-gc');
-  const gc: unknown = runInNewContext('typeof gc === "function" ? gc : undefined');
-  // A runtime that refuses the flag only loses the early collection.
-  return typeof gc === 'function' ? () => void gc() : () => undefined;
-})();
-
-/**
  * After an import committed: its pages are clean (the page cache gives their memory back), its objects garbage;
  * collected once the answer is on its way.
  */
@@ -94,33 +82,77 @@ const reads = {
   },
 };
 
-/** Writes: each one transaction, begun once the write lock is ours (retried while another process holds it). */
+/**
+ * Writes run one at a time in the write lane, in the order they came. A write asks the main thread for one of the
+ * process's write turns only when it is ready to write (an import after its parse), and waits for it without blocking
+ * reads; the next write (or parse) starts only after it. So a turn is never held while this thread parses a file
+ * (docs/decisions.md §Jobs: parse outside the write turn).
+ */
+let lane: Promise<unknown> = Promise.resolve();
+const grants = new Map<number, (message: TurnMessage) => void>();
+
+function inLane<T>(job: () => Promise<T>): Promise<T> {
+  const run = lane.then(job, job);
+  lane = run.catch(() => undefined);
+  return run;
+}
+
+/** What a write knows of its call: its id (for its turn), its job flag, and how to make its settings current again. */
+interface WriteCall {
+  id: number;
+  flag: Int32Array | undefined;
+  /** Reads served while a write waits for its turn set their own settings and "now": the write's are put back. */
+  resume: () => void;
+}
+
+/** A write turn for the call: resolves with its busy deadline (epoch ms); a refused turn stops the job. */
+function turn(call: WriteCall): Promise<number> {
+  return new Promise((resolve, reject) => {
+    grants.set(call.id, (message) => {
+      grants.delete(call.id);
+      call.resume();
+      if (message.type === 'grant') resolve(message.deadlineMs);
+      else reject(new ParseStopped('cancelled'));
+    });
+    port?.postMessage({ type: 'turn', id: call.id });
+  });
+}
+
+/** Writes: each one transaction in its write turn, begun once the write lock is ours (retried while another process holds it). */
 const writes = {
-  importFile: async (deadlineMs: number, request: ImportRequest): Promise<Result<ImportRecord>> => {
-    // Parsing needs no lock and is not repeated while the store waits for it; a refused file takes no lock at all.
-    const parsed = journal.parse(request);
+  importFile: async (call: WriteCall, request: ImportRequest): Promise<Result<ImportRecord>> => {
+    // Parsed under the job's flag, outside any write turn; a refused file never asks for one.
+    const parsed = underFlag(call.flag, () => {
+      port?.postMessage({ type: 'started', id: call.id });
+      // Decoded once and the bytes let go (and collected, for a large one): a 50 MB upload is not held twice while it is parsed.
+      const size = typeof request.text === 'string' ? 0 : request.text.byteLength;
+      request.text = importText(request.text);
+      if (size >= COLLECT_AFTER_DECODE_BYTES) collectGarbage();
+      return journal.parse(request);
+    });
     if (!parsed.ok) return parsed;
+    const deadlineMs = await turn(call);
     return ok(await writeTransaction(db, () => journal.storeParsed(parsed.value), deadlineMs).finally(shrink));
   },
-  store: (deadlineMs: number, ...args: Parameters<JournalService['store']>): Promise<ImportRecord> => writeTransaction(db, () => journal.store(...args), deadlineMs).finally(shrink),
-  undoImport: (deadlineMs: number, id: number) => writeTransaction(db, () => journal.undoImport(id), deadlineMs),
-  redate: (deadlineMs: number, timeZone: string) => writeTransaction(db, () => journal.redate(timeZone), deadlineMs),
-  // Manual entries: checked before the lock (a refusal takes none), as a file is parsed before it is stored.
-  addTransactions: async (deadlineMs: number, rows: ManualTransactionT[]): Promise<Result<ManualAdded>> => {
+  store: async (call: WriteCall, ...args: Parameters<JournalService['store']>): Promise<ImportRecord> => writeTransaction(db, () => journal.store(...args), await turn(call)).finally(shrink),
+  undoImport: async (call: WriteCall, importId: number) => writeTransaction(db, () => journal.undoImport(importId), await turn(call)),
+  redate: async (call: WriteCall, timeZone: string) => writeTransaction(db, () => journal.redate(timeZone), await turn(call)),
+  // Manual entries: checked before the turn (a refusal takes none), as a file is parsed before it is stored.
+  addTransactions: async (call: WriteCall, rows: ManualTransactionT[]): Promise<Result<ManualAdded>> => {
     const checked = journal.manual.check(rows, (index) => `transactions.${index}.`);
     if (!checked.ok) return checked;
-    return ok(await writeTransaction(db, () => journal.manual.add(checked.value), deadlineMs).finally(shrink));
+    return ok(await writeTransaction(db, () => journal.manual.add(checked.value), await turn(call)).finally(shrink));
   },
-  replaceTransaction: async (deadlineMs: number, id: string, row: ManualTransactionT): Promise<Result<{ id: string; importId: number }>> => {
+  replaceTransaction: async (call: WriteCall, id: string, row: ManualTransactionT): Promise<Result<{ id: string; importId: number }>> => {
     const known = journal.manual.lookup(id);
     if (!known.ok) return known;
     const checked = journal.manual.check([row], () => '');
     if (!checked.ok) return checked;
     const [entry] = checked.value;
     if (entry === undefined) throw new Error('journal worker: a checked row went missing');
-    return writeTransaction(db, () => journal.manual.replace(id, entry), deadlineMs);
+    return writeTransaction(db, () => journal.manual.replace(id, entry), await turn(call));
   },
-  deleteTransaction: (deadlineMs: number, id: string) => writeTransaction(db, () => journal.manual.remove(id), deadlineMs),
+  deleteTransaction: async (call: WriteCall, id: string) => writeTransaction(db, () => journal.manual.remove(id), await turn(call)),
 };
 
 export type JournalReads = typeof reads;
@@ -130,23 +162,34 @@ function isMethod<T extends object>(table: T, name: string): name is Extract<key
   return Object.prototype.hasOwnProperty.call(table, name);
 }
 
-async function handle(message: CallMessage): Promise<unknown> {
-  if (settings !== null && settings.reportingCurrency !== message.settings.reportingCurrency) journal.invalidate();
-  settings = message.settings;
-  callNowMs = message.nowMs;
+function handle(message: CallMessage): Promise<unknown> {
   const { method, args } = message;
-  if (message.deadlineMs !== undefined && isMethod(writes, method)) {
-    const write = writes[method] as (deadlineMs: number, ...rest: unknown[]) => Promise<unknown>;
-    return write(message.deadlineMs, ...args);
+  // The call's settings and "now" are taken when it runs: a write waiting in the lane runs with its own.
+  const begin = () => {
+    if (settings !== null && settings.reportingCurrency !== message.settings.reportingCurrency) journal.invalidate();
+    settings = message.settings;
+    callNowMs = message.nowMs;
+  };
+  if (message.write === true && isMethod(writes, method)) {
+    const write = writes[method] as (call: WriteCall, ...rest: unknown[]) => Promise<unknown>;
+    return inLane(() => {
+      begin();
+      return write({ id: message.id, flag: message.flag, resume: begin }, ...args);
+    });
   }
   if (isMethod(reads, method)) {
+    begin();
     const read = reads[method] as (...rest: unknown[]) => unknown;
-    return read(...args);
+    return Promise.resolve().then(() => read(...args));
   }
-  throw new Error(`journal worker: unknown method ${method}`);
+  return Promise.reject(new Error(`journal worker: unknown method ${method}`));
 }
 
-port.on('message', (message: CallMessage) => {
+port.on('message', (message: CallMessage | TurnMessage) => {
+  if (message.type === 'grant' || message.type === 'deny') {
+    grants.get(message.id)?.(message);
+    return;
+  }
   handle(message).then(
     (value) => port.postMessage({ type: 'reply', id: message.id, ok: true, value } satisfies ReplyMessage),
     (error: unknown) => port.postMessage({ type: 'reply', id: message.id, ok: false, error: toWire(error) } satisfies ReplyMessage),

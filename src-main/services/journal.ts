@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { hash } from 'node:crypto';
 import { performance, yearSummary, type Ledger, type PerformanceResult, type YearResult } from '../../src-shared/journal/index';
 import type { Account, ImportedTransaction } from '../../src-shared/journal/model';
+import { boundReport, readStoredReport, type NotesInput } from '../../src-shared/journal/import-report';
 import { nowDate, nowIso, type Clock } from '../clock';
 import { AccountsRepository } from '../db/accounts';
 import { Generations } from '../db/generations';
@@ -47,7 +48,9 @@ function shortHash(...parts: string[]): string {
 }
 
 export function accountIdFor(source: string, accountName: string): string {
-  return `acc_${shortHash(source.replace(/-.*$/, ''), accountName).slice(0, 16)}`;
+  // The broker part of the source (`tastytrade-csv` → `tastytrade`).
+  const dash = source.indexOf('-');
+  return `acc_${shortHash(dash < 0 ? source : source.slice(0, dash), accountName).slice(0, 16)}`;
 }
 
 export function transactionIdFor(tx: Pick<ImportedTransaction, 'source' | 'accountName' | 'brokerRowId'>): string {
@@ -121,7 +124,7 @@ export class JournalService {
       return failure({
         kind: 'file-refused',
         unsupported: false,
-        detail: `The ${result.broker} file has ${problemsSummary(result.errors)}; nothing was imported.`,
+        detail: `The ${result.broker} file has ${problemsSummary(result.errors, result.errorCount)}; nothing was imported.`,
         problems: result.errors.slice(0, MAX_FILE_PROBLEMS),
       });
     }
@@ -140,7 +143,14 @@ export class JournalService {
 
   /** Stores a parsed file as one import (one transaction: all rows or none). */
   storeParsed({ result, filename }: ParsedImport): ImportRecord {
-    return this.store(result.broker, result.source, result.transactions, result.rows, result.skipped.map((s) => ({ line: s.line, reason: s.message })), result.warnings, filename);
+    const notes: NotesInput = {
+      skipped: result.skipped.map((s) => ({ line: s.line, reason: s.message })),
+      skippedCount: result.skippedCount,
+      skippedReasons: result.skippedReasons,
+      warnings: result.warnings,
+      warningCount: result.warningCount,
+    };
+    return this.store(result.broker, result.source, result.transactions, result.rows, notes, filename);
   }
 
   /** Stores parsed rows as one import, all or nothing. Also used by the demo loader. */
@@ -149,8 +159,7 @@ export class JournalService {
     source: string,
     rows: readonly ParsedRow[],
     rowCount: number,
-    skipped: ImportRecord['skipped'],
-    warnings: ImportRecord['warnings'],
+    notes: NotesInput,
     filename: string | null,
   ): ImportRecord {
     const dayOf = makeDayOf(this.settings().timeZone);
@@ -174,19 +183,12 @@ export class JournalService {
         inserter.add(tx, { id: transactionIdFor(tx), importId, accountId, tradeDay: dayOf(tx.tradeDate) });
       }
       const imported = inserter.finish();
-      const record: ImportRecord = {
-        id: importId,
-        broker,
-        source,
-        filename,
-        createdAt,
-        accounts: [...accounts].map(([id, name]) => ({ id, name })),
-        rows: rowCount,
-        imported,
-        duplicates: rows.length - imported,
-        skipped: [...skipped],
-        warnings: [...warnings],
-      };
+      // Counts and the first lines of each reason, at most 64 KB; a file imported before keeps counts alone.
+      const record: ImportRecord = boundReport(
+        { id: importId, broker, source, filename, createdAt, accounts: [...accounts].map(([id, name]) => ({ id, name })), rows: rowCount, imported, duplicates: rows.length - imported },
+        notes,
+        imported > 0 || rows.length === 0,
+      );
       this.importRows.finish({ id: importId, imported, duplicates: rows.length - imported, report_json: JSON.stringify(record) });
       this.generations.bumpJournal();
       return record;
@@ -203,12 +205,12 @@ export class JournalService {
     return record;
   }
 
-  /** The import history, newest first, a page at a time (a report keeps every skipped line: pages stay small). */
+  /** The import history, newest first, a page at a time (each report at most 64 KB). */
   listImports(query: { page?: number; limit?: number } = {}): { imports: ImportRecord[]; pagination: Pagination } {
     const { limit, offset, pagination } = pageOf(query.page, query.limit, this.importRows.count());
     return {
       // The report is the record this service wrote (store); the counts are the row's own.
-      imports: this.importRows.page(limit, offset).map((row) => ({ ...(JSON.parse(row.report_json) as ImportRecord), id: row.id, imported: row.imported, duplicates: row.duplicates })),
+      imports: this.importRows.page(limit, offset).map((row) => ({ ...readStoredReport(row.report_json), id: row.id, imported: row.imported, duplicates: row.duplicates })),
       pagination,
     };
   }

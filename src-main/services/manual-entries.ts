@@ -313,7 +313,10 @@ export class ManualEntries {
       imported: rows,
       duplicates: 0,
       skipped: [],
+      skippedCount: 0,
+      skippedReasons: [],
       warnings: [],
+      warningCount: 0,
     };
     this.imports.recount({ id: importId, rows, imported: rows, report_json: JSON.stringify(record) });
   }

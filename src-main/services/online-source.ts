@@ -7,6 +7,44 @@ import { describeError } from './result';
 /** How far a quote time may lie after the poll (clocks of two machines) before the snapshot is refused. */
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 
+/**
+ * The largest response read (docs/architecture.md §Reliability): CBOE's whole SPX chain is about 10 MB; a server
+ * that sent more (or without end) once took the process from 135 to 1,303 MB in one poll.
+ */
+export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+/** A poll that has not been answered whole by then is given up (connect, headers and body). */
+export const REQUEST_TIMEOUT_MS = 20_000;
+
+/** The body of a response, read up to `maxBytes` (then the transfer is cancelled), into memory that owns itself. */
+async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > maxBytes) {
+    await response.body?.cancel();
+    throw new Error(`the response is ${declared} bytes, more than the ${maxBytes / 1024 / 1024} MB read`);
+  }
+  const reader = response.body?.getReader();
+  if (reader === undefined) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw new Error(`the response is longer than the ${maxBytes / 1024 / 1024} MB read`);
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return body;
+}
+
 /** CBOE serves index chains under a leading underscore (`_SPX.json`), equities without (`SPY.json`). */
 const INDEX_SYMBOLS = new Set(['SPX', 'NDX', 'RUT', 'VIX', 'XSP', 'DJX', 'OEX', 'XEO', 'MRUT']);
 
@@ -20,7 +58,9 @@ export interface OnlineSourceContext {
 
 export function chainUrl(baseUrl: string, symbol: string): string {
   const name = INDEX_SYMBOLS.has(symbol.toUpperCase()) ? `_${symbol.toUpperCase()}` : symbol.toUpperCase();
-  return `${baseUrl.replace(/\/+$/, '')}/${name}.json`;
+  let end = baseUrl.length;
+  while (end > 0 && baseUrl.charAt(end - 1) === '/') end -= 1;
+  return `${baseUrl.slice(0, end)}/${name}.json`;
 }
 
 export interface PollStatus {
@@ -45,6 +85,8 @@ export class OnlineSource {
     private readonly ctx: OnlineSourceContext,
     private readonly log: ((line: string) => void) | undefined,
     private readonly fetchImpl: typeof fetch = fetch,
+    /** The request's time limit and the body's cap (tests shorten them). */
+    private readonly limits: { timeoutMs: number; maxBytes: number } = { timeoutMs: REQUEST_TIMEOUT_MS, maxBytes: MAX_RESPONSE_BYTES },
   ) {}
 
   private nowMs(): number {
@@ -90,12 +132,19 @@ export class OnlineSource {
     const at = new Date(this.nowMs()).toISOString();
     let status: PollStatus;
     try {
-      const response = await this.fetchImpl(chainUrl(baseUrl, symbol), { signal: AbortSignal.timeout(20_000) });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const text = await response.text();
-      // Parsed, prepared and evaluated in the exposure worker, like POST /v1/chains; a quote time after the poll is
-      // refused there (exposure-compute.ts, planChainFile).
-      const stored = await this.ctx.exposure.ingestFile(text, { format: 'cboe-json', symbol, source: 'online', polled: { atMs: this.nowMs(), skewMs: MAX_CLOCK_SKEW_MS } }, this.ctx.writes);
+      const signal = AbortSignal.timeout(this.limits.timeoutMs);
+      const timedOut = (error: unknown) => {
+        throw signal.aborted ? new Error(`no whole answer within ${this.limits.timeoutMs / 1000} s`) : error;
+      };
+      const response = await this.fetchImpl(chainUrl(baseUrl, symbol), { signal }).catch(timedOut);
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new Error(`HTTP ${response.status}`);
+      }
+      const body = await readCapped(response, this.limits.maxBytes).catch(timedOut);
+      // Parsed, prepared and evaluated in the exposure worker (the bytes moved there), like POST /v1/chains; a quote
+      // time after the poll is refused there (exposure-compute.ts, planChainFile).
+      const stored = await this.ctx.exposure.ingestFile(body, { format: 'cboe-json', symbol, source: 'online', polled: { atMs: this.nowMs(), skewMs: MAX_CLOCK_SKEW_MS } }, this.ctx.writes);
       if (!stored.ok) throw new Error(describeError(stored.error));
       const result = stored.value;
       this.failures.delete(symbol);

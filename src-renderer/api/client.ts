@@ -142,7 +142,9 @@ export class ApiClient {
   private readonly onTokenChange: ((token: string) => void) | undefined;
 
   constructor(baseUrl: string, token: string, onTokenChange?: (token: string) => void) {
-    this.baseUrl = baseUrl.replace(/\/+$/, '');
+    let end = baseUrl.length;
+    while (end > 0 && baseUrl.charAt(end - 1) === '/') end -= 1;
+    this.baseUrl = baseUrl.slice(0, end);
     this.token = token;
     this.onTokenChange = onTokenChange;
   }

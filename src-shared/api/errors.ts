@@ -24,6 +24,8 @@ export const PROBLEM_STATUS = {
   EXPECTATION_FAILED: 417,
   MISDIRECTED: 421,
   IMPORT_FAILED: 422,
+  /** A file took longer to read and check than the setting importTimeoutSeconds (docs/decisions.md §Jobs). */
+  IMPORT_TIMEOUT: 422,
   RATE_LIMITED: 429,
   HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
@@ -34,6 +36,8 @@ export const PROBLEM_STATUS = {
   STORAGE_FULL: 507,
   /** The api-key file could not be written (permissions, a read-only disk, something in its place): nothing changed. */
   KEY_FILE_UNWRITABLE: 507,
+  /** A job the server stopped before its end (it is stopping, or the job waited behind one it had to end); nothing written. */
+  JOB_STOPPED: 503,
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_STATUS;
@@ -60,6 +64,7 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   EXPECTATION_FAILED: 'Expectation failed',
   MISDIRECTED: 'Misdirected request',
   IMPORT_FAILED: 'Import failed',
+  IMPORT_TIMEOUT: 'Import took too long',
   RATE_LIMITED: 'Too many requests',
   HEADERS_TOO_LARGE: 'Request header fields too large',
   INTERNAL: 'Internal error',
@@ -67,6 +72,7 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   TOO_MANY_CONNECTIONS: 'Too many connections',
   STORAGE_FULL: 'Storage full',
   KEY_FILE_UNWRITABLE: 'Key file not writable',
+  JOB_STOPPED: 'Job stopped',
 };
 
 export interface ProblemFieldError {

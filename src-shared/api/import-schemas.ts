@@ -31,8 +31,11 @@ export const ImportReportSchema = Type.Object({
   rows: Type.Integer({ description: 'Data rows read' }),
   imported: Type.Integer(),
   duplicates: Type.Integer(),
-  skipped: Type.Array(Type.Object({ line: Type.Integer(), reason: Type.String() })),
-  warnings: Type.Array(Type.Object({ line: Nullable(Type.Integer()), message: Type.String() })),
+  skipped: Type.Array(Type.Object({ line: Type.Integer(), reason: Type.String() }), { description: 'The first lines of each reason (a report is at most 64 KB)' }),
+  skippedCount: Type.Integer({ description: 'Every skipped line' }),
+  skippedReasons: Type.Array(Type.Object({ reason: Type.String(), count: Type.Integer() }), { description: 'Skipped lines by reason, most frequent first; "other reasons" counts the rest' }),
+  warnings: Type.Array(Type.Object({ line: Nullable(Type.Integer()), message: Type.String() }), { description: 'The first lines of each warning' }),
+  warningCount: Type.Integer({ description: 'Every warning' }),
 });
 export type ImportReport = Static<typeof ImportReportSchema>;
 

@@ -22,9 +22,9 @@ export const DATE_TEXT_PATTERNS: readonly string[] = [DATE_PATTERN, DATETIME_PAT
  */
 export const DATE_YEARS = { min: 1900, max: 2200 } as const;
 /** How an integer parameter (id, page, limit, year, count, dte) is written: decimal digits, nothing else (no sign, no 0x, no exponent). */
-export const INTEGER_TEXT = /^[0-9]+$/;
+export const INTEGER_TEXT = /^\d+$/;
 /** How a decimal parameter is written: an optional minus, digits, an optional fraction (no +, no exponent, no spaces). */
-export const DECIMAL_TEXT = /^-?[0-9]+(\.[0-9]+)?$/;
+export const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
 
 /** The first year in a date text (a date, an instant, or a list of dates) outside DATE_YEARS, or null. */
 export function yearOutOfRange(text: string): number | null {

@@ -164,7 +164,7 @@ const ONE_PUT_CSV = [
 ].join('\n');
 const ONE_CONTRACT_CHAIN = ['# symbol: XYZ', '# spot: 41.10', '# quoteTime: 2025-03-03T16:00', 'expiration,strike,right,openInterest,iv,bid,ask', '2025-03-21,40,P,1200,0.35,0.55,0.60'].join('\n');
 /** A count of one followed by a plural noun, as the UI could write it. */
-const ONE_PLURAL = /(?<![\d.,])1 (contracts|expirations|trades|symbols|files|transactions|events|new events|active days|days|rows)\b/;
+const ONE_PLURAL = /(?<![\d.,])1 (?:contracts|expirations|trades|symbols|files|transactions|events|new events|active days|days|rows)\b/;
 
 describe.skipIf(!hasChromium)('counts of one are singular (self-written one-contract files)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sb-e2e-one-'));

@@ -7,6 +7,7 @@ import { m005SnapshotGeneration } from './005-snapshot-generation';
 import { m006ImportFormats } from './006-import-formats';
 import { m007GexHistory } from './007-gex-history';
 import { m008TransactionSequence } from './008-transaction-sequence';
+import { m009BoundedReports } from './009-bounded-reports';
 
 export interface Migration {
   version: number;
@@ -15,6 +16,6 @@ export interface Migration {
 }
 
 /** Numbered, append-only. Each runs inside the one transaction that also sets PRAGMA user_version. */
-export const MIGRATIONS: readonly Migration[] = [m001Core, m002Journal, m003Chains, m004JournalGeneration, m005SnapshotGeneration, m006ImportFormats, m007GexHistory, m008TransactionSequence];
+export const MIGRATIONS: readonly Migration[] = [m001Core, m002Journal, m003Chains, m004JournalGeneration, m005SnapshotGeneration, m006ImportFormats, m007GexHistory, m008TransactionSequence, m009BoundedReports];
 
 export const LATEST_VERSION = MIGRATIONS.length;

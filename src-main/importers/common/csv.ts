@@ -16,6 +16,8 @@ export interface CsvParseResult {
   error: { line: number; message: string } | null;
 }
 
+import { checkpoint } from '../../checkpoint';
+
 const QUOTE = 34;
 const CR = 13;
 const LF = 10;
@@ -90,6 +92,7 @@ export function* csvRecords(text: string, delimiter = ','): Generator<CsvRecord,
       if (index >= length) cells.push('');
       continue;
     }
+    checkpoint();
     yield { line: recordLine, cells };
     cells = [];
     index += code === CR && input.charCodeAt(index + 1) === LF ? 2 : 1;

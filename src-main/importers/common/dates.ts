@@ -55,7 +55,7 @@ const MONTHS: Record<string, string> = {
 
 /** thinkorswim expirations `17 JAN 25` (day, month name, two-digit year) to `YYYY-MM-DD`. */
 export function dayMonYyToYmd(text: string): string | null {
-  const match = /^(\d{1,2})\s+([A-Za-z]{3})\s+(\d{2}|\d{4})$/.exec(text.trim());
+  const match = /^(\d{1,2})\s+([A-Z]{3})\s+(\d{2}|\d{4})$/i.exec(text.trim());
   if (!match) return null;
   const [, d, mon, y] = match;
   if (d === undefined || mon === undefined || y === undefined) return null;
@@ -67,7 +67,7 @@ export function dayMonYyToYmd(text: string): string | null {
 
 /** `7:31 PM`, `19:31`, `19:31:05`, `193105` (IBKR Flex) to `HH:MM:SS`. */
 export function clockTo24h(text: string): string | null {
-  const match = /^(\d{1,2}):?(\d{2})(?::?(\d{2}))?\s*([AaPp]\.?[Mm]\.?)?$/.exec(text.trim());
+  const match = /^(\d{1,2}):?(\d{2})(?::?(\d{2}))?\s*([AP]\.?M\.?)?$/i.exec(text.trim());
   if (!match) return null;
   let hour = Number(match[1]);
   const minute = Number(match[2]);

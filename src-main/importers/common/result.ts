@@ -4,7 +4,50 @@
  */
 import { createHash } from 'node:crypto';
 import type { ImportedTransaction } from '../../../src-shared/journal/model';
-import type { ImporterId, LineProblem, ParseOptions, ParseResult, ParsedRow } from '../types';
+import { MAX_MESSAGE_CHARS } from '../../../src-shared/text';
+import { insaneField } from './sane';
+import { checkpoint } from '../../checkpoint';
+import type { ImporterId, LineProblem, ParseOptions, ParseResult, ParsedRow, ReasonCount } from '../types';
+
+/** Errors kept per file; the rest are counted in one last entry (docs/importers.md §Bounded). */
+export const MAX_KEPT_ERRORS = 1_000;
+/** Skipped lines and warnings kept per file (each kind); the rest are counted, by reason. */
+export const MAX_KEPT_NOTES = 1_000;
+/** Distinct reasons counted per kind; further reasons are counted together. */
+export const MAX_REASONS = 100;
+
+/** A message as kept: a line of text, whatever a hostile cell quoted into it. */
+function bounded(message: string): string {
+  return message.length <= MAX_MESSAGE_CHARS ? message : `${message.slice(0, MAX_MESSAGE_CHARS - 1)}…`;
+}
+
+/**
+ * Notes of one kind (skipped lines, warnings): the first MAX_KEPT_NOTES kept, all counted, and counted by reason (the
+ * message) for the first MAX_REASONS reasons. A 46 MB file of cancelled orders made 43 MB of skipped lines once.
+ */
+export class NoteTally<T extends { line: number | null; message: string }> {
+  readonly kept: T[] = [];
+  count = 0;
+  readonly reasons = new Map<string, number>();
+  /** Notes whose reason came after MAX_REASONS others. */
+  otherReasons = 0;
+
+  add(note: T): void {
+    this.count += 1;
+    const seen = this.reasons.get(note.message);
+    if (seen !== undefined) this.reasons.set(note.message, seen + 1);
+    else if (this.reasons.size < MAX_REASONS) this.reasons.set(note.message, 1);
+    else this.otherReasons += 1;
+    if (this.kept.length < MAX_KEPT_NOTES) this.kept.push(note);
+  }
+
+  /** Counts by reason, most frequent first (then first seen). */
+  byReason(): ReasonCount[] {
+    const counts = [...this.reasons].map(([reason, count]) => ({ reason, count }));
+    counts.sort((a, b) => b.count - a.count);
+    return counts;
+  }
+}
 
 /**
  * The order a broker lists its rows in; `by-dates` for formats that come both ways (the generic CSV, the user's own
@@ -55,9 +98,13 @@ export class ResultCollector {
   /** Data rows read (not headers, titles, totals, footers or blank lines). */
   rows = 0;
   readonly transactions: ParsedRow[] = [];
-  readonly skipped: LineProblem[] = [];
-  readonly warnings: Array<{ line: number | null; message: string }> = [];
+  private readonly skippedNotes = new NoteTally<LineProblem>();
+  private readonly warningNotes = new NoteTally<{ line: number | null; message: string }>();
+  /** The first MAX_KEPT_ERRORS errors; `errorCount` counts them all. */
   readonly errors: LineProblem[] = [];
+  errorCount = 0;
+  /** The line of the first error not kept. */
+  private firstUnkeptLine: number | null = null;
 
   /**
    * How the broker lists its rows, declared by each importer: the rows' event order (`sequence`) reads a file
@@ -71,8 +118,12 @@ export class ResultCollector {
     readonly source: string,
   ) {}
 
+  /** A transaction read from `line`; one with a value out of range is an error at that line instead. */
   add(line: number, transaction: ImportedTransaction): void {
-    this.transactions.push({ line, transaction });
+    checkpoint();
+    const insane = insaneField(transaction);
+    if (insane === null) this.transactions.push({ line, transaction });
+    else this.error(line, insane);
   }
 
   /**
@@ -87,15 +138,22 @@ export class ResultCollector {
 
   /** `message` says what is wrong (`column "Amount": not an amount: "1x"`); the line is its own field. */
   error(line: number, message: string): void {
-    this.errors.push({ line, message });
+    this.errorCount += 1;
+    if (this.errors.length < MAX_KEPT_ERRORS) this.errors.push({ line, message: bounded(message) });
+    else this.firstUnkeptLine ??= line;
   }
 
   warn(line: number | null, message: string): void {
-    this.warnings.push({ line, message });
+    this.warningNotes.add({ line, message: bounded(message) });
   }
 
   skip(line: number, message: string): void {
-    this.skipped.push({ line, message });
+    this.skippedNotes.add({ line, message: bounded(message) });
+  }
+
+  /** The warnings kept so far (importers that look back at what they said). */
+  get warnings(): ReadonlyArray<{ line: number | null; message: string }> {
+    return this.warningNotes.kept;
   }
 
   result(): ParseResult {
@@ -113,17 +171,29 @@ export class ResultCollector {
     };
     const transactions = inOrder(this.transactions);
     numberEvents(transactions, this.listing);
+    const errors = inOrder(this.errors);
+    const more = this.errorCount - this.errors.length;
+    if (more > 0) errors.push({ line: this.firstUnkeptLine ?? errors[errors.length - 1]?.line ?? 1, message: moreProblems(more, this.errorCount) });
     return {
       broker: this.broker,
       source: this.source,
       rows: this.rows,
       // File order: importers that read out of order (oldest first, sections) hand back lines in order.
       transactions,
-      skipped: inOrder(this.skipped),
-      warnings: inOrder(this.warnings),
-      errors: inOrder(this.errors),
+      skipped: inOrder(this.skippedNotes.kept),
+      skippedCount: this.skippedNotes.count,
+      skippedReasons: this.skippedNotes.byReason(),
+      warnings: inOrder(this.warningNotes.kept),
+      warningCount: this.warningNotes.count,
+      errors,
+      errorCount: this.errorCount,
     };
   }
+}
+
+/** The entry that stands for the errors not kept (its line is the first of them). */
+export function moreProblems(more: number, total: number): string {
+  return `and ${more.toLocaleString('en-US')} more error${more === 1 ? '' : 's'} (${total.toLocaleString('en-US')} in all; only the first ${MAX_KEPT_ERRORS.toLocaleString('en-US')} are listed)`;
 }
 
 /**
@@ -185,7 +255,7 @@ export function transaction(
  */
 export function accountFor(fileAccount: string | null | undefined, options: ParseOptions, brokerName: string): string {
   const named = (fileAccount ?? '').trim();
-  if (/[A-Za-z0-9]/.test(named)) return named;
+  if (/[A-Z0-9]/i.test(named)) return named;
   const given = (options.accountName ?? '').trim();
   return given !== '' ? given : brokerName;
 }

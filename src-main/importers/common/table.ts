@@ -53,7 +53,7 @@ export function isProse(record: CsvRecord): boolean {
     if (only !== '') return false;
     only = text;
   }
-  return only === '' || (/[A-Za-z]{2}/.test(only) && !/^\d{1,4}[/-]\d{1,2}[/-]\d{1,4}$/.test(only));
+  return only === '' || (/[A-Z]{2}/i.test(only) && !/^\d{1,4}[/-]\d{1,2}[/-]\d{1,4}$/.test(only));
 }
 
 const TOTALS = /^\s*(?:transactions?\s+|overall\s+|grand\s+|account\s+)?totals?:?\s*$/i;

@@ -116,7 +116,12 @@ function datePart(text: string, layout: FormatDateLayout): { ymd: string; rest: 
   return ymd === null ? null : { ymd, rest: text.slice(whole.length) };
 }
 
-const TIME_AND_OFFSET = /^(?:[T\s,]+)?(\d{1,2}:\d{2}(?::\d{2})?)(?:\.\d+)?\s*([AaPp]\.?[Mm]\.?)?\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})?$/;
+/**
+ * A time, its meridiem and its offset after a date (the text is trimmed). Each run of blanks belongs to the part that
+ * follows it, so there is one way to read a text: with `\s*(AM)?\s*(Z)?$` two optional parts shared their blanks,
+ * and a time followed by 64,000 spaces and a letter took 13–21 s (docs/importers.md §Linear time).
+ */
+const TIME_AND_OFFSET = /^[T\s,]*(\d{1,2}:\d{2}(?::\d{2})?)(?:\.\d+)?(?:\s*([ap]\.?m\.?))?(?:\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2}))?$/i;
 
 /**
  * A date cell (and the time column's cell) to a UTC instant: a bare date is 16:00 New York (docs/importers.md,

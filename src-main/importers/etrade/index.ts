@@ -53,7 +53,7 @@ export function parseEtradeOption(text: string): OptionFields | null {
     const right = rightOf(rightText);
     return expiration !== null && right !== null ? optionFields(root, expiration, right, Number(strike)) : null;
   }
-  const named = /^([A-Z0-9.]+)\s+([A-Za-z]{3})\s+(\d{1,2})\s+'(\d{2})\s+\$(\d+(?:\.\d+)?)\s+(Call|Put)$/i.exec(text.trim());
+  const named = /^([A-Z0-9.]+)\s+([A-Z]{3})\s+(\d{1,2})\s+'(\d{2})\s+\$(\d+(?:\.\d+)?)\s+(Call|Put)$/i.exec(text.trim());
   if (named) {
     const [, root = '', monthText = '', day = '', yy = '', strike = '', rightText = ''] = named;
     const month = MONTHS[monthText.toUpperCase()];
@@ -61,7 +61,22 @@ export function parseEtradeOption(text: string): OptionFields | null {
     const expiration = month === undefined ? null : mdyToYmd(`${month}/${day}/20${yy}`);
     return expiration !== null && right !== null ? optionFields(root, expiration, right, Number(strike)) : null;
   }
-  return occOption(text.replace(/-+(?=\d{6}[CP]\d{8}$)/, ''));
+  return occOption(withoutDashesBeforeTail(text));
+}
+
+/** The 15-character tail of an OCC symbol: YYMMDD, C or P, the strike × 1000 in 8 digits. */
+const OCC_TAIL = /^\d{6}[CP]\d{8}$/;
+
+/**
+ * `SPY---220923C00371000` → `SPY220923C00371000`: the dashes before an OCC tail dropped. Cut by hand: as a search,
+ * `-+(?=…$)` started again at every dash of a run and read the run to its end each time (docs/importers.md §Linear time).
+ */
+function withoutDashesBeforeTail(text: string): string {
+  const tailAt = text.length - 15;
+  if (tailAt < 1 || text.charAt(tailAt - 1) !== '-' || !OCC_TAIL.test(text.slice(tailAt))) return text;
+  let start = tailAt - 1;
+  while (start > 0 && text.charAt(start - 1) === '-') start -= 1;
+  return text.slice(0, start) + text.slice(tailAt);
 }
 
 type Rule =
@@ -162,10 +177,26 @@ function preambleAccount(cells: readonly string[][]): string | null {
   for (const record of cells) {
     if (/^for account:?$/i.test(record[0]?.trim() ?? '')) return record[1]?.trim() ?? null;
     const line = record.join(',').trim();
-    const match = /^Account(?: Activity for)?\s+(.+?)(?:\s+from\s+|\s*\|)/i.exec(line);
-    if (match?.[1]) return match[1].trim();
+    const named = accountOfLine(line);
+    if (named !== null) return named;
   }
   return null;
+}
+
+/**
+ * `Account Activity for <name> from ...`, `Account <id> | ...` → the name; null for other lines. Cut at the first
+ * ` from ` or `|` by hand: `\s+(.+?)(?:\s+from\s+|\s*\|)` tried every split of a run of blanks (docs/importers.md §Linear time).
+ */
+function accountOfLine(line: string): string | null {
+  const head = /^Account(?: Activity for)?\s/i.exec(line);
+  if (head === null) return null;
+  const rest = line.slice(head[0].length);
+  const bar = rest.indexOf('|');
+  const from = rest.search(/\sfrom\s/i);
+  const ends = [bar, from].filter((at) => at >= 0);
+  if (ends.length === 0) return null;
+  const name = rest.slice(0, Math.min(...ends)).trim();
+  return name === '' ? null : name;
 }
 
 /** `REINVEST PRICE $  8.78`, `REIN @  25.0299` → the price per share in the description. */
@@ -228,7 +259,7 @@ function readRow(reader: RowReader, accountName: string, ids: RowIdentity): Row 
   const amountMinor = reader.money('amount');
   const priceMinor = Math.abs(reader.money('price'));
   const commissionMinor = Math.abs(reader.money('Commission'));
-  const optionNamed = securityType === 'OPTN' || securityType === 'OPT' || /^(CALL|PUT)\s/i.test(description);
+  const optionNamed = securityType === 'OPTN' || securityType === 'OPT' || /^(?:CALL|PUT)\s/i.test(description);
   const option = optionNamed ? (parseEtradeOption(description) ?? parseEtradeOption(symbol)) : parseEtradeOption(symbol);
   if (optionNamed && option === null) reader.fail('Description', `no option contract in "${description}"`);
   const tradeDate = day === null ? null : dayToUtc(day);

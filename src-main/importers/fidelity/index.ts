@@ -47,7 +47,7 @@ export function parseFidelityOption(text: string): OptionFields | null {
 
 /** `as of Jan-19-2024`, `AS OF 01-19-24`, `as of 01/19/2024` inside an action → `YYYY-MM-DD`. */
 export function asOfDate(action: string): string | null {
-  const named = /\bas of ([A-Za-z]{3})-(\d{1,2})-(\d{4})\b/i.exec(action);
+  const named = /\bas of ([A-Z]{3})-(\d{1,2})-(\d{4})\b/i.exec(action);
   if (named) {
     const dt = DateTime.fromFormat(`${named[1]}-${named[2]}-${named[3]}`, 'MMM-d-yyyy', { locale: 'en-US' });
     return dt.isValid ? dt.toISODate() : null;
@@ -73,11 +73,11 @@ function actionType(action: string, isOption: boolean): Mapped | null {
   if (text.startsWith('YOU BOUGHT') && /SHORT COVER|TO COVER/.test(text)) return 'BUY_TO_COVER';
   if (text.startsWith('YOU BOUGHT') || text.startsWith('REINVESTMENT')) return 'BUY';
   if (text.startsWith('YOU SOLD') || text.startsWith('REDEMPTION PAYOUT')) return 'SELL';
-  if (text.startsWith('DIVIDEND RECEIVED') || text.includes('FOREIGN TAX') || text.includes('NON-RESIDENT TAX') || /^(SHORT|LONG)-TERM CAP GAIN/.test(text)) return 'DIVIDEND';
+  if (text.startsWith('DIVIDEND RECEIVED') || text.includes('FOREIGN TAX') || text.includes('NON-RESIDENT TAX') || /^(?:SHORT|LONG)-TERM CAP GAIN/.test(text)) return 'DIVIDEND';
   if (text.includes('INTEREST') || /\bINT\b/.test(text)) return 'INTEREST';
   if (text.includes('FEE CHARGED') || text.startsWith('ADR FEE') || text.includes(' FEE ')) return 'FEE';
   if (text.startsWith('MERGER')) return 'SHARES_IN';
-  if (/ELECTRONIC FUNDS TRANSFER|DIRECT DEPOSIT|DIRECT DEBIT|CASH CONTRIBUTION|TRANSFERRED (FROM|TO)|WIRE TRANSFER|PARTIAL DISTRIBUTION|CHECK RECEIVED|CHECK PAID|BILL PAYMENT|DEBIT CARD/.test(text)) {
+  if (/ELECTRONIC FUNDS TRANSFER|DIRECT DEPOSIT|DIRECT DEBIT|CASH CONTRIBUTION|TRANSFERRED (?:FROM|TO)|WIRE TRANSFER|PARTIAL DISTRIBUTION|CHECK RECEIVED|CHECK PAID|BILL PAYMENT|DEBIT CARD/.test(text)) {
     return 'CASH';
   }
   return null;

@@ -310,7 +310,7 @@ function mapTrade(out: ResultCollector, reader: RowReader, { accountName, positi
     const size = contracts.get(rawSymbol);
     tx = withOption(tx, option, size?.multiplier ?? 100);
     // An adjusted option's root carries a digit (OPEN1): its underlying is the stock (OPEN).
-    if (size !== undefined && size.multiplier !== 100) tx.underlying = size.underlying ?? (option.underlying.replace(/\d+$/, '') || option.underlying);
+    if (size !== undefined && size.multiplier !== 100) tx.underlying = size.underlying ?? (withoutTrailingDigits(option.underlying) || option.underlying);
     if (codes.includes('A') || codes.includes('Ep') || codes.includes('Ex')) {
       positions.set(option.symbol, (positions.get(option.symbol) ?? 0) + quantity);
       tx.type = codes.includes('A') ? 'ASSIGNMENT' : codes.includes('Ep') ? 'EXPIRATION' : 'EXERCISE';
@@ -442,3 +442,10 @@ export const ibkrActivityImporter: BrokerImporter = {
   detect: detectIbkrActivity,
   parse: parseIbkrActivity,
 };
+
+/** `OPEN1` → `OPEN`: the digits an adjusted root ends in, cut by a scan from the end (a pattern `\d+$` retries at every digit). */
+function withoutTrailingDigits(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) >= 48 && text.charCodeAt(end - 1) <= 57) end -= 1;
+  return text.slice(0, end);
+}

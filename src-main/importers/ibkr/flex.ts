@@ -185,7 +185,8 @@ function flexInstant(reader: RowReader): string | null {
 }
 
 function usDateTime(text: string): string | null {
-  const match = /^(\d{1,2}\/\d{1,2}\/\d{4})(?:[,;\s]+(\S+))?$/.exec(text.trim());
+  // The time starts with a character that is no separator: `[,;\s]+(\S+)` could share `,` and `;` between them.
+  const match = /^(\d{1,2}\/\d{1,2}\/\d{4})(?:[,;\s]+([^\s,;]\S*))?$/.exec(text.trim());
   const ymd = match?.[1] === undefined ? null : mdyToYmd(match[1]);
   if (ymd === null) return null;
   const clock = clockTo24h(match?.[2] ?? '16:00:00');

@@ -85,12 +85,25 @@ export function parseRobinhood(text: string, options: ParseOptions): ParseResult
   return out.result();
 }
 
+/**
+ * A multi-line description on one line, its lines joined with ` / ` (blank lines dropped). Split, not replaced: the
+ * search `\s*\r?\n\s*` read a run of blanks to its end from each of its characters (docs/importers.md §Linear time).
+ */
+function joinLines(text: string): string {
+  if (!text.includes('\n')) return text;
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join(' / ');
+}
+
 function mapRow(out: ResultCollector, reader: RowReader, accountName: string, ids: RowIdentity): void {
   const rawDate = reader.text('Activity Date');
   const day = reader.date('Activity Date', mdyToYmd);
   const instrument = reader.text('Instrument');
   const rawDescription = reader.text('Description');
-  const description = rawDescription.replace(/\s*\r?\n\s*/g, ' / ');
+  const description = joinLines(rawDescription);
   const code = reader.text('Trans Code').toUpperCase();
   // Short positions may be written `5S`.
   const rawQuantity = reader.text('Quantity').replace(/S$/i, '');

@@ -67,7 +67,7 @@ export const thinkorswimImporter: BrokerImporter = {
   detect(head) {
     return head.records.some((record) => {
       const first = record.cells.filter((cell) => cell.trim() !== '');
-      return first.length === 1 && /^(Account Statement for |Cash Balance$|Account Trade History$)/i.test(first[0]?.trim() ?? '');
+      return first.length === 1 && /^(?:Account Statement for |Cash Balance$|Account Trade History$)/i.test(first[0]?.trim() ?? '');
     });
   },
   parse: parseThinkorswim,

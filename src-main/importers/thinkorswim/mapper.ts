@@ -125,9 +125,9 @@ const MONTH_INDEX: Record<string, number> = { JAN: 1, FEB: 2, MAR: 3, APR: 4, MA
  * the text names neither (monthly and quarterly series: the statement does not say which day).
  */
 export function futuresOption(symbolText: string): { future: string; multiplier: number; expiration: string | null } | null {
-  const match = /^(\/[A-Z0-9]+)\s+(\d+)\/(\d+(?:\.\d+)?)\s+(?:(\d{1,2})\s+)?([A-Z]{3})\s+(\d{2})\b(.*)$/i.exec(symbolText.trim());
+  const match = /^(\/[A-Z0-9]+)\s+\d+\/(\d+(?:\.\d+)?)\s+(?:(\d{1,2})\s+)?([A-Z]{3})\s+(\d{2})\b(.*)$/i.exec(symbolText.trim());
   if (!match) return null;
-  const [, future = '', , multiplierText = '', dayText, monthText = '', yearText = '', tags = ''] = match;
+  const [, future = '', multiplierText = '', dayText, monthText = '', yearText = '', tags = ''] = match;
   const month = MONTH_INDEX[monthText.toUpperCase()];
   const year = 2000 + Number(yearText);
   const multiplier = Number(multiplierText);
@@ -202,7 +202,8 @@ function readLeg(reader: RowReader, when: When, ctx: Context): Leg | null {
       const root = (reader.text('Exp').startsWith('/') ? reader.text('Exp') : future.future).toUpperCase();
       option = { root, expiration: future.expiration, strike, right, multiplier: future.multiplier };
     } else {
-      const expText = reader.text('Exp').replace(/\([^)]*\)/g, '').trim();
+      // `[^()]`: a run of `(` without a `)` is read once, not once from each of its characters.
+      const expText = reader.text('Exp').replace(/\([^()]*\)/g, '').trim();
       const expiration = dayMonYyToYmd(expText);
       if (expiration === null) reader.fail('Exp', `not an expiration (17 JAN 25): "${reader.text('Exp')}"`);
       if (expiration !== null) option = { root: symbolText, expiration, strike, right, multiplier: 100 };
@@ -297,22 +298,36 @@ interface TradeLine {
   rest: string;
 }
 
+/**
+ * `SOLD -2 VERTICAL ...`: the side, a signed quantity as the statements write it (`-2`, `+1,000`, `.5`) and the rest.
+ * The quantity has one way to read each character: `[\d,]*\.?\d+` could split a run of digits anywhere, and a
+ * description of digits took quadratic time (docs/importers.md §Linear time). REMOVAL below reads it alike.
+ */
+const TRADE = /\b(BOT|SOLD)\s+([+-]?(?:\d[\d,]*(?:\.\d+)?|\.\d+))\s(.*)$/;
+const PRICE = /^(?:\d+(?:\.\d+)?|\.\d+)$/;
+
 /** `tIP SOLD -2 VERTICAL PFE 100 ... @.61` → side, quantity, symbol and price; null when not a BOT/SOLD line. */
 function tradeLine(description: string): TradeLine | null {
-  const match = /\b(BOT|SOLD)\s+([+-]?[\d,]*\.?\d+)\s+(.*)$/.exec(description.toUpperCase());
+  const match = TRADE.exec(description.toUpperCase());
   if (!match?.[1] || !match[2] || match[3] === undefined) return null;
-  const rest = match[3].replace(STRATEGIES, '');
-  const price = /@\s*(\d*\.?\d+)\s*$/.exec(rest)?.[1];
+  const rest = match[3].trimStart().replace(STRATEGIES, '');
+  // The price is what follows the last `@` (a price has no `@`): found by hand, not by a search ending in `\s*$`.
+  const at = rest.lastIndexOf('@');
+  const priceText = at < 0 ? '' : rest.slice(at + 1).trim();
+  const price = PRICE.test(priceText) ? priceText : undefined;
+  const first = rest.split(/\s+/)[0] ?? '';
+  const colon = first.indexOf(':');
   return {
     side: match[1] === 'BOT' ? 'BUY' : 'SELL',
     quantity: Math.abs(Number(match[2].replace(/,/g, ''))),
-    symbol: (rest.split(/\s+/)[0] ?? '').replace(/:.*$/, ''),
+    symbol: colon < 0 ? first : first.slice(0, colon),
     priceMinor: price === undefined ? null : Math.round(Number(price) * 10_000),
     rest,
   };
 }
 
-const REMOVAL = /REMOVAL OF OPTION DUE TO (EXPIRATION|ASSIGNMENT|EXERCISE)\s+([+-]?[\d,]*\.?\d+)\s+(\S+)\s+(\d+)\s+(?:\([^)]*\)\s+)?(\d{1,2}\s+[A-Z]{3}\s+\d{2,4})\s+(\d+(?:\.\d+)?)\s+(CALL|PUT)/;
+const REMOVAL =
+  /REMOVAL OF OPTION DUE TO (EXPIRATION|ASSIGNMENT|EXERCISE)\s+([+-]?(?:\d[\d,]*(?:\.\d+)?|\.\d+))\s+(\S+)\s+(\d+)\s+(?:\([^()]*\)\s+)?(\d{1,2}\s+[A-Z]{3}\s+\d{2,4})\s+(\d+(?:\.\d+)?)\s+(CALL|PUT)/;
 
 function cashBase(row: CashRow, ctx: Context, type: TransactionType): ImportedTransaction {
   const commissionMinor = Math.abs(row.commissionMinor);
@@ -370,8 +385,8 @@ function cashTransaction(row: CashRow, ctx: Context, placed?: Removal): Imported
   }
   if (row.type === 'TRD') {
     const trade = tradeLine(row.description);
-    const upon = trade !== null && /UPON OPTION (ASSIGNMENT|EXERCISE)|^\S+\s+@/.test(trade.rest);
-    if (trade !== null && upon && !/\b(CALL|PUT)\b/.test(trade.rest)) {
+    const upon = trade !== null && /UPON OPTION (?:ASSIGNMENT|EXERCISE)|^\S+\s+@/.test(trade.rest);
+    if (trade !== null && upon && !/\b(?:CALL|PUT)\b/.test(trade.rest)) {
       const tx = cashBase(row, ctx, trade.side);
       tx.symbol = trade.symbol;
       tx.underlying = trade.symbol;
@@ -401,7 +416,7 @@ function cashTransaction(row: CashRow, ctx: Context, placed?: Removal): Imported
 /** Does the TRD row's description name this leg's contract (`... /Q4CJ22:XCME 13450 CALL @140.50`: future, strike, right)? */
 function namesContract(trade: TradeLine, leg: Leg): boolean {
   if (leg.symbol !== trade.symbol) return false;
-  if (leg.option === null) return !/\b(CALL|PUT)\b/.test(trade.rest);
+  if (leg.option === null) return !/\b(?:CALL|PUT)\b/.test(trade.rest);
   const strike = String(leg.option.strike).replace('.', '\\.');
   return new RegExp(`(^|\\s)${strike}(\\.0+)?\\s+${leg.option.right === 'C' ? 'CALL' : 'PUT'}\\b`).test(trade.rest);
 }

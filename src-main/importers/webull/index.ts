@@ -54,7 +54,7 @@ export function parseWebullOptionText(text: string): OptionFields | null {
 
 const TICKER = /^[A-Z][A-Z0-9.\-/]{0,11}$/;
 /** Index option roots settled in cash: no shares are delivered, and the orders export has no settlement row. */
-const CASH_SETTLED = /^(SPX|SPXW|XSP|NDX|NDXP|RUT|RUTW|VIX|VIXW|DJX|OEX|XEO|MRUT)$/;
+const CASH_SETTLED = /^(?:SPX|SPXW|XSP|NDX|NDXP|RUT|RUTW|VIX|VIXW|DJX|OEX|XEO|MRUT)$/;
 
 interface Fill {
   line: number;

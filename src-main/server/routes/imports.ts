@@ -6,14 +6,14 @@ import type { AppContext } from '../context';
 import { unwrap } from '../problems';
 import { presentImport } from '../presenters/imports';
 import { importerIdOf } from '../../importers/index';
-import { problemResponses, UPLOAD_CONTENT_TYPES, UPLOAD_LIMIT_BYTES, type V1 } from '../route-kit';
+import { clientGone, problemResponses, UPLOAD_CONTENT_TYPES, UPLOAD_LIMIT_BYTES, type V1 } from '../route-kit';
 
 /**
  * Reads an upload into one buffer as it arrives: one small copy per chunk, into memory sized from Content-Length.
  * Fastify's own buffer parser copies the whole body at the end, which for a 25 MB file kept the event loop busy for
  * a quarter of a second. The result owns its memory whole, so it can be moved to the journal worker uncopied.
  */
-function collectUpload(request: FastifyRequest, payload: IncomingMessage, done: (error: Error | null, body?: Uint8Array) => void): void {
+export function collectUpload(request: FastifyRequest, payload: IncomingMessage, done: (error: Error | null, body?: Uint8Array) => void): void {
   const limit = request.routeOptions.bodyLimit ?? UPLOAD_LIMIT_BYTES;
   const declared = Number(request.headers['content-length']);
   const known = Number.isInteger(declared) && declared >= 0;
@@ -73,12 +73,16 @@ export function registerImportRoutes(v1: V1, ctx: AppContext): void {
         const body = request.body instanceof Uint8Array ? request.body : new Uint8Array(0);
         // An empty body is an empty file: the importers name it so, in the words of the Import page (and with the
         // broker's name when one is given), like any other file they refuse.
-        const report = await ctx.journal.importFile({
-          text: body,
-          broker: importerIdOf(request.query.broker),
-          ...(request.query.account === undefined ? {} : { accountName: request.query.account }),
-          filename: request.query.filename ?? null,
-        });
+        // Parsed in the journal worker outside any write turn, stopped if the client goes away (docs/decisions.md §Jobs).
+        const report = await ctx.journal.importFile(
+          {
+            text: body,
+            broker: importerIdOf(request.query.broker),
+            ...(request.query.account === undefined ? {} : { accountName: request.query.account }),
+            filename: request.query.filename ?? null,
+          },
+          clientGone(reply),
+        );
         return reply.code(201).send(presentImport(unwrap(report)));
       },
     );

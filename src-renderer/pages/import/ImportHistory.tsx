@@ -58,7 +58,7 @@ export function ImportHistory({
                 <td className="num">{fmtInt(imp.rows)}</td>
                 <td className="num">{fmtInt(imp.imported)}</td>
                 <td className="num">{fmtInt(imp.duplicates)}</td>
-                <td className="num">{fmtInt(imp.skipped.length)}</td>
+                <td className="num">{fmtInt(imp.skippedCount)}</td>
                 <td className="right">
                   <button type="button" className="btn btn-small btn-ghost" onClick={() => onUndo(imp.id)} aria-label={`Undo import ${imp.id}`}>
                     Undo

@@ -116,9 +116,12 @@ function BrokerReport({ filename, report: r, onUndo }: { filename: string; repor
     ['Rows read', r.rows, ''],
     ['Imported', r.imported, 'pos'],
     ['Duplicates', r.duplicates, ''],
-    ['Skipped', r.skipped.length, ''],
-    ['Warnings', r.warnings.length, r.warnings.length > 0 ? 'warn' : ''],
+    ['Skipped', r.skippedCount, ''],
+    ['Warnings', r.warningCount, r.warningCount > 0 ? 'warn' : ''],
   ];
+  // A report keeps the first lines of each reason (docs/importers.md §Bounded): say so when it lists fewer.
+  const listed = r.skipped.length + r.warnings.length;
+  const counted = r.skippedCount + r.warningCount;
   return (
     <div className="report report-ok" data-testid="import-report">
       <div className="report-head">
@@ -137,9 +140,19 @@ function BrokerReport({ filename, report: r, onUndo }: { filename: string; repor
           </div>
         ))}
       </dl>
-      {(r.skipped.length > 0 || r.warnings.length > 0) && (
+      {counted > 0 && (
         <details className="report-details">
           <summary>Skipped rows and warnings</summary>
+          {r.skippedReasons.length > 0 && (
+            <ul className="muted small" data-testid="skipped-reasons">
+              {r.skippedReasons.map((reason) => (
+                <li key={reason.reason}>
+                  {fmtCount(reason.count, 'row')} skipped: {reason.reason}
+                </li>
+              ))}
+            </ul>
+          )}
+          {listed < counted && <p className="muted small">The first lines of each reason are listed ({fmtInt(listed)} of {fmtInt(counted)}).</p>}
           <ProblemTable
             columns={['Kind', 'Reason']}
             rows={[

@@ -106,7 +106,7 @@ const SPREADSHEET: Record<string, (text: string) => string> = {
       .join('\n'),
   'strikes without decimals': (text) => mapRows(text, (cells) => cells.map((cell, index) => (index === 11 ? String(Number(cell)) : cell))),
   'thousands separators (quoted), "Last:" and "Volume:" grouped': (text) =>
-    mapRows(text, (cells) => cells.map((cell, index) => (index > 0 && /^\d{4,}(\.\d+)?$/.test(cell) && index !== 1 && index !== 12 ? `"${Number(cell).toLocaleString('en-US', { maximumFractionDigits: 10 })}"` : cell)))
+    mapRows(text, (cells) => cells.map((cell, index) => (index > 0 && /^\d{4,}(?:\.\d+)?$/.test(cell) && index !== 1 && index !== 12 ? `"${Number(cell).toLocaleString('en-US', { maximumFractionDigits: 10 })}"` : cell)))
       .replace(/Last: (\d+\.?\d*)/, (_, spot: string) => `"Last: ${Number(spot).toLocaleString('en-US', { maximumFractionDigits: 10 })}"`)
       .replace(/"?Volume: [\d,\u202f]+"?/, 'Volume: 130\u202f859\u202f611'),
   'every data cell quoted': (text) => mapRows(text, (cells) => cells.map((cell) => `"${cell}"`)),
@@ -119,7 +119,7 @@ const SPREADSHEET: Record<string, (text: string) => string> = {
     const header = all.findIndex((l) => l.startsWith('Expiration Date,'));
     return all
       .map((l, index) => {
-        if (index < header) return l.replace(/,(?=\s*"?[A-Za-z]+:)/g, ';').replace(/(Last|Bid|Ask): (\d+)\.(\d+)/g, '$1: $2,$3');
+        if (index < header) return l.replace(/,(?=\s*"?[A-Z]+:)/gi, ';').replace(/(Last|Bid|Ask): (\d+)\.(\d+)/g, '$1: $2,$3');
         return l
           .split(',')
           .map((cell) => cell.replace(/^(-?\d+)\.(\d+)$/, '$1,$2'))

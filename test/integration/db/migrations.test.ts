@@ -102,6 +102,29 @@ describe('migrations', () => {
     expect(() => db.prepare(`INSERT INTO transactions VALUES (${row.replace("'t1'", "'t3'").replace("'r1'", "'r3'")}, 'x')`).run(), 'STRICT: a number only').toThrow();
   });
 
+  it('009 bounded reports: a report of every skipped line becomes counts and the first lines of each reason (≤ 64 KB); small ones stay', () => {
+    const path = join(tempDir(), 'a.db');
+    const v8 = open(path, 8).db;
+    // As a version-8 import stored it: every skipped line (46 MB of cancelled orders made 43 MB once).
+    const skipped = Array.from({ length: 60_000 }, (_, i) => ({ line: i + 2, reason: i % 3 === 0 ? 'strategy order' : 'order Cancelled: nothing filled' }));
+    const huge = { id: 1, broker: 'webull', source: 'webull-csv', filename: 'orders.csv', createdAt: '2026-01-01T00:00:00.000Z', accounts: [{ id: 'a1', name: 'Webull' }], rows: 60_001, imported: 1, duplicates: 0, skipped, warnings: [{ line: null, message: 'w' }] };
+    const small = { ...huge, id: 2, rows: 2, skipped: skipped.slice(0, 1), warnings: [] };
+    const insert = v8.prepare('INSERT INTO imports (id, broker, source, filename, created_at, rows, imported, duplicates, report_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    for (const r of [huge, small]) insert.run(r.id, r.broker, r.source, r.filename, r.createdAt, r.rows, r.imported, r.duplicates, JSON.stringify(r));
+    const before = v8.prepare('SELECT report_json FROM imports WHERE id = 2').pluck().get();
+    expect(JSON.stringify(huge).length).toBeGreaterThan(2_000_000);
+    v8.close();
+    opened.pop();
+    const { db } = open(path, 9);
+    const stored = (id: number) => String(db.prepare('SELECT report_json FROM imports WHERE id = ?').pluck().get(id));
+    const report = JSON.parse(stored(1)) as { skipped: unknown[]; skippedCount: number; skippedReasons: unknown[]; warningCount: number; rows: number };
+    expect(Buffer.byteLength(stored(1)), 'at most 64 KB').toBeLessThanOrEqual(64 * 1024);
+    expect(report.skippedCount, 'the count of every skipped line survives').toBe(60_000);
+    expect(report.skippedReasons, 'by reason, most frequent first').toEqual([{ reason: 'order Cancelled: nothing filled', count: 40_000 }, { reason: 'strategy order', count: 20_000 }]);
+    expect([report.skipped.length, report.warningCount, report.rows]).toEqual([10, 1, 60_001]);
+    expect(stored(2), 'a small report is left as it was').toBe(before);
+  });
+
   it('backs up to a file that opens at the old version', () => {
     const dir = tempDir();
     const path = join(dir, 'a.db');

@@ -20,7 +20,10 @@ function cboeJson(spot: number, quoteTime: string, expirations = ['991217']): st
 
 let server: Server;
 let baseUrl = '';
-let mode: 'ok' | 'fail' | 'garbage' | 'session' | 'future' = 'ok';
+let mode: 'ok' | 'fail' | 'garbage' | 'session' | 'future' | 'endless' | 'silent' = 'ok';
+/** Bytes the 'endless' server wrote before the poller hung up (it stops at 256 MB: a test must end). */
+let endlessSent = 0;
+const ENDLESS_LIMIT = 256 * 1024 * 1024;
 let requests: string[] = [];
 let ctx: OwnedContext;
 /** The poller's now (back-off, the quote time's plausibility) is the context's clock. */
@@ -31,6 +34,26 @@ beforeAll(async () => {
     requests.push(request.url ?? '');
     if (mode === 'fail') {
       response.writeHead(503).end('down');
+      return;
+    }
+    if (mode === 'silent') return; // never answers
+    if (mode === 'endless') {
+      // A body without end: chunks as fast as the client takes them, no Content-Length.
+      endlessSent = 0;
+      const chunk = Buffer.alloc(1024 * 1024, 0x20);
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const pump = () => {
+        while (endlessSent < ENDLESS_LIMIT) {
+          endlessSent += chunk.length;
+          if (!response.write(chunk)) {
+            response.once('drain', pump);
+            return;
+          }
+        }
+        response.end();
+      };
+      response.on('close', () => response.removeAllListeners('drain'));
+      pump();
       return;
     }
     // CBOE's `timestamp` is UTC. 'session': 2099-11-20 19:30 UTC = 14:30 New York, with a 0DTE expiration.
@@ -46,6 +69,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   ctx.close();
+  server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 });
 
@@ -118,4 +142,28 @@ describe('online chain source (CBOE delayed quotes, tested against a local serve
     expect((await expirationsOf('SPX')).snapshotTime, 'the snapshot from the future was not stored').toBe('2099-11-20T19:30:00.000Z');
     mode = 'ok';
   });
+
+  it('reads at most 32 MB of a response: a body without end is cut off there and the poll fails with the reason', async () => {
+    mode = 'endless';
+    clock.advance(3_600_000);
+    const source = new OnlineSource(ctx, undefined, fetch);
+    const [endless] = await source.pollOnce();
+    expect(endless?.ok).toBe(false);
+    expect(endless?.message).toMatch(/^the response is longer than the 32 MB read; retry in/);
+    // What crossed the socket before the poller hung up: the 32 MB read plus what the socket buffers held.
+    expect(endlessSent / 1024 / 1024, 'MB the server could write before the poller hung up').toBeLessThan(48);
+    mode = 'ok';
+  }, 60_000);
+
+  it('gives up a server that never answers after the request time limit', async () => {
+    mode = 'silent';
+    clock.advance(3_600_000);
+    const start = performance.now();
+    const [silent] = await new OnlineSource(ctx, undefined, fetch, { timeoutMs: 500, maxBytes: 32 * 1024 * 1024 }).pollOnce();
+    expect(silent?.ok).toBe(false);
+    expect(silent?.message).toMatch(/^no whole answer within 0.5 s; retry in/);
+    expect(performance.now() - start, 'given up at its limit').toBeLessThan(10_000);
+    mode = 'ok';
+  }, 60_000);
 });
+

@@ -4,6 +4,7 @@
  * then pausing so that the parent can SIGKILL it there.
  */
 import { syntheticTransactions } from '../../../src-shared/demo/journal';
+import { NO_NOTES } from '../../../src-shared/journal/import-report';
 import { systemClock } from '../../../src-main/clock';
 import { openDataFolder } from '../../../src-main/context';
 import { JournalService } from '../../../src-main/services/journal';
@@ -27,6 +28,6 @@ const pausing: ParsedRow[] = Object.assign([...rows], {
     }
   },
 });
-journal.store('generic', 'generic-csv', pausing, rows.length, [], [], 'big.csv');
+journal.store('generic', 'generic-csv', pausing, rows.length, NO_NOTES, 'big.csv');
 process.stdout.write('done\n');
 folder.db.close();

@@ -4,6 +4,7 @@
  * /gex/history, the documented queries, the journal's exact money; a second export writes nothing and another
  * folder gets the same bytes; export → import into a fresh data folder answers /gex the same, snapshot for snapshot.
  */
+import { NO_NOTES } from '../../../src-shared/journal/import-report';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -101,7 +102,7 @@ describe('the Parquet lake', () => {
       if (!stored.ok) throw new Error(`${fixture.file} refused`);
     }
     const transactions = demoTransactions(DEMO_JOURNAL_SEED, '2026-11-20');
-    await source.ctx.journal.store('demo', 'demo', transactions.map((transaction, index) => ({ line: index + 1, transaction })), transactions.length, [], [], 'demo');
+    await source.ctx.journal.store('demo', 'demo', transactions.map((transaction, index) => ({ line: index + 1, transaction })), transactions.length, NO_NOTES, 'demo');
     lake = join(folders.make('strikebook-lake-'), 'lake');
     first = exported(source, lake);
     duck = await openDuck();

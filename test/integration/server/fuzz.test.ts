@@ -181,7 +181,7 @@ symlinkSync('/etc', join(uiDir, 'etc-link'));
 symlinkSync(dataDir, join(uiDir, 'up'));
 const LINKED = ['/leak', '/etc-link/passwd', '/up/api-key', '/assets/../leak'];
 /** What the files behind the links hold: a key, or /etc/passwd's first line. */
-const LEAKED = /sb_[A-Za-z0-9_-]{43}|^root:/m;
+const LEAKED = /sb_[\w-]{43}|^root:/m;
 
 /** Integer parameters (of every route that has them) and number forms they refuse. */
 const INTEGER_PARAMS = new Set(['page', 'limit', 'year', 'expirationsCount', 'minDte', 'maxDte', 'snapshot']);

@@ -315,7 +315,7 @@ describe('numbers, dates and links over a real socket (issue 16)', () => {
     for (const target of ['/assets/key.js', '/%61ssets/key.js', '/x/../assets/key.js', '/assets/./key.js', '/data/api-key', '/data/strikebook.db', '/data/']) {
       for (const withKey of [null, key]) {
         const answer = await raw('GET', target, { key: withKey });
-        expect(answer.body, target).not.toMatch(/sb_[A-Za-z0-9_-]{43}|SQLite format 3/);
+        expect(answer.body, target).not.toMatch(/sb_[\w-]{43}|SQLite format 3/);
         if (answer.status === 200) expect(answer.body, `${target}: a page, the UI's own`).toContain('<title>Strikebook UI</title>');
         else expect(answer.status, target).toBe(404);
       }

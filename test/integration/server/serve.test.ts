@@ -48,7 +48,7 @@ describe('strikebook serve (headless)', () => {
     const created = runCli(['keys', 'create', '--name', 'script', '--data-dir', dataDir]);
     expect(created.status, created.stderr).toBe(0);
     const newKey = created.stdout.trim();
-    expect(newKey).toMatch(/^sb_[A-Za-z0-9_-]{43}$/);
+    expect(newKey).toMatch(/^sb_[\w-]{43}$/);
     const list = runCli(['keys', 'list', '--data-dir', dataDir]);
     expect(list.stdout).toMatch(/script/);
     expect(list.stdout).toMatch(/default/);

@@ -55,7 +55,7 @@ export function tx(input: TxInput): Transaction {
   const buys = ['BUY_TO_OPEN', 'BUY_TO_CLOSE', 'BUY', 'BUY_TO_COVER'].includes(input.type);
   const gross = Math.round(priceMinor * quantity * multiplier);
   const amountMinor = input.amount !== undefined ? toMinor(input.amount) : (sells ? gross : buys ? -gross : 0) - commissionMinor - feesMinor;
-  const instant = /[zZ]|[+-]\d\d:?\d\d$/.test(input.at) ? input.at : nyToUtc(input.at);
+  const instant = /z|[+-]\d\d:?\d\d$/i.test(input.at) ? input.at : nyToUtc(input.at);
   const row: ImportedTransaction = {
     accountName: input.account ?? 'acct',
     brokerRowId: input.id ?? `r${counter}`,
