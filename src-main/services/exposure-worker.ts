@@ -66,13 +66,15 @@ export interface ExposureCall {
 export type ExposureReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string; stack?: string; stopped?: StopReason };
 
 port.on('message', (message: ExposureCall) => {
+  let large = false;
   try {
     const method = methods[message.method] as (...args: unknown[]) => unknown;
     // An upload's bytes are decoded once and let go: a 50 MB chain is not held twice while it is parsed.
     const upload = message.method === 'planChainFile' ? message.args[0] : undefined;
     if (upload instanceof Uint8Array) {
       message.args[0] = decoded(upload);
-      if (upload.byteLength >= COLLECT_AFTER_DECODE_BYTES) collectGarbage();
+      large = upload.byteLength >= COLLECT_AFTER_DECODE_BYTES;
+      if (large) collectGarbage();
     }
     const value = underFlag(message.flag, () => {
       if (message.flag !== undefined) port.postMessage({ type: 'started', id: message.id });
@@ -83,5 +85,9 @@ port.on('message', (message: ExposureCall) => {
     const failed = error instanceof Error ? error : new Error(String(error));
     const stopped = error instanceof ParseStopped ? { stopped: error.reason } : {};
     port.postMessage({ id: message.id, ok: false, message: failed.message, ...(failed.stack === undefined ? {} : { stack: failed.stack }), ...stopped } satisfies ExposureReply);
+  } finally {
+    // Its text (and, refused, everything read from it) is garbage once answered: collected then, not at the next
+    // upload, whose peak it would otherwise add to (docs/importers.md §Bounded).
+    if (large) setImmediate(collectGarbage);
   }
 });

@@ -122,15 +122,19 @@ function turn(call: WriteCall): Promise<number> {
 const writes = {
   importFile: async (call: WriteCall, request: ImportRequest): Promise<Result<ImportRecord>> => {
     // Parsed under the job's flag, outside any write turn; a refused file never asks for one.
+    const large = typeof request.text !== 'string' && request.text.byteLength >= COLLECT_AFTER_DECODE_BYTES;
     const parsed = underFlag(call.flag, () => {
       port?.postMessage({ type: 'started', id: call.id });
       // Decoded once and the bytes let go (and collected, for a large one): a 50 MB upload is not held twice while it is parsed.
-      const size = typeof request.text === 'string' ? 0 : request.text.byteLength;
       request.text = importText(request.text);
-      if (size >= COLLECT_AFTER_DECODE_BYTES) collectGarbage();
+      if (large) collectGarbage();
       return journal.parse(request);
     });
-    if (!parsed.ok) return parsed;
+    if (!parsed.ok) {
+      // A refused file's text is garbage once answered: collected then, not at the next upload, whose peak it would add to.
+      if (large) setImmediate(collectGarbage);
+      return parsed;
+    }
     const deadlineMs = await turn(call);
     return ok(await writeTransaction(db, () => journal.storeParsed(parsed.value), deadlineMs).finally(shrink));
   },

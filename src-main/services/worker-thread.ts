@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { collectGarbage, COLLECT_AFTER_DECODE_BYTES } from './worker-gc';
 import { STOP_CODES, type StopReason } from '../checkpoint';
 
 /** Young-generation cap of a worker thread's heap (see WorkerThread.start). */
@@ -261,6 +262,10 @@ export class WorkerThread<Reply extends { id: number }> {
       }
       worker.ref();
       worker.postMessage(message(id), transfer);
+      // A large upload's bytes now belong to the worker; the socket chunks they were gathered from are garbage that
+      // this thread's V8 would keep for a while (tens of MB of external memory): collected now, once the request is
+      // on its way (a few ms, once per upload of this size; docs/importers.md §Bounded).
+      if (transfer.reduce((bytes, buffer) => bytes + buffer.byteLength, 0) >= COLLECT_AFTER_DECODE_BYTES) setImmediate(collectGarbage);
     });
   }
 

@@ -149,11 +149,13 @@ export function readTable(out: ResultCollector, text: string, spec: TableSpec): 
       let extra = 0;
       for (let i = width; i < record.cells.length; i += 1) if ((record.cells[i] ?? '').trim() !== '') extra += 1;
       if (extra > 0) {
-        out.error(record.line, `${record.cells.length} cells where the header has ${width} (a comma inside an unquoted cell?)`);
+        if (out.keepsErrors) out.error(record.line, `${record.cells.length} cells where the header has ${width} (a comma inside an unquoted cell?)`);
+        else out.countError(record.line);
         continue;
       }
       if (record.cells.length < requiredWidth) {
-        out.error(record.line, `${record.cells.length} cells where the header has ${width} (a truncated row: is the file cut off?)`);
+        if (out.keepsErrors) out.error(record.line, `${record.cells.length} cells where the header has ${width} (a truncated row: is the file cut off?)`);
+        else out.countError(record.line);
         continue;
       }
       yield record;
