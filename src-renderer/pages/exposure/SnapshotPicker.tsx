@@ -4,13 +4,13 @@
  * snapshot.
  */
 import { useCallback, useMemo, useState } from 'react';
-import type { Formula } from '../../src-shared/api/constants';
-import type { ExpirationsResponseT, GexQueryT, SnapshotsResponseT } from '../../src-shared/api/schemas';
-import { chartPalette, StrikeChart, useExposureTooltip, type StrikeSeries } from '../components/charts';
-import { LevelsChart, ProfileChart, RollOffBars } from '../components/exposure-charts';
-import { ErrorBanner, Loading, Options, Panel, Stat } from '../components/ui';
-import { fmtCount, fmtDateTime, fmtExposure, fmtInt, fmtPrice } from '../format';
-import { useApi, useAsync, useTheme } from '../hooks';
+import type { Formula } from '../../../src-shared/api/constants';
+import type { ExpirationsResponseT, GexQueryT, SnapshotsResponseT } from '../../../src-shared/api/schemas';
+import { chartPalette, StrikeChart, useExposureTooltip, type StrikeSeries } from '../../components/charts';
+import { LevelsChart, ProfileChart, RollOffBars } from '../../components/charts/ProfileChart';
+import { ErrorBanner, Loading, Options, Panel, Stat } from '../../components/ui';
+import { fmtCount, fmtDateTime, fmtExposure, fmtInt, fmtPrice } from '../../format';
+import { useApi, useAsync, useTheme } from '../../hooks';
 
 /** The scope parameters of the page's /gex request, shared by the profile, the history and the diff. */
 export type ScopeQuery = Omit<GexQueryT, 'symbol' | 'formula' | 'snapshot' | 'at'>;

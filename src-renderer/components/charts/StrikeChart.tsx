@@ -19,9 +19,9 @@ import {
   type SeriesMarker,
   type Time,
 } from 'lightweight-charts';
-import { fmtExposure, fmtMoneyCompact, fmtPrice } from '../format';
-import { strikesThatMatter } from '../strike-range';
-import { useTheme, type Theme } from '../hooks';
+import { fmtExposure, fmtMoneyCompact, fmtPrice } from '../../format';
+import { strikesThatMatter } from './strike-range';
+import { useTheme, type Theme } from '../../hooks';
 
 export interface ChartPalette {
   text: string;

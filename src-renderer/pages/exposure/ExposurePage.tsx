@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { FORMULA_OPTIONS, type Formula } from '../../src-shared/api/constants';
-import type { GexResponseT, VannaResponseT } from '../../src-shared/api/schemas';
-import { ImportOrDemo } from '../components/DemoButton';
-import { chartPalette, nearestStrike, spotMarkers, StrikeChart, useExposureTooltip, type StrikeMarker, type StrikeSeries } from '../components/charts';
-import { Badge, DemoBadge, EmptyState, ErrorBanner, Loading, Options, PageHead, Panel, Segmented, Stat } from '../components/ui';
-import { daysBetween } from '../../src-shared/calendar';
-import { dateInTimeZone, fmtCount, fmtDateTime, fmtExposure, fmtInt, fmtNumber, fmtPrice } from '../format';
-import { navigate, useApi, useAsync, useTheme, type Route } from '../hooks';
-import { ComparePanel, HistoryPanel, ProfilePanel, RollOffPanel, SnapshotPicker, type ScopeQuery } from './ExposureTime';
+import { FORMULA_OPTIONS, type Formula } from '../../../src-shared/api/constants';
+import type { GexResponseT, VannaResponseT } from '../../../src-shared/api/schemas';
+import { ImportOrDemo } from '../../components/DemoButton';
+import { chartPalette, nearestStrike, spotMarkers, StrikeChart, useExposureTooltip, type StrikeMarker, type StrikeSeries } from '../../components/charts';
+import { Badge, DemoBadge, EmptyState, ErrorBanner, Loading, Options, PageHead, Panel, Segmented, Stat } from '../../components/ui';
+import { daysBetween } from '../../../src-shared/calendar';
+import { dateInTimeZone, fmtCount, fmtDateTime, fmtExposure, fmtInt, fmtNumber, fmtPrice } from '../../format';
+import { navigate, useApi, useAsync, useTheme, type Route } from '../../hooks';
+import { ComparePanel, HistoryPanel, ProfilePanel, RollOffPanel, SnapshotPicker, type ScopeQuery } from './SnapshotPicker';
 
 type ScopeMode = 'count' | 'pick';
 /** The 0DTE switch: every expiration, the same-day one alone, or all but it. */

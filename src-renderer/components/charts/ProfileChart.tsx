@@ -3,9 +3,9 @@
  * across stored snapshots (spot, flip and walls as step lines), and the roll-off of gamma per expiration.
  */
 import { BaselineSeries, createChart, createOptionsChart, createSeriesMarkers, LineSeries, LineStyle, LineType, type DeepPartial, type PriceChartOptions, type SeriesMarker, type Time, type UTCTimestamp } from 'lightweight-charts';
-import type { GexHistoryResponseT, GexProfileResponseT } from '../../src-shared/api/schemas';
-import { fmtDateTime, fmtPct, fmtPrice } from '../format';
-import { fixedOptions, useChart, zeroBaseline } from './charts';
+import type { GexHistoryResponseT, GexProfileResponseT } from '../../../src-shared/api/schemas';
+import { fmtDateTime, fmtPct, fmtPrice } from '../../format';
+import { fixedOptions, useChart, zeroBaseline } from './StrikeChart';
 
 /**
  * The profile curve: net GEX (the formula's unit) against a hypothetical spot, green above the zero line and red
