@@ -1,186 +1,21 @@
 /**
- * lightweight-charts wrappers. Colours come from the CSS variables of the current theme so charts follow the
- * light/dark toggle; the charts resize with their container (autoSize).
+ * Per-strike histograms on lightweight-charts' options (price) horizontal axis: GEX, DEX, open interest, vanna and
+ * charm, the change between snapshots; level markers (spot, flip, walls) on rows of their own.
  */
-import { useCallback, useEffect, useMemo, useRef, type DependencyList, type RefObject } from 'react';
+import { useCallback, useMemo, useRef } from 'react';
 import {
-  BaselineSeries,
-  ColorType,
-  createChart,
   createOptionsChart,
   createSeriesMarkers,
   HistogramSeries,
   LineSeries,
-  LineStyle,
   type DeepPartial,
-  type IChartApi,
   type IChartApiBase,
   type PriceChartOptions,
   type SeriesMarker,
-  type Time,
 } from 'lightweight-charts';
-import { fmtExposure, fmtMoneyCompact, fmtPrice } from '../../format';
+import { fmtExposure, fmtPrice } from '../../format';
+import { baseOptions, useChart, type ChartPalette } from './base';
 import { strikesThatMatter } from './strike-range';
-import { useTheme, type Theme } from '../../hooks';
-
-export interface ChartPalette {
-  text: string;
-  muted: string;
-  grid: string;
-  border: string;
-  bg: string;
-  pos: string;
-  neg: string;
-  posFill: string;
-  negFill: string;
-  accent: string;
-  warn: string;
-  call: string;
-  put: string;
-  net: string;
-}
-
-function cssVar(name: string, fallback: string): string {
-  const value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
-  return value === '' ? fallback : value;
-}
-
-export function chartPalette(_theme: Theme): ChartPalette {
-  return {
-    text: cssVar('--text', '#1b2230'),
-    muted: cssVar('--text-muted', '#6b7385'),
-    grid: cssVar('--chart-grid', 'rgba(128,128,128,0.12)'),
-    border: cssVar('--border', '#d9dde5'),
-    bg: cssVar('--surface', '#ffffff'),
-    pos: cssVar('--pos', '#0f9d58'),
-    neg: cssVar('--neg', '#d93025'),
-    posFill: cssVar('--pos-fill', 'rgba(15,157,88,0.18)'),
-    negFill: cssVar('--neg-fill', 'rgba(217,48,37,0.18)'),
-    accent: cssVar('--accent', '#2f6fed'),
-    warn: cssVar('--warn', '#c98a00'),
-    call: cssVar('--call', 'rgba(15,157,88,0.55)'),
-    put: cssVar('--put', 'rgba(217,48,37,0.55)'),
-    net: cssVar('--net', '#2f6fed'),
-  };
-}
-
-export function baseOptions(palette: ChartPalette) {
-  return {
-    autoSize: true,
-    layout: {
-      background: { type: ColorType.Solid, color: 'transparent' },
-      textColor: palette.muted,
-      fontFamily: 'Inter, system-ui, -apple-system, Segoe UI, Roboto, sans-serif',
-      fontSize: 11,
-      attributionLogo: false,
-    },
-    grid: { vertLines: { color: palette.grid }, horzLines: { color: palette.grid } },
-    rightPriceScale: { borderColor: palette.border },
-    leftPriceScale: { borderColor: palette.border },
-    timeScale: { borderColor: palette.border },
-    crosshair: { vertLine: { labelBackgroundColor: palette.accent }, horzLine: { labelBackgroundColor: palette.accent } },
-  } as const;
-}
-
-/** A line green above zero and red below (a baseline series at 0): the equity curve, the gamma profile. */
-export function zeroBaseline(palette: ChartPalette) {
-  return {
-    baseValue: { type: 'price' as const, price: 0 },
-    topLineColor: palette.pos,
-    topFillColor1: palette.posFill,
-    topFillColor2: 'rgba(0,0,0,0)',
-    bottomLineColor: palette.neg,
-    bottomFillColor1: 'rgba(0,0,0,0)',
-    bottomFillColor2: palette.negFill,
-    lineWidth: 2 as const,
-    priceLineVisible: false,
-  };
-}
-
-/** A chart that always shows all its data: no scroll, no zoom, the time axis pinned at both edges. */
-export function fixedOptions(palette: ChartPalette) {
-  return {
-    ...baseOptions(palette),
-    timeScale: { borderColor: palette.border, fixLeftEdge: true, fixRightEdge: true },
-    handleScroll: false,
-    handleScale: false,
-  } as const;
-}
-
-/**
- * The element a chart is drawn into: `build` makes the chart (from the palette of the current theme) and returns
- * it; it is rebuilt when a dependency or the theme changes and removed when the element goes.
- */
-export function useChart(build: (container: HTMLDivElement, palette: ChartPalette) => { remove: () => void }, deps: DependencyList): RefObject<HTMLDivElement | null> {
-  const ref = useRef<HTMLDivElement>(null);
-  const theme = useTheme();
-  useEffect(() => {
-    const container = ref.current;
-    if (!container) return;
-    const chart = build(container, chartPalette(theme));
-    return () => chart.remove();
-    // `build` is a new closure every render; what it reads is in `deps`.
-  }, [...deps, theme]);
-  return ref;
-}
-
-/** A fixed (no scroll, no zoom) chart over dates with money on the price axis: the journal's charts. */
-function createMoneyTimeChart(container: HTMLElement, palette: ReturnType<typeof chartPalette>, currency: string) {
-  const fixed = fixedOptions(palette);
-  return createChart(container, {
-    ...fixed,
-    localization: { priceFormatter: (value: number) => fmtMoneyCompact(value, currency) },
-    // These charts always show all their data. Without the lock a narrower container (a scrollbar appearing,
-    // the window or the sidebar changing) keeps the bar spacing and the left edge, and the last days fall off the right.
-    timeScale: { ...fixed.timeScale, lockVisibleTimeRangeOnResize: true },
-  });
-}
-
-/**
- * Fits all the data, then writes the first and last dates the chart really shows onto its element (`data-shown-from`, `data-shown-to`),
- * from the library's own visible range: what a reader can check against the data, and the browser tests do.
- */
-function fitAndReportDates(chart: IChartApi, container: HTMLElement): void {
-  chart.timeScale().fitContent();
-  const update = () => {
-    const range = chart.timeScale().getVisibleRange();
-    container.dataset.shownFrom = range ? businessDay(range.from) : '';
-    container.dataset.shownTo = range ? businessDay(range.to) : '';
-  };
-  chart.timeScale().subscribeVisibleTimeRangeChange(update);
-  update();
-}
-
-function businessDay(time: Time): string {
-  if (typeof time === 'string') return time;
-  if (typeof time === 'number') return new Date(time * 1000).toISOString().slice(0, 10);
-  return `${String(time.year).padStart(4, '0')}-${String(time.month).padStart(2, '0')}-${String(time.day).padStart(2, '0')}`;
-}
-
-/** Cumulative P&L: green above zero, red below (a baseline series at 0). */
-export function EquityChart({ points, currency, height = 240 }: { points: ReadonlyArray<{ date: string; value: number }>; currency: string; height?: number }) {
-  const ref = useChart((container, palette) => {
-    const chart = createMoneyTimeChart(container, palette, currency);
-    const series = chart.addSeries(BaselineSeries, zeroBaseline(palette));
-    series.setData(points.map((p) => ({ time: p.date as Time, value: p.value })));
-    series.createPriceLine({ price: 0, color: palette.border, lineWidth: 1, lineStyle: LineStyle.Dotted, axisLabelVisible: false, title: '' });
-    fitAndReportDates(chart, container);
-    return chart;
-  }, [points, currency]);
-  return <div className="chart" ref={ref} style={{ height }} role="img" aria-label="Equity curve: cumulative P&L by day" />;
-}
-
-/** Monthly P&L bars on a time axis. */
-export function MonthlyBars({ months, currency, height = 180 }: { months: ReadonlyArray<{ month: string; pl: number }>; currency: string; height?: number }) {
-  const ref = useChart((container, palette) => {
-    const chart = createMoneyTimeChart(container, palette, currency);
-    const series = chart.addSeries(HistogramSeries, { priceLineVisible: false, lastValueVisible: false });
-    series.setData(months.map((m) => ({ time: `${m.month.slice(0, 7)}-01` as Time, value: m.pl, color: m.pl >= 0 ? palette.pos : palette.neg })));
-    fitAndReportDates(chart, container);
-    return chart;
-  }, [months, currency]);
-  return <div className="chart" ref={ref} style={{ height }} role="img" aria-label="Monthly P&L" />;
-}
 
 export interface StrikeSeries {
   label: string;

@@ -1,2 +1,7 @@
 /** The renderer's charts, one file per kind (docs/ui.md "Charts"). */
+export * from './base';
+export * from './MoneyCharts';
 export * from './StrikeChart';
+export * from './ProfileChart';
+export * from './LevelsChart';
+export * from './RollOffBars';
