@@ -3,7 +3,7 @@
  * lightweight-charts' base options, and the hook that builds a chart into an element and rebuilds it when its inputs
  * or the theme change. Charts resize with their container (autoSize).
  */
-import { useEffect, useRef, type DependencyList, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type DependencyList, type RefObject } from 'react';
 import { ColorType } from 'lightweight-charts';
 import { useTheme, type Theme } from '../../hooks';
 
@@ -22,6 +22,8 @@ export interface ChartPalette {
   call: string;
   put: string;
   net: string;
+  /** The expected-move band's fill. */
+  band: string;
 }
 
 function cssVar(name: string, fallback: string): string {
@@ -45,7 +47,20 @@ export function chartPalette(_theme: Theme): ChartPalette {
     call: cssVar('--call', 'rgba(15,157,88,0.55)'),
     put: cssVar('--put', 'rgba(217,48,37,0.55)'),
     net: cssVar('--net', '#2f6fed'),
+    band: cssVar('--chart-band', 'rgba(47,111,237,0.09)'),
   };
+}
+
+export const CHART_FONT_FAMILY = 'Inter, system-ui, -apple-system, Segoe UI, Roboto, sans-serif';
+export const CHART_FONT_PX = 11;
+
+let measuring: CanvasRenderingContext2D | null | undefined;
+/** The width in pixels of `text` in the charts' font: what a label needs, to keep it inside the plot. */
+export function textWidth(text: string, fontPx = CHART_FONT_PX): number {
+  if (measuring === undefined) measuring = document.createElement('canvas').getContext('2d');
+  if (!measuring) return text.length * fontPx * 0.62;
+  measuring.font = `${fontPx}px ${CHART_FONT_FAMILY}`;
+  return measuring.measureText(text).width;
 }
 
 export function baseOptions(palette: ChartPalette) {
@@ -54,13 +69,14 @@ export function baseOptions(palette: ChartPalette) {
     layout: {
       background: { type: ColorType.Solid, color: 'transparent' },
       textColor: palette.muted,
-      fontFamily: 'Inter, system-ui, -apple-system, Segoe UI, Roboto, sans-serif',
-      fontSize: 11,
+      fontFamily: CHART_FONT_FAMILY,
+      fontSize: CHART_FONT_PX,
       attributionLogo: false,
     },
     grid: { vertLines: { color: palette.grid }, horzLines: { color: palette.grid } },
-    rightPriceScale: { borderColor: palette.border },
-    leftPriceScale: { borderColor: palette.border },
+    // entireTextOnly: the top and bottom value labels are drawn only when whole (they were cut in half at the top).
+    rightPriceScale: { borderColor: palette.border, entireTextOnly: true },
+    leftPriceScale: { borderColor: palette.border, entireTextOnly: true },
     timeScale: { borderColor: palette.border },
     crosshair: { vertLine: { labelBackgroundColor: palette.accent }, horzLine: { labelBackgroundColor: palette.accent } },
   } as const;
@@ -106,5 +122,23 @@ export function useChart(build: (container: HTMLDivElement, palette: ChartPalett
     // `build` is a new closure every render; what it reads is in `deps`.
   }, [...deps, theme]);
   return ref;
+}
+
+/**
+ * The width of an element, kept up to date (ResizeObserver): for the charts that lay themselves out by pixels (a
+ * strike chart's room for its labels, the hand-drawn ones). 0 until the element is laid out.
+ */
+export function useElementWidth<T extends HTMLElement>(): [RefObject<T | null>, number] {
+  const ref = useRef<T>(null);
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    setWidth(Math.round(element.clientWidth));
+    const observer = new ResizeObserver(() => setWidth(Math.round(element.clientWidth)));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, width];
 }
 
