@@ -1,23 +1,24 @@
 /** The levels across stored snapshots (/gex/history): spot as a line, the flip and both walls as step lines. */
 import { createChart, LineSeries, LineStyle, LineType, type Time, type UTCTimestamp } from 'lightweight-charts';
 import type { GexHistoryResponseT } from '../../../src-shared/api/schemas';
-import { fmtDateTime, fmtPrice } from '../../format';
+import { fmtPrice } from '../../format';
 import { fixedOptions, useChart } from './base';
+import { newYorkWallSeconds, wallText, wallTickLabel } from './wall-clock';
 
-const seconds = (iso: string) => Math.round(Date.parse(iso) / 1000) as UTCTimestamp;
+const seconds = (iso: string) => Math.round(newYorkWallSeconds(Date.parse(iso))) as UTCTimestamp;
 
 /**
- * Levels over time: spot as a line, the flip and both walls as step lines, one point per stored snapshot. Times are
- * shown in New York (the axis labels are formatted, the points stay UTC instants).
+ * Levels over time: spot as a line, the flip and both walls as step lines, one point per stored snapshot. The axis
+ * is New York time (wall-clock.ts): a new year's tick shows the whole date, a day's `MM-DD`, a time `HH:mm`.
  */
 export function LevelsChart({ history, height = 260 }: { history: GexHistoryResponseT; height?: number }) {
   const ref = useChart((container, palette) => {
-    const toText = (time: Time) => (typeof time === 'number' ? fmtDateTime(new Date(time * 1000).toISOString()) : String(time));
+    const wall = (time: Time) => (typeof time === 'number' ? time : 0);
     const fixed = fixedOptions(palette);
     const chart = createChart(container, {
       ...fixed,
-      localization: { priceFormatter: (v: number) => fmtPrice(v), timeFormatter: toText },
-      timeScale: { ...fixed.timeScale, timeVisible: true, tickMarkFormatter: (time: Time) => toText(time).slice(5, 16) },
+      localization: { priceFormatter: (v: number) => fmtPrice(v), timeFormatter: (time: Time) => `${wallText(wall(time))} ET` },
+      timeScale: { ...fixed.timeScale, timeVisible: true, tickMarkMaxCharacterLength: 10, tickMarkFormatter: (time: Time, type: number) => wallTickLabel(wall(time), type) },
     });
     // Snapshots quoted in the same second would be one time on the axis: the newest of them is kept.
     const byTime = new Map<number, GexHistoryResponseT['points'][number]>();
