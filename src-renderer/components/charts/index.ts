@@ -5,3 +5,6 @@ export * from './StrikeChart';
 export * from './ProfileChart';
 export * from './LevelsChart';
 export * from './RollOffBars';
+export * from './TermStructureChart';
+export * from './HeatMap';
+export type { HeatScaleMode } from './scales';

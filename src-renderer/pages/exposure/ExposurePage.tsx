@@ -6,12 +6,17 @@ import { DemoBadge, EmptyState, ErrorBanner, Loading, Options, PageHead, Panel, 
 import { fmtCount, fmtDateTime, fmtInt, fmtPrice } from '../../format';
 import { navigate, useApi, useAsync, type Route } from '../../hooks';
 import { ComparePanel } from './ComparePanel';
+import { ExpirationsTable } from './ExpirationsTable';
+import { HeatMapPanel } from './HeatMapPanel';
 import { HistoryPanel } from './HistoryPanel';
+import { KeyNumbers } from './KeyNumbers';
+import { OpenInterestPanel } from './OpenInterestPanel';
 import { ProfilePanel } from './ProfilePanel';
 import { RollOffPanel } from './RollOffPanel';
 import { ALL_EXPIRATIONS, dteOf, scopeQuery, type DteMode, type ScopeMode } from './scope';
 import { SnapshotPicker } from './SnapshotPicker';
-import { GexPanel } from './StrikeExposurePanel';
+import { StrikeExposurePanel } from './StrikeExposurePanel';
+import { TermStructurePanel } from './TermStructurePanel';
 import { VannaPanel } from './VannaPanel';
 
 export function ExposurePage({ route }: { route: Route }) {
@@ -50,10 +55,14 @@ export function ExposurePage({ route }: { route: Route }) {
     // scopeKey stands for scopeParams (useAsync compares its dependencies by identity).
     [api, activeSymbol, formula, scopeKey, selected, info?.quoteTime],
   );
+  const gexData = gex.data;
+  const inScope = useMemo(() => new Set(gexData?.meta.expirations ?? []), [gexData]);
   const expirations = useAsync(
     (signal) => (activeSymbol === '' ? Promise.resolve(undefined) : api.expirations(activeSymbol, signal, selected ?? undefined)),
     [api, activeSymbol, info?.quoteTime, selected],
   );
+
+  const dteByExpiration = useMemo(() => new Map((expirations.data?.details ?? []).map((d) => [d.expiration, d.dte])), [expirations.data]);
 
   const changeSymbol = (next: string) => {
     setSymbol(next);
@@ -87,9 +96,12 @@ export function ExposurePage({ route }: { route: Route }) {
   const available = g?.meta.availableExpirations ?? expirations.data?.expirations ?? [];
   const details = new Map((expirations.data?.details ?? []).map((d) => [d.expiration, d]));
   const snapshotTime = g?.meta.snapshotTime ?? info?.quoteTime ?? '';
+  // The expirations of the snapshot /gex answered on (not the previous one's, while the new answer loads).
+  const sameSnapshot = expirations.data && g && expirations.data.snapshotTime === g.meta.snapshotTime ? expirations.data : undefined;
+  const nearest = g ? sameSnapshot?.details.find((d) => d.expiration === g.meta.expirations[0]) : undefined;
 
   return (
-    <div className="page" data-testid="page-exposure">
+    <div className="page page-exposure" data-testid="page-exposure">
       <PageHead
         title="Exposure"
         meta={
@@ -173,14 +185,23 @@ export function ExposurePage({ route }: { route: Route }) {
 
       {gex.error && <ErrorBanner error={gex.error} onRetry={gex.reload} />}
       {!g && !gex.error && <Loading label="Computing exposure…" />}
-      {g && <GexPanel gex={g} />}
+      {g && <KeyNumbers gex={g} nearest={nearest} />}
+      {g && <StrikeExposurePanel gex={g} nearest={nearest} />}
       {g && g.data.length === 0 && dte === '0dte' && <p className="muted pad">No expiration of the quote day in this snapshot.</p>}
       {g && activeSymbol !== '' && (
         <div className="grid-2">
           <ProfilePanel symbol={activeSymbol} formula={formula} scope={scopeParams} snapshot={selected} unit={g.meta.unit} />
-          <RollOffPanel expirations={expirations.data} />
+          <RollOffPanel expirations={sameSnapshot} />
         </div>
       )}
+      {g && <ExpirationsTable expirations={sameSnapshot} inScope={g.meta.expirations} />}
+      {g && (
+        <div className="grid-2 grid-even">
+          <TermStructurePanel expirations={sameSnapshot} inScope={inScope} />
+          <OpenInterestPanel gex={g} nearest={nearest} />
+        </div>
+      )}
+      {g && activeSymbol !== '' && <HeatMapPanel symbol={activeSymbol} formula={formula} snapshot={selected} snapshotTime={g.meta.snapshotTime} dteByExpiration={dteByExpiration} />}
       {g && activeSymbol !== '' && <HistoryPanel symbol={activeSymbol} formula={formula} scope={scopeParams} version={stored.map((s) => s.id).join(',')} />}
       {g && activeSymbol !== '' && <ComparePanel symbol={activeSymbol} formula={formula} scope={scopeParams} snapshots={stored} current={g.meta.snapshotId} unit={g.meta.unit} />}
       {activeSymbol !== '' && snapshotTime !== '' && <VannaPanel symbol={activeSymbol} snapshotTime={snapshotTime} snapshot={selected} />}

@@ -4,6 +4,7 @@ import { ProfileChart } from '../../components/charts';
 import { ErrorBanner, Loading, Panel } from '../../components/ui';
 import { fmtExposure } from '../../format';
 import { useApi, useAsync } from '../../hooks';
+import { flipWords } from './flip-words';
 import type { ScopeQuery } from './scope';
 
 /** The gamma profile: net GEX if spot were x (/gex/profile), over the page's scope. */
@@ -16,7 +17,15 @@ export function ProfilePanel({ symbol, formula, scope, snapshot, unit }: { symbo
     <Panel title="Gamma profile" id="gex-profile" actions={<span className="muted small">net GEX if spot were x · {unit}</span>}>
       {profile.error && <ErrorBanner error={profile.error} onRetry={profile.reload} />}
       {!profile.data && !profile.error && <Loading />}
-      {profile.data && <ProfileChart profile={profile.data} formatValue={formatValue} />}
+      {profile.data && (
+        <>
+          <ProfileChart profile={profile.data} formatValue={formatValue} />
+          <p className="muted small chart-note" data-testid="profile-flip">
+            Gamma flip: {flipWords(profile.data.flipStatus, profile.data.flipRoots, profile.data.stockPrice)}
+            {profile.data.flipStatus === 'multiple' && ' (the arrows; the one labelled is nearest spot)'}
+          </p>
+        </>
+      )}
     </Panel>
   );
 }

@@ -1,70 +1,92 @@
-/** The key numbers of the scope and its exposure by strike. */
+/**
+ * Exposure by strike: gamma (GEX) or delta (DEX) of the scope, calls, puts and net, with spot, the flip (and a dashed
+ * line at each other crossing), the walls, the nearest expiration's max pain and its expected-move band marked.
+ */
 import { useMemo, useState } from 'react';
 import type { GexResponseT } from '../../../src-shared/api/schemas';
-import { chartPalette, nearestStrike, spotMarkers, StrikeChart, useExposureTooltip, type StrikeMarker, type StrikeSeries } from '../../components/charts';
-import { Badge, Panel, Stat } from '../../components/ui';
-import { fmtCount, fmtExposure, fmtInt, fmtNumber, fmtPrice } from '../../format';
+import { chartPalette, nearestStrike, spotMarkers, StrikeChart, useExposureTooltip, type StrikeBand, type StrikeLine, type StrikeMarker, type StrikeSeries } from '../../components/charts';
+import { Panel, Segmented } from '../../components/ui';
+import { fmtExposure, fmtInt, fmtNumber, fmtPrice } from '../../format';
 import { useTheme } from '../../hooks';
+import { listOfLevels } from './flip-words';
+import { DEX_UNIT, fmtMove, fmtMovePct, type ExpirationDetail } from './KeyNumbers';
 
-export function GexPanel({ gex }: { gex: GexResponseT }) {
+type Measure = 'gex' | 'dex';
+const MEASURES = [
+  { value: 'gex', label: 'Gamma', title: 'GEX: dealer gamma per strike, in the formula’s unit' },
+  { value: 'dex', label: 'Delta', title: 'DEX: the open interest’s delta per strike, in shares (not scaled by the formula)' },
+] as const;
+
+export function StrikeExposurePanel({ gex, nearest }: { gex: GexResponseT; nearest: ExpirationDetail | undefined }) {
   const theme = useTheme();
-  const unit = gex.meta.unit;
   const palette = useMemo(() => chartPalette(theme), [theme]);
+  const [measure, setMeasure] = useState<Measure>('gex');
   const [visible, setVisible] = useState({ call: true, put: true, net: true });
+  const unit = measure === 'gex' ? gex.meta.unit : DEX_UNIT;
   const series = useMemo<StrikeSeries[]>(() => {
+    const pick = measure === 'gex' ? (['callGEX', 'putGEX', 'netGEX'] as const) : (['callDEX', 'putDEX', 'netDEX'] as const);
+    const name = measure === 'gex' ? 'GEX' : 'DEX';
     const list: StrikeSeries[] = [];
-    if (visible.call) list.push({ label: 'Call GEX', color: palette.call, values: gex.data.map((r) => ({ strike: r.strike, value: r.callGEX })) });
-    if (visible.put) list.push({ label: 'Put GEX', color: palette.put, values: gex.data.map((r) => ({ strike: r.strike, value: r.putGEX })) });
-    if (visible.net) list.push({ label: 'Net GEX', color: palette.net, values: gex.data.map((r) => ({ strike: r.strike, value: r.netGEX })) });
+    if (visible.call) list.push({ label: `Call ${name}`, color: palette.call, values: gex.data.map((r) => ({ strike: r.strike, value: r[pick[0]] })) });
+    if (visible.put) list.push({ label: `Put ${name}`, color: palette.put, values: gex.data.map((r) => ({ strike: r.strike, value: r[pick[1]] })) });
+    if (visible.net) list.push({ label: `Net ${name}`, color: palette.net, values: gex.data.map((r) => ({ strike: r.strike, value: r[pick[2]] })) });
     return list;
-  }, [gex, visible, palette]);
+  }, [gex, visible, palette, measure]);
   const markers = useMemo<StrikeMarker[]>(() => {
     if (series.length === 0) return [];
     const strikes = gex.data.map((r) => r.strike);
-    // Spot and flip stand on rows of their own at the bottom, the walls hang from rows at the top (StrikeMarker).
+    // Spot and flip stand on rows of their own at the bottom; the walls and max pain hang from rows at the top.
     const list = spotMarkers(strikes, gex.stockPrice, palette);
     if (gex.gammaInflection !== null) {
       const flip = nearestStrike(strikes, gex.gammaInflection);
-      if (flip !== null) list.push({ strike: flip, label: `Flip ${fmtPrice(gex.gammaInflection)}`, color: palette.warn, edge: 'bottom' });
+      const label = gex.flipStatus === 'multiple' ? `Flip ${fmtPrice(gex.gammaInflection)} (1 of ${gex.flipRoots.length})` : `Flip ${fmtPrice(gex.gammaInflection)}`;
+      if (flip !== null) list.push({ strike: flip, label, color: palette.warn, edge: 'bottom' });
     }
     if (gex.callWall) list.push({ strike: gex.callWall.strike, label: `Call wall ${fmtPrice(gex.callWall.strike)}`, color: palette.pos, edge: 'top' });
     if (gex.putWall) list.push({ strike: gex.putWall.strike, label: `Put wall ${fmtPrice(gex.putWall.strike)}`, color: palette.neg, edge: 'top' });
+    const pain = nearest?.maxPain ?? null;
+    if (pain !== null) {
+      const at = nearestStrike(strikes, pain);
+      if (at !== null) list.push({ strike: at, label: `Max pain ${fmtPrice(pain)}`, color: palette.muted, edge: 'top' });
+    }
     return list;
-  }, [gex, series.length, palette]);
+  }, [gex, series.length, palette, nearest]);
+  const band = useMemo<StrikeBand | undefined>(
+    () => (nearest?.expectedMove == null ? undefined : { from: gex.stockPrice - nearest.expectedMove, to: gex.stockPrice + nearest.expectedMove }),
+    [gex.stockPrice, nearest],
+  );
+  // The flip named has its marker; the other crossings (flipStatus multiple) are dashed lines.
+  const others = useMemo(() => gex.flipRoots.filter((root) => root !== gex.gammaInflection), [gex.flipRoots, gex.gammaInflection]);
+  const lines = useMemo<StrikeLine[]>(() => others.map((at) => ({ at, color: palette.warn })), [others, palette]);
   const focus = useMemo(() => ({ from: gex.stockPrice * 0.9, to: gex.stockPrice * 1.1 }), [gex.stockPrice]);
-  const { formatValue, tooltip } = useExposureTooltip(gex.data, unit, (r) => [
-    ['Calls', fmtExposure(r.callGEX, unit)],
-    ['Puts', fmtExposure(r.putGEX, unit)],
-    ['Net', fmtExposure(r.netGEX, unit)],
-    ['OI', `calls ${fmtInt(r.callOI)} · puts ${fmtInt(r.putOI)}`],
-  ]);
+  const { formatValue, tooltip } = useExposureTooltip(
+    gex.data,
+    unit,
+    (r) =>
+      measure === 'gex'
+        ? [
+            ['Calls', fmtExposure(r.callGEX, unit)],
+            ['Puts', fmtExposure(r.putGEX, unit)],
+            ['Net', fmtExposure(r.netGEX, unit)],
+            ['OI', `calls ${fmtInt(r.callOI)} · puts ${fmtInt(r.putOI)}`],
+          ]
+        : [
+            ['Calls Δ', fmtExposure(r.callDEX, unit)],
+            ['Puts Δ', fmtExposure(r.putDEX, unit)],
+            ['Net Δ', fmtExposure(r.netDEX, unit)],
+            ['OI', `calls ${fmtInt(r.callOI)} · puts ${fmtInt(r.putOI)}`],
+          ],
+    measure,
+  );
+  const title = measure === 'gex' ? 'Gamma exposure by strike' : 'Delta exposure by strike';
 
   return (
-    <>
-      <div className="stats-grid stats-grid-6" data-testid="gex-key-numbers">
-        <Stat label="Spot" value={fmtPrice(gex.stockPrice)} sub={fmtCount(gex.meta.contracts, 'contract')} />
-        <Stat
-          label="Total GEX"
-          value={<span className={gex.totalGEX >= 0 ? 'pos' : 'neg'}>{fmtExposure(gex.totalGEX, unit)}</span>}
-          sub={
-            <Badge tone={gex.gammaZone === 'positive' ? 'pos' : 'neg'} title={gex.gammaZone === 'positive' ? 'Dealers long gamma: they dampen moves' : 'Dealers short gamma: they amplify moves'}>
-              {gex.gammaZone} gamma
-            </Badge>
-          }
-        />
-        <Stat
-          label="Gamma flip"
-          value={fmtPrice(gex.gammaInflection)}
-          sub={gex.gammaInflection !== null ? `${fmtNumber(((gex.gammaInflection - gex.stockPrice) / gex.stockPrice) * 100, 2)}% from spot` : 'no sign change within ±20%'}
-        />
-        <Stat label="Call wall" tone="tone-pos" value={gex.callWall ? fmtPrice(gex.callWall.strike) : '—'} sub={gex.callWall ? fmtExposure(gex.callWall.gex, unit) : 'no calls'} title="Largest call GEX: resistance / pin magnet" />
-        <Stat label="Put wall" tone="tone-neg" value={gex.putWall ? fmtPrice(gex.putWall.strike) : '—'} sub={gex.putWall ? fmtExposure(gex.putWall.gex, unit) : 'no puts'} title="Most negative put GEX: support / acceleration point" />
-        <Stat label="Expirations" value={fmtInt(gex.meta.expirations.length)} sub={gex.meta.expirations.length <= 3 ? gex.meta.expirations.join(', ') : `${gex.meta.expirations[0]} … ${gex.meta.expirations[gex.meta.expirations.length - 1]}`} />
-      </div>
-      <Panel
-        title="Gamma exposure by strike"
-        id="gex-chart"
-        actions={
+    <Panel
+      title={title}
+      id="gex-chart"
+      actions={
+        <>
+          <Segmented label="Measure" value={measure} options={MEASURES} onChange={setMeasure} />
           <div className="legend" role="group" aria-label="Series">
             {(['call', 'put', 'net'] as const).map((key) => (
               <label key={key} className={`legend-item legend-${key}`}>
@@ -75,14 +97,46 @@ export function GexPanel({ gex }: { gex: GexResponseT }) {
             ))}
             <span className="muted small">{unit}</span>
           </div>
-        }
-      >
-        {gex.data.length === 0 ? (
-          <p className="muted pad">No open interest in the chosen expirations.</p>
-        ) : (
-          <StrikeChart series={series} markers={markers} focus={focus} formatValue={formatValue} tooltip={tooltip} label={`Gamma exposure by strike for ${gex.symbol}`} height={360} />
-        )}
-      </Panel>
-    </>
+        </>
+      }
+    >
+      {gex.data.length === 0 ? (
+        <p className="muted pad">No open interest in the chosen expirations.</p>
+      ) : (
+        <>
+          <div className="legend legend-static" data-testid="strike-levels">
+            {nearest && band && (
+              <span className="legend-item legend-band" data-testid="expected-move-band">
+                <span className="swatch" aria-hidden="true" />
+                Expected move to {nearest.expiration}: {fmtMove(nearest)} ({fmtMovePct(nearest)}), {fmtNumber(band.from, 2)}–{fmtNumber(band.to, 2)}
+              </span>
+            )}
+            {nearest?.maxPain != null && (
+              <span className="legend-item legend-pain">
+                <span className="swatch" aria-hidden="true" />
+                Max pain {fmtPrice(nearest.maxPain)} ({nearest.expiration})
+              </span>
+            )}
+            {others.length > 0 && (
+              <span className="legend-item legend-flip">
+                <span className="swatch swatch-dashed" aria-hidden="true" />
+                {others.length === 1 ? 'Other crossing' : 'Other crossings'} {listOfLevels(others)}
+              </span>
+            )}
+          </div>
+          <StrikeChart
+            series={series}
+            markers={markers}
+            focus={focus}
+            formatValue={formatValue}
+            tooltip={tooltip}
+            band={band}
+            lines={lines}
+            label={`${title} for ${gex.symbol}`}
+            height={360}
+          />
+        </>
+      )}
+    </Panel>
   );
 }
