@@ -140,6 +140,19 @@ export function StrikeChart({
   const [wrapRef, width] = useElementWidth<HTMLDivElement>();
   const [showAll, setShowAll] = useState(false);
   const [shown, setShown] = useState<{ from: number; to: number; count: number; total: number } | null>(null);
+  // Markers of one edge at one strike (both walls at 4700) become one label: rows would stack them on the arrow.
+  const merged = useMemo(() => {
+    const list: StrikeMarker[] = [];
+    for (const m of markers) {
+      const same = list.find((o) => o.edge === m.edge && o.strike === m.strike);
+      if (same) same.label = `${same.label} · ${m.label}`;
+      else list.push({ ...m });
+    }
+    return list;
+  }, [markers]);
+  // Every marker is drawn (the window reaches it), a row each: a chart with many keeps its bars at least 140 px tall.
+  const rowCount = merged.length;
+  const chartHeight = Math.max(height, 34 + rowCount * MARKER_ROW_PX + 140 + (panes2(series) ? pane2Height : 0));
   const ref = useChart((container, palette) => {
     const allStrikes = new Set<number>();
     const weight = new Map<number, number>();
@@ -152,13 +165,6 @@ export function StrikeChart({
     const strikes = [...allStrikes].sort((a, b) => a - b);
     const indexOf = new Map(strikes.map((k, i) => [k, i]));
     const decimals = strikeDecimals(strikes);
-    // Markers of one edge at one strike (both walls at 4700) become one label: rows would stack them on the arrow.
-    const merged: StrikeMarker[] = [];
-    for (const m of markers) {
-      const same = merged.find((o) => o.edge === m.edge && o.strike === m.strike);
-      if (same) same.label = `${same.label} · ${m.label}`;
-      else merged.push({ ...m });
-    }
     let mainMax = 0;
     let mainMin = 0;
     for (const s of series) {
@@ -223,7 +229,7 @@ export function StrikeChart({
       const rows = { top: 0, bottom: 0 };
       for (const m of merged) if (inWindow(m.strike)) rows[m.edge] += 1;
       const range = mainMax - mainMin || 1;
-      const panePx = (panes2(series) ? height - pane2Height : height) - 34;
+      const panePx = (panes2(series) ? chartHeight - pane2Height : chartHeight) - 34;
       const usable = Math.max(panePx * 0.9 - (rows.top + rows.bottom) * MARKER_ROW_PX, panePx * 0.3);
       const rowValue = (MARKER_ROW_PX * range) / usable;
       const top = mainMax + rows.top * rowValue;
@@ -294,11 +300,11 @@ export function StrikeChart({
       });
     }
     return chart;
-  }, [series, markers, focus, formatValue, formatPane2, pane2Height, tooltip, band, lines, showAll, width]);
+  }, [series, merged, focus, formatValue, formatPane2, pane2Height, chartHeight, tooltip, band, lines, showAll, width]);
   const partial = shown !== null && shown.count < shown.total;
   return (
     <div className="chart-wrap" ref={wrapRef}>
-      <div className="chart" ref={ref} style={{ height }} role="img" aria-label={label} />
+      <div className="chart" ref={ref} style={{ height: chartHeight }} role="img" aria-label={label} />
       <div className="chart-tooltip" ref={tipRef} hidden role="tooltip" data-testid="strike-tooltip" />
       {shown !== null && (
         <div className="chart-foot small muted">
