@@ -69,13 +69,19 @@ export function ChainRetry({ file, missing, onStored, onFailed }: { file: File; 
               {needed.has(v) ? ' (needed)' : ' (optional)'}
             </span>
             {v === 'quoteTime' ? (
-              <input type="datetime-local" value={values.quoteTime} onChange={(e) => setValues({ ...values, quoteTime: e.target.value })} autoFocus={index === 0} aria-required={needed.has(v)} />
+              <input type="datetime-local" value={values.quoteTime} onChange={(e) => {
+                  setValues({ ...values, quoteTime: e.target.value });
+                  setProblem(null);
+                }} autoFocus={index === 0} aria-required={needed.has(v)} />
             ) : (
               <input
                 type="text"
                 inputMode={v === 'spot' ? 'decimal' : 'text'}
                 value={values[v]}
-                onChange={(e) => setValues({ ...values, [v]: e.target.value })}
+                onChange={(e) => {
+                  setValues({ ...values, [v]: e.target.value });
+                  setProblem(null);
+                }}
                 placeholder={v === 'spot' ? '589.25' : 'SPY'}
                 autoFocus={index === 0}
                 aria-required={needed.has(v)}
