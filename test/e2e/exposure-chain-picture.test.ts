@@ -76,11 +76,14 @@ function flipSentence(g: { flipStatus: string; flipRoots: number[]; stockPrice: 
   return `${WORDS[shown.length] ?? shown.length} crossings: ${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
 }
 
-async function openSymbol(page: Page, symbol: string): Promise<void> {
+/** Opens the symbol and waits until the page shows its answers, not the first symbol's (both are cboe-csv). */
+async function openSymbol(page: Page, served: Served, symbol: string): Promise<void> {
+  const exps = await api<ExpirationsResponseT>(served, `/expirations?symbol=${symbol}`);
+  const gex = await api<GexResponseT>(served, `/gex?symbol=${symbol}`);
   await goTo(page, 'Exposure');
   await page.getByTestId('symbol-select').selectOption(symbol);
-  await expect.poll(() => page.getByTestId('snapshot-info').textContent(), { timeout: 20_000 }).toContain('cboe-csv');
-  await page.getByTestId('expirations-table').waitFor();
+  await expect.poll(() => page.getByTestId('gex-key-numbers').locator('.stat-value').first().textContent(), { timeout: 20_000 }).toBe(price(gex.stockPrice));
+  await expect.poll(() => page.getByTestId('expirations-table').locator('tbody tr').count(), { timeout: 20_000 }).toBe(exps.details.length);
   await page.locator('.heat-map canvas').waitFor();
   await page.getByTestId('vanna-levels').waitFor();
 }
@@ -92,7 +95,7 @@ describe.skipIf(!hasChromium || !haveFiles)('the chain picture on real SPX and N
     it(`SPX at 1440 px, ${theme}: table, flip words, expected move, DEX, term structure and heat map are the API's`, async () => {
       await suite.onPage({ width: 1440, height: 1000, theme }, async (page) => {
         const served = suite.served();
-        await openSymbol(page, 'SPX');
+        await openSymbol(page, served, 'SPX');
         const gex = await api<GexResponseT>(served, '/gex?symbol=SPX');
         const exps = await api<ExpirationsResponseT>(served, '/expirations?symbol=SPX');
         const grid = await api<GexGridResponseT>(served, '/gex/grid?symbol=SPX&formula=nominal');
@@ -186,13 +189,16 @@ describe.skipIf(!hasChromium || !haveFiles)('the chain picture on real SPX and N
 
     it(`SPX at 390 px, ${theme}: no sideways scroll, every panel drawn`, async () => {
       await suite.onPage({ width: 390, height: 900, theme }, async (page) => {
-        await openSymbol(page, 'SPX');
+        await openSymbol(page, suite.served(), 'SPX');
         await page.locator('.term-chart svg').waitFor();
         await page.locator(`${panel('oi-chart')} .chart canvas`).first().waitFor();
         const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
         expect(widths.scroll, 'no sideways scroll').toBeLessThanOrEqual(widths.client);
         const canvas = await page.locator('.heat-map canvas').boundingBox();
         expect(canvas?.width ?? 0, 'the heat map fits the phone').toBeLessThanOrEqual(390);
+        // The strike chart opens near spot at a phone's width too, its labels fitted (not every strike of the chain).
+        const gex = await api<GexResponseT>(suite.served(), '/gex?symbol=SPX');
+        expect(await page.locator(`${panel('gex-chart')} .chart-foot`).textContent()).toMatch(new RegExp(`^\\d+ of ${gex.data.length} strikes · `));
         await screenshot(page, `exposure-picture-390-${theme}`);
       });
     });
@@ -200,7 +206,7 @@ describe.skipIf(!hasChromium || !haveFiles)('the chain picture on real SPX and N
 
   it('NDX: three crossings in words, on the card, the profile and the chart’s legend', async () => {
     await suite.onPage({ width: 1440, height: 1000, theme: 'dark' }, async (page) => {
-      await openSymbol(page, 'NDX');
+      await openSymbol(page, suite.served(), 'NDX');
       const gex = await api<GexResponseT>(suite.served(), '/gex?symbol=NDX');
       const profile = await api<GexProfileResponseT>(suite.served(), '/gex/profile?symbol=NDX');
       expect(gex.flipStatus).toBe('multiple');

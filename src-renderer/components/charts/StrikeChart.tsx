@@ -174,11 +174,13 @@ export function StrikeChart({
         mainMin = Math.min(mainMin, row.value);
       }
     }
-    const plotPx = Math.max((width > 0 ? width : container.clientWidth) - valueAxisPx(formatValue, [mainMax, mainMin]), 80);
+    const boxPx = width > 0 ? width : container.clientWidth;
+    const plotPx = Math.max(boxPx - valueAxisPx(formatValue, [mainMax, mainMin]), 80);
+    // Half the text and the arrow's own half width. A box not laid out yet (a few pixels wide) would widen the window
+    // to every strike: it is fitted at its next width.
     const labels: CentredLabel[] = [];
-    for (const m of merged) {
+    for (const m of boxPx >= 160 ? merged : []) {
       const index = indexOf.get(m.strike);
-      // Half the text and the arrow's own half width.
       if (index !== undefined) labels.push({ index, halfWidthPx: textWidth(m.label) / 2 + 6 });
     }
     const open = showAll || strikes.length === 0 ? null : strikesThatMatter(strikes, weight, focus);

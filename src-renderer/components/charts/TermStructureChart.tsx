@@ -16,7 +16,7 @@ export interface TermPoint {
 
 const MARGIN = { left: 46, right: 14, top: 14, bottom: 30 };
 
-export function TermStructureChart({ points, highlight, height = 250, label }: { points: readonly TermPoint[]; highlight?: ReadonlySet<string>; height?: number; label: string }) {
+export function TermStructureChart({ points, highlight, height = 300, label }: { points: readonly TermPoint[]; highlight?: ReadonlySet<string>; height?: number; label: string }) {
   const [ref, width] = useElementWidth<HTMLDivElement>();
   const [active, setActive] = useState<number | null>(null);
   const shown = points.filter((p): p is TermPoint & { atmIV: number } => p.atmIV !== null);
