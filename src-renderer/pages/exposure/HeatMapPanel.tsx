@@ -57,7 +57,7 @@ export function HeatMapPanel({ symbol, formula, snapshot, snapshotTime, dteByExp
       {grid.error && <ErrorBanner error={grid.error} onRetry={grid.reload} />}
       {!g && !grid.error && <Loading />}
       {g && (g.expirations.length === 0 || g.strikes.length === 0) && (
-        <p className="muted pad">{g.expirations.length === 0 ? `No expiration within ${horizon} days in this snapshot.` : 'No open interest within ±20 % of spot.'}</p>
+        <p className="muted pad">{g.expirations.length === 0 ? (horizon === 'all' ? 'No unexpired expiration in this snapshot.' : `No expiration within ${horizon} days in this snapshot: try a longer horizon.`) : 'No open interest within ±20 % of spot.'}</p>
       )}
       {g && g.expirations.length > 0 && g.strikes.length > 0 && (
         <>
