@@ -184,6 +184,11 @@ describe.skipIf(!hasChromium || !haveFiles)('the chain picture on real SPX and N
         const byPointer = await cellOf();
         expect(byPointer.shown).toBe(compact(grid.netGEX[byPointer.r]?.[byPointer.c] ?? Number.NaN, grid.unit));
         await screenshot(page, `exposure-picture-dex-heat-${theme}`);
+        // Within 7 days: the grid the API answers for maxDte=7.
+        const week = await api<GexGridResponseT>(served, '/gex/grid?symbol=SPX&formula=nominal&maxDte=7');
+        await page.locator(panel('gex-heatmap')).getByRole('button', { name: '≤ 7d' }).click();
+        await expect.poll(() => heat.getAttribute('data-cells')).toBe(String(week.expirations.length * week.strikes.length));
+        expect(week.expirations.length, 'SPX 2024-01-07 has five expirations within a week').toBe(5);
       });
     });
 
