@@ -11,7 +11,7 @@ import { SettingsPage } from './pages/Settings';
 
 // The chart pages carry lightweight-charts; load them on demand to keep the first paint small.
 const JournalPage = lazy(() => import('./pages/Journal').then((m) => ({ default: m.JournalPage })));
-const ExposurePage = lazy(() => import('./pages/Exposure').then((m) => ({ default: m.ExposurePage })));
+const ExposurePage = lazy(() => import('./pages/exposure/ExposurePage').then((m) => ({ default: m.ExposurePage })));
 const PositionsPage = lazy(() => import('./pages/Positions').then((m) => ({ default: m.PositionsPage })));
 const CampaignsPage = lazy(() => import('./pages/Campaigns').then((m) => ({ default: m.CampaignsPage })));
 

@@ -10,6 +10,8 @@ import type {
   EventsResponse,
   ExpirationsResponseT,
   GexDiffResponseT,
+  GexGridQueryT,
+  GexGridResponseT,
   GexHistoryResponseT,
   GexProfileResponseT,
   GexQueryT,
@@ -286,6 +288,10 @@ export class ApiClient {
   }
   gexProfile(query: GexQueryT, signal?: AbortSignal): Promise<GexProfileResponseT> {
     return this.get('/gex/profile', { ...query }, signal);
+  }
+  /** Net GEX per strike × expiration (the heat map). */
+  gexGrid(query: GexGridQueryT, signal?: AbortSignal): Promise<GexGridResponseT> {
+    return this.get('/gex/grid', { ...query }, signal);
   }
   gexHistory(query: Omit<GexQueryT, 'snapshot' | 'at'> & { from?: string; to?: string }, signal?: AbortSignal): Promise<GexHistoryResponseT> {
     return this.get('/gex/history', { ...query }, signal);

@@ -1,10 +1,11 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { UNRECOGNISED_HEADER } from '../../../src-shared/api/constants';
 import type { ImportReport as ImportReportT } from '../../../src-shared/api/schemas';
 import type { ApiError, ChainPostResponseT } from '../../api/client';
 import { Badge } from '../../components/ui';
 import { fmtCount, fmtDateTime, fmtInt, fmtPrice } from '../../format';
 import { navigate } from '../../hooks';
+import { ChainRetry, missingChainValues } from './ChainRetry';
 import type { Outcome } from './upload';
 
 /** At most this many problem lines are listed; the rest is counted. */
@@ -48,7 +49,7 @@ export function isMappable(error: ApiError): boolean {
   return error.code === 'UNSUPPORTED_FORMAT' && error.errors.some((e) => e.message === UNRECOGNISED_HEADER);
 }
 
-function FailedReport({ filename, error, onMap }: { filename: string; error: ApiError; onMap?: () => void }) {
+function FailedReport({ filename, error, onMap, children }: { filename: string; error: ApiError; onMap?: () => void; children?: ReactNode }) {
   const lined = [...error.errors].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   return (
     <div className="report report-error" data-testid="import-report" role="alert">
@@ -59,7 +60,8 @@ function FailedReport({ filename, error, onMap }: { filename: string; error: Api
         <code className="alert-code">{error.code}</code>
       </div>
       {error.detail !== '' && <p>{error.detail}</p>}
-      {error.code === 'IMPORT_FAILED' && <p className="muted small">Nothing was imported: an import is all rows or none. Fix the lines below and try again.</p>}
+      {error.code === 'IMPORT_FAILED' && children === undefined && <p className="muted small">Nothing was imported: an import is all rows or none. Fix the lines below and try again.</p>}
+      {children}
       {onMap && isMappable(error) && (
         <div className="report-actions">
           <button type="button" className="btn btn-primary btn-small" onClick={onMap}>
@@ -174,8 +176,22 @@ function BrokerReport({ filename, report: r, onUndo }: { filename: string; repor
   );
 }
 
+/** A chain file refused for what it lacks (spot, quote time, symbol): the form asks for it, then the stored chain. */
+function ChainNeedsValues({ filename, file, error: first }: { filename: string; file: File; error: ApiError }) {
+  const [error, setError] = useState(first);
+  const [result, setResult] = useState<ChainPostResponseT | null>(null);
+  if (result) return <ChainReport filename={filename} result={result} />;
+  const missing = missingChainValues(error);
+  return (
+    <FailedReport filename={filename} error={error}>
+      {missing.length > 0 ? <ChainRetry file={file} missing={missing} onStored={setResult} onFailed={setError} /> : undefined}
+    </FailedReport>
+  );
+}
+
 /** The result of one uploaded file: the line-numbered problems of a failure, a stored chain, or an import with undo. */
 export function ImportReport({ outcome, onUndo, onMap }: { outcome: Outcome; onUndo: (id: number) => void; onMap?: (file: File) => void }) {
+  if (outcome.kind === 'error' && outcome.target === 'chain' && missingChainValues(outcome.error).length > 0) return <ChainNeedsValues filename={outcome.filename} file={outcome.file} error={outcome.error} />;
   if (outcome.kind === 'error') return <FailedReport filename={outcome.filename} error={outcome.error} {...(onMap ? { onMap: () => onMap(outcome.file) } : {})} />;
   if (outcome.kind === 'chain') return <ChainReport filename={outcome.filename} result={outcome.result} />;
   return <BrokerReport filename={outcome.filename} report={outcome.report} onUndo={onUndo} />;

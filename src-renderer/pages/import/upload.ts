@@ -17,8 +17,11 @@ export interface Queued {
 export type Outcome =
   | { kind: 'broker'; filename: string; report: ImportReport }
   | { kind: 'chain'; filename: string; result: ChainPostResponseT }
-  /** `file`: the file itself, so that an unrecognised header can be mapped to a format of its own. */
-  | { kind: 'error'; filename: string; error: ApiError; file: File };
+  /**
+   * `file`: the file itself, so that an unrecognised header can be mapped to a format of its own, or a chain file
+   * sent again with the values it lacks; `target`: what it was imported as.
+   */
+  | { kind: 'error'; filename: string; error: ApiError; file: File; target: ImportKind };
 
 export interface UploadProgress {
   name: string;
@@ -27,7 +30,7 @@ export interface UploadProgress {
   count: number;
 }
 
-function contentTypeOf(file: File): string {
+export function contentTypeOf(file: File): string {
   const name = file.name.toLowerCase();
   if (name.endsWith('.json')) return 'application/json';
   if (file.type === 'application/json') return 'application/json';
@@ -70,7 +73,7 @@ export async function uploadAll(
         results.push({ kind: 'chain', filename: item.file.name, result });
       }
     } catch (error) {
-      results.push({ kind: 'error', filename: item.file.name, file: item.file, error: error instanceof ApiError ? error : new ApiError(0, 'CLIENT', 'Upload failed', String(error)) });
+      results.push({ kind: 'error', filename: item.file.name, file: item.file, target: target.kind, error: error instanceof ApiError ? error : new ApiError(0, 'CLIENT', 'Upload failed', String(error)) });
     }
     onOutcomes([...results]);
   }

@@ -1,0 +1,10 @@
+/** The renderer's charts, one file per kind (docs/ui.md "Charts"). */
+export * from './base';
+export * from './MoneyCharts';
+export * from './StrikeChart';
+export * from './ProfileChart';
+export * from './LevelsChart';
+export * from './RollOffBars';
+export * from './TermStructureChart';
+export * from './HeatMap';
+export type { HeatScaleMode } from './scales';
