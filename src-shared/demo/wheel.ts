@@ -50,7 +50,7 @@ const DEMO_PLANS: TickerPlan[] = [
   { ticker: 'AAPL', iv: 0.26, dailyVol: 0.006, strikeStep: 2.5, contracts: 1, dividendPerShare: 0.26, dividendOffsetDays: 40, rollsAllowed: false, stopLossFraction: 0, knots: [[0, 0], [0.18, 0.03], [0.3, -0.12], [0.45, -0.1], [0.62, 0.07], [0.8, 0.06], [0.95, -0.06], [1, -0.05]], minuteOffset: 0, last: 'covered_call', lastOpenDaysBefore: 6 },
   // The losing chain: assigned before a crash, shares cut at a loss; then tested puts are rolled out (one order, two
   // legs) rather than assigned; a cash-secured put at the end.
-  { ticker: 'TSLA', iv: 0.55, dailyVol: 0.014, strikeStep: 5, contracts: 1, dividendPerShare: 0, dividendOffsetDays: 0, rollsAllowed: true, stopLossFraction: 0.6, knots: [[0, 0.1], [0.25, 0.15], [0.4, -0.62], [0.55, -0.55], [0.68, -0.3], [0.74, -0.38], [0.86, -0.1], [1, 0]], minuteOffset: 7, last: 'short_put', lastOpenDaysBefore: 9 },
+  { ticker: 'TSLA', iv: 0.55, dailyVol: 0.014, strikeStep: 5, contracts: 1, dividendPerShare: 0, dividendOffsetDays: 0, rollsAllowed: true, stopLossFraction: 0.85, knots: [[0, 0.1], [0.25, 0.15], [0.4, -0.3], [0.55, -0.27], [0.68, -0.1], [0.74, -0.18], [0.86, -0.05], [1, 0]], minuteOffset: 7, last: 'short_put', lastOpenDaysBefore: 9 },
   // Steady: puts mostly expire worthless or are closed at a quarter of their credit; a strangle at the end.
   { ticker: 'SPY', iv: 0.15, dailyVol: 0.004, strikeStep: 1, contracts: 1, dividendPerShare: 1.75, dividendOffsetDays: 20, rollsAllowed: true, stopLossFraction: 0, knots: [[0, -0.08], [0.3, -0.05], [0.5, -0.03], [0.56, -0.075], [0.62, -0.06], [0.8, 0.01], [1, 0]], minuteOffset: 21, last: 'strangle', lastOpenDaysBefore: 4 },
 ];
