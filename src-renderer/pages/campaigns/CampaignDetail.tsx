@@ -9,19 +9,17 @@ import { fixedOptions, useChart } from '../../components/charts';
 import { Badge, colClass, DataTable, ErrorBanner, Loading, Money, num, PageHead, Panel, Stat } from '../../components/ui';
 import { fmtCount, fmtMoney, fmtNumber, fmtPct, fmtSymbol, typeLabel } from '../../format';
 import { routeHash, useApi, useAsync } from '../../hooks';
+import { basisAxisLabel } from './figures';
 import { AnnualizedText } from './returns';
 
-/**
- * The adjusted basis per share by day. Its axis has cents: a basis moves by cents and dollars, and whole-dollar labels
- * (the journal charts' compact money) repeated "$52 $52 $52" down the axis.
- */
+/** The adjusted basis per share by day, on an axis labelled to the cent (figures.ts basisAxisLabel). */
 function BasisChart({ points, currency }: { points: ReadonlyArray<{ date: string; value: number }>; currency: string }) {
   const ref = useChart(
     (container, palette) => {
       const fixed = fixedOptions(palette);
       const chart = createChart(container, {
         ...fixed,
-        localization: { priceFormatter: (value: number) => fmtMoney(value, currency) },
+        localization: { priceFormatter: (value: number) => basisAxisLabel(value, currency) },
         timeScale: { ...fixed.timeScale, lockVisibleTimeRangeOnResize: true },
       });
       const series = chart.addSeries(LineSeries, { color: palette.accent, lineWidth: 2, priceLineVisible: false, priceFormat: { type: 'price', precision: 2, minMove: 0.01 } });

@@ -1,15 +1,6 @@
 import type { CampaignJson } from '../../../src-shared/api/schemas';
 import { fmtCount, fmtPct } from '../../format';
-
-/**
- * Shorter campaigns are not annualized on screen (issue 18): × 365 / days turns a two-day 0.3% into 55% a year, a
- * figure no one could repeat. The API still sends the number; the page says why it leaves it out.
- */
-export const MIN_ANNUALIZED_DAYS = 7;
-
-export function annualizedShown(campaign: Pick<CampaignJson, 'days' | 'annualizedReturn'>): boolean {
-  return campaign.annualizedReturn !== null && campaign.days >= MIN_ANNUALIZED_DAYS;
-}
+import { annualizedShown, MIN_ANNUALIZED_DAYS } from './figures';
 
 /** The annualized return, or "n/a" with the reason in its tooltip; `long` writes it as a sentence (the detail's card). */
 export function AnnualizedText({ campaign, long = false }: { campaign: Pick<CampaignJson, 'days' | 'annualizedReturn'>; long?: boolean }) {

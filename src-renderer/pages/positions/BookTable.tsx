@@ -202,7 +202,7 @@ export function BookTable({
               {group.rows.map((p) => (
                 <tr key={`${p.accountId}|${p.symbol}`} data-testid="position-row" data-symbol={p.symbol}>
                   {cols.map((c) => (
-                    <td key={c.key} className={colClass(c.hide, c.num === true ? 'num' : '')}>
+                    <td key={c.key} className={colClass(c.hide, c.num === true ? 'num' : '')} data-col={c.key}>
                       {c.cell(p)}
                     </td>
                   ))}
