@@ -132,15 +132,11 @@ export function TransactionsTable({
                 <span className="sym">{fmtSymbol(t.symbol)}</span>
               </td>
               <td className="num tx-qty">{t.quantity === 0 ? '—' : fmtPrice(t.quantity, 4)}</td>
-              <td className="num tx-price">
-                <span className="narrow-only muted">@ </span>
-                {t.price === 0 ? '—' : fmtFillPrice(t.price)}
-              </td>
+              <td className="num tx-price">{t.price === 0 ? '—' : fmtFillPrice(t.price)}</td>
               <td className={`num tx-amount ${signClass(t.amount)}`} data-testid="amount">
                 {fmtMoney(t.amount, t.currency, true)}
               </td>
               <td className={`num tx-realized ${t.realizedPL === null ? 'muted tx-realized-none' : signClass(t.realizedPL)}`} data-testid="realized">
-                <span className="narrow-only muted">realized </span>
                 {t.realizedPL === null ? '—' : fmtMoney(t.realizedPL, t.currency, true)}
               </td>
               <td className="num muted tx-costs">{t.commission + t.fees === 0 ? '—' : fmtMoney(-Math.abs(t.commission + t.fees), t.currency)}</td>
