@@ -206,6 +206,21 @@ describe.skipIf(!hasChromium)('issue 18 on the demo', () => {
     });
   });
 
+  it('Journal and Exposure at 390 px: no summary card cuts its sub-line short ("459 tra…")', async () => {
+    await suite.onPage({ width: 390, height: 844, theme: 'light' }, async (page) => {
+      for (const [name, ready] of [
+        ['Journal', '[data-testid="year-stats"]'],
+        ['Exposure', '[data-testid="gex-key-numbers"]'],
+      ] as const) {
+        await goTo(page, name);
+        await page.waitForSelector(ready);
+        await page.waitForTimeout(300);
+        const cut = await page.locator('.stat-sub').evaluateAll((subs) => subs.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent));
+        expect(cut, `${name}: sub-lines wider than their card`).toEqual([]);
+      }
+    });
+  });
+
   for (const theme of THEMES) {
     it(`Settings (${theme}): the port it serves on now, the setting labelled "on next start"; Change key… and Cancel`, async () => {
       const served = suite.served();
