@@ -33,6 +33,24 @@ function OldestMark({ marks }: { marks: PositionsResponseT['marksAsOf'] }) {
   return <Stat label="Marks" value={day} sub={`oldest used · ${time} ET`} title={fmtDateTime(oldest)} />;
 }
 
+/**
+ * Underlyings without any chain snapshot at or before the instant, said once above the table (a note under each of
+ * 100 groups doubled the page's height): what to import to mark them.
+ */
+function UnmarkedNote({ data }: { data: PositionsResponseT }) {
+  const marked = new Set(data.marksAsOf.map((m) => m.symbol));
+  const unmarked = [...new Set(data.positions.map((p) => p.underlying))].filter((u) => !marked.has(u)).sort();
+  if (unmarked.length === 0) return null;
+  const shown = unmarked.slice(0, 12);
+  return (
+    <p className="muted small" data-testid="positions-unmarked-note">
+      No chain snapshot at or before this instant for {shown.join(', ')}
+      {unmarked.length > shown.length ? ` and ${fmtCount(unmarked.length - shown.length, 'more underlying', 'more underlyings')}` : ''}: import one of each on the Import page (Option chain snapshot) to
+      mark their positions and see the dealers&apos; levels.
+    </p>
+  );
+}
+
 /** Underlyings whose dealers' maps open by themselves: a small book shows them all, a big one on demand. */
 const MAPS_OPEN_UP_TO = 3;
 
@@ -158,6 +176,7 @@ export function PositionsPage() {
             </EmptyState>
           )}
           {data.positions.length > 0 && groups.length === 0 && <p className="muted pad">No open options: untick “Options only” to see the shares.</p>}
+          <UnmarkedNote data={data} />
           {groups.length > 0 && (
             <Panel>
               <BookTable groups={groups} data={data} moves={moves} sort={sort} onSort={(key) => onSort(key)} openMaps={shownMaps} onToggleMap={toggleMap} />

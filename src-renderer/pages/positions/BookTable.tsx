@@ -125,7 +125,7 @@ function GroupHead({ group, marks, currency, span, mapOpen, onMap }: { group: Bo
               </span>
             )}
             {!marks && (
-              <Badge tone="warn" title="No chain snapshot at or before this instant">
+              <Badge tone="warn" title={`No chain snapshot of ${symbol} at or before this instant: import one on the Import page to mark these positions and see the dealers' levels`}>
                 unmarked
               </Badge>
             )}
@@ -208,13 +208,6 @@ export function BookTable({
                   ))}
                 </tr>
               ))}
-              {!marks && (
-                <tr className="note-row">
-                  <td colSpan={cols.length} className="muted small">
-                    No chain snapshot of {symbol} at or before this instant: import one on the Import page to mark these positions and see the dealers&apos; levels.
-                  </td>
-                </tr>
-              )}
               {marks && stale && (
                 <tr className="note-row">
                   <td colSpan={cols.length} className="small" data-testid={`stale-${symbol}`}>
