@@ -94,8 +94,16 @@ export function App() {
   useEffect(() => {
     const onHash = () => {
       if (!hashHasKey(window.location.hash)) return;
-      setResolved(resolveSession());
-      setChanging(null);
+      // Takes the key out of the address (replaceState fires no event: the route is told, so it reads the rest).
+      const next = resolveSession();
+      window.dispatchEvent(new HashChangeEvent('hashchange'));
+      if (next.session) {
+        setResolved(next);
+        setChanging(null);
+      } else {
+        // A link whose key cannot be one: say why, over the key the page has (Cancel keeps it).
+        setChanging({ reason: next.problem });
+      }
     };
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);

@@ -267,6 +267,17 @@ describe.skipIf(!hasChromium)('issue 18 on the demo', () => {
       await page.waitForSelector('[data-testid="summary-cards"]');
       expect(await page.evaluate(() => window.location.hash), 'the key leaves the address bar').not.toContain('key=');
       expect(await page.evaluate(() => sessionStorage.getItem('strikebook.apiKey'))).toBe(served.key);
+
+      // A link to a page with a key: the page is kept, the key leaves the address.
+      await page.evaluate((key) => (window.location.hash = `#/settings&key=${encodeURIComponent(key)}`), served.key);
+      await page.waitForSelector('[data-testid="data-dir"]');
+      expect(await page.evaluate(() => window.location.hash)).toBe('#/settings');
+      // A link whose key cannot be one says why, and Cancel keeps the key the page has.
+      await page.evaluate(() => (window.location.hash = '#/settings&key=%ZZ'));
+      await page.getByTestId('key-screen').waitFor();
+      expect(await page.getByRole('alert').textContent()).toContain('not validly percent-encoded');
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await page.waitForSelector('[data-testid="data-dir"]');
       expect(errors.filter((e) => !/\b401\b/.test(e)), 'nothing but the refused requests').toEqual([]);
     } finally {
       await context.close();
