@@ -238,7 +238,11 @@ export function EventsPage() {
                 <td>
                   <Badge tone={e.eventType === 'flip' ? 'warn' : e.eventType === 'wall' && e.wallType === 'call' ? 'pos' : 'neg'}>{e.eventType === 'flip' ? 'flip' : `${e.wallType} wall`}</Badge>
                 </td>
-                <td>{describe(e)}</td>
+                <td>
+                  {describe(e)}
+                  {/* Ready for the server's explanation of an event (issue 18's server part; not in the contract yet). */}
+                  {typeof (e as { explanation?: unknown }).explanation === 'string' && <div className="muted small">{(e as { explanation?: string }).explanation}</div>}
+                </td>
                 <td className={colClass('mid', 'num')}>{fmtNumber(e.spotPrice, 2)}</td>
               </tr>
             ))}

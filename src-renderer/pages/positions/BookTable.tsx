@@ -70,6 +70,29 @@ function MarkCell({ position }: { position: PositionJson }) {
   return <span title={`${mark.source === 'mid' ? 'bid/ask mid' : 'spot'} at ${fmtDateTime(mark.quoteTime)}`}>{price}</span>;
 }
 
+/**
+ * A position's alerts as the server will send them (issue 18's server part, not in the contract yet: `alerts:
+ * [{kind, message}]`): a badge beside the instrument, the messages in its tooltip.
+ */
+type Alerts = { alerts?: ReadonlyArray<{ kind: string; message: string }> };
+
+function Instrument({ position }: { position: PositionJson & Alerts }) {
+  const alerts = Array.isArray(position.alerts) ? position.alerts : [];
+  return (
+    <span title={fmtSymbol(position.symbol)}>
+      {instrumentLabel(position)}
+      {alerts.length > 0 && (
+        <>
+          {' '}
+          <Badge tone="warn" title={alerts.map((a) => a.message).join('\n')}>
+            {alerts.length === 1 ? (alerts[0]?.kind ?? 'alert').replace(/_/g, ' ') : fmtCount(alerts.length, 'alert')}
+          </Badge>
+        </>
+      )}
+    </span>
+  );
+}
+
 interface BookColumn extends Column {
   key: SortKey | 'account';
   cell: (p: PositionJson) => ReactNode;
@@ -77,7 +100,7 @@ interface BookColumn extends Column {
 
 function columns(currency: string, moves: ReadonlyMap<string, ExpectedMove>, manyAccounts: boolean): BookColumn[] {
   const list: BookColumn[] = [
-    { key: 'instrument', label: 'Instrument', cell: (p) => <span title={fmtSymbol(p.symbol)}>{instrumentLabel(p)}</span> },
+    { key: 'instrument', label: 'Instrument', cell: (p) => <Instrument position={p} /> },
     { key: 'account', label: 'Account', hide: 'lo', cell: (p) => p.accountName },
     { key: 'qty', label: 'Qty', num: true, cell: (p) => fmtNumber(p.quantity, Number.isInteger(p.quantity) ? 0 : 4) },
     { key: 'costBasis', label: 'Cost basis', num: true, hide: 'lo', cell: (p) => fmtMoney(p.costBasis, currency) },
