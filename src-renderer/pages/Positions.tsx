@@ -61,7 +61,7 @@ const MAPS_OPEN_UP_TO = 3;
 function useExpectedMoves(data: PositionsResponseT | undefined) {
   const api = useApi();
   const wanted = useMemo(() => {
-    const marks = new Map((data?.marksAsOf ?? []).filter((m) => !(m as { stale?: boolean }).stale).map((m) => [m.symbol, m]));
+    const marks = new Map((data?.marksAsOf ?? []).filter((m) => !m.stale).map((m) => [m.symbol, m]));
     const symbols = new Set((data?.positions ?? []).filter((p) => p.isOption && p.quantity < 0 && marks.has(p.underlying)).map((p) => p.underlying));
     return [...symbols].sort().flatMap((symbol) => {
       const mark = marks.get(symbol);
@@ -102,7 +102,7 @@ export function PositionsPage() {
   const moves = useExpectedMoves(data);
   const groups = useMemo(() => groupAndSort(data?.positions ?? [], sort, moves, optionsOnly), [data, sort, moves, optionsOnly]);
   const mappable = useMemo(() => {
-    const fresh = new Set((data?.marksAsOf ?? []).filter((m) => !(m as { stale?: boolean }).stale).map((m) => m.symbol));
+    const fresh = new Set((data?.marksAsOf ?? []).filter((m) => !m.stale).map((m) => m.symbol));
     return groups.filter((g) => fresh.has(g.underlying) && g.rows.some((r) => r.isOption && r.quantity < 0)).map((g) => g.underlying);
   }, [groups, data]);
   const shownMaps = openMaps ?? new Set(mappable.length <= MAPS_OPEN_UP_TO ? mappable : []);
