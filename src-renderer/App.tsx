@@ -1,9 +1,9 @@
-import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { ApiClient } from './api/client';
-import { keyProblem, rememberToken, resolveSession } from './api/session';
+import { hashHasKey, keyProblem, rememberToken, resolveSession, typedSession } from './api/session';
 import { Sidebar } from './components/Sidebar';
 import { Loading } from './components/ui';
-import { ApiContext, applyTheme, initialTheme, ThemeContext, useRoute, type Theme } from './hooks';
+import { ApiContext, applyTheme, initialTheme, KeyScreenContext, ThemeContext, useRoute, type KeyScreen, type Theme } from './hooks';
 import { ImportPage } from './pages/Import';
 import { TransactionsPage } from './pages/Transactions';
 import { EventsPage } from './pages/Events';
@@ -26,12 +26,16 @@ const PAGES = [
   { id: 'settings', label: 'Settings', icon: '⚙' },
 ] as const;
 
-function NoKey({ onKey, problem }: { onKey: (key: string) => void; problem: string | null }) {
+/**
+ * The key screen: the first visit without a key, a key the address carried that cannot be one, or "Change key" (after a
+ * 401, or from Settings), where Cancel goes back to the key the page had.
+ */
+function NoKey({ onKey, problem, onCancel }: { onKey: (key: string) => void; problem: string | null; onCancel?: () => void }) {
   const [key, setKey] = useState('');
   const [typedProblem, setTypedProblem] = useState<string | null>(null);
   const message = typedProblem ?? problem;
   return (
-    <main className="nokey">
+    <main className="nokey" data-testid="key-screen">
       <div className="nokey-card">
         <div className="brand brand-large">
           <span className="brand-mark" aria-hidden="true" />
@@ -58,11 +62,18 @@ function NoKey({ onKey, problem }: { onKey: (key: string) => void; problem: stri
         >
           <label className="field">
             <span>API key</span>
-            <input type="password" value={key} onChange={(e) => setKey(e.target.value)} autoComplete="off" spellCheck={false} />
+            <input type="password" value={key} onChange={(e) => setKey(e.target.value)} autoComplete="off" spellCheck={false} autoFocus={onCancel !== undefined} />
           </label>
-          <button type="submit" className="btn btn-primary">
-            Connect
-          </button>
+          <div className="form-actions">
+            <button type="submit" className="btn btn-primary">
+              Connect
+            </button>
+            {onCancel && (
+              <button type="button" className="btn btn-ghost" onClick={onCancel}>
+                Cancel
+              </button>
+            )}
+          </div>
         </form>
       </div>
     </main>
@@ -72,10 +83,33 @@ function NoKey({ onKey, problem }: { onKey: (key: string) => void; problem: stri
 export function App() {
   const [resolved, setResolved] = useState(() => resolveSession());
   const session = resolved.session;
+  // "Change key" asked for (with why), over the session the page has.
+  const [changing, setChanging] = useState<{ reason: string | null } | null>(null);
   const [theme, setTheme] = useState<Theme>(() => initialTheme());
   const route = useRoute();
 
   const api = useMemo(() => (session ? new ApiClient(session.baseUrl, session.token, (token) => rememberToken(token)) : null), [session]);
+
+  // A new `#key=` link opened in this tab only changes the hash: it replaces the key the page had (a rotated one).
+  useEffect(() => {
+    const onHash = () => {
+      if (!hashHasKey(window.location.hash)) return;
+      // Takes the key out of the address (replaceState fires no event: the route is told, so it reads the rest).
+      const next = resolveSession();
+      window.dispatchEvent(new HashChangeEvent('hashchange'));
+      if (next.session) {
+        setResolved(next);
+        setChanging(null);
+      } else {
+        // A link whose key cannot be one: say why, over the key the page has (Cancel keeps it).
+        setChanging({ reason: next.problem });
+      }
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+
+  const keyScreen = useMemo<KeyScreen>(() => ({ changeKey: (reason) => setChanging({ reason: reason ?? null }) }), []);
 
   const toggleTheme = useCallback(() => {
     setTheme((current) => {
@@ -85,14 +119,15 @@ export function App() {
     });
   }, []);
 
-  if (!api) {
+  if (!api || changing !== null) {
     return (
       <NoKey
-        problem={resolved.problem}
+        problem={changing?.reason ?? resolved.problem}
         onKey={(key) => {
-          rememberToken(key);
-          setResolved(resolveSession());
+          setResolved({ session: typedSession(key), problem: null });
+          setChanging(null);
         }}
+        {...(api && changing !== null ? { onCancel: () => setChanging(null) } : {})}
       />
     );
   }
@@ -102,26 +137,29 @@ export function App() {
 
   return (
     <ApiContext.Provider value={api}>
-      <ThemeContext.Provider value={theme}>
-        <button type="button" className="skip-link" onClick={() => document.getElementById('main')?.focus()}>
-          Skip to content
-        </button>
-        <div className="shell">
-          <Sidebar pages={PAGES} current={page} theme={theme} onToggleTheme={toggleTheme} />
-          <main className="content" id="main" tabIndex={-1} aria-label={current?.label}>
-            <Suspense fallback={<Loading />}>
-              {page === 'journal' && <JournalPage />}
-              {page === 'positions' && <PositionsPage />}
-              {page === 'campaigns' && <CampaignsPage />}
-              {page === 'transactions' && <TransactionsPage />}
-              {page === 'import' && <ImportPage />}
-              {page === 'exposure' && <ExposurePage route={route} />}
-              {page === 'events' && <EventsPage />}
-              {page === 'settings' && <SettingsPage theme={theme} onToggleTheme={toggleTheme} />}
-            </Suspense>
-          </main>
-        </div>
-      </ThemeContext.Provider>
+      <KeyScreenContext.Provider value={keyScreen}>
+        <ThemeContext.Provider value={theme}>
+          <button type="button" className="skip-link" onClick={() => document.getElementById('main')?.focus()}>
+            Skip to content
+          </button>
+          <div className="shell">
+            <Sidebar pages={PAGES} current={page} theme={theme} onToggleTheme={toggleTheme} />
+            {/* A new key (Change key, a new #key= link) starts every page again, with its data loaded with that key. */}
+            <main className="content" id="main" tabIndex={-1} aria-label={current?.label} key={api.baseUrl + (session?.token ?? '')}>
+              <Suspense fallback={<Loading />}>
+                {page === 'journal' && <JournalPage />}
+                {page === 'positions' && <PositionsPage />}
+                {page === 'campaigns' && <CampaignsPage />}
+                {page === 'transactions' && <TransactionsPage />}
+                {page === 'import' && <ImportPage />}
+                {page === 'exposure' && <ExposurePage route={route} />}
+                {page === 'events' && <EventsPage />}
+                {page === 'settings' && <SettingsPage theme={theme} onToggleTheme={toggleTheme} />}
+              </Suspense>
+            </main>
+          </div>
+        </ThemeContext.Provider>
+      </KeyScreenContext.Provider>
     </ApiContext.Provider>
   );
 }

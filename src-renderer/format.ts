@@ -74,6 +74,15 @@ export function fmtCount(count: number, singular: string, plural = `${singular}s
   return `${fmtInt(count)} ${count === 1 ? singular : plural}`;
 }
 
+/**
+ * Days to expiry as shown: never negative (issue 18). An expiration already past reads "expired"; null (a stock) reads
+ * nothing.
+ */
+export function fmtDte(dte: number | null | undefined): string {
+  if (dte === null || dte === undefined || !Number.isFinite(dte)) return '';
+  return dte < 0 ? 'expired' : fmtInt(dte);
+}
+
 /** A price or strike: up to 2 decimals, no trailing zeros beyond what matters (4,700 / 4,697.25). */
 export function fmtPrice(value: number | null | undefined, maxDigits = 2): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '—';

@@ -57,16 +57,29 @@ export function useAsync<T>(load: (signal: AbortSignal) => Promise<T>, deps: rea
   return { data, error, loading, reload };
 }
 
-/** Hash routing: `#/journal`, `#/exposure?symbol=SPX`. */
+/** Hash routing: `#/journal`, `#/exposure?symbol=SPX`, `#/campaigns/<id>` (a page's own item: `path`). */
 export interface Route {
   page: string;
+  /** What follows the page's name, decoded (`#/campaigns/<id>` → the id); null without it. */
+  path: string | null;
   params: URLSearchParams;
 }
 
 export function parseRoute(hash: string): Route {
   const body = hash.replace(/^#\/?/, '');
-  const [page = '', query = ''] = body.split('?');
-  return { page: page === '' ? 'journal' : page, params: new URLSearchParams(query) };
+  const queryAt = body.indexOf('?');
+  const location = queryAt < 0 ? body : body.slice(0, queryAt);
+  const query = queryAt < 0 ? '' : body.slice(queryAt + 1);
+  const slash = location.indexOf('/');
+  const page = slash < 0 ? location : location.slice(0, slash);
+  let path: string | null = slash < 0 ? null : location.slice(slash + 1);
+  try {
+    path = path === null || path === '' ? null : decodeURIComponent(path);
+  } catch {
+    // A hand-typed address with a stray %: the item is not found rather than the page failing.
+    path = null;
+  }
+  return { page: page === '' ? 'journal' : page, path, params: new URLSearchParams(query) };
 }
 
 export function useRoute(): Route {
@@ -79,9 +92,23 @@ export function useRoute(): Route {
   return parseRoute(hash);
 }
 
-export function navigate(page: string, params?: Record<string, string>): void {
+export function navigate(page: string, params?: Record<string, string>, path?: string): void {
+  window.location.hash = routeHash(page, params, path);
+}
+
+/** The address of a page (and of one of its items): what links and navigate() use. */
+export function routeHash(page: string, params?: Record<string, string>, path?: string): string {
   const query = params ? new URLSearchParams(params).toString() : '';
-  window.location.hash = `#/${page}${query ? `?${query}` : ''}`;
+  return `#/${page}${path === undefined ? '' : `/${encodeURIComponent(path)}`}${query ? `?${query}` : ''}`;
+}
+
+/** The key screen on demand: any 401 and Settings offer it (a wrong or rotated key never traps the page). */
+export interface KeyScreen {
+  changeKey: (reason?: string) => void;
+}
+export const KeyScreenContext = createContext<KeyScreen | null>(null);
+export function useKeyScreen(): KeyScreen | null {
+  return useContext(KeyScreenContext);
 }
 
 export type Theme = 'light' | 'dark';

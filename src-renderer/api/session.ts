@@ -9,7 +9,8 @@ export const SESSION_KEY = 'strikebook.apiKey';
 export interface ApiSession {
   baseUrl: string;
   token: string;
-  source: 'electron' | 'fragment' | 'session';
+  /** Where the key came from: the desktop preload, the address's `#key=`, this tab's storage, or typed on the key screen. */
+  source: 'electron' | 'fragment' | 'session' | 'typed';
 }
 
 declare global {
@@ -91,6 +92,31 @@ export function resolveSession(win: Window = window): ResolvedSession {
     stored = null;
   }
   return { session: stored !== null && keyProblem(stored) === null ? { baseUrl, token: stored, source: 'session' } : null, problem: null };
+}
+
+/** Whether the address carries a `#key=` (a new link opened in this tab: hashchange fires, the page does not reload). */
+export function hashHasKey(hash: string): boolean {
+  return /^#?(?:.*[&?])?key=/.test(hash);
+}
+
+/** The API's address: the preload's in the desktop app, else this page's own origin (`/v1`). */
+export function apiBaseUrl(win: Window = window): string {
+  const bridge = win.strikebook;
+  if (bridge && typeof bridge.apiBaseUrl === 'string') return bridge.apiBaseUrl;
+  return new URL('v1', new URL('/', win.location.href)).toString();
+}
+
+/**
+ * A session with a key the user gave on the key screen: it replaces whatever key the page had (a wrong or rotated one,
+ * the preload's included) and is remembered for this tab.
+ */
+export function typedSession(key: string, win: Window = window): ApiSession {
+  try {
+    win.sessionStorage.setItem(SESSION_KEY, key);
+  } catch {
+    // Storage may be disabled; the key still works until the page reloads.
+  }
+  return { baseUrl: apiBaseUrl(win), token: key, source: 'typed' };
 }
 
 export function rememberToken(token: string, win: Window = window): void {

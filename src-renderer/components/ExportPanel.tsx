@@ -102,7 +102,8 @@ export function ExportPanel({ dataDir }: { dataDir: string }) {
       <p className="muted small">
         Every stored snapshot (each contract with its delta and gamma, and the levels of <code>/gex/history</code>) and the journal, as a Parquet lake that DuckDB,
         Spark, Polars and pandas read: one file per snapshot under <code>symbol=</code> and <code>date=</code> folders. Exporting again writes only what is new. The
-        layout and example queries are in <code>docs/research.md</code>; <code>strikebook export --out DIR</code> does the same from a terminal.
+        layout and example queries are in Strikebook&apos;s research guide (<code>docs/research.md</code> of its source, not a file of this computer);{' '}
+        <code>strikebook export --out DIR</code> does the same from a terminal.
       </p>
       <div className="form-grid">
         <div className="field">

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { ApiError } from '../api/client';
 import { fmtMoney, signClass } from '../format';
+import { useKeyScreen } from '../hooks';
 
 export function Money({ value, currency = 'USD', signed = true, colored = true }: { value: number; currency?: string; signed?: boolean; colored?: boolean }) {
   return <span className={`num ${colored ? signClass(value) : ''}`}>{fmtMoney(value, currency, signed)}</span>;
@@ -63,12 +64,26 @@ export function EmptyState({ title, children, actions }: { title: string; childr
   );
 }
 
+/** The words of the key screen after a 401: what happened and what to do. */
+export const REFUSED_KEY = 'The server refused the API key this page was using (a wrong key, or one rotated since). Paste the current key from the api-key file of the data folder, or open the UI address strikebook serve printed.';
+
+/**
+ * A failed call with its problem; Retry when the caller can repeat it. A 401 also offers "Change key": retrying with
+ * the same refused key cannot help.
+ */
 export function ErrorBanner({ error, onRetry }: { error: ApiError; onRetry?: () => void }) {
+  const keyScreen = useKeyScreen();
+  const refused = error.status === 401 && keyScreen !== null;
   return (
     <div className="alert alert-error" role="alert">
       <strong>{error.title}</strong>
       {error.detail !== '' && <span> — {error.detail}</span>}
       {error.code !== '' && <code className="alert-code">{error.code}</code>}
+      {refused && (
+        <button type="button" className="btn btn-small btn-primary" onClick={() => keyScreen.changeKey(REFUSED_KEY)}>
+          Change key
+        </button>
+      )}
       {onRetry && (
         <button type="button" className="btn btn-small" onClick={onRetry}>
           Retry
@@ -139,15 +154,25 @@ export function Options<T>({ items, value, label, title }: { items: readonly T[]
   );
 }
 
-/** A column of a DataTable: its header text, whether it holds numbers (right-aligned), and a tooltip. */
+/**
+ * A column of a DataTable: its header text, whether it holds numbers (right-aligned), a tooltip, and its priority on
+ * narrow windows: `lo` columns go under 1100 px, `mid` ones under 700 px (styles/narrow.css), so that the key columns
+ * (what, and its P&L) stay in view on a phone. The cells of such a column carry the same class (`col-lo`, `col-mid`).
+ */
 export interface Column {
   label: string;
   num?: boolean;
   title?: string;
+  hide?: 'lo' | 'mid';
 }
 
 /** A numeric column. */
-export const num = (label: string, title?: string): Column => ({ label, num: true, title });
+export const num = (label: string, title?: string, hide?: Column['hide']): Column => ({ label, num: true, title, hide });
+
+/** The class of a cell of a column that narrow windows leave out (see Column). */
+export function colClass(hide: Column['hide'], base = ''): string {
+  return [base, hide === undefined ? '' : `col-${hide}`].filter((c) => c !== '').join(' ');
+}
 
 /** A scrollable table with one header row; the rows are its children. */
 export function DataTable({ columns, testId, className = 'table', children }: { columns: ReadonlyArray<string | Column>; testId: string; className?: string; children: ReactNode }) {
@@ -157,9 +182,9 @@ export function DataTable({ columns, testId, className = 'table', children }: { 
         <thead>
           <tr>
             {columns.map((column, index) => {
-              const c = typeof column === 'string' ? { label: column } : column;
+              const c: Column = typeof column === 'string' ? { label: column } : column;
               return (
-                <th key={index} className={c.num ? 'num' : undefined} title={c.title}>
+                <th key={index} className={colClass(c.hide, c.num ? 'num' : '') || undefined} title={c.title}>
                   {c.label}
                 </th>
               );

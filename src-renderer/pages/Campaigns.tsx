@@ -1,151 +1,179 @@
 /**
- * Campaigns: the wheel campaigns (chains, flat to flat per account and underlying) with their returns, and one
- * campaign's timeline of legs. Conventions: docs/journal.md §Campaigns.
+ * Campaigns: the wheel campaigns (chains, flat to flat per account and underlying) with their returns; a row opens the
+ * campaign on its own page (`#/campaigns/<id>`, pages/campaigns/CampaignDetail.tsx). The list's filters live in the
+ * address, so the detail's back link and the browser's Back return to the same list. Conventions: docs/journal.md
+ * §Campaigns; the page: docs/ui.md.
  */
-import { useMemo, useState } from 'react';
+import { useEffect } from 'react';
 import type { CampaignJson } from '../../src-shared/api/schemas';
 import { PAGE_LIMIT_CAP } from '../../src-shared/api/constants';
 import { AccountSelect } from '../components/AccountSelect';
 import { Pager } from '../components/Pager';
-import { EquityChart } from '../components/charts';
 import { ImportOrDemo } from '../components/DemoButton';
-import { Badge, DataTable, EmptyState, ErrorBanner, Loading, Money, num, PageHead, Panel, Segmented, Stat } from '../components/ui';
-import { fmtCount, fmtInt, fmtMoney, fmtNumber, fmtPct, fmtSymbol, typeLabel } from '../format';
-import { navigate, useApi, useAsync, useRoute } from '../hooks';
+import { Badge, colClass, DataTable, EmptyState, ErrorBanner, Loading, Money, num, PageHead, Panel, Segmented } from '../components/ui';
+import { fmtCount, fmtInt, fmtMoney, fmtPct } from '../format';
+import { navigate, routeHash, useApi, useAsync, useRoute } from '../hooks';
+import { CampaignDetail } from './campaigns/CampaignDetail';
+import { AnnualizedText } from './campaigns/returns';
 
 type StatusFilter = 'open' | 'closed' | 'all';
 
-function CampaignDetail({ id, currency }: { id: string; currency: string }) {
-  const api = useApi();
-  const detail = useAsync((signal) => api.campaign(id, signal), [api, id]);
-  const data = detail.data;
-  const basis = useMemo(() => {
-    // Adjusted basis per share after each day's last leg that held shares.
-    const byDay = new Map<string, number>();
-    for (const step of data?.timeline ?? []) if (step.adjustedCostBasis !== null) byDay.set(step.date, step.adjustedCostBasis);
-    return [...byDay].map(([date, value]) => ({ date, value }));
-  }, [data]);
-  if (detail.error) return <ErrorBanner error={detail.error} onRetry={detail.reload} />;
-  if (!data) return <Loading label="Loading the campaign…" />;
-  const c = data.chain;
-  return (
-    <div data-testid="campaign-detail">
-      <div className="stats-grid">
-        <Stat label="P&L" value={<Money value={c.pnl} currency={currency} />} sub={`realized ${fmtMoney(c.realizedPL, currency, true)} · dividends ${fmtMoney(c.dividends, currency)}`} />
-        <Stat label="Premiums" value={fmtMoney(c.premiums, currency)} sub={`net option cash ${fmtMoney(c.netOptionCash, currency, true)}`} />
-        <Stat label="Return on collateral" value={fmtPct(c.returnOnCollateral, 2)} sub={`${fmtPct(c.annualizedReturn, 1)} a year · peak ${fmtMoney(c.collateralPeak, currency)}`} />
-        <Stat label="Shares" value={fmtNumber(c.sharesHeld, 0)} sub={c.adjustedCostBasis === null ? 'no shares held' : `adjusted basis ${fmtNumber(c.adjustedCostBasis, 2)}`} />
-      </div>
-      {basis.length > 1 && (
-        <Panel title="Adjusted cost basis per share">
-          <EquityChart points={basis} currency={currency} height={180} />
-        </Panel>
-      )}
-      <Panel title={`Timeline · ${fmtCount(data.timeline.length, 'leg')}`}>
-        <DataTable testId="campaign-timeline" columns={['Date', 'Leg', 'Instrument', num('Qty'), num('Cash'), num('Realized'), num('Shares'), num('Adj. basis'), num('Collateral')]}>
-          {data.timeline.map((s) => (
-            <tr key={s.transactionId}>
-              <td className="num">{s.date}</td>
-              <td>{typeLabel(s.type)}</td>
-              <td>{fmtSymbol(s.symbol)}</td>
-              <td className="num">{fmtNumber(s.quantity, Number.isInteger(s.quantity) ? 0 : 4)}</td>
-              <td className="num">{fmtMoney(s.cash, currency, true)}</td>
-              <td className="num">{s.realizedPL === 0 ? '' : <Money value={s.realizedPL} currency={currency} />}</td>
-              <td className="num">{fmtNumber(s.sharesHeld, 0)}</td>
-              <td className="num">{s.adjustedCostBasis === null ? '' : fmtNumber(s.adjustedCostBasis, 2)}</td>
-              <td className="num">{fmtMoney(s.collateral, currency)}</td>
-            </tr>
-          ))}
-        </DataTable>
-      </Panel>
-    </div>
-  );
+/** The list's state as it stands in the address (`#/campaigns?status=open&accountId=…&page=2&asOf=…`). */
+interface ListState {
+  status: StatusFilter;
+  accountId: string;
+  page: number;
+  asOf: string;
 }
 
-function CampaignRow({ c, currency, selected }: { c: CampaignJson; currency: string; selected: boolean }) {
-  const open = () => navigate('campaigns', { id: c.id });
+function readList(params: URLSearchParams): ListState {
+  const status = params.get('status');
+  const page = Number(params.get('page') ?? '1');
+  return {
+    status: status === 'open' || status === 'closed' ? status : 'all',
+    accountId: params.get('accountId') ?? '',
+    page: Number.isInteger(page) && page >= 1 ? page : 1,
+    asOf: params.get('asOf') ?? '',
+  };
+}
+
+function listQuery(state: ListState): Record<string, string> {
+  return {
+    ...(state.status === 'all' ? {} : { status: state.status }),
+    ...(state.accountId === '' ? {} : { accountId: state.accountId }),
+    ...(state.page === 1 ? {} : { page: String(state.page) }),
+    ...(state.asOf === '' ? {} : { asOf: state.asOf }),
+  };
+}
+
+function CampaignRow({ c, currency, list }: { c: CampaignJson; currency: string; list: Record<string, string> }) {
+  const href = routeHash('campaigns', list, c.id);
+  const open = () => {
+    window.location.hash = href;
+  };
   return (
-    <tr className={selected ? 'selected clickable' : 'clickable'} onClick={open} onKeyDown={(e) => e.key === 'Enter' && open()} tabIndex={0} aria-selected={selected}>
+    <tr className="clickable" onClick={open} data-testid="campaign-row">
       <td>
-        <strong>{c.underlying}</strong> <span className="muted small">{c.accountName}</span>
+        {/* A real link: keyboard, middle-click and "copy link" work; the row's click does the same. */}
+        <a className="sym" href={href} onClick={(e) => e.stopPropagation()}>
+          {c.underlying}
+        </a>{' '}
+        <span className="muted small narrow-hide">{c.accountName}</span>
       </td>
       <td>{c.status === 'open' ? <Badge tone="info">open</Badge> : <Badge>closed</Badge>}</td>
-      <td className="num">{c.openedAt}</td>
-      <td className="num">{c.closedAt ?? ''}</td>
-      <td className="num">{fmtInt(c.days)}</td>
-      <td className="num">{fmtMoney(c.premiums, currency)}</td>
+      <td className={colClass('mid', 'num')}>{c.openedAt}</td>
+      <td className={colClass('lo', 'num')}>{c.closedAt ?? ''}</td>
+      <td className={colClass('mid', 'num')}>{fmtInt(c.days)}</td>
+      <td className={colClass('lo', 'num')}>{fmtMoney(c.premiums, currency)}</td>
       <td className="num">
         <Money value={c.pnl} currency={currency} />
       </td>
-      <td className="num">{c.unrealizedPL === null ? '' : <Money value={c.unrealizedPL} currency={currency} />}</td>
-      <td className="num">{fmtMoney(c.collateralPeak, currency)}</td>
+      <td className={colClass('lo', 'num')}>{c.unrealizedPL === null ? '' : <Money value={c.unrealizedPL} currency={currency} />}</td>
+      <td className={colClass('lo', 'num')}>{fmtMoney(c.collateralPeak, currency)}</td>
       <td className="num">{fmtPct(c.returnOnCollateral, 2)}</td>
-      <td className="num">{fmtPct(c.annualizedReturn, 1)}</td>
-      <td className="num">{fmtInt(c.rolls)}</td>
-      <td className="num">{fmtInt(c.assignments)}</td>
+      <td className={colClass('mid', 'num')}>
+        <AnnualizedText campaign={c} />
+      </td>
+      <td className={colClass('lo', 'num')}>{fmtInt(c.rolls)}</td>
+      <td className={colClass('lo', 'num')}>{fmtInt(c.assignments)}</td>
     </tr>
   );
 }
 
-export function CampaignsPage() {
+function CampaignList({ state }: { state: ListState }) {
   const api = useApi();
-  const route = useRoute();
-  const selected = route.params.get('id');
-  const [status, setStatus] = useState<StatusFilter>(route.params.get('status') === 'open' ? 'open' : route.params.get('status') === 'closed' ? 'closed' : 'all');
-  const [accountId, setAccountId] = useState(route.params.get('accountId') ?? '');
-  const [page, setPage] = useState(1);
+  const { status, accountId, page, asOf } = state;
   const result = useAsync(
-    (signal) => api.campaigns({ ...(status === 'all' ? {} : { status }), ...(accountId === '' ? {} : { accountId }), page, limit: PAGE_LIMIT_CAP }, signal),
-    [api, status, accountId, page],
+    (signal) => api.campaigns({ ...(status === 'all' ? {} : { status }), ...(accountId === '' ? {} : { accountId }), ...(asOf === '' ? {} : { asOf }), page, limit: PAGE_LIMIT_CAP }, signal),
+    [api, status, accountId, page, asOf],
   );
   const data = result.data;
   // A new filter starts again from the first page.
-  const filterBy = <T,>(set: (value: T) => void) => (value: T) => {
-    set(value);
-    setPage(1);
-  };
+  const go = (next: Partial<ListState>) => navigate('campaigns', listQuery({ ...state, page: 1, ...next }));
+  const list = listQuery(state);
   return (
     <div className="page" data-testid="page-campaigns">
       <PageHead
         title="Campaigns"
-        meta={data && <span className="muted small num">{fmtCount(data.pagination.total, 'campaign')}</span>}
+        meta={
+          data && (
+            <span className="muted small num">
+              {fmtCount(data.pagination.total, 'campaign')}
+              {asOf !== '' && <> · as of {asOf}</>}
+            </span>
+          )
+        }
         toolbar={
           <>
             <Segmented
               label="Status"
               value={status}
-              onChange={filterBy(setStatus)}
+              onChange={(value) => go({ status: value })}
               options={[
                 { value: 'all', label: 'All' },
                 { value: 'open', label: 'Open' },
                 { value: 'closed', label: 'Closed' },
               ]}
             />
-            {data && <AccountSelect accounts={data.accounts} value={accountId} onChange={filterBy(setAccountId)} />}
+            {asOf !== '' && (
+              <button type="button" className="btn btn-small" onClick={() => go({ asOf: '' })} title="The campaigns as they stand now">
+                Now
+              </button>
+            )}
+            {data && <AccountSelect accounts={data.accounts} value={accountId} onChange={(value) => go({ accountId: value })} />}
           </>
         }
       />
       {result.error && <ErrorBanner error={result.error} onRetry={result.reload} />}
       {!data && !result.error && <Loading label="Loading campaigns…" />}
       {data && data.chains.length === 0 && (
-        <EmptyState
-          title={status === 'open' ? 'No open campaigns' : 'No campaigns yet'}
-          actions={<ImportOrDemo onLoaded={result.reload} />}
-        >
+        <EmptyState title={status === 'open' ? 'No open campaigns' : 'No campaigns yet'} actions={<ImportOrDemo onLoaded={result.reload} />}>
           A campaign runs from the first trade on an underlying until the account is flat on it again: puts sold, rolls, assigned shares, covered calls, called away.
         </EmptyState>
       )}
       {data && data.chains.length > 0 && (
         <Panel>
-          <DataTable testId="campaigns-table" columns={['Underlying', 'Status', num('Opened'), num('Closed'), num('Days'), num('Premiums'), num('P&L'), num('Unrealized'), num('Peak collateral', 'Largest cost of shares held + strike × 100 × open short puts, at a day\'s close'), num('Return'), num('Annualized'), num('Rolls'), num('Assigned')]}>
+          <DataTable
+            testId="campaigns-table"
+            columns={[
+              'Underlying',
+              'Status',
+              num('Opened', undefined, 'mid'),
+              num('Closed', undefined, 'lo'),
+              num('Days', undefined, 'mid'),
+              num('Premiums', undefined, 'lo'),
+              num('P&L'),
+              num('Unrealized', undefined, 'lo'),
+              num('Peak collateral', "Largest cost of shares held + strike × 100 × open short puts, at a day's close", 'lo'),
+              num('Return'),
+              num('Annualized', 'Return × 365 / days; not shown for campaigns under 7 days', 'mid'),
+              num('Rolls', undefined, 'lo'),
+              num('Assigned', undefined, 'lo'),
+            ]}
+          >
             {data.chains.map((c) => (
-              <CampaignRow key={c.id} c={c} currency={data.currency} selected={c.id.toLowerCase() === selected?.toLowerCase()} />
+              <CampaignRow key={c.id} c={c} currency={data.currency} list={list} />
             ))}
           </DataTable>
-          {data.pagination.pages > 1 && <Pager label="Campaign pages" page={page} pages={data.pagination.pages} shownPage={data.pagination.page} onPage={setPage} ends />}
+          {data.pagination.pages > 1 && <Pager label="Campaign pages" page={page} pages={data.pagination.pages} shownPage={data.pagination.page} onPage={(p) => navigate('campaigns', listQuery({ ...state, page: p }))} ends />}
         </Panel>
       )}
-      {data && selected !== null && <CampaignDetail id={selected} currency={data.currency} />}
     </div>
   );
+}
+
+export function CampaignsPage() {
+  const route = useRoute();
+  const state = readList(route.params);
+  const legacyId = route.path === null ? route.params.get('id') : null;
+  // The detail's old address (`#/campaigns?id=…`, in bookmarks) moves to its own page without a history entry.
+  useEffect(() => {
+    if (legacyId !== null) {
+      const rest = new URLSearchParams(route.params);
+      rest.delete('id');
+      window.location.replace(routeHash('campaigns', Object.fromEntries(rest), legacyId));
+    }
+  }, [legacyId]);
+  if (route.path !== null) return <CampaignDetail id={route.path} listQuery={listQuery(state)} />;
+  return <CampaignList state={state} />;
 }

@@ -2,8 +2,8 @@ import { useEffect, useMemo, useState } from 'react';
 import type { EventsQueryT, ExposureEventJson } from '../../src-shared/api/schemas';
 import { DemoButton } from '../components/DemoButton';
 import { Pager } from '../components/Pager';
-import { Badge, DataTable, EmptyState, ErrorBanner, Loading, num, PageHead, Panel, Segmented } from '../components/ui';
-import { fmtDateTime, fmtNumber, fmtPrice } from '../format';
+import { Badge, colClass, DataTable, EmptyState, ErrorBanner, Loading, num, PageHead, Panel, Segmented } from '../components/ui';
+import { fmtCount, fmtDateTime, fmtDte, fmtNumber, fmtPrice } from '../format';
 import { navigate, useApi, useAsync } from '../hooks';
 
 type TypeFilter = 'all' | 'flip' | 'wall';
@@ -221,7 +221,7 @@ export function EventsPage() {
       {events.data && !defaultFilters && rows.length === 0 && <p className="muted pad">No events match these filters.</p>}
       {rows.length > 0 && (
         <Panel>
-          <DataTable testId="events-table" className="table table-dense" columns={['Time (ET)', 'Ticker', 'Expiration', num('DTE then', 'Days to expiry at the event (its New York date)'), num('DTE today', 'Days to expiry today (negative: expired)'), 'Type', 'Change', num('Spot')]}>
+          <DataTable testId="events-table" className="table table-dense" columns={['Time (ET)', 'Ticker', { label: 'Expiration', hide: 'mid' }, num('DTE then', 'Days to expiry at the event (its New York date)', 'mid'), num('DTE today', 'Days to expiry today ("expired" once past)'), 'Type', 'Change', num('Spot', undefined, 'mid')]}>
             {pageRows.map((e) => (
               <tr key={e.id} className={e.fresh ? 'row-fresh' : ''}>
                 <td className="tnum">{fmtDateTime(e.timestamp).replace(' ET', '')}</td>
@@ -230,16 +230,20 @@ export function EventsPage() {
                     {e.ticker}
                   </a>
                 </td>
-                <td className="tnum">{e.expiration}</td>
-                <td className="num">{e.eventDte}</td>
-                <td className={`num ${e.dte < 0 ? 'muted' : ''}`} title={e.dte < 0 ? 'expired' : undefined}>
-                  {e.dte}
+                <td className={colClass('mid', 'tnum')}>{e.expiration}</td>
+                <td className={colClass('mid', 'num')}>{e.eventDte}</td>
+                <td className={`num ${e.dte < 0 ? 'muted' : ''}`} title={e.dte < 0 ? `expired ${fmtCount(-e.dte, 'day')} ago` : undefined} data-testid="event-dte">
+                  {fmtDte(e.dte)}
                 </td>
                 <td>
                   <Badge tone={e.eventType === 'flip' ? 'warn' : e.eventType === 'wall' && e.wallType === 'call' ? 'pos' : 'neg'}>{e.eventType === 'flip' ? 'flip' : `${e.wallType} wall`}</Badge>
                 </td>
-                <td>{describe(e)}</td>
-                <td className="num">{fmtNumber(e.spotPrice, 2)}</td>
+                <td>
+                  {describe(e)}
+                  {/* Ready for the server's explanation of an event (issue 18's server part; not in the contract yet). */}
+                  {typeof (e as { explanation?: unknown }).explanation === 'string' && <div className="muted small">{(e as { explanation?: string }).explanation}</div>}
+                </td>
+                <td className={colClass('mid', 'num')}>{fmtNumber(e.spotPrice, 2)}</td>
               </tr>
             ))}
           </DataTable>

@@ -107,6 +107,8 @@ function BySymbolTable({ rows, currency }: { rows: Period['breakdown']['bySymbol
 
 function YearView({ summary, accountId }: { summary: SummaryResponseT; accountId: string }) {
   const s = summary.stats;
+  // The summary's `open` counts what is open at the end of its year: now, for the current year (docs/journal.md).
+  const pastYear = summary.year < Number(dateInTimeZone(Date.now()).slice(0, 4));
   const c = summary.currency;
   const equity = useMemo(() => s.equity.series.map((p) => ({ date: p.date, value: p.equity })), [s.equity.series]);
   const types = Object.entries(s.tradesByType)
@@ -127,12 +129,18 @@ function YearView({ summary, accountId }: { summary: SummaryResponseT; accountId
         <Stat
           label="Chains"
           value={fmtInt(s.chains.opened)}
+          title={`Campaigns opened in ${summary.year}; the open ones are all those still open ${pastYear ? `on 31 December ${summary.year}` : 'now'}, whichever year they opened`}
           sub={
             <>
-              <button type="button" className="btn-link" data-testid="open-chains" onClick={() => navigate('campaigns', { status: 'open', ...(accountId === '' ? {} : { accountId }) })}>
-                {fmtInt(s.chains.open)} open
-              </button>{' '}
-              · {fmtInt(s.chains.closed)} closed
+              opened · {fmtInt(s.chains.closed)} closed ·{' '}
+              <button
+                type="button"
+                className="btn-link"
+                data-testid="open-chains"
+                onClick={() => navigate('campaigns', { status: 'open', ...(accountId === '' ? {} : { accountId }), ...(pastYear ? { asOf: `${summary.year}-12-31` } : {}) })}
+              >
+                {fmtInt(s.chains.open)} open {pastYear ? 'on 31 Dec' : 'now'}
+              </button>
             </>
           }
         />

@@ -1,28 +1,20 @@
 /**
- * Positions: what is open now, what it is worth at the last snapshot, and where the dealers stand against each
- * short strike ("your book on the dealers' map"). Conventions: docs/journal.md §Positions; the page: docs/ui.md.
+ * Positions: what is open now (or at a past instant), what it is worth at the last snapshot, and where the dealers
+ * stand against each short strike ("your book on the dealers' map"). One compact table grouped by underlying
+ * (positions/BookTable.tsx), each underlying's map on demand from the snapshot its marks come from
+ * (positions/BookOnMap.tsx), each short strike against its expiration's expected move. Conventions: docs/journal.md
+ * §Positions; the page: docs/ui.md.
  */
 import { useMemo, useState } from 'react';
-import type { GexResponseT, PositionJson, PositionsResponseT } from '../../src-shared/api/schemas';
+import type { PositionsResponseT } from '../../src-shared/api/schemas';
 import { AccountSelect } from '../components/AccountSelect';
-import { chartPalette, nearestStrike, spotMarkers, StrikeChart, type StrikeMarker, type StrikeSeries } from '../components/charts';
 import { ImportOrDemo } from '../components/DemoButton';
-import { Badge, DataTable, EmptyState, ErrorBanner, Loading, Money, num, PageHead, Panel, Stat } from '../components/ui';
-import { dateInTimeZone, fmtCount, fmtDateTime, fmtExposure, fmtInt, fmtMoney, fmtNumber, fmtPrice, fmtSymbol } from '../format';
-import { useApi, useAsync, useRoute, useTheme } from '../hooks';
+import { DemoBadge, EmptyState, ErrorBanner, Loading, Money, PageHead, Panel, Stat } from '../components/ui';
+import { fmtCount, fmtDateTime, fmtInt, fmtMoney } from '../format';
+import { useApi, useAsync, useRoute } from '../hooks';
+import { groupAndSort, moveKey, type ExpectedMove, type Sort, type SortKey } from './positions/book';
+import { BookTable } from './positions/BookTable';
 import { NeedsAttention } from './positions/NeedsAttention';
-
-/**
- * A mark as the ledger of issue 17 sends it: with its age in New York trading days and whether it is too old to count
- * (absent from an older server: then every mark counts).
- */
-type AgedMark = { quoteTime: string } & Partial<{ stale: boolean; ageDays: number }>;
-
-/** Why a mark does not count: "mark from 2023-08-18, 612 trading days old". */
-function staleText(mark: AgedMark): string {
-  const day = dateInTimeZone(Date.parse(mark.quoteTime));
-  return mark.ageDays === undefined ? `mark from ${day}, too old to count` : `mark from ${day}, ${fmtCount(mark.ageDays, 'trading day')} old`;
-}
 
 type Totals = PositionsResponseT['totals'] & Partial<{ staleCount: number; unmarkedCount: number }>;
 
@@ -33,106 +25,6 @@ function leftOut(totals: Totals): string {
   return parts.length === 0 ? 'all marked' : `${parts.join(', ')}: left out`;
 }
 
-/** A short strike within this distance (% of the level) of a wall or the flip is in danger; within twice it, on watch. */
-const DANGER_PCT = 2;
-
-function distanceClass(position: PositionJson, pct: number | null): string {
-  if (pct === null || position.quantity >= 0) return '';
-  const abs = Math.abs(pct);
-  return abs <= DANGER_PCT ? 'neg strong' : abs <= 2 * DANGER_PCT ? 'warn' : '';
-}
-
-function Distance({ position, pct }: { position: PositionJson; pct: number | null }) {
-  if (pct === null) return <span className="muted">—</span>;
-  return <span className={distanceClass(position, pct)}>{`${pct > 0 ? '+' : pct < 0 ? '−' : ''}${Math.abs(pct).toFixed(1)}%`}</span>;
-}
-
-/** The underlying's GEX by strike (latest snapshot) with the user's short strikes drawn on it. */
-function BookOnMap({ symbol, positions }: { symbol: string; positions: readonly PositionJson[] }) {
-  const api = useApi();
-  const theme = useTheme();
-  const palette = useMemo(() => chartPalette(theme), [theme]);
-  const gex = useAsync<GexResponseT>((signal) => api.gex({ symbol }, signal), [api, symbol]);
-  const data = gex.data;
-  const series = useMemo<StrikeSeries[]>(() => (data ? [{ label: 'Net GEX', color: palette.net, values: data.data.map((r) => ({ strike: r.strike, value: r.netGEX })) }] : []), [data, palette]);
-  const markers = useMemo<StrikeMarker[]>(() => {
-    if (!data) return [];
-    const strikes = data.data.map((r) => r.strike);
-    const list = spotMarkers(strikes, data.stockPrice, palette);
-    if (data.callWall) list.push({ strike: data.callWall.strike, label: 'Call wall', color: palette.pos, edge: 'top' });
-    if (data.putWall) list.push({ strike: data.putWall.strike, label: 'Put wall', color: palette.neg, edge: 'top' });
-    for (const p of positions) {
-      if (!p.isOption || p.strike === null || p.quantity >= 0) continue;
-      const at = nearestStrike(strikes, p.strike);
-      if (at !== null) list.push({ strike: at, label: `Short ${fmtPrice(p.strike)}${p.right ?? ''} ×${fmtInt(-p.quantity)}`, color: palette.accent, edge: 'bottom' });
-    }
-    return list;
-  }, [data, positions, palette]);
-  const focus = useMemo(() => (data ? { from: data.stockPrice * 0.85, to: data.stockPrice * 1.15 } : undefined), [data]);
-  const formatValue = useMemo(() => (value: number) => fmtExposure(value, data?.meta.unit ?? 'shares'), [data]);
-  if (gex.error) return <p className="muted small">No chain for {symbol}: import one on the Exposure page to see the dealers&apos; map.</p>;
-  if (!data) return <Loading label="Loading GEX…" />;
-  return <StrikeChart series={series} markers={markers} focus={focus} formatValue={formatValue} label={`Net GEX by strike for ${symbol} with your short strikes`} height={260} />;
-}
-
-function MarkCell({ position }: { position: PositionJson }) {
-  const mark: (NonNullable<PositionJson['mark']> & AgedMark) | null = position.mark;
-  if (mark === null) {
-    return (
-      <td className="num" title="No snapshot at or before this instant has this contract: left out of market value and unrealized">
-        <span className="muted small" data-testid="mark-unmarked">
-          unmarked
-        </span>
-      </td>
-    );
-  }
-  const price = mark.price.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 4 });
-  if (mark.stale === true) {
-    return (
-      <td className="num" title={`${staleText(mark)}: left out of market value, unrealized and the totals`}>
-        <span className="mark-stale">{price}</span>{' '}
-        <Badge tone="warn">
-          <span data-testid="mark-stale">stale</span>
-        </Badge>
-      </td>
-    );
-  }
-  return (
-    <td className="num" title={`${mark.source === 'mid' ? 'bid/ask mid' : 'spot'} at ${fmtDateTime(mark.quoteTime)}`}>
-      {price}
-    </td>
-  );
-}
-
-function PositionsTable({ rows, currency }: { rows: readonly PositionJson[]; currency: string }) {
-  return (
-    <DataTable testId="positions-table" columns={['Account', 'Instrument', num('Qty'), num('Cost basis'), num('Mark'), num('Unrealized'), num('DTE'), num('Δ sh', 'Delta in shares'), num('Θ $/day', 'Theta in $ per day'), num('vs put wall', 'Strike vs put wall'), num('vs call wall', 'Strike vs call wall'), num('vs flip', 'Strike vs gamma flip')]}>
-      {rows.map((p) => (
-        <tr key={`${p.accountId}|${p.symbol}`}>
-          <td>{p.accountName}</td>
-          <td>{fmtSymbol(p.symbol)}</td>
-          <td className="num">{fmtNumber(p.quantity, Number.isInteger(p.quantity) ? 0 : 4)}</td>
-          <td className="num">{fmtMoney(p.costBasis, currency)}</td>
-          <MarkCell position={p} />
-          <td className="num">{p.unrealizedPL === null ? <span className="muted">—</span> : <Money value={p.unrealizedPL} currency={currency} />}</td>
-          <td className="num">{p.dte === null ? '' : fmtInt(p.dte)}</td>
-          <td className="num">{p.greeks ? fmtNumber(p.greeks.delta, 1) : '—'}</td>
-          <td className="num">{p.greeks && p.isOption ? fmtNumber(p.greeks.theta, 2) : '—'}</td>
-          <td className="num">
-            <Distance position={p} pct={p.strikeVs?.putWall ?? null} />
-          </td>
-          <td className="num">
-            <Distance position={p} pct={p.strikeVs?.callWall ?? null} />
-          </td>
-          <td className="num">
-            <Distance position={p} pct={p.strikeVs?.gammaFlip ?? null} />
-          </td>
-        </tr>
-      ))}
-    </DataTable>
-  );
-}
-
 /** The oldest snapshot the book is marked from: its day as the value (a whole date-time overflows a phone's card). */
 function OldestMark({ marks }: { marks: PositionsResponseT['marksAsOf'] }) {
   const oldest = marks.reduce<string | null>((a, m) => (a === null || m.quoteTime < a ? m.quoteTime : a), null);
@@ -141,64 +33,54 @@ function OldestMark({ marks }: { marks: PositionsResponseT['marksAsOf'] }) {
   return <Stat label="Marks" value={day} sub={`oldest used · ${time} ET`} title={fmtDateTime(oldest)} />;
 }
 
-function Underlying({ symbol, rows, data }: { symbol: string; rows: readonly PositionJson[]; data: PositionsResponseT }) {
-  const marks: (PositionsResponseT['marksAsOf'][number] & AgedMark) | undefined = data.marksAsOf.find((m) => m.symbol === symbol);
-  const stale = marks?.stale === true;
-  const levels = rows.find((r) => r.levels !== null)?.levels ?? null;
-  const unrealized = rows.reduce((sum, r) => sum + (r.unrealizedPL ?? 0), 0);
-  const delta = rows.reduce((sum, r) => sum + (r.greeks?.delta ?? 0), 0);
-  const theta = rows.reduce((sum, r) => sum + (r.greeks?.theta ?? 0), 0);
-  const hasShort = rows.some((r) => r.isOption && r.quantity < 0);
+/**
+ * Underlyings without any chain snapshot at or before the instant, said once above the table (a note under each of
+ * 100 groups doubled the page's height): what to import to mark them.
+ */
+function UnmarkedNote({ data }: { data: PositionsResponseT }) {
+  const marked = new Set(data.marksAsOf.map((m) => m.symbol));
+  const unmarked = [...new Set(data.positions.map((p) => p.underlying))].filter((u) => !marked.has(u)).sort();
+  if (unmarked.length === 0) return null;
+  const shown = unmarked.slice(0, 12);
   return (
-    <div data-testid={`book-${symbol}`} className="book-underlying">
-      <Panel
-        title={
-          <span>
-            {symbol}{' '}
-            {marks && stale && (
-              <Badge tone="warn" title={`${staleText(marks)}: left out of market value and unrealized`}>
-                stale mark
-              </Badge>
-            )}
-            {marks && !stale && (
-              <span className="muted small">
-                spot {fmtPrice(marks.spot)} · marked {fmtDateTime(marks.quoteTime)}
-              </span>
-            )}
-            {!marks && (
-              <Badge tone="warn" title="No chain snapshot at or before this instant">
-                unmarked
-              </Badge>
-            )}
-          </span>
-        }
-        actions={
-          <span className="small num">
-            <Money value={unrealized} currency={data.currency} /> · Δ {fmtNumber(delta, 0)} sh · Θ {fmtMoney(theta, data.currency, true)}/day
-            {levels && (
-              <span className="muted">
-                {' '}
-                · put wall {fmtPrice(levels.putWall)} · call wall {fmtPrice(levels.callWall)} · flip {fmtPrice(levels.gammaFlip)}
-              </span>
-            )}
-          </span>
-        }
-        id={`positions-${symbol}`}
-      >
-        <div className={hasShort ? 'book-grid' : ''}>
-          <PositionsTable rows={rows} currency={data.currency} />
-          {hasShort && marks && !stale && <BookOnMap symbol={symbol} positions={rows} />}
-          {!marks && <p className="muted small pad">No chain snapshot of {symbol} at or before this instant: import one on the Exposure page to mark these positions and see the dealers&apos; levels.</p>}
-          {marks && stale && (
-            <p className="small pad" data-testid={`stale-${symbol}`}>
-              <span className="warn-text">Stale: {staleText(marks)}</span> (spot {fmtPrice(marks.spot)}). Its positions are left out of market value, unrealized and the totals: import a newer chain snapshot of {symbol} on the
-              Exposure page.
-            </p>
-          )}
-        </div>
-      </Panel>
-    </div>
+    <p className="muted small" data-testid="positions-unmarked-note">
+      No chain snapshot at or before this instant for {shown.join(', ')}
+      {unmarked.length > shown.length ? ` and ${fmtCount(unmarked.length - shown.length, 'more underlying', 'more underlyings')}` : ''}: import one of each on the Import page (Option chain snapshot) to
+      mark their positions and see the dealers&apos; levels.
+    </p>
   );
+}
+
+/** Underlyings whose dealers' maps open by themselves: a small book shows them all, a big one on demand. */
+const MAPS_OPEN_UP_TO = 3;
+
+/**
+ * The expected move of each short option's expiration, from the snapshot its mark comes from (`/v1/expirations`
+ * details): one request per marked underlying that has short options.
+ */
+function useExpectedMoves(data: PositionsResponseT | undefined) {
+  const api = useApi();
+  const wanted = useMemo(() => {
+    const marks = new Map((data?.marksAsOf ?? []).filter((m) => !m.stale).map((m) => [m.symbol, m]));
+    const symbols = new Set((data?.positions ?? []).filter((p) => p.isOption && p.quantity < 0 && marks.has(p.underlying)).map((p) => p.underlying));
+    return [...symbols].sort().flatMap((symbol) => {
+      const mark = marks.get(symbol);
+      return mark ? [{ symbol, snapshotId: mark.snapshotId, spot: mark.spot }] : [];
+    });
+  }, [data]);
+  const key = wanted.map((w) => `${w.symbol}:${w.snapshotId}`).join(',');
+  const moves = useAsync(async (signal) => {
+    const answers = await Promise.allSettled(wanted.map((w) => api.expirations(w.symbol, signal, w.snapshotId).then((r) => ({ w, r }))));
+    const map = new Map<string, ExpectedMove>();
+    for (const answer of answers) {
+      // A chain without a move for its expirations (one-sided, no ATM quotes) leaves those strikes at "—".
+      if (answer.status !== 'fulfilled') continue;
+      const { w, r } = answer.value;
+      for (const d of r.details) if (d.expectedMove !== null) map.set(moveKey({ underlying: w.symbol, expiration: d.expiration }), { expiration: d.expiration, expectedMove: d.expectedMove, spot: w.spot });
+    }
+    return map;
+  }, [api, key]);
+  return moves.data ?? new Map<string, ExpectedMove>();
 }
 
 export function PositionsPage() {
@@ -207,27 +89,44 @@ export function PositionsPage() {
   const [accountId, setAccountId] = useState(route.params.get('accountId') ?? '');
   // A past instant replays the book with the snapshots of that time (New York time, as the journal dates).
   const [asOf, setAsOf] = useState(route.params.get('asOf') ?? '');
+  const [optionsOnly, setOptionsOnly] = useState(false);
+  const [sort, setSort] = useState<Sort>({ key: 'instrument', dir: 1 });
+  // Null until the user opens or closes one: then the default (all of a small book) no longer applies.
+  const [openMaps, setOpenMaps] = useState<Set<string> | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const result = useAsync(
     (signal) => api.positions({ ...(accountId === '' ? {} : { accountId }), ...(asOf === '' ? {} : { asOf: asOf.length === 16 ? `${asOf}:00` : asOf }) }, signal),
     [api, accountId, asOf],
   );
   const data = result.data;
-  const groups = useMemo(() => {
-    const map = new Map<string, PositionJson[]>();
-    for (const p of data?.positions ?? []) {
-      const list = map.get(p.underlying);
-      if (list) list.push(p);
-      else map.set(p.underlying, [p]);
-    }
-    return [...map];
-  }, [data]);
+  const moves = useExpectedMoves(data);
+  const groups = useMemo(() => groupAndSort(data?.positions ?? [], sort, moves, optionsOnly), [data, sort, moves, optionsOnly]);
+  const mappable = useMemo(() => {
+    const fresh = new Set((data?.marksAsOf ?? []).filter((m) => !m.stale).map((m) => m.symbol));
+    return groups.filter((g) => fresh.has(g.underlying) && g.rows.some((r) => r.isOption && r.quantity < 0)).map((g) => g.underlying);
+  }, [groups, data]);
+  const shownMaps = openMaps ?? new Set(mappable.length <= MAPS_OPEN_UP_TO ? mappable : []);
+  // A first click sorts ascending: nearest expiry, worst unrealized, the strike deepest inside its expected move first.
+  const onSort = (key: SortKey) => setSort((s) => (s.key === key ? { key, dir: s.dir === 1 ? -1 : 1 } : { key, dir: 1 }));
+  const toggleMap = (symbol: string) => {
+    const next = new Set(shownMaps);
+    if (next.has(symbol)) next.delete(symbol);
+    else next.add(symbol);
+    setOpenMaps(next);
+  };
 
   return (
     <div className="page" data-testid="page-positions">
       <PageHead
         title="Positions"
-        meta={data && <span className="muted small num">{fmtCount(data.positions.length, 'open position')}</span>}
+        meta={
+          data && (
+            <>
+              {data.demo && <DemoBadge />}
+              <span className="muted small num">{fmtCount(data.positions.length, 'open position')}</span>
+            </>
+          )
+        }
         toolbar={
           <>
             <label className="field-inline" title="Replay the book at a past instant (New York time); empty = now">
@@ -239,6 +138,10 @@ export function PositionsPage() {
                 Now
               </button>
             )}
+            <label className="field-inline field-check">
+              <input type="checkbox" checked={optionsOnly} onChange={(e) => setOptionsOnly(e.target.checked)} data-testid="options-only" />
+              Options only
+            </label>
             {data && <AccountSelect accounts={data.accounts} value={accountId} onChange={setAccountId} />}
           </>
         }
@@ -268,16 +171,17 @@ export function PositionsPage() {
             />
           )}
           {data.positions.length === 0 && data.needsAttention.length === 0 && (
-            <EmptyState
-              title="No open positions"
-              actions={<ImportOrDemo onLoaded={result.reload} />}
-            >
-              Positions come from your imported transactions. To mark them, import a chain snapshot of each underlying on the Exposure page.
+            <EmptyState title="No open positions" actions={<ImportOrDemo onLoaded={result.reload} />}>
+              Positions come from your imported transactions. To mark them, import a chain snapshot of each underlying on the Import page.
             </EmptyState>
           )}
-          {groups.map(([symbol, rows]) => (
-            <Underlying key={symbol} symbol={symbol} rows={rows} data={data} />
-          ))}
+          {data.positions.length > 0 && groups.length === 0 && <p className="muted pad">No open options: untick “Options only” to see the shares.</p>}
+          <UnmarkedNote data={data} />
+          {groups.length > 0 && (
+            <Panel>
+              <BookTable groups={groups} data={data} moves={moves} sort={sort} onSort={(key) => onSort(key)} openMaps={shownMaps} onToggleMap={toggleMap} />
+            </Panel>
+          )}
         </>
       )}
     </div>

@@ -3,7 +3,7 @@ import { NEW_YORK } from '../../src-shared/zone';
 import { ApiError, type SettingsJson, type SettingsUpdateT } from '../api/client';
 import { ErrorBanner, Loading, PageHead, Panel } from '../components/ui';
 import { ExportPanel } from '../components/ExportPanel';
-import { useApi, useAsync, type Theme } from '../hooks';
+import { useApi, useAsync, useKeyScreen, type Theme } from '../hooks';
 
 async function copyText(text: string): Promise<boolean> {
   try {
@@ -78,8 +78,19 @@ function fromDraft(d: Draft): { value: SettingsUpdateT } | { error: string } {
 
 const TIME_ZONES = [NEW_YORK, 'America/Chicago', 'America/Denver', 'America/Los_Angeles', 'Europe/London', 'Europe/Berlin', 'Asia/Tokyo', 'Australia/Sydney', 'UTC'];
 
+/** The port this page's API answers on now (the desktop app's loopback URL, or this page's own address). */
+function servingPort(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl, window.location.href);
+    return url.port !== '' ? url.port : url.protocol === 'https:' ? '443' : '80';
+  } catch {
+    return window.location.port;
+  }
+}
+
 export function SettingsPage({ theme, onToggleTheme }: { theme: Theme; onToggleTheme: () => void }) {
   const api = useApi();
+  const keyScreen = useKeyScreen();
   const settings = useAsync((signal) => api.settings(signal), [api]);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [saveState, setSaveState] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
@@ -156,6 +167,11 @@ export function SettingsPage({ theme, onToggleTheme }: { theme: Theme; onToggleT
           <button type="button" className="btn btn-small btn-danger" onClick={() => void rotate()}>
             Rotate key…
           </button>
+          {keyScreen && (
+            <button type="button" className="btn btn-small btn-ghost" onClick={() => keyScreen.changeKey()} title="Use another key in this window (one rotated elsewhere, or the api-key file's)">
+              Change key…
+            </button>
+          )}
         </div>
         {keyMessage !== null && (
           <p className="small" role="status">
@@ -186,9 +202,12 @@ export function SettingsPage({ theme, onToggleTheme }: { theme: Theme; onToggleT
           <Panel title="Server and data">
             <div className="form-grid">
               <label className="field">
-                <span>Port</span>
-                <input type="number" min={0} max={65535} value={draft.port} onChange={(e) => setDraft({ ...draft, port: e.target.value })} />
-                <small className="muted">Loopback only; takes effect on restart.</small>
+                <span>Port on next start</span>
+                <input type="number" min={0} max={65535} value={draft.port} onChange={(e) => setDraft({ ...draft, port: e.target.value })} data-testid="port-setting" />
+                <small className="muted" data-testid="serving-port">
+                  Serving now on port {servingPort(api.baseUrl)}
+                  {servingPort(api.baseUrl) === String(settings.data.port) ? '' : ' (chosen at start: --port, or the setting was taken)'}. Loopback only; 0 = any free port.
+                </small>
               </label>
               <div className="field">
                 <span>Data folder</span>

@@ -1,14 +1,16 @@
 /**
- * The demo market (docs/architecture.md §Running): a seeded, deterministic simulator of one trading day (2026-11-20, a
- * monthly-expiration Friday) for an index (SPX), an ETF (SPY) and two stocks (AAPL, TSLA). Snapshots every
- * 30 minutes from 09:30 to 16:00 New York, expirations out to about 60 days, skewed smiles, open interest
- * clustered on round strikes (puts below spot, calls above), and a midday sell-off with a partial recovery
- * that makes the near-term books flip to negative gamma and move their walls. Everything is generated: no
- * third-party data. Each snapshot has `source: 'demo'`.
+ * The demo market (docs/architecture.md §Running): a seeded, deterministic simulator of one trading day for an index
+ * (SPX), an ETF (SPY) and two stocks (AAPL, TSLA). The day is the caller's: the demo loads the last NYSE trading day
+ * before its today (`demoMarketDay`), so that its marks are fresh; the tests use DEMO_DATE (2026-11-20, a
+ * monthly-expiration Friday). Snapshots every 30 minutes from 09:30 to 16:00 New York, expirations out to about 60
+ * days on NYSE trading days, skewed smiles, open interest clustered on round strikes (puts below spot, calls above),
+ * and a midday sell-off with a partial recovery that makes the near-term books flip to negative gamma and move their
+ * walls. Everything is generated: no third-party data. Each snapshot has `source: 'demo'`.
  */
 import type { ChainSnapshot, OptionContract } from '../exposure/model';
 import { normCdf } from '../exposure/greeks';
 import { addDays, dayOfWeek, daysBetween, isoInstant } from '../calendar';
+import { isTradingDay } from '../trading-days';
 import { expiryInstantMs, settlementOf, yearsToExpiry } from '../exposure/time';
 import { NEW_YORK, zonedTimeToMs } from '../zone';
 import { gaussian, seededRandom } from './random';
@@ -40,6 +42,9 @@ interface TickerSpec {
   dailies: boolean;
 }
 
+/** The demo market's tickers, in the order the simulator draws them. */
+export const DEMO_SYMBOLS = ['SPX', 'SPY', 'AAPL', 'TSLA'] as const;
+
 const TICKERS: TickerSpec[] = [
   { symbol: 'SPX', spot: 5950, vol: 0.14, beta: 1, step: 10, farStep: 50, nearBand: 0.04, range: 0.16, round: [100, 50, 25], oi: 2500, weeklyRoot: 'SPXW', monthlyRoot: 'SPX', dailies: true },
   { symbol: 'SPY', spot: 593.4, vol: 0.14, beta: 1, step: 1, farStep: 5, nearBand: 0.03, range: 0.16, round: [10, 5], oi: 9000, weeklyRoot: 'SPY', monthlyRoot: 'SPY', dailies: true },
@@ -48,10 +53,18 @@ const TICKERS: TickerSpec[] = [
 ];
 
 
+/** The last NYSE trading day before `today`: the day of the demo market the demo loads on `today`. */
+export function demoMarketDay(today: string): string {
+  let day = addDays(today, -1);
+  while (!isTradingDay(day)) day = addDays(day, -1);
+  return day;
+}
 
-interface Expiry {
+/** An expiration of the demo's chains: a trading day, its root, and whether it is a monthly (or quarterly) one. */
+export interface DemoExpiry {
   expiration: string;
   root: string;
+  monthly: boolean;
 }
 
 /** Third Friday of the month of `date`. */
@@ -60,32 +73,61 @@ function isThirdFriday(date: string): boolean {
   return dayOfWeek(date) === 5 && day >= 15 && day <= 21;
 }
 
-/** Market holidays inside the window: an expiration on one of them moves to the previous business day. */
-const HOLIDAYS = new Set(['2026-11-26', '2026-12-25', '2027-01-01']);
+/** The last trading day of a quarter (March, June, September, December): the index products' quarterly expiration. */
+function isQuarterEnd(date: string): boolean {
+  if (!['03', '06', '09', '12'].includes(date.slice(5, 7)) || !isTradingDay(date)) return false;
+  for (let next = addDays(date, 1); next.slice(5, 7) === date.slice(5, 7); next = addDays(next, 1)) if (isTradingDay(next)) return false;
+  return true;
+}
 
-function expirationsFor(spec: TickerSpec): Expiry[] {
-  const out: Expiry[] = [];
-  const seen = new Set<string>();
-  const push = (date: string, root: string) => {
+function expirationsFor(spec: TickerSpec, day: string): DemoExpiry[] {
+  const out: DemoExpiry[] = [];
+  const seen = new Map<string, DemoExpiry>();
+  const push = (date: string, root: string, monthly: boolean) => {
+    // An expiration on a market holiday moves to the trading day before it.
     let d = date;
-    while (HOLIDAYS.has(d)) d = addDays(d, -1);
+    while (!isTradingDay(d)) d = addDays(d, -1);
     const key = `${d}|${root}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    out.push({ expiration: d, root });
+    const known = seen.get(key);
+    // A Friday holiday's Thursday can also be a quarter's last day: it is then the bigger (quarterly) expiration.
+    if (known !== undefined) known.monthly ||= monthly;
+    else {
+      const expiry = { expiration: d, root, monthly };
+      seen.set(key, expiry);
+      out.push(expiry);
+    }
   };
   for (let offset = 0; offset <= 62; offset += 1) {
-    const date = addDays(DEMO_DATE, offset);
+    const date = addDays(day, offset);
     const wd = dayOfWeek(date);
     if (wd === 5) {
-      push(date, spec.weeklyRoot);
-      if (isThirdFriday(date) && spec.monthlyRoot !== spec.weeklyRoot) push(date, spec.monthlyRoot);
+      push(date, spec.weeklyRoot, isThirdFriday(date));
+      if (isThirdFriday(date) && spec.monthlyRoot !== spec.weeklyRoot) push(date, spec.monthlyRoot, true);
     } else if (spec.dailies && offset <= 7 && (wd === 1 || wd === 3)) {
-      push(date, spec.weeklyRoot);
+      push(date, spec.weeklyRoot, false);
     }
   }
-  if (spec.dailies) push('2026-12-31', spec.weeklyRoot);
+  for (let offset = 0; offset <= 62 && spec.dailies; offset += 1) {
+    const date = addDays(day, offset);
+    if (isQuarterEnd(date)) push(date, spec.weeklyRoot, true);
+  }
   return out.sort((a, b) => (a.expiration < b.expiration ? -1 : a.expiration > b.expiration ? 1 : a.root < b.root ? -1 : 1));
+}
+
+function specOf(symbol: string): TickerSpec {
+  const spec = TICKERS.find((t) => t.symbol === symbol);
+  if (spec === undefined) throw new Error(`${symbol} is not a ticker of the demo market`);
+  return spec;
+}
+
+/** The expirations the demo market lists for `symbol` on `day` (the demo journal opens its last positions on them). */
+export function demoExpirations(symbol: string, day: string = DEMO_DATE): DemoExpiry[] {
+  return expirationsFor(specOf(symbol), day);
+}
+
+/** The strikes the demo market lists for `symbol` (the same for every expiration and day). */
+export function demoStrikes(symbol: string): number[] {
+  return strikesFor(specOf(symbol));
 }
 
 function strikesFor(spec: TickerSpec): number[] {
@@ -131,12 +173,11 @@ interface StrikeBase {
 }
 
 /** Open interest of the day (fixed, as exchanges publish it once a day) for one ticker. */
-function baseBook(spec: TickerSpec, random: () => number): StrikeBase[] {
+function baseBook(spec: TickerSpec, day: string, random: () => number): StrikeBase[] {
   const book: StrikeBase[] = [];
   const strikes = strikesFor(spec);
-  for (const { expiration, root } of expirationsFor(spec)) {
-    const days = Math.max(daysBetween(DEMO_DATE, expiration), 0.3);
-    const monthly = isThirdFriday(expiration) || expiration === '2026-12-31';
+  for (const { expiration, root, monthly } of expirationsFor(spec, day)) {
+    const days = Math.max(daysBetween(day, expiration), 0.3);
     // Longer books hold more open interest spread over a wider range of strikes.
     const width = spec.vol * Math.sqrt(Math.max(days, 3) / 365) * 1.6;
     const size = spec.oi * (monthly ? 2.2 : 1) * (0.6 + Math.min(days, 40) / 40) * (root === spec.monthlyRoot && root !== spec.weeklyRoot ? 1.3 : 1);
@@ -186,23 +227,56 @@ function quote(value: number, tick: number): number {
   return Math.max(Math.round(value / tick) * tick, 0);
 }
 
-/**
- * The demo market: for each ticker 14 snapshots (09:30, 10:00, …, 16:00 New York on 2026-11-20), ordered by
- * quote time then ticker. Same seed, same market.
- */
-export function demoMarket(seed: number = DEMO_SEED): ChainSnapshot[] {
+/** What the simulator draws for a day before it prices anything: each ticker's open interest and its own walk. */
+interface DayPlan {
+  spec: TickerSpec;
+  book: StrikeBase[];
+  idio: number[];
+}
+
+function planDay(seed: number, day: string): DayPlan[] {
   const random = seededRandom(seed);
-  const books = TICKERS.map((spec) => ({ spec, book: baseBook(spec, random), idio: Array.from({ length: 14 }, () => gaussian(random)) }));
+  return TICKERS.map((spec) => ({ spec, book: baseBook(spec, day, random), idio: Array.from({ length: SLOTS }, () => gaussian(random)) }));
+}
+
+/** Snapshots a day: 09:30, 10:00, …, 16:00 New York. */
+const SLOTS = 14;
+
+/** The ticker's log-return from its base spot at `slot`: the market's path times its beta, plus (stocks) its own walk. */
+function returnAt(plan: DayPlan, slot: number): number {
+  const { spec, idio } = plan;
+  let walk = 0;
+  for (let s = 1; s <= slot; s += 1) walk += (idio[s] ?? 0) * 0.0012 * spec.vol / 0.14;
+  return spec.beta * marketPath(slot) + (spec.symbol === 'SPX' || spec.symbol === 'SPY' ? 0 : walk);
+}
+
+function spotAt(plan: DayPlan, slot: number): number {
+  return Math.round(plan.spec.spot * Math.exp(returnAt(plan, slot)) * 100) / 100;
+}
+
+/**
+ * Each ticker's spot in the day's last snapshot (16:00), as demoMarket(seed, day) quotes it, without pricing the
+ * chains: the demo journal's prices end there.
+ */
+export function demoClosingSpots(seed: number = DEMO_SEED, day: string = DEMO_DATE): Map<string, number> {
+  return new Map(planDay(seed, day).map((plan) => [plan.spec.symbol, spotAt(plan, SLOTS - 1)]));
+}
+
+/**
+ * The demo market of `day` (a trading day; default DEMO_DATE): for each ticker 14 snapshots (09:30, 10:00, …, 16:00
+ * New York), ordered by quote time then ticker. Same seed and day, same market.
+ */
+export function demoMarket(seed: number = DEMO_SEED, day: string = DEMO_DATE): ChainSnapshot[] {
+  const books = planDay(seed, day);
   const snapshots: ChainSnapshot[] = [];
-  const openMs = zonedTimeToMs(DEMO_DATE, { hour: 9, minute: 30 }, NEW_YORK);
-  for (let slot = 0; slot < 14; slot += 1) {
+  const openMs = zonedTimeToMs(day, { hour: 9, minute: 30 }, NEW_YORK);
+  for (let slot = 0; slot < SLOTS; slot += 1) {
     const quoteMs = openMs + slot * 30 * 60_000;
     const quoteIso = isoInstant(quoteMs, { compact: true });
-    for (const { spec, book, idio } of books) {
-      let walk = 0;
-      for (let s = 1; s <= slot; s += 1) walk += (idio[s] ?? 0) * 0.0012 * spec.vol / 0.14;
-      const marketReturn = spec.beta * marketPath(slot) + (spec.symbol === 'SPX' || spec.symbol === 'SPY' ? 0 : walk);
-      const spot = Math.round(spec.spot * Math.exp(marketReturn) * 100) / 100;
+    for (const plan of books) {
+      const { spec, book } = plan;
+      const marketReturn = returnAt(plan, slot);
+      const spot = spotAt(plan, slot);
       const contracts: OptionContract[] = [];
       const tick = spec.spot > 1000 ? 0.05 : 0.01;
       const tCache = new Map<string, number>();

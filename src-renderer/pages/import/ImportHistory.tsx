@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { ImportsResponseT } from '../../../src-shared/api/schemas';
 import { DemoButton } from '../../components/DemoButton';
 import { Pager } from '../../components/Pager';
-import { DataTable, ErrorBanner, Loading, num, Panel } from '../../components/ui';
+import { colClass, DataTable, ErrorBanner, Loading, num, Panel } from '../../components/ui';
 import { fmtDateTime, fmtInt } from '../../format';
 import { useApi, useAsync, type AsyncState } from '../../hooks';
 
@@ -47,18 +47,22 @@ export function ImportHistory({
       )}
       {history.data && history.data.imports.length > 0 && (
         <>
-          <DataTable testId="import-history" className="table table-dense" columns={[num('#'), 'When', 'File', 'Broker', 'Accounts', num('Rows'), num('Imported'), num('Dup.'), num('Skipped'), '']}>
+          <DataTable testId="import-history" className="table table-dense" columns={[num('#', undefined, 'mid'), { label: 'When', hide: 'mid' }, 'File', { label: 'Broker', hide: 'lo' }, { label: 'Accounts', hide: 'lo' }, num('Rows', undefined, 'mid'), num('Imported'), num('Dup.', 'Duplicates', 'lo'), num('Skipped', undefined, 'mid'), '']}>
             {history.data.imports.map((imp) => (
               <tr key={imp.id}>
-                <td className="num">{imp.id}</td>
-                <td className="tnum">{fmtDateTime(imp.createdAt)}</td>
-                <td>{imp.kind === 'manual' ? <span className="muted">entered by hand</span> : (imp.filename ?? <span className="muted">—</span>)}</td>
-                <td title={imp.broker}>{imp.kind === 'manual' ? 'Manual entries' : (formatNames.get(imp.broker) ?? imp.broker)}</td>
-                <td>{imp.accounts.map((a) => a.name).join(', ')}</td>
-                <td className="num">{fmtInt(imp.rows)}</td>
+                <td className={colClass('mid', 'num')}>{imp.id}</td>
+                <td className={colClass('mid', 'tnum')}>{fmtDateTime(imp.createdAt)}</td>
+                <td className="import-file" title={imp.filename ?? undefined}>
+                  {imp.kind === 'manual' ? <span className="muted">entered by hand</span> : (imp.filename ?? <span className="muted">—</span>)}
+                </td>
+                <td className={colClass('lo')} title={imp.broker}>
+                  {imp.kind === 'manual' ? 'Manual entries' : (formatNames.get(imp.broker) ?? imp.broker)}
+                </td>
+                <td className={colClass('lo')}>{imp.accounts.map((a) => a.name).join(', ')}</td>
+                <td className={colClass('mid', 'num')}>{fmtInt(imp.rows)}</td>
                 <td className="num">{fmtInt(imp.imported)}</td>
-                <td className="num">{fmtInt(imp.duplicates)}</td>
-                <td className="num">{fmtInt(imp.skippedCount)}</td>
+                <td className={colClass('lo', 'num')}>{fmtInt(imp.duplicates)}</td>
+                <td className={colClass('mid', 'num')}>{fmtInt(imp.skippedCount)}</td>
                 <td className="right">
                   <button type="button" className="btn btn-small btn-ghost" onClick={() => onUndo(imp.id)} aria-label={`Undo import ${imp.id}`}>
                     Undo

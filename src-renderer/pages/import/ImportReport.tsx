@@ -2,9 +2,9 @@ import { useState, type ReactNode } from 'react';
 import { UNRECOGNISED_HEADER } from '../../../src-shared/api/constants';
 import type { ImportReport as ImportReportT } from '../../../src-shared/api/schemas';
 import type { ApiError, ChainPostResponseT } from '../../api/client';
-import { Badge } from '../../components/ui';
+import { Badge, REFUSED_KEY } from '../../components/ui';
 import { fmtCount, fmtDateTime, fmtInt, fmtPrice } from '../../format';
-import { navigate } from '../../hooks';
+import { navigate, useKeyScreen } from '../../hooks';
 import { ChainRetry, missingChainValues } from './ChainRetry';
 import type { Outcome } from './upload';
 
@@ -51,6 +51,7 @@ export function isMappable(error: ApiError): boolean {
 
 function FailedReport({ filename, error, onMap, children }: { filename: string; error: ApiError; onMap?: () => void; children?: ReactNode }) {
   const lined = [...error.errors].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+  const keyScreen = useKeyScreen();
   return (
     <div className="report report-error" data-testid="import-report" role="alert">
       <div className="report-head">
@@ -62,6 +63,13 @@ function FailedReport({ filename, error, onMap, children }: { filename: string; 
       {error.detail !== '' && <p>{error.detail}</p>}
       {error.code === 'IMPORT_FAILED' && children === undefined && <p className="muted small">Nothing was imported: an import is all rows or none. Fix the lines below and try again.</p>}
       {children}
+      {error.status === 401 && keyScreen && (
+        <div className="report-actions">
+          <button type="button" className="btn btn-primary btn-small" onClick={() => keyScreen.changeKey(REFUSED_KEY)}>
+            Change key
+          </button>
+        </div>
+      )}
       {onMap && isMappable(error) && (
         <div className="report-actions">
           <button type="button" className="btn btn-primary btn-small" onClick={onMap}>
@@ -113,12 +121,46 @@ function ChainReport({ filename, result: r }: { filename: string; result: ChainP
   );
 }
 
-function BrokerReport({ filename, report: r, onUndo }: { filename: string; report: ImportReportT; onUndo: (id: number) => void }) {
+/**
+ * Rows the importer merged into another row's transaction (a special dividend's or a symbol change's pair), as a
+ * server that itemises them sends them (`merged`: not in the contract yet, issue 18); an older report has none.
+ */
+type MergedRows = { lines: number[]; reason: string };
+type ReportWithMerged = ImportReportT & { merged?: MergedRows[] };
+
+/**
+ * The rows read that no count shows: merged ones when the server lists them, else the difference, so the numbers add
+ * up on screen (212 read = 210 imported + 2 merged) instead of leaving two rows unexplained.
+ */
+function MergedLine({ report }: { report: ReportWithMerged }) {
+  const merged = report.merged;
+  if (merged !== undefined) {
+    if (merged.length === 0) return null;
+    const rows = merged.reduce((n, m) => n + m.lines.length, 0);
+    return (
+      <p className="small" data-testid="import-merged">
+        {fmtCount(rows, 'row')} merged into {fmtCount(merged.length, 'transaction')}: {merged.map((m) => `lines ${m.lines.join(' + ')} (${m.reason})`).join('; ')}.
+      </p>
+    );
+  }
+  const unaccounted = report.rows - report.imported - report.duplicates - report.skippedCount;
+  if (unaccounted <= 0) return null;
+  return (
+    <p className="small muted" data-testid="import-merged">
+      {fmtCount(unaccounted, 'row')} read {unaccounted === 1 ? 'is' : 'are'} in none of these counts: rows the importer merged into another row&apos;s transaction (the two rows of a
+      symbol change or a special dividend become one), or rows that hold no transaction. This server does not list which.
+    </p>
+  );
+}
+
+function BrokerReport({ filename, report: r, onUndo }: { filename: string; report: ReportWithMerged; onUndo: (id: number) => void }) {
+  const merged = r.merged?.reduce((n, m) => n + m.lines.length, 0);
   const numbers: Array<[string, number, string]> = [
     ['Rows read', r.rows, ''],
     ['Imported', r.imported, 'pos'],
     ['Duplicates', r.duplicates, ''],
     ['Skipped', r.skippedCount, ''],
+    ...(merged === undefined ? [] : [['Merged', merged, ''] as [string, number, string]]),
     ['Warnings', r.warningCount, r.warningCount > 0 ? 'warn' : ''],
   ];
   // A report keeps the first lines of each reason (docs/importers.md §Bounded): say so when it lists fewer.
@@ -142,6 +184,7 @@ function BrokerReport({ filename, report: r, onUndo }: { filename: string; repor
           </div>
         ))}
       </dl>
+      <MergedLine report={r} />
       {counted > 0 && (
         <details className="report-details">
           <summary>Skipped rows and warnings</summary>

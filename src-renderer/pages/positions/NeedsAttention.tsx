@@ -4,7 +4,7 @@
  * evidence (what to import), an option past expiry in the money. Items of a server without `kind` fall back to their
  * `reason`.
  */
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { addDays, isoInstant, parseInstantMs } from '../../../src-shared/calendar';
 import { TRANSACTION_TYPES, type TransactionType } from '../../../src-shared/api/constants';
 import type { PositionsResponseT } from '../../../src-shared/api/schemas';
@@ -158,6 +158,25 @@ function expiryText(item: AttentionItem): string {
 /** The item's reason as text (an older server knows fewer of them). */
 const reasonOf = (item: AttentionItem): string => item.reason;
 
+/** Items a section lists before "Show all": a long export's 70 items made the page 4,000 px taller than its book. */
+const FIRST_ITEMS = 10;
+
+/** The first items of a section, then a button for the rest. */
+function Capped<T>({ items, render }: { items: readonly T[]; render: (item: T) => ReactNode }) {
+  const [all, setAll] = useState(false);
+  const shown = all ? items : items.slice(0, FIRST_ITEMS);
+  return (
+    <>
+      <ul className="attention-list">{shown.map(render)}</ul>
+      {items.length > FIRST_ITEMS && (
+        <button type="button" className="btn btn-small btn-ghost" onClick={() => setAll((a) => !a)} aria-expanded={all}>
+          {all ? `Show the first ${FIRST_ITEMS}` : `Show all ${fmtNumber(items.length, 0)}`}
+        </button>
+      )}
+    </>
+  );
+}
+
 export function NeedsAttention({ items, onAdded }: { items: readonly AttentionItem[]; onAdded: (message: string) => void }) {
   const opened = items.filter((i) => i.kind === 'opened_before_history' || reasonOf(i) === 'opened-before-history');
   const expiry = items.filter((i) => !opened.includes(i) && (i.kind === 'expiry_unknown' || (i.kind === undefined && reasonOf(i) === 'no-snapshot-after-expiry')));
@@ -169,38 +188,36 @@ export function NeedsAttention({ items, onAdded }: { items: readonly AttentionIt
           <section className="attention-section">
             <h3>Opened before the history ({fmtNumber(opened.length, 0)})</h3>
             <p className="small muted">The export starts after these positions were opened: it shows only their closes. Enter each opening (the price you paid or received) to count them.</p>
-            <ul className="attention-list">
-              {opened.map((item) => (
-                <OpenedBefore key={itemKey(item)} item={item} onAdded={onAdded} />
-              ))}
-            </ul>
+            <Capped items={opened} render={(item) => <OpenedBefore key={itemKey(item)} item={item} onAdded={onAdded} />} />
           </section>
         )}
         {expiry.length > 0 && (
           <section className="attention-section">
             <h3>Expiry unknown ({fmtNumber(expiry.length, 0)})</h3>
-            <p className="small muted">Evidence missing: import the broker&apos;s expiration, assignment or exercise row, or a chain snapshot of the underlying taken within a trading day of the expiry (Exposure page).</p>
-            <ul className="attention-list">
-              {expiry.map((item) => (
+            <p className="small muted">Evidence missing: import the broker&apos;s expiration, assignment or exercise row, or a chain snapshot of the underlying taken within a trading day of the expiry (Import page, Option chain snapshot).</p>
+            <Capped
+              items={expiry}
+              render={(item) => (
                 <li key={itemKey(item)} className="small" data-testid="attention-expiry-unknown">
                   {expiryText(item)}
                 </li>
-              ))}
-            </ul>
+              )}
+            />
           </section>
         )}
         {itm.length > 0 && (
           <section className="attention-section">
             <h3>In the money at expiry ({fmtNumber(itm.length, 0)})</h3>
             <p className="small muted">Options past their expiration with no closing row: assignment or exercise is likely. Import the broker&apos;s assignment or exercise rows to settle them.</p>
-            <ul className="attention-list">
-              {itm.map((item) => (
+            <Capped
+              items={itm}
+              render={(item) => (
                 <li key={itemKey(item)} className="small" data-testid="attention-in-the-money">
                   {item.accountName}: {fmtSymbol(item.symbol)} × {fmtNumber(item.quantity, 0)} —{' '}
                   {item.spot !== null ? `in the money (spot ${fmtPrice(item.spot)} at ${fmtDateTime(item.quoteTime ?? '')})` : 'no chain snapshot after its expiry'}
                 </li>
-              ))}
-            </ul>
+              )}
+            />
           </section>
         )}
       </div>

@@ -95,20 +95,21 @@ export function TransactionsTable({
 }) {
   return (
     <div className="table-wrap">
-      <table className={`table table-dense ${loading ? 'is-loading' : ''}`} data-testid="transactions-table">
+      {/* On a phone each row is a card (styles/narrow.css): symbol and amount first, the rest under them. */}
+      <table className={`table table-dense tx-table ${loading ? 'is-loading' : ''}`} data-testid="transactions-table">
         <thead>
           <tr>
             <SortHeader column="tradeDate" label="Date (ET)" sort={sort} onSort={onSort} />
-            <th>Account</th>
+            <th className="tx-account">Account</th>
             <SortHeader column="type" label="Type" sort={sort} onSort={onSort} />
             <SortHeader column="symbol" label="Symbol" sort={sort} onSort={onSort} />
             <SortHeader column="quantity" label="Qty" sort={sort} onSort={onSort} numeric />
             <SortHeader column="price" label="Price" sort={sort} onSort={onSort} numeric />
             <SortHeader column="amount" label="Amount" sort={sort} onSort={onSort} numeric />
             <SortHeader column="realizedPL" label="Realized" sort={sort} onSort={onSort} numeric />
-            <th className="num">Comm. + fees</th>
-            <th>Source</th>
-            <th>
+            <th className="num tx-costs">Comm. + fees</th>
+            <th className="tx-source">Source</th>
+            <th className="tx-actions">
               <span className="visually-hidden">Actions</span>
             </th>
           </tr>
@@ -116,9 +117,9 @@ export function TransactionsTable({
         <tbody>
           {transactions.map((t) => (
             <tr key={t.id} title={t.description} data-source={t.source}>
-              <td className="tnum">{fmtDateTime(t.tradeDate).replace(' ET', '')}</td>
-              <td className="nowrap">{t.accountName}</td>
-              <td>
+              <td className="tnum tx-date">{fmtDateTime(t.tradeDate).replace(' ET', '')}</td>
+              <td className="nowrap tx-account">{t.accountName}</td>
+              <td className="tx-type">
                 <Badge tone={typeTone(t.type)}>{typeLabel(t.type)}</Badge>
                 {t.inferred && (
                   <span className="muted small" title="Inferred (e.g. stock from an assignment)">
@@ -127,18 +128,20 @@ export function TransactionsTable({
                   </span>
                 )}
               </td>
-              <td className="nowrap">
+              <td className="nowrap tx-symbol">
                 <span className="sym">{fmtSymbol(t.symbol)}</span>
               </td>
-              <td className="num">{t.quantity === 0 ? '—' : fmtPrice(t.quantity, 4)}</td>
-              <td className="num">{t.price === 0 ? '—' : fmtFillPrice(t.price)}</td>
-              <td className={`num ${signClass(t.amount)}`}>{fmtMoney(t.amount, t.currency, true)}</td>
-              <td className={`num ${t.realizedPL === null ? 'muted' : signClass(t.realizedPL)}`} data-testid="realized">
+              <td className="num tx-qty">{t.quantity === 0 ? '—' : fmtPrice(t.quantity, 4)}</td>
+              <td className="num tx-price">{t.price === 0 ? '—' : fmtFillPrice(t.price)}</td>
+              <td className={`num tx-amount ${signClass(t.amount)}`} data-testid="amount">
+                {fmtMoney(t.amount, t.currency, true)}
+              </td>
+              <td className={`num tx-realized ${t.realizedPL === null ? 'muted tx-realized-none' : signClass(t.realizedPL)}`} data-testid="realized">
                 {t.realizedPL === null ? '—' : fmtMoney(t.realizedPL, t.currency, true)}
               </td>
-              <td className="num muted">{t.commission + t.fees === 0 ? '—' : fmtMoney(-Math.abs(t.commission + t.fees), t.currency)}</td>
-              <td className="muted small">{t.source}</td>
-              <td className="right nowrap">
+              <td className="num muted tx-costs">{t.commission + t.fees === 0 ? '—' : fmtMoney(-Math.abs(t.commission + t.fees), t.currency)}</td>
+              <td className="muted small tx-source">{t.source}</td>
+              <td className="right nowrap tx-actions">
                 <RowActions tx={t} onEdit={onEdit} onDelete={onDelete} />
               </td>
             </tr>

@@ -1,0 +1,254 @@
+/**
+ * The book as one compact table (issue 18: 35 positions were 35 cards and 6,100 px): a row per account × instrument,
+ * grouped by underlying under a header row (its snapshot, unrealized, Δ, Θ and the dealers' levels), columns sortable
+ * within the groups, and each underlying's dealers' map on demand in a row under its group. Narrow windows keep the
+ * key columns (instrument, quantity, unrealized, DTE): the others carry a priority (components/ui.tsx Column).
+ */
+import type { ReactNode } from 'react';
+import type { PositionJson, PositionsResponseT } from '../../../src-shared/api/schemas';
+import { Badge, colClass, Money, type Column } from '../../components/ui';
+import { dateInTimeZone, fmtCount, fmtDateTime, fmtDte, fmtMoney, fmtNumber, fmtPrice, fmtSymbol } from '../../format';
+import { BookOnMap } from './BookOnMap';
+import { instrumentLabel, moveDistance, moveKey, type BookGroup, type ExpectedMove, type Sort, type SortKey } from './book';
+
+/**
+ * A mark as the ledger of issue 17 sends it: with its age in New York trading days and whether it is too old to count
+ * (absent from an older server: then every mark counts).
+ */
+type AgedMark = { quoteTime: string } & Partial<{ stale: boolean; ageDays: number }>;
+type MarkOf = PositionsResponseT['marksAsOf'][number] & AgedMark;
+
+/** Why a mark does not count: "mark from 2023-08-18, 612 trading days old". */
+export function staleText(mark: AgedMark): string {
+  const day = dateInTimeZone(Date.parse(mark.quoteTime));
+  return mark.ageDays === undefined ? `mark from ${day}, too old to count` : `mark from ${day}, ${fmtCount(mark.ageDays, 'trading day')} old`;
+}
+
+/** A short strike within this distance (% of the level) of a wall or the flip is in danger; within twice it, on watch. */
+const DANGER_PCT = 2;
+
+function Distance({ position, pct }: { position: PositionJson; pct: number | null }) {
+  if (pct === null) return <span className="muted">—</span>;
+  const abs = Math.abs(pct);
+  const tone = position.quantity >= 0 ? '' : abs <= DANGER_PCT ? 'neg strong' : abs <= 2 * DANGER_PCT ? 'warn' : '';
+  return <span className={tone}>{`${pct > 0 ? '+' : pct < 0 ? '−' : ''}${abs.toFixed(1)}%`}</span>;
+}
+
+/** A short strike against its expiration's expected move: "2.1% out" (beyond the band) or "0.8% in" (inside it). */
+function MoveCell({ position, move }: { position: PositionJson; move: ExpectedMove | undefined }) {
+  const d = moveDistance(position, move);
+  if (d === null) return <span className="muted">—</span>;
+  const inside = d.pct < 0;
+  const title = `Expected move to ${position.expiration ?? ''}: ±${fmtPrice(d.expectedMove)} (the ATM straddle), band ${fmtPrice(d.band.low)}–${fmtPrice(d.band.high)}; strike ${fmtPrice(position.strike)} is ${inside ? 'inside' : 'outside'} it by ${fmtPrice(Math.abs(d.pct * (move?.spot ?? 0)) / 100)}`;
+  return (
+    <span className={inside ? 'warn strong' : ''} title={title} data-testid="move-distance">
+      {Math.abs(d.pct).toFixed(1)}% {inside ? 'in' : 'out'}
+    </span>
+  );
+}
+
+function MarkCell({ position }: { position: PositionJson }) {
+  const mark: (NonNullable<PositionJson['mark']> & AgedMark) | null = position.mark;
+  if (mark === null) {
+    return (
+      <span className="muted small" data-testid="mark-unmarked" title="No snapshot at or before this instant has this contract: left out of market value and unrealized">
+        unmarked
+      </span>
+    );
+  }
+  const price = mark.price.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 4 });
+  if (mark.stale === true) {
+    return (
+      <span title={`${staleText(mark)}: left out of market value, unrealized and the totals`}>
+        <span className="mark-stale">{price}</span>{' '}
+        <Badge tone="warn">
+          <span data-testid="mark-stale">stale</span>
+        </Badge>
+      </span>
+    );
+  }
+  return <span title={`${mark.source === 'mid' ? 'bid/ask mid' : 'spot'} at ${fmtDateTime(mark.quoteTime)}`}>{price}</span>;
+}
+
+/**
+ * A position's alerts as the server will send them (issue 18's server part, not in the contract yet: `alerts:
+ * [{kind, message}]`): a badge beside the instrument, the messages in its tooltip.
+ */
+type Alerts = { alerts?: ReadonlyArray<{ kind: string; message: string }> };
+
+function Instrument({ position }: { position: PositionJson & Alerts }) {
+  const alerts = Array.isArray(position.alerts) ? position.alerts : [];
+  return (
+    <span title={fmtSymbol(position.symbol)}>
+      {instrumentLabel(position)}
+      {alerts.length > 0 && (
+        <>
+          {' '}
+          <Badge tone="warn" title={alerts.map((a) => a.message).join('\n')}>
+            {alerts.length === 1 ? (alerts[0]?.kind ?? 'alert').replace(/_/g, ' ') : fmtCount(alerts.length, 'alert')}
+          </Badge>
+        </>
+      )}
+    </span>
+  );
+}
+
+interface BookColumn extends Column {
+  key: SortKey | 'account';
+  cell: (p: PositionJson) => ReactNode;
+}
+
+function columns(currency: string, moves: ReadonlyMap<string, ExpectedMove>, manyAccounts: boolean): BookColumn[] {
+  const list: BookColumn[] = [
+    { key: 'instrument', label: 'Instrument', cell: (p) => <Instrument position={p} /> },
+    { key: 'account', label: 'Account', hide: 'lo', cell: (p) => p.accountName },
+    { key: 'qty', label: 'Qty', num: true, cell: (p) => fmtNumber(p.quantity, Number.isInteger(p.quantity) ? 0 : 4) },
+    { key: 'costBasis', label: 'Cost basis', num: true, hide: 'lo', cell: (p) => fmtMoney(p.costBasis, currency) },
+    { key: 'mark', label: 'Mark', num: true, hide: 'mid', cell: (p) => <MarkCell position={p} /> },
+    { key: 'unrealized', label: 'Unrealized', num: true, cell: (p) => (p.unrealizedPL === null ? <span className="muted">—</span> : <Money value={p.unrealizedPL} currency={currency} />) },
+    { key: 'dte', label: 'DTE', num: true, title: 'Days to expiry (New York days)', cell: (p) => fmtDte(p.dte) },
+    { key: 'delta', label: 'Δ sh', num: true, hide: 'lo', title: 'Delta in shares', cell: (p) => (p.greeks ? fmtNumber(p.greeks.delta, 1) : '—') },
+    { key: 'theta', label: 'Θ $/day', num: true, hide: 'lo', title: 'Theta in $ per day', cell: (p) => (p.greeks && p.isOption ? fmtNumber(p.greeks.theta, 2) : '—') },
+    {
+      key: 'expectedMove',
+      label: 'vs exp. move',
+      num: true,
+      hide: 'mid',
+      title: "A short strike's distance beyond (out) or inside (in) its expiration's expected move (spot ± the ATM straddle), in % of spot",
+      cell: (p) => <MoveCell position={p} move={moves.get(moveKey(p))} />,
+    },
+    { key: 'putWall', label: 'vs put wall', num: true, hide: 'lo', title: 'Strike vs put wall', cell: (p) => <Distance position={p} pct={p.strikeVs?.putWall ?? null} /> },
+    { key: 'callWall', label: 'vs call wall', num: true, hide: 'lo', title: 'Strike vs call wall', cell: (p) => <Distance position={p} pct={p.strikeVs?.callWall ?? null} /> },
+    { key: 'flip', label: 'vs flip', num: true, hide: 'lo', title: 'Strike vs gamma flip', cell: (p) => <Distance position={p} pct={p.strikeVs?.gammaFlip ?? null} /> },
+  ];
+  return manyAccounts ? list : list.filter((c) => c.key !== 'account');
+}
+
+function GroupHead({ group, marks, currency, span, mapOpen, onMap }: { group: BookGroup; marks: MarkOf | undefined; currency: string; span: number; mapOpen: boolean | null; onMap: () => void }) {
+  const { underlying: symbol, rows } = group;
+  const stale = marks?.stale === true;
+  const levels = rows.find((r) => r.levels !== null)?.levels ?? null;
+  const unrealized = rows.reduce((sum, r) => sum + (r.unrealizedPL ?? 0), 0);
+  const delta = rows.reduce((sum, r) => sum + (r.greeks?.delta ?? 0), 0);
+  const theta = rows.reduce((sum, r) => sum + (r.greeks?.theta ?? 0), 0);
+  return (
+    <tr className="group-row">
+      <th colSpan={span} scope="rowgroup" id={`positions-${symbol}-title`}>
+        <div className="group-head">
+          <span className="group-name">
+            <strong>{symbol}</strong>{' '}
+            {marks && stale && (
+              <Badge tone="warn" title={`${staleText(marks)}: left out of market value and unrealized`}>
+                stale mark
+              </Badge>
+            )}
+            {marks && !stale && (
+              <span className="muted small">
+                spot {fmtPrice(marks.spot)} · marked {fmtDateTime(marks.quoteTime)}
+              </span>
+            )}
+            {!marks && (
+              <Badge tone="warn" title={`No chain snapshot of ${symbol} at or before this instant: import one on the Import page to mark these positions and see the dealers' levels`}>
+                unmarked
+              </Badge>
+            )}
+          </span>
+          <span className="group-figures small">
+            <Money value={unrealized} currency={currency} /> · Δ {fmtNumber(delta, 0)} sh · Θ {fmtMoney(theta, currency, true)}/day
+            {levels && (
+              <span className="muted">
+                {' '}
+                · put wall {fmtPrice(levels.putWall)} · call wall {fmtPrice(levels.callWall)} · flip {fmtPrice(levels.gammaFlip)}
+              </span>
+            )}
+          </span>
+          {mapOpen !== null && (
+            <button type="button" className="btn btn-small" aria-expanded={mapOpen} aria-controls={`map-row-${symbol}`} onClick={onMap} data-testid={`map-toggle-${symbol}`}>
+              {mapOpen ? 'Hide map' : "Dealers' map"}
+            </button>
+          )}
+        </div>
+      </th>
+    </tr>
+  );
+}
+
+export function BookTable({
+  groups,
+  data,
+  moves,
+  sort,
+  onSort,
+  openMaps,
+  onToggleMap,
+}: {
+  groups: readonly BookGroup[];
+  data: PositionsResponseT;
+  moves: ReadonlyMap<string, ExpectedMove>;
+  sort: Sort;
+  onSort: (key: SortKey) => void;
+  openMaps: ReadonlySet<string>;
+  onToggleMap: (symbol: string) => void;
+}) {
+  const cols = columns(data.currency, moves, data.accounts.length > 1);
+  return (
+    <div className="table-wrap">
+      <table className="table book-table" data-testid="positions-table">
+        <thead>
+          <tr>
+            {cols.map((c) => {
+              const active = sort.key === c.key;
+              return (
+                <th key={c.key} className={colClass(c.hide, `${c.num === true ? 'num ' : ''}sortable`)} title={c.title} aria-sort={active ? (sort.dir === 1 ? 'ascending' : 'descending') : undefined}>
+                  {c.key === 'account' ? (
+                    c.label
+                  ) : (
+                    <button type="button" onClick={() => c.key !== 'account' && onSort(c.key)} data-testid={`sort-${c.key}`}>
+                      {c.label}
+                      {active ? (sort.dir === 1 ? ' ▲' : ' ▼') : ''}
+                    </button>
+                  )}
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        {groups.map((group) => {
+          const symbol = group.underlying;
+          const marks: MarkOf | undefined = data.marksAsOf.find((m) => m.symbol === symbol);
+          const stale = marks?.stale === true;
+          const mappable = marks !== undefined && !stale && group.rows.some((r) => r.isOption && r.quantity < 0);
+          const open = mappable && openMaps.has(symbol);
+          return (
+            <tbody key={symbol} data-testid={`book-${symbol}`} aria-labelledby={`positions-${symbol}-title`}>
+              <GroupHead group={group} marks={marks} currency={data.currency} span={cols.length} mapOpen={mappable ? open : null} onMap={() => onToggleMap(symbol)} />
+              {group.rows.map((p) => (
+                <tr key={`${p.accountId}|${p.symbol}`} data-testid="position-row" data-symbol={p.symbol}>
+                  {cols.map((c) => (
+                    <td key={c.key} className={colClass(c.hide, c.num === true ? 'num' : '')} data-col={c.key}>
+                      {c.cell(p)}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+              {marks && stale && (
+                <tr className="note-row">
+                  <td colSpan={cols.length} className="small" data-testid={`stale-${symbol}`}>
+                    <span className="warn-text">Stale: {staleText(marks)}</span> (spot {fmtPrice(marks.spot)}). Its positions are left out of market value, unrealized and the totals: import a newer chain snapshot of {symbol}.
+                  </td>
+                </tr>
+              )}
+              {open && marks && (
+                <tr className="map-row" id={`map-row-${symbol}`}>
+                  <td colSpan={cols.length}>
+                    <BookOnMap symbol={symbol} positions={group.rows} snapshotId={marks.snapshotId} />
+                  </td>
+                </tr>
+              )}
+            </tbody>
+          );
+        })}
+      </table>
+    </div>
+  );
+}
