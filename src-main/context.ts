@@ -10,6 +10,7 @@ import { ensureKeyFile, KeyStore } from './server/keys';
 import { KEY_FILE, stageKeyFile, type StagedKeyFile } from './server/key-file';
 import { ExposureService } from './services/exposure';
 import { ExportJobs } from './services/exports';
+import { ChainRefresh } from './services/chain-refresh';
 import { JournalWorkerClient } from './services/journal-client';
 import { loadSettings, saveSettings, type Settings } from './settings';
 
@@ -140,6 +141,19 @@ export function createContext(options: ContextOptions): OwnedContext {
     ...(options.log ? { log: options.log } : {}),
   });
   writes.onRollback(() => exposure.reset());
+  // Settings are replaced on every change (updateSettings): each pass reads the current ones.
+  const refresh = new ChainRefresh(
+    {
+      get settings() {
+        return settings;
+      },
+      clock,
+      writes,
+      exposure,
+      journal,
+    },
+    options.log,
+  );
 
   // A background write: when another process holds the lock it fails fast, and the stamps wait for the next tick.
   const flushUsage = () =>
@@ -162,6 +176,7 @@ export function createContext(options: ContextOptions): OwnedContext {
     journal,
     exposure,
     exports,
+    refresh,
     writes,
     keyFilePath: folder.keyFilePath,
     apiKey: folder.apiKey,
@@ -217,6 +232,7 @@ export function createContext(options: ContextOptions): OwnedContext {
       if (closed) return;
       closed = true;
       clearInterval(usageTimer);
+      await refresh.stop();
       journal.stopJobs();
       exposure.stopJobs();
       await flushUsage();

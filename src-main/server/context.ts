@@ -6,6 +6,7 @@ import type { JournalApi } from '../services/journal-client';
 import type { ExposureService } from '../services/exposure';
 import type { WriteQueue } from '../db/writes';
 import type { ExportJobs } from '../services/exports';
+import type { ChainRefresh } from '../services/chain-refresh';
 
 /** Everything a route needs; built once by `createContext` (src-main/context.ts) and closed with it. */
 export interface AppContext {
@@ -21,6 +22,8 @@ export interface AppContext {
   exposure: ExposureService;
   /** Research exports (the Parquet lake), each in a lake worker thread of its own. */
   exports: ExportJobs;
+  /** "Refresh now": one pass of the online source over the watchlist and the open positions' underlyings. */
+  refresh: ChainRefresh;
   /**
    * The process's write turns: a write on `db` goes through `writes.run(...)`, so it never meets the journal
    * worker's lock, and a busy database is retried asynchronously, then answered 503.
