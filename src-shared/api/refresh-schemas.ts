@@ -1,15 +1,13 @@
 /** POST and GET /v1/chains/refresh: one pass of the online source over the watchlist (docs/exposure.md §Refresh what you hold). */
 import { Type, type Static } from 'typebox';
+import { OneOf } from './schema-kit';
 
 export const REFRESH_STATES = ['queued', 'fetching', 'stored', 'failed'] as const;
 
 export const RefreshSymbolSchema = Type.Object({
   symbol: Type.String(),
   origin: Type.Union([Type.Literal('watchlist'), Type.Literal('position')], { description: 'On the watchlist setting, or added for an open position on it' }),
-  state: Type.Union(
-    REFRESH_STATES.map((s) => Type.Literal(s)),
-    { description: 'queued → fetching → stored | failed' },
-  ),
+  state: OneOf(REFRESH_STATES, { description: 'queued → fetching → stored | failed' }),
   snapshotId: Type.Optional(Type.Integer({ description: 'The stored snapshot (stored); also when it was stored before (unchanged)' })),
   quoteTime: Type.Optional(Type.String()),
   contracts: Type.Optional(Type.Integer()),
