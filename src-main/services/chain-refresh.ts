@@ -32,7 +32,8 @@ export interface RefreshSymbol {
 }
 
 export interface RefreshPass {
-  startedAt: string;
+  /** null: no pass has run since the server started. */
+  startedAt: string | null;
   /** null while the pass runs. */
   finishedAt: string | null;
   running: boolean;
@@ -64,9 +65,9 @@ export class ChainRefresh {
     private readonly limits: FetchLimits = { timeoutMs: REQUEST_TIMEOUT_MS, maxBytes: MAX_RESPONSE_BYTES },
   ) {}
 
-  /** The latest pass (a copy), or null before the first. */
-  status(): RefreshPass | null {
-    return this.latest === null ? null : copyPass(this.latest);
+  /** The latest pass (a copy); before the first, an empty one with no start. */
+  status(): RefreshPass {
+    return this.latest === null ? { startedAt: null, finishedAt: null, running: false, symbols: [], omitted: [] } : copyPass(this.latest);
   }
 
   /**
@@ -80,7 +81,7 @@ export class ChainRefresh {
     if (baseUrl === '') {
       return failure({ kind: 'refresh-refused', reason: 'no-source', detail: 'The online source has no base URL: set onlineSource.baseUrl in Settings (the CBOE delayed-quotes address) to refresh chains.' });
     }
-    const pass: RefreshPass = { startedAt: new Date(this.ctx.clock.nowMs()).toISOString(), finishedAt: null, running: true, symbols: [], omitted: [] };
+    const pass: RefreshPass & { startedAt: string } = { startedAt: new Date(this.ctx.clock.nowMs()).toISOString(), finishedAt: null, running: true, symbols: [], omitted: [] };
     // Claimed before the watchlist is read (an await): a second request meanwhile finds the pass running.
     let release = () => undefined as void;
     this.current = new Promise<void>((resolve) => {

@@ -304,7 +304,7 @@ export class ApiClient {
   startRefresh(): Promise<RefreshPassT> {
     return this.request('POST', '/chains/refresh');
   }
-  /** The latest refresh pass (404 NOT_FOUND before the first). */
+  /** The latest refresh pass (startedAt null before the first). */
   refreshStatus(signal?: AbortSignal): Promise<RefreshPassT> {
     return this.get('/chains/refresh', undefined, signal);
   }

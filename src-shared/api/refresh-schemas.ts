@@ -16,7 +16,7 @@ export const RefreshSymbolSchema = Type.Object({
 });
 
 export const RefreshPassSchema = Type.Object({
-  startedAt: Type.String(),
+  startedAt: Type.Union([Type.String(), Type.Null()], { description: 'null: no pass has run since the server started' }),
   finishedAt: Type.Union([Type.String(), Type.Null()], { description: 'null while the pass runs' }),
   running: Type.Boolean(),
   symbols: Type.Array(RefreshSymbolSchema),

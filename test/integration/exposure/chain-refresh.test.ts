@@ -10,28 +10,10 @@ import type { GexResponseT, RefreshPassT } from '../../../src-shared/api/schemas
 import { ChainRefresh } from '../../../src-main/services/chain-refresh';
 import { manualClock } from '../../clock';
 import { buildTestApp, type TestApp } from '../../helper';
-import { CHAIN_TABLE, chainFixturesPresent, rawContracts, readChain } from '../chains/quotedata';
+import { delayedQuotesFromQuotedata, smallChain } from '../chains/delayed-quotes';
+import { chainFixturesPresent, readChain } from '../chains/quotedata';
 
 const SPY_FILE = 'SPY_quotedata_2025-05-16_photon1c.csv';
-
-/** A quotedata download in the delayed-quotes layout (DESIGN §4): `data.options[]` of OCC symbols, `data.current_price`, UTC `timestamp`. */
-function delayedQuotesFromQuotedata(file: string): string {
-  const fixture = CHAIN_TABLE.find((row) => row.file === file);
-  if (fixture === undefined) throw new Error(`${file} is not in the fixtures table`);
-  const occ = (c: ReturnType<typeof rawContracts>[number]) =>
-    `${c.root}${c.expiration.slice(2, 4)}${c.expiration.slice(5, 7)}${c.expiration.slice(8, 10)}${c.right}${String(Math.round(c.strike * 1000)).padStart(8, '0')}`;
-  const options = rawContracts(readChain(file)).map((c) => ({ option: occ(c), bid: c.bid, ask: c.ask, iv: c.iv, open_interest: c.openInterest, volume: c.volume }));
-  const timestamp = fixture.quoteTime.replace('T', ' ').replace(/(\.\d+)?Z$/, '');
-  return JSON.stringify({ timestamp, data: { symbol: fixture.symbol, current_price: fixture.spot, options } });
-}
-
-/** A small chain around 100 for a symbol (five strikes, calls and puts, one expiration after the test's "now"). */
-function smallChain(symbol: string, root = symbol): string {
-  const options = [90, 95, 100, 105, 110].flatMap((strike) =>
-    (['C', 'P'] as const).map((right) => ({ option: `${root}991217${right}${String(strike * 1000).padStart(8, '0')}`, iv: 0.3, open_interest: 500, bid: 2, ask: 2.2, volume: 10 })),
-  );
-  return JSON.stringify({ timestamp: '2099-11-20 15:00:00', data: { symbol, current_price: 100, options } });
-}
 
 /** What the local CBOE stand-in serves, by the file name asked for. */
 let spyJson = '';
@@ -124,10 +106,10 @@ describe('POST /v1/chains/refresh', () => {
     expect(response.statusCode).toBe(401);
   });
 
-  it('GET before any pass: 404 saying how to start one', async () => {
-    const response = await t.request('/v1/chains/refresh');
-    expect(response.statusCode).toBe(404);
-    expect(response.json<{ detail: string }>().detail).toMatch(/POST \/v1\/chains\/refresh/);
+  it('GET before any pass: an empty pass that never started', async () => {
+    const response = await t.get<RefreshPassT>('/v1/chains/refresh');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ startedAt: null, finishedAt: null, running: false, symbols: [], omitted: [] });
   });
 
   it('fetches the watchlist and the open positions’ underlyings; failures are per symbol and named', async () => {
@@ -239,7 +221,7 @@ describe.skipIf(!chainFixturesPresent)('a refreshed chain is the chain: /gex of 
       await settings(online, { onlineSource: { enabled: false, baseUrl, watchlist: ['SPY'], intervalSeconds: 300 } });
       expect((await online.request({ method: 'POST', url: '/v1/chains/refresh' })).statusCode).toBe(202);
       await online.ctx.refresh.settled();
-      const refreshed = online.ctx.refresh.status()?.symbols[0];
+      const refreshed = online.ctx.refresh.status().symbols[0];
       expect(refreshed?.state, refreshed?.error).toBe('stored');
       const posted = await direct.request({ method: 'POST', url: '/v1/chains', headers: { 'content-type': 'text/csv' }, payload: readChain(SPY_FILE) });
       expect(posted.statusCode, posted.body).toBe(201);
