@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { RefreshPassT } from '../../../src-shared/api/schemas';
 import { ApiError } from '../../api/client';
-import { Badge, DataTable, ErrorBanner, Panel } from '../../components/ui';
+import { Badge, colClass, DataTable, ErrorBanner, Panel } from '../../components/ui';
 import { fmtCount, fmtDateTime, fmtInt } from '../../format';
 import { navigate, useApi } from '../../hooks';
 
@@ -141,11 +141,11 @@ function RefreshProgress({ pass, error, onClose }: { pass: RefreshPassT | null; 
       {pass.symbols.length === 0 ? (
         <p className="muted pad">The watchlist is empty and no position is open: add symbols in Settings.</p>
       ) : (
-        <DataTable columns={['Symbol', 'Why', 'State', 'Result']} testId="refresh-table">
+        <DataTable columns={['Symbol', { label: 'Why', hide: 'lo' }, 'State', 'Result']} testId="refresh-table">
           {pass.symbols.map((s) => (
             <tr key={s.symbol} data-state={s.state}>
               <td>{s.symbol}</td>
-              <td className="muted">{s.origin === 'position' ? 'open position' : 'watchlist'}</td>
+              <td className={colClass('lo', 'muted')}>{s.origin === 'position' ? 'open position' : 'watchlist'}</td>
               <td>
                 <Badge tone={STATE_TONES[s.state]}>{s.state}</Badge>
               </td>
