@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GexResponseT, RefreshPassT } from '../../../src-shared/api/schemas';
 import { ChainRefresh } from '../../../src-main/services/chain-refresh';
+import { OnlineSource } from '../../../src-main/services/online-source';
 import { manualClock } from '../../clock';
 import { buildTestApp, type TestApp } from '../../helper';
 import { delayedQuotesFromQuotedata, smallChain } from '../chains/delayed-quotes';
@@ -177,6 +178,19 @@ describe('POST /v1/chains/refresh', () => {
     await t.ctx.refresh.settled();
     expect((await t.get<RefreshPassT>('/v1/chains/refresh')).body.symbols).toEqual([expect.objectContaining({ symbol: 'HOLD', state: 'stored' })]);
     await settings(t, { watchlistIncludesPositions: true });
+  });
+
+  it('the periodic poller polls the open positions’ underlyings too', async () => {
+    await settings(t, { onlineSource: { enabled: true, baseUrl, watchlist: ['SPY'], intervalSeconds: 300 }, watchlistIncludesPositions: true });
+    requests = [];
+    const polled = await new OnlineSource(t.ctx, undefined, fetch).pollOnce();
+    expect(polled.map((p) => [p.symbol, p.ok])).toEqual([
+      ['SPY', true],
+      ['QQQ', true],
+      ['SPX', true],
+    ]);
+    expect(requests).toEqual(['SPY.json', 'QQQ.json', '_SPX.json']);
+    await settings(t, { onlineSource: { enabled: false, baseUrl, watchlist: ['SPY'], intervalSeconds: 300 } });
   });
 
   it('without a base URL: 409 SOURCE_NOT_CONFIGURED with a clear message, nothing fetched', async () => {
