@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parseChainFile } from '../src-main/chains/index';
 import { createContext, type OwnedContext } from '../src-main/context';
 import { presentGex, presentGexProfile, presentHistory, presentVanna } from '../src-main/server/presenters/exposure';
-import { preparePacked } from '../src-main/services/exposure-compute';
+import { preparePacked } from '../src-main/services/exposure/compute';
 import type { Result } from '../src-main/services/result';
 import { prepareChain } from '../src-shared/exposure/prepare';
 import { CHAIN_FIXTURES, tempDir } from '../test/paths';

@@ -8,11 +8,11 @@ import { DataFolderError } from './db/data-folder';
 import { isDatabaseBusy } from './db/writes';
 import { defaultDataDir } from './paths';
 import { startServer } from './serve';
-import { ExposureService } from './services/exposure';
+import { ExposureService } from './services/exposure/service';
 import { importerIdOf } from './importers/index';
 import { CLI_OVERRIDE_NAMES } from './chains/index';
 import { runExport, runLakeImport } from './lake/cli';
-import { JournalService } from './services/journal';
+import { JournalService } from './services/journal/service';
 import type { Result } from './services/result';
 
 const USAGE = `strikebook — trade journal and dealer exposure, with a local /v1 API

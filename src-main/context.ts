@@ -8,9 +8,9 @@ import { isDatabaseBusy, WriteQueue } from './db/writes';
 import type { AppContext } from './server/context';
 import { ensureKeyFile, KeyStore } from './server/keys';
 import { KEY_FILE, stageKeyFile, type StagedKeyFile } from './server/key-file';
-import { ExposureService } from './services/exposure';
+import { ExposureService } from './services/exposure/service';
 import { ExportJobs } from './services/exports';
-import { JournalWorkerClient } from './services/journal-client';
+import { createJournalClient } from './services/journal/client';
 import { loadSettings, saveSettings, type Settings } from './settings';
 
 export const DB_FILE = 'strikebook.db';
@@ -119,7 +119,7 @@ export function createContext(options: ContextOptions): OwnedContext {
   let settings = folder.settings;
   const getSettings = () => settings;
   const writes = new WriteQueue(db);
-  const journal = new JournalWorkerClient({
+  const journal = createJournalClient({
     dbPath: folder.dbPath,
     writes,
     settings: getSettings,

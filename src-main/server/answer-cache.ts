@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../clock';
-import type { ExposureService, PlannedAnswer } from '../services/exposure';
+import type { ExposureService, PlannedAnswer } from '../services/exposure/service';
 import type { Access } from './route-kit';
 import { CACHE_CONTROL, JSON_TYPE } from './route-kit';
 

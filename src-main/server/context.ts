@@ -2,8 +2,8 @@ import type { Database } from 'better-sqlite3';
 import type { Clock } from '../clock';
 import type { Settings } from '../settings';
 import type { KeyStore } from './keys';
-import type { JournalApi } from '../services/journal-client';
-import type { ExposureService } from '../services/exposure';
+import type { JournalApi } from '../services/journal/client';
+import type { ExposureService } from '../services/exposure/service';
 import type { WriteQueue } from '../db/writes';
 import type { ExportJobs } from '../services/exports';
 

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock';
 import type { WriteQueue } from '../db/writes';
 import type { Settings } from '../settings';
-import type { ExposureService } from './exposure';
+import type { ExposureService } from './exposure/service';
 import { describeError } from './result';
 
 /** How far a quote time may lie after the poll (clocks of two machines) before the snapshot is refused. */

@@ -25,8 +25,8 @@ import {
   VannaQuery,
   VannaResponse,
 } from '../../../src-shared/api/schemas';
-import type { ExposureEvent, PlannedAnswer } from '../../services/exposure';
-import { gexGrid, snapshotById } from '../../services/exposure-reads';
+import type { ExposureEvent, PlannedAnswer } from '../../services/exposure/service';
+import { gexGrid, snapshotById } from '../../services/exposure/reads';
 import type { AnswerCache } from '../answer-cache';
 import type { AppContext } from '../context';
 import { presentDiff, presentEvent, presentExpirations, presentGex, presentGexGrid, presentGexProfile, presentHistory, presentSnapshot, presentSnapshots, presentVanna } from '../presenters/exposure';

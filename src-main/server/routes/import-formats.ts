@@ -15,7 +15,7 @@ import {
 } from '../../../src-shared/api/schemas';
 import { IMPORT_FORMAT_LIMITS } from '../../../src-shared/api/constants';
 import { importerList } from '../../importers/index';
-import { ImportFormatsService } from '../../services/import-formats';
+import { ImportFormatsService } from '../../services/journal/import-formats';
 import { customImporter } from '../../importers/custom/index';
 import type { AppContext } from '../context';
 import { unwrap } from '../problems';

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainSnapshot } from '../../../src-shared/exposure/model';
 import { systemClock } from '../../../src-main/clock';
-import { ExposureService } from '../../../src-main/services/exposure';
+import { ExposureService } from '../../../src-main/services/exposure/service';
 import { DEFAULT_SETTINGS } from '../../../src-main/settings';
 import { startServer, type RunningServer } from '../../../src-main/serve';
 import { manualClock } from '../../clock';

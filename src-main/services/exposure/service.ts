@@ -1,20 +1,20 @@
 import type { Database } from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
 import { LRUCache } from 'lru-cache';
-import { DEFAULT_FORMULA, EVENTS_LIMIT_CAP, EVENTS_LIMIT_DEFAULT, type Formula } from '../../src-shared/api/constants';
-import { computeGex, computeGexProfile, computeVanna, diffGex, evaluateEvents, expirationDetails, lookupExpirations, type ConfirmedState, type EventDraft, type GexResult } from '../../src-shared/exposure/index';
-import type { ChainSnapshot } from '../../src-shared/exposure/model';
-import { addDays } from '../../src-shared/calendar';
-import { NEW_YORK, todayIn } from '../../src-shared/zone';
-import { nowDate, nowIso, type Clock } from '../clock';
-import { EventsRepository } from '../db/events';
-import { ExposureStateRepository } from '../db/exposure-state';
-import { GexHistoryRepository } from '../db/gex-history';
-import { Generations } from '../db/generations';
-import { dataVersionReader } from '../db/open';
-import { SnapshotRepository } from '../db/snapshots';
-import type { WriteQueue } from '../db/writes';
-import type { Settings } from '../settings';
+import { DEFAULT_FORMULA, EVENTS_LIMIT_CAP, EVENTS_LIMIT_DEFAULT, type Formula } from '../../../src-shared/api/constants';
+import { computeGex, computeGexProfile, computeVanna, diffGex, evaluateEvents, expirationDetails, lookupExpirations, type ConfirmedState, type EventDraft, type GexResult } from '../../../src-shared/exposure/index';
+import type { ChainSnapshot } from '../../../src-shared/exposure/model';
+import { addDays } from '../../../src-shared/calendar';
+import { NEW_YORK, todayIn } from '../../../src-shared/zone';
+import { nowDate, nowIso, type Clock } from '../../clock';
+import { EventsRepository } from '../../db/events';
+import { ExposureStateRepository } from '../../db/exposure-state';
+import { GexHistoryRepository } from '../../db/gex-history';
+import { Generations } from '../../db/generations';
+import { dataVersionReader } from '../../db/open';
+import { SnapshotRepository } from '../../db/snapshots';
+import type { WriteQueue } from '../../db/writes';
+import type { Settings } from '../../settings';
 import {
   DEFAULT_SCOPE,
   historyPoint,
@@ -28,7 +28,7 @@ import {
   type IngestBasis,
   type IngestPlan,
   type PackedSnapshot,
-} from './exposure-compute';
+} from './compute';
 import {
   eventId,
   instantBound,
@@ -53,15 +53,15 @@ import {
   type SnapshotSelector,
   type SnapshotsListener,
   type VannaValue,
-} from './exposure-values';
-import { ExposureWorkerClient } from './exposure-worker-client';
-import { HistoryPoints } from './exposure-history';
-import { movable, newJob } from './worker-thread';
-import type { BasisData } from './exposure-worker';
-import { failure, ok, type Result } from './result';
+} from './values';
+import { ExposureWorkerClient } from './worker-client';
+import { HistoryPoints } from './history';
+import { movable, newJob } from '../worker-thread';
+import type { BasisData } from './worker';
+import { failure, ok, type Result } from '../result';
 
-export type { ChainFileOptions, GexScopeQuery } from './exposure-compute';
-export * from './exposure-values';
+export type { ChainFileOptions, GexScopeQuery } from './compute';
+export * from './values';
 
 /** Older snapshots kept prepared beside each symbol's newest (a prepared SPX chain is a few MB). */
 const OLDER_CHAINS = 6;

@@ -6,18 +6,18 @@
  */
 import type { Database } from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { IMPORT_FORMAT_LIMITS } from '../../src-shared/api/constants';
-import type { ImportFormatDraftT, ImportFormatJson, ImportFormatMappingT } from '../../src-shared/api/schemas';
-import { nowIso, type Clock } from '../clock';
-import { ImportFormatsRepository, type ImportFormatRow } from '../db/import-formats';
-import { canonicalNumber, normaliseName } from '../importers/common/cells';
-import { ResultCollector } from '../importers/common/result';
-import { notACsv } from '../importers/common/sniff';
-import { fileHead, isProse, readTable } from '../importers/common/table';
-import { customImporter, formatProblems, headerKey, parseWithFormat, type SavedFormat } from '../importers/custom/index';
-import { detectImporter } from '../importers/registry';
-import type { BrokerImporter, LineProblem, ParsedRow, ParseOptions, ParseResult } from '../importers/types';
-import { failure, MAX_FILE_PROBLEMS, ok, type Result } from './result';
+import { IMPORT_FORMAT_LIMITS } from '../../../src-shared/api/constants';
+import type { ImportFormatDraftT, ImportFormatJson, ImportFormatMappingT } from '../../../src-shared/api/schemas';
+import { nowIso, type Clock } from '../../clock';
+import { ImportFormatsRepository, type ImportFormatRow } from '../../db/import-formats';
+import { canonicalNumber, normaliseName } from '../../importers/common/cells';
+import { ResultCollector } from '../../importers/common/result';
+import { notACsv } from '../../importers/common/sniff';
+import { fileHead, isProse, readTable } from '../../importers/common/table';
+import { customImporter, formatProblems, headerKey, parseWithFormat, type SavedFormat } from '../../importers/custom/index';
+import { detectImporter } from '../../importers/registry';
+import type { BrokerImporter, LineProblem, ParsedRow, ParseOptions, ParseResult } from '../../importers/types';
+import { failure, MAX_FILE_PROBLEMS, ok, type Result } from '../result';
 
 function toFormat(row: ImportFormatRow): ImportFormatJson {
   return {
