@@ -1,38 +1,19 @@
 import type { Database } from 'better-sqlite3';
-import { EventEmitter } from 'node:events';
-import { LRUCache } from 'lru-cache';
 import { DEFAULT_FORMULA, EVENTS_LIMIT_CAP, EVENTS_LIMIT_DEFAULT, type Formula } from '../../../src-shared/api/constants';
-import { computeGex, computeGexProfile, computeVanna, diffGex, evaluateEvents, expirationDetails, lookupExpirations, type ConfirmedState, type EventDraft, type GexResult } from '../../../src-shared/exposure/index';
+import { computeGex, computeGexProfile, computeVanna, diffGex, expirationDetails, lookupExpirations, type EventDraft, type GexResult } from '../../../src-shared/exposure/index';
 import type { ChainSnapshot } from '../../../src-shared/exposure/model';
 import { addDays } from '../../../src-shared/calendar';
 import { NEW_YORK, todayIn } from '../../../src-shared/zone';
-import { nowDate, nowIso, type Clock } from '../../clock';
+import { nowDate, type Clock } from '../../clock';
 import { EventsRepository } from '../../db/events';
 import { ExposureStateRepository } from '../../db/exposure-state';
 import { GexHistoryRepository } from '../../db/gex-history';
-import { Generations } from '../../db/generations';
-import { dataVersionReader } from '../../db/open';
 import { SnapshotRepository } from '../../db/snapshots';
 import type { WriteQueue } from '../../db/writes';
 import type { Settings } from '../../settings';
+import { resolveScope, scopeKey, type ChainFileOptions, type GexScopeQuery } from './compute';
 import {
-  DEFAULT_SCOPE,
-  historyPoint,
-  planChainFile,
-  planIngest,
-  resolveScope,
-  scopeKey,
-  statesJson,
-  type ChainFileOptions,
-  type GexScopeQuery,
-  type IngestBasis,
-  type IngestPlan,
-  type PackedSnapshot,
-} from './compute';
-import {
-  eventId,
   instantBound,
-  loadedFrom,
   resolveExpirations,
   snapshotInfo,
   withDte,
@@ -56,58 +37,44 @@ import {
 } from './values';
 import { ExposureWorkerClient } from './worker-client';
 import { HistoryPoints } from './history';
-import { movable, newJob } from '../worker-thread';
-import type { BasisData } from './worker';
+import { ChainCache } from './chain-cache';
+import { ChainIngest } from './ingest';
 import { failure, ok, type Result } from '../result';
 
 export type { ChainFileOptions, GexScopeQuery } from './compute';
 export * from './values';
 
-/** Older snapshots kept prepared beside each symbol's newest (a prepared SPX chain is a few MB). */
-const OLDER_CHAINS = 6;
-
 /**
- * Chains, exposure answers and events. Keeps each symbol's newest snapshot prepared (and a few older ones that were
- * asked for by `snapshot=`/`at=`); the answers computed from them are the server's to cache (it hears of every change
- * through onSnapshotsChanged). The heavy work of a chain file and of history points runs in the exposure worker.
+ * Chains, exposure answers and events. The prepared chains are the chain cache's (chain-cache.ts), storing a snapshot
+ * is ingest.ts's; this class answers the reads. The answers computed are the HTTP layer's to cache (it hears of every
+ * change from `changes`). The heavy work of a chain file and of history points runs in the exposure worker. Its
+ * writes take their own turns of the process's write queue.
  */
 export class ExposureService {
-  /** Read by the answers outside this class too (exposure-reads.ts). */
+  /** Read by the answers outside this class too (reads.ts). */
   readonly snapshots: SnapshotRepository;
-  private readonly states: ExposureStateRepository;
   private readonly eventRows: EventsRepository;
-  private readonly history: GexHistoryRepository;
-  private readonly generations: Generations;
-  private readonly chains = new Map<string, LoadedChain>();
-  private readonly older = new LRUCache<number, LoadedChain>({ max: OLDER_CHAINS });
-  /** Chains being prepared in the worker, by snapshot id. */
-  private readonly preparing = new Map<number, Promise<LoadedChain>>();
-  /** Counts resets: a chain prepared across one is prepared again. */
-  private epoch = 0;
-  private readonly emitter = new EventEmitter();
-  private readonly readDataVersion: () => number;
   private readonly worker: ExposureWorkerClient;
-  private dataVersion: number;
-  private snapshotGeneration: number;
   private readonly historyPoints: HistoryPoints;
+  /** The prepared chains, and the snapshots' changes for those who keep answers computed on them. */
+  readonly changes: ChainCache;
+  private readonly ingester: ChainIngest;
 
   constructor(
     private readonly db: Database,
     private readonly settings: () => Pick<Settings, 'rate' | 'snapshotRetention' | 'snapshotRetentionBySymbol' | 'importTimeoutSeconds'>,
     private readonly clock: Clock,
+    private readonly writes: WriteQueue,
     log?: (line: string) => void,
   ) {
     this.snapshots = new SnapshotRepository(db);
-    this.states = new ExposureStateRepository(db);
     this.eventRows = new EventsRepository(db);
-    this.history = new GexHistoryRepository(db);
-    this.historyPoints = new HistoryPoints(this.history, log);
-    this.generations = new Generations(db);
-    this.emitter.setMaxListeners(0);
-    this.readDataVersion = dataVersionReader(db);
-    this.dataVersion = this.readDataVersion();
-    this.snapshotGeneration = this.generations.snapshots();
+    const history = new GexHistoryRepository(db);
+    this.historyPoints = new HistoryPoints(history, log);
     this.worker = new ExposureWorkerClient(log);
+    this.changes = new ChainCache(db, this.snapshots, this.worker, () => this.settings().rate);
+    const stores = { db, snapshots: this.snapshots, states: new ExposureStateRepository(db), eventRows: this.eventRows, history };
+    this.ingester = new ChainIngest(stores, this.changes, this.worker, writes, settings, clock);
   }
 
   /** Stops the chain files being planned (the server is closing): their requests are answered at once. */
@@ -121,175 +88,43 @@ export class ExposureService {
   // ------------------------------------------------------------ changes
 
   onSnapshotsChanged(listener: SnapshotsListener): () => void {
-    this.emitter.on('snapshots', listener);
-    return () => this.emitter.off('snapshots', listener);
+    return this.changes.onSnapshotsChanged(listener);
   }
 
   onEvent(listener: (event: ExposureEvent) => void): () => void {
-    this.emitter.on('event', listener);
-    return () => this.emitter.off('event', listener);
+    return this.ingester.onEvent(listener);
   }
 
-  /**
-   * Notices snapshots stored or deleted by another connection (the CLI): SQLite's data_version says that something
-   * was committed, the snapshots' own counter whether it was a snapshot. A journal import or a key-usage flush
-   * leaves the prepared chains (and the server's answers) as they are.
-   */
+  /** Notices snapshots stored or deleted by another connection (see ChainCache.refresh). */
   refresh(): void {
-    const version = this.readDataVersion();
-    if (version === this.dataVersion) return;
-    this.dataVersion = version;
-    // reset() reads the counter again.
-    if (this.generations.snapshots() !== this.snapshotGeneration) this.reset();
+    this.changes.refresh();
   }
 
-  /**
-   * Drops every prepared chain (another process's snapshots, a new rate r, a write of ours rolled back: the chain it
-   * prepared may be of a snapshot never stored); listeners drop their answers.
-   */
+  /** Drops every prepared chain (a new rate r, a write of ours rolled back); listeners drop their answers. */
   reset(): void {
-    this.snapshotGeneration = this.generations.snapshots();
-    this.epoch += 1;
-    this.preparing.clear();
-    this.chains.clear();
-    this.older.clear();
-    this.emitter.emit('snapshots', null);
+    this.changes.reset();
   }
 
-  /**
-   * Snapshots of a symbol were deleted (by request, or pruned by retention): none of them may answer again, neither
-   * from the prepared older chains nor from a preparation under way (which the epoch sends back to the database).
-   */
-  private forgetOlder(symbol: string): void {
-    this.epoch += 1;
-    for (const [id, loaded] of [...this.older.entries()]) if (loaded.symbol === symbol) this.older.delete(id);
-  }
+  // ------------------------------------------------------------ ingest (ingest.ts)
 
-  /** Snapshots kept for a symbol: its own setting, else the default (docs/exposure.md, "Retention"). */
-  private retention(symbol: string): number {
-    const settings = this.settings();
-    return settings.snapshotRetentionBySymbol[symbol] ?? settings.snapshotRetention;
-  }
-
-  // ------------------------------------------------------------ ingest
-
-  private basis(): IngestBasis {
-    return {
-      rate: this.settings().rate,
-      states: (ticker) => this.confirmedStates(ticker),
-      latestQuoteTime: (ticker) => this.snapshots.latest(ticker)?.quoteTime ?? null,
-    };
-  }
-
-  private confirmedStates(ticker: string): Map<string, ConfirmedState> {
-    return new Map<string, ConfirmedState>(
-      this.states.forTicker(ticker).map((row) => [row.expiration, { zone: row.zone === 'negative' ? 'negative' : 'positive', callWallStrike: row.call_wall, putWallStrike: row.put_wall }]),
-    );
-  }
-
-  /** Parses a chain file and stores its snapshot, on this thread (the CLI); a file with problems stores nothing. */
+  /** Parses a chain file and stores its snapshot, on this thread, in the caller's transaction (the CLI). */
   ingestText(text: string, options: ChainFileOptions): Result<IngestResult> {
-    const plan = planChainFile(text, options, this.basis());
-    return plan.ok ? this.commitIngest(plan.value) : plan;
+    return this.ingester.ingestText(text, options);
   }
 
-  /**
-   * POST /v1/chains: the file (text, or bytes moved there) is planned in the exposure worker outside any write turn, as
-   * a job (docs/decisions.md §Jobs); only the commit takes a turn. It evaluates the events again if a snapshot of the
-   * ticker came in meanwhile (applyEvents), so the plan needs no turn of its own.
-   */
-  async ingestFile(file: string | Uint8Array, options: ChainFileOptions, writes: WriteQueue, signal?: AbortSignal): Promise<Result<IngestResult>> {
-    const job = newJob(this.settings().importTimeoutSeconds, signal);
-    const plan = await this.worker.job('planChainFile', job, movable(file), file, options, this.basisData(options.symbol));
-    if (!plan.ok) return plan;
-    // A rate changed while the file was planned: the stored snapshot is right, its prepared chain is not kept.
-    return writes.exclusive((deadlineMs) => writes.transaction(() => this.commitIngest(plan.value, plan.value.chain.rate !== this.settings().rate), deadlineMs));
+  /** POST /v1/chains and the online source: planned in the exposure worker (a job), stored in a write turn of its own. */
+  ingestFile(file: string | Uint8Array, options: ChainFileOptions, signal?: AbortSignal): Promise<Result<IngestResult>> {
+    return this.ingester.ingestFile(file, options, signal);
   }
 
-  /** The basis as data for the worker: the states of the file's ticker (every ticker when the file names it). */
-  private basisData(symbol: string | undefined): BasisData {
-    const rows = symbol === undefined ? this.states.all() : this.states.forTicker(symbol.toUpperCase());
-    const latest: Record<string, string> = {};
-    for (const summary of this.snapshots.summaries()) latest[summary.symbol] = summary.quote_time;
-    return {
-      rate: this.settings().rate,
-      states: rows.map((row) => ({ ticker: row.ticker, expiration: row.expiration, state: { zone: row.zone === 'negative' ? 'negative' : 'positive', callWallStrike: row.call_wall, putWallStrike: row.put_wall } })),
-      latest,
-    };
-  }
-
-  /**
-   * Stores a snapshot (the demo, the online source, tests); when it is the symbol's newest, evaluates events and
-   * replaces the symbol's prepared chain. Runs in one transaction (inside the caller's, when it has one).
-   */
+  /** Stores a snapshot in the caller's transaction (the lake import, tests). */
   ingest(snapshot: ChainSnapshot): Result<IngestResult> {
-    const plan = planIngest(snapshot, this.basis());
-    return plan.ok ? this.commitIngest(plan.value) : plan;
+    return this.ingester.ingest(snapshot);
   }
 
-  /** Stores a planned snapshot with its events, states and default history point, in one transaction. */
-  private commitIngest(plan: IngestPlan, rateChanged = false): Result<IngestResult> {
-    const { head } = plan;
-    const symbol = head.symbol;
-    const created: ExposureEvent[] = [];
-    let newest = false;
-    let pruned = false;
-    const stored = this.db.transaction(() => {
-      // Snapshots another process stored before this write: their changes are not to be taken for ours below.
-      if (this.generations.snapshots() !== this.snapshotGeneration) this.reset();
-      const row = this.snapshots.insert(head, Buffer.from(plan.payload.buffer, plan.payload.byteOffset, plan.payload.byteLength), nowIso(this.clock));
-      if (row.inserted) {
-        const previousLatest = this.snapshots.latestQuoteTime(symbol, row.id);
-        newest = previousLatest === null || head.quoteTime > previousLatest;
-        if (newest) {
-          created.push(...this.applyEvents(symbol, plan, previousLatest));
-          if (rateChanged) this.chains.delete(symbol);
-          else this.chains.set(symbol, loadedFrom(row.id, plan.chain));
-        }
-        this.history.insert(row.id, scopeKey(DEFAULT_SCOPE), plan.defaultPoint ?? historyPoint(plan.chain, DEFAULT_SCOPE));
-        if (this.snapshots.prune(symbol, this.retention(symbol)) > 0) pruned = true;
-      }
-      this.snapshotGeneration = this.generations.snapshots();
-      return row;
-    })();
-    if (pruned) this.forgetOlder(symbol);
-    if (stored.inserted) this.emitter.emit('snapshots', symbol);
-    for (const event of created) this.emitter.emit('event', event);
-    return ok({
-      id: stored.id,
-      symbol,
-      spot: head.spot,
-      quoteTime: head.quoteTime,
-      source: head.source,
-      contracts: head.contracts,
-      expirations: plan.unexpired,
-      excluded: plan.excluded,
-      warnings: plan.warnings,
-      stored: stored.inserted,
-      events: created.length,
-    });
-  }
-
-  /**
-   * The plan's events and states when they were evaluated against the states stored now; else (another process
-   * stored a snapshot of the ticker meanwhile) evaluated again here.
-   */
-  private applyEvents(ticker: string, plan: IngestPlan, previousLatest: string | null): ExposureEvent[] {
-    const previous = this.confirmedStates(ticker);
-    const planned = plan.evaluation;
-    const current = planned !== null && planned.previousLatest === previousLatest && planned.basis === statesJson(previous) ? planned : null;
-    const { events, states } = current ?? evaluateEvents(ticker, plan.chain, previous);
-    for (const [expiration, state] of states) {
-      this.states.upsert({ ticker, expiration, zone: state.zone, call_wall: state.callWallStrike, put_wall: state.putWallStrike, quote_time: plan.head.quoteTime });
-    }
-    const today = this.today();
-    const created: ExposureEvent[] = [];
-    for (const draft of events) {
-      const id = eventId(draft);
-      const row = { id, ticker: draft.ticker, event_type: draft.eventType, expiration: draft.expiration, timestamp: draft.timestamp, payload: JSON.stringify(draft) };
-      if (this.eventRows.insert(row)) created.push(withDte(id, draft, today));
-    }
-    return created;
+  /** Stores a snapshot in a write turn of its own (the demo). */
+  store(snapshot: ChainSnapshot): Promise<Result<IngestResult>> {
+    return this.ingester.store(snapshot);
   }
 
   // ------------------------------------------------------------ snapshots
@@ -303,21 +138,19 @@ export class ExposureService {
   }
 
   /**
-   * Deletes one snapshot and its history points. Events and the confirmed states stay: they record what was seen
-   * when that snapshot arrived (docs/exposure.md, "Deleting a snapshot"). Runs inside the caller's write turn.
+   * Deletes one snapshot and its history points, in a write turn of its own. Events and the confirmed states stay:
+   * they record what was seen when that snapshot arrived (docs/exposure.md, "Deleting a snapshot").
    */
-  deleteSnapshot(id: number): Result<{ id: number; symbol: string; quoteTime: string }> {
-    const stored = this.snapshots.byId(id);
-    if (stored === null) return failure({ kind: 'unknown-snapshot', id });
-    this.db.transaction(() => {
-      if (this.generations.snapshots() !== this.snapshotGeneration) this.reset();
-      this.snapshots.delete(id);
-      this.snapshotGeneration = this.generations.snapshots();
-    })();
-    this.chains.delete(stored.symbol);
-    this.forgetOlder(stored.symbol);
-    this.emitter.emit('snapshots', stored.symbol);
-    return ok({ id, symbol: stored.symbol, quoteTime: stored.quoteTime });
+  deleteSnapshot(id: number): Promise<Result<{ id: number; symbol: string; quoteTime: string }>> {
+    return this.writes.run(() => {
+      const stored = this.snapshots.byId(id);
+      if (stored === null) return failure({ kind: 'unknown-snapshot', id });
+      this.db.transaction(() => this.changes.writing(() => this.snapshots.delete(id)))();
+      this.changes.setNewest(stored.symbol, null);
+      this.changes.forgetOlder(stored.symbol);
+      this.changes.changed(stored.symbol);
+      return ok({ id, symbol: stored.symbol, quoteTime: stored.quoteTime });
+    });
   }
 
   // ------------------------------------------------------------ reads
@@ -326,56 +159,9 @@ export class ExposureService {
     return todayIn(NEW_YORK, nowDate(this.clock));
   }
 
-  /**
-   * The snapshot a request names (`snapshot=`, `at=`), or the symbol's newest; prepared. A chain not yet in memory is
-   * prepared in the exposure worker (a 21k-contract SPX chain takes about 60 ms: never on the event loop).
-   */
-  private async loaded(symbolParam: string, selector: SnapshotSelector = {}, attempt = 0): Promise<Result<LoadedChain>> {
-    const symbol = symbolParam.toUpperCase();
-    this.refresh();
-    let id: number | null;
-    if (selector.snapshot !== undefined) {
-      id = selector.snapshot;
-    } else if (selector.at !== undefined) {
-      id = this.snapshots.atOrBefore(symbol, instantBound(selector.at, 'end'));
-      if (id === null && this.snapshots.latest(symbol) !== null) return failure({ kind: 'unknown-snapshot', symbol, at: selector.at });
-    } else {
-      id = this.chains.get(symbol)?.snapshotId ?? this.snapshots.latest(symbol)?.id ?? null;
-    }
-    // Unknown symbols are not remembered: a client cycling through names would grow the maps.
-    if (id === null) return failure({ kind: 'unknown-symbol', symbol, known: this.snapshots.symbols() });
-    const newest = this.chains.get(symbol);
-    if (newest?.snapshotId === id) return ok(newest);
-    const cached = this.older.get(id);
-    if (cached !== undefined) return ok(cached);
-    const stored = this.snapshots.byId(id);
-    // A snapshot of another symbol is as unknown as one that does not exist: ids are not a way around `symbol`.
-    if (stored === null || stored.symbol !== symbol) return failure({ kind: 'unknown-snapshot', symbol, id });
-    const epoch = this.epoch;
-    const loaded = await this.prepare(stored);
-    if (epoch !== this.epoch) {
-      // Prepared across a reset (another process's snapshots, a new rate r): prepared again, so that no answer of the
-      // old chain is kept after the listeners dropped theirs; resets one after another are not waited out forever.
-      return attempt < 2 ? this.loaded(symbol, selector, attempt + 1) : ok(loaded);
-    }
-    if (this.snapshots.latest(symbol)?.id === id) this.chains.set(symbol, loaded);
-    else this.older.set(id, loaded);
-    return ok(loaded);
-  }
-
-  /** One preparation in the worker per snapshot, however many requests wait for it. */
-  private prepare(stored: PackedSnapshot): Promise<LoadedChain> {
-    const waiting = this.preparing.get(stored.id);
-    if (waiting !== undefined) return waiting;
-    const pending: Promise<LoadedChain> = this.worker
-      .call('prepare', stored, this.settings().rate)
-      .then((chain) => loadedFrom(stored.id, chain))
-      .finally(() => {
-        // A reset may have let another preparation of the same snapshot start meanwhile: that one stays.
-        if (this.preparing.get(stored.id) === pending) this.preparing.delete(stored.id);
-      });
-    this.preparing.set(stored.id, pending);
-    return pending;
+  /** The snapshot a request names, or the symbol's newest; prepared (ChainCache.loaded). */
+  private loaded(symbol: string, selector: SnapshotSelector = {}): Promise<Result<LoadedChain>> {
+    return this.changes.loaded(symbol, selector);
   }
 
   /** The expirations of a scope on a loaded chain, unknown explicit ones as the domain error. */
@@ -413,7 +199,7 @@ export class ExposureService {
    * scope) in gex_history; the missing ones are computed in the exposure worker (never on this thread) and stored in
    * the background (exposure-history.ts): a read never waits for, nor fails on, another process's write lock.
    */
-  async gexHistory(query: { symbol: string; from?: string; to?: string } & GexScopeQuery, writes: WriteQueue): Promise<Result<HistoryValue>> {
+  async gexHistory(query: { symbol: string; from?: string; to?: string } & GexScopeQuery): Promise<Result<HistoryValue>> {
     const listed = this.snapshotList(query.symbol);
     if (!listed.ok) return listed;
     const from = query.from === undefined ? null : instantBound(query.from, 'start');
@@ -429,7 +215,7 @@ export class ExposureService {
       const stored = missing.map((h) => this.snapshots.byId(h.id)).filter((row) => row !== null);
       const computed = await this.worker.call('historyPoints', stored, query, this.settings().rate);
       for (const { id, point } of computed) points.set(id, point);
-      this.historyPoints.keep(key, computed, writes);
+      this.historyPoints.keep(key, computed, this.writes);
     }
     return ok({
       symbol: listed.value[0]?.symbol ?? query.symbol.toUpperCase(),
