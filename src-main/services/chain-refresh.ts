@@ -5,10 +5,9 @@
  * (events, SSE, one write turn each). A failure is the symbol's alone and says why. The latest pass stays readable.
  */
 import type { Clock } from '../clock';
-import type { WriteQueue } from '../db/writes';
 import type { Settings } from '../settings';
-import type { ExposureService } from './exposure';
-import type { JournalApi } from './journal-client';
+import type { ExposureService } from './exposure/service';
+import type { JournalApi } from './journal/client';
 import { fetchAndStoreChain, MAX_RESPONSE_BYTES, REQUEST_TIMEOUT_MS, type FetchLimits } from './online-source';
 import { failure, ok, type Result } from './result';
 import { watchlistOf } from './watchlist';
@@ -47,7 +46,6 @@ export interface RefreshPass {
 export interface ChainRefreshContext {
   readonly settings: Pick<Settings, 'onlineSource' | 'watchlistIncludesPositions'>;
   clock: Clock;
-  writes: WriteQueue;
   exposure: ExposureService;
   journal: Pick<JournalApi, 'positions'>;
 }

@@ -1,7 +1,6 @@
 import type { Clock } from '../clock';
-import type { WriteQueue } from '../db/writes';
 import type { Settings } from '../settings';
-import type { ExposureService, IngestResult } from './exposure';
+import type { ExposureService, IngestResult } from './exposure/service';
 import { describeError } from './result';
 import { watchlistOf, type WatchlistContext } from './watchlist';
 
@@ -57,7 +56,7 @@ export interface FetchLimits {
  * size cap, the file's problems with their lines).
  */
 export async function fetchAndStoreChain(
-  ctx: Pick<OnlineSourceContext, 'clock' | 'writes' | 'exposure'>,
+  ctx: Pick<OnlineSourceContext, 'clock' | 'exposure'>,
   baseUrl: string,
   symbol: string,
   fetchImpl: typeof fetch,
@@ -78,8 +77,8 @@ export async function fetchAndStoreChain(
   }
   const body = await readCapped(response, limits.maxBytes).catch(timedOut);
   // Parsed, prepared and evaluated in the exposure worker (the bytes moved there), like POST /v1/chains; a quote
-  // time after the poll is refused there (exposure-compute.ts, planChainFile).
-  const stored = await ctx.exposure.ingestFile(body, { format: 'cboe-json', symbol, source: 'online', polled: { atMs: ctx.clock.nowMs(), skewMs: MAX_CLOCK_SKEW_MS } }, ctx.writes, stop);
+  // time after the poll is refused there (exposure/compute.ts, planChainFile).
+  const stored = await ctx.exposure.ingestFile(body, { format: 'cboe-json', symbol, source: 'online', polled: { atMs: ctx.clock.nowMs(), skewMs: MAX_CLOCK_SKEW_MS } }, stop);
   if (!stored.ok) throw new Error(describeError(stored.error));
   return stored.value;
 }
@@ -91,7 +90,6 @@ const INDEX_SYMBOLS = new Set(['SPX', 'NDX', 'RUT', 'VIX', 'XSP', 'DJX', 'OEX', 
 export interface OnlineSourceContext extends WatchlistContext {
   readonly settings: Pick<Settings, 'onlineSource' | 'watchlistIncludesPositions'>;
   clock: Clock;
-  writes: WriteQueue;
   exposure: ExposureService;
 }
 

@@ -4,7 +4,7 @@
  */
 import { underlyingOfRoot } from '../chains/common';
 import type { Settings } from '../settings';
-import type { JournalApi } from './journal-client';
+import type { JournalApi } from './journal/client';
 
 /** At most this many symbols a pass or a poll (the setting's own list is at most 50 too): a pass stays minutes, not hours. */
 export const MAX_WATCHLIST = 50;
