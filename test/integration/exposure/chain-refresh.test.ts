@@ -200,6 +200,12 @@ describe('POST /v1/chains/refresh', () => {
     expect(response.statusCode).toBe(409);
     expect(response.json()).toMatchObject({ code: 'SOURCE_NOT_CONFIGURED', detail: expect.stringMatching(/base URL/) });
     expect(requests).toEqual([]);
+    // A body is not part of the request: whatever is sent, the answer is the route's, never a 5xx.
+    for (const [type, payload] of [['application/json', '{"symbols": ["X"]'], ['text/csv', 'a,b'], ['application/x-www-form-urlencoded', 'a=1']]) {
+      const withBody = await t.request({ method: 'POST', url: '/v1/chains/refresh', headers: { 'content-type': type ?? '' }, payload: payload ?? '' });
+      expect(withBody.statusCode, `${type}: ${withBody.body}`).toBeLessThan(500);
+      expect(withBody.headers['content-type']).toMatch(/^application\/problem\+json/);
+    }
   });
 });
 
