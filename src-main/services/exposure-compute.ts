@@ -18,12 +18,15 @@ import {
   type ConfirmedState,
   type EventDraft,
   type ExcludedContracts,
+  type ExpirationIndex,
   type GexHistoryPoint,
   type PreparedChain,
+  type ScopeExpiration,
 } from '../../src-shared/exposure/index';
 import type { ChainSnapshot, SnapshotSourceId } from '../../src-shared/exposure/model';
 import { parseChainFile, type ChainFormat, type OverrideNames } from '../chains/index';
-import { packContracts, unpackContracts } from '../db/snapshots';
+import { packContracts, unpackColumns, unpackContracts } from '../db/snapshots';
+import { historyPointOf } from '../../src-shared/exposure/history-point';
 import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from './result';
 
 export interface ChainFileOptions {
@@ -58,7 +61,7 @@ export interface GexScopeQuery {
  * nearest `expirationsCount` of them when given), else the nearest `expirationsCount` (default 3). `lenient`: an
  * explicit expiration the chain does not have is skipped instead (history over snapshots of other days).
  */
-export function resolveScope(chain: PreparedChain, query: GexScopeQuery, lenient = false): string[] {
+export function resolveScope(chain: ExpirationIndex<ScopeExpiration>, query: GexScopeQuery, lenient = false): string[] {
   if (query.expirations !== undefined) {
     const asked = query.expirations.split(',');
     const explicit = lenient ? asked.filter((e) => chain.byExpiration.has(e)) : asked;
@@ -202,4 +205,12 @@ export function planChainFile(text: string, options: ChainFileOptions, basis: In
   }
   const plan = planIngest(options.source === undefined ? parsed.snapshot : { ...parsed.snapshot, source: options.source }, basis, planOptions);
   return plan.ok ? ok({ ...plan.value, warnings: parsed.warnings }) : plan;
+}
+
+/**
+ * A stored snapshot's history point in a scope, the cheap way (src-shared/exposure/history-point.ts): the packed
+ * columns read, and only the scope's expirations prepared. Equal to `historyPoint(preparePacked(stored, rate), query)`.
+ */
+export function packedHistoryPoint(stored: PackedSnapshot, query: GexScopeQuery, rate: number): GexHistoryPoint {
+  return historyPointOf(stored, unpackColumns(stored.payload), rate, query.formula ?? DEFAULT_FORMULA, (index) => resolveScope(index, query, true));
 }
