@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
 import { LRUCache } from 'lru-cache';
 import { DEFAULT_FORMULA, EVENTS_LIMIT_CAP, EVENTS_LIMIT_DEFAULT, type Formula } from '../../src-shared/api/constants';
-import { computeGex, computeGexProfile, computeVanna, diffGex, evaluateEvents, expirationDetails, lookupExpirations, type ConfirmedState, type EventDraft, type GexResult } from '../../src-shared/exposure/index';
+import { computeGex, computeGexProfile, computeVanna, diffGex, evaluateEvents, expirationDetails, lookupExpirations, type ConfirmedState, type EventDraft, type GexHistoryPoint, type GexResult } from '../../src-shared/exposure/index';
 import type { ChainSnapshot } from '../../src-shared/exposure/model';
 import { addDays } from '../../src-shared/calendar';
 import { NEW_YORK, todayIn } from '../../src-shared/zone';
@@ -56,6 +56,7 @@ import {
 } from './exposure-values';
 import { ExposureWorkerClient } from './exposure-worker-client';
 import { HistoryPoints } from './exposure-history';
+import { HistoryPool } from './history-pool';
 import { movable, newJob } from './worker-thread';
 import type { BasisData } from './exposure-worker';
 import { failure, ok, type Result } from './result';
@@ -90,6 +91,8 @@ export class ExposureService {
   private dataVersion: number;
   private snapshotGeneration: number;
   private readonly historyPoints: HistoryPoints;
+  /** The workers of cold history points (read by tests). */
+  readonly historyPool: HistoryPool;
 
   constructor(
     private readonly db: Database,
@@ -108,14 +111,15 @@ export class ExposureService {
     this.dataVersion = this.readDataVersion();
     this.snapshotGeneration = this.generations.snapshots();
     this.worker = new ExposureWorkerClient(log);
+    this.historyPool = new HistoryPool(this.worker, () => new ExposureWorkerClient(log), (id) => this.snapshots.byId(id));
   }
 
   /** Stops the chain files being planned (the server is closing): their requests are answered at once. */
   stopJobs = (): void => this.worker.stopJobs();
 
-  /** Ends the exposure worker. */
-  close(): Promise<void> {
-    return this.worker.close();
+  /** Ends the exposure workers. */
+  async close(): Promise<void> {
+    await Promise.all([this.worker.close(), this.historyPool.close()]);
   }
 
   // ------------------------------------------------------------ changes
@@ -413,7 +417,7 @@ export class ExposureService {
    * scope) in gex_history; the missing ones are computed in the exposure worker (never on this thread) and stored in
    * the background (exposure-history.ts): a read never waits for, nor fails on, another process's write lock.
    */
-  async gexHistory(query: { symbol: string; from?: string; to?: string } & GexScopeQuery, writes: WriteQueue): Promise<Result<HistoryValue>> {
+  async gexHistory(query: { symbol: string; from?: string; to?: string } & GexScopeQuery, writes: WriteQueue, signal?: AbortSignal): Promise<Result<HistoryValue>> {
     const listed = this.snapshotList(query.symbol);
     if (!listed.ok) return listed;
     const from = query.from === undefined ? null : instantBound(query.from, 'start');
@@ -426,10 +430,13 @@ export class ExposureService {
     );
     const missing = heads.filter((h) => !points.has(h.id));
     if (missing.length > 0) {
-      const stored = missing.map((h) => this.snapshots.byId(h.id)).filter((row) => row !== null);
-      const computed = await this.worker.call('historyPoints', stored, query, this.settings().rate);
-      for (const { id, point } of computed) points.set(id, point);
-      this.historyPoints.keep(key, computed, writes);
+      const keep = (computed: Array<{ id: number; point: GexHistoryPoint }>) => this.historyPoints.keep(key, computed, writes);
+      const computed = await this.historyPool.points(
+        missing.map((h) => h.id),
+        { scope: key, query, rate: this.settings().rate, keep },
+        signal,
+      );
+      for (const [id, point] of computed) points.set(id, point);
     }
     return ok({
       symbol: listed.value[0]?.symbol ?? query.symbol.toUpperCase(),
