@@ -5,7 +5,7 @@
  * a scope over stored snapshots (`historyPoint`). What it needs of the database comes in as data; what it found
  * goes back as data for the service to store (exposure.ts, `commitIngest`).
  */
-import { DEFAULT_FORMULA, type Formula } from '../../src-shared/api/constants';
+import { DEFAULT_FORMULA, FORMULAS, type Formula } from '../../src-shared/api/constants';
 import {
   computeGex,
   DEFAULT_EXPIRATIONS_COUNT,
@@ -26,7 +26,7 @@ import {
 import type { ChainSnapshot, SnapshotSourceId } from '../../src-shared/exposure/model';
 import { parseChainFile, type ChainFormat, type OverrideNames } from '../chains/index';
 import { packContracts, unpackColumns, unpackContracts } from '../db/snapshots';
-import { historyPointOf } from '../../src-shared/exposure/history-point';
+import { historyPointOf, pointInFormula } from '../../src-shared/exposure/history-point';
 import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from './result';
 
 export interface ChainFileOptions {
@@ -86,6 +86,15 @@ export function scopeKey(query: GexScopeQuery): string {
 
 /** The scope whose history point every stored snapshot gets at ingest: /gex's default (nominal, nearest three). */
 export const DEFAULT_SCOPE: GexScopeQuery = {};
+
+/**
+ * The points every stored snapshot gets with it (docs/decisions.md, "History points ahead"): the default scope in
+ * each formula (the Exposure page's first view, whichever formula is picked), the other formulas derived exactly
+ * from the nominal point. Other scopes are computed when first asked for (the pool of exposure workers).
+ */
+export function aheadPoints(nominal: GexHistoryPoint): Array<{ scope: string; point: GexHistoryPoint }> {
+  return FORMULAS.map((formula) => ({ scope: scopeKey({ ...DEFAULT_SCOPE, formula }), point: pointInFormula(nominal, formula) }));
+}
 
 /** One snapshot's history point in a scope. */
 export function historyPoint(chain: PreparedChain, query: GexScopeQuery): GexHistoryPoint {

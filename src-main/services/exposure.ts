@@ -16,6 +16,7 @@ import { SnapshotRepository } from '../db/snapshots';
 import type { WriteQueue } from '../db/writes';
 import type { Settings } from '../settings';
 import {
+  aheadPoints,
   DEFAULT_SCOPE,
   historyPoint,
   planChainFile,
@@ -250,7 +251,7 @@ export class ExposureService {
           if (rateChanged) this.chains.delete(symbol);
           else this.chains.set(symbol, loadedFrom(row.id, plan.chain));
         }
-        this.history.insert(row.id, scopeKey(DEFAULT_SCOPE), plan.defaultPoint ?? historyPoint(plan.chain, DEFAULT_SCOPE));
+        for (const { scope, point } of aheadPoints(plan.defaultPoint ?? historyPoint(plan.chain, DEFAULT_SCOPE))) this.history.insert(row.id, scope, point);
         if (this.snapshots.prune(symbol, this.retention(symbol)) > 0) pruned = true;
       }
       this.snapshotGeneration = this.generations.snapshots();

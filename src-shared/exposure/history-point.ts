@@ -9,7 +9,7 @@
 import { daysBetween, parseInstantMs } from '../calendar';
 import { dateInZone, NEW_YORK } from '../zone';
 import type { Formula } from '../api/constants';
-import { computeGex, gexHistoryPoint, type ExpirationIndex, type GexHistoryPoint, type ScopeExpiration } from './gex';
+import { computeGex, formulaFactor, gexHistoryPoint, type ExpirationIndex, type GexHistoryPoint, type ScopeExpiration, type Wall } from './gex';
 import type { ChainSnapshot, OptionContract, SnapshotSourceId } from './model';
 import { isAdjustedRoot, prepareChain } from './prepare';
 import { expiryInstantMs, settlementOf } from './time';
@@ -116,4 +116,15 @@ export function historyPointOf(
   const expirations = resolve(columnExpirations(head, columns));
   const chain = prepareChain(snapshotOf(head, columns, expirations), { rate });
   return gexHistoryPoint(computeGex(chain, { expirations, formula, exact: true }), head.quoteTime);
+}
+
+/**
+ * A `nominal` point in another formula: the formulas differ by a positive factor of spot alone (formulaFactor), and
+ * /gex multiplies the same shares-per-$1 sums by it, so the point is the one /gex gives in that formula, to the bit
+ * (x·1 = x: the nominal figures are those sums). The flip and the walls' strikes do not depend on the formula.
+ */
+export function pointInFormula(nominal: GexHistoryPoint, formula: Formula): GexHistoryPoint {
+  const factor = formulaFactor(formula, nominal.spot);
+  const wall = (w: Wall | null): Wall | null => (w === null ? null : { strike: w.strike, gex: w.gex * factor });
+  return { ...nominal, totalGEX: nominal.totalGEX * factor, callWall: wall(nominal.callWall), putWall: wall(nominal.putWall) };
 }

@@ -61,6 +61,22 @@ describe('cold history in the pool of exposure workers', () => {
     expect(pool.computed - before).toBe(SNAPSHOTS);
   });
 
+  it('every stored snapshot has its default-scope point in each formula: those histories compute nothing', async () => {
+    const pool = t.ctx.exposure.historyPool;
+    const before = pool.computed;
+    const scopes = t.ctx.db.prepare<[], string>("SELECT DISTINCT scope FROM gex_history WHERE scope LIKE '%||3||' ORDER BY scope").pluck().all();
+    expect(scopes).toEqual(['nominal||3||', 'per_1dollar||3||', 'per_1pct||3||']);
+    for (const formula of ['nominal', 'per_1dollar', 'per_1pct'] as const) {
+      const answer = await t.ctx.exposure.gexHistory({ symbol: 'XYZ', formula }, t.ctx.writes);
+      expect(answer.ok && answer.value.points.length).toBe(SNAPSHOTS);
+      const last = answer.ok ? answer.value.points.at(-1) : undefined;
+      const gex = await t.get<GexResponseT>(`/v1/gex?symbol=XYZ&formula=${formula}`);
+      expect(last?.totalGEX).toBe(gex.body.totalGEX);
+      expect(last?.callWall).toStrictEqual(gex.body.callWall);
+    }
+    expect(pool.computed - before).toBe(0);
+  });
+
   it('a request given up stops after the batches already sent; a later one computes only the rest', async () => {
     const pool = t.ctx.exposure.historyPool;
     const before = pool.computed;

@@ -5,6 +5,7 @@ import { parseChainFile } from '../../../src-main/chains/index';
 import { packContracts } from '../../../src-main/db/snapshots';
 import { historyPoint, packedHistoryPoint, preparePacked, type GexScopeQuery, type PackedSnapshot } from '../../../src-main/services/exposure-compute';
 import { FORMULAS } from '../../../src-shared/api/constants';
+import { pointInFormula } from '../../../src-shared/exposure/history-point';
 import { prepareChain } from '../../../src-shared/exposure/prepare';
 import { contract, snapshot } from './helpers';
 import { CHAIN_FIXTURES } from '../../paths';
@@ -50,6 +51,16 @@ describe('a history point from the scope’s expirations alone equals the point 
       }
     }
     expect(compared).toBe(files.length * 12);
+  });
+
+  it.skipIf(files.length === 0)('a nominal point in another formula (pointInFormula) is /gex’s point in that formula, to the bit', () => {
+    for (const name of files) {
+      const chain = preparePacked(stored(readFileSync(join(CHAIN_FIXTURES, name), 'utf8')), RATE);
+      for (const query of [{}, { expirationsCount: 5 }, { minDte: 0 }]) {
+        const nominal = historyPoint(chain, query);
+        for (const formula of FORMULAS) expect(pointInFormula(nominal, formula), `${name} ${formula}`).toStrictEqual(historyPoint(chain, { ...query, formula }));
+      }
+    }
   });
   if (files.length === 0) it.skip(`the real chains are absent (${CHAIN_FIXTURES})`, () => undefined);
 
