@@ -18,12 +18,13 @@ export interface LevelsPoint {
 export type LevelsSeries = keyof LevelsPoint;
 
 /**
- * The bucket width, in snapshots, for `barsPerPixel` snapshots on a pixel: a power of two (1 = every point), so that
- * scrolling or a small zoom keeps the same buckets and the chart is not redrawn for them.
+ * The bucket width, in snapshots, for `barsPerPixel` snapshots on a pixel: the power of two at or above it (a bucket
+ * spans one to two pixels; 1 = every point, once a pixel holds at most one snapshot), so that scrolling or a small
+ * zoom keeps the same buckets and the chart is not redrawn for them.
  */
 export function bucketFor(barsPerPixel: number): number {
   if (!(barsPerPixel > 1)) return 1;
-  return 2 ** Math.floor(Math.log2(barsPerPixel));
+  return 2 ** Math.ceil(Math.log2(barsPerPixel));
 }
 
 /** Indices of one series' points to draw, ascending: M4 per bucket of `bucket` points (aligned on multiples of it). */
