@@ -12,7 +12,7 @@ import { createContext } from '../src-main/context';
 import { GexHistoryRepository } from '../src-main/db/gex-history';
 import { packContracts, SnapshotRepository } from '../src-main/db/snapshots';
 import { presentHistory } from '../src-main/server/presenters/exposure';
-import { aheadPoints, DEFAULT_SCOPE, historyPoint, packedHistoryPoint, preparePacked } from '../src-main/services/exposure-compute';
+import { aheadPoints, DEFAULT_SCOPE, historyPoint, packedHistoryPoint, preparePacked } from '../src-main/services/exposure/compute';
 import type { Result } from '../src-main/services/result';
 import { prepareChain } from '../src-shared/exposure/prepare';
 import { tempDir } from '../test/paths';
@@ -66,7 +66,7 @@ export async function benchHistory(snapshots: number): Promise<BenchLine[]> {
     const perSnapshotKb = (bytes() - empty) / snapshots / 1000;
 
     const request = async (query: Parameters<typeof ctx.exposure.gexHistory>[0]) => {
-      const body = JSON.stringify(presentHistory(value(await ctx.exposure.gexHistory(query, ctx.writes))));
+      const body = JSON.stringify(presentHistory(value(await ctx.exposure.gexHistory(query))));
       return body.length;
     };
     // Cold: a scope no snapshot has (the nearest two expirations): every point computed in the pool, then stored.

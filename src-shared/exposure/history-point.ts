@@ -104,7 +104,7 @@ export function snapshotOf(head: ChainHead, columns: ChainColumns, expirations: 
 
 /**
  * One snapshot's history point in a scope: `resolve` picks the scope's expirations among the snapshot's (the
- * service's scope rules, exposure-compute.ts), and only those are prepared.
+ * service's scope rules, services/exposure/compute.ts), and only those are prepared.
  */
 export function historyPointOf(
   head: ChainHead,

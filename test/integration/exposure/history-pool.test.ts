@@ -1,12 +1,12 @@
 /**
- * Cold /gex/history through the pool of exposure workers (services/history-pool.ts): each missing point computed once
+ * Cold /gex/history through the pool of exposure workers (services/exposure/history-pool.ts): each missing point computed once
  * however many requests miss it together, both workers used, a request given up leaves the rest of its points
  * uncomputed, and every point equals the snapshot's own /gex levels.
  */
 import { describe, expect, it } from 'vitest';
 import type { GexResponseT } from '../../../src-shared/api/schemas';
 import type { OptionContract } from '../../../src-shared/exposure/model';
-import { HISTORY_BATCH, HISTORY_WORKERS } from '../../../src-main/services/history-pool';
+import { HISTORY_BATCH, HISTORY_WORKERS } from '../../../src-main/services/exposure/history-pool';
 import { storeChain, useTestApp } from '../../helper';
 import { contract, snapshot } from '../../unit/exposure/helpers';
 
@@ -35,7 +35,7 @@ describe('cold history in the pool of exposure workers', () => {
     const pool = t.ctx.exposure.historyPool;
     const before = pool.computed;
     const query = { symbol: 'XYZ', expirationsCount: 2, formula: 'per_1pct' as const };
-    const answers = await Promise.all([0, 1, 2].map(() => t.ctx.exposure.gexHistory(query, t.ctx.writes)));
+    const answers = await Promise.all([0, 1, 2].map(() => t.ctx.exposure.gexHistory(query)));
     expect(pool.computed - before, 'each point once').toBe(SNAPSHOTS);
     expect(pool.started, `${SNAPSHOTS} points are ${Math.ceil(SNAPSHOTS / HISTORY_BATCH)} batches`).toBe(HISTORY_WORKERS);
     const [first, ...others] = answers.map((answer) => (answer.ok ? answer.value.points : []));
@@ -56,7 +56,7 @@ describe('cold history in the pool of exposure workers', () => {
       });
     }
     // Kept: the next request computes nothing.
-    const again = await t.ctx.exposure.gexHistory(query, t.ctx.writes);
+    const again = await t.ctx.exposure.gexHistory(query);
     expect(again.ok && again.value.points).toStrictEqual(first);
     expect(pool.computed - before).toBe(SNAPSHOTS);
   });
@@ -67,7 +67,7 @@ describe('cold history in the pool of exposure workers', () => {
     const scopes = t.ctx.db.prepare<[], string>("SELECT DISTINCT scope FROM gex_history WHERE scope LIKE '%||3||' ORDER BY scope").pluck().all();
     expect(scopes).toEqual(['nominal||3||', 'per_1dollar||3||', 'per_1pct||3||']);
     for (const formula of ['nominal', 'per_1dollar', 'per_1pct'] as const) {
-      const answer = await t.ctx.exposure.gexHistory({ symbol: 'XYZ', formula }, t.ctx.writes);
+      const answer = await t.ctx.exposure.gexHistory({ symbol: 'XYZ', formula });
       expect(answer.ok && answer.value.points.length).toBe(SNAPSHOTS);
       const last = answer.ok ? answer.value.points.at(-1) : undefined;
       const gex = await t.get<GexResponseT>(`/v1/gex?symbol=XYZ&formula=${formula}`);
@@ -82,14 +82,14 @@ describe('cold history in the pool of exposure workers', () => {
     const before = pool.computed;
     const query = { symbol: 'XYZ', expirationsCount: 1 };
     const controller = new AbortController();
-    const given = t.ctx.exposure.gexHistory(query, t.ctx.writes, controller.signal);
+    const given = t.ctx.exposure.gexHistory(query, controller.signal);
     controller.abort();
     const answer = await given;
     expect(pool.queued, 'nothing left waiting').toBe(0);
     const computed = pool.computed - before;
     expect(computed, 'at most one batch per worker').toBeLessThanOrEqual(HISTORY_WORKERS * HISTORY_BATCH);
     expect(answer.ok && answer.value.points.length).toBe(computed);
-    const whole = await t.ctx.exposure.gexHistory(query, t.ctx.writes);
+    const whole = await t.ctx.exposure.gexHistory(query);
     expect(whole.ok && whole.value.points.length).toBe(SNAPSHOTS);
     expect(pool.computed - before, 'the rest, once').toBe(SNAPSHOTS);
   });

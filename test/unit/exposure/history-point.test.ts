@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseChainFile } from '../../../src-main/chains/index';
 import { packContracts } from '../../../src-main/db/snapshots';
-import { historyPoint, packedHistoryPoint, preparePacked, type GexScopeQuery, type PackedSnapshot } from '../../../src-main/services/exposure-compute';
+import { historyPoint, packedHistoryPoint, preparePacked, type GexScopeQuery, type PackedSnapshot } from '../../../src-main/services/exposure/compute';
 import { FORMULAS } from '../../../src-shared/api/constants';
 import { pointInFormula } from '../../../src-shared/exposure/history-point';
 import { prepareChain } from '../../../src-shared/exposure/prepare';

@@ -1,6 +1,6 @@
-import type { GexHistoryPoint } from '../../src-shared/exposure/index';
-import type { GexScopeQuery, PackedSnapshot } from './exposure-compute';
-import type { ExposureWorkerClient } from './exposure-worker-client';
+import type { GexHistoryPoint } from '../../../src-shared/exposure/index';
+import type { GexScopeQuery, PackedSnapshot } from './compute';
+import type { ExposureWorkerClient } from './worker-client';
 
 /**
  * Exposure workers computing cold history points at once (docs/decisions.md, "History workers"): the budget is 1,000
@@ -15,7 +15,7 @@ export const HISTORY_BATCH = 8;
 
 /** What the points of one request are computed in, and where they go once computed. */
 export interface HistoryScope {
-  /** The scope's key (exposure-compute.ts, scopeKey). */
+  /** The scope's key (compute.ts, scopeKey). */
   scope: string;
   query: GexScopeQuery;
   rate: number;
