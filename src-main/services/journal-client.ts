@@ -10,6 +10,8 @@ import type { Result } from './result';
 import type { FormatPreview } from './import-formats';
 import type { ManualAdded } from './manual-entries';
 import type { ManualTransactionT } from '../../src-shared/api/manual-schemas';
+import type { AnnotationInput, AnnotationResult, StatsRequest, StatsResult, TradesRequest, TradesResult } from './journal-trades';
+import type { AnnotationKind } from '../db/annotations';
 import { movable, newJob, WorkerThread, workerScript, type JobOptions } from './worker-thread';
 
 /** The journal as the server uses it: every call is answered by the journal worker thread. */
@@ -30,6 +32,10 @@ export interface JournalApi {
   chains(query: CampaignsRequest): Promise<Result<WithJournal<ChainsResult>>>;
   chain(id: string, asOf: string | undefined): Promise<Result<ChainDetail>>;
   accounts(): Promise<Account[]>;
+  /** Trades and their stats (journal-trades.ts); notes and tags on a trade or a campaign, through the write lane. */
+  trades(query: TradesRequest): Promise<Result<WithJournal<TradesResult>>>;
+  tradeStats(query: StatsRequest): Promise<Result<WithJournal<StatsResult>>>;
+  annotate(kind: AnnotationKind, id: string, input: AnnotationInput): Promise<Result<AnnotationResult>>;
   /** The Import page's mapping step (parsed in the worker: a preview can be half a megabyte of text). */
   previewFormat(request: Parameters<JournalService['previewFormat']>[0]): Promise<Result<FormatPreview>>;
   /** Drops the worker's caches (after a settings change the ledger depends on). */
@@ -196,6 +202,15 @@ export class JournalWorkerClient implements JournalApi {
   }
   accounts() {
     return this.read('accounts');
+  }
+  trades(query: TradesRequest) {
+    return this.read('trades', query);
+  }
+  tradeStats(query: StatsRequest) {
+    return this.read('tradeStats', query);
+  }
+  annotate(kind: AnnotationKind, id: string, input: AnnotationInput) {
+    return this.write('annotate', [kind, id, input]);
   }
   previewFormat(request: Parameters<JournalService['previewFormat']>[0]) {
     return this.read('previewFormat', request);

@@ -17,6 +17,9 @@ import { collectGarbage, COLLECT_AFTER_DECODE_BYTES } from './worker-gc';
 import { ok, type Result } from './result';
 import type { ManualAdded } from './manual-entries';
 import type { ManualTransactionT } from '../../src-shared/api/manual-schemas';
+import type { AnnotationInput, AnnotationResult, StatsRequest, TradesRequest } from './journal-trades';
+import type { AnnotationKind } from '../db/annotations';
+import { nowIso } from '../clock';
 
 const port = parentPort;
 if (port === null) throw new Error('journal-worker.ts runs as a worker thread (see journal-client.ts)');
@@ -69,6 +72,8 @@ const reads = {
   chains: (query: CampaignsRequest) => journal.chains(query),
   chain: (id: string, asOf: string | undefined) => journal.chain(id, asOf),
   accounts: () => journal.accounts(),
+  trades: (query: TradesRequest) => journal.trades.trades(query),
+  tradeStats: (query: StatsRequest) => journal.trades.stats(query),
   previewFormat: (request: Parameters<JournalService['previewFormat']>[0]) => journal.previewFormat(request),
   warm: () => {
     journal.warm();
@@ -157,6 +162,12 @@ const writes = {
     return writeTransaction(db, () => journal.manual.replace(id, entry), await turn(call));
   },
   deleteTransaction: async (call: WriteCall, id: string) => writeTransaction(db, () => journal.manual.remove(id), await turn(call)),
+  // A note names a trade or campaign the journal has now (404 otherwise), and is kept by that stable id.
+  annotate: async (call: WriteCall, kind: AnnotationKind, id: string, input: AnnotationInput): Promise<Result<AnnotationResult>> => {
+    const known = journal.trades.resolve(kind, id);
+    if (!known.ok) return known;
+    return ok(await writeTransaction(db, () => journal.trades.annotate(kind, known.value, input, nowIso(clock)), await turn(call)));
+  },
 };
 
 export type JournalReads = typeof reads;
