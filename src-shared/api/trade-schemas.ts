@@ -11,8 +11,8 @@ import { AccountSchema, IsoDate, Money, Nullable, OneOf, PaginationSchema, Param
 
 /** Bounds of a note and its tags (DESIGN §5): enough for a trade plan, small enough to list. */
 export const ANNOTATION_LIMITS = { noteChars: 10_000, tags: 20, tagChars: 40 } as const;
-/** A tag: printable, not blank at either end (kept trimmed, one space inside, lower case). */
-const TAG_PATTERN = '^[^\\s\\u0000-\\u001f\\u007f](?:[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f])?$';
+/** A tag: printable, not blank (kept trimmed, one space inside, lower case). */
+const TAG_PATTERN = '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$';
 
 const AccountIdParam = Type.String({ minLength: 1, maxLength: 64, description: 'Only this account (404 UNKNOWN_ACCOUNT when none has this id)' });
 const TagParam = Type.String({ minLength: 1, maxLength: ANNOTATION_LIMITS.tagChars, description: 'Only trades carrying this tag (any case)' });
