@@ -75,6 +75,19 @@ export const TradeSchema = Type.Object({
   pctOfMaxProfit: Nullable(Type.Number({ description: '(pnl + unrealizedPL while open) / maxProfit' })),
   dteAtEntry: Nullable(Type.Integer({ description: 'New York days from the open to the nearest leg’s expiration' })),
   deltaAtEntry: Nullable(Type.Number({ description: 'The main leg’s own delta per share at entry (a put’s is negative)' })),
+  mainLeg: Nullable(
+    Type.Object(
+      {
+        symbol: Type.String(),
+        expiration: Type.String(),
+        strike: Type.Number(),
+        right: Type.Union([Type.Literal('C'), Type.Literal('P')]),
+        side: Type.Union([Type.Literal('short'), Type.Literal('long')]),
+        contracts: Type.Number(),
+      },
+      { description: 'The option the entry figures describe: the short with the most contracts (then the nearest expiration, the richer premium, puts first); without a short, the long by the same rule' },
+    ),
+  ),
   entrySnapshot: Nullable(Type.Object({ quoteTime: Type.String(), spot: Type.Number() }, { description: 'The snapshot the entry figures come from' })),
   levelsAtEntry: Nullable(LevelsAtEntrySchema),
   rolls: Type.Integer(),

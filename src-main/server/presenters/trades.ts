@@ -3,11 +3,20 @@
  * units, rounded to cents once, here.
  */
 import type { AnnotationResponseT, StatsRowJson, TradeJson } from '../../../src-shared/api/schemas';
+import { mainLeg } from '../../../src-shared/journal/strategies';
 import type { StatsRow } from '../../../src-shared/journal/trade-stats';
+import type { Trade } from '../../../src-shared/journal/trades';
 import { minorToCents } from '../../../src-shared/money';
 import type { AnnotationResult, StatsResult, TradeRow, TradesResult } from '../../services/journal-trades';
 
 const cents = (minor: number | null): number | null => (minor === null ? null : minorToCents(minor));
+
+/** The option the entry figures describe (strategies.ts mainLeg), or null for a trade of shares alone. */
+function presentMainLeg(trade: Trade): TradeJson['mainLeg'] {
+  const leg = mainLeg(trade.structure);
+  if (leg === null || leg.expiration === null || leg.strike === null || leg.right === null) return null;
+  return { symbol: leg.symbol, expiration: leg.expiration, strike: leg.strike, right: leg.right, side: leg.side < 0 ? 'short' : 'long', contracts: leg.quantity };
+}
 
 export function presentTrade(row: TradeRow): TradeJson {
   const t = row.trade;
@@ -43,6 +52,7 @@ export function presentTrade(row: TradeRow): TradeJson {
     pctOfMaxProfit: row.pctOfMaxProfit,
     dteAtEntry: t.dteAtEntry,
     deltaAtEntry: t.deltaAtEntry,
+    mainLeg: presentMainLeg(t),
     entrySnapshot: t.entrySnapshot,
     levelsAtEntry: t.levelsAtEntry,
     rolls: t.rolls,
