@@ -56,6 +56,12 @@ describe.skipIf(!hasChromium || !existsSync(AMD_CHAIN))('trades and the strategy
           const row = page.locator(`[data-testid="trade-row"][data-trade-id="${puts.id}"]`);
           await expect.poll(() => row.textContent()).toContain(signedMoney(puts.pnl ?? 0));
           expect(await row.textContent()).toContain('AMD');
+          if (width === 390) {
+            // The key columns (strategy, underlying, P&L) in view, and no sideways scroll of the page.
+            const pnl = await row.locator('td').nth(9).boundingBox();
+            expect((pnl?.x ?? 0) + (pnl?.width ?? 0), 'the P&L cell inside the window').toBeLessThanOrEqual(390);
+            expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+          }
           await screenshot(page, `trades-list-${width}-${theme}`);
           await row.getByRole('button', { name: 'Short put' }).click();
           await page.waitForSelector('[data-testid="trade-detail"]');
@@ -108,6 +114,7 @@ describe.skipIf(!hasChromium || !existsSync(AMD_CHAIN))('trades and the strategy
           await answered;
           await expect.poll(() => report.getAttribute('data-group')).toBe('zoneAtEntry');
           expect(await page.locator('[data-testid="strategy-table"] tbody tr').count()).toBe(byZone.rows.length);
+          if (width === 390) expect(await page.evaluate(() => document.documentElement.scrollWidth), 'no sideways scroll').toBeLessThanOrEqual(390);
           await report.screenshot({ path: join('test-results', 'screenshots', `trades-report-${width}-${theme}.png`) });
           await screenshot(page, `trades-journal-${width}-${theme}`);
         });

@@ -75,7 +75,7 @@ function TradeRow({ t, currency, selected, onOpen }: { t: TradeJson; currency: s
       <td className={colClass('lo', 'num')}>{t.collateral === null ? '' : fmtMoney(t.collateral, currency)}</td>
       <td className="num" title={t.status === 'open' && t.unrealizedPL === null ? 'Realized so far: no fresh mark of the open legs' : undefined}>
         {pnl === null ? '—' : <Money value={pnl} currency={currency} />}
-        {t.status === 'open' && t.unrealizedPL === null && <span className="muted small"> unmarked</span>}
+        {t.status === 'open' && t.unrealizedPL === null && <span className="muted small narrow-hide"> unmarked</span>}
       </td>
       <td className={colClass('mid', 'num')}>{fmtPct(t.pctOfMaxProfit, 0)}</td>
       <td className={colClass('mid', 'num')}>{fmtPct(t.returnOnCollateral, 1)}</td>
