@@ -212,3 +212,27 @@ describe.skipIf(!chainFixturesPresent)('trades, stats and annotations on the rea
     expect((await t.get('/v1/journal/trades?strategy=wheel')).status).toBe(400);
   });
 });
+
+describe.skipIf(!chainFixturesPresent)('trades follow the data version: a snapshot stored after the import', () => {
+  const t = useTestApp({ clock: manualClock('2023-08-22T20:00:00Z') });
+
+  it('has no entry figures before the chain, and the /gex levels once it is stored (built again, not per request)', async () => {
+    const imported = await t.request({ method: 'POST', url: '/v1/imports?broker=generic', headers: { 'content-type': 'text/csv' }, payload: JOURNAL });
+    expect(imported.statusCode, imported.body).toBe(201);
+    const before = (await t.get<TradesResponseT>('/v1/journal/trades?status=closed')).body.trades;
+    expect(before.map((trade) => trade.levelsAtEntry)).toEqual([null, null, null]);
+    expect((await t.get<StatsResponseT>('/v1/journal/stats?groupBy=zoneAtEntry')).body.rows.map((row) => [row.key, row.trades])).toEqual([['unknown', 3]]);
+    const chain = await t.request({ method: 'POST', url: '/v1/chains?symbol=AMD', headers: { 'content-type': 'text/csv' }, payload: readChain(AMD) });
+    expect(chain.statusCode, chain.body).toBe(201);
+    const gex = (await t.get<{ gammaZone: string; putWall: { strike: number } | null }>('/v1/gex?symbol=AMD')).body;
+    const after = (await t.get<TradesResponseT>('/v1/journal/trades?status=closed')).body.trades;
+    expect(after.filter((trade) => trade.levelsAtEntry !== null).map((trade) => [trade.levelsAtEntry?.gammaZone, trade.levelsAtEntry?.putWall])).toEqual([
+      [gex.gammaZone, gex.putWall?.strike ?? null],
+      [gex.gammaZone, gex.putWall?.strike ?? null],
+    ]);
+    expect((await t.get<StatsResponseT>('/v1/journal/stats?groupBy=zoneAtEntry')).body.rows.map((row) => [row.key, row.trades])).toEqual([
+      [gex.gammaZone, 2],
+      ['unknown', 1],
+    ]);
+  });
+});
