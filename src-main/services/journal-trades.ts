@@ -43,7 +43,7 @@ export interface TradeRow {
   accountName: string;
   note: string;
   tags: string[];
-  /** Open trades: Σ over its open legs of their share of the position's unrealized P&L; null without a fresh mark. */
+  /** Open trades: its own open lots marked as a position is (their mark less their cost); null without a fresh mark. */
   unrealizedMinor: number | null;
   /** pnl (+ unrealized while open) / collateral and / max profit: closed trades as built, open ones with the marks. */
   returnOnCollateral: number | null;
@@ -98,22 +98,6 @@ const positionKey = (accountId: string, currency: string, symbol: string) => `${
 /** A tag as kept: trimmed, inner spaces as one, lower case (so `Earnings` and `earnings ` are one tag). */
 export function normalizeTag(tag: string): string {
   return tag.trim().replace(/\s+/g, ' ').toLowerCase();
-}
-
-/** The trade's open quantity per symbol, signed (+ long), from its legs: openings add, closes move toward flat. */
-function openQuantities(trade: Trade): Map<string, number> {
-  const open = new Map<string, number>();
-  for (const leg of trade.legs) {
-    const now = open.get(leg.symbol) ?? 0;
-    if (leg.role === 'close') {
-      const left = Math.max(0, Math.abs(now) - leg.quantity);
-      open.set(leg.symbol, now < 0 ? -left : left);
-    } else {
-      const short = leg.type === 'SELL_TO_OPEN' || leg.type === 'SELL';
-      open.set(leg.symbol, now + (short ? -leg.quantity : leg.quantity));
-    }
-  }
-  return open;
 }
 
 const ratio = (numerator: number, denominator: number | null): number | null => (denominator !== null && denominator > 0 ? numerator / denominator : null);
@@ -216,21 +200,21 @@ export class JournalTrades {
   }
 
   /**
-   * What an open trade's open legs are worth beyond their cost now: each leg's share (its open units over the
-   * position's) of its position's unrealized P&L, as the Positions page marks it. Exact when the trade holds the whole
-   * position (the usual case); two trades of one contract share it by units. Null when a leg has no fresh mark.
+   * What an open trade's own open lots are worth beyond their cost now, marked as the Positions page marks a position
+   * (markPosition: the mid of the newest fresh snapshot): each of its parts is a position of its own, with the
+   * instrument of the book's position and the trade's units, entry value and costs. Null when a part has no fresh mark.
    */
   private unrealized(trade: Trade, built: Built, marksOf: (underlying: string) => UnderlyingMarks | null): number | null {
     const maxAgeDays = this.settings().markMaxAgeDays;
     const nowMs = this.nowMs();
     let sum = 0;
-    for (const [symbol, quantity] of openQuantities(trade)) {
-      if (quantity === 0) continue;
-      const position = built.positions.get(positionKey(trade.accountId, trade.currency, symbol));
-      if (position === undefined || position.quantity === 0) return null;
-      const marked = markPosition(position, marksOf(position.underlying), nowMs, maxAgeDays);
+    for (const part of built.book.openParts.get(trade.id) ?? []) {
+      const position = built.positions.get(positionKey(part.accountId, part.currency, part.symbol));
+      if (position === undefined) return null;
+      const own: OpenPosition = { ...position, quantity: part.quantity, entryGrossMinor: part.entryGrossMinor, entryCostsMinor: part.entryCostsMinor };
+      const marked = markPosition(own, marksOf(position.underlying), nowMs, maxAgeDays);
       if (marked.unrealizedMinor === null) return null;
-      sum += Math.round((marked.unrealizedMinor * quantity) / position.quantity);
+      sum += marked.unrealizedMinor;
     }
     return sum;
   }
