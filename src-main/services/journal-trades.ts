@@ -245,7 +245,8 @@ export class JournalTrades {
   }
 
   /** Sets a note and tags (inside the caller's write transaction); an empty note without tags removes them. */
-  annotate(kind: AnnotationKind, id: string, input: AnnotationInput, updatedAt: string): AnnotationResult {
+  annotate(kind: AnnotationKind, id: string, input: AnnotationInput): AnnotationResult {
+    const updatedAt = new Date(this.nowMs()).toISOString();
     const tags = [...new Set(input.tags.map(normalizeTag))].filter((tag) => tag !== '').sort();
     const note = input.note.trim() === '' ? '' : input.note;
     this.annotations.put(kind, id, note, tags, updatedAt);

@@ -19,7 +19,6 @@ import type { ManualAdded } from './manual-entries';
 import type { ManualTransactionT } from '../../src-shared/api/manual-schemas';
 import type { AnnotationInput, AnnotationResult, StatsRequest, TradesRequest } from './journal-trades';
 import type { AnnotationKind } from '../db/annotations';
-import { nowIso } from '../clock';
 
 const port = parentPort;
 if (port === null) throw new Error('journal-worker.ts runs as a worker thread (see journal-client.ts)');
@@ -166,7 +165,7 @@ const writes = {
   annotate: async (call: WriteCall, kind: AnnotationKind, id: string, input: AnnotationInput): Promise<Result<AnnotationResult>> => {
     const known = journal.trades.resolve(kind, id);
     if (!known.ok) return known;
-    return ok(await writeTransaction(db, () => journal.trades.annotate(kind, known.value, input, nowIso(clock)), await turn(call)));
+    return ok(await writeTransaction(db, () => journal.trades.annotate(kind, known.value, input), await turn(call)));
   },
 };
 
