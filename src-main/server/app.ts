@@ -43,7 +43,7 @@ export interface AppOptions extends ListenerOptions {
 export async function buildApp(ctx: AppContext, options: AppOptions): Promise<App> {
   const gate = makeGate(ctx, options.port);
   // Exposure answers, serialised, with the URLs that led to them: the routes fill it, the fast path reads it.
-  const answers = new AnswerCache(ctx.exposure, ctx.clock, () => ctx.settings.cacheSeconds);
+  const answers = new AnswerCache(ctx.exposure.changes, ctx.clock, () => ctx.settings.cacheSeconds);
   const fastPath = makeFastPath(ctx, gate, answers);
   // Targets refused before routing (bad encoding, too long, a foreign absolute-form authority): the first hook
   // answers them, whatever route the placeholder URL reached.

@@ -7,7 +7,7 @@ import { mainLeg } from '../../../src-shared/journal/strategies';
 import type { StatsRow } from '../../../src-shared/journal/trade-stats';
 import type { Trade } from '../../../src-shared/journal/trades';
 import { minorToCents } from '../../../src-shared/money';
-import type { AnnotationResult, StatsResult, TradeRow, TradesResult } from '../../services/journal-trades';
+import type { AnnotationResult, StatsResult, TradeRow, TradesResult } from '../../services/journal/trades';
 
 const cents = (minor: number | null): number | null => (minor === null ? null : minorToCents(minor));
 

@@ -6,7 +6,7 @@
 import { AnnotationBody, AnnotationParams, AnnotationResponse, NoQuery, StatsQuery, StatsResponse, TradesQuery, TradesResponse } from '../../../src-shared/api/schemas';
 import type { Account } from '../../../src-shared/journal/model';
 import type { AnnotationKind } from '../../db/annotations';
-import type { WithJournal } from '../../services/journal';
+import type { WithJournal } from '../../services/journal/service';
 import type { Result } from '../../services/result';
 import type { AppContext } from '../context';
 import { presentAnnotation, presentStats, presentTrades } from '../presenters/trades';

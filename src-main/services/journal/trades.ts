@@ -6,18 +6,18 @@
  * The annotations have their own generation (migration 010), so a note re-reads the notes, not the ledger.
  */
 import type { Database } from 'better-sqlite3';
-import { markPosition, type UnderlyingMarks } from '../../src-shared/journal/book';
-import type { OpenPosition } from '../../src-shared/journal/index';
-import type { Transaction } from '../../src-shared/journal/model';
-import { queryTrades, tradeStats, type StatsRow, type TradeGroup, type TradeQuery } from '../../src-shared/journal/trade-stats';
-import { entryLookupFromMarks } from '../../src-shared/journal/trade-metrics';
-import { buildTrades, type Trade, type TradeBook } from '../../src-shared/journal/trades';
-import { AnnotationsRepository, type Annotation, type AnnotationKind } from '../db/annotations';
-import { Generations } from '../db/generations';
-import type { JournalBook } from './journal-book';
-import type { JournalIndex } from './journal-index';
-import type { Pagination, WithJournal } from './journal-values';
-import { failure, ok, type Result } from './result';
+import { markPosition, type UnderlyingMarks } from '../../../src-shared/journal/book';
+import type { OpenPosition } from '../../../src-shared/journal/index';
+import type { Transaction } from '../../../src-shared/journal/model';
+import { queryTrades, tradeStats, type StatsRow, type TradeGroup, type TradeQuery } from '../../../src-shared/journal/trade-stats';
+import { entryLookupFromMarks } from '../../../src-shared/journal/trade-metrics';
+import { buildTrades, type Trade, type TradeBook } from '../../../src-shared/journal/trades';
+import { AnnotationsRepository, type Annotation, type AnnotationKind } from '../../db/annotations';
+import { Generations } from '../../db/generations';
+import type { JournalBook } from './book';
+import type { JournalIndex } from './ledger-index';
+import type { Pagination, WithJournal } from './values';
+import { failure, ok, type Result } from '../result';
 
 export interface TradesSettings {
   timeZone: string;
