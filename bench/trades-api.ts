@@ -69,7 +69,7 @@ export async function benchTradesApi(): Promise<BenchLine[]> {
     await app.close();
     const detail = `${first.pagination.total} trades from ${COUNT} transactions; ${withLevels} closed ones with levels at entry from ${underlyings.length} snapshots; ${TAGGED} tagged`;
     return [
-      info(atMost('journal.trades_api_first_ms', buildMs, 'ms', 5000, `${detail}; the first read after a change builds them in the journal worker`)),
+      info(atMost('journal.trades_api_first_ms', buildMs, 'ms', 10_000, `${detail}; the first read after a change builds them in the journal worker`)),
       atMost('journal.trades_api_page_ms', pageMs, 'ms', 50, 'GET /v1/journal/trades?limit=100 (open trades marked)'),
       atMost('journal.trades_api_filtered_ms', filteredMs, 'ms', 50, 'status, strategy, symbol and tag'),
       atMost('journal.trades_api_late_page_ms', latePageMs, 'ms', 50, 'status=closed, a page a third of the way in'),
