@@ -122,3 +122,26 @@ describe.skipIf(!hasChromium || !existsSync(AMD_CHAIN))('trades and the strategy
     }
   });
 });
+
+describe.skipIf(!hasChromium)('trades on the demo', () => {
+  const suite = serveForSuite({ demo: true });
+
+  it('the demo journal’s trades and its strategy report by strike vs levels, as the API says', async () => {
+    const list = await api<TradesResponseT>(suite.served(), '/journal/trades?limit=100');
+    const places = await api<StatsResponseT>(suite.served(), '/journal/stats?groupBy=strikeVsLevels');
+    expect(list.pagination.total).toBeGreaterThan(0);
+    await suite.onPage({ width: 1440, theme: 'dark' }, async (page) => {
+      await goTo(page, 'Trades');
+      await page.waitForSelector('[data-testid="trades-table"]');
+      expect(await page.getByTestId('trade-row').count()).toBe(list.trades.length);
+      await page.getByTestId('trade-row').first().click();
+      await page.waitForSelector('[data-testid="trade-detail"]');
+      await screenshot(page, 'trades-demo-1440-dark');
+      await goTo(page, 'Journal');
+      await page.getByRole('group', { name: 'Group trades by' }).getByRole('button', { name: 'Strike vs levels' }).click();
+      await expect.poll(() => page.getByTestId('strategy-report').getAttribute('data-group')).toBe('strikeVsLevels');
+      expect(await page.locator('[data-testid="strategy-table"] tbody tr').count()).toBe(places.rows.length);
+      await page.getByTestId('strategy-report').screenshot({ path: join('test-results', 'screenshots', 'trades-demo-report-1440-dark.png') });
+    });
+  });
+});
