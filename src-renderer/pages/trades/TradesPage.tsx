@@ -62,6 +62,11 @@ function TradeRow({ t, currency, selected, onOpen }: { t: TradeJson; currency: s
         <button type="button" className="linklike" onClick={(e) => (e.stopPropagation(), onOpen())}>
           {STRATEGY_LABELS[t.strategy]}
         </button>{' '}
+        {t.rolls > 0 && (
+          <span className="muted small" title={`Rolled ${t.rolls} time${t.rolls === 1 ? '' : 's'}: max profit and % of max are of the first structure`}>
+            ↻{t.rolls}{' '}
+          </span>
+        )}
         {t.status === 'open' && <Badge tone="info">open</Badge>}
         {t.tags.length > 0 && <span className="muted small narrow-hide"> #{t.tags.join(' #')}</span>}
       </td>
