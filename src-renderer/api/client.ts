@@ -239,6 +239,9 @@ export class ApiClient {
   tradeStats(query: StatsQueryT, signal?: AbortSignal): Promise<StatsResponseT> {
     return this.get('/journal/stats', { ...query }, signal);
   }
+  annotation(kind: 'trades' | 'chains', id: string, signal?: AbortSignal): Promise<AnnotationResponseT> {
+    return this.get(`/journal/${kind}/${encodeURIComponent(id)}/annotation`, undefined, signal);
+  }
   /** Notes and tags of a trade or a campaign (an empty note without tags removes them). */
   annotate(kind: 'trades' | 'chains', id: string, body: AnnotationBodyT): Promise<AnnotationResponseT> {
     return this.request('PUT', `/journal/${kind}/${encodeURIComponent(id)}/annotation`, { body: JSON.stringify(body), contentType: 'application/json' });

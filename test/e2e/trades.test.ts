@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { StatsResponseT, TradesResponseT } from '../../src-shared/api/schemas';
+import type { AnnotationResponseT, StatsResponseT, TradesResponseT } from '../../src-shared/api/schemas';
 import { AMD_TRADES } from '../integration/journal/amd-trades';
 import { CHAIN_FIXTURES } from '../paths';
 import { api, goTo, hasChromium, screenshot, type Served } from './harness';
@@ -91,6 +91,20 @@ describe.skipIf(!hasChromium || !existsSync(AMD_CHAIN))('trades and the strategy
       await page.getByTestId('tag-filter').press('Enter');
       await filtered;
       await expect.poll(() => page.getByTestId('trade-row').count()).toBe(1);
+      // Its campaign's page takes a note of its own.
+      await page.locator(`[data-testid="trade-row"][data-trade-id="${puts.id}"]`).click();
+      await page.getByRole('link', { name: 'its campaign' }).click();
+      const form = page.getByTestId('campaign-annotation');
+      await form.waitFor();
+      await form.getByLabel('Note').fill('AMD, summer 2023');
+      await form.getByLabel('Tags').fill('wheel');
+      const campaignSaved = page.waitForResponse((r) => r.url().includes('/journal/chains/') && r.url().endsWith('/annotation') && r.request().method() === 'PUT');
+      await form.getByRole('button', { name: 'Save note' }).click();
+      expect((await campaignSaved).status()).toBe(200);
+      await form.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+      const stored = await api<AnnotationResponseT>(suite.served(), `/journal/chains/${encodeURIComponent(puts.campaignId ?? '')}/annotation`);
+      expect([stored.note, stored.tags]).toEqual(['AMD, summer 2023', ['wheel']]);
+      await screenshot(page, 'trades-campaign-note-1440-light');
     });
   });
 

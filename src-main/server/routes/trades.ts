@@ -1,7 +1,7 @@
 /**
  * Trades (docs/journal.md §Trades and strategies, §Annotations): `GET /journal/trades`, `GET /journal/stats?groupBy=`,
- * and notes and tags on a trade or a campaign, `PUT /journal/trades/{id}/annotation` and
- * `PUT /journal/chains/{id}/annotation`, written through the journal worker's write lane like a manual entry.
+ * and notes and tags on a trade or a campaign, `GET`/`PUT /journal/trades/{id}/annotation` and
+ * `GET`/`PUT /journal/chains/{id}/annotation`, written through the journal worker's write lane like a manual entry.
  */
 import { AnnotationBody, AnnotationParams, AnnotationResponse, NoQuery, StatsQuery, StatsResponse, TradesQuery, TradesResponse } from '../../../src-shared/api/schemas';
 import type { Account } from '../../../src-shared/journal/model';
@@ -50,6 +50,14 @@ export function registerTradeRoutes(v1: V1, ctx: AppContext): void {
       },
       async (request) => presentAnnotation(unwrap(await ctx.journal.annotate(kind, request.params.id, request.body))),
     );
+  const annotationRead = (path: string, kind: AnnotationKind, summary: string) =>
+    v1.get(
+      path,
+      { schema: { summary, tags: ['journal'], querystring: NoQuery, params: AnnotationParams, response: { 200: AnnotationResponse, ...problemResponses } } },
+      async (request) => presentAnnotation(unwrap(await ctx.journal.annotation(kind, request.params.id))),
+    );
+  annotationRead('/journal/trades/:id/annotation', 'trade', 'The note and tags of a trade (empty when it has none)');
+  annotationRead('/journal/chains/:id/annotation', 'campaign', 'The note and tags of a campaign (empty when it has none)');
   annotationRoute('/journal/trades/:id/annotation', 'trade', 'Set the note and tags of a trade (kept by its stable id across re-imports and rebuilds); an empty note without tags removes them');
   annotationRoute('/journal/chains/:id/annotation', 'campaign', 'Set the note and tags of a campaign (kept across re-imports and rebuilds); an empty note without tags removes them');
 }

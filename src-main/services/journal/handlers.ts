@@ -48,6 +48,7 @@ export const journalReads = {
   /** Trades and their stats (trades.ts): built once per data version, filtered and added up per call. */
   trades: ({ journal }: JournalHost, query: TradesRequest) => journal.trades.trades(query),
   tradeStats: ({ journal }: JournalHost, query: StatsRequest) => journal.trades.stats(query),
+  annotation: ({ journal }: JournalHost, kind: AnnotationKind, id: string) => journal.trades.annotationFor(kind, id),
   /** The Import page's mapping step (parsed in the worker: a preview can be half a megabyte of text). */
   previewFormat: ({ journal }: JournalHost, request: Parameters<JournalService['previewFormat']>[0]) => journal.previewFormat(request),
   /** Builds the worker's index and ledger now, so that the first journal read is fast. */

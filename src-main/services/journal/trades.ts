@@ -254,8 +254,11 @@ export class JournalTrades {
     return { kind, id, note: stored?.note ?? '', tags: stored?.tags ?? [], updatedAt: stored?.updatedAt ?? null };
   }
 
-  /** A campaign's note and tags (the campaign pages show them). */
-  annotationOf(kind: AnnotationKind, id: string): Annotation | null {
-    return this.notesNow()[kind].byId.get(id) ?? null;
+  /** The note and tags of a trade or campaign the journal has now (empty when it has none), or a 404. */
+  annotationFor(kind: AnnotationKind, id: string): Result<AnnotationResult> {
+    const known = this.resolve(kind, id);
+    if (!known.ok) return known;
+    const stored = this.notesNow()[kind].byId.get(known.value);
+    return ok({ kind, id: known.value, note: stored?.note ?? '', tags: stored?.tags ?? [], updatedAt: stored?.updatedAt ?? null });
   }
 }

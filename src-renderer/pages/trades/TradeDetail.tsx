@@ -2,77 +2,15 @@
  * One trade: its figures, its entry against the dealers' levels (and on their map when a snapshot at entry exists),
  * its legs in the order they were booked (its timeline), and its note and tags, editable (PUT …/annotation).
  */
-import { useEffect, useState } from 'react';
 import type { TradeJson } from '../../../src-shared/api/schemas';
-import type { ApiError } from '../../api/client';
-import { Badge, DataTable, ErrorBanner, Money, num, Panel, Stat } from '../../components/ui';
+import { Badge, DataTable, Money, num, Panel, Stat } from '../../components/ui';
 import { fmtDateTime, fmtDte, fmtMoney, fmtNumber, fmtPct, fmtPrice, fmtSymbol, typeLabel } from '../../format';
-import { routeHash, useApi } from '../../hooks';
+import { routeHash } from '../../hooks';
+import { AnnotationEditor } from './AnnotationEditor';
 import { EntryOnMap } from './EntryOnMap';
 import { entryPlaceText, STRATEGY_LABELS } from './labels';
 
 const orDash = (value: number | null, currency: string) => (value === null ? '—' : fmtMoney(value, currency));
-
-/** Tags as typed: commas or new lines between them. */
-function parseTags(text: string): string[] {
-  return text
-    .split(/[,\n]/)
-    .map((tag) => tag.trim())
-    .filter((tag) => tag !== '');
-}
-
-function AnnotationEditor({ trade, onSaved }: { trade: TradeJson; onSaved: () => void }) {
-  const api = useApi();
-  const [note, setNote] = useState(trade.note);
-  const [tags, setTags] = useState(trade.tags.join(', '));
-  const [error, setError] = useState<ApiError | null>(null);
-  const [saving, setSaving] = useState(false);
-  const [saved, setSaved] = useState(false);
-  useEffect(() => {
-    setNote(trade.note);
-    setTags(trade.tags.join(', '));
-    setSaved(false);
-    setError(null);
-  }, [trade.id, trade.note, trade.tags]);
-  return (
-    <form
-      className="annotation"
-      data-testid="trade-annotation"
-      onSubmit={(event) => {
-        event.preventDefault();
-        setSaving(true);
-        api
-          .annotate('trades', trade.id, { note, tags: parseTags(tags) })
-          .then(() => {
-            setError(null);
-            setSaved(true);
-            onSaved();
-          })
-          .catch((e: unknown) => setError(e as ApiError))
-          .finally(() => setSaving(false));
-      }}
-    >
-      <label className="field">
-        <span>Note</span>
-        <textarea value={note} maxLength={10_000} rows={3} onChange={(e) => (setNote(e.target.value), setSaved(false))} placeholder="Why you took it, how you managed it" />
-      </label>
-      <label className="field">
-        <span>Tags</span>
-        <input type="text" value={tags} onChange={(e) => (setTags(e.target.value), setSaved(false))} placeholder="earnings, wheel" aria-describedby="tags-help" />
-      </label>
-      <p id="tags-help" className="muted small">
-        Separated by commas; up to 20 of 40 characters, kept in lower case. Notes stay with the trade when its file is undone and imported again.
-      </p>
-      {error && <ErrorBanner error={error} />}
-      <div className="form-actions">
-        <button type="submit" className="btn btn-primary btn-small" disabled={saving}>
-          {saving ? 'Saving…' : 'Save note'}
-        </button>
-        {saved && <span className="muted small" role="status">Saved</span>}
-      </div>
-    </form>
-  );
-}
 
 export function TradeDetail({ trade, currency, onClose, onSaved }: { trade: TradeJson; currency: string; onClose: () => void; onSaved: () => void }) {
   const levels = trade.levelsAtEntry;
@@ -155,7 +93,7 @@ export function TradeDetail({ trade, currency, onClose, onSaved }: { trade: Trad
           ))}
         </DataTable>
         <h3 className="subhead">Note and tags</h3>
-        <AnnotationEditor trade={trade} onSaved={onSaved} />
+        <AnnotationEditor kind="trades" id={trade.id} note={trade.note} tags={trade.tags} onSaved={onSaved} />
       </div>
     </Panel>
   );

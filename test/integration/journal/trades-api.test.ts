@@ -171,6 +171,10 @@ describe.skipIf(!chainFixturesPresent)('trades, stats and annotations on the rea
     expect(campaign.statusCode, campaign.body).toBe(200);
     expect(campaign.json<AnnotationResponseT>()).toMatchObject({ kind: 'campaign', id: call.campaignId, tags: ['wheel'] });
     expect((await put(`/v1/journal/trades/${call.id}/annotation`, { note: '', tags: ['Earnings'] })).statusCode).toBe(200);
+    const read = await t.get<AnnotationResponseT>(`/v1/journal/chains/${encodeURIComponent((call.campaignId ?? '').toLowerCase())}/annotation`);
+    expect(read.body, 'GET answers what the PUT stored, the id in any case').toMatchObject({ kind: 'campaign', id: call.campaignId, note: 'AMD wheel, summer 2023', tags: ['wheel'] });
+    expect((await t.get(`/v1/journal/trades/${byOrder((await trades()).trades, 100, 'P', '2023-08-10').id}/annotation`)).body, 'none yet: empty').toMatchObject({ note: '', tags: [], updatedAt: null });
+    expect((await t.get('/v1/journal/chains/nope/annotation')).status).toBe(404);
 
     const tagged = await trades('?tag=EARNINGS');
     expect(tagged.trades.map((trade) => trade.id).sort()).toEqual([puts.id, call.id].sort());
