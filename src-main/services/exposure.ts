@@ -2,12 +2,10 @@ import type { Database } from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
 import { LRUCache } from 'lru-cache';
 import { DEFAULT_FORMULA, EVENTS_LIMIT_CAP, EVENTS_LIMIT_DEFAULT, type Formula } from '../../src-shared/api/constants';
-import { computeGex, computeGexProfile, computeVanna, diffGex, evaluateEvents, expirationDetails, lookupExpirations, type ConfirmedState, type EventDraft, type GexResult } from '../../src-shared/exposure/index';
+import { computeGex, computeGexProfile, computeVanna, diffGex, expirationDetails, lookupExpirations, type ConfirmedState, type GexResult } from '../../src-shared/exposure/index';
 import type { ChainSnapshot } from '../../src-shared/exposure/model';
-import { addDays } from '../../src-shared/calendar';
 import { NEW_YORK, todayIn } from '../../src-shared/zone';
 import { nowDate, nowIso, type Clock } from '../clock';
-import { EventsRepository } from '../db/events';
 import { ExposureStateRepository } from '../db/exposure-state';
 import { GexHistoryRepository } from '../db/gex-history';
 import { Generations } from '../db/generations';
@@ -30,12 +28,10 @@ import {
   type PackedSnapshot,
 } from './exposure-compute';
 import {
-  eventId,
   instantBound,
   loadedFrom,
   resolveExpirations,
   snapshotInfo,
-  withDte,
   type ChainSummary,
   type DiffValue,
   type EventQuery,
@@ -47,6 +43,7 @@ import {
   type HistoryValue,
   type IngestResult,
   type LoadedChain,
+  type NewestSnapshot,
   type PlannedAnswer,
   type SnapshotInfo,
   type SnapshotListing,
@@ -58,6 +55,9 @@ import { ExposureWorkerClient } from './exposure-worker-client';
 import { HistoryPoints } from './exposure-history';
 import { movable, newJob } from './worker-thread';
 import type { BasisData } from './exposure-worker';
+import { evaluateSnapshotEvents } from '../../src-shared/exposure/snapshot-events';
+import type { EventReportJson } from '../../src-shared/api/exposure-schemas';
+import { EventStore } from './exposure-events';
 import { failure, ok, type Result } from './result';
 
 export type { ChainFileOptions, GexScopeQuery } from './exposure-compute';
@@ -75,7 +75,8 @@ export class ExposureService {
   /** Read by the answers outside this class too (exposure-reads.ts). */
   readonly snapshots: SnapshotRepository;
   private readonly states: ExposureStateRepository;
-  private readonly eventRows: EventsRepository;
+  /** The events, states and comparisons (exposure-events.ts); position alerts store theirs through it too. */
+  readonly eventStore: EventStore;
   private readonly history: GexHistoryRepository;
   private readonly generations: Generations;
   private readonly chains = new Map<string, LoadedChain>();
@@ -99,7 +100,7 @@ export class ExposureService {
   ) {
     this.snapshots = new SnapshotRepository(db);
     this.states = new ExposureStateRepository(db);
-    this.eventRows = new EventsRepository(db);
+    this.eventStore = new EventStore(db);
     this.history = new GexHistoryRepository(db);
     this.historyPoints = new HistoryPoints(this.history, log);
     this.generations = new Generations(db);
@@ -123,6 +124,12 @@ export class ExposureService {
   onSnapshotsChanged(listener: SnapshotsListener): () => void {
     this.emitter.on('snapshots', listener);
     return () => this.emitter.off('snapshots', listener);
+  }
+
+  /** A snapshot became its symbol's newest (after its transaction): position alerts are evaluated on it. */
+  onNewestSnapshot(listener: (snapshot: NewestSnapshot) => void): () => void {
+    this.emitter.on('newest', listener);
+    return () => this.emitter.off('newest', listener);
   }
 
   onEvent(listener: (event: ExposureEvent) => void): () => void {
@@ -232,6 +239,7 @@ export class ExposureService {
     const { head } = plan;
     const symbol = head.symbol;
     const created: ExposureEvent[] = [];
+    let eventReport: EventReportJson | null = null;
     let newest = false;
     let pruned = false;
     const stored = this.db.transaction(() => {
@@ -242,7 +250,9 @@ export class ExposureService {
         const previousLatest = this.snapshots.latestQuoteTime(symbol, row.id);
         newest = previousLatest === null || head.quoteTime > previousLatest;
         if (newest) {
-          created.push(...this.applyEvents(symbol, plan, previousLatest));
+          const applied = this.applyEvents(symbol, plan, previousLatest);
+          created.push(...applied.created);
+          eventReport = applied.report;
           if (rateChanged) this.chains.delete(symbol);
           else this.chains.set(symbol, loadedFrom(row.id, plan.chain));
         }
@@ -255,6 +265,7 @@ export class ExposureService {
     if (pruned) this.forgetOlder(symbol);
     if (stored.inserted) this.emitter.emit('snapshots', symbol);
     for (const event of created) this.emitter.emit('event', event);
+    if (newest) this.emitter.emit('newest', { symbol, snapshotId: stored.id, quoteTime: head.quoteTime, spot: head.spot });
     return ok({
       id: stored.id,
       symbol,
@@ -267,6 +278,7 @@ export class ExposureService {
       warnings: plan.warnings,
       stored: stored.inserted,
       events: created.length,
+      eventReport,
     });
   }
 
@@ -274,22 +286,11 @@ export class ExposureService {
    * The plan's events and states when they were evaluated against the states stored now; else (another process
    * stored a snapshot of the ticker meanwhile) evaluated again here.
    */
-  private applyEvents(ticker: string, plan: IngestPlan, previousLatest: string | null): ExposureEvent[] {
+  private applyEvents(ticker: string, plan: IngestPlan, previousLatest: string | null): { created: ExposureEvent[]; report: EventReportJson } {
     const previous = this.confirmedStates(ticker);
     const planned = plan.evaluation;
     const current = planned !== null && planned.previousLatest === previousLatest && planned.basis === statesJson(previous) ? planned : null;
-    const { events, states } = current ?? evaluateEvents(ticker, plan.chain, previous);
-    for (const [expiration, state] of states) {
-      this.states.upsert({ ticker, expiration, zone: state.zone, call_wall: state.callWallStrike, put_wall: state.putWallStrike, quote_time: plan.head.quoteTime });
-    }
-    const today = this.today();
-    const created: ExposureEvent[] = [];
-    for (const draft of events) {
-      const id = eventId(draft);
-      const row = { id, ticker: draft.ticker, event_type: draft.eventType, expiration: draft.expiration, timestamp: draft.timestamp, payload: JSON.stringify(draft) };
-      if (this.eventRows.insert(row)) created.push(withDte(id, draft, today));
-    }
-    return created;
+    return this.eventStore.record(ticker, current ?? evaluateSnapshotEvents(ticker, plan.chain, previous), plan.head.quoteTime, this.today());
   }
 
   // ------------------------------------------------------------ snapshots
@@ -487,17 +488,11 @@ export class ExposureService {
 
   /** Stored events, newest first; dte counts from today in New York. */
   events(query: EventQuery): ExposureEvent[] {
-    const today = this.today();
-    const rows = this.eventRows.newest({
-      ...(query.tickers === undefined ? {} : { tickers: [...new Set(query.tickers.map((t) => t.toUpperCase()))] }),
-      ...(query.eventType === undefined || query.eventType === 'all' ? {} : { eventType: query.eventType }),
-      ...(query.minDte === undefined ? {} : { expirationFrom: addDays(today, query.minDte) }),
-      ...(query.maxDte === undefined ? {} : { expirationTo: addDays(today, query.maxDte) }),
-      limit: Math.min(query.limit ?? EVENTS_LIMIT_DEFAULT, EVENTS_LIMIT_CAP),
-    });
-    // The payload is the draft this service stored (applyEvents).
-    return rows.map((row) => withDte(row.id, JSON.parse(row.payload) as EventDraft, today));
+    return this.eventStore.read({ ...query, limit: Math.min(query.limit ?? EVENTS_LIMIT_DEFAULT, EVENTS_LIMIT_CAP) }, this.today());
   }
+
+  /** Sends an event stored outside an ingest (a position alert) to the listeners. */
+  publishEvent = (event: ExposureEvent): boolean => this.emitter.emit('event', event);
 
   chainsList(): ChainSummary[] {
     return this.snapshots.summaries().map((s) => ({ symbol: s.symbol, spot: s.spot, quoteTime: s.quote_time, source: s.source, contracts: s.contracts, expirations: s.expirations, snapshots: s.snapshots }));

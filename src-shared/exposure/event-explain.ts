@@ -8,7 +8,8 @@
 import type { PreparedChain } from './prepare';
 import { quoteDate } from './prepare';
 import { EVENT_MAX_DTE, EVENT_MIN_DTE, FLIP_DEAD_BAND, WALL_MARGIN, type ExpirationEvaluation, type FlipOutcome, type ScopeOutcome, type WallOutcome } from './events';
-import type { BookEvaluation } from './book-events';
+import { BOOK_SCOPE, type BookEvaluation } from './book-events';
+import type { SnapshotEventDraft } from './snapshot-events';
 
 /** At most this many entries per list of an explanation (each list has its full count beside it). */
 export const EXPLAIN_MAX_ENTRIES = 50;
@@ -208,4 +209,47 @@ export function explanationLines(explanation: EventsExplanation): string[] {
   if (explanation.beyondWindowCount > 0) lines.push(`${plural(explanation.beyondWindowCount, 'expiration')} beyond ${explanation.maxDte} dte: not evaluated`);
   lines.push(bookLine(explanation.book));
   return lines;
+}
+
+// ---------------------------------------------------------------- one event, one report
+
+/** The outcome of the scope an event was drawn in: the book's, or its expiration's (undefined beyond the list's cap). */
+function outcomeOf(expiration: string, explanation: EventsExplanation): ScopeOutcome | undefined {
+  if (expiration === BOOK_SCOPE) return explanation.book.status === 'compared' ? explanation.book.outcome : undefined;
+  return explanation.compared.find((c) => c.expiration === expiration)?.outcome;
+}
+
+/** One line saying why a flip or wall event fired ("call wall 105 → 110 (+20.0% beat the margin: event)"). */
+export function draftExplanation(draft: SnapshotEventDraft, explanation: EventsExplanation): string | undefined {
+  const outcome = outcomeOf(draft.expiration, explanation);
+  if (outcome === undefined) return undefined;
+  const scope = draft.expiration === BOOK_SCOPE ? `the book (${plural(explanation.book.expirations.length, 'expiration')}, ${explanation.minDte}–${explanation.maxDte} dte together)` : draft.expiration;
+  if (draft.eventType === 'flip') return `${scope}: ${flipWords(outcome.flip)}`;
+  return `${scope}: ${draft.wallType === 'call' ? wallWords('call wall', outcome.callWall) : wallWords('put wall', outcome.putWall)}`;
+}
+
+/** The explanation in the size of an API answer: counts, the book's status, events by scope, and the lines. */
+export interface EventReport {
+  compared: number;
+  firstState: number;
+  expired: number;
+  notInSnapshot: number;
+  beyondWindow: number;
+  book: BookEvaluation['status'];
+  fired: { expiration: number; book: number };
+  lines: string[];
+}
+
+export function eventReport(explanation: EventsExplanation, events: readonly SnapshotEventDraft[]): EventReport {
+  const book = events.filter((e) => e.expiration === BOOK_SCOPE).length;
+  return {
+    compared: explanation.comparedCount,
+    firstState: explanation.firstStateCount,
+    expired: explanation.expiredCount,
+    notInSnapshot: explanation.notInSnapshotCount,
+    beyondWindow: explanation.beyondWindowCount,
+    book: explanation.book.status,
+    fired: { expiration: events.length - book, book },
+    lines: explanationLines(explanation),
+  };
 }
