@@ -12,6 +12,7 @@ import { ExposureService } from './services/exposure';
 import { ExportJobs } from './services/exports';
 import { JournalWorkerClient } from './services/journal-client';
 import { loadSettings, saveSettings, type Settings } from './settings';
+import { PositionAlerts } from './services/position-alerts';
 
 export const DB_FILE = 'strikebook.db';
 /** How often the last-used stamps of keys are written; a busy database leaves them for the next time. */
@@ -130,6 +131,7 @@ export function createContext(options: ContextOptions): OwnedContext {
     ...(maxPages === undefined ? {} : { maxPages }),
   });
   const exposure = new ExposureService(db, getSettings, clock, options.log);
+  const positionAlerts = new PositionAlerts({ db, exposure, journal, writes, settings: getSettings, clock, ...(options.log ? { log: options.log } : {}) });
   const exports = new ExportJobs({
     db,
     dbPath: folder.dbPath,
@@ -161,6 +163,7 @@ export function createContext(options: ContextOptions): OwnedContext {
     keys,
     journal,
     exposure,
+    positionAlerts,
     exports,
     writes,
     keyFilePath: folder.keyFilePath,
@@ -220,6 +223,7 @@ export function createContext(options: ContextOptions): OwnedContext {
       journal.stopJobs();
       exposure.stopJobs();
       await flushUsage();
+      await positionAlerts.close();
       await journal.close();
       await exposure.close();
       await exports.close();

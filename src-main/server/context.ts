@@ -6,6 +6,7 @@ import type { JournalApi } from '../services/journal-client';
 import type { ExposureService } from '../services/exposure';
 import type { WriteQueue } from '../db/writes';
 import type { ExportJobs } from '../services/exports';
+import type { PositionAlerts } from '../services/position-alerts';
 
 /** Everything a route needs; built once by `createContext` (src-main/context.ts) and closed with it. */
 export interface AppContext {
@@ -19,6 +20,8 @@ export interface AppContext {
   /** The journal, answered by its worker thread (imports, undo and the ledger never run on the event loop). */
   journal: JournalApi;
   exposure: ExposureService;
+  /** Position events of each new snapshot (services/position-alerts.ts); `idle()` resolves when all are evaluated. */
+  positionAlerts: Pick<PositionAlerts, 'idle'>;
   /** Research exports (the Parquet lake), each in a lake worker thread of its own. */
   exports: ExportJobs;
   /**

@@ -82,6 +82,19 @@ export interface TickerExplanation {
   report: EventReportJson;
 }
 
+/** A position's alert as Positions lists it. */
+export interface PositionAlertJson {
+  kind: string;
+  message: string;
+  eventId: string;
+  timestamp: string;
+}
+
+/** How position alerts find their position: the account and the option's symbol. */
+export function positionKey(position: { accountId: string; symbol: string }): string {
+  return `${position.accountId}\u0000${position.symbol}`;
+}
+
 /** The event tables of a connection: what an ingest stores, what the events route reads. */
 export class EventStore {
   private readonly states: ExposureStateRepository;
@@ -144,11 +157,27 @@ export class EventStore {
     return events;
   }
 
+  /**
+   * The recent position events (quoted after `since`, the newest 200) by position (`accountId` and option symbol),
+   * newest first, as Positions shows them: `{kind: position_crossed | position_within, message, eventId, timestamp}`.
+   */
+  positionAlerts(since: string, today: string): Map<string, PositionAlertJson[]> {
+    const byPosition = new Map<string, PositionAlertJson[]>();
+    for (const event of this.read({ eventType: 'position', scope: 'all', limit: 200 }, today)) {
+      if (event.eventType !== 'position' || event.timestamp < since) continue;
+      const key = positionKey(event);
+      const list = byPosition.get(key) ?? [];
+      list.push({ kind: `position_${event.alert}`, message: event.explanation ?? `${event.level} ${event.alert}`, eventId: event.id, timestamp: event.timestamp });
+      byPosition.set(key, list);
+    }
+    return byPosition;
+  }
+
   /** The latest comparison of each ticker (of those named), newest first. */
   latestExplanations(tickers: readonly string[] | undefined): TickerExplanation[] {
     const list: TickerExplanation[] = [];
     for (const row of this.explanations.latest(tickers?.map((t) => t.toUpperCase()))) {
-      let value: unknown = null;
+      let value: unknown;
       try {
         value = JSON.parse(row.payload);
       } catch {

@@ -21,6 +21,8 @@ function settingsJson(ctx: AppContext): SettingsJson {
     corsOrigins: s.corsOrigins,
     onlineSource: s.onlineSource,
     importTimeoutSeconds: s.importTimeoutSeconds,
+    positionAlertDistancePct: s.positionAlertDistancePct,
+    notifyPositionAlerts: s.notifyPositionAlerts,
   };
 }
 
