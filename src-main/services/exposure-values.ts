@@ -141,6 +141,7 @@ export interface IngestResult extends SnapshotHead {
   warnings: string[];
   excluded: ExcludedContracts;
   stored: boolean;
+  /** Per-expiration events this snapshot created (the book's are counted in eventReport.fired.book). */
   events: number;
   /** The comparison with the confirmed states (null: the snapshot was stored before, or is not the newest). */
   eventReport: EventReportJson | null;

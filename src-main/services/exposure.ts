@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
 import { LRUCache } from 'lru-cache';
 import { DEFAULT_FORMULA, EVENTS_LIMIT_CAP, EVENTS_LIMIT_DEFAULT, type Formula } from '../../src-shared/api/constants';
-import { computeGex, computeGexProfile, computeVanna, diffGex, expirationDetails, lookupExpirations, type ConfirmedState, type GexResult } from '../../src-shared/exposure/index';
+import { BOOK_SCOPE, computeGex, computeGexProfile, computeVanna, diffGex, expirationDetails, lookupExpirations, type ConfirmedState, type GexResult } from '../../src-shared/exposure/index';
 import type { ChainSnapshot } from '../../src-shared/exposure/model';
 import { NEW_YORK, todayIn } from '../../src-shared/zone';
 import { nowDate, nowIso, type Clock } from '../clock';
@@ -277,7 +277,7 @@ export class ExposureService {
       excluded: plan.excluded,
       warnings: plan.warnings,
       stored: stored.inserted,
-      events: created.length,
+      events: created.filter((event) => event.expiration !== BOOK_SCOPE).length,
       eventReport,
     });
   }

@@ -369,7 +369,7 @@ export const ChainPostResponse = Type.Object({
   ),
   warnings: Type.Array(Type.String(), { description: 'What was accepted but should be known: one side of the chain only, the quote time taken from the newest trade' }),
   stored: Type.Boolean({ description: 'false when this exact snapshot was already stored' }),
-  events: Type.Integer({ description: 'Events created by this snapshot (per expiration and of the book)' }),
+  events: Type.Integer({ description: 'Per-expiration events created by this snapshot (the book scope\'s: eventReport.fired.book)' }),
   // null when the snapshot was stored before or is older than the newest: nothing was compared.
   eventReport: Nullable(EventReportSchema),
 });
