@@ -102,6 +102,13 @@ describe.skipIf(!hasChromium || !haveFiles)('Events explain themselves', () => {
       expect(await page.getByTestId('position-alert').allTextContents()).toEqual(['level near', 'level near']);
       await page.getByText('Loading GEX…').waitFor({ state: 'hidden' });
       await screenshot(page, 'events-explained-positions');
+
+      // The distance is a setting (default 1%), beside the desktop notifications' switch.
+      await goTo(page, 'Settings');
+      expect(await page.getByTestId('alert-distance').inputValue()).toBe('1');
+      expect(await page.getByRole('checkbox', { name: 'System notifications (desktop app)' }).isChecked()).toBe(true);
+      await page.getByRole('heading', { name: 'Alerts on your strikes' }).scrollIntoViewIfNeeded();
+      await screenshot(page, 'events-explained-settings');
     });
   });
 });
