@@ -8,11 +8,13 @@ import { isDatabaseBusy, WriteQueue } from './db/writes';
 import type { AppContext } from './server/context';
 import { ensureKeyFile, KeyStore } from './server/keys';
 import { KEY_FILE, stageKeyFile, type StagedKeyFile } from './server/key-file';
-import { ExposureService } from './services/exposure';
+import { ExposureService } from './services/exposure/service';
 import { ExportJobs } from './services/exports';
-import { JournalWorkerClient } from './services/journal-client';
+import { ChainRefresh } from './services/chain-refresh';
+import { ImportFormatsService } from './services/journal/import-formats';
+import { createJournalClient } from './services/journal/client';
 import { loadSettings, saveSettings, type Settings } from './settings';
-import { PositionAlerts } from './services/position-alerts';
+import { PositionAlerts } from './services/exposure/position-alerts';
 
 export const DB_FILE = 'strikebook.db';
 /** How often the last-used stamps of keys are written; a busy database leaves them for the next time. */
@@ -39,6 +41,12 @@ export interface ContextOptions {
 }
 
 export interface OwnedContext extends AppContext {
+  /**
+   * The process's write turns: a write on `db` goes through `writes.run(...)`, so it never meets the journal worker's
+   * lock, and a busy database is retried asynchronously, then answered 503. The services that write hold it (they
+   * are given it here); routes never take a turn themselves.
+   */
+  writes: WriteQueue;
   apiKey: string;
   backupPath: string | null;
   /**
@@ -120,7 +128,7 @@ export function createContext(options: ContextOptions): OwnedContext {
   let settings = folder.settings;
   const getSettings = () => settings;
   const writes = new WriteQueue(db);
-  const journal = new JournalWorkerClient({
+  const journal = createJournalClient({
     dbPath: folder.dbPath,
     writes,
     settings: getSettings,
@@ -130,7 +138,7 @@ export function createContext(options: ContextOptions): OwnedContext {
     ...(options.log ? { log: options.log } : {}),
     ...(maxPages === undefined ? {} : { maxPages }),
   });
-  const exposure = new ExposureService(db, getSettings, clock, options.log);
+  const exposure = new ExposureService(db, getSettings, clock, writes, options.log);
   const positionAlerts = new PositionAlerts({ db, exposure, journal, writes, settings: getSettings, clock, ...(options.log ? { log: options.log } : {}) });
   const exports = new ExportJobs({
     db,
@@ -142,6 +150,18 @@ export function createContext(options: ContextOptions): OwnedContext {
     ...(options.log ? { log: options.log } : {}),
   });
   writes.onRollback(() => exposure.reset());
+  // Settings are replaced on every change (updateSettings): each pass reads the current ones.
+  const refresh = new ChainRefresh(
+    {
+      get settings() {
+        return settings;
+      },
+      clock,
+      exposure,
+      journal,
+    },
+    options.log,
+  );
 
   // A background write: when another process holds the lock it fails fast, and the stamps wait for the next tick.
   const flushUsage = () =>
@@ -164,7 +184,9 @@ export function createContext(options: ContextOptions): OwnedContext {
     journal,
     exposure,
     positionAlerts,
+    importFormats: new ImportFormatsService(db, clock, writes),
     exports,
+    refresh,
     writes,
     keyFilePath: folder.keyFilePath,
     apiKey: folder.apiKey,
@@ -220,6 +242,7 @@ export function createContext(options: ContextOptions): OwnedContext {
       if (closed) return;
       closed = true;
       clearInterval(usageTimer);
+      await refresh.stop();
       journal.stopJobs();
       exposure.stopJobs();
       await flushUsage();

@@ -4,7 +4,7 @@
  * the event's own explanation.
  */
 import { Notification } from 'electron';
-import type { ExposureEvent } from '../services/exposure-events';
+import type { ExposureEvent } from '../services/exposure/events';
 
 const LEVEL_WORDS = { gammaFlip: 'gamma flip', callWall: 'call wall', putWall: 'put wall' } as const;
 

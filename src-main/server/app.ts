@@ -24,6 +24,7 @@ import { registerManualRoutes } from './routes/manual';
 import { registerImportFormatRoutes } from './routes/import-formats';
 import { registerExposureRoutes } from './routes/exposure';
 import { registerChainRoutes } from './routes/chains';
+import { registerChainRefreshRoutes } from './routes/chain-refresh';
 import { registerAdminRoutes } from './routes/admin';
 import { registerExportRoutes } from './routes/exports';
 import { registerStaticRoutes } from './routes/static';
@@ -42,7 +43,7 @@ export interface AppOptions extends ListenerOptions {
 export async function buildApp(ctx: AppContext, options: AppOptions): Promise<App> {
   const gate = makeGate(ctx, options.port);
   // Exposure answers, serialised, with the URLs that led to them: the routes fill it, the fast path reads it.
-  const answers = new AnswerCache(ctx.exposure, ctx.clock, () => ctx.settings.cacheSeconds);
+  const answers = new AnswerCache(ctx.exposure.changes, ctx.clock, () => ctx.settings.cacheSeconds);
   const fastPath = makeFastPath(ctx, gate, answers);
   // Targets refused before routing (bad encoding, too long, a foreign absolute-form authority): the first hook
   // answers them, whatever route the placeholder URL reached.
@@ -182,6 +183,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     registerImportFormatRoutes(v1, ctx);
     registerExposureRoutes(v1, ctx, answers);
     registerChainRoutes(v1, ctx);
+    registerChainRefreshRoutes(v1, ctx);
     registerAdminRoutes(v1, ctx);
     registerExportRoutes(v1, ctx);
     v1.get('/openapi.json', { config: { access: 'public' }, schema: { hide: true, querystring: NoQuery } }, async (_request, reply) => reply.type('application/json').send(JSON.stringify(app.swagger())));

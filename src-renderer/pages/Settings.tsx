@@ -40,6 +40,7 @@ interface Draft {
   intervalSeconds: string;
   alertDistancePct: string;
   notifyAlerts: boolean;
+  includePositions: boolean;
 }
 
 function toDraft(s: SettingsJson): Draft {
@@ -54,6 +55,7 @@ function toDraft(s: SettingsJson): Draft {
     intervalSeconds: String(s.onlineSource.intervalSeconds),
     alertDistancePct: String(s.positionAlertDistancePct),
     notifyAlerts: s.notifyPositionAlerts,
+    includePositions: s.watchlistIncludesPositions,
   };
 }
 
@@ -80,6 +82,7 @@ function fromDraft(d: Draft): { value: SettingsUpdateT } | { error: string } {
       onlineSource: { enabled: d.enabled, baseUrl: d.baseUrl.trim(), watchlist, intervalSeconds: interval },
       positionAlertDistancePct: alertDistancePct,
       notifyPositionAlerts: d.notifyAlerts,
+      watchlistIncludesPositions: d.includePositions,
     },
   };
 }
@@ -265,7 +268,10 @@ export function SettingsPage({ theme, onToggleTheme }: { theme: Theme; onToggleT
             </div>
           </Panel>
           <Panel title="Online chain source">
-            <p className="muted small">Off by default: Strikebook works offline. When on, it polls the Cboe delayed-quotes endpoint for the watchlist and stores each snapshot.</p>
+            <p className="muted small">
+              Off by default: Strikebook works offline. When on, it polls the Cboe delayed-quotes endpoint for the watchlist and stores each snapshot. Refresh now on the Exposure page
+              fetches the watchlist once, polling on or off; it needs the base URL.
+            </p>
             <div className="form-grid">
               <label className="field field-check">
                 <input type="checkbox" checked={draft.enabled} onChange={(e) => setDraft({ ...draft, enabled: e.target.checked })} />
@@ -278,6 +284,10 @@ export function SettingsPage({ theme, onToggleTheme }: { theme: Theme; onToggleT
               <label className="field">
                 <span>Watchlist</span>
                 <input type="text" value={draft.watchlist} onChange={(e) => setDraft({ ...draft, watchlist: e.target.value })} placeholder="SPX, SPY, QQQ" spellCheck={false} />
+              </label>
+              <label className="field field-check">
+                <input type="checkbox" checked={draft.includePositions} onChange={(e) => setDraft({ ...draft, includePositions: e.target.checked })} data-testid="watchlist-positions" />
+                <span>Also fetch the underlying of every open position (at most 50 symbols in all)</span>
               </label>
               <label className="field">
                 <span>Interval (seconds)</span>

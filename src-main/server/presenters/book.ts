@@ -4,7 +4,7 @@
 import type { CampaignDetailResponseT, CampaignsResponseT, PositionJson, PositionsResponseT } from '../../../src-shared/api/schemas';
 import { adjustedBasis } from '../../../src-shared/journal/book';
 import { minorToCents } from '../../../src-shared/money';
-import type { CampaignRow, ChainDetail, ChainsResult, PositionRow, PositionsResult, PositionTotals } from '../../services/journal';
+import type { CampaignRow, ChainDetail, ChainsResult, PositionRow, PositionsResult, PositionTotals } from '../../services/journal/service';
 
 const centsOrNull = (minor: number | null) => (minor === null ? null : minorToCents(minor));
 

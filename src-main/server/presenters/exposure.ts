@@ -15,8 +15,8 @@ import type {
   SnapshotsResponseT,
   VannaResponseT,
 } from '../../../src-shared/api/schemas';
-import type { DiffValue, ExpirationsValue, ExposureEvent, GexProfileValue, GexValue, HistoryValue, SnapshotListing, VannaValue } from '../../services/exposure';
-import type { GexGridValue } from '../../services/exposure-reads';
+import type { DiffValue, ExpirationsValue, ExposureEvent, GexProfileValue, GexValue, HistoryValue, SnapshotListing, VannaValue } from '../../services/exposure/service';
+import type { GexGridValue } from '../../services/exposure/reads';
 
 export function presentGex({ snapshot, result, formula, asOfMs }: GexValue): GexResponseT {
   return {

@@ -11,7 +11,7 @@ import {
   type OptionPositionInput,
   type PositionLevelState,
 } from '../../../src-shared/exposure/position-alerts';
-import { DEFAULT_SCOPE, historyPoint } from '../../../src-main/services/exposure-compute';
+import { DEFAULT_SCOPE, historyPoint } from '../../../src-main/services/exposure/compute';
 import { contract, EXPIRATION, QUOTE_TIME, snapshot, T_WEEK } from './helpers';
 
 const RATE = 0.04;

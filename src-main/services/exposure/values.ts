@@ -2,8 +2,8 @@
  * What the exposure service returns (docs/exposure.md), and the small rules its answers share: which instant an
  * `at=`/`from`/`to` names, how expirations resolve, an event's id and its days to expiry.
  */
-import type { EventScope, EventTypeFilter, Formula } from '../../src-shared/api/constants';
-import type { EventReportJson } from '../../src-shared/api/exposure-schemas';
+import type { EventScope, EventTypeFilter, Formula } from '../../../src-shared/api/constants';
+import type { EventReportJson } from '../../../src-shared/api/exposure-schemas';
 import {
   availableExpirations,
   UnknownExpirationError,
@@ -15,12 +15,12 @@ import {
   type GexResult,
   type PreparedChain,
   type VannaResult,
-} from '../../src-shared/exposure/index';
-import { addDays } from '../../src-shared/calendar';
-import { parseDateTimeInZone, zonedTimeToMs } from '../../src-shared/zone';
-import type { SnapshotHeadRow } from '../db/snapshots';
-import type { GexScopeQuery } from './exposure-compute';
-import { failure, ok, type Result } from './result';
+} from '../../../src-shared/exposure/index';
+import { addDays } from '../../../src-shared/calendar';
+import { parseDateTimeInZone, zonedTimeToMs } from '../../../src-shared/zone';
+import type { SnapshotHeadRow } from '../../db/snapshots';
+import type { GexScopeQuery } from './compute';
+import { failure, ok, type Result } from '../result';
 
 /** A stored snapshot, prepared for the engine. */
 export interface LoadedChain {
@@ -72,8 +72,8 @@ export interface ExpirationsValue {
   excludedContracts: number;
 }
 
-/** A stored event with its days to expiry as of today and as of the event (New York dates): exposure-events.ts. */
-export { eventId, withDte, type ExposureEvent } from './exposure-events';
+/** A stored event with its days to expiry as of today and as of the event (New York dates): events.ts. */
+export { eventId, withDte, type ExposureEvent } from './events';
 
 /** Which stored snapshot an answer is computed on: one by id, the newest at or before an instant, or the newest. */
 export interface SnapshotSelector {

@@ -6,25 +6,25 @@
  * at a time: the journal read happens outside any write turn, the states and events take one short turn.
  */
 import type { Database } from 'better-sqlite3';
-import type { GexHistoryPoint } from '../../src-shared/exposure/index';
+import type { GexHistoryPoint } from '../../../src-shared/exposure/index';
 import {
   evaluatePositionAlerts,
   positionAlertText,
   type DealerLevelValues,
   type OptionPositionInput,
   type PositionLevelState,
-} from '../../src-shared/exposure/position-alerts';
-import { GexHistoryRepository } from '../db/gex-history';
-import { PositionAlertStateRepository } from '../db/position-alerts';
-import { SnapshotRepository } from '../db/snapshots';
-import type { WriteQueue } from '../db/writes';
-import type { Settings } from '../settings';
-import { nowDate, type Clock } from '../clock';
-import { NEW_YORK, todayIn } from '../../src-shared/zone';
-import { DEFAULT_SCOPE, scopeKey } from './exposure-compute';
-import type { ExposureEvent } from './exposure-events';
-import type { ExposureService, NewestSnapshot } from './exposure';
-import type { JournalApi } from './journal-client';
+} from '../../../src-shared/exposure/position-alerts';
+import { GexHistoryRepository } from '../../db/gex-history';
+import { PositionAlertStateRepository } from '../../db/position-alerts';
+import { SnapshotRepository } from '../../db/snapshots';
+import type { WriteQueue } from '../../db/writes';
+import type { Settings } from '../../settings';
+import { nowDate, type Clock } from '../../clock';
+import { NEW_YORK, todayIn } from '../../../src-shared/zone';
+import { DEFAULT_SCOPE, scopeKey } from './compute';
+import type { ExposureEvent } from './events';
+import type { ExposureService, NewestSnapshot } from './service';
+import type { JournalApi } from '../journal/client';
 
 function levelsOf(point: GexHistoryPoint | undefined): DealerLevelValues | null {
   if (point === undefined) return null;
