@@ -72,6 +72,10 @@ export class PositionAlerts {
     return this.queue;
   }
 
+  private isNewest(snapshot: NewestSnapshot): boolean {
+    return this.snapshots.list(snapshot.symbol)[0]?.id === snapshot.snapshotId;
+  }
+
   /** The short options of an underlying, open now. */
   private async shortOptions(symbol: string): Promise<OptionPositionInput[]> {
     const read = await this.deps.journal.positions({ symbol });
@@ -85,16 +89,17 @@ export class PositionAlerts {
   }
 
   async evaluate(snapshot: NewestSnapshot): Promise<ExposureEvent[]> {
+    // Snapshots stored in a burst (the demo, a refresh): only the newest is worth a journal read.
+    if (!this.isNewest(snapshot)) return [];
     const positions = await this.shortOptions(snapshot.symbol);
     const today = todayIn(NEW_YORK, nowDate(this.deps.clock));
     const created = await this.deps.writes.run(() => {
       const stored = this.states.forTicker(snapshot.symbol);
       // Nothing short and nothing remembered: no write at all (the common case for an index you do not trade).
       if (positions.length === 0 && stored.length === 0) return [];
+      // A newer snapshot came in meanwhile: it is evaluated in its turn, against the states as they are.
+      if (!this.isNewest(snapshot)) return [];
       const heads = this.snapshots.list(snapshot.symbol);
-      const at = heads.findIndex((h) => h.id === snapshot.snapshotId);
-      // A newer snapshot came in meanwhile: it is evaluated in its turn, against this one's states.
-      if (at !== 0) return [];
       const previousId = heads[1]?.id;
       const points = this.history.points(previousId === undefined ? [snapshot.snapshotId] : [snapshot.snapshotId, previousId], scopeKey(DEFAULT_SCOPE));
       const after = levelsOf(points.get(snapshot.snapshotId));
