@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { Table } from './sql';
 
-/** A row of `position_alert_state` (migration 010): one (position, level) relation of a ticker. */
+/** A row of `position_alert_state` (migration 011): one (position, level) relation of a ticker. */
 export type PositionAlertStateRow = {
   ticker: string;
   /** positionStateKey: account | expiration | right | strike | level. */
@@ -13,7 +13,7 @@ export type PositionAlertStateRow = {
 
 export const POSITION_ALERT_STATE = Table.of<PositionAlertStateRow>()('position_alert_state', ['ticker', 'key', 'side', 'near', 'quote_time']);
 
-/** A row of `event_explanations` (migration 010): the latest comparison of a ticker, as JSON. */
+/** A row of `event_explanations` (migration 011): the latest comparison of a ticker, as JSON. */
 export type EventExplanationRow = { ticker: string; timestamp: string; payload: string };
 
 export const EVENT_EXPLANATIONS = Table.of<EventExplanationRow>()('event_explanations', ['ticker', 'timestamp', 'payload']);

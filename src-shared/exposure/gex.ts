@@ -69,22 +69,38 @@ export function formulaFactor(formula: Formula, spot: number): number {
   return 1;
 }
 
+/** What resolving a scope reads of an expiration. */
+export interface ScopeExpiration {
+  expiration: string;
+  dte: number;
+}
+
+/**
+ * The unexpired expirations a scope is resolved on: a prepared chain's, or those read from a stored snapshot's
+ * columns without preparing it (history-point.ts).
+ */
+export interface ExpirationIndex<E extends ScopeExpiration> {
+  /** Ascending. */
+  expirations: readonly E[];
+  byExpiration: ReadonlyMap<string, E>;
+}
+
 /**
  * The expirations of a /gex request: the explicit list (deduplicated, ascending; each must be available),
  * or when it is empty/absent the nearest `count` (default 3) unexpired expirations.
  */
-export function resolveGexExpirations(chain: PreparedChain, explicit?: readonly string[] | null, count = DEFAULT_EXPIRATIONS_COUNT): PreparedExpiration[] {
+export function resolveGexExpirations<E extends ScopeExpiration>(chain: ExpirationIndex<E>, explicit?: readonly string[] | null, count = DEFAULT_EXPIRATIONS_COUNT): E[] {
   if (explicit !== undefined && explicit !== null && explicit.length > 0) {
     return lookupExpirations(chain, explicit);
   }
   return chain.expirations.slice(0, Math.max(0, count));
 }
 
-export function lookupExpirations(chain: PreparedChain, expirations: readonly string[]): PreparedExpiration[] {
+export function lookupExpirations<E extends ScopeExpiration>(chain: ExpirationIndex<E>, expirations: readonly string[]): E[] {
   const unique = [...new Set(expirations)].sort();
   const unknown = unique.filter((expiration) => !chain.byExpiration.has(expiration));
   if (unknown.length > 0) throw new UnknownExpirationError(unknown, chain.expirations.map((e) => e.expiration));
-  return unique.map((expiration) => chain.byExpiration.get(expiration)).filter((found): found is PreparedExpiration => found !== undefined);
+  return unique.map((expiration) => chain.byExpiration.get(expiration)).filter((found): found is E => found !== undefined);
 }
 
 /** Indices of the contracts of these expirations that contribute exposure. */
@@ -230,7 +246,7 @@ export interface DteRange {
  * minDte ≤ dte ≤ maxDte, the nearest `count` of them when a count is given (docs/exposure.md, "Scope").
  * Possibly none (maxDte=0 on a day without a 0DTE expiration).
  */
-export function expirationsInDteRange(chain: PreparedChain, range: DteRange, count?: number): PreparedExpiration[] {
+export function expirationsInDteRange<E extends ScopeExpiration>(chain: ExpirationIndex<E>, range: DteRange, count?: number): E[] {
   const low = range.minDte ?? 0;
   const high = range.maxDte ?? Number.POSITIVE_INFINITY;
   const within = chain.expirations.filter((e) => e.dte >= low && e.dte <= high);

@@ -125,15 +125,38 @@ describe('migrations', () => {
     expect(stored(2), 'a small report is left as it was').toBe(before);
   });
 
-  it('010 position alerts: adds position_alert_state and event_explanations; the book needs no table (expiration key "book")', () => {
+  it('010 annotations: notes keyed by kind and stable id, tags as rows, a generation raised by every change of a note (triggers)', () => {
     const path = join(tempDir(), 'a.db');
-    const v9 = open(path, 9).db;
-    expect(tables(v9)).not.toContain('position_alert_state');
-    v9.prepare("INSERT INTO exposure_state VALUES ('SPX', 'book', 'positive', 4700, 4600, '2026-01-02T21:00:00.000Z')").run();
-    v9.close();
+    open(path, 9).db.close();
     opened.pop();
     const { db } = open(path, 10);
-    expect(userVersion(db)).toBe(10);
+    expect(tables(db)).toEqual(expect.arrayContaining(['annotations', 'annotation_tags']));
+    const generation = () => db.prepare("SELECT value FROM generations WHERE name = 'annotations'").pluck().get();
+    expect(generation()).toBe(0);
+    db.prepare("INSERT INTO annotations (kind, id, note, updated_at) VALUES ('trade', 'tx_1', 'n', '2026-01-01')").run();
+    db.prepare("INSERT INTO annotation_tags (kind, id, tag) VALUES ('trade', 'tx_1', 'wheel')").run();
+    db.prepare("UPDATE annotations SET note = 'm' WHERE id = 'tx_1'").run();
+    expect(generation(), 'an insert and an update').toBe(2);
+    expect(() => db.prepare("INSERT INTO annotations (kind, id, note, updated_at) VALUES ('trade', 'tx_1', 'again', '2026-01-01')").run(), 'one note per trade').toThrow();
+    expect(() => db.prepare("INSERT INTO annotations (kind, id, note, updated_at) VALUES ('position', 'p', '', '2026-01-01')").run(), 'trades and campaigns only').toThrow();
+    expect(() => db.prepare("INSERT INTO annotation_tags (kind, id, tag) VALUES ('trade', 'tx_none', 'x')").run(), 'a tag belongs to a note').toThrow();
+    db.prepare("DELETE FROM annotations WHERE id = 'tx_1'").run();
+    expect(generation()).toBe(3);
+    expect(db.prepare('SELECT COUNT(*) FROM annotation_tags').pluck().get(), 'its tags go with it').toBe(0);
+    db.prepare("INSERT INTO settings (key, value) VALUES ('rate', '0.05')").run();
+    db.prepare('UPDATE journal_generation SET value = value + 1').run();
+    expect(generation(), 'writes to other tables leave it').toBe(3);
+  });
+
+  it('011 position alerts: adds position_alert_state and event_explanations; the book needs no table (expiration key "book")', () => {
+    const path = join(tempDir(), 'a.db');
+    const v10 = open(path, 10).db;
+    expect(tables(v10)).not.toContain('position_alert_state');
+    v10.prepare("INSERT INTO exposure_state VALUES ('SPX', 'book', 'positive', 4700, 4600, '2026-01-02T21:00:00.000Z')").run();
+    v10.close();
+    opened.pop();
+    const { db } = open(path, 11);
+    expect(userVersion(db)).toBe(11);
     expect(tables(db)).toEqual(expect.arrayContaining(['position_alert_state', 'event_explanations']));
     expect(db.prepare("SELECT expiration FROM exposure_state WHERE ticker = 'SPX'").pluck().get(), 'states stored before stay').toBe('book');
     const insert = db.prepare('INSERT INTO position_alert_state VALUES (?, ?, ?, ?, ?)');

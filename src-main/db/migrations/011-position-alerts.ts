@@ -6,8 +6,8 @@ import type { Migration } from './index';
  * (the Events page shows it). The book scope needs no table: it is the expiration key `book` of exposure_state and
  * events.
  */
-export const m010PositionAlerts: Migration = {
-  version: 10,
+export const m011PositionAlerts: Migration = {
+  version: 11,
   name: 'position-alerts',
   up(db) {
     db.exec(`
