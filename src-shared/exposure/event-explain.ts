@@ -187,9 +187,9 @@ export function explanationLines(explanation: EventsExplanation): string[] {
     const loud = compared.filter((c) => !quiet(c.outcome));
     for (const c of loud.slice(0, EXPLAIN_MAX_DETAIL_LINES)) lines.push(`  ${c.expiration} (${c.dte} dte): ${outcomeWords(c.outcome)}`);
     if (loud.length > EXPLAIN_MAX_DETAIL_LINES) lines.push(`  … and ${plural(loud.length - EXPLAIN_MAX_DETAIL_LINES, 'more expiration')} that moved`);
-  } else if (explanation.firstStateCount + explanation.notInSnapshotCount > 0) {
+  } else if (explanation.firstStateCount + explanation.notInSnapshotCount + explanation.expiredCount > 0) {
     lines.push(
-      explanation.notInSnapshotCount > 0
+      explanation.notInSnapshotCount + explanation.expiredCount > 0
         ? `no expiration in common with the confirmed states: no per-expiration event can fire on this snapshot`
         : `no confirmed state yet: this snapshot sets the first ones, events can fire from the next`,
     );

@@ -116,7 +116,7 @@ describe.skipIf(!haveSharedChains)('the book scope on two real TSLA chains that 
     expect(second.events, 'per expiration: none').toBe(0);
     expect(second.eventReport).toMatchObject({ firstState: 2, expired: 1, fired: { expiration: 0, book: 3 } });
     expect(second.eventReport.lines).toEqual([
-      'no confirmed state yet: this snapshot sets the first ones, events can fire from the next',
+      'no expiration in common with the confirmed states: no per-expiration event can fire on this snapshot',
       '2 new expirations set their first state (nothing to compare): 2023-11-17, 2023-11-24',
       '1 confirmed expiration expired: state dropped (2023-08-25)',
       'the book (2 expirations, 0–45 dte together): zone negative → positive (|total| 11.9% of Σ|net|, beyond the 2.0% dead band: event); call wall 230 → 220 (+73.1% beat the margin: event); put wall 220 → 200 (+65.4% beat the margin: event)',

@@ -75,7 +75,7 @@ describe('the book scope', () => {
     expect(bookOutcome?.callWall).toMatchObject({ result: 'fired', previousStrike: 105, strike: 110 });
     if (bookOutcome?.callWall.result === 'fired') expect(bookOutcome.callWall.ratio).toBeCloseTo(1.2, 9);
     expect(explanationLines(explanation)).toEqual([
-      'no confirmed state yet: this snapshot sets the first ones, events can fire from the next',
+      'no expiration in common with the confirmed states: no per-expiration event can fire on this snapshot',
       '1 new expiration set their first state (nothing to compare): 2026-02-17',
       '1 confirmed expiration expired: state dropped (2026-02-09)',
       'the book (1 expiration, 0–45 dte together): zone positive unchanged; call wall 105 → 110 (+20.0% beat the margin: event); put wall 95 unchanged',
