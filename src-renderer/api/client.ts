@@ -337,7 +337,7 @@ export class ApiClient {
     return this.get('/gex/events', { ...query }, signal);
   }
   /** EventSource cannot send headers, so the stream takes the key as `access_token`. */
-  eventsStreamUrl(query: { tickers?: string; eventType?: string }): string {
+  eventsStreamUrl(query: { tickers?: string; eventType?: string; scope?: string }): string {
     return this.url('/gex/events/stream', { ...query, access_token: this.token });
   }
 

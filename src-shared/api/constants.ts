@@ -28,11 +28,17 @@ export const FORMULA_OPTIONS: ReadonlyArray<{ value: Formula; label: string; tit
 ];
 
 /** Kinds of exposure events. */
-export const EVENT_TYPES = ['flip', 'wall'] as const;
+export const EVENT_TYPES = ['flip', 'wall', 'position'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /** `eventType` of /gex/events and its stream: one kind, or all. */
 export const EVENT_TYPE_FILTERS = ['all', ...EVENT_TYPES] as const;
 export type EventTypeFilter = (typeof EVENT_TYPE_FILTERS)[number];
+/**
+ * `scope` of /gex/events and its stream: flip and wall events per expiration (the default, as before issue 18), of the
+ * book (all expirations within 0–45 dte together, `expiration: "book"`), or both. Position events pass every scope.
+ */
+export const EVENT_SCOPES = ['expiration', 'book', 'all'] as const;
+export type EventScope = (typeof EVENT_SCOPES)[number];
 
 /** Where a stored chain snapshot came from. */
 export const SNAPSHOT_SOURCES = ['cboe-csv', 'cboe-json', 'schwab-json', 'yfinance-csv', 'generic', 'demo', 'online'] as const;

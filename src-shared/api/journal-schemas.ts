@@ -246,6 +246,17 @@ const PositionSchema = Type.Object({
   ),
   levels: Nullable(LevelsSchema),
   strikeVs: Nullable(Type.Object({ callWall: Nullable(Type.Number()), putWall: Nullable(Type.Number()), gammaFlip: Nullable(Type.Number()) }, { description: '(strike − level) / level, in %' })),
+  alerts: Type.Optional(
+    Type.Array(
+      Type.Object({
+        kind: Type.String({ description: 'position_crossed | position_within' }),
+        message: Type.String(),
+        eventId: Type.String(),
+        timestamp: Type.String(),
+      }),
+      { description: 'Recent position events of this short option (issue 18): a dealer level crossed or came near its strike' },
+    ),
+  ),
 });
 export type PositionJson = Static<typeof PositionSchema>;
 

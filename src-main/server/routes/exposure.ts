@@ -201,13 +201,14 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerC
   v1.get(
     '/gex/events',
     {
-      schema: readSchema('exposure', 'Flip and wall events, newest first (limit default 50, clamped to 200)', EventsQuery, EventsResponse),
+      schema: readSchema('exposure', 'Flip, wall and position events, newest first (limit default 50, clamped to 200), and the latest comparison of each ticker', EventsQuery, EventsResponse),
       preHandler: queryRules(numbersInOrder('minDte', 'maxDte')),
     },
     async (request) => {
       const { tickers, ...query } = request.query;
-      const events = ctx.exposure.events({ ...query, ...(tickers === undefined ? {} : { tickers: list(tickers) }) });
-      return { events: events.map(presentEvent) };
+      const named = tickers === undefined ? undefined : list(tickers);
+      const events = ctx.exposure.events({ ...query, ...(named === undefined ? {} : { tickers: named }) });
+      return { events: events.map(presentEvent), explanations: ctx.exposure.eventStore.latestExplanations(named) };
     },
   );
   v1.get(
@@ -215,7 +216,7 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerC
     {
       config: { access: 'key-or-token' },
       schema: {
-        summary: 'Server-sent events: each new flip or wall event as `event: flip|wall`, `data: <event JSON>`. EventSource may pass the key as ?access_token=.',
+        summary: 'Server-sent events: each new flip, wall or position event as `event: flip|wall|position`, `data: <event JSON>` (scope as /gex/events). EventSource may pass the key as ?access_token=.',
         tags: ['exposure'],
         querystring: EventsStreamQuery,
         response: { 200: { type: 'string', description: 'text/event-stream' }, ...problemResponses },
@@ -224,6 +225,7 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerC
     async (request, reply) => {
       const tickers = request.query.tickers === undefined ? null : new Set(request.query.tickers.split(',').map((t) => t.toUpperCase()));
       const type = request.query.eventType ?? 'all';
+      const scope = request.query.scope ?? 'expiration';
       const keyId = request.keyId;
       // The gate admitted this route only with a key; without one the stream could not end on its revocation.
       if (keyId === null) throw new ApiError('UNAUTHORIZED', 'The event stream needs a key.');
@@ -234,6 +236,7 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerC
       const send = (event: ExposureEvent) => {
         if (tickers !== null && !tickers.has(event.ticker)) return;
         if (type !== 'all' && event.eventType !== type) return;
+        if (event.eventType !== 'position' && scope !== 'all' && (event.expiration === 'book') !== (scope === 'book')) return;
         raw.write(`id: ${event.id}\nevent: ${event.eventType}\ndata: ${JSON.stringify(presentEvent(event))}\n\n`);
       };
       const unsubscribe = ctx.exposure.onEvent(send);

@@ -14,6 +14,10 @@ import {
   TransactionsResponse,
 } from '../../../src-shared/api/schemas';
 import type { Account } from '../../../src-shared/journal/model';
+import type { PositionJson } from '../../../src-shared/api/journal-schemas';
+import { NEW_YORK, todayIn } from '../../../src-shared/zone';
+import { nowDate } from '../../clock';
+import { positionKey } from '../../services/exposure/events';
 import type { WithJournal } from '../../services/journal/service';
 import type { Result } from '../../services/result';
 import type { AppContext } from '../context';
@@ -26,6 +30,17 @@ import { bothEnds, calendarDates, dateOrDateTime, datesInOrder, problemResponses
 function journalAnswer<T, P extends object>(result: Result<WithJournal<T>>, present: (value: T) => P): P & { accounts: Account[]; demo: boolean } {
   const value = unwrap(result);
   return { ...present(value), accounts: value.accounts, demo: value.demo };
+}
+
+/** Position alerts are kept this long on Positions (docs/exposure.md §Events, "Alerts on your strikes"). */
+const ALERT_DAYS = 7;
+
+/** Each position with its recent position events (issue 18), from the exposure side's events. */
+function withAlerts<P extends { positions: PositionJson[] }>(answer: P, ctx: AppContext): P {
+  const nowMs = nowDate(ctx.clock).getTime();
+  const alerts = ctx.exposure.eventStore.positionAlerts(new Date(nowMs - ALERT_DAYS * 86_400_000).toISOString(), todayIn(NEW_YORK, nowDate(ctx.clock)));
+  if (alerts.size === 0) return answer;
+  return { ...answer, positions: answer.positions.map((p) => ({ ...p, ...(alerts.has(positionKey(p)) ? { alerts: alerts.get(positionKey(p)) } : {}) })) };
 }
 
 export function registerJournalRoutes(v1: V1, ctx: AppContext): void {
@@ -50,7 +65,7 @@ export function registerJournalRoutes(v1: V1, ctx: AppContext): void {
       schema: readSchema('journal', 'Open positions at an instant, marked from the chain snapshots, with greeks and dealer levels', PositionsQuery, PositionsResponse),
       preHandler: queryRules(dateOrDateTime('asOf')),
     },
-    async (request) => journalAnswer(await ctx.journal.positions(request.query), presentPositions),
+    async (request) => withAlerts(journalAnswer(await ctx.journal.positions(request.query), presentPositions), ctx),
   );
   v1.get(
     '/journal/chains',

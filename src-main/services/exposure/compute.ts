@@ -10,13 +10,11 @@ import {
   computeGex,
   DEFAULT_EXPIRATIONS_COUNT,
   emptyChainReason,
-  evaluateEvents,
   expirationsInDteRange,
   gexHistoryPoint,
   prepareChain,
   resolveGexExpirations,
   type ConfirmedState,
-  type EventDraft,
   type ExcludedContracts,
   type ExpirationIndex,
   type GexHistoryPoint,
@@ -24,6 +22,8 @@ import {
   type ScopeExpiration,
 } from '../../../src-shared/exposure/index';
 import type { ChainSnapshot, SnapshotSourceId } from '../../../src-shared/exposure/model';
+import { evaluateSnapshotEvents, type SnapshotEventDraft } from '../../../src-shared/exposure/snapshot-events';
+import type { EventsExplanation } from '../../../src-shared/exposure/event-explain';
 import { parseChainFile, type ChainFormat, type OverrideNames } from '../../chains/index';
 import { packContracts, unpackColumns, unpackContracts } from '../../db/snapshots';
 import { historyPointOf, pointInFormula } from '../../../src-shared/exposure/history-point';
@@ -145,7 +145,7 @@ export interface IngestPlan {
    * The events and states, evaluated against `basis` (the states as JSON) when the snapshot was the newest at
    * planning time; null otherwise. The commit uses them only if the states are still those.
    */
-  evaluation: { basis: string; previousLatest: string | null; events: EventDraft[]; states: Array<[string, ConfirmedState]> } | null;
+  evaluation: { basis: string; previousLatest: string | null; events: SnapshotEventDraft[]; states: Array<[string, ConfirmedState]>; explanation: EventsExplanation } | null;
 }
 
 export function statesJson(states: Map<string, ConfirmedState>): string {
@@ -168,8 +168,8 @@ export function planIngest(snapshot: ChainSnapshot, basis: IngestBasis, options:
   let evaluation: IngestPlan['evaluation'] = null;
   if (previousLatest === null || normalized.quoteTime > previousLatest) {
     const previous = basis.states(symbol);
-    const { events, states } = evaluateEvents(symbol, chain, previous);
-    evaluation = { basis: statesJson(previous), previousLatest, events, states: [...states] };
+    const { events, states, explanation } = evaluateSnapshotEvents(symbol, chain, previous);
+    evaluation = { basis: statesJson(previous), previousLatest, events, states: [...states], explanation };
   }
   return ok({
     head: {

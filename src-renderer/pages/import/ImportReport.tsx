@@ -99,6 +99,19 @@ function ChainReport({ filename, result: r }: { filename: string; result: ChainP
       <p>
         {r.symbol} · spot {fmtPrice(r.spot)} · {fmtCount(r.contracts, 'contract')} · {fmtCount(r.expirations, 'expiration')} · quoted {fmtDateTime(r.quoteTime)} · {fmtCount(r.events, 'new event')}
       </p>
+      {r.eventReport !== null && (
+        <details className="small" data-testid="chain-event-report">
+          <summary>
+            Events: {r.eventReport.lines[0]}
+            {r.eventReport.fired.book > 0 && ` · the book: ${fmtCount(r.eventReport.fired.book, 'event')}`}
+          </summary>
+          <ul className="comparison-lines">
+            {r.eventReport.lines.slice(1).map((line) => (
+              <li key={line}>{line.trim()}</li>
+            ))}
+          </ul>
+        </details>
+      )}
       {r.excluded.expired + r.excluded.adjusted + r.excluded.unusableIv > 0 && (
         <p className="muted small" data-testid="chain-excluded">
           Left out of the exposure figures:{' '}

@@ -219,7 +219,7 @@ describe('openapi', () => {
       '/v1/journal/stats': ['groupBy', 'from', 'to', 'accountId'],
       '/v1/gex': ['symbol', 'expirations', 'expirationsCount', 'minDte', 'maxDte', 'formula', 'snapshot', 'at'],
       '/v1/vanna': ['symbol', 'expiration', 'snapshot', 'at'],
-      '/v1/gex/events': ['tickers', 'eventType', 'minDte', 'maxDte', 'limit'],
+      '/v1/gex/events': ['tickers', 'eventType', 'minDte', 'maxDte', 'scope', 'limit'],
       '/v1/expirations': ['symbol', 'snapshot', 'at'],
       '/v1/gex/profile': ['symbol', 'expirations', 'expirationsCount', 'minDte', 'maxDte', 'formula', 'snapshot', 'at'],
       '/v1/gex/history': ['symbol', 'from', 'to', 'expirations', 'expirationsCount', 'minDte', 'maxDte', 'formula'],
