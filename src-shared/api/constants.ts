@@ -100,6 +100,8 @@ export const PAGE_LIMIT_CAP = 100;
 /** /gex/events: `limit` default and cap. */
 export const EVENTS_LIMIT_DEFAULT = 50;
 export const EVENTS_LIMIT_CAP = 200;
+/** The /gex scope's `expirationsCount`: larger values are clamped to this, like `limit` (issue 18). */
+export const EXPIRATIONS_COUNT_CAP = 5;
 
 // ---------------------------------------------------------------- import formats (docs/importers.md, "User-defined formats")
 
