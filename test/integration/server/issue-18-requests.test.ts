@@ -1,0 +1,77 @@
+/**
+ * Issue 18's smaller request items: `expirationsCount` is clamped like `limit` and refused beside `expirations`;
+ * a format error says which format, for the query and for a body; `/vanna?at=9999-12-31` is a 400, not a 500.
+ */
+import { describe, expect, it } from 'vitest';
+import type { GexResponseT } from '../../../src-shared/api/schemas';
+import type { OptionContract } from '../../../src-shared/exposure/model';
+import { storeChain, useTestApp } from '../../helper';
+
+interface ProblemBody {
+  code: string;
+  detail: string;
+  errors?: Array<{ param: string; message: string }>;
+}
+
+const t = useTestApp();
+const EXPIRATIONS = ['2099-01-02', '2099-01-09', '2099-01-16', '2099-01-23', '2099-01-30', '2099-02-06', '2099-02-13'];
+
+function chainWithSevenExpirations(): void {
+  const contracts: OptionContract[] = EXPIRATIONS.flatMap((expiration) =>
+    ([95, 100, 105] as const).flatMap((strike) => (['C', 'P'] as const).map((right) => ({ root: 'REQ', expiration, strike, right, openInterest: 1000, iv: 0.3, bid: 1, ask: 1.2, multiplier: 100 }))),
+  );
+  storeChain(t.ctx, { symbol: 'REQ', spot: 100, quoteTime: '2098-12-31T15:00:00Z', source: 'generic', contracts });
+}
+
+describe('expirationsCount', () => {
+  it('above 5 is clamped to 5, as limit is clamped (it was a 400 while limit=500 was clamped)', async () => {
+    chainWithSevenExpirations();
+    const nine = await t.get<GexResponseT>('/v1/gex?symbol=REQ&expirationsCount=9');
+    expect(nine.status).toBe(200);
+    expect(nine.body.meta.expirations).toEqual(EXPIRATIONS.slice(0, 5));
+    const five = await t.get<GexResponseT>('/v1/gex?symbol=REQ&expirationsCount=5');
+    expect(nine.body.totalGEX).toBe(five.body.totalGEX);
+  });
+
+  it('beside expirations is a 400 naming both (it was silently ignored)', async () => {
+    const response = await t.get<ProblemBody>(`/v1/gex?symbol=REQ&expirations=${EXPIRATIONS[0] ?? ''}&expirationsCount=2`);
+    expect(response.status).toBe(400);
+    expect(response.response.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(response.body.errors?.map((e) => e.param).sort()).toEqual(['expirations', 'expirationsCount']);
+    expect(response.body.detail).toMatch(/expirations and expirationsCount cannot be given together/);
+  });
+});
+
+describe('format errors say which format, and where', () => {
+  it('a query date-time: the parameter, the query, and the format it must have', async () => {
+    const response = await t.get<ProblemBody>('/v1/journal/positions?asOf=yesterday');
+    expect(response.status).toBe(400);
+    expect(response.body.detail).toBe('Invalid query: asOf must be a date written YYYY-MM-DD or an ISO 8601 date-time (e.g. 2024-01-05T16:00, 2024-01-05T21:00:00Z)');
+    expect(response.body.errors).toEqual([{ param: 'asOf', message: 'must be a date written YYYY-MM-DD or an ISO 8601 date-time (e.g. 2024-01-05T16:00, 2024-01-05T21:00:00Z)' }]);
+  });
+
+  it('a query ticker and a list of expirations', async () => {
+    expect((await t.get<ProblemBody>('/v1/gex?symbol=%24%24')).body.detail).toBe('Invalid query: symbol must be a ticker: a letter or digit, then up to 15 letters, digits or . _ / ^ -');
+    expect((await t.get<ProblemBody>('/v1/gex?symbol=REQ&expirations=2099-1-2')).body.detail).toBe('Invalid query: expirations must be dates written YYYY-MM-DD, separated by commas (at most 200)');
+  });
+
+  it('a body field: the body, the field, and the format', async () => {
+    const response = await t.request({
+      method: 'POST',
+      url: '/v1/journal/transactions',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ transactions: [{ date: '05/01/2024', type: 'BUY', symbol: 'AAPL', quantity: 1, price: 1 }] }),
+    });
+    expect(response.statusCode).toBe(400);
+    const body = response.json<ProblemBody>();
+    expect(body.detail).toContain('Invalid body: transactions.0.date must be a date written YYYY-MM-DD or an ISO 8601 instant with an offset');
+  });
+});
+
+describe('dates past the years served', () => {
+  it('/v1/vanna?at=9999-12-31 is a 400 naming at (issue 18 saw a 500)', async () => {
+    const response = await t.get<ProblemBody>('/v1/vanna?symbol=REQ&at=9999-12-31');
+    expect(response.status).toBe(400);
+    expect(response.body.errors?.[0]?.param).toBe('at');
+  });
+});
