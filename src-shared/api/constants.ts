@@ -83,6 +83,8 @@ export const TRANSACTION_TYPES = [
   'OTHER',
 ] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+/** The types that are trades (a summary's `tradesByType`): fills and option settlements; deposits, dividends and the like are not. */
+export const TRADE_ROW_TYPES: readonly TransactionType[] = [...FILL_TYPES, 'ASSIGNMENT', 'EXERCISE', 'EXPIRATION'];
 
 /** `period` of /journal/performance, and the `range.period` of its answer (which adds `custom`). */
 export const PERFORMANCE_PERIODS = ['weekly', 'monthly'] as const;

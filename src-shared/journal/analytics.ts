@@ -3,6 +3,8 @@
  * the range (binary search to the first day), never the raw transactions. Results are domain values: money in
  * integer minor units, summed exactly; the server's presenters round to cents for the /v1 JSON.
  */
+import { TRADE_ROW_TYPES } from '../api/constants';
+import { isCampaign } from './chains';
 import { TRANSACTION_TYPES } from './model';
 import { monthRange, weekRange } from '../calendar';
 import { dateOfQuery as journalDate } from '../zone';
@@ -216,8 +218,10 @@ export interface YearResult {
   /** Largest peak-to-trough fall of the cumulative P&L (≥ 0). */
   maxDrawdownMinor: number;
   tradingDays: { active: number; winning: number; losing: number; bestDay: DayPL | null; worstDay: DayPL | null };
-  /** Count of each transaction type (every type named, 0 included). */
+  /** Count of each trade type (fills and settlements, every one named, 0 included). */
   tradesByType: Record<string, number>;
+  /** Count of each other type (deposits, dividends, fees...: not trades, issue 18), every one named. */
+  otherRowsByType: Record<string, number>;
   /** P&L of each calendar month, January first. */
   monthlyMinor: number[];
   /** Other currencies with activity in the year. */
@@ -228,7 +232,8 @@ export interface YearResult {
 function chainCounts(ledger: Ledger, from: string, to: string): YearResult['chains'] {
   const counts = { opened: 0, closed: 0, openedUpToYear: 0, closedUpToYear: 0, wins: 0, losses: 0 };
   for (const chain of ledger.chains) {
-    if (chain.currency !== ledger.reportingCurrency) continue;
+    // Stock-only chains (no option leg) are no campaigns (chains.ts isCampaign).
+    if (chain.currency !== ledger.reportingCurrency || !isCampaign(chain)) continue;
     if (chain.openDay <= to) counts.openedUpToYear += 1;
     if (chain.openDay >= from && chain.openDay <= to) counts.opened += 1;
     if (chain.closeDay === null) continue;
@@ -275,8 +280,9 @@ export function yearSummary(ledger: Ledger, year: number): YearResult {
   });
 
   const tradesByType: Record<string, number> = {};
+  const otherRowsByType: Record<string, number> = {};
   TRANSACTION_TYPES.forEach((type, index) => {
-    tradesByType[type] = typeCounts[index] ?? 0;
+    (TRADE_ROW_TYPES.includes(type) ? tradesByType : otherRowsByType)[type] = typeCounts[index] ?? 0;
   });
 
   return {
@@ -289,6 +295,7 @@ export function yearSummary(ledger: Ledger, year: number): YearResult {
     maxDrawdownMinor: equity.maxDrawdownMinor,
     tradingDays,
     tradesByType,
+    otherRowsByType,
     monthlyMinor,
     byCurrency: otherCurrencies(ledger, from, to),
   };
