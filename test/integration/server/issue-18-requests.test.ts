@@ -75,3 +75,15 @@ describe('dates past the years served', () => {
     expect(response.body.errors?.[0]?.param).toBe('at');
   });
 });
+
+describe('messages point to no file of the source tree', () => {
+  it('an unknown file, an image, and the importer list speak in words, not "docs/importers.md"', async () => {
+    const unknown = await t.request({ method: 'POST', url: '/v1/imports', headers: { 'content-type': 'text/csv' }, payload: 'alpha,beta,gamma\n1,2,3\n' });
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.body).toContain('generic CSV format (a header of date, type, symbol, quantity, price, amount');
+    const png = await t.request({ method: 'POST', url: '/v1/imports', headers: { 'content-type': 'application/octet-stream' }, payload: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]) });
+    expect(png.statusCode).toBe(422);
+    const formats = await t.request('/v1/import-formats');
+    for (const answer of [unknown, png, formats]) expect(answer.body).not.toMatch(/docs\/\w+\.md/);
+  });
+});
