@@ -88,6 +88,11 @@ export const GexResponse = Type.Object({
     excludedContracts: ExcludedContractsCount,
     snapshotId: Type.Integer({ description: 'The stored snapshot answered on (/v1/snapshots)' }),
   }),
+  emptyScope: Nullable(
+    Type.String({
+      description: 'Why the scope holds no contract (every expiration in it has expired at the quote time, e.g. 0DTE after the close): gammaZone, the flip and the walls then mean nothing. Null when it holds contracts',
+    }),
+  ),
   asOf: Type.String(),
 });
 export type GexResponseT = Static<typeof GexResponse>;

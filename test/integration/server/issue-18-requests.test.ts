@@ -87,3 +87,27 @@ describe('messages point to no file of the source tree', () => {
     for (const answer of [unknown, png, formats]) expect(answer.body).not.toMatch(/docs\/\w+\.md/);
   });
 });
+
+describe('a scope whose expirations have all expired', () => {
+  it('0DTE after the close says so instead of "positive gamma" over an empty profile', async () => {
+    const contract = (right: 'C' | 'P', strike: number, expiration: string): OptionContract => ({ root: 'ZDT', expiration, strike, right, openInterest: 1000, iv: 0.25, bid: 1, ask: 1.1, multiplier: 100 });
+    // Friday 2024-01-05 16:30 New York: that day's expiration settled at 16:00.
+    storeChain(t.ctx, {
+      symbol: 'ZDT',
+      spot: 100,
+      quoteTime: '2024-01-05T21:30:00Z',
+      source: 'generic',
+      contracts: [contract('C', 105, '2024-01-05'), contract('P', 95, '2024-01-05'), contract('C', 105, '2024-01-12'), contract('P', 95, '2024-01-12')],
+    });
+    const zeroDte = await t.get<GexResponseT>('/v1/gex?symbol=ZDT&maxDte=0');
+    expect(zeroDte.status).toBe(200);
+    expect(zeroDte.body.meta.expirations).toEqual([]);
+    expect(zeroDte.body.emptyScope).toBe(
+      "All expirations in this scope have expired at the snapshot's quote time (2024-01-05 16:30 New York), or lie outside it: no contract is in scope, so the dealers' gamma is not known. The nearest unexpired expiration is 2024-01-12.",
+    );
+    const week = await t.get<GexResponseT>('/v1/gex?symbol=ZDT');
+    expect(week.body.emptyScope, 'a scope with contracts').toBeNull();
+    expect(week.body.meta.expirations).toEqual(['2024-01-12']);
+  });
+
+});
