@@ -2,10 +2,12 @@
  * Issue 18's smaller request items: `expirationsCount` is clamped like `limit` and refused beside `expirations`;
  * a format error says which format, for the query and for a body; `/vanna?at=9999-12-31` is a 400, not a 500.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { GexResponseT } from '../../../src-shared/api/schemas';
+import type { GexResponseT, ImportReport, ImportsResponseT } from '../../../src-shared/api/schemas';
 import type { OptionContract } from '../../../src-shared/exposure/model';
-import { storeChain, useTestApp } from '../../helper';
+import { REPO_ROOT, storeChain, useTestApp } from '../../helper';
 
 interface ProblemBody {
   code: string;
@@ -110,4 +112,19 @@ describe('a scope whose expirations have all expired', () => {
     expect(week.body.meta.expirations).toEqual(['2024-01-12']);
   });
 
+});
+
+describe('an import report whose counts add up', () => {
+  it('lists the rows merged into another row’s transaction: rows = imported + duplicates + skipped + merged, stored and listed again', async () => {
+    const text = readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'brokers', 'tastytrade_v2_20col_history_2018-2024_avion23.csv'), 'utf8');
+    const uploaded = await t.request({ method: 'POST', url: '/v1/imports?broker=tastytrade', headers: { 'content-type': 'text/csv' }, payload: text });
+    expect(uploaded.statusCode, uploaded.body.slice(0, 300)).toBe(201);
+    const report = uploaded.json<ImportReport>();
+    expect(report.mergedCount, 'seven corporate-action pairs').toBe(7);
+    expect(report.rows).toBe(report.imported + report.duplicates + report.skippedCount + report.mergedCount);
+    expect(report.merged.map((m) => m.lines)).toContainEqual([237, 238]);
+    const listed = (await t.get<ImportsResponseT>('/v1/imports')).body.imports.find((i) => i.id === report.id);
+    expect(listed?.merged, 'the stored report keeps them').toEqual(report.merged);
+    expect(listed?.mergedCount).toBe(7);
+  });
 });
