@@ -4,7 +4,7 @@
  *
  * - main: ESM (package.json "type": "module"); dependencies stay external (node_modules ship in the app). Two
  *   entries: main.js and journal-worker.js, the journal's worker thread, which the main process starts from beside
- *   itself (src-main/services/journal-client.ts); shared chunks stay in the same folder, so every module of the
+ *   itself (src-main/services/journal/client.ts); shared chunks stay in the same folder, so every module of the
  *   main process resolves the worker (and ../preload) from out/main.
  * - preload: CommonJS (`preload.cjs`), because sandboxed preloads cannot be ES modules.
  * - renderer in development: the Vite dev server proxies /v1 to the API the main process starts on
@@ -24,9 +24,9 @@ export default defineConfig({
       rollupOptions: {
         input: {
           main: here('./src-main/electron/main.ts'),
-          'journal-worker': here('./src-main/services/journal-worker.ts'),
-          // Chain files and history points off the event loop (services/exposure-worker-client.ts).
-          'exposure-worker': here('./src-main/services/exposure-worker.ts'),
+          'journal-worker': here('./src-main/services/journal/worker.ts'),
+          // Chain files and history points off the event loop (services/exposure/worker-client.ts).
+          'exposure-worker': here('./src-main/services/exposure/worker.ts'),
           // Research exports (the Parquet lake), a thread per export (services/exports.ts).
           'lake-worker': here('./src-main/services/lake-worker.ts'),
         },

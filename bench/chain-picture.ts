@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parseChainFile } from '../src-main/chains/index';
 import { createContext, type OwnedContext } from '../src-main/context';
 import { presentExpirations, presentGexGrid } from '../src-main/server/presenters/exposure';
-import { gexGrid } from '../src-main/services/exposure-reads';
+import { gexGrid } from '../src-main/services/exposure/reads';
 import type { Result } from '../src-main/services/result';
 import { expirationStats, type StatsRow } from '../src-shared/exposure/expiration-stats';
 import { computeGexProfile } from '../src-shared/exposure/gex';

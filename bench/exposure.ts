@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parseChainFile } from '../src-main/chains/index';
 import { createContext, type OwnedContext } from '../src-main/context';
 import { presentGex, presentGexProfile, presentHistory, presentVanna } from '../src-main/server/presenters/exposure';
-import { preparePacked } from '../src-main/services/exposure-compute';
+import { preparePacked } from '../src-main/services/exposure/compute';
 import type { Result } from '../src-main/services/result';
 import { prepareChain } from '../src-shared/exposure/prepare';
 import { CHAIN_FIXTURES, tempDir } from '../test/paths';
@@ -92,7 +92,7 @@ export async function benchExposure(): Promise<BenchLine[]> {
     contexts.push(history);
     for (let i = 0; i < 20; i += 1) value(history.exposure.ingestText(text, { quoteTime: `2024-01-05T${String(9 + Math.floor(i / 3)).padStart(2, '0')}:${String((i % 3) * 20).padStart(2, '0')}:00-05:00` }));
     const historyQuery = { symbol: 'SPX', formula: 'per_1pct' as const };
-    const historyRequest = async () => JSON.stringify(presentHistory(value(await history.exposure.gexHistory(historyQuery, history.writes))));
+    const historyRequest = async () => JSON.stringify(presentHistory(value(await history.exposure.gexHistory(historyQuery))));
     // Cold: no point of the scope kept (each run deletes them first), 20 computed in the exposure worker and stored.
     const dropPoints = history.db.prepare("DELETE FROM gex_history WHERE scope LIKE 'per_1pct|%'");
     await historyRequest(); // starts the worker

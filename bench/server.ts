@@ -3,8 +3,9 @@ import { readFileSync, rmSync } from 'node:fs';
 import { syntheticTransactions } from '../src-shared/demo/journal';
 import { systemClock } from '../src-main/clock';
 import { openDataFolder } from '../src-main/context';
-import { ExposureService } from '../src-main/services/exposure';
-import { JournalService } from '../src-main/services/journal';
+import { ExposureService } from '../src-main/services/exposure/service';
+import { WriteQueue } from '../src-main/db/writes';
+import { JournalService } from '../src-main/services/journal/service';
 import { saveSettings } from '../src-main/settings';
 import { startServe } from '../test/cli';
 import { REPO_ROOT, tempDir } from '../test/paths';
@@ -34,7 +35,7 @@ export async function benchServer(soakSeconds = 30): Promise<BenchLine[]> {
     new JournalService(folder.db, () => folder.settings, systemClock).importFile({ text: toGenericCsv(syntheticTransactions(100_000, 42)), broker: 'generic' });
     const withChain = (() => {
       try {
-        return new ExposureService(folder.db, () => folder.settings, systemClock).ingestText(readFileSync(SPX_FIXTURE, 'utf8'), {}).ok;
+        return new ExposureService(folder.db, () => folder.settings, systemClock, new WriteQueue(folder.db)).ingestText(readFileSync(SPX_FIXTURE, 'utf8'), {}).ok;
       } catch {
         return false;
       }

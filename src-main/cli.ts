@@ -5,14 +5,14 @@ import { BUSY_MESSAGE, CLI_BUSY_TIMEOUT_MS, domainFailure, EXIT_FAILED, listenFa
 import { systemClock } from './clock';
 import { openDataFolder } from './context';
 import { DataFolderError } from './db/data-folder';
-import { isDatabaseBusy } from './db/writes';
+import { isDatabaseBusy, WriteQueue } from './db/writes';
 import { defaultDataDir } from './paths';
 import { startServer } from './serve';
-import { ExposureService } from './services/exposure';
+import { ExposureService } from './services/exposure/service';
 import { importerIdOf } from './importers/index';
 import { CLI_OVERRIDE_NAMES } from './chains/index';
 import { runExport, runLakeImport } from './lake/cli';
-import { JournalService } from './services/journal';
+import { JournalService } from './services/journal/service';
 import type { Result } from './services/result';
 
 const USAGE = `strikebook — trade journal and dealer exposure, with a local /v1 API
@@ -114,7 +114,7 @@ async function main(argv: string[]): Promise<void> {
   // The CLI works in this thread (no event loop to protect), so it may wait for the server's writes to finish.
   const clock = systemClock;
   const folder = openDataFolder({ dataDir, busyTimeoutMs: CLI_BUSY_TIMEOUT_MS, clock });
-  const ctx = { ...folder, journal: new JournalService(folder.db, () => folder.settings, clock), exposure: new ExposureService(folder.db, () => folder.settings, clock) };
+  const ctx = { ...folder, journal: new JournalService(folder.db, () => folder.settings, clock), exposure: new ExposureService(folder.db, () => folder.settings, clock, new WriteQueue(folder.db)) };
   try {
     if (command === 'import') {
       if (rest.length === 0) fail('import: name at least one file');

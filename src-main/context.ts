@@ -8,9 +8,10 @@ import { isDatabaseBusy, WriteQueue } from './db/writes';
 import type { AppContext } from './server/context';
 import { ensureKeyFile, KeyStore } from './server/keys';
 import { KEY_FILE, stageKeyFile, type StagedKeyFile } from './server/key-file';
-import { ExposureService } from './services/exposure';
+import { ExposureService } from './services/exposure/service';
 import { ExportJobs } from './services/exports';
-import { JournalWorkerClient } from './services/journal-client';
+import { ImportFormatsService } from './services/journal/import-formats';
+import { createJournalClient } from './services/journal/client';
 import { loadSettings, saveSettings, type Settings } from './settings';
 
 export const DB_FILE = 'strikebook.db';
@@ -38,6 +39,12 @@ export interface ContextOptions {
 }
 
 export interface OwnedContext extends AppContext {
+  /**
+   * The process's write turns: a write on `db` goes through `writes.run(...)`, so it never meets the journal worker's
+   * lock, and a busy database is retried asynchronously, then answered 503. The services that write hold it (they
+   * are given it here); routes never take a turn themselves.
+   */
+  writes: WriteQueue;
   apiKey: string;
   backupPath: string | null;
   /**
@@ -119,7 +126,7 @@ export function createContext(options: ContextOptions): OwnedContext {
   let settings = folder.settings;
   const getSettings = () => settings;
   const writes = new WriteQueue(db);
-  const journal = new JournalWorkerClient({
+  const journal = createJournalClient({
     dbPath: folder.dbPath,
     writes,
     settings: getSettings,
@@ -129,7 +136,7 @@ export function createContext(options: ContextOptions): OwnedContext {
     ...(options.log ? { log: options.log } : {}),
     ...(maxPages === undefined ? {} : { maxPages }),
   });
-  const exposure = new ExposureService(db, getSettings, clock, options.log);
+  const exposure = new ExposureService(db, getSettings, clock, writes, options.log);
   const exports = new ExportJobs({
     db,
     dbPath: folder.dbPath,
@@ -161,6 +168,7 @@ export function createContext(options: ContextOptions): OwnedContext {
     keys,
     journal,
     exposure,
+    importFormats: new ImportFormatsService(db, clock, writes),
     exports,
     writes,
     keyFilePath: folder.keyFilePath,

@@ -5,7 +5,7 @@ import { buildApp, type App } from '../src-main/server/app';
 import { createContext, type OwnedContext } from '../src-main/context';
 import type { Clock } from '../src-main/clock';
 import type { Settings } from '../src-main/settings';
-import type { IngestResult } from '../src-main/services/exposure';
+import type { IngestResult } from '../src-main/services/exposure/service';
 import type { ChainSnapshot } from '../src-shared/exposure/model';
 
 export { REPO_ROOT, SHARED_FIXTURES, CHAIN_FIXTURES, BROKER_FIXTURES_SHARED, haveSharedChains, TEST_PORT, HOST, tempDir } from './paths';

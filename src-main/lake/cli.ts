@@ -8,7 +8,7 @@ import { isIsoDate } from '../../src-shared/calendar';
 import { parseDateTimeInZone } from '../../src-shared/zone';
 import { domainFailure, type CliFailure } from '../cli-errors';
 import type { DataFolder } from '../context';
-import type { ExposureService } from '../services/exposure';
+import type { ExposureService } from '../services/exposure/service';
 import { exportLake, type ExportSummary } from './export';
 import { importLake, type LakeImportSummary } from './import';
 import { progressBar, type ProgressStream } from './progress';

@@ -9,7 +9,7 @@ import { existsSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { ChainSnapshot } from '../../src-shared/exposure/model';
 import { describeError, failure, ok, type Result } from '../services/result';
-import type { IngestResult } from '../services/exposure-values';
+import type { IngestResult } from '../services/exposure/values';
 import { parquetFilesUnder } from './layout';
 import { lakeMetaText, readFooter, readRows } from './parquet';
 import { snapshotFromRows } from './rows';

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../clock';
-import type { ExposureService, PlannedAnswer } from '../services/exposure';
+import type { SnapshotChanges } from '../services/exposure/chain-cache';
+import type { PlannedAnswer } from '../services/exposure/service';
 import type { Access } from './route-kit';
 import { CACHE_CONTROL, JSON_TYPE } from './route-kit';
 
@@ -36,7 +37,8 @@ const REMEMBERED_URL_BYTES = 2 * 1024 * 1024;
  * The exposure answers of the HTTP layer: computed answers serialised and kept per key for `cacheSeconds` (each
  * expires on the clock's monotonic time, purged then so that the memory goes back too), and the URLs that led to
  * them, for the fast path (fast-path.ts). An answer goes as soon as the snapshots it was computed on change: the
- * exposure service says so, for its own writes and for those of other processes, and only for snapshots.
+ * snapshots' changes (the exposure service's chain cache, chain-cache.ts) say so, for its own writes and for those of
+ * other processes, and only for snapshots. It knows nothing else of the service.
  */
 export class AnswerCache {
   private readonly answers: LRUCache<string, CachedAnswer>;
@@ -48,7 +50,7 @@ export class AnswerCache {
   private readonly unsubscribe: () => void;
 
   constructor(
-    private readonly exposure: ExposureService,
+    private readonly changes: SnapshotChanges,
     clock: Clock,
     private readonly cacheSeconds: () => number,
   ) {
@@ -61,7 +63,7 @@ export class AnswerCache {
       perf: { now: () => clock.monotonicMs() },
       ttlResolution: 0,
     });
-    this.unsubscribe = exposure.onSnapshotsChanged((symbol) => (symbol === null ? this.clear() : this.drop(symbol)));
+    this.unsubscribe = changes.onSnapshotsChanged((symbol) => (symbol === null ? this.clear() : this.drop(symbol)));
   }
 
   /** The answer of `planned`: from the cache, or computed, serialised and kept. */
@@ -99,7 +101,7 @@ export class AnswerCache {
     const remembered = this.urls.get(url);
     if (remembered === undefined) return null;
     // Snapshots stored by another process drop the answers (through onSnapshotsChanged) before the look-up.
-    this.exposure.refresh();
+    this.changes.refresh();
     const answer = this.answers.get(remembered.key);
     return answer === undefined ? null : { answer, access: remembered.access };
   }

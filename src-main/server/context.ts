@@ -2,10 +2,10 @@ import type { Database } from 'better-sqlite3';
 import type { Clock } from '../clock';
 import type { Settings } from '../settings';
 import type { KeyStore } from './keys';
-import type { JournalApi } from '../services/journal-client';
-import type { ExposureService } from '../services/exposure';
-import type { WriteQueue } from '../db/writes';
+import type { JournalApi } from '../services/journal/client';
+import type { ExposureService } from '../services/exposure/service';
 import type { ExportJobs } from '../services/exports';
+import type { ImportFormatsService } from '../services/journal/import-formats';
 
 /** Everything a route needs; built once by `createContext` (src-main/context.ts) and closed with it. */
 export interface AppContext {
@@ -19,13 +19,10 @@ export interface AppContext {
   /** The journal, answered by its worker thread (imports, undo and the ledger never run on the event loop). */
   journal: JournalApi;
   exposure: ExposureService;
+  /** The saved import formats (the Import page's mapping step). */
+  importFormats: ImportFormatsService;
   /** Research exports (the Parquet lake), each in a lake worker thread of its own. */
   exports: ExportJobs;
-  /**
-   * The process's write turns: a write on `db` goes through `writes.run(...)`, so it never meets the journal
-   * worker's lock, and a busy database is retried asynchronously, then answered 503.
-   */
-  writes: WriteQueue;
   /** Path of the plaintext key file for the user's scripts. */
   keyFilePath: string;
   demo: boolean;

@@ -15,7 +15,7 @@ import { SnapshotRepository } from '../db/snapshots';
 import type { ExportProgress, ExportSummary } from '../lake/export';
 import type { LakeWorkerData, LakeWorkerMessage } from './lake-worker';
 import { describeError, failure, ok, type Result } from './result';
-import { workerScript } from './worker-thread';
+import { fromWire, WorkerError, workerScript } from './worker-thread';
 
 export const EXPORTS_DIR = 'exports';
 /** Finished exports remembered for GET /v1/exports. */
@@ -43,13 +43,6 @@ export interface ExportJob {
   progress: { snapshotsDone: number; snapshotsTotal: number | null; rowsWritten: number };
   summary: Omit<ExportSummary, 'out'> | null;
   error: string | null;
-}
-
-export class ExportWorkerError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ExportWorkerError';
-  }
 }
 
 export interface ExportJobsOptions {
@@ -117,12 +110,18 @@ export class ExportJobs {
       request: { out, ...(symbol === undefined ? {} : { symbol }), ...(request.from === undefined ? {} : { from: request.from }), ...(request.to === undefined ? {} : { to: request.to }) },
       rate: this.options.rate(),
     };
-    const { script, entry } = workerScript('lake-worker', this.options.moduleUrl ?? import.meta.url, (message) => new ExportWorkerError(message));
+    const { script, entry } = workerScript('lake-worker', this.options.moduleUrl ?? import.meta.url, (message) => new WorkerError('lake', message));
     const worker = new Worker(script, { workerData: { ...data, ...(entry === undefined ? {} : { entry }) }, name: 'strikebook-lake' });
     const ended = new Promise<void>((resolve) => {
       worker.on('message', (message: LakeWorkerMessage) => {
         if (message.type === 'progress') this.progress(job, message.progress);
-        else this.finish(job, message.result);
+        // An error thrown in the worker (a bug, a full disk) fails the job as the thread's end would, naming it.
+        else if (message.ok) this.finish(job, message.value as Result<ExportSummary>);
+        else {
+          const error = fromWire(message.error, 'lake');
+          this.options.log?.(`[lake worker] ${error.stack ?? error.message}`);
+          this.fail(job, `the export stopped: ${error.message}`);
+        }
       });
       worker.on('error', (error: Error) => {
         this.options.log?.(`[lake worker] ${error.stack ?? error.message}`);

@@ -1,7 +1,6 @@
 import type { Clock } from '../clock';
-import type { WriteQueue } from '../db/writes';
 import type { Settings } from '../settings';
-import type { ExposureService } from './exposure';
+import type { ExposureService } from './exposure/service';
 import { describeError } from './result';
 
 /** How far a quote time may lie after the poll (clocks of two machines) before the snapshot is refused. */
@@ -52,7 +51,6 @@ const INDEX_SYMBOLS = new Set(['SPX', 'NDX', 'RUT', 'VIX', 'XSP', 'DJX', 'OEX', 
 export interface OnlineSourceContext {
   readonly settings: Pick<Settings, 'onlineSource'>;
   clock: Clock;
-  writes: WriteQueue;
   exposure: ExposureService;
 }
 
@@ -144,7 +142,7 @@ export class OnlineSource {
       const body = await readCapped(response, this.limits.maxBytes).catch(timedOut);
       // Parsed, prepared and evaluated in the exposure worker (the bytes moved there), like POST /v1/chains; a quote
       // time after the poll is refused there (exposure-compute.ts, planChainFile).
-      const stored = await this.ctx.exposure.ingestFile(body, { format: 'cboe-json', symbol, source: 'online', polled: { atMs: this.nowMs(), skewMs: MAX_CLOCK_SKEW_MS } }, this.ctx.writes);
+      const stored = await this.ctx.exposure.ingestFile(body, { format: 'cboe-json', symbol, source: 'online', polled: { atMs: this.nowMs(), skewMs: MAX_CLOCK_SKEW_MS } });
       if (!stored.ok) throw new Error(describeError(stored.error));
       const result = stored.value;
       this.failures.delete(symbol);

@@ -1,8 +1,121 @@
+/**
+ * The one protocol of the server's worker threads (journal, exposure, lake) and the main thread's side of a worker.
+ * A call is a `CallMessage`, its answer a `ReplyMessage`; domain errors are part of the answers (results are plain
+ * data), and thrown errors cross the thread boundary as a `WireError` and are thrown again on the main thread: a busy
+ * database (the server answers 503), a full disk (507), a stopped job, or anything else (a bug: 500, logged).
+ */
 import { existsSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { Worker, type MessagePort } from 'node:worker_threads';
 import { collectGarbage, COLLECT_AFTER_DECODE_BYTES } from './worker-gc';
-import { STOP_CODES, type StopReason } from '../checkpoint';
+import { ParseStopped, STOP_CODES, type StopReason } from '../checkpoint';
+import { DatabaseBusyError, isDatabaseBusy, isStorageFull, StorageFullError } from '../db/writes';
+
+/** A call to a worker: a method of its handler map with its arguments; `Extra` is what a worker needs beside them. */
+export type CallMessage<Extra extends object = object> = {
+  type: 'call';
+  id: number;
+  method: string;
+  args: unknown[];
+  /** A job's stop flag: the parse looks at it; the worker says when it starts the job (announceStart). */
+  flag?: Int32Array;
+} & Extra;
+
+export type WireError = { kind: 'busy' } | { kind: 'full' } | { kind: 'stopped'; reason: StopReason } | { kind: 'error'; message: string; stack?: string };
+
+export type ReplyMessage = { type: 'reply'; id: number; ok: true; value: unknown } | { type: 'reply'; id: number; ok: false; error: WireError };
+
+export function toWire(error: unknown): WireError {
+  if (isDatabaseBusy(error)) return { kind: 'busy' };
+  if (isStorageFull(error)) return { kind: 'full' };
+  if (error instanceof ParseStopped) return { kind: 'stopped', reason: error.reason };
+  if (error instanceof Error) return { kind: 'error', message: error.message, ...(error.stack === undefined ? {} : { stack: error.stack }) };
+  return { kind: 'error', message: String(error) };
+}
+
+/**
+ * An unexpected error of a worker (a bug, or the thread's death) as an Error of this thread: the server answers 500
+ * and logs it. Its name says which worker (`JournalWorkerError`, `ExposureWorkerError`, `LakeWorkerError`).
+ */
+export class WorkerError extends Error {
+  constructor(
+    readonly worker: string,
+    message: string,
+    workerStack?: string,
+  ) {
+    super(message);
+    this.name = `${worker.charAt(0).toUpperCase()}${worker.slice(1)}WorkerError`;
+    if (workerStack !== undefined) this.stack = `${this.name}: ${message}\n(in the ${worker} worker) ${workerStack}`;
+  }
+}
+
+export function fromWire(error: WireError, worker: string): Error {
+  switch (error.kind) {
+    case 'busy':
+      return new DatabaseBusyError();
+    case 'full':
+      return new StorageFullError();
+    case 'stopped':
+      // A job the worker stopped on its flag: its caller was answered when the flag was raised, so this is rarely seen.
+      return new JobStoppedError(error.reason);
+    case 'error':
+      return new WorkerError(worker, error.message, error.stack);
+  }
+}
+
+/** In a worker: its port (a module that is not started as a worker thread fails at once, naming who starts it). */
+export function workerPort(port: MessagePort | null, startedBy: string): MessagePort {
+  if (port === null) throw new Error(`this module runs as a worker thread (see ${startedBy})`);
+  return port;
+}
+
+/**
+ * In a worker: where the OS allows it per thread (Linux), the thread yields the CPU to the event loop's thread, so
+ * that on a busy machine an import, a ledger rebuild or a 21k-contract chain does not delay the server's answers.
+ */
+export function yieldToEventLoop(): void {
+  if (process.platform !== 'linux') return;
+  try {
+    setPriority(10);
+  } catch {
+    // Not permitted: run at the normal priority.
+  }
+}
+
+/**
+ * In a worker: answers each call with what `handle` returns (or throws, as a WireError); other messages (a write
+ * turn's grant) go to `other`.
+ */
+export function serveCalls<M extends CallMessage = CallMessage>(port: MessagePort, handle: (call: M) => unknown, other?: (message: unknown) => void): void {
+  port.on('message', (message: unknown) => {
+    if (!isCall<M>(message)) {
+      other?.(message);
+      return;
+    }
+    Promise.resolve()
+      .then(() => handle(message))
+      .then(
+        (value) => port.postMessage({ type: 'reply', id: message.id, ok: true, value } satisfies ReplyMessage),
+        (error: unknown) => port.postMessage({ type: 'reply', id: message.id, ok: false, error: toWire(error) } satisfies ReplyMessage),
+      );
+  });
+}
+
+function isCall<M extends CallMessage>(message: unknown): message is M {
+  return typeof message === 'object' && message !== null && 'type' in message && message.type === 'call';
+}
+
+/** In a worker: tells the main thread that a job started (its time limit counts from now). */
+export function announceStart(port: MessagePort, id: number): void {
+  port.postMessage({ type: 'started', id });
+}
+
+/** A handler map's method by name, if it has one of its own. */
+export function isMethod<T extends object>(table: T, name: string): name is Extract<keyof T, string> {
+  return Object.prototype.hasOwnProperty.call(table, name);
+}
+
 
 /** Young-generation cap of a worker thread's heap (see WorkerThread.start). */
 export const WORKER_YOUNG_GENERATION_MB = 8;
@@ -14,15 +127,15 @@ export const WORKER_YOUNG_GENERATION_MB = 8;
 export const STOP_GRACE_MS = 750;
 
 /**
- * Where a worker's code is. From the TypeScript sources (vitest, tsx, the bench) the client is a `.ts` module and the
- * worker starts through ts-worker.mjs, which registers tsx in the new thread. From a bundle (out/node/cli.mjs by
- * scripts/build-node.mjs, out/main/*.js by electron-vite) the worker is an entry of its own beside it.
+ * Where a worker's code is. From the TypeScript sources (vitest, tsx, the bench) the worker's module is `source`
+ * beside `moduleUrl` (the client's module) and starts through ts-worker.mjs (beside this module), which registers tsx
+ * in the new thread. From a bundle (out/node/cli.mjs by scripts/build-node.mjs, out/main/*.js by electron-vite) the
+ * worker is an entry of its own named `baseName`, beside the bundle.
  */
-export function workerScript(baseName: string, moduleUrl: string, fail: (message: string) => Error): { script: URL; entry?: string } {
+export function workerScript(baseName: string, moduleUrl: string, fail: (message: string) => Error, source = `./${baseName}.ts`): { script: URL; entry?: string } {
   // Names in variables: bundlers must not treat these URLs as assets to copy.
   const tsBootstrap = './ts-worker.mjs';
-  const tsEntry = `./${baseName}.ts`;
-  if (moduleUrl.endsWith('.ts')) return { script: new URL(tsBootstrap, moduleUrl), entry: new URL(tsEntry, moduleUrl).href };
+  if (moduleUrl.endsWith('.ts')) return { script: new URL(tsBootstrap, import.meta.url), entry: new URL(source, moduleUrl).href };
   const bundled = [`./${baseName}.mjs`, `./${baseName}.js`].map((name) => new URL(name, moduleUrl));
   const found = bundled.find((url) => existsSync(fileURLToPath(url)));
   if (found === undefined) throw fail(`The ${baseName.replace('-', ' ')} is missing: none of ${bundled.map((url) => fileURLToPath(url)).join(', ')} exists (rebuild the bundle).`);
@@ -31,6 +144,14 @@ export function workerScript(baseName: string, moduleUrl: string, fail: (message
 
 /** What a reply settles: the call's value, or the error it ends with. */
 export type Settled = { ok: true; value: unknown } | { ok: false; error: Error };
+
+/** A worker on the protocol: its own failures are WorkerErrors named after `worker`, its replies settled by fromWire. */
+export function onProtocol(worker: string): { fail: (message: string) => Error; settle: (reply: ReplyMessage) => Settled } {
+  return {
+    fail: (message) => new WorkerError(worker, message),
+    settle: (reply) => (reply.ok ? { ok: true, value: reply.value } : { ok: false, error: fromWire(reply.error, worker) }),
+  };
+}
 
 /**
  * A job stopped before its end (docs/decisions.md §Jobs): its client went away (`cancelled`), the server is stopping
@@ -84,10 +205,12 @@ export function movable(file: string | Uint8Array): ArrayBuffer[] {
 }
 
 export interface WorkerThreadOptions<Reply extends { id: number }> {
-  /** The worker's module name without extension (`journal-worker`), also the thread's name after `strikebook-`. */
+  /** The worker's bundle entry (`journal-worker`); the thread is named after it (`strikebook-journal`). */
   baseName: string;
   /** The module the worker is found beside. */
   moduleUrl: string;
+  /** The worker's source module beside moduleUrl (default `./<baseName>.ts`; see workerScript). */
+  source?: string;
   /** What the thread starts with (the entry of the sources is added to it). */
   workerData?: Record<string, unknown>;
   /** An error of the thread itself (missing, closed, stopped): the server answers 500 and logs it. */
@@ -138,7 +261,7 @@ function isNotice(message: unknown): message is Notice {
  * be stopped: the flag is raised, the caller is answered at once, and a job still running STOP_GRACE_MS later is
  * ended with its thread (reads in flight are sent again to the next thread).
  */
-export class WorkerThread<Reply extends { id: number }> {
+export class WorkerThread<Reply extends { id: number } = ReplyMessage> {
   private worker: Worker | null = null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
@@ -155,8 +278,8 @@ export class WorkerThread<Reply extends { id: number }> {
   }
 
   private start(): Worker {
-    const { baseName, moduleUrl, fail, log } = this.options;
-    const { script, entry } = workerScript(baseName, moduleUrl, fail);
+    const { baseName, moduleUrl, fail, log, source } = this.options;
+    const { script, entry } = workerScript(baseName, moduleUrl, fail, source);
     const worker = new Worker(script, {
       workerData: { ...this.options.workerData, ...(entry === undefined ? {} : { entry }) },
       name: `strikebook-${baseName.replace(/-worker$/, '')}`,

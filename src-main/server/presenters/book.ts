@@ -5,7 +5,7 @@ import type { CampaignDetailResponseT, CampaignsResponseT, PositionJson, Positio
 import { adjustedBasis } from '../../../src-shared/journal/book';
 import { describeCollateral } from '../../../src-shared/journal/collateral';
 import { minorToCents } from '../../../src-shared/money';
-import type { CampaignRow, ChainDetail, ChainsResult, PositionRow, PositionsResult, PositionTotals } from '../../services/journal';
+import type { CampaignRow, ChainDetail, ChainsResult, PositionRow, PositionsResult, PositionTotals } from '../../services/journal/service';
 
 const centsOrNull = (minor: number | null) => (minor === null ? null : minorToCents(minor));
 

@@ -17,8 +17,8 @@ import type {
   SnapshotsResponseT,
   VannaResponseT,
 } from '../../../src-shared/api/schemas';
-import type { DiffValue, ExpirationsValue, ExposureEvent, GexProfileValue, GexValue, HistoryValue, SnapshotListing, VannaValue } from '../../services/exposure';
-import type { GexGridValue } from '../../services/exposure-reads';
+import type { DiffValue, ExpirationsValue, ExposureEvent, GexProfileValue, GexValue, HistoryValue, SnapshotListing, VannaValue } from '../../services/exposure/service';
+import type { GexGridValue } from '../../services/exposure/reads';
 
 /**
  * Why a scope holds no contract (issue 18: 0DTE after the close said "positive gamma" over an empty profile): the

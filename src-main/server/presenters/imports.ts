@@ -1,9 +1,9 @@
 /** The /v1 JSON of imports (with their kind) and of the import-format preview: transactions with their lines, money rounded to cents once. */
 import { MANUAL_SOURCE, type ImportKind } from '../../../src-shared/api/constants';
 import type { ImportFormatPreviewResponseT, ImportReport, PreviewTransactionJson } from '../../../src-shared/api/schemas';
-import type { ImportRecord } from '../../services/journal';
+import type { ImportRecord } from '../../services/journal/service';
 import type { ParsedRow } from '../../importers/types';
-import type { FormatPreview } from '../../services/import-formats';
+import type { FormatPreview } from '../../services/journal/import-formats';
 import { presentTransaction } from './journal';
 
 /** A parsed (not stored) transaction as the journal presents a stored one, with its line instead of its ids. */

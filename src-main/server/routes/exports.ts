@@ -7,7 +7,7 @@
 import { ExportIdParams, ExportJobSchema, ExportRequestBody, ExportsResponse, NoQuery } from '../../../src-shared/api/schemas';
 import { isIsoDate } from '../../../src-shared/calendar';
 import { parseDateTimeInZone } from '../../../src-shared/zone';
-import { instantBound } from '../../services/exposure-values';
+import { instantBound } from '../../services/exposure/values';
 import type { AppContext } from '../context';
 import { ApiError, unwrap } from '../problems';
 import { problemResponses, type V1 } from '../route-kit';

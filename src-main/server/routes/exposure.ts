@@ -25,8 +25,8 @@ import {
   VannaQuery,
   VannaResponse,
 } from '../../../src-shared/api/schemas';
-import type { ExposureEvent, PlannedAnswer } from '../../services/exposure';
-import { gexGrid, snapshotById } from '../../services/exposure-reads';
+import type { ExposureEvent, PlannedAnswer } from '../../services/exposure/service';
+import { gexGrid, snapshotById } from '../../services/exposure/reads';
 import type { AnswerCache } from '../answer-cache';
 import type { AppContext } from '../context';
 import { presentDiff, presentEvent, presentExpirations, presentGex, presentGexGrid, presentGexProfile, presentHistory, presentSnapshot, presentSnapshots, presentVanna } from '../presenters/exposure';
@@ -171,7 +171,7 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerC
       schema: readSchema('exposure', 'Levels over time: spot, total GEX, zone, flip and walls per stored snapshot, oldest first', GexHistoryQuery, GexHistoryResponse),
       preHandler: queryRules(...scopeRules, dateOrDateTime('from'), dateOrDateTime('to'), datesInOrder('from', 'to')),
     },
-    async (request) => presentHistory(unwrap(await ctx.exposure.gexHistory(request.query, ctx.writes))),
+    async (request) => presentHistory(unwrap(await ctx.exposure.gexHistory(request.query))),
   );
   v1.get(
     '/gex/diff',
@@ -197,7 +197,7 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerC
   v1.delete(
     '/snapshots/:id',
     { schema: { summary: 'Delete a stored snapshot (its history points too; events stay)', tags: ['exposure'], params: SnapshotIdParams, response: { 200: SnapshotDeleteResponse, ...problemResponses } } },
-    async (request) => unwrap(await ctx.writes.run(() => ctx.exposure.deleteSnapshot(request.params.id))),
+    async (request) => unwrap(await ctx.exposure.deleteSnapshot(request.params.id)),
   );
   v1.get(
     '/gex/events',

@@ -15,7 +15,6 @@ import {
 } from '../../../src-shared/api/schemas';
 import { IMPORT_FORMAT_LIMITS } from '../../../src-shared/api/constants';
 import { importerList } from '../../importers/index';
-import { ImportFormatsService } from '../../services/import-formats';
 import { customImporter } from '../../importers/custom/index';
 import type { AppContext } from '../context';
 import { unwrap } from '../problems';
@@ -24,7 +23,7 @@ import { problemResponses, type V1 } from '../route-kit';
 import { parseJsonBody, strictBodyCompiler } from '../validation';
 
 export function registerImportFormatRoutes(v1: V1, ctx: AppContext): void {
-  const formats = new ImportFormatsService(ctx.db, ctx.clock);
+  const formats = ctx.importFormats;
   // JSON bodies arrive as text (app.ts): parsed here, refusing prototype keys, then validated without coercion.
   const jsonBody = {
     preValidation: async (request: { body: unknown }) => {
@@ -44,17 +43,17 @@ export function registerImportFormatRoutes(v1: V1, ctx: AppContext): void {
   v1.post(
     '/import-formats',
     { ...jsonBody, schema: { summary: 'Save a format (a column mapping for one header)', tags: ['imports'], querystring: NoQuery, body: ImportFormatDraft, response: { 201: ImportFormatSchema, ...problemResponses } } },
-    async (request, reply) => reply.code(201).send(unwrap(await ctx.writes.run(() => formats.create(request.body)))),
+    async (request, reply) => reply.code(201).send(unwrap(await formats.create(request.body))),
   );
   v1.put(
     '/import-formats/:id',
     { ...jsonBody, schema: { summary: 'Replace a saved format (its id stays)', tags: ['imports'], querystring: NoQuery, params: ImportFormatIdParams, body: ImportFormatDraft, response: { 200: ImportFormatSchema, ...problemResponses } } },
-    async (request) => unwrap(await ctx.writes.run(() => formats.replace(request.params.id, request.body))),
+    async (request) => unwrap(await formats.replace(request.params.id, request.body)),
   );
   v1.delete(
     '/import-formats/:id',
     { schema: { summary: 'Delete a saved format (its past imports stay)', tags: ['imports'], querystring: NoQuery, params: ImportFormatIdParams, response: { 200: ImportFormatDeleteResponse, ...problemResponses } } },
-    async (request) => unwrap(await ctx.writes.run(() => formats.delete(request.params.id))),
+    async (request) => unwrap(await formats.delete(request.params.id)),
   );
   v1.post(
     '/import-formats/preview',

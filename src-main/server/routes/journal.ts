@@ -14,7 +14,7 @@ import {
   TransactionsResponse,
 } from '../../../src-shared/api/schemas';
 import type { Account } from '../../../src-shared/journal/model';
-import type { WithJournal } from '../../services/journal';
+import type { WithJournal } from '../../services/journal/service';
 import type { Result } from '../../services/result';
 import type { AppContext } from '../context';
 import { presentPerformance, presentTransaction, presentYear } from '../presenters/journal';

@@ -10,7 +10,8 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainSnapshot } from '../../../src-shared/exposure/model';
 import { systemClock } from '../../../src-main/clock';
-import { ExposureService } from '../../../src-main/services/exposure';
+import { ExposureService } from '../../../src-main/services/exposure/service';
+import { WriteQueue } from '../../../src-main/db/writes';
 import { DEFAULT_SETTINGS } from '../../../src-main/settings';
 import { startServer, type RunningServer } from '../../../src-main/serve';
 import { manualClock } from '../../clock';
@@ -64,7 +65,7 @@ describe('exposure caches keyed on the snapshots', () => {
     // Another process (the CLI) stores a newer snapshot through its own connection.
     const other = new Database(join(server.dataDir, 'strikebook.db'));
     try {
-      const result = new ExposureService(other, () => DEFAULT_SETTINGS, systemClock).ingest(chain('2099-11-20T16:00:00Z'));
+      const result = new ExposureService(other, () => DEFAULT_SETTINGS, systemClock, new WriteQueue(other)).ingest(chain('2099-11-20T16:00:00Z'));
       expect(result.ok).toBe(true);
     } finally {
       other.close();

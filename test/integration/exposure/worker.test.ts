@@ -8,7 +8,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ExposureWorkerClient } from '../../../src-main/services/exposure-worker-client';
+import { ExposureWorkerClient } from '../../../src-main/services/exposure/worker-client';
 import { buildTestApp, CHAIN_FIXTURES, REPO_ROOT, type TestApp } from '../../helper';
 import { readChain } from '../chains/quotedata';
 import { longestStallMs } from './stall';

@@ -7,7 +7,7 @@ import { syntheticTransactions } from '../../../src-shared/demo/journal';
 import { NO_NOTES } from '../../../src-shared/journal/import-report';
 import { systemClock } from '../../../src-main/clock';
 import { openDataFolder } from '../../../src-main/context';
-import { JournalService } from '../../../src-main/services/journal';
+import { JournalService } from '../../../src-main/services/journal/service';
 import type { ParsedRow } from '../../../src-main/importers/types';
 
 const dataDir = process.argv[2];

@@ -7,7 +7,7 @@ import type { Database } from 'better-sqlite3';
 import { Generations } from '../../../src-main/db/generations';
 import { ImportsRepository } from '../../../src-main/db/imports';
 import { TransactionsRepository } from '../../../src-main/db/transactions';
-import { transactionIdFor } from '../../../src-main/services/journal';
+import { transactionIdFor } from '../../../src-main/services/journal/service';
 import type { ImportedTransaction } from '../../../src-shared/journal/model';
 import { makeDayOf } from '../../../src-shared/zone';
 

@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ImportReport, ImportsResponseT, ManualDeleteResponseT, ManualTransactionsResponseT, PositionsResponseT, SummaryResponseT, TransactionJson, TransactionsResponseT } from '../../../src-shared/api/schemas';
-import { accountIdFor } from '../../../src-main/services/journal';
-import { manualAccountId } from '../../../src-main/services/manual-entries';
+import { accountIdFor } from '../../../src-main/services/journal/service';
+import { manualAccountId } from '../../../src-main/services/journal/manual-entries';
 import { REPO_ROOT, useTestApp } from '../../helper';
 
 const SOLD_BEFORE_HISTORY = readFileSync(join(REPO_ROOT, 'test/fixtures/brokers/generic_sold_before_history_selfwritten.csv'), 'utf8');

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src-main/db/open';
 import { WriteQueue } from '../../../src-main/db/writes';
 import { systemClock } from '../../../src-main/clock';
-import { JournalWorkerClient, journalWorkerScript } from '../../../src-main/services/journal-client';
+import { createJournalClient, journalWorkerScript } from '../../../src-main/services/journal/client';
 import { DEFAULT_SETTINGS } from '../../../src-main/settings';
 import { startServe } from '../../cli';
 import { REPO_ROOT, tempDir } from '../../paths';
@@ -65,7 +65,7 @@ describe('the journal worker starts in every run mode', () => {
     const { db } = openDatabase(dbPath);
     // The Electron app passes its own build of better-sqlite3; here Node's, through the same option.
     const nativeBinding = join(REPO_ROOT, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node');
-    const journal = new JournalWorkerClient({ dbPath, writes: new WriteQueue(db), settings: () => DEFAULT_SETTINGS, clock: systemClock, nativeBinding, moduleUrl: mainJs });
+    const journal = createJournalClient({ dbPath, writes: new WriteQueue(db), settings: () => DEFAULT_SETTINGS, clock: systemClock, nativeBinding, moduleUrl: mainJs });
     try {
       await journal.ready();
       const report = await journal.importFile({ text: readFileSync(PFE), filename: 'pfe.csv' });

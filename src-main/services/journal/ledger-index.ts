@@ -1,10 +1,10 @@
 import type { Database } from 'better-sqlite3';
-import { buildLedger, type Ledger } from '../../src-shared/journal/index';
-import type { Account, Transaction } from '../../src-shared/journal/model';
-import { AccountsRepository } from '../db/accounts';
-import { Generations } from '../db/generations';
-import { dataVersionReader } from '../db/open';
-import { toTransaction, TransactionsRepository, type LedgerRow } from '../db/transactions';
+import { buildLedger, type Ledger } from '../../../src-shared/journal/index';
+import type { Account, Transaction } from '../../../src-shared/journal/model';
+import { AccountsRepository } from '../../db/accounts';
+import { Generations } from '../../db/generations';
+import { dataVersionReader } from '../../db/open';
+import { toTransaction, TransactionsRepository, type LedgerRow } from '../../db/transactions';
 
 /** One shared copy per distinct string (currencies, symbols, account ids repeat on every row). */
 function interner(): (text: string) => string {

@@ -6,21 +6,21 @@
  */
 import type { Database } from 'better-sqlite3';
 import { hash, randomBytes } from 'node:crypto';
-import { FILL_TYPES, MANUAL_SOURCE, type TransactionType } from '../../src-shared/api/constants';
-import type { ManualTransactionT } from '../../src-shared/api/manual-schemas';
-import type { ImportedTransaction } from '../../src-shared/journal/model';
-import { makeDayOf } from '../../src-shared/zone';
-import { nowIso, type Clock } from '../clock';
-import { AccountsRepository } from '../db/accounts';
-import { Generations } from '../db/generations';
-import { ImportsRepository } from '../db/imports';
-import { toRow, TransactionsRepository, type TransactionRow } from '../db/transactions';
-import { Columns, RowReader } from '../importers/common/cells';
-import { dayToUtc } from '../importers/common/dates';
-import { ResultCollector, RowIdentity } from '../importers/common/result';
-import { OPTIONAL_COLUMNS, readRow, REQUIRED_COLUMNS } from '../importers/generic/index';
-import type { ImportRecord } from './journal-values';
-import { failure, ok, type Result } from './result';
+import { FILL_TYPES, MANUAL_SOURCE, type TransactionType } from '../../../src-shared/api/constants';
+import type { ManualTransactionT } from '../../../src-shared/api/manual-schemas';
+import type { ImportedTransaction } from '../../../src-shared/journal/model';
+import { makeDayOf } from '../../../src-shared/zone';
+import { nowIso, type Clock } from '../../clock';
+import { AccountsRepository } from '../../db/accounts';
+import { Generations } from '../../db/generations';
+import { ImportsRepository } from '../../db/imports';
+import { toRow, TransactionsRepository, type TransactionRow } from '../../db/transactions';
+import { Columns, RowReader } from '../../importers/common/cells';
+import { dayToUtc } from '../../importers/common/dates';
+import { ResultCollector, RowIdentity } from '../../importers/common/result';
+import { OPTIONAL_COLUMNS, readRow, REQUIRED_COLUMNS } from '../../importers/generic/index';
+import type { ImportRecord } from './values';
+import { failure, ok, type Result } from '../result';
 
 /** A row that passed every check: the transaction and the account it goes to. */
 export interface CheckedEntry {

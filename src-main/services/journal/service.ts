@@ -1,27 +1,27 @@
 import type { Database } from 'better-sqlite3';
 import { hash } from 'node:crypto';
-import { performance, yearSummary, type Ledger, type PerformanceResult, type YearResult } from '../../src-shared/journal/index';
-import type { Account, ImportedTransaction } from '../../src-shared/journal/model';
-import { boundReport, readStoredReport, type NotesInput } from '../../src-shared/journal/import-report';
-import { nowDate, nowIso, type Clock } from '../clock';
-import { AccountsRepository } from '../db/accounts';
-import { Generations } from '../db/generations';
-import { ImportsRepository } from '../db/imports';
-import { DEFAULT_CACHE_KIB, IMPORT_CACHE_KIB, setCacheSize, shrinkMemory } from '../db/open';
-import { TransactionsRepository } from '../db/transactions';
-import { parseImport } from '../importers/index';
-import type { ParsedRow, ParseOptions } from '../importers/types';
-import type { Settings } from '../settings';
-import { dateOfQuery, makeDayOf, todayIn } from '../../src-shared/zone';
-import { JournalBook } from './journal-book';
-import { JournalMarks } from './journal-marks';
-import { JournalBookReads } from './journal-positions';
+import { performance, yearSummary, type Ledger, type PerformanceResult, type YearResult } from '../../../src-shared/journal/index';
+import type { Account, ImportedTransaction } from '../../../src-shared/journal/model';
+import { boundReport, readStoredReport, type NotesInput } from '../../../src-shared/journal/import-report';
+import { nowDate, nowIso, type Clock } from '../../clock';
+import { AccountsRepository } from '../../db/accounts';
+import { Generations } from '../../db/generations';
+import { ImportsRepository } from '../../db/imports';
+import { DEFAULT_CACHE_KIB, IMPORT_CACHE_KIB, setCacheSize, shrinkMemory } from '../../db/open';
+import { TransactionsRepository } from '../../db/transactions';
+import { parseImport } from '../../importers/index';
+import type { ParsedRow, ParseOptions } from '../../importers/types';
+import type { Settings } from '../../settings';
+import { dateOfQuery, makeDayOf, todayIn } from '../../../src-shared/zone';
+import { JournalBook } from './book';
+import { JournalMarks } from './marks';
+import { JournalBookReads } from './positions';
 import { ManualEntries } from './manual-entries';
-import { firstIndex, JournalIndex } from './journal-index';
-import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from './result';
+import { firstIndex, JournalIndex } from './ledger-index';
+import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from '../result';
 import { previewFormat, savedImporters, type FormatPreview } from './import-formats';
-import type { ImportFormatDraftT } from '../../src-shared/api/schemas';
-import { pageOf } from './journal-values';
+import type { ImportFormatDraftT } from '../../../src-shared/api/schemas';
+import { pageOf } from './values';
 import type {
   BookRequest,
   CampaignsRequest,
@@ -36,9 +36,9 @@ import type {
   TransactionFilter,
   TransactionsPage,
   WithJournal,
-} from './journal-values';
+} from './values';
 
-export type * from './journal-values';
+export type * from './values';
 
 /** What the journal reads of the settings (the worker gets these with every call). */
 export type JournalSettings = Pick<Settings, 'timeZone' | 'reportingCurrency' | 'rate' | 'markMaxAgeDays'>;

@@ -1,10 +1,10 @@
 /** What the journal service takes and returns (docs/journal.md): imports, transaction pages, the book (positions, campaigns); and the paging rule. */
-import { PAGE_LIMIT_CAP, PAGE_LIMIT_DEFAULT, type TransactionSort, type TransactionType } from '../../src-shared/api/constants';
-import type { ChainRecord, ChainStep } from '../../src-shared/journal/index';
-import type { CampaignFigures, MarkedPosition } from '../../src-shared/journal/book';
-import type { Account, Transaction } from '../../src-shared/journal/model';
-import type { ImporterId, ParseResult } from '../importers/types';
-import type { InferredExpiration, NeedsAttention } from './journal-book';
+import { PAGE_LIMIT_CAP, PAGE_LIMIT_DEFAULT, type TransactionSort, type TransactionType } from '../../../src-shared/api/constants';
+import type { ChainRecord, ChainStep } from '../../../src-shared/journal/index';
+import type { CampaignFigures, MarkedPosition } from '../../../src-shared/journal/book';
+import type { Account, Transaction } from '../../../src-shared/journal/model';
+import type { ImporterId, ParseResult } from '../../importers/types';
+import type { InferredExpiration, NeedsAttention } from './book';
 
 /** The record of one import: what was read, stored, found twice, skipped, and worth knowing. */
 export interface ImportRecord {

@@ -3,7 +3,7 @@
  * `at=`/`from`/`to` names, how expirations resolve, an event's id and its days to expiry.
  */
 import { createHash } from 'node:crypto';
-import type { EventTypeFilter, Formula } from '../../src-shared/api/constants';
+import type { EventTypeFilter, Formula } from '../../../src-shared/api/constants';
 import {
   availableExpirations,
   UnknownExpirationError,
@@ -16,12 +16,12 @@ import {
   type GexResult,
   type PreparedChain,
   type VannaResult,
-} from '../../src-shared/exposure/index';
-import { addDays, daysBetween } from '../../src-shared/calendar';
-import { dateInZone, NEW_YORK, parseDateTimeInZone, zonedTimeToMs } from '../../src-shared/zone';
-import type { SnapshotHeadRow } from '../db/snapshots';
-import type { GexScopeQuery } from './exposure-compute';
-import { failure, ok, type Result } from './result';
+} from '../../../src-shared/exposure/index';
+import { addDays, daysBetween } from '../../../src-shared/calendar';
+import { dateInZone, NEW_YORK, parseDateTimeInZone, zonedTimeToMs } from '../../../src-shared/zone';
+import type { SnapshotHeadRow } from '../../db/snapshots';
+import type { GexScopeQuery } from './compute';
+import { failure, ok, type Result } from '../result';
 
 /** A stored snapshot, prepared for the engine. */
 export interface LoadedChain {

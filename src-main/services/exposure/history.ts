@@ -1,6 +1,6 @@
-import type { GexHistoryPoint } from '../../src-shared/exposure/index';
-import type { GexHistoryRepository } from '../db/gex-history';
-import type { WriteQueue } from '../db/writes';
+import type { GexHistoryPoint } from '../../../src-shared/exposure/index';
+import type { GexHistoryRepository } from '../../db/gex-history';
+import type { WriteQueue } from '../../db/writes';
 
 /** History points kept in memory while another process holds the write lock (a point is a few hundred bytes). */
 export const MAX_UNSTORED_POINTS = 10_000;

@@ -5,26 +5,19 @@
  * the answers (plans, points) go back to the exposure service, which stores them in its write turn
  * (docs/exposure.md, "Off the event loop").
  *
- * Started by exposure-worker-client.ts: from the sources through ts-worker.mjs, from a bundle as its own entry file.
+ * Started by worker-client.ts: from the sources through ts-worker.mjs, from a bundle as its own entry file.
  */
-import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import type { ConfirmedState, GexHistoryPoint, PreparedChain } from '../../src-shared/exposure/index';
-import { historyPoint, planChainFile, preparePacked, type ChainFileOptions, type GexScopeQuery, type IngestPlan, type PackedSnapshot } from './exposure-compute';
-import type { Result } from './result';
-import { ParseStopped, underFlag, type StopReason } from '../checkpoint';
-import { collectGarbage, COLLECT_AFTER_DECODE_BYTES } from './worker-gc';
+import type { ConfirmedState, GexHistoryPoint, PreparedChain } from '../../../src-shared/exposure/index';
+import { historyPoint, planChainFile, preparePacked, type ChainFileOptions, type GexScopeQuery, type IngestPlan, type PackedSnapshot } from './compute';
+import type { Result } from '../result';
+import { underFlag } from '../../checkpoint';
+import { collectGarbage, COLLECT_AFTER_DECODE_BYTES } from '../worker-gc';
+import { announceStart, isMethod, serveCalls, workerPort, yieldToEventLoop, type CallMessage } from '../worker-thread';
 
-const port = parentPort;
-if (port === null) throw new Error('exposure-worker.ts runs as a worker thread (see exposure-worker-client.ts)');
-if (process.platform === 'linux') {
-  try {
-    // As the journal worker: on a busy machine the event loop's thread gets the CPU first.
-    setPriority(10);
-  } catch {
-    // Not permitted: run at the normal priority.
-  }
-}
+const port = workerPort(parentPort, 'services/exposure/worker-client.ts');
+// As the journal worker: on a busy machine the event loop's thread gets the CPU first.
+yieldToEventLoop();
 
 /** What the service knows of the database when it asks for a plan (IngestBasis as data). */
 export interface BasisData {
@@ -55,20 +48,11 @@ const methods = {
 
 export type ExposureWorkerMethods = typeof methods;
 
-export interface ExposureCall {
-  id: number;
-  method: keyof ExposureWorkerMethods;
-  args: unknown[];
-  /** A job's stop flag (worker-thread.ts): the parse looks at it; the worker says when it starts the job. */
-  flag?: Int32Array;
-}
-
-export type ExposureReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string; stack?: string; stopped?: StopReason };
-
-port.on('message', (message: ExposureCall) => {
+serveCalls(port, (message: CallMessage) => {
+  if (!isMethod(methods, message.method)) throw new Error(`exposure worker: unknown method ${message.method}`);
+  const method = methods[message.method] as (...args: unknown[]) => unknown;
   let large = false;
   try {
-    const method = methods[message.method] as (...args: unknown[]) => unknown;
     // An upload's bytes are decoded once and let go: a 50 MB chain is not held twice while it is parsed.
     const upload = message.method === 'planChainFile' ? message.args[0] : undefined;
     if (upload instanceof Uint8Array) {
@@ -76,15 +60,10 @@ port.on('message', (message: ExposureCall) => {
       large = upload.byteLength >= COLLECT_AFTER_DECODE_BYTES;
       if (large) collectGarbage();
     }
-    const value = underFlag(message.flag, () => {
-      if (message.flag !== undefined) port.postMessage({ type: 'started', id: message.id });
+    return underFlag(message.flag, () => {
+      if (message.flag !== undefined) announceStart(port, message.id);
       return method(...message.args);
     });
-    port.postMessage({ id: message.id, ok: true, value } satisfies ExposureReply);
-  } catch (error) {
-    const failed = error instanceof Error ? error : new Error(String(error));
-    const stopped = error instanceof ParseStopped ? { stopped: error.reason } : {};
-    port.postMessage({ id: message.id, ok: false, message: failed.message, ...(failed.stack === undefined ? {} : { stack: failed.stack }), ...stopped } satisfies ExposureReply);
   } finally {
     // Its text (and, refused, everything read from it) is garbage once answered: collected then, not at the next
     // upload, whose peak it would otherwise add to (docs/importers.md §Bounded).

@@ -3,12 +3,12 @@
  * expiration × strike for a heat map through the service's /gex-like answers (cached by snapshot, formula and resolved
  * expirations like /gex), and one stored snapshot by id (`GET /v1/snapshots/{id}`, the Location of `POST /v1/chains`).
  */
-import type { Formula } from '../../src-shared/api/constants';
-import { computeGexGrid, type GexGridResult } from '../../src-shared/exposure/index';
-import type { Clock } from '../clock';
-import type { ExposureService } from './exposure';
-import { snapshotInfo, type PlannedAnswer, type SnapshotInfo, type SnapshotListing, type SnapshotSelector } from './exposure-values';
-import { failure, ok, type Result } from './result';
+import type { Formula } from '../../../src-shared/api/constants';
+import { computeGexGrid, type GexGridResult } from '../../../src-shared/exposure/index';
+import type { Clock } from '../../clock';
+import type { ExposureService } from './service';
+import { snapshotInfo, type PlannedAnswer, type SnapshotInfo, type SnapshotListing, type SnapshotSelector } from './values';
+import { failure, ok, type Result } from '../result';
 
 export interface GexGridValue {
   snapshot: SnapshotInfo;

@@ -8,17 +8,17 @@
  * from the instant its evidence was quoted: before that, the option waits under needsAttention.
  */
 import { LRUCache } from 'lru-cache';
-import { isoInstant, parseInstantMs } from '../../src-shared/calendar';
-import { expiryInstantMs, settlementOf } from '../../src-shared/exposure/index';
-import { firstWhere, rowsEndBy, type BookLedger } from '../../src-shared/journal/checkpoints';
-import { buildLedger, resumeLedger, type Ledger, type OpenPosition, type UnmatchedOpening } from '../../src-shared/journal/index';
-import { parseOccSymbol, type Transaction } from '../../src-shared/journal/model';
-import { instantMs } from '../../src-shared/journal/order';
-import { nextTradingDay } from '../../src-shared/trading-days';
-import { NEW_YORK, dateInZone, dayOfInstant, zonedTimeToMs } from '../../src-shared/zone';
-import type { Generations } from '../db/generations';
-import { CHECKPOINT_EVERY, withRowids, type JournalIndex } from './journal-index';
-import type { JournalMarks } from './journal-marks';
+import { isoInstant, parseInstantMs } from '../../../src-shared/calendar';
+import { expiryInstantMs, settlementOf } from '../../../src-shared/exposure/index';
+import { firstWhere, rowsEndBy, type BookLedger } from '../../../src-shared/journal/checkpoints';
+import { buildLedger, resumeLedger, type Ledger, type OpenPosition, type UnmatchedOpening } from '../../../src-shared/journal/index';
+import { parseOccSymbol, type Transaction } from '../../../src-shared/journal/model';
+import { instantMs } from '../../../src-shared/journal/order';
+import { nextTradingDay } from '../../../src-shared/trading-days';
+import { NEW_YORK, dateInZone, dayOfInstant, zonedTimeToMs } from '../../../src-shared/zone';
+import type { Generations } from '../../db/generations';
+import { CHECKPOINT_EVERY, withRowids, type JournalIndex } from './ledger-index';
+import type { JournalMarks } from './marks';
 
 /** The instrument of a position or an unmatched close. */
 type Instrument = Pick<OpenPosition, 'accountId' | 'currency' | 'symbol' | 'underlying' | 'isOption' | 'expiration' | 'strike' | 'right' | 'multiplier'>;

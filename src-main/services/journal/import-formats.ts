@@ -6,18 +6,19 @@
  */
 import type { Database } from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { IMPORT_FORMAT_LIMITS } from '../../src-shared/api/constants';
-import type { ImportFormatDraftT, ImportFormatJson, ImportFormatMappingT } from '../../src-shared/api/schemas';
-import { nowIso, type Clock } from '../clock';
-import { ImportFormatsRepository, type ImportFormatRow } from '../db/import-formats';
-import { canonicalNumber, normaliseName } from '../importers/common/cells';
-import { ResultCollector } from '../importers/common/result';
-import { notACsv } from '../importers/common/sniff';
-import { fileHead, isProse, readTable } from '../importers/common/table';
-import { customImporter, formatProblems, headerKey, parseWithFormat, type SavedFormat } from '../importers/custom/index';
-import { detectImporter } from '../importers/registry';
-import type { BrokerImporter, LineProblem, ParsedRow, ParseOptions, ParseResult } from '../importers/types';
-import { failure, MAX_FILE_PROBLEMS, ok, type Result } from './result';
+import { IMPORT_FORMAT_LIMITS } from '../../../src-shared/api/constants';
+import type { ImportFormatDraftT, ImportFormatJson, ImportFormatMappingT } from '../../../src-shared/api/schemas';
+import { nowIso, type Clock } from '../../clock';
+import type { WriteQueue } from '../../db/writes';
+import { ImportFormatsRepository, type ImportFormatRow } from '../../db/import-formats';
+import { canonicalNumber, normaliseName } from '../../importers/common/cells';
+import { ResultCollector } from '../../importers/common/result';
+import { notACsv } from '../../importers/common/sniff';
+import { fileHead, isProse, readTable } from '../../importers/common/table';
+import { customImporter, formatProblems, headerKey, parseWithFormat, type SavedFormat } from '../../importers/custom/index';
+import { detectImporter } from '../../importers/registry';
+import type { BrokerImporter, LineProblem, ParsedRow, ParseOptions, ParseResult } from '../../importers/types';
+import { failure, MAX_FILE_PROBLEMS, ok, type Result } from '../result';
 
 function toFormat(row: ImportFormatRow): ImportFormatJson {
   return {
@@ -48,16 +49,32 @@ export class ImportFormatsService {
   constructor(
     db: Database,
     private readonly clock: Clock,
+    private readonly writes: WriteQueue,
   ) {
     this.rows = new ImportFormatsRepository(db);
+  }
+
+  /** Saves a new format, in a write turn of its own. */
+  create(draft: ImportFormatDraftT): Promise<Result<ImportFormatJson>> {
+    return this.writes.run(() => this.insert(draft));
+  }
+
+  /** Replaces a saved format, in a write turn of its own. */
+  replace(id: string, draft: ImportFormatDraftT): Promise<Result<ImportFormatJson>> {
+    return this.writes.run(() => this.update(id, draft));
+  }
+
+  /** Deletes a saved format (its past imports stay), in a write turn of its own. */
+  delete(id: string): Promise<Result<{ id: string; deleted: true }>> {
+    return this.writes.run(() => (this.rows.delete(id) === 1 ? ok({ id, deleted: true as const }) : failure({ kind: 'not-found', what: 'import format', id })));
   }
 
   list(): ImportFormatJson[] {
     return this.rows.list().map(toFormat);
   }
 
-  /** A new format (the caller runs it as one write transaction). */
-  create(draft: ImportFormatDraftT): Result<ImportFormatJson> {
+  /** A new format (in the caller's write turn). */
+  private insert(draft: ImportFormatDraftT): Result<ImportFormatJson> {
     const checked = this.check(draft, null);
     if (!checked.ok) return checked;
     if (this.rows.count() >= IMPORT_FORMAT_LIMITS.formats) {
@@ -71,17 +88,13 @@ export class ImportFormatsService {
   }
 
   /** Replaces a format's name, header and mapping; its id (and the `custom:<id>` of its past imports) stays. */
-  replace(id: string, draft: ImportFormatDraftT): Result<ImportFormatJson> {
+  private update(id: string, draft: ImportFormatDraftT): Result<ImportFormatJson> {
     if (this.rows.byId(id) === undefined) return failure({ kind: 'not-found', what: 'import format', id });
     const checked = this.check(draft, id);
     if (!checked.ok) return checked;
     this.rows.replace({ id, name: draft.name.trim(), header_key: headerKey(draft.header), header_json: JSON.stringify(draft.header), mapping_json: JSON.stringify(draft.mapping), updated_at: nowIso(this.clock) });
     const row = this.rows.byId(id);
     return row === undefined ? failure({ kind: 'not-found', what: 'import format', id }) : ok(toFormat(row));
-  }
-
-  delete(id: string): Result<{ id: string; deleted: true }> {
-    return this.rows.delete(id) === 1 ? ok({ id, deleted: true }) : failure({ kind: 'not-found', what: 'import format', id });
   }
 
   /** The format's own rules, and one format per header (`self`: the format being replaced). */

@@ -3,18 +3,18 @@
  * from the snapshots (a mark older than `markMaxAgeDays` trading days is stale: shown, never summed), with what needs
  * attention. The book is of all accounts; an account's is its part of it (lots, chains and rolls are per account).
  */
-import { isoInstant } from '../../src-shared/calendar';
-import { campaignFigures, markAgeDays, markPosition, positionsByChain, type UnderlyingMarks } from '../../src-shared/journal/book';
-import type { BookLedger } from '../../src-shared/journal/checkpoints';
-import type { ChainRecord } from '../../src-shared/journal/index';
-import { isCampaign } from '../../src-shared/journal/chains';
-import type { Account } from '../../src-shared/journal/model';
-import { dateInZone, parseDateTimeInZone, zonedTimeToMs } from '../../src-shared/zone';
-import type { JournalBook } from './journal-book';
-import type { JournalIndex } from './journal-index';
-import type { BookRequest, CampaignRow, CampaignsRequest, ChainDetail, ChainsResult, PositionRow, PositionsResult, PositionTotals, WithJournal } from './journal-values';
-import { pageOf } from './journal-values';
-import { failure, ok, type Result } from './result';
+import { isoInstant } from '../../../src-shared/calendar';
+import { campaignFigures, markAgeDays, markPosition, positionsByChain, type UnderlyingMarks } from '../../../src-shared/journal/book';
+import type { BookLedger } from '../../../src-shared/journal/checkpoints';
+import type { ChainRecord } from '../../../src-shared/journal/index';
+import { isCampaign } from '../../../src-shared/journal/chains';
+import type { Account } from '../../../src-shared/journal/model';
+import { dateInZone, parseDateTimeInZone, zonedTimeToMs } from '../../../src-shared/zone';
+import type { JournalBook } from './book';
+import type { JournalIndex } from './ledger-index';
+import type { BookRequest, CampaignRow, CampaignsRequest, ChainDetail, ChainsResult, PositionRow, PositionsResult, PositionTotals, WithJournal } from './values';
+import { pageOf } from './values';
+import { failure, ok, type Result } from '../result';
 
 export interface BookReadSettings {
   timeZone: string;

@@ -5,7 +5,7 @@
  * a scope over stored snapshots (`historyPoint`). What it needs of the database comes in as data; what it found
  * goes back as data for the service to store (exposure.ts, `commitIngest`).
  */
-import { DEFAULT_FORMULA, EXPIRATIONS_COUNT_CAP, type Formula } from '../../src-shared/api/constants';
+import { DEFAULT_FORMULA, EXPIRATIONS_COUNT_CAP, type Formula } from '../../../src-shared/api/constants';
 import {
   computeGex,
   DEFAULT_EXPIRATIONS_COUNT,
@@ -20,11 +20,11 @@ import {
   type ExcludedContracts,
   type GexHistoryPoint,
   type PreparedChain,
-} from '../../src-shared/exposure/index';
-import type { ChainSnapshot, SnapshotSourceId } from '../../src-shared/exposure/model';
-import { parseChainFile, type ChainFormat, type OverrideNames } from '../chains/index';
-import { packContracts, unpackContracts } from '../db/snapshots';
-import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from './result';
+} from '../../../src-shared/exposure/index';
+import type { ChainSnapshot, SnapshotSourceId } from '../../../src-shared/exposure/model';
+import { parseChainFile, type ChainFormat, type OverrideNames } from '../../chains/index';
+import { packContracts, unpackContracts } from '../../db/snapshots';
+import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from '../result';
 
 export interface ChainFileOptions {
   format?: ChainFormat;

@@ -5,13 +5,13 @@
  */
 import type { Database } from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
-import { parseInstantMs } from '../../src-shared/calendar';
-import { computeGex, prepareChain, settlementOf, type PreparedChain } from '../../src-shared/exposure/index';
-import type { OptionContract } from '../../src-shared/exposure/model';
-import { isAdjustedRoot } from '../../src-shared/exposure/prepare';
-import type { DealerLevels, SnapshotQuote, UnderlyingMarks } from '../../src-shared/journal/book';
-import type { OptionRight } from '../../src-shared/journal/model';
-import { SnapshotRepository, unpackContracts } from '../db/snapshots';
+import { parseInstantMs } from '../../../src-shared/calendar';
+import { computeGex, prepareChain, settlementOf, type PreparedChain } from '../../../src-shared/exposure/index';
+import type { OptionContract } from '../../../src-shared/exposure/model';
+import { isAdjustedRoot } from '../../../src-shared/exposure/prepare';
+import type { DealerLevels, SnapshotQuote, UnderlyingMarks } from '../../../src-shared/journal/book';
+import type { OptionRight } from '../../../src-shared/journal/model';
+import { SnapshotRepository, unpackContracts } from '../../db/snapshots';
 
 /** A stored snapshot's id and quote instant. */
 export interface Stamp {

@@ -1,0 +1,184 @@
+/**
+ * Storing a chain snapshot (docs/exposure.md): planned (parsed, prepared, packed, its events evaluated) in the
+ * exposure worker for an upload, or inline for the CLI, the demo and the lake import; then stored with its events,
+ * confirmed states and default history point in one transaction, and the symbol's prepared chain replaced.
+ */
+import type { Database } from 'better-sqlite3';
+import { EventEmitter } from 'node:events';
+import { evaluateEvents, type ConfirmedState } from '../../../src-shared/exposure/index';
+import type { ChainSnapshot } from '../../../src-shared/exposure/model';
+import { NEW_YORK, todayIn } from '../../../src-shared/zone';
+import { nowDate, nowIso, type Clock } from '../../clock';
+import type { EventsRepository } from '../../db/events';
+import type { ExposureStateRepository } from '../../db/exposure-state';
+import type { GexHistoryRepository } from '../../db/gex-history';
+import type { SnapshotRepository } from '../../db/snapshots';
+import type { WriteQueue } from '../../db/writes';
+import type { Settings } from '../../settings';
+import { ok, type Result } from '../result';
+import { movable, newJob } from '../worker-thread';
+import type { ChainCache } from './chain-cache';
+import { DEFAULT_SCOPE, historyPoint, planChainFile, planIngest, scopeKey, statesJson, type ChainFileOptions, type IngestBasis, type IngestPlan } from './compute';
+import { eventId, loadedFrom, withDte, type ExposureEvent, type IngestResult } from './values';
+import type { BasisData } from './worker';
+import type { ExposureWorkerClient } from './worker-client';
+
+/** What storing a snapshot touches. */
+export interface IngestStores {
+  db: Database;
+  snapshots: SnapshotRepository;
+  states: ExposureStateRepository;
+  eventRows: EventsRepository;
+  history: GexHistoryRepository;
+}
+
+export class ChainIngest {
+  private readonly emitter = new EventEmitter();
+
+  constructor(
+    private readonly stores: IngestStores,
+    private readonly cache: ChainCache,
+    private readonly worker: ExposureWorkerClient,
+    private readonly writes: WriteQueue,
+    private readonly settings: () => Pick<Settings, 'rate' | 'snapshotRetention' | 'snapshotRetentionBySymbol' | 'importTimeoutSeconds'>,
+    private readonly clock: Clock,
+  ) {
+    this.emitter.setMaxListeners(0);
+  }
+
+  onEvent(listener: (event: ExposureEvent) => void): () => void {
+    this.emitter.on('event', listener);
+    return () => this.emitter.off('event', listener);
+  }
+
+  /** Snapshots kept for a symbol: its own setting, else the default (docs/exposure.md, "Retention"). */
+  private retention(symbol: string): number {
+    const settings = this.settings();
+    return settings.snapshotRetentionBySymbol[symbol] ?? settings.snapshotRetention;
+  }
+
+  private basis(): IngestBasis {
+    return {
+      rate: this.settings().rate,
+      states: (ticker) => this.confirmedStates(ticker),
+      latestQuoteTime: (ticker) => this.stores.snapshots.latest(ticker)?.quoteTime ?? null,
+    };
+  }
+
+  private confirmedStates(ticker: string): Map<string, ConfirmedState> {
+    return new Map<string, ConfirmedState>(
+      this.stores.states.forTicker(ticker).map((row) => [row.expiration, { zone: row.zone === 'negative' ? 'negative' : 'positive', callWallStrike: row.call_wall, putWallStrike: row.put_wall }]),
+    );
+  }
+
+  /** A chain file parsed and its snapshot stored, on this thread, in the caller's transaction (the CLI); a file with problems stores nothing. */
+  ingestText(text: string, options: ChainFileOptions): Result<IngestResult> {
+    const plan = planChainFile(text, options, this.basis());
+    return plan.ok ? this.commitIngest(plan.value) : plan;
+  }
+
+  /**
+   * POST /v1/chains: the file (text, or bytes moved there) is planned in the exposure worker outside any write turn, as
+   * a job (docs/decisions.md §Jobs); only the commit takes a turn. It evaluates the events again if a snapshot of the
+   * ticker came in meanwhile (applyEvents), so the plan needs no turn of its own.
+   */
+  async ingestFile(file: string | Uint8Array, options: ChainFileOptions, signal?: AbortSignal): Promise<Result<IngestResult>> {
+    const job = newJob(this.settings().importTimeoutSeconds, signal);
+    const plan = await this.worker.job('planChainFile', job, movable(file), file, options, this.basisData(options.symbol));
+    if (!plan.ok) return plan;
+    const writes = this.writes;
+    // A rate changed while the file was planned: the stored snapshot is right, its prepared chain is not kept.
+    return writes.exclusive((deadlineMs) => writes.transaction(() => this.commitIngest(plan.value, plan.value.chain.rate !== this.settings().rate), deadlineMs));
+  }
+
+  /** The basis as data for the worker: the states of the file's ticker (every ticker when the file names it). */
+  private basisData(symbol: string | undefined): BasisData {
+    const rows = symbol === undefined ? this.stores.states.all() : this.stores.states.forTicker(symbol.toUpperCase());
+    const latest: Record<string, string> = {};
+    for (const summary of this.stores.snapshots.summaries()) latest[summary.symbol] = summary.quote_time;
+    return {
+      rate: this.settings().rate,
+      states: rows.map((row) => ({ ticker: row.ticker, expiration: row.expiration, state: { zone: row.zone === 'negative' ? 'negative' : 'positive', callWallStrike: row.call_wall, putWallStrike: row.put_wall } })),
+      latest,
+    };
+  }
+
+  /**
+   * Stores a snapshot (the lake import, tests) in the caller's transaction; when it is the symbol's newest, evaluates
+   * events and replaces the symbol's prepared chain.
+   */
+  ingest(snapshot: ChainSnapshot): Result<IngestResult> {
+    const plan = planIngest(snapshot, this.basis());
+    return plan.ok ? this.commitIngest(plan.value) : plan;
+  }
+
+  /** Stores a snapshot in a write turn of its own (the demo, on the server). */
+  store(snapshot: ChainSnapshot): Promise<Result<IngestResult>> {
+    return this.writes.run(() => this.ingest(snapshot));
+  }
+
+  /** Stores a planned snapshot with its events, states and default history point, in one transaction. */
+  private commitIngest(plan: IngestPlan, rateChanged = false): Result<IngestResult> {
+    const { head } = plan;
+    const symbol = head.symbol;
+    const { snapshots, history } = this.stores;
+    const created: ExposureEvent[] = [];
+    let newest = false;
+    let pruned = false;
+    const stored = this.stores.db.transaction(() =>
+      // Snapshots another process stored before this write are not taken for ours (ChainCache.writing).
+      this.cache.writing(() => {
+        const row = snapshots.insert(head, Buffer.from(plan.payload.buffer, plan.payload.byteOffset, plan.payload.byteLength), nowIso(this.clock));
+        if (row.inserted) {
+          const previousLatest = snapshots.latestQuoteTime(symbol, row.id);
+          newest = previousLatest === null || head.quoteTime > previousLatest;
+          if (newest) {
+            created.push(...this.applyEvents(symbol, plan, previousLatest));
+            this.cache.setNewest(symbol, rateChanged ? null : loadedFrom(row.id, plan.chain));
+          }
+          history.insert(row.id, scopeKey(DEFAULT_SCOPE), plan.defaultPoint ?? historyPoint(plan.chain, DEFAULT_SCOPE));
+          if (snapshots.prune(symbol, this.retention(symbol)) > 0) pruned = true;
+        }
+        return row;
+      }),
+    )();
+    if (pruned) this.cache.forgetOlder(symbol);
+    if (stored.inserted) this.cache.changed(symbol);
+    for (const event of created) this.emitter.emit('event', event);
+    return ok({
+      id: stored.id,
+      symbol,
+      spot: head.spot,
+      quoteTime: head.quoteTime,
+      source: head.source,
+      contracts: head.contracts,
+      expirations: plan.unexpired,
+      excluded: plan.excluded,
+      warnings: plan.warnings,
+      stored: stored.inserted,
+      events: created.length,
+    });
+  }
+
+  /**
+   * The plan's events and states when they were evaluated against the states stored now; else (another process
+   * stored a snapshot of the ticker meanwhile) evaluated again here.
+   */
+  private applyEvents(ticker: string, plan: IngestPlan, previousLatest: string | null): ExposureEvent[] {
+    const previous = this.confirmedStates(ticker);
+    const planned = plan.evaluation;
+    const current = planned !== null && planned.previousLatest === previousLatest && planned.basis === statesJson(previous) ? planned : null;
+    const { events, states } = current ?? evaluateEvents(ticker, plan.chain, previous);
+    for (const [expiration, state] of states) {
+      this.stores.states.upsert({ ticker, expiration, zone: state.zone, call_wall: state.callWallStrike, put_wall: state.putWallStrike, quote_time: plan.head.quoteTime });
+    }
+    const today = todayIn(NEW_YORK, nowDate(this.clock));
+    const created: ExposureEvent[] = [];
+    for (const draft of events) {
+      const id = eventId(draft);
+      const row = { id, ticker: draft.ticker, event_type: draft.eventType, expiration: draft.expiration, timestamp: draft.timestamp, payload: JSON.stringify(draft) };
+      if (this.stores.eventRows.insert(row)) created.push(withDte(id, draft, today));
+    }
+    return created;
+  }
+}

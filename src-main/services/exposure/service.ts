@@ -1,0 +1,291 @@
+import type { Database } from 'better-sqlite3';
+import { DEFAULT_FORMULA, EVENTS_LIMIT_CAP, EVENTS_LIMIT_DEFAULT, type Formula } from '../../../src-shared/api/constants';
+import { computeGex, computeGexProfile, computeVanna, diffGex, expirationDetails, lookupExpirations, type EventDraft, type GexResult } from '../../../src-shared/exposure/index';
+import type { ChainSnapshot } from '../../../src-shared/exposure/model';
+import { addDays } from '../../../src-shared/calendar';
+import { NEW_YORK, todayIn } from '../../../src-shared/zone';
+import { nowDate, type Clock } from '../../clock';
+import { EventsRepository } from '../../db/events';
+import { ExposureStateRepository } from '../../db/exposure-state';
+import { GexHistoryRepository } from '../../db/gex-history';
+import { SnapshotRepository } from '../../db/snapshots';
+import type { WriteQueue } from '../../db/writes';
+import type { Settings } from '../../settings';
+import { resolveScope, scopeKey, type ChainFileOptions, type GexScopeQuery } from './compute';
+import {
+  instantBound,
+  resolveExpirations,
+  snapshotInfo,
+  withDte,
+  type ChainSummary,
+  type DiffValue,
+  type EventQuery,
+  type ExpirationsValue,
+  type ExposureEvent,
+  type GexProfileValue,
+  type GexQuery,
+  type GexValue,
+  type HistoryValue,
+  type IngestResult,
+  type LoadedChain,
+  type PlannedAnswer,
+  type SnapshotInfo,
+  type SnapshotListing,
+  type SnapshotSelector,
+  type SnapshotsListener,
+  type VannaValue,
+} from './values';
+import { ExposureWorkerClient } from './worker-client';
+import { HistoryPoints } from './history';
+import { ChainCache } from './chain-cache';
+import { ChainIngest } from './ingest';
+import { failure, ok, type Result } from '../result';
+
+export type { ChainFileOptions, GexScopeQuery } from './compute';
+export * from './values';
+
+/**
+ * Chains, exposure answers and events. The prepared chains are the chain cache's (chain-cache.ts), storing a snapshot
+ * is ingest.ts's; this class answers the reads. The answers computed are the HTTP layer's to cache (it hears of every
+ * change from `changes`). The heavy work of a chain file and of history points runs in the exposure worker. Its
+ * writes take their own turns of the process's write queue.
+ */
+export class ExposureService {
+  /** Read by the answers outside this class too (reads.ts). */
+  readonly snapshots: SnapshotRepository;
+  private readonly eventRows: EventsRepository;
+  private readonly worker: ExposureWorkerClient;
+  private readonly historyPoints: HistoryPoints;
+  /** The prepared chains, and the snapshots' changes for those who keep answers computed on them. */
+  readonly changes: ChainCache;
+  private readonly ingester: ChainIngest;
+
+  constructor(
+    private readonly db: Database,
+    private readonly settings: () => Pick<Settings, 'rate' | 'snapshotRetention' | 'snapshotRetentionBySymbol' | 'importTimeoutSeconds'>,
+    private readonly clock: Clock,
+    private readonly writes: WriteQueue,
+    log?: (line: string) => void,
+  ) {
+    this.snapshots = new SnapshotRepository(db);
+    this.eventRows = new EventsRepository(db);
+    const history = new GexHistoryRepository(db);
+    this.historyPoints = new HistoryPoints(history, log);
+    this.worker = new ExposureWorkerClient(log);
+    this.changes = new ChainCache(db, this.snapshots, this.worker, () => this.settings().rate);
+    const stores = { db, snapshots: this.snapshots, states: new ExposureStateRepository(db), eventRows: this.eventRows, history };
+    this.ingester = new ChainIngest(stores, this.changes, this.worker, writes, settings, clock);
+  }
+
+  /** Stops the chain files being planned (the server is closing): their requests are answered at once. */
+  stopJobs = (): void => this.worker.stopJobs();
+
+  /** Ends the exposure worker. */
+  close(): Promise<void> {
+    return this.worker.close();
+  }
+
+  // ------------------------------------------------------------ changes
+
+  onSnapshotsChanged(listener: SnapshotsListener): () => void {
+    return this.changes.onSnapshotsChanged(listener);
+  }
+
+  onEvent(listener: (event: ExposureEvent) => void): () => void {
+    return this.ingester.onEvent(listener);
+  }
+
+  /** Notices snapshots stored or deleted by another connection (see ChainCache.refresh). */
+  refresh(): void {
+    this.changes.refresh();
+  }
+
+  /** Drops every prepared chain (a new rate r, a write of ours rolled back); listeners drop their answers. */
+  reset(): void {
+    this.changes.reset();
+  }
+
+  // ------------------------------------------------------------ ingest (ingest.ts)
+
+  /** Parses a chain file and stores its snapshot, on this thread, in the caller's transaction (the CLI). */
+  ingestText(text: string, options: ChainFileOptions): Result<IngestResult> {
+    return this.ingester.ingestText(text, options);
+  }
+
+  /** POST /v1/chains and the online source: planned in the exposure worker (a job), stored in a write turn of its own. */
+  ingestFile(file: string | Uint8Array, options: ChainFileOptions, signal?: AbortSignal): Promise<Result<IngestResult>> {
+    return this.ingester.ingestFile(file, options, signal);
+  }
+
+  /** Stores a snapshot in the caller's transaction (the lake import, tests). */
+  ingest(snapshot: ChainSnapshot): Result<IngestResult> {
+    return this.ingester.ingest(snapshot);
+  }
+
+  /** Stores a snapshot in a write turn of its own (the demo). */
+  store(snapshot: ChainSnapshot): Promise<Result<IngestResult>> {
+    return this.ingester.store(snapshot);
+  }
+
+  // ------------------------------------------------------------ snapshots
+
+  /** /v1/snapshots: the symbol's stored snapshots, newest first. */
+  snapshotList(symbolParam: string): Result<SnapshotListing[]> {
+    const symbol = symbolParam.toUpperCase();
+    const list = this.snapshots.list(symbol);
+    if (list.length === 0) return failure({ kind: 'unknown-symbol', symbol, known: this.snapshots.symbols() });
+    return ok(list);
+  }
+
+  /**
+   * Deletes one snapshot and its history points, in a write turn of its own. Events and the confirmed states stay:
+   * they record what was seen when that snapshot arrived (docs/exposure.md, "Deleting a snapshot").
+   */
+  deleteSnapshot(id: number): Promise<Result<{ id: number; symbol: string; quoteTime: string }>> {
+    return this.writes.run(() => {
+      const stored = this.snapshots.byId(id);
+      if (stored === null) return failure({ kind: 'unknown-snapshot', id });
+      this.db.transaction(() => this.changes.writing(() => this.snapshots.delete(id)))();
+      this.changes.setNewest(stored.symbol, null);
+      this.changes.forgetOlder(stored.symbol);
+      this.changes.changed(stored.symbol);
+      return ok({ id, symbol: stored.symbol, quoteTime: stored.quoteTime });
+    });
+  }
+
+  // ------------------------------------------------------------ reads
+
+  private today(): string {
+    return todayIn(NEW_YORK, nowDate(this.clock));
+  }
+
+  /** The snapshot a request names, or the symbol's newest; prepared (ChainCache.loaded). */
+  private loaded(symbol: string, selector: SnapshotSelector = {}): Promise<Result<LoadedChain>> {
+    return this.changes.loaded(symbol, selector);
+  }
+
+  /** The expirations of a scope on a loaded chain, unknown explicit ones as the domain error. */
+  private scope(loaded: LoadedChain, query: GexScopeQuery): Result<string[]> {
+    return resolveExpirations(loaded, 'expirations', () => resolveScope(loaded.chain, query));
+  }
+
+  /**
+   * A /gex-like answer on the snapshot and scope a query names; its key names the snapshot, the formula and the
+   * resolved expirations.
+   */
+  async gexAnswer<T>(kind: string, query: GexQuery, compute: (loaded: LoadedChain, options: { expirations: string[]; formula: Formula; exact: true }) => T): Promise<Result<PlannedAnswer<T>>> {
+    const found = await this.loaded(query.symbol, query);
+    if (!found.ok) return found;
+    const loaded = found.value;
+    const resolved = this.scope(loaded, query);
+    if (!resolved.ok) return resolved;
+    const formula = query.formula ?? DEFAULT_FORMULA;
+    const expirations = resolved.value;
+    return ok({ key: `${loaded.symbol}|${kind}|${loaded.snapshotId}|${formula}|${expirations.join(',')}`, symbol: loaded.symbol, compute: () => compute(loaded, { expirations, formula, exact: true }) });
+  }
+
+  /** /gex: the nearest `expirationsCount` expirations, a dte range, or the explicit ones (each must be unexpired). */
+  gex(query: GexQuery): Promise<Result<PlannedAnswer<GexValue>>> {
+    return this.gexAnswer('gex', query, (loaded, options) => ({ snapshot: snapshotInfo(loaded), result: computeGex(loaded.chain, options), formula: options.formula, asOfMs: this.clock.nowMs() }));
+  }
+
+  /** /gex/profile: the 201 sweep points of the scope in the formula's unit, and the flip from the same sweep. */
+  gexProfile(query: GexQuery): Promise<Result<PlannedAnswer<GexProfileValue>>> {
+    return this.gexAnswer('profile', query, (loaded, options) => ({ snapshot: snapshotInfo(loaded), result: computeGexProfile(loaded.chain, options), asOfMs: this.clock.nowMs() }));
+  }
+
+  /**
+   * /gex/history: one point per stored snapshot quoted in [from, to], oldest first. Points are kept per (snapshot,
+   * scope) in gex_history; the missing ones are computed in the exposure worker (never on this thread) and stored in
+   * the background (exposure-history.ts): a read never waits for, nor fails on, another process's write lock.
+   */
+  async gexHistory(query: { symbol: string; from?: string; to?: string } & GexScopeQuery): Promise<Result<HistoryValue>> {
+    const listed = this.snapshotList(query.symbol);
+    if (!listed.ok) return listed;
+    const from = query.from === undefined ? null : instantBound(query.from, 'start');
+    const to = query.to === undefined ? null : instantBound(query.to, 'end');
+    const heads = listed.value.filter((h) => (from === null || h.quoteTime >= from) && (to === null || h.quoteTime <= to)).reverse();
+    const key = scopeKey(query);
+    const points = this.historyPoints.find(
+      heads.map((h) => h.id),
+      key,
+    );
+    const missing = heads.filter((h) => !points.has(h.id));
+    if (missing.length > 0) {
+      const stored = missing.map((h) => this.snapshots.byId(h.id)).filter((row) => row !== null);
+      const computed = await this.worker.call('historyPoints', stored, query, this.settings().rate);
+      for (const { id, point } of computed) points.set(id, point);
+      this.historyPoints.keep(key, computed, this.writes);
+    }
+    return ok({
+      symbol: listed.value[0]?.symbol ?? query.symbol.toUpperCase(),
+      formula: query.formula ?? DEFAULT_FORMULA,
+      points: heads.flatMap((h) => {
+        const point = points.get(h.id);
+        return point === undefined ? [] : [{ ...point, snapshotId: h.id }];
+      }),
+    });
+  }
+
+  /**
+   * /gex/diff: the change per strike from one snapshot to another, each computed in the same scope (the scope is
+   * resolved on each snapshot: the nearest three of each, or the explicit expirations, which both must have).
+   */
+  async gexDiff(query: { symbol: string; from: number; to: number } & GexScopeQuery): Promise<Result<DiffValue>> {
+    const formula = query.formula ?? DEFAULT_FORMULA;
+    const sides: Array<{ snapshot: SnapshotInfo; result: GexResult }> = [];
+    for (const id of [query.from, query.to]) {
+      const found = await this.loaded(query.symbol, { snapshot: id });
+      if (!found.ok) return found;
+      const resolved = this.scope(found.value, query);
+      if (!resolved.ok) return resolved;
+      sides.push({ snapshot: snapshotInfo(found.value), result: computeGex(found.value.chain, { expirations: resolved.value, formula, exact: true }) });
+    }
+    const [before, after] = sides;
+    if (before === undefined || after === undefined) throw new Error('gexDiff: two sides');
+    return ok({ symbol: before.snapshot.symbol, formula, from: before, to: after, data: diffGex(before.result, after.result) });
+  }
+
+  /** /vanna: the 0–45 dte aggregate, or one expiration. */
+  async vanna(query: { symbol: string; expiration?: string } & SnapshotSelector): Promise<Result<PlannedAnswer<VannaValue>>> {
+    const found = await this.loaded(query.symbol, query);
+    if (!found.ok) return found;
+    const loaded = found.value;
+    const expiration = query.expiration ?? null;
+    if (expiration !== null) {
+      const resolved = resolveExpirations(loaded, 'expiration', () => lookupExpirations(loaded.chain, [expiration]));
+      if (!resolved.ok) return resolved;
+    }
+    return ok({
+      key: `${loaded.symbol}|vanna|${loaded.snapshotId}|${expiration ?? ''}`,
+      symbol: loaded.symbol,
+      compute: () => ({ snapshot: snapshotInfo(loaded), result: computeVanna(loaded.chain, { expiration }), asOfMs: this.clock.nowMs() }),
+    });
+  }
+
+  /** /expirations of the newest snapshot (a symbol) or of the one a selector names. */
+  async expirations(query: string | ({ symbol: string } & SnapshotSelector)): Promise<Result<ExpirationsValue>> {
+    const found = typeof query === 'string' ? await this.loaded(query) : await this.loaded(query.symbol, query);
+    if (!found.ok) return found;
+    const loaded = found.value;
+    return ok({ snapshot: snapshotInfo(loaded), details: expirationDetails(loaded.chain), excludedContracts: loaded.chain.excluded.adjusted });
+  }
+
+  /** Stored events, newest first; dte counts from today in New York. */
+  events(query: EventQuery): ExposureEvent[] {
+    const today = this.today();
+    const rows = this.eventRows.newest({
+      ...(query.tickers === undefined ? {} : { tickers: [...new Set(query.tickers.map((t) => t.toUpperCase()))] }),
+      ...(query.eventType === undefined || query.eventType === 'all' ? {} : { eventType: query.eventType }),
+      ...(query.minDte === undefined ? {} : { expirationFrom: addDays(today, query.minDte) }),
+      ...(query.maxDte === undefined ? {} : { expirationTo: addDays(today, query.maxDte) }),
+      limit: Math.min(query.limit ?? EVENTS_LIMIT_DEFAULT, EVENTS_LIMIT_CAP),
+    });
+    // The payload is the draft this service stored (applyEvents).
+    return rows.map((row) => withDte(row.id, JSON.parse(row.payload) as EventDraft, today));
+  }
+
+  chainsList(): ChainSummary[] {
+    return this.snapshots.summaries().map((s) => ({ symbol: s.symbol, spot: s.spot, quoteTime: s.quote_time, source: s.source, contracts: s.contracts, expirations: s.expirations, snapshots: s.snapshots }));
+  }
+}

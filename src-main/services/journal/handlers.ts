@@ -1,0 +1,114 @@
+/**
+ * The journal worker's calls, declared once (docs/architecture.md §Map): each entry of `journalReads` and
+ * `journalWrites` is a call the server can make (the client, client.ts, derives its methods and their types from these
+ * maps), and what the worker (worker.ts) runs for it. Reads are answered at once; writes run one at a time in the
+ * worker's write lane, each one transaction in a write turn it asks the main thread for when it is ready to write.
+ */
+import type { Database } from 'better-sqlite3';
+import type { ManualTransactionT } from '../../../src-shared/api/manual-schemas';
+import { underFlag } from '../../checkpoint';
+import { writeTransaction } from '../../db/writes';
+import { ok, type Result } from '../result';
+import { collectGarbage, COLLECT_AFTER_DECODE_BYTES } from '../worker-gc';
+import type { ManualAdded } from './manual-entries';
+import { importText, type BookRequest, type CampaignsRequest, type ImportRecord, type ImportRequest, type JournalService, type PerformanceRequest, type TransactionFilter } from './service';
+
+/** What the handlers run on: the worker's journal and connection, and its ways to talk to the main thread. */
+export interface JournalHost {
+  journal: JournalService;
+  db: Database;
+  /** A write turn for the call: resolves with its busy deadline (epoch ms); a refused turn stops the job. */
+  turn(call: WriteCall): Promise<number>;
+  /** Tells the main thread that a job started (its time limit counts from now). */
+  started(id: number): void;
+  /** After a large write: the page cache and the garbage given back. */
+  shrink(): void;
+}
+
+/** What a write knows of its call: its id (for its turn), its job flag, and how to make its settings current again. */
+export interface WriteCall {
+  id: number;
+  flag: Int32Array | undefined;
+  /** Reads served while a write waits for its turn set their own settings and "now": the write's are put back. */
+  resume: () => void;
+}
+
+/** Reads: answered at once, also while a write waits for another process's lock. */
+export const journalReads = {
+  listImports: ({ journal }: JournalHost, query: { page?: number; limit?: number } = {}) => journal.listImports(query),
+  transactions: ({ journal }: JournalHost, query: TransactionFilter) => journal.transactions(query),
+  performance: ({ journal }: JournalHost, query: PerformanceRequest) => journal.performance(query),
+  summary: ({ journal }: JournalHost, year: number | undefined, accountId?: string) => journal.summary(year, accountId),
+  positions: ({ journal }: JournalHost, query: BookRequest) => journal.positions(query),
+  chains: ({ journal }: JournalHost, query: CampaignsRequest) => journal.chains(query),
+  chain: ({ journal }: JournalHost, id: string, asOf: string | undefined) => journal.chain(id, asOf),
+  accounts: ({ journal }: JournalHost) => journal.accounts(),
+  /** The Import page's mapping step (parsed in the worker: a preview can be half a megabyte of text). */
+  previewFormat: ({ journal }: JournalHost, request: Parameters<JournalService['previewFormat']>[0]) => journal.previewFormat(request),
+  /** Builds the worker's index and ledger now, so that the first journal read is fast. */
+  warm: ({ journal }: JournalHost): void => {
+    journal.warm();
+    collectGarbage();
+  },
+  /** Drops the worker's caches (after a settings change the ledger depends on). */
+  invalidate: ({ journal }: JournalHost): void => journal.invalidate(),
+  /** Resolves once the worker has started and opened the database (start-up fails early if it cannot). */
+  ready: (_host: JournalHost): void => undefined,
+};
+
+/** The worker's own end (client.close): not a call of the server's. */
+export const journalLifecycle = {
+  closeDatabase: ({ db }: JournalHost) => {
+    db.close();
+    return true;
+  },
+};
+
+/** Writes: each one transaction in its write turn, begun once the write lock is ours (retried while another process holds it). */
+export const journalWrites = {
+  /**
+   * An import: parsed under the job's flag outside any write turn (a refused file never asks for one), then stored
+   * in one turn (the client sends it as a job: client.ts).
+   */
+  importFile: async (host: JournalHost, call: WriteCall, request: ImportRequest): Promise<Result<ImportRecord>> => {
+    const { journal, db } = host;
+    const large = typeof request.text !== 'string' && request.text.byteLength >= COLLECT_AFTER_DECODE_BYTES;
+    const parsed = underFlag(call.flag, () => {
+      host.started(call.id);
+      // Decoded once and the bytes let go (and collected, for a large one): a 50 MB upload is not held twice while it is parsed.
+      request.text = importText(request.text);
+      if (large) collectGarbage();
+      return journal.parse(request);
+    });
+    if (!parsed.ok) {
+      // A refused file's text is garbage once answered: collected then, not at the next upload, whose peak it would add to.
+      if (large) setImmediate(collectGarbage);
+      return parsed;
+    }
+    const deadlineMs = await host.turn(call);
+    return ok(await writeTransaction(db, () => journal.storeParsed(parsed.value), deadlineMs).finally(host.shrink));
+  },
+  store: async (host: JournalHost, call: WriteCall, ...args: Parameters<JournalService['store']>): Promise<ImportRecord> =>
+    writeTransaction(host.db, () => host.journal.store(...args), await host.turn(call)).finally(host.shrink),
+  undoImport: async (host: JournalHost, call: WriteCall, importId: number) => writeTransaction(host.db, () => host.journal.undoImport(importId), await host.turn(call)),
+  redate: async (host: JournalHost, call: WriteCall, timeZone: string) => writeTransaction(host.db, () => host.journal.redate(timeZone), await host.turn(call)),
+  // Manual entries (manual-entries.ts): checked before the turn (a refusal takes none), as a file is parsed before it is stored.
+  addTransactions: async (host: JournalHost, call: WriteCall, rows: ManualTransactionT[]): Promise<Result<ManualAdded>> => {
+    const checked = host.journal.manual.check(rows, (index) => `transactions.${index}.`);
+    if (!checked.ok) return checked;
+    return ok(await writeTransaction(host.db, () => host.journal.manual.add(checked.value), await host.turn(call)).finally(host.shrink));
+  },
+  replaceTransaction: async (host: JournalHost, call: WriteCall, id: string, row: ManualTransactionT): Promise<Result<{ id: string; importId: number }>> => {
+    const known = host.journal.manual.lookup(id);
+    if (!known.ok) return known;
+    const checked = host.journal.manual.check([row], () => '');
+    if (!checked.ok) return checked;
+    const [entry] = checked.value;
+    if (entry === undefined) throw new Error('journal worker: a checked row went missing');
+    return writeTransaction(host.db, () => host.journal.manual.replace(id, entry), await host.turn(call));
+  },
+  deleteTransaction: async (host: JournalHost, call: WriteCall, id: string) => writeTransaction(host.db, () => host.journal.manual.remove(id), await host.turn(call)),
+};
+
+export type JournalReads = typeof journalReads;
+export type JournalWrites = typeof journalWrites;
