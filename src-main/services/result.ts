@@ -35,7 +35,9 @@ export type DomainError =
   /** A request that clashes with what is stored (a second format for one header, one format too many). */
   | { kind: 'conflict'; detail: string; param: string }
   /** An `accountId` that names no account of the journal. */
-  | { kind: 'unknown-account'; accountId: string; known: readonly string[] };
+  | { kind: 'unknown-account'; accountId: string; known: readonly string[] }
+  /** A chain refresh that cannot start: one is running, or the online source has no base URL. */
+  | { kind: 'refresh-refused'; reason: 'running' | 'no-source'; detail: string };
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: DomainError };
 
@@ -84,5 +86,7 @@ export function describeError(error: DomainError): string {
       return `Transaction ${error.id} was imported from a file (${error.source}, import ${error.importId}): only manual entries can be edited or deleted one by one. Undo its import instead (DELETE /v1/imports/${error.importId}), or enter a manual transaction beside it.`;
     case 'unknown-account':
       return `No account with id ${error.accountId}. ${error.known.length > 0 ? `Known accounts: ${error.known.join(', ')}.` : 'The journal has no account yet: import a broker file first.'}`;
+    case 'refresh-refused':
+      return error.detail;
   }
 }

@@ -16,6 +16,7 @@ import type {
   GexProfileResponseT,
   GexQueryT,
   GexResponseT,
+  RefreshPassT,
   SnapshotsResponseT,
   ImportDeleteResponse,
   ImportFormatDraftT,
@@ -299,6 +300,14 @@ export class ApiClient {
   }
   gexDiff(query: Omit<GexQueryT, 'snapshot' | 'at'> & { from: number; to: number }, signal?: AbortSignal): Promise<GexDiffResponseT> {
     return this.get('/gex/diff', { ...query }, signal);
+  }
+  /** "Refresh now": one pass of the online source (409 REFRESH_RUNNING while one runs); follow it with refreshStatus. */
+  startRefresh(): Promise<RefreshPassT> {
+    return this.request('POST', '/chains/refresh');
+  }
+  /** The latest refresh pass (startedAt null before the first). */
+  refreshStatus(signal?: AbortSignal): Promise<RefreshPassT> {
+    return this.get('/chains/refresh', undefined, signal);
   }
   snapshots(symbol: string, signal?: AbortSignal): Promise<SnapshotsResponseT> {
     return this.get('/snapshots', { symbol }, signal);
