@@ -4,7 +4,6 @@
  * integer minor units, summed exactly; the server's presenters round to cents for the /v1 JSON.
  */
 import { TRADE_ROW_TYPES } from '../api/constants';
-import { isCampaign } from './chains';
 import { TRANSACTION_TYPES } from './model';
 import { monthRange, weekRange } from '../calendar';
 import { dateOfQuery as journalDate } from '../zone';
@@ -232,8 +231,7 @@ export interface YearResult {
 function chainCounts(ledger: Ledger, from: string, to: string): YearResult['chains'] {
   const counts = { opened: 0, closed: 0, openedUpToYear: 0, closedUpToYear: 0, wins: 0, losses: 0 };
   for (const chain of ledger.chains) {
-    // Stock-only chains (no option leg) are no campaigns (chains.ts isCampaign).
-    if (chain.currency !== ledger.reportingCurrency || !isCampaign(chain)) continue;
+    if (chain.currency !== ledger.reportingCurrency) continue;
     if (chain.openDay <= to) counts.openedUpToYear += 1;
     if (chain.openDay >= from && chain.openDay <= to) counts.opened += 1;
     if (chain.closeDay === null) continue;

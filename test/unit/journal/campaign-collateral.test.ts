@@ -101,7 +101,7 @@ describe('one figure per close: timeline, card and peak', () => {
 });
 
 describe('stock-only chains are no campaigns', () => {
-  it('$25 fractional buys make a chain but no campaign, and the summary does not count them', () => {
+  it('$25 fractional buys make a chain but no campaign', () => {
     const rows = [
       tx({ type: 'BUY', ticker: 'VTI', quantity: 0.1, price: 250, at: '2024-01-08T10:00' }),
       tx({ type: 'BUY', ticker: 'VTI', quantity: 0.1, price: 250, at: '2024-01-15T10:00' }),
@@ -112,6 +112,7 @@ describe('stock-only chains are no campaigns', () => {
     const xyz = built.chains.find((c) => c.underlying === 'XYZ');
     expect(vti !== undefined && isCampaign(vti)).toBe(false);
     expect(xyz !== undefined && isCampaign(xyz)).toBe(true);
-    expect(yearJson(built, 2024).stats.chains.opened, 'the XYZ campaign only').toBe(1);
+    // The summary's flat-to-flat chains still count both (a stock trader's win rate: public-cases.test.ts).
+    expect(yearJson(built, 2024).stats.chains.opened).toBe(2);
   });
 });
