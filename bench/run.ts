@@ -11,6 +11,7 @@ import { benchExposure } from './exposure';
 import { benchChainPicture } from './chain-picture';
 import { benchJournal } from './journal';
 import { benchTrades } from './trades';
+import { benchTradesApi } from './trades-api';
 import { benchLake } from './lake';
 import { benchHistory } from './history';
 import { benchImportFormats } from './import-formats';
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
   if (wanted('journal')) for (const line of await benchJournal()) emit(line);
   if (wanted('journal.custom')) for (const line of benchImportFormats()) emit(line);
   if (wanted('journal.trades')) for (const line of await benchTrades()) emit(line);
+  if (wanted('journal.trades_api')) for (const line of await benchTradesApi()) emit(line);
   if (wanted('responsiveness')) for (const line of await benchResponsiveness()) emit(line);
   if (wanted('server') || wanted('soak')) for (const line of await benchServer()) emit(line);
   if (wanted('lake')) for (const line of benchLake(lakeSnapshots)) emit(line);

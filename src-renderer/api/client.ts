@@ -49,6 +49,12 @@ import type {
   ManualTransactionT,
   ManualTransactionsResponseT,
   StreamTicketResponseT,
+  TradesQueryT,
+  TradesResponseT,
+  StatsQueryT,
+  StatsResponseT,
+  AnnotationBodyT,
+  AnnotationResponseT,
 } from '../../src-shared/api/schemas';
 import type { ProblemFieldError } from '../../src-shared/api/errors';
 
@@ -228,6 +234,19 @@ export class ApiClient {
   }
   transactions(query: TransactionsQueryT, signal?: AbortSignal): Promise<TransactionsResponseT> {
     return this.get('/journal/transactions', { ...query }, signal);
+  }
+  trades(query: TradesQueryT, signal?: AbortSignal): Promise<TradesResponseT> {
+    return this.get('/journal/trades', { ...query }, signal);
+  }
+  tradeStats(query: StatsQueryT, signal?: AbortSignal): Promise<StatsResponseT> {
+    return this.get('/journal/stats', { ...query }, signal);
+  }
+  annotation(kind: 'trades' | 'chains', id: string, signal?: AbortSignal): Promise<AnnotationResponseT> {
+    return this.get(`/journal/${kind}/${encodeURIComponent(id)}/annotation`, undefined, signal);
+  }
+  /** Notes and tags of a trade or a campaign (an empty note without tags removes them). */
+  annotate(kind: 'trades' | 'chains', id: string, body: AnnotationBodyT): Promise<AnnotationResponseT> {
+    return this.request('PUT', `/journal/${kind}/${encodeURIComponent(id)}/annotation`, { body: JSON.stringify(body), contentType: 'application/json' });
   }
 
   /** Manual entries: one import of kind manual (all rows or none). */

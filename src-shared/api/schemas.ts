@@ -13,6 +13,7 @@ export * from './import-schemas';
 export * from './exposure-schemas';
 export * from './lake-schemas';
 export * from './manual-schemas';
+export * from './trade-schemas';
 export * from './refresh-schemas';
 
 // ---------------------------------------------------------------- settings, keys, demo

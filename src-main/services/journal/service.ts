@@ -17,6 +17,7 @@ import { JournalBook } from './book';
 import { JournalMarks } from './marks';
 import { JournalBookReads } from './positions';
 import { ManualEntries } from './manual-entries';
+import { JournalTrades } from './trades';
 import { firstIndex, JournalIndex } from './ledger-index';
 import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from '../result';
 import { previewFormat, savedImporters, type FormatPreview } from './import-formats';
@@ -86,11 +87,14 @@ export class JournalService {
     this.book = new JournalBook(this.index, new JournalMarks(db, () => this.settings().rate), this.generations, () => this.settings());
     this.reads = new JournalBookReads(this.index, this.book, () => this.settings(), () => this.clock.nowMs());
     this.manual = new ManualEntries(db, () => this.settings(), clock, () => this.index.written());
+    this.trades = new JournalTrades(db, this.index, this.book, () => this.settings(), () => this.clock.nowMs());
   }
 
   private readonly book: JournalBook;
   private readonly reads: JournalBookReads;
   readonly manual: ManualEntries;
+  /** Trades, their stats and the notes on trades and campaigns (trades.ts). */
+  readonly trades: JournalTrades;
 
   invalidate(): void {
     this.index.invalidate();

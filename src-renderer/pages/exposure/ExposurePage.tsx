@@ -2,6 +2,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { FORMULA_OPTIONS, type Formula } from '../../../src-shared/api/constants';
 import { ImportOrDemo } from '../../components/DemoButton';
+import { useRefreshNow } from '../../components/RefreshNow';
 import { DemoBadge, EmptyState, ErrorBanner, Loading, Options, PageHead, Panel, Segmented } from '../../components/ui';
 import { fmtCount, fmtDateTime, fmtInt, fmtPrice } from '../../format';
 import { navigate, useApi, useAsync, type Route } from '../../hooks';
@@ -12,7 +13,6 @@ import { HistoryPanel } from './HistoryPanel';
 import { KeyNumbers } from './KeyNumbers';
 import { OpenInterestPanel } from './OpenInterestPanel';
 import { ProfilePanel } from './ProfilePanel';
-import { useRefreshNow } from './RefreshNow';
 import { RollOffPanel } from './RollOffPanel';
 import { ALL_EXPIRATIONS, dteOf, scopeQuery, type DteMode, type ScopeMode } from './scope';
 import { SnapshotPicker } from './SnapshotPicker';
