@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { EventsQueryT, ExposureEventJson } from '../../src-shared/api/schemas';
+import { openEventStream, type LiveState } from '../api/event-stream';
 import { DemoButton } from '../components/DemoButton';
 import { Pager } from '../components/Pager';
 import { Badge, colClass, DataTable, EmptyState, ErrorBanner, Loading, num, PageHead, Panel, Segmented } from '../components/ui';
@@ -12,7 +13,6 @@ type TypeFilter = 'all' | 'flip' | 'wall' | 'position';
 type ScopeFilter = 'expiration' | 'book';
 /** Events per page: the table stays within a screen instead of running 200 rows down the page. */
 const EVENTS_PER_PAGE = 25;
-type LiveState = 'connecting' | 'live' | 'reconnecting' | 'off';
 
 interface Filters {
   tickers: string[];
@@ -94,12 +94,10 @@ export function EventsPage() {
       setLiveState('off');
       return;
     }
-    const source = new EventSource(api.eventsStreamUrl({ tickers: query.tickers, eventType: query.eventType, scope: query.scope }));
-    setLiveState('connecting');
-    const onEvent = (message: MessageEvent<string>) => {
+    const onData = (data: string) => {
       let parsed: unknown;
       try {
-        parsed = JSON.parse(message.data);
+        parsed = JSON.parse(data);
       } catch {
         return;
       }
@@ -107,12 +105,8 @@ export function EventsPage() {
       const fresh = list.filter(isEvent);
       if (fresh.length > 0) setLive((current) => [...fresh.reverse(), ...current].slice(0, 500));
     };
-    source.onopen = () => setLiveState('live');
-    source.onerror = () => setLiveState(source.readyState === EventSource.CLOSED ? 'off' : 'reconnecting');
-    source.onmessage = onEvent;
-    // Named events, whichever the server uses.
-    for (const name of ['event', 'flip', 'wall', 'position', 'exposure-event']) source.addEventListener(name, onEvent as EventListener);
-    return () => source.close();
+    // Named events, whichever the server uses; each connection opens with a stream ticket, never the key (event-stream.ts).
+    return openEventStream(api, { tickers: query.tickers, eventType: query.eventType, scope: query.scope }, { onState: setLiveState, onData, names: ['event', 'flip', 'wall', 'position', 'exposure-event'] });
   }, [api, liveOn, query.tickers, query.eventType, query.scope]);
 
   const rows = useMemo(() => {

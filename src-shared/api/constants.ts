@@ -89,6 +89,8 @@ export const TRANSACTION_TYPES = [
   'OTHER',
 ] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+/** The types that are trades (a summary's `tradesByType`): fills and option settlements; deposits, dividends and the like are not. */
+export const TRADE_ROW_TYPES: readonly TransactionType[] = [...FILL_TYPES, 'ASSIGNMENT', 'EXERCISE', 'EXPIRATION'];
 
 /** `period` of /journal/performance, and the `range.period` of its answer (which adds `custom`). */
 export const PERFORMANCE_PERIODS = ['weekly', 'monthly'] as const;
@@ -106,6 +108,8 @@ export const PAGE_LIMIT_CAP = 100;
 /** /gex/events: `limit` default and cap. */
 export const EVENTS_LIMIT_DEFAULT = 50;
 export const EVENTS_LIMIT_CAP = 200;
+/** The /gex scope's `expirationsCount`: larger values are clamped to this, like `limit` (issue 18). */
+export const EXPIRATIONS_COUNT_CAP = 5;
 
 // ---------------------------------------------------------------- import formats (docs/importers.md, "User-defined formats")
 

@@ -1,6 +1,6 @@
 /** The /v1 exposure contract: /gex, /vanna, /expirations, events, exposure over time, chains (docs/exposure.md). */
 import { Type, type Static } from 'typebox';
-import { CHAIN_FORMATS, EVENT_SCOPES, EVENT_TYPE_FILTERS, FORMULAS, EVENTS_LIMIT_CAP, EVENTS_LIMIT_DEFAULT, SNAPSHOT_SOURCES } from './constants';
+import { CHAIN_FORMATS, EVENT_SCOPES, EVENT_TYPE_FILTERS, EXPIRATIONS_COUNT_CAP, FORMULAS, EVENTS_LIMIT_CAP, EVENTS_LIMIT_DEFAULT, SNAPSHOT_SOURCES } from './constants';
 import { Nullable, Params, OneOf, DATETIME_PATTERN, EXPIRATIONS_PATTERN, SYMBOL_PATTERN, IsoDate } from './schema-kit';
 
 // ---------------------------------------------------------------- exposure
@@ -16,7 +16,13 @@ const snapshotSelector = {
 /** The scope of /gex (also /gex/profile, /gex/history, /gex/diff). */
 const gexScope = {
   expirations: Type.Optional(Type.String({ pattern: EXPIRATIONS_PATTERN, description: 'Comma-separated YYYY-MM-DD' })),
-  expirationsCount: Type.Optional(Type.Integer({ minimum: 1, maximum: 5, description: 'Nearest N expirations; default 3 (with minDte/maxDte: default all in the range)' })),
+  expirationsCount: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: `Nearest N expirations; default 3 (with minDte/maxDte: default all in the range); values above ${EXPIRATIONS_COUNT_CAP} are clamped to ${EXPIRATIONS_COUNT_CAP}; not with expirations`,
+    }),
+  ),
   minDte: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650, description: 'Every expiration with dte ≥ minDte (minDte=1: all but 0DTE); not with expirations' })),
   maxDte: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650, description: 'Every expiration with dte ≤ maxDte (maxDte=0: 0DTE alone); not with expirations' })),
   formula: Type.Optional(Type.Enum(FORMULAS, { description: 'default nominal' })),
@@ -84,6 +90,11 @@ export const GexResponse = Type.Object({
     excludedContracts: ExcludedContractsCount,
     snapshotId: Type.Integer({ description: 'The stored snapshot answered on (/v1/snapshots)' }),
   }),
+  emptyScope: Nullable(
+    Type.String({
+      description: 'Why the scope holds no contract (every expiration in it has expired at the quote time, e.g. 0DTE after the close): gammaZone, the flip and the walls then mean nothing. Null when it holds contracts',
+    }),
+  ),
   asOf: Type.String(),
 });
 export type GexResponseT = Static<typeof GexResponse>;
@@ -230,8 +241,22 @@ export const EventsResponse = Type.Object({
   explanations: Type.Array(EventExplanationSchema, { description: 'The latest comparison of each ticker asked for, newest first' }),
 });
 
-/** The stream's filters, and the key as `access_token` (EventSource cannot send an Authorization header). */
-export const EventsStreamQuery = Params({ tickers: EventsQuery.properties.tickers, eventType: EventsQuery.properties.eventType, scope: EventsQuery.properties.scope, access_token: Type.Optional(Type.String({ maxLength: 512 })) });
+/**
+ * The stream's filters, and a stream ticket (EventSource cannot send an Authorization header; the key itself is not
+ * taken in a URL, where it would be logged: POST /gex/events/stream-ticket trades it for a ticket).
+ */
+export const EventsStreamQuery = Params({
+  tickers: EventsQuery.properties.tickers,
+  eventType: EventsQuery.properties.eventType,
+  scope: EventsQuery.properties.scope,
+  ticket: Type.Optional(Type.String({ maxLength: 512, description: 'A ticket from POST /v1/gex/events/stream-ticket: one stream, within 60 s' })),
+});
+
+export const StreamTicketResponse = Type.Object({
+  ticket: Type.String({ description: 'Opens one stream (`GET /v1/gex/events/stream?ticket=`); 256 random bits, base64url' }),
+  expiresAt: Type.String({ description: 'ISO 8601: the ticket is refused after this instant (60 s after it was issued)' }),
+});
+export type StreamTicketResponseT = Static<typeof StreamTicketResponse>;
 
 // ---------------------------------------------------------------- exposure over time
 

@@ -46,7 +46,8 @@ const PROFILE_SCHEMA = { ...GexProfileResponse };
 const GRID_SCHEMA = { ...GexGridResponse };
 
 /** The rules of the /gex scope parameters and of the snapshot selector. */
-const scopeRules = [numbersInOrder('minDte', 'maxDte'), oneOf('expirations', 'minDte', 'maxDte')];
+// `expirations` names the scope outright: a count or a dte range beside it would be silently ignored (issue 18).
+const scopeRules = [numbersInOrder('minDte', 'maxDte'), oneOf('expirations', 'expirationsCount', 'minDte', 'maxDte')];
 const selectorRules = [oneOf('snapshot', 'at'), dateOrDateTime('at')];
 
 /** Responses of a cached-answer route: the answer, or 304 when If-None-Match names its ETag. */
@@ -214,9 +215,9 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerC
   v1.get(
     '/gex/events/stream',
     {
-      config: { access: 'key-or-token' },
+      config: { access: 'key-or-ticket' },
       schema: {
-        summary: 'Server-sent events: each new flip, wall or position event as `event: flip|wall|position`, `data: <event JSON>` (scope as /gex/events). EventSource may pass the key as ?access_token=.',
+        summary: 'Server-sent events: each new flip, wall or position event as `event: flip|wall|position`, `data: <event JSON>` (scope as /gex/events). Key in the header, or ?ticket= from POST /v1/gex/events/stream-ticket (EventSource).',
         tags: ['exposure'],
         querystring: EventsStreamQuery,
         response: { 200: { type: 'string', description: 'text/event-stream' }, ...problemResponses },

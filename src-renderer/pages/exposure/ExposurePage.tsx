@@ -197,7 +197,12 @@ export function ExposurePage({ route }: { route: Route }) {
       {!g && !gex.error && <Loading label="Computing exposure…" />}
       {g && <KeyNumbers gex={g} nearest={nearest} />}
       {g && <StrikeExposurePanel gex={g} nearest={nearest} />}
-      {g && g.data.length === 0 && dte === '0dte' && <p className="muted pad">No expiration of the quote day in this snapshot.</p>}
+      {g && g.emptyScope !== null && (
+        <p className="muted pad" data-testid="empty-scope">
+          {g.emptyScope}
+        </p>
+      )}
+      {g && g.emptyScope === null && g.data.length === 0 && dte === '0dte' && <p className="muted pad">No expiration of the quote day in this snapshot.</p>}
       {g && activeSymbol !== '' && (
         <div className="grid-2">
           <ProfilePanel symbol={activeSymbol} formula={formula} scope={scopeParams} snapshot={selected} unit={g.meta.unit} />

@@ -119,7 +119,9 @@ describe('validation', () => {
     ['/v1/journal/performance?to=2024-01-31', 'RANGE_INCOMPLETE', 'from'],
     ['/v1/journal/performance?from=2024-02-01&to=2024-01-01', 'INVALID_PARAMETER', 'from'],
     ['/v1/gex?symbol=SPX&expirationsCount=0', 'INVALID_PARAMETER', 'expirationsCount'],
-    ['/v1/gex?symbol=SPX&expirationsCount=6', 'INVALID_PARAMETER', 'expirationsCount'],
+    // expirationsCount above its cap is clamped (scope.test.ts); beside expirations it is refused, naming both.
+    ['/v1/gex?symbol=SPX&expirations=2024-01-05&expirationsCount=2', 'INVALID_PARAMETER', 'expirationsCount'],
+    ['/v1/gex?symbol=SPX&expirations=2024-01-05&expirationsCount=2', 'INVALID_PARAMETER', 'expirations'],
     ['/v1/gex?symbol=SPX&formula=gamma', 'INVALID_PARAMETER', 'formula'],
     ['/v1/gex?symbol=SPX&expirations=2024-1-5', 'INVALID_PARAMETER', 'expirations'],
     ['/v1/vanna?symbol=SPX&expiration=tomorrow', 'INVALID_PARAMETER', 'expiration'],

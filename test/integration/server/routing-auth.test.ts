@@ -117,6 +117,8 @@ const REQUESTS: Record<string, { path: string; query?: string; body?: string; ty
   'GET /v1/exports/{id}': { path: '/v1/exports/nope' },
   // The stream's own validation answers (a stream that opened would never end: see the SSE tests).
   'GET /v1/gex/events/stream': { path: '/v1/gex/events/stream', query: 'eventType=bogus' },
+  // An unknown parameter: each spelling gets the same answer (a ticket is new every time).
+  'POST /v1/gex/events/stream-ticket': { path: '/v1/gex/events/stream-ticket', query: 'bogus=1' },
   'POST /v1/chains': { path: '/v1/chains', body: ' ', type: 'text/csv' },
   'GET /v1/chains': { path: '/v1/chains' },
   // An unknown parameter: the route answers 400 before a pass starts (no fetch from this test, the same answer each time).
