@@ -88,7 +88,11 @@ describe.skipIf(!hasChromium || !haveFiles)('Exposure over time on three real SP
         const zero = page.waitForResponse((r) => r.url().includes('/v1/gex?') && r.url().includes('maxDte=0'));
         await page.getByRole('button', { name: '0DTE', exact: true }).click();
         await zero;
-        await page.getByText('No expiration of the quote day in this snapshot.').waitFor();
+        // The answer says why the scope is empty (issue 18: it used to read "positive gamma" over an empty profile).
+        const emptyScope = page.getByTestId('empty-scope');
+        await emptyScope.waitFor();
+        expect(await emptyScope.textContent()).toContain('All expirations in this scope have expired');
+        expect(await page.getByTestId('gex-key-numbers').textContent(), 'no zone is claimed for an empty scope').toContain('no contract in scope');
         const ex = page.waitForResponse((r) => r.url().includes('/v1/gex?') && r.url().includes('minDte=1'));
         await page.getByRole('button', { name: 'Ex-0DTE' }).click();
         await ex;
