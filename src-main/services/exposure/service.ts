@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { DEFAULT_FORMULA, EVENTS_LIMIT_CAP, EVENTS_LIMIT_DEFAULT, type Formula } from '../../../src-shared/api/constants';
-import { computeGex, computeGexProfile, computeVanna, diffGex, expirationDetails, lookupExpirations, type EventDraft, type GexResult } from '../../../src-shared/exposure/index';
+import { computeGex, computeGexProfile, computeVanna, diffGex, expirationDetails, lookupExpirations, type GexResult } from '../../../src-shared/exposure/index';
 import type { ChainSnapshot } from '../../../src-shared/exposure/model';
 import { addDays } from '../../../src-shared/calendar';
 import { NEW_YORK, todayIn } from '../../../src-shared/zone';
@@ -9,6 +9,7 @@ import { EventsRepository } from '../../db/events';
 import { ExposureStateRepository } from '../../db/exposure-state';
 import { GexHistoryRepository } from '../../db/gex-history';
 import { SnapshotRepository } from '../../db/snapshots';
+import { storedEventDraft } from '../../db/stored-json';
 import type { WriteQueue } from '../../db/writes';
 import type { Settings } from '../../settings';
 import { resolveScope, scopeKey, type ChainFileOptions, type GexScopeQuery } from './compute';
@@ -281,8 +282,11 @@ export class ExposureService {
       ...(query.maxDte === undefined ? {} : { expirationTo: addDays(today, query.maxDte) }),
       limit: Math.min(query.limit ?? EVENTS_LIMIT_DEFAULT, EVENTS_LIMIT_CAP),
     });
-    // The payload is the draft this service stored (applyEvents).
-    return rows.map((row) => withDte(row.id, JSON.parse(row.payload) as EventDraft, today));
+    // The payload is the draft ingest.ts stored (applyEvents); one that does not read as a draft cannot be shown.
+    return rows.flatMap((row) => {
+      const draft = storedEventDraft.read(row.payload);
+      return draft === null ? [] : [withDte(row.id, draft, today)];
+    });
   }
 
   chainsList(): ChainSummary[] {
