@@ -3,7 +3,7 @@
  */
 import type { CampaignDetailResponseT, CampaignsResponseT, PositionJson, PositionsResponseT } from '../../../src-shared/api/schemas';
 import { adjustedBasis } from '../../../src-shared/journal/book';
-import { minorToCents } from '../../../src-shared/money';
+import { MINOR_PER_UNIT, minorToCents } from '../../../src-shared/money';
 import type { CampaignRow, ChainDetail, ChainsResult, PositionRow, PositionsResult, PositionTotals } from '../../services/journal/service';
 
 const centsOrNull = (minor: number | null) => (minor === null ? null : minorToCents(minor));
@@ -23,7 +23,7 @@ export function presentPosition(row: PositionRow): PositionJson {
     right: p.right,
     quantity: p.quantity,
     multiplier: p.multiplier,
-    averagePrice: Math.round(row.averagePrice * 10_000) / 10_000,
+    averagePrice: Math.round(row.averagePrice * MINOR_PER_UNIT) / MINOR_PER_UNIT,
     costBasis: minorToCents(row.costBasisMinor),
     openedAt: p.openedDay,
     dte: row.dte,
@@ -108,7 +108,7 @@ export function presentCampaign(row: CampaignRow): CampaignsResponseT['chains'][
     pnl: minorToCents(c.plMinor),
     unrealizedPL: centsOrNull(row.unrealizedMinor),
     sharesHeld: row.sharesHeld,
-    adjustedCostBasis: row.adjustedCostBasis === null ? null : Math.round(row.adjustedCostBasis * 10_000) / 10_000,
+    adjustedCostBasis: row.adjustedCostBasis === null ? null : Math.round(row.adjustedCostBasis * MINOR_PER_UNIT) / MINOR_PER_UNIT,
     collateralPeak: minorToCents(c.collateralPeakMinor),
     returnOnCollateral: row.returnOnCollateral,
     annualizedReturn: row.annualizedReturn,
@@ -135,7 +135,7 @@ export function presentChainDetail(detail: ChainDetail): CampaignDetailResponseT
       cash: minorToCents(step.cashMinor),
       realizedPL: minorToCents(step.realizedMinor),
       sharesHeld: step.sharesHeld,
-      adjustedCostBasis: step.sharesHeld > 0 ? Math.round(adjustedBasis(step.shareCostMinor, step.netOptionCashMinor, step.sharesHeld) * 10_000) / 10_000 : null,
+      adjustedCostBasis: step.sharesHeld > 0 ? Math.round(adjustedBasis(step.shareCostMinor, step.netOptionCashMinor, step.sharesHeld) * MINOR_PER_UNIT) / MINOR_PER_UNIT : null,
       netOptionCash: minorToCents(step.netOptionCashMinor),
       collateral: minorToCents(step.collateralMinor),
     })),
