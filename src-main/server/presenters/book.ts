@@ -4,7 +4,7 @@
 import type { CampaignDetailResponseT, CampaignsResponseT, PositionJson, PositionsResponseT } from '../../../src-shared/api/schemas';
 import { adjustedBasis } from '../../../src-shared/journal/book';
 import { MINOR_PER_UNIT, minorToCents } from '../../../src-shared/money';
-import type { CampaignRow, ChainDetail, ChainsResult, PositionRow, PositionsResult, PositionTotals } from '../../services/journal/service';
+import type { CampaignRow, CampaignDetail, CampaignsResult, PositionRow, PositionsResult, PositionTotals } from '../../services/journal/service';
 
 const centsOrNull = (minor: number | null) => (minor === null ? null : minorToCents(minor));
 
@@ -118,11 +118,11 @@ export function presentCampaign(row: CampaignRow): CampaignsResponseT['chains'][
   };
 }
 
-export function presentChains(result: ChainsResult): Omit<CampaignsResponseT, 'accounts' | 'demo'> {
+export function presentCampaigns(result: CampaignsResult): Omit<CampaignsResponseT, 'accounts' | 'demo'> {
   return { asOf: result.asOf, currency: result.currency, chains: result.chains.map(presentCampaign), pagination: result.pagination };
 }
 
-export function presentChainDetail(detail: ChainDetail): CampaignDetailResponseT {
+export function presentCampaignDetail(detail: CampaignDetail): CampaignDetailResponseT {
   return {
     asOf: detail.asOf,
     chain: presentCampaign(detail.campaign),

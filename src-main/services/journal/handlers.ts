@@ -40,8 +40,8 @@ export const journalReads = {
   performance: ({ journal }: JournalHost, query: PerformanceRequest) => journal.performance(query),
   summary: ({ journal }: JournalHost, year: number | undefined, accountId?: string) => journal.summary(year, accountId),
   positions: ({ journal }: JournalHost, query: BookRequest) => journal.positions(query),
-  chains: ({ journal }: JournalHost, query: CampaignsRequest) => journal.chains(query),
-  chain: ({ journal }: JournalHost, id: string, asOf: string | undefined) => journal.chain(id, asOf),
+  campaigns: ({ journal }: JournalHost, query: CampaignsRequest) => journal.campaigns(query),
+  campaign: ({ journal }: JournalHost, id: string, asOf: string | undefined) => journal.campaign(id, asOf),
   accounts: ({ journal }: JournalHost) => journal.accounts(),
   /** The Import page's mapping step (parsed in the worker: a preview can be half a megabyte of text). */
   previewFormat: ({ journal }: JournalHost, request: Parameters<JournalService['previewFormat']>[0]) => journal.previewFormat(request),

@@ -25,8 +25,8 @@ import { pageOf } from './values';
 import type {
   BookRequest,
   CampaignsRequest,
-  ChainDetail,
-  ChainsResult,
+  CampaignDetail,
+  CampaignsResult,
   ImportRecord,
   ImportRequest,
   Pagination,
@@ -349,12 +349,12 @@ export class JournalService {
   }
 
   /** The campaigns (chains) at `asOf`, newest first, with their returns. */
-  chains(query: CampaignsRequest): Result<WithJournal<ChainsResult>> {
+  campaigns(query: CampaignsRequest): Result<WithJournal<CampaignsResult>> {
     return this.reads.chains(query);
   }
 
   /** One campaign with its timeline and open positions. */
-  chain(id: string, asOf: string | undefined): Result<ChainDetail> {
+  campaign(id: string, asOf: string | undefined): Result<CampaignDetail> {
     return this.reads.chain(id, asOf);
   }
 

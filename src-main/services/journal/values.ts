@@ -121,7 +121,7 @@ export type CampaignRow = Omit<CampaignFigures, 'chain'> & { chain: Omit<ChainRe
 /** What a campaigns read asks: a book read, a status, and the page. */
 export type CampaignsRequest = BookRequest & { status?: 'open' | 'closed'; page?: number; limit?: number };
 
-export interface ChainsResult {
+export interface CampaignsResult {
   asOf: string;
   currency: string;
   /** One page of the campaigns, newest opened first. */
@@ -129,7 +129,7 @@ export interface ChainsResult {
   pagination: Pagination;
 }
 
-export interface ChainDetail {
+export interface CampaignDetail {
   asOf: string;
   campaign: CampaignRow;
   timeline: ChainStep[];

@@ -214,6 +214,7 @@ describe('openapi', () => {
       '/v1/journal/summary': ['year', 'accountId'],
       '/v1/journal/positions': ['asOf', 'accountId', 'symbol'],
       '/v1/journal/chains': ['asOf', 'accountId', 'symbol', 'status', 'page', 'limit'],
+      '/v1/journal/campaigns': ['asOf', 'accountId', 'symbol', 'status', 'page', 'limit'],
       '/v1/journal/transactions': ['page', 'limit', 'symbol', 'accountId', 'fromDate', 'toDate', 'type', 'sort'],
       '/v1/gex': ['symbol', 'expirations', 'expirationsCount', 'minDte', 'maxDte', 'formula', 'snapshot', 'at'],
       '/v1/vanna': ['symbol', 'expiration', 'snapshot', 'at'],
