@@ -63,7 +63,7 @@ export function toGenericCsv(transactions: readonly ImportedTransaction[]): stri
  * A plain chain snapshot of one underlying at `quoteTime`: every contract of the open positions plus a strike grid
  * around spot on the same expirations (what a stored CBOE download of the underlying gives the marks).
  */
-function snapshotFor(symbol: string, quoteTime: string, positions: PositionsResponseT['positions']): ChainSnapshot {
+export function snapshotFor(symbol: string, quoteTime: string, positions: PositionsResponseT['positions']): ChainSnapshot {
   const options = positions.filter((p) => p.isOption && p.strike !== null && p.expiration !== null);
   const strikes = options.map((p) => p.strike ?? 0).sort((a, b) => a - b);
   const spot = strikes[Math.floor(strikes.length / 2)] ?? 100;

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --json] [-- --only <prefix>] [-- --lake-snapshots N]`: the budgets (docs/decisions.md §Benchmarks), as medians, one line
+ * `npm run bench [-- --json] [-- --only <prefix>] [-- --lake-snapshots N] [-- --history-snapshots N]`: the budgets (docs/decisions.md §Benchmarks), as medians, one line
  * per measurement. With --json each line is `{name, value, unit, budget, ok, info?, detail?}`. Exit code 1 if a
  * budget is missed; lines marked `info` (absolute figures that a same-run ratio decides for) never fail the run.
  */
@@ -11,7 +11,9 @@ import { benchExposure } from './exposure';
 import { benchChainPicture } from './chain-picture';
 import { benchJournal } from './journal';
 import { benchTrades } from './trades';
+import { benchTradesApi } from './trades-api';
 import { benchLake } from './lake';
+import { benchHistory } from './history';
 import { benchImportFormats } from './import-formats';
 import { benchResponsiveness } from './responsiveness';
 import { benchServer } from './server';
@@ -24,6 +26,9 @@ const only = onlyIndex === -1 ? null : (process.argv[onlyIndex + 1] ?? null);
 const lakeIndex = process.argv.indexOf('--lake-snapshots');
 /** Snapshots the lake bench exports (DESIGN.md §9: 1,000; fewer while developing on the shared machine). */
 const lakeSnapshots = lakeIndex === -1 ? 1000 : Math.max(1, Number(process.argv[lakeIndex + 1]) || 1000);
+const historyIndex = process.argv.indexOf('--history-snapshots');
+/** Snapshots the history bench stores (DESIGN.md §7: 1,000). */
+const historySnapshots = historyIndex === -1 ? 1000 : Math.max(1, Number(process.argv[historyIndex + 1]) || 1000);
 const lines: BenchLine[] = [];
 
 function emit(line: BenchLine): void {
@@ -42,9 +47,11 @@ async function main(): Promise<void> {
   if (wanted('journal')) for (const line of await benchJournal()) emit(line);
   if (wanted('journal.custom')) for (const line of benchImportFormats()) emit(line);
   if (wanted('journal.trades')) for (const line of await benchTrades()) emit(line);
+  if (wanted('journal.trades_api')) for (const line of await benchTradesApi()) emit(line);
   if (wanted('responsiveness')) for (const line of await benchResponsiveness()) emit(line);
   if (wanted('server') || wanted('soak')) for (const line of await benchServer()) emit(line);
   if (wanted('lake')) for (const line of benchLake(lakeSnapshots)) emit(line);
+  if (wanted('history')) for (const line of await benchHistory(historySnapshots)) emit(line);
   if (wanted('ui')) for (const metric of await benchUi()) emit({ ...metric, budget: `<= ${metric.budget}` });
   if (wanted('http')) {
     const dataDir = tempDir('strikebook-bench-');

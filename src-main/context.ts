@@ -10,6 +10,7 @@ import { ensureKeyFile, KeyStore } from './server/keys';
 import { KEY_FILE, stageKeyFile, type StagedKeyFile } from './server/key-file';
 import { ExposureService } from './services/exposure/service';
 import { ExportJobs } from './services/exports';
+import { ChainRefresh } from './services/chain-refresh';
 import { ImportFormatsService } from './services/journal/import-formats';
 import { createJournalClient } from './services/journal/client';
 import { loadSettings, saveSettings, type Settings } from './settings';
@@ -147,6 +148,18 @@ export function createContext(options: ContextOptions): OwnedContext {
     ...(options.log ? { log: options.log } : {}),
   });
   writes.onRollback(() => exposure.reset());
+  // Settings are replaced on every change (updateSettings): each pass reads the current ones.
+  const refresh = new ChainRefresh(
+    {
+      get settings() {
+        return settings;
+      },
+      clock,
+      exposure,
+      journal,
+    },
+    options.log,
+  );
 
   // A background write: when another process holds the lock it fails fast, and the stamps wait for the next tick.
   const flushUsage = () =>
@@ -170,6 +183,7 @@ export function createContext(options: ContextOptions): OwnedContext {
     exposure,
     importFormats: new ImportFormatsService(db, clock, writes),
     exports,
+    refresh,
     writes,
     keyFilePath: folder.keyFilePath,
     apiKey: folder.apiKey,
@@ -225,6 +239,7 @@ export function createContext(options: ContextOptions): OwnedContext {
       if (closed) return;
       closed = true;
       clearInterval(usageTimer);
+      await refresh.stop();
       journal.stopJobs();
       exposure.stopJobs();
       await flushUsage();

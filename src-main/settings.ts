@@ -22,6 +22,11 @@ export interface Settings {
   /** Origins allowed by CORS; empty = no CORS headers. */
   corsOrigins: string[];
   onlineSource: { enabled: boolean; baseUrl: string; watchlist: string[]; intervalSeconds: number };
+  /**
+   * The online source's watchlist (the poller and POST /v1/chains/refresh) also holds the underlying of every open
+   * position (docs/exposure.md §Refresh what you hold).
+   */
+  watchlistIncludesPositions: boolean;
   /** Time limit of reading and checking an uploaded file, from the moment its worker starts it (docs/decisions.md §Jobs). */
   importTimeoutSeconds: number;
 }
@@ -38,6 +43,7 @@ export const DEFAULT_SETTINGS: Settings = {
   snapshotRetentionBySymbol: {},
   corsOrigins: [],
   onlineSource: { enabled: false, baseUrl: 'https://cdn.cboe.com/api/global/delayed_quotes/options', watchlist: ['SPX', 'SPY'], intervalSeconds: 300 },
+  watchlistIncludesPositions: true,
   importTimeoutSeconds: 60,
 };
 

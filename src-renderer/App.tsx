@@ -14,10 +14,12 @@ const JournalPage = lazy(() => import('./pages/Journal').then((m) => ({ default:
 const ExposurePage = lazy(() => import('./pages/exposure/ExposurePage').then((m) => ({ default: m.ExposurePage })));
 const PositionsPage = lazy(() => import('./pages/Positions').then((m) => ({ default: m.PositionsPage })));
 const CampaignsPage = lazy(() => import('./pages/Campaigns').then((m) => ({ default: m.CampaignsPage })));
+const TradesPage = lazy(() => import('./pages/trades/TradesPage').then((m) => ({ default: m.TradesPage })));
 
 const PAGES = [
   { id: 'journal', label: 'Journal', icon: '▤' },
   { id: 'positions', label: 'Positions', icon: '◫' },
+  { id: 'trades', label: 'Trades', icon: '⇄' },
   { id: 'campaigns', label: 'Campaigns', icon: '↻' },
   { id: 'transactions', label: 'Transactions', icon: '≡' },
   { id: 'import', label: 'Import', icon: '⇪' },
@@ -149,6 +151,7 @@ export function App() {
               <Suspense fallback={<Loading />}>
                 {page === 'journal' && <JournalPage />}
                 {page === 'positions' && <PositionsPage />}
+                {page === 'trades' && <TradesPage />}
                 {page === 'campaigns' && <CampaignsPage />}
                 {page === 'transactions' && <TransactionsPage />}
                 {page === 'import' && <ImportPage />}

@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { deflateSync, inflateSync, constants } from 'node:zlib';
+import type { ChainColumns } from '../../src-shared/exposure/history-point';
 import type { OptionContract, SnapshotSourceId } from '../../src-shared/exposure/model';
 import { Table } from './sql';
 
@@ -115,6 +116,11 @@ function readPacked(blob: Uint8Array): Packed {
   if (v === 1) return packed;
   if (!isVolumeColumn(volume, n)) throw new PackedSnapshotError('version 2 without its volume column');
   return { ...packed, volume };
+}
+
+/** The packed columns as stored (checked), without building a contract object each: what a history point reads. */
+export function unpackColumns(blob: Uint8Array): ChainColumns {
+  return readPacked(blob);
 }
 
 export function unpackContracts(blob: Uint8Array): OptionContract[] {

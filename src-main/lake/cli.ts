@@ -34,7 +34,8 @@ function plural(count: number, word: string): string {
 
 export function describeExport(summary: ExportSummary): string {
   const { snapshots, rows } = summary;
-  const journal = summary.transactions === 'written' ? `transactions.parquet written (${plural(rows.transactions, 'row')})` : summary.transactions === 'unchanged' ? 'transactions.parquet unchanged' : 'no journal to write';
+  const file = (name: string, state: ExportSummary['trades'], count: number) => (state === 'written' ? `${name} written (${plural(count, 'row')})` : `${name} unchanged`);
+  const journal = summary.transactions === 'none' ? 'no journal to write' : [file('transactions.parquet', summary.transactions, rows.transactions), ...(summary.trades === 'none' ? [] : [file('trades.parquet', summary.trades, rows.trades)])].join(', ');
   return `${summary.out}: ${plural(snapshots.written, 'snapshot')} written (${plural(rows.contracts, 'contract row')}), ${snapshots.skipped} already there, of ${snapshots.total}; ${journal}; ${plural(summary.files, 'file')}, ${(summary.bytes / 1e6).toFixed(1)} MB`;
 }
 

@@ -1,12 +1,12 @@
 /**
  * `strikebook export` (docs/research.md): the stored snapshots as the Hive-partitioned Parquet lake, a contracts
- * file and a levels file per snapshot, and the journal as transactions.parquet. Repeatable (the same data gives the
+ * file and a levels file per snapshot, and the journal as transactions.parquet and trades.parquet. Repeatable (the same data gives the
  * same bytes: no clock, no random order) and incremental (a snapshot whose files are in the folder is not written
- * again; transactions.parquet is rewritten only when its bytes change). Runs on whatever thread calls it: the CLI's,
+ * again; the journal's files are rewritten only when their bytes change). Runs on whatever thread calls it: the CLI's,
  * or the lake worker's for the server (lake-worker.ts), never the server's event loop.
  */
 import type { Database } from 'better-sqlite3';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { contractMeasures } from '../../src-shared/exposure/contract-greeks';
 import { prepareChain } from '../../src-shared/exposure/index';
 import { dateInZone, NEW_YORK } from '../../src-shared/zone';
@@ -16,10 +16,11 @@ import { SnapshotRepository, unpackContracts } from '../db/snapshots';
 import { DEFAULT_SCOPE, historyPoint, resolveScope, scopeKey } from '../services/exposure/compute';
 import { instantBound } from '../services/exposure/values';
 import { failure, ok, type Result } from '../services/result';
-import { contractsFile, levelsFile, transactionsFile } from './layout';
+import { writeJournalFiles, type JournalFileState } from './journal-files';
+import { contractsFile, levelsFile } from './layout';
 import { buildParquet, lakeMetaText, readFooter, writeFileAtomic } from './parquet';
-import { contractsColumns, levelsColumns, transactionsColumns } from './rows';
-import { CONTRACTS, LAKE_VERSION, LEVELS, parseLakeMeta, TRANSACTIONS } from './tables';
+import { contractsColumns, levelsColumns } from './rows';
+import { CONTRACTS, LAKE_VERSION, LEVELS, parseLakeMeta } from './tables';
 
 export interface ExportRequest {
   /** The lake's folder (created when missing). */
@@ -41,10 +42,12 @@ export interface ExportProgress {
 export interface ExportSummary {
   out: string;
   snapshots: { total: number; written: number; skipped: number };
-  /** Rows written in this run: contracts (all files), levels, transactions. */
-  rows: { contracts: number; levels: number; transactions: number };
+  /** Rows written in this run: contracts (all files), levels, transactions, trades. */
+  rows: { contracts: number; levels: number; transactions: number; trades: number };
   /** written: a new transactions.parquet; unchanged: its bytes were already there; none: no journal to write. */
-  transactions: 'written' | 'unchanged' | 'none';
+  transactions: JournalFileState;
+  /** The same for trades.parquet (none: the journal has no trade). */
+  trades: JournalFileState;
   files: number;
   bytes: number;
 }
@@ -55,7 +58,7 @@ function existingDigest(path: string): { digest: string | null } | { problem: st
   try {
     const text = lakeMetaText(readFooter(path));
     const meta = text === null ? 'no Strikebook metadata' : parseLakeMeta(text);
-    if (typeof meta === 'string' || meta.table === 'transactions') return { problem: `${path} is not a Strikebook lake file (${typeof meta === 'string' ? meta : 'a transactions table'})` };
+    if (typeof meta === 'string' || !('digest' in meta)) return { problem: `${path} is not a Strikebook lake file (${typeof meta === 'string' ? meta : `a ${meta.table} table`})` };
     return { digest: meta.digest };
   } catch (error) {
     return { problem: `${path} cannot be read (${error instanceof Error ? error.message : String(error)})` };
@@ -102,7 +105,7 @@ function exportInto(db: Database, request: ExportRequest, rate: number, onProgre
   const snapshots = new SnapshotRepository(db);
   const history = new GexHistoryRepository(db);
   const defaultKey = scopeKey(DEFAULT_SCOPE);
-  const summary: ExportSummary = { out: request.out, snapshots: { total: heads.length, written: 0, skipped: 0 }, rows: { contracts: 0, levels: 0, transactions: 0 }, transactions: 'none', files: 0, bytes: 0 };
+  const summary: ExportSummary = { out: request.out, snapshots: { total: heads.length, written: 0, skipped: 0 }, rows: { contracts: 0, levels: 0, transactions: 0, trades: 0 }, transactions: 'none', trades: 'none', files: 0, bytes: 0 };
   const write = (path: string, bytes: Uint8Array) => {
     writeFileAtomic(path, bytes);
     summary.files += 1;
@@ -138,17 +141,11 @@ function exportInto(db: Database, request: ExportRequest, rate: number, onProgre
     }
     onProgress({ snapshotsDone: index + 1, snapshotsTotal: heads.length, rowsWritten: summary.rows.contracts });
   }
-  const rows = [...lake.transactions()];
-  const path = transactionsFile(request.out);
-  if (rows.length > 0 || existsSync(path)) {
-    const bytes = buildParquet(TRANSACTIONS, transactionsColumns(rows), { version: LAKE_VERSION, table: 'transactions', rows: rows.length });
-    if (existsSync(path) && Buffer.from(bytes).equals(readFileSync(path))) summary.transactions = 'unchanged';
-    else {
-      write(path, bytes);
-      summary.transactions = 'written';
-      summary.rows.transactions = rows.length;
-    }
-  }
+  const journal = writeJournalFiles(lake, request.out, write);
+  summary.transactions = journal.transactions.state;
+  summary.rows.transactions = journal.transactions.rows;
+  summary.trades = journal.trades.state;
+  summary.rows.trades = journal.trades.rows;
   return ok(summary);
 }
 

@@ -29,7 +29,7 @@ export interface LakeImportSummary {
     beyondRetention: number;
   };
   events: number;
-  /** Levels and transactions files: derived or journal data, not read by a chain import. */
+  /** Levels, transactions and trades files: derived or journal data, not read by a chain import. */
   ignored: number;
   /** Files refused, each with the reasons (relative to dir). */
   refused: Array<{ file: string; problems: string[] }>;

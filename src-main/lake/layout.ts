@@ -1,6 +1,6 @@
 /**
  * Where the lake's files are (docs/research.md §Layout): Hive partitions `contracts/symbol=S/date=D/<snapshotId>.parquet`
- * and `levels/symbol=S/date=D/<snapshotId>.parquet` (D = the quote's New York date), `transactions.parquet` at the top.
+ * and `levels/symbol=S/date=D/<snapshotId>.parquet` (D = the quote's New York date), `transactions.parquet` and `trades.parquet` at the top.
  * One file per snapshot makes an export incremental by snapshot id and each snapshot's files atomic.
  */
 import { readdirSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 export const CONTRACTS_DIR = 'contracts';
 export const LEVELS_DIR = 'levels';
 export const TRANSACTIONS_FILE = 'transactions.parquet';
+export const TRADES_FILE = 'trades.parquet';
 
 /**
  * A partition value as Hive writes it: characters that would end a path segment or a `key=value` pair, and any
@@ -38,6 +39,10 @@ export function levelsFile(dir: string, symbol: string, date: string, snapshotId
 
 export function transactionsFile(dir: string): string {
   return join(dir, TRANSACTIONS_FILE);
+}
+
+export function tradesFile(dir: string): string {
+  return join(dir, TRADES_FILE);
 }
 
 /** Every `.parquet` file under the folder, sorted; hidden names (the writer's temporary files) are skipped. */

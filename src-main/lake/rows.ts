@@ -8,6 +8,7 @@ import type { GexHistoryPoint } from '../../src-shared/exposure/index';
 import type { ChainSnapshot, OptionContract, SnapshotSourceId } from '../../src-shared/exposure/model';
 import { SNAPSHOT_SOURCES } from '../../src-shared/api/constants';
 import { DEFAULT_FORMULA } from '../../src-shared/api/constants';
+import type { Trade } from '../../src-shared/journal/trades';
 import type { LakeSnapshotHead, LakeTransactionRow } from '../db/lake';
 import type { ColumnValues } from './parquet';
 import type { SnapshotFileMeta } from './tables';
@@ -87,6 +88,37 @@ export function transactionsColumns(rows: readonly LakeTransactionRow[]): Column
     import_id: pick((r) => r.import_id),
     inferred: pick((r) => r.inferred === 1),
     previous_symbol: pick((r) => r.previous_symbol),
+  };
+}
+
+/** The journal's trades as rows, oldest opened first (a trade opened before history at its first close), then by id. */
+export function tradesColumns(book: readonly Trade[]): Columns {
+  const trades = [...book].sort((a, b) => {
+    const at = (t: Trade) => t.openedAt ?? t.closedAt ?? '';
+    return at(a) < at(b) ? -1 : at(a) > at(b) ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  });
+  const pick = <T extends string | number | boolean | null>(get: (trade: Trade) => T): T[] => trades.map(get);
+  return {
+    id: pick((t) => t.id),
+    account_id: pick((t) => t.accountId),
+    account_name: pick((t) => t.accountName),
+    currency: pick((t) => t.currency),
+    underlying: pick((t) => t.underlying),
+    strategy: pick((t) => t.strategy),
+    status: pick((t) => t.status),
+    opened_before_history: pick((t) => t.openedBeforeHistory),
+    opened_at: pick((t) => t.openedAt),
+    open_day: pick((t) => t.openDay),
+    closed_at: pick((t) => t.closedAt),
+    close_day: pick((t) => t.closeDay),
+    days_held: pick((t) => t.daysHeld),
+    legs: pick((t) => t.legs.length),
+    rolls: pick((t) => t.rolls),
+    credit: pick((t) => t.creditMinor),
+    max_profit: pick((t) => t.maxProfitMinor),
+    max_loss: pick((t) => t.maxLossMinor),
+    collateral: pick((t) => t.collateralMinor),
+    pnl: pick((t) => t.pnlMinor),
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * The three tables of the Parquet lake (docs/research.md): their columns with precise Parquet types, the footer
+ * The four tables of the Parquet lake (docs/research.md): their columns with precise Parquet types, the footer
  * metadata that marks a Strikebook file, and the check of a file's schema against them. The writer builds files
  * from these specs and the reader refuses any file whose schema differs, so the two cannot drift apart.
  */
@@ -12,7 +12,7 @@ export const LAKE_META_KEY = 'strikebook.lake';
 /** The footer's created_by: constant, so that the same data gives the same bytes on every run and version. */
 export const LAKE_CREATED_BY = 'strikebook lake 1';
 
-export type TableName = 'contracts' | 'levels' | 'transactions';
+export type TableName = 'contracts' | 'levels' | 'transactions' | 'trades';
 
 /**
  * How a column is stored. Timestamps are TIMESTAMP(MICROS, UTC) on INT64; dates DATE on INT32; money DECIMAL(18,4) on
@@ -101,7 +101,35 @@ export const TRANSACTIONS: readonly ColumnSpec[] = [
   column('previous_symbol', 'string', true),
 ];
 
-export const TABLES: Record<TableName, readonly ColumnSpec[]> = { contracts: CONTRACTS, levels: LEVELS, transactions: TRANSACTIONS };
+/**
+ * The journal's trades (src-shared/journal/trades.ts, docs/journal.md §Trades and strategies), oldest opened first;
+ * money exact as DECIMAL(18,4). Built from the transactions alone: the figures that need a snapshot at entry (dte,
+ * delta, levels, Reg T collateral) and campaigns are the journal's, not the lake's.
+ */
+export const TRADES: readonly ColumnSpec[] = [
+  column('id', 'string'),
+  column('account_id', 'string'),
+  column('account_name', 'string'),
+  column('currency', 'string'),
+  column('underlying', 'string'),
+  column('strategy', 'string'),
+  column('status', 'string'),
+  column('opened_before_history', 'boolean'),
+  column('opened_at', 'timestamp', true),
+  column('open_day', 'date', true),
+  column('closed_at', 'timestamp', true),
+  column('close_day', 'date', true),
+  column('days_held', 'int32', true),
+  column('legs', 'int32'),
+  column('rolls', 'int32'),
+  column('credit', 'money', true),
+  column('max_profit', 'money', true),
+  column('max_loss', 'money', true),
+  column('collateral', 'money', true),
+  column('pnl', 'money', true),
+];
+
+export const TABLES: Record<TableName, readonly ColumnSpec[]> = { contracts: CONTRACTS, levels: LEVELS, transactions: TRANSACTIONS, trades: TRADES };
 
 /** Money columns: DECIMAL(18,4), up to 10^14 currency units. */
 export const MONEY_PRECISION = 18;
@@ -201,7 +229,7 @@ export interface SnapshotFileMeta {
 }
 
 /** The footer metadata of a lake file. */
-export type LakeFileMeta = SnapshotFileMeta | { version: number; table: 'transactions'; rows: number };
+export type LakeFileMeta = SnapshotFileMeta | { version: number; table: 'transactions' | 'trades'; rows: number };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -219,8 +247,8 @@ export function parseLakeMeta(text: string): LakeFileMeta | string {
   const { version, table, rows } = parsed;
   if (version !== LAKE_VERSION) return `it is lake version ${String(version)}; this Strikebook reads version ${LAKE_VERSION}`;
   if (typeof rows !== 'number' || !Number.isSafeInteger(rows) || rows < 0) return 'its row count is missing';
-  if (table === 'transactions') return { version, table, rows };
-  if (table !== 'contracts' && table !== 'levels') return `its table "${String(table)}" is not one of contracts, levels, transactions`;
+  if (table === 'transactions' || table === 'trades') return { version, table, rows };
+  if (table !== 'contracts' && table !== 'levels') return `its table "${String(table)}" is not one of contracts, levels, transactions, trades`;
   const { symbol, snapshotId, quoteTime, spot, source, digest, rate } = parsed;
   if (typeof symbol !== 'string' || !/^[A-Z0-9.^/_-]{1,32}$/.test(symbol)) return 'its symbol is missing or not a ticker';
   if (typeof snapshotId !== 'number' || !Number.isSafeInteger(snapshotId) || snapshotId < 1) return 'its snapshotId is not a positive integer';

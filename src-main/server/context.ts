@@ -6,6 +6,7 @@ import type { JournalApi } from '../services/journal/client';
 import type { ExposureService } from '../services/exposure/service';
 import type { ExportJobs } from '../services/exports';
 import type { ImportFormatsService } from '../services/journal/import-formats';
+import type { ChainRefresh } from '../services/chain-refresh';
 
 /** Everything a route needs; built once by `createContext` (src-main/context.ts) and closed with it. */
 export interface AppContext {
@@ -23,6 +24,8 @@ export interface AppContext {
   importFormats: ImportFormatsService;
   /** Research exports (the Parquet lake), each in a lake worker thread of its own. */
   exports: ExportJobs;
+  /** "Refresh now": one pass of the online source over the watchlist and the open positions' underlyings. */
+  refresh: ChainRefresh;
   /** Path of the plaintext key file for the user's scripts. */
   keyFilePath: string;
   demo: boolean;

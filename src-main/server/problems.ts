@@ -55,6 +55,8 @@ export function domainProblem(error: DomainError): ApiError {
       return new ApiError('IMPORTED_ROW', detail, [{ param: 'id', message: `is a row of import ${error.importId}: undo its import instead` }]);
     case 'unknown-account':
       return new ApiError('UNKNOWN_ACCOUNT', detail, [{ param: 'accountId', message: 'names no account' }]);
+    case 'refresh-refused':
+      return new ApiError(error.reason === 'running' ? 'REFRESH_RUNNING' : 'SOURCE_NOT_CONFIGURED', detail);
   }
 }
 

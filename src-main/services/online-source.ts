@@ -1,7 +1,8 @@
 import type { Clock } from '../clock';
 import type { Settings } from '../settings';
-import type { ExposureService } from './exposure/service';
+import type { ExposureService, IngestResult } from './exposure/service';
 import { describeError } from './result';
+import { watchlistOf, type WatchlistContext } from './watchlist';
 
 /** How far a quote time may lie after the poll (clocks of two machines) before the snapshot is refused. */
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
@@ -44,12 +45,50 @@ async function readCapped(response: Response, maxBytes: number): Promise<Uint8Ar
   return body;
 }
 
+export interface FetchLimits {
+  timeoutMs: number;
+  maxBytes: number;
+}
+
+/**
+ * Fetches one symbol's delayed-quotes JSON and stores it through the exposure ingest path (the poller and the refresh
+ * alike: events, SSE, the same write turn). Throws an Error whose message names what failed (HTTP status, time limit,
+ * size cap, the file's problems with their lines).
+ */
+export async function fetchAndStoreChain(
+  ctx: Pick<OnlineSourceContext, 'clock' | 'exposure'>,
+  baseUrl: string,
+  symbol: string,
+  fetchImpl: typeof fetch,
+  limits: FetchLimits,
+  /** Aborted when the server stops: the transfer and the file's parse are given up. */
+  stop?: AbortSignal,
+): Promise<IngestResult> {
+  const timeout = AbortSignal.timeout(limits.timeoutMs);
+  const signal = stop === undefined ? timeout : AbortSignal.any([timeout, stop]);
+  const timedOut = (error: unknown) => {
+    if (stop?.aborted === true) throw new Error('the server stopped before the answer');
+    throw timeout.aborted ? new Error(`no whole answer within ${limits.timeoutMs / 1000} s`) : error;
+  };
+  const response = await fetchImpl(chainUrl(baseUrl, symbol), { signal }).catch(timedOut);
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new Error(`HTTP ${response.status}`);
+  }
+  const body = await readCapped(response, limits.maxBytes).catch(timedOut);
+  // Parsed, prepared and evaluated in the exposure worker (the bytes moved there), like POST /v1/chains; a quote
+  // time after the poll is refused there (exposure/compute.ts, planChainFile).
+  const stored = await ctx.exposure.ingestFile(body, { format: 'cboe-json', symbol, source: 'online', polled: { atMs: ctx.clock.nowMs(), skewMs: MAX_CLOCK_SKEW_MS } }, stop);
+  if (!stored.ok) throw new Error(describeError(stored.error));
+  return stored.value;
+}
+
 /** CBOE serves index chains under a leading underscore (`_SPX.json`), equities without (`SPY.json`). */
 const INDEX_SYMBOLS = new Set(['SPX', 'NDX', 'RUT', 'VIX', 'XSP', 'DJX', 'OEX', 'XEO', 'MRUT']);
 
 /** What the poller needs of the running app (its context has all of it). */
-export interface OnlineSourceContext {
-  readonly settings: Pick<Settings, 'onlineSource'>;
+export interface OnlineSourceContext extends WatchlistContext {
+  readonly settings: Pick<Settings, 'onlineSource' | 'watchlistIncludesPositions'>;
   clock: Clock;
   exposure: ExposureService;
 }
@@ -84,7 +123,7 @@ export class OnlineSource {
     private readonly log: ((line: string) => void) | undefined,
     private readonly fetchImpl: typeof fetch = fetch,
     /** The request's time limit and the body's cap (tests shorten them). */
-    private readonly limits: { timeoutMs: number; maxBytes: number } = { timeoutMs: REQUEST_TIMEOUT_MS, maxBytes: MAX_RESPONSE_BYTES },
+    private readonly limits: FetchLimits = { timeoutMs: REQUEST_TIMEOUT_MS, maxBytes: MAX_RESPONSE_BYTES },
   ) {}
 
   private nowMs(): number {
@@ -112,11 +151,13 @@ export class OnlineSource {
   /** One round over the watchlist; does nothing while the source is disabled. */
   async pollOnce(): Promise<PollStatus[]> {
     const source = this.ctx.settings.onlineSource;
-    if (!source.enabled || this.running) return [];
+    if (!source.enabled || source.baseUrl.trim() === '' || this.running) return [];
     this.running = true;
     const results: PollStatus[] = [];
     try {
-      for (const symbol of source.watchlist) {
+      // The setting's symbols and, when the setting says so, the open positions' underlyings (watchlist.ts).
+      const { symbols } = await watchlistOf(this.ctx);
+      for (const { symbol } of symbols) {
         if ((this.backoffUntilMs.get(symbol) ?? 0) > this.nowMs()) continue;
         results.push(await this.pollSymbol(source.baseUrl, symbol));
       }
@@ -130,21 +171,7 @@ export class OnlineSource {
     const at = new Date(this.nowMs()).toISOString();
     let status: PollStatus;
     try {
-      const signal = AbortSignal.timeout(this.limits.timeoutMs);
-      const timedOut = (error: unknown) => {
-        throw signal.aborted ? new Error(`no whole answer within ${this.limits.timeoutMs / 1000} s`) : error;
-      };
-      const response = await this.fetchImpl(chainUrl(baseUrl, symbol), { signal }).catch(timedOut);
-      if (!response.ok) {
-        await response.body?.cancel();
-        throw new Error(`HTTP ${response.status}`);
-      }
-      const body = await readCapped(response, this.limits.maxBytes).catch(timedOut);
-      // Parsed, prepared and evaluated in the exposure worker (the bytes moved there), like POST /v1/chains; a quote
-      // time after the poll is refused there (exposure-compute.ts, planChainFile).
-      const stored = await this.ctx.exposure.ingestFile(body, { format: 'cboe-json', symbol, source: 'online', polled: { atMs: this.nowMs(), skewMs: MAX_CLOCK_SKEW_MS } });
-      if (!stored.ok) throw new Error(describeError(stored.error));
-      const result = stored.value;
+      const result = await fetchAndStoreChain(this.ctx, baseUrl, symbol, this.fetchImpl, this.limits);
       this.failures.delete(symbol);
       this.backoffUntilMs.delete(symbol);
       status = { symbol, ok: true, message: `${result.contracts} contracts at ${result.quoteTime}${result.stored ? '' : ' (unchanged)'}`, at };

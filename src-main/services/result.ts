@@ -27,7 +27,7 @@ export type DomainError =
   /** A snapshot named by id (or by `at=`, none at or before it) that the symbol does not have. */
   | { kind: 'unknown-snapshot'; symbol?: string; id?: number; at?: string }
   /** A record named by id that does not exist. */
-  | { kind: 'not-found'; what: 'import' | 'import format' | 'chain' | 'transaction' | 'export' | 'export folder'; id: number | string }
+  | { kind: 'not-found'; what: 'import' | 'import format' | 'chain' | 'trade' | 'transaction' | 'export' | 'export folder'; id: number | string }
   /** A transaction that came from a file, named for an edit or a delete: only manual entries change one by one. */
   | { kind: 'imported-row'; id: string; importId: number; source: string }
   /** A request whose fields break rules a schema cannot state (a mapping to a column its header lacks), each named. */
@@ -35,7 +35,9 @@ export type DomainError =
   /** A request that clashes with what is stored (a second format for one header, one format too many). */
   | { kind: 'conflict'; detail: string; param: string }
   /** An `accountId` that names no account of the journal. */
-  | { kind: 'unknown-account'; accountId: string; known: readonly string[] };
+  | { kind: 'unknown-account'; accountId: string; known: readonly string[] }
+  /** A chain refresh that cannot start: one is running, or the online source has no base URL. */
+  | { kind: 'refresh-refused'; reason: 'running' | 'no-source'; detail: string };
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: DomainError };
 
@@ -84,5 +86,7 @@ export function describeError(error: DomainError): string {
       return `Transaction ${error.id} was imported from a file (${error.source}, import ${error.importId}): only manual entries can be edited or deleted one by one. Undo its import instead (DELETE /v1/imports/${error.importId}), or enter a manual transaction beside it.`;
     case 'unknown-account':
       return `No account with id ${error.accountId}. ${error.known.length > 0 ? `Known accounts: ${error.known.join(', ')}.` : 'The journal has no account yet: import a broker file first.'}`;
+    case 'refresh-refused':
+      return error.detail;
   }
 }

@@ -16,6 +16,7 @@ import type {
   GexProfileResponseT,
   GexQueryT,
   GexResponseT,
+  RefreshPassT,
   SnapshotsResponseT,
   ImportDeleteResponse,
   ImportFormatDraftT,
@@ -47,6 +48,12 @@ import type {
   ManualDeleteResponseT,
   ManualTransactionT,
   ManualTransactionsResponseT,
+  TradesQueryT,
+  TradesResponseT,
+  StatsQueryT,
+  StatsResponseT,
+  AnnotationBodyT,
+  AnnotationResponseT,
 } from '../../src-shared/api/schemas';
 import type { ProblemFieldError } from '../../src-shared/api/errors';
 
@@ -227,6 +234,19 @@ export class ApiClient {
   transactions(query: TransactionsQueryT, signal?: AbortSignal): Promise<TransactionsResponseT> {
     return this.get('/journal/transactions', { ...query }, signal);
   }
+  trades(query: TradesQueryT, signal?: AbortSignal): Promise<TradesResponseT> {
+    return this.get('/journal/trades', { ...query }, signal);
+  }
+  tradeStats(query: StatsQueryT, signal?: AbortSignal): Promise<StatsResponseT> {
+    return this.get('/journal/stats', { ...query }, signal);
+  }
+  annotation(kind: 'trades' | 'chains', id: string, signal?: AbortSignal): Promise<AnnotationResponseT> {
+    return this.get(`/journal/${kind}/${encodeURIComponent(id)}/annotation`, undefined, signal);
+  }
+  /** Notes and tags of a trade or a campaign (an empty note without tags removes them). */
+  annotate(kind: 'trades' | 'chains', id: string, body: AnnotationBodyT): Promise<AnnotationResponseT> {
+    return this.request('PUT', `/journal/${kind}/${encodeURIComponent(id)}/annotation`, { body: JSON.stringify(body), contentType: 'application/json' });
+  }
 
   /** Manual entries: one import of kind manual (all rows or none). */
   addTransactions(transactions: ManualTransactionT[]): Promise<ManualTransactionsResponseT> {
@@ -298,6 +318,14 @@ export class ApiClient {
   }
   gexDiff(query: Omit<GexQueryT, 'snapshot' | 'at'> & { from: number; to: number }, signal?: AbortSignal): Promise<GexDiffResponseT> {
     return this.get('/gex/diff', { ...query }, signal);
+  }
+  /** "Refresh now": one pass of the online source (409 REFRESH_RUNNING while one runs); follow it with refreshStatus. */
+  startRefresh(): Promise<RefreshPassT> {
+    return this.request('POST', '/chains/refresh');
+  }
+  /** The latest refresh pass (startedAt null before the first). */
+  refreshStatus(signal?: AbortSignal): Promise<RefreshPassT> {
+    return this.get('/chains/refresh', undefined, signal);
   }
   snapshots(symbol: string, signal?: AbortSignal): Promise<SnapshotsResponseT> {
     return this.get('/snapshots', { symbol }, signal);

@@ -7,6 +7,7 @@ import { PnlCalendar, usesYearStrips } from '../components/PnlCalendar';
 import { DemoBadge, EmptyState, ErrorBanner, Loading, Money, PageHead, Panel, Segmented, Stat } from '../components/ui';
 import { addDays, addMonths } from '../../src-shared/calendar';
 import { dateInTimeZone, fmtCount, fmtInt, fmtMoney, fmtPct, fmtRange, monthTitle, signClass, typeLabel } from '../format';
+import { StrategyReport } from './trades/StrategyReport';
 import { navigate, useApi, useAsync } from '../hooks';
 
 type PeriodMode = 'weekly' | 'monthly' | 'custom';
@@ -356,6 +357,7 @@ export function JournalPage() {
           </header>
           {summary.error && <ErrorBanner error={summary.error} onRetry={summary.reload} />}
           {summary.data ? <YearView summary={summary.data} accountId={accountId} /> : !summary.error && <Loading label="Loading year…" />}
+          <StrategyReport accountId={accountId} />
         </>
       )}
     </div>

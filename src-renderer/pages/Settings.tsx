@@ -38,6 +38,7 @@ interface Draft {
   baseUrl: string;
   watchlist: string;
   intervalSeconds: string;
+  includePositions: boolean;
 }
 
 function toDraft(s: SettingsJson): Draft {
@@ -50,6 +51,7 @@ function toDraft(s: SettingsJson): Draft {
     baseUrl: s.onlineSource.baseUrl,
     watchlist: s.onlineSource.watchlist.join(', '),
     intervalSeconds: String(s.onlineSource.intervalSeconds),
+    includePositions: s.watchlistIncludesPositions,
   };
 }
 
@@ -72,6 +74,7 @@ function fromDraft(d: Draft): { value: SettingsUpdateT } | { error: string } {
       timeZone: d.timeZone.trim(),
       reportingCurrency: d.reportingCurrency.trim().toUpperCase(),
       onlineSource: { enabled: d.enabled, baseUrl: d.baseUrl.trim(), watchlist, intervalSeconds: interval },
+      watchlistIncludesPositions: d.includePositions,
     },
   };
 }
@@ -243,7 +246,10 @@ export function SettingsPage({ theme, onToggleTheme }: { theme: Theme; onToggleT
             </div>
           </Panel>
           <Panel title="Online chain source">
-            <p className="muted small">Off by default: Strikebook works offline. When on, it polls the Cboe delayed-quotes endpoint for the watchlist and stores each snapshot.</p>
+            <p className="muted small">
+              Off by default: Strikebook works offline. When on, it polls the Cboe delayed-quotes endpoint for the watchlist and stores each snapshot. Refresh now on the Exposure page
+              fetches the watchlist once, polling on or off; it needs the base URL.
+            </p>
             <div className="form-grid">
               <label className="field field-check">
                 <input type="checkbox" checked={draft.enabled} onChange={(e) => setDraft({ ...draft, enabled: e.target.checked })} />
@@ -256,6 +262,10 @@ export function SettingsPage({ theme, onToggleTheme }: { theme: Theme; onToggleT
               <label className="field">
                 <span>Watchlist</span>
                 <input type="text" value={draft.watchlist} onChange={(e) => setDraft({ ...draft, watchlist: e.target.value })} placeholder="SPX, SPY, QQQ" spellCheck={false} />
+              </label>
+              <label className="field field-check">
+                <input type="checkbox" checked={draft.includePositions} onChange={(e) => setDraft({ ...draft, includePositions: e.target.checked })} data-testid="watchlist-positions" />
+                <span>Also fetch the underlying of every open position (at most 50 symbols in all)</span>
               </label>
               <label className="field">
                 <span>Interval (seconds)</span>

@@ -17,6 +17,10 @@ export const PROBLEM_STATUS = {
   CONFLICT: 409,
   /** A change to a transaction that came from a file: only manual entries are edited one by one; undo its import instead. */
   IMPORTED_ROW: 409,
+  /** POST /v1/chains/refresh while a pass runs: GET /v1/chains/refresh follows it. */
+  REFRESH_RUNNING: 409,
+  /** A chain refresh without the online source's base URL (Settings). */
+  SOURCE_NOT_CONFIGURED: 409,
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,
   UNSUPPORTED_FORMAT: 415,
@@ -58,6 +62,8 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   REQUEST_TIMEOUT: 'Request timeout',
   CONFLICT: 'Conflict',
   IMPORTED_ROW: 'Imported row',
+  REFRESH_RUNNING: 'Refresh running',
+  SOURCE_NOT_CONFIGURED: 'Online source not configured',
   PAYLOAD_TOO_LARGE: 'Payload too large',
   URI_TOO_LONG: 'URI too long',
   UNSUPPORTED_FORMAT: 'Unsupported format',

@@ -66,6 +66,8 @@ export const GexResponse = Type.Object({
       netGEX: Type.Number(),
       callOI: Type.Number(),
       putOI: Type.Number(),
+      callVolume: Nullable(Type.Number({ description: 'Σ volume of the calls at the strike in scope (contracts); null when the snapshot has no volume' })),
+      putVolume: Nullable(Type.Number({ description: 'Σ volume of the puts at the strike in scope (contracts); null when the snapshot has no volume' })),
       callDEX: Type.Number({ description: 'Σ Δ·OI·m of the calls at the strike (shares)' }),
       putDEX: Type.Number({ description: 'Σ Δ·OI·m of the puts at the strike (shares, ≤ 0)' }),
       netDEX: Type.Number(),

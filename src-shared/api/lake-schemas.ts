@@ -39,8 +39,9 @@ export const ExportJobSchema = Type.Object({
   summary: Nullable(
     Type.Object({
       snapshots: Type.Object({ total: Type.Integer(), written: Type.Integer(), skipped: Type.Integer() }),
-      rows: Type.Object({ contracts: Type.Integer(), levels: Type.Integer(), transactions: Type.Integer() }),
+      rows: Type.Object({ contracts: Type.Integer(), levels: Type.Integer(), transactions: Type.Integer(), trades: Type.Integer() }),
       transactions: Type.Union([Type.Literal('written'), Type.Literal('unchanged'), Type.Literal('none')]),
+      trades: Type.Union([Type.Literal('written'), Type.Literal('unchanged'), Type.Literal('none')], { description: 'trades.parquet: the trades built from the transactions (none: no trade)' }),
       files: Type.Integer(),
       bytes: Type.Integer(),
     }),

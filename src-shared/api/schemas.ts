@@ -13,6 +13,8 @@ export * from './import-schemas';
 export * from './exposure-schemas';
 export * from './lake-schemas';
 export * from './manual-schemas';
+export * from './trade-schemas';
+export * from './refresh-schemas';
 
 // ---------------------------------------------------------------- settings, keys, demo
 
@@ -42,12 +44,15 @@ export const SettingsSchema = Type.Object({
   onlineSource: Type.Object(
     {
       enabled: Type.Boolean(),
-      baseUrl: Type.String({ pattern: '^https?://', maxLength: 500 }),
+      baseUrl: Type.String({ pattern: '^(https?://|$)', maxLength: 500, description: 'Where the CBOE delayed-quotes JSON is fetched (<baseUrl>/<SYMBOL>.json); empty = no online source' }),
       watchlist: Type.Array(Type.String({ pattern: SYMBOL_PATTERN }), { maxItems: 50 }),
       intervalSeconds: Type.Integer({ minimum: 15, maximum: 86400 }),
     },
     { additionalProperties: false },
   ),
+  watchlistIncludesPositions: Type.Boolean({
+    description: 'The online source\'s watchlist (its polls and POST /v1/chains/refresh) also holds the underlying of every open position (at most 50 symbols in all)',
+  }),
   importTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 3600, description: 'Time limit of reading and checking an uploaded broker or chain file (IMPORT_TIMEOUT past it)' }),
 });
 export type SettingsJson = Static<typeof SettingsSchema>;

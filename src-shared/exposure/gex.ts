@@ -27,6 +27,9 @@ export interface GexRow {
   netGEX: number;
   callOI: number;
   putOI: number;
+  /** Σ volume of the calls at the strike; null when no contract in scope carries a volume (the source has none). */
+  callVolume: number | null;
+  putVolume: number | null;
   /** Σ Δ·OI·m of the calls at the strike: shares of the open interest's own delta (the dealers' hedge is its opposite). */
   callDEX: number;
   /** Σ Δ·OI·m of the puts (≤ 0). */
@@ -66,22 +69,38 @@ export function formulaFactor(formula: Formula, spot: number): number {
   return 1;
 }
 
+/** What resolving a scope reads of an expiration. */
+export interface ScopeExpiration {
+  expiration: string;
+  dte: number;
+}
+
+/**
+ * The unexpired expirations a scope is resolved on: a prepared chain's, or those read from a stored snapshot's
+ * columns without preparing it (history-point.ts).
+ */
+export interface ExpirationIndex<E extends ScopeExpiration> {
+  /** Ascending. */
+  expirations: readonly E[];
+  byExpiration: ReadonlyMap<string, E>;
+}
+
 /**
  * The expirations of a /gex request: the explicit list (deduplicated, ascending; each must be available),
  * or when it is empty/absent the nearest `count` (default 3) unexpired expirations.
  */
-export function resolveGexExpirations(chain: PreparedChain, explicit?: readonly string[] | null, count = DEFAULT_EXPIRATIONS_COUNT): PreparedExpiration[] {
+export function resolveGexExpirations<E extends ScopeExpiration>(chain: ExpirationIndex<E>, explicit?: readonly string[] | null, count = DEFAULT_EXPIRATIONS_COUNT): E[] {
   if (explicit !== undefined && explicit !== null && explicit.length > 0) {
     return lookupExpirations(chain, explicit);
   }
   return chain.expirations.slice(0, Math.max(0, count));
 }
 
-export function lookupExpirations(chain: PreparedChain, expirations: readonly string[]): PreparedExpiration[] {
+export function lookupExpirations<E extends ScopeExpiration>(chain: ExpirationIndex<E>, expirations: readonly string[]): E[] {
   const unique = [...new Set(expirations)].sort();
   const unknown = unique.filter((expiration) => !chain.byExpiration.has(expiration));
   if (unknown.length > 0) throw new UnknownExpirationError(unknown, chain.expirations.map((e) => e.expiration));
-  return unique.map((expiration) => chain.byExpiration.get(expiration)).filter((found): found is PreparedExpiration => found !== undefined);
+  return unique.map((expiration) => chain.byExpiration.get(expiration)).filter((found): found is E => found !== undefined);
 }
 
 /** Indices of the contracts of these expirations that contribute exposure. */
@@ -107,6 +126,10 @@ export interface StrikeTotals {
   put: Float64Array;
   callOI: Float64Array;
   putOI: Float64Array;
+  callVolume: Float64Array;
+  putVolume: Float64Array;
+  /** Some contract in scope carries a volume (else the volumes are unknown, not zero). */
+  hasVolume: boolean;
   /** Σ Δ·OI·m per strike and side (shares). */
   callDelta: Float64Array;
   putDelta: Float64Array;
@@ -121,6 +144,9 @@ export function strikeTotals(chain: PreparedChain, expirations: readonly Prepare
   const put = new Float64Array(size);
   const callOI = new Float64Array(size);
   const putOI = new Float64Array(size);
+  const callVolume = new Float64Array(size);
+  const putVolume = new Float64Array(size);
+  let hasVolume = false;
   const callDelta = new Float64Array(size);
   const putDelta = new Float64Array(size);
   let contracts = 0;
@@ -131,20 +157,25 @@ export function strikeTotals(chain: PreparedChain, expirations: readonly Prepare
       const gamma = chain.gammaShares[i] ?? 0;
       const oi = chain.openInterest[i] ?? 0;
       const delta = chain.deltaShares[i] ?? 0;
+      const rawVolume = chain.volume[i] ?? Number.NaN;
+      const volume = Number.isNaN(rawVolume) ? 0 : rawVolume;
+      if (!Number.isNaN(rawVolume)) hasVolume = true;
       if (chain.isCall[i] === 1) {
         call[s] = (call[s] ?? 0) + gamma;
         callOI[s] = (callOI[s] ?? 0) + oi;
+        callVolume[s] = (callVolume[s] ?? 0) + volume;
         callDelta[s] = (callDelta[s] ?? 0) + delta;
       } else {
         put[s] = (put[s] ?? 0) + gamma;
         putOI[s] = (putOI[s] ?? 0) + oi;
+        putVolume[s] = (putVolume[s] ?? 0) + volume;
         putDelta[s] = (putDelta[s] ?? 0) + delta;
       }
     }
   }
   const present: number[] = [];
   for (let s = 0; s < size; s += 1) if ((callOI[s] ?? 0) + (putOI[s] ?? 0) > 0) present.push(s);
-  return { call, put, callOI, putOI, callDelta, putDelta, present, contracts };
+  return { call, put, callOI, putOI, callVolume, putVolume, hasVolume, callDelta, putDelta, present, contracts };
 }
 
 /**
@@ -215,7 +246,7 @@ export interface DteRange {
  * minDte ≤ dte ≤ maxDte, the nearest `count` of them when a count is given (docs/exposure.md, "Scope").
  * Possibly none (maxDte=0 on a day without a 0DTE expiration).
  */
-export function expirationsInDteRange(chain: PreparedChain, range: DteRange, count?: number): PreparedExpiration[] {
+export function expirationsInDteRange<E extends ScopeExpiration>(chain: ExpirationIndex<E>, range: DteRange, count?: number): E[] {
   const low = range.minDte ?? 0;
   const high = range.maxDte ?? Number.POSITIVE_INFINITY;
   const within = chain.expirations.filter((e) => e.dte >= low && e.dte <= high);
@@ -278,7 +309,19 @@ export function computeGex(chain: PreparedChain, scope: GexScope): GexResult {
     const callDEX = totals.callDelta[s] ?? 0;
     const putDEX = totals.putDelta[s] ?? 0;
     totalDEX += callDEX + putDEX;
-    return { strike: chain.strikes[s] ?? 0, callGEX, putGEX, netGEX: callGEX + putGEX, callOI: totals.callOI[s] ?? 0, putOI: totals.putOI[s] ?? 0, callDEX, putDEX, netDEX: callDEX + putDEX };
+    return {
+      strike: chain.strikes[s] ?? 0,
+      callGEX,
+      putGEX,
+      netGEX: callGEX + putGEX,
+      callOI: totals.callOI[s] ?? 0,
+      putOI: totals.putOI[s] ?? 0,
+      callVolume: totals.hasVolume ? (totals.callVolume[s] ?? 0) : null,
+      putVolume: totals.hasVolume ? (totals.putVolume[s] ?? 0) : null,
+      callDEX,
+      putDEX,
+      netDEX: callDEX + putDEX,
+    };
   });
   const wall = (index: number | null, values: Float64Array): Wall | null =>
     index === null ? null : { strike: chain.strikes[index] ?? 0, gex: (values[index] ?? 0) * factor };
@@ -336,7 +379,7 @@ export interface GexDiffRow {
 
 /** The change per strike between two /gex results of the same scope rules, over the union of their strikes. */
 export function diffGex(from: GexResult, to: GexResult): GexDiffRow[] {
-  const zero: GexRow = { strike: 0, callGEX: 0, putGEX: 0, netGEX: 0, callOI: 0, putOI: 0, callDEX: 0, putDEX: 0, netDEX: 0 };
+  const zero: GexRow = { strike: 0, callGEX: 0, putGEX: 0, netGEX: 0, callOI: 0, putOI: 0, callVolume: null, putVolume: null, callDEX: 0, putDEX: 0, netDEX: 0 };
   const before = new Map(from.data.map((row) => [row.strike, row]));
   const after = new Map(to.data.map((row) => [row.strike, row]));
   const strikes = [...new Set([...before.keys(), ...after.keys()])].sort((a, b) => a - b);

@@ -28,6 +28,8 @@ export {
   resolveGexExpirations,
   UnknownExpirationError,
   type DteRange,
+  type ExpirationIndex,
+  type ScopeExpiration,
   type GexDiffRow,
   type GexHistoryPoint,
   type GexProfileResult,

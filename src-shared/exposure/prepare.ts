@@ -88,6 +88,8 @@ export interface PreparedChain {
   strikeIndex: Int32Array;
   isCall: Uint8Array;
   openInterest: Float64Array;
+  /** The session's volume in contracts; NaN where the source gave none (quotedata and CBOE JSON have it, some files not). */
+  volume: Float64Array;
   /** 1 when the contract contributes exposure (OI > 0, 0 < IV ≤ 5). */
   usable: Uint8Array;
   /** s·Γ(S)·OI·m: dealer gamma in shares per $1 move (the `nominal` unit). */
@@ -191,6 +193,7 @@ function buildPreparedChain(snapshot: ChainSnapshot, rate: number): PreparedChai
   const strikeIndex = new Int32Array(n);
   const isCall = new Uint8Array(n);
   const openInterest = new Float64Array(n);
+  const volume = new Float64Array(n);
   const usable = new Uint8Array(n);
   const gammaShares = new Float64Array(n);
   const deltaShares = new Float64Array(n);
@@ -236,6 +239,7 @@ function buildPreparedChain(snapshot: ChainSnapshot, rate: number): PreparedChai
       strikeIndex[i] = strikeToIndex.get(c.strike) ?? 0;
       isCall[i] = c.right === 'C' ? 1 : 0;
       openInterest[i] = oi;
+      volume[i] = c.volume !== undefined && c.volume >= 0 ? c.volume : Number.NaN;
       const sigma = c.iv;
       const multiplier = c.multiplier > 0 ? c.multiplier : 100;
       if (!(oi > 0)) continue;
@@ -304,6 +308,7 @@ function buildPreparedChain(snapshot: ChainSnapshot, rate: number): PreparedChai
     strikeIndex,
     isCall,
     openInterest,
+    volume,
     usable,
     gammaShares,
     deltaShares,

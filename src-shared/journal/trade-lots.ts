@@ -177,6 +177,21 @@ export class TaggedLotBook {
     return value;
   }
 
+  /** Every open lot with its position's key and side: what each trade still holds (trades.ts openParts). */
+  *eachOpenLot(): Generator<{ accountId: string; currency: string; symbol: string; side: number; node: number; qty: number; grossMinor: number; costsMinor: number }> {
+    for (const [accountId, byCurrency] of this.positions) {
+      for (const [currency, bySymbol] of byCurrency) {
+        for (const [symbol, pos] of bySymbol) {
+          if (pos.side === 0) continue;
+          for (let i = pos.head; i < pos.lots.length; i += 1) {
+            const lot = pos.lots[i];
+            if (lot && lot.qty > QTY_EPSILON) yield { accountId, currency, symbol, side: pos.side, node: lot.node, qty: lot.qty, grossMinor: lot.grossMinor, costsMinor: lot.costsMinor };
+          }
+        }
+      }
+    }
+  }
+
   /** SPLIT: the open lots share the signed change pro rata and keep their basis (lots.ts split). */
   split(pos: TaggedPosition | undefined, change: number): void {
     if (!pos || pos.qty <= 0) return;

@@ -11,7 +11,8 @@ import type { ChainRecord } from './chains';
 import type { Transaction, TransactionType } from './model';
 import { classify, collateralMinor, mainLeg, riskOf, structureCreditMinor, type Strategy, type StructureLeg } from './strategies';
 import { dteAtEntry, entryFigures, outcomeRatios, type EntryLookup, type LevelsAtEntry } from './trade-metrics';
-import { walkTrades, type Node } from './trade-walk';
+import { NO_NODE } from './trade-lots';
+import { walkTrades, type Grouper, type Node } from './trade-walk';
 
 export interface TradeLeg {
   txId: string;
@@ -81,6 +82,22 @@ export interface TradeBook {
    * a plain purchase), per row: with the trades' legs it adds up to the ledger's realized, row by row.
    */
   outsideByTx: Map<string, number>;
+  /**
+   * What each open trade still holds, per instrument: its own open lots (signed units, entry value and costs), so that
+   * it is marked as a position of its own (two trades of one contract each keep their own entry).
+   */
+  openParts: Map<string, OpenPart[]>;
+}
+
+/** An open trade's part of a position: its lots of one instrument. */
+export interface OpenPart {
+  accountId: string;
+  currency: string;
+  symbol: string;
+  /** Signed: + long, − short. */
+  quantity: number;
+  entryGrossMinor: number;
+  entryCostsMinor: number;
 }
 
 
@@ -222,14 +239,37 @@ export function buildTrades(transactions: readonly Transaction[], options: Trade
     if (group) group.push(index);
     else groups.set(root, [index]);
   });
-  for (const indices of groups.values()) {
+  const idByRoot = new Map<number, string>();
+  for (const [root, indices] of groups) {
     const members = indices.map((index) => grouper.nodes[index]).filter((node): node is Node => node !== undefined);
     const open = indices.some((index) => (grouper.lots.openLots.get(index) ?? 0) > 0);
     const trade = assemble(members, open, options.lookup);
-    if (trade && members[0]) made.push({ ms: members[0].openMs, trade });
+    if (trade && members[0]) {
+      made.push({ ms: members[0].openMs, trade });
+      idByRoot.set(root, trade.id);
+    }
   }
   made.sort((a, b) => b.ms - a.ms || (a.trade.id < b.trade.id ? -1 : a.trade.id > b.trade.id ? 1 : 0));
   const trades = made.map((entry) => entry.trade);
   if (options.chains) attachCampaigns(trades, options.chains);
-  return { trades, byId: new Map(trades.map((trade) => [trade.id, trade])), outsideByTx: grouper.outsideByTx };
+  return { trades, byId: new Map(trades.map((trade) => [trade.id, trade])), outsideByTx: grouper.outsideByTx, openParts: openParts(grouper, idByRoot) };
+}
+
+/** The open lots of each trade, added up per instrument. */
+function openParts(grouper: Grouper, idByRoot: ReadonlyMap<number, string>): Map<string, OpenPart[]> {
+  const parts = new Map<string, Map<string, OpenPart>>();
+  for (const lot of grouper.lots.eachOpenLot()) {
+    if (lot.node === NO_NODE) continue;
+    const id = idByRoot.get(grouper.find(lot.node));
+    if (id === undefined) continue;
+    const bySymbol = parts.get(id) ?? new Map<string, OpenPart>();
+    parts.set(id, bySymbol);
+    const key = `${lot.accountId}\u0000${lot.currency}\u0000${lot.symbol}`;
+    const part = bySymbol.get(key) ?? { accountId: lot.accountId, currency: lot.currency, symbol: lot.symbol, quantity: 0, entryGrossMinor: 0, entryCostsMinor: 0 };
+    part.quantity += lot.side * lot.qty;
+    part.entryGrossMinor += lot.grossMinor;
+    part.entryCostsMinor += lot.costsMinor;
+    bySymbol.set(key, part);
+  }
+  return new Map([...parts].map(([id, bySymbol]) => [id, [...bySymbol.values()]]));
 }

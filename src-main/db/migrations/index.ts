@@ -8,6 +8,7 @@ import { m006ImportFormats } from './006-import-formats';
 import { m007GexHistory } from './007-gex-history';
 import { m008TransactionSequence } from './008-transaction-sequence';
 import { m009BoundedReports } from './009-bounded-reports';
+import { m010Annotations } from './010-annotations';
 
 export interface Migration {
   version: number;
@@ -16,6 +17,6 @@ export interface Migration {
 }
 
 /** Numbered, append-only. Each runs inside the one transaction that also sets PRAGMA user_version. */
-export const MIGRATIONS: readonly Migration[] = [m001Core, m002Journal, m003Chains, m004JournalGeneration, m005SnapshotGeneration, m006ImportFormats, m007GexHistory, m008TransactionSequence, m009BoundedReports];
+export const MIGRATIONS: readonly Migration[] = [m001Core, m002Journal, m003Chains, m004JournalGeneration, m005SnapshotGeneration, m006ImportFormats, m007GexHistory, m008TransactionSequence, m009BoundedReports, m010Annotations];
 
 export const LATEST_VERSION = MIGRATIONS.length;

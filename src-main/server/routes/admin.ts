@@ -20,6 +20,7 @@ function settingsJson(ctx: AppContext): SettingsJson {
     rateLimit: s.rateLimit,
     corsOrigins: s.corsOrigins,
     onlineSource: s.onlineSource,
+    watchlistIncludesPositions: s.watchlistIncludesPositions,
     importTimeoutSeconds: s.importTimeoutSeconds,
   };
 }

@@ -31,7 +31,7 @@ import type { AnswerCache } from '../answer-cache';
 import type { AppContext } from '../context';
 import { presentDiff, presentEvent, presentExpirations, presentGex, presentGexGrid, presentGexProfile, presentHistory, presentSnapshot, presentSnapshots, presentVanna } from '../presenters/exposure';
 import { ApiError, unwrap } from '../problems';
-import { CACHE_CONTROL, dateOrDateTime, datesInOrder, JSON_TYPE, numbersInOrder, oneOf, problemResponses, queryRules, readSchema, type V1 } from '../route-kit';
+import { CACHE_CONTROL, clientGone, dateOrDateTime, datesInOrder, JSON_TYPE, numbersInOrder, oneOf, problemResponses, queryRules, readSchema, type V1 } from '../route-kit';
 
 /** How often open streams look for keys revoked by another process (the CLI), through `data_version`. */
 export const STREAM_KEY_CHECK_MS = 1000;
@@ -170,7 +170,7 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerC
       schema: readSchema('exposure', 'Levels over time: spot, total GEX, zone, flip and walls per stored snapshot, oldest first', GexHistoryQuery, GexHistoryResponse),
       preHandler: queryRules(...scopeRules, dateOrDateTime('from'), dateOrDateTime('to'), datesInOrder('from', 'to')),
     },
-    async (request) => presentHistory(unwrap(await ctx.exposure.gexHistory(request.query))),
+    async (request, reply) => presentHistory(unwrap(await ctx.exposure.gexHistory(request.query, clientGone(reply)))),
   );
   v1.get(
     '/gex/diff',

@@ -5,7 +5,7 @@
  * a scope over stored snapshots (`historyPoint`). What it needs of the database comes in as data; what it found
  * goes back as data for the service to store (exposure.ts, `commitIngest`).
  */
-import { DEFAULT_FORMULA, type Formula } from '../../../src-shared/api/constants';
+import { DEFAULT_FORMULA, FORMULAS, type Formula } from '../../../src-shared/api/constants';
 import {
   computeGex,
   DEFAULT_EXPIRATIONS_COUNT,
@@ -18,12 +18,15 @@ import {
   type ConfirmedState,
   type EventDraft,
   type ExcludedContracts,
+  type ExpirationIndex,
   type GexHistoryPoint,
   type PreparedChain,
+  type ScopeExpiration,
 } from '../../../src-shared/exposure/index';
 import type { ChainSnapshot, SnapshotSourceId } from '../../../src-shared/exposure/model';
 import { parseChainFile, type ChainFormat, type OverrideNames } from '../../chains/index';
-import { packContracts, unpackContracts } from '../../db/snapshots';
+import { packContracts, unpackColumns, unpackContracts } from '../../db/snapshots';
+import { historyPointOf, pointInFormula } from '../../../src-shared/exposure/history-point';
 import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from '../result';
 
 export interface ChainFileOptions {
@@ -58,7 +61,7 @@ export interface GexScopeQuery {
  * nearest `expirationsCount` of them when given), else the nearest `expirationsCount` (default 3). `lenient`: an
  * explicit expiration the chain does not have is skipped instead (history over snapshots of other days).
  */
-export function resolveScope(chain: PreparedChain, query: GexScopeQuery, lenient = false): string[] {
+export function resolveScope(chain: ExpirationIndex<ScopeExpiration>, query: GexScopeQuery, lenient = false): string[] {
   if (query.expirations !== undefined) {
     const asked = query.expirations.split(',');
     const explicit = lenient ? asked.filter((e) => chain.byExpiration.has(e)) : asked;
@@ -83,6 +86,15 @@ export function scopeKey(query: GexScopeQuery): string {
 
 /** The scope whose history point every stored snapshot gets at ingest: /gex's default (nominal, nearest three). */
 export const DEFAULT_SCOPE: GexScopeQuery = {};
+
+/**
+ * The points every stored snapshot gets with it (docs/decisions.md, "History points ahead"): the default scope in
+ * each formula (the Exposure page's first view, whichever formula is picked), the other formulas derived exactly
+ * from the nominal point. Other scopes are computed when first asked for (the pool of exposure workers).
+ */
+export function aheadPoints(nominal: GexHistoryPoint): Array<{ scope: string; point: GexHistoryPoint }> {
+  return FORMULAS.map((formula) => ({ scope: scopeKey({ ...DEFAULT_SCOPE, formula }), point: pointInFormula(nominal, formula) }));
+}
 
 /** One snapshot's history point in a scope. */
 export function historyPoint(chain: PreparedChain, query: GexScopeQuery): GexHistoryPoint {
@@ -202,4 +214,12 @@ export function planChainFile(text: string, options: ChainFileOptions, basis: In
   }
   const plan = planIngest(options.source === undefined ? parsed.snapshot : { ...parsed.snapshot, source: options.source }, basis, planOptions);
   return plan.ok ? ok({ ...plan.value, warnings: parsed.warnings }) : plan;
+}
+
+/**
+ * A stored snapshot's history point in a scope, the cheap way (src-shared/exposure/history-point.ts): the packed
+ * columns read, and only the scope's expirations prepared. Equal to `historyPoint(preparePacked(stored, rate), query)`.
+ */
+export function packedHistoryPoint(stored: PackedSnapshot, query: GexScopeQuery, rate: number): GexHistoryPoint {
+  return historyPointOf(stored, unpackColumns(stored.payload), rate, query.formula ?? DEFAULT_FORMULA, (index) => resolveScope(index, query, true));
 }

@@ -18,7 +18,7 @@ import type { Settings } from '../../settings';
 import { ok, type Result } from '../result';
 import { movable, newJob } from '../worker-thread';
 import type { ChainCache } from './chain-cache';
-import { DEFAULT_SCOPE, historyPoint, planChainFile, planIngest, scopeKey, statesJson, type ChainFileOptions, type IngestBasis, type IngestPlan } from './compute';
+import { aheadPoints, DEFAULT_SCOPE, historyPoint, planChainFile, planIngest, statesJson, type ChainFileOptions, type IngestBasis, type IngestPlan } from './compute';
 import { eventId, loadedFrom, withDte, type ExposureEvent, type IngestResult } from './values';
 import type { BasisData } from './worker';
 import type { ExposureWorkerClient } from './worker-client';
@@ -136,7 +136,7 @@ export class ChainIngest {
             created.push(...this.applyEvents(symbol, plan, previousLatest));
             this.cache.setNewest(symbol, rateChanged ? null : loadedFrom(row.id, plan.chain));
           }
-          history.insert(row.id, scopeKey(DEFAULT_SCOPE), plan.defaultPoint ?? historyPoint(plan.chain, DEFAULT_SCOPE));
+          for (const { scope, point } of aheadPoints(plan.defaultPoint ?? historyPoint(plan.chain, DEFAULT_SCOPE))) history.insert(row.id, scope, point);
           if (snapshots.prune(symbol, this.retention(symbol)) > 0) pruned = true;
         }
         return row;

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { DEFAULT_FORMULA, EVENTS_LIMIT_CAP, EVENTS_LIMIT_DEFAULT, type Formula } from '../../../src-shared/api/constants';
-import { computeGex, computeGexProfile, computeVanna, diffGex, expirationDetails, lookupExpirations, type GexResult } from '../../../src-shared/exposure/index';
+import { computeGex, computeGexProfile, computeVanna, diffGex, expirationDetails, lookupExpirations, type GexHistoryPoint, type GexResult } from '../../../src-shared/exposure/index';
 import type { ChainSnapshot } from '../../../src-shared/exposure/model';
 import { addDays } from '../../../src-shared/calendar';
 import { NEW_YORK, todayIn } from '../../../src-shared/zone';
@@ -38,6 +38,7 @@ import {
 } from './values';
 import { ExposureWorkerClient } from './worker-client';
 import { HistoryPoints } from './history';
+import { HistoryPool } from './history-pool';
 import { ChainCache } from './chain-cache';
 import { ChainIngest } from './ingest';
 import { failure, ok, type Result } from '../result';
@@ -57,6 +58,8 @@ export class ExposureService {
   private readonly eventRows: EventsRepository;
   private readonly worker: ExposureWorkerClient;
   private readonly historyPoints: HistoryPoints;
+  /** The workers of cold history points (read by tests). */
+  readonly historyPool: HistoryPool;
   /** The prepared chains, and the snapshots' changes for those who keep answers computed on them. */
   readonly changes: ChainCache;
   private readonly ingester: ChainIngest;
@@ -73,6 +76,7 @@ export class ExposureService {
     const history = new GexHistoryRepository(db);
     this.historyPoints = new HistoryPoints(history, log);
     this.worker = new ExposureWorkerClient(log);
+    this.historyPool = new HistoryPool(this.worker, () => new ExposureWorkerClient(log), (id) => this.snapshots.byId(id));
     this.changes = new ChainCache(db, this.snapshots, this.worker, () => this.settings().rate);
     const stores = { db, snapshots: this.snapshots, states: new ExposureStateRepository(db), eventRows: this.eventRows, history };
     this.ingester = new ChainIngest(stores, this.changes, this.worker, writes, settings, clock);
@@ -81,9 +85,9 @@ export class ExposureService {
   /** Stops the chain files being planned (the server is closing): their requests are answered at once. */
   stopJobs = (): void => this.worker.stopJobs();
 
-  /** Ends the exposure worker. */
-  close(): Promise<void> {
-    return this.worker.close();
+  /** Ends the exposure workers. */
+  async close(): Promise<void> {
+    await Promise.all([this.worker.close(), this.historyPool.close()]);
   }
 
   // ------------------------------------------------------------ changes
@@ -197,10 +201,11 @@ export class ExposureService {
 
   /**
    * /gex/history: one point per stored snapshot quoted in [from, to], oldest first. Points are kept per (snapshot,
-   * scope) in gex_history; the missing ones are computed in the exposure worker (never on this thread) and stored in
-   * the background (exposure-history.ts): a read never waits for, nor fails on, another process's write lock.
+   * scope) in gex_history; the missing ones are computed by the pool of exposure workers (history-pool.ts: never on
+   * this thread, each once, given up with the client) and stored in the background (history.ts): a read never waits
+   * for, nor fails on, another process's write lock.
    */
-  async gexHistory(query: { symbol: string; from?: string; to?: string } & GexScopeQuery): Promise<Result<HistoryValue>> {
+  async gexHistory(query: { symbol: string; from?: string; to?: string } & GexScopeQuery, signal?: AbortSignal): Promise<Result<HistoryValue>> {
     const listed = this.snapshotList(query.symbol);
     if (!listed.ok) return listed;
     const from = query.from === undefined ? null : instantBound(query.from, 'start');
@@ -213,10 +218,13 @@ export class ExposureService {
     );
     const missing = heads.filter((h) => !points.has(h.id));
     if (missing.length > 0) {
-      const stored = missing.map((h) => this.snapshots.byId(h.id)).filter((row) => row !== null);
-      const computed = await this.worker.call('historyPoints', stored, query, this.settings().rate);
-      for (const { id, point } of computed) points.set(id, point);
-      this.historyPoints.keep(key, computed, this.writes);
+      const keep = (computed: Array<{ id: number; point: GexHistoryPoint }>) => this.historyPoints.keep(key, computed, this.writes);
+      const computed = await this.historyPool.points(
+        missing.map((h) => h.id),
+        { scope: key, query, rate: this.settings().rate, keep },
+        signal,
+      );
+      for (const [id, point] of computed) points.set(id, point);
     }
     return ok({
       symbol: listed.value[0]?.symbol ?? query.symbol.toUpperCase(),

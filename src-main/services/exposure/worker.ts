@@ -9,7 +9,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import type { ConfirmedState, GexHistoryPoint, PreparedChain } from '../../../src-shared/exposure/index';
-import { historyPoint, planChainFile, preparePacked, type ChainFileOptions, type GexScopeQuery, type IngestPlan, type PackedSnapshot } from './compute';
+import { packedHistoryPoint, planChainFile, preparePacked, type ChainFileOptions, type GexScopeQuery, type IngestPlan, type PackedSnapshot } from './compute';
 import type { Result } from '../result';
 import { underFlag } from '../../checkpoint';
 import { collectGarbage, COLLECT_AFTER_DECODE_BYTES } from '../worker-gc';
@@ -42,8 +42,9 @@ const methods = {
     }, { defaultPoint: true }),
   /** A stored snapshot prepared for the engine (the service keeps it; typed arrays and plain objects clone as they are). */
   prepare: (snapshot: PackedSnapshot, rate: number): PreparedChain => preparePacked(snapshot, rate),
+  /** Points of stored snapshots, each from the scope's expirations alone (packedHistoryPoint): no full preparation. */
   historyPoints: (snapshots: PackedSnapshot[], scope: GexScopeQuery, rate: number): Array<{ id: number; point: GexHistoryPoint }> =>
-    snapshots.map((snapshot) => ({ id: snapshot.id, point: historyPoint(preparePacked(snapshot, rate), scope) })),
+    snapshots.map((snapshot) => ({ id: snapshot.id, point: packedHistoryPoint(snapshot, scope, rate) })),
 };
 
 export type ExposureWorkerMethods = typeof methods;

@@ -11,6 +11,8 @@ import { writeTransaction } from '../../db/writes';
 import { ok, type Result } from '../result';
 import { collectGarbage, COLLECT_AFTER_DECODE_BYTES } from '../worker-gc';
 import type { ManualAdded } from './manual-entries';
+import type { AnnotationKind } from '../../db/annotations';
+import type { AnnotationInput, AnnotationResult, StatsRequest, TradesRequest } from './trades';
 import { importText, type BookRequest, type CampaignsRequest, type ImportRecord, type ImportRequest, type JournalService, type PerformanceRequest, type TransactionFilter } from './service';
 
 /** What the handlers run on: the worker's journal and connection, and its ways to talk to the main thread. */
@@ -43,6 +45,10 @@ export const journalReads = {
   campaigns: ({ journal }: JournalHost, query: CampaignsRequest) => journal.campaigns(query),
   campaign: ({ journal }: JournalHost, id: string, asOf: string | undefined) => journal.campaign(id, asOf),
   accounts: ({ journal }: JournalHost) => journal.accounts(),
+  /** Trades and their stats (trades.ts): built once per data version, filtered and added up per call. */
+  trades: ({ journal }: JournalHost, query: TradesRequest) => journal.trades.trades(query),
+  tradeStats: ({ journal }: JournalHost, query: StatsRequest) => journal.trades.stats(query),
+  annotation: ({ journal }: JournalHost, kind: AnnotationKind, id: string) => journal.trades.annotationFor(kind, id),
   /** The Import page's mapping step (parsed in the worker: a preview can be half a megabyte of text). */
   previewFormat: ({ journal }: JournalHost, request: Parameters<JournalService['previewFormat']>[0]) => journal.previewFormat(request),
   /** Builds the worker's index and ledger now, so that the first journal read is fast. */
@@ -108,6 +114,12 @@ export const journalWrites = {
     return writeTransaction(host.db, () => host.journal.manual.replace(id, entry), await host.turn(call));
   },
   deleteTransaction: async (host: JournalHost, call: WriteCall, id: string) => writeTransaction(host.db, () => host.journal.manual.remove(id), await host.turn(call)),
+  /** Notes and tags on a trade or a campaign the journal has now (404 otherwise), kept by its stable id (trades.ts). */
+  annotate: async (host: JournalHost, call: WriteCall, kind: AnnotationKind, id: string, input: AnnotationInput): Promise<Result<AnnotationResult>> => {
+    const known = host.journal.trades.resolve(kind, id);
+    if (!known.ok) return known;
+    return ok(await writeTransaction(host.db, () => host.journal.trades.annotate(kind, known.value, input), await host.turn(call)));
+  },
 };
 
 export type JournalReads = typeof journalReads;

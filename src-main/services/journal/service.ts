@@ -16,6 +16,7 @@ import { JournalBook } from './book';
 import { JournalMarks } from './marks';
 import { JournalBookReads } from './positions';
 import { ManualEntries } from './manual-entries';
+import { JournalTrades } from './trades';
 import { JournalIndex } from './ledger-index';
 import { accountIdFor, importText, transactionIdFor } from './ids';
 import { transactionsPage } from './transactions';
@@ -70,11 +71,14 @@ export class JournalService {
     this.book = new JournalBook(this.index, new JournalMarks(db, () => this.settings().rate), this.generations, () => this.settings());
     this.reads = new JournalBookReads(this.index, this.book, () => this.settings(), () => this.clock.nowMs());
     this.manual = new ManualEntries(db, () => this.settings(), clock, () => this.index.written());
+    this.trades = new JournalTrades(db, this.index, this.book, () => this.settings(), () => this.clock.nowMs());
   }
 
   private readonly book: JournalBook;
   private readonly reads: JournalBookReads;
   readonly manual: ManualEntries;
+  /** Trades, their stats and the notes on trades and campaigns (trades.ts). */
+  readonly trades: JournalTrades;
 
   invalidate(): void {
     this.index.invalidate();

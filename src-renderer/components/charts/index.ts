@@ -7,4 +7,5 @@ export * from './LevelsChart';
 export * from './RollOffBars';
 export * from './TermStructureChart';
 export * from './HeatMap';
+export * from './StatBars';
 export type { HeatScaleMode } from './scales';

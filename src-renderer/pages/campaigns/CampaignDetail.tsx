@@ -11,6 +11,7 @@ import { fmtCount, fmtMoney, fmtNumber, fmtPct, fmtSymbol, typeLabel } from '../
 import { routeHash, useApi, useAsync } from '../../hooks';
 import { basisAxisLabel } from './figures';
 import { AnnualizedText } from './returns';
+import { CampaignNote } from '../trades/AnnotationEditor';
 
 /** The adjusted basis per share by day, on an axis labelled to the cent (figures.ts basisAxisLabel). */
 function BasisChart({ points, currency }: { points: ReadonlyArray<{ date: string; value: number }>; currency: string }) {
@@ -124,6 +125,7 @@ export function CampaignDetail({ id, listQuery }: { id: string; listQuery: Recor
             ))}
           </DataTable>
         </Panel>
+        <CampaignNote id={c.id} />
       </div>
     </div>
   );

@@ -12,6 +12,7 @@ import { HistoryPanel } from './HistoryPanel';
 import { KeyNumbers } from './KeyNumbers';
 import { OpenInterestPanel } from './OpenInterestPanel';
 import { ProfilePanel } from './ProfilePanel';
+import { useRefreshNow } from './RefreshNow';
 import { RollOffPanel } from './RollOffPanel';
 import { ALL_EXPIRATIONS, dteOf, scopeQuery, type DteMode, type ScopeMode } from './scope';
 import { SnapshotPicker } from './SnapshotPicker';
@@ -62,6 +63,11 @@ export function ExposurePage({ route }: { route: Route }) {
     [api, activeSymbol, info?.quoteTime, selected],
   );
 
+  // A refresh's new snapshots: the symbol list, the newest quote (and so every answer) and the snapshot list reload.
+  const refresh = useRefreshNow(() => {
+    chains.reload();
+    snapshots.reload();
+  });
   const dteByExpiration = useMemo(() => new Map((expirations.data?.details ?? []).map((d) => [d.expiration, d.dte])), [expirations.data]);
 
   const changeSymbol = (next: string) => {
@@ -81,12 +87,14 @@ export function ExposurePage({ route }: { route: Route }) {
   if (symbols.length === 0) {
     return (
       <div className="page" data-testid="page-exposure">
-        <PageHead title="Exposure" />
+        <PageHead title="Exposure" toolbar={refresh.button} />
+        {refresh.progress}
         <EmptyState
           title="No option chains yet"
           actions={<ImportOrDemo onLoaded={chains.reload} what="a chain snapshot" />}
         >
-          Dealer gamma, vanna and charm are computed from option-chain snapshots. Import a Cboe delayed-quotes file (CSV or JSON) for a ticker, enable the online source in Settings, or load the demo market.
+          Dealer gamma, vanna and charm are computed from option-chain snapshots. Import a Cboe delayed-quotes file (CSV or JSON) for a ticker, fetch the
+          watchlist and the underlyings of your open positions from the online source (Refresh now), or load the demo market.
         </EmptyState>
       </div>
     );
@@ -123,9 +131,11 @@ export function ExposurePage({ route }: { route: Route }) {
               </select>
             </label>
             <Segmented label="Formula" value={formula} options={FORMULA_OPTIONS} onChange={setFormula} />
+            {refresh.button}
           </>
         }
       />
+      {refresh.progress}
       {stored.length > 0 && <SnapshotPicker snapshots={stored} selected={selected} onSelect={setSnapshot} onDeleted={afterDelete} />}
 
       <Panel className="scope-panel">

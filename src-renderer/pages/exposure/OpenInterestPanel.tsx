@@ -1,7 +1,7 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { GexResponseT } from '../../../src-shared/api/schemas';
 import { chartPalette, nearestStrike, spotMarkers, StrikeChart, type StrikeMarker, type StrikeSeries, type TooltipLine } from '../../components/charts';
-import { Panel } from '../../components/ui';
+import { Panel, Segmented } from '../../components/ui';
 import { fmtInt, fmtPrice } from '../../format';
 import { useTheme } from '../../hooks';
 import type { ExpirationDetail } from './KeyNumbers';
@@ -14,19 +14,34 @@ export function fmtContracts(value: number): string {
   return fmtInt(abs);
 }
 
+type Measure = 'oi' | 'volume';
+const MEASURES = [
+  { value: 'oi', label: 'Open interest', title: 'Open contracts at the previous close' },
+  { value: 'volume', label: 'Volume', title: 'Contracts traded in the session of the snapshot' },
+] as const;
+
 /**
- * Open interest by strike over the page's scope (/gex rows): calls above the line, puts below, spot and the nearest
- * expiration's max pain marked. Volume comes per expiration only (/v1/expirations): it is in the table.
+ * Open interest, or the session's volume, by strike over the page's scope (/gex rows): calls above the line, puts
+ * below, spot and the nearest expiration's max pain marked. A snapshot without volume keeps the chart on open interest.
  */
 export function OpenInterestPanel({ gex, nearest }: { gex: GexResponseT; nearest: ExpirationDetail | undefined }) {
   const theme = useTheme();
   const palette = useMemo(() => chartPalette(theme), [theme]);
+  const [chosen, setChosen] = useState<Measure>('oi');
+  const hasVolume = gex.data.some((r) => r.callVolume !== null);
+  const measure: Measure = hasVolume ? chosen : 'oi';
   const series = useMemo<StrikeSeries[]>(
-    () => [
-      { label: 'Call OI', color: palette.call, values: gex.data.map((r) => ({ strike: r.strike, value: r.callOI })) },
-      { label: 'Put OI', color: palette.put, values: gex.data.map((r) => ({ strike: r.strike, value: -r.putOI })) },
-    ],
-    [gex, palette],
+    () =>
+      measure === 'oi'
+        ? [
+            { label: 'Call OI', color: palette.call, values: gex.data.map((r) => ({ strike: r.strike, value: r.callOI })) },
+            { label: 'Put OI', color: palette.put, values: gex.data.map((r) => ({ strike: r.strike, value: -r.putOI })) },
+          ]
+        : [
+            { label: 'Call volume', color: palette.call, values: gex.data.map((r) => ({ strike: r.strike, value: r.callVolume ?? 0 })) },
+            { label: 'Put volume', color: palette.put, values: gex.data.map((r) => ({ strike: r.strike, value: -(r.putVolume ?? 0) })) },
+          ],
+    [gex, palette, measure],
   );
   const markers = useMemo<StrikeMarker[]>(() => {
     const strikes = gex.data.map((r) => r.strike);
@@ -41,17 +56,35 @@ export function OpenInterestPanel({ gex, nearest }: { gex: GexResponseT; nearest
     (strike: number): TooltipLine[] | null => {
       const r = byStrike.get(strike);
       if (!r) return null;
-      return [
+      const lines: TooltipLine[] = [
         ['Strike', fmtPrice(strike)],
         ['Call OI', fmtInt(r.callOI)],
         ['Put OI', fmtInt(r.putOI)],
       ];
+      if (r.callVolume !== null) lines.push(['Call volume', fmtInt(r.callVolume)]);
+      if (r.putVolume !== null) lines.push(['Put volume', fmtInt(r.putVolume)]);
+      return lines;
     },
     [byStrike],
   );
   const focus = useMemo(() => ({ from: gex.stockPrice * 0.9, to: gex.stockPrice * 1.1 }), [gex.stockPrice]);
   return (
-    <Panel title="Open interest by strike" id="oi-chart" actions={<span className="muted small">contracts · calls up, puts down</span>}>
+    <Panel
+      title={measure === 'oi' ? 'Open interest by strike' : 'Volume by strike'}
+      id="oi-chart"
+      actions={
+        <>
+          {hasVolume ? (
+            <Segmented label="Open interest or volume" value={measure} options={MEASURES} onChange={setChosen} />
+          ) : (
+            <span className="muted small" data-testid="no-volume">
+              no volume in this snapshot
+            </span>
+          )}
+          <span className="muted small">contracts · calls up, puts down</span>
+        </>
+      }
+    >
       {gex.data.length === 0 ? (
         <p className="muted pad">No open interest in the chosen expirations.</p>
       ) : (
@@ -66,7 +99,7 @@ export function OpenInterestPanel({ gex, nearest }: { gex: GexResponseT; nearest
               Puts
             </span>
           </div>
-          <StrikeChart series={series} markers={markers} focus={focus} formatValue={fmtContracts} tooltip={tooltip} label={`Open interest by strike for ${gex.symbol}`} height={260} />
+          <StrikeChart series={series} markers={markers} focus={focus} formatValue={fmtContracts} tooltip={tooltip} label={`${measure === 'oi' ? 'Open interest' : 'Volume'} by strike for ${gex.symbol}`} height={260} />
         </>
       )}
     </Panel>

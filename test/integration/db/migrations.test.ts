@@ -172,6 +172,29 @@ describe('migrations', () => {
     expect(stored(2), 'a small report is left as it was').toBe(before);
   });
 
+  it('010 annotations: notes keyed by kind and stable id, tags as rows, a generation raised by every change of a note (triggers)', () => {
+    const path = join(tempDir(), 'a.db');
+    open(path, 9).db.close();
+    opened.pop();
+    const { db } = open(path, 10);
+    expect(tables(db)).toEqual(expect.arrayContaining(['annotations', 'annotation_tags']));
+    const generation = () => db.prepare("SELECT value FROM generations WHERE name = 'annotations'").pluck().get();
+    expect(generation()).toBe(0);
+    db.prepare("INSERT INTO annotations (kind, id, note, updated_at) VALUES ('trade', 'tx_1', 'n', '2026-01-01')").run();
+    db.prepare("INSERT INTO annotation_tags (kind, id, tag) VALUES ('trade', 'tx_1', 'wheel')").run();
+    db.prepare("UPDATE annotations SET note = 'm' WHERE id = 'tx_1'").run();
+    expect(generation(), 'an insert and an update').toBe(2);
+    expect(() => db.prepare("INSERT INTO annotations (kind, id, note, updated_at) VALUES ('trade', 'tx_1', 'again', '2026-01-01')").run(), 'one note per trade').toThrow();
+    expect(() => db.prepare("INSERT INTO annotations (kind, id, note, updated_at) VALUES ('position', 'p', '', '2026-01-01')").run(), 'trades and campaigns only').toThrow();
+    expect(() => db.prepare("INSERT INTO annotation_tags (kind, id, tag) VALUES ('trade', 'tx_none', 'x')").run(), 'a tag belongs to a note').toThrow();
+    db.prepare("DELETE FROM annotations WHERE id = 'tx_1'").run();
+    expect(generation()).toBe(3);
+    expect(db.prepare('SELECT COUNT(*) FROM annotation_tags').pluck().get(), 'its tags go with it').toBe(0);
+    db.prepare("INSERT INTO settings (key, value) VALUES ('rate', '0.05')").run();
+    db.prepare('UPDATE journal_generation SET value = value + 1').run();
+    expect(generation(), 'writes to other tables leave it').toBe(3);
+  });
+
   it('backs up to a file that opens at the old version', () => {
     const dir = tempDir();
     const path = join(dir, 'a.db');

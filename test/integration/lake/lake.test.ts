@@ -274,7 +274,7 @@ describe('the Parquet lake', () => {
       if (!imported.ok) throw new Error(JSON.stringify(imported.error));
       expect(imported.value.refused).toEqual([]);
       expect(imported.value.snapshots).toEqual({ found: first.snapshots.total, stored: first.snapshots.total, alreadyStored: 0, beyondRetention: 0 });
-      expect(imported.value.ignored, 'levels and transactions are not chain files').toBe(first.snapshots.total + 1);
+      expect(imported.value.ignored, 'levels, transactions and trades are not chain files').toBe(first.snapshots.total + 2);
       for (const symbol of new Set([...chains.map((c) => c.symbol), ...real.map((f) => f.symbol)])) {
         const a = await source.get<SnapshotsResponseT>(`/v1/snapshots?symbol=${symbol}`);
         const b = await target.get<SnapshotsResponseT>(`/v1/snapshots?symbol=${symbol}`);

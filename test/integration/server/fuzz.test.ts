@@ -76,7 +76,7 @@ const HOSTILE = [
   '-1',
   '2.5',
 ];
-const PARAMS = ['symbol', 'expirations', 'expirationsCount', 'formula', 'expiration', 'page', 'limit', 'fromDate', 'toDate', 'accountId', 'asOf', 'status', 'sort', 'type', 'year', 'period', 'date', 'from', 'to', 'tickers', 'eventType', 'minDte', 'maxDte', 'broker', 'account', 'quoteTime', 'format', 'access_token', 'snapshot', 'at', '__proto__', 'constructor', 'x', ''];
+const PARAMS = ['symbol', 'expirations', 'expirationsCount', 'formula', 'expiration', 'page', 'limit', 'fromDate', 'toDate', 'accountId', 'asOf', 'status', 'sort', 'type', 'year', 'period', 'date', 'from', 'to', 'tickers', 'eventType', 'minDte', 'maxDte', 'broker', 'account', 'quoteTime', 'format', 'access_token', 'snapshot', 'at', 'groupBy', 'tag', 'strategy', '__proto__', 'constructor', 'x', ''];
 const PATHS = [
   '/v1/journal/performance',
   '/v1/journal/summary',
@@ -86,6 +86,8 @@ const PATHS = [
   '/v1/journal/chains/acc_x:USD:AMD:2024-01-02',
   '/v1/journal/campaigns',
   '/v1/journal/campaigns/acc_x:USD:AMD:2024-01-02',
+  '/v1/journal/trades',
+  '/v1/journal/stats',
   '/v1/gex',
   '/v1/vanna',
   '/v1/gex/events',
@@ -254,6 +256,8 @@ describe('hostile requests (docs/architecture.md §Reliability and security)', (
       { path: '/v1/journal/performance', base: 'period=weekly', integers: [], dates: ['date'] },
       { path: '/v1/journal/positions', base: '', integers: [], dates: ['asOf'] },
       { path: '/v1/journal/chains', base: 'status=open', integers: ['page', 'limit'], dates: ['asOf'] },
+      { path: '/v1/journal/trades', base: 'status=closed', integers: ['page', 'limit'], dates: ['from', 'to'] },
+      { path: '/v1/journal/stats', base: 'groupBy=tag', integers: [], dates: ['from', 'to'] },
       { path: '/v1/imports', base: '', integers: ['page', 'limit'], dates: [] },
       { path: '/v1/gex/events', base: 'eventType=all', integers: ['limit', 'minDte', 'maxDte'], dates: [] },
       { path: '/v1/gex', base: 'symbol=SPX', integers: ['expirationsCount', 'snapshot'], dates: ['at', 'expirations'] },

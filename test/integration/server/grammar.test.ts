@@ -33,6 +33,8 @@ const BASE: Record<string, { query?: Record<string, string>; path?: Record<strin
   'GET /v1/journal/chains/{id}': { path: { id: 'nope' } },
   'GET /v1/journal/campaigns': {},
   'GET /v1/journal/campaigns/{id}': { path: { id: 'nope' } },
+  'GET /v1/journal/trades': {},
+  'GET /v1/journal/stats': {},
   'GET /v1/imports': {},
   'DELETE /v1/imports/{id}': { path: { id: '987654' } },
   'GET /v1/gex': { query: { symbol: 'RTA' } },

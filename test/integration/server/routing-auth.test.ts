@@ -87,6 +87,13 @@ const REQUESTS: Record<string, { path: string; query?: string; body?: string; ty
   'POST /v1/journal/transactions': { path: '/v1/journal/transactions', body: '{"transactions":[]}', type: 'application/json' },
   'PUT /v1/journal/transactions/{id}': { path: '/v1/journal/transactions/mtx_nope', body: '{"account":"A","type":"DEPOSIT","amount":1,"date":"2024-01-02"}', type: 'application/json' },
   'DELETE /v1/journal/transactions/{id}': { path: '/v1/journal/transactions/mtx_nope' },
+  'GET /v1/journal/trades': { path: '/v1/journal/trades', query: 'status=closed&limit=5' },
+  'GET /v1/journal/stats': { path: '/v1/journal/stats', query: 'groupBy=zoneAtEntry' },
+  // Notes on a trade and a campaign the journal does not have: 404, nothing written.
+  'PUT /v1/journal/trades/{id}/annotation': { path: '/v1/journal/trades/tx_nope/annotation', body: '{"note":"n","tags":[]}', type: 'application/json' },
+  'GET /v1/journal/trades/{id}/annotation': { path: '/v1/journal/trades/tx_nope/annotation' },
+  'GET /v1/journal/chains/{id}/annotation': { path: '/v1/journal/chains/nope/annotation' },
+  'PUT /v1/journal/chains/{id}/annotation': { path: '/v1/journal/chains/nope/annotation', body: '{"note":"n","tags":[]}', type: 'application/json' },
   'POST /v1/imports': { path: '/v1/imports', query: 'broker=nope', body: 'a,b\n1,2\n', type: 'text/csv' },
   'GET /v1/imports': { path: '/v1/imports' },
   'DELETE /v1/imports/{id}': { path: '/v1/imports/987654' },
@@ -114,6 +121,9 @@ const REQUESTS: Record<string, { path: string; query?: string; body?: string; ty
   'GET /v1/gex/events/stream': { path: '/v1/gex/events/stream', query: 'eventType=bogus' },
   'POST /v1/chains': { path: '/v1/chains', body: ' ', type: 'text/csv' },
   'GET /v1/chains': { path: '/v1/chains' },
+  // An unknown parameter: the route answers 400 before a pass starts (no fetch from this test, the same answer each time).
+  'POST /v1/chains/refresh': { path: '/v1/chains/refresh', query: 'unknown=1' },
+  'GET /v1/chains/refresh': { path: '/v1/chains/refresh', query: 'unknown=1' },
   'GET /v1/settings': { path: '/v1/settings' },
   'PUT /v1/settings': { path: '/v1/settings', body: '{}', type: 'application/json' },
   'POST /v1/keys/rotate': { path: '/v1/keys/rotate' },

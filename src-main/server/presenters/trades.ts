@@ -1,0 +1,94 @@
+/**
+ * The /v1 JSON of trades and their stats (docs/journal.md §Trades and strategies): the service answers in minor
+ * units, rounded to cents once, here.
+ */
+import type { AnnotationResponseT, StatsRowJson, TradeJson } from '../../../src-shared/api/schemas';
+import { mainLeg } from '../../../src-shared/journal/strategies';
+import type { StatsRow } from '../../../src-shared/journal/trade-stats';
+import type { Trade } from '../../../src-shared/journal/trades';
+import { minorToCents } from '../../../src-shared/money';
+import type { AnnotationResult, StatsResult, TradeRow, TradesResult } from '../../services/journal/trades';
+
+const cents = (minor: number | null): number | null => (minor === null ? null : minorToCents(minor));
+
+/** The option the entry figures describe (strategies.ts mainLeg), or null for a trade of shares alone. */
+function presentMainLeg(trade: Trade): TradeJson['mainLeg'] {
+  const leg = mainLeg(trade.structure);
+  if (leg === null || leg.expiration === null || leg.strike === null || leg.right === null) return null;
+  return { symbol: leg.symbol, expiration: leg.expiration, strike: leg.strike, right: leg.right, side: leg.side < 0 ? 'short' : 'long', contracts: leg.quantity };
+}
+
+export function presentTrade(row: TradeRow): TradeJson {
+  const t = row.trade;
+  return {
+    id: t.id,
+    accountId: t.accountId,
+    accountName: row.accountName,
+    currency: t.currency,
+    underlying: t.underlying,
+    strategy: t.strategy,
+    status: t.status,
+    openedBeforeHistory: t.openedBeforeHistory,
+    openedAt: t.openedAt,
+    closedAt: t.closedAt,
+    daysHeld: t.daysHeld,
+    legs: t.legs.map((leg) => ({
+      transactionId: leg.txId,
+      type: leg.type,
+      symbol: leg.symbol,
+      tradeDate: leg.tradeDate,
+      date: leg.day,
+      role: leg.role,
+      quantity: leg.quantity,
+      realizedPL: cents(leg.realizedMinor),
+    })),
+    credit: cents(t.creditMinor),
+    maxProfit: cents(t.maxProfitMinor),
+    maxLoss: cents(t.maxLossMinor),
+    collateral: cents(t.collateralMinor),
+    pnl: cents(t.pnlMinor),
+    unrealizedPL: cents(row.unrealizedMinor),
+    returnOnCollateral: row.returnOnCollateral,
+    pctOfMaxProfit: row.pctOfMaxProfit,
+    dteAtEntry: t.dteAtEntry,
+    deltaAtEntry: t.deltaAtEntry,
+    mainLeg: presentMainLeg(t),
+    entrySnapshot: t.entrySnapshot,
+    levelsAtEntry: t.levelsAtEntry,
+    rolls: t.rolls,
+    campaignId: t.campaignId,
+    note: row.note,
+    tags: row.tags,
+  };
+}
+
+export function presentTrades(result: TradesResult) {
+  return { currency: result.currency, trades: result.trades.map(presentTrade), pagination: result.pagination };
+}
+
+function presentStatsRow(row: StatsRow): StatsRowJson {
+  return {
+    key: row.key,
+    trades: row.trades,
+    wins: row.wins,
+    losses: row.losses,
+    winRate: row.winRate,
+    pnl: minorToCents(row.pnlMinor),
+    avgPnl: minorToCents(row.avgPnlMinor),
+    avgWin: cents(row.avgWinMinor),
+    avgLoss: cents(row.avgLossMinor),
+    profitFactor: row.profitFactor,
+    avgDaysHeld: row.avgDaysHeld,
+    avgReturnOnCollateral: row.avgReturnOnCollateral,
+    avgPctOfMaxProfit: row.avgPctOfMaxProfit,
+    largestLoss: cents(row.largestLossMinor),
+  };
+}
+
+export function presentStats(result: StatsResult) {
+  return { currency: result.currency, groupBy: result.groupBy, rows: result.rows.map(presentStatsRow) };
+}
+
+export function presentAnnotation(result: AnnotationResult): AnnotationResponseT {
+  return { kind: result.kind, id: result.id, note: result.note, tags: result.tags, updatedAt: result.updatedAt };
+}

@@ -1,0 +1,63 @@
+/**
+ * Trades (docs/journal.md §Trades and strategies, §Annotations): `GET /journal/trades`, `GET /journal/stats?groupBy=`,
+ * and notes and tags on a trade or a campaign, `GET`/`PUT /journal/trades/{id}/annotation` and
+ * `GET`/`PUT /journal/chains/{id}/annotation`, written through the journal worker's write lane like a manual entry.
+ */
+import { AnnotationBody, AnnotationParams, AnnotationResponse, NoQuery, StatsQuery, StatsResponse, TradesQuery, TradesResponse } from '../../../src-shared/api/schemas';
+import type { Account } from '../../../src-shared/journal/model';
+import type { AnnotationKind } from '../../db/annotations';
+import type { WithJournal } from '../../services/journal/service';
+import type { Result } from '../../services/result';
+import type { AppContext } from '../context';
+import { presentAnnotation, presentStats, presentTrades } from '../presenters/trades';
+import { unwrap } from '../problems';
+import { BODY_LIMIT_BYTES, calendarDates, datesInOrder, problemResponses, queryRules, readSchema, type V1 } from '../route-kit';
+import { parseJsonBody, strictBodyCompiler } from '../validation';
+
+function journalAnswer<T, P extends object>(result: Result<WithJournal<T>>, present: (value: T) => P): P & { accounts: Account[]; demo: boolean } {
+  const value = unwrap(result);
+  return { ...present(value), accounts: value.accounts, demo: value.demo };
+}
+
+export function registerTradeRoutes(v1: V1, ctx: AppContext): void {
+  v1.get(
+    '/journal/trades',
+    {
+      schema: readSchema('journal', 'Trades (legs opened and managed together until flat) with strategy, risk, collateral, P&L, entry figures, note and tags; newest opened first, paginated', TradesQuery, TradesResponse),
+      preHandler: queryRules(calendarDates('from', 'to'), datesInOrder('from', 'to')),
+    },
+    async (request) => journalAnswer(await ctx.journal.trades(request.query), presentTrades),
+  );
+  v1.get(
+    '/journal/stats',
+    {
+      schema: readSchema('journal', 'Statistics of the closed trades by strategy, DTE or delta at entry, dealer regime or strike place at entry, underlying, month or tag', StatsQuery, StatsResponse),
+      preHandler: queryRules(calendarDates('from', 'to'), datesInOrder('from', 'to')),
+    },
+    async (request) => journalAnswer(await ctx.journal.tradeStats({ ...request.query, groupBy: request.query.groupBy ?? 'strategy' }), presentStats),
+  );
+  // JSON bodies arrive as text (app.ts): parsed here, refusing prototype keys, then validated without coercion.
+  const annotationRoute = (path: string, kind: AnnotationKind, summary: string) =>
+    v1.put(
+      path,
+      {
+        bodyLimit: BODY_LIMIT_BYTES,
+        preValidation: async (request: { body: unknown }) => {
+          request.body = parseJsonBody(request.body);
+        },
+        validatorCompiler: strictBodyCompiler,
+        schema: { summary, tags: ['journal'], querystring: NoQuery, params: AnnotationParams, body: AnnotationBody, response: { 200: AnnotationResponse, ...problemResponses } },
+      },
+      async (request) => presentAnnotation(unwrap(await ctx.journal.annotate(kind, request.params.id, request.body))),
+    );
+  const annotationRead = (path: string, kind: AnnotationKind, summary: string) =>
+    v1.get(
+      path,
+      { schema: { summary, tags: ['journal'], querystring: NoQuery, params: AnnotationParams, response: { 200: AnnotationResponse, ...problemResponses } } },
+      async (request) => presentAnnotation(unwrap(await ctx.journal.annotation(kind, request.params.id))),
+    );
+  annotationRead('/journal/trades/:id/annotation', 'trade', 'The note and tags of a trade (empty when it has none)');
+  annotationRead('/journal/chains/:id/annotation', 'campaign', 'The note and tags of a campaign (empty when it has none)');
+  annotationRoute('/journal/trades/:id/annotation', 'trade', 'Set the note and tags of a trade (kept by its stable id across re-imports and rebuilds); an empty note without tags removes them');
+  annotationRoute('/journal/chains/:id/annotation', 'campaign', 'Set the note and tags of a campaign (kept across re-imports and rebuilds); an empty note without tags removes them');
+}

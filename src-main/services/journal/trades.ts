@@ -1,0 +1,264 @@
+/**
+ * Trades, their statistics and their notes in the journal worker (docs/journal.md §Trades and strategies,
+ * §Annotations). The grouping (src-shared/journal/trades.ts) is built once per data version — the journal's rows with
+ * the inferred expirations, the snapshots (the entry figures come from them), the rate and the zone — never per
+ * request: a request filters and pages what was built, adds up the stats, and marks only the open trades of its page.
+ * The annotations have their own generation (migration 010), so a note re-reads the notes, not the ledger.
+ */
+import type { Database } from 'better-sqlite3';
+import { markPosition, type UnderlyingMarks } from '../../../src-shared/journal/book';
+import type { OpenPosition } from '../../../src-shared/journal/index';
+import type { Transaction } from '../../../src-shared/journal/model';
+import { queryTrades, tradeStats, type StatsRow, type TradeGroup, type TradeQuery } from '../../../src-shared/journal/trade-stats';
+import { entryLookupFromMarks } from '../../../src-shared/journal/trade-metrics';
+import { buildTrades, type Trade, type TradeBook } from '../../../src-shared/journal/trades';
+import { AnnotationsRepository, type Annotation, type AnnotationKind } from '../../db/annotations';
+import { Generations } from '../../db/generations';
+import type { JournalBook } from './book';
+import type { JournalIndex } from './ledger-index';
+import type { Pagination, WithJournal } from './values';
+import { failure, ok, type Result } from '../result';
+
+export interface TradesSettings {
+  timeZone: string;
+  rate: number;
+  markMaxAgeDays: number;
+  reportingCurrency: string;
+}
+
+export interface TradesRequest extends Omit<TradeQuery, 'taggedIds'> {
+  tag?: string;
+}
+
+export interface StatsRequest {
+  groupBy: TradeGroup;
+  from?: string;
+  to?: string;
+  accountId?: string;
+}
+
+/** A trade as answered: the built figures, its note and tags, and while open what its open legs are worth now. */
+export interface TradeRow {
+  trade: Trade;
+  accountName: string;
+  note: string;
+  tags: string[];
+  /** Open trades: its own open lots marked as a position is (their mark less their cost); null without a fresh mark. */
+  unrealizedMinor: number | null;
+  /** pnl (+ unrealized while open) / collateral and / max profit: closed trades as built, open ones with the marks. */
+  returnOnCollateral: number | null;
+  pctOfMaxProfit: number | null;
+}
+
+export interface TradesResult {
+  currency: string;
+  trades: TradeRow[];
+  pagination: Pagination;
+}
+
+export interface StatsResult {
+  currency: string;
+  groupBy: TradeGroup;
+  rows: StatsRow[];
+}
+
+export interface AnnotationInput {
+  note: string;
+  tags: readonly string[];
+}
+
+export interface AnnotationResult {
+  kind: AnnotationKind;
+  id: string;
+  note: string;
+  tags: string[];
+  updatedAt: string | null;
+}
+
+/** The notes of one kind, and the ids under each tag. */
+interface Notes {
+  byId: Map<string, Annotation>;
+  byTag: Map<string, Set<string>>;
+}
+
+interface Built {
+  ledger: object;
+  snapshots: number;
+  rate: number;
+  timeZone: string;
+  book: TradeBook;
+  /** The book's open positions, by account, currency and symbol (an open trade's legs are parts of them). */
+  positions: Map<string, OpenPosition>;
+  /** Chain ids by their lower case (the router reads paths without case). */
+  chainIds: Map<string, string>;
+}
+
+const positionKey = (accountId: string, currency: string, symbol: string) => `${accountId}\u0000${currency}\u0000${symbol}`;
+
+/** A tag as kept: trimmed, inner spaces as one, lower case (so `Earnings` and `earnings ` are one tag). */
+export function normalizeTag(tag: string): string {
+  return tag.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+const ratio = (numerator: number, denominator: number | null): number | null => (denominator !== null && denominator > 0 ? numerator / denominator : null);
+
+export class JournalTrades {
+  private readonly annotations: AnnotationsRepository;
+  private readonly generations: Generations;
+  private built: Built | null = null;
+  private notes: { generation: number; trade: Notes; campaign: Notes } | null = null;
+
+  constructor(
+    db: Database,
+    private readonly index: JournalIndex,
+    private readonly book: JournalBook,
+    private readonly settings: () => TradesSettings,
+    private readonly nowMs: () => number,
+  ) {
+    this.annotations = new AnnotationsRepository(db);
+    this.generations = new Generations(db);
+  }
+
+  /** The trades of the whole journal (every row and inferred expiration), built once per data version. */
+  tradeBook(): Built {
+    // The complete ledger first: it notices a change of the journal or the snapshots and drops the stale marks.
+    const { ledger, inferred } = this.book.ledgerAt(Number.POSITIVE_INFINITY);
+    const snapshots = this.generations.snapshots();
+    const { rate, timeZone } = this.settings();
+    const built = this.built;
+    if (built !== null && built.ledger === ledger && built.snapshots === snapshots && built.rate === rate && built.timeZone === timeZone) return built;
+    const rows: Transaction[] = this.index.readTransactions(() => true);
+    for (const item of inferred) rows.push(item.transaction);
+    const lookup = entryLookupFromMarks((underlying, atMs) => this.book.marks.marksAt(underlying, atMs));
+    const book = buildTrades(rows, { chains: ledger.chains, lookup });
+    const positions = new Map(ledger.positions.map((p) => [positionKey(p.accountId, p.currency, p.symbol), p]));
+    const chainIds = new Map(ledger.chains.map((c) => [c.id.toLowerCase(), c.id]));
+    this.built = { ledger, snapshots, rate, timeZone, book, positions, chainIds };
+    return this.built;
+  }
+
+  private notesNow(): { trade: Notes; campaign: Notes } {
+    const generation = this.annotations.generation();
+    if (this.notes !== null && this.notes.generation === generation) return this.notes;
+    const notesOf = (kind: AnnotationKind): Notes => {
+      const byId = this.annotations.all(kind);
+      const byTag = new Map<string, Set<string>>();
+      for (const [id, annotation] of byId) {
+        for (const tag of annotation.tags) {
+          const ids = byTag.get(tag) ?? new Set<string>();
+          ids.add(id);
+          byTag.set(tag, ids);
+        }
+      }
+      return { byId, byTag };
+    };
+    this.notes = { generation, trade: notesOf('trade'), campaign: notesOf('campaign') };
+    return this.notes;
+  }
+
+  private knownAccount(accountId: string | undefined): Result<true> {
+    if (accountId === undefined) return ok(true);
+    const accounts = this.index.snapshot().accounts;
+    return accounts.some((a) => a.id === accountId) ? ok(true) : failure({ kind: 'unknown-account', accountId, known: accounts.map((a) => a.id) });
+  }
+
+  /** A page of trades, newest opened first, after the filters; open trades marked now. */
+  trades(request: TradesRequest): Result<WithJournal<TradesResult>> {
+    const known = this.knownAccount(request.accountId);
+    if (!known.ok) return known;
+    const built = this.tradeBook();
+    const notes = this.notesNow().trade;
+    const { tag, ...query } = request;
+    const taggedIds = tag === undefined ? undefined : (notes.byTag.get(normalizeTag(tag)) ?? new Set<string>());
+    const page = queryTrades(built.book, { ...query, ...(taggedIds === undefined ? {} : { taggedIds }) });
+    const { accounts, demo } = this.index.snapshot();
+    const names = new Map(accounts.map((a) => [a.id, a.name]));
+    const marks = new Map<string, UnderlyingMarks | null>();
+    const marksOf = (underlying: string) => {
+      let found = marks.get(underlying);
+      if (found === undefined) {
+        found = this.book.marks.marksAt(underlying, this.nowMs());
+        marks.set(underlying, found);
+      }
+      return found;
+    };
+    const rows = page.trades.map((trade): TradeRow => {
+      const annotation = notes.byId.get(trade.id);
+      const unrealizedMinor = trade.status === 'open' ? this.unrealized(trade, built, marksOf) : null;
+      const total = trade.pnlMinor === null || unrealizedMinor === null ? null : trade.pnlMinor + unrealizedMinor;
+      return {
+        trade,
+        accountName: names.get(trade.accountId) ?? (trade.accountName || trade.accountId),
+        note: annotation?.note ?? '',
+        tags: annotation?.tags ?? [],
+        unrealizedMinor,
+        returnOnCollateral: trade.status === 'open' ? (total === null ? null : ratio(total, trade.collateralMinor)) : trade.returnOnCollateral,
+        pctOfMaxProfit: trade.status === 'open' ? (total === null ? null : ratio(total, trade.maxProfitMinor)) : trade.pctOfMaxProfit,
+      };
+    });
+    return ok({ currency: this.settings().reportingCurrency, trades: rows, pagination: page.pagination, accounts, demo });
+  }
+
+  /**
+   * What an open trade's own open lots are worth beyond their cost now, marked as the Positions page marks a position
+   * (markPosition: the mid of the newest fresh snapshot): each of its parts is a position of its own, with the
+   * instrument of the book's position and the trade's units, entry value and costs. Null when a part has no fresh mark.
+   */
+  private unrealized(trade: Trade, built: Built, marksOf: (underlying: string) => UnderlyingMarks | null): number | null {
+    const maxAgeDays = this.settings().markMaxAgeDays;
+    const nowMs = this.nowMs();
+    let sum = 0;
+    for (const part of built.book.openParts.get(trade.id) ?? []) {
+      const position = built.positions.get(positionKey(part.accountId, part.currency, part.symbol));
+      if (position === undefined) return null;
+      const own: OpenPosition = { ...position, quantity: part.quantity, entryGrossMinor: part.entryGrossMinor, entryCostsMinor: part.entryCostsMinor };
+      const marked = markPosition(own, marksOf(position.underlying), nowMs, maxAgeDays);
+      if (marked.unrealizedMinor === null) return null;
+      sum += marked.unrealizedMinor;
+    }
+    return sum;
+  }
+
+  /** Statistics of the closed trades in the reporting currency, per group. */
+  stats(request: StatsRequest): Result<WithJournal<StatsResult>> {
+    const known = this.knownAccount(request.accountId);
+    if (!known.ok) return known;
+    const built = this.tradeBook();
+    const notes = this.notesNow().trade;
+    const currency = this.settings().reportingCurrency;
+    const { rows, groupBy } = tradeStats(built.book, { ...request, currency, tagsOf: (id) => notes.byId.get(id)?.tags ?? [] });
+    const { accounts, demo } = this.index.snapshot();
+    return ok({ currency, groupBy, rows, accounts, demo });
+  }
+
+  /** The stored id of a trade or campaign named in a path (any case), or a 404. */
+  resolve(kind: AnnotationKind, id: string): Result<string> {
+    const built = this.tradeBook();
+    const wanted = id.toLowerCase();
+    if (kind === 'campaign') {
+      const found = built.chainIds.get(wanted);
+      return found === undefined ? failure({ kind: 'not-found', what: 'chain', id }) : ok(found);
+    }
+    if (built.book.byId.has(id)) return ok(id);
+    const found = built.book.trades.find((t) => t.id.toLowerCase() === wanted);
+    return found === undefined ? failure({ kind: 'not-found', what: 'trade', id }) : ok(found.id);
+  }
+
+  /** Sets a note and tags (inside the caller's write transaction); an empty note without tags removes them. */
+  annotate(kind: AnnotationKind, id: string, input: AnnotationInput): AnnotationResult {
+    const updatedAt = new Date(this.nowMs()).toISOString();
+    const tags = [...new Set(input.tags.map(normalizeTag))].filter((tag) => tag !== '').sort();
+    const note = input.note.trim() === '' ? '' : input.note;
+    this.annotations.put(kind, id, note, tags, updatedAt);
+    const stored = this.annotations.get(kind, id);
+    return { kind, id, note: stored?.note ?? '', tags: stored?.tags ?? [], updatedAt: stored?.updatedAt ?? null };
+  }
+
+  /** The note and tags of a trade or campaign the journal has now (empty when it has none), or a 404. */
+  annotationFor(kind: AnnotationKind, id: string): Result<AnnotationResult> {
+    const known = this.resolve(kind, id);
+    if (!known.ok) return known;
+    const stored = this.notesNow()[kind].byId.get(known.value);
+    return ok({ kind, id: known.value, note: stored?.note ?? '', tags: stored?.tags ?? [], updatedAt: stored?.updatedAt ?? null });
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * "Refresh now" (docs/ui.md §Exposure): one pass of the online source over the watchlist and the open positions'
+ * underlyings (POST /v1/chains/refresh), followed by polling GET /v1/chains/refresh until every symbol is stored or
+ * failed. A pass already running (another window, a script) is followed, not started twice.
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { RefreshPassT } from '../../../src-shared/api/schemas';
+import { ApiError } from '../../api/client';
+import { Badge, colClass, DataTable, ErrorBanner, Panel } from '../../components/ui';
+import { fmtCount, fmtDateTime, fmtInt } from '../../format';
+import { navigate, useApi } from '../../hooks';
+
+const POLL_MS = 500;
+
+type RefreshSymbol = RefreshPassT['symbols'][number];
+
+const STATE_TONES = { queued: 'neutral', fetching: 'info', stored: 'pos', failed: 'neg' } as const;
+
+function resultOf(s: RefreshSymbol): string {
+  if (s.state === 'failed') return s.error ?? 'failed';
+  if (s.state === 'stored') return `${fmtInt(s.contracts ?? 0)} contracts at ${s.quoteTime === undefined ? '?' : fmtDateTime(s.quoteTime)}${s.unchanged === true ? ' (already stored)' : ''}`;
+  return s.state === 'fetching' ? 'fetching…' : 'waiting';
+}
+
+function summaryOf(pass: RefreshPassT): string {
+  const count = (state: RefreshSymbol['state']) => pass.symbols.filter((s) => s.state === state).length;
+  const done = count('stored') + count('failed');
+  if (pass.running) return `${done} of ${fmtCount(pass.symbols.length, 'symbol')} done`;
+  const failed = count('failed');
+  return `${fmtInt(count('stored'))} stored${failed > 0 ? `, ${fmtInt(failed)} failed` : ''} · finished ${pass.finishedAt === null ? '' : fmtDateTime(pass.finishedAt)}`;
+}
+
+/** The button, for the page's toolbar; the progress panel renders where `RefreshProgress` is placed. */
+export function useRefreshNow(onStored: () => void) {
+  const api = useApi();
+  const [pass, setPass] = useState<RefreshPassT | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [starting, setStarting] = useState(false);
+  const alive = useRef(true);
+  const storedRef = useRef(onStored);
+  storedRef.current = onStored;
+
+  useEffect(() => {
+    alive.current = true;
+    // A pass started elsewhere and still running is shown and followed.
+    const controller = new AbortController();
+    api.refreshStatus(controller.signal).then(
+      (latest) => alive.current && latest.running && setPass(latest),
+      () => undefined,
+    );
+    return () => {
+      alive.current = false;
+      controller.abort();
+    };
+  }, [api]);
+
+  useEffect(() => {
+    if (pass === null || !pass.running) return;
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      api.refreshStatus(controller.signal).then(
+        (next) => {
+          if (!alive.current) return;
+          setPass(next);
+          // New snapshots change the symbols and the newest chain: the page reloads its chains once per pass.
+          if (!next.running && next.symbols.some((s) => s.state === 'stored' && s.unchanged !== true)) storedRef.current();
+        },
+        (caught: unknown) => {
+          if (caught instanceof DOMException && caught.name === 'AbortError') return;
+          if (alive.current) setError(caught instanceof ApiError ? caught : new ApiError(0, 'CLIENT', 'Refresh status failed', String(caught)));
+        },
+      );
+    }, POLL_MS);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [api, pass]);
+
+  const start = async () => {
+    setError(null);
+    setStarting(true);
+    try {
+      setPass(await api.startRefresh());
+    } catch (caught) {
+      if (caught instanceof ApiError && caught.code === 'REFRESH_RUNNING') {
+        // Someone else's pass: follow it.
+        setPass(await api.refreshStatus().catch(() => null));
+      } else {
+        setError(caught instanceof ApiError ? caught : new ApiError(0, 'CLIENT', 'Refresh failed', String(caught)));
+      }
+    } finally {
+      if (alive.current) setStarting(false);
+    }
+  };
+
+  const running = starting || pass?.running === true;
+  const button = (
+    <button type="button" className="btn" onClick={() => void start()} disabled={running} data-testid="refresh-now" title="Fetch the online source once for the watchlist and the underlyings of open positions">
+      {running ? 'Refreshing…' : 'Refresh now'}
+    </button>
+  );
+  const progress = <RefreshProgress pass={pass} error={error} onClose={() => {
+    setPass(null);
+    setError(null);
+  }} />;
+  return { button, progress };
+}
+
+function RefreshProgress({ pass, error, onClose }: { pass: RefreshPassT | null; error: ApiError | null; onClose: () => void }) {
+  if (error !== null) {
+    return (
+      <div className="refresh-error" data-testid="refresh-error">
+        <ErrorBanner error={error} />
+        {error.code === 'SOURCE_NOT_CONFIGURED' && (
+          <button type="button" className="btn btn-link" onClick={() => navigate('settings')}>
+            Open Settings
+          </button>
+        )}
+      </div>
+    );
+  }
+  if (pass === null) return null;
+  return (
+    <Panel
+      title="Refresh now"
+      id="refresh-progress"
+      actions={
+        <>
+          <span className="muted small" data-testid="refresh-summary" role="status" aria-live="polite">
+            {summaryOf(pass)}
+          </span>
+          {!pass.running && (
+            <button type="button" className="btn btn-small" onClick={onClose}>
+              Close
+            </button>
+          )}
+        </>
+      }
+    >
+      {pass.symbols.length === 0 ? (
+        <p className="muted pad">The watchlist is empty and no position is open: add symbols in Settings.</p>
+      ) : (
+        <DataTable columns={['Symbol', { label: 'Why', hide: 'lo' }, 'State', 'Result']} testId="refresh-table">
+          {pass.symbols.map((s) => (
+            <tr key={s.symbol} data-state={s.state}>
+              <td>{s.symbol}</td>
+              <td className={colClass('lo', 'muted')}>{s.origin === 'position' ? 'open position' : 'watchlist'}</td>
+              <td>
+                <Badge tone={STATE_TONES[s.state]}>{s.state}</Badge>
+              </td>
+              <td className={s.state === 'failed' ? 'neg' : undefined}>{resultOf(s)}</td>
+            </tr>
+          ))}
+        </DataTable>
+      )}
+      {pass.omitted.length > 0 && <p className="muted small pad">Not fetched (over the 50-symbol cap): {pass.omitted.join(', ')}.</p>}
+      {pass.positionsProblem !== undefined && <p className="muted small pad">Open positions could not be read ({pass.positionsProblem}): the watchlist alone was fetched.</p>}
+    </Panel>
+  );
+}

@@ -1,0 +1,190 @@
+/**
+ * Trades: the legs of one underlying opened together and managed until flat (docs/journal.md §Trades and strategies),
+ * newest opened first, filtered by strategy, status and tag; a row opens its detail (legs, entry on the dealers' map,
+ * note and tags). Filters and the open trade live in the address (`#/trades?status=closed&trade=<id>`). docs/ui.md.
+ */
+import type { TradeJson } from '../../../src-shared/api/schemas';
+import { PAGE_LIMIT_CAP } from '../../../src-shared/api/constants';
+import { AccountSelect } from '../../components/AccountSelect';
+import { ImportOrDemo } from '../../components/DemoButton';
+import { Pager } from '../../components/Pager';
+import { Badge, colClass, DataTable, EmptyState, ErrorBanner, Loading, Money, num, PageHead, Panel, Segmented } from '../../components/ui';
+import { fmtCount, fmtDte, fmtInt, fmtMoney, fmtNumber, fmtPct } from '../../format';
+import { navigate, useApi, useAsync, useRoute } from '../../hooks';
+import { STRATEGY_CODES, STRATEGY_LABELS, type StrategyCode } from './labels';
+import { TradeDetail } from './TradeDetail';
+
+type StatusFilter = 'open' | 'closed' | 'all';
+
+interface ListState {
+  status: StatusFilter;
+  strategy: StrategyCode | '';
+  tag: string;
+  accountId: string;
+  page: number;
+  trade: string;
+}
+
+function readList(params: URLSearchParams): ListState {
+  const status = params.get('status');
+  const strategy = params.get('strategy') ?? '';
+  const page = Number(params.get('page') ?? '1');
+  return {
+    status: status === 'open' || status === 'closed' ? status : 'all',
+    strategy: (STRATEGY_CODES as string[]).includes(strategy) ? (strategy as StrategyCode) : '',
+    tag: params.get('tag') ?? '',
+    accountId: params.get('accountId') ?? '',
+    page: Number.isInteger(page) && page >= 1 ? page : 1,
+    trade: params.get('trade') ?? '',
+  };
+}
+
+function listQuery(state: ListState): Record<string, string> {
+  const entries: Array<[string, string]> = [
+    ['status', state.status === 'all' ? '' : state.status],
+    ['strategy', state.strategy],
+    ['tag', state.tag],
+    ['accountId', state.accountId],
+    ['page', state.page === 1 ? '' : String(state.page)],
+    ['trade', state.trade],
+  ];
+  return Object.fromEntries(entries.filter(([, value]) => value !== ''));
+}
+
+/** The P&L a row shows: realized, plus the marks' unrealized while open. */
+const shownPnl = (t: TradeJson): number | null => (t.pnl === null ? null : t.pnl + (t.unrealizedPL ?? 0));
+
+function TradeRow({ t, currency, selected, onOpen }: { t: TradeJson; currency: string; selected: boolean; onOpen: () => void }) {
+  const pnl = shownPnl(t);
+  return (
+    <tr className={`clickable ${selected ? 'selected' : ''}`} onClick={onOpen} data-testid="trade-row" data-trade-id={t.id} aria-selected={selected}>
+      <td>
+        <button type="button" className="linklike" onClick={(e) => (e.stopPropagation(), onOpen())}>
+          {STRATEGY_LABELS[t.strategy]}
+        </button>{' '}
+        {t.rolls > 0 && (
+          <span className="muted small" title={`Rolled ${t.rolls} time${t.rolls === 1 ? '' : 's'}: max profit and % of max are of the first structure`}>
+            ↻{t.rolls}{' '}
+          </span>
+        )}
+        {t.status === 'open' && <Badge tone="info">open</Badge>}
+        {t.tags.length > 0 && <span className="muted small narrow-hide"> #{t.tags.join(' #')}</span>}
+      </td>
+      <td className="sym">{t.underlying}</td>
+      <td className={colClass('mid', 'num')}>{t.openedAt === null ? 'before history' : t.openedAt.slice(0, 10)}</td>
+      <td className={colClass('lo', 'num')}>{fmtDte(t.dteAtEntry)}</td>
+      <td className={colClass('lo', 'num')}>{t.deltaAtEntry === null ? '' : fmtNumber(t.deltaAtEntry, 2)}</td>
+      <td className={colClass('lo', 'num')}>{t.credit === null ? '' : fmtMoney(t.credit, currency)}</td>
+      <td className={colClass('lo', 'num')}>{t.maxProfit === null ? '' : fmtMoney(t.maxProfit, currency)}</td>
+      <td className={colClass('lo', 'num')}>{t.maxLoss === null ? '∞' : fmtMoney(t.maxLoss, currency)}</td>
+      <td className={colClass('lo', 'num')}>{t.collateral === null ? '' : fmtMoney(t.collateral, currency)}</td>
+      <td className="num" title={t.status === 'open' && t.unrealizedPL === null ? 'Realized so far: no fresh mark of the open legs' : undefined}>
+        {pnl === null ? '—' : <Money value={pnl} currency={currency} />}
+        {t.status === 'open' && t.unrealizedPL === null && <span className="muted small narrow-hide"> unmarked</span>}
+      </td>
+      <td className={colClass('mid', 'num')}>{fmtPct(t.pctOfMaxProfit, 0)}</td>
+      <td className={colClass('mid', 'num')}>{fmtPct(t.returnOnCollateral, 1)}</td>
+      <td className={colClass('lo', 'num')}>{t.daysHeld === null ? '' : fmtInt(t.daysHeld)}</td>
+    </tr>
+  );
+}
+
+export function TradesPage() {
+  const api = useApi();
+  const route = useRoute();
+  const state = readList(route.params);
+  const { status, strategy, tag, accountId, page } = state;
+  const result = useAsync(
+    (signal) =>
+      api.trades(
+        { ...(status === 'all' ? {} : { status }), ...(strategy === '' ? {} : { strategy }), ...(tag === '' ? {} : { tag }), ...(accountId === '' ? {} : { accountId }), page, limit: PAGE_LIMIT_CAP },
+        signal,
+      ),
+    [api, status, strategy, tag, accountId, page],
+  );
+  const data = result.data;
+  const go = (next: Partial<ListState>) => navigate('trades', listQuery({ ...state, page: 1, trade: '', ...next }));
+  const selected = data?.trades.find((t) => t.id === state.trade) ?? null;
+  return (
+    <div className="page" data-testid="page-trades">
+      <PageHead
+        title="Trades"
+        meta={data && <span className="muted small num">{fmtCount(data.pagination.total, 'trade')}</span>}
+        toolbar={
+          <>
+            <Segmented
+              label="Status"
+              value={status}
+              onChange={(value) => go({ status: value })}
+              options={[
+                { value: 'all', label: 'All' },
+                { value: 'open', label: 'Open' },
+                { value: 'closed', label: 'Closed' },
+              ]}
+            />
+            <label className="field-inline">
+              Strategy
+              <select value={strategy} onChange={(e) => go({ strategy: e.target.value === '' ? '' : (e.target.value as StrategyCode) })} data-testid="strategy-filter">
+                <option value="">All</option>
+                {STRATEGY_CODES.map((code) => (
+                  <option key={code} value={code}>
+                    {STRATEGY_LABELS[code]}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <form
+              className="inline-form"
+              onSubmit={(event) => {
+                event.preventDefault();
+                const value = new FormData(event.currentTarget).get('tag');
+                go({ tag: typeof value === 'string' ? value.trim() : '' });
+              }}
+            >
+              <label className="field-inline">
+                Tag
+                <input key={tag} name="tag" type="search" defaultValue={tag} maxLength={40} size={10} placeholder="any" data-testid="tag-filter" />
+              </label>
+            </form>
+            {data && <AccountSelect accounts={data.accounts} value={accountId} onChange={(value) => go({ accountId: value })} />}
+          </>
+        }
+      />
+      {result.error && <ErrorBanner error={result.error} onRetry={result.reload} />}
+      {!data && !result.error && <Loading label="Loading trades…" />}
+      {data && data.trades.length === 0 && (
+        <EmptyState title={status === 'all' && strategy === '' && tag === '' ? 'No trades yet' : 'No trades match'} actions={status === 'all' && strategy === '' && tag === '' ? <ImportOrDemo onLoaded={result.reload} /> : undefined}>
+          A trade is the legs of one underlying opened together and managed together until flat: a short put, a spread, an iron condor with its rolls.
+        </EmptyState>
+      )}
+      {selected && <TradeDetail trade={selected} currency={data?.currency ?? 'USD'} onClose={() => navigate('trades', listQuery({ ...state, trade: '' }))} onSaved={result.reload} />}
+      {data && data.trades.length > 0 && (
+        <Panel>
+          <DataTable
+            testId="trades-table"
+            columns={[
+              'Strategy',
+              'Underlying',
+              num('Opened', undefined, 'mid'),
+              num('DTE', 'Days to the nearest expiration at entry', 'lo'),
+              num('Δ', "The main leg's delta at entry", 'lo'),
+              num('Credit', 'Net cash at open (+ credit)', 'lo'),
+              num('Max profit', undefined, 'lo'),
+              num('Max loss', undefined, 'lo'),
+              num('Collateral', undefined, 'lo'),
+              num('P&L', 'Realized, plus unrealized from the marks while open'),
+              num('% of max', undefined, 'mid'),
+              num('ROC', 'Return on collateral', 'mid'),
+              num('Days', undefined, 'lo'),
+            ]}
+          >
+            {data.trades.map((t) => (
+              <TradeRow key={t.id} t={t} currency={data.currency} selected={t.id === state.trade} onOpen={() => navigate('trades', listQuery({ ...state, trade: t.id }))} />
+            ))}
+          </DataTable>
+          {data.pagination.pages > 1 && <Pager label="Trade pages" page={page} pages={data.pagination.pages} shownPage={data.pagination.page} onPage={(p) => navigate('trades', listQuery({ ...state, page: p, trade: '' }))} ends />}
+        </Panel>
+      )}
+    </div>
+  );
+}

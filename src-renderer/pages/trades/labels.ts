@@ -1,0 +1,70 @@
+/** Words for the trades' codes (docs/journal.md §Trades and strategies): strategies, report groups, strike places. */
+import type { StatsQueryT, TradeJson } from '../../../src-shared/api/schemas';
+
+export type StrategyCode = TradeJson['strategy'];
+export type GroupCode = NonNullable<StatsQueryT['groupBy']>;
+type PlaceCode = NonNullable<NonNullable<TradeJson['levelsAtEntry']>['shortStrikeVs']>;
+
+/** Every strategy (the record's type makes the list complete). */
+export const STRATEGY_LABELS: Record<StrategyCode, string> = {
+  short_put: 'Short put',
+  short_call: 'Short call',
+  covered_call: 'Covered call',
+  long_put: 'Long put',
+  long_call: 'Long call',
+  credit_spread: 'Credit spread',
+  debit_spread: 'Debit spread',
+  short_strangle: 'Short strangle',
+  short_straddle: 'Short straddle',
+  long_strangle: 'Long strangle',
+  long_straddle: 'Long straddle',
+  calendar: 'Calendar',
+  diagonal: 'Diagonal',
+  iron_condor: 'Iron condor',
+  iron_butterfly: 'Iron butterfly',
+  butterfly: 'Butterfly',
+  custom: 'Custom',
+};
+export const STRATEGY_CODES = Object.keys(STRATEGY_LABELS) as StrategyCode[];
+
+export const GROUP_OPTIONS: ReadonlyArray<{ value: GroupCode; label: string; title: string }> = [
+  { value: 'strategy', label: 'Strategy', title: 'By the strategy of the first structure' },
+  { value: 'dteAtEntry', label: 'DTE', title: 'By days to the nearest expiration at entry' },
+  { value: 'deltaAtEntry', label: 'Delta', title: "By the main leg's |delta| at entry" },
+  { value: 'zoneAtEntry', label: 'Regime', title: "By the dealers' gamma regime at entry (positive or negative)" },
+  { value: 'strikeVsLevels', label: 'Strike vs levels', title: 'Where the short strike stood against the put wall, the flip and the call wall at entry' },
+  { value: 'tag', label: 'Tag', title: 'By your tags (a trade counts under each of its tags)' },
+];
+
+export const PLACE_LABELS: Record<PlaceCode, string> = {
+  below_put_wall: 'Below the put wall',
+  put_wall_to_flip: 'Put wall to flip',
+  flip_to_call_wall: 'Flip to call wall',
+  above_call_wall: 'Above the call wall',
+};
+
+/** A stats row's key in words, for its group. */
+export function groupKeyLabel(groupBy: GroupCode | string, key: string | null): string {
+  if (key === null) return 'Untagged';
+  if (key === 'unknown') return groupBy === 'zoneAtEntry' || groupBy === 'strikeVsLevels' || groupBy === 'deltaAtEntry' ? 'No snapshot at entry' : 'Unknown';
+  if (groupBy === 'strategy' && key in STRATEGY_LABELS) return STRATEGY_LABELS[key as StrategyCode];
+  if (groupBy === 'strikeVsLevels' && key in PLACE_LABELS) return PLACE_LABELS[key as PlaceCode];
+  if (groupBy === 'zoneAtEntry') return key === 'positive' ? 'Positive gamma' : 'Negative gamma';
+  if (groupBy === 'dteAtEntry') return key === '0' ? '0 DTE' : `${key} DTE`;
+  if (groupBy === 'deltaAtEntry') return `Δ ${key}`;
+  return key;
+}
+
+const PLACE_PHRASES: Record<PlaceCode, string> = {
+  below_put_wall: 'below the put wall',
+  put_wall_to_flip: 'between the put wall and the flip',
+  flip_to_call_wall: 'between the flip and the call wall',
+  above_call_wall: 'above the call wall',
+};
+
+/** "Sold below the put wall", "Bought above the call wall": the entry's place in words. */
+export function entryPlaceText(trade: TradeJson): string | null {
+  const place = trade.levelsAtEntry?.shortStrikeVs;
+  if (place === null || place === undefined || trade.mainLeg === null) return null;
+  return `${trade.mainLeg.side === 'short' ? 'Sold' : 'Bought'} ${PLACE_PHRASES[place]}`;
+}

@@ -1,0 +1,165 @@
+/**
+ * The /v1 contract of trades (docs/journal.md §Trades and strategies, §Annotations): GET /journal/trades, GET
+ * /journal/stats?groupBy=, and notes and tags on a trade or a campaign (PUT …/annotation).
+ */
+import { Type, type Static } from 'typebox';
+import { STRATEGIES } from '../journal/strategies';
+import { TRADE_GROUPS } from '../journal/trade-stats';
+import { STRIKE_VS_LEVELS } from '../journal/trade-metrics';
+import { PAGE_LIMIT_CAP, PAGE_LIMIT_DEFAULT, TRANSACTION_TYPES } from './constants';
+import { AccountSchema, IsoDate, Money, Nullable, OneOf, PaginationSchema, Params, SYMBOL_PATTERN } from './schema-kit';
+
+/** Bounds of a note and its tags (DESIGN §5): enough for a trade plan, small enough to list. */
+export const ANNOTATION_LIMITS = { noteChars: 10_000, tags: 20, tagChars: 40 } as const;
+/** A tag: printable, not blank (kept trimmed, one space inside, lower case). */
+const TAG_PATTERN = '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$';
+
+const AccountIdParam = Type.String({ minLength: 1, maxLength: 64, description: 'Only this account (404 UNKNOWN_ACCOUNT when none has this id)' });
+const TagParam = Type.String({ minLength: 1, maxLength: ANNOTATION_LIMITS.tagChars, description: 'Only trades carrying this tag (any case)' });
+
+export const TradesQuery = Params({
+  status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed')])),
+  strategy: Type.Optional(OneOf(STRATEGIES)),
+  symbol: Type.Optional(Type.String({ pattern: SYMBOL_PATTERN, description: 'Underlying ticker (any case)' })),
+  accountId: Type.Optional(AccountIdParam),
+  tag: Type.Optional(TagParam),
+  from: Type.Optional(IsoDate('Opening day at or after (journal date; trades opened before history: their first close)')),
+  to: Type.Optional(IsoDate('Opening day at or before (inclusive)')),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'default 1' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: `default ${PAGE_LIMIT_DEFAULT}; values above ${PAGE_LIMIT_CAP} are clamped to ${PAGE_LIMIT_CAP}` })),
+});
+export type TradesQueryT = Static<typeof TradesQuery>;
+
+const LevelsAtEntrySchema = Type.Object(
+  {
+    gammaZone: Type.Union([Type.Literal('positive'), Type.Literal('negative')]),
+    putWall: Nullable(Type.Number()),
+    callWall: Nullable(Type.Number()),
+    gammaFlip: Nullable(Type.Number()),
+    shortStrikeVs: Nullable(OneOf(STRIKE_VS_LEVELS, { description: 'Where the main strike stood: strike < put wall; > call wall; else below or at/above the flip' })),
+  },
+  { description: "The /gex default-scope levels of the underlying's snapshot at entry (quoted at or before the open, that New York day or the trading day before); null without one" },
+);
+
+const TradeLegSchema = Type.Object({
+  transactionId: Type.String(),
+  type: Type.Enum(TRANSACTION_TYPES),
+  symbol: Type.String(),
+  tradeDate: Type.String(),
+  date: Type.String({ description: 'Journal date' }),
+  role: Type.Union([Type.Literal('entry'), Type.Literal('open'), Type.Literal('close')], { description: 'entry: the first structure; open: a later opening (a roll’s new leg); close: a close, expiration, assignment or exercise' }),
+  quantity: Type.Number({ description: 'Units of the row that belong to this trade' }),
+  realizedPL: Nullable(Money('Booked on these units, costs of both legs included; null for openings and for units opened before history')),
+});
+
+export const TradeSchema = Type.Object({
+  id: Type.String({ description: 'Stable across re-imports and rebuilds: the id of its first opening transaction (before: + the first close’s, opened before history)' }),
+  accountId: Type.String(),
+  accountName: Type.String(),
+  currency: Type.String(),
+  underlying: Type.String(),
+  strategy: OneOf(STRATEGIES),
+  status: Type.Union([Type.Literal('open'), Type.Literal('closed')]),
+  openedBeforeHistory: Type.Boolean({ description: 'Its closes remove positions the history never opened: P&L unknown, left out of the stats' }),
+  openedAt: Nullable(Type.String()),
+  closedAt: Nullable(Type.String()),
+  daysHeld: Nullable(Type.Integer({ description: 'Calendar days from the opening day to the closing day; null while open' })),
+  legs: Type.Array(TradeLegSchema, { description: 'Its rows in the order they were booked: its timeline' }),
+  credit: Nullable(Money('Net cash of the first structure at open, costs included (+ credit, − debit)')),
+  maxProfit: Nullable(Money('At the nearest expiration; null when unbounded or not known')),
+  maxLoss: Nullable(Money('A positive amount; null when unbounded')),
+  collateral: Nullable(Money('Short put strike × multiplier × contracts; covered call the shares’ cost; naked calls and short strangles Reg T at the entry spot; long options the debit; others the max loss')),
+  pnl: Nullable(Money('Realized (so far, while open), costs included; null opened before history')),
+  unrealizedPL: Nullable(Money('Open trades: its open legs’ share of their positions’ unrealized P&L (marks as /journal/positions); null when closed or without a fresh mark')),
+  returnOnCollateral: Nullable(Type.Number({ description: '(pnl + unrealizedPL while open) / collateral' })),
+  pctOfMaxProfit: Nullable(Type.Number({ description: '(pnl + unrealizedPL while open) / maxProfit' })),
+  dteAtEntry: Nullable(Type.Integer({ description: 'New York days from the open to the nearest leg’s expiration' })),
+  deltaAtEntry: Nullable(Type.Number({ description: 'The main leg’s own delta per share at entry (a put’s is negative)' })),
+  mainLeg: Nullable(
+    Type.Object(
+      {
+        symbol: Type.String(),
+        expiration: Type.String(),
+        strike: Type.Number(),
+        right: Type.Union([Type.Literal('C'), Type.Literal('P')]),
+        side: Type.Union([Type.Literal('short'), Type.Literal('long')]),
+        contracts: Type.Number(),
+      },
+      { description: 'The option the entry figures describe: the short with the most contracts (then the nearest expiration, the richer premium, puts first); without a short, the long by the same rule' },
+    ),
+  ),
+  entrySnapshot: Nullable(Type.Object({ quoteTime: Type.String(), spot: Type.Number() }, { description: 'The snapshot the entry figures come from' })),
+  levelsAtEntry: Nullable(LevelsAtEntrySchema),
+  rolls: Type.Integer(),
+  campaignId: Nullable(Type.String({ description: 'The campaign (GET /journal/chains/{id}) holding its first transaction' })),
+  note: Type.String(),
+  tags: Type.Array(Type.String()),
+});
+export type TradeJson = Static<typeof TradeSchema>;
+
+export const TradesResponse = Type.Object({
+  currency: Type.String({ description: 'The reporting currency (each trade says its own)' }),
+  trades: Type.Array(TradeSchema, { description: 'Newest opened first' }),
+  pagination: PaginationSchema,
+  accounts: Type.Array(AccountSchema),
+  demo: Type.Boolean(),
+});
+export type TradesResponseT = Static<typeof TradesResponse>;
+
+export const StatsQuery = Params({
+  groupBy: Type.Optional(OneOf(TRADE_GROUPS, { description: 'default strategy' })),
+  from: Type.Optional(IsoDate('Closing day at or after (journal date)')),
+  to: Type.Optional(IsoDate('Closing day at or before (inclusive)')),
+  accountId: Type.Optional(AccountIdParam),
+});
+export type StatsQueryT = Static<typeof StatsQuery>;
+
+export const StatsRowSchema = Type.Object({
+  key: Nullable(Type.String({ description: 'The group (a strategy, a bucket, a month YYYY-MM, a tag); null: untagged trades' })),
+  trades: Type.Integer(),
+  wins: Type.Integer({ description: 'pnl > 0' }),
+  losses: Type.Integer({ description: 'pnl ≤ 0 (break-even counts as a loss)' }),
+  winRate: Type.Number({ description: 'wins / trades, 0..1' }),
+  pnl: Money(''),
+  avgPnl: Money(''),
+  avgWin: Nullable(Money('')),
+  avgLoss: Nullable(Money('')),
+  profitFactor: Nullable(Type.Number({ description: 'Σ wins / |Σ losses|; null when no trade lost money' })),
+  avgDaysHeld: Nullable(Type.Number()),
+  avgReturnOnCollateral: Nullable(Type.Number()),
+  avgPctOfMaxProfit: Nullable(Type.Number()),
+  largestLoss: Nullable(Money('The most negative pnl')),
+});
+export type StatsRowJson = Static<typeof StatsRowSchema>;
+
+export const StatsResponse = Type.Object({
+  currency: Type.String({ description: 'Closed trades of this (the reporting) currency only: money never mixes' }),
+  groupBy: OneOf(TRADE_GROUPS),
+  rows: Type.Array(StatsRowSchema, { description: 'Buckets in their order, others by key; only groups with trades' }),
+  accounts: Type.Array(AccountSchema),
+  demo: Type.Boolean(),
+});
+export type StatsResponseT = Static<typeof StatsResponse>;
+
+export const AnnotationParams = Params({ id: Type.String({ minLength: 1, maxLength: 200 }) });
+
+export const AnnotationBody = Type.Object(
+  {
+    note: Type.String({ maxLength: ANNOTATION_LIMITS.noteChars, description: `At most ${ANNOTATION_LIMITS.noteChars.toLocaleString('en-US')} characters; empty (with no tags) removes the annotation` }),
+    tags: Type.Array(Type.String({ minLength: 1, maxLength: ANNOTATION_LIMITS.tagChars, pattern: TAG_PATTERN }), {
+      maxItems: ANNOTATION_LIMITS.tags,
+      description: `At most ${ANNOTATION_LIMITS.tags} tags of 1–${ANNOTATION_LIMITS.tagChars} characters; kept lower case, duplicates once`,
+    }),
+  },
+  { additionalProperties: false },
+);
+export type AnnotationBodyT = Static<typeof AnnotationBody>;
+
+export const AnnotationResponse = Type.Object({
+  kind: Type.Union([Type.Literal('trade'), Type.Literal('campaign')]),
+  id: Type.String(),
+  note: Type.String(),
+  tags: Type.Array(Type.String()),
+  updatedAt: Nullable(Type.String({ description: 'null once removed' })),
+});
+export type AnnotationResponseT = Static<typeof AnnotationResponse>;
