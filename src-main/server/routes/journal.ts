@@ -13,20 +13,11 @@ import {
   TransactionsQuery,
   TransactionsResponse,
 } from '../../../src-shared/api/schemas';
-import type { Account } from '../../../src-shared/journal/model';
-import type { WithJournal } from '../../services/journal/service';
-import type { Result } from '../../services/result';
 import type { AppContext } from '../context';
 import { presentPerformance, presentTransaction, presentYear } from '../presenters/journal';
 import { presentCampaignDetail, presentCampaigns, presentPositions } from '../presenters/book';
 import { unwrap } from '../problems';
-import { bothEnds, calendarDates, dateOrDateTime, datesInOrder, problemResponses, queryRules, readSchema, type V1 } from '../route-kit';
-
-/** A journal answer: the presented figures, with the accounts and the demo flag that every journal answer carries. */
-function journalAnswer<T, P extends object>(result: Result<WithJournal<T>>, present: (value: T) => P): P & { accounts: Account[]; demo: boolean } {
-  const value = unwrap(result);
-  return { ...present(value), accounts: value.accounts, demo: value.demo };
-}
+import { bothEnds, calendarDates, dateOrDateTime, datesInOrder, problemResponses, queryRules, readSchema, journalAnswer, type V1 } from '../route-kit';
 
 export function registerJournalRoutes(v1: V1, ctx: AppContext): void {
   v1.get(
