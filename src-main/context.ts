@@ -14,6 +14,7 @@ import { ChainRefresh } from './services/chain-refresh';
 import { ImportFormatsService } from './services/journal/import-formats';
 import { createJournalClient } from './services/journal/client';
 import { loadSettings, saveSettings, type Settings } from './settings';
+import { PositionAlerts } from './services/exposure/position-alerts';
 
 export const DB_FILE = 'strikebook.db';
 /** How often the last-used stamps of keys are written; a busy database leaves them for the next time. */
@@ -138,6 +139,7 @@ export function createContext(options: ContextOptions): OwnedContext {
     ...(maxPages === undefined ? {} : { maxPages }),
   });
   const exposure = new ExposureService(db, getSettings, clock, writes, options.log);
+  const positionAlerts = new PositionAlerts({ db, exposure, journal, writes, settings: getSettings, clock, ...(options.log ? { log: options.log } : {}) });
   const exports = new ExportJobs({
     db,
     dbPath: folder.dbPath,
@@ -181,6 +183,7 @@ export function createContext(options: ContextOptions): OwnedContext {
     keys,
     journal,
     exposure,
+    positionAlerts,
     importFormats: new ImportFormatsService(db, clock, writes),
     exports,
     refresh,
@@ -243,6 +246,7 @@ export function createContext(options: ContextOptions): OwnedContext {
       journal.stopJobs();
       exposure.stopJobs();
       await flushUsage();
+      await positionAlerts.close();
       await journal.close();
       await exposure.close();
       await exports.close();

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { SettingsRepository } from './db/settings';
 import { NEW_YORK } from '../src-shared/zone';
+import { POSITION_ALERT_DISTANCE_PCT } from '../src-shared/exposure/position-alerts';
 
 /** User settings, kept in the `settings` table as JSON values; defaults per docs/conventions.md §HTTP API, docs/exposure.md, docs/journal.md. */
 export interface Settings {
@@ -29,6 +30,10 @@ export interface Settings {
   watchlistIncludesPositions: boolean;
   /** Time limit of reading and checking an uploaded file, from the moment its worker starts it (docs/decisions.md §Jobs). */
   importTimeoutSeconds: number;
+  /** A dealer level within this % of a short strike alerts (docs/exposure.md §Events, "Alerts on your strikes"). */
+  positionAlertDistancePct: number;
+  /** The desktop app shows a system notification for each position alert. */
+  notifyPositionAlerts: boolean;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -45,6 +50,8 @@ export const DEFAULT_SETTINGS: Settings = {
   onlineSource: { enabled: false, baseUrl: 'https://cdn.cboe.com/api/global/delayed_quotes/options', watchlist: ['SPX', 'SPY'], intervalSeconds: 300 },
   watchlistIncludesPositions: true,
   importTimeoutSeconds: 60,
+  positionAlertDistancePct: POSITION_ALERT_DISTANCE_PCT,
+  notifyPositionAlerts: true,
 };
 
 export function loadSettings(db: Database, overrides: Partial<Settings> = {}): Settings {

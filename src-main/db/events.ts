@@ -11,6 +11,9 @@ export type EventRow = {
   payload: string;
 };
 
+/** The book scope's marker expiration (src-shared/exposure/book-events.ts, BOOK_SCOPE). */
+const BOOK = 'book';
+
 export const EVENTS = Table.of<EventRow>()('events', ['id', 'ticker', 'event_type', 'expiration', 'timestamp', 'payload']);
 
 export interface EventFilter {
@@ -20,6 +23,8 @@ export interface EventFilter {
   expirationFrom?: string;
   /** Expirations on or before this date. */
   expirationTo?: string;
+  /** Flip and wall events of one scope: per expiration, or of the book (expiration `book`); position events pass. */
+  scope?: 'expiration' | 'book';
   limit: number;
 }
 
@@ -42,8 +47,11 @@ export class EventsRepository {
     const conditions: Sql[] = [];
     if (filter.tickers !== undefined) conditions.push(sql`ticker IN ${sql.list(filter.tickers)}`);
     if (filter.eventType !== undefined) conditions.push(sql`event_type = ${filter.eventType}`);
-    if (filter.expirationFrom !== undefined) conditions.push(sql`expiration >= ${filter.expirationFrom}`);
-    if (filter.expirationTo !== undefined) conditions.push(sql`expiration <= ${filter.expirationTo}`);
+    // The book's marker sorts after every date: a dte bound filters dated events only.
+    if (filter.expirationFrom !== undefined) conditions.push(sql`(expiration = ${BOOK} OR expiration >= ${filter.expirationFrom})`);
+    if (filter.expirationTo !== undefined) conditions.push(sql`(expiration = ${BOOK} OR expiration <= ${filter.expirationTo})`);
+    if (filter.scope === 'book') conditions.push(sql`(event_type = 'position' OR expiration = ${BOOK})`);
+    if (filter.scope === 'expiration') conditions.push(sql`(event_type = 'position' OR expiration <> ${BOOK})`);
     const query = sql`SELECT id, payload FROM events ${sql.where(conditions)} ORDER BY timestamp DESC, id DESC LIMIT ${filter.limit}`;
     return this.db.prepare<SqlValue[], Pick<EventRow, 'id' | 'payload'>>(query.text).all(...query.params);
   }

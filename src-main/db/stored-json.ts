@@ -44,32 +44,6 @@ export const storedHistoryPoint = storedJson(
   }),
 );
 
-const EventBase = { ticker: Type.String(), expiration: Type.String(), timestamp: Type.String() };
-
-/** A flip or wall event as the engine found it (events.payload; EventDraft). */
-export const storedEventDraft = storedJson(
-  Type.Union([
-    Type.Object({
-      ...EventBase,
-      eventType: Type.Literal('flip'),
-      previousState: Zone,
-      newState: Zone,
-      inflectionPoint: NullableNumber,
-      spotPrice: Type.Number(),
-      callWallStrike: NullableNumber,
-      putWallStrike: NullableNumber,
-    }),
-    Type.Object({
-      ...EventBase,
-      eventType: Type.Literal('wall'),
-      wallType: Type.Union([Type.Literal('call'), Type.Literal('put')]),
-      previousStrike: Type.Number(),
-      newStrike: Type.Number(),
-      spotPrice: Type.Number(),
-    }),
-  ]),
-);
-
 /** A saved import format's header (import_formats.header_json). */
 export const storedFormatHeader = storedJson(Type.Array(Type.String()));
 /** A saved import format's mapping (import_formats.mapping_json), with the schema the API takes it by. */

@@ -13,6 +13,7 @@ import { EXPORT_FOLDER_CHANNEL, SESSION_CHANNEL } from './channels';
 import { exportFolderHandler } from './export-folder';
 import { contentSecurityPolicy, isAppUrl } from './csp';
 import { buildMenuTemplate } from './menu';
+import { notifyPositionAlerts } from './notifications';
 import { loadWindowState, MIN_HEIGHT, MIN_WIDTH, saveWindowState, type WindowState } from './window-state';
 
 /** Fixed port of the API in development, so the Vite dev server can proxy /v1 to it (electron.vite.config.ts). */
@@ -270,6 +271,7 @@ export async function bootstrap(): Promise<void> {
     return;
   }
   state.server = server;
+  notifyPositionAlerts(server.ctx.exposure, () => server.ctx.settings.notifyPositionAlerts, () => state.window?.show());
   const target = rendererTarget(server);
   hardenSession(target.origins, contentSecurityPolicy(server.url, isDev() ? process.env.ELECTRON_RENDERER_URL : undefined));
 

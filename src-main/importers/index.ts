@@ -57,7 +57,7 @@ export function parseImport(text: string, broker: BrokerId | ImporterId | 'auto'
       ok: false,
       code: 'UNSUPPORTED_FORMAT',
       detail: broker === 'auto'
-        ? `The file's header matches no export Strikebook knows (${known}). Pick the broker in the list if you know it, map its columns to a format of your own on the Import page, or use the generic CSV format (docs/importers.md). First line: "${firstLineOf(text)}".`
+        ? `The file's header matches no export Strikebook knows (${known}). Pick the broker in the list if you know it, map its columns to a format of your own on the Import page, or use Strikebook's generic CSV format (a header of date, type, symbol, quantity, price, amount, and optional columns such as expiration, strike, right, commission, fees). First line: "${firstLineOf(text)}".`
         : `Unknown importer "${broker}": no broker or saved format has this id (GET /v1/import-formats lists them).`,
       errors: [{ line: 1, message: broker === 'auto' ? UNRECOGNISED_HEADER : 'unknown importer' }],
     };

@@ -1,4 +1,5 @@
 import type { BrokerId } from '../../src-shared/api/constants';
+import type { MergedRows } from '../../src-shared/journal/import-report';
 import type { ImportedTransaction } from '../../src-shared/journal/model';
 import type { FileHead } from './common/table';
 
@@ -39,6 +40,9 @@ export interface ParseResult {
   /** Things the user should know that do not stop the import (inferred expirations, unknown action mapped to OTHER): the first 1,000. */
   warnings: Array<{ line: number | null; message: string }>;
   warningCount: number;
+  /** Rows merged into one transaction (a corporate action's two rows), the first MAX_KEPT_NOTES groups; `mergedCount` counts rows merged away. */
+  merged: MergedRows[];
+  mergedCount: number;
   /** Any error means the file is not imported. The first 1,000, then one entry counting the rest; `errorCount` counts all. */
   errors: LineProblem[];
   errorCount: number;

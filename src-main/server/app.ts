@@ -13,6 +13,7 @@ import { JobStoppedError } from '../services/worker-thread';
 import { grammarError, validationProblem } from './validation';
 import { makeFastPath } from './fast-path';
 import { makeGate } from './gate';
+import { StreamTickets } from './stream-tickets';
 import { BODY_LIMIT_BYTES, UPLOAD_CONTENT_TYPES, type Access, type App } from './route-kit';
 import { canonicalTarget } from './target';
 import { answerClientError } from './client-errors';
@@ -28,6 +29,7 @@ import { registerChainRoutes } from './routes/chains';
 import { registerChainRefreshRoutes } from './routes/chain-refresh';
 import { registerAdminRoutes } from './routes/admin';
 import { registerExportRoutes } from './routes/exports';
+import { registerStreamTicketRoutes } from './routes/stream-ticket';
 import { registerStaticRoutes } from './routes/static';
 
 export type { App } from './route-kit';
@@ -42,7 +44,8 @@ export interface AppOptions extends ListenerOptions {
 
 /** Builds the /v1 app without listening (tests call it with `inject`). */
 export async function buildApp(ctx: AppContext, options: AppOptions): Promise<App> {
-  const gate = makeGate(ctx, options.port);
+  const tickets = new StreamTickets(() => ctx.clock.monotonicMs());
+  const gate = makeGate(ctx, options.port, tickets);
   // Exposure answers, serialised, with the URLs that led to them: the routes fill it, the fast path reads it.
   const answers = new AnswerCache(ctx.exposure.changes, ctx.clock, () => ctx.settings.cacheSeconds);
   const fastPath = makeFastPath(ctx, gate, answers);
@@ -172,7 +175,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const entry = routes.find((r) => r.url === route.url);
     if (entry) entry.methods.push(...methods);
-    // The 405 answers of a path need what its routes need (but the query token is the SSE stream's alone).
+    // The 405 answers of a path need what its routes need (but the stream ticket is the SSE stream's alone).
     else routes.push({ url: route.url, methods: [...methods], access: route.config?.access === 'public' ? 'public' : 'key' });
   });
 
@@ -184,6 +187,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     registerTradeRoutes(v1, ctx);
     registerImportFormatRoutes(v1, ctx);
     registerExposureRoutes(v1, ctx, answers);
+    registerStreamTicketRoutes(v1, ctx, tickets);
     registerChainRoutes(v1, ctx);
     registerChainRefreshRoutes(v1, ctx);
     registerAdminRoutes(v1, ctx);

@@ -5,6 +5,7 @@ import type { KeyStore } from './keys';
 import type { JournalApi } from '../services/journal/client';
 import type { ExposureService } from '../services/exposure/service';
 import type { ExportJobs } from '../services/exports';
+import type { PositionAlerts } from '../services/exposure/position-alerts';
 import type { ImportFormatsService } from '../services/journal/import-formats';
 import type { ChainRefresh } from '../services/chain-refresh';
 
@@ -20,6 +21,8 @@ export interface AppContext {
   /** The journal, answered by its worker thread (imports, undo and the ledger never run on the event loop). */
   journal: JournalApi;
   exposure: ExposureService;
+  /** Position events of each new snapshot (services/exposure/position-alerts.ts); `idle()` resolves when all are evaluated. */
+  positionAlerts: Pick<PositionAlerts, 'idle'>;
   /** The saved import formats (the Import page's mapping step). */
   importFormats: ImportFormatsService;
   /** Research exports (the Parquet lake), each in a lake worker thread of its own. */

@@ -3,6 +3,7 @@ import { makeProblem, type Problem } from '../../src-shared/api/errors';
 import type { AppContext } from './context';
 import { RateLimiter } from './rate-limit';
 import type { Access } from './route-kit';
+import type { StreamTickets } from './stream-tickets';
 
 export type Admission = { ok: true; keyId: string | null } | { ok: false; problem: Problem; headers: Record<string, string> };
 
@@ -56,18 +57,44 @@ function header(request: IncomingMessage, name: string): string | undefined {
 const BEARER = /^Bearer\s+(\S{1,512})\s*$/i;
 const MAX_TOKEN_LENGTH = 512;
 
-export function makeGate(ctx: AppContext, port: number): Gate {
+/** Why a request has no usable key, in the words that lead to one. */
+function unauthorizedDetail(request: IncomingMessage, credentials: Credentials, access: Access): string {
+  const plain = 'Missing or unknown API key: send "Authorization: Bearer <key>" (the key is in the api-key file of the data folder).';
+  if (access !== 'key-or-ticket' || credentials.authorization !== undefined) return plain;
+  const url = request.url ?? '';
+  // The key in a URL was accepted here until issue 18: it leaks into logs and history, so it is refused by name.
+  if (/[?&]access_token=/.test(url)) return 'The stream does not take the key in its URL (access_token): send "Authorization: Bearer <key>", or open it with ?ticket= from POST /v1/gex/events/stream-ticket.';
+  if (/[?&]ticket=/.test(url)) return 'Unknown, used or expired stream ticket: a ticket opens one stream within 60 s; get a new one from POST /v1/gex/events/stream-ticket.';
+  return 'Missing API key: send "Authorization: Bearer <key>", or open the stream with ?ticket= from POST /v1/gex/events/stream-ticket.';
+}
+
+export function makeGate(ctx: AppContext, port: number, tickets: StreamTickets): Gate {
   const allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const limiter = new RateLimiter(() => ctx.settings.rateLimit, () => ctx.clock.monotonicMs());
 
-  function presentedKey(request: IncomingMessage, credentials: Credentials, access: Access): string | null {
-    if (credentials.authorization !== undefined) return BEARER.exec(credentials.authorization)?.[1] ?? null;
-    if (access !== 'key-or-token') return null;
+  /** A query parameter of the request's target, or null (the fast path never parses the query otherwise). */
+  function queryParam(request: IncomingMessage, name: string): string | null {
     const url = request.url ?? '';
     const queryStart = url.indexOf('?');
     if (queryStart === -1) return null;
-    const token = new URLSearchParams(url.slice(queryStart + 1)).get('access_token');
-    return token === null || token.length > MAX_TOKEN_LENGTH ? null : token;
+    return new URLSearchParams(url.slice(queryStart + 1)).get(name);
+  }
+
+  /**
+   * The key id a request presents: its Bearer key, or on the event stream (`key-or-ticket`) a stream ticket, good
+   * once (stream-tickets.ts) and only while its key is.
+   */
+  function presentedKeyId(request: IncomingMessage, credentials: Credentials, access: Access): string | null {
+    if (credentials.duplicate === 'authorization') return null;
+    if (credentials.authorization !== undefined) {
+      const key = BEARER.exec(credentials.authorization)?.[1];
+      return key === undefined ? null : ctx.keys.verify(key);
+    }
+    if (access !== 'key-or-ticket') return null;
+    const ticket = queryParam(request, 'ticket');
+    if (ticket === null || ticket.length > MAX_TOKEN_LENGTH) return null;
+    const keyId = tickets.redeem(ticket);
+    return keyId !== null && ctx.keys.isActive(keyId) ? keyId : null;
   }
 
   function refuse(problem: Problem, headers: Record<string, string> = {}): Admission {
@@ -96,12 +123,9 @@ export function makeGate(ctx: AppContext, port: number): Gate {
         return refuse(makeProblem('MISDIRECTED', `Host "${host.slice(0, 100)}" is not served here; use 127.0.0.1:${port} or localhost:${port}.`));
       }
       if (access === 'public') return { ok: true, keyId: null };
-      const key = credentials.duplicate === 'authorization' ? null : presentedKey(request, credentials, access);
-      const keyId = key === null ? null : ctx.keys.verify(key);
+      const keyId = presentedKeyId(request, credentials, access);
       if (keyId === null) {
-        return refuse(makeProblem('UNAUTHORIZED', 'Missing or unknown API key: send "Authorization: Bearer <key>" (the key is in the api-key file of the data folder).'), {
-          'WWW-Authenticate': 'Bearer realm="strikebook"',
-        });
+        return refuse(makeProblem('UNAUTHORIZED', unauthorizedDetail(request, credentials, access)), { 'WWW-Authenticate': 'Bearer realm="strikebook"' });
       }
       const waitSeconds = limiter.take(keyId);
       if (waitSeconds > 0) {

@@ -22,10 +22,10 @@ export type V1 = App;
 
 /**
  * Who may call a route, declared on the route as `config.access` and read from the route the router matched
- * (gate.ts). A route without it needs a key (fail closed). `key-or-token` also takes `?access_token=` (EventSource
- * cannot send headers).
+ * (gate.ts). A route without it needs a key (fail closed). `key-or-ticket` (the event stream) also takes a stream
+ * ticket as `?ticket=` (EventSource cannot send headers; the key itself never goes into a URL: stream-tickets.ts).
  */
-export type Access = 'public' | 'key' | 'key-or-token';
+export type Access = 'public' | 'key' | 'key-or-ticket';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -153,7 +153,10 @@ export function oneOf(first: string, ...others: string[]): QueryRule {
   return (query) => {
     const other = others.find((name) => query[name] !== undefined);
     if (query[first] === undefined || other === undefined) return null;
-    return new ApiError('INVALID_PARAMETER', `${first} and ${other} cannot be given together.`, [{ param: other, message: `cannot be given with ${first}` }]);
+    return new ApiError('INVALID_PARAMETER', `${first} and ${other} cannot be given together: give one of them.`, [
+      { param: other, message: `cannot be given with ${first}` },
+      { param: first, message: `cannot be given with ${other}` },
+    ]);
   };
 }
 

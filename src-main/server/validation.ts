@@ -2,7 +2,8 @@ import type { FastifySchemaValidationError } from 'fastify/types/schema';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import type { ProblemCode, ProblemFieldError } from '../../src-shared/api/errors';
-import { DATE_TEXT_PATTERNS, DATE_YEARS, DECIMAL_TEXT, INTEGER_TEXT, yearOutOfRange } from '../../src-shared/api/schema-kit';
+import { DATE_PATTERN, DATE_TEXT_PATTERNS, DATE_YEARS, DATETIME_PATTERN, DECIMAL_TEXT, EXPIRATIONS_PATTERN, INTEGER_TEXT, SYMBOL_PATTERN, yearOutOfRange } from '../../src-shared/api/schema-kit';
+import { DATE_OR_INSTANT_PATTERN } from '../../src-shared/api/manual-schemas';
 import { ApiError } from './problems';
 
 function paramName(error: FastifySchemaValidationError): string {
@@ -13,6 +14,24 @@ function paramName(error: FastifySchemaValidationError): string {
   return path === undefined || path === '' ? 'request' : path;
 }
 
+/** The formats a pattern stands for, in words: "has the wrong format" left the user guessing which (issue 18). */
+const FORMATS: ReadonlyMap<string, string> = new Map([
+  [DATE_PATTERN, 'must be a date written YYYY-MM-DD (e.g. 2024-01-05)'],
+  [DATETIME_PATTERN, 'must be a date written YYYY-MM-DD or an ISO 8601 date-time (e.g. 2024-01-05T16:00, 2024-01-05T21:00:00Z)'],
+  [EXPIRATIONS_PATTERN, 'must be dates written YYYY-MM-DD, separated by commas (at most 200)'],
+  [SYMBOL_PATTERN, 'must be a ticker: a letter or digit, then up to 15 letters, digits or . _ / ^ -'],
+  [DATE_OR_INSTANT_PATTERN, 'must be a date written YYYY-MM-DD or an ISO 8601 instant with an offset (e.g. 2024-01-05T16:00-05:00)'],
+  ['^[A-Z]{3}$', 'must be a three-letter currency code in capitals (e.g. USD)'],
+]);
+
+/** What a parameter whose text breaks `pattern` must look like. */
+export function formatWanted(pattern: unknown): string {
+  if (typeof pattern !== 'string') return 'has the wrong format';
+  const known = FORMATS.get(pattern);
+  if (known !== undefined) return known;
+  return `has the wrong format (it must match ${pattern})`;
+}
+
 function describe(error: FastifySchemaValidationError): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
@@ -21,7 +40,7 @@ function describe(error: FastifySchemaValidationError): string {
     case 'required':
       return 'is required';
     case 'pattern':
-      return 'has the wrong format';
+      return formatWanted(params.pattern);
     case 'anyOf':
     case 'const':
     case 'enum':
@@ -147,7 +166,8 @@ export function strictBodyCompiler({ schema }: { schema: unknown }): (data: unkn
       const param = extra?.[0] === undefined ? path || 'body' : path === '' ? extra[0] : `${path}.${extra[0]}`;
       if (seen.has(param) || list.length >= 20) continue;
       seen.add(param);
-      list.push({ param, message: extra === undefined ? error.message : 'is not a known field' });
+      const message = extra !== undefined ? 'is not a known field' : error.keyword === 'pattern' ? formatWanted((error.params as { pattern?: unknown }).pattern) : error.message;
+      list.push({ param, message });
     }
     return { error: new ApiError(unknown ? 'UNKNOWN_PARAMETER' : 'INVALID_PARAMETER', `Invalid body: ${list.map((e) => `${e.param} ${e.message}`).join('; ')}`, list) };
   };

@@ -48,6 +48,7 @@ import type {
   ManualDeleteResponseT,
   ManualTransactionT,
   ManualTransactionsResponseT,
+  StreamTicketResponseT,
   TradesQueryT,
   TradesResponseT,
   StatsQueryT,
@@ -336,9 +337,13 @@ export class ApiClient {
   events(query: EventsQueryT, signal?: AbortSignal): Promise<EventsResponseT> {
     return this.get('/gex/events', { ...query }, signal);
   }
-  /** EventSource cannot send headers, so the stream takes the key as `access_token`. */
-  eventsStreamUrl(query: { tickers?: string; eventType?: string }): string {
-    return this.url('/gex/events/stream', { ...query, access_token: this.token });
+  /**
+   * The URL of one event stream: EventSource cannot send headers, and a key in a URL is logged, so the key (in the
+   * header) buys a ticket that opens one stream within 60 s (docs/architecture.md §Auth).
+   */
+  async eventsStreamUrl(query: { tickers?: string; eventType?: string; scope?: string }, signal?: AbortSignal): Promise<string> {
+    const { ticket } = await this.request<StreamTicketResponseT>('POST', '/gex/events/stream-ticket', { ...(signal === undefined ? {} : { signal }) });
+    return this.url('/gex/events/stream', { ...query, ticket });
   }
 
   // ---------------------------------------------------------------- settings

@@ -1,19 +1,23 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { EventsQueryT, ExposureEventJson } from '../../src-shared/api/schemas';
+import { openEventStream, type LiveState } from '../api/event-stream';
 import { DemoButton } from '../components/DemoButton';
 import { Pager } from '../components/Pager';
 import { Badge, colClass, DataTable, EmptyState, ErrorBanner, Loading, num, PageHead, Panel, Segmented } from '../components/ui';
 import { fmtCount, fmtDateTime, fmtDte, fmtNumber, fmtPrice } from '../format';
 import { navigate, useApi, useAsync } from '../hooks';
+import { Comparisons } from './events/Comparisons';
 
-type TypeFilter = 'all' | 'flip' | 'wall';
+type TypeFilter = 'all' | 'flip' | 'wall' | 'position';
+/** Flip and wall events per expiration, or of the whole book (all expirations within 0–45 dte together). */
+type ScopeFilter = 'expiration' | 'book';
 /** Events per page: the table stays within a screen instead of running 200 rows down the page. */
 const EVENTS_PER_PAGE = 25;
-type LiveState = 'connecting' | 'live' | 'reconnecting' | 'off';
 
 interface Filters {
   tickers: string[];
   eventType: TypeFilter;
+  scope: ScopeFilter;
   minDte: string;
   maxDte: string;
 }
@@ -21,10 +25,21 @@ interface Filters {
 function isEvent(value: unknown): value is ExposureEventJson {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  return typeof v.id === 'string' && typeof v.ticker === 'string' && (v.eventType === 'flip' || v.eventType === 'wall');
+  return typeof v.id === 'string' && typeof v.ticker === 'string' && (v.eventType === 'flip' || v.eventType === 'wall' || v.eventType === 'position');
 }
 
+const LEVEL_WORDS = { gammaFlip: 'Gamma flip', callWall: 'Call wall', putWall: 'Put wall' } as const;
+
 function describe(event: ExposureEventJson) {
+  if (event.eventType === 'position') {
+    return (
+      <>
+        {LEVEL_WORDS[event.level]} {event.previousValue === null ? '' : <>{fmtPrice(event.previousValue)} → </>}
+        <strong>{fmtPrice(event.newValue)}</strong> {event.alert === 'crossed' ? 'crossed' : `within ${fmtPrice(event.distancePct)}% of`} your short {fmtPrice(event.strike)} {event.right === 'P' ? 'put' : 'call'} ×{' '}
+        {fmtNumber(-event.quantity, 0)}
+      </>
+    );
+  }
   if (event.eventType === 'flip') {
     return (
       <>
@@ -44,6 +59,7 @@ function describe(event: ExposureEventJson) {
 function matches(event: ExposureEventJson, filters: Filters): boolean {
   if (filters.tickers.length > 0 && !filters.tickers.includes(event.ticker)) return false;
   if (filters.eventType !== 'all' && event.eventType !== filters.eventType) return false;
+  if (event.eventType !== 'position' && (event.expiration === 'book') !== (filters.scope === 'book')) return false;
   if (filters.minDte !== '' && event.dte < Number(filters.minDte)) return false;
   if (filters.maxDte !== '' && event.dte > Number(filters.maxDte)) return false;
   return true;
@@ -52,7 +68,7 @@ function matches(event: ExposureEventJson, filters: Filters): boolean {
 export function EventsPage() {
   const api = useApi();
   const chains = useAsync((signal) => api.chains(signal), [api]);
-  const [filters, setFilters] = useState<Filters>({ tickers: [], eventType: 'all', minDte: '', maxDte: '' });
+  const [filters, setFilters] = useState<Filters>({ tickers: [], eventType: 'all', scope: 'expiration', minDte: '', maxDte: '' });
   const [dteDraft, setDteDraft] = useState({ minDte: '', maxDte: '' });
   const [live, setLive] = useState<ExposureEventJson[]>([]);
   const [liveState, setLiveState] = useState<LiveState>('off');
@@ -60,7 +76,7 @@ export function EventsPage() {
   const [page, setPage] = useState(1);
 
   const query = useMemo<EventsQueryT>(() => {
-    const q: EventsQueryT = { limit: 200, eventType: filters.eventType };
+    const q: EventsQueryT = { limit: 200, eventType: filters.eventType, scope: filters.scope };
     if (filters.tickers.length > 0) q.tickers = filters.tickers.join(',');
     if (filters.minDte !== '') q.minDte = Number(filters.minDte);
     if (filters.maxDte !== '') q.maxDte = Number(filters.maxDte);
@@ -78,12 +94,10 @@ export function EventsPage() {
       setLiveState('off');
       return;
     }
-    const source = new EventSource(api.eventsStreamUrl({ tickers: query.tickers, eventType: query.eventType }));
-    setLiveState('connecting');
-    const onEvent = (message: MessageEvent<string>) => {
+    const onData = (data: string) => {
       let parsed: unknown;
       try {
-        parsed = JSON.parse(message.data);
+        parsed = JSON.parse(data);
       } catch {
         return;
       }
@@ -91,13 +105,9 @@ export function EventsPage() {
       const fresh = list.filter(isEvent);
       if (fresh.length > 0) setLive((current) => [...fresh.reverse(), ...current].slice(0, 500));
     };
-    source.onopen = () => setLiveState('live');
-    source.onerror = () => setLiveState(source.readyState === EventSource.CLOSED ? 'off' : 'reconnecting');
-    source.onmessage = onEvent;
-    // Named events, whichever the server uses.
-    for (const name of ['event', 'flip', 'wall', 'exposure-event']) source.addEventListener(name, onEvent as EventListener);
-    return () => source.close();
-  }, [api, liveOn, query.tickers, query.eventType]);
+    // Named events, whichever the server uses; each connection opens with a stream ticket, never the key (event-stream.ts).
+    return openEventStream(api, { tickers: query.tickers, eventType: query.eventType, scope: query.scope }, { onState: setLiveState, onData, names: ['event', 'flip', 'wall', 'position', 'exposure-event'] });
+  }, [api, liveOn, query.tickers, query.eventType, query.scope]);
 
   const rows = useMemo(() => {
     const seen = new Set<string>();
@@ -118,7 +128,7 @@ export function EventsPage() {
 
   const tickers = chains.data?.symbols.map((s) => s.symbol) ?? [];
   const noChains = chains.data !== undefined && tickers.length === 0;
-  const defaultFilters = filters.tickers.length === 0 && filters.eventType === 'all' && filters.minDte === '' && filters.maxDte === '';
+  const defaultFilters = filters.tickers.length === 0 && filters.eventType === 'all' && filters.scope === 'expiration' && filters.minDte === '' && filters.maxDte === '';
   const pages = Math.max(1, Math.ceil(rows.length / EVENTS_PER_PAGE));
   const shownPage = Math.min(page, pages);
   const pageRows = rows.slice((shownPage - 1) * EVENTS_PER_PAGE, shownPage * EVENTS_PER_PAGE);
@@ -170,6 +180,19 @@ export function EventsPage() {
                 { value: 'all', label: 'All' },
                 { value: 'flip', label: 'Flips' },
                 { value: 'wall', label: 'Walls' },
+                { value: 'position', label: 'Your strikes', title: 'A dealer level crossed or came near a strike you are short' },
+              ]}
+            />
+          </div>
+          <div className="field">
+            <span className="field-label">Scope</span>
+            <Segmented
+              label="Event scope"
+              value={filters.scope}
+              onChange={(scope) => setFilters((f) => ({ ...f, scope }))}
+              options={[
+                { value: 'expiration', label: 'Per expiration', title: 'Each expiration against its own confirmed state' },
+                { value: 'book', label: 'Whole book', title: 'All expirations within 0–45 days taken together' },
               ]}
             />
           </div>
@@ -195,6 +218,7 @@ export function EventsPage() {
         </div>
       </Panel>
 
+      {events.data && <Comparisons explanations={events.data.explanations} />}
       {events.error && <ErrorBanner error={events.error} onRetry={events.reload} />}
       {!events.data && !events.error && <Loading label="Loading events…" />}
       {events.data && defaultFilters && rows.length === 0 && (
@@ -230,18 +254,19 @@ export function EventsPage() {
                     {e.ticker}
                   </a>
                 </td>
-                <td className={colClass('mid', 'tnum')}>{e.expiration}</td>
-                <td className={colClass('mid', 'num')}>{e.eventDte}</td>
+                <td className={colClass('mid', 'tnum')} title={e.eventType !== 'position' && e.expirations !== undefined ? e.expirations.join(', ') : undefined}>
+                  {e.expiration === 'book' ? `book (${fmtCount(e.eventType !== 'position' ? (e.expirations?.length ?? 0) : 0, 'exp.', 'exp.')})` : e.expiration}
+                </td>
+                <td className={colClass('mid', 'num')}>{fmtDte(e.eventDte)}</td>
                 <td className={`num ${e.dte < 0 ? 'muted' : ''}`} title={e.dte < 0 ? `expired ${fmtCount(-e.dte, 'day')} ago` : undefined} data-testid="event-dte">
                   {fmtDte(e.dte)}
                 </td>
                 <td>
-                  <Badge tone={e.eventType === 'flip' ? 'warn' : e.eventType === 'wall' && e.wallType === 'call' ? 'pos' : 'neg'}>{e.eventType === 'flip' ? 'flip' : `${e.wallType} wall`}</Badge>
+                  <Badge tone={e.eventType === 'wall' ? (e.wallType === 'call' ? 'pos' : 'neg') : 'warn'}>{e.eventType === 'wall' ? `${e.wallType} wall` : e.eventType === 'flip' ? 'flip' : `your ${e.alert === 'crossed' ? 'strike crossed' : 'strike near'}`}</Badge>
                 </td>
                 <td>
                   {describe(e)}
-                  {/* Ready for the server's explanation of an event (issue 18's server part; not in the contract yet). */}
-                  {typeof (e as { explanation?: unknown }).explanation === 'string' && <div className="muted small">{(e as { explanation?: string }).explanation}</div>}
+                  {e.explanation !== undefined && <div className="muted small">{e.explanation}</div>}
                 </td>
                 <td className={colClass('mid', 'num')}>{fmtNumber(e.spotPrice, 2)}</td>
               </tr>

@@ -9,6 +9,7 @@ import { useMemo, useState } from 'react';
 import type { PositionsResponseT } from '../../src-shared/api/schemas';
 import { AccountSelect } from '../components/AccountSelect';
 import { ImportOrDemo } from '../components/DemoButton';
+import { useRefreshNow } from '../components/RefreshNow';
 import { DemoBadge, EmptyState, ErrorBanner, Loading, Money, PageHead, Panel, Stat } from '../components/ui';
 import { fmtCount, fmtDateTime, fmtInt, fmtMoney } from '../format';
 import { useApi, useAsync, useRoute } from '../hooks';
@@ -99,6 +100,8 @@ export function PositionsPage() {
     [api, accountId, asOf],
   );
   const data = result.data;
+  // New snapshots of the held underlyings mark the book anew: the positions are read again when a pass stored one.
+  const refresh = useRefreshNow(result.reload);
   const moves = useExpectedMoves(data);
   const groups = useMemo(() => groupAndSort(data?.positions ?? [], sort, moves, optionsOnly), [data, sort, moves, optionsOnly]);
   const mappable = useMemo(() => {
@@ -143,9 +146,11 @@ export function PositionsPage() {
               Options only
             </label>
             {data && <AccountSelect accounts={data.accounts} value={accountId} onChange={setAccountId} />}
+            {asOf === '' && refresh.button}
           </>
         }
       />
+      {refresh.progress}
       {result.error && <ErrorBanner error={result.error} onRetry={result.reload} />}
       {!data && !result.error && <Loading label="Loading positions…" />}
       {data && (

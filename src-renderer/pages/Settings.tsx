@@ -38,6 +38,8 @@ interface Draft {
   baseUrl: string;
   watchlist: string;
   intervalSeconds: string;
+  alertDistancePct: string;
+  notifyAlerts: boolean;
   includePositions: boolean;
 }
 
@@ -51,6 +53,8 @@ function toDraft(s: SettingsJson): Draft {
     baseUrl: s.onlineSource.baseUrl,
     watchlist: s.onlineSource.watchlist.join(', '),
     intervalSeconds: String(s.onlineSource.intervalSeconds),
+    alertDistancePct: String(s.positionAlertDistancePct),
+    notifyAlerts: s.notifyPositionAlerts,
     includePositions: s.watchlistIncludesPositions,
   };
 }
@@ -62,6 +66,8 @@ function fromDraft(d: Draft): { value: SettingsUpdateT } | { error: string } {
   if (!Number.isFinite(rate) || rate < -0.05 || rate > 0.25) return { error: 'Rate r is a yearly fraction from −0.05 to 0.25, e.g. 0.04 for 4%.' };
   const interval = Number(d.intervalSeconds);
   if (!Number.isInteger(interval) || interval < 15 || interval > 86400) return { error: 'Polling interval is a whole number of seconds from 15 to 86,400.' };
+  const alertDistancePct = Number(d.alertDistancePct);
+  if (!Number.isFinite(alertDistancePct) || alertDistancePct <= 0 || alertDistancePct > 20) return { error: 'Alert distance is a % of the strike above 0 and at most 20, e.g. 1.' };
   if (!/^[A-Z]{3}$/.test(d.reportingCurrency.trim().toUpperCase())) return { error: 'Reporting currency is a 3-letter ISO code, e.g. USD.' };
   const watchlist = d.watchlist
     .split(/[\s,;]+/)
@@ -74,6 +80,8 @@ function fromDraft(d: Draft): { value: SettingsUpdateT } | { error: string } {
       timeZone: d.timeZone.trim(),
       reportingCurrency: d.reportingCurrency.trim().toUpperCase(),
       onlineSource: { enabled: d.enabled, baseUrl: d.baseUrl.trim(), watchlist, intervalSeconds: interval },
+      positionAlertDistancePct: alertDistancePct,
+      notifyPositionAlerts: d.notifyAlerts,
       watchlistIncludesPositions: d.includePositions,
     },
   };
@@ -242,6 +250,20 @@ export function SettingsPage({ theme, onToggleTheme }: { theme: Theme; onToggleT
                 <span>Reporting currency</span>
                 <input type="text" value={draft.reportingCurrency} maxLength={3} onChange={(e) => setDraft({ ...draft, reportingCurrency: e.target.value.toUpperCase() })} className="input-narrow" />
                 <small className="muted">Other currencies are listed separately, never converted.</small>
+              </label>
+            </div>
+          </Panel>
+          <Panel title="Alerts on your strikes">
+            <p className="muted small">A new snapshot that moves the gamma flip or a wall across a strike you are short, or within this distance of it, stores a position event (Events → Your strikes; Positions).</p>
+            <div className="form-grid">
+              <label className="field">
+                <span>Alert distance (% of the strike)</span>
+                <input type="number" step="0.1" min={0.1} max={20} value={draft.alertDistancePct} onChange={(e) => setDraft({ ...draft, alertDistancePct: e.target.value })} className="input-narrow" data-testid="alert-distance" />
+                <small className="muted">Default 1%. A level that came near alerts again only after moving beyond twice this distance.</small>
+              </label>
+              <label className="field field-check">
+                <input type="checkbox" checked={draft.notifyAlerts} onChange={(e) => setDraft({ ...draft, notifyAlerts: e.target.checked })} />
+                <span>System notifications (desktop app)</span>
               </label>
             </div>
           </Panel>

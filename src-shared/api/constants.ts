@@ -28,11 +28,17 @@ export const FORMULA_OPTIONS: ReadonlyArray<{ value: Formula; label: string; tit
 ];
 
 /** Kinds of exposure events. */
-export const EVENT_TYPES = ['flip', 'wall'] as const;
+export const EVENT_TYPES = ['flip', 'wall', 'position'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /** `eventType` of /gex/events and its stream: one kind, or all. */
 export const EVENT_TYPE_FILTERS = ['all', ...EVENT_TYPES] as const;
 export type EventTypeFilter = (typeof EVENT_TYPE_FILTERS)[number];
+/**
+ * `scope` of /gex/events and its stream: flip and wall events per expiration (the default, as before issue 18), of the
+ * book (all expirations within 0–45 dte together, `expiration: "book"`), or both. Position events pass every scope.
+ */
+export const EVENT_SCOPES = ['expiration', 'book', 'all'] as const;
+export type EventScope = (typeof EVENT_SCOPES)[number];
 
 /** Where a stored chain snapshot came from. */
 export const SNAPSHOT_SOURCES = ['cboe-csv', 'cboe-json', 'schwab-json', 'yfinance-csv', 'generic', 'demo', 'online'] as const;
@@ -83,6 +89,8 @@ export const TRANSACTION_TYPES = [
   'OTHER',
 ] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+/** The types that are trades (a summary's `tradesByType`): fills and option settlements; deposits, dividends and the like are not. */
+export const TRADE_ROW_TYPES: readonly TransactionType[] = [...FILL_TYPES, 'ASSIGNMENT', 'EXERCISE', 'EXPIRATION'];
 
 /** `period` of /journal/performance, and the `range.period` of its answer (which adds `custom`). */
 export const PERFORMANCE_PERIODS = ['weekly', 'monthly'] as const;
@@ -100,6 +108,8 @@ export const PAGE_LIMIT_CAP = 100;
 /** /gex/events: `limit` default and cap. */
 export const EVENTS_LIMIT_DEFAULT = 50;
 export const EVENTS_LIMIT_CAP = 200;
+/** The /gex scope's `expirationsCount`: larger values are clamped to this, like `limit` (issue 18). */
+export const EXPIRATIONS_COUNT_CAP = 5;
 
 // ---------------------------------------------------------------- import formats (docs/importers.md, "User-defined formats")
 

@@ -36,6 +36,10 @@ export const ImportReportSchema = Type.Object({
   skippedReasons: Type.Array(Type.Object({ reason: Type.String(), count: Type.Integer() }), { description: 'Skipped lines by reason, most frequent first; "other reasons" counts the rest' }),
   warnings: Type.Array(Type.Object({ line: Nullable(Type.Integer()), message: Type.String() }), { description: 'The first lines of each warning' }),
   warningCount: Type.Integer({ description: 'Every warning' }),
+  merged: Type.Array(Type.Object({ lines: Type.Array(Type.Integer()), reason: Type.String() }), {
+    description: 'Rows of the file that became one transaction (a symbol change’s or a special dividend’s two rows), every line of each group: the first 100 groups',
+  }),
+  mergedCount: Type.Integer({ description: 'Rows read that became part of another row’s transaction: rows = imported + duplicates + skippedCount + mergedCount' }),
 });
 export type ImportReport = Static<typeof ImportReportSchema>;
 

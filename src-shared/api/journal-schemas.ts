@@ -119,7 +119,8 @@ export const YearStatsSchema = Type.Object({
   chains: Type.Object({ opened: Type.Integer(), closed: Type.Integer(), open: Type.Integer(), wins: Type.Integer(), losses: Type.Integer(), winRate: Nullable(Type.Number({ description: 'wins / closed, 0..1' })) }),
   equity: Type.Object({ series: Type.Array(Type.Object({ date: Type.String(), equity: Money('cumulative P&L') })), maxDrawdown: Money('Largest peak-to-trough fall of the cumulative P&L (≥ 0)') }),
   tradingDays: Type.Object({ active: Type.Integer(), winning: Type.Integer(), losing: Type.Integer(), bestDay: DayValue, worstDay: DayValue }),
-  tradesByType: Type.Record(Type.String(), Type.Integer()),
+  tradesByType: Type.Record(Type.String(), Type.Integer(), { description: 'Rows of each trade type (fills, assignments, exercises, expirations), every one named' }),
+  otherRowsByType: Type.Record(Type.String(), Type.Integer(), { description: 'Rows of each other type (deposits, withdrawals, dividends, interest, fees, splits...): not trades' }),
 });
 
 export const SummaryResponse = Type.Object({
@@ -246,6 +247,17 @@ const PositionSchema = Type.Object({
   ),
   levels: Nullable(LevelsSchema),
   strikeVs: Nullable(Type.Object({ callWall: Nullable(Type.Number()), putWall: Nullable(Type.Number()), gammaFlip: Nullable(Type.Number()) }, { description: '(strike − level) / level, in %' })),
+  alerts: Type.Optional(
+    Type.Array(
+      Type.Object({
+        kind: Type.String({ description: 'position_crossed | position_within' }),
+        message: Type.String(),
+        eventId: Type.String(),
+        timestamp: Type.String(),
+      }),
+      { description: 'Recent position events of this short option (issue 18): a dealer level crossed or came near its strike' },
+    ),
+  ),
 });
 export type PositionJson = Static<typeof PositionSchema>;
 
@@ -332,7 +344,10 @@ const CampaignSchema = Type.Object({
   unrealizedPL: Nullable(Money('Open chains: Σ unrealized of their open positions; null when one has no fresh mark (none, or older than markMaxAgeDays)')),
   sharesHeld: Type.Number(),
   adjustedCostBasis: Nullable(Type.Number({ description: 'Per share: (cost of the shares held − net option cash) / shares' })),
-  collateralPeak: Money('Largest cost of shares held + strike × multiplier × contracts of open short puts'),
+  collateralPeak: Money(
+    'Largest collateral at a close: cost of shares held + strike × multiplier × contracts of open short puts; with naked calls, Reg T of the uncovered short options at the spot at entry (docs/journal.md §Campaigns)',
+  ),
+  collateralRule: Type.String({ description: 'The rule of collateralPeak in words, with the spot and its snapshot for Reg T (or that no snapshot was found and the strike was used)' }),
   returnOnCollateral: Nullable(Type.Number({ description: 'pnl / collateralPeak' })),
   annualizedReturn: Nullable(Type.Number({ description: 'returnOnCollateral × 365 / days' })),
   rolls: Type.Integer(),

@@ -11,7 +11,7 @@ import { DATE_PATTERN, SYMBOL_PATTERN } from './schema-kit';
 const Units = (description: string, minimum: number, maximum = 1e9) => Type.Number({ minimum, maximum, description });
 
 /** A date (the session's close, 16:00 New York) or an instant with its offset, as the generic CSV's `date`. */
-const DATE_OR_INSTANT_PATTERN = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2}))?$';
+export const DATE_OR_INSTANT_PATTERN = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2}))?$';
 
 /**
  * One transaction as the user enters it. Every field is checked by the rules of the generic CSV importer (an option by

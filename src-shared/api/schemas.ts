@@ -54,6 +54,8 @@ export const SettingsSchema = Type.Object({
     description: 'The online source\'s watchlist (its polls and POST /v1/chains/refresh) also holds the underlying of every open position (at most 50 symbols in all)',
   }),
   importTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 3600, description: 'Time limit of reading and checking an uploaded broker or chain file (IMPORT_TIMEOUT past it)' }),
+  positionAlertDistancePct: Type.Number({ exclusiveMinimum: 0, maximum: 20, description: 'A dealer level (flip, call or put wall) that comes within this % of a short strike, or crosses it, is a position event (default 1)' }),
+  notifyPositionAlerts: Type.Boolean({ description: 'The desktop app shows a system notification for each position event' }),
 });
 export type SettingsJson = Static<typeof SettingsSchema>;
 export const SettingsUpdate = Type.Partial(Type.Omit(SettingsSchema, ['dataDir']), { additionalProperties: false });

@@ -44,3 +44,7 @@ export { deltaAt } from './dex';
 export { computeGexGrid, type GexGridResult } from './grid';
 export { computeVanna, VANNA_MAX_DTE, VANNA_MIN_DTE, type VannaResult, type VannaRow } from './vanna';
 export { evaluateEvents, FLIP_DEAD_BAND, WALL_MARGIN, type ConfirmedState, type EventDraft, type FlipEventDraft, type WallEventDraft } from './events';
+export { BOOK_SCOPE, bookExpirations, evaluateBookEvents, type BookEventDraft, type BookEvaluation } from './book-events';
+export { evaluateSnapshotEvents, type SnapshotEvaluation, type SnapshotEventDraft } from './snapshot-events';
+export { draftExplanation, eventReport, explainEvaluation, explanationLines, type EventReport, type EventsExplanation } from './event-explain';
+export { evaluatePositionAlerts, positionAlertText, POSITION_ALERT_DISTANCE_PCT, type PositionAlertDraft } from './position-alerts';

@@ -3,6 +3,7 @@
  * the range (binary search to the first day), never the raw transactions. Results are domain values: money in
  * integer minor units, summed exactly; the server's presenters round to cents for the /v1 JSON.
  */
+import { TRADE_ROW_TYPES } from '../api/constants';
 import { TRANSACTION_TYPES } from './model';
 import { monthRange, weekRange } from '../calendar';
 import { dateOfQuery as journalDate } from '../zone';
@@ -216,8 +217,10 @@ export interface YearResult {
   /** Largest peak-to-trough fall of the cumulative P&L (≥ 0). */
   maxDrawdownMinor: number;
   tradingDays: { active: number; winning: number; losing: number; bestDay: DayPL | null; worstDay: DayPL | null };
-  /** Count of each transaction type (every type named, 0 included). */
+  /** Count of each trade type (fills and settlements, every one named, 0 included). */
   tradesByType: Record<string, number>;
+  /** Count of each other type (deposits, dividends, fees...: not trades, issue 18), every one named. */
+  otherRowsByType: Record<string, number>;
   /** P&L of each calendar month, January first. */
   monthlyMinor: number[];
   /** Other currencies with activity in the year. */
@@ -275,8 +278,9 @@ export function yearSummary(ledger: Ledger, year: number): YearResult {
   });
 
   const tradesByType: Record<string, number> = {};
+  const otherRowsByType: Record<string, number> = {};
   TRANSACTION_TYPES.forEach((type, index) => {
-    tradesByType[type] = typeCounts[index] ?? 0;
+    (TRADE_ROW_TYPES.includes(type) ? tradesByType : otherRowsByType)[type] = typeCounts[index] ?? 0;
   });
 
   return {
@@ -289,6 +293,7 @@ export function yearSummary(ledger: Ledger, year: number): YearResult {
     maxDrawdownMinor: equity.maxDrawdownMinor,
     tradingDays,
     tradesByType,
+    otherRowsByType,
     monthlyMinor,
     byCurrency: otherCurrencies(ledger, from, to),
   };

@@ -4,6 +4,7 @@
  * trading day ends its chain. Conventions: docs/journal.md §Chains.
  */
 import { MINOR_PER_UNIT } from '../money';
+import type { CollateralBasis, SlotCollateral } from './collateral';
 import type { Position } from './lots';
 import type { TransactionType } from './model';
 
@@ -27,7 +28,7 @@ export interface ChainStep {
   shareCostMinor: number;
   /** After the row: the chain's net option cash so far. */
   netOptionCashMinor: number;
-  /** After the row: cost of the shares held + strike × multiplier × contracts of the open short puts. */
+  /** The chain's collateral at the close of the row's day (collateral.ts): the figure the peak and the card read. */
   collateralMinor: number;
 }
 
@@ -56,8 +57,12 @@ export interface ChainRecord {
   assignments: number;
   /** The largest collateral at the close of a trading day over the chain's life (see ChainStep.collateralMinor). */
   collateralPeakMinor: number;
+  /** The rule (and spot) of the peak's figure. */
+  collateralBasis: CollateralBasis;
   /** Its transaction ids, in processing order. */
   legs: string[];
+  /** How many of them are option rows: a chain without any is no campaign (isCampaign). */
+  optionLegs: number;
   /** The timeline (one step per leg) when the ledger was built with `timeline`, else empty. */
   steps: ChainStep[];
 }
@@ -94,6 +99,12 @@ export interface SlotState {
 }
 
 export class ChainBook {
+  /** Closes at which a chain's collateral was Reg T (naked calls): the ledger is worth building with the snapshots' spots. */
+  regTCloses = 0;
+
+  /** The slot's collateral now (collateral.ts, given by the ledger: it reads the snapshots' spots at entry). */
+  constructor(private readonly measure: (slot: ChainSlot) => SlotCollateral) {}
+
   /** account → currency → underlying. */
   private readonly slots = new Map<string, Map<string, Map<string, ChainSlot>>>();
   private chains: ChainRecord[] = [];
@@ -141,7 +152,9 @@ export class ChainBook {
       rolls: 0,
       assignments: 0,
       collateralPeakMinor: 0,
+      collateralBasis: { rule: 'cash_secured' },
       legs: [],
+      optionLegs: 0,
       steps: [],
     };
     this.indexes.set(chain, this.chains.length);
@@ -163,9 +176,19 @@ export class ChainBook {
       // one after the other, never count twice.
       const chain = slot.current;
       if (chain) {
-        const held = slotHoldings(slot);
-        const collateralMinor = held.shareCostMinor + held.shortPutNotionalMinor;
-        if (collateralMinor > chain.collateralPeakMinor) chain.collateralPeakMinor = collateralMinor;
+        const { collateralMinor, basis } = this.measure(slot);
+        if (basis.rule === 'reg_t') this.regTCloses += 1;
+        if (collateralMinor > chain.collateralPeakMinor) {
+          chain.collateralPeakMinor = collateralMinor;
+          chain.collateralBasis = basis;
+        }
+        // The day's steps show the close's figure, the one the peak reads: mid-day, an assignment's option and stock
+        // legs would count the put and the shares both (issue 18 saw 10,005 beside a peak of 5,005).
+        for (let i = chain.steps.length - 1; i >= 0; i -= 1) {
+          const step = chain.steps[i];
+          if (step === undefined || step.day !== day) break;
+          step.collateralMinor = collateralMinor;
+        }
       }
       if (slot.openPositions === 0 && slot.current) {
         slot.current.closeDay = day;
@@ -218,6 +241,14 @@ export class ChainBook {
     for (const chain of this.chains) chain.plMinor = chain.realizedMinor + chain.dividendsMinor - chain.feesMinor;
     return this.chains;
   }
+}
+
+/**
+ * A campaign is a chain with an option leg (docs/journal.md §Campaigns): shares bought and sold alone (a $25
+ * fractional buy every week) make a chain, but no campaign; they stay positions.
+ */
+export function isCampaign(chain: ChainRecord): boolean {
+  return chain.optionLegs > 0;
 }
 
 /** What a chain slot holds now: long shares and their cost, and the notional of its open short puts (collateral). */

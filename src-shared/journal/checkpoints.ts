@@ -10,6 +10,7 @@
  * slots and strings by their index in tables the checkpoints share: a 100,000-row journal holding 700 positions keeps
  * 50 checkpoints in about 2 MB.
  */
+import type { CollateralBasis } from './collateral';
 import type { ChainRecord, ChainSlot, SlotState } from './chains';
 import type { LedgerWarnings } from './ledger';
 import type { Lot, OpenPosition, Position } from './lots';
@@ -253,8 +254,11 @@ export class CheckpointCodec {
   packLive(chains: ReadonlyArray<{ index: number; chain: ChainRecord }>): Int32Array {
     return Int32Array.from(
       chains.map(({ index, chain: c }) => {
-        const ints = [index, this.text(c.underlying), c.closeDay === null ? -1 : this.text(c.closeDay), c.assignments, c.legs.length];
-        const floats = [c.realizedMinor, c.dividendsMinor, c.feesMinor, c.commissionsMinor, c.premiumsMinor, c.netOptionCashMinor, c.collateralPeakMinor];
+        const basis = c.collateralBasis;
+        const regT = basis.rule === 'reg_t';
+        const quoteTime = regT && basis.quoteTime !== null ? this.text(basis.quoteTime) : -1;
+        const ints = [index, this.text(c.underlying), c.closeDay === null ? -1 : this.text(c.closeDay), c.assignments, c.legs.length, c.optionLegs, regT ? 1 : 0, quoteTime];
+        const floats = [c.realizedMinor, c.dividendsMinor, c.feesMinor, c.commissionsMinor, c.premiumsMinor, c.netOptionCashMinor, c.collateralPeakMinor, regT ? (basis.spot ?? NaN) : NaN];
         const offset = this.chainStates.add(ints, floats, this.lastChain.get(index));
         this.lastChain.set(index, offset);
         return offset;
@@ -279,7 +283,15 @@ export class CheckpointCodec {
       premiumsMinor: float(4),
       netOptionCashMinor: float(5),
       collateralPeakMinor: float(6),
+      optionLegs: int(5),
+      collateralBasis: this.basisOf(int(6), float(7), int(7)),
     };
+  }
+
+  /** A chain state's collateral basis (see packLive: the rule, the spot, NaN for none, and the quote time's text). */
+  private basisOf(regT: number, spot: number, quoteTime: number): CollateralBasis {
+    if (regT !== 1) return { rule: 'cash_secured' };
+    return { rule: 'reg_t', spot: Number.isNaN(spot) ? null : spot, quoteTime: quoteTime < 0 ? null : this.textOf(quoteTime) };
   }
 
   /** The complete ledger's chains up to the checkpoint: the frozen ones as they are, the live ones as they were then. */

@@ -12,6 +12,15 @@ export interface ReasonCount {
   count: number;
 }
 
+/** Rows of the file that became one transaction (a corporate action's pair): every line of the group, and why. */
+export interface MergedRows {
+  lines: number[];
+  reason: string;
+}
+
+/** Merged groups a report lists; `mergedCount` counts every row merged away. */
+export const MAX_MERGED_LISTED = 100;
+
 /** What a report says about the lines it did not import and what the user should know. */
 export interface ReportNotes {
   /** The first lines of each reason (file order). */
@@ -24,6 +33,10 @@ export interface ReportNotes {
   warnings: Array<{ line: number | null; message: string }>;
   /** Every warning. */
   warningCount: number;
+  /** The first MAX_MERGED_LISTED groups of rows merged into one transaction (file order). */
+  merged: MergedRows[];
+  /** Rows read that became part of another row's transaction: Σ (lines − 1) over every group (issue 18: 212 read = 210 imported + 2 merged). */
+  mergedCount: number;
 }
 
 /** The notes as an import has them: lines kept by the importer, every count, counts by reason. */
@@ -33,6 +46,8 @@ export interface NotesInput {
   skippedReasons: readonly ReasonCount[];
   warnings: ReadonlyArray<{ line: number | null; message: string }>;
   warningCount: number;
+  merged?: readonly MergedRows[];
+  mergedCount?: number;
 }
 
 export const OTHER_REASONS = 'other reasons';
@@ -81,7 +96,8 @@ function notesAt(input: NotesInput, level: (typeof LEVELS)[number], linesWanted:
   const skipped = firstOfEach(input.skipped, (s) => s.reason, new Set(listed.map((r) => r.reason)), perReason).map((s) => ({ line: s.line, reason: cut(s.reason, level.chars) }));
   const messages = new Set(countReasons(input.warnings.map((w) => w.message)).slice(0, level.reasons).map((r) => r.reason));
   const warnings = firstOfEach(input.warnings, (w) => w.message, messages, perReason).map((w) => ({ line: w.line, message: cut(w.message, level.chars) }));
-  return { skipped, skippedCount: input.skippedCount, skippedReasons, warnings, warningCount: input.warningCount };
+  const merged = (input.merged ?? []).slice(0, linesWanted ? Math.min(MAX_MERGED_LISTED, level.reasons * 2) : 0).map((m) => ({ lines: m.lines.slice(0, 10), reason: cut(m.reason, level.chars) }));
+  return { skipped, skippedCount: input.skippedCount, skippedReasons, warnings, warningCount: input.warningCount, merged, mergedCount: input.mergedCount ?? 0 };
 }
 
 /**
@@ -99,7 +115,17 @@ export function boundReport<R extends { accounts: Array<{ id: string; name: stri
     if (utf8Length(JSON.stringify(bounded)) <= MAX_REPORT_BYTES) return bounded;
   }
   // Only a record whose own fields are huge gets here: keep the counts, drop every list.
-  return { ...record, accounts: record.accounts.slice(0, 1).map((a) => ({ id: cut(a.id, 60), name: cut(a.name, 60) })), skipped: [], skippedCount: notes.skippedCount, skippedReasons: [], warnings: [], warningCount: notes.warningCount };
+  return {
+    ...record,
+    accounts: record.accounts.slice(0, 1).map((a) => ({ id: cut(a.id, 60), name: cut(a.name, 60) })),
+    skipped: [],
+    skippedCount: notes.skippedCount,
+    skippedReasons: [],
+    warnings: [],
+    warningCount: notes.warningCount,
+    merged: [],
+    mergedCount: notes.mergedCount ?? 0,
+  };
 }
 
 /** The length of a text in UTF-8 bytes (what SQLite stores and the wire carries). */
@@ -149,6 +175,9 @@ export function readStoredReport(json: string): StoredReport {
   const stored = isObject(parsed) ? parsed : {};
   const skipped = list(stored.skipped).filter(isObject).map((s) => ({ line: line(s.line) ?? 0, reason: text(s.reason) }));
   const warnings = list(stored.warnings).filter(isObject).map((w) => ({ line: line(w.line), message: text(w.message) }));
+  const merged = list(stored.merged)
+    .filter(isObject)
+    .map((m) => ({ lines: list(m.lines).map(line).filter((n): n is number => n !== null), reason: text(m.reason) }));
   const reasons = list(stored.skippedReasons)
     .filter(isObject)
     .map((r) => ({ reason: text(r.reason), count: count(r.count, 0) }));
@@ -168,5 +197,8 @@ export function readStoredReport(json: string): StoredReport {
     skippedReasons: reasons.length > 0 || stored.skippedCount !== undefined ? reasons : countReasons(skipped.map((s) => s.reason)),
     warnings,
     warningCount: count(stored.warningCount, warnings.length),
+    merged,
+    // A report stored before issue 18 lists none and counts none.
+    mergedCount: count(stored.mergedCount, 0),
   });
 }

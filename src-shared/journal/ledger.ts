@@ -5,8 +5,9 @@
  * read its day buckets. All money is integer minor units (src-shared/money.ts).
  */
 import { ChainBook, slotHoldings, type ChainRecord, type ChainSlot } from './chains';
+import { slotCollateral, spotAtEntry, type SpotFact, type SpotLookup } from './collateral';
 import { attributeRolls, CheckpointCodec, countRolls, firstWhere, SAMPLE_EVERY, type BookLedger, type LedgerCheckpoint, type LedgerCheckpoints } from './checkpoints';
-import { BUYS, CLOSING, OPENING, rowOrder } from './order';
+import { BUYS, CLOSING, instantMs, OPENING, rowOrder } from './order';
 import { PositionBook, QTY_EPSILON, prorate, tradeValueMinor, type OpenPosition, type Position, type RealizedSink } from './lots';
 import { FILL_TYPES, TRANSACTION_TYPES, type Transaction, type TransactionType } from './model';
 import { DayBook, type CurrencyDays } from './periods';
@@ -54,6 +55,8 @@ export interface Ledger {
   transactionCount: number;
   /** The latest instant among the transactions (epoch ms), −Infinity without any. */
   lastInstantMs: number;
+  /** Closes at which a chain held naked calls (Reg T collateral, which reads the spot at entry: LedgerOptions.spotAt). */
+  regTCloses: number;
   /** The checkpoints of the build, when asked for (LedgerOptions.checkpointEvery). */
   checkpoints?: LedgerCheckpoints;
 }
@@ -64,11 +67,15 @@ export interface LedgerOptions {
   timeline?: boolean;
   /** Keep a checkpoint every this many rows (at day boundaries) for the book at past instants (docs/journal.md §Checkpoints). */
   checkpointEvery?: number;
+  /** The snapshots' spot at an instant: a naked call's Reg T collateral reads it at the call's entry (else its strike). */
+  spotAt?: SpotLookup;
 }
 
 class LedgerBuilder implements RealizedSink {
   private readonly days = new DayBook();
-  private readonly chains = new ChainBook();
+  /** The spot at each open short option's entry (null: no snapshot described it): its Reg T collateral (collateral.ts). */
+  private readonly entries = new Map<Position, SpotFact | null>();
+  private readonly chains = new ChainBook((slot) => slotCollateral(slot, this.entries));
   private readonly positions = new PositionBook(this.chains);
   private readonly legs: RollLeg[] = [];
   private currentDay: string | null = null;
@@ -87,6 +94,7 @@ class LedgerBuilder implements RealizedSink {
   constructor(
     private readonly reportingCurrency: string,
     private readonly timeline: boolean,
+    private readonly spotAt?: SpotLookup,
   ) {}
 
   bookRealized(pos: Position, day: string, pnlMinor: number, shortLot: boolean): void {
@@ -112,10 +120,14 @@ class LedgerBuilder implements RealizedSink {
     const step = this.rowStep;
     if (step) {
       const chain = step.slot.current ?? step.slot.last;
-      if (chain) chain.legs.push(t.id);
+      if (chain) {
+        chain.legs.push(t.id);
+        if (t.isOption) chain.optionLegs += 1;
+      }
       if (chain && this.timeline) {
         const held = slotHoldings(step.slot);
-        const collateralMinor = held.shareCostMinor + held.shortPutNotionalMinor;
+        // Replaced by the figure at the day's close (ChainBook.endOfDay) when the slot was touched that day.
+        const { collateralMinor } = slotCollateral(step.slot, this.entries);
         chain.steps.push({
           txId: t.id,
           day: t.tradeDay,
@@ -178,6 +190,7 @@ class LedgerBuilder implements RealizedSink {
         unmatchedQty = rest.qty;
         this.unmatchedClose(pos, t, rest.qty, -dir, true);
       } else {
+        if (dir < 0 && pos.isOption && pos.qty <= QTY_EPSILON) this.entries.set(pos, spotAtEntry(this.spotAt, pos.underlying, instantMs(t.tradeDate, t.tradeDay)));
         this.positions.openLot(pos, day, dir, rest.qty, rest.grossMinor, rest.costsMinor);
         openedQty = rest.qty;
         openedGrossMinor = rest.grossMinor;
@@ -428,6 +441,7 @@ class LedgerBuilder implements RealizedSink {
       warnings: this.warnings,
       transactionCount,
       lastInstantMs: this.lastInstantMs,
+      regTCloses: this.chains.regTCloses,
     };
   }
 
@@ -459,7 +473,7 @@ class LedgerBuilder implements RealizedSink {
 
 /** Builds the ledger from all transactions (any order: they are processed by instant, then phase, then id; rows of one instant from one import in their file's event order). */
 export function buildLedger(transactions: readonly Transaction[], options: LedgerOptions): Ledger {
-  const builder = new LedgerBuilder(options.reportingCurrency, options.timeline === true);
+  const builder = new LedgerBuilder(options.reportingCurrency, options.timeline === true, options.spotAt);
   const checkpoints = builder.process(transactions, options.checkpointEvery ?? 0);
   const ledger = builder.finish(transactions.length);
   if (checkpoints !== null) {

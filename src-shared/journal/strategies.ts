@@ -210,12 +210,17 @@ function regTLegMinor(leg: OptionLeg, spot: number): number {
 /** Reg T of naked short calls and short strangles/straddles: the larger side's requirement plus the other side's premium. */
 export function regTMinor(legs: readonly StructureLeg[], spot: number | null): number | null {
   if (spot === null || !(spot > 0)) return null;
+  return regTMinorBy(legs, () => spot);
+}
+
+/** Reg T as regTMinor, each leg at its own spot (a campaign's legs were opened at different times: docs/journal.md §Campaigns). */
+export function regTMinorBy(legs: readonly StructureLeg[], spotOf: (leg: StructureLeg) => number): number {
   const side = (right: OptionRight) => {
     let requirementMinor = 0;
     let premiumMinor = 0;
     for (const leg of legs) {
       if (!isOptionLeg(leg) || leg.side > 0 || leg.right !== right) continue;
-      requirementMinor += regTLegMinor(leg, spot);
+      requirementMinor += regTLegMinor(leg, spotOf(leg));
       premiumMinor += leg.grossMinor;
     }
     return { requirementMinor, premiumMinor };

@@ -101,6 +101,17 @@ describe.skipIf(!hasChromium || !chainFixturesPresent)('Refresh now on the Expos
     });
   }, 120_000);
 
+  it('on Positions too: the held underlying’s chain marks the book', async () => {
+    await suite.onPage({ width: 1440, height: 900, theme: 'light' }, async (page) => {
+      await goTo(page, 'Positions');
+      await page.getByTestId('refresh-now').click();
+      await expect.poll(() => page.getByTestId('refresh-summary').textContent(), { timeout: 30_000 }).toMatch(/^2 stored, 1 failed · finished /);
+      const positions = await api<{ positions: Array<{ underlying: string; mark: { price: number } | null }> }>(suite.served(), '/journal/positions');
+      expect(positions.positions.find((p) => p.underlying === 'QQQ')?.mark, 'QQQ is marked by the refreshed chain').not.toBeNull();
+      await screenshot(page, 'exposure-refresh-positions');
+    });
+  }, 120_000);
+
   it('at 390 px, dark: the button and the results fit', async () => {
     await suite.onPage({ width: 390, height: 844, theme: 'dark' }, async (page) => {
       await goTo(page, 'Exposure');

@@ -100,7 +100,7 @@ export function watchErrors(page: Page): string[] {
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
   // Chromium logs failed loads without the URL; keep the URL so a failure says what was missing.
   page.on('response', (response) => {
-    if (response.status() >= 400) errors.push(`http ${response.status()}: ${response.request().method()} ${response.url().replace(/access_token=[^&]+/, 'access_token=…')}`);
+    if (response.status() >= 400) errors.push(`http ${response.status()}: ${response.request().method()} ${response.url().replace(/(access_token|ticket)=[^&]+/, '$1=…')}`);
   });
   return errors;
 }

@@ -9,6 +9,7 @@ import { m007GexHistory } from './007-gex-history';
 import { m008TransactionSequence } from './008-transaction-sequence';
 import { m009BoundedReports } from './009-bounded-reports';
 import { m010Annotations } from './010-annotations';
+import { m011PositionAlerts } from './011-position-alerts';
 
 export interface Migration {
   version: number;
@@ -17,6 +18,6 @@ export interface Migration {
 }
 
 /** Numbered, append-only. Each runs inside the one transaction that also sets PRAGMA user_version. */
-export const MIGRATIONS: readonly Migration[] = [m001Core, m002Journal, m003Chains, m004JournalGeneration, m005SnapshotGeneration, m006ImportFormats, m007GexHistory, m008TransactionSequence, m009BoundedReports, m010Annotations];
+export const MIGRATIONS: readonly Migration[] = [m001Core, m002Journal, m003Chains, m004JournalGeneration, m005SnapshotGeneration, m006ImportFormats, m007GexHistory, m008TransactionSequence, m009BoundedReports, m010Annotations, m011PositionAlerts];
 
 export const LATEST_VERSION = MIGRATIONS.length;

@@ -3,6 +3,7 @@
  * row ids, the neutral transaction's defaults, and the account rule.
  */
 import { createHash } from 'node:crypto';
+import type { MergedRows } from '../../../src-shared/journal/import-report';
 import type { ImportedTransaction } from '../../../src-shared/journal/model';
 import { MAX_MESSAGE_CHARS } from '../../../src-shared/text';
 import { insaneField } from './sane';
@@ -100,6 +101,8 @@ export class ResultCollector {
   readonly transactions: ParsedRow[] = [];
   private readonly skippedNotes = new NoteTally<LineProblem>();
   private readonly warningNotes = new NoteTally<{ line: number | null; message: string }>();
+  private readonly mergedGroups: MergedRows[] = [];
+  private mergedCount = 0;
   /** The first MAX_KEPT_ERRORS errors; `errorCount` counts them all. */
   readonly errors: LineProblem[] = [];
   errorCount = 0;
@@ -163,6 +166,12 @@ export class ResultCollector {
     this.warningNotes.add({ line, message: bounded(message) });
   }
 
+  /** Rows `lines` became one transaction (at the first of them): the report says which and why, so its counts add up. */
+  merge(lines: readonly number[], reason: string): void {
+    this.mergedCount += Math.max(0, lines.length - 1);
+    if (this.mergedGroups.length < MAX_KEPT_NOTES) this.mergedGroups.push({ lines: [...lines].sort((a, b) => a - b), reason: bounded(reason) });
+  }
+
   skip(line: number, message: string): void {
     this.skippedNotes.add({ line, message: bounded(message) });
   }
@@ -201,6 +210,8 @@ export class ResultCollector {
       skippedReasons: this.skippedNotes.byReason(),
       warnings: inOrder(this.warningNotes.kept),
       warningCount: this.warningNotes.count,
+      merged: [...this.mergedGroups].sort((a, b) => (a.lines[0] ?? 0) - (b.lines[0] ?? 0)),
+      mergedCount: this.mergedCount,
       errors,
       errorCount: this.errorCount,
     };

@@ -15,7 +15,7 @@ export interface NotACsv {
   advice: string;
 }
 
-const CSV_ADVICE = 'Download the transactions as CSV from your broker (see docs/importers.md for where) and drop that file on the Import page.';
+const CSV_ADVICE = "Download the transactions as CSV from your broker (its account history or activity page has an export or download button) and drop that file on the Import page.";
 
 function decoded(bytes: number[]): string[] {
   const buffer = Buffer.from(bytes);

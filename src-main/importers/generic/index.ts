@@ -198,7 +198,7 @@ export function parseGeneric(text: string, options: ParseOptions): ParseResult {
 export const genericImporter: BrokerImporter = {
   id: 'generic',
   label: BROKER_LABELS.generic,
-  formats: "Strikebook's documented neutral CSV (docs/importers.md)",
+  formats: `Strikebook's neutral CSV: ${REQUIRED_COLUMNS.join(', ')}, and optional columns such as expiration, strike, right, commission, fees`,
   detect: headerNear((names) => isGenericHeader(names) && [...names].every((name) => KNOWN.has(name))),
   parse: parseGeneric,
 };

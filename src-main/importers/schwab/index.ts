@@ -26,6 +26,7 @@ export function parseSchwab(text: string, options: ParseOptions): ParseResult {
     accountName: accountFor(null, options, 'Schwab'),
     warn: (line, message) => out.warn(line, message),
     skip: (problem) => out.skip(problem.line, problem.message),
+    merge: (lines, reason) => out.merge(lines, reason),
   });
   for (const parsed of mapped) out.add(parsed.line, parsed.transaction);
   return out.result();

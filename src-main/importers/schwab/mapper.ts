@@ -14,6 +14,8 @@ export interface MapContext {
   accountName: string;
   warn(line: number | null, message: string): void;
   skip(problem: LineProblem): void;
+  /** Lines that became one transaction (the report lists them: its counts add up). */
+  merge(lines: readonly number[], reason: string): void;
 }
 
 type Rule =
@@ -164,6 +166,7 @@ function mapPairs(rows: SchwabRow[], ctx: MapContext): Map<SchwabRow, ImportedTr
       const first = previous.line < next.line ? previous : next;
       out.set(first, tx);
       out.set(first === previous ? next : previous, null);
+      ctx.merge([previous.line, next.line], `${next.action}: ${previous.symbol} and ${next.symbol} as one ${type}`);
     }
     for (const lone of removed) {
       const rule = ruleOf(lone.action);

@@ -32,7 +32,7 @@ export function parseTastytrade(text: string, options: ParseOptions): ParseResul
     if (row) rows.push(row);
   }
   if (out.errors.length > 0) return out.result();
-  for (const parsed of mapRows(rows, { accountName: accountFor(null, options, 'tastytrade'), warn: (line, message) => out.warn(line, message) })) {
+  for (const parsed of mapRows(rows, { accountName: accountFor(null, options, 'tastytrade'), warn: (line, message) => out.warn(line, message), merge: (lines, reason) => out.merge(lines, reason) })) {
     out.add(parsed.line, parsed.transaction);
   }
   return out.result();

@@ -26,6 +26,8 @@ export const SOURCE = 'tastytrade-csv';
 export interface MapContext {
   accountName: string;
   warn(line: number | null, message: string): void;
+  /** Lines that became one transaction (the report lists them: its counts add up). */
+  merge(lines: readonly number[], reason: string): void;
 }
 
 const OPTION_ACTIONS: Record<string, TransactionType> = {
@@ -169,6 +171,7 @@ function pairCorporateActions(rows: TastyRow[], ctx: MapContext): Map<TastyRow, 
       const second = first === close ? open : close;
       out.set(first, pairTransaction(close, open, type, ctx));
       out.set(second, null);
+      ctx.merge([close.line, open.line], `${open.subType}: ${close.symbol} and ${open.symbol} as one ${type}`);
     }
     for (const close of closes) out.set(close, loneLeg(close, ctx));
   }

@@ -3,6 +3,7 @@
  */
 import type { CampaignDetailResponseT, CampaignsResponseT, PositionJson, PositionsResponseT } from '../../../src-shared/api/schemas';
 import { adjustedBasis } from '../../../src-shared/journal/book';
+import { describeCollateral } from '../../../src-shared/journal/collateral';
 import { MINOR_PER_UNIT, minorToCents } from '../../../src-shared/money';
 import type { CampaignRow, CampaignDetail, CampaignsResult, PositionRow, PositionsResult, PositionTotals } from '../../services/journal/service';
 
@@ -110,6 +111,7 @@ export function presentCampaign(row: CampaignRow): CampaignsResponseT['chains'][
     sharesHeld: row.sharesHeld,
     adjustedCostBasis: row.adjustedCostBasis === null ? null : Math.round(row.adjustedCostBasis * MINOR_PER_UNIT) / MINOR_PER_UNIT,
     collateralPeak: minorToCents(c.collateralPeakMinor),
+    collateralRule: describeCollateral(c.collateralBasis),
     returnOnCollateral: row.returnOnCollateral,
     annualizedReturn: row.annualizedReturn,
     rolls: c.rolls,

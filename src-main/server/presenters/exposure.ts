@@ -3,6 +3,8 @@
  * source, quote time), the formula's unit and `asOf`.
  */
 import { FORMULA_UNITS } from '../../../src-shared/api/constants';
+import { parseInstantMs } from '../../../src-shared/calendar';
+import { dateTimeInZone } from '../../../src-shared/zone';
 import type {
   ExpirationsResponseT,
   ExposureEventJson,
@@ -18,9 +20,23 @@ import type {
 import type { DiffValue, ExpirationsValue, ExposureEvent, GexProfileValue, GexValue, HistoryValue, SnapshotListing, VannaValue } from '../../services/exposure/service';
 import type { GexGridValue } from '../../services/exposure/reads';
 
+/**
+ * Why a scope holds no contract (issue 18: 0DTE after the close said "positive gamma" over an empty profile): the
+ * zone, flip and walls of an empty scope mean nothing, and the answer says so. Null when the scope has contracts.
+ */
+export function emptyScopeReason(snapshot: GexValue['snapshot'], scopeExpirations: readonly string[]): string | null {
+  if (scopeExpirations.length > 0) return null;
+  const when = `${dateTimeInZone(parseInstantMs(snapshot.quoteTime))} New York`;
+  // A stored snapshot always has an unexpired expiration (a chain without one is refused at import).
+  const [nearest] = snapshot.expirations;
+  const next = nearest === undefined ? '' : ` The nearest unexpired expiration is ${nearest}.`;
+  return `All expirations in this scope have expired at the snapshot's quote time (${when}), or lie outside it: no contract is in scope, so the dealers' gamma is not known.${next}`;
+}
+
 export function presentGex({ snapshot, result, formula, asOfMs }: GexValue): GexResponseT {
   return {
     ...result,
+    emptyScope: emptyScopeReason(snapshot, result.meta.expirations),
     symbol: snapshot.symbol,
     meta: { ...result.meta, unit: FORMULA_UNITS[formula], source: snapshot.source, snapshotTime: snapshot.quoteTime, snapshotId: snapshot.id },
     asOf: new Date(asOfMs).toISOString(),

@@ -116,6 +116,7 @@ export function presentYear(result: YearResult): Omit<SummaryResponseT, 'account
       equity: { series: result.daily.map((day) => ({ date: day.date, equity: minorToCents(day.cumulativeMinor) })), maxDrawdown: minorToCents(result.maxDrawdownMinor) },
       tradingDays: { ...result.tradingDays, bestDay: dayValue(result.tradingDays.bestDay), worstDay: dayValue(result.tradingDays.worstDay) },
       tradesByType: result.tradesByType,
+      otherRowsByType: result.otherRowsByType,
     },
     chartData: {
       daily: result.daily.map((day) => ({ date: day.date, pl: minorToCents(day.plMinor), cumulative: minorToCents(day.cumulativeMinor) })),

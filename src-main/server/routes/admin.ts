@@ -22,6 +22,8 @@ function settingsJson(ctx: AppContext): SettingsJson {
     onlineSource: s.onlineSource,
     watchlistIncludesPositions: s.watchlistIncludesPositions,
     importTimeoutSeconds: s.importTimeoutSeconds,
+    positionAlertDistancePct: s.positionAlertDistancePct,
+    notifyPositionAlerts: s.notifyPositionAlerts,
   };
 }
 

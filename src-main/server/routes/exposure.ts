@@ -46,7 +46,8 @@ const PROFILE_SCHEMA = { ...GexProfileResponse };
 const GRID_SCHEMA = { ...GexGridResponse };
 
 /** The rules of the /gex scope parameters and of the snapshot selector. */
-const scopeRules = [numbersInOrder('minDte', 'maxDte'), oneOf('expirations', 'minDte', 'maxDte')];
+// `expirations` names the scope outright: a count or a dte range beside it would be silently ignored (issue 18).
+const scopeRules = [numbersInOrder('minDte', 'maxDte'), oneOf('expirations', 'expirationsCount', 'minDte', 'maxDte')];
 const selectorRules = [oneOf('snapshot', 'at'), dateOrDateTime('at')];
 
 /** Responses of a cached-answer route: the answer, or 304 when If-None-Match names its ETag. */
@@ -201,21 +202,22 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerC
   v1.get(
     '/gex/events',
     {
-      schema: readSchema('exposure', 'Flip and wall events, newest first (limit default 50, clamped to 200)', EventsQuery, EventsResponse),
+      schema: readSchema('exposure', 'Flip, wall and position events, newest first (limit default 50, clamped to 200), and the latest comparison of each ticker', EventsQuery, EventsResponse),
       preHandler: queryRules(numbersInOrder('minDte', 'maxDte')),
     },
     async (request) => {
       const { tickers, ...query } = request.query;
-      const events = ctx.exposure.events({ ...query, ...(tickers === undefined ? {} : { tickers: list(tickers) }) });
-      return { events: events.map(presentEvent) };
+      const named = tickers === undefined ? undefined : list(tickers);
+      const events = ctx.exposure.events({ ...query, ...(named === undefined ? {} : { tickers: named }) });
+      return { events: events.map(presentEvent), explanations: ctx.exposure.eventStore.latestExplanations(named) };
     },
   );
   v1.get(
     '/gex/events/stream',
     {
-      config: { access: 'key-or-token' },
+      config: { access: 'key-or-ticket' },
       schema: {
-        summary: 'Server-sent events: each new flip or wall event as `event: flip|wall`, `data: <event JSON>`. EventSource may pass the key as ?access_token=.',
+        summary: 'Server-sent events: each new flip, wall or position event as `event: flip|wall|position`, `data: <event JSON>` (scope as /gex/events). Key in the header, or ?ticket= from POST /v1/gex/events/stream-ticket (EventSource).',
         tags: ['exposure'],
         querystring: EventsStreamQuery,
         response: { 200: { type: 'string', description: 'text/event-stream' }, ...problemResponses },
@@ -224,6 +226,7 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerC
     async (request, reply) => {
       const tickers = request.query.tickers === undefined ? null : new Set(request.query.tickers.split(',').map((t) => t.toUpperCase()));
       const type = request.query.eventType ?? 'all';
+      const scope = request.query.scope ?? 'expiration';
       const keyId = request.keyId;
       // The gate admitted this route only with a key; without one the stream could not end on its revocation.
       if (keyId === null) throw new ApiError('UNAUTHORIZED', 'The event stream needs a key.');
@@ -234,6 +237,7 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerC
       const send = (event: ExposureEvent) => {
         if (tickers !== null && !tickers.has(event.ticker)) return;
         if (type !== 'all' && event.eventType !== type) return;
+        if (event.eventType !== 'position' && scope !== 'all' && (event.expiration === 'book') !== (scope === 'book')) return;
         raw.write(`id: ${event.id}\nevent: ${event.eventType}\ndata: ${JSON.stringify(presentEvent(event))}\n\n`);
       };
       const unsubscribe = ctx.exposure.onEvent(send);

@@ -13,11 +13,26 @@ import {
   TransactionsQuery,
   TransactionsResponse,
 } from '../../../src-shared/api/schemas';
+import type { PositionJson } from '../../../src-shared/api/journal-schemas';
+import { NEW_YORK, todayIn } from '../../../src-shared/zone';
+import { nowDate } from '../../clock';
+import { positionKey } from '../../services/exposure/events';
 import type { AppContext } from '../context';
 import { presentPerformance, presentTransaction, presentYear } from '../presenters/journal';
 import { presentCampaignDetail, presentCampaigns, presentPositions } from '../presenters/book';
 import { unwrap } from '../problems';
 import { bothEnds, calendarDates, dateOrDateTime, datesInOrder, problemResponses, queryRules, readSchema, journalAnswer, type V1 } from '../route-kit';
+
+/** Position alerts are kept this long on Positions (docs/exposure.md §Events, "Alerts on your strikes"). */
+const ALERT_DAYS = 7;
+
+/** Each position with its recent position events (issue 18), from the exposure side's events. */
+function withAlerts<P extends { positions: PositionJson[] }>(answer: P, ctx: AppContext): P {
+  const nowMs = nowDate(ctx.clock).getTime();
+  const alerts = ctx.exposure.eventStore.positionAlerts(new Date(nowMs - ALERT_DAYS * 86_400_000).toISOString(), todayIn(NEW_YORK, nowDate(ctx.clock)));
+  if (alerts.size === 0) return answer;
+  return { ...answer, positions: answer.positions.map((p) => ({ ...p, ...(alerts.has(positionKey(p)) ? { alerts: alerts.get(positionKey(p)) } : {}) })) };
+}
 
 export function registerJournalRoutes(v1: V1, ctx: AppContext): void {
   v1.get(
@@ -41,7 +56,7 @@ export function registerJournalRoutes(v1: V1, ctx: AppContext): void {
       schema: readSchema('journal', 'Open positions at an instant, marked from the chain snapshots, with greeks and dealer levels', PositionsQuery, PositionsResponse),
       preHandler: queryRules(dateOrDateTime('asOf')),
     },
-    async (request) => journalAnswer(await ctx.journal.positions(request.query), presentPositions),
+    async (request) => withAlerts(journalAnswer(await ctx.journal.positions(request.query), presentPositions), ctx),
   );
   // Campaigns: `/journal/chains` is the public route (its JSON keeps `chains`); `/journal/campaigns` its alias, named as
   // the UI and the code name them (docs/decisions.md §The middle layer, round two).

@@ -5,18 +5,16 @@
  * a scope over stored snapshots (`historyPoint`). What it needs of the database comes in as data; what it found
  * goes back as data for the service to store (exposure.ts, `commitIngest`).
  */
-import { DEFAULT_FORMULA, FORMULAS, type Formula } from '../../../src-shared/api/constants';
+import { DEFAULT_FORMULA, EXPIRATIONS_COUNT_CAP, FORMULAS, type Formula } from '../../../src-shared/api/constants';
 import {
   computeGex,
   DEFAULT_EXPIRATIONS_COUNT,
   emptyChainReason,
-  evaluateEvents,
   expirationsInDteRange,
   gexHistoryPoint,
   prepareChain,
   resolveGexExpirations,
   type ConfirmedState,
-  type EventDraft,
   type ExcludedContracts,
   type ExpirationIndex,
   type GexHistoryPoint,
@@ -24,6 +22,8 @@ import {
   type ScopeExpiration,
 } from '../../../src-shared/exposure/index';
 import type { ChainSnapshot, SnapshotSourceId } from '../../../src-shared/exposure/model';
+import { evaluateSnapshotEvents, type SnapshotEventDraft } from '../../../src-shared/exposure/snapshot-events';
+import type { EventsExplanation } from '../../../src-shared/exposure/event-explain';
 import { parseChainFile, type ChainFormat, type OverrideNames } from '../../chains/index';
 import { packContracts, unpackColumns, unpackContracts } from '../../db/snapshots';
 import { historyPointOf, pointInFormula } from '../../../src-shared/exposure/history-point';
@@ -68,19 +68,23 @@ export function resolveScope(chain: ExpirationIndex<ScopeExpiration>, query: Gex
     if (explicit.length === 0) return [];
     return resolveGexExpirations(chain, explicit).map((e) => e.expiration);
   }
+  const count = scopeCount(query);
   if (query.minDte !== undefined || query.maxDte !== undefined) {
-    return expirationsInDteRange(chain, { ...(query.minDte === undefined ? {} : { minDte: query.minDte }), ...(query.maxDte === undefined ? {} : { maxDte: query.maxDte }) }, query.expirationsCount).map(
-      (e) => e.expiration,
-    );
+    return expirationsInDteRange(chain, { ...(query.minDte === undefined ? {} : { minDte: query.minDte }), ...(query.maxDte === undefined ? {} : { maxDte: query.maxDte }) }, count).map((e) => e.expiration);
   }
-  return resolveGexExpirations(chain, null, query.expirationsCount ?? DEFAULT_EXPIRATIONS_COUNT).map((e) => e.expiration);
+  return resolveGexExpirations(chain, null, count ?? DEFAULT_EXPIRATIONS_COUNT).map((e) => e.expiration);
+}
+
+/** `expirationsCount` clamped to its cap, as `limit` is (`expirationsCount=9` asks for as many as there may be). */
+function scopeCount(query: GexScopeQuery): number | undefined {
+  return query.expirationsCount === undefined ? undefined : Math.min(query.expirationsCount, EXPIRATIONS_COUNT_CAP);
 }
 
 /** The scope as the key of a stored history point: equal keys for requests that resolve alike on every chain. */
 export function scopeKey(query: GexScopeQuery): string {
   const explicit = query.expirations === undefined ? '' : [...new Set(query.expirations.split(','))].sort().join(',');
   const ranged = query.minDte !== undefined || query.maxDte !== undefined;
-  const count = explicit !== '' ? '' : (query.expirationsCount ?? (ranged ? '' : DEFAULT_EXPIRATIONS_COUNT));
+  const count = explicit !== '' ? '' : (scopeCount(query) ?? (ranged ? '' : DEFAULT_EXPIRATIONS_COUNT));
   return [query.formula ?? DEFAULT_FORMULA, explicit, count, query.minDte ?? '', query.maxDte ?? ''].join('|');
 }
 
@@ -145,7 +149,7 @@ export interface IngestPlan {
    * The events and states, evaluated against `basis` (the states as JSON) when the snapshot was the newest at
    * planning time; null otherwise. The commit uses them only if the states are still those.
    */
-  evaluation: { basis: string; previousLatest: string | null; events: EventDraft[]; states: Array<[string, ConfirmedState]> } | null;
+  evaluation: { basis: string; previousLatest: string | null; events: SnapshotEventDraft[]; states: Array<[string, ConfirmedState]>; explanation: EventsExplanation } | null;
 }
 
 export function statesJson(states: Map<string, ConfirmedState>): string {
@@ -168,8 +172,8 @@ export function planIngest(snapshot: ChainSnapshot, basis: IngestBasis, options:
   let evaluation: IngestPlan['evaluation'] = null;
   if (previousLatest === null || normalized.quoteTime > previousLatest) {
     const previous = basis.states(symbol);
-    const { events, states } = evaluateEvents(symbol, chain, previous);
-    evaluation = { basis: statesJson(previous), previousLatest, events, states: [...states] };
+    const { events, states, explanation } = evaluateSnapshotEvents(symbol, chain, previous);
+    evaluation = { basis: statesJson(previous), previousLatest, events, states: [...states], explanation };
   }
   return ok({
     head: {

@@ -5,11 +5,11 @@
  */
 import type { Database } from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
-import { evaluateEvents, type ConfirmedState } from '../../../src-shared/exposure/index';
+import { BOOK_SCOPE, evaluateSnapshotEvents, type ConfirmedState } from '../../../src-shared/exposure/index';
+import type { EventReportJson } from '../../../src-shared/api/exposure-schemas';
 import type { ChainSnapshot } from '../../../src-shared/exposure/model';
 import { NEW_YORK, todayIn } from '../../../src-shared/zone';
 import { nowDate, nowIso, type Clock } from '../../clock';
-import type { EventsRepository } from '../../db/events';
 import type { ExposureStateRepository } from '../../db/exposure-state';
 import type { GexHistoryRepository } from '../../db/gex-history';
 import type { SnapshotRepository } from '../../db/snapshots';
@@ -19,7 +19,8 @@ import { ok, type Result } from '../result';
 import { movable, newJob } from '../worker-thread';
 import type { ChainCache } from './chain-cache';
 import { aheadPoints, DEFAULT_SCOPE, historyPoint, planChainFile, planIngest, statesJson, type ChainFileOptions, type IngestBasis, type IngestPlan } from './compute';
-import { eventId, loadedFrom, withDte, type ExposureEvent, type IngestResult } from './values';
+import type { EventStore } from './events';
+import { loadedFrom, type ExposureEvent, type IngestResult, type NewestSnapshot } from './values';
 import type { BasisData } from './worker';
 import type { ExposureWorkerClient } from './worker-client';
 
@@ -28,7 +29,8 @@ export interface IngestStores {
   db: Database;
   snapshots: SnapshotRepository;
   states: ExposureStateRepository;
-  eventRows: EventsRepository;
+  /** Events, confirmed states and comparisons (events.ts). */
+  events: EventStore;
   history: GexHistoryRepository;
 }
 
@@ -49,6 +51,17 @@ export class ChainIngest {
   onEvent(listener: (event: ExposureEvent) => void): () => void {
     this.emitter.on('event', listener);
     return () => this.emitter.off('event', listener);
+  }
+
+  /** A snapshot became its symbol's newest (after its transaction): position alerts are evaluated on it. */
+  onNewestSnapshot(listener: (snapshot: NewestSnapshot) => void): () => void {
+    this.emitter.on('newest', listener);
+    return () => this.emitter.off('newest', listener);
+  }
+
+  /** Sends an event stored outside an ingest (a position alert) to the listeners. */
+  publishEvent(event: ExposureEvent): void {
+    this.emitter.emit('event', event);
   }
 
   /** Snapshots kept for a symbol: its own setting, else the default (docs/exposure.md, "Retention"). */
@@ -123,6 +136,7 @@ export class ChainIngest {
     const symbol = head.symbol;
     const { snapshots, history } = this.stores;
     const created: ExposureEvent[] = [];
+    let eventReport: EventReportJson | null = null;
     let newest = false;
     let pruned = false;
     const stored = this.stores.db.transaction(() =>
@@ -133,7 +147,9 @@ export class ChainIngest {
           const previousLatest = snapshots.latestQuoteTime(symbol, row.id);
           newest = previousLatest === null || head.quoteTime > previousLatest;
           if (newest) {
-            created.push(...this.applyEvents(symbol, plan, previousLatest));
+            const applied = this.applyEvents(symbol, plan, previousLatest);
+            created.push(...applied.created);
+            eventReport = applied.report;
             this.cache.setNewest(symbol, rateChanged ? null : loadedFrom(row.id, plan.chain));
           }
           for (const { scope, point } of aheadPoints(plan.defaultPoint ?? historyPoint(plan.chain, DEFAULT_SCOPE))) history.insert(row.id, scope, point);
@@ -145,6 +161,7 @@ export class ChainIngest {
     if (pruned) this.cache.forgetOlder(symbol);
     if (stored.inserted) this.cache.changed(symbol);
     for (const event of created) this.emitter.emit('event', event);
+    if (newest) this.emitter.emit('newest', { symbol, snapshotId: stored.id, quoteTime: head.quoteTime, spot: head.spot } satisfies NewestSnapshot);
     return ok({
       id: stored.id,
       symbol,
@@ -156,7 +173,8 @@ export class ChainIngest {
       excluded: plan.excluded,
       warnings: plan.warnings,
       stored: stored.inserted,
-      events: created.length,
+      events: created.filter((event) => event.expiration !== BOOK_SCOPE).length,
+      eventReport,
     });
   }
 
@@ -164,21 +182,11 @@ export class ChainIngest {
    * The plan's events and states when they were evaluated against the states stored now; else (another process
    * stored a snapshot of the ticker meanwhile) evaluated again here.
    */
-  private applyEvents(ticker: string, plan: IngestPlan, previousLatest: string | null): ExposureEvent[] {
+  private applyEvents(ticker: string, plan: IngestPlan, previousLatest: string | null): { created: ExposureEvent[]; report: EventReportJson } {
     const previous = this.confirmedStates(ticker);
     const planned = plan.evaluation;
     const current = planned !== null && planned.previousLatest === previousLatest && planned.basis === statesJson(previous) ? planned : null;
-    const { events, states } = current ?? evaluateEvents(ticker, plan.chain, previous);
-    for (const [expiration, state] of states) {
-      this.stores.states.upsert({ ticker, expiration, zone: state.zone, call_wall: state.callWallStrike, put_wall: state.putWallStrike, quote_time: plan.head.quoteTime });
-    }
     const today = todayIn(NEW_YORK, nowDate(this.clock));
-    const created: ExposureEvent[] = [];
-    for (const draft of events) {
-      const id = eventId(draft);
-      const row = { id, ticker: draft.ticker, event_type: draft.eventType, expiration: draft.expiration, timestamp: draft.timestamp, payload: JSON.stringify(draft) };
-      if (this.stores.eventRows.insert(row)) created.push(withDte(id, draft, today));
-    }
-    return created;
+    return this.stores.events.record(ticker, current ?? evaluateSnapshotEvents(ticker, plan.chain, previous), plan.head.quoteTime, today);
   }
 }

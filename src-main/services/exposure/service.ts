@@ -2,14 +2,11 @@ import type { Database } from 'better-sqlite3';
 import { DEFAULT_FORMULA, EVENTS_LIMIT_CAP, EVENTS_LIMIT_DEFAULT, type Formula } from '../../../src-shared/api/constants';
 import { computeGex, computeGexProfile, computeVanna, diffGex, expirationDetails, lookupExpirations, type GexHistoryPoint, type GexResult } from '../../../src-shared/exposure/index';
 import type { ChainSnapshot } from '../../../src-shared/exposure/model';
-import { addDays } from '../../../src-shared/calendar';
 import { NEW_YORK, todayIn } from '../../../src-shared/zone';
 import { nowDate, type Clock } from '../../clock';
-import { EventsRepository } from '../../db/events';
 import { ExposureStateRepository } from '../../db/exposure-state';
 import { GexHistoryRepository } from '../../db/gex-history';
 import { SnapshotRepository } from '../../db/snapshots';
-import { storedEventDraft } from '../../db/stored-json';
 import type { WriteQueue } from '../../db/writes';
 import type { Settings } from '../../settings';
 import { resolveScope, scopeKey, type ChainFileOptions, type GexScopeQuery } from './compute';
@@ -17,7 +14,6 @@ import {
   instantBound,
   resolveExpirations,
   snapshotInfo,
-  withDte,
   type ChainSummary,
   type DiffValue,
   type EventQuery,
@@ -29,6 +25,7 @@ import {
   type HistoryValue,
   type IngestResult,
   type LoadedChain,
+  type NewestSnapshot,
   type PlannedAnswer,
   type SnapshotInfo,
   type SnapshotListing,
@@ -41,6 +38,7 @@ import { HistoryPoints } from './history';
 import { HistoryPool } from './history-pool';
 import { ChainCache } from './chain-cache';
 import { ChainIngest } from './ingest';
+import { EventStore } from './events';
 import { failure, ok, type Result } from '../result';
 
 export type { ChainFileOptions, GexScopeQuery } from './compute';
@@ -55,7 +53,8 @@ export * from './values';
 export class ExposureService {
   /** Read by the answers outside this class too (reads.ts). */
   readonly snapshots: SnapshotRepository;
-  private readonly eventRows: EventsRepository;
+  /** The events, states and comparisons (events.ts); position alerts store theirs through it too. */
+  readonly eventStore: EventStore;
   private readonly worker: ExposureWorkerClient;
   private readonly historyPoints: HistoryPoints;
   /** The workers of cold history points (read by tests). */
@@ -72,13 +71,13 @@ export class ExposureService {
     log?: (line: string) => void,
   ) {
     this.snapshots = new SnapshotRepository(db);
-    this.eventRows = new EventsRepository(db);
+    this.eventStore = new EventStore(db);
     const history = new GexHistoryRepository(db);
     this.historyPoints = new HistoryPoints(history, log);
     this.worker = new ExposureWorkerClient(log);
     this.historyPool = new HistoryPool(this.worker, () => new ExposureWorkerClient(log), (id) => this.snapshots.byId(id));
     this.changes = new ChainCache(db, this.snapshots, this.worker, () => this.settings().rate);
-    const stores = { db, snapshots: this.snapshots, states: new ExposureStateRepository(db), eventRows: this.eventRows, history };
+    const stores = { db, snapshots: this.snapshots, states: new ExposureStateRepository(db), events: this.eventStore, history };
     this.ingester = new ChainIngest(stores, this.changes, this.worker, writes, settings, clock);
   }
 
@@ -98,6 +97,14 @@ export class ExposureService {
 
   onEvent(listener: (event: ExposureEvent) => void): () => void {
     return this.ingester.onEvent(listener);
+  }
+
+  onNewestSnapshot(listener: (snapshot: NewestSnapshot) => void): () => void {
+    return this.ingester.onNewestSnapshot(listener);
+  }
+
+  publishEvent(event: ExposureEvent): void {
+    this.ingester.publishEvent(event);
   }
 
   /** Notices snapshots stored or deleted by another connection (see ChainCache.refresh). */
@@ -282,19 +289,7 @@ export class ExposureService {
 
   /** Stored events, newest first; dte counts from today in New York. */
   events(query: EventQuery): ExposureEvent[] {
-    const today = this.today();
-    const rows = this.eventRows.newest({
-      ...(query.tickers === undefined ? {} : { tickers: [...new Set(query.tickers.map((t) => t.toUpperCase()))] }),
-      ...(query.eventType === undefined || query.eventType === 'all' ? {} : { eventType: query.eventType }),
-      ...(query.minDte === undefined ? {} : { expirationFrom: addDays(today, query.minDte) }),
-      ...(query.maxDte === undefined ? {} : { expirationTo: addDays(today, query.maxDte) }),
-      limit: Math.min(query.limit ?? EVENTS_LIMIT_DEFAULT, EVENTS_LIMIT_CAP),
-    });
-    // The payload is the draft ingest.ts stored (applyEvents); one that does not read as a draft cannot be shown.
-    return rows.flatMap((row) => {
-      const draft = storedEventDraft.read(row.payload);
-      return draft === null ? [] : [withDte(row.id, draft, today)];
-    });
+    return this.eventStore.read({ ...query, limit: Math.min(query.limit ?? EVENTS_LIMIT_DEFAULT, EVENTS_LIMIT_CAP) }, todayIn(NEW_YORK, nowDate(this.clock)));
   }
 
   chainsList(): ChainSummary[] {

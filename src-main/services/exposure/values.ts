@@ -2,12 +2,11 @@
  * What the exposure service returns (docs/exposure.md), and the small rules its answers share: which instant an
  * `at=`/`from`/`to` names, how expirations resolve, an event's id and its days to expiry.
  */
-import { createHash } from 'node:crypto';
-import type { EventTypeFilter, Formula } from '../../../src-shared/api/constants';
+import type { EventScope, EventTypeFilter, Formula } from '../../../src-shared/api/constants';
+import type { EventReportJson } from '../../../src-shared/api/exposure-schemas';
 import {
   availableExpirations,
   UnknownExpirationError,
-  type EventDraft,
   type ExcludedContracts,
   type ExpirationDetail,
   type GexDiffRow,
@@ -17,8 +16,8 @@ import {
   type PreparedChain,
   type VannaResult,
 } from '../../../src-shared/exposure/index';
-import { addDays, daysBetween } from '../../../src-shared/calendar';
-import { dateInZone, NEW_YORK, parseDateTimeInZone, zonedTimeToMs } from '../../../src-shared/zone';
+import { addDays } from '../../../src-shared/calendar';
+import { parseDateTimeInZone, zonedTimeToMs } from '../../../src-shared/zone';
 import type { SnapshotHeadRow } from '../../db/snapshots';
 import type { GexScopeQuery } from './compute';
 import { failure, ok, type Result } from '../result';
@@ -73,8 +72,8 @@ export interface ExpirationsValue {
   excludedContracts: number;
 }
 
-/** A stored event with its days to expiry as of today and as of the event (New York dates). */
-export type ExposureEvent = EventDraft & { id: string; dte: number; eventDte: number };
+/** A stored event with its days to expiry as of today and as of the event (New York dates): events.ts. */
+export { eventId, withDte, type ExposureEvent } from './events';
 
 /** Which stored snapshot an answer is computed on: one by id, the newest at or before an instant, or the newest. */
 export interface SnapshotSelector {
@@ -111,6 +110,7 @@ export type SnapshotListing = SnapshotHeadRow;
 export interface EventQuery {
   tickers?: readonly string[];
   eventType?: EventTypeFilter;
+  scope?: EventScope;
   minDte?: number;
   maxDte?: number;
   limit?: number;
@@ -141,7 +141,18 @@ export interface IngestResult extends SnapshotHead {
   warnings: string[];
   excluded: ExcludedContracts;
   stored: boolean;
+  /** Per-expiration events this snapshot created (the book's are counted in eventReport.fired.book). */
   events: number;
+  /** The comparison with the confirmed states (null: the snapshot was stored before, or is not the newest). */
+  eventReport: EventReportJson | null;
+}
+
+/** A snapshot that became its symbol's newest, as onNewestSnapshot tells it. */
+export interface NewestSnapshot {
+  symbol: string;
+  snapshotId: number;
+  quoteTime: string;
+  spot: number;
 }
 
 /** Which symbol's snapshots changed (null: possibly any, e.g. another process stored one, or r changed). */
@@ -175,13 +186,4 @@ export function resolveExpirations<T>(loaded: LoadedChain, param: 'expiration' |
     if (!(error instanceof UnknownExpirationError)) throw error;
     return failure({ kind: 'unknown-expiration', symbol: loaded.symbol, param, unknown: error.expirations, available: error.available });
   }
-}
-
-export function eventId(draft: EventDraft): string {
-  const side = draft.eventType === 'wall' ? draft.wallType : '';
-  return `ev_${createHash('sha256').update([draft.ticker, draft.expiration, draft.eventType, side, draft.timestamp].join('|')).digest('hex').slice(0, 24)}`;
-}
-
-export function withDte(id: string, draft: EventDraft, today: string): ExposureEvent {
-  return { ...draft, id, dte: daysBetween(today, draft.expiration), eventDte: daysBetween(dateInZone(Date.parse(draft.timestamp), NEW_YORK), draft.expiration) };
 }

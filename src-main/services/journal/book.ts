@@ -127,6 +127,9 @@ export class JournalBook {
     private readonly settings: () => BookSettings,
   ) {}
 
+  /** The snapshots' spot at an instant (a naked call's collateral at entry: collateral.ts). */
+  private readonly spotAt = (underlying: string, atMs: number) => this.marks.spotAt(underlying, atMs);
+
   /** Drops what depends on the snapshots, the rate, the zone or the journal when one of them changed. */
   private refresh(base: Ledger): void {
     const generation = this.generations.snapshots();
@@ -158,19 +161,21 @@ export class JournalBook {
     const inferred = this.settle(base.positions, Infinity).inferred;
     const signature = inferred.map((i) => `${i.transaction.id}@${i.evidenceMs}@${i.transaction.tradeDay}`).join(',');
     const previous = this.previous;
-    if (previous !== null && previous.base === base && previous.signature === signature) {
+    // Naked calls' Reg T collateral reads the snapshots' spot at entry: a ledger with them is built again with the lookup.
+    const spots = base.regTCloses > 0;
+    if (previous !== null && previous.base === base && previous.signature === signature && !spots) {
       this.complete = { ...previous, inferred, byId: new Map(inferred.map((i) => [i.transaction.id, i])) };
       return this.complete;
     }
     let ledger = base;
-    if (inferred.length > 0 || base.checkpoints === undefined) {
+    if (inferred.length > 0 || base.checkpoints === undefined || spots) {
       const rowids: number[] = [];
       const rows = this.index.readTransactions(() => true, rowids);
       for (const item of inferred) {
         rows.push(item.transaction);
         rowids.push(-1);
       }
-      ledger = withRowids(buildLedger(rows, { reportingCurrency: base.reportingCurrency, checkpointEvery: CHECKPOINT_EVERY }), rowids);
+      ledger = withRowids(buildLedger(rows, { reportingCurrency: base.reportingCurrency, checkpointEvery: CHECKPOINT_EVERY, spotAt: this.spotAt }), rowids);
       // The base's own checkpoints are of rows without the inferred ones: of no use now.
       delete base.checkpoints;
     }
@@ -317,7 +322,7 @@ export class JournalBook {
     const rows = this.index.readTransactions((tx) => ours(tx) && (everything || instantOf(tx) <= asOfMs));
     const inferred = complete.inferred.filter((i) => ours(i.transaction) && i.evidenceMs <= asOfMs && instantOf(i.transaction) <= asOfMs);
     for (const item of inferred) rows.push(item.transaction);
-    const options = { reportingCurrency: complete.base.reportingCurrency, timeline };
+    const options = { reportingCurrency: complete.base.reportingCurrency, timeline, spotAt: this.spotAt };
     let ledger = buildLedger(rows, options);
     const extra = this.settle(ledger.positions, asOfMs).inferred;
     if (extra.length > 0) {

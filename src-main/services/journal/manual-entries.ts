@@ -317,6 +317,8 @@ export class ManualEntries {
       skippedReasons: [],
       warnings: [],
       warningCount: 0,
+      merged: [],
+      mergedCount: 0,
     };
     this.imports.recount({ id: importId, rows, imported: rows, report_json: JSON.stringify(record) });
   }

@@ -79,6 +79,17 @@ export class JournalMarks {
     return found === undefined ? null : this.marksOf(found.id);
   }
 
+  /** The spot and quote time of the newest snapshot at or before the instant, read from its head (no chain prepared). */
+  spotAt(symbol: string, atMs: number): { spot: number; quoteTime: string } | null {
+    let found: Stamp | undefined;
+    for (const stamp of this.stampsOf(symbol)) {
+      if (stamp.ms > atMs) break;
+      found = stamp;
+    }
+    const head = found === undefined ? null : this.snapshots.headById(found.id);
+    return head === null ? null : { spot: head.spot, quoteTime: head.quoteTime };
+  }
+
   /** The first snapshot of the symbol quoted in [fromMs, toMs], with its instant. */
   firstBetween(symbol: string, fromMs: number, toMs: number): { marks: UnderlyingMarks; ms: number } | null {
     const stamp = this.stampsOf(symbol).find((s) => s.ms >= fromMs && s.ms <= toMs);

@@ -7,6 +7,7 @@ import { isoInstant } from '../../../src-shared/calendar';
 import { campaignFigures, markAgeDays, markPosition, positionsByChain, type UnderlyingMarks } from '../../../src-shared/journal/book';
 import type { BookLedger } from '../../../src-shared/journal/checkpoints';
 import type { ChainRecord } from '../../../src-shared/journal/index';
+import { isCampaign } from '../../../src-shared/journal/chains';
 import type { Account } from '../../../src-shared/journal/model';
 import { dateInZone, parseDateTimeInZone, zonedTimeToMs } from '../../../src-shared/zone';
 import type { JournalBook } from './book';
@@ -135,6 +136,7 @@ export class JournalBookReads {
     const chains = ledger.chains
       .filter(
         (c) =>
+          isCampaign(c) &&
           (query.accountId === undefined || c.accountId === query.accountId) &&
           (symbol === undefined || c.underlying === symbol) &&
           (query.status === undefined || (query.status === 'open') === (c.closeDay === null)),

@@ -137,6 +137,8 @@ export class JournalService {
       skippedReasons: result.skippedReasons,
       warnings: result.warnings,
       warningCount: result.warningCount,
+      merged: result.merged,
+      mergedCount: result.mergedCount,
     };
     return this.store(result.broker, result.source, result.transactions, result.rows, notes, filename);
   }

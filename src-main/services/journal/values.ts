@@ -25,6 +25,9 @@ export interface ImportRecord {
   /** The first lines of each warning. */
   warnings: Array<{ line: number | null; message: string }>;
   warningCount: number;
+  /** Rows merged into one transaction (the first groups), and every row merged away. */
+  merged: Array<{ lines: number[]; reason: string }>;
+  mergedCount: number;
 }
 
 export interface ImportRequest {

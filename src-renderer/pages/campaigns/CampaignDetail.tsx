@@ -96,8 +96,7 @@ export function CampaignDetail({ id, listQuery }: { id: string; listQuery: Recor
             sub={
               <>
                 <AnnualizedText campaign={c} long /> · peak {fmtMoney(c.collateralPeak, currency)}
-                {/* Ready for the server's collateral rule (issue 18's server part; not in the contract yet). */}
-                {typeof (c as { collateralRule?: unknown }).collateralRule === 'string' && <> · {(c as { collateralRule?: string }).collateralRule}</>}
+                <span data-testid="collateral-rule"> · {c.collateralRule}</span>
               </>
             }
           />

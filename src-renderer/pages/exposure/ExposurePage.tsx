@@ -2,6 +2,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { FORMULA_OPTIONS, type Formula } from '../../../src-shared/api/constants';
 import { ImportOrDemo } from '../../components/DemoButton';
+import { useRefreshNow } from '../../components/RefreshNow';
 import { DemoBadge, EmptyState, ErrorBanner, Loading, Options, PageHead, Panel, Segmented } from '../../components/ui';
 import { fmtCount, fmtDateTime, fmtInt, fmtPrice } from '../../format';
 import { navigate, useApi, useAsync, type Route } from '../../hooks';
@@ -12,7 +13,6 @@ import { HistoryPanel } from './HistoryPanel';
 import { KeyNumbers } from './KeyNumbers';
 import { OpenInterestPanel } from './OpenInterestPanel';
 import { ProfilePanel } from './ProfilePanel';
-import { useRefreshNow } from './RefreshNow';
 import { RollOffPanel } from './RollOffPanel';
 import { ALL_EXPIRATIONS, dteOf, scopeQuery, type DteMode, type ScopeMode } from './scope';
 import { SnapshotPicker } from './SnapshotPicker';
@@ -197,7 +197,12 @@ export function ExposurePage({ route }: { route: Route }) {
       {!g && !gex.error && <Loading label="Computing exposure…" />}
       {g && <KeyNumbers gex={g} nearest={nearest} />}
       {g && <StrikeExposurePanel gex={g} nearest={nearest} />}
-      {g && g.data.length === 0 && dte === '0dte' && <p className="muted pad">No expiration of the quote day in this snapshot.</p>}
+      {g && g.emptyScope !== null && (
+        <p className="muted pad" data-testid="empty-scope">
+          {g.emptyScope}
+        </p>
+      )}
+      {g && g.emptyScope === null && g.data.length === 0 && dte === '0dte' && <p className="muted pad">No expiration of the quote day in this snapshot.</p>}
       {g && activeSymbol !== '' && (
         <div className="grid-2">
           <ProfilePanel symbol={activeSymbol} formula={formula} scope={scopeParams} snapshot={selected} unit={g.meta.unit} />

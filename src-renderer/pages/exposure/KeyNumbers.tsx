@@ -29,9 +29,16 @@ export function KeyNumbers({ gex, nearest }: { gex: GexResponseT; nearest: Expir
         label="Total GEX"
         value={<span className={gex.totalGEX >= 0 ? 'pos' : 'neg'}>{fmtExposure(gex.totalGEX, unit)}</span>}
         sub={
-          <Badge tone={gex.gammaZone === 'positive' ? 'pos' : 'neg'} title={gex.gammaZone === 'positive' ? 'Dealers long gamma: they dampen moves' : 'Dealers short gamma: they amplify moves'}>
-            {gex.gammaZone} gamma
-          </Badge>
+          gex.emptyScope !== null ? (
+            // An empty scope has no zone: "positive gamma" over no contract misled (issue 18).
+            <Badge tone="warn" title={gex.emptyScope}>
+              no contract in scope
+            </Badge>
+          ) : (
+            <Badge tone={gex.gammaZone === 'positive' ? 'pos' : 'neg'} title={gex.gammaZone === 'positive' ? 'Dealers long gamma: they dampen moves' : 'Dealers short gamma: they amplify moves'}>
+              {gex.gammaZone} gamma
+            </Badge>
+          )
         }
       />
       <Stat

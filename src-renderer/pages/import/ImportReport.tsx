@@ -99,6 +99,19 @@ function ChainReport({ filename, result: r }: { filename: string; result: ChainP
       <p>
         {r.symbol} · spot {fmtPrice(r.spot)} · {fmtCount(r.contracts, 'contract')} · {fmtCount(r.expirations, 'expiration')} · quoted {fmtDateTime(r.quoteTime)} · {fmtCount(r.events, 'new event')}
       </p>
+      {r.eventReport !== null && (
+        <details className="small" data-testid="chain-event-report">
+          <summary>
+            Events: {r.eventReport.lines[0]}
+            {r.eventReport.fired.book > 0 && ` · the book: ${fmtCount(r.eventReport.fired.book, 'event')}`}
+          </summary>
+          <ul className="comparison-lines">
+            {r.eventReport.lines.slice(1).map((line) => (
+              <li key={line}>{line.trim()}</li>
+            ))}
+          </ul>
+        </details>
+      )}
       {r.excluded.expired + r.excluded.adjusted + r.excluded.unusableIv > 0 && (
         <p className="muted small" data-testid="chain-excluded">
           Left out of the exposure figures:{' '}
@@ -122,24 +135,16 @@ function ChainReport({ filename, result: r }: { filename: string; result: ChainP
 }
 
 /**
- * Rows the importer merged into another row's transaction (a special dividend's or a symbol change's pair), as a
- * server that itemises them sends them (`merged`: not in the contract yet, issue 18); an older report has none.
+ * The rows read that no other count shows: the rows merged into another row's transaction (a symbol change's or a
+ * special dividend's pair), listed by the server, so the numbers add up on screen (212 read = 210 imported + 2
+ * merged); a report stored before the server listed them shows the difference, said as such.
  */
-type MergedRows = { lines: number[]; reason: string };
-type ReportWithMerged = ImportReportT & { merged?: MergedRows[] };
-
-/**
- * The rows read that no count shows: merged ones when the server lists them, else the difference, so the numbers add
- * up on screen (212 read = 210 imported + 2 merged) instead of leaving two rows unexplained.
- */
-function MergedLine({ report }: { report: ReportWithMerged }) {
-  const merged = report.merged;
-  if (merged !== undefined) {
-    if (merged.length === 0) return null;
-    const rows = merged.reduce((n, m) => n + m.lines.length, 0);
+function MergedLine({ report }: { report: ImportReportT }) {
+  if (report.mergedCount > 0) {
     return (
       <p className="small" data-testid="import-merged">
-        {fmtCount(rows, 'row')} merged into {fmtCount(merged.length, 'transaction')}: {merged.map((m) => `lines ${m.lines.join(' + ')} (${m.reason})`).join('; ')}.
+        {fmtCount(report.mergedCount, 'row')} merged into another row&apos;s transaction: {report.merged.map((m) => `lines ${m.lines.join(' + ')} (${m.reason})`).join('; ')}
+        {report.merged.length > 0 ? '.' : ''}
       </p>
     );
   }
@@ -148,19 +153,18 @@ function MergedLine({ report }: { report: ReportWithMerged }) {
   return (
     <p className="small muted" data-testid="import-merged">
       {fmtCount(unaccounted, 'row')} read {unaccounted === 1 ? 'is' : 'are'} in none of these counts: rows the importer merged into another row&apos;s transaction (the two rows of a
-      symbol change or a special dividend become one), or rows that hold no transaction. This server does not list which.
+      symbol change or a special dividend become one), or rows that hold no transaction. This import&apos;s report does not list which.
     </p>
   );
 }
 
-function BrokerReport({ filename, report: r, onUndo }: { filename: string; report: ReportWithMerged; onUndo: (id: number) => void }) {
-  const merged = r.merged?.reduce((n, m) => n + m.lines.length, 0);
+function BrokerReport({ filename, report: r, onUndo }: { filename: string; report: ImportReportT; onUndo: (id: number) => void }) {
   const numbers: Array<[string, number, string]> = [
     ['Rows read', r.rows, ''],
     ['Imported', r.imported, 'pos'],
     ['Duplicates', r.duplicates, ''],
     ['Skipped', r.skippedCount, ''],
-    ...(merged === undefined ? [] : [['Merged', merged, ''] as [string, number, string]]),
+    ...(r.mergedCount > 0 ? [['Merged', r.mergedCount, ''] as [string, number, string]] : []),
     ['Warnings', r.warningCount, r.warningCount > 0 ? 'warn' : ''],
   ];
   // A report keeps the first lines of each reason (docs/importers.md §Bounded): say so when it lists fewer.

@@ -70,22 +70,24 @@ function MarkCell({ position }: { position: PositionJson }) {
   return <span title={`${mark.source === 'mid' ? 'bid/ask mid' : 'spot'} at ${fmtDateTime(mark.quoteTime)}`}>{price}</span>;
 }
 
-/**
- * A position's alerts as the server will send them (issue 18's server part, not in the contract yet: `alerts:
- * [{kind, message}]`): a badge beside the instrument, the messages in its tooltip.
- */
-type Alerts = { alerts?: ReadonlyArray<{ kind: string; message: string }> };
+/** A position event's kind in two words. */
+function alertLabel(kind: string | undefined): string {
+  if (kind === 'position_crossed') return 'level crossed';
+  if (kind === 'position_within') return 'level near';
+  return (kind ?? 'alert').replace(/_/g, ' ');
+}
 
-function Instrument({ position }: { position: PositionJson & Alerts }) {
-  const alerts = Array.isArray(position.alerts) ? position.alerts : [];
+/** A position's alerts (issue 18: position events of its strike): a badge beside the instrument, the messages in its tooltip. */
+function Instrument({ position }: { position: PositionJson }) {
+  const alerts = position.alerts ?? [];
   return (
     <span title={fmtSymbol(position.symbol)}>
       {instrumentLabel(position)}
       {alerts.length > 0 && (
         <>
           {' '}
-          <Badge tone="warn" title={alerts.map((a) => a.message).join('\n')}>
-            {alerts.length === 1 ? (alerts[0]?.kind ?? 'alert').replace(/_/g, ' ') : fmtCount(alerts.length, 'alert')}
+          <Badge tone="warn" title={alerts.map((a) => `${fmtDateTime(a.timestamp)}: ${a.message}`).join('\n')}>
+            <span data-testid="position-alert">{alerts.length === 1 ? alertLabel(alerts[0]?.kind) : fmtCount(alerts.length, 'alert')}</span>
           </Badge>
         </>
       )}

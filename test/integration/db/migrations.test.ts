@@ -195,6 +195,24 @@ describe('migrations', () => {
     expect(generation(), 'writes to other tables leave it').toBe(3);
   });
 
+  it('011 position alerts: adds position_alert_state and event_explanations; the book needs no table (expiration key "book")', () => {
+    const path = join(tempDir(), 'a.db');
+    const v10 = open(path, 10).db;
+    expect(tables(v10)).not.toContain('position_alert_state');
+    v10.prepare("INSERT INTO exposure_state VALUES ('SPX', 'book', 'positive', 4700, 4600, '2026-01-02T21:00:00.000Z')").run();
+    v10.close();
+    opened.pop();
+    const { db } = open(path, 11);
+    expect(userVersion(db)).toBe(11);
+    expect(tables(db)).toEqual(expect.arrayContaining(['position_alert_state', 'event_explanations']));
+    expect(db.prepare("SELECT expiration FROM exposure_state WHERE ticker = 'SPX'").pluck().get(), 'states stored before stay').toBe('book');
+    const insert = db.prepare('INSERT INTO position_alert_state VALUES (?, ?, ?, ?, ?)');
+    insert.run('SPX', 'a|2026-02-20|P|4700|putWall', 'below', 1, '2026-01-02T21:00:00.000Z');
+    expect(() => insert.run('SPX', 'a|2026-02-20|P|4700|putWall', 'above', 0, 'x'), 'one state per (ticker, key)').toThrow();
+    expect(() => insert.run('SPX', 'k2', 'sideways', 0, 'x'), 'a side is above or below').toThrow();
+    expect(() => insert.run('SPX', 'k3', 'above', 2, 'x'), 'near is 0 or 1').toThrow();
+  });
+
   it('backs up to a file that opens at the old version', () => {
     const dir = tempDir();
     const path = join(dir, 'a.db');

@@ -200,7 +200,42 @@ describe('POST /v1/chains/refresh', () => {
     expect(response.statusCode).toBe(409);
     expect(response.json()).toMatchObject({ code: 'SOURCE_NOT_CONFIGURED', detail: expect.stringMatching(/base URL/) });
     expect(requests).toEqual([]);
+    // A body is not part of the request: whatever is sent, the answer is the route's, never a 5xx.
+    for (const [type, payload] of [['application/json', '{"symbols": ["X"]'], ['text/csv', 'a,b'], ['application/x-www-form-urlencoded', 'a=1']]) {
+      const withBody = await t.request({ method: 'POST', url: '/v1/chains/refresh', headers: { 'content-type': type ?? '' }, payload: payload ?? '' });
+      expect(withBody.statusCode, `${type}: ${withBody.body}`).toBeLessThan(500);
+      expect(withBody.headers['content-type']).toMatch(/^application\/problem\+json/);
+    }
   });
+});
+
+describe('the watchlist of a big book', () => {
+  it('lists the setting first, each held underlying once, and stops at 50, naming the rest', async () => {
+    const t = await buildTestApp({ clock });
+    try {
+      await settings(t, { onlineSource: { enabled: false, baseUrl, watchlist: ['SPY', 'qqq', 'SPY'], intervalSeconds: 300 } });
+      // Letters only: a trailing digit marks an adjusted root (AMD1), whose chain is the underlying's (AMD).
+      const tickers = Array.from({ length: 55 }, (_, i) => `T${String.fromCharCode(65 + Math.floor(i / 26))}${String.fromCharCode(65 + (i % 26))}`);
+      const put = (symbol: string) => ({ account: 'Big book', date: '2099-11-02', type: 'SELL_TO_OPEN', symbol, expiration: '2099-12-17', strike: 95, right: 'P', quantity: 1, price: 2.1 });
+      const manual = await t.request({
+        method: 'POST',
+        url: '/v1/journal/transactions',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ transactions: [...tickers.map(put), put('SPY'), { ...put('QQQ'), right: 'C', strike: 105 }, put('AMD1')] }),
+      });
+      expect(manual.statusCode, manual.body).toBe(201);
+      const started = await t.request({ method: 'POST', url: '/v1/chains/refresh' });
+      expect(started.statusCode).toBe(202);
+      const pass = started.json<RefreshPassT>();
+      // SPY and QQQ are held too, but listed once, as the setting's; an adjusted root's chain is its underlying's
+      // (AMD1 → AMD); the others fill the places left alphabetically.
+      expect(pass.symbols.map((s) => `${s.symbol}:${s.origin}`)).toEqual(['SPY:watchlist', 'QQQ:watchlist', 'AMD:position', ...tickers.slice(0, 47).map((x) => `${x}:position`)]);
+      expect(pass.omitted).toEqual(tickers.slice(47));
+      await t.ctx.refresh.settled();
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
 });
 
 describe('one pass with a symbol that never answers and one over the size cap', () => {

@@ -131,6 +131,10 @@ describe('tastytrade importer: 20-column six-year history (avion23)', () => {
     const pairs = (bySub('Symbol Change') + bySub('Stock Merger') + bySub('Reverse Split')) / 2;
     expect(pairs, '7 corporate-action pairs in the file').toBe(7);
     expect(result.transactions).toHaveLength(1082 - pairs);
+    // The report says which rows were merged (issue 18: 212 read, 210 imported, two rows unexplained).
+    expect(result.mergedCount, 'one row merged away per pair').toBe(pairs);
+    expect(result.merged).toHaveLength(pairs);
+    expect(result.merged.find((m) => m.lines.includes(237))).toEqual({ lines: [237, 238], reason: 'Symbol Change: VIAC220401P00029000 and PARA220401P00029000 as one SYMBOL_CHANGE' });
   });
 
   it('counts per type follow the file’s sub types', () => {

@@ -41,9 +41,16 @@ interface OpenStream {
   close: () => void;
 }
 
+/** A stream ticket bought with `key` (the way the UI opens a stream: EventSource cannot send the header). */
+async function ticketFor(key: string): Promise<string> {
+  const response = await fetch(`${server.apiBaseUrl}/gex/events/stream-ticket`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { ticket: string }).ticket;
+}
+
 async function openStream(auth: { header?: string; token?: string }): Promise<OpenStream> {
   const controller = new AbortController();
-  const query = auth.token === undefined ? '' : `&access_token=${encodeURIComponent(auth.token)}`;
+  const query = auth.token === undefined ? '' : `&ticket=${encodeURIComponent(await ticketFor(auth.token))}`;
   const response = await fetch(`${server.apiBaseUrl}/gex/events/stream?tickers=SSE${query}`, {
     headers: auth.header === undefined ? {} : { authorization: `Bearer ${auth.header}` },
     signal: controller.signal,

@@ -85,6 +85,7 @@ vi.mock('electron', () => {
     session: { defaultSession: { webRequest: { onHeadersReceived: vi.fn((f: Handler) => h.setHeaders(f)) }, setPermissionRequestHandler: vi.fn() } },
     shell: { openPath: vi.fn(async () => ''), openExternal: vi.fn(async () => undefined) },
     clipboard: { writeText: vi.fn() },
+    Notification: Object.assign(vi.fn(), { isSupported: () => false }),
     dialog: { showErrorBox: vi.fn(), showOpenDialog: vi.fn(async () => ({ canceled: true, filePaths: [] })), showMessageBox: vi.fn(async () => ({ response: 0 })) },
   };
 });
@@ -98,7 +99,7 @@ vi.mock('../../../src-main/serve', () => ({
     apiKey: 'sb_test_key',
     keyFilePath: join(options.dataDir, 'api-key'),
     dataDir: options.dataDir,
-    ctx: { exports: { grantFolder: vi.fn((path: string) => ({ folder: 'grant1', path })) } },
+    ctx: { exports: { grantFolder: vi.fn((path: string) => ({ folder: 'grant1', path })) }, exposure: { onEvent: vi.fn(() => () => undefined) }, settings: { notifyPositionAlerts: true } },
     close: vi.fn(
       () =>
         new Promise<void>((resolve) => {

@@ -48,6 +48,14 @@ describe('the demo journal on the demo market', () => {
     }
   });
 
+  it('has no KO option expiring on Christmas 2026, a market holiday (issue 18), whatever December day it loads on', () => {
+    for (let today = '2026-11-20'; today <= '2027-01-10'; today = addDays(today, 1)) {
+      const { rows } = openBook(today);
+      expect(rows.some((t) => t.underlying === 'KO'), `${today}: KO is no demo market symbol`).toBe(false);
+      expect(rows.filter((t) => t.expiration === '2026-12-25').map((t) => t.symbol), `${today}: nothing expires on 2026-12-25`).toEqual([]);
+    }
+  });
+
   it('trades only the demo market’s symbols, on NYSE trading days, with expirations on trading days', () => {
     for (const today of ['2026-11-26', '2027-01-01', '2026-04-06', '2025-06-30']) {
       const { rows } = openBook(today);

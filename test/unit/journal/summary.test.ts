@@ -62,10 +62,12 @@ describe('yearSummary', () => {
     const stats = yearJson(ledger, 2024).stats;
     expect(stats.expiredOptions, 'two expiration events').toBe(2);
     expect(stats.expiredContracts, '3 + 2 contracts').toBe(5);
-    expect(Object.keys(stats.tradesByType).sort(), 'every type is listed').toEqual([...TRANSACTION_TYPES].sort());
+    expect([...Object.keys(stats.tradesByType), ...Object.keys(stats.otherRowsByType)].sort(), 'every type is listed once').toEqual([...TRANSACTION_TYPES].sort());
     expect(stats.tradesByType.SELL_TO_OPEN).toBe(2);
     expect(stats.tradesByType.EXPIRATION).toBe(2);
-    expect(stats.tradesByType.DEPOSIT).toBe(1);
+    // A deposit is not a trade (issue 18: it was counted under "Trades by type").
+    expect(stats.tradesByType.DEPOSIT).toBeUndefined();
+    expect(stats.otherRowsByType.DEPOSIT).toBe(1);
     expect(stats.tradesByType.BUY).toBe(0);
     expect(stats.trades).toBe(2);
     expect(stats.totalPremium, '150 + 80').toBe(230);

@@ -1,14 +1,14 @@
 /**
- * "Refresh now" (docs/ui.md §Exposure): one pass of the online source over the watchlist and the open positions'
+ * "Refresh now" (docs/ui.md §Refresh now), on the Exposure and Positions pages: one pass of the online source over the watchlist and the open positions'
  * underlyings (POST /v1/chains/refresh), followed by polling GET /v1/chains/refresh until every symbol is stored or
  * failed. A pass already running (another window, a script) is followed, not started twice.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { RefreshPassT } from '../../../src-shared/api/schemas';
-import { ApiError } from '../../api/client';
-import { Badge, colClass, DataTable, ErrorBanner, Panel } from '../../components/ui';
-import { fmtCount, fmtDateTime, fmtInt } from '../../format';
-import { navigate, useApi } from '../../hooks';
+import type { RefreshPassT } from '../../src-shared/api/schemas';
+import { ApiError } from '../api/client';
+import { Badge, colClass, DataTable, ErrorBanner, Panel } from './ui';
+import { fmtCount, fmtDateTime, fmtInt } from '../format';
+import { navigate, useApi } from '../hooks';
 
 const POLL_MS = 500;
 

@@ -1,0 +1,129 @@
+/**
+ * Alerts on your strikes (issue 18; docs/exposure.md §Events, "Alerts on your strikes"): when a snapshot becomes its
+ * underlying's newest, the short options of that underlying (the journal worker's positions as of now) are held
+ * against the default /gex scope's levels of the previous and the new snapshot (their stored history points), and the
+ * position events found are stored and streamed like the others. Runs after the snapshot's own write, one snapshot
+ * at a time: the journal read happens outside any write turn, the states and events take one short turn.
+ */
+import type { Database } from 'better-sqlite3';
+import type { GexHistoryPoint } from '../../../src-shared/exposure/index';
+import {
+  evaluatePositionAlerts,
+  positionAlertText,
+  type DealerLevelValues,
+  type OptionPositionInput,
+  type PositionLevelState,
+} from '../../../src-shared/exposure/position-alerts';
+import { GexHistoryRepository } from '../../db/gex-history';
+import { PositionAlertStateRepository } from '../../db/position-alerts';
+import { SnapshotRepository } from '../../db/snapshots';
+import type { WriteQueue } from '../../db/writes';
+import type { Settings } from '../../settings';
+import { nowDate, type Clock } from '../../clock';
+import { NEW_YORK, todayIn } from '../../../src-shared/zone';
+import { DEFAULT_SCOPE, scopeKey } from './compute';
+import type { ExposureEvent } from './events';
+import type { ExposureService, NewestSnapshot } from './service';
+import type { JournalApi } from '../journal/client';
+
+function levelsOf(point: GexHistoryPoint | undefined): DealerLevelValues | null {
+  if (point === undefined) return null;
+  return { gammaFlip: point.gammaInflection, callWall: point.callWall?.strike ?? null, putWall: point.putWall?.strike ?? null };
+}
+
+export interface PositionAlertDeps {
+  db: Database;
+  exposure: Pick<ExposureService, 'onNewestSnapshot' | 'eventStore' | 'publishEvent'>;
+  journal: Pick<JournalApi, 'positions'>;
+  writes: WriteQueue;
+  settings: () => Pick<Settings, 'positionAlertDistancePct'>;
+  clock: Clock;
+  log?: (line: string) => void;
+}
+
+export class PositionAlerts {
+  private queue: Promise<void> = Promise.resolve();
+  private readonly states: PositionAlertStateRepository;
+  private readonly history: GexHistoryRepository;
+  private readonly snapshots: SnapshotRepository;
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly deps: PositionAlertDeps) {
+    this.states = new PositionAlertStateRepository(deps.db);
+    this.history = new GexHistoryRepository(deps.db);
+    this.snapshots = new SnapshotRepository(deps.db);
+    this.unsubscribe = deps.exposure.onNewestSnapshot((snapshot) => {
+      this.queue = this.queue
+        .then(() => this.evaluate(snapshot))
+        .then(
+          () => undefined,
+          (error: unknown) => deps.log?.(`[alerts] ${snapshot.symbol}: ${String(error)}`),
+        );
+    });
+  }
+
+  /** Resolves once every snapshot heard of so far is evaluated (tests; closing). */
+  idle(): Promise<void> {
+    return this.queue;
+  }
+
+  close(): Promise<void> {
+    this.unsubscribe();
+    return this.queue;
+  }
+
+  private isNewest(snapshot: NewestSnapshot): boolean {
+    return this.snapshots.list(snapshot.symbol)[0]?.id === snapshot.snapshotId;
+  }
+
+  /** The short options of an underlying, open now. */
+  private async shortOptions(symbol: string): Promise<OptionPositionInput[]> {
+    const read = await this.deps.journal.positions({ symbol });
+    if (!read.ok) return [];
+    const list: OptionPositionInput[] = [];
+    for (const { position: p } of read.value.positions) {
+      if (!p.isOption || p.underlying !== symbol || p.quantity >= 0 || p.expiration === null || p.strike === null || p.right === null) continue;
+      list.push({ accountId: p.accountId, symbol: p.symbol, expiration: p.expiration, strike: p.strike, right: p.right, quantity: p.quantity });
+    }
+    return list;
+  }
+
+  async evaluate(snapshot: NewestSnapshot): Promise<ExposureEvent[]> {
+    // Snapshots stored in a burst (the demo, a refresh): only the newest is worth a journal read.
+    if (!this.isNewest(snapshot)) return [];
+    const positions = await this.shortOptions(snapshot.symbol);
+    const today = todayIn(NEW_YORK, nowDate(this.deps.clock));
+    const created = await this.deps.writes.run(() => {
+      const stored = this.states.forTicker(snapshot.symbol);
+      // Nothing short and nothing remembered: no write at all (the common case for an index you do not trade).
+      if (positions.length === 0 && stored.length === 0) return [];
+      // A newer snapshot came in meanwhile: it is evaluated in its turn, against the states as they are.
+      if (!this.isNewest(snapshot)) return [];
+      const heads = this.snapshots.list(snapshot.symbol);
+      const previousId = heads[1]?.id;
+      const points = this.history.points(previousId === undefined ? [snapshot.snapshotId] : [snapshot.snapshotId, previousId], scopeKey(DEFAULT_SCOPE));
+      const after = levelsOf(points.get(snapshot.snapshotId));
+      if (after === null) return [];
+      const previous = new Map<string, PositionLevelState>(stored.map((row) => [row.key, { side: row.side === 'below' ? 'below' : 'above', near: row.near === 1 }]));
+      const { alerts, states } = evaluatePositionAlerts(
+        {
+          ticker: snapshot.symbol,
+          timestamp: snapshot.quoteTime,
+          spotPrice: snapshot.spot,
+          positions,
+          before: levelsOf(previousId === undefined ? undefined : points.get(previousId)),
+          after,
+          distancePct: this.deps.settings().positionAlertDistancePct,
+        },
+        previous,
+      );
+      this.states.replace(
+        snapshot.symbol,
+        [...states].map(([key, state]) => ({ ticker: snapshot.symbol, key, side: state.side, near: state.near ? 1 : 0, quote_time: snapshot.quoteTime })),
+      );
+      return alerts.flatMap((alert) => this.deps.exposure.eventStore.insert({ ...alert, explanation: positionAlertText(alert) }, today) ?? []);
+    });
+    for (const event of created) this.deps.exposure.publishEvent(event);
+    return created;
+  }
+}
