@@ -4,7 +4,7 @@ import type { ChainRecord, ChainStep } from '../../../src-shared/journal/index';
 import type { CampaignFigures, MarkedPosition } from '../../../src-shared/journal/book';
 import type { Account, Transaction } from '../../../src-shared/journal/model';
 import type { ImporterId, ParseResult } from '../../importers/types';
-import type { InferredExpiration, NeedsAttention } from './book';
+import type { InferredExpiration, NeedsAttention } from './expiry-settlement';
 
 /** The record of one import: what was read, stored, found twice, skipped, and worth knowing. */
 export interface ImportRecord {
