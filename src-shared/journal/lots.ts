@@ -4,21 +4,12 @@
  * Conventions: docs/journal.md §Lots and realized P&L.
  */
 import { innerMap, type ChainBook, type ChainSlot } from './chains';
-import type { OptionRight, Transaction } from './model';
+import type { PositionInstrument, Transaction } from './model';
 
 /** Quantities below this are zero (fractional shares leave float residues after subtraction). */
 export const QTY_EPSILON = 1e-9;
 
-export interface OpenPosition {
-  accountId: string;
-  symbol: string;
-  underlying: string;
-  currency: string;
-  isOption: boolean;
-  expiration: string | null;
-  strike: number | null;
-  right: OptionRight | null;
-  multiplier: number;
+export interface OpenPosition extends PositionInstrument {
   /** The chain (campaign) the position belongs to. */
   chainId: string | null;
   /** Signed: + long, − short. */
@@ -36,16 +27,7 @@ export interface Lot {
   openDay: string;
 }
 
-export interface Position {
-  accountId: string;
-  symbol: string;
-  underlying: string;
-  currency: string;
-  isOption: boolean;
-  right: OptionRight | null;
-  expiration: string | null;
-  strike: number | null;
-  multiplier: number;
+export interface Position extends PositionInstrument {
   /** +1 long, −1 short, 0 flat. */
   side: number;
   qty: number;
