@@ -57,6 +57,27 @@ export function prorate(amountMinor: number, part: number, whole: number): numbe
   return Math.round((amountMinor * part) / whole);
 }
 
+/** One FIFO slice of a close: the lot's and the exit's shares of `take` units, and the slice's realized P&L. */
+export interface FifoSlice {
+  entryGross: number;
+  entryCosts: number;
+  exitGross: number;
+  exitCosts: number;
+  pnlMinor: number;
+}
+
+/**
+ * `take` units of `lot` closed against what is left of an exit (`restQty` units for `restGrossMinor`, unsigned, and
+ * `restCostsMinor`), on a position of `side`: net of the costs of both legs, each prorated.
+ */
+export function fifoSlice(lot: Pick<Lot, 'qty' | 'grossMinor' | 'costsMinor'>, side: number, take: number, restQty: number, restGrossMinor: number, restCostsMinor: number): FifoSlice {
+  const entryGross = prorate(lot.grossMinor, take, lot.qty);
+  const entryCosts = prorate(lot.costsMinor, take, lot.qty);
+  const exitGross = prorate(restGrossMinor, take, restQty);
+  const exitCosts = prorate(restCostsMinor, take, restQty);
+  return { entryGross, entryCosts, exitGross, exitCosts, pnlMinor: (side > 0 ? exitGross - entryGross : entryGross - exitGross) - entryCosts - exitCosts };
+}
+
 /**
  * The value of a fill as the broker booked it: the cash plus the costs of a sell, minus the cash less the
  * costs of a buy. The per-share price alone is rounded to 4 decimals and loses cents on a large fill (853.81
@@ -149,11 +170,8 @@ export class PositionBook {
       const lot = pos.lots[pos.head];
       if (!lot) break;
       const take = Math.min(lot.qty, remQty);
-      const entryGross = prorate(lot.grossMinor, take, lot.qty);
-      const entryCosts = prorate(lot.costsMinor, take, lot.qty);
-      const exitGross = prorate(remGross, take, remQty);
-      const exitCosts = prorate(remCosts, take, remQty);
-      sink.bookRealized(pos, day, (side > 0 ? exitGross - entryGross : entryGross - exitGross) - entryCosts - exitCosts, side < 0);
+      const { entryGross, entryCosts, exitGross, exitCosts, pnlMinor } = fifoSlice(lot, side, take, remQty, remGross, remCosts);
+      sink.bookRealized(pos, day, pnlMinor, side < 0);
       lot.qty -= take;
       lot.grossMinor -= entryGross;
       lot.costsMinor -= entryCosts;
