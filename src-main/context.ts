@@ -74,8 +74,8 @@ export function appVersion(): string {
   // From the sources (src-main/) or the bundle (out/node/), package.json is one or two folders up.
   for (const relative of ['../package.json', '../../package.json']) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'strikebook' && pkg.version) return pkg.version;
+      const pkg: unknown = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8'));
+      if (typeof pkg === 'object' && pkg !== null && 'name' in pkg && pkg.name === 'strikebook' && 'version' in pkg && typeof pkg.version === 'string' && pkg.version !== '') return pkg.version;
     } catch {
       // Not there: try the next candidate.
     }

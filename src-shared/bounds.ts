@@ -4,6 +4,7 @@
  * 100,000, a 10,000-share lot of a $700,000 stock), narrow enough that sums stay exact and dates stay dates: the
  * importers took years 0000 and 9999, a strike of 1e300 and a quantity of 1e-320.
  */
+import { MINOR_PER_UNIT } from './money';
 
 /** Calendar years of trade dates, expirations and quote times. */
 export const MIN_YEAR = 1900;
@@ -21,7 +22,7 @@ export const MAX_QUANTITY = 1e12;
  * so nine such values still sum exactly in a double (2^53 ≈ 9.007e15); no real trade comes near it.
  */
 export const MAX_MONEY_UNITS = 1e11;
-export const MAX_MONEY_MINOR = MAX_MONEY_UNITS * 10_000;
+export const MAX_MONEY_MINOR = MAX_MONEY_UNITS * MINOR_PER_UNIT;
 
 /** Contract multipliers: above 0 (bonds are 0.01), at most a million. */
 export const MAX_MULTIPLIER = 1e6;

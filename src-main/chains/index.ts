@@ -63,18 +63,15 @@ export function parseChainFile(text: string, options: ChainParseOptions = {}): C
     if (first === '{' || first === '[') return parseJsonChain(body, options);
   }
   const format = options.format === undefined || options.format === 'auto' ? detectChainFormat(text) : options.format;
-  switch (format) {
-    case 'cboe-csv':
-      return parseCboeCsv(body, options);
-    case 'cboe-json':
-      return parseCboeJson(body, options);
-    case 'schwab-json':
-      return parseSchwabJson(body, options);
-    case 'yfinance-csv':
-      return parseYfinanceCsv(body, options);
-    case 'generic-json':
-      return parseGenericJson(body, options);
-    case 'generic-csv':
-      return parseGenericCsv(body, options);
-  }
+  return PARSERS[format](body, options);
 }
+
+/** The parser of each format (a format named by the request, or detected). */
+const PARSERS: Record<Exclude<ChainFormat, 'auto'>, (body: string, options: ChainParseOptions) => ChainParseResult> = {
+  'cboe-csv': parseCboeCsv,
+  'cboe-json': parseCboeJson,
+  'schwab-json': parseSchwabJson,
+  'yfinance-csv': parseYfinanceCsv,
+  'generic-json': parseGenericJson,
+  'generic-csv': parseGenericCsv,
+};

@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { GexHistoryPoint } from '../../src-shared/exposure/index';
 import { sql, Table, type SqlValue } from './sql';
+import { storedHistoryPoint } from './stored-json';
 
 /** A row of `gex_history` (migration 007): one snapshot's /gex/history point in one scope, as JSON. */
 export type GexHistoryRow = {
@@ -37,8 +38,9 @@ export class GexHistoryRepository {
     if (snapshotIds.length === 0) return found;
     const query = sql`SELECT snapshot_id, point FROM gex_history WHERE scope = ${scope} AND snapshot_id IN ${sql.list(snapshotIds)}`;
     for (const row of this.db.prepare<SqlValue[], Pick<GexHistoryRow, 'snapshot_id' | 'point'>>(query.text).all(...query.params)) {
-      // The point is the JSON this repository wrote (insert).
-      found.set(row.snapshot_id, JSON.parse(row.point) as GexHistoryPoint);
+      // The JSON this repository wrote (insert); a point that does not read as one is missing: computed again.
+      const point = storedHistoryPoint.read(row.point);
+      if (point !== null) found.set(row.snapshot_id, point);
     }
     return found;
   }

@@ -10,7 +10,10 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import type { TSchema } from 'typebox';
 import { isIsoDate } from '../../src-shared/calendar';
 import { parseDateTimeInZone } from '../../src-shared/zone';
-import { ApiError } from './problems';
+import type { Account } from '../../src-shared/journal/model';
+import type { WithJournal } from '../services/journal/service';
+import type { Result } from '../services/result';
+import { ApiError, unwrap } from './problems';
 
 /** The app (and each route plugin) with TypeBox types for request and reply. */
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -166,4 +169,10 @@ export function queryRules(...rules: QueryRule[]): (request: FastifyRequest) => 
       if (problem !== null) throw problem;
     }
   };
+}
+
+/** A journal answer: the presented figures, with the accounts and the demo flag that every journal answer carries. */
+export function journalAnswer<T, P extends object>(result: Result<WithJournal<T>>, present: (value: T) => P): P & { accounts: Account[]; demo: boolean } {
+  const value = unwrap(result);
+  return { ...present(value), accounts: value.accounts, demo: value.demo };
 }

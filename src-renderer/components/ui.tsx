@@ -112,6 +112,19 @@ export function Segmented<T extends string>({ value, options, onChange, label }:
   );
 }
 
+/** The status filter of the campaigns' and the trades' lists (their `status` query). */
+export type StatusFilter = 'open' | 'closed' | 'all';
+
+const STATUS_OPTIONS: ReadonlyArray<{ value: StatusFilter; label: string }> = [
+  { value: 'all', label: 'All' },
+  { value: 'open', label: 'Open' },
+  { value: 'closed', label: 'Closed' },
+];
+
+export function StatusSegmented({ value, onChange }: { value: StatusFilter; onChange: (value: StatusFilter) => void }) {
+  return <Segmented label="Status" value={value} onChange={onChange} options={STATUS_OPTIONS} />;
+}
+
 export function Loading({ label = 'Loading…' }: { label?: string }) {
   return (
     <div className="loading" role="status" aria-live="polite">

@@ -10,13 +10,11 @@ import { PAGE_LIMIT_CAP } from '../../src-shared/api/constants';
 import { AccountSelect } from '../components/AccountSelect';
 import { Pager } from '../components/Pager';
 import { ImportOrDemo } from '../components/DemoButton';
-import { Badge, colClass, DataTable, EmptyState, ErrorBanner, Loading, Money, num, PageHead, Panel, Segmented } from '../components/ui';
+import { Badge, colClass, DataTable, EmptyState, ErrorBanner, Loading, Money, num, PageHead, Panel, StatusSegmented, type StatusFilter } from '../components/ui';
 import { fmtCount, fmtInt, fmtMoney, fmtPct } from '../format';
 import { navigate, routeHash, useApi, useAsync, useRoute } from '../hooks';
 import { CampaignDetail } from './campaigns/CampaignDetail';
 import { AnnualizedText } from './campaigns/returns';
-
-type StatusFilter = 'open' | 'closed' | 'all';
 
 /** The list's state as it stands in the address (`#/campaigns?status=open&accountId=…&page=2&asOf=…`). */
 interface ListState {
@@ -105,16 +103,7 @@ function CampaignList({ state }: { state: ListState }) {
         }
         toolbar={
           <>
-            <Segmented
-              label="Status"
-              value={status}
-              onChange={(value) => go({ status: value })}
-              options={[
-                { value: 'all', label: 'All' },
-                { value: 'open', label: 'Open' },
-                { value: 'closed', label: 'Closed' },
-              ]}
-            />
+            <StatusSegmented value={status} onChange={(value) => go({ status: value })} />
             {asOf !== '' && (
               <button type="button" className="btn btn-small" onClick={() => go({ asOf: '' })} title="The campaigns as they stand now">
                 Now

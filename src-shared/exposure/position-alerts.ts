@@ -97,14 +97,8 @@ function step(state: PositionLevelState, gap: number, distance: number): Positio
   return { side, near };
 }
 
-interface ShortContract {
-  accountId: string;
-  symbol: string;
-  expiration: string;
-  strike: number;
-  right: 'C' | 'P';
-  quantity: number;
-}
+/** A short contract of an account: its positions' contracts summed. */
+type ShortContract = OptionPositionInput;
 
 /** Short, unexpired (as of the quote's New York date) contracts, one per (account, contract), in a fixed order. */
 function shortContracts(positions: readonly OptionPositionInput[], today: string): ShortContract[] {

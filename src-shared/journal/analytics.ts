@@ -8,6 +8,9 @@ import { TRANSACTION_TYPES } from './model';
 import { monthRange, weekRange } from '../calendar';
 import { dateOfQuery as journalDate } from '../zone';
 import type { CurrencyDays, DayAgg, Ledger, SymbolAgg } from './ledger';
+import { emptyTotals, TOTAL_FIELDS, type Totals } from './periods';
+
+export type { Totals } from './periods';
 
 export interface PerformanceQuery {
   period: 'weekly' | 'monthly';
@@ -17,44 +20,8 @@ export interface PerformanceQuery {
   to?: string;
 }
 
-/** The summable part of a day: the same fields, so that a period is the sum of its days. */
-const TOTAL_FIELDS = [
-  'optionsPLMinor',
-  'stockPLMinor',
-  'lockedInMinor',
-  'premiumsMinor',
-  'dividendsMinor',
-  'interestMinor',
-  'feesMinor',
-  'commissionsMinor',
-  'unmatchedCloses',
-  'unmatchedQuantity',
-  'rolls',
-  'rollCreditsMinor',
-  'trades',
-] as const satisfies ReadonlyArray<keyof DayAgg>;
-export type Totals = Pick<DayAgg, (typeof TOTAL_FIELDS)[number]>;
-
 /** The summable part of a symbol's day. */
 const SYMBOL_FIELDS = ['optionsPLMinor', 'stockPLMinor', 'premiumsMinor', 'dividendsMinor', 'interestMinor', 'feesMinor', 'rolls', 'trades'] as const satisfies ReadonlyArray<keyof SymbolAgg>;
-
-function emptyTotals(): Totals {
-  return {
-    optionsPLMinor: 0,
-    stockPLMinor: 0,
-    lockedInMinor: 0,
-    premiumsMinor: 0,
-    dividendsMinor: 0,
-    interestMinor: 0,
-    feesMinor: 0,
-    commissionsMinor: 0,
-    unmatchedCloses: 0,
-    unmatchedQuantity: 0,
-    rolls: 0,
-    rollCreditsMinor: 0,
-    trades: 0,
-  };
-}
 
 /** Adds the fields of `from` into `into` (integers: minor units and counts, exact). */
 function addFields<K extends string>(into: Record<K, number>, from: Readonly<Record<K, number>>, fields: readonly K[]): void {

@@ -14,7 +14,7 @@ import type { CollateralBasis } from './collateral';
 import type { ChainRecord, ChainSlot, SlotState } from './chains';
 import type { LedgerWarnings } from './ledger';
 import type { Lot, OpenPosition, Position } from './lots';
-import { occSymbol, type OptionRight } from './model';
+import { occSymbol, type OptionRight, type PositionInstrument } from './model';
 import { Records, Table } from './packed';
 import type { RollRecord } from './rolls';
 import type { UnmatchedOpening } from './unmatched';
@@ -64,16 +64,7 @@ export interface BookLedger {
 }
 
 /** What never changes about a position: its instrument, and the slot it counts in (a rename moves it). */
-interface Instrument {
-  accountId: string;
-  symbol: string;
-  underlying: string;
-  currency: string;
-  isOption: boolean;
-  right: OptionRight | null;
-  expiration: string | null;
-  strike: number | null;
-  multiplier: number;
+interface Instrument extends PositionInstrument {
   slotUnderlying: string;
 }
 

@@ -4,21 +4,12 @@
  * Conventions: docs/journal.md §Lots and realized P&L.
  */
 import { innerMap, type ChainBook, type ChainSlot } from './chains';
-import type { OptionRight, Transaction } from './model';
+import type { PositionInstrument, Transaction } from './model';
 
 /** Quantities below this are zero (fractional shares leave float residues after subtraction). */
 export const QTY_EPSILON = 1e-9;
 
-export interface OpenPosition {
-  accountId: string;
-  symbol: string;
-  underlying: string;
-  currency: string;
-  isOption: boolean;
-  expiration: string | null;
-  strike: number | null;
-  right: OptionRight | null;
-  multiplier: number;
+export interface OpenPosition extends PositionInstrument {
   /** The chain (campaign) the position belongs to. */
   chainId: string | null;
   /** Signed: + long, − short. */
@@ -36,16 +27,7 @@ export interface Lot {
   openDay: string;
 }
 
-export interface Position {
-  accountId: string;
-  symbol: string;
-  underlying: string;
-  currency: string;
-  isOption: boolean;
-  right: OptionRight | null;
-  expiration: string | null;
-  strike: number | null;
-  multiplier: number;
+export interface Position extends PositionInstrument {
   /** +1 long, −1 short, 0 flat. */
   side: number;
   qty: number;
@@ -73,6 +55,27 @@ export interface FifoRest {
 export function prorate(amountMinor: number, part: number, whole: number): number {
   if (part >= whole - QTY_EPSILON) return amountMinor;
   return Math.round((amountMinor * part) / whole);
+}
+
+/** One FIFO slice of a close: the lot's and the exit's shares of `take` units, and the slice's realized P&L. */
+export interface FifoSlice {
+  entryGross: number;
+  entryCosts: number;
+  exitGross: number;
+  exitCosts: number;
+  pnlMinor: number;
+}
+
+/**
+ * `take` units of `lot` closed against what is left of an exit (`restQty` units for `restGrossMinor`, unsigned, and
+ * `restCostsMinor`), on a position of `side`: net of the costs of both legs, each prorated.
+ */
+export function fifoSlice(lot: Pick<Lot, 'qty' | 'grossMinor' | 'costsMinor'>, side: number, take: number, restQty: number, restGrossMinor: number, restCostsMinor: number): FifoSlice {
+  const entryGross = prorate(lot.grossMinor, take, lot.qty);
+  const entryCosts = prorate(lot.costsMinor, take, lot.qty);
+  const exitGross = prorate(restGrossMinor, take, restQty);
+  const exitCosts = prorate(restCostsMinor, take, restQty);
+  return { entryGross, entryCosts, exitGross, exitCosts, pnlMinor: (side > 0 ? exitGross - entryGross : entryGross - exitGross) - entryCosts - exitCosts };
 }
 
 /**
@@ -167,11 +170,8 @@ export class PositionBook {
       const lot = pos.lots[pos.head];
       if (!lot) break;
       const take = Math.min(lot.qty, remQty);
-      const entryGross = prorate(lot.grossMinor, take, lot.qty);
-      const entryCosts = prorate(lot.costsMinor, take, lot.qty);
-      const exitGross = prorate(remGross, take, remQty);
-      const exitCosts = prorate(remCosts, take, remQty);
-      sink.bookRealized(pos, day, (side > 0 ? exitGross - entryGross : entryGross - exitGross) - entryCosts - exitCosts, side < 0);
+      const { entryGross, entryCosts, exitGross, exitCosts, pnlMinor } = fifoSlice(lot, side, take, remQty, remGross, remCosts);
+      sink.bookRealized(pos, day, pnlMinor, side < 0);
       lot.qty -= take;
       lot.grossMinor -= entryGross;
       lot.costsMinor -= entryCosts;

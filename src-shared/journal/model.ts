@@ -9,6 +9,19 @@ import type { TransactionType } from '../api/constants';
 
 export type OptionRight = 'C' | 'P';
 
+/** What a position is of: the account, the instrument and its currency (the key of lots, positions and unmatched closes). */
+export interface PositionInstrument {
+  accountId: string;
+  symbol: string;
+  underlying: string;
+  currency: string;
+  isOption: boolean;
+  expiration: string | null;
+  strike: number | null;
+  right: OptionRight | null;
+  multiplier: number;
+}
+
 export interface ImportedTransaction {
   /** The broker's account number or name as it appears in the file (or the `account` the user gave). */
   accountName: string;

@@ -53,13 +53,27 @@ export interface CurrencyDays {
   aggs: DayAgg[];
 }
 
-function emptySymbolAgg(): SymbolAgg {
-  return { optionsPLMinor: 0, stockPLMinor: 0, premiumsMinor: 0, dividendsMinor: 0, interestMinor: 0, feesMinor: 0, rolls: 0, trades: 0 };
-}
+/** The summable part of a day: the same fields, so that a period is the sum of its days. */
+export const TOTAL_FIELDS = [
+  'optionsPLMinor',
+  'stockPLMinor',
+  'lockedInMinor',
+  'premiumsMinor',
+  'dividendsMinor',
+  'interestMinor',
+  'feesMinor',
+  'commissionsMinor',
+  'unmatchedCloses',
+  'unmatchedQuantity',
+  'rolls',
+  'rollCreditsMinor',
+  'trades',
+] as const satisfies ReadonlyArray<keyof DayAgg>;
+export type Totals = Pick<DayAgg, (typeof TOTAL_FIELDS)[number]>;
 
-function emptyDayAgg(day: string): DayAgg {
+/** A period's sums before its first day. */
+export function emptyTotals(): Totals {
   return {
-    day,
     optionsPLMinor: 0,
     stockPLMinor: 0,
     lockedInMinor: 0,
@@ -73,6 +87,17 @@ function emptyDayAgg(day: string): DayAgg {
     rolls: 0,
     rollCreditsMinor: 0,
     trades: 0,
+  };
+}
+
+function emptySymbolAgg(): SymbolAgg {
+  return { optionsPLMinor: 0, stockPLMinor: 0, premiumsMinor: 0, dividendsMinor: 0, interestMinor: 0, feesMinor: 0, rolls: 0, trades: 0 };
+}
+
+function emptyDayAgg(day: string): DayAgg {
+  return {
+    day,
+    ...emptyTotals(),
     expiredOptions: 0,
     expiredContracts: 0,
     assignments: 0,

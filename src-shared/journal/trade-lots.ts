@@ -1,11 +1,11 @@
 /**
  * The lots of the trade grouping (docs/journal.md §Trades and strategies): FIFO per account × currency × instrument,
  * as in lots.ts, but every lot remembers the trade (a node of trades.ts) that opened it, so that a close books its
- * P&L on the trade of the lot it takes, whatever order or day it comes on. The arithmetic is lots.ts's (`prorate`
+ * P&L on the trade of the lot it takes, whatever order or day it comes on. The arithmetic is lots.ts's (`fifoSlice`: `prorate`
  * on entry and exit, the remainder method), so a trade's P&L adds up to the ledger's realized to the minor unit.
  */
 import { innerMap } from './chains';
-import { QTY_EPSILON, prorate } from './lots';
+import { fifoSlice, QTY_EPSILON } from './lots';
 import type { OptionRight, Transaction } from './model';
 import { MINOR_PER_UNIT } from '../money';
 
@@ -133,11 +133,8 @@ export class TaggedLotBook {
       const lot = pos.lots[pos.head];
       if (!lot) break;
       const take = Math.min(lot.qty, remQty);
-      const entryGross = prorate(lot.grossMinor, take, lot.qty);
-      const entryCosts = prorate(lot.costsMinor, take, lot.qty);
-      const exitGross = prorate(remGross, take, remQty);
-      const exitCosts = prorate(remCosts, take, remQty);
-      slices.push({ node: lot.node, qty: take, pnlMinor: (side > 0 ? exitGross - entryGross : entryGross - exitGross) - entryCosts - exitCosts });
+      const { entryGross, entryCosts, exitGross, exitCosts, pnlMinor } = fifoSlice(lot, side, take, remQty, remGross, remCosts);
+      slices.push({ node: lot.node, qty: take, pnlMinor });
       this.tally(pos, -1, take, entryGross + entryCosts);
       lot.qty -= take;
       lot.grossMinor -= entryGross;

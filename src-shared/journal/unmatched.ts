@@ -4,22 +4,13 @@
  * is unknown and the opening they need is kept here, per account × instrument × currency × side, until one is entered.
  */
 import type { Position } from './lots';
-import type { OptionRight, Transaction } from './model';
+import type { PositionInstrument, Transaction } from './model';
 
 /**
  * The opening position a history lacks: the units its closes, sales and settlements removed beyond what was open, per
  * account × instrument × currency × side. Until an opening is entered their realized P&L is unknown.
  */
-export interface UnmatchedOpening {
-  accountId: string;
-  symbol: string;
-  underlying: string;
-  currency: string;
-  isOption: boolean;
-  expiration: string | null;
-  strike: number | null;
-  right: OptionRight | null;
-  multiplier: number;
+export interface UnmatchedOpening extends PositionInstrument {
   /** The missing opening position, signed: + long (a sale or exercise found too few), − short (a buy-back or assignment). */
   quantity: number;
   /** False when the rows do not say the side: an EXPIRATION of an option never opened in the history (taken as short). */

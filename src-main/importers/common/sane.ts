@@ -4,6 +4,7 @@
  */
 import { MAX_MONEY_MINOR, MAX_MULTIPLIER, MAX_QUANTITY, MAX_STRIKE, MAX_YEAR, MIN_QUANTITY, MIN_YEAR, saneQuantity, saneStrike, saneYear } from '../../../src-shared/bounds';
 import type { ImportedTransaction } from '../../../src-shared/journal/model';
+import { MINOR_PER_UNIT } from '../../../src-shared/money';
 
 /** The longest text of each field (a symbol, an account name...); a cell of megabytes is no real one. */
 const TEXT_LIMITS = { accountName: 200, symbol: 64, underlying: 64, currency: 16, orderId: 256, brokerRowId: 512, description: 4_000, previousSymbol: 64 } as const;
@@ -48,7 +49,7 @@ export function insaneField(tx: ImportedTransaction): string | null {
   if (!(tx.multiplier > 0 && tx.multiplier <= MAX_MULTIPLIER)) return `the multiplier ${tx.multiplier} is not above 0 and at most ${MAX_MULTIPLIER.toLocaleString('en-US')}`;
   if (!(saneMoney(tx.priceMinor) && saneMoney(tx.amountMinor) && saneMoney(tx.commissionMinor) && saneMoney(tx.feesMinor))) {
     const field = (['priceMinor', 'amountMinor', 'commissionMinor', 'feesMinor'] as const).find((name) => !saneMoney(tx[name])) ?? 'amountMinor';
-    return `the ${field.replace('Minor', '')} is beyond ${(MAX_MONEY_MINOR / 10_000).toLocaleString('en-US')} (or not a number)`;
+    return `the ${field.replace('Minor', '')} is beyond ${(MAX_MONEY_MINOR / MINOR_PER_UNIT).toLocaleString('en-US')} (or not a number)`;
   }
   return null;
 }

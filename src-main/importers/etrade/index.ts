@@ -26,6 +26,7 @@ import { ResultCollector, RowIdentity, accountFor, transaction } from '../common
 import { nameSet, readTable } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { BROKER_LABELS } from '../../../src-shared/api/constants';
+import { MINOR_PER_UNIT } from '../../../src-shared/money';
 
 export const ETRADE_SOURCE = 'etrade-csv';
 
@@ -202,7 +203,7 @@ function accountOfLine(line: string): string | null {
 /** `REINVEST PRICE $  8.78`, `REIN @  25.0299` → the price per share in the description. */
 function reinvestPrice(description: string): number | null {
   const match = /\bREIN(?:VEST)?(?:\s+PRICE)?\s*(?:\$|@)\s*(\d+(?:\.\d+)?)/i.exec(description);
-  return match?.[1] === undefined ? null : Math.round(Number(match[1]) * 10_000);
+  return match?.[1] === undefined ? null : Math.round(Number(match[1]) * MINOR_PER_UNIT);
 }
 
 function isReinvestment(row: Row): boolean {
@@ -403,7 +404,7 @@ function bookLoneReinvestments(out: ResultCollector, rows: readonly Row[], accou
         inferred: true,
       }),
     );
-    out.warn(row.reader.line, `reinvestment of ${(-row.amountMinor / 10_000).toFixed(2)} in ${row.symbol} has no dividend row in the file: the dividend is booked as received (inferred)`);
+    out.warn(row.reader.line, `reinvestment of ${(-row.amountMinor / MINOR_PER_UNIT).toFixed(2)} in ${row.symbol} has no dividend row in the file: the dividend is booked as received (inferred)`);
   }
 }
 

@@ -24,6 +24,7 @@ import type { RowReader } from '../common/cells';
 import { clockTo24h, localToUtc, mdyToYmd, offsetIsoToUtc } from '../common/dates';
 import { NEW_YORK } from '../../../src-shared/zone';
 import type { RowIdentity } from '../common/result';
+import { MINOR_PER_UNIT } from '../../../src-shared/money';
 
 export const CURRENT_REQUIRED = [
   'Date', 'Type', 'Sub Type', 'Action', 'Symbol', 'Instrument Type', 'Description', 'Value', 'Quantity',
@@ -179,7 +180,7 @@ function describedPrice(description: string): number | null {
   const at = description.lastIndexOf('@');
   if (at < 0) return null;
   const text = description.slice(at + 1).trim().replace(/,/g, '');
-  return /^\d+(?:\.\d+)?$/.test(text) ? Math.round(Number(text) * 10_000) : null;
+  return /^\d+(?:\.\d+)?$/.test(text) ? Math.round(Number(text) * MINOR_PER_UNIT) : null;
 }
 
 export function readCurrentRow(reader: RowReader, identity: RowIdentity, hasTotal: boolean): TastyRow | null {

@@ -26,6 +26,7 @@ import type { ResultCollector, RowIdentity } from '../common/result';
 import { transaction } from '../common/result';
 import { placeRemovals, type Removal } from './removals';
 import { cleanRef } from './schema';
+import { MINOR_PER_UNIT } from '../../../src-shared/money';
 
 export const SOURCE = 'thinkorswim-csv';
 
@@ -321,7 +322,7 @@ function tradeLine(description: string): TradeLine | null {
     side: match[1] === 'BOT' ? 'BUY' : 'SELL',
     quantity: Math.abs(Number(match[2].replace(/,/g, ''))),
     symbol: colon < 0 ? first : first.slice(0, colon),
-    priceMinor: price === undefined ? null : Math.round(Number(price) * 10_000),
+    priceMinor: price === undefined ? null : Math.round(Number(price) * MINOR_PER_UNIT),
     rest,
   };
 }

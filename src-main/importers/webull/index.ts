@@ -24,6 +24,7 @@ import { ResultCollector, RowIdentity, accountFor, transaction } from '../common
 import { headerNear, tableReaders } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { BROKER_LABELS } from '../../../src-shared/api/constants';
+import { MINOR_PER_UNIT } from '../../../src-shared/money';
 
 export const WEBULL_SOURCE = 'webull-csv';
 const REQUIRED = ['Name', 'Symbol', 'Side', 'Status', 'Filled', 'Avg Price', 'Filled Time'];
@@ -185,7 +186,7 @@ function inferSettlement(out: ResultCollector, symbol: string, position: number,
       day <= lastDay &&
       fill.signed > 0 === deliveredBuy &&
       fill.tx.quantity === contracts * template.multiplier &&
-      fill.tx.priceMinor === Math.round(strike * 10_000)
+      fill.tx.priceMinor === Math.round(strike * MINOR_PER_UNIT)
     );
   });
   let type: TransactionType = 'EXPIRATION';

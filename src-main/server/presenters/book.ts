@@ -4,8 +4,8 @@
 import type { CampaignDetailResponseT, CampaignsResponseT, PositionJson, PositionsResponseT } from '../../../src-shared/api/schemas';
 import { adjustedBasis } from '../../../src-shared/journal/book';
 import { describeCollateral } from '../../../src-shared/journal/collateral';
-import { minorToCents } from '../../../src-shared/money';
-import type { CampaignRow, ChainDetail, ChainsResult, PositionRow, PositionsResult, PositionTotals } from '../../services/journal/service';
+import { MINOR_PER_UNIT, minorToCents } from '../../../src-shared/money';
+import type { CampaignRow, CampaignDetail, CampaignsResult, PositionRow, PositionsResult, PositionTotals } from '../../services/journal/service';
 
 const centsOrNull = (minor: number | null) => (minor === null ? null : minorToCents(minor));
 
@@ -24,7 +24,7 @@ export function presentPosition(row: PositionRow): PositionJson {
     right: p.right,
     quantity: p.quantity,
     multiplier: p.multiplier,
-    averagePrice: Math.round(row.averagePrice * 10_000) / 10_000,
+    averagePrice: Math.round(row.averagePrice * MINOR_PER_UNIT) / MINOR_PER_UNIT,
     costBasis: minorToCents(row.costBasisMinor),
     openedAt: p.openedDay,
     dte: row.dte,
@@ -109,7 +109,7 @@ export function presentCampaign(row: CampaignRow): CampaignsResponseT['chains'][
     pnl: minorToCents(c.plMinor),
     unrealizedPL: centsOrNull(row.unrealizedMinor),
     sharesHeld: row.sharesHeld,
-    adjustedCostBasis: row.adjustedCostBasis === null ? null : Math.round(row.adjustedCostBasis * 10_000) / 10_000,
+    adjustedCostBasis: row.adjustedCostBasis === null ? null : Math.round(row.adjustedCostBasis * MINOR_PER_UNIT) / MINOR_PER_UNIT,
     collateralPeak: minorToCents(c.collateralPeakMinor),
     collateralRule: describeCollateral(c.collateralBasis),
     returnOnCollateral: row.returnOnCollateral,
@@ -120,11 +120,11 @@ export function presentCampaign(row: CampaignRow): CampaignsResponseT['chains'][
   };
 }
 
-export function presentChains(result: ChainsResult): Omit<CampaignsResponseT, 'accounts' | 'demo'> {
+export function presentCampaigns(result: CampaignsResult): Omit<CampaignsResponseT, 'accounts' | 'demo'> {
   return { asOf: result.asOf, currency: result.currency, chains: result.chains.map(presentCampaign), pagination: result.pagination };
 }
 
-export function presentChainDetail(detail: ChainDetail): CampaignDetailResponseT {
+export function presentCampaignDetail(detail: CampaignDetail): CampaignDetailResponseT {
   return {
     asOf: detail.asOf,
     chain: presentCampaign(detail.campaign),
@@ -137,7 +137,7 @@ export function presentChainDetail(detail: ChainDetail): CampaignDetailResponseT
       cash: minorToCents(step.cashMinor),
       realizedPL: minorToCents(step.realizedMinor),
       sharesHeld: step.sharesHeld,
-      adjustedCostBasis: step.sharesHeld > 0 ? Math.round(adjustedBasis(step.shareCostMinor, step.netOptionCashMinor, step.sharesHeld) * 10_000) / 10_000 : null,
+      adjustedCostBasis: step.sharesHeld > 0 ? Math.round(adjustedBasis(step.shareCostMinor, step.netOptionCashMinor, step.sharesHeld) * MINOR_PER_UNIT) / MINOR_PER_UNIT : null,
       netOptionCash: minorToCents(step.netOptionCashMinor),
       collateral: minorToCents(step.collateralMinor),
     })),

@@ -1,16 +1,13 @@
 import { ChainPostQuery, ChainPostResponse, ChainsResponse, NoQuery } from '../../../src-shared/api/schemas';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context';
 import { ApiError, unwrap } from '../problems';
-import { clientGone, problemResponses, UPLOAD_CONTENT_TYPES, UPLOAD_LIMIT_BYTES, type V1 } from '../route-kit';
-import { collectUpload } from './imports';
+import { clientGone, problemResponses, UPLOAD_LIMIT_BYTES, type V1 } from '../route-kit';
+import { uploadRoutes } from './imports';
 
 export function registerChainRoutes(v1: V1, ctx: AppContext): void {
   // As imports: the upload stays bytes here and is moved to the exposure worker, which decodes and parses it.
-  void v1.register(async (uploads) => {
-    uploads.removeAllContentTypeParsers();
-    uploads.addContentTypeParser([...UPLOAD_CONTENT_TYPES], collectUpload);
-    uploads.withTypeProvider<TypeBoxTypeProvider>().post(
+  uploadRoutes(v1, (uploads) => {
+    uploads.post(
       '/chains',
       {
         bodyLimit: UPLOAD_LIMIT_BYTES,

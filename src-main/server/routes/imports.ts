@@ -52,13 +52,23 @@ export function collectUpload(request: FastifyRequest, payload: IncomingMessage,
   payload.on('error', (error) => finish(error));
 }
 
-export function registerImportRoutes(v1: V1, ctx: AppContext): void {
-  // The upload stays bytes on the event loop and is moved (not copied) to the journal worker, which decodes and
-  // parses it: a 50 MB file decoded or cloned here would stall every other request for a good part of a second.
+/**
+ * Routes that take a raw upload (an import, a chain file), in a scope of their own whose one body parser keeps the
+ * bytes as they came (collectUpload), to be moved to a worker.
+ */
+export function uploadRoutes(v1: V1, routes: (uploads: V1) => void): void {
   void v1.register(async (uploads) => {
     uploads.removeAllContentTypeParsers();
     uploads.addContentTypeParser([...UPLOAD_CONTENT_TYPES], collectUpload);
-    uploads.withTypeProvider<TypeBoxTypeProvider>().post(
+    routes(uploads.withTypeProvider<TypeBoxTypeProvider>());
+  });
+}
+
+export function registerImportRoutes(v1: V1, ctx: AppContext): void {
+  // The upload stays bytes on the event loop and is moved (not copied) to the journal worker, which decodes and
+  // parses it: a 50 MB file decoded or cloned here would stall every other request for a good part of a second.
+  uploadRoutes(v1, (uploads) => {
+    uploads.post(
       '/imports',
       {
         bodyLimit: UPLOAD_LIMIT_BYTES,

@@ -13,24 +13,15 @@ import {
   TransactionsQuery,
   TransactionsResponse,
 } from '../../../src-shared/api/schemas';
-import type { Account } from '../../../src-shared/journal/model';
 import type { PositionJson } from '../../../src-shared/api/journal-schemas';
 import { NEW_YORK, todayIn } from '../../../src-shared/zone';
 import { nowDate } from '../../clock';
 import { positionKey } from '../../services/exposure/events';
-import type { WithJournal } from '../../services/journal/service';
-import type { Result } from '../../services/result';
 import type { AppContext } from '../context';
 import { presentPerformance, presentTransaction, presentYear } from '../presenters/journal';
-import { presentChainDetail, presentChains, presentPositions } from '../presenters/book';
+import { presentCampaignDetail, presentCampaigns, presentPositions } from '../presenters/book';
 import { unwrap } from '../problems';
-import { bothEnds, calendarDates, dateOrDateTime, datesInOrder, problemResponses, queryRules, readSchema, type V1 } from '../route-kit';
-
-/** A journal answer: the presented figures, with the accounts and the demo flag that every journal answer carries. */
-function journalAnswer<T, P extends object>(result: Result<WithJournal<T>>, present: (value: T) => P): P & { accounts: Account[]; demo: boolean } {
-  const value = unwrap(result);
-  return { ...present(value), accounts: value.accounts, demo: value.demo };
-}
+import { bothEnds, calendarDates, dateOrDateTime, datesInOrder, problemResponses, queryRules, readSchema, journalAnswer, type V1 } from '../route-kit';
 
 /** Position alerts are kept this long on Positions (docs/exposure.md §Events, "Alerts on your strikes"). */
 const ALERT_DAYS = 7;
@@ -67,28 +58,35 @@ export function registerJournalRoutes(v1: V1, ctx: AppContext): void {
     },
     async (request) => withAlerts(journalAnswer(await ctx.journal.positions(request.query), presentPositions), ctx),
   );
-  v1.get(
-    '/journal/chains',
-    {
-      schema: readSchema('journal', 'Wheel campaigns (chains, flat to flat) with premiums, P&L, collateral and returns', CampaignsQuery, CampaignsResponse),
-      preHandler: queryRules(dateOrDateTime('asOf')),
-    },
-    async (request) => journalAnswer(await ctx.journal.chains(request.query), presentChains),
-  );
-  v1.get(
-    '/journal/chains/:id',
-    {
-      schema: {
-        summary: 'One campaign with its timeline of legs and its open positions',
-        tags: ['journal'],
-        params: CampaignParams,
-        querystring: CampaignQuery,
-        response: { 200: CampaignDetailResponse, ...problemResponses },
+  // Campaigns: `/journal/chains` is the public route (its JSON keeps `chains`); `/journal/campaigns` its alias, named as
+  // the UI and the code name them (docs/decisions.md §The middle layer, round two).
+  for (const [base, alias] of [
+    ['/journal/chains', ''],
+    ['/journal/campaigns', ' (alias of /v1/journal/chains)'],
+  ] as const) {
+    v1.get(
+      base,
+      {
+        schema: readSchema('journal', `Wheel campaigns (chains, flat to flat) with premiums, P&L, collateral and returns${alias}`, CampaignsQuery, CampaignsResponse),
+        preHandler: queryRules(dateOrDateTime('asOf')),
       },
-      preHandler: queryRules(dateOrDateTime('asOf')),
-    },
-    async (request) => presentChainDetail(unwrap(await ctx.journal.chain(request.params.id, request.query.asOf))),
-  );
+      async (request) => journalAnswer(await ctx.journal.campaigns(request.query), presentCampaigns),
+    );
+    v1.get(
+      `${base}/:id`,
+      {
+        schema: {
+          summary: `One campaign with its timeline of legs and its open positions${alias}`,
+          tags: ['journal'],
+          params: CampaignParams,
+          querystring: CampaignQuery,
+          response: { 200: CampaignDetailResponse, ...problemResponses },
+        },
+        preHandler: queryRules(dateOrDateTime('asOf')),
+      },
+      async (request) => presentCampaignDetail(unwrap(await ctx.journal.campaign(request.params.id, request.query.asOf))),
+    );
+  }
   v1.get(
     '/journal/transactions',
     {

@@ -4,20 +4,12 @@
  * `GET`/`PUT /journal/chains/{id}/annotation`, written through the journal worker's write lane like a manual entry.
  */
 import { AnnotationBody, AnnotationParams, AnnotationResponse, NoQuery, StatsQuery, StatsResponse, TradesQuery, TradesResponse } from '../../../src-shared/api/schemas';
-import type { Account } from '../../../src-shared/journal/model';
 import type { AnnotationKind } from '../../db/annotations';
-import type { WithJournal } from '../../services/journal/service';
-import type { Result } from '../../services/result';
 import type { AppContext } from '../context';
 import { presentAnnotation, presentStats, presentTrades } from '../presenters/trades';
 import { unwrap } from '../problems';
-import { BODY_LIMIT_BYTES, calendarDates, datesInOrder, problemResponses, queryRules, readSchema, type V1 } from '../route-kit';
+import { BODY_LIMIT_BYTES, calendarDates, datesInOrder, problemResponses, queryRules, readSchema, journalAnswer, type V1 } from '../route-kit';
 import { parseJsonBody, strictBodyCompiler } from '../validation';
-
-function journalAnswer<T, P extends object>(result: Result<WithJournal<T>>, present: (value: T) => P): P & { accounts: Account[]; demo: boolean } {
-  const value = unwrap(result);
-  return { ...present(value), accounts: value.accounts, demo: value.demo };
-}
 
 export function registerTradeRoutes(v1: V1, ctx: AppContext): void {
   v1.get(

@@ -6,7 +6,6 @@
  */
 import { createHash } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
-import { Compile } from 'typebox/compile';
 import { Type } from 'typebox';
 import type { EventScope, EventTypeFilter } from '../../../src-shared/api/constants';
 import { EventReportSchema, FlipEventSchema, PositionEventSchema, WallEventSchema, type EventReportJson, type ExposureEventJson } from '../../../src-shared/api/exposure-schemas';
@@ -19,6 +18,7 @@ import type { EventsExplanation } from '../../../src-shared/exposure/event-expla
 import { positionAlertKey, type PositionAlertDraft } from '../../../src-shared/exposure/position-alerts';
 import type { SnapshotEventDraft } from '../../../src-shared/exposure/snapshot-events';
 import { EventsRepository } from '../../db/events';
+import { storedJson } from '../../db/stored-json';
 import { ExposureStateRepository } from '../../db/exposure-state';
 import { EventExplanationRepository } from '../../db/position-alerts';
 
@@ -29,18 +29,12 @@ export type EventPayload = WithoutReadFields<ExposureEventJson>;
 export type ExposureEvent = ExposureEventJson;
 
 const readFields = ['id', 'dte', 'eventDte'] as const;
-const payloadCheck = Compile(Type.Union([Type.Omit(FlipEventSchema, readFields), Type.Omit(WallEventSchema, readFields), Type.Omit(PositionEventSchema, readFields)]));
-const reportCheck = Compile(EventReportSchema);
+const storedPayload = storedJson(Type.Union([Type.Omit(FlipEventSchema, readFields), Type.Omit(WallEventSchema, readFields), Type.Omit(PositionEventSchema, readFields)]));
+const storedReport = storedJson(EventReportSchema);
 
 /** A stored payload read back, or null when it is not one this version wrote (the row is then left out). */
 export function parseEventPayload(text: string): EventPayload | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  return payloadCheck.Check(value) ? value : null;
+  return storedPayload.read(text);
 }
 
 function hash(text: string): string {
@@ -177,13 +171,8 @@ export class EventStore {
   latestExplanations(tickers: readonly string[] | undefined): TickerExplanation[] {
     const list: TickerExplanation[] = [];
     for (const row of this.explanations.latest(tickers?.map((t) => t.toUpperCase()))) {
-      let value: unknown;
-      try {
-        value = JSON.parse(row.payload);
-      } catch {
-        continue;
-      }
-      if (reportCheck.Check(value)) list.push({ ticker: row.ticker, timestamp: row.timestamp, report: value });
+      const report = storedReport.read(row.payload);
+      if (report !== null) list.push({ ticker: row.ticker, timestamp: row.timestamp, report });
     }
     return list;
   }

@@ -1,5 +1,6 @@
 import type { ExposureWorkerMethods } from './worker';
-import { onProtocol, WorkerThread, type CallMessage, type JobOptions } from '../worker-thread';
+import { onProtocol, type CallMessage, type JobOptions } from '../worker-thread';
+import { WorkerThread } from '../worker-calls';
 
 /**
  * The service's side of the exposure worker: started on the first call, unref'd while idle (it never keeps the

@@ -8,46 +8,14 @@
  * from the instant its evidence was quoted: before that, the option waits under needsAttention.
  */
 import { LRUCache } from 'lru-cache';
-import { isoInstant, parseInstantMs } from '../../../src-shared/calendar';
-import { expiryInstantMs, settlementOf } from '../../../src-shared/exposure/index';
 import { firstWhere, rowsEndBy, type BookLedger } from '../../../src-shared/journal/checkpoints';
-import { buildLedger, resumeLedger, type Ledger, type OpenPosition, type UnmatchedOpening } from '../../../src-shared/journal/index';
-import { parseOccSymbol, type Transaction } from '../../../src-shared/journal/model';
+import { buildLedger, resumeLedger, type Ledger, type OpenPosition } from '../../../src-shared/journal/index';
+import type { Transaction } from '../../../src-shared/journal/model';
 import { instantMs } from '../../../src-shared/journal/order';
-import { nextTradingDay } from '../../../src-shared/trading-days';
-import { NEW_YORK, dateInZone, dayOfInstant, zonedTimeToMs } from '../../../src-shared/zone';
 import type { Generations } from '../../db/generations';
+import { openedBeforeHistory, settleExpiries, type InferredExpiration, type NeedsAttention } from './expiry-settlement';
 import { CHECKPOINT_EVERY, withRowids, type JournalIndex } from './ledger-index';
 import type { JournalMarks } from './marks';
-
-/** The instrument of a position or an unmatched close. */
-type Instrument = Pick<OpenPosition, 'accountId' | 'currency' | 'symbol' | 'underlying' | 'isOption' | 'expiration' | 'strike' | 'right' | 'multiplier'>;
-
-/** What the book cannot decide alone (docs/journal.md §Positions, "Needs attention"). */
-export interface NeedsAttention extends Instrument {
-  kind: 'opened_before_history' | 'expiry_unknown' | 'in_the_money';
-  /** The kind as before (older clients read it). */
-  reason: 'opened-before-history' | 'no-snapshot-after-expiry' | 'in-the-money';
-  /** Signed: the missing opening position (opened_before_history), else the open position. */
-  quantity: number;
-  sideKnown: boolean;
-  /** opened_before_history: New York date and instant of the first unmatched close, and the rows. */
-  firstDate: string | null;
-  firstTradeDate: string | null;
-  closes: number;
-  /** in_the_money: the snapshot that shows it. */
-  spot: number | null;
-  quoteTime: string | null;
-}
-
-/** An option closed as an EXPIRATION that no row records: a snapshot shortly after its expiry shows it out of the money. */
-export interface InferredExpiration {
-  transaction: Transaction;
-  spot: number;
-  quoteTime: string;
-  /** When the evidence was quoted: the expiration counts at instants from then on. */
-  evidenceMs: number;
-}
 
 /** The book of all accounts at an instant: positions, chains, and what needs attention. */
 export interface BookAt {
@@ -78,33 +46,6 @@ interface Complete {
 
 function instantOf(tx: Transaction): number {
   return instantMs(tx.tradeDate, tx.tradeDay);
-}
-
-/** The last instant a snapshot is evidence of an expiry: the end of the next New York trading day after it. */
-function evidenceEndMs(expiration: string): number {
-  return zonedTimeToMs(nextTradingDay(expiration), { hour: 23, minute: 59, second: 59 }, NEW_YORK) + 999;
-}
-
-function instrumentOf(p: Instrument): Instrument {
-  const { accountId, currency, symbol, underlying, isOption, expiration, strike, right, multiplier } = p;
-  return { accountId, currency, symbol, underlying, isOption, expiration, strike, right, multiplier };
-}
-
-/** An unmatched close as the positions list it: the opening position the history lacks. */
-export function openedBeforeHistory(u: UnmatchedOpening): NeedsAttention {
-  const ms = parseInstantMs(u.firstTradeDate);
-  return {
-    kind: 'opened_before_history',
-    reason: 'opened-before-history',
-    ...instrumentOf(u),
-    quantity: u.quantity,
-    sideKnown: u.sideKnown,
-    firstDate: Number.isFinite(ms) ? dateInZone(ms, NEW_YORK) : u.firstDay,
-    firstTradeDate: u.firstTradeDate,
-    closes: u.closes,
-    spot: null,
-    quoteTime: null,
-  };
 }
 
 export class JournalBook {
@@ -183,65 +124,9 @@ export class JournalBook {
     return this.complete;
   }
 
-  /**
-   * Options of `positions` past their expiry at `asOfMs` (Infinity: whenever): inferred expirations where a snapshot
-   * quoted within one trading day after the expiry (and by asOf) shows them out of the money; the others need attention.
-   */
+  /** Inferred expirations and the expiries that need attention at `asOfMs` (expiry-settlement.ts). */
   private settle(positions: readonly OpenPosition[], asOfMs: number): { inferred: InferredExpiration[]; attention: NeedsAttention[] } {
-    const inferred: InferredExpiration[] = [];
-    const attention: NeedsAttention[] = [];
-    for (const position of positions) {
-      if (!position.isOption || position.expiration === null || position.strike === null || position.right === null) continue;
-      const root = parseOccSymbol(position.symbol)?.root ?? position.underlying;
-      const expiryMs = expiryInstantMs(position.expiration, settlementOf(root));
-      if (!(expiryMs <= asOfMs)) continue;
-      const open = { ...instrumentOf(position), quantity: position.quantity, sideKnown: true, firstDate: null, firstTradeDate: null, closes: 0 };
-      const evidence = this.marks.firstBetween(position.underlying, expiryMs, Math.min(asOfMs, evidenceEndMs(position.expiration)));
-      if (evidence === null) {
-        attention.push({ ...open, kind: 'expiry_unknown', reason: 'no-snapshot-after-expiry', spot: null, quoteTime: null });
-        continue;
-      }
-      const { spot, quoteTime } = evidence.marks;
-      const outOfTheMoney = position.right === 'C' ? spot < position.strike : spot > position.strike;
-      if (!outOfTheMoney) {
-        attention.push({ ...open, kind: 'in_the_money', reason: 'in-the-money', spot, quoteTime });
-        continue;
-      }
-      const tradeDate = isoInstant(expiryMs);
-      inferred.push({
-        spot,
-        quoteTime,
-        evidenceMs: evidence.ms,
-        transaction: {
-          id: `inferred:${position.accountId}:${position.currency}:${position.symbol}`,
-          accountId: position.accountId,
-          accountName: '',
-          brokerRowId: '',
-          importId: 0,
-          type: 'EXPIRATION',
-          symbol: position.symbol,
-          underlying: position.underlying,
-          isOption: true,
-          expiration: position.expiration,
-          strike: position.strike,
-          right: position.right,
-          quantity: Math.abs(position.quantity),
-          priceMinor: 0,
-          multiplier: position.multiplier,
-          amountMinor: 0,
-          commissionMinor: 0,
-          feesMinor: 0,
-          currency: position.currency,
-          tradeDate,
-          tradeDay: dayOfInstant(tradeDate, this.settings().timeZone),
-          orderId: null,
-          description: `Inferred expiration: out of the money (spot ${spot} at ${quoteTime})`,
-          source: 'inferred',
-          inferred: true,
-        },
-      });
-    }
-    return { inferred, attention };
+    return settleExpiries(positions, asOfMs, this.marks, this.settings().timeZone);
   }
 
   /**

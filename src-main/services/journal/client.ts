@@ -5,7 +5,8 @@ import type { ImportRecord, ImportRequest, JournalSettings } from './service';
 import { journalReads, journalWrites, type JournalHost, type JournalReads, type JournalWrites, type WriteCall } from './handlers';
 import type { JournalCallMessage, WorkerInit } from './protocol';
 import type { Result } from '../result';
-import { movable, newJob, onProtocol, WorkerError, WorkerThread, workerScript, type JobOptions } from '../worker-thread';
+import { movable, newJob, onProtocol, WorkerError, workerScript, type JobOptions } from '../worker-thread';
+import { WorkerThread } from '../worker-calls';
 
 /** A read of the handler map as the server calls it: the same arguments, less the worker's host; answered later. */
 type ReadCall<F> = F extends (host: JournalHost, ...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;

@@ -42,8 +42,8 @@ export const journalReads = {
   performance: ({ journal }: JournalHost, query: PerformanceRequest) => journal.performance(query),
   summary: ({ journal }: JournalHost, year: number | undefined, accountId?: string) => journal.summary(year, accountId),
   positions: ({ journal }: JournalHost, query: BookRequest) => journal.positions(query),
-  chains: ({ journal }: JournalHost, query: CampaignsRequest) => journal.chains(query),
-  chain: ({ journal }: JournalHost, id: string, asOf: string | undefined) => journal.chain(id, asOf),
+  campaigns: ({ journal }: JournalHost, query: CampaignsRequest) => journal.campaigns(query),
+  campaign: ({ journal }: JournalHost, id: string, asOf: string | undefined) => journal.campaign(id, asOf),
   accounts: ({ journal }: JournalHost) => journal.accounts(),
   /** Trades and their stats (trades.ts): built once per data version, filtered and added up per call. */
   trades: ({ journal }: JournalHost, query: TradesRequest) => journal.trades.trades(query),

@@ -7,8 +7,9 @@
 import type { Database } from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { IMPORT_FORMAT_LIMITS } from '../../../src-shared/api/constants';
-import type { ImportFormatDraftT, ImportFormatJson, ImportFormatMappingT } from '../../../src-shared/api/schemas';
+import type { ImportFormatDraftT, ImportFormatJson } from '../../../src-shared/api/schemas';
 import { nowIso, type Clock } from '../../clock';
+import { storedFormatHeader, storedFormatMapping } from '../../db/stored-json';
 import type { WriteQueue } from '../../db/writes';
 import { ImportFormatsRepository, type ImportFormatRow } from '../../db/import-formats';
 import { canonicalNumber, normaliseName } from '../../importers/common/cells';
@@ -21,12 +22,16 @@ import type { BrokerImporter, LineProblem, ParsedRow, ParseOptions, ParseResult 
 import { failure, MAX_FILE_PROBLEMS, ok, type Result } from '../result';
 
 function toFormat(row: ImportFormatRow): ImportFormatJson {
+  const header = storedFormatHeader.read(row.header_json);
+  const mapping = storedFormatMapping.read(row.mapping_json);
+  // Written by this service from a checked draft: a row that does not read back was changed outside the app.
+  if (header === null || mapping === null) throw new Error(`The saved import format ${row.id} ("${row.name}") is unreadable: its ${header === null ? 'header' : 'mapping'} is not what Strikebook stores. Delete it (DELETE /v1/import-formats/${row.id}) and save it again.`);
   return {
     id: row.id,
     importer: `custom:${row.id}`,
     name: row.name,
-    header: JSON.parse(row.header_json) as string[],
-    mapping: JSON.parse(row.mapping_json) as ImportFormatMappingT,
+    header,
+    mapping,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

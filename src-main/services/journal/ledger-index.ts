@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { buildLedger, type Ledger } from '../../../src-shared/journal/index';
 import type { Account, Transaction } from '../../../src-shared/journal/model';
+import { firstWhere } from '../../../src-shared/journal/checkpoints';
 import { AccountsRepository } from '../../db/accounts';
 import { Generations } from '../../db/generations';
 import { dataVersionReader } from '../../db/open';
@@ -42,16 +43,7 @@ export function withRowids(ledger: Ledger, rowidsByInput: readonly number[]): Le
 }
 
 /** The first index in [0, length) where `predicate` holds, for a predicate that is false then true. */
-export function firstIndex(length: number, predicate: (index: number) => boolean): number {
-  let low = 0;
-  let high = length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (predicate(mid)) high = mid;
-    else low = mid + 1;
-  }
-  return low;
-}
+export const firstIndex = firstWhere;
 
 /** The columns a transactions list sorts or filters by, per position of the newest-first index. */
 export interface SortKeys {

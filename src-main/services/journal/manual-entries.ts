@@ -6,7 +6,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { hash, randomBytes } from 'node:crypto';
-import { FILL_TYPES, MANUAL_SOURCE, type TransactionType } from '../../../src-shared/api/constants';
+import { MANUAL_SOURCE, type TransactionType } from '../../../src-shared/api/constants';
 import type { ManualTransactionT } from '../../../src-shared/api/manual-schemas';
 import type { ImportedTransaction } from '../../../src-shared/journal/model';
 import { makeDayOf } from '../../../src-shared/zone';
@@ -15,10 +15,8 @@ import { AccountsRepository } from '../../db/accounts';
 import { Generations } from '../../db/generations';
 import { ImportsRepository } from '../../db/imports';
 import { toRow, TransactionsRepository, type TransactionRow } from '../../db/transactions';
-import { Columns, RowReader } from '../../importers/common/cells';
 import { dayToUtc } from '../../importers/common/dates';
-import { ResultCollector, RowIdentity } from '../../importers/common/result';
-import { OPTIONAL_COLUMNS, readRow, REQUIRED_COLUMNS } from '../../importers/generic/index';
+import { FILLS, readManualRow } from './manual-row';
 import type { ImportRecord } from './values';
 import { failure, ok, type Result } from '../result';
 
@@ -39,15 +37,8 @@ export interface ManualAdded {
 const MAX_PROBLEMS = 20;
 const YEAR_MIN = 1900;
 const YEAR_MAX = 2200;
-const FILLS: ReadonlySet<string> = new Set(FILL_TYPES);
 /** Rows that are their cash: without an amount they would say nothing (a fee may give it as commission or fees instead). */
 const CASH_ROWS: ReadonlySet<TransactionType> = new Set<TransactionType>(['DIVIDEND', 'INTEREST', 'FEE', 'DEPOSIT', 'WITHDRAWAL']);
-/** The generic CSV's columns: a manual row is read as a row of that file. */
-const COLUMNS = new Columns([...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS]);
-/** The generic columns by their normalised names (Columns lower-cases them), back to the field names of the JSON. */
-const FIELD_NAMES = new Map<string, string>([...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS].map((name) => [name.toLowerCase(), name]));
-/** How the cell reader names a problem's column (importers/common/cells.ts). */
-const CELL = /^column "([^"]+)": /;
 
 /** The id accountIdFor (services/journal.ts) gives an account of source `manual`: its name alone makes it. */
 export function manualAccountId(name: string): string {
@@ -67,9 +58,6 @@ function newIds(count: number): Array<{ id: string; brokerRowId: string }> {
   });
 }
 
-function cell(value: string | number | undefined): string {
-  return value === undefined ? '' : String(value);
-}
 
 export class ManualEntries {
   private readonly transactions: TransactionsRepository;
@@ -126,7 +114,7 @@ export class ManualEntries {
         instants.set(row.date, instant);
       }
       // The reader takes a canonical instant as it is; a date that is no day keeps its text for the reader's message.
-      const transaction = this.read({ ...row, date: instant ?? row.date }, account?.name ?? '', (field, message) => fail(field, message));
+      const transaction = readManualRow({ ...row, date: instant ?? row.date }, account?.name ?? '', (field, message) => fail(field, message));
       if (problems.length > before || account === null || transaction === null) return;
       entries.push({ transaction, accountId: account.id, accountSource: account.source });
     });
@@ -175,49 +163,6 @@ export class ManualEntries {
     return { id, name: found.name, source: found.source };
   }
 
-  /** The row through the generic CSV's reader, with the defaults of a form (a fill's cash computed). */
-  private read(row: ManualTransactionT, accountName: string, fail: (field: string, message: string) => void): ImportedTransaction | null {
-    const fill = FILLS.has(row.type);
-    const cells: Record<string, string> = {
-      date: row.date,
-      type: row.type,
-      symbol: cell(row.symbol),
-      // Rows that are not fills move no shares unless told (a settlement of 0 means "the whole position").
-      quantity: row.quantity === undefined && !fill ? '0' : cell(row.quantity),
-      price: cell(row.price),
-      // Checked by the reader's sign rules once computed (below): a placeholder that breaks none of them.
-      amount: row.amount === undefined ? '0' : cell(row.amount),
-      commission: cell(row.commission),
-      fees: cell(row.fees),
-      currency: cell(row.currency),
-      orderId: cell(row.orderId),
-      description: cell(row.description),
-      expiration: cell(row.expiration),
-      strike: cell(row.strike),
-      right: cell(row.right),
-      multiplier: cell(row.multiplier),
-      id: 'manual',
-      underlying: cell(row.underlying),
-      previousSymbol: cell(row.previousSymbol),
-    };
-    const out = new ResultCollector('generic', MANUAL_SOURCE);
-    const reader = new RowReader({ line: 1, cells: COLUMNS.names.map(({ name }) => cells[FIELD_NAMES.get(name) ?? name] ?? '') }, COLUMNS, out);
-    const transaction = readRow(reader, accountName, new RowIdentity());
-    for (const problem of out.errors) {
-      const match = CELL.exec(problem.message);
-      const field = match?.[1] ?? 'body';
-      fail(FIELD_NAMES.get(field.toLowerCase()) ?? field, match ? problem.message.slice(match[0].length) : problem.message);
-    }
-    if (transaction === null || out.errors.length > 0) return null;
-    transaction.source = MANUAL_SOURCE;
-    if (row.amount === undefined && fill) {
-      // The ledger's gross (price × quantity × multiplier, to a minor unit); buys pay it and the costs, sells receive it less them.
-      const grossMinor = Math.round(transaction.priceMinor * transaction.quantity * transaction.multiplier);
-      const costsMinor = transaction.commissionMinor + transaction.feesMinor;
-      transaction.amountMinor = row.type.startsWith('BUY') ? -(grossMinor + costsMinor) : grossMinor - costsMinor;
-    }
-    return transaction;
-  }
 
   /** Stores checked rows as one new import of kind manual (inside the caller's write transaction, or its own). */
   add(entries: readonly CheckedEntry[]): ManualAdded {

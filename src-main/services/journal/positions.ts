@@ -12,7 +12,7 @@ import type { Account } from '../../../src-shared/journal/model';
 import { dateInZone, parseDateTimeInZone, zonedTimeToMs } from '../../../src-shared/zone';
 import type { JournalBook } from './book';
 import type { JournalIndex } from './ledger-index';
-import type { BookRequest, CampaignRow, CampaignsRequest, ChainDetail, ChainsResult, PositionRow, PositionsResult, PositionTotals, WithJournal } from './values';
+import type { BookRequest, CampaignRow, CampaignsRequest, CampaignDetail, CampaignsResult, PositionRow, PositionsResult, PositionTotals, WithJournal } from './values';
 import { pageOf } from './values';
 import { failure, ok, type Result } from '../result';
 
@@ -126,7 +126,7 @@ export class JournalBookReads {
   }
 
   /** The campaigns (chains) at `asOf`, newest first, with their returns. */
-  chains(query: CampaignsRequest): Result<WithJournal<ChainsResult>> {
+  chains(query: CampaignsRequest): Result<WithJournal<CampaignsResult>> {
     const known = this.knownAccount(query.accountId);
     if (!known.ok) return known;
     const asOfMs = this.asOfMs(query.asOf);
@@ -149,7 +149,7 @@ export class JournalBookReads {
   }
 
   /** One campaign with its timeline and open positions. */
-  chain(id: string, asOf: string | undefined): Result<ChainDetail> {
+  chain(id: string, asOf: string | undefined): Result<CampaignDetail> {
     const asOfMs = this.asOfMs(asOf);
     // The router lowercases paths (and so the id); account ids are lowercase, tickers and currencies upper case.
     const wanted = id.toLowerCase();

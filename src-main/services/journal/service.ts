@@ -1,7 +1,6 @@
 import type { Database } from 'better-sqlite3';
-import { hash } from 'node:crypto';
 import { performance, yearSummary, type Ledger, type PerformanceResult, type YearResult } from '../../../src-shared/journal/index';
-import type { Account, ImportedTransaction } from '../../../src-shared/journal/model';
+import type { Account } from '../../../src-shared/journal/model';
 import { boundReport, readStoredReport, type NotesInput } from '../../../src-shared/journal/import-report';
 import { nowDate, nowIso, type Clock } from '../../clock';
 import { AccountsRepository } from '../../db/accounts';
@@ -18,7 +17,9 @@ import { JournalMarks } from './marks';
 import { JournalBookReads } from './positions';
 import { ManualEntries } from './manual-entries';
 import { JournalTrades } from './trades';
-import { firstIndex, JournalIndex } from './ledger-index';
+import { JournalIndex } from './ledger-index';
+import { accountIdFor, importText, transactionIdFor } from './ids';
+import { transactionsPage } from './transactions';
 import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from '../result';
 import { previewFormat, savedImporters, type FormatPreview } from './import-formats';
 import type { ImportFormatDraftT } from '../../../src-shared/api/schemas';
@@ -26,8 +27,8 @@ import { pageOf } from './values';
 import type {
   BookRequest,
   CampaignsRequest,
-  ChainDetail,
-  ChainsResult,
+  CampaignDetail,
+  CampaignsResult,
   ImportRecord,
   ImportRequest,
   Pagination,
@@ -44,24 +45,7 @@ export type * from './values';
 /** What the journal reads of the settings (the worker gets these with every call). */
 export type JournalSettings = Pick<Settings, 'timeZone' | 'reportingCurrency' | 'rate' | 'markMaxAgeDays'>;
 
-function shortHash(...parts: string[]): string {
-  return hash('sha256', parts.join('\u0000'), 'hex').slice(0, 32);
-}
-
-export function accountIdFor(source: string, accountName: string): string {
-  // The broker part of the source (`tastytrade-csv` → `tastytrade`).
-  const dash = source.indexOf('-');
-  return `acc_${shortHash(dash < 0 ? source : source.slice(0, dash), accountName).slice(0, 16)}`;
-}
-
-export function transactionIdFor(tx: Pick<ImportedTransaction, 'source' | 'accountName' | 'brokerRowId'>): string {
-  return `tx_${shortHash(tx.source, tx.accountName, tx.brokerRowId)}`;
-}
-
-/** The text of an uploaded file; bytes are decoded as UTF-8 (invalid sequences become U+FFFD, a BOM stays for the importers). */
-export function importText(file: string | Uint8Array): string {
-  return typeof file === 'string' ? file : Buffer.from(file.buffer, file.byteOffset, file.byteLength).toString('utf8');
-}
+export { accountIdFor, importText, transactionIdFor } from './ids';
 
 /**
  * The journal: imports (one SQLite transaction each: all rows or none), undo, and the reads. Reads come from the
@@ -254,71 +238,9 @@ export class JournalService {
     return result;
   }
 
+  /** A page of transactions (transactions.ts). */
   transactions(query: TransactionFilter): TransactionsPage {
-    const { page, limit } = pageOf(query.page, query.limit, 0);
-    const snapshot = this.index.snapshot();
-    const symbol = query.symbol?.toUpperCase();
-    const { accountId, fromDate, toDate } = query;
-    // Positions are newest first; a symbol or account narrows to its group, dates to a slice found by bisection.
-    let positions: readonly number[] | null = null;
-    if (symbol !== undefined) positions = this.index.grouped('underlying').get(symbol) ?? [];
-    if (accountId !== undefined) {
-      positions = positions === null ? (this.index.grouped('accountId').get(accountId) ?? []) : positions.filter((p) => snapshot.accountIds[p] === accountId);
-    }
-    const total = positions === null ? snapshot.ids.length : positions.length;
-    const dayAt = (index: number) => snapshot.days[positions === null ? index : (positions[index] ?? 0)] ?? '';
-    const startIndex = toDate === undefined ? 0 : firstIndex(total, (i) => dayAt(i) <= toDate);
-    const endIndex = fromDate === undefined ? total : firstIndex(total, (i) => dayAt(i) < fromDate);
-    const positionAt = (i: number) => (positions === null ? i : (positions[i] ?? 0));
-    const realized = this.index.ledger().realizedByTx;
-    const pageOfIds = (ids: string[], matching: number): TransactionsPage => {
-      const transactions = this.index.byIds(ids);
-      return { transactions, realizedMinor: transactions.map((tx) => realized.get(tx.id) ?? null), accounts: snapshot.accounts, pagination: { page, limit, total: matching, pages: Math.ceil(matching / limit) } };
-    };
-    if (query.type === undefined && (query.sort === undefined || query.sort === '-tradeDate')) {
-      // Newest first over a slice of positions: the page is found without looking at the other rows.
-      const matching = Math.max(0, endIndex - startIndex);
-      const pageStart = startIndex + (page - 1) * limit;
-      const pageEnd = Math.min(endIndex, pageStart + limit);
-      const ids: string[] = [];
-      for (let i = pageStart; i < pageEnd; i += 1) ids.push(snapshot.ids[positionAt(i)] ?? '');
-      return pageOfIds(ids, matching);
-    }
-    // A type filter or another order: the whole filtered set is selected and sorted, then paged.
-    const keys = this.index.sortKeys();
-    const selected: number[] = [];
-    for (let i = startIndex; i < endIndex; i += 1) {
-      const position = positionAt(i);
-      if (query.type === undefined || keys.types[position] === query.type) selected.push(position);
-    }
-    const sort = query.sort ?? '-tradeDate';
-    const descending = sort.startsWith('-');
-    const column = descending ? sort.slice(1) : sort;
-    const direction = descending ? -1 : 1;
-    if (column === 'tradeDate') {
-      // Positions are newest first: ascending dates are descending positions.
-      if (!descending) selected.reverse();
-    } else {
-      const text = column === 'symbol' ? keys.symbols : column === 'type' ? keys.types : null;
-      const numbers = column === 'quantity' ? keys.quantity : column === 'price' ? keys.price : column === 'amount' ? keys.amount : null;
-      const realizedAt = (position: number) => realized.get(snapshot.ids[position] ?? '');
-      selected.sort((a, b) => {
-        let order: number;
-        if (text !== null) order = (text[a] ?? '').localeCompare(text[b] ?? '');
-        else if (numbers !== null) order = (numbers[a] ?? 0) - (numbers[b] ?? 0);
-        else {
-          // Rows that realized nothing come last in either direction.
-          const x = realizedAt(a);
-          const y = realizedAt(b);
-          if (x === undefined || y === undefined) return x === y ? a - b : x === undefined ? 1 : -1;
-          order = x - y;
-        }
-        // Ties stay newest first.
-        return order * direction || a - b;
-      });
-    }
-    const ids = selected.slice((page - 1) * limit, page * limit).map((position) => snapshot.ids[position] ?? '');
-    return pageOfIds(ids, selected.length);
+    return transactionsPage(this.index, query);
   }
 
   performance(query: PerformanceRequest): Result<WithJournal<PerformanceResult>> {
@@ -355,12 +277,12 @@ export class JournalService {
   }
 
   /** The campaigns (chains) at `asOf`, newest first, with their returns. */
-  chains(query: CampaignsRequest): Result<WithJournal<ChainsResult>> {
+  campaigns(query: CampaignsRequest): Result<WithJournal<CampaignsResult>> {
     return this.reads.chains(query);
   }
 
   /** One campaign with its timeline and open positions. */
-  chain(id: string, asOf: string | undefined): Result<ChainDetail> {
+  campaign(id: string, asOf: string | undefined): Result<CampaignDetail> {
     return this.reads.chain(id, asOf);
   }
 

@@ -4,7 +4,7 @@ import type { ChainRecord, ChainStep } from '../../../src-shared/journal/index';
 import type { CampaignFigures, MarkedPosition } from '../../../src-shared/journal/book';
 import type { Account, Transaction } from '../../../src-shared/journal/model';
 import type { ImporterId, ParseResult } from '../../importers/types';
-import type { InferredExpiration, NeedsAttention } from './book';
+import type { InferredExpiration, NeedsAttention } from './expiry-settlement';
 
 /** The record of one import: what was read, stored, found twice, skipped, and worth knowing. */
 export interface ImportRecord {
@@ -124,7 +124,7 @@ export type CampaignRow = Omit<CampaignFigures, 'chain'> & { chain: Omit<ChainRe
 /** What a campaigns read asks: a book read, a status, and the page. */
 export type CampaignsRequest = BookRequest & { status?: 'open' | 'closed'; page?: number; limit?: number };
 
-export interface ChainsResult {
+export interface CampaignsResult {
   asOf: string;
   currency: string;
   /** One page of the campaigns, newest opened first. */
@@ -132,7 +132,7 @@ export interface ChainsResult {
   pagination: Pagination;
 }
 
-export interface ChainDetail {
+export interface CampaignDetail {
   asOf: string;
   campaign: CampaignRow;
   timeline: ChainStep[];

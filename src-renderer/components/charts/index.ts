@@ -9,3 +9,4 @@ export * from './TermStructureChart';
 export * from './HeatMap';
 export * from './StatBars';
 export type { HeatScaleMode } from './scales';
+export * from './dealer-map';

@@ -6,7 +6,7 @@
  */
 import { useMemo } from 'react';
 import type { GexResponseT, PositionJson } from '../../../src-shared/api/schemas';
-import { chartPalette, nearestStrike, spotMarkers, StrikeChart, type StrikeMarker, type StrikeSeries } from '../../components/charts';
+import { chartPalette, dealerMapMarkers, nearestStrike, netGexSeries, StrikeChart, type StrikeMarker, type StrikeSeries } from '../../components/charts';
 import { Loading } from '../../components/ui';
 import { fmtDateTime, fmtExposure, fmtInt, fmtPrice } from '../../format';
 import { useApi, useAsync, useTheme } from '../../hooks';
@@ -36,16 +36,10 @@ export function BookOnMap({ symbol, positions, snapshotId }: { symbol: string; p
         return { key: `${p.accountId}|${p.symbol}`, strike, right: p.right ?? '', contracts: -p.quantity, drawnAt: listed.has(strike) ? strike : nearestStrike(strikes, strike) };
       });
   }, [data, positions]);
-  const series = useMemo<StrikeSeries[]>(() => (data ? [{ label: 'Net GEX', color: palette.net, values: data.data.map((r) => ({ strike: r.strike, value: r.netGEX })) }] : []), [data, palette]);
+  const series = useMemo<StrikeSeries[]>(() => (data ? netGexSeries(data, palette) : []), [data, palette]);
   const markers = useMemo<StrikeMarker[]>(() => {
     if (!data) return [];
-    const list = spotMarkers(
-      data.data.map((r) => r.strike),
-      data.stockPrice,
-      palette,
-    );
-    if (data.callWall) list.push({ strike: data.callWall.strike, label: 'Call wall', color: palette.pos, edge: 'top' });
-    if (data.putWall) list.push({ strike: data.putWall.strike, label: 'Put wall', color: palette.neg, edge: 'top' });
+    const list = dealerMapMarkers(data, palette);
     for (const s of shorts) if (s.drawnAt !== null) list.push({ strike: s.drawnAt, label: `Short ${fmtPrice(s.strike)}${s.right} ×${fmtInt(s.contracts)}`, color: palette.accent, edge: 'bottom' });
     return list;
   }, [data, shorts, palette]);

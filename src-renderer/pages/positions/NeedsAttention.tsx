@@ -12,7 +12,7 @@ import { ErrorBanner, Panel } from '../../components/ui';
 import { fmtCount, fmtDateTime, fmtNumber, fmtPrice, fmtSymbol, typeLabel } from '../../format';
 import { useApi } from '../../hooks';
 import type { ApiError } from '../../api/client';
-import { asApiError, errorsByField, Field } from '../transactions/TransactionForm';
+import { asApiError, errorsByField, Field, FormActions } from '../transactions/TransactionForm';
 
 /** An item as the ledger of issue 17 sends it; every field beyond the first schema's may be absent (an older server). */
 export type AttentionItem = PositionsResponseT['needsAttention'][number] &
@@ -114,14 +114,7 @@ function OpeningForm({ item, onAdded, onCancel }: { item: AttentionItem; onAdded
           {(field) => <input {...field} type="number" step="any" min={0} inputMode="decimal" placeholder="0.00" value={fees} onChange={(e) => setFees(e.target.value)} data-testid="opening-fees" />}
         </Field>
       </div>
-      <div className="form-actions">
-        <button type="submit" className="btn btn-primary" disabled={busy} data-testid="opening-submit">
-          {busy ? 'Adding…' : 'Add opening position'}
-        </button>
-        <button type="button" className="btn btn-ghost" onClick={onCancel} disabled={busy}>
-          Cancel
-        </button>
-      </div>
+      <FormActions busy={busy} label="Add opening position" busyLabel="Adding…" testId="opening-submit" onCancel={onCancel} />
     </form>
   );
 }

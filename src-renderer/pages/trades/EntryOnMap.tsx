@@ -5,7 +5,7 @@
  */
 import { useMemo } from 'react';
 import type { GexResponseT, TradeJson } from '../../../src-shared/api/schemas';
-import { chartPalette, nearestStrike, spotMarkers, StrikeChart, type StrikeMarker, type StrikeSeries } from '../../components/charts';
+import { chartPalette, dealerMapMarkers, nearestStrike, netGexSeries, StrikeChart, type StrikeMarker, type StrikeSeries } from '../../components/charts';
 import { Loading } from '../../components/ui';
 import { fmtDateTime, fmtExposure, fmtPrice } from '../../format';
 import { useApi, useAsync, useTheme } from '../../hooks';
@@ -18,17 +18,11 @@ export function EntryOnMap({ trade }: { trade: TradeJson }) {
   const gex = useAsync<GexResponseT>((signal) => api.gex({ symbol: trade.underlying, at: quoteTime }, signal), [api, trade.underlying, quoteTime]);
   const data = gex.data;
   const leg = trade.mainLeg;
-  const series = useMemo<StrikeSeries[]>(() => (data ? [{ label: 'Net GEX', color: palette.net, values: data.data.map((r) => ({ strike: r.strike, value: r.netGEX })) }] : []), [data, palette]);
+  const series = useMemo<StrikeSeries[]>(() => (data ? netGexSeries(data, palette) : []), [data, palette]);
   const drawnAt = useMemo(() => (data && leg ? nearestStrike(data.data.map((r) => r.strike), leg.strike) : null), [data, leg]);
   const markers = useMemo<StrikeMarker[]>(() => {
     if (!data) return [];
-    const list = spotMarkers(
-      data.data.map((r) => r.strike),
-      data.stockPrice,
-      palette,
-    );
-    if (data.callWall) list.push({ strike: data.callWall.strike, label: 'Call wall', color: palette.pos, edge: 'top' });
-    if (data.putWall) list.push({ strike: data.putWall.strike, label: 'Put wall', color: palette.neg, edge: 'top' });
+    const list = dealerMapMarkers(data, palette);
     if (leg && drawnAt !== null) list.push({ strike: drawnAt, label: `${leg.side === 'short' ? 'Sold' : 'Bought'} ${fmtPrice(leg.strike)}${leg.right}`, color: palette.accent, edge: 'bottom' });
     return list;
   }, [data, leg, drawnAt, palette]);

@@ -8,13 +8,11 @@ import { PAGE_LIMIT_CAP } from '../../../src-shared/api/constants';
 import { AccountSelect } from '../../components/AccountSelect';
 import { ImportOrDemo } from '../../components/DemoButton';
 import { Pager } from '../../components/Pager';
-import { Badge, colClass, DataTable, EmptyState, ErrorBanner, Loading, Money, num, PageHead, Panel, Segmented } from '../../components/ui';
+import { Badge, colClass, DataTable, EmptyState, ErrorBanner, Loading, Money, num, PageHead, Panel, StatusSegmented, type StatusFilter } from '../../components/ui';
 import { fmtCount, fmtDte, fmtInt, fmtMoney, fmtNumber, fmtPct } from '../../format';
 import { navigate, useApi, useAsync, useRoute } from '../../hooks';
 import { STRATEGY_CODES, STRATEGY_LABELS, type StrategyCode } from './labels';
 import { TradeDetail } from './TradeDetail';
-
-type StatusFilter = 'open' | 'closed' | 'all';
 
 interface ListState {
   status: StatusFilter;
@@ -112,16 +110,7 @@ export function TradesPage() {
         meta={data && <span className="muted small num">{fmtCount(data.pagination.total, 'trade')}</span>}
         toolbar={
           <>
-            <Segmented
-              label="Status"
-              value={status}
-              onChange={(value) => go({ status: value })}
-              options={[
-                { value: 'all', label: 'All' },
-                { value: 'open', label: 'Open' },
-                { value: 'closed', label: 'Closed' },
-              ]}
-            />
+            <StatusSegmented value={status} onChange={(value) => go({ status: value })} />
             <label className="field-inline">
               Strategy
               <select value={strategy} onChange={(e) => go({ strategy: e.target.value === '' ? '' : (e.target.value as StrategyCode) })} data-testid="strategy-filter">

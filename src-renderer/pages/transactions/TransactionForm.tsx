@@ -162,6 +162,20 @@ export function asApiError(error: unknown): ApiError {
   return error instanceof ApiError ? error : new ApiError(0, 'CLIENT', 'Unexpected error', error instanceof Error ? error.message : String(error));
 }
 
+/** A transaction form's submit and cancel (this form's and the opening position's, NeedsAttention). */
+export function FormActions({ busy, label, busyLabel, testId, onCancel }: { busy: boolean; label: string; busyLabel: string; testId: string; onCancel: () => void }) {
+  return (
+    <div className="form-actions">
+      <button type="submit" className="btn btn-primary" disabled={busy} data-testid={testId}>
+        {busy ? busyLabel : label}
+      </button>
+      <button type="button" className="btn btn-ghost" onClick={onCancel} disabled={busy}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
 /** A labelled field with its problem below it (linked by aria-describedby). */
 export function Field({ label, error, children, wide }: { label: string; error: string | undefined; children: (props: { id: string; 'aria-invalid': boolean; 'aria-describedby': string | undefined }) => ReactNode; wide?: boolean }) {
   const id = useId();
@@ -315,14 +329,7 @@ export function TransactionForm({
         </Field>
       </div>
       {show.price && <p className="muted small">The cash is computed: price × quantity × {show.option ? '100 (the multiplier)' : '1'}, paid on a buy and received on a sell, less commission and fees.</p>}
-      <div className="form-actions">
-        <button type="submit" className="btn btn-primary" disabled={busy} data-testid="tx-submit">
-          {busy ? 'Saving…' : submitLabel}
-        </button>
-        <button type="button" className="btn btn-ghost" onClick={onCancel} disabled={busy}>
-          Cancel
-        </button>
-      </div>
+      <FormActions busy={busy} label={submitLabel} busyLabel="Saving…" testId="tx-submit" onCancel={onCancel} />
     </form>
   );
 }

@@ -62,6 +62,19 @@ describe('migrations', () => {
     for (const table of ['snapshots', 'exposure_state', 'events']) expect(tables(db)).toContain(table);
   });
 
+  it('004 journal generation: one counter row at 0 beside the journal of v3, and never a second row', () => {
+    const path = join(tempDir(), 'a.db');
+    const v3 = open(path, 3).db;
+    v3.prepare("INSERT INTO imports (broker, source, filename, created_at, rows, imported, duplicates, report_json) VALUES ('generic', 'generic-csv', 'a.csv', '2026-01-01', 1, 1, 0, '{}')").run();
+    v3.close();
+    opened.pop();
+    const { db } = open(path, 4);
+    expect(userVersion(db)).toBe(4);
+    expect(db.prepare('SELECT id, value FROM journal_generation').all(), 'one row, the journal not yet changed').toEqual([{ id: 1, value: 0 }]);
+    expect(() => db.prepare('INSERT INTO journal_generation (id, value) VALUES (2, 0)').run(), 'CHECK (id = 1): one counter').toThrow();
+    expect(db.prepare('SELECT filename FROM imports').pluck().all(), 'the imports of v3 stay').toEqual(['a.csv']);
+  });
+
   it('005 snapshot generation: raised by every insert, update and delete of a snapshot (triggers), by nothing else', () => {
     const path = join(tempDir(), 'a.db');
     open(path, 4).db.close();
@@ -81,6 +94,40 @@ describe('migrations', () => {
     db.prepare('UPDATE journal_generation SET value = value + 1').run();
     db.prepare("INSERT INTO events (id, ticker, event_type, expiration, timestamp, payload) VALUES ('e', 'X', 'flip', '2026-01-16', '2026-01-01', '{}')").run();
     expect(generation(), 'writes to other tables leave it').toBe(4);
+  });
+
+  it('006 import formats: adds import_formats beside the data of v5; one format per header key, every column required', () => {
+    const path = join(tempDir(), 'a.db');
+    const v5 = open(path, 5).db;
+    v5.prepare("INSERT INTO api_keys (id, name, hash, created_at) VALUES ('k1', 'x', x'00', '2026-01-01')").run();
+    v5.close();
+    opened.pop();
+    const { db } = open(path, 6);
+    expect(userVersion(db)).toBe(6);
+    expect(tables(db)).toContain('import_formats');
+    const insert = db.prepare("INSERT INTO import_formats (id, name, header_key, header_json, mapping_json, created_at, updated_at) VALUES (?, 'Mine', ?, '[\"a\"]', '{}', '2026-01-01', '2026-01-01')");
+    insert.run('f1', 'a');
+    expect(() => insert.run('f2', 'a'), 'UNIQUE header_key: one header, one format').toThrow(/UNIQUE/);
+    expect(() => db.prepare("INSERT INTO import_formats (id, name, header_key, header_json, created_at, updated_at) VALUES ('f3', 'x', 'b', '[]', '2026-01-01', '2026-01-01')").run(), 'mapping_json is required').toThrow(/NOT NULL/);
+    expect(db.prepare('SELECT id FROM api_keys').pluck().all(), 'the keys of v5 stay').toEqual(['k1']);
+  });
+
+  it('007 gex history: adds gex_history, one point per (snapshot, scope), gone with its snapshot', () => {
+    const path = join(tempDir(), 'a.db');
+    const v6 = open(path, 6).db;
+    v6.prepare("INSERT INTO snapshots (symbol, quote_time, spot, source, contracts, expirations, digest, payload, created_at) VALUES ('X', '2026-01-01T15:00:00Z', 1, 'generic', 0, 0, 'a', x'00', '2026-01-01')").run();
+    v6.close();
+    opened.pop();
+    const { db } = open(path, 7);
+    expect(userVersion(db)).toBe(7);
+    const id = db.prepare('SELECT id FROM snapshots').pluck().get();
+    const insert = db.prepare("INSERT INTO gex_history (snapshot_id, scope, point) VALUES (?, ?, '{}')");
+    insert.run(id, 'gex|3');
+    insert.run(id, 'gex|5');
+    expect(() => insert.run(id, 'gex|3'), 'one point per (snapshot, scope)').toThrow(/UNIQUE|PRIMARY KEY/);
+    expect(() => insert.run(999, 'gex|3'), 'a point of no snapshot is refused').toThrow(/FOREIGN KEY/);
+    db.prepare('DELETE FROM snapshots WHERE id = ?').run(id);
+    expect(db.prepare('SELECT COUNT(*) FROM gex_history').pluck().get(), 'ON DELETE CASCADE: the points go with their snapshot').toBe(0);
   });
 
   it('008 transaction sequence: adds the nullable sequence column; rows imported before keep NULL', () => {

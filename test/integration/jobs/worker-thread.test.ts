@@ -3,7 +3,8 @@
  * thread is terminated STOP_GRACE_MS later; a read that was waiting behind it is asked again of the next thread.
  */
 import { describe, expect, it } from 'vitest';
-import { jobFlag, JobStoppedError, STOP_GRACE_MS, WorkerThread } from '../../../src-main/services/worker-thread';
+import { jobFlag, JobStoppedError, STOP_GRACE_MS } from '../../../src-main/services/worker-thread';
+import { WorkerThread } from '../../../src-main/services/worker-calls';
 
 type Reply = { id: number; ok: true; value: unknown };
 

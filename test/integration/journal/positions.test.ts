@@ -223,6 +223,12 @@ describe.skipIf(!chainFixturesPresent)('positions and campaigns on the real AMD 
       ['SELL', 5200, 200, 0, null],
     ]);
     expect((await app.get(`/v1/journal/chains/${encodeURIComponent('nope:USD:XYZ:2023-01-03')}`)).status).toBe(404);
+    // /journal/campaigns is the alias of /journal/chains: the same list (its JSON keeps `chains`) and the same detail.
+    const alias = await app.get<CampaignsResponseT>(`/v1/journal/campaigns?accountId=${taxable}&status=closed`);
+    expect(alias.status).toBe(200);
+    expect(alias.body).toEqual(body);
+    expect((await app.get<CampaignDetailResponseT>(`/v1/journal/campaigns/${encodeURIComponent(chain?.id ?? '')}`)).body).toEqual(detail);
+    expect((await app.get(`/v1/journal/campaigns/${encodeURIComponent('nope:USD:XYZ:2023-01-03')}`)).status).toBe(404);
   });
 
   it('replays a past instant: before and after the roll', async () => {

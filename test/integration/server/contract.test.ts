@@ -216,6 +216,7 @@ describe('openapi', () => {
       '/v1/journal/summary': ['year', 'accountId'],
       '/v1/journal/positions': ['asOf', 'accountId', 'symbol'],
       '/v1/journal/chains': ['asOf', 'accountId', 'symbol', 'status', 'page', 'limit'],
+      '/v1/journal/campaigns': ['asOf', 'accountId', 'symbol', 'status', 'page', 'limit'],
       '/v1/journal/transactions': ['page', 'limit', 'symbol', 'accountId', 'fromDate', 'toDate', 'type', 'sort'],
       '/v1/journal/trades': ['status', 'strategy', 'symbol', 'accountId', 'tag', 'from', 'to', 'page', 'limit'],
       '/v1/journal/stats': ['groupBy', 'from', 'to', 'accountId'],

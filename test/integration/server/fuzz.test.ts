@@ -84,6 +84,8 @@ const PATHS = [
   '/v1/journal/positions',
   '/v1/journal/chains',
   '/v1/journal/chains/acc_x:USD:AMD:2024-01-02',
+  '/v1/journal/campaigns',
+  '/v1/journal/campaigns/acc_x:USD:AMD:2024-01-02',
   '/v1/journal/trades',
   '/v1/journal/stats',
   '/v1/gex',

@@ -31,6 +31,8 @@ const BASE: Record<string, { query?: Record<string, string>; path?: Record<strin
   'GET /v1/journal/positions': {},
   'GET /v1/journal/chains': {},
   'GET /v1/journal/chains/{id}': { path: { id: 'nope' } },
+  'GET /v1/journal/campaigns': {},
+  'GET /v1/journal/campaigns/{id}': { path: { id: 'nope' } },
   'GET /v1/journal/trades': {},
   'GET /v1/journal/stats': {},
   'GET /v1/imports': {},

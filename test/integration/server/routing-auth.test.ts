@@ -81,6 +81,8 @@ const REQUESTS: Record<string, { path: string; query?: string; body?: string; ty
   'GET /v1/journal/positions': { path: '/v1/journal/positions', query: 'asOf=2099-01-01' },
   'GET /v1/journal/chains': { path: '/v1/journal/chains', query: 'status=open' },
   'GET /v1/journal/chains/{id}': { path: '/v1/journal/chains/nope' },
+  'GET /v1/journal/campaigns': { path: '/v1/journal/campaigns', query: 'status=open' },
+  'GET /v1/journal/campaigns/{id}': { path: '/v1/journal/campaigns/nope' },
   // Manual entries: a refused list and a row that names no stored transaction (nothing is written).
   'POST /v1/journal/transactions': { path: '/v1/journal/transactions', body: '{"transactions":[]}', type: 'application/json' },
   'PUT /v1/journal/transactions/{id}': { path: '/v1/journal/transactions/mtx_nope', body: '{"account":"A","type":"DEPOSIT","amount":1,"date":"2024-01-02"}', type: 'application/json' },

@@ -1,6 +1,6 @@
 /** The transactions CSV export: formula injection is neutralised and quoting follows RFC 4180. */
 import { describe, expect, it } from 'vitest';
-import { escapeCsvCell, toCsv } from '../../src-renderer/csv';
+import { escapeCsvCell, toCsv } from '../../../src-renderer/csv';
 
 describe('CSV export cells', () => {
   it('prefixes text cells that a spreadsheet would evaluate', () => {

@@ -1,6 +1,6 @@
 /** The renderer's number formats: no sign on a value that rounds to zero, and one pluraliser. */
 import { describe, expect, it } from 'vitest';
-import { fmtCount, fmtExposure, fmtInt, fmtMoney, fmtMoneyCompact, fmtNumber, fmtPct, fmtPrice } from '../../src-renderer/format';
+import { fmtCount, fmtExposure, fmtInt, fmtMoney, fmtMoneyCompact, fmtNumber, fmtPct, fmtPrice } from '../../../src-renderer/format';
 
 describe('signs on numbers that round to zero', () => {
   it('calendar money: −0.12, −0.49 and +0.4 show as $0; −0.5 is −$1 (half away from zero) and −12.6 is −$13', () => {

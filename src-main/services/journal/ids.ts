@@ -1,0 +1,22 @@
+/** The journal's ids (accounts, transactions) and the text of an upload. */
+import { hash } from 'node:crypto';
+import type { ImportedTransaction } from '../../../src-shared/journal/model';
+
+function shortHash(...parts: string[]): string {
+  return hash('sha256', parts.join('\u0000'), 'hex').slice(0, 32);
+}
+
+export function accountIdFor(source: string, accountName: string): string {
+  // The broker part of the source (`tastytrade-csv` → `tastytrade`).
+  const dash = source.indexOf('-');
+  return `acc_${shortHash(dash < 0 ? source : source.slice(0, dash), accountName).slice(0, 16)}`;
+}
+
+export function transactionIdFor(tx: Pick<ImportedTransaction, 'source' | 'accountName' | 'brokerRowId'>): string {
+  return `tx_${shortHash(tx.source, tx.accountName, tx.brokerRowId)}`;
+}
+
+/** The text of an uploaded file; bytes are decoded as UTF-8 (invalid sequences become U+FFFD, a BOM stays for the importers). */
+export function importText(file: string | Uint8Array): string {
+  return typeof file === 'string' ? file : Buffer.from(file.buffer, file.byteOffset, file.byteLength).toString('utf8');
+}

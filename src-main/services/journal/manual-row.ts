@@ -1,0 +1,67 @@
+/**
+ * A manual row read as a row of the generic CSV (docs/journal.md, "Manual entries"): one grammar for a file and a form.
+ * The reader's problems come back named by the JSON's field names.
+ */
+import { FILL_TYPES, MANUAL_SOURCE } from '../../../src-shared/api/constants';
+import type { ManualTransactionT } from '../../../src-shared/api/manual-schemas';
+import type { ImportedTransaction } from '../../../src-shared/journal/model';
+import { Columns, RowReader } from '../../importers/common/cells';
+import { ResultCollector, RowIdentity } from '../../importers/common/result';
+import { OPTIONAL_COLUMNS, readRow, REQUIRED_COLUMNS } from '../../importers/generic/index';
+
+/** The fills: their cash is computed from price, quantity and costs when not given. */
+export const FILLS: ReadonlySet<string> = new Set(FILL_TYPES);
+/** The generic CSV's columns: a manual row is read as a row of that file. */
+const COLUMNS = new Columns([...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS]);
+/** The generic columns by their normalised names (Columns lower-cases them), back to the field names of the JSON. */
+const FIELD_NAMES = new Map<string, string>([...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS].map((name) => [name.toLowerCase(), name]));
+/** How the cell reader names a problem's column (importers/common/cells.ts). */
+const CELL = /^column "([^"]+)": /;
+
+function cell(value: string | number | undefined): string {
+  return value === undefined ? '' : String(value);
+}
+
+/** The row through the generic CSV's reader, with the defaults of a form (a fill's cash computed). */
+export function readManualRow(row: ManualTransactionT, accountName: string, fail: (field: string, message: string) => void): ImportedTransaction | null {
+  const fill = FILLS.has(row.type);
+  const cells: Record<string, string> = {
+    date: row.date,
+    type: row.type,
+    symbol: cell(row.symbol),
+    // Rows that are not fills move no shares unless told (a settlement of 0 means "the whole position").
+    quantity: row.quantity === undefined && !fill ? '0' : cell(row.quantity),
+    price: cell(row.price),
+    // Checked by the reader's sign rules once computed (below): a placeholder that breaks none of them.
+    amount: row.amount === undefined ? '0' : cell(row.amount),
+    commission: cell(row.commission),
+    fees: cell(row.fees),
+    currency: cell(row.currency),
+    orderId: cell(row.orderId),
+    description: cell(row.description),
+    expiration: cell(row.expiration),
+    strike: cell(row.strike),
+    right: cell(row.right),
+    multiplier: cell(row.multiplier),
+    id: 'manual',
+    underlying: cell(row.underlying),
+    previousSymbol: cell(row.previousSymbol),
+  };
+  const out = new ResultCollector('generic', MANUAL_SOURCE);
+  const reader = new RowReader({ line: 1, cells: COLUMNS.names.map(({ name }) => cells[FIELD_NAMES.get(name) ?? name] ?? '') }, COLUMNS, out);
+  const transaction = readRow(reader, accountName, new RowIdentity());
+  for (const problem of out.errors) {
+    const match = CELL.exec(problem.message);
+    const field = match?.[1] ?? 'body';
+    fail(FIELD_NAMES.get(field.toLowerCase()) ?? field, match ? problem.message.slice(match[0].length) : problem.message);
+  }
+  if (transaction === null || out.errors.length > 0) return null;
+  transaction.source = MANUAL_SOURCE;
+  if (row.amount === undefined && fill) {
+    // The ledger's gross (price × quantity × multiplier, to a minor unit); buys pay it and the costs, sells receive it less them.
+    const grossMinor = Math.round(transaction.priceMinor * transaction.quantity * transaction.multiplier);
+    const costsMinor = transaction.commissionMinor + transaction.feesMinor;
+    transaction.amountMinor = row.type.startsWith('BUY') ? -(grossMinor + costsMinor) : grossMinor - costsMinor;
+  }
+  return transaction;
+}
