@@ -38,13 +38,14 @@ describe.skipIf(!hasChromium)('import history pages', () => {
       const pager = page.getByRole('navigation', { name: 'History pages' });
       const rows = page.locator('[data-testid="import-history"] tbody tr');
       await expect.poll(() => pager.textContent()).toContain('Page 1 of 2');
-      expect(await rows.count()).toBe(first.imports.length);
+      await expect.poll(() => rows.count()).toBe(first.imports.length);
       expect(await rows.first().locator('td').nth(2).textContent(), 'newest first').toBe(first.imports[0]?.filename);
       expect(await pager.getByRole('button', { name: '‹ Newer' }).isDisabled()).toBe(true);
 
       await pager.getByRole('button', { name: 'Older ›' }).click();
       await expect.poll(() => pager.textContent()).toContain('Page 2 of 2');
-      expect(await rows.count()).toBe(1);
+      // The pager names the page at the click; its rows follow when the page's answer arrives.
+      await expect.poll(() => rows.count()).toBe(1);
       expect(await rows.first().locator('td').nth(2).textContent()).toBe('h0.csv');
       expect(await pager.getByRole('button', { name: 'Older ›' }).isDisabled()).toBe(true);
 
