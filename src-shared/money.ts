@@ -85,6 +85,11 @@ export function minorToCents(minor: number): number {
   return (minor < 0 ? -cents : cents) / 100;
 }
 
+/** `minorToCents` of a figure that may be unknown (null stays null). */
+export function centsOrNull(minor: number | null): number | null {
+  return minor === null ? null : minorToCents(minor);
+}
+
 /** Minor units to an exact decimal number of currency units (4 decimals), for prices. */
 export function minorToUnits(minor: number): number {
   return minor / MINOR_PER_UNIT;

@@ -4,10 +4,8 @@
 import type { CampaignDetailResponseT, CampaignsResponseT, PositionJson, PositionsResponseT } from '../../../src-shared/api/schemas';
 import { adjustedBasis } from '../../../src-shared/journal/book';
 import { describeCollateral } from '../../../src-shared/journal/collateral';
-import { MINOR_PER_UNIT, minorToCents } from '../../../src-shared/money';
+import { centsOrNull, MINOR_PER_UNIT, minorToCents } from '../../../src-shared/money';
 import type { CampaignRow, CampaignDetail, CampaignsResult, PositionRow, PositionsResult, PositionTotals } from '../../services/journal/service';
-
-const centsOrNull = (minor: number | null) => (minor === null ? null : minorToCents(minor));
 
 export function presentPosition(row: PositionRow): PositionJson {
   const p = row.position;

@@ -5,7 +5,7 @@
 import type { PerformanceResponseT, PeriodSummary, SummaryResponseT, TransactionJson } from '../../../src-shared/api/schemas';
 import { dayTotalMinor, rangePeriod, type PerformanceResult, type PeriodResult, type Totals, type YearResult } from '../../../src-shared/journal/index';
 import type { Transaction } from '../../../src-shared/journal/model';
-import { minorToCents, minorToUnits } from '../../../src-shared/money';
+import { centsOrNull, minorToCents, minorToUnits } from '../../../src-shared/money';
 
 type PeriodJson = PerformanceResponseT['monthly'];
 
@@ -159,6 +159,6 @@ export function presentTransaction(tx: Transaction, realizedMinor: number | null
     source: tx.source,
     importId: tx.importId,
     inferred: tx.inferred === true,
-    realizedPL: realizedMinor === null ? null : minorToCents(realizedMinor),
+    realizedPL: centsOrNull(realizedMinor),
   };
 }

@@ -6,10 +6,8 @@ import type { AnnotationResponseT, StatsRowJson, TradeJson } from '../../../src-
 import { mainLeg } from '../../../src-shared/journal/strategies';
 import type { StatsRow } from '../../../src-shared/journal/trade-stats';
 import type { Trade } from '../../../src-shared/journal/trades';
-import { minorToCents } from '../../../src-shared/money';
+import { centsOrNull, minorToCents } from '../../../src-shared/money';
 import type { AnnotationResult, StatsResult, TradeRow, TradesResult } from '../../services/journal/trades';
-
-const cents = (minor: number | null): number | null => (minor === null ? null : minorToCents(minor));
 
 /** The option the entry figures describe (strategies.ts mainLeg), or null for a trade of shares alone. */
 function presentMainLeg(trade: Trade): TradeJson['mainLeg'] {
@@ -40,14 +38,14 @@ export function presentTrade(row: TradeRow): TradeJson {
       date: leg.day,
       role: leg.role,
       quantity: leg.quantity,
-      realizedPL: cents(leg.realizedMinor),
+      realizedPL: centsOrNull(leg.realizedMinor),
     })),
-    credit: cents(t.creditMinor),
-    maxProfit: cents(t.maxProfitMinor),
-    maxLoss: cents(t.maxLossMinor),
-    collateral: cents(t.collateralMinor),
-    pnl: cents(t.pnlMinor),
-    unrealizedPL: cents(row.unrealizedMinor),
+    credit: centsOrNull(t.creditMinor),
+    maxProfit: centsOrNull(t.maxProfitMinor),
+    maxLoss: centsOrNull(t.maxLossMinor),
+    collateral: centsOrNull(t.collateralMinor),
+    pnl: centsOrNull(t.pnlMinor),
+    unrealizedPL: centsOrNull(row.unrealizedMinor),
     returnOnCollateral: row.returnOnCollateral,
     pctOfMaxProfit: row.pctOfMaxProfit,
     dteAtEntry: t.dteAtEntry,
@@ -75,13 +73,13 @@ function presentStatsRow(row: StatsRow): StatsRowJson {
     winRate: row.winRate,
     pnl: minorToCents(row.pnlMinor),
     avgPnl: minorToCents(row.avgPnlMinor),
-    avgWin: cents(row.avgWinMinor),
-    avgLoss: cents(row.avgLossMinor),
+    avgWin: centsOrNull(row.avgWinMinor),
+    avgLoss: centsOrNull(row.avgLossMinor),
     profitFactor: row.profitFactor,
     avgDaysHeld: row.avgDaysHeld,
     avgReturnOnCollateral: row.avgReturnOnCollateral,
     avgPctOfMaxProfit: row.avgPctOfMaxProfit,
-    largestLoss: cents(row.largestLossMinor),
+    largestLoss: centsOrNull(row.largestLossMinor),
   };
 }
 
