@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { deflateSync, inflateSync, constants } from 'node:zlib';
-import type { ChainColumns } from '../../src-shared/exposure/history-point';
+import { contractAt, type ChainColumns } from '../../src-shared/exposure/history-point';
 import type { OptionContract, SnapshotSourceId } from '../../src-shared/exposure/model';
 import { Table } from './sql';
 
@@ -125,24 +125,8 @@ export function unpackColumns(blob: Uint8Array): ChainColumns {
 
 export function unpackContracts(blob: Uint8Array): OptionContract[] {
   const packed = readPacked(blob);
-  const volume = packed.volume;
   const contracts: OptionContract[] = new Array<OptionContract>(packed.strike.length);
-  for (let i = 0; i < packed.strike.length; i += 1) {
-    const contract: OptionContract = {
-      root: packed.roots[packed.root[i] ?? 0] ?? '',
-      expiration: packed.expirations[packed.expiration[i] ?? 0] ?? '',
-      strike: packed.strike[i] ?? 0,
-      right: packed.right[i] === 'P' ? 'P' : 'C',
-      openInterest: packed.oi[i] ?? 0,
-      iv: packed.iv[i] ?? 0,
-      bid: packed.bid[i] ?? 0,
-      ask: packed.ask[i] ?? 0,
-      multiplier: packed.multiplier[i] ?? 100,
-    };
-    const traded = volume?.[i];
-    if (typeof traded === 'number') contract.volume = traded;
-    contracts[i] = contract;
-  }
+  for (let i = 0; i < packed.strike.length; i += 1) contracts[i] = contractAt(packed, i);
   return contracts;
 }
 

@@ -73,6 +73,24 @@ export function columnExpirations(head: ChainHead, columns: ChainColumns): Expir
   return { expirations, byExpiration: new Map(expirations.map((e) => [e.expiration, e])) };
 }
 
+/** The contract at row `i` of the packed columns (with its volume when the snapshot has one). */
+export function contractAt(columns: ChainColumns, i: number): OptionContract {
+  const contract: OptionContract = {
+    root: columns.roots[columns.root[i] ?? 0] ?? '',
+    expiration: columns.expirations[columns.expiration[i] ?? 0] ?? '',
+    strike: columns.strike[i] ?? 0,
+    right: columns.right[i] === 'P' ? 'P' : 'C',
+    openInterest: columns.oi[i] ?? 0,
+    iv: columns.iv[i] ?? 0,
+    bid: columns.bid[i] ?? 0,
+    ask: columns.ask[i] ?? 0,
+    multiplier: columns.multiplier[i] ?? 100,
+  };
+  const traded = columns.volume?.[i];
+  if (typeof traded === 'number') contract.volume = traded;
+  return contract;
+}
+
 /** The snapshot restricted to the contracts of some expirations, in the stored order (prepare sorts them stably). */
 export function snapshotOf(head: ChainHead, columns: ChainColumns, expirations: readonly string[]): ChainSnapshot {
   const wanted = new Uint8Array(columns.expirations.length);
@@ -84,20 +102,7 @@ export function snapshotOf(head: ChainHead, columns: ChainColumns, expirations: 
   for (let i = 0; i < columns.strike.length; i += 1) {
     const e = columns.expiration[i] ?? 0;
     if (wanted[e] !== 1) continue;
-    const contract: OptionContract = {
-      root: columns.roots[columns.root[i] ?? 0] ?? '',
-      expiration: columns.expirations[e] ?? '',
-      strike: columns.strike[i] ?? 0,
-      right: columns.right[i] === 'P' ? 'P' : 'C',
-      openInterest: columns.oi[i] ?? 0,
-      iv: columns.iv[i] ?? 0,
-      bid: columns.bid[i] ?? 0,
-      ask: columns.ask[i] ?? 0,
-      multiplier: columns.multiplier[i] ?? 100,
-    };
-    const traded = columns.volume?.[i];
-    if (typeof traded === 'number') contract.volume = traded;
-    contracts.push(contract);
+    contracts.push(contractAt(columns, i));
   }
   return { symbol: head.symbol, spot: head.spot, quoteTime: head.quoteTime, source: head.source, contracts };
 }
