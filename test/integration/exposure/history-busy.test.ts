@@ -9,7 +9,7 @@ import type { GexHistoryResponseT } from '../../../src-shared/api/schemas';
 import { WriteQueue } from '../../../src-main/db/writes';
 import { storeChain, useTestApp } from '../../helper';
 import { holdWriteLock } from '../../lock';
-import { contract, snapshot } from '../../unit/exposure/helpers';
+import { contract, snapshot } from '../../exposure-helpers';
 
 const t = useTestApp();
 

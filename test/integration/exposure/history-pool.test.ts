@@ -8,7 +8,7 @@ import type { GexResponseT } from '../../../src-shared/api/schemas';
 import type { OptionContract } from '../../../src-shared/exposure/model';
 import { HISTORY_BATCH, HISTORY_WORKERS } from '../../../src-main/services/exposure/history-pool';
 import { storeChain, useTestApp } from '../../helper';
-import { contract, snapshot } from '../../unit/exposure/helpers';
+import { contract, snapshot } from '../../exposure-helpers';
 
 const SNAPSHOTS = 40;
 

@@ -12,7 +12,7 @@ import { SnapshotRepository } from '../../../src-main/db/snapshots';
 import { preparePacked } from '../../../src-main/services/exposure/compute';
 import { ExposureWorkerClient } from '../../../src-main/services/exposure/worker-client';
 import { buildTestApp, CHAIN_FIXTURES, storeChain, type TestApp, useTestApp } from '../../helper';
-import { contract, snapshot } from '../../unit/exposure/helpers';
+import { contract, snapshot } from '../../exposure-helpers';
 import { longestStallMs } from './stall';
 import { liveContracts, rawContracts, readChain, settlementGroups, type RawContract } from '../chains/quotedata';
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseImport } from '../../../src-main/importers/index';
 import type { ParseResult } from '../../../src-main/importers/types';
-import { allTime } from '../../unit/journal/helpers';
+import { allTime } from '../../journal-helpers';
 import { brokerFixture, figures, ledgerFor, minorOf, rowAt, sumAmounts, tableRows } from './file-totals';
 
 function detected(text: string, broker: string): ParseResult {

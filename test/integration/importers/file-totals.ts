@@ -12,7 +12,7 @@ import type { BrokerImporter, ParseResult } from '../../../src-main/importers/ty
 import type { ImportedTransaction } from '../../../src-shared/journal/model';
 import { REPO_ROOT } from '../../paths';
 import type { Ledger } from '../../../src-shared/journal/index';
-import { allTime, ledgerOf, stored } from '../../unit/journal/helpers';
+import { allTime, ledgerOf, stored } from '../../journal-helpers';
 
 /** A self-written or MIT/Apache fixture of test/fixtures/brokers, as text. */
 export function brokerFixture(name: string): string {

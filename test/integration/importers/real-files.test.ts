@@ -11,7 +11,7 @@ import { parseImport } from '../../../src-main/importers/index';
 import type { ParseResult } from '../../../src-main/importers/types';
 import { BROKER_FIXTURES_SHARED } from '../../paths';
 import { amountSum, columnSum, figures, ibkrTradeTotals, ledgerFor, minorOf, tableRows } from './file-totals';
-import { performanceJson } from '../../unit/journal/helpers';
+import { performanceJson } from '../../journal-helpers';
 
 const have = existsSync(BROKER_FIXTURES_SHARED);
 const read = (file: string): string => readFileSync(join(BROKER_FIXTURES_SHARED, file), 'utf8');

@@ -13,8 +13,8 @@ import { buildLedger, type Ledger } from '../../../src-shared/journal/ledger';
 import type { Transaction } from '../../../src-shared/journal/model';
 import { buildTrades, type Trade, type TradeBook } from '../../../src-shared/journal/trades';
 import { BROKER_FIXTURES_SHARED } from '../../paths';
-import { stored, tx } from '../../unit/journal/helpers';
-import { minor } from '../../unit/journal/trade-helpers';
+import { stored, tx } from '../../journal-helpers';
+import { minor } from '../../trade-helpers';
 
 const have = existsSync(BROKER_FIXTURES_SHARED);
 /** Webull settles positions past their expiration by inference: "now" is fixed so the files do not age. */

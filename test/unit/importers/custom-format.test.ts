@@ -13,7 +13,7 @@ import { parseImport } from '../../../src-main/importers/index';
 import { parseCsv } from '../../../src-main/importers/common/csv';
 import type { ParseResult } from '../../../src-main/importers/types';
 import { REPO_ROOT } from '../../paths';
-import { allTime, ledgerOf, stored } from '../journal/helpers';
+import { allTime, ledgerOf, stored } from '../../journal-helpers';
 
 const fixture = (name: string) => readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'brokers', name), 'utf8');
 const ACCOUNT = { accountName: 'Mine', asOf: new Date('2026-01-01T00:00:00Z') };

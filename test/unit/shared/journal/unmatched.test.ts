@@ -5,7 +5,7 @@
  * proceeds as profit).
  */
 import { describe, expect, it } from 'vitest';
-import { allTime, ledgerOf, tx } from './helpers';
+import { allTime, ledgerOf, tx } from '../../../journal-helpers';
 
 const HOOD_CALL = { expiration: '2021-10-15', strike: 50, right: 'C' as const };
 const PUT = { expiration: '2024-06-21', strike: 45, right: 'P' as const };

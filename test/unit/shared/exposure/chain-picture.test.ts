@@ -5,15 +5,15 @@
  * comments) or by an independent Python computation with math.erf (the numbers quoted), never by the engine.
  */
 import { describe, expect, it } from 'vitest';
-import { maxPain, SKEW_DELTA_TOLERANCE } from '../../../src-shared/exposure/expiration-stats';
-import { deltaAt } from '../../../src-shared/exposure/dex';
-import { expNeg } from '../../../src-shared/exposure/fast-exp';
-import { computeGex, computeGexProfile, usableContracts } from '../../../src-shared/exposure/gex';
-import { computeGexGrid } from '../../../src-shared/exposure/grid';
-import { expirationDetails, prepareChain, termStructure } from '../../../src-shared/exposure/prepare';
-import { sweepProfile, SWEEP_POINTS } from '../../../src-shared/exposure/sweep';
-import type { OptionContract } from '../../../src-shared/exposure/model';
-import { contract, EXPIRATION, snapshot, T_WEEK } from './helpers';
+import { maxPain, SKEW_DELTA_TOLERANCE } from '../../../../src-shared/exposure/expiration-stats';
+import { deltaAt } from '../../../../src-shared/exposure/dex';
+import { expNeg } from '../../../../src-shared/exposure/fast-exp';
+import { computeGex, computeGexProfile, usableContracts } from '../../../../src-shared/exposure/gex';
+import { computeGexGrid } from '../../../../src-shared/exposure/grid';
+import { expirationDetails, prepareChain, termStructure } from '../../../../src-shared/exposure/prepare';
+import { sweepProfile, SWEEP_POINTS } from '../../../../src-shared/exposure/sweep';
+import type { OptionContract } from '../../../../src-shared/exposure/model';
+import { contract, EXPIRATION, snapshot, T_WEEK } from '../../../exposure-helpers';
 
 const RATE = 0.04;
 const relative = (a: number, b: number): number => Math.abs(a - b) / Math.max(Math.abs(b), Number.MIN_VALUE);

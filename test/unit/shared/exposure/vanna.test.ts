@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { bsmGreeks } from '../../../src-shared/exposure/greeks';
-import { UnknownExpirationError } from '../../../src-shared/exposure/gex';
-import { prepareChain } from '../../../src-shared/exposure/prepare';
-import { computeVanna } from '../../../src-shared/exposure/vanna';
-import { contract, EXPIRATION, snapshot, T_WEEK } from './helpers';
+import { bsmGreeks } from '../../../../src-shared/exposure/greeks';
+import { UnknownExpirationError } from '../../../../src-shared/exposure/gex';
+import { prepareChain } from '../../../../src-shared/exposure/prepare';
+import { computeVanna } from '../../../../src-shared/exposure/vanna';
+import { contract, EXPIRATION, snapshot, T_WEEK } from '../../../exposure-helpers';
 
 const RATE = 0.04;
 const S = 100;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allTime, ledgerOf, tx } from './helpers';
+import { allTime, ledgerOf, tx } from '../../../journal-helpers';
 
 const CALL = { expiration: '2024-06-21', strike: 50, right: 'C' as const };
 const PUT = { expiration: '2024-06-21', strike: 45, right: 'P' as const };

@@ -4,12 +4,12 @@
  * at instants on day boundaries, inside days, on a row's own instant, before the first checkpoint and after the last.
  */
 import { describe, expect, it } from 'vitest';
-import { syntheticTransactions } from '../../../src-shared/demo/journal';
-import { firstWhere, rowsEndBy, type BookLedger } from '../../../src-shared/journal/checkpoints';
-import { buildLedger, resumeLedger, type Ledger } from '../../../src-shared/journal/index';
-import type { Transaction } from '../../../src-shared/journal/model';
-import { instantMs, rowOrder } from '../../../src-shared/journal/order';
-import { stored, tx } from './helpers';
+import { syntheticTransactions } from '../../../../src-shared/demo/journal';
+import { firstWhere, rowsEndBy, type BookLedger } from '../../../../src-shared/journal/checkpoints';
+import { buildLedger, resumeLedger, type Ledger } from '../../../../src-shared/journal/index';
+import type { Transaction } from '../../../../src-shared/journal/model';
+import { instantMs, rowOrder } from '../../../../src-shared/journal/order';
+import { stored, tx } from '../../../journal-helpers';
 
 /** The book of the rows up to `asOfMs`, replayed from the nearest checkpoint of `complete` before it. */
 function bookAt(complete: Ledger, byId: ReadonlyMap<string, Transaction>, asOfMs: number): BookLedger {

@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bsmGreeks } from '../../../src-shared/exposure/greeks';
-import { scopeView, type ConfirmedState } from '../../../src-shared/exposure/events';
-import { BOOK_SCOPE, bookExpirations } from '../../../src-shared/exposure/book-events';
-import { evaluateSnapshotEvents } from '../../../src-shared/exposure/snapshot-events';
-import { explanationLines } from '../../../src-shared/exposure/event-explain';
-import { prepareChain } from '../../../src-shared/exposure/prepare';
-import type { OptionContract } from '../../../src-shared/exposure/model';
-import { parseChainFile } from '../../../src-main/chains/index';
-import { CHAIN_FIXTURES, haveSharedChains } from '../../paths';
-import { contract, EXPIRATION, QUOTE_TIME, snapshot, T_WEEK } from './helpers';
+import { bsmGreeks } from '../../../../src-shared/exposure/greeks';
+import { scopeView, type ConfirmedState } from '../../../../src-shared/exposure/events';
+import { BOOK_SCOPE, bookExpirations } from '../../../../src-shared/exposure/book-events';
+import { evaluateSnapshotEvents } from '../../../../src-shared/exposure/snapshot-events';
+import { explanationLines } from '../../../../src-shared/exposure/event-explain';
+import { prepareChain } from '../../../../src-shared/exposure/prepare';
+import type { OptionContract } from '../../../../src-shared/exposure/model';
+import { parseChainFile } from '../../../../src-main/chains/index';
+import { CHAIN_FIXTURES, haveSharedChains } from '../../../paths';
+import { contract, EXPIRATION, QUOTE_TIME, snapshot, T_WEEK } from '../../../exposure-helpers';
 
 const RATE = 0.04;
 const S = 100;

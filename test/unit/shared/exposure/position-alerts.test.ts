@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { bsmGreeks } from '../../../src-shared/exposure/greeks';
-import { prepareChain } from '../../../src-shared/exposure/prepare';
-import type { OptionContract } from '../../../src-shared/exposure/model';
+import { bsmGreeks } from '../../../../src-shared/exposure/greeks';
+import { prepareChain } from '../../../../src-shared/exposure/prepare';
+import type { OptionContract } from '../../../../src-shared/exposure/model';
 import {
   evaluatePositionAlerts,
   positionAlertKey,
@@ -10,9 +10,9 @@ import {
   type DealerLevelValues,
   type OptionPositionInput,
   type PositionLevelState,
-} from '../../../src-shared/exposure/position-alerts';
-import { DEFAULT_SCOPE, historyPoint } from '../../../src-main/services/exposure/compute';
-import { contract, EXPIRATION, QUOTE_TIME, snapshot, T_WEEK } from './helpers';
+} from '../../../../src-shared/exposure/position-alerts';
+import { DEFAULT_SCOPE, historyPoint } from '../../../../src-main/services/exposure/compute';
+import { contract, EXPIRATION, QUOTE_TIME, snapshot, T_WEEK } from '../../../exposure-helpers';
 
 const RATE = 0.04;
 const S = 100;

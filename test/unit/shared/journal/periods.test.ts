@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { monthRange, weekRange } from '../../../src-shared/calendar';
-import { dateOfQuery } from '../../../src-shared/zone';
-import { ledgerOf, tx, performanceJson, yearJson } from './helpers';
+import { monthRange, weekRange } from '../../../../src-shared/calendar';
+import { dateOfQuery } from '../../../../src-shared/zone';
+import { ledgerOf, tx, performanceJson, yearJson } from '../../../journal-helpers';
 
 /** One realized 10.00 per fill pair: interest rows are the simplest dated P&L. */
 const interest = (amount: number, at: string, currency = 'USD') => tx({ type: 'INTEREST', ticker: '', amount, at, currency });

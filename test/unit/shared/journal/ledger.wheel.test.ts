@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allTime, ledgerOf, tx, performanceJson, yearJson } from './helpers';
+import { allTime, ledgerOf, tx, performanceJson, yearJson } from '../../../journal-helpers';
 
 const P50_MAR = { expiration: '2024-03-15', strike: 50, right: 'P' as const };
 const P50_APR = { expiration: '2024-04-19', strike: 50, right: 'P' as const };

@@ -4,11 +4,11 @@
  * known, in one currency. Every figure by hand from the trades' P&L written in the comments (dollars).
  */
 import { describe, expect, it } from 'vitest';
-import type { DealerLevels } from '../../../src-shared/journal/book';
-import type { EntryLookup } from '../../../src-shared/journal/trade-metrics';
-import { deltaBucket, dteBucket, queryTrades, tradeStats, type StatsRow } from '../../../src-shared/journal/trade-stats';
-import { tx } from './helpers';
-import { minor, tradesOf } from './trade-helpers';
+import type { DealerLevels } from '../../../../src-shared/journal/book';
+import type { EntryLookup } from '../../../../src-shared/journal/trade-metrics';
+import { deltaBucket, dteBucket, queryTrades, tradeStats, type StatsRow } from '../../../../src-shared/journal/trade-stats';
+import { tx } from '../../../journal-helpers';
+import { minor, tradesOf } from '../../../trade-helpers';
 
 const LEVELS: DealerLevels = { putWall: 90, gammaFlip: 100, callWall: 110, gammaZone: 'positive' };
 const opt = (strike: number, right: 'C' | 'P', expiration: string) => ({ expiration, strike, right });

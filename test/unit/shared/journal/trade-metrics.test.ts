@@ -6,13 +6,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseChainFile } from '../../../src-main/chains/index';
-import { computeGex, prepareChain, settlementOf, type OptionContract } from '../../../src-shared/exposure/index';
-import type { DealerLevels, UnderlyingMarks } from '../../../src-shared/journal/book';
-import { entryLookupFromMarks, isUsableEntry, placeStrike, previousTradingDay } from '../../../src-shared/journal/trade-metrics';
-import { CHAIN_FIXTURES } from '../../paths';
-import { tx } from './helpers';
-import { minor, onlyTrade, snapshotLookup } from './trade-helpers';
+import { parseChainFile } from '../../../../src-main/chains/index';
+import { computeGex, prepareChain, settlementOf, type OptionContract } from '../../../../src-shared/exposure/index';
+import type { DealerLevels, UnderlyingMarks } from '../../../../src-shared/journal/book';
+import { entryLookupFromMarks, isUsableEntry, placeStrike, previousTradingDay } from '../../../../src-shared/journal/trade-metrics';
+import { CHAIN_FIXTURES } from '../../../paths';
+import { tx } from '../../../journal-helpers';
+import { minor, onlyTrade, snapshotLookup } from '../../../trade-helpers';
 
 const LEVELS: DealerLevels = { putWall: 90, gammaFlip: 100, callWall: 110, gammaZone: 'positive' };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bsmGreeks, normCdf, normPdf, type GreeksInput } from '../../../src-shared/exposure/greeks';
+import { bsmGreeks, normCdf, normPdf, type GreeksInput } from '../../../../src-shared/exposure/greeks';
 
 describe('normal distribution', () => {
   it('matches the standard normal table', () => {

@@ -1,8 +1,8 @@
-import type { ImportedTransaction, OptionRight, Transaction, TransactionType } from '../../../src-shared/journal/model';
-import { occSymbol } from '../../../src-shared/journal/model';
-import { dayOfInstant as tradeDayOf } from '../../../src-shared/zone';
-import { toMinor } from '../../../src-shared/money';
-import { contractColumns } from '../../../src-main/importers/common/options';
+import type { ImportedTransaction, OptionRight, Transaction, TransactionType } from '../src-shared/journal/model';
+import { occSymbol } from '../src-shared/journal/model';
+import { dayOfInstant as tradeDayOf } from '../src-shared/zone';
+import { toMinor } from '../src-shared/money';
+import { contractColumns } from '../src-main/importers/common/options';
 
 /** What the store does to an imported row: an id, an account id and the New York trade day. */
 export function stored(rows: readonly ImportedTransaction[], options: { fastDay?: boolean } = {}): Transaction[] {
@@ -86,8 +86,8 @@ function nyToUtc(local: string): string {
   return parsed.toUTC().toISO() ?? local;
 }
 
-import { buildLedger, performance, yearSummary, type Ledger, type PerformanceQuery } from '../../../src-shared/journal/index';
-import { presentPerformance, presentPeriod, presentYear } from '../../../src-main/server/presenters/journal';
+import { buildLedger, performance, yearSummary, type Ledger, type PerformanceQuery } from '../src-shared/journal/index';
+import { presentPerformance, presentPeriod, presentYear } from '../src-main/server/presenters/journal';
 
 /** /journal/performance as the API sends it (without accounts): the analytics, presented. */
 export function performanceJson(ledger: Ledger, query: PerformanceQuery) {

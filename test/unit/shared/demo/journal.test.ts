@@ -4,13 +4,13 @@
  * last trading day before the demo's today (fresh), with expirations on NYSE trading days and no negative DTE.
  */
 import { describe, expect, it } from 'vitest';
-import { addDays, daysBetween } from '../../../src-shared/calendar';
-import { DEMO_JOURNAL_SEED, demoTransactions } from '../../../src-shared/demo/journal';
-import { DEMO_SEED, DEMO_SYMBOLS, demoMarket, demoMarketDay } from '../../../src-shared/demo/market';
-import { buildLedger } from '../../../src-shared/journal/index';
-import { isTradingDay, tradingDaysAfter } from '../../../src-shared/trading-days';
-import { dayOfInstant } from '../../../src-shared/zone';
-import { stored } from './helpers';
+import { addDays, daysBetween } from '../../../../src-shared/calendar';
+import { DEMO_JOURNAL_SEED, demoTransactions } from '../../../../src-shared/demo/journal';
+import { DEMO_SEED, DEMO_SYMBOLS, demoMarket, demoMarketDay } from '../../../../src-shared/demo/market';
+import { buildLedger } from '../../../../src-shared/journal/index';
+import { isTradingDay, tradingDaysAfter } from '../../../../src-shared/trading-days';
+import { dayOfInstant } from '../../../../src-shared/zone';
+import { stored } from '../../../journal-helpers';
 
 /** What is open at the end of the demo journal of `today`: signed quantities by symbol. */
 function openBook(today: string) {

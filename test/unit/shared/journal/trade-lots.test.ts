@@ -4,8 +4,8 @@
  * closes; together they are the ledger's open position to the minor unit. Hand computations in dollars.
  */
 import { describe, expect, it } from 'vitest';
-import { ledgerOf, tx } from './helpers';
-import { minor, tradesOf } from './trade-helpers';
+import { ledgerOf, tx } from '../../../journal-helpers';
+import { minor, tradesOf } from '../../../trade-helpers';
 
 const put = { expiration: '2024-03-15', strike: 95, right: 'P' as const };
 

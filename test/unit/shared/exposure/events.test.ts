@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { bsmGreeks } from '../../../src-shared/exposure/greeks';
-import { evaluateEvents, type ConfirmedState, type WallEventDraft, type FlipEventDraft } from '../../../src-shared/exposure/events';
-import { prepareChain } from '../../../src-shared/exposure/prepare';
-import type { OptionContract } from '../../../src-shared/exposure/model';
-import { contract, EXPIRATION, QUOTE_TIME, snapshot, T_WEEK } from './helpers';
+import { bsmGreeks } from '../../../../src-shared/exposure/greeks';
+import { evaluateEvents, type ConfirmedState, type WallEventDraft, type FlipEventDraft } from '../../../../src-shared/exposure/events';
+import { prepareChain } from '../../../../src-shared/exposure/prepare';
+import type { OptionContract } from '../../../../src-shared/exposure/model';
+import { contract, EXPIRATION, QUOTE_TIME, snapshot, T_WEEK } from '../../../exposure-helpers';
 
 const RATE = 0.04;
 const S = 100;

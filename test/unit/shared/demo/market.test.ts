@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { demoMarket } from '../../../src-shared/demo/market';
-import { evaluateEvents, type ConfirmedState, type EventDraft } from '../../../src-shared/exposure/events';
-import { prepareChain } from '../../../src-shared/exposure/prepare';
+import { demoMarket } from '../../../../src-shared/demo/market';
+import { evaluateEvents, type ConfirmedState, type EventDraft } from '../../../../src-shared/exposure/events';
+import { prepareChain } from '../../../../src-shared/exposure/prepare';
 
 describe('demo market', () => {
   const started = performance.now();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TRANSACTION_TYPES } from '../../../src-shared/journal/model';
-import { ledgerOf, tx, yearJson } from './helpers';
+import { TRANSACTION_TYPES } from '../../../../src-shared/journal/model';
+import { ledgerOf, tx, yearJson } from '../../../journal-helpers';
 
 const interest = (amount: number, at: string) => tx({ type: 'INTEREST', ticker: '', amount, at });
 

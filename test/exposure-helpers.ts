@@ -1,4 +1,4 @@
-import type { ChainSnapshot, OptionContract } from '../../../src-shared/exposure/model';
+import type { ChainSnapshot, OptionContract } from '../src-shared/exposure/model';
 
 /** 2026-02-02 16:00 New York (EST, UTC−5). */
 export const QUOTE_TIME = '2026-02-02T21:00:00Z';

@@ -1,14 +1,14 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseChainFile } from '../../../src-main/chains/index';
-import { packContracts } from '../../../src-main/db/snapshots';
-import { historyPoint, packedHistoryPoint, preparePacked, type GexScopeQuery, type PackedSnapshot } from '../../../src-main/services/exposure/compute';
-import { FORMULAS } from '../../../src-shared/api/constants';
-import { pointInFormula } from '../../../src-shared/exposure/history-point';
-import { prepareChain } from '../../../src-shared/exposure/prepare';
-import { contract, snapshot } from './helpers';
-import { CHAIN_FIXTURES } from '../../paths';
+import { parseChainFile } from '../../../../src-main/chains/index';
+import { packContracts } from '../../../../src-main/db/snapshots';
+import { historyPoint, packedHistoryPoint, preparePacked, type GexScopeQuery, type PackedSnapshot } from '../../../../src-main/services/exposure/compute';
+import { FORMULAS } from '../../../../src-shared/api/constants';
+import { pointInFormula } from '../../../../src-shared/exposure/history-point';
+import { prepareChain } from '../../../../src-shared/exposure/prepare';
+import { contract, snapshot } from '../../../exposure-helpers';
+import { CHAIN_FIXTURES } from '../../../paths';
 
 const RATE = 0.04;
 

@@ -4,8 +4,8 @@
  * collateral. Money in the comments is dollars; the assertions compare minor units (1/10,000).
  */
 import { describe, expect, it } from 'vitest';
-import { tx } from './helpers';
-import { minor, onlyTrade, snapshotLookup, tradesOf } from './trade-helpers';
+import { tx } from '../../../journal-helpers';
+import { minor, onlyTrade, snapshotLookup, tradesOf } from '../../../trade-helpers';
 
 const MAR = '2024-03-15';
 const APR = '2024-04-19';

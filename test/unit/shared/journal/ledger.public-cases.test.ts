@@ -4,11 +4,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { allTime, ledgerOf, tx, yearJson } from './helpers';
+import { allTime, ledgerOf, tx, yearJson } from '../../../journal-helpers';
+import { BROKER_FIXTURES_SHARED as FIXTURES } from '../../../paths';
 
-const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../shared/fixtures/brokers');
 const TRADETALLY = path.join(FIXTURES, 'tradetally_EXPECTED_pnl_engine_contracts.json');
 const BINNACULUM = path.join(FIXTURES, 'binnaculum_EXPECTED_operations_TSLL_MPW_PFE.json');
 const PFE_CSV = path.join(FIXTURES, 'tastytrade_v2_21col_PFE_binnaculum.csv');

@@ -5,12 +5,12 @@
  * a chain of shares alone is no campaign. Every figure is worked out by hand in the comments.
  */
 import { describe, expect, it } from 'vitest';
-import { buildLedger, type Ledger } from '../../../src-shared/journal/index';
-import { describeCollateral, type SpotLookup } from '../../../src-shared/journal/collateral';
-import { isCampaign } from '../../../src-shared/journal/chains';
-import type { Transaction } from '../../../src-shared/journal/model';
-import { MINOR_PER_UNIT } from '../../../src-shared/money';
-import { tx, yearJson } from './helpers';
+import { buildLedger, type Ledger } from '../../../../src-shared/journal/index';
+import { describeCollateral, type SpotLookup } from '../../../../src-shared/journal/collateral';
+import { isCampaign } from '../../../../src-shared/journal/chains';
+import type { Transaction } from '../../../../src-shared/journal/model';
+import { MINOR_PER_UNIT } from '../../../../src-shared/money';
+import { tx, yearJson } from '../../../journal-helpers';
 
 const CALL_190 = { expiration: '2024-02-16', strike: 190, right: 'C' as const };
 const PUT_170 = { expiration: '2024-02-16', strike: 170, right: 'P' as const };

@@ -1,9 +1,9 @@
 import { expect } from 'vitest';
-import type { DealerLevels } from '../../../src-shared/journal/book';
-import type { Transaction } from '../../../src-shared/journal/model';
-import type { EntryLookup } from '../../../src-shared/journal/trade-metrics';
-import { buildTrades, type Trade, type TradeBook } from '../../../src-shared/journal/trades';
-import { ledgerOf } from './helpers';
+import type { DealerLevels } from '../src-shared/journal/book';
+import type { Transaction } from '../src-shared/journal/model';
+import type { EntryLookup } from '../src-shared/journal/trade-metrics';
+import { buildTrades, type Trade, type TradeBook } from '../src-shared/journal/trades';
+import { ledgerOf } from './journal-helpers';
 
 /** Currency units to minor units (the hand calculations are written in dollars). */
 export function minor(units: number): number {

@@ -3,9 +3,9 @@
  * summary ≤ 50 ms), with 4× slack because the test machine is shared; `npm run bench` measures for real.
  */
 import { describe, expect, it } from 'vitest';
-import { syntheticTransactions } from '../../../src-shared/demo/journal';
-import { buildLedger, performance, yearSummary } from '../../../src-shared/journal/index';
-import { stored } from './helpers';
+import { syntheticTransactions } from '../../../../src-shared/demo/journal';
+import { buildLedger, performance, yearSummary } from '../../../../src-shared/journal/index';
+import { stored } from '../../../journal-helpers';
 
 function medianMs(runs: number, work: () => void): number {
   const times: number[] = [];

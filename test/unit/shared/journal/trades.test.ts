@@ -5,9 +5,9 @@
  * Hand computations in dollars in the comments; every scenario also adds up to the ledger's realized P&L.
  */
 import { describe, expect, it } from 'vitest';
-import type { Transaction } from '../../../src-shared/journal/model';
-import { ledgerOf, tx } from './helpers';
-import { minor, onlyTrade, tradesOf } from './trade-helpers';
+import type { Transaction } from '../../../../src-shared/journal/model';
+import { ledgerOf, tx } from '../../../journal-helpers';
+import { minor, onlyTrade, tradesOf } from '../../../trade-helpers';
 
 const MAR = '2024-03-15';
 const APR = '2024-04-19';

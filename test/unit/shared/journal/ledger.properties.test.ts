@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { demoTransactions, syntheticTransactions, DEMO_ACCOUNT } from '../../../src-shared/demo/journal';
-import { seededRandom } from '../../../src-shared/demo/random';
-import { buildLedger, type Ledger } from '../../../src-shared/journal/index';
-import type { Transaction } from '../../../src-shared/journal/model';
-import { allTime, stored, performanceJson, yearJson } from './helpers';
+import { demoTransactions, syntheticTransactions, DEMO_ACCOUNT } from '../../../../src-shared/demo/journal';
+import { seededRandom } from '../../../../src-shared/demo/random';
+import { buildLedger, type Ledger } from '../../../../src-shared/journal/index';
+import type { Transaction } from '../../../../src-shared/journal/model';
+import { allTime, stored, performanceJson, yearJson } from '../../../journal-helpers';
 
 const TRADE_OR_SETTLEMENT = new Set(['BUY_TO_OPEN', 'SELL_TO_OPEN', 'BUY_TO_CLOSE', 'SELL_TO_CLOSE', 'BUY', 'SELL', 'EXPIRATION', 'ASSIGNMENT', 'EXERCISE']);
 

@@ -4,8 +4,8 @@
  * settlements) stays.
  */
 import { describe, expect, it } from 'vitest';
-import type { Transaction } from '../../../src-shared/journal/model';
-import { allTime, ledgerOf, tx } from './helpers';
+import type { Transaction } from '../../../../src-shared/journal/model';
+import { allTime, ledgerOf, tx } from '../../../journal-helpers';
 
 const DAY = '2025-10-20T16:00';
 const CALL = { expiration: '2025-11-21', strike: 9, right: 'C' as const };

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { bsmGreeks } from '../../../src-shared/exposure/greeks';
-import { computeGex, formulaFactor, pickLevel, UnknownExpirationError, usableContracts } from '../../../src-shared/exposure/gex';
-import { availableExpirations, expirationDetails, prepareChain } from '../../../src-shared/exposure/prepare';
-import { profileAt } from '../../../src-shared/exposure/sweep';
-import { contract, EXPIRATION, snapshot, T_WEEK } from './helpers';
+import { bsmGreeks } from '../../../../src-shared/exposure/greeks';
+import { computeGex, formulaFactor, pickLevel, UnknownExpirationError, usableContracts } from '../../../../src-shared/exposure/gex';
+import { availableExpirations, expirationDetails, prepareChain } from '../../../../src-shared/exposure/prepare';
+import { profileAt } from '../../../../src-shared/exposure/sweep';
+import { contract, EXPIRATION, snapshot, T_WEEK } from '../../../exposure-helpers';
 
 const RATE = 0.04;
 const settings = { rate: RATE };
