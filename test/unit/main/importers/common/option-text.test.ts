@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { optionFromText, saysOptionEffect } from '../../../src-main/importers/common/option-text';
+import { optionFromText, saysOptionEffect } from '../../../../../src-main/importers/common/option-text';
 
 /** The OCC symbol (root + YYMMDD + right + strike × 1000 in 8 digits) of each written-out contract, by hand. */
 const LAYOUTS: Array<[string, string]> = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { csvRecords, parseCsv } from '../../../src-main/importers/common/csv';
-import { ResultCollector } from '../../../src-main/importers/common/result';
-import { readTable } from '../../../src-main/importers/common/table';
+import { csvRecords, parseCsv } from '../../../../../src-main/importers/common/csv';
+import { ResultCollector } from '../../../../../src-main/importers/common/result';
+import { readTable } from '../../../../../src-main/importers/common/table';
 
 describe('parseCsv', () => {
   it('keeps the starting line of multi-line quoted cells (Robinhood descriptions)', () => {

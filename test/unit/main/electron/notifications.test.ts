@@ -4,7 +4,7 @@
  * wall events or with the setting off; a click brings the window forward.
  */
 import { describe, expect, it, vi } from 'vitest';
-import type { ExposureEvent } from '../../../src-main/services/exposure/events';
+import type { ExposureEvent } from '../../../../src-main/services/exposure/events';
 
 const shown = vi.hoisted(() => ({ list: [] as Array<{ title: string; body: string; click: (() => void) | null }>, supported: true }));
 
@@ -27,7 +27,7 @@ vi.mock('electron', () => {
   return { Notification };
 });
 
-const { notifyPositionAlerts } = await import('../../../src-main/electron/notifications');
+const { notifyPositionAlerts } = await import('../../../../src-main/electron/notifications');
 
 const positionEvent: ExposureEvent = {
   id: 'ev_1',

@@ -5,11 +5,11 @@
  * object (a 49 MB file peaked at 4.9 GB) and every skipped line went into the report (a 46 MB file, a 43 MB report).
  */
 import { describe, expect, it } from 'vitest';
-import { parseChainFile } from '../../../src-main/chains/index';
-import { MAX_KEPT_ERRORS, ResultCollector } from '../../../src-main/importers/common/result';
-import { parseImport } from '../../../src-main/importers/index';
-import { boundReport, MAX_REPORT_BYTES, NO_NOTES, OTHER_REASONS, readStoredReport, utf8Length } from '../../../src-shared/journal/import-report';
-import { MAX_MESSAGE_CHARS } from '../../../src-shared/text';
+import { parseChainFile } from '../../../../src-main/chains/index';
+import { MAX_KEPT_ERRORS, ResultCollector } from '../../../../src-main/importers/common/result';
+import { parseImport } from '../../../../src-main/importers/index';
+import { boundReport, MAX_REPORT_BYTES, NO_NOTES, OTHER_REASONS, readStoredReport, utf8Length } from '../../../../src-shared/journal/import-report';
+import { MAX_MESSAGE_CHARS } from '../../../../src-shared/text';
 
 const OPTIONS = { accountName: 'Mine', asOf: new Date('2026-01-01T00:00:00Z') };
 const GENERIC_HEADER = 'date,type,symbol,quantity,price,amount';

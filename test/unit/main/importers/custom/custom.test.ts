@@ -6,14 +6,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ImportFormatDraftT } from '../../../src-shared/api/schemas';
-import type { ImportedTransaction } from '../../../src-shared/journal/model';
-import { customImporter, formatInstant, formatProblems, parseWithFormat, type SavedFormat } from '../../../src-main/importers/custom/index';
-import { parseImport } from '../../../src-main/importers/index';
-import { parseCsv } from '../../../src-main/importers/common/csv';
-import type { ParseResult } from '../../../src-main/importers/types';
-import { REPO_ROOT } from '../../paths';
-import { allTime, ledgerOf, stored } from '../../journal-helpers';
+import type { ImportFormatDraftT } from '../../../../../src-shared/api/schemas';
+import type { ImportedTransaction } from '../../../../../src-shared/journal/model';
+import { customImporter, formatInstant, formatProblems, parseWithFormat, type SavedFormat } from '../../../../../src-main/importers/custom/index';
+import { parseImport } from '../../../../../src-main/importers/index';
+import { parseCsv } from '../../../../../src-main/importers/common/csv';
+import type { ParseResult } from '../../../../../src-main/importers/types';
+import { REPO_ROOT } from '../../../../paths';
+import { allTime, ledgerOf, stored } from '../../../../journal-helpers';
 
 const fixture = (name: string) => readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'brokers', name), 'utf8');
 const ACCOUNT = { accountName: 'Mine', asOf: new Date('2026-01-01T00:00:00Z') };

@@ -90,7 +90,7 @@ vi.mock('electron', () => {
   };
 });
 
-vi.mock('../../../src-main/serve', () => ({
+vi.mock('../../../../src-main/serve', () => ({
   startServer: vi.fn(async (options: { port?: number; dataDir: string }) => ({
     url: 'http://127.0.0.1:7717',
     apiBaseUrl: 'http://127.0.0.1:7717/v1',
@@ -137,8 +137,8 @@ describe('electron main', () => {
 
   it('a second instance quits at once and starts no server or window', async () => {
     h.state.lock = false;
-    const { bootstrap, state } = await import('../../../src-main/electron/app');
-    const { startServer } = await import('../../../src-main/serve');
+    const { bootstrap, state } = await import('../../../../src-main/electron/app');
+    const { startServer } = await import('../../../../src-main/serve');
     await bootstrap();
     expect(h.state.quitCalls, 'quits when the single-instance lock is held elsewhere').toBe(1);
     expect(vi.mocked(startServer), 'no second server on the same data folder').not.toHaveBeenCalled();
@@ -147,8 +147,8 @@ describe('electron main', () => {
   });
 
   it('starts the server on loopback in userData, opens a locked-down window onto it', async () => {
-    const { bootstrap } = await import('../../../src-main/electron/app');
-    const { startServer } = await import('../../../src-main/serve');
+    const { bootstrap } = await import('../../../../src-main/electron/app');
+    const { startServer } = await import('../../../../src-main/serve');
     await bootstrap();
     const call = vi.mocked(startServer).mock.calls[0]?.[0];
     expect(call?.dataDir, 'data in app.getPath("userData")').toBe(h.state.userData);
@@ -167,16 +167,16 @@ describe('electron main', () => {
     const binding = join(h.state.appPath, '.electron-native', 'better_sqlite3.node');
     mkdirSync(dirname(binding), { recursive: true });
     writeFileSync(binding, '');
-    const { bootstrap } = await import('../../../src-main/electron/app');
-    const { startServer } = await import('../../../src-main/serve');
+    const { bootstrap } = await import('../../../../src-main/electron/app');
+    const { startServer } = await import('../../../../src-main/serve');
     await bootstrap();
     expect(vi.mocked(startServer).mock.calls.at(-1)?.[0]).toMatchObject({ nativeBinding: binding });
   });
 
   it('a damaged database or an unwritable data folder: one dialog with the message, exit status 3, no window', async () => {
-    const { DataFolderError } = await import('../../../src-main/db/data-folder');
-    const { bootstrap } = await import('../../../src-main/electron/app');
-    const { startServer } = await import('../../../src-main/serve');
+    const { DataFolderError } = await import('../../../../src-main/db/data-folder');
+    const { bootstrap } = await import('../../../../src-main/electron/app');
+    const { startServer } = await import('../../../../src-main/serve');
     const { app, dialog } = await import('electron');
     const message = `The database ${join(h.state.userData, 'strikebook.db')} is damaged (file is not a database). Strikebook stopped and did not change it.`;
     vi.mocked(startServer).mockRejectedValueOnce(new DataFolderError(message, join(h.state.userData, 'strikebook.db')));
@@ -187,7 +187,7 @@ describe('electron main', () => {
   });
 
   it('answers the preload only for its own window, with exactly base URL and key', async () => {
-    const { bootstrap } = await import('../../../src-main/electron/app');
+    const { bootstrap } = await import('../../../../src-main/electron/app');
     await bootstrap();
     const handler = h.ipcHandlers.get('strikebook:session');
     expect(handler).toBeDefined();
@@ -200,7 +200,7 @@ describe('electron main', () => {
   });
 
   it('Export for research: the system dialog chooses a folder for its own window only, and the server grants it', async () => {
-    const { bootstrap, state } = await import('../../../src-main/electron/app');
+    const { bootstrap, state } = await import('../../../../src-main/electron/app');
     const { dialog } = await import('electron');
     await bootstrap();
     const handler = h.ipcHandlers.get('strikebook:choose-export-folder');
@@ -220,7 +220,7 @@ describe('electron main', () => {
   });
 
   it('sets a CSP on the app origin that only connects to the loopback API', async () => {
-    const { bootstrap } = await import('../../../src-main/electron/app');
+    const { bootstrap } = await import('../../../../src-main/electron/app');
     await bootstrap();
     const onHeaders = h.getHeaders();
     let result: { responseHeaders: Record<string, string[]> } | undefined;
@@ -234,19 +234,19 @@ describe('electron main', () => {
   });
 
   it('builds the menu with the import, folder, key and reload items; DevTools only in development', async () => {
-    const { bootstrap } = await import('../../../src-main/electron/app');
+    const { bootstrap } = await import('../../../../src-main/electron/app');
     await bootstrap();
     const all = labels(h.getMenu() as MenuItemConstructorOptions[]);
     for (const label of ['Import Broker CSV…', 'Import Chain…', 'Open Data Folder', 'Copy API Key', 'role:reload']) expect(all, label).toContain(label);
     expect(all, 'no DevTools in a production build').not.toContain('role:toggleDevTools');
-    const { buildMenuTemplate } = await import('../../../src-main/electron/menu');
+    const { buildMenuTemplate } = await import('../../../../src-main/electron/menu');
     const actions = { importBrokerCsv: vi.fn(), importChain: vi.fn(), openDataFolder: vi.fn(), copyApiKey: vi.fn(), navigate: vi.fn() };
     const dev = labels(buildMenuTemplate(actions, { isDev: true, isMac: false, appName: 'Strikebook' }));
     expect(dev).toContain('role:toggleDevTools');
   });
 
   it('Copy API Key puts the server key on the clipboard', async () => {
-    const { bootstrap } = await import('../../../src-main/electron/app');
+    const { bootstrap } = await import('../../../../src-main/electron/app');
     const electron = await import('electron');
     await bootstrap();
     const find = (items: MenuItemConstructorOptions[]): MenuItemConstructorOptions | undefined => {
@@ -265,7 +265,7 @@ describe('electron main', () => {
   });
 
   it('quit waits for server.close() before the app really quits', async () => {
-    const { bootstrap, state } = await import('../../../src-main/electron/app');
+    const { bootstrap, state } = await import('../../../../src-main/electron/app');
     await bootstrap();
     const beforeQuit = h.appHandlers.get('before-quit')?.[0];
     const event = { preventDefault: vi.fn() };
@@ -287,7 +287,7 @@ describe('electron preload', () => {
   });
 
   it('exposes only { apiBaseUrl, token, chooseExportFolder } as window.strikebook, frozen', async () => {
-    await import('../../../src-main/electron/preload');
+    await import('../../../../src-main/electron/preload');
     expect(h.exposed.length, 'one exposed global').toBe(1);
     expect(h.exposed[0]?.key).toBe('strikebook');
     const value = h.exposed[0]?.value as Record<string, unknown>;
@@ -301,14 +301,14 @@ describe('electron preload', () => {
   });
 
   it('chooseExportFolder answers null for anything but a grant from main', async () => {
-    const { exportFolderAnswer } = await import('../../../src-main/electron/preload');
+    const { exportFolderAnswer } = await import('../../../../src-main/electron/preload');
     expect(exportFolderAnswer(null)).toBeNull();
     expect(exportFolderAnswer({ folder: 1, path: '/x' })).toBeNull();
     expect(exportFolderAnswer({ folder: 'a', path: '/x' })).toEqual({ folder: 'a', path: '/x' });
   });
 
   it('exposes nothing when main does not answer', async () => {
-    const { readSession } = await import('../../../src-main/electron/preload');
+    const { readSession } = await import('../../../../src-main/electron/preload');
     expect(readSession(() => null)).toBeNull();
     expect(readSession(() => ({ apiBaseUrl: 1, token: 'x' }))).toBeNull();
   });
@@ -316,7 +316,7 @@ describe('electron preload', () => {
 
 describe('window state', () => {
   it('remembers bounds, and falls back to the default when the file is corrupt or off-screen', async () => {
-    const { loadWindowState, saveWindowState, DEFAULT_WINDOW } = await import('../../../src-main/electron/window-state');
+    const { loadWindowState, saveWindowState, DEFAULT_WINDOW } = await import('../../../../src-main/electron/window-state');
     const dir = mkdtempSync(join(tmpdir(), 'sb-ws-'));
     const file = join(dir, 'window-state.json');
     const screen = [{ x: 0, y: 0, width: 1920, height: 1080 }];

@@ -9,12 +9,12 @@
  * The limit 1.4 leaves room for a loaded machine and a garbage collection, and none for a square.
  */
 import { describe, expect, it } from 'vitest';
-import { parseChainFile } from '../../../src-main/chains/index';
-import type { ChainFormat } from '../../../src-main/chains/common';
-import { parseWithFormat, type SavedFormat } from '../../../src-main/importers/custom/index';
-import { parseImport } from '../../../src-main/importers/index';
-import type { BrokerId } from '../../../src-shared/api/constants';
-import { growth } from '../../growth';
+import { parseChainFile } from '../../../../src-main/chains/index';
+import type { ChainFormat } from '../../../../src-main/chains/common';
+import { parseWithFormat, type SavedFormat } from '../../../../src-main/importers/custom/index';
+import { parseImport } from '../../../../src-main/importers/index';
+import type { BrokerId } from '../../../../src-shared/api/constants';
+import { growth } from '../../../growth';
 
 const LIMIT = 1.4;
 const OPTIONS = { accountName: 'Mine', asOf: new Date('2026-01-01T00:00:00Z') };

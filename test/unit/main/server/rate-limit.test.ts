@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RateLimiter } from '../../../src-main/server/rate-limit';
+import { RateLimiter } from '../../../../src-main/server/rate-limit';
 
 describe('RateLimiter', () => {
   it('allows the burst, then refills at the rate, per key', () => {

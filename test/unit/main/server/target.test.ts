@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalTarget, MAX_TARGET_LENGTH } from '../../../src-main/server/target';
-import { seededRandom } from '../../../src-shared/demo/random';
+import { canonicalTarget, MAX_TARGET_LENGTH } from '../../../../src-main/server/target';
+import { seededRandom } from '../../../../src-shared/demo/random';
 
 function url(raw: string): string {
   const target = canonicalTarget(raw);

@@ -3,8 +3,8 @@
  * importers took years 0000 and 9999, a strike of 1e300 and a quantity of 1e-320, and the chain parsers alike.
  */
 import { describe, expect, it } from 'vitest';
-import { parseChainFile } from '../../../src-main/chains/index';
-import { parseImport } from '../../../src-main/importers/index';
+import { parseChainFile } from '../../../../../src-main/chains/index';
+import { parseImport } from '../../../../../src-main/importers/index';
 
 const OPTIONS = { accountName: 'Mine', asOf: new Date('2026-01-01T00:00:00Z') };
 const HEADER = 'date,type,symbol,quantity,price,amount,expiration,strike,right,account';

@@ -1,8 +1,8 @@
 /** The CLI's progress bar: redrawn in place on a terminal (at most ten times a second), a line per tenth elsewhere. */
 import { describe, expect, it } from 'vitest';
-import { boundProblem } from '../../../src-main/lake/cli';
-import { partitionValue } from '../../../src-main/lake/layout';
-import { progressBar } from '../../../src-main/lake/progress';
+import { boundProblem } from '../../../../src-main/lake/cli';
+import { partitionValue } from '../../../../src-main/lake/layout';
+import { progressBar } from '../../../../src-main/lake/progress';
 
 function sink(isTTY: boolean) {
   const writes: string[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { offsetIsoToUtc } from '../../../src-main/importers/common/dates';
+import { offsetIsoToUtc } from '../../../../../src-main/importers/common/dates';
 
 describe('offsetIsoToUtc', () => {
   it.each([

@@ -1,10 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BROKER_IDS, BROKER_LABELS } from '../../../src-shared/api/constants';
-import { canonicalNumber, parseMoney, parseNumber } from '../../../src-main/importers/common/cells';
-import { importerList } from '../../../src-main/importers/registry';
-import { REPO_ROOT } from '../../paths';
+import { canonicalNumber, parseMoney, parseNumber } from '../../../../../src-main/importers/common/cells';
 
 describe('the one number grammar of the importers', () => {
   it('reads what brokers write, in one canonical form', () => {
@@ -37,18 +32,5 @@ describe('the one number grammar of the importers', () => {
     expect(parseMoney('--')).toEqual({ ok: true, value: null });
     expect(parseMoney('lots')).toEqual({ ok: false, error: 'not a number: "lots"' });
     expect(parseNumber('5.81305')).toEqual({ ok: true, value: 5.81305 });
-  });
-});
-
-describe('the broker registry', () => {
-  it('lists the brokers the API accepts (BROKER_IDS), in that order', () => {
-    expect(importerList().map((entry) => entry.id)).toEqual([...BROKER_IDS]);
-  });
-
-  it('names them with the wire labels; the Import page takes the list from the API (GET /v1/import-formats), not a copy', () => {
-    expect(importerList().map(({ id, label }) => ({ id, label }))).toEqual(BROKER_IDS.map((id) => ({ id, label: BROKER_LABELS[id] })));
-    const page = readFileSync(join(REPO_ROOT, 'src-renderer', 'pages', 'Import.tsx'), 'utf8');
-    expect(page).not.toMatch(/\bBROKER_(IDS|LABELS)\b/);
-    expect(page).toMatch(/api\.importFormats\(/);
   });
 });

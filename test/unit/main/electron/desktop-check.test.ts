@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT, tempDir } from '../../paths';
+import { REPO_ROOT, tempDir } from '../../../paths';
 
 const SCRIPT = join(REPO_ROOT, 'scripts', 'desktop-check.mjs');
 const dirs: string[] = [];
