@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newYorkWallSeconds, wallText, wallTickLabel } from '../../../src-renderer/components/charts/wall-clock';
+import { newYorkWallSeconds, wallText, wallTickLabel } from '../../../../../src-renderer/components/charts/wall-clock';
 
 describe('time axes in New York time', () => {
   it('shifts an instant by New York’s offset of that day: EST in January (−5 h), EDT in September (−4 h)', () => {

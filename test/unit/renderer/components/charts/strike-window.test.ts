@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { strikeWindow, type CentredLabel, type StrikeWindow } from '../../../src-renderer/components/charts/strike-window';
+import { strikeWindow, type CentredLabel, type StrikeWindow } from '../../../../../src-renderer/components/charts/strike-window';
 
 /** Where a label's edges land on the plot, by the same geometry the chart draws with: bars of equal width. */
 function edges(w: StrikeWindow, label: CentredLabel, plotWidthPx: number): { left: number; right: number } {

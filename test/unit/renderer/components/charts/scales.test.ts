@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dteTicks, heatStrength, labelledCells, niceTicks, rowMaxima } from '../../../src-renderer/components/charts/scales';
+import { dteTicks, heatStrength, labelledCells, niceTicks, rowMaxima } from '../../../../../src-renderer/components/charts/scales';
 
 describe('axis and colour scales of the hand-drawn charts', () => {
   it('nice ticks: steps of 1, 2 or 5 × 10^k, no float noise', () => {

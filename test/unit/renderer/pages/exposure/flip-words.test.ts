@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countWord, flipWords, listOfLevels } from '../../../src-renderer/pages/exposure/flip-words';
+import { countWord, flipWords, listOfLevels } from '../../../../../src-renderer/pages/exposure/flip-words';
 
 describe('the gamma flip in words', () => {
   it('two crossings are named both, in order (the issue’s example)', () => {

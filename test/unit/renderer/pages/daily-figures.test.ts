@@ -4,10 +4,10 @@
  * the adjusted-basis axis labels (distinct ticks where the compact money repeated "$232").
  */
 import { describe, expect, it } from 'vitest';
-import type { PositionJson } from '../../../src-shared/api/schemas';
-import { fmtDte, fmtMoneyCompact } from '../../../src-renderer/format';
-import { annualizedShown, basisAxisLabel } from '../../../src-renderer/pages/campaigns/figures';
-import { groupAndSort, instrumentLabel, moveDistance, moveKey, type ExpectedMove } from '../../../src-renderer/pages/positions/book';
+import type { PositionJson } from '../../../../src-shared/api/schemas';
+import { fmtDte, fmtMoneyCompact } from '../../../../src-renderer/format';
+import { annualizedShown, basisAxisLabel } from '../../../../src-renderer/pages/campaigns/figures';
+import { groupAndSort, instrumentLabel, moveDistance, moveKey, type ExpectedMove } from '../../../../src-renderer/pages/positions/book';
 
 function position(over: Partial<PositionJson>): PositionJson {
   return {

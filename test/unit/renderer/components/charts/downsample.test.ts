@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bucketFor, flipCrossings, levelsToDraw, m4, type LevelsPoint } from '../../../src-renderer/components/charts/downsample';
+import { bucketFor, flipCrossings, levelsToDraw, m4, type LevelsPoint } from '../../../../../src-renderer/components/charts/downsample';
 
 /** A seeded walk (mulberry32): the same series on every run. */
 function random(seed: number): () => number {

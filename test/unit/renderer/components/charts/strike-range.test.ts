@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { strikesThatMatter } from '../../../src-renderer/components/charts/strike-range';
+import { strikesThatMatter } from '../../../../../src-renderer/components/charts/strike-range';
 
 const strikes = [80, 85, 90, 95, 100, 105, 110, 115, 120, 200, 300];
 
