@@ -8,6 +8,8 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const SHARED_FIXTURES = resolve(REPO_ROOT, '..', 'shared', 'fixtures');
 export const CHAIN_FIXTURES = join(SHARED_FIXTURES, 'chains');
 export const BROKER_FIXTURES_SHARED = join(SHARED_FIXTURES, 'brokers');
+/** The self-written broker fixtures of the repository (test/fixtures/brokers). */
+export const BROKER_FIXTURES_LOCAL = join(REPO_ROOT, 'test', 'fixtures', 'brokers');
 export const haveSharedChains = existsSync(CHAIN_FIXTURES);
 export const TEST_PORT = 7717;
 export const HOST = `127.0.0.1:${TEST_PORT}`;

@@ -122,7 +122,7 @@ describe.skipIf(!hasChromium)('issue 18 on the demo', () => {
       const events = await api<Static<typeof EventsResponse>>(suite.served(), '/gex/events?limit=25');
       // The demo market is the trading day before today: its own 0DTE books (a Monday, Wednesday or Friday of SPX and
       // SPY) have expired by now. On other days there may be none; the format is checked all the same (and by
-      // test/unit/renderer/daily-figures.test.ts).
+      // test/unit/renderer/pages/daily-figures.test.ts).
       const past = events.events.filter((e) => e.dte < 0).length;
       await suite.onPage({ width: 1440, theme }, async (page) => {
         await goTo(page, 'Events');

@@ -8,8 +8,8 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GexResponseT, RefreshPassT } from '../../src-shared/api/schemas';
-import { delayedQuotesFromQuotedata, smallChain } from '../integration/chains/delayed-quotes';
-import { chainFixturesPresent } from '../integration/chains/quotedata';
+import { delayedQuotesFromQuotedata, smallChain } from '../delayed-quotes';
+import { chainFixturesPresent } from '../quotedata';
 import { api, goTo, hasChromium, screenshot, type Served } from './harness';
 import { serveForSuite } from './suite';
 

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { ImportsResponseT, PositionsResponseT, SummaryResponseT, TransactionsResponseT } from '../../src-shared/api/schemas';
 import { existsSync } from 'node:fs';
-import { AMD_WHEEL } from '../integration/journal/amd-wheel';
+import { AMD_WHEEL } from '../amd-wheel';
 import { CHAIN_FIXTURES } from '../paths';
 import { api, goTo, hasChromium, openPage, repoRoot, screenshot, type Served } from './harness';
 import { serveForSuite } from './suite';

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CampaignDetailResponseT, CampaignsResponseT, PositionsResponseT, TransactionsResponseT } from '../../src-shared/api/schemas';
-import { AMD_WHEEL } from '../integration/journal/amd-wheel';
+import { AMD_WHEEL } from '../amd-wheel';
 import { CHAIN_FIXTURES } from '../paths';
 import { api, goTo, hasChromium, repoRoot, screenshot, type Served } from './harness';
 import { serveForSuite } from './suite';

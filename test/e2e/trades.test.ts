@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AnnotationResponseT, StatsResponseT, TradesResponseT } from '../../src-shared/api/schemas';
-import { AMD_TRADES } from '../integration/journal/amd-trades';
+import { AMD_TRADES } from '../amd-trades';
 import { CHAIN_FIXTURES } from '../paths';
 import { api, goTo, hasChromium, screenshot, type Served } from './harness';
 import { serveForSuite } from './suite';

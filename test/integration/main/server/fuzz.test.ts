@@ -1,0 +1,337 @@
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { InjectOptions } from 'fastify';
+import { yearOutOfRange } from '../../../../src-shared/api/schema-kit';
+import { seededRandom } from '../../../../src-shared/demo/random';
+import { HOST, tempDir, useTestApp } from '../../../helper';
+import { tempUiDir } from '../../../paths';
+
+const HOSTILE = [
+  "' OR 1=1 --",
+  '"; DROP TABLE transactions; --',
+  '<script>alert(1)</script>',
+  '../../../../etc/passwd',
+  '%00',
+  '%ff%fe',
+  '\u0000',
+  '𝔘𝔫𝔦𝔠𝔬𝔡𝔢',
+  'ümlaut',
+  '🚀',
+  '\u202e',
+  '1e308',
+  '1e400',
+  '-1e400',
+  '-0',
+  'NaN',
+  'Infinity',
+  '9007199254740993',
+  '-9007199254740993',
+  '0x10',
+  // Numbers JavaScript reads and the grammar refuses (issue 16); a raw + is a space once decoded.
+  '1e1',
+  '0b11',
+  '0o7',
+  '+5',
+  ' 5',
+  '5 ',
+  '5.0',
+  '%2B5',
+  '1e9',
+  '1_000',
+  '０',
+  // Dates at and past the ends of 1900–2200.
+  '0000-01-01',
+  '1899-12-31',
+  '1900-01-01',
+  '2200-12-31',
+  '2201-01-01',
+  '9999-12-31T23:00',
+  '2200-12-31T23:59:59.999-12:00',
+  '1900-01-01T00:00+14:00',
+  '2024-01-05,9999-01-01',
+  '',
+  ' ',
+  'null',
+  'true',
+  '[]',
+  '{}',
+  '__proto__',
+  'constructor',
+  'a'.repeat(5000),
+  '2024-02-30',
+  '2024-01-01T25:61:00Z',
+  '1970-01-01',
+  '9999-12-31',
+  'SPX',
+  'spx',
+  'SPX,SPY,,',
+  '2099-01-16,2099-01-17',
+  '5',
+  '3',
+  '100',
+  '101',
+  '1',
+  '0',
+  '-1',
+  '2.5',
+];
+const PARAMS = ['symbol', 'expirations', 'expirationsCount', 'formula', 'expiration', 'page', 'limit', 'fromDate', 'toDate', 'accountId', 'asOf', 'status', 'sort', 'type', 'year', 'period', 'date', 'from', 'to', 'tickers', 'eventType', 'minDte', 'maxDte', 'broker', 'account', 'quoteTime', 'format', 'access_token', 'snapshot', 'at', 'groupBy', 'tag', 'strategy', '__proto__', 'constructor', 'x', ''];
+const PATHS = [
+  '/v1/journal/performance',
+  '/v1/journal/summary',
+  '/v1/journal/transactions',
+  '/v1/journal/positions',
+  '/v1/journal/chains',
+  '/v1/journal/chains/acc_x:USD:AMD:2024-01-02',
+  '/v1/journal/campaigns',
+  '/v1/journal/campaigns/acc_x:USD:AMD:2024-01-02',
+  '/v1/journal/trades',
+  '/v1/journal/stats',
+  '/v1/gex',
+  '/v1/vanna',
+  '/v1/gex/events',
+  '/v1/expirations',
+  '/v1/gex/profile',
+  '/v1/gex/grid',
+  '/v1/gex/history',
+  '/v1/gex/diff',
+  '/v1/snapshots',
+  '/v1/snapshots/1',
+  '/v1/snapshots/abc',
+  '/v1/snapshots/99999999999999999999',
+  '/v1/imports',
+  '/v1/imports/1',
+  '/v1/imports/abc',
+  '/v1/imports/99999999999999999999',
+  '/v1/import-formats',
+  '/v1/import-formats/preview',
+  '/v1/import-formats/abc123',
+  '/v1/import-formats/%2e%2e',
+  '/v1/chains',
+  '/v1/exports',
+  '/v1/exports/abc',
+  '/v1/exports/%2e%2e',
+  '/v1/settings',
+  '/v1/health',
+  '/v1/openapi.json',
+  '/v1/',
+  '/v1',
+  '/',
+  '/v2/gex',
+  '/v1/gex/../journal/summary',
+  '/v1/%2e%2e/%2e%2e/etc/passwd',
+  '/v1/gex%00',
+  '/v1/\u00e9',
+  '/v1/gex/events/extra',
+  '//v1//gex',
+  // Other spellings of routes (routing-auth.test.ts checks their keys over a real socket).
+  '/%761/settings',
+  '/v%31/imports',
+  '/%76%31/keys/rotate',
+  '/./v1/settings',
+  '/x/../v1/demo',
+  '/V1/GEX',
+  '/v1/settings/',
+  '/v1/settings;x=1',
+  '/v1/%ff',
+  '/v1%2fimports',
+  '/v1/imports/%31',
+  '/v1/snapshots/1.0',
+  '/v1/snapshots/%2B1',
+  '/v1/snapshots/0x1',
+  '/v1/imports/1e0',
+  // Symbolic links in the UI folder (beforeAll): to the data folder's key file, to /etc, and to the folder's parent.
+  '/leak',
+  '/etc-link/passwd',
+  '/up/api-key',
+  '/assets/../leak',
+  '/v1/journal/transactions/mtx_0123',
+  '/v1/journal/transactions/tx_abc',
+  '/v1/journal/transactions/%2e%2e',
+];
+const METHODS: Array<InjectOptions['method']> = ['GET', 'GET', 'GET', 'GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'];
+const CONTENT_TYPES = ['text/csv', 'application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', '', 'text/csv; charset=utf-16'];
+const BODIES = [
+  '',
+  'garbage',
+  '{"rate": "high"}',
+  '{"rate": 0.05}',
+  '{"timeZone": "Mars/Olympus"}',
+  '{"port": 99999}',
+  '{"__proto__": {"polluted": true}}',
+  '[1,2,3]',
+  'Date,Type,Sub Type,Action,Symbol\n2024-01-01,Trade,,SELL_TO_OPEN,XYZ\n',
+  'Date,Action,Symbol,Description,Quantity,Price,Fees & Comm,Amount\n"01/02/2024",Sell to Open,"XYZ 01/19/2024 50.00 P",x,1,$1.00,$0.66,$99.34\n',
+  '\n,Last: 100\n"Date: January 7, 2024 at 10:52 AM EST"\nExpiration Date,Calls\n',
+  '"unclosed,quote\n1,2,3',
+  '\uFEFF\u0000\u0001binary',
+  '{"data": {"current_price": "x", "options": [{"option": "BAD"}]}}',
+  '{"name":"x","header":["a","b"],"mapping":{"date":{"column":"a","layout":"YYYY-MM-DD","zone":"utc"},"type":{"column":"b","words":[]},"quantity":"a","amount":{"column":"zz","sign":"as-written"}}}',
+  '{"name":"x","header":["a","a"],"mapping":{"date":{"column":"a","layout":"YYYY-MM-DD","zone":"utc"},"type":{"column":"a","words":[{"word":"__proto__","type":"BUY"}]},"quantity":"a","amount":{"sign":"by-type"}}}',
+  '{"text":"a,b\\n1,2\\n","format":{"name":"","header":[],"mapping":{}}}',
+  '{"text":"\\u0089PNG\\r\\n"}',
+  '{"transactions":[{"account":"A","type":"BUY","symbol":"X","quantity":1,"price":1,"date":"2024-01-01"}]}',
+  '{"transactions":[{"accountId":"acc_x","type":"SELL_TO_OPEN","symbol":"X","expiration":"2024-02-30","strike":-1,"right":"Q","quantity":1e400,"date":"2024-13-45"}]}',
+  '{"transactions":"all of them"}',
+  '{"account":"A","type":"DEPOSIT","amount":1,"date":"2024-01-01"}',
+];
+
+/** The UI folder of the app under test, with symbolic links that lead out of it (none may be served). */
+const uiDir = tempUiDir({ 'index.html': '<!doctype html><title>Strikebook UI</title>', 'assets/app.js': 'console.log(1);' });
+const dataDir = tempDir();
+symlinkSync(join(dataDir, 'api-key'), join(uiDir, 'leak'));
+symlinkSync('/etc', join(uiDir, 'etc-link'));
+symlinkSync(dataDir, join(uiDir, 'up'));
+const LINKED = ['/leak', '/etc-link/passwd', '/up/api-key', '/assets/../leak'];
+/** What the files behind the links hold: a key, or /etc/passwd's first line. */
+const LEAKED = /sb_[\w-]{43}|^root:/m;
+
+/** Integer parameters (of every route that has them) and number forms they refuse. */
+const INTEGER_PARAMS = new Set(['page', 'limit', 'year', 'expirationsCount', 'minDte', 'maxDte', 'snapshot']);
+const BAD_NUMBERS = new Set(['0x10', '1e1', '0b11', '0o7', '+5', ' 5', '5 ', '5.0', '%2B5', '1e9', '1_000', '０', '2.5', '-1', '1e308', 'Infinity', 'NaN', '']);
+/** Date and instant parameters (from/to are snapshot ids on /gex/diff: a date is refused there too). */
+const DATE_PARAMS = new Set(['at', 'asOf', 'date', 'from', 'to', 'fromDate', 'toDate', 'quoteTime', 'expiration', 'expirations']);
+
+const t = useTestApp({ uiDir, dataDir });
+
+describe('hostile requests (docs/architecture.md §Reliability and security)', () => {
+  it('answers 3,000 malformed and hostile requests with 2xx/3xx or a 4xx problem body, never a 5xx', async () => {
+    const random = seededRandom(20261122);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+    const failures: string[] = [];
+    for (let i = 0; i < 3000; i += 1) {
+      const params = new URLSearchParams();
+      const count = Math.floor(random() * 4);
+      for (let p = 0; p < count; p += 1) params.append(pick(PARAMS), pick(HOSTILE));
+      if (random() < 0.1) params.append('limit', pick(HOSTILE));
+      const path = pick(PATHS);
+      const query = params.toString();
+      const url = random() < 0.05 ? `${path}?${pick(HOSTILE)}=%E0%A4%A` : query === '' ? path : `${path}?${query}`;
+      const method = pick(METHODS);
+      const headers: Record<string, string> = { host: random() < 0.95 ? HOST : pick(['evil:7717', '', '127.0.0.1:1']) };
+      const auth = random();
+      if (auth < 0.8) headers.authorization = `Bearer ${t.key}`;
+      else if (auth < 0.9) headers.authorization = `Bearer ${pick(HOSTILE)}`;
+      else if (auth < 0.95) headers.authorization = pick(HOSTILE);
+      const options: InjectOptions = { method, url, headers };
+      if (method !== 'GET' && method !== 'HEAD' && random() < 0.8) {
+        const type = pick(CONTENT_TYPES);
+        if (type !== '') headers['content-type'] = type;
+        options.payload = random() < 0.02 ? 'x'.repeat(2 * 1024 * 1024) : pick(BODIES);
+      }
+      const response = await t.app.inject(options);
+      const status = response.statusCode;
+      const label = `#${i} ${method} ${url.slice(0, 120)} → ${status}`;
+      if (status >= 500) failures.push(`${label}: ${response.body.slice(0, 200)}`);
+      if (status < 300 && String(response.headers['content-type']).startsWith('application/json')) {
+        // An API answer: no integer parameter was written another way than in digits, no date outside 1900–2200.
+        for (const [name, value] of url === `${path}?${query}` ? params : []) {
+          if (INTEGER_PARAMS.has(name) && BAD_NUMBERS.has(value)) failures.push(`${label}: ${name}=${JSON.stringify(value)} was accepted`);
+          if (DATE_PARAMS.has(name) && yearOutOfRange(value) !== null) failures.push(`${label}: ${name}=${value} was accepted`);
+        }
+      }
+      // A link out of the UI folder answers the page (the UI's fallback) or 404, never the file it points to.
+      if (LINKED.includes(path) && LEAKED.test(response.body)) failures.push(`${label}: a symbolic link out of the UI folder was served`);
+      else if (status >= 400 && method !== 'HEAD') {
+        const type = String(response.headers['content-type']);
+        if (!type.startsWith('application/problem+json')) failures.push(`${label}: content-type ${type}`);
+        else {
+          const body = response.json<{ status: number; code: string }>();
+          if (body.status !== status || typeof body.code !== 'string') failures.push(`${label}: bad problem body ${response.body.slice(0, 200)}`);
+        }
+      }
+    }
+    expect(failures, failures.slice(0, 10).join('\n')).toEqual([]);
+    expect(Object.prototype).not.toHaveProperty('polluted');
+  });
+
+  it('refuses 1,000 random number forms and out-of-range dates on parameters their routes take, beside valid ones: 400 naming them', async () => {
+    const random = seededRandom(20261126);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+    // Each route with a valid base query and the integer and date parameters it takes.
+    const ROUTES = [
+      { path: '/v1/journal/transactions', base: 'sort=-tradeDate', integers: ['page', 'limit'], dates: ['fromDate', 'toDate'] },
+      { path: '/v1/journal/summary', base: '', integers: ['year'], dates: [] },
+      { path: '/v1/journal/performance', base: 'period=weekly', integers: [], dates: ['date'] },
+      { path: '/v1/journal/positions', base: '', integers: [], dates: ['asOf'] },
+      { path: '/v1/journal/chains', base: 'status=open', integers: ['page', 'limit'], dates: ['asOf'] },
+      { path: '/v1/journal/trades', base: 'status=closed', integers: ['page', 'limit'], dates: ['from', 'to'] },
+      { path: '/v1/journal/stats', base: 'groupBy=tag', integers: [], dates: ['from', 'to'] },
+      { path: '/v1/imports', base: '', integers: ['page', 'limit'], dates: [] },
+      { path: '/v1/gex/events', base: 'eventType=all', integers: ['limit', 'minDte', 'maxDte'], dates: [] },
+      { path: '/v1/gex', base: 'symbol=SPX', integers: ['expirationsCount', 'snapshot'], dates: ['at', 'expirations'] },
+      { path: '/v1/gex/history', base: 'symbol=SPX', integers: ['minDte', 'maxDte'], dates: ['from', 'to'] },
+      { path: '/v1/vanna', base: 'symbol=SPX', integers: ['snapshot'], dates: ['at', 'expiration'] },
+    ];
+    const numbers = [...BAD_NUMBERS].filter((value) => value !== '');
+    const dates = HOSTILE.filter((value) => /^\d{4}-/.test(value) && yearOutOfRange(value) !== null);
+    const failures: string[] = [];
+    for (let i = 0; i < 1000; i += 1) {
+      const route = pick(ROUTES);
+      const useDate = route.integers.length === 0 || (route.dates.length > 0 && random() < 0.5);
+      const name = pick(useDate ? route.dates : route.integers);
+      const value = useDate ? (name === 'expirations' ? `2099-01-16,${pick(dates)}` : pick(dates)) : pick(numbers);
+      const query = new URLSearchParams(route.base);
+      query.append(name, value);
+      const response = await t.request(`${route.path}?${query.toString()}`);
+      const body = response.json<{ code?: string; errors?: Array<{ param: string }> }>();
+      if (response.statusCode !== 400 || body.code !== 'INVALID_PARAMETER' || body.errors?.[0]?.param !== name) failures.push(`${route.path}?${query.toString()} → ${response.statusCode} ${response.body.slice(0, 120)}`);
+    }
+    expect(failures, failures.slice(0, 10).join('\n')).toEqual([]);
+  });
+
+  it('never serves a symbolic link that leads out of the UI folder, whoever asks, however it is spelled', async () => {
+    const page = (await t.app.inject({ url: '/journal', headers: { host: HOST } })).body;
+    for (const path of [...LINKED, '/%6ceak', '/x/../leak', '/up/strikebook.db', '/etc-link/hostname', '/etc-link/passwd.txt', '/up/api-key.js']) {
+      for (const authorization of [undefined, `Bearer ${t.key}`]) {
+        const response = await t.app.inject({ url: path, headers: { host: HOST, ...(authorization === undefined ? {} : { authorization }) } });
+        // A path without an extension is a page of the UI (its fallback); one with an extension is a file: 404.
+        if (response.statusCode === 200) expect(response.body, path).toBe(page);
+        else expect(response.statusCode, path).toBe(404);
+        expect(response.body, path).not.toMatch(LEAKED);
+      }
+    }
+    expect((await t.app.inject({ url: '/assets/app.js', headers: { host: HOST } })).statusCode, 'files of the folder are served').toBe(200);
+  });
+});
+
+describe('hostile bodies on the manual-entry routes (docs/journal.md, "Manual entries")', () => {
+  // An app of its own: the requests above rotate the key.
+  const w = useTestApp();
+
+  it('the manual-entry write routes: huge, deeply nested, wrong types, 10,000 rows (stored), 10,001 rows (400)', async () => {
+    const row = { account: 'Fuzz', type: 'DEPOSIT', amount: 1, date: '2024-01-02' };
+    const rows = (n: number) => JSON.stringify({ transactions: new Array(n).fill(row) });
+    const depth = 200_000;
+    // The POST body is {transactions: [...]}, the PUT body one row: each is sent to both, and what the other route
+    // expects is a shape error (400), or for a good row, a PUT naming no stored row (404).
+    const bodies: Array<{ label: string; body: string; post: number; put: number }> = [
+      { label: 'huge (3 MB)', body: JSON.stringify({ transactions: [{ ...row, description: 'x'.repeat(3 * 1024 * 1024) }] }), post: 413, put: 413 },
+      { label: 'deeply nested arrays', body: `{"transactions":${'['.repeat(depth)}${']'.repeat(depth)}}`, post: 400, put: 400 },
+      { label: 'deeply nested objects', body: `{"transactions":[${'{"a":'.repeat(depth / 2)}1${'}'.repeat(depth / 2)}]}`, post: 400, put: 400 },
+      { label: 'not JSON', body: '{"transactions":[', post: 400, put: 400 },
+      { label: 'numbers as text', body: JSON.stringify({ transactions: [{ ...row, amount: '1' }] }), post: 400, put: 400 },
+      { label: 'a row with numbers as text', body: JSON.stringify({ ...row, amount: '1' }), post: 400, put: 400 },
+      { label: 'null row', body: '{"transactions":[null]}', post: 400, put: 400 },
+      { label: 'a number', body: '42', post: 400, put: 400 },
+      { label: 'infinite and huge numbers', body: '{"account":"A","type":"BUY","symbol":"X","quantity":1e400,"price":9007199254740993,"date":"2024-01-02"}', post: 400, put: 400 },
+      { label: 'unicode and injection strings', body: JSON.stringify({ transactions: [{ ...row, account: "'; DROP TABLE transactions; --\u202e🚀", description: '<script>' }] }), post: 201, put: 400 },
+      { label: 'a good row', body: JSON.stringify(row), post: 400, put: 404 },
+      { label: 'prototype keys', body: '{"transactions":[{"__proto__":{"polluted":true},"account":"A","type":"DEPOSIT","amount":1,"date":"2024-01-02"}]}', post: 400, put: 400 },
+      { label: '10,000 rows', body: rows(10_000), post: 201, put: 400 },
+      { label: '10,001 rows', body: rows(10_001), post: 400, put: 400 },
+    ];
+    const failures: string[] = [];
+    for (const { label, body, post, put } of bodies) {
+      for (const [method, url, want] of [['POST', '/v1/journal/transactions', post], ['PUT', '/v1/journal/transactions/mtx_00', put]] as const) {
+        const response = await w.app.inject({ method, url, headers: { host: HOST, authorization: `Bearer ${w.key}`, 'content-type': 'application/json' }, payload: body });
+        const status = response.statusCode;
+        if (status !== want) failures.push(`${method} ${label}: ${status} (expected ${want}) ${response.body.slice(0, 200)}`);
+        if (status >= 400 && !String(response.headers['content-type']).startsWith('application/problem+json')) failures.push(`${method} ${label}: not a problem body`);
+      }
+    }
+    expect(failures, failures.join('\n')).toEqual([]);
+    expect(Object.prototype).not.toHaveProperty('polluted');
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * The exposure worker (services/exposure-worker.ts) from the sources and from the esbuild bundle
+ * (scripts/build-node.mjs builds exposure-worker.mjs beside cli.mjs), and the first /gex/history request over
+ * stored SPX snapshots computed off the event loop.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ExposureWorkerClient } from '../../../../../src-main/services/exposure/worker-client';
+import { buildTestApp, CHAIN_FIXTURES, REPO_ROOT, type TestApp } from '../../../../helper';
+import { readChain } from '../../../../quotedata';
+import { longestStallMs } from '../../../../stall';
+
+const GENERIC = ['# symbol: XYZ', '# spot: 100', '# quoteTime: 2026-02-02T16:00', 'expiration,strike,right,openInterest,iv', '2026-02-20,100,C,1200,0.31', '2026-02-20,100,P,900,0.33', ''].join('\n');
+const basis = { rate: 0.04, states: [], latest: {} };
+
+describe('the exposure worker starts in every run mode', () => {
+  // Inside the repository (test-results/ is ignored by git): the bundle resolves node_modules and "type": "module" there.
+  const buildRoot = join(REPO_ROOT, 'test-results', `exposure-worker-${process.pid}`);
+  afterAll(() => rmSync(buildRoot, { recursive: true, force: true }));
+
+  async function planThrough(client: ExposureWorkerClient): Promise<void> {
+    try {
+      const plan = await client.call('planChainFile', GENERIC, {}, basis);
+      if (!plan.ok) throw new Error(JSON.stringify(plan.error));
+      expect(plan.value.head).toMatchObject({ symbol: 'XYZ', spot: 100, contracts: 2, expirations: 1 });
+      expect(plan.value.defaultPoint?.callWall?.strike, 'the default history point is planned in the worker').toBe(100);
+      // A refused file is an answer, not a crash of the worker.
+      const refused = await client.call('planChainFile', 'expiration,strike\nnope,1\n', {}, basis);
+      expect(refused.ok).toBe(false);
+    } finally {
+      await client.close();
+    }
+  }
+
+  it('from the sources (ts-worker.mjs)', async () => {
+    await planThrough(new ExposureWorkerClient());
+  }, 60_000);
+
+  it('from the esbuild bundle', async () => {
+    const outdir = join(buildRoot, 'node');
+    const build = spawnSync(process.execPath, ['scripts/build-node.mjs', '--outdir', outdir], { cwd: REPO_ROOT, encoding: 'utf8' });
+    expect(build.status, build.stderr).toBe(0);
+    expect(existsSync(join(outdir, 'exposure-worker.mjs'))).toBe(true);
+    await planThrough(new ExposureWorkerClient(undefined, pathToFileURL(join(outdir, 'cli.mjs')).href));
+  }, 120_000);
+});
+
+const SPX = 'SPX_quotedata_2024-01-05close_phammings.csv';
+
+describe.skipIf(!existsSync(join(CHAIN_FIXTURES, SPX)))('the first /gex/history request off the event loop', () => {
+  let t: TestApp | undefined;
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('stalls the event loop far less than preparing one of its snapshots', async () => {
+    t = await buildTestApp();
+    const app = t;
+    const text = readChain(SPX);
+    // Five stored SPX snapshots (the same chain at five quote times), the last one timed: one snapshot's inline cost.
+    let inlineMs = 0;
+    for (let i = 0; i < 5; i += 1) {
+      const start = performance.now();
+      expect(app.ctx.exposure.ingestText(text, { quoteTime: `2024-01-05T1${i}:00:00-05:00` }).ok).toBe(true);
+      inlineMs = performance.now() - start;
+    }
+    // Warm the worker (and the route) on another scope.
+    expect((await app.get('/v1/gex/history?symbol=SPX&formula=per_1dollar')).status).toBe(200);
+    const { value: answer, stallMs: longestGapMs } = await longestStallMs(() => app.get<{ points: unknown[] }>('/v1/gex/history?symbol=SPX&formula=per_1pct'));
+    expect(answer.status).toBe(200);
+    expect(answer.body.points).toHaveLength(5);
+    // Five snapshots prepared on this thread would stall it for about 5 × inlineMs.
+    expect(longestGapMs, `longest stall ${longestGapMs.toFixed(1)} ms; one snapshot inline ${inlineMs.toFixed(1)} ms`).toBeLessThan(inlineMs / 2);
+  }, 120_000);
+});

@@ -1,0 +1,55 @@
+/**
+ * A job that never reaches a checkpoint (docs/decisions.md §Jobs): stopped, its caller is answered at once, and its
+ * thread is terminated STOP_GRACE_MS later; a read that was waiting behind it is asked again of the next thread.
+ */
+import { describe, expect, it } from 'vitest';
+import { jobFlag, JobStoppedError, STOP_GRACE_MS } from '../../../../src-main/services/worker-thread';
+import { WorkerThread } from '../../../../src-main/services/worker-calls';
+
+type Reply = { id: number; ok: true; value: unknown };
+
+function thread(): WorkerThread<Reply> {
+  return new WorkerThread<Reply>({
+    // The worker module is found beside moduleUrl: this points from the services folder to the test's stuck worker.
+    baseName: '../../test/integration/main/services/stuck-worker',
+    moduleUrl: new URL('../../../../src-main/services/worker-thread.ts', import.meta.url).href,
+    fail: (message) => new Error(message),
+    settle: (reply) => ({ ok: true, value: reply.value }),
+    stopped: (cause) => `stopped (${cause})`,
+  });
+}
+
+describe('a stuck job', () => {
+  it('times out, its thread is terminated, and a read queued behind it is answered by the next thread', async () => {
+    const worker = thread();
+    expect(await worker.send((id) => ({ id, method: 'echo' }), [], { retry: true })).toBe('echo');
+    const first = worker.thread;
+    const start = performance.now();
+    const spin = worker.send((id) => ({ id, method: 'spin' }), [], { job: { flag: jobFlag(), timeoutMs: 300 } });
+    const queued = worker.send((id) => ({ id, method: 'after' }), [], { retry: true });
+    const error = await spin.then(
+      () => null,
+      (reason: unknown) => reason,
+    );
+    expect(error, 'the caller hears of the timeout when it passes').toBeInstanceOf(JobStoppedError);
+    expect((error as JobStoppedError).reason).toBe('timeout');
+    expect(await queued, 'the read behind it was asked again of a new thread').toBe('after');
+    expect(performance.now() - start, 'the time limit, the grace, a new thread: seconds, not forever').toBeLessThan(300 + STOP_GRACE_MS + 15_000);
+    expect(worker.thread).not.toBe(first);
+    await worker.close();
+  }, 60_000);
+
+  it('is stopped by its signal (the client went away) and by close (the server stops)', async () => {
+    const worker = thread();
+    const controller = new AbortController();
+    const spin = worker.send((id) => ({ id, method: 'spin' }), [], { job: { flag: jobFlag(), timeoutMs: 0, signal: controller.signal } });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    controller.abort();
+    await expect(spin).rejects.toMatchObject({ reason: 'cancelled' });
+    const again = worker.send((id) => ({ id, method: 'spin' }), [], { job: { flag: jobFlag(), timeoutMs: 0 } });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const closing = worker.close(async () => undefined);
+    await expect(again).rejects.toMatchObject({ reason: 'closing' });
+    await closing;
+  }, 60_000);
+});
