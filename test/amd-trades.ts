@@ -1,4 +1,4 @@
-/** A hand-written journal of AMD trades around the real AMD chain of 2023-08-18's close (trades-api.test.ts, e2e/trades.test.ts). */
+/** A hand-written journal of AMD trades around the real AMD chain of 2023-08-18's close (integration/main/server/routes/trades.test.ts, e2e/trades.test.ts). */
 /**
  * Account "Trades" (generic CSV, order ids keep the structures apart):
  * - O1 2023-08-21 sells 2 Sep 15 95 puts at 1.38 (276 − 1.30 − 0.02 = 274.68); O2 buys them back 2023-08-28 at 0.40

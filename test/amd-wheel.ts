@@ -1,7 +1,7 @@
 /**
  * A small generic-CSV journal in three accounts, written for the positions and campaigns tests: an open AMD wheel
  * (IRA) whose contracts exist in the real AMD chain of 2023-08-18's close, a closed wheel on XYZ (Taxable), and two
- * AMD options past their expiry with no closing row (Misc). Its figures are worked out in positions.test.ts.
+ * AMD options past their expiry with no closing row (Misc). Its figures are worked out in integration/main/services/journal/positions.test.ts.
  */
 const HEADER = 'date,account,type,symbol,quantity,price,commission,fees,amount,orderId,expiration,strike,right,id';
 export const AMD_WHEEL = [

@@ -1,5 +1,5 @@
 /**
- * Child process of kill-import.test.ts: imports 20,000 generated rows into the data folder given as argv[2],
+ * Child process of service.kill-import.test.ts: imports 20,000 generated rows into the data folder given as argv[2],
  * announcing "halfway" on stdout after 5,000 rows have been handed to the store, inside its open transaction,
  * then pausing so that the parent can SIGKILL it there.
  */
