@@ -9,8 +9,8 @@
  * Classes by β: up to 2 with 28 nodes, up to 4 with 48, up to 8 with 80; wider-β (near-dated) contracts are summed
  * point by point. Worst interpolation error of one term, over every α, relative to its peak: 3e−15 (β ≤ 2, n = 28),
  * 1.3e−14 (β ≤ 4, n = 48), 1.7e−14 (β ≤ 8, n = 80), for the Gaussian and for the vanna term alike (measured on 2,001
- * points per α; the floor is the rounding of the node sums). test/unit/exposure/chain-picture.test.ts and
- * test/integration/exposure/chain-picture.test.ts hold the sweep to the Math.exp definition, 1e−9 relative.
+ * points per α; the floor is the rounding of the node sums). test/unit/shared/exposure/chain-picture.test.ts and
+ * test/integration/main/server/routes/exposure.chain-picture.test.ts hold the sweep to the Math.exp definition, 1e−9 relative.
  */
 import { SWEEP_HIGH, SWEEP_LOW } from './sweep-grid';
 

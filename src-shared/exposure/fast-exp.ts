@@ -5,7 +5,7 @@
  * Tang's table method: q = (k/N)·ln2 + r with N = 256 and |r| ≤ ln2/512, so e^q = 2^⌊k/N⌋ · 2^{(k mod N)/N} · e^r,
  * the two powers of two from tables and e^r from its Taylor polynomial to r⁴/24 (the r⁵/120 left out is below 4e−17).
  * k·ln2/N is taken off q in two parts (fdlibm's ln2_hi has 32 trailing zero bits, so k·ln2_hi is exact), so r carries
- * no rounding of the reduction. Relative error below 1e−15 over q ∈ [−708, 0] (below, e^q is subnormal and the error absolute, under 2^−1074) (test/unit/exposure/fast-exp.test.ts),
+ * no rounding of the reduction. Relative error below 1e−15 over q ∈ [−708, 0] (below, e^q is subnormal and the error absolute, under 2^−1074) (test/unit/shared/exposure/chain-picture.test.ts, "the sweep's exp"),
  * a million times inside the 1e−9 the sweep's results are held to; 0 below −745, where e^q underflows anyway.
  */
 

@@ -4,7 +4,7 @@
  * only looked at for their dates (which expirations exist, and their dte, to resolve the scope). Every figure of an
  * expiration (T, the parity forward, the greeks, the sweep's constants) depends on that expiration's contracts only,
  * and the sums run in the same order, so the point is the one the full preparation gives, to the bit (the property
- * test, test/unit/exposure/history-point.test.ts, compares them on every real chain).
+ * test, test/unit/shared/exposure/history-point.test.ts, compares them on every real chain).
  */
 import { daysBetween, parseInstantMs } from '../calendar';
 import { dateInZone, NEW_YORK } from '../zone';
