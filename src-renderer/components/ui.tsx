@@ -125,6 +125,12 @@ export function StatusSegmented({ value, onChange }: { value: StatusFilter; onCh
   return <Segmented label="Status" value={value} onChange={onChange} options={STATUS_OPTIONS} />;
 }
 
+/** What an answer being loaded (hooks.ts useAsync) shows until it comes: its failure with Retry, or the loading line. */
+export function AsyncStatus({ state, label }: { state: { data: unknown; error: ApiError | null; reload: () => void }; label?: string }) {
+  if (state.error) return <ErrorBanner error={state.error} onRetry={state.reload} />;
+  return state.data === undefined ? <Loading {...(label === undefined ? {} : { label })} /> : null;
+}
+
 export function Loading({ label = 'Loading…' }: { label?: string }) {
   return (
     <div className="loading" role="status" aria-live="polite">

@@ -10,7 +10,7 @@ import { PAGE_LIMIT_CAP } from '../../src-shared/api/constants';
 import { AccountSelect } from '../components/AccountSelect';
 import { Pager } from '../components/Pager';
 import { ImportOrDemo } from '../components/DemoButton';
-import { Badge, colClass, DataTable, EmptyState, ErrorBanner, Loading, Money, num, PageHead, Panel, StatusSegmented, type StatusFilter } from '../components/ui';
+import { AsyncStatus, Badge, colClass, DataTable, EmptyState, Money, num, PageHead, Panel, StatusSegmented, type StatusFilter } from '../components/ui';
 import { fmtCount, fmtInt, fmtMoney, fmtPct } from '../format';
 import { navigate, routeHash, useApi, useAsync, useRoute } from '../hooks';
 import { CampaignDetail } from './campaigns/CampaignDetail';
@@ -113,8 +113,7 @@ function CampaignList({ state }: { state: ListState }) {
           </>
         }
       />
-      {result.error && <ErrorBanner error={result.error} onRetry={result.reload} />}
-      {!data && !result.error && <Loading label="Loading campaigns…" />}
+      <AsyncStatus state={result} label="Loading campaigns…" />
       {data && data.chains.length === 0 && (
         <EmptyState title={status === 'open' ? 'No open campaigns' : 'No campaigns yet'} actions={<ImportOrDemo onLoaded={result.reload} />}>
           A campaign runs from the first trade on an underlying until the account is flat on it again: puts sold, rolls, assigned shares, covered calls, called away.

@@ -3,7 +3,7 @@ import { PAGE_LIMIT_CAP, PAGE_LIMIT_DEFAULT, type TransactionSort } from '../../
 import type { ApiError } from '../api/client';
 import { ImportOrDemo } from '../components/DemoButton';
 import { Pager } from '../components/Pager';
-import { EmptyState, ErrorBanner, Loading, Options, PageHead, Panel } from '../components/ui';
+import { AsyncStatus, EmptyState, ErrorBanner, Options, PageHead, Panel } from '../components/ui';
 import type { TransactionJson } from '../../src-shared/api/schemas';
 import { dateInTimeZone, fmtCount, fmtInt, typeLabel } from '../format';
 import { asApiError, useApi, useAsync, useRoute } from '../hooks';
@@ -137,8 +137,7 @@ export function TransactionsPage() {
       <TransactionFilters draft={draft} onDraft={setDraft} applied={filters} onApply={apply} accounts={data?.accounts} />
 
       {exportError && <ErrorBanner error={exportError} />}
-      {result.error && <ErrorBanner error={result.error} onRetry={result.reload} />}
-      {!data && !result.error && <Loading label="Loading transactions…" />}
+      <AsyncStatus state={result} label="Loading transactions…" />
       {data && data.pagination.total === 0 && !filtered && (
         <EmptyState
           title="No transactions yet"

@@ -212,8 +212,7 @@ function isReinvestment(row: Row): boolean {
 }
 
 export function parseEtrade(text: string, options: ParseOptions): ParseResult {
-  const out = new ResultCollector('etrade', ETRADE_SOURCE);
-  out.listing = 'newest-first';
+  const out = new ResultCollector('etrade', ETRADE_SOURCE, 'newest-first');
   const table = readTable(out, text, {
     isHeader: isEtradeHeader,
     required: REQUIRED,

@@ -106,8 +106,7 @@ function bondMultiplier(tx: ImportedTransaction): number {
 }
 
 export function parseFidelity(text: string, options: ParseOptions): ParseResult {
-  const out = new ResultCollector('fidelity', FIDELITY_SOURCE);
-  out.listing = 'newest-first';
+  const out = new ResultCollector('fidelity', FIDELITY_SOURCE, 'newest-first');
   const ids = new RowIdentity();
   const readers = tableReaders(out, text, {
     isHeader: isFidelityHeader,

@@ -2,7 +2,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { VannaResponseT } from '../../../src-shared/api/schemas';
 import { chartPalette, nearestStrike, spotMarkers, StrikeChart, type StrikeMarker, type StrikeSeries } from '../../components/charts';
-import { Badge, ErrorBanner, Loading, Options, Panel, Stat } from '../../components/ui';
+import { AsyncStatus, Badge, Options, Panel, Stat } from '../../components/ui';
 import { fmtCount, fmtExposure, fmtNumber, fmtPrice } from '../../format';
 import { useApi, useAsync, useTheme } from '../../hooks';
 import { dteOf } from './scope';
@@ -58,8 +58,7 @@ export function VannaPanel({ symbol, snapshotTime, snapshot }: { symbol: string;
         </label>
       }
     >
-      {vanna.error && <ErrorBanner error={vanna.error} onRetry={vanna.reload} />}
-      {!v && !vanna.error && <Loading />}
+      <AsyncStatus state={vanna} />
       {v && (
         <>
           <div className="stats-grid stats-grid-fixed4 inner" data-testid="vanna-levels">

@@ -8,7 +8,7 @@ import { PAGE_LIMIT_CAP } from '../../../src-shared/api/constants';
 import { AccountSelect } from '../../components/AccountSelect';
 import { ImportOrDemo } from '../../components/DemoButton';
 import { Pager } from '../../components/Pager';
-import { Badge, colClass, DataTable, EmptyState, ErrorBanner, Loading, Money, num, PageHead, Panel, StatusSegmented, type StatusFilter } from '../../components/ui';
+import { AsyncStatus, Badge, colClass, DataTable, EmptyState, Money, num, PageHead, Panel, StatusSegmented, type StatusFilter } from '../../components/ui';
 import { fmtCount, fmtDte, fmtInt, fmtMoney, fmtNumber, fmtPct } from '../../format';
 import { navigate, useApi, useAsync, useRoute } from '../../hooks';
 import { STRATEGY_CODES, STRATEGY_LABELS, type StrategyCode } from './labels';
@@ -139,8 +139,7 @@ export function TradesPage() {
           </>
         }
       />
-      {result.error && <ErrorBanner error={result.error} onRetry={result.reload} />}
-      {!data && !result.error && <Loading label="Loading trades…" />}
+      <AsyncStatus state={result} label="Loading trades…" />
       {data && data.trades.length === 0 && (
         <EmptyState title={status === 'all' && strategy === '' && tag === '' ? 'No trades yet' : 'No trades match'} actions={status === 'all' && strategy === '' && tag === '' ? <ImportOrDemo onLoaded={result.reload} /> : undefined}>
           A trade is the legs of one underlying opened together and managed together until flat: a short put, a spread, an iron condor with its rolls.
