@@ -3,7 +3,8 @@
  * in it, read back leniently (a hand-edited or stale address shows the list, not an error) and written with only what
  * differs from the defaults, so that a plain list has a plain address.
  */
-import type { StatusFilter } from '../components/ui';
+/** The status filter of the campaigns' and the trades' lists (their `status` query). */
+export type StatusFilter = 'open' | 'closed' | 'all';
 
 /** What every list keeps in its address. */
 export interface ListAddress {
