@@ -41,10 +41,13 @@ export interface TaggedPosition {
   slot: SlotHoldings;
 }
 
-/** One lot slice a close took: the trade it belonged to, the units and the realized P&L booked on them. */
+/** One lot slice a close took: the trade it belonged to, the units, the exit's share booked on them and the realized P&L. */
 export interface ClosedSlice {
   node: number;
   qty: number;
+  /** The exit's value (unsigned) and costs prorated to these units: the close's cash of the trade's units. */
+  exitGrossMinor: number;
+  exitCostsMinor: number;
   pnlMinor: number;
 }
 
@@ -134,7 +137,7 @@ export class TaggedLotBook {
       if (!lot) break;
       const take = Math.min(lot.qty, remQty);
       const { entryGross, entryCosts, exitGross, exitCosts, pnlMinor } = fifoSlice(lot, side, take, remQty, remGross, remCosts);
-      slices.push({ node: lot.node, qty: take, pnlMinor });
+      slices.push({ node: lot.node, qty: take, exitGrossMinor: exitGross, exitCostsMinor: exitCosts, pnlMinor });
       this.tally(pos, -1, take, entryGross + entryCosts);
       lot.qty -= take;
       lot.grossMinor -= entryGross;
