@@ -282,3 +282,23 @@ function openParts(grouper: Grouper, idByRoot: ReadonlyMap<number, string>): Map
   }
   return new Map([...parts].map(([id, bySymbol]) => [id, [...bySymbol.values()]]));
 }
+
+/** One row of a trade's timeline: its leg, the row it comes from (null if the journal no longer has it) and the realized P&L so far. */
+export interface TimelineEntry {
+  leg: TradeLeg;
+  transaction: Transaction | null;
+  /** The trade's realized P&L after this row (openings add nothing); null for a trade opened before history. */
+  runningRealizedMinor: number | null;
+}
+
+/**
+ * A trade's timeline: its legs in the order they were booked, each with its row (price, instrument) and the realized
+ * P&L so far, which ends at the trade's P&L. No figure is computed here that the walk did not book.
+ */
+export function tradeTimeline(trade: Trade, rowsById: ReadonlyMap<string, Transaction>): TimelineEntry[] {
+  let runningMinor = 0;
+  return trade.legs.map((leg) => {
+    runningMinor += leg.realizedMinor ?? 0;
+    return { leg, transaction: rowsById.get(leg.txId) ?? null, runningRealizedMinor: trade.openedBeforeHistory ? null : runningMinor };
+  });
+}

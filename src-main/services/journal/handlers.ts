@@ -47,6 +47,7 @@ export const journalReads = {
   accounts: ({ journal }: JournalHost) => journal.accounts(),
   /** Trades and their stats (trades.ts): built once per data version, filtered and added up per call. */
   trades: ({ journal }: JournalHost, query: TradesRequest) => journal.trades.trades(query),
+  trade: ({ journal }: JournalHost, id: string) => journal.trades.trade(id),
   tradeStats: ({ journal }: JournalHost, query: StatsRequest) => journal.trades.stats(query),
   annotation: ({ journal }: JournalHost, kind: AnnotationKind, id: string) => journal.trades.annotationFor(kind, id),
   /** The Import page's mapping step (parsed in the worker: a preview can be half a megabyte of text). */
