@@ -3,6 +3,8 @@
  * units, rounded to cents once, here.
  */
 import type { AnnotationResponseT, StatsRowJson, TimelineEntryJson, TradeJson } from '../../../src-shared/api/schemas';
+import { FILL_TYPES } from '../../../src-shared/journal/model';
+import { BUYS } from '../../../src-shared/journal/order';
 import { mainLeg } from '../../../src-shared/journal/strategies';
 import type { StatsRow } from '../../../src-shared/journal/trade-stats';
 import type { TimelineEntry, Trade } from '../../../src-shared/journal/trades';
@@ -64,8 +66,7 @@ export function presentTrades(result: TradesResult) {
   return { currency: result.currency, trades: result.trades.map(presentTrade), pagination: result.pagination };
 }
 
-const BUYS = new Set(['BUY_TO_OPEN', 'BUY_TO_CLOSE', 'BUY']);
-const SELLS = new Set(['SELL_TO_OPEN', 'SELL_TO_CLOSE', 'SELL']);
+const FILLS: ReadonlySet<string> = new Set(FILL_TYPES);
 
 function presentTimelineEntry({ leg, transaction: tx, runningRealizedMinor }: TimelineEntry): TimelineEntryJson {
   return {
@@ -73,7 +74,7 @@ function presentTimelineEntry({ leg, transaction: tx, runningRealizedMinor }: Ti
     tradeDate: leg.tradeDate,
     date: leg.day,
     type: leg.type,
-    side: BUYS.has(leg.type) ? 'buy' : SELLS.has(leg.type) ? 'sell' : null,
+    side: FILLS.has(leg.type) ? (BUYS.has(leg.type) ? 'buy' : 'sell') : null,
     symbol: leg.symbol,
     expiration: tx?.expiration ?? null,
     strike: tx?.strike ?? null,
