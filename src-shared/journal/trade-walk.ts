@@ -5,7 +5,7 @@
  * history". trades.ts turns the nodes into trades.
  */
 import { FILL_TYPES, type Transaction, type TransactionType } from './model';
-import { rowOrder } from './order';
+import { BUYS, CLOSING, rowOrder } from './order';
 import { QTY_EPSILON, tradeValueMinor } from './lots';
 import { addRollLegs, matchRolls, type RollLeg } from './rolls';
 import type { StructureLeg } from './strategies';
@@ -196,7 +196,8 @@ export class Grouper {
 
   fill(t: Transaction, ms: number, key: string): void {
     const pos = this.lots.of(t, underlyingOf(t));
-    const dir = t.type === 'BUY_TO_OPEN' || t.type === 'BUY_TO_CLOSE' || t.type === 'BUY' ? 1 : -1;
+    // The ledger's reading of the types (ledger.ts trade): a BUY_TO_COVER buys, and closes only.
+    const dir = BUYS.has(t.type) ? 1 : -1;
     const qty = Math.abs(t.quantity);
     const costsMinor = Math.abs(t.commissionMinor) + Math.abs(t.feesMinor);
     const grossMinor = tradeValueMinor(t, dir, qty, costsMinor);
@@ -219,7 +220,7 @@ export class Grouper {
     let openedGrossMinor = 0;
     if (restQty > 0) {
       // A close, or a sale of shares not held, never opens the opposite position (DESIGN §A trader's real history).
-      const closesOnly = t.type === 'BUY_TO_CLOSE' || t.type === 'SELL_TO_CLOSE' || (!t.isOption && t.type === 'SELL');
+      const closesOnly = CLOSING.has(t.type) || (!t.isOption && t.type === 'SELL');
       if (closesOnly) {
         this.beforeHistory(t, ms, key, restQty, dir, { grossMinor: restGrossMinor, costsMinor: restCostsMinor });
       } else {

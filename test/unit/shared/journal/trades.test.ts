@@ -11,7 +11,7 @@ import { parseImport } from '../../../../src-main/importers/index';
 import type { Transaction } from '../../../../src-shared/journal/model';
 import { buildTrades, tradeTimeline } from '../../../../src-shared/journal/trades';
 import { BROKER_FIXTURES_SHARED } from '../../../paths';
-import { stored } from '../../journal/helpers';
+import { stored, tx } from '../../journal/helpers';
 
 const have = existsSync(BROKER_FIXTURES_SHARED);
 /** Webull settles positions past their expiration by inference: "now" is fixed so the files do not age. */
@@ -87,5 +87,23 @@ describe.skipIf(!have)('the timeline figures of the trades of every real file', 
         for (const leg of trade.legs) if (leg.role === 'open') expect(leg.roll, trade.id).toBeGreaterThan(0);
       }
     }
+  });
+});
+
+describe('a short sale covered in a trade: the walk reads the fill types as the ledger does (order.ts BUYS, CLOSING)', () => {
+  it('SELL_SHORT with a put in one order, BUY_TO_COVER and the put bought back: one closed trade, its cash its pnl', () => {
+    // Order A: short 100 ABC at 30 (3,000 − 1 = 2,999) and sell 1 ABC Jun 28 put at 1.50 (150 − 0.65 = 149.35).
+    // Order B: cover the 100 at 28 (−2,800 − 1 = −2,801), buy the put back at 0.50 (−50 − 0.65 = −50.65).
+    // pnl: shares 2,999 − 2,801 = 198, put 149.35 − 50.65 = 98.70: 296.70.
+    const put = { expiration: '2024-06-28', strike: 25, right: 'P' as const };
+    const rows = [
+      tx({ type: 'SELL_SHORT', ticker: 'ABC', quantity: 100, price: 30, commission: 1, orderId: 'A', at: '2024-05-01T10:00' }),
+      tx({ type: 'SELL_TO_OPEN', ticker: 'ABC', option: put, quantity: 1, price: 1.5, commission: 0.65, orderId: 'A', at: '2024-05-01T10:00' }),
+      tx({ type: 'BUY_TO_COVER', ticker: 'ABC', quantity: 100, price: 28, commission: 1, orderId: 'B', at: '2024-05-10T10:00' }),
+      tx({ type: 'BUY_TO_CLOSE', ticker: 'ABC', option: put, quantity: 1, price: 0.5, commission: 0.65, orderId: 'B', at: '2024-05-10T10:00' }),
+    ];
+    const { trades } = buildTrades(rows);
+    expect(trades.map((trade) => [trade.status, trade.pnlMinor, trade.legs.length])).toEqual([['closed', 2_967_000, 4]]);
+    expect(trades[0]?.legs.map((leg) => leg.cashMinor)).toEqual([29_990_000, 1_493_500, -28_010_000, -506_500]);
   });
 });
