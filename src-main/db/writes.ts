@@ -47,6 +47,22 @@ export function isStorageFull(error: unknown): boolean {
   return /^SQLITE_FULL/.test(code) || code === 'ENOSPC' || code === 'EDQUOT';
 }
 
+declare const writeTurn: unique symbol;
+
+/**
+ * Proof that the code holding it runs inside a write transaction on this thread's connection, with the process's
+ * write turn (the habit of Signal-Desktop's WritableDB): a function that writes in its caller's transaction takes it
+ * as its first parameter (`tx: WriteTx`), so a caller without a turn cannot call it, and the types say which
+ * functions write. Only this file makes one: writeTransaction and WriteQueue's run/transaction/background hand it to
+ * their callback. It carries nothing; reads take none (docs/architecture.md, "How to take a write turn").
+ */
+export interface WriteTx {
+  readonly [writeTurn]: true;
+}
+
+/** The one token: its type, not its value, is the proof (the brand's symbol is declared, never exported). */
+const WRITE_TX = Object.freeze({}) as WriteTx;
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -74,10 +90,10 @@ export async function retryWhileBusy<T>(attempt: () => T, deadlineMs: number): P
  * can fail too (a full disk: the WAL is written at the commit); SQLite may leave the transaction open then, and an
  * open transaction would hold the lock and refuse every later BEGIN, so it is rolled back here.
  */
-function inTransaction<T>(db: Database, fn: () => T): T {
+function inTransaction<T>(db: Database, fn: (tx: WriteTx) => T): T {
   let value: T;
   try {
-    value = fn();
+    value = fn(WRITE_TX);
     db.exec('COMMIT');
   } catch (error) {
     if (db.inTransaction) db.exec('ROLLBACK');
@@ -91,7 +107,7 @@ function inTransaction<T>(db: Database, fn: () => T): T {
  * see retryWhileBusy), so `fn` runs once, holding the lock, and nothing is done before the lock is ours; then
  * COMMIT, or ROLLBACK if `fn` throws. Transactions inside `fn` (better-sqlite3's db.transaction) become savepoints.
  */
-export async function writeTransaction<T>(db: Database, fn: () => T, deadlineMs: number): Promise<T> {
+export async function writeTransaction<T>(db: Database, fn: (tx: WriteTx) => T, deadlineMs: number): Promise<T> {
   await retryWhileBusy(() => db.exec('BEGIN IMMEDIATE'), deadlineMs);
   return inTransaction(db, fn);
 }
@@ -119,13 +135,13 @@ export class WriteQueue {
   }
 
   /** A transaction on this thread's connection inside a turn held with exclusive() (see writeTransaction). */
-  async transaction<T>(fn: () => T, deadlineMs: number, onCommit?: (value: T) => void): Promise<T> {
+  async transaction<T>(fn: (tx: WriteTx) => T, deadlineMs: number, onCommit?: (value: T) => void): Promise<T> {
     await retryWhileBusy(() => this.db.exec('BEGIN IMMEDIATE'), deadlineMs);
     return this.committed(fn, onCommit);
   }
 
   /** `fn` in the transaction begun; `onCommit` right after its COMMIT succeeded (in memory what is now stored). */
-  private committed<T>(fn: () => T, onCommit?: (value: T) => void): T {
+  private committed<T>(fn: (tx: WriteTx) => T, onCommit?: (value: T) => void): T {
     let value: T;
     try {
       value = inTransaction(this.db, fn);
@@ -173,7 +189,7 @@ export class WriteQueue {
    * the call, then dropped. Resolves true once stored, false when dropped (busy all along, or `fn` threw: `onError`
    * hears of anything but a busy database). Never rejects.
    */
-  background(fn: () => void, options: { retryMs?: number; giveUpMs?: number; onError?: (error: unknown) => void } = {}): Promise<boolean> {
+  background(fn: (tx: WriteTx) => void, options: { retryMs?: number; giveUpMs?: number; onError?: (error: unknown) => void } = {}): Promise<boolean> {
     const retryMs = options.retryMs ?? BACKGROUND_RETRY_MS;
     const giveUpAtMs = Date.now() + (options.giveUpMs ?? BACKGROUND_GIVE_UP_MS);
     return new Promise((resolve) => {
@@ -197,7 +213,7 @@ export class WriteQueue {
    * otherwise it waits its turn, asynchronously. `onCommit` runs right after the COMMIT, never after a rollback:
    * the place to change what is kept in memory.
    */
-  run<T>(fn: () => T, waitMs = DEFAULT_WRITE_WAIT_MS, onCommit?: (value: T) => void): Promise<T> {
+  run<T>(fn: (tx: WriteTx) => T, waitMs = DEFAULT_WRITE_WAIT_MS, onCommit?: (value: T) => void): Promise<T> {
     if (!this.locked) {
       try {
         this.db.exec('BEGIN IMMEDIATE');
