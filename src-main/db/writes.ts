@@ -53,8 +53,9 @@ declare const writeTurn: unique symbol;
  * Proof that the code holding it runs inside a write transaction on this thread's connection, with the process's
  * write turn (the habit of Signal-Desktop's WritableDB): a function that writes in its caller's transaction takes it
  * as its first parameter (`turn: WriteTx`), so a caller without a turn cannot call it, and the types say which
- * functions write. Only this file makes one: writeTransaction and WriteQueue's run/transaction/background hand it to
- * their callback. It carries nothing; reads take none (docs/architecture.md, "How to take a write turn").
+ * functions write. Only this file makes one: writeTransaction, writeNow and WriteQueue's run/transaction/background
+ * hand it to their callback, and it proves something only during that call (never keep one). It carries nothing;
+ * reads take none (docs/architecture.md, "How to take a write turn").
  */
 export interface WriteTx {
   readonly [writeTurn]: true;

@@ -90,10 +90,10 @@ export class ChainIngest {
   /**
    * The one entry (docs/architecture.md, "How to take a write turn"): a chain file (POST /v1/chains, the online source,
    * the CLI) is planned in the exposure worker outside any write turn, as a job (docs/decisions.md §Jobs: stopped when
-   * `signal` aborts, the server closes or importTimeoutSeconds pass); a parsed snapshot (the demo, the lake import) is
-   * planned inline, a chain of a few hundred contracts being cheap. Then committed in a write turn of its own. The
-   * commit evaluates the events again if a snapshot of the ticker came in meanwhile (applyEvents), so the plan needs
-   * no turn.
+   * `signal` aborts, the server closes or importTimeoutSeconds pass); a parsed snapshot is planned inline (the demo's
+   * chains have a few hundred contracts; the lake import runs in the CLI, no event loop to protect). Then committed in
+   * a write turn of its own. The commit evaluates the events again if a snapshot of the ticker came in meanwhile
+   * (applyEvents), so the plan needs no turn.
    */
   async ingest(input: IngestInput, signal?: AbortSignal): Promise<Result<IngestResult>> {
     const plan = 'snapshot' in input ? planIngest(input.snapshot, this.basis()) : await this.planFile(input.file, input.options, signal);
