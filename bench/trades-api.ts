@@ -38,7 +38,7 @@ export async function benchTradesApi(): Promise<BenchLine[]> {
     const open = await get<PositionsResponseT>(`/v1/journal/positions?asOf=${encodeURIComponent(middle)}`);
     const underlyings = [...new Set(open.positions.map((p) => p.underlying))];
     for (const symbol of underlyings) {
-      const stored = ctx.exposure.ingest(snapshotFor(symbol, middle, open.positions.filter((p) => p.underlying === symbol)));
+      const stored = await ctx.exposure.ingest({ snapshot: snapshotFor(symbol, middle, open.positions.filter((p) => p.underlying === symbol)) });
       if (!stored.ok) throw new Error(`bench snapshot of ${symbol} refused: ${stored.error.kind}`);
     }
     // The first read after the snapshots changed builds the trades (the ledger is built already).

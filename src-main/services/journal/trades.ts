@@ -18,6 +18,7 @@ import type { JournalBook } from './book';
 import type { JournalIndex } from './ledger-index';
 import type { Pagination, WithJournal } from './values';
 import { failure, ok, type Result } from '../result';
+import type { WriteTx } from '../../db/writes';
 
 export interface TradesSettings {
   timeZone: string;
@@ -275,11 +276,11 @@ export class JournalTrades {
   }
 
   /** Sets a note and tags (inside the caller's write transaction); an empty note without tags removes them. */
-  annotate(kind: AnnotationKind, id: string, input: AnnotationInput): AnnotationResult {
+  annotate(turn: WriteTx, kind: AnnotationKind, id: string, input: AnnotationInput): AnnotationResult {
     const updatedAt = new Date(this.nowMs()).toISOString();
     const tags = [...new Set(input.tags.map(normalizeTag))].filter((tag) => tag !== '').sort();
     const note = input.note.trim() === '' ? '' : input.note;
-    this.annotations.put(kind, id, note, tags, updatedAt);
+    this.annotations.put(turn, kind, id, note, tags, updatedAt);
     const stored = this.annotations.get(kind, id);
     return { kind, id, note: stored?.note ?? '', tags: stored?.tags ?? [], updatedAt: stored?.updatedAt ?? null };
   }
