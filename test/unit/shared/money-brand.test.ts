@@ -1,0 +1,49 @@
+/**
+ * The money brands (src-shared/nominal.ts, money.ts). The `@ts-expect-error` lines are the test: `npm run typecheck`
+ * compiles this file (tsconfig.node.json takes test/**) and fails with "Unused '@ts-expect-error' directive" the day
+ * a plain number, or cents, is accepted where minor units are expected. The assertions pin the helpers' arithmetic.
+ */
+import { describe, expect, it } from 'vitest';
+import { addMinor, absMinor, asMinor, minorToCents, negMinor, parseMoneyMinor, subMinor, sumMinor, toMinor, ZERO_MINOR, type Cents, type Minor } from '../../../src-shared/money';
+
+/** A function of the kind the brand guards: it wants minor units. */
+function doubled(amountMinor: Minor): Minor {
+  return addMinor(amountMinor, amountMinor);
+}
+
+describe('Minor and Cents do not mix (compile-time)', () => {
+  it('refuses cents, plain numbers and bare arithmetic where minor units are expected', () => {
+    const priceMinor = toMinor(1.23);
+    const priceCents: Cents = minorToCents(priceMinor);
+    // @ts-expect-error cents (1.23) are not minor units (12,300)
+    const mixed: Minor = priceCents;
+    // @ts-expect-error a cents figure passed to a function of minor units
+    doubled(priceCents);
+    // @ts-expect-error a plain number has no unit: it comes through toMinor, parseMoneyMinor or the row mapping
+    const bare: Minor = 12_300;
+    // @ts-expect-error minor units are not cents either
+    const back: Cents = priceMinor;
+    // @ts-expect-error a sum of minor figures is a plain number: addMinor / sumMinor keep the brand
+    const sum: Minor = priceMinor + priceMinor;
+    // Reading needs no conversion: a Minor is a number wherever a number is asked.
+    const asNumber: number = priceMinor;
+    expect([mixed, bare, back, sum, asNumber]).toEqual([1.23, 12_300, 12_300, 24_600, 12_300]);
+  });
+});
+
+describe('branded arithmetic', () => {
+  it('adds, subtracts, negates and sums exactly, by hand', () => {
+    const a = toMinor(0.1);
+    const b = toMinor(0.2);
+    expect(addMinor(a, b)).toBe(3_000); // 0.1 + 0.2 = 0.3 = 3,000 minor units, exactly
+    expect(addMinor(a, b, toMinor(-0.3))).toBe(0);
+    expect(subMinor(a, b)).toBe(-1_000);
+    expect(negMinor(toMinor(-12.5))).toBe(125_000);
+    expect(absMinor(toMinor(-12.5))).toBe(125_000);
+    expect(sumMinor([a, b, a])).toBe(4_000);
+    expect(sumMinor([])).toBe(ZERO_MINOR);
+    expect(doubled(asMinor(7))).toBe(14);
+    const parsed = parseMoneyMinor('$1,234.56');
+    expect(parsed.ok && minorToCents(parsed.minor)).toBe(1234.56);
+  });
+});
