@@ -130,6 +130,11 @@ export function absMinor(a: Minor): Minor {
   return Math.abs(a) as Minor;
 }
 
+/** The larger of two minor figures (`maxMinor(ZERO_MINOR, negMinor(commission))`: a charge booked negative, unsigned). */
+export function maxMinor(a: Minor, b: Minor): Minor {
+  return Math.max(a, b) as Minor;
+}
+
 /** Minor units to a JSON number rounded to cents (half away from zero), as the API shows money. */
 export function minorToCents(minor: number): Cents {
   const cents = Math.round(Math.abs(minor) / 100);

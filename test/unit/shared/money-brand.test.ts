@@ -4,6 +4,7 @@
  * a plain number, or cents, is accepted where minor units are expected. The assertions pin the helpers' arithmetic.
  */
 import { describe, expect, it } from 'vitest';
+import type { ImportedTransaction } from '../../../src-shared/journal/model';
 import { addMinor, absMinor, asMinor, minorToCents, negMinor, parseMoneyMinor, subMinor, sumMinor, toMinor, ZERO_MINOR, type Cents, type Minor } from '../../../src-shared/money';
 
 /** A function of the kind the brand guards: it wants minor units. */
@@ -28,6 +29,15 @@ describe('Minor and Cents do not mix (compile-time)', () => {
     // Reading needs no conversion: a Minor is a number wherever a number is asked.
     const asNumber: number = priceMinor;
     expect([mixed, bare, back, sum, asNumber]).toEqual([1.23, 12_300, 12_300, 24_600, 12_300]);
+  });
+
+  it('the neutral transaction (what importers make) takes minor units only', () => {
+    const fees: Pick<ImportedTransaction, 'feesMinor'> = { feesMinor: toMinor(0.65) };
+    // @ts-expect-error cents where the neutral transaction wants minor units
+    const wrong: Pick<ImportedTransaction, 'feesMinor'> = { feesMinor: minorToCents(toMinor(0.65)) };
+    // @ts-expect-error a bare number too
+    const bare: Pick<ImportedTransaction, 'feesMinor'> = { feesMinor: 6_500 };
+    expect([fees.feesMinor, wrong.feesMinor, bare.feesMinor]).toEqual([6_500, 0.65, 6_500]);
   });
 });
 
