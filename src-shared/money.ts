@@ -130,23 +130,45 @@ export function absMinor(a: Minor): Minor {
   return Math.abs(a) as Minor;
 }
 
+/**
+ * T with its money fields (those named `…Minor`) branded: the type of a figure a hot loop summed as plain numbers
+ * (the ledger's day buckets, a walk's totals), as it leaves the module that built it. `minorFields` hands it out.
+ */
+export type MinorFields<T> = { [K in keyof T]: K extends `${string}Minor` ? BrandedMinor<T[K]> : T[K] };
+type BrandedMinor<V> = V extends number ? Minor : V extends readonly number[] ? Minor[] : V;
+
+/** The brand of `MinorFields` on an object of sums kept `number` inside a hot loop (no copy: types only). */
+export function minorFields<T extends object>(value: T): MinorFields<T> {
+  return value as unknown as MinorFields<T>;
+}
+
+/** `minorFields` of each object of a list (no copy). */
+export function minorFieldsAll<T extends object>(values: T[]): Array<MinorFields<T>> {
+  return values as unknown as Array<MinorFields<T>>;
+}
+
+/** `asMinor` of a figure that may be unknown (null stays null). */
+export function asMinorOrNull(minor: number | null): Minor | null {
+  return minor as Minor | null;
+}
+
 /** The larger of two minor figures (`maxMinor(ZERO_MINOR, negMinor(commission))`: a charge booked negative, unsigned). */
 export function maxMinor(a: Minor, b: Minor): Minor {
   return Math.max(a, b) as Minor;
 }
 
 /** Minor units to a JSON number rounded to cents (half away from zero), as the API shows money. */
-export function minorToCents(minor: number): Cents {
+export function minorToCents(minor: Minor): Cents {
   const cents = Math.round(Math.abs(minor) / 100);
   return ((minor < 0 ? -cents : cents) / 100) as Cents;
 }
 
 /** `minorToCents` of a figure that may be unknown (null stays null). */
-export function centsOrNull(minor: number | null): Cents | null {
+export function centsOrNull(minor: Minor | null): Cents | null {
   return minor === null ? null : minorToCents(minor);
 }
 
 /** Minor units to an exact decimal number of currency units (4 decimals), for prices. */
-export function minorToUnits(minor: number): number {
+export function minorToUnits(minor: Minor): number {
   return minor / MINOR_PER_UNIT;
 }
