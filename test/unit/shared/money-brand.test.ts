@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ImportedTransaction } from '../../../src-shared/journal/model';
-import { addMinor, absMinor, asMinor, minorToCents, negMinor, parseMoneyMinor, subMinor, sumMinor, toMinor, ZERO_MINOR, type Cents, type Minor } from '../../../src-shared/money';
+import type { TotalsResult } from '../../../src-shared/journal/analytics';
+import { addMinor, absMinor, asMinor, minorFields, minorToCents, negMinor, parseMoneyMinor, subMinor, sumMinor, toMinor, ZERO_MINOR, type Cents, type Minor } from '../../../src-shared/money';
 
 /** A function of the kind the brand guards: it wants minor units. */
 function doubled(amountMinor: Minor): Minor {
@@ -38,6 +39,25 @@ describe('Minor and Cents do not mix (compile-time)', () => {
     // @ts-expect-error a bare number too
     const bare: Pick<ImportedTransaction, 'feesMinor'> = { feesMinor: 6_500 };
     expect([fees.feesMinor, wrong.feesMinor, bare.feesMinor]).toEqual([6_500, 0.65, 6_500]);
+  });
+});
+
+describe('Minor reaches the presenters (compile-time)', () => {
+  it('minorToCents refuses a plain number, and a journal answer holds Minor', () => {
+    // @ts-expect-error a sum that lost its brand (a + b) is refused where the JSON's cents are made
+    const fromPlain = minorToCents(12_345);
+    const fees: Pick<TotalsResult, 'feesMinor'> = { feesMinor: toMinor(1) };
+    // @ts-expect-error a period's fees are minor units, not cents
+    const feesInCents: Pick<TotalsResult, 'feesMinor'> = { feesMinor: minorToCents(toMinor(1)) };
+    expect([fromPlain, fees.feesMinor, feesInCents.feesMinor]).toEqual([1.23, 10_000, 1]);
+  });
+
+  it('minorFields brands the …Minor fields of a loop\'s sums and leaves the counts alone', () => {
+    const sums = minorFields({ feesMinor: 6_500, trades: 2 });
+    const feesMinor: Minor = sums.feesMinor;
+    // @ts-expect-error a count is no money
+    const trades: Minor = sums.trades;
+    expect([feesMinor, trades]).toEqual([6_500, 2]);
   });
 });
 
