@@ -168,6 +168,11 @@ export function centsOrNull(minor: Minor | null): Cents | null {
   return minor === null ? null : minorToCents(minor);
 }
 
+/** Minor units as text in currency units with `decimals` places (`-12.50`), for messages. */
+export function formatMinor(minor: Minor, decimals = 2): string {
+  return (minor / MINOR_PER_UNIT).toFixed(decimals);
+}
+
 /** Minor units to an exact decimal number of currency units (4 decimals), for prices. */
 export function minorToUnits(minor: Minor): number {
   return minor / MINOR_PER_UNIT;

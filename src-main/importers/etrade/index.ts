@@ -26,7 +26,7 @@ import { ResultCollector, RowIdentity, accountFor, transaction } from '../common
 import { nameSet, readTable } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { BROKER_LABELS } from '../../../src-shared/api/constants';
-import { ZERO_MINOR, MINOR_PER_UNIT, absMinor, negMinor, addMinor, asMinor, type Minor } from '../../../src-shared/money';
+import { ZERO_MINOR, formatMinor, MINOR_PER_UNIT, absMinor, negMinor, addMinor, asMinor, type Minor } from '../../../src-shared/money';
 
 export const ETRADE_SOURCE = 'etrade-csv';
 
@@ -404,7 +404,7 @@ function bookLoneReinvestments(out: ResultCollector, rows: readonly Row[], accou
         inferred: true,
       }),
     );
-    out.warn(row.reader.line, `reinvestment of ${(-row.amountMinor / MINOR_PER_UNIT).toFixed(2)} in ${row.symbol} has no dividend row in the file: the dividend is booked as received (inferred)`);
+    out.warn(row.reader.line, `reinvestment of ${formatMinor(negMinor(row.amountMinor))} in ${row.symbol} has no dividend row in the file: the dividend is booked as received (inferred)`);
   }
 }
 

@@ -19,7 +19,7 @@ import { ResultCollector, RowIdentity, accountFor, transaction } from '../common
 import { nameSet, tableReaders } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { BROKER_LABELS } from '../../../src-shared/api/constants';
-import { ZERO_MINOR, MINOR_PER_UNIT, absMinor } from '../../../src-shared/money';
+import { ZERO_MINOR, formatMinor, absMinor } from '../../../src-shared/money';
 
 export const FIDELITY_SOURCE = 'fidelity-csv';
 
@@ -168,7 +168,7 @@ function mapRow(out: ResultCollector, reader: RowReader, options: ParseOptions, 
     // A merger's shares arrive without cash and without basis in the file; Fidelity's Amount on the row is
     // their market value, not money that moved.
     tx = { ...tx, priceMinor: ZERO_MINOR, amountMinor: ZERO_MINOR };
-    out.warn(reader.line, `${action}: ${Math.abs(quantity)} ${rawSymbol} ${type === 'BUY' ? 'came in at zero cost basis (the file has none), so a later sale realizes the full proceeds' : 'left the account: kept as OTHER'}; the Amount column (${(amount / MINOR_PER_UNIT).toFixed(2)}) is their value, not cash`);
+    out.warn(reader.line, `${action}: ${Math.abs(quantity)} ${rawSymbol} ${type === 'BUY' ? 'came in at zero cost basis (the file has none), so a later sale realizes the full proceeds' : 'left the account: kept as OTHER'}; the Amount column (${formatMinor(amount)}) is their value, not cash`);
   }
   if (option) tx = withOption(tx, option);
   else tx.multiplier = bondMultiplier(tx);

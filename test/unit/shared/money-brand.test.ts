@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ImportedTransaction } from '../../../src-shared/journal/model';
 import type { TotalsResult } from '../../../src-shared/journal/analytics';
-import { addMinor, absMinor, asMinor, minorFields, minorToCents, negMinor, parseMoneyMinor, subMinor, sumMinor, toMinor, ZERO_MINOR, type Cents, type Minor } from '../../../src-shared/money';
+import { addMinor, absMinor, asMinor, formatMinor, minorFields, minorToCents, negMinor, parseMoneyMinor, subMinor, sumMinor, toMinor, ZERO_MINOR, type Cents, type Minor } from '../../../src-shared/money';
 
 /** A function of the kind the brand guards: it wants minor units. */
 function doubled(amountMinor: Minor): Minor {
@@ -75,5 +75,7 @@ describe('branded arithmetic', () => {
     expect(doubled(asMinor(7))).toBe(14);
     const parsed = parseMoneyMinor('$1,234.56');
     expect(parsed.ok && minorToCents(parsed.minor)).toBe(1234.56);
+    expect(formatMinor(toMinor(-12.5))).toBe('-12.50');
+    expect(formatMinor(toMinor(0.0325), 4)).toBe('0.0325');
   });
 });
