@@ -101,13 +101,6 @@ export function asMinor(minor: number): Minor {
   return minor as Minor;
 }
 
-/** Σ of minor figures, branded. */
-export function sumMinor(values: Iterable<Minor>): Minor {
-  let total = 0;
-  for (const value of values) total += value;
-  return total as Minor;
-}
-
 /** a + b (+ c ...), branded. */
 export function addMinor(a: Minor, b: Minor, ...more: Minor[]): Minor {
   let total = a + b;
