@@ -25,6 +25,7 @@ import { BROKER_FIXTURES_SHARED } from '../../paths';
 import { cutBefore, daysByLine } from './cut-csv';
 import { openingRow, storeManualRows } from './manual-rows';
 import { asMinor } from '../../../src-shared/money';
+import { writeNow } from '../../../src-main/db/writes';
 
 const present = existsSync(BROKER_FIXTURES_SHARED);
 if (!present) console.warn(`skipping the cut-history class test: ${BROKER_FIXTURES_SHARED} is absent`);
@@ -50,7 +51,7 @@ function journalOf(text: string): Journal {
   const { db } = openDatabase(':memory:');
   const settings = { ...DEFAULT_SETTINGS };
   const service = new JournalService(db, () => settings, manualClock('2100-01-01T00:00:00Z'));
-  const imported = service.importFile({ text });
+  const imported = writeNow(db, (turn) => service.importFile(turn, { text }));
   if (!imported.ok) throw new Error(`import refused: ${JSON.stringify(imported.error).slice(0, 400)}`);
   return {
     db,
