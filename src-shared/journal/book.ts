@@ -9,7 +9,7 @@ import { NEW_YORK, dateInZone } from '../zone';
 import { positionGreeks } from '../exposure/position-greeks';
 import { daysToExpiry } from '../exposure/time';
 import { MINOR_PER_UNIT } from '../money';
-import type { ChainRecord, OpenPosition } from './ledger';
+import type { CampaignRecord, OpenPosition } from './ledger';
 import type { OptionRight } from './model';
 
 /** The underlying's dealer levels of the snapshot (`/gex` default scope): walls as strikes. */
@@ -153,7 +153,7 @@ export function markPosition(position: OpenPosition, marks: UnderlyingMarks | nu
 }
 
 export interface CampaignFigures {
-  chain: ChainRecord;
+  chain: CampaignRecord;
   status: 'open' | 'closed';
   /** Calendar days from the opening day to the closing day (open: to the asOf date), at least 1. */
   days: number;
@@ -168,7 +168,7 @@ export interface CampaignFigures {
 }
 
 /** A campaign's figures at `asOfDate` (journal date), from its record and its marked open positions. */
-export function campaignFigures(chain: ChainRecord, open: readonly MarkedPosition[], asOfDate: string): CampaignFigures {
+export function campaignFigures(chain: CampaignRecord, open: readonly MarkedPosition[], asOfDate: string): CampaignFigures {
   const status = chain.closeDay === null ? 'open' : 'closed';
   const days = Math.max(1, daysBetween(chain.openDay, chain.closeDay ?? asOfDate));
   let sharesHeld = 0;

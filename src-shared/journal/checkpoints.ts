@@ -11,7 +11,7 @@
  * 50 checkpoints in about 2 MB.
  */
 import type { CollateralBasis } from './collateral';
-import type { ChainRecord, ChainSlot, SlotState } from './chains';
+import type { CampaignRecord, CampaignSlot, SlotState } from './campaigns';
 import type { LedgerWarnings } from './ledger';
 import type { Lot, OpenPosition, Position } from './lots';
 import { occSymbol, type OptionRight, type PositionInstrument } from './model';
@@ -56,7 +56,7 @@ export interface LedgerCheckpoints {
 /** The book of a ledger at an instant: positions, chains and rolls (no day figures: those are the complete ledger's). */
 export interface BookLedger {
   reportingCurrency: string;
-  chains: ChainRecord[];
+  chains: CampaignRecord[];
   rolls: RollRecord[];
   positions: OpenPosition[];
   unmatched: UnmatchedOpening[];
@@ -197,7 +197,7 @@ export class CheckpointCodec {
   }
 
   /** The open positions of a checkpoint, in their slots (new objects: the checkpoint serves many replays). */
-  unpackPositions(packed: Int32Array, slotOf: (accountId: string, underlying: string, currency: string) => ChainSlot): Position[] {
+  unpackPositions(packed: Int32Array, slotOf: (accountId: string, underlying: string, currency: string) => CampaignSlot): Position[] {
     const positions: Position[] = [];
     this.eachPosition(packed, (i, side, qty, openCostMinor, lots) => {
       positions.push({
@@ -242,7 +242,7 @@ export class CheckpointCodec {
   }
 
   /** The chains that may still change, by index: their figures and how many legs they had (a state unchanged since the previous checkpoint is shared). */
-  packLive(chains: ReadonlyArray<{ index: number; chain: ChainRecord }>): Int32Array {
+  packLive(chains: ReadonlyArray<{ index: number; chain: CampaignRecord }>): Int32Array {
     return Int32Array.from(
       chains.map(({ index, chain: c }) => {
         const basis = c.collateralBasis;
@@ -286,7 +286,7 @@ export class CheckpointCodec {
   }
 
   /** The complete ledger's chains up to the checkpoint: the frozen ones as they are, the live ones as they were then. */
-  liveChains(checkpoint: LedgerCheckpoint, complete: readonly ChainRecord[]): ChainRecord[] {
+  liveChains(checkpoint: LedgerCheckpoint, complete: readonly CampaignRecord[]): CampaignRecord[] {
     const chains = complete.slice(0, checkpoint.chainCount);
     checkpoint.live.forEach((offset, n) => {
       const { index, legCount, ...figures } = this.chainState(offset);
@@ -309,7 +309,7 @@ export class CheckpointCodec {
  * After the build has matched its rolls: each checkpoint's live chains get the rolls of their days before it (a
  * chain's days are [openDay, closeDay]; the chains of one slot never share a day), so that a replay only counts its own.
  */
-export function countRolls(checkpoints: LedgerCheckpoints, chains: readonly ChainRecord[], rolls: readonly RollRecord[]): void {
+export function countRolls(checkpoints: LedgerCheckpoints, chains: readonly CampaignRecord[], rolls: readonly RollRecord[]): void {
   const daysBySlot = new Map<string, string[]>();
   for (const roll of rolls) {
     const key = `${roll.accountId}\u0000${roll.currency}\u0000${roll.underlying}`;
@@ -331,8 +331,8 @@ export function countRolls(checkpoints: LedgerCheckpoints, chains: readonly Chai
 }
 
 /** Each roll counts in the chain of its slot that was open on the roll's day. */
-export function attributeRolls(chains: readonly ChainRecord[], rolls: readonly RollRecord[]): void {
-  const bySlot = new Map<string, ChainRecord[]>();
+export function attributeRolls(chains: readonly CampaignRecord[], rolls: readonly RollRecord[]): void {
+  const bySlot = new Map<string, CampaignRecord[]>();
   for (const chain of chains) {
     const key = `${chain.accountId}\u0000${chain.currency}\u0000${chain.underlying}`;
     const list = bySlot.get(key);

@@ -4,7 +4,7 @@
  * (periods.ts). Built once when the transactions change; the period and yearly queries (analytics.ts) only
  * read its day buckets. All money is integer minor units (src-shared/money.ts).
  */
-import { ChainBook, slotHoldings, type ChainRecord, type ChainSlot } from './chains';
+import { CampaignBook, slotHoldings, type CampaignRecord, type CampaignSlot } from './campaigns';
 import { slotCollateral, spotAtEntry, type SpotFact, type SpotLookup } from './collateral';
 import { attributeRolls, CheckpointCodec, countRolls, firstWhere, SAMPLE_EVERY, type BookLedger, type LedgerCheckpoint, type LedgerCheckpoints } from './checkpoints';
 import { BUYS, CLOSING, instantMs, OPENING, rowOrder } from './order';
@@ -14,7 +14,7 @@ import { DayBook, type CurrencyDays } from './periods';
 import { addRollLegs, matchRolls, type RollLeg, type RollRecord } from './rolls';
 import { UnmatchedBook, type UnmatchedOpening } from './unmatched';
 
-export type { ChainRecord, ChainStep } from './chains';
+export type { CampaignRecord, CampaignStep } from './campaigns';
 export type { OpenPosition } from './lots';
 export type { CurrencyDays, DayAgg, SymbolAgg } from './periods';
 export type { RollRecord } from './rolls';
@@ -42,7 +42,7 @@ export interface Ledger {
   /** Every currency with transactions, reporting currency first, then alphabetical. */
   currencies: string[];
   byCurrency: Map<string, CurrencyDays>;
-  chains: ChainRecord[];
+  chains: CampaignRecord[];
   rolls: RollRecord[];
   positions: OpenPosition[];
   /** Realized P&L booked by each row that closed something (closing fills, settlements), by transaction id. */
@@ -63,7 +63,7 @@ export interface Ledger {
 
 export interface LedgerOptions {
   reportingCurrency: string;
-  /** Record each chain's timeline (ChainStep per leg): for one campaign's detail, not for every read. */
+  /** Record each chain's timeline (CampaignStep per leg): for one campaign's detail, not for every read. */
   timeline?: boolean;
   /** Keep a checkpoint every this many rows (at day boundaries) for the book at past instants (docs/journal.md §Checkpoints). */
   checkpointEvery?: number;
@@ -75,7 +75,7 @@ class LedgerBuilder implements RealizedSink {
   private readonly days = new DayBook();
   /** The spot at each open short option's entry (null: no snapshot described it): its Reg T collateral (collateral.ts). */
   private readonly entries = new Map<Position, SpotFact | null>();
-  private readonly chains = new ChainBook((slot) => slotCollateral(slot, this.entries));
+  private readonly chains = new CampaignBook((slot) => slotCollateral(slot, this.entries));
   private readonly positions = new PositionBook(this.chains);
   private readonly legs: RollLeg[] = [];
   private currentDay: string | null = null;
@@ -83,12 +83,12 @@ class LedgerBuilder implements RealizedSink {
   private readonly unmatched = new UnmatchedBook();
   private readonly unmatchedByTx = new Map<string, number>();
   /** The live chains a replay started from, with their underlying then. */
-  private readonly restoredUnderlying = new Map<ChainRecord, string>();
+  private readonly restoredUnderlying = new Map<CampaignRecord, string>();
   lastInstantMs = -Infinity;
   /** The row being processed: what it realized, and the chain and cash of its step (docs/journal.md §Campaigns). */
   private rowRealizedMinor = 0;
   private rowBookedRealized = false;
-  private rowStep: { slot: ChainSlot; cashMinor: number } | null = null;
+  private rowStep: { slot: CampaignSlot; cashMinor: number } | null = null;
   readonly warnings: LedgerWarnings = { unmatchedCloses: 0, unmatchedSettlements: 0, openedAgainstOpposite: 0, corporateActionsWithoutLots: 0 };
 
   constructor(
@@ -126,7 +126,7 @@ class LedgerBuilder implements RealizedSink {
       }
       if (chain && this.timeline) {
         const held = slotHoldings(step.slot);
-        // Replaced by the figure at the day's close (ChainBook.endOfDay) when the slot was touched that day.
+        // Replaced by the figure at the day's close (CampaignBook.endOfDay) when the slot was touched that day.
         const { collateralMinor } = slotCollateral(step.slot, this.entries);
         chain.steps.push({
           txId: t.id,
@@ -455,8 +455,8 @@ class LedgerBuilder implements RealizedSink {
     const replayed = matchRolls(this.legs);
     const chains = this.chains.finish();
     const frozen = checkpoint === null ? 0 : checkpoint.chainCount;
-    const counting: ChainRecord[] = [];
-    const renamed: ChainRecord[] = [];
+    const counting: CampaignRecord[] = [];
+    const renamed: CampaignRecord[] = [];
     chains.forEach((chain, index) => {
       if (index < frozen && chain === complete.chains[index]) return;
       const was = this.restoredUnderlying.get(chain);

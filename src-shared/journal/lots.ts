@@ -3,7 +3,7 @@
  * commissions and fees of both legs, entry costs prorated on partial exits. Money is integer minor units.
  * Conventions: docs/journal.md §Lots and realized P&L.
  */
-import { innerMap, type ChainBook, type ChainSlot } from './chains';
+import { innerMap, type CampaignBook, type CampaignSlot } from './campaigns';
 import type { PositionInstrument, Transaction } from './model';
 
 /** Quantities below this are zero (fractional shares leave float residues after subtraction). */
@@ -35,7 +35,7 @@ export interface Position extends PositionInstrument {
   head: number;
   /** Σ gross + costs of the open lots (kept as they change: the chains read it after every row). */
   openCostMinor: number;
-  slot: ChainSlot;
+  slot: CampaignSlot;
 }
 
 /** Where FIFO matching books the realized P&L of each lot it closes. */
@@ -98,7 +98,7 @@ export function tradeValueMinor(t: Transaction, dir: number, qty: number, costsM
 export class PositionBook {
   private readonly positions = new Map<string, Map<string, Map<string, Position>>>();
 
-  constructor(private readonly chains: ChainBook) {}
+  constructor(private readonly chains: CampaignBook) {}
 
   find(accountId: string, symbol: string, currency: string): Position | undefined {
     return this.positions.get(accountId)?.get(currency)?.get(symbol);

@@ -7,7 +7,7 @@
  * ledger build (`buildTrades`); the list and the stats only filter what it made (trade-stats.ts).
  */
 import { daysBetween } from '../calendar';
-import type { ChainRecord } from './chains';
+import type { CampaignRecord } from './campaigns';
 import type { Transaction, TransactionType } from './model';
 import { classify, collateralMinor, mainLeg, riskOf, structureCreditMinor, type Strategy, type StructureLeg } from './strategies';
 import { dteAtEntry, entryFigures, outcomeRatios, type EntryLookup, type LevelsAtEntry } from './trade-metrics';
@@ -68,7 +68,7 @@ export interface Trade {
 
 export interface TradeOptions {
   /** The ledger's chains: each trade's campaign is the chain of its first transaction. */
-  chains?: readonly ChainRecord[];
+  chains?: readonly CampaignRecord[];
   /** Snapshot facts at an instant (trade-metrics.ts); without it the entry figures and Reg T collateral are null. */
   lookup?: EntryLookup;
 }
@@ -210,7 +210,7 @@ function assembleBeforeHistory(node: Node): Trade {
 }
 
 /** Each trade's campaign: the chain whose legs hold the trade's first transaction. */
-function attachCampaigns(trades: readonly Trade[], chains: readonly ChainRecord[]): void {
+function attachCampaigns(trades: readonly Trade[], chains: readonly CampaignRecord[]): void {
   const byFirstTx = new Map<string, Trade>();
   for (const trade of trades) {
     const first = trade.legs[0];

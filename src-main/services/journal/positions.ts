@@ -6,8 +6,8 @@
 import { isoInstant } from '../../../src-shared/calendar';
 import { campaignFigures, markAgeDays, markPosition, positionsByChain, type UnderlyingMarks } from '../../../src-shared/journal/book';
 import type { BookLedger } from '../../../src-shared/journal/checkpoints';
-import type { ChainRecord } from '../../../src-shared/journal/index';
-import { isCampaign } from '../../../src-shared/journal/chains';
+import type { CampaignRecord } from '../../../src-shared/journal/index';
+import { isCampaign } from '../../../src-shared/journal/campaigns';
 import type { Account } from '../../../src-shared/journal/model';
 import { dateInZone, parseDateTimeInZone, zonedTimeToMs } from '../../../src-shared/zone';
 import type { JournalBook } from './book';
@@ -182,7 +182,7 @@ export class JournalBookReads {
     return { marksOf, marksBySymbol };
   }
 
-  private campaignRows(ledger: BookLedger, chains: readonly ChainRecord[], asOfMs: number, accounts: readonly Account[]): CampaignRow[] {
+  private campaignRows(ledger: BookLedger, chains: readonly CampaignRecord[], asOfMs: number, accounts: readonly Account[]): CampaignRow[] {
     const names = new Map(accounts.map((a) => [a.id, a.name]));
     const ids = new Set(chains.filter((c) => c.closeDay === null).map((c) => c.id));
     const { marksOf } = this.marksMemo(asOfMs);

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildLedger, type Ledger } from '../../../src-shared/journal/index';
 import { describeCollateral, type SpotLookup } from '../../../src-shared/journal/collateral';
-import { isCampaign } from '../../../src-shared/journal/chains';
+import { isCampaign } from '../../../src-shared/journal/campaigns';
 import type { Transaction } from '../../../src-shared/journal/model';
 import { MINOR_PER_UNIT } from '../../../src-shared/money';
 import { tx, yearJson } from './helpers';
