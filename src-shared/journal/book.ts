@@ -1,6 +1,6 @@
 /**
  * The book at an instant (docs/journal.md §Positions and §Campaigns): the open positions of a ledger marked from a
- * chain snapshot of each underlying, and the chains (campaigns) with their returns. Pure: the snapshots come in as
+ * chain snapshot of each underlying, and the campaigns with their returns. Pure: the snapshots come in as
  * `UnderlyingMarks`, prepared by the service. Money is integer minor units; prices per share in currency units.
  */
 import { daysBetween, parseInstantMs } from '../calendar';
@@ -153,7 +153,7 @@ export function markPosition(position: OpenPosition, marks: UnderlyingMarks | nu
 }
 
 export interface CampaignFigures {
-  chain: CampaignRecord;
+  record: CampaignRecord;
   status: 'open' | 'closed';
   /** Calendar days from the opening day to the closing day (open: to the asOf date), at least 1. */
   days: number;
@@ -168,9 +168,9 @@ export interface CampaignFigures {
 }
 
 /** A campaign's figures at `asOfDate` (journal date), from its record and its marked open positions. */
-export function campaignFigures(chain: CampaignRecord, open: readonly MarkedPosition[], asOfDate: string): CampaignFigures {
-  const status = chain.closeDay === null ? 'open' : 'closed';
-  const days = Math.max(1, daysBetween(chain.openDay, chain.closeDay ?? asOfDate));
+export function campaignFigures(campaign: CampaignRecord, open: readonly MarkedPosition[], asOfDate: string): CampaignFigures {
+  const status = campaign.closeDay === null ? 'open' : 'closed';
+  const days = Math.max(1, daysBetween(campaign.openDay, campaign.closeDay ?? asOfDate));
   let sharesHeld = 0;
   let shareCostMinor = 0;
   for (const marked of open) {
@@ -190,14 +190,14 @@ export function campaignFigures(chain: CampaignRecord, open: readonly MarkedPosi
       unrealizedMinor += marked.unrealizedMinor;
     }
   }
-  const returnOnCollateral = chain.collateralPeakMinor > 0 ? chain.plMinor / chain.collateralPeakMinor : null;
+  const returnOnCollateral = campaign.collateralPeakMinor > 0 ? campaign.plMinor / campaign.collateralPeakMinor : null;
   return {
-    chain,
+    record: campaign,
     status,
     days,
     sharesHeld,
     shareCostMinor,
-    adjustedCostBasis: sharesHeld > 0 ? adjustedBasis(shareCostMinor, chain.netOptionCashMinor, sharesHeld) : null,
+    adjustedCostBasis: sharesHeld > 0 ? adjustedBasis(shareCostMinor, campaign.netOptionCashMinor, sharesHeld) : null,
     unrealizedMinor,
     returnOnCollateral,
     annualizedReturn: returnOnCollateral === null ? null : (returnOnCollateral * 365) / days,
@@ -209,16 +209,16 @@ export function adjustedBasis(shareCostMinor: number, netOptionCashMinor: number
   return (shareCostMinor - netOptionCashMinor) / sharesHeld / MINOR_PER_UNIT;
 }
 
-/** The ledger's open positions grouped by chain id (positions without a chain are left out). */
-export function positionsByChain(marked: readonly MarkedPosition[]): Map<string, MarkedPosition[]> {
-  const byChain = new Map<string, MarkedPosition[]>();
+/** The ledger's open positions grouped by campaign id (positions without a campaign are left out). */
+export function positionsByCampaign(marked: readonly MarkedPosition[]): Map<string, MarkedPosition[]> {
+  const byCampaign = new Map<string, MarkedPosition[]>();
   for (const m of marked) {
-    const id = m.position.chainId;
+    const id = m.position.campaignId;
     if (id === null) continue;
-    const list = byChain.get(id);
+    const list = byCampaign.get(id);
     if (list) list.push(m);
-    else byChain.set(id, [m]);
+    else byCampaign.set(id, [m]);
   }
-  return byChain;
+  return byCampaign;
 }
 

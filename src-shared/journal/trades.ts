@@ -67,8 +67,8 @@ export interface Trade {
 }
 
 export interface TradeOptions {
-  /** The ledger's chains: each trade's campaign is the chain of its first transaction. */
-  chains?: readonly CampaignRecord[];
+  /** The ledger's campaigns: each trade's campaign is the one holding its first transaction. */
+  campaigns?: readonly CampaignRecord[];
   /** Snapshot facts at an instant (trade-metrics.ts); without it the entry figures and Reg T collateral are null. */
   lookup?: EntryLookup;
 }
@@ -209,17 +209,17 @@ function assembleBeforeHistory(node: Node): Trade {
   };
 }
 
-/** Each trade's campaign: the chain whose legs hold the trade's first transaction. */
-function attachCampaigns(trades: readonly Trade[], chains: readonly CampaignRecord[]): void {
+/** Each trade's campaign: the campaign whose legs hold the trade's first transaction. */
+function attachCampaigns(trades: readonly Trade[], campaigns: readonly CampaignRecord[]): void {
   const byFirstTx = new Map<string, Trade>();
   for (const trade of trades) {
     const first = trade.legs[0];
     if (first) byFirstTx.set(first.txId, trade);
   }
-  for (const chain of chains) {
-    for (const txId of chain.legs) {
+  for (const campaign of campaigns) {
+    for (const txId of campaign.legs) {
       const trade = byFirstTx.get(txId);
-      if (trade) trade.campaignId = chain.id;
+      if (trade) trade.campaignId = campaign.id;
     }
   }
 }
@@ -251,7 +251,7 @@ export function buildTrades(transactions: readonly Transaction[], options: Trade
   }
   made.sort((a, b) => b.ms - a.ms || (a.trade.id < b.trade.id ? -1 : a.trade.id > b.trade.id ? 1 : 0));
   const trades = made.map((entry) => entry.trade);
-  if (options.chains) attachCampaigns(trades, options.chains);
+  if (options.campaigns) attachCampaigns(trades, options.campaigns);
   return { trades, byId: new Map(trades.map((trade) => [trade.id, trade])), outsideByTx: grouper.outsideByTx, openParts: openParts(grouper, idByRoot) };
 }
 

@@ -119,7 +119,7 @@ export interface PositionsResult {
 }
 
 /** A campaign without its timeline (the list), with its account's name and its legs' transaction ids. */
-export type CampaignRow = Omit<CampaignFigures, 'chain'> & { chain: Omit<CampaignRecord, 'steps' | 'legs'>; accountName: string; legs: string[] };
+export type CampaignRow = Omit<CampaignFigures, 'record'> & { record: Omit<CampaignRecord, 'steps' | 'legs'>; accountName: string; legs: string[] };
 
 /** What a campaigns read asks: a book read, a status, and the page. */
 export type CampaignsRequest = BookRequest & { status?: 'open' | 'closed'; page?: number; limit?: number };
@@ -128,7 +128,7 @@ export interface CampaignsResult {
   asOf: string;
   currency: string;
   /** One page of the campaigns, newest opened first. */
-  chains: CampaignRow[];
+  campaigns: CampaignRow[];
   pagination: Pagination;
 }
 
