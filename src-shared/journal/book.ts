@@ -4,6 +4,7 @@
  * `UnderlyingMarks`, prepared by the service. Money is integer minor units; prices per share in currency units.
  */
 import { daysBetween, parseInstantMs } from '../calendar';
+import { getOrInsertComputed } from '../maps';
 import { tradingDaysAfter } from '../trading-days';
 import { NEW_YORK, dateInZone } from '../zone';
 import { positionGreeks } from '../exposure/position-greeks';
@@ -58,14 +59,11 @@ const recentAges = new Map<string, number>();
 
 /** The age of a snapshot at `asOfMs` in New York trading days (docs/journal.md §Positions, marks have an age). */
 export function markAgeDays(quoteTime: string, asOfMs: number): number {
-  const key = `${quoteTime}|${asOfMs}`;
-  const known = recentAges.get(key);
-  if (known !== undefined) return known;
-  const quoteMs = parseInstantMs(quoteTime);
-  const age = Number.isFinite(quoteMs) ? tradingDaysAfter(dateInZone(quoteMs, NEW_YORK), dateInZone(asOfMs, NEW_YORK)) : Number.MAX_SAFE_INTEGER;
-  if (recentAges.size >= 256) recentAges.clear();
-  recentAges.set(key, age);
-  return age;
+  return getOrInsertComputed(recentAges, `${quoteTime}|${asOfMs}`, () => {
+    if (recentAges.size >= 256) recentAges.clear();
+    const quoteMs = parseInstantMs(quoteTime);
+    return Number.isFinite(quoteMs) ? tradingDaysAfter(dateInZone(quoteMs, NEW_YORK), dateInZone(asOfMs, NEW_YORK)) : Number.MAX_SAFE_INTEGER;
+  });
 }
 
 /** Greeks of the whole position: delta in shares, gamma in shares per $1, theta $/day, vega $/vol point. */

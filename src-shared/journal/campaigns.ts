@@ -3,6 +3,7 @@
  * Rolls, assigned shares and covered calls stay inside one campaign; a slot that is flat at the close of a
  * trading day ends its campaign. Conventions: docs/journal.md §Campaigns.
  */
+import { innerMap } from '../maps';
 import { MINOR_PER_UNIT } from '../money';
 import type { CollateralBasis, SlotCollateral } from './collateral';
 import type { Position } from './lots';
@@ -77,16 +78,6 @@ export interface CampaignSlot {
   members: Set<Position>;
   current: CampaignRecord | null;
   last: CampaignRecord | null;
-}
-
-/** The inner map of a nested map, created on first use (nested maps spare 100k rows a string key each). */
-export function innerMap<V>(outer: Map<string, Map<string, V>>, key: string): Map<string, V> {
-  let map = outer.get(key);
-  if (!map) {
-    map = new Map();
-    outer.set(key, map);
-  }
-  return map;
 }
 
 /** A slot as a checkpoint keeps it: its campaigns by their index in the ledger's campaign list (−1: none). */

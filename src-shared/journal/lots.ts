@@ -3,7 +3,8 @@
  * commissions and fees of both legs, entry costs prorated on partial exits. Money is integer minor units.
  * Conventions: docs/journal.md §Lots and realized P&L.
  */
-import { innerMap, type CampaignBook, type CampaignSlot } from './campaigns';
+import { innerMap } from '../maps';
+import type { CampaignBook, CampaignSlot } from './campaigns';
 import type { PositionInstrument, Transaction } from './model';
 
 /** Quantities below this are zero (fractional shares leave float residues after subtraction). */

@@ -4,7 +4,7 @@
  * P&L on the trade of the lot it takes, whatever order or day it comes on. The arithmetic is lots.ts's (`fifoSlice`: `prorate`
  * on entry and exit, the remainder method), so a trade's P&L adds up to the ledger's realized to the minor unit.
  */
-import { innerMap } from './campaigns';
+import { innerMap } from '../maps';
 import { fifoSlice, QTY_EPSILON } from './lots';
 import type { OptionRight, Transaction } from './model';
 import { MINOR_PER_UNIT } from '../money';
