@@ -1,7 +1,7 @@
 /**
  * Campaigns: per (account, underlying, currency), from flat to flat counting options and shares.
  * Rolls, assigned shares and covered calls stay inside one campaign; a slot that is flat at the close of a
- * trading day ends its campaign. Conventions: docs/journal.md §Campaigns.
+ * trading day ends its campaign. Conventions: docs/journal.md §Campaigns: flat to flat.
  */
 import { innerMap } from '../maps';
 import { MINOR_PER_UNIT } from '../money';
