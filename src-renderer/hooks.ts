@@ -17,9 +17,61 @@ export interface AsyncState<T> {
   reload: () => void;
 }
 
-function asApiError(error: unknown): ApiError {
+/** Any failure as the ApiError a page shows; `title` says what failed when the server did not answer. */
+export function asApiError(error: unknown, title = 'Unexpected error'): ApiError {
   if (error instanceof ApiError) return error;
-  return new ApiError(0, 'CLIENT', 'Unexpected error', error instanceof Error ? error.message : String(error));
+  return new ApiError(0, 'CLIENT', title, error instanceof Error ? error.message : String(error));
+}
+
+/** False once the component is gone: an answer that arrives later must not set its state. */
+export function useAlive(): { readonly current: boolean } {
+  const alive = useRef(true);
+  useEffect(() => {
+    alive.current = true;
+    return () => {
+      alive.current = false;
+    };
+  }, []);
+  return alive;
+}
+
+/** How useFollow follows a job: `poll` asks for it again, `onNext` takes the answer (setting the job, so the next poll follows). */
+export interface Follow<T> {
+  isRunning: (job: T) => boolean;
+  poll: (job: T, signal: AbortSignal) => Promise<T>;
+  onNext: (next: T) => void;
+  /** A failed poll, titled `failure` when the server did not answer; the following stops. */
+  onError: (error: ApiError) => void;
+  failure: string;
+  everyMs: number;
+}
+
+/**
+ * Follows a job the server runs in the background (an export, a refresh pass), started here or elsewhere: while it
+ * runs, one poll `everyMs` after each answer, never two at once; leaving the page aborts the poll in flight.
+ */
+export function useFollow<T>(job: T | null, follow: Follow<T>): void {
+  const alive = useAlive();
+  const latest = useRef(follow);
+  latest.current = follow;
+  useEffect(() => {
+    if (job === null || !latest.current.isRunning(job)) return;
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      latest.current.poll(job, controller.signal).then(
+        (next) => {
+          if (alive.current) latest.current.onNext(next);
+        },
+        (caught: unknown) => {
+          if (!controller.signal.aborted && alive.current) latest.current.onError(asApiError(caught, latest.current.failure));
+        },
+      );
+    }, latest.current.everyMs);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [job, alive]);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { BrokerId } from '../../src-shared/api/constants';
-import type { MergedRows } from '../../src-shared/journal/import-report';
+import type { ReasonCount, ReportNotes } from '../../src-shared/journal/import-report';
 import type { ImportedTransaction } from '../../src-shared/journal/model';
 import type { FileHead } from './common/table';
 
@@ -22,37 +22,27 @@ export interface ParsedRow {
   transaction: ImportedTransaction;
 }
 
-/** What every broker importer returns: errors as data, never thrown. */
-export interface ParseResult {
+/**
+ * What every broker importer returns: errors as data, never thrown. Its notes are the stored report's
+ * (import-report.ts), but a skipped row keeps its message as a LineProblem: skipped rows are the first 1,000
+ * (docs/importers.md §Bounded), `skippedCount` counts them all, `skippedReasons` by reason (e.g. a Schwab "Journal"
+ * between own accounts); warnings (inferred expirations, unknown action mapped to OTHER) the first 1,000; merged
+ * rows (a corporate action's two rows) the first MAX_KEPT_NOTES groups, `mergedCount` counting the rows merged away.
+ */
+export interface ParseResult extends Omit<ReportNotes, 'skipped'> {
   broker: ImporterId;
   /** `tastytrade-csv`, `schwab-csv`, ... (the neutral transaction's `source`). */
   source: string;
   /** Data rows read (not counting headers, titles, totals and blank lines). */
   rows: number;
   transactions: ParsedRow[];
-  /**
-   * Rows that are not transactions we keep, with the reason (e.g. a Schwab "Journal" between own accounts): the
-   * first 1,000 (docs/importers.md §Bounded); `skippedCount` counts them all, `skippedReasons` by reason.
-   */
   skipped: LineProblem[];
-  skippedCount: number;
-  skippedReasons: ReasonCount[];
-  /** Things the user should know that do not stop the import (inferred expirations, unknown action mapped to OTHER): the first 1,000. */
-  warnings: Array<{ line: number | null; message: string }>;
-  warningCount: number;
-  /** Rows merged into one transaction (a corporate action's two rows), the first MAX_KEPT_NOTES groups; `mergedCount` counts rows merged away. */
-  merged: MergedRows[];
-  mergedCount: number;
   /** Any error means the file is not imported. The first 1,000, then one entry counting the rest; `errorCount` counts all. */
   errors: LineProblem[];
   errorCount: number;
 }
 
-/** How many lines one reason (a message) stands for. */
-export interface ReasonCount {
-  reason: string;
-  count: number;
-}
+export type { ReasonCount };
 
 export interface ParseOptions {
   /** Account name for files that carry none (the `account` parameter of POST /v1/imports). */

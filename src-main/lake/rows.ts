@@ -11,7 +11,7 @@ import { DEFAULT_FORMULA } from '../../src-shared/api/constants';
 import type { Trade } from '../../src-shared/journal/trades';
 import type { LakeSnapshotHead, LakeTransactionRow } from '../db/lake';
 import type { ColumnValues } from './parquet';
-import type { SnapshotFileMeta } from './tables';
+import { TRANSACTIONS, type SnapshotFileMeta } from './tables';
 
 type Columns = Record<string, ColumnValues>;
 
@@ -60,35 +60,32 @@ export function levelsColumns(head: LakeSnapshotHead, point: GexHistoryPoint, ex
   };
 }
 
+/** Transactions columns that are not the stored row's column of the same name: flags stored as 0/1, money in minor units. */
+const TRANSACTION_VALUES: Partial<Record<string, (row: LakeTransactionRow) => string | number | boolean | null>> = {
+  is_option: (row) => row.is_option === 1,
+  inferred: (row) => row.inferred === 1,
+  price: (row) => row.price_minor,
+  amount: (row) => row.amount_minor,
+  commission: (row) => row.commission_minor,
+  fees: (row) => row.fees_minor,
+};
+
+/** The stored row's column `name`; a column the table lists and the row lacks is a mistake of ours, said at once. */
+function storedValue(row: LakeTransactionRow, name: string): string | number | boolean | null {
+  const fields: Record<string, unknown> = row;
+  const value = fields[name];
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null) return value;
+  throw new Error(`transactions.parquet: the stored transaction has no column ${name}`);
+}
+
+/** The journal's transactions as the columns of TRANSACTIONS (tables.ts), which name them. */
 export function transactionsColumns(rows: readonly LakeTransactionRow[]): Columns {
-  const pick = <T extends string | number | boolean | null>(get: (row: LakeTransactionRow) => T): T[] => rows.map(get);
-  return {
-    id: pick((r) => r.id),
-    trade_date: pick((r) => r.trade_date),
-    trade_day: pick((r) => r.trade_day),
-    account_id: pick((r) => r.account_id),
-    account_name: pick((r) => r.account_name),
-    type: pick((r) => r.type),
-    symbol: pick((r) => r.symbol),
-    underlying: pick((r) => r.underlying),
-    is_option: pick((r) => r.is_option === 1),
-    expiration: pick((r) => r.expiration),
-    strike: pick((r) => r.strike),
-    right: pick((r) => r.right),
-    quantity: pick((r) => r.quantity),
-    price: pick((r) => r.price_minor),
-    multiplier: pick((r) => r.multiplier),
-    amount: pick((r) => r.amount_minor),
-    commission: pick((r) => r.commission_minor),
-    fees: pick((r) => r.fees_minor),
-    currency: pick((r) => r.currency),
-    order_id: pick((r) => r.order_id),
-    description: pick((r) => r.description),
-    source: pick((r) => r.source),
-    import_id: pick((r) => r.import_id),
-    inferred: pick((r) => r.inferred === 1),
-    previous_symbol: pick((r) => r.previous_symbol),
-  };
+  const columns: Columns = {};
+  for (const { name } of TRANSACTIONS) {
+    const value = TRANSACTION_VALUES[name];
+    columns[name] = rows.map((row) => (value === undefined ? storedValue(row, name) : value(row)));
+  }
+  return columns;
 }
 
 /** The journal's trades as rows, oldest opened first (a trade opened before history at its first close), then by id. */

@@ -4,10 +4,10 @@
  * chosen with the system's dialog (the preload's chooseExportFolder); a browser cannot choose one, so the headless
  * server writes into its data folder's exports/.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ApiError, type ExportJobJson } from '../api/client';
 import { fmtCount, fmtInt } from '../format';
-import { useApi } from '../hooks';
+import { asApiError, useAlive, useApi, useFollow } from '../hooks';
 import { ErrorBanner, Panel } from './ui';
 
 const POLL_MS = 400;
@@ -36,14 +36,7 @@ export function ExportPanel({ dataDir }: { dataDir: string }) {
   const [symbol, setSymbol] = useState('');
   const [job, setJob] = useState<ExportJobJson | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
-  const alive = useRef(true);
-
-  useEffect(() => {
-    alive.current = true;
-    return () => {
-      alive.current = false;
-    };
-  }, []);
+  const alive = useAlive();
 
   // An export started before this page was opened (another window, a script) is followed too.
   useEffect(() => {
@@ -56,26 +49,17 @@ export function ExportPanel({ dataDir }: { dataDir: string }) {
       () => undefined,
     );
     return () => controller.abort();
-  }, [api]);
+  }, [api, alive]);
 
-  // Follows a running export until it is done or failed (also one started before this page was opened).
-  useEffect(() => {
-    if (job === null || job.state !== 'running') return;
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      api.exportJob(job.id, controller.signal).then(
-        (next) => alive.current && setJob(next),
-        (caught: unknown) => {
-          if (caught instanceof DOMException && caught.name === 'AbortError') return;
-          if (alive.current) setError(caught instanceof ApiError ? caught : new ApiError(0, 'CLIENT', 'Export status failed', String(caught)));
-        },
-      );
-    }, POLL_MS);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [api, job]);
+  // Follows a running export until it is done or failed.
+  useFollow(job, {
+    isRunning: (current) => current.state === 'running',
+    poll: (current, signal) => api.exportJob(current.id, signal),
+    onNext: setJob,
+    onError: setError,
+    failure: 'Export status failed',
+    everyMs: POLL_MS,
+  });
 
   const start = async () => {
     setError(null);
@@ -83,7 +67,7 @@ export function ExportPanel({ dataDir }: { dataDir: string }) {
       const trimmed = symbol.trim().toUpperCase();
       setJob(await api.startExport({ ...(trimmed === '' ? {} : { symbol: trimmed }), ...(chosen === null ? {} : { folder: chosen.folder }) }));
     } catch (caught) {
-      setError(caught instanceof ApiError ? caught : new ApiError(0, 'CLIENT', 'Export failed', String(caught)));
+      setError(asApiError(caught, 'Export failed'));
     }
   };
 

@@ -8,7 +8,7 @@ import type { RefreshPassT } from '../../src-shared/api/schemas';
 import { ApiError } from '../api/client';
 import { Badge, colClass, DataTable, ErrorBanner, Panel } from './ui';
 import { fmtCount, fmtDateTime, fmtInt } from '../format';
-import { navigate, useApi } from '../hooks';
+import { asApiError, navigate, useAlive, useApi, useFollow } from '../hooks';
 
 const POLL_MS = 500;
 
@@ -36,46 +36,32 @@ export function useRefreshNow(onStored: () => void) {
   const [pass, setPass] = useState<RefreshPassT | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [starting, setStarting] = useState(false);
-  const alive = useRef(true);
+  const alive = useAlive();
   const storedRef = useRef(onStored);
   storedRef.current = onStored;
 
   useEffect(() => {
-    alive.current = true;
     // A pass started elsewhere and still running is shown and followed.
     const controller = new AbortController();
     api.refreshStatus(controller.signal).then(
       (latest) => alive.current && latest.running && setPass(latest),
       () => undefined,
     );
-    return () => {
-      alive.current = false;
-      controller.abort();
-    };
-  }, [api]);
+    return () => controller.abort();
+  }, [api, alive]);
 
-  useEffect(() => {
-    if (pass === null || !pass.running) return;
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      api.refreshStatus(controller.signal).then(
-        (next) => {
-          if (!alive.current) return;
-          setPass(next);
-          // New snapshots change the symbols and the newest chain: the page reloads its chains once per pass.
-          if (!next.running && next.symbols.some((s) => s.state === 'stored' && s.unchanged !== true)) storedRef.current();
-        },
-        (caught: unknown) => {
-          if (caught instanceof DOMException && caught.name === 'AbortError') return;
-          if (alive.current) setError(caught instanceof ApiError ? caught : new ApiError(0, 'CLIENT', 'Refresh status failed', String(caught)));
-        },
-      );
-    }, POLL_MS);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [api, pass]);
+  useFollow(pass, {
+    isRunning: (current) => current.running,
+    poll: (_current, signal) => api.refreshStatus(signal),
+    onNext: (next) => {
+      setPass(next);
+      // New snapshots change the symbols and the newest chain: the page reloads its chains once per pass.
+      if (!next.running && next.symbols.some((s) => s.state === 'stored' && s.unchanged !== true)) storedRef.current();
+    },
+    onError: setError,
+    failure: 'Refresh status failed',
+    everyMs: POLL_MS,
+  });
 
   const start = async () => {
     setError(null);
@@ -87,7 +73,7 @@ export function useRefreshNow(onStored: () => void) {
         // Someone else's pass: follow it.
         setPass(await api.refreshStatus().catch(() => null));
       } else {
-        setError(caught instanceof ApiError ? caught : new ApiError(0, 'CLIENT', 'Refresh failed', String(caught)));
+        setError(asApiError(caught, 'Refresh failed'));
       }
     } finally {
       if (alive.current) setStarting(false);

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { ApiError } from '../api/client';
 import { fmtMoney, signClass } from '../format';
 import { useKeyScreen } from '../hooks';
+import type { StatusFilter } from '../pages/list-address';
 
 export function Money({ value, currency = 'USD', signed = true, colored = true }: { value: number; currency?: string; signed?: boolean; colored?: boolean }) {
   return <span className={`num ${colored ? signClass(value) : ''}`}>{fmtMoney(value, currency, signed)}</span>;
@@ -112,8 +113,7 @@ export function Segmented<T extends string>({ value, options, onChange, label }:
   );
 }
 
-/** The status filter of the campaigns' and the trades' lists (their `status` query). */
-export type StatusFilter = 'open' | 'closed' | 'all';
+export type { StatusFilter };
 
 const STATUS_OPTIONS: ReadonlyArray<{ value: StatusFilter; label: string }> = [
   { value: 'all', label: 'All' },
@@ -123,6 +123,12 @@ const STATUS_OPTIONS: ReadonlyArray<{ value: StatusFilter; label: string }> = [
 
 export function StatusSegmented({ value, onChange }: { value: StatusFilter; onChange: (value: StatusFilter) => void }) {
   return <Segmented label="Status" value={value} onChange={onChange} options={STATUS_OPTIONS} />;
+}
+
+/** What an answer being loaded (hooks.ts useAsync) shows until it comes: its failure with Retry, or the loading line. */
+export function AsyncStatus({ state, label }: { state: { data: unknown; error: ApiError | null; reload: () => void }; label?: string }) {
+  if (state.error) return <ErrorBanner error={state.error} onRetry={state.reload} />;
+  return state.data === undefined ? <Loading {...(label === undefined ? {} : { label })} /> : null;
 }
 
 export function Loading({ label = 'Loading…' }: { label?: string }) {

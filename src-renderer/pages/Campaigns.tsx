@@ -10,39 +10,23 @@ import { PAGE_LIMIT_CAP } from '../../src-shared/api/constants';
 import { AccountSelect } from '../components/AccountSelect';
 import { Pager } from '../components/Pager';
 import { ImportOrDemo } from '../components/DemoButton';
-import { Badge, colClass, DataTable, EmptyState, ErrorBanner, Loading, Money, num, PageHead, Panel, StatusSegmented, type StatusFilter } from '../components/ui';
+import { AsyncStatus, Badge, colClass, DataTable, EmptyState, Money, num, PageHead, Panel, StatusSegmented } from '../components/ui';
 import { fmtCount, fmtInt, fmtMoney, fmtPct } from '../format';
 import { navigate, routeHash, useApi, useAsync, useRoute } from '../hooks';
 import { CampaignDetail } from './campaigns/CampaignDetail';
 import { AnnualizedText } from './campaigns/returns';
+import { listAddressQuery, readListAddress, type ListAddress } from './list-address';
 
 /** The list's state as it stands in the address (`#/campaigns?status=open&accountId=…&page=2&asOf=…`). */
-interface ListState {
-  status: StatusFilter;
-  accountId: string;
-  page: number;
+interface ListState extends ListAddress {
   asOf: string;
 }
 
 function readList(params: URLSearchParams): ListState {
-  const status = params.get('status');
-  const page = Number(params.get('page') ?? '1');
-  return {
-    status: status === 'open' || status === 'closed' ? status : 'all',
-    accountId: params.get('accountId') ?? '',
-    page: Number.isInteger(page) && page >= 1 ? page : 1,
-    asOf: params.get('asOf') ?? '',
-  };
+  return { ...readListAddress(params), asOf: params.get('asOf') ?? '' };
 }
 
-function listQuery(state: ListState): Record<string, string> {
-  return {
-    ...(state.status === 'all' ? {} : { status: state.status }),
-    ...(state.accountId === '' ? {} : { accountId: state.accountId }),
-    ...(state.page === 1 ? {} : { page: String(state.page) }),
-    ...(state.asOf === '' ? {} : { asOf: state.asOf }),
-  };
-}
+const listQuery = (state: ListState): Record<string, string> => listAddressQuery(state);
 
 function CampaignRow({ c, currency, list }: { c: CampaignJson; currency: string; list: Record<string, string> }) {
   const href = routeHash('campaigns', list, c.id);
@@ -113,8 +97,7 @@ function CampaignList({ state }: { state: ListState }) {
           </>
         }
       />
-      {result.error && <ErrorBanner error={result.error} onRetry={result.reload} />}
-      {!data && !result.error && <Loading label="Loading campaigns…" />}
+      <AsyncStatus state={result} label="Loading campaigns…" />
       {data && data.chains.length === 0 && (
         <EmptyState title={status === 'open' ? 'No open campaigns' : 'No campaigns yet'} actions={<ImportOrDemo onLoaded={result.reload} />}>
           A campaign runs from the first trade on an underlying until the account is flat on it again: puts sold, rolls, assigned shares, covered calls, called away.

@@ -3,7 +3,7 @@ import type { EventsQueryT, ExposureEventJson } from '../../src-shared/api/schem
 import { openEventStream, type LiveState } from '../api/event-stream';
 import { DemoButton } from '../components/DemoButton';
 import { Pager } from '../components/Pager';
-import { Badge, colClass, DataTable, EmptyState, ErrorBanner, Loading, num, PageHead, Panel, Segmented } from '../components/ui';
+import { AsyncStatus, Badge, colClass, DataTable, EmptyState, num, PageHead, Panel, Segmented } from '../components/ui';
 import { fmtCount, fmtDateTime, fmtDte, fmtNumber, fmtPrice } from '../format';
 import { navigate, useApi, useAsync } from '../hooks';
 import { Comparisons } from './events/Comparisons';
@@ -219,8 +219,7 @@ export function EventsPage() {
       </Panel>
 
       {events.data && <Comparisons explanations={events.data.explanations} />}
-      {events.error && <ErrorBanner error={events.error} onRetry={events.reload} />}
-      {!events.data && !events.error && <Loading label="Loading events…" />}
+      <AsyncStatus state={events} label="Loading events…" />
       {events.data && defaultFilters && rows.length === 0 && (
         <EmptyState
           title="No exposure events yet"

@@ -10,7 +10,7 @@ import type { PositionsResponseT } from '../../src-shared/api/schemas';
 import { AccountSelect } from '../components/AccountSelect';
 import { ImportOrDemo } from '../components/DemoButton';
 import { useRefreshNow } from '../components/RefreshNow';
-import { DemoBadge, EmptyState, ErrorBanner, Loading, Money, PageHead, Panel, Stat } from '../components/ui';
+import { AsyncStatus, DemoBadge, EmptyState, Money, PageHead, Panel, Stat } from '../components/ui';
 import { fmtCount, fmtDateTime, fmtInt, fmtMoney } from '../format';
 import { useApi, useAsync, useRoute } from '../hooks';
 import { groupAndSort, moveKey, type ExpectedMove, type Sort, type SortKey } from './positions/book';
@@ -151,8 +151,7 @@ export function PositionsPage() {
         }
       />
       {refresh.progress}
-      {result.error && <ErrorBanner error={result.error} onRetry={result.reload} />}
-      {!data && !result.error && <Loading label="Loading positions…" />}
+      <AsyncStatus state={result} label="Loading positions…" />
       {data && (
         <>
           <div className="stats-grid">

@@ -3,7 +3,7 @@ import { NEW_YORK } from '../../src-shared/zone';
 import { ApiError, type SettingsJson, type SettingsUpdateT } from '../api/client';
 import { ErrorBanner, Loading, PageHead, Panel } from '../components/ui';
 import { ExportPanel } from '../components/ExportPanel';
-import { useApi, useAsync, useKeyScreen, type Theme } from '../hooks';
+import { asApiError, useApi, useAsync, useKeyScreen, type Theme } from '../hooks';
 
 async function copyText(text: string): Promise<boolean> {
   try {
@@ -145,7 +145,7 @@ export function SettingsPage({ theme, onToggleTheme }: { theme: Theme; onToggleT
       setRevealed(true);
       setKeyMessage('New key created. Update your scripts; the api-key file in the data folder holds it too.');
     } catch (error) {
-      setKeyError(error instanceof ApiError ? error : new ApiError(0, 'CLIENT', 'Rotate failed', String(error)));
+      setKeyError(asApiError(error, 'Rotate failed'));
     }
   };
 

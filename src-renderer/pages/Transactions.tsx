@@ -1,16 +1,16 @@
 import { useEffect, useRef, useState } from 'react';
 import { PAGE_LIMIT_CAP, PAGE_LIMIT_DEFAULT, type TransactionSort } from '../../src-shared/api/constants';
-import { ApiError } from '../api/client';
+import type { ApiError } from '../api/client';
 import { ImportOrDemo } from '../components/DemoButton';
 import { Pager } from '../components/Pager';
-import { EmptyState, ErrorBanner, Loading, Options, PageHead, Panel } from '../components/ui';
+import { AsyncStatus, EmptyState, ErrorBanner, Options, PageHead, Panel } from '../components/ui';
 import type { TransactionJson } from '../../src-shared/api/schemas';
 import { dateInTimeZone, fmtCount, fmtInt, typeLabel } from '../format';
-import { useApi, useAsync, useRoute } from '../hooks';
+import { asApiError, useApi, useAsync, useRoute } from '../hooks';
 import { exportTransactions } from './transactions/exportCsv';
 import { EMPTY_FILTERS, isFiltered, toQuery, TransactionFilters, type Filters } from './transactions/TransactionFilters';
 import { TransactionsTable } from './transactions/TransactionsTable';
-import { asApiError, blankState, stateOf, TransactionForm } from './transactions/TransactionForm';
+import { blankState, stateOf, TransactionForm } from './transactions/TransactionForm';
 
 /** The manual-entry form: a new row, or a manual row being edited. */
 type Editor = { mode: 'add' } | { mode: 'edit'; tx: TransactionJson };
@@ -52,7 +52,7 @@ export function TransactionsPage() {
     try {
       await exportTransactions(api, filters, setExporting);
     } catch (error) {
-      setExportError(error instanceof ApiError ? error : new ApiError(0, 'CLIENT', 'Export failed', String(error)));
+      setExportError(asApiError(error, 'Export failed'));
     } finally {
       setExporting(null);
     }
@@ -137,8 +137,7 @@ export function TransactionsPage() {
       <TransactionFilters draft={draft} onDraft={setDraft} applied={filters} onApply={apply} accounts={data?.accounts} />
 
       {exportError && <ErrorBanner error={exportError} />}
-      {result.error && <ErrorBanner error={result.error} onRetry={result.reload} />}
-      {!data && !result.error && <Loading label="Loading transactions…" />}
+      <AsyncStatus state={result} label="Loading transactions…" />
       {data && data.pagination.total === 0 && !filtered && (
         <EmptyState
           title="No transactions yet"

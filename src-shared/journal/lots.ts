@@ -79,6 +79,49 @@ export function fifoSlice(lot: Pick<Lot, 'qty' | 'grossMinor' | 'costsMinor'>, s
   return { entryGross, entryCosts, exitGross, exitCosts, pnlMinor: (side > 0 ? exitGross - entryGross : entryGross - exitGross) - entryCosts - exitCosts };
 }
 
+/** What FIFO matching walks: a position's lots, the first still open at `head`, all on one `side`. */
+export interface FifoLots<L extends Pick<Lot, 'qty' | 'grossMinor' | 'costsMinor'>> {
+  side: number;
+  lots: L[];
+  head: number;
+}
+
+/**
+ * Closes up to `qty` of `pos`'s lots FIFO against an exit of `exitGrossMinor` (unsigned) and `exitCostsMinor`: each lot
+ * taken is reduced by its slice, then handed to `onSlice` (the ledger books the slice's P&L, the trade grouping credits
+ * the lot's trade); `head` moves past an emptied lot. Returns what is left of the exit. The ledger and the trade grouping
+ * share this walk so that their P&L agree slice for slice.
+ */
+export function closeLotsFifo<L extends Pick<Lot, 'qty' | 'grossMinor' | 'costsMinor'>>(
+  pos: FifoLots<L>,
+  qty: number,
+  exitGrossMinor: number,
+  exitCostsMinor: number,
+  onSlice: (lot: L, take: number, slice: FifoSlice) => void,
+): FifoRest {
+  let remQty = qty;
+  let remGross = exitGrossMinor;
+  let remCosts = exitCostsMinor;
+  let closedQty = 0;
+  const side = pos.side;
+  while (remQty > QTY_EPSILON && pos.head < pos.lots.length) {
+    const lot = pos.lots[pos.head];
+    if (!lot) break;
+    const take = Math.min(lot.qty, remQty);
+    const slice = fifoSlice(lot, side, take, remQty, remGross, remCosts);
+    lot.qty -= take;
+    lot.grossMinor -= slice.entryGross;
+    lot.costsMinor -= slice.entryCosts;
+    remQty -= take;
+    remGross -= slice.exitGross;
+    remCosts -= slice.exitCosts;
+    closedQty += take;
+    if (lot.qty <= QTY_EPSILON) pos.head += 1;
+    onSlice(lot, take, slice);
+  }
+  return { qty: remQty > QTY_EPSILON ? remQty : 0, grossMinor: remGross, costsMinor: remCosts, closedQty };
+}
+
 /**
  * The value of a fill as the broker booked it: the cash plus the costs of a sell, minus the cash less the
  * costs of a buy. The per-share price alone is rounded to 4 decimals and loses cents on a large fill (853.81
@@ -162,29 +205,13 @@ export class PositionBook {
    * `exitCostsMinor`, booking each lot's realized P&L in `sink`; returns what is left of the exit.
    */
   closeFifo(pos: Position, day: string, qty: number, exitGrossMinor: number, exitCostsMinor: number, sink: RealizedSink): FifoRest {
-    let remQty = qty;
-    let remGross = exitGrossMinor;
-    let remCosts = exitCostsMinor;
-    let closedQty = 0;
-    const side = pos.side;
-    while (remQty > QTY_EPSILON && pos.head < pos.lots.length) {
-      const lot = pos.lots[pos.head];
-      if (!lot) break;
-      const take = Math.min(lot.qty, remQty);
-      const { entryGross, entryCosts, exitGross, exitCosts, pnlMinor } = fifoSlice(lot, side, take, remQty, remGross, remCosts);
-      sink.bookRealized(pos, day, pnlMinor, side < 0);
-      lot.qty -= take;
-      lot.grossMinor -= entryGross;
-      lot.costsMinor -= entryCosts;
-      pos.openCostMinor -= entryGross + entryCosts;
-      remQty -= take;
-      remGross -= exitGross;
-      remCosts -= exitCosts;
-      closedQty += take;
-      if (lot.qty <= QTY_EPSILON) pos.head += 1;
-    }
-    if (closedQty > 0) this.setQty(pos, pos.qty - closedQty);
-    return { qty: remQty > QTY_EPSILON ? remQty : 0, grossMinor: remGross, costsMinor: remCosts, closedQty };
+    const shortLot = pos.side < 0;
+    const rest = closeLotsFifo(pos, qty, exitGrossMinor, exitCostsMinor, (_lot, _take, slice) => {
+      sink.bookRealized(pos, day, slice.pnlMinor, shortLot);
+      pos.openCostMinor -= slice.entryGross + slice.entryCosts;
+    });
+    if (rest.closedQty > 0) this.setQty(pos, pos.qty - rest.closedQty);
+    return rest;
   }
 
   openLot(pos: Position, day: string, side: number, qty: number, grossMinor: number, costsMinor: number): void {

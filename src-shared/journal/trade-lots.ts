@@ -1,11 +1,11 @@
 /**
  * The lots of the trade grouping (docs/journal.md §Trades and strategies): FIFO per account × currency × instrument,
  * as in lots.ts, but every lot remembers the trade (a node of trades.ts) that opened it, so that a close books its
- * P&L on the trade of the lot it takes, whatever order or day it comes on. The arithmetic is lots.ts's (`fifoSlice`: `prorate`
+ * P&L on the trade of the lot it takes, whatever order or day it comes on. The walk is lots.ts's (`closeLotsFifo`: `prorate`
  * on entry and exit, the remainder method), so a trade's P&L adds up to the ledger's realized to the minor unit.
  */
 import { innerMap } from '../maps';
-import { fifoSlice, QTY_EPSILON } from './lots';
+import { closeLotsFifo, QTY_EPSILON } from './lots';
 import type { OptionRight, Transaction } from './model';
 import { MINOR_PER_UNIT } from '../money';
 
@@ -121,36 +121,17 @@ export class TaggedLotBook {
     this.countLot(node, 1);
   }
 
-  /** Closes up to `qty` FIFO against an exit of `exitGrossMinor` (unsigned) and `exitCostsMinor`, as lots.ts closeFifo. */
+  /** Closes up to `qty` FIFO against an exit of `exitGrossMinor` (unsigned) and `exitCostsMinor`, with the ledger's walk (lots.ts closeLotsFifo). */
   close(pos: TaggedPosition, qty: number, exitGrossMinor: number, exitCostsMinor: number): CloseResult {
     const slices: ClosedSlice[] = [];
-    let remQty = qty;
-    let remGross = exitGrossMinor;
-    let remCosts = exitCostsMinor;
-    let closedQty = 0;
-    const side = pos.side;
-    while (remQty > QTY_EPSILON && pos.head < pos.lots.length) {
-      const lot = pos.lots[pos.head];
-      if (!lot) break;
-      const take = Math.min(lot.qty, remQty);
-      const { entryGross, entryCosts, exitGross, exitCosts, pnlMinor } = fifoSlice(lot, side, take, remQty, remGross, remCosts);
-      slices.push({ node: lot.node, qty: take, pnlMinor });
-      this.tally(pos, -1, take, entryGross + entryCosts);
-      lot.qty -= take;
-      lot.grossMinor -= entryGross;
-      lot.costsMinor -= entryCosts;
-      remQty -= take;
-      remGross -= exitGross;
-      remCosts -= exitCosts;
-      closedQty += take;
+    const rest = closeLotsFifo(pos, qty, exitGrossMinor, exitCostsMinor, (lot, take, slice) => {
+      slices.push({ node: lot.node, qty: take, pnlMinor: slice.pnlMinor });
+      this.tally(pos, -1, take, slice.entryGross + slice.entryCosts);
       pos.qty -= take;
-      if (lot.qty <= QTY_EPSILON) {
-        pos.head += 1;
-        this.countLot(lot.node, -1);
-      }
-    }
+      if (lot.qty <= QTY_EPSILON) this.countLot(lot.node, -1);
+    });
     if (pos.qty <= QTY_EPSILON || pos.head >= pos.lots.length) this.flatten(pos);
-    return { slices, closedQty, restQty: remQty > QTY_EPSILON ? remQty : 0, restGrossMinor: remGross, restCostsMinor: remCosts };
+    return { slices, closedQty: rest.closedQty, restQty: rest.qty, restGrossMinor: rest.grossMinor, restCostsMinor: rest.costsMinor };
   }
 
   private flatten(pos: TaggedPosition): void {

@@ -109,16 +109,15 @@ export class ResultCollector {
   /** The line of the first error not kept. */
   private firstUnkeptLine: number | null = null;
 
-  /**
-   * How the broker lists its rows, declared by each importer: the rows' event order (`sequence`) reads a file
-   * listed newest first bottom-up. Formats that come both ways say `by-dates`. A broker's own listing is not
-   * second-guessed from dates: statements of several sections (IBKR) are in no date order from first row to last.
-   */
-  listing: Listing = 'oldest-first';
-
   constructor(
     readonly broker: ImporterId,
     readonly source: string,
+    /**
+     * How the broker lists its rows, declared by each importer: the rows' event order (`sequence`) reads a file
+     * listed newest first bottom-up. Formats that come both ways say `by-dates`. A broker's own listing is not
+     * second-guessed from dates: statements of several sections (IBKR) are in no date order from first row to last.
+     */
+    readonly listing: Listing,
   ) {}
 
   /** A transaction read from `line`; one with a value out of range is an error at that line instead. */

@@ -17,7 +17,7 @@ export interface FileHead {
 
 /** Detection reads at most this much of a file (headers sit in the first lines; files can be 100k rows). */
 const HEAD_CHARS = 64 * 1024;
-const HEAD_RECORDS = 40;
+export const HEAD_RECORDS = 40;
 
 export function fileHead(text: string): FileHead {
   const body = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).slice(0, HEAD_CHARS);
@@ -30,7 +30,7 @@ export function nameSet(cells: readonly string[]): Set<string> {
   return new Set(cells.map((cell) => cell.trim().replace(/\s+/g, ' ').toLowerCase()).filter((name) => name !== ''));
 }
 
-/** A `detect` of the registry: a header `isHeader` accepts among the first records of the file. */
+/** A `detect` of the registry: a header `isHeader` accepts among the first `records` of the file's head (all of it: `HEAD_RECORDS`). */
 export function headerNear(isHeader: (names: Set<string>) => boolean, records = 5): (head: FileHead) => boolean {
   return (head) => head.records.slice(0, records).some((record) => isHeader(nameSet(record.cells)));
 }

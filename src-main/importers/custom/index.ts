@@ -330,9 +330,8 @@ export interface FormatParseResult extends ParseResult {
 
 /** Parses a file with a saved (or previewed) format. */
 export function parseWithFormat(format: SavedFormat, text: string, options: ParseOptions): FormatParseResult {
-  const out = new ResultCollector(`custom:${format.id}`, CUSTOM_SOURCE);
+  const out = new ResultCollector(`custom:${format.id}`, CUSTOM_SOURCE, 'by-dates');
   // Unknown brokers, either way: the file's own dates say which.
-  out.listing = 'by-dates';
   const key = headerKey(format.header);
   const table = readTable(out, text, {
     isHeader: (names) => namesKey(names) === key,

@@ -23,7 +23,7 @@ import { RowReader } from '../common/cells';
 import { dayToUtc, mdyToYmd } from '../common/dates';
 import { occOption, optionFields, rightOf, withOption, type OptionFields } from '../common/options';
 import { ResultCollector, RowIdentity, accountFor, transaction } from '../common/result';
-import { nameSet, readTable } from '../common/table';
+import { HEAD_RECORDS, headerNear, readTable } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { BROKER_LABELS } from '../../../src-shared/api/constants';
 import { MINOR_PER_UNIT } from '../../../src-shared/money';
@@ -212,8 +212,7 @@ function isReinvestment(row: Row): boolean {
 }
 
 export function parseEtrade(text: string, options: ParseOptions): ParseResult {
-  const out = new ResultCollector('etrade', ETRADE_SOURCE);
-  out.listing = 'newest-first';
+  const out = new ResultCollector('etrade', ETRADE_SOURCE, 'newest-first');
   const table = readTable(out, text, {
     isHeader: isEtradeHeader,
     required: REQUIRED,
@@ -412,6 +411,7 @@ export const etradeImporter: BrokerImporter = {
   id: 'etrade',
   label: BROKER_LABELS.etrade,
   formats: 'transaction history CSV (DownloadTxnHistory, older and newer "All Transactions" layouts)',
-  detect: (head) => head.records.some((record) => isEtradeHeader(nameSet(record.cells))),
+  // The header may stand anywhere in the head (lines of text before it): all of it is read.
+  detect: headerNear(isEtradeHeader, HEAD_RECORDS),
   parse: parseEtrade,
 };

@@ -16,7 +16,7 @@ import type { RowReader } from '../common/cells';
 import { dayToUtc, mdyToYmd } from '../common/dates';
 import { optionFields, withOption, type OptionFields } from '../common/options';
 import { ResultCollector, RowIdentity, accountFor, transaction } from '../common/result';
-import { nameSet, tableReaders } from '../common/table';
+import { HEAD_RECORDS, headerNear, tableReaders } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { BROKER_LABELS } from '../../../src-shared/api/constants';
 import { MINOR_PER_UNIT } from '../../../src-shared/money';
@@ -106,8 +106,7 @@ function bondMultiplier(tx: ImportedTransaction): number {
 }
 
 export function parseFidelity(text: string, options: ParseOptions): ParseResult {
-  const out = new ResultCollector('fidelity', FIDELITY_SOURCE);
-  out.listing = 'newest-first';
+  const out = new ResultCollector('fidelity', FIDELITY_SOURCE, 'newest-first');
   const ids = new RowIdentity();
   const readers = tableReaders(out, text, {
     isHeader: isFidelityHeader,
@@ -179,6 +178,7 @@ export const fidelityImporter: BrokerImporter = {
   id: 'fidelity',
   label: BROKER_LABELS.fidelity,
   formats: 'accounts history CSV (one account, or all accounts with Account and Account Number)',
-  detect: (head) => head.records.some((record) => isFidelityHeader(nameSet(record.cells))),
+  // The header may stand anywhere in the head (lines of text before it): all of it is read.
+  detect: headerNear(isFidelityHeader, HEAD_RECORDS),
   parse: parseFidelity,
 };

@@ -163,9 +163,8 @@ export function readRow(reader: RowReader, accountName: string, identity: RowIde
 }
 
 export function parseGeneric(text: string, options: ParseOptions): ParseResult {
-  const out = new ResultCollector('generic', SOURCE);
+  const out = new ResultCollector('generic', SOURCE, 'by-dates');
   // Written by people and programs, either way: the file's own dates say which.
-  out.listing = 'by-dates';
   const table = readTable(out, text, {
     // Most of the required names make the header (the rest are reported missing).
     isHeader: (names) => REQUIRED_COLUMNS.filter((name) => names.has(name)).length >= 4,

@@ -62,9 +62,8 @@ export function parseIbkrDateTime(text: string): string | null {
 export function parseIbkrActivity(text: string, options: ParseOptions): ParseResult {
   const parsed = parseCsv(text);
   const isHistory = parsed.records.some((record) => record.cells[0] === 'Transaction History');
-  const out = new ResultCollector('ibkr', isHistory ? IBKR_HISTORY_SOURCE : IBKR_ACTIVITY_SOURCE);
+  const out = new ResultCollector('ibkr', isHistory ? IBKR_HISTORY_SOURCE : IBKR_ACTIVITY_SOURCE, 'oldest-first');
   // Statements list each section oldest first.
-  out.listing = 'oldest-first';
   if (parsed.error) {
     out.error(parsed.error.line, parsed.error.message);
     return out.result();

@@ -110,8 +110,7 @@ interface FlexTrade {
 }
 
 export function parseIbkrFlex(text: string, options: ParseOptions): ParseResult {
-  const out = new ResultCollector('ibkr', IBKR_FLEX_SOURCE);
-  out.listing = 'oldest-first';
+  const out = new ResultCollector('ibkr', IBKR_FLEX_SOURCE, 'oldest-first');
   const records = readCsv(out, text);
   if (records === null) return out.result();
   const ids = new RowIdentity();

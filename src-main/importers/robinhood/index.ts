@@ -70,8 +70,7 @@ export function parseRobinhoodOption(description: string): OptionFields | null {
 }
 
 export function parseRobinhood(text: string, options: ParseOptions): ParseResult {
-  const out = new ResultCollector('robinhood', ROBINHOOD_SOURCE);
-  out.listing = 'newest-first';
+  const out = new ResultCollector('robinhood', ROBINHOOD_SOURCE, 'newest-first');
   // The disclaimer row at the end (nine empty cells and a tenth with text) and rows of empty cells are not data.
   const accountName = accountFor(null, options, 'Robinhood');
   const ids = new RowIdentity();

@@ -7,8 +7,7 @@ import { REQUIRED, isHeader, readRow } from './schema';
 import { BROKER_LABELS } from '../../../src-shared/api/constants';
 
 export function parseSchwab(text: string, options: ParseOptions): ParseResult {
-  const out = new ResultCollector('schwab', SOURCE);
-  out.listing = 'newest-first';
+  const out = new ResultCollector('schwab', SOURCE, 'newest-first');
   const identity = new RowIdentity();
   const rows: SchwabRow[] = [];
   const readers = tableReaders(out, text, {

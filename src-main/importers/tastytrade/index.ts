@@ -8,8 +8,7 @@ import { CURRENT_REQUIRED, LEGACY_REQUIRED, TASTYWORKS_REQUIRED, layoutOf, readC
 import { BROKER_LABELS } from '../../../src-shared/api/constants';
 
 export function parseTastytrade(text: string, options: ParseOptions): ParseResult {
-  const out = new ResultCollector('tastytrade', SOURCE);
-  out.listing = 'newest-first';
+  const out = new ResultCollector('tastytrade', SOURCE, 'newest-first');
   const table = readTable(out, text, {
     isHeader: (names) => layoutOf(names) !== null,
     required: [],

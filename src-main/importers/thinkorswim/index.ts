@@ -9,7 +9,8 @@ import { CASH_REQUIRED, TRADES_REQUIRED, accountOf, findSection, readSections, z
 import { BROKER_LABELS } from '../../../src-shared/api/constants';
 
 export function parseThinkorswim(text: string, options: ParseOptions): ParseResult {
-  const out = new ResultCollector('thinkorswim', SOURCE);
+  // The account statement lists each section oldest first.
+  const out = new ResultCollector('thinkorswim', SOURCE, 'oldest-first');
   const records = readCsv(out, text);
   if (records === null) return out.result();
   const sections = readSections(records);

@@ -68,8 +68,7 @@ interface Fill {
 }
 
 export function parseWebull(text: string, options: ParseOptions): ParseResult {
-  const out = new ResultCollector('webull', WEBULL_SOURCE);
-  out.listing = 'newest-first';
+  const out = new ResultCollector('webull', WEBULL_SOURCE, 'newest-first');
   const accountName = accountFor(null, options, 'Webull');
   const ids = new RowIdentity();
   const fills: Fill[] = [];

@@ -5,24 +5,32 @@
 import type { CampaignDetailResponseT, CampaignsResponseT, PositionJson, PositionsResponseT } from '../../../src-shared/api/schemas';
 import { adjustedBasis } from '../../../src-shared/journal/book';
 import { describeCollateral } from '../../../src-shared/journal/collateral';
+import type { PositionInstrument } from '../../../src-shared/journal/model';
 import { centsOrNull, MINOR_PER_UNIT, minorToCents } from '../../../src-shared/money';
 import type { CampaignRow, CampaignDetail, CampaignsResult, PositionRow, PositionsResult, PositionTotals } from '../../services/journal/service';
+
+/** What a position and a position that needs attention both say of what is held, and where. */
+function presentHolding(i: PositionInstrument, accountName: string) {
+  return {
+    accountId: i.accountId,
+    accountName,
+    currency: i.currency,
+    symbol: i.symbol,
+    underlying: i.underlying,
+    isOption: i.isOption,
+    expiration: i.expiration,
+    strike: i.strike,
+    right: i.right,
+    multiplier: i.multiplier,
+  };
+}
 
 export function presentPosition(row: PositionRow): PositionJson {
   const p = row.position;
   return {
-    accountId: p.accountId,
-    accountName: row.accountName,
+    ...presentHolding(p, row.accountName),
     chainId: p.campaignId,
-    currency: p.currency,
-    symbol: p.symbol,
-    underlying: p.underlying,
-    isOption: p.isOption,
-    expiration: p.expiration,
-    strike: p.strike,
-    right: p.right,
     quantity: p.quantity,
-    multiplier: p.multiplier,
     averagePrice: Math.round(row.averagePrice * MINOR_PER_UNIT) / MINOR_PER_UNIT,
     costBasis: minorToCents(row.costBasisMinor),
     openedAt: p.openedDay,
@@ -57,16 +65,7 @@ export function presentPositions(result: PositionsResult): Omit<PositionsRespons
     needsAttention: result.needsAttention.map((n) => ({
       kind: n.kind,
       reason: n.reason,
-      accountId: n.accountId,
-      accountName: n.accountName,
-      currency: n.currency,
-      symbol: n.symbol,
-      underlying: n.underlying,
-      isOption: n.isOption,
-      expiration: n.expiration,
-      strike: n.strike,
-      right: n.right,
-      multiplier: n.multiplier,
+      ...presentHolding(n, n.accountName),
       quantity: n.quantity,
       sideKnown: n.sideKnown,
       firstDate: n.firstDate,

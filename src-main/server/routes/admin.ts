@@ -5,26 +5,9 @@ import { parseJsonBody, strictBodyCompiler } from '../validation';
 import { loadDemo } from '../../demo';
 import { problemResponses, type V1 } from '../route-kit';
 
+/** GET /settings: the settings and the data folder; the response schema (SettingsSchema) is what is written, nothing else kept beside them. */
 function settingsJson(ctx: AppContext): SettingsJson {
-  const s = ctx.settings;
-  return {
-    port: s.port,
-    dataDir: ctx.dataDir,
-    rate: s.rate,
-    timeZone: s.timeZone,
-    reportingCurrency: s.reportingCurrency,
-    markMaxAgeDays: s.markMaxAgeDays,
-    cacheSeconds: s.cacheSeconds,
-    snapshotRetention: s.snapshotRetention,
-    snapshotRetentionBySymbol: s.snapshotRetentionBySymbol,
-    rateLimit: s.rateLimit,
-    corsOrigins: s.corsOrigins,
-    onlineSource: s.onlineSource,
-    watchlistIncludesPositions: s.watchlistIncludesPositions,
-    importTimeoutSeconds: s.importTimeoutSeconds,
-    positionAlertDistancePct: s.positionAlertDistancePct,
-    notifyPositionAlerts: s.notifyPositionAlerts,
-  };
+  return { ...ctx.settings, dataDir: ctx.dataDir };
 }
 
 /**

@@ -141,7 +141,7 @@ export interface FormatPreview {
 /** The distinct words of the type column, for the Import page's words table (at most the format's bound). */
 function typeWords(format: SavedFormat, text: string): string[] {
   const key = headerKey(format.header);
-  const table = readTable(new ResultCollector(`custom:${format.id}`, 'preview'), text, { isHeader: (names) => headerKey([...names]) === key, required: [], what: 'a table', headerHint: '' });
+  const table = readTable(new ResultCollector(`custom:${format.id}`, 'preview', 'oldest-first'), text, { isHeader: (names) => headerKey([...names]) === key, required: [], what: 'a table', headerHint: '' });
   if (table === null) return [];
   const index = table.columns.index(format.mapping.type.column);
   const words = new Map<string, string>();

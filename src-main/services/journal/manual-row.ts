@@ -47,7 +47,7 @@ export function readManualRow(row: ManualTransactionT, accountName: string, fail
     underlying: cell(row.underlying),
     previousSymbol: cell(row.previousSymbol),
   };
-  const out = new ResultCollector('generic', MANUAL_SOURCE);
+  const out = new ResultCollector('generic', MANUAL_SOURCE, 'oldest-first');
   const reader = new RowReader({ line: 1, cells: COLUMNS.names.map(({ name }) => cells[FIELD_NAMES.get(name) ?? name] ?? '') }, COLUMNS, out);
   const transaction = readRow(reader, accountName, new RowIdentity());
   for (const problem of out.errors) {

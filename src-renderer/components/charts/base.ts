@@ -3,7 +3,7 @@
  * lightweight-charts' base options, and the hook that builds a chart into an element and rebuilds it when its inputs
  * or the theme change. Charts resize with their container (autoSize).
  */
-import { useEffect, useLayoutEffect, useRef, useState, type DependencyList, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type DependencyList, type RefObject } from 'react';
 import { ColorType } from 'lightweight-charts';
 import { useTheme, type Theme } from '../../hooks';
 
@@ -49,6 +49,12 @@ export function chartPalette(_theme: Theme): ChartPalette {
     net: cssVar('--net', '#2f6fed'),
     band: cssVar('--chart-band', 'rgba(47,111,237,0.09)'),
   };
+}
+
+/** The palette of the current theme, read again when the light/dark toggle changes it. */
+export function useChartPalette(): ChartPalette {
+  const theme = useTheme();
+  return useMemo(() => chartPalette(theme), [theme]);
 }
 
 export const CHART_FONT_FAMILY = 'Inter, system-ui, -apple-system, Segoe UI, Roboto, sans-serif';

@@ -1,17 +1,16 @@
 import { useMemo, useState } from 'react';
 import type { Formula } from '../../../src-shared/api/constants';
-import { chartPalette, StrikeChart, useExposureTooltip, type StrikeSeries } from '../../components/charts';
+import { StrikeChart, type StrikeSeries, useChartPalette, useExposureTooltip } from '../../components/charts';
 import { ErrorBanner, Loading, Options, Panel, Stat } from '../../components/ui';
 import { fmtDateTime, fmtExposure, fmtInt, fmtPrice } from '../../format';
-import { useApi, useAsync, useTheme } from '../../hooks';
+import { useApi, useAsync } from '../../hooks';
 import type { ScopeQuery } from './scope';
 import { snapshotLabel, type Snapshot } from './SnapshotPicker';
 
 /** "Compare with" another stored snapshot: the change of net GEX per strike (this snapshot minus the other). */
 export function ComparePanel({ symbol, formula, scope, snapshots, current, unit }: { symbol: string; formula: Formula; scope: ScopeQuery; snapshots: readonly Snapshot[]; current: number; unit: string }) {
   const api = useApi();
-  const theme = useTheme();
-  const palette = useMemo(() => chartPalette(theme), [theme]);
+  const palette = useChartPalette();
   const [other, setOther] = useState<number | null>(null);
   const others = snapshots.filter((s) => s.id !== current);
   const base = other !== null && others.some((s) => s.id === other) ? other : null;

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { FORMULA_OPTIONS, type Formula } from '../../../src-shared/api/constants';
 import { ImportOrDemo } from '../../components/DemoButton';
 import { useRefreshNow } from '../../components/RefreshNow';
-import { DemoBadge, EmptyState, ErrorBanner, Loading, Options, PageHead, Panel, Segmented } from '../../components/ui';
+import { AsyncStatus, DemoBadge, EmptyState, ErrorBanner, Loading, Options, PageHead, Panel, Segmented } from '../../components/ui';
 import { fmtCount, fmtDateTime, fmtInt, fmtPrice } from '../../format';
 import { navigate, useApi, useAsync, type Route } from '../../hooks';
 import { ComparePanel } from './ComparePanel';
@@ -193,8 +193,7 @@ export function ExposurePage({ route }: { route: Route }) {
         </div>
       </Panel>
 
-      {gex.error && <ErrorBanner error={gex.error} onRetry={gex.reload} />}
-      {!g && !gex.error && <Loading label="Computing exposure…" />}
+      <AsyncStatus state={gex} label="Computing exposure…" />
       {g && <KeyNumbers gex={g} nearest={nearest} />}
       {g && <StrikeExposurePanel gex={g} nearest={nearest} />}
       {g && g.emptyScope !== null && (

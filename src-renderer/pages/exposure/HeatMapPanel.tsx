@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { Formula } from '../../../src-shared/api/constants';
 import { HeatMap, type HeatScaleMode } from '../../components/charts';
-import { ErrorBanner, Loading, Panel, Segmented } from '../../components/ui';
+import { AsyncStatus, Panel, Segmented } from '../../components/ui';
 import { fmtCount, fmtExposure, fmtPrice } from '../../format';
 import { useApi, useAsync } from '../../hooks';
 import { dteOf } from './scope';
@@ -54,8 +54,7 @@ export function HeatMapPanel({ symbol, formula, snapshot, snapshotTime, dteByExp
         </>
       }
     >
-      {grid.error && <ErrorBanner error={grid.error} onRetry={grid.reload} />}
-      {!g && !grid.error && <Loading />}
+      <AsyncStatus state={grid} />
       {g && (g.expirations.length === 0 || g.strikes.length === 0) && (
         <p className="muted pad">{g.expirations.length === 0 ? (horizon === 'all' ? 'No unexpired expiration in this snapshot.' : `No expiration within ${horizon} days in this snapshot: try a longer horizon.`) : 'No open interest within ±20 % of spot.'}</p>
       )}

@@ -1,6 +1,6 @@
 import type { Formula } from '../../../src-shared/api/constants';
 import { LevelsChart } from '../../components/charts';
-import { ErrorBanner, Loading, Panel } from '../../components/ui';
+import { AsyncStatus, Panel } from '../../components/ui';
 import { fmtCount, fmtDateTime, fmtPrice } from '../../format';
 import { useApi, useAsync } from '../../hooks';
 import type { ScopeQuery } from './scope';
@@ -31,8 +31,7 @@ export function HistoryPanel({ symbol, formula, scope, version }: { symbol: stri
         </span>
       }
     >
-      {history.error && <ErrorBanner error={history.error} onRetry={history.reload} />}
-      {!h && !history.error && <Loading />}
+      <AsyncStatus state={history} />
       {h && h.points.length < 2 && <p className="muted pad">One snapshot stored: import or poll another one of {symbol} to see the levels move.</p>}
       {h && h.points.length >= 2 && first && last && (
         <>

@@ -1,9 +1,8 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { GexResponseT } from '../../../src-shared/api/schemas';
-import { chartPalette, nearestStrike, spotMarkers, StrikeChart, type StrikeMarker, type StrikeSeries, type TooltipLine } from '../../components/charts';
+import { nearestStrike, spotMarkers, StrikeChart, type StrikeMarker, type StrikeSeries, type TooltipLine, useChartPalette } from '../../components/charts';
 import { Panel, Segmented } from '../../components/ui';
 import { fmtInt, fmtPrice } from '../../format';
-import { useTheme } from '../../hooks';
 import type { ExpirationDetail } from './KeyNumbers';
 
 /** Contracts on an axis: `12.3k`, `1.20m`, `850` (puts are drawn below zero; the axis shows their size). */
@@ -25,8 +24,7 @@ const MEASURES = [
  * below, spot and the nearest expiration's max pain marked. A snapshot without volume keeps the chart on open interest.
  */
 export function OpenInterestPanel({ gex, nearest }: { gex: GexResponseT; nearest: ExpirationDetail | undefined }) {
-  const theme = useTheme();
-  const palette = useMemo(() => chartPalette(theme), [theme]);
+  const palette = useChartPalette();
   const [chosen, setChosen] = useState<Measure>('oi');
   const hasVolume = gex.data.some((r) => r.callVolume !== null);
   const measure: Measure = hasVolume ? chosen : 'oi';

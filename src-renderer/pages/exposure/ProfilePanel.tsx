@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import type { Formula } from '../../../src-shared/api/constants';
 import { ProfileChart } from '../../components/charts';
-import { ErrorBanner, Loading, Panel } from '../../components/ui';
+import { AsyncStatus, Panel } from '../../components/ui';
 import { fmtExposure } from '../../format';
 import { useApi, useAsync } from '../../hooks';
 import { flipWords } from './flip-words';
@@ -15,8 +15,7 @@ export function ProfilePanel({ symbol, formula, scope, snapshot, unit }: { symbo
   const formatValue = useCallback((v: number) => fmtExposure(v, unit, false), [unit]);
   return (
     <Panel title="Gamma profile" id="gex-profile" actions={<span className="muted small">net GEX if spot were x · {unit}</span>}>
-      {profile.error && <ErrorBanner error={profile.error} onRetry={profile.reload} />}
-      {!profile.data && !profile.error && <Loading />}
+      <AsyncStatus state={profile} />
       {profile.data && (
         <>
           <ProfileChart profile={profile.data} formatValue={formatValue} />

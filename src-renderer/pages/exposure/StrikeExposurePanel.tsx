@@ -4,10 +4,9 @@
  */
 import { useMemo, useState } from 'react';
 import type { GexResponseT } from '../../../src-shared/api/schemas';
-import { chartPalette, nearestStrike, spotMarkers, StrikeChart, useExposureTooltip, type StrikeBand, type StrikeLine, type StrikeMarker, type StrikeSeries } from '../../components/charts';
+import { nearestStrike, spotMarkers, type StrikeBand, StrikeChart, type StrikeLine, type StrikeMarker, type StrikeSeries, useChartPalette, useExposureTooltip } from '../../components/charts';
 import { Panel, Segmented } from '../../components/ui';
 import { fmtExposure, fmtInt, fmtNumber, fmtPrice } from '../../format';
-import { useTheme } from '../../hooks';
 import { listOfLevels } from './flip-words';
 import { DEX_UNIT, fmtMove, fmtMovePct, type ExpirationDetail } from './KeyNumbers';
 
@@ -18,8 +17,7 @@ const MEASURES = [
 ] as const;
 
 export function StrikeExposurePanel({ gex, nearest }: { gex: GexResponseT; nearest: ExpirationDetail | undefined }) {
-  const theme = useTheme();
-  const palette = useMemo(() => chartPalette(theme), [theme]);
+  const palette = useChartPalette();
   const [measure, setMeasure] = useState<Measure>('gex');
   const [visible, setVisible] = useState({ call: true, put: true, net: true });
   const unit = measure === 'gex' ? gex.meta.unit : DEX_UNIT;

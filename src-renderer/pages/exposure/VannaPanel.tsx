@@ -1,16 +1,15 @@
 /** Vanna and charm: the key levels and the two-pane chart by strike (/vanna). */
 import { useCallback, useMemo, useState } from 'react';
 import type { VannaResponseT } from '../../../src-shared/api/schemas';
-import { chartPalette, nearestStrike, spotMarkers, StrikeChart, type StrikeMarker, type StrikeSeries } from '../../components/charts';
-import { Badge, ErrorBanner, Loading, Options, Panel, Stat } from '../../components/ui';
+import { nearestStrike, spotMarkers, StrikeChart, type StrikeMarker, type StrikeSeries, useChartPalette } from '../../components/charts';
+import { AsyncStatus, Badge, Options, Panel, Stat } from '../../components/ui';
 import { fmtCount, fmtExposure, fmtNumber, fmtPrice } from '../../format';
-import { useApi, useAsync, useTheme } from '../../hooks';
+import { useApi, useAsync } from '../../hooks';
 import { dteOf } from './scope';
 
 export function VannaPanel({ symbol, snapshotTime, snapshot }: { symbol: string; snapshotTime: string; snapshot: number | null }) {
   const api = useApi();
-  const theme = useTheme();
-  const palette = useMemo(() => chartPalette(theme), [theme]);
+  const palette = useChartPalette();
   const [expiration, setExpiration] = useState('');
   const vanna = useAsync(
     (signal) => api.vanna({ symbol, ...(expiration === '' ? {} : { expiration }), ...(snapshot === null ? {} : { snapshot }) }, signal),
@@ -58,8 +57,7 @@ export function VannaPanel({ symbol, snapshotTime, snapshot }: { symbol: string;
         </label>
       }
     >
-      {vanna.error && <ErrorBanner error={vanna.error} onRetry={vanna.reload} />}
-      {!v && !vanna.error && <Loading />}
+      <AsyncStatus state={vanna} />
       {v && (
         <>
           <div className="stats-grid stats-grid-fixed4 inner" data-testid="vanna-levels">

@@ -4,8 +4,9 @@
  * form asks for them in place and sends the file again with them as query parameters (POST /v1/chains).
  */
 import { useState, type FormEvent } from 'react';
-import { ApiError, type ChainPostResponseT } from '../../api/client';
-import { useApi } from '../../hooks';
+import type { ApiError} from '../../api/client';
+import { type ChainPostResponseT } from '../../api/client';
+import { asApiError, useApi } from '../../hooks';
 import { contentTypeOf } from './upload';
 
 export const CHAIN_VALUES = ['symbol', 'spot', 'quoteTime'] as const;
@@ -52,7 +53,7 @@ export function ChainRetry({ file, missing, onStored, onFailed }: { file: File; 
       const result = await api.importChain(file, { format: 'auto', ...(symbol !== '' ? { symbol } : {}), ...(spot !== undefined ? { spot } : {}), ...(quoteTime !== '' ? { quoteTime } : {}) }, { contentType: contentTypeOf(file) });
       onStored(result);
     } catch (error) {
-      onFailed(error instanceof ApiError ? error : new ApiError(0, 'CLIENT', 'Upload failed', String(error)));
+      onFailed(asApiError(error, 'Upload failed'));
     } finally {
       setBusy(false);
     }

@@ -16,10 +16,10 @@ import {
   type TransactionType,
 } from '../../../src-shared/api/constants';
 import type { ImportFormatDraftT, ImportFormatJson, ImportFormatPreviewResponseT } from '../../../src-shared/api/schemas';
-import { ApiError } from '../../api/client';
+import type { ApiError } from '../../api/client';
 import { Badge, DataTable, num, Options } from '../../components/ui';
 import { fmtCount, fmtDateTime, fmtInt, fmtNumber, typeLabel } from '../../format';
-import { useApi } from '../../hooks';
+import { asApiError, useApi } from '../../hooks';
 
 /** The columns a format can map, in the order the form shows them: when and what, the option's parts, the fill, the rest. */
 const FIELD_LABELS = {
@@ -201,7 +201,7 @@ export function FormatMapper({ file, onClose, onSaved, onImport }: { file: File;
         const dateIndex = guessed.date === undefined ? -1 : header.indexOf(guessed.date);
         setSettings({ name: file.name.replace(/\.[^.]*$/, '').slice(0, IMPORT_FORMAT_LIMITS.nameChars), columns: guessed, layout: guessLayout(answer.sample[0]?.cells[dateIndex]), zone: 'new-york', sign: 'as-written', words: [] });
       } catch (error) {
-        if (live) setProblem(error instanceof ApiError ? error : new ApiError(0, 'CLIENT', 'Cannot read the file', String(error)));
+        if (live) setProblem(asApiError(error, 'Cannot read the file'));
       }
     })();
     return () => {
@@ -233,7 +233,7 @@ export function FormatMapper({ file, onClose, onSaved, onImport }: { file: File;
         setResult(again === null ? answer.preview : (await api.previewImportFormat({ text, format: again })).preview);
       } else setResult(answer.preview);
     } catch (error) {
-      setProblem(error instanceof ApiError ? error : new ApiError(0, 'CLIENT', 'Preview failed', String(error)));
+      setProblem(asApiError(error, 'Preview failed'));
     } finally {
       setBusy(false);
     }
@@ -248,7 +248,7 @@ export function FormatMapper({ file, onClose, onSaved, onImport }: { file: File;
       setSaved(format);
       onSaved(format);
     } catch (error) {
-      setProblem(error instanceof ApiError ? error : new ApiError(0, 'CLIENT', 'Saving failed', String(error)));
+      setProblem(asApiError(error, 'Saving failed'));
     } finally {
       setBusy(false);
     }

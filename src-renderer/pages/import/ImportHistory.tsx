@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { ImportsResponseT } from '../../../src-shared/api/schemas';
 import { DemoButton } from '../../components/DemoButton';
 import { Pager } from '../../components/Pager';
-import { colClass, DataTable, ErrorBanner, Loading, num, Panel } from '../../components/ui';
+import { AsyncStatus, colClass, DataTable, num, Panel } from '../../components/ui';
 import { fmtDateTime, fmtInt } from '../../format';
 import { useApi, useAsync, type AsyncState } from '../../hooks';
 
@@ -37,8 +37,7 @@ export function ImportHistory({
   const pages = history.data?.pagination.pages ?? 1;
   return (
     <Panel title="Import history" actions={undoMessage !== null ? <span className="small" role="status">{undoMessage}</span> : undefined}>
-      {history.error && <ErrorBanner error={history.error} onRetry={history.reload} />}
-      {!history.data && !history.error && <Loading />}
+      <AsyncStatus state={history} />
       {history.data && history.data.imports.length === 0 && (
         <div className="pad">
           <p className="muted">No imports yet. Or try the app with generated data first:</p>

@@ -4,7 +4,9 @@ import type { BrokerId } from '../../../src-shared/api/constants';
 /** `broker=` of an import: auto-detection, a built-in broker, or a saved format (`custom:<id>`). */
 export type ImporterChoice = 'auto' | BrokerId | `custom:${string}`;
 import type { ImportReport } from '../../../src-shared/api/schemas';
-import { ApiError, type ApiClient, type ChainPostResponseT } from '../../api/client';
+import type { ApiError} from '../../api/client';
+import { type ApiClient, type ChainPostResponseT } from '../../api/client';
+import { asApiError } from '../../hooks';
 
 export type ImportKind = 'broker' | 'chain';
 
@@ -73,7 +75,7 @@ export async function uploadAll(
         results.push({ kind: 'chain', filename: item.file.name, result });
       }
     } catch (error) {
-      results.push({ kind: 'error', filename: item.file.name, file: item.file, target: target.kind, error: error instanceof ApiError ? error : new ApiError(0, 'CLIENT', 'Upload failed', String(error)) });
+      results.push({ kind: 'error', filename: item.file.name, file: item.file, target: target.kind, error: asApiError(error, 'Upload failed') });
     }
     onOutcomes([...results]);
   }

@@ -6,10 +6,10 @@
  */
 import { useMemo } from 'react';
 import type { GexResponseT, PositionJson } from '../../../src-shared/api/schemas';
-import { chartPalette, dealerMapMarkers, nearestStrike, netGexSeries, StrikeChart, type StrikeMarker, type StrikeSeries } from '../../components/charts';
+import { dealerMapMarkers, nearestStrike, netGexSeries, StrikeChart, type StrikeMarker, type StrikeSeries, useChartPalette } from '../../components/charts';
 import { Loading } from '../../components/ui';
 import { fmtDateTime, fmtExposure, fmtInt, fmtPrice } from '../../format';
-import { useApi, useAsync, useTheme } from '../../hooks';
+import { useApi, useAsync } from '../../hooks';
 
 interface ShortStrike {
   key: string;
@@ -22,8 +22,7 @@ interface ShortStrike {
 
 export function BookOnMap({ symbol, positions, snapshotId }: { symbol: string; positions: readonly PositionJson[]; snapshotId: number }) {
   const api = useApi();
-  const theme = useTheme();
-  const palette = useMemo(() => chartPalette(theme), [theme]);
+  const palette = useChartPalette();
   const gex = useAsync<GexResponseT>((signal) => api.gex({ symbol, snapshot: snapshotId }, signal), [api, symbol, snapshotId]);
   const data = gex.data;
   const shorts = useMemo<ShortStrike[]>(() => {

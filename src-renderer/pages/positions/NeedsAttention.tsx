@@ -10,9 +10,9 @@ import { TRANSACTION_TYPES, type TransactionType } from '../../../src-shared/api
 import type { PositionsResponseT } from '../../../src-shared/api/schemas';
 import { ErrorBanner, Panel } from '../../components/ui';
 import { fmtCount, fmtDateTime, fmtNumber, fmtPrice, fmtSymbol, typeLabel } from '../../format';
-import { useApi } from '../../hooks';
+import { asApiError, useApi } from '../../hooks';
 import type { ApiError } from '../../api/client';
-import { asApiError, errorsByField, Field, FormActions } from '../transactions/TransactionForm';
+import { errorsByField, Field, FormActions } from '../transactions/TransactionForm';
 
 /** An item as the ledger of issue 17 sends it; every field beyond the first schema's may be absent (an older server). */
 export type AttentionItem = PositionsResponseT['needsAttention'][number] &

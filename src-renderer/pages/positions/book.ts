@@ -49,34 +49,25 @@ export function instrumentLabel(position: Pick<PositionJson, 'isOption' | 'expir
   return `${dd} ${months[Number(mm) - 1] ?? mm} ${yyyy.slice(2)} ${strike} ${position.right ?? ''}`.trim();
 }
 
+/** What each column sorts a position by (a Record, so that a new SortKey without its value does not compile). */
+const SORT_VALUES: Record<SortKey, (position: PositionJson, moves: ReadonlyMap<string, ExpectedMove>) => number | string | null> = {
+  // Shares first, then by expiration, strike and right.
+  instrument: (p) => (p.isOption ? `1|${p.expiration ?? ''}|${String(p.strike ?? 0).padStart(12, '0')}|${p.right ?? ''}` : '0'),
+  qty: (p) => p.quantity,
+  costBasis: (p) => p.costBasis,
+  mark: (p) => p.mark?.price ?? null,
+  unrealized: (p) => p.unrealizedPL,
+  dte: (p) => p.dte,
+  delta: (p) => p.greeks?.delta ?? null,
+  theta: (p) => p.greeks?.theta ?? null,
+  expectedMove: (p, moves) => moveDistance(p, moves.get(moveKey(p)))?.pct ?? null,
+  putWall: (p) => p.strikeVs?.putWall ?? null,
+  callWall: (p) => p.strikeVs?.callWall ?? null,
+  flip: (p) => p.strikeVs?.gammaFlip ?? null,
+};
+
 function sortValue(position: PositionJson, key: SortKey, moves: ReadonlyMap<string, ExpectedMove>): number | string | null {
-  switch (key) {
-    case 'instrument':
-      // Shares first, then by expiration, strike and right.
-      return position.isOption ? `1|${position.expiration ?? ''}|${String(position.strike ?? 0).padStart(12, '0')}|${position.right ?? ''}` : '0';
-    case 'qty':
-      return position.quantity;
-    case 'costBasis':
-      return position.costBasis;
-    case 'mark':
-      return position.mark?.price ?? null;
-    case 'unrealized':
-      return position.unrealizedPL;
-    case 'dte':
-      return position.dte;
-    case 'delta':
-      return position.greeks?.delta ?? null;
-    case 'theta':
-      return position.greeks?.theta ?? null;
-    case 'expectedMove':
-      return moveDistance(position, moves.get(moveKey(position)))?.pct ?? null;
-    case 'putWall':
-      return position.strikeVs?.putWall ?? null;
-    case 'callWall':
-      return position.strikeVs?.callWall ?? null;
-    case 'flip':
-      return position.strikeVs?.gammaFlip ?? null;
-  }
+  return SORT_VALUES[key](position, moves);
 }
 
 /** The key of a position's expected move: its underlying and expiration. */

@@ -1,7 +1,7 @@
 /** The note and tags of a trade or a campaign (docs/journal.md §Annotations), edited in place. */
 import { useEffect, useState } from 'react';
 import type { AnnotatedKind, ApiError } from '../../api/client';
-import { ErrorBanner, Loading, Panel } from '../../components/ui';
+import { AsyncStatus, ErrorBanner, Panel } from '../../components/ui';
 import { useApi, useAsync } from '../../hooks';
 
 /** Tags as typed: commas or new lines between them. */
@@ -76,8 +76,7 @@ export function CampaignNote({ id }: { id: string }) {
   const stored = useAsync((signal) => api.annotation('campaigns', id, signal), [api, id]);
   return (
     <Panel title="Note and tags">
-      {stored.error && <ErrorBanner error={stored.error} onRetry={stored.reload} />}
-      {!stored.data && !stored.error && <Loading label="Loading the note…" />}
+      <AsyncStatus state={stored} label="Loading the note…" />
       {stored.data && (
         <AnnotationEditor
           kind="campaigns"

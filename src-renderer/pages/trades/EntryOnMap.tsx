@@ -5,15 +5,14 @@
  */
 import { useMemo } from 'react';
 import type { GexResponseT, TradeJson } from '../../../src-shared/api/schemas';
-import { chartPalette, dealerMapMarkers, nearestStrike, netGexSeries, StrikeChart, type StrikeMarker, type StrikeSeries } from '../../components/charts';
+import { dealerMapMarkers, nearestStrike, netGexSeries, StrikeChart, type StrikeMarker, type StrikeSeries, useChartPalette } from '../../components/charts';
 import { Loading } from '../../components/ui';
 import { fmtDateTime, fmtExposure, fmtPrice } from '../../format';
-import { useApi, useAsync, useTheme } from '../../hooks';
+import { useApi, useAsync } from '../../hooks';
 
 export function EntryOnMap({ trade }: { trade: TradeJson }) {
   const api = useApi();
-  const theme = useTheme();
-  const palette = useMemo(() => chartPalette(theme), [theme]);
+  const palette = useChartPalette();
   const quoteTime = trade.entrySnapshot?.quoteTime ?? '';
   const gex = useAsync<GexResponseT>((signal) => api.gex({ symbol: trade.underlying, at: quoteTime }, signal), [api, trade.underlying, quoteTime]);
   const data = gex.data;

@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { StatBars } from '../../components/charts';
-import { DataTable, EmptyState, ErrorBanner, Loading, Money, num, Panel, Segmented } from '../../components/ui';
+import { AsyncStatus, DataTable, EmptyState, Money, num, Panel, Segmented } from '../../components/ui';
 import { fmtInt, fmtNumber, fmtPct } from '../../format';
 import { useApi, useAsync } from '../../hooks';
 import { GROUP_OPTIONS, groupKeyLabel, type GroupCode } from './labels';
@@ -27,8 +27,7 @@ export function StrategyReport({ accountId }: { accountId: string }) {
       }
     >
       <div data-testid="strategy-report" data-group={data?.groupBy ?? ''}>
-        {stats.error && <ErrorBanner error={stats.error} onRetry={stats.reload} />}
-        {!data && !stats.error && <Loading label="Loading trade statistics…" />}
+        <AsyncStatus state={stats} label="Loading trade statistics…" />
         {data && rows.length === 0 && (
           <EmptyState title="No closed trades yet">A trade counts here once it is closed: its legs bought back, expired, assigned or exercised.</EmptyState>
         )}

@@ -8,46 +8,32 @@ import { PAGE_LIMIT_CAP } from '../../../src-shared/api/constants';
 import { AccountSelect } from '../../components/AccountSelect';
 import { ImportOrDemo } from '../../components/DemoButton';
 import { Pager } from '../../components/Pager';
-import { Badge, colClass, DataTable, EmptyState, ErrorBanner, Loading, Money, num, PageHead, Panel, StatusSegmented, type StatusFilter } from '../../components/ui';
+import { AsyncStatus, Badge, colClass, DataTable, EmptyState, Money, num, PageHead, Panel, StatusSegmented } from '../../components/ui';
 import { fmtCount, fmtDte, fmtInt, fmtMoney, fmtNumber, fmtPct } from '../../format';
 import { navigate, useApi, useAsync, useRoute } from '../../hooks';
 import { STRATEGY_CODES, STRATEGY_LABELS, type StrategyCode } from './labels';
 import { TradeDetail } from './TradeDetail';
+import { listAddressQuery, readListAddress, type ListAddress } from '../list-address';
 
-interface ListState {
-  status: StatusFilter;
+/** The list's state as it stands in the address (`#/trades?status=closed&strategy=iron_condor&tag=…&trade=…`). */
+interface ListState extends ListAddress {
   strategy: StrategyCode | '';
   tag: string;
-  accountId: string;
-  page: number;
+  /** The trade whose detail is open. */
   trade: string;
 }
 
 function readList(params: URLSearchParams): ListState {
-  const status = params.get('status');
   const strategy = params.get('strategy') ?? '';
-  const page = Number(params.get('page') ?? '1');
   return {
-    status: status === 'open' || status === 'closed' ? status : 'all',
+    ...readListAddress(params),
     strategy: (STRATEGY_CODES as string[]).includes(strategy) ? (strategy as StrategyCode) : '',
     tag: params.get('tag') ?? '',
-    accountId: params.get('accountId') ?? '',
-    page: Number.isInteger(page) && page >= 1 ? page : 1,
     trade: params.get('trade') ?? '',
   };
 }
 
-function listQuery(state: ListState): Record<string, string> {
-  const entries: Array<[string, string]> = [
-    ['status', state.status === 'all' ? '' : state.status],
-    ['strategy', state.strategy],
-    ['tag', state.tag],
-    ['accountId', state.accountId],
-    ['page', state.page === 1 ? '' : String(state.page)],
-    ['trade', state.trade],
-  ];
-  return Object.fromEntries(entries.filter(([, value]) => value !== ''));
-}
+const listQuery = (state: ListState): Record<string, string> => listAddressQuery(state);
 
 /** The P&L a row shows: realized, plus the marks' unrealized while open. */
 const shownPnl = (t: TradeJson): number | null => (t.pnl === null ? null : t.pnl + (t.unrealizedPL ?? 0));
@@ -139,8 +125,7 @@ export function TradesPage() {
           </>
         }
       />
-      {result.error && <ErrorBanner error={result.error} onRetry={result.reload} />}
-      {!data && !result.error && <Loading label="Loading trades…" />}
+      <AsyncStatus state={result} label="Loading trades…" />
       {data && data.trades.length === 0 && (
         <EmptyState title={status === 'all' && strategy === '' && tag === '' ? 'No trades yet' : 'No trades match'} actions={status === 'all' && strategy === '' && tag === '' ? <ImportOrDemo onLoaded={result.reload} /> : undefined}>
           A trade is the legs of one underlying opened together and managed together until flat: a short put, a spread, an iron condor with its rolls.

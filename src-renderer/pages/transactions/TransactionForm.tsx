@@ -6,7 +6,8 @@
 import { useId, useState, type ReactNode } from 'react';
 import { FILL_TYPES, TRANSACTION_TYPES, type TransactionType } from '../../../src-shared/api/constants';
 import type { AccountJson, ManualTransactionT, TransactionJson } from '../../../src-shared/api/schemas';
-import { ApiError } from '../../api/client';
+import type { ApiError } from '../../api/client';
+import { asApiError } from '../../hooks';
 import { ErrorBanner, Options } from '../../components/ui';
 import { typeLabel } from '../../format';
 
@@ -156,10 +157,6 @@ export function errorsByField(error: ApiError | null): Map<string, string> {
     if (!map.has(key)) map.set(key, problem.message);
   }
   return map;
-}
-
-export function asApiError(error: unknown): ApiError {
-  return error instanceof ApiError ? error : new ApiError(0, 'CLIENT', 'Unexpected error', error instanceof Error ? error.message : String(error));
 }
 
 /** A transaction form's submit and cancel (this form's and the opening position's, NeedsAttention). */

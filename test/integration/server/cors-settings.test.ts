@@ -3,7 +3,10 @@
  * schema of PUT /v1/settings (issue 8).
  */
 import { describe, expect, it } from 'vitest';
-import { HOST, useTestApp } from '../../helper';
+import { rmSync } from 'node:fs';
+import { SettingsRepository } from '../../../src-main/db/settings';
+import { DEFAULT_SETTINGS } from '../../../src-main/settings';
+import { buildTestApp, HOST, tempDir, useTestApp } from '../../helper';
 
 const t = useTestApp();
 
@@ -122,5 +125,26 @@ describe('PUT /v1/settings body', () => {
     const ok = await putSettings('{"rate": 0.05, "cacheSeconds": 30}');
     expect(ok.statusCode).toBe(200);
     expect(ok.json<{ rate: number }>().rate).toBe(0.05);
+  });
+});
+
+describe('GET /v1/settings', () => {
+  it('shows the settings of its schema and the data folder, never another row of the settings table (a later version\'s, a hand-written one)', async () => {
+    const dataDir = tempDir();
+    const first = await buildTestApp({ dataDir });
+    new SettingsRepository(first.ctx.db).save([{ key: 'licenseKey', value: '"do-not-show"' }]);
+    await first.close();
+    const again = await buildTestApp({ dataDir });
+    try {
+      const { status, body } = await again.get<Record<string, unknown>>('/v1/settings');
+      expect(status).toBe(200);
+      expect(body.dataDir).toBe(dataDir);
+      expect(body.rate, 'a setting of the schema is shown').toBe(DEFAULT_SETTINGS.rate);
+      expect(Object.keys(body), 'the response schema is what is written').not.toContain('licenseKey');
+      expect(Object.keys(body).sort()).toEqual([...Object.keys(DEFAULT_SETTINGS), 'dataDir'].sort());
+    } finally {
+      await again.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -42,7 +42,7 @@ describe('errors: the first 1,000 and one entry counting the rest', () => {
     if (!parsed.ok) throw new Error(parsed.detail);
     const message = parsed.result.errors[0]?.message ?? '';
     expect(message).toMatch(/^column "quantity": not a number: "9{59}…"$/);
-    const collector = new ResultCollector('generic', 'generic-csv');
+    const collector = new ResultCollector('generic', 'generic-csv', 'oldest-first');
     collector.error(1, 'x'.repeat(10_000));
     expect(collector.result().errors[0]?.message).toHaveLength(MAX_MESSAGE_CHARS);
   });

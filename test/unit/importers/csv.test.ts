@@ -33,7 +33,7 @@ describe('readTable reads rows as they are iterated', () => {
   const spec = { isHeader: (names: Set<string>) => names.has('date'), required: ['date', 'amount'], what: 'a test table', headerHint: 'date,amount' };
 
   it('finds the header below a title, counts and checks each row when the importer reaches it', () => {
-    const out = new ResultCollector('generic', 'test');
+    const out = new ResultCollector('generic', 'test', 'oldest-first');
     const table = readTable(out, 'My export\ndate,amount\n2024-01-02,1\n2024-01-03,2,extra\nTotal,3\n2024-01-04\n2024-01-05,4\n', spec);
     expect(table?.preamble.map((record) => record.line)).toEqual([1]);
     expect(out.rows, 'nothing is read before the rows are').toBe(0);
@@ -44,14 +44,14 @@ describe('readTable reads rows as they are iterated', () => {
   });
 
   it('reads the rows before a quoted cell that is never closed, then names the line where it opened', () => {
-    const out = new ResultCollector('generic', 'test');
+    const out = new ResultCollector('generic', 'test', 'oldest-first');
     const table = readTable(out, 'date,amount\n2024-01-02,1\n2024-01-03,"2\n2024-01-04,3\n', spec);
     expect([...(table?.rows ?? [])].map((record) => record.line)).toEqual([2]);
     expect(out.errors).toEqual([{ line: 3, message: expect.stringMatching(/never closed/) }]);
   });
 
   it('a quoted cell never closed above the header is the one error', () => {
-    const out = new ResultCollector('generic', 'test');
+    const out = new ResultCollector('generic', 'test', 'oldest-first');
     expect(readTable(out, '"title\ndate,amount\n', spec)).toBeNull();
     expect(out.errors).toEqual([{ line: 1, message: expect.stringMatching(/never closed/) }]);
   });
