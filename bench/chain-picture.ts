@@ -54,7 +54,7 @@ export async function benchChainPicture(): Promise<BenchLine[]> {
     ctx = createContext({ dataDir: dir, overrides: { cacheSeconds: 0 } });
     const exposure = ctx.exposure;
     const clock = ctx.clock;
-    value(exposure.ingestText(text, {}));
+    value(await exposure.ingest({ file: text, options: {} }));
     const expirationsMs = await timeMs(async () => JSON.stringify(presentExpirations(value(await exposure.expirations('SPX')))), 25, 5);
     const gridMs = await timeMs(async () => JSON.stringify(presentGexGrid(value(await gexGrid(exposure, { symbol: 'SPX', formula: 'per_1pct' }, clock)).compute())), 15, 3);
     const grid = value(await gexGrid(exposure, { symbol: 'SPX' }, clock)).compute().result;

@@ -18,6 +18,7 @@ import { prepareChain } from '../src-shared/exposure/prepare';
 import { tempDir } from '../test/paths';
 import { SPX_FIXTURE } from './exposure';
 import { atMost, info, median, type BenchLine } from './lib';
+import { writeNow } from '../src-main/db/writes';
 
 const HALF_HOUR_MS = 30 * 60_000;
 const DAY_MS = 86_400_000;
@@ -57,12 +58,12 @@ export async function benchHistory(snapshots: number): Promise<BenchLine[]> {
     const history = new GexHistoryRepository(ctx.db);
     const nominal = historyPoint(prepareChain({ ...parsed.snapshot, quoteTime: quoteTime(0) }, { rate: ctx.settings.rate }), DEFAULT_SCOPE);
     const head = { symbol: 'SPX', spot: parsed.snapshot.spot, source: parsed.snapshot.source, contracts: parsed.snapshot.contracts.length, expirations: 54 };
-    ctx.db.transaction(() => {
+    writeNow(ctx.db, (turn) => {
       for (let i = 0; i < snapshots; i += 1) {
-        const { id } = repository.insert({ ...head, quoteTime: quoteTime(i) }, payload, '2024-01-05T21:00:00.000Z');
-        for (const { scope, point } of aheadPoints({ ...nominal, quoteTime: quoteTime(i) })) history.insert(id, scope, point);
+        const { id } = repository.insert(turn, { ...head, quoteTime: quoteTime(i) }, payload, '2024-01-05T21:00:00.000Z');
+        for (const { scope, point } of aheadPoints({ ...nominal, quoteTime: quoteTime(i) })) history.insert(turn, id, scope, point);
       }
-    })();
+    });
     const perSnapshotKb = (bytes() - empty) / snapshots / 1000;
 
     const request = async (query: Parameters<typeof ctx.exposure.gexHistory>[0]) => {

@@ -156,7 +156,7 @@ export async function benchJournal(): Promise<BenchLine[]> {
     const unmarked = JSON.parse((await get(`/v1/journal/positions?asOf=${asOf}`)).body) as PositionsResponseT;
     const underlyings = [...new Set(unmarked.positions.map((p) => p.underlying))];
     for (const symbol of underlyings) {
-      const stored = journalCtx.exposure.ingest(snapshotFor(symbol, lastInstant, unmarked.positions.filter((p) => p.underlying === symbol)));
+      const stored = await journalCtx.exposure.ingest({ snapshot: snapshotFor(symbol, lastInstant, unmarked.positions.filter((p) => p.underlying === symbol)) });
       if (!stored.ok) throw new Error(`bench snapshot of ${symbol} refused: ${stored.error.kind}`);
     }
     const positionsMs = await timeMs(() => get(`/v1/journal/positions?asOf=${asOf}`), 15, 3);

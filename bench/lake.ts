@@ -17,6 +17,7 @@ import { prepareChain } from '../src-shared/exposure/prepare';
 import { tempDir } from '../test/paths';
 import { SPX_FIXTURE } from './exposure';
 import { atLeast, atMost, info, median, type BenchLine } from './lib';
+import { writeNow } from '../src-main/db/writes';
 
 const HALF_HOUR_MS = 30 * 60_000;
 const DAY_MS = 86_400_000;
@@ -53,12 +54,12 @@ export function benchLake(snapshots: number): BenchLine[] {
     const history = new GexHistoryRepository(folder.db);
     const point = historyPoint(prepareChain({ ...parsed.snapshot, quoteTime: quoteTime(0) }, { rate: folder.settings.rate }), DEFAULT_SCOPE);
     const head = { symbol: 'SPX', spot: parsed.snapshot.spot, source: parsed.snapshot.source, contracts: parsed.snapshot.contracts.length, expirations: 54 };
-    folder.db.transaction(() => {
+    writeNow(folder.db, (turn) => {
       for (let i = 0; i < snapshots; i += 1) {
-        const { id } = repository.insert({ ...head, quoteTime: quoteTime(i) }, payload, '2024-01-05T21:00:00.000Z');
-        history.insert(id, scopeKey(DEFAULT_SCOPE), point);
+        const { id } = repository.insert(turn, { ...head, quoteTime: quoteTime(i) }, payload, '2024-01-05T21:00:00.000Z');
+        history.insert(turn, id, scopeKey(DEFAULT_SCOPE), point);
       }
-    })();
+    });
     const rows = snapshots * parsed.snapshot.contracts.length;
 
     // What the export cannot avoid per snapshot: unpacking and preparing it (CPU time, the median of 7 after 3).

@@ -4,7 +4,7 @@ import { syntheticTransactions } from '../src-shared/demo/journal';
 import { systemClock } from '../src-main/clock';
 import { openDataFolder } from '../src-main/context';
 import { ExposureService } from '../src-main/services/exposure/service';
-import { WriteQueue } from '../src-main/db/writes';
+import { WriteQueue, writeNow } from '../src-main/db/writes';
 import { JournalService } from '../src-main/services/journal/service';
 import { saveSettings } from '../src-main/settings';
 import { startServe } from '../test/cli';
@@ -32,15 +32,15 @@ export async function benchServer(soakSeconds = 30): Promise<BenchLine[]> {
   try {
     // The data is prepared in this thread, as the CLI would (the measured server starts afterwards).
     const folder = openDataFolder({ dataDir, busyTimeoutMs: 5000 });
-    new JournalService(folder.db, () => folder.settings, systemClock).importFile({ text: toGenericCsv(syntheticTransactions(100_000, 42)), broker: 'generic' });
-    const withChain = (() => {
-      try {
-        return new ExposureService(folder.db, () => folder.settings, systemClock, new WriteQueue(folder.db)).ingestText(readFileSync(SPX_FIXTURE, 'utf8'), {}).ok;
-      } catch {
-        return false;
-      }
-    })();
-    saveSettings(folder.db, { rateLimit: { perSecond: 1e9, burst: 1e9 } });
+    const journal = new JournalService(folder.db, () => folder.settings, systemClock);
+    writeNow(folder.db, (turn) => journal.importFile(turn, { text: toGenericCsv(syntheticTransactions(100_000, 42)), broker: 'generic' }));
+    const exposure = new ExposureService(folder.db, () => folder.settings, systemClock, new WriteQueue(folder.db));
+    const withChain = await exposure.ingest({ file: readFileSync(SPX_FIXTURE, 'utf8'), options: {} }).then(
+      (stored) => stored.ok,
+      () => false,
+    );
+    await exposure.close();
+    writeNow(folder.db, (turn) => saveSettings(turn, folder.db, { rateLimit: { perSecond: 1e9, burst: 1e9 } }));
     folder.db.close();
 
     const server = await startServe(['--port', '0', '--data-dir', dataDir]);

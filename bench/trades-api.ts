@@ -1,6 +1,6 @@
 /**
  * journal.trades_api_* (docs/journal.md §Trades and strategies, DESIGN §7: trades and stats ≤ 50 ms each on the
- * 100,000-transaction journal): GET /v1/journal/trades and /v1/journal/stats through the real path — the server, the
+ * 100,000-transaction journal): GET /v1/journal/trades, /v1/journal/trades/{id} and /v1/journal/stats through the real path — the server, the
  * journal worker, its trades built once per data version — on the generated journal (seed 42) imported as the generic
  * CSV, with a snapshot of every underlying quoted mid-journal (the trades opened that day or the next get entry levels)
  * and notes with tags on a few hundred trades. The first read after the import builds the trades (measured once, info);
@@ -38,7 +38,7 @@ export async function benchTradesApi(): Promise<BenchLine[]> {
     const open = await get<PositionsResponseT>(`/v1/journal/positions?asOf=${encodeURIComponent(middle)}`);
     const underlyings = [...new Set(open.positions.map((p) => p.underlying))];
     for (const symbol of underlyings) {
-      const stored = ctx.exposure.ingest(snapshotFor(symbol, middle, open.positions.filter((p) => p.underlying === symbol)));
+      const stored = await ctx.exposure.ingest({ snapshot: snapshotFor(symbol, middle, open.positions.filter((p) => p.underlying === symbol)) });
       if (!stored.ok) throw new Error(`bench snapshot of ${symbol} refused: ${stored.error.kind}`);
     }
     // The first read after the snapshots changed builds the trades (the ledger is built already).
@@ -57,6 +57,10 @@ export async function benchTradesApi(): Promise<BenchLine[]> {
     const pageMs = await timeMs(() => get('/v1/journal/trades?limit=100'), 31, 5);
     const filteredMs = await timeMs(() => get('/v1/journal/trades?status=closed&strategy=short_put&symbol=spy&tag=bench&limit=100'), 31, 5);
     const latePageMs = await timeMs(() => get(`/v1/journal/trades?status=closed&limit=100&page=${Math.max(1, Math.floor(first.pagination.pages / 3))}`), 31, 5);
+    // One trade with its timeline: the trades of the pages read, the ones with the most rows (rolled) first, in turn.
+    const details = [...first.trades, ...late.trades].sort((a, b) => b.legs.length - a.legs.length).slice(0, 20);
+    let at = 0;
+    const detailMs = await timeMs(() => get(`/v1/journal/trades/${encodeURIComponent(details[at++ % details.length]?.id ?? '')}`), 31, 5);
     let statsWorstMs = 0;
     let statsWorst = '';
     for (const groupBy of TRADE_GROUPS) {
@@ -73,6 +77,7 @@ export async function benchTradesApi(): Promise<BenchLine[]> {
       atMost('journal.trades_api_page_ms', pageMs, 'ms', 50, 'GET /v1/journal/trades?limit=100 (open trades marked)'),
       atMost('journal.trades_api_filtered_ms', filteredMs, 'ms', 50, 'status, strategy, symbol and tag'),
       atMost('journal.trades_api_late_page_ms', latePageMs, 'ms', 50, 'status=closed, a page a third of the way in'),
+      atMost('journal.trades_api_detail_ms', detailMs, 'ms', 50, `GET /v1/journal/trades/{id}, ${details.length} trades in turn (up to ${details[0]?.legs.length ?? 0} rows)`),
       atMost('journal.trades_api_stats_ms', statsWorstMs, 'ms', 50, `GET /v1/journal/stats, the slowest groupBy: ${statsWorst}`),
     ];
   } finally {

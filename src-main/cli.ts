@@ -13,7 +13,7 @@ import { importerIdOf } from './importers/index';
 import { CLI_OVERRIDE_NAMES } from './chains/index';
 import { runExport, runLakeImport } from './lake/cli';
 import { JournalService } from './services/journal/service';
-import type { Result } from './services/result';
+import { ok, type Result } from './services/result';
 
 const USAGE = `strikebook — trade journal and dealer exposure, with a local /v1 API
 
@@ -114,16 +114,22 @@ async function main(argv: string[]): Promise<void> {
   // The CLI works in this thread (no event loop to protect), so it may wait for the server's writes to finish.
   const clock = systemClock;
   const folder = openDataFolder({ dataDir, busyTimeoutMs: CLI_BUSY_TIMEOUT_MS, clock });
-  const ctx = { ...folder, journal: new JournalService(folder.db, () => folder.settings, clock), exposure: new ExposureService(folder.db, () => folder.settings, clock, new WriteQueue(folder.db)) };
+  // The connection's busy_timeout is the CLI's wait for another process's lock: its write turns add none (waitMs 0).
+  const writes = new WriteQueue(folder.db, 0);
+  const ctx = { ...folder, journal: new JournalService(folder.db, () => folder.settings, clock), exposure: new ExposureService(folder.db, () => folder.settings, clock, writes) };
   try {
     if (command === 'import') {
       if (rest.length === 0) fail('import: name at least one file');
       const broker = values.broker ?? 'auto';
       // A saved format (docs/importers.md, "User-defined formats") is custom:<id>; auto detects saved formats too.
       if (!isOneOf(['auto', ...BROKER_IDS] as const, broker) && !/^custom:[a-z0-9]{1,32}$/.test(broker)) fail(`unknown broker "${broker}"; one of auto, ${BROKER_IDS.join(', ')}, or custom:<id> of a saved format`);
-      eachFile(
+      await eachFile(
         rest,
-        (text, file) => ctx.journal.importFile({ text, broker: importerIdOf(broker), ...(values.account ? { accountName: values.account } : {}), filename: file }),
+        async (text, file) => {
+          // Parsed before the turn, as the server does: the lock is held for the store alone.
+          const parsed = ctx.journal.parse({ text, broker: importerIdOf(broker), ...(values.account ? { accountName: values.account } : {}), filename: file });
+          return parsed.ok ? ok(await writes.run((turn) => ctx.journal.storeParsed(turn, parsed.value))) : parsed;
+        },
         (file, report) => {
           process.stdout.write(`${file}: ${report.broker}, ${report.rows} rows, ${report.imported} imported, ${report.duplicates} duplicates, ${report.skippedCount} skipped, ${report.warningCount} warnings (import #${report.id})\n`);
           for (const s of report.skipped.slice(0, 20)) process.stdout.write(`  skipped line ${s.line}: ${s.reason}\n`);
@@ -141,15 +147,18 @@ async function main(argv: string[]): Promise<void> {
       if (format !== undefined && !isOneOf(CHAIN_FORMATS, format)) fail(`unknown format "${format}"; one of ${CHAIN_FORMATS.join(', ')}`);
       const spot = values.spot === undefined ? undefined : Number(values.spot);
       if (spot !== undefined && !(Number.isFinite(spot) && spot > 0)) fail(`--spot must be a positive number, got ${values.spot}`);
-      eachFile(
+      await eachFile(
         files,
         (text) =>
-          ctx.exposure.ingestText(text, {
-            ...(values.symbol ? { symbol: values.symbol } : {}),
-            ...(values['quote-time'] ? { quoteTime: values['quote-time'] } : {}),
-            ...(format === undefined ? {} : { format }),
-            ...(spot === undefined ? {} : { spot }),
-            names: CLI_OVERRIDE_NAMES,
+          ctx.exposure.ingest({
+            file: text,
+            options: {
+              ...(values.symbol ? { symbol: values.symbol } : {}),
+              ...(values['quote-time'] ? { quoteTime: values['quote-time'] } : {}),
+              ...(format === undefined ? {} : { format }),
+              ...(spot === undefined ? {} : { spot }),
+              names: CLI_OVERRIDE_NAMES,
+            },
           }),
         (file, result) => {
           process.stdout.write(`${file}: ${result.symbol} @ ${result.spot}, ${result.quoteTime}, ${result.contracts} contracts, ${result.expirations} expirations${result.stored ? '' : ' (already stored)'}, ${result.events} events (snapshot #${result.id})\n`);
@@ -178,6 +187,7 @@ async function main(argv: string[]): Promise<void> {
       fail(`unknown command "${[command, ...rest].join(' ')}"\n\n${USAGE}`);
     }
   } finally {
+    await ctx.exposure.close();
     folder.db.close();
   }
 }
@@ -210,10 +220,10 @@ function reportFailure(file: string, failure: CliFailure): void {
 }
 
 /** Runs `run` on each file in turn; a file that fails is reported and the others still run. */
-function eachFile<T>(files: readonly string[], run: (text: string, file: string) => Result<T>, report: (file: string, value: T) => void): void {
+async function eachFile<T>(files: readonly string[], run: (text: string, file: string) => Promise<Result<T>>, report: (file: string, value: T) => void): Promise<void> {
   for (const file of files) {
     try {
-      const result = run(readFileSync(file, 'utf8'), file);
+      const result = await run(readFileSync(file, 'utf8'), file);
       if (result.ok) report(file, result.value);
       else reportFailure(file, domainFailure(result.error));
     } catch (error) {

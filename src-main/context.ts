@@ -165,7 +165,7 @@ export function createContext(options: ContextOptions): OwnedContext {
 
   // A background write: when another process holds the lock it fails fast, and the stamps wait for the next tick.
   const flushUsage = () =>
-    writes.run(() => keys.flushUsage(), 0).catch((error: unknown) => {
+    writes.run((turn) => keys.flushUsage(turn), 0).catch((error: unknown) => {
       if (!isDatabaseBusy(error)) options.log?.(`[keys] usage flush failed: ${String(error)}`);
     });
   const usageTimer = setInterval(() => void flushUsage(), options.keyUsageFlushMs ?? KEY_USAGE_FLUSH_MS);
@@ -198,8 +198,8 @@ export function createContext(options: ContextOptions): OwnedContext {
       const file: { staged?: StagedKeyFile } = {};
       let rotated: { key: string };
       try {
-        rotated = await writes.run(() =>
-          keys.rotate(keys.verify(ctx.apiKey), 'default (rotated)', (key) => {
+        rotated = await writes.run((turn) =>
+          keys.rotate(turn, keys.verify(ctx.apiKey), 'default (rotated)', (key) => {
             file.staged = stageKeyFile(ctx.keyFilePath, key);
             file.staged.install();
           }),
@@ -218,8 +218,8 @@ export function createContext(options: ContextOptions): OwnedContext {
       // only once the transaction committed (a full disk may fail the COMMIT itself).
       return writes
         .run(
-          () => {
-            saveSettings(db, changes);
+          (turn) => {
+            saveSettings(turn, db, changes);
             return loadSettings(db, overrides);
           },
           undefined,

@@ -15,7 +15,7 @@ export async function loadDemo(ctx: AppContext): Promise<{ transactions: number;
   const today = todayIn(ctx.settings.timeZone, nowDate(ctx.clock));
   // The market of the last trading day before today: the demo journal's open positions are marked from it, fresh.
   for (const snapshot of demoMarket(DEMO_SEED, demoMarketDay(today))) {
-    const result = await ctx.exposure.store(snapshot);
+    const result = await ctx.exposure.ingest({ snapshot });
     // The simulator's snapshots are never refused (test/unit/exposure/demo.test.ts); one that were would be a bug.
     if (!result.ok) throw new Error(`demo snapshot ${snapshot.symbol} ${snapshot.quoteTime} refused: ${result.error.kind}`);
     events += result.value.events;

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { SettingsRepository } from './db/settings';
+import type { WriteTx } from './db/writes';
 import { NEW_YORK } from '../src-shared/zone';
 import { POSITION_ALERT_DISTANCE_PCT } from '../src-shared/exposure/position-alerts';
 
@@ -66,6 +67,7 @@ export function loadSettings(db: Database, overrides: Partial<Settings> = {}): S
   return { ...DEFAULT_SETTINGS, ...(stored as Partial<Settings>), ...overrides };
 }
 
-export function saveSettings(db: Database, changes: Partial<Settings>): void {
-  new SettingsRepository(db).save(Object.entries(changes).map(([key, value]) => ({ key, value: JSON.stringify(value) })));
+/** Writes changed settings in the caller's transaction. */
+export function saveSettings(turn: WriteTx, db: Database, changes: Partial<Settings>): void {
+  new SettingsRepository(db).save(turn, Object.entries(changes).map(([key, value]) => ({ key, value: JSON.stringify(value) })));
 }

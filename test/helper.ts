@@ -6,6 +6,8 @@ import { createContext, type OwnedContext } from '../src-main/context';
 import type { Clock } from '../src-main/clock';
 import type { Settings } from '../src-main/settings';
 import type { IngestResult } from '../src-main/services/exposure/service';
+import { writeNow } from '../src-main/db/writes';
+import { parseChainFile, type ChainParseOptions } from '../src-main/chains/index';
 import type { ChainSnapshot } from '../src-shared/exposure/model';
 
 export { REPO_ROOT, SHARED_FIXTURES, CHAIN_FIXTURES, BROKER_FIXTURES_SHARED, haveSharedChains, TEST_PORT, HOST, tempDir } from './paths';
@@ -90,9 +92,24 @@ export function useTestApp(options: Parameters<typeof buildTestApp>[0] = {}): Te
   };
 }
 
-/** Stores a snapshot through the exposure service, as the demo and the online source do; a refusal fails the test. */
-export function storeChain(ctx: Pick<OwnedContext, 'exposure'>, snapshot: ChainSnapshot): IngestResult {
-  const result = ctx.exposure.ingest(snapshot);
+/**
+ * A chain file parsed and stored on this thread, as no caller of the service does any more (a file is planned in the
+ * exposure worker): the inline cost that the worker spares the event loop, for tests that compare stalls with it.
+ */
+export async function storeChainFileInline(ctx: Pick<OwnedContext, 'exposure'>, text: string, options: ChainParseOptions = {}): Promise<IngestResult> {
+  const parsed = parseChainFile(text, options);
+  if (!parsed.ok) throw new Error(`chain file refused: ${JSON.stringify(parsed.errors.slice(0, 3))}`);
+  const result = await ctx.exposure.ingest({ snapshot: parsed.snapshot });
+  if (!result.ok) throw new Error(`snapshot refused: ${JSON.stringify(result.error)}`);
+  return result.value;
+}
+
+/**
+ * Stores a snapshot through the exposure service (planned inline and committed as the demo's are), at once, in a
+ * transaction of its own outside the write queue (writeNow: tests setting rows up); a refusal fails the test.
+ */
+export function storeChain(ctx: Pick<OwnedContext, 'exposure' | 'db'>, snapshot: ChainSnapshot): IngestResult {
+  const result = writeNow(ctx.db, (turn) => ctx.exposure.ingestInTurn(turn, snapshot));
   if (!result.ok) throw new Error(`snapshot refused: ${JSON.stringify(result.error)}`);
   return result.value;
 }

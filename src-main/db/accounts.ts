@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { Table } from './sql';
+import type { WriteTx } from './writes';
 
 /** A row of `accounts` (migration 002): the id is a hash of the source and the broker's account name. */
 export type AccountRow = {
@@ -24,7 +25,7 @@ export class AccountsRepository {
   }
 
   /** Adds the account unless it exists. */
-  insert(row: AccountRow): void {
+  insert(_turn: WriteTx, row: AccountRow): void {
     this.insertStatement.run(row);
   }
 
@@ -44,7 +45,7 @@ export class AccountsRepository {
   }
 
   /** Removes accounts left without transactions (after an undo). */
-  deleteUnused(): number {
+  deleteUnused(_turn: WriteTx): number {
     return this.deleteUnusedStatement.run().changes;
   }
 }

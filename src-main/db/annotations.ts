@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { Table } from './sql';
+import type { WriteTx } from './writes';
 
 /** What an annotation describes (migration 010): a trade (its stable id) or a campaign (its id). */
 export type AnnotationKind = 'trade' | 'campaign';
@@ -51,7 +52,7 @@ export class AnnotationsRepository {
    * Sets the note and tags of one item, in one transaction (the caller's, or its own): an empty note without tags
    * removes the annotation.
    */
-  put(kind: AnnotationKind, id: string, note: string, tags: readonly string[], updatedAt: string): void {
+  put(_turn: WriteTx, kind: AnnotationKind, id: string, note: string, tags: readonly string[], updatedAt: string): void {
     this.db.transaction(() => {
       this.deleteTagsStatement.run(kind, id);
       if (note === '' && tags.length === 0) {

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { Table } from './sql';
+import type { WriteTx } from './writes';
 
 /** A row of `api_keys` (migration 001): only the SHA-256 of a key is stored. */
 export type ApiKeyRow = {
@@ -40,7 +41,7 @@ export class ApiKeysRepository {
     return this.activeStatement.all();
   }
 
-  insert(row: Pick<ApiKeyRow, 'id' | 'name' | 'hash' | 'created_at'>): void {
+  insert(_turn: WriteTx, row: Pick<ApiKeyRow, 'id' | 'name' | 'hash' | 'created_at'>): void {
     this.insertStatement.run(row);
   }
 
@@ -50,17 +51,17 @@ export class ApiKeysRepository {
   }
 
   /** Revokes an active key; 1 when it was active. */
-  revoke(id: string, revokedAt: string): number {
+  revoke(_turn: WriteTx, id: string, revokedAt: string): number {
     return this.revokeStatement.run(revokedAt, id).changes;
   }
 
   /** Deletes revoked keys revoked before `cutoff`, and all but the newest `keepMax` revoked ones. */
-  pruneRevoked(cutoff: string, keepMax: number): number {
+  pruneRevoked(_turn: WriteTx, cutoff: string, keepMax: number): number {
     return this.pruneStatement.run(cutoff, keepMax).changes;
   }
 
   /** Stamps the key's last use. */
-  touch(id: string, usedAt: string): void {
+  touch(_turn: WriteTx, id: string, usedAt: string): void {
     this.touchStatement.run(usedAt, id);
   }
 }

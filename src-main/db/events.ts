@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { sql, Table, type Sql, type SqlValue } from './sql';
+import type { WriteTx } from './writes';
 
 /** A row of `events` (migration 003): the event's fields as JSON in `payload`, the filtered ones in columns. */
 export type EventRow = {
@@ -36,7 +37,7 @@ export class EventsRepository {
   }
 
   /** Stores the event unless its id is stored already; true when it is new. */
-  insert(row: EventRow): boolean {
+  insert(_turn: WriteTx, row: EventRow): boolean {
     const values: SqlValue[] = [];
     EVENTS.pushValues(row, values);
     return this.insertStatement.run(values).changes > 0;

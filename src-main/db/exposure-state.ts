@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { Table } from './sql';
+import type { WriteTx } from './writes';
 
 /** A row of `exposure_state` (migration 003): the last confirmed zone and walls of a (ticker, expiration). */
 export type ExposureStateRow = {
@@ -37,7 +38,7 @@ export class ExposureStateRepository {
     return this.allStatement.all();
   }
 
-  upsert(row: ExposureStateRow): void {
+  upsert(_turn: WriteTx, row: ExposureStateRow): void {
     this.upsertStatement.run(row);
   }
 }

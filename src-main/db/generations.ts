@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import type { WriteTx } from './writes';
 
 /**
  * The counters that say what another connection's commit changed (SQLite's data_version only says that one did):
@@ -21,7 +22,7 @@ export class Generations {
   }
 
   /** Inside the transaction of a journal write. */
-  bumpJournal(): void {
+  bumpJournal(_turn: WriteTx): void {
     this.bumpJournalStatement.run();
   }
 

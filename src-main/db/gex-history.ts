@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { GexHistoryPoint } from '../../src-shared/exposure/index';
 import { sql, Table, type SqlValue } from './sql';
 import { storedHistoryPoint } from './stored-json';
+import type { WriteTx } from './writes';
 
 /** A row of `gex_history` (migration 007): one snapshot's /gex/history point in one scope, as JSON. */
 export type GexHistoryRow = {
@@ -46,7 +47,7 @@ export class GexHistoryRepository {
   }
 
   /** Keeps a computed point (a snapshot deleted meanwhile, or one with MAX_SCOPES_PER_SNAPSHOT scopes, takes nothing). */
-  insert(snapshotId: number, scope: string, point: GexHistoryPoint): void {
+  insert(_turn: WriteTx, snapshotId: number, scope: string, point: GexHistoryPoint): void {
     this.insertStatement.run({ snapshot_id: snapshotId, scope, point: JSON.stringify(point) });
   }
 }

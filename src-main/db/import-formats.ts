@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { Table } from './sql';
+import type { WriteTx } from './writes';
 
 /** A row of `import_formats` (migration 006): a user-defined format, its header and mapping as JSON. */
 export type ImportFormatRow = {
@@ -52,16 +53,16 @@ export class ImportFormatsRepository {
     return this.byKeyStatement.get(key);
   }
 
-  insert(row: ImportFormatRow): void {
+  insert(_turn: WriteTx, row: ImportFormatRow): void {
     this.insertStatement.run(row);
   }
 
   /** 1 when the format existed. */
-  replace(row: Omit<ImportFormatRow, 'created_at'>): number {
+  replace(_turn: WriteTx, row: Omit<ImportFormatRow, 'created_at'>): number {
     return this.replaceStatement.run(row).changes;
   }
 
-  delete(id: string): number {
+  delete(_turn: WriteTx, id: string): number {
     return this.deleteStatement.run(id).changes;
   }
 }

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { Table } from './sql';
+import type { WriteTx } from './writes';
 
 /** A row of `imports` (migration 002): one per import, with its report as JSON. */
 export type ImportRow = {
@@ -39,12 +40,12 @@ export class ImportsRepository {
   }
 
   /** Records a new import; returns its id. */
-  insert(row: NewImportRow): number {
+  insert(_turn: WriteTx, row: NewImportRow): number {
     return Number(this.insertStatement.run(row).lastInsertRowid);
   }
 
   /** The counts and the report, once the rows are stored. */
-  finish(row: Pick<ImportRow, 'id' | 'imported' | 'duplicates' | 'report_json'>): void {
+  finish(_turn: WriteTx, row: Pick<ImportRow, 'id' | 'imported' | 'duplicates' | 'report_json'>): void {
     this.finishStatement.run(row);
   }
 
@@ -58,7 +59,7 @@ export class ImportsRepository {
   }
 
   /** The counts and the report of an import whose rows changed since (manual entries edited or deleted one by one). */
-  recount(row: Pick<ImportRow, 'id' | 'rows' | 'imported' | 'report_json'>): void {
+  recount(_turn: WriteTx, row: Pick<ImportRow, 'id' | 'rows' | 'imported' | 'report_json'>): void {
     this.db.prepare<[Pick<ImportRow, 'id' | 'rows' | 'imported' | 'report_json'>]>('UPDATE imports SET rows = @rows, imported = @imported, report_json = @report_json WHERE id = @id').run(row);
   }
 
@@ -71,7 +72,7 @@ export class ImportsRepository {
     return this.existsStatement.get(id) === 1;
   }
 
-  delete(id: number): number {
+  delete(_turn: WriteTx, id: number): number {
     return this.deleteStatement.run(id).changes;
   }
 }

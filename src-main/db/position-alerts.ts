@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { Table } from './sql';
+import type { WriteTx } from './writes';
 
 /** A row of `position_alert_state` (migration 011): one (position, level) relation of a ticker. */
 export type PositionAlertStateRow = {
@@ -34,7 +35,7 @@ export class PositionAlertStateRepository {
   }
 
   /** Replaces the ticker's states (a position closed or expired leaves no state behind). Inside the caller's transaction. */
-  replace(ticker: string, rows: readonly PositionAlertStateRow[]): void {
+  replace(_turn: WriteTx, ticker: string, rows: readonly PositionAlertStateRow[]): void {
     this.deleteStatement.run(ticker);
     for (const row of rows) this.insertStatement.run(row);
   }
@@ -47,7 +48,7 @@ export class EventExplanationRepository {
     this.upsertStatement = db.prepare<[EventExplanationRow]>(`${EVENT_EXPLANATIONS.insertRowSql()} ON CONFLICT(ticker) DO UPDATE SET timestamp = excluded.timestamp, payload = excluded.payload`);
   }
 
-  upsert(row: EventExplanationRow): void {
+  upsert(_turn: WriteTx, row: EventExplanationRow): void {
     this.upsertStatement.run(row);
   }
 

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { Table } from './sql';
+import type { WriteTx } from './writes';
 
 /** A row of `settings` (migration 001): one setting, its value as JSON. */
 export type SettingRow = {
@@ -22,8 +23,8 @@ export class SettingsRepository {
     return this.allStatement.all();
   }
 
-  /** Writes the rows in one transaction (inside the caller's, when it has one). */
-  save(rows: readonly SettingRow[]): void {
+  /** Writes the rows, all or none (a savepoint in the caller's transaction). */
+  save(_turn: WriteTx, rows: readonly SettingRow[]): void {
     this.db.transaction(() => {
       for (const row of rows) this.upsertStatement.run(row);
     })();

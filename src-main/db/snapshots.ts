@@ -4,6 +4,7 @@ import { deflateSync, inflateSync, constants } from 'node:zlib';
 import { contractAt, type ChainColumns } from '../../src-shared/exposure/history-point';
 import type { OptionContract, SnapshotSourceId } from '../../src-shared/exposure/model';
 import { Table } from './sql';
+import type { WriteTx } from './writes';
 
 /**
  * Snapshot repository. Contracts are stored column-wise (dictionary-coded roots and expirations, numeric
@@ -241,7 +242,7 @@ export class SnapshotRepository {
    * Inserts unless this exact snapshot (same symbol and content) is stored already. `head.contracts` and
    * `head.expirations` count the file's contracts and their expirations (expired ones included).
    */
-  insert(snapshot: NewSnapshotHead, payload: Buffer, createdAt: string): { id: number; inserted: boolean } {
+  insert(_turn: WriteTx, snapshot: NewSnapshotHead, payload: Buffer, createdAt: string): { id: number; inserted: boolean } {
     const digest = createHash('sha256').update(`${snapshot.quoteTime}|${snapshot.spot}|`).update(payload).digest('hex');
     const existing = this.byDigestStatement.get(snapshot.symbol, digest);
     if (existing !== undefined) return { id: existing, inserted: false };
@@ -298,12 +299,12 @@ export class SnapshotRepository {
   }
 
   /** Deletes one snapshot (its history points go with it: ON DELETE CASCADE); false when there was none. */
-  delete(id: number): boolean {
+  delete(_turn: WriteTx, id: number): boolean {
     return this.deleteStatement.run(id).changes > 0;
   }
 
   /** Keeps the newest `keep` snapshots of the symbol. */
-  prune(symbol: string, keep: number): number {
+  prune(_turn: WriteTx, symbol: string, keep: number): number {
     return this.pruneStatement.run(symbol, symbol, Math.max(1, keep)).changes;
   }
 

@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { TRANSACTION_TYPES, type ImportedTransaction, type OptionRight, type Transaction, type TransactionType } from '../../src-shared/journal/model';
 import { Sql, sql, Table, type SqlValue } from './sql';
+import type { WriteTx } from './writes';
 
 /** A row of `transactions` (migration 002). Money in integer minor units; booleans as 0/1. */
 export type TransactionRow = {
@@ -251,11 +252,11 @@ export class TransactionsRepository {
   // Manual entries (services/manual-entries.ts) change single rows; their statements are prepared when used (rare).
 
   /** Writes every value of the row over the stored row of its id; 1 when there was one. */
-  replace(row: TransactionRow): number {
+  replace(_turn: WriteTx, row: TransactionRow): number {
     return this.db.prepare<[TransactionRow]>(TRANSACTIONS.updateRowSql('id')).run(row).changes;
   }
 
-  delete(id: string): number {
+  delete(_turn: WriteTx, id: string): number {
     return this.db.prepare<[string]>('DELETE FROM transactions WHERE id = ?').run(id).changes;
   }
 
@@ -270,7 +271,7 @@ export class TransactionsRepository {
     return this.hasSourceStatement.get(source) === 1;
   }
 
-  inserter(): TransactionInserter {
+  inserter(_turn: WriteTx): TransactionInserter {
     // One row per statement, its values passed as positional arguments in the order of TRANSACTIONS.columns, straight
     // from the transaction: 30% faster than binding a row object by name (and no 25-field object per row for the
     // worker's small young generation to collect), 15% faster than spreading an array built per row; a many-row VALUES
@@ -292,7 +293,7 @@ export class TransactionsRepository {
     };
   }
 
-  deleteByImport(importId: number): number {
+  deleteByImport(_turn: WriteTx, importId: number): number {
     return this.deleteByImportStatement.run(importId).changes;
   }
 
@@ -301,7 +302,7 @@ export class TransactionsRepository {
   }
 
   /** Sets the trade day of a row; 1 when it changed. */
-  setTradeDay(id: string, day: string): number {
+  setTradeDay(_turn: WriteTx, id: string, day: string): number {
     return this.setTradeDayStatement.run(day, id, day).changes;
   }
 }

@@ -47,6 +47,26 @@ export function isStorageFull(error: unknown): boolean {
   return /^SQLITE_FULL/.test(code) || code === 'ENOSPC' || code === 'EDQUOT';
 }
 
+declare const writeTurn: unique symbol;
+
+/**
+ * Proof that the code holding it runs inside a write transaction on this thread's connection, with the process's
+ * write turn (the habit of Signal-Desktop's WritableDB): a function that writes in its caller's transaction takes it
+ * as its first parameter (`turn: WriteTx`), so a caller without a turn cannot call it, and the types say which
+ * functions write. Only this file makes one: writeTransaction, writeNow and WriteQueue's run/transaction/background
+ * hand it to their callback, and it proves something only during that call (never keep one). It carries nothing;
+ * reads take none (docs/architecture.md, "How to take a write turn").
+ */
+export interface WriteTx {
+  readonly [writeTurn]: true;
+}
+
+/** The parameters of a writing function after its token: what a caller that takes the turn for it passes on. */
+export type AfterTurn<F> = F extends (turn: WriteTx, ...rest: infer Rest) => unknown ? Rest : never;
+
+/** The one token: its type, not its value, is the proof (the brand's symbol is declared, never exported). */
+const WRITE_TX = Object.freeze({}) as WriteTx;
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -74,10 +94,10 @@ export async function retryWhileBusy<T>(attempt: () => T, deadlineMs: number): P
  * can fail too (a full disk: the WAL is written at the commit); SQLite may leave the transaction open then, and an
  * open transaction would hold the lock and refuse every later BEGIN, so it is rolled back here.
  */
-function inTransaction<T>(db: Database, fn: () => T): T {
+function inTransaction<T>(db: Database, fn: (turn: WriteTx) => T): T {
   let value: T;
   try {
-    value = fn();
+    value = fn(WRITE_TX);
     db.exec('COMMIT');
   } catch (error) {
     if (db.inTransaction) db.exec('ROLLBACK');
@@ -91,9 +111,19 @@ function inTransaction<T>(db: Database, fn: () => T): T {
  * see retryWhileBusy), so `fn` runs once, holding the lock, and nothing is done before the lock is ours; then
  * COMMIT, or ROLLBACK if `fn` throws. Transactions inside `fn` (better-sqlite3's db.transaction) become savepoints.
  */
-export async function writeTransaction<T>(db: Database, fn: () => T, deadlineMs: number): Promise<T> {
+export async function writeTransaction<T>(db: Database, fn: (turn: WriteTx) => T, deadlineMs: number): Promise<T> {
   await retryWhileBusy(() => db.exec('BEGIN IMMEDIATE'), deadlineMs);
   return inTransaction(db, fn);
+}
+
+/**
+ * A write transaction begun now, on this thread, outside the write queue (BEGIN IMMEDIATE; the connection's
+ * busy_timeout is its only wait; inside a transaction already, a savepoint): for writes where no queue takes turns —
+ * the start-up before the server's queue exists (the key file's first key), the CLI's key commands, tests setting rows
+ * up. A server's writes go through its WriteQueue, a worker's through writeTransaction.
+ */
+export function writeNow<T>(db: Database, fn: (turn: WriteTx) => T): T {
+  return db.transaction(() => fn(WRITE_TX)).immediate();
 }
 
 /**
@@ -106,8 +136,15 @@ export class WriteQueue {
   private readonly waiting: Array<() => void> = [];
   private readonly rollbackListeners = new Set<() => void>();
 
-  /** `db`: this thread's connection, for run() and transaction(). */
-  constructor(private readonly db: Database) {}
+  /**
+   * `db`: this thread's connection, for run() and transaction(). `waitMs`: run()'s wait for another process's lock
+   * when its caller names none; 0 where the connection's own busy_timeout does the waiting (the CLI's 30 s), so a
+   * write is not retried after it.
+   */
+  constructor(
+    private readonly db: Database,
+    private readonly waitMs = DEFAULT_WRITE_WAIT_MS,
+  ) {}
 
   /**
    * Called after a transaction on this thread's connection was rolled back (its function threw, or its COMMIT failed):
@@ -119,13 +156,13 @@ export class WriteQueue {
   }
 
   /** A transaction on this thread's connection inside a turn held with exclusive() (see writeTransaction). */
-  async transaction<T>(fn: () => T, deadlineMs: number, onCommit?: (value: T) => void): Promise<T> {
+  async transaction<T>(fn: (turn: WriteTx) => T, deadlineMs: number, onCommit?: (value: T) => void): Promise<T> {
     await retryWhileBusy(() => this.db.exec('BEGIN IMMEDIATE'), deadlineMs);
     return this.committed(fn, onCommit);
   }
 
   /** `fn` in the transaction begun; `onCommit` right after its COMMIT succeeded (in memory what is now stored). */
-  private committed<T>(fn: () => T, onCommit?: (value: T) => void): T {
+  private committed<T>(fn: (turn: WriteTx) => T, onCommit?: (value: T) => void): T {
     let value: T;
     try {
       value = inTransaction(this.db, fn);
@@ -173,7 +210,7 @@ export class WriteQueue {
    * the call, then dropped. Resolves true once stored, false when dropped (busy all along, or `fn` threw: `onError`
    * hears of anything but a busy database). Never rejects.
    */
-  background(fn: () => void, options: { retryMs?: number; giveUpMs?: number; onError?: (error: unknown) => void } = {}): Promise<boolean> {
+  background(fn: (turn: WriteTx) => void, options: { retryMs?: number; giveUpMs?: number; onError?: (error: unknown) => void } = {}): Promise<boolean> {
     const retryMs = options.retryMs ?? BACKGROUND_RETRY_MS;
     const giveUpAtMs = Date.now() + (options.giveUpMs ?? BACKGROUND_GIVE_UP_MS);
     return new Promise((resolve) => {
@@ -197,12 +234,13 @@ export class WriteQueue {
    * otherwise it waits its turn, asynchronously. `onCommit` runs right after the COMMIT, never after a rollback:
    * the place to change what is kept in memory.
    */
-  run<T>(fn: () => T, waitMs = DEFAULT_WRITE_WAIT_MS, onCommit?: (value: T) => void): Promise<T> {
+  run<T>(fn: (turn: WriteTx) => T, waitMs = this.waitMs, onCommit?: (value: T) => void): Promise<T> {
     if (!this.locked) {
       try {
         this.db.exec('BEGIN IMMEDIATE');
       } catch (error) {
         if (!isBusyError(error)) return Promise.reject(error);
+        if (waitMs <= 0) return Promise.reject(new DatabaseBusyError());
         return this.exclusive((deadlineMs) => this.transaction(fn, deadlineMs, onCommit), waitMs);
       }
       try {

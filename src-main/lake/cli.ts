@@ -72,7 +72,7 @@ export async function runLakeImport(dir: string, exposure: Pick<ExposureService,
   const bar = progressBar(io.err, 'import', io.nowMs);
   const result = await importLake(
     resolve(dir),
-    { ingest: (snapshot) => exposure.ingest(snapshot), retention: (symbol) => settings.snapshotRetentionBySymbol[symbol] ?? settings.snapshotRetention },
+    { ingest: (snapshot) => exposure.ingest({ snapshot }), retention: (symbol) => settings.snapshotRetentionBySymbol[symbol] ?? settings.snapshotRetention },
     (p) => bar.update(p.snapshotsDone, p.snapshotsTotal),
   );
   bar.finish();

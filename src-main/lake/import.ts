@@ -2,8 +2,8 @@
  * `strikebook chain import DIR` (docs/research.md §Reading a lake back): the contracts files of a lake stored again,
  * snapshot for snapshot, so that history moves between machines. Every file is checked before its snapshot is
  * stored (a Strikebook footer of a known version, the contracts table's exact schema, every row's values); a
- * foreign or damaged file is refused with the reason and the others go on. Each snapshot is stored in one
- * transaction (the exposure service's ingest), oldest first, so events come out as they did when the chains arrived.
+ * foreign or damaged file is refused with the reason and the others go on. Each snapshot is stored in a write turn
+ * of its own (the exposure service's ingest), oldest first, so events come out as they did when the chains arrived.
  */
 import { existsSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
@@ -41,8 +41,8 @@ export interface LakeImportProgress {
 }
 
 export interface LakeImportTarget {
-  /** Stores one snapshot in one transaction (ExposureService.ingest). */
-  ingest(snapshot: ChainSnapshot): Result<IngestResult>;
+  /** Stores one snapshot in a write turn of its own (ExposureService.ingest). */
+  ingest(snapshot: ChainSnapshot): Promise<Result<IngestResult>>;
   /** Snapshots the symbol keeps. */
   retention(symbol: string): number;
 }
@@ -112,7 +112,7 @@ export async function importLake(dir: string, target: LakeImportTarget, onProgre
     const read = snapshotFromRows(meta, rows);
     if (!read.ok) refuse(path, read.problems);
     else {
-      const stored = target.ingest(read.snapshot);
+      const stored = await target.ingest(read.snapshot);
       if (!stored.ok) refuse(path, [describeError(stored.error)]);
       else if (stored.value.stored) {
         summary.snapshots.stored += 1;

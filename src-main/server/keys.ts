@@ -3,6 +3,7 @@ import { hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { nowIso, type Clock } from '../clock';
 import { ApiKeysRepository } from '../db/api-keys';
 import { dataVersionReader } from '../db/open';
+import { writeNow, type WriteTx } from '../db/writes';
 import { join } from 'node:path';
 import { DataFolderError } from '../db/data-folder';
 import { KEY_FILE, KeyFileError, readKeyFile, writeKeyFile } from './key-file';
@@ -89,35 +90,31 @@ export class KeyStore {
   create(name: string, persist: (key: string) => void = () => undefined): { id: string; key: string } {
     const key = generateKey();
     const id = randomUUID();
-    this.db.transaction(() => {
-      this.rows.insert({ id, name, hash: sha256(key), created_at: nowIso(this.clock) });
+    writeNow(this.db, (turn) => {
+      this.rows.insert(turn, { id, name, hash: sha256(key), created_at: nowIso(this.clock) });
       persist(key);
-    })();
+    });
     this.reload();
     return { id, key };
   }
 
   /**
-   * A new key and, in the same transaction, the revocation of `currentId` (the key of the key file); `persist` puts
+   * A new key and, in the caller's transaction, the revocation of `currentId` (the key of the key file); `persist` puts
    * the new key into the key file inside that transaction, so that a key file that cannot be written rolls the
-   * rows back. The caller runs this inside a write turn and calls `reload()` once it has committed: until then the
+   * rows back (it throws: the caller's transaction is rolled back). The caller runs this inside a write turn and calls `reload()` once it has committed: until then the
    * keys in memory stay the old ones, and a transaction that fails changes nothing (docs/decisions.md §API).
    */
-  rotate(currentId: string | null, name: string, persist: (key: string) => void): { id: string; key: string } {
+  rotate(turn: WriteTx, currentId: string | null, name: string, persist: (key: string) => void): { id: string; key: string } {
     const key = generateKey();
     const id = randomUUID();
     const nowMs = this.clock.nowMs();
     const now = new Date(nowMs).toISOString();
-    this.db
-      .transaction(() => {
-        this.rows.insert({ id, name, hash: sha256(key), created_at: now });
-        if (currentId !== null) {
-          this.rows.revoke(currentId, now);
-          this.pruneRevoked(nowMs);
-        }
-        persist(key);
-      })
-      .immediate();
+    this.rows.insert(turn, { id, name, hash: sha256(key), created_at: now });
+    if (currentId !== null) {
+      this.rows.revoke(turn, currentId, now);
+      this.pruneRevoked(turn, nowMs);
+    }
+    persist(key);
     return { id, key };
   }
 
@@ -132,19 +129,17 @@ export class KeyStore {
     if (matches.length !== 1 || match === undefined) return null;
     const nowMs = this.clock.nowMs();
     const revokedAt = new Date(nowMs).toISOString();
-    this.db
-      .transaction(() => {
-        this.rows.revoke(match.id, revokedAt);
-        this.pruneRevoked(nowMs);
-      })
-      .immediate();
+    writeNow(this.db, (turn) => {
+      this.rows.revoke(turn, match.id, revokedAt);
+      this.pruneRevoked(turn, nowMs);
+    });
     this.reload();
     return { ...match, revokedAt };
   }
 
   /** Deletes revoked keys older than REVOKED_KEEP_DAYS and all but the newest REVOKED_KEEP_MAX revoked ones. */
-  private pruneRevoked(nowMs: number): number {
-    return this.rows.pruneRevoked(new Date(nowMs - REVOKED_KEEP_DAYS * 86_400_000).toISOString(), REVOKED_KEEP_MAX);
+  private pruneRevoked(turn: WriteTx, nowMs: number): number {
+    return this.rows.pruneRevoked(turn, new Date(nowMs - REVOKED_KEEP_DAYS * 86_400_000).toISOString(), REVOKED_KEEP_MAX);
   }
 
   activeCount(): number {
@@ -171,16 +166,14 @@ export class KeyStore {
   }
 
   /**
-   * Writes the last-used stamps gathered since the last flush (kept off the request path), in one transaction. If
+   * Writes the last-used stamps gathered since the last flush (kept off the request path), in the caller's transaction. If
    * it fails (another process holds the write lock) the stamps stay gathered for the next flush.
    */
-  flushUsage(): void {
+  flushUsage(turn: WriteTx): void {
     if (this.touched.size === 0) return;
     const now = nowIso(this.clock);
     const ids = [...this.touched];
-    this.db.transaction(() => {
-      for (const id of ids) this.rows.touch(id, now);
-    }).immediate();
+    for (const id of ids) this.rows.touch(turn, id, now);
     for (const id of ids) this.touched.delete(id);
   }
 }

@@ -78,7 +78,7 @@ export async function fetchAndStoreChain(
   const body = await readCapped(response, limits.maxBytes).catch(timedOut);
   // Parsed, prepared and evaluated in the exposure worker (the bytes moved there), like POST /v1/chains; a quote
   // time after the poll is refused there (exposure/compute.ts, planChainFile).
-  const stored = await ctx.exposure.ingestFile(body, { format: 'cboe-json', symbol, source: 'online', polled: { atMs: ctx.clock.nowMs(), skewMs: MAX_CLOCK_SKEW_MS } }, stop);
+  const stored = await ctx.exposure.ingest({ file: body, options: { format: 'cboe-json', symbol, source: 'online', polled: { atMs: ctx.clock.nowMs(), skewMs: MAX_CLOCK_SKEW_MS } } }, stop);
   if (!stored.ok) throw new Error(describeError(stored.error));
   return stored.value;
 }

@@ -51,6 +51,7 @@ import type {
   StreamTicketResponseT,
   TradesQueryT,
   TradesResponseT,
+  TradeDetailResponseT,
   StatsQueryT,
   StatsResponseT,
   AnnotationBodyT,
@@ -241,6 +242,10 @@ export class ApiClient {
   }
   trades(query: TradesQueryT, signal?: AbortSignal): Promise<TradesResponseT> {
     return this.get('/journal/trades', { ...query }, signal);
+  }
+  /** One trade with its timeline (GET /journal/trades/{id}). */
+  trade(id: string, signal?: AbortSignal): Promise<TradeDetailResponseT> {
+    return this.get(`/journal/trades/${encodeURIComponent(id)}`, undefined, signal);
   }
   tradeStats(query: StatsQueryT, signal?: AbortSignal): Promise<StatsResponseT> {
     return this.get('/journal/stats', { ...query }, signal);

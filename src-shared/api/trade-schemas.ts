@@ -1,6 +1,6 @@
 /**
  * The /v1 contract of trades (docs/journal.md §Trades and strategies, §Annotations): GET /journal/trades, GET
- * /journal/stats?groupBy=, and notes and tags on a trade or a campaign (PUT …/annotation).
+ * /journal/stats?groupBy=, GET /journal/trades/{id}, and notes and tags on a trade or a campaign (PUT …/annotation).
  */
 import { Type, type Static } from 'typebox';
 import { STRATEGIES } from '../journal/strategies';
@@ -105,6 +105,40 @@ export const TradesResponse = Type.Object({
   demo: Type.Boolean(),
 });
 export type TradesResponseT = Static<typeof TradesResponse>;
+
+export const TradeParams = Params({ id: Type.String({ minLength: 1, maxLength: 200, description: 'The stable id /journal/trades lists (any case)' }) });
+
+const TimelineEntrySchema = Type.Object({
+  transactionId: Type.String(),
+  tradeDate: Type.String({ description: 'The instant of the row (ISO 8601 UTC)' }),
+  date: Type.String({ description: 'Journal date' }),
+  type: Type.Enum(TRANSACTION_TYPES),
+  side: Nullable(Type.Union([Type.Literal('buy'), Type.Literal('sell')], { description: 'null for an expiration, assignment or exercise' })),
+  symbol: Type.String(),
+  expiration: Nullable(Type.String()),
+  strike: Nullable(Type.Number()),
+  right: Nullable(Type.Union([Type.Literal('C'), Type.Literal('P')])),
+  role: Type.Union([Type.Literal('entry'), Type.Literal('open'), Type.Literal('close')], { description: 'As in the legs of /journal/trades' }),
+  roll: Type.Integer({ minimum: 0, description: 'The structure it belongs to: 0 the first, n the n-th rolled into the trade (in the order they opened)' }),
+  quantity: Type.Number({ description: 'Units of the row that belong to this trade' }),
+  rowQuantity: Nullable(Type.Number({ description: 'Units of the whole row (more than quantity when the row is shared with another trade)' })),
+  price: Nullable(Type.Number({ description: 'Per share, as the row reads (4 decimals)' })),
+  inferred: Type.Boolean({ description: 'An expiration the journal inferred (docs/journal.md), not a row of a file' }),
+  costs: Money('Commission and fees of these units, prorated when the row is shared'),
+  cash: Money('These units as booked, costs included (+ received, − paid); a closed trade’s cash adds up to its pnl'),
+  realizedPL: Nullable(Money('As in the legs of /journal/trades')),
+  runningRealizedPL: Nullable(Money('The trade’s realized P&L after this row (ends at pnl); null opened before history')),
+});
+
+export const TradeDetailResponse = Type.Object({
+  currency: Type.String({ description: 'The reporting currency (the trade says its own)' }),
+  trade: TradeSchema,
+  timeline: Type.Array(TimelineEntrySchema, { description: 'Each row of the trade, in the order the ledger booked them' }),
+  accounts: Type.Array(AccountSchema),
+  demo: Type.Boolean(),
+});
+export type TradeDetailResponseT = Static<typeof TradeDetailResponse>;
+export type TimelineEntryJson = TradeDetailResponseT['timeline'][number];
 
 export const StatsQuery = Params({
   groupBy: Type.Optional(OneOf(TRADE_GROUPS, { description: 'default strategy' })),

@@ -41,10 +41,13 @@ export interface TaggedPosition {
   slot: SlotHoldings;
 }
 
-/** One lot slice a close took: the trade it belonged to, the units and the realized P&L booked on them. */
+/** One lot slice a close took: the trade it belonged to, the units, the exit's share booked on them and the realized P&L. */
 export interface ClosedSlice {
   node: number;
   qty: number;
+  /** The exit's value (unsigned) and costs prorated to these units: the close's cash of the trade's units. */
+  exitGrossMinor: number;
+  exitCostsMinor: number;
   pnlMinor: number;
 }
 
@@ -125,7 +128,7 @@ export class TaggedLotBook {
   close(pos: TaggedPosition, qty: number, exitGrossMinor: number, exitCostsMinor: number): CloseResult {
     const slices: ClosedSlice[] = [];
     const rest = closeLotsFifo(pos, qty, exitGrossMinor, exitCostsMinor, (lot, take, slice) => {
-      slices.push({ node: lot.node, qty: take, pnlMinor: slice.pnlMinor });
+      slices.push({ node: lot.node, qty: take, exitGrossMinor: slice.exitGross, exitCostsMinor: slice.exitCosts, pnlMinor: slice.pnlMinor });
       this.tally(pos, -1, take, slice.entryGross + slice.entryCosts);
       pos.qty -= take;
       if (lot.qty <= QTY_EPSILON) this.countLot(lot.node, -1);

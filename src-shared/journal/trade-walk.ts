@@ -5,7 +5,7 @@
  * history". trades.ts turns the nodes into trades.
  */
 import { FILL_TYPES, type Transaction, type TransactionType } from './model';
-import { rowOrder } from './order';
+import { BUYS, CLOSING, rowOrder } from './order';
 import { QTY_EPSILON, tradeValueMinor } from './lots';
 import { addRollLegs, matchRolls, type RollLeg } from './rolls';
 import type { StructureLeg } from './strategies';
@@ -32,6 +32,12 @@ export interface Node {
   rolls: number;
   /** What the account held of the underlying just before the trade opened. */
   held: SlotHoldings;
+}
+
+/** What a row's units were booked at: their value (unsigned) and costs. */
+interface Booked {
+  grossMinor: number;
+  costsMinor: number;
 }
 
 interface TradeRollLeg extends RollLeg {
@@ -117,15 +123,19 @@ export class Grouper {
     return index;
   }
 
-  private addLeg(index: number, t: Transaction, ms: number, role: TradeLeg['role'], quantity: number, realizedMinor: number | null): void {
+  /** `booked`: the units' value (unsigned) and costs as the lots booked them, `dir` the row's (+1 buy, −1 sell). */
+  private addLeg(index: number, t: Transaction, ms: number, role: TradeLeg['role'], quantity: number, realizedMinor: number | null, dir: number, booked: Booked): void {
     const node = this.nodes[index];
     if (!node) return;
+    const cashMinor = -dir * booked.grossMinor - booked.costsMinor;
     const last = node.legs[node.legs.length - 1];
     if (last && node.legSeqs[node.legSeqs.length - 1] === this.seq && last.role === role) {
       last.quantity += quantity;
+      last.cashMinor += cashMinor;
+      last.costsMinor += booked.costsMinor;
       if (last.realizedMinor !== null && realizedMinor !== null) last.realizedMinor += realizedMinor;
     } else {
-      node.legs.push({ txId: t.id, type: t.type, symbol: t.symbol, tradeDate: t.tradeDate, day: t.tradeDay, role, quantity, realizedMinor });
+      node.legs.push({ txId: t.id, type: t.type, symbol: t.symbol, tradeDate: t.tradeDate, day: t.tradeDay, role, quantity, realizedMinor, cashMinor, costsMinor: booked.costsMinor, roll: 0 });
       node.legSeqs.push(this.seq);
     }
     if (role === 'close') {
@@ -141,14 +151,14 @@ export class Grouper {
   }
 
   /** Units a close took from lots: each slice's P&L to the trade of its lot. Returns the trade of the first (NO_NODE without one). */
-  private booked(t: Transaction, ms: number, slices: readonly ClosedSlice[]): number {
+  private booked(t: Transaction, ms: number, dir: number, slices: readonly ClosedSlice[]): number {
     let first = NO_NODE;
     for (const slice of slices) {
       if (slice.node === NO_NODE) {
         this.outsideByTx.set(t.id, (this.outsideByTx.get(t.id) ?? 0) + slice.pnlMinor);
         continue;
       }
-      this.addLeg(slice.node, t, ms, 'close', slice.qty, slice.pnlMinor);
+      this.addLeg(slice.node, t, ms, 'close', slice.qty, slice.pnlMinor, dir, { grossMinor: slice.exitGrossMinor, costsMinor: slice.exitCostsMinor });
       if (first === NO_NODE) first = slice.node;
     }
     return first;
@@ -158,14 +168,14 @@ export class Grouper {
    * Units closed with no open lot: an option's go to the trade opened before history that already holds that contract,
    * else to the one of the same order (minute), else to a new one. Its structure is what the closes imply was open.
    */
-  private beforeHistory(t: Transaction, ms: number, key: string, quantity: number): void {
+  private beforeHistory(t: Transaction, ms: number, key: string, quantity: number, dir: number, booked: Booked): void {
     if (!t.isOption) return;
     const symbolKey = `${t.accountId}\u0000${t.currency}\u0000${t.symbol}`;
     let index = this.beforeBySymbol.get(symbolKey) ?? this.beforeByKey.get(key);
     if (index === undefined) index = this.createNode(t, ms, true);
     this.beforeBySymbol.set(symbolKey, index);
     this.beforeByKey.set(key, index);
-    this.addLeg(index, t, ms, 'close', quantity, null);
+    this.addLeg(index, t, ms, 'close', quantity, null, dir, booked);
     const node = this.nodes[index];
     if (node) addToStructure(node, t, impliedSide(t.type), quantity, 0, 0, t.multiplier > 0 ? t.multiplier : 1);
   }
@@ -179,14 +189,15 @@ export class Grouper {
     this.lots.open(pos, t.tradeDay, dir, qty, grossMinor, costsMinor, index);
     const node = this.nodes[index];
     if (!node) return index;
-    this.addLeg(index, t, ms, 'entry', qty, null);
+    this.addLeg(index, t, ms, 'entry', qty, null, dir, { grossMinor, costsMinor });
     addToStructure(node, t, dir, qty, grossMinor, costsMinor, pos.multiplier);
     return index;
   }
 
   fill(t: Transaction, ms: number, key: string): void {
     const pos = this.lots.of(t, underlyingOf(t));
-    const dir = t.type === 'BUY_TO_OPEN' || t.type === 'BUY_TO_CLOSE' || t.type === 'BUY' ? 1 : -1;
+    // The ledger's reading of the types (ledger.ts trade): a BUY_TO_COVER buys, and closes only.
+    const dir = BUYS.has(t.type) ? 1 : -1;
     const qty = Math.abs(t.quantity);
     const costsMinor = Math.abs(t.commissionMinor) + Math.abs(t.feesMinor);
     const grossMinor = tradeValueMinor(t, dir, qty, costsMinor);
@@ -198,7 +209,7 @@ export class Grouper {
     let closeNode = NO_NODE;
     if (pos.qty > 0 && pos.side === -dir) {
       const closed = this.lots.close(pos, qty, grossMinor, costsMinor);
-      closeNode = this.booked(t, ms, closed.slices);
+      closeNode = this.booked(t, ms, dir, closed.slices);
       closedQty = closed.closedQty;
       restQty = closed.restQty;
       restGrossMinor = closed.restGrossMinor;
@@ -209,9 +220,9 @@ export class Grouper {
     let openedGrossMinor = 0;
     if (restQty > 0) {
       // A close, or a sale of shares not held, never opens the opposite position (DESIGN §A trader's real history).
-      const closesOnly = t.type === 'BUY_TO_CLOSE' || t.type === 'SELL_TO_CLOSE' || (!t.isOption && t.type === 'SELL');
+      const closesOnly = CLOSING.has(t.type) || (!t.isOption && t.type === 'SELL');
       if (closesOnly) {
-        this.beforeHistory(t, ms, key, restQty);
+        this.beforeHistory(t, ms, key, restQty, dir, { grossMinor: restGrossMinor, costsMinor: restCostsMinor });
       } else {
         openedNode = this.opening(t, ms, key, pos, dir, restQty, restGrossMinor, restCostsMinor);
         openedQty = restQty;
@@ -244,10 +255,11 @@ export class Grouper {
     let closedQty = 0;
     if (pos.qty > 0) {
       const closed = this.lots.close(pos, Math.min(wanted, pos.qty), 0, costsMinor);
-      this.booked(t, ms, closed.slices);
+      this.booked(t, ms, 0, closed.slices);
       closedQty = closed.closedQty;
     }
-    if (wanted - closedQty > QTY_EPSILON || wanted === 0) this.beforeHistory(t, ms, structureKey(t, ms), Math.max(0, wanted - closedQty));
+    // The row's costs went to the units that were open (lots.close above); without any, to the unmatched ones.
+    if (wanted - closedQty > QTY_EPSILON || wanted === 0) this.beforeHistory(t, ms, structureKey(t, ms), Math.max(0, wanted - closedQty), 0, { grossMinor: 0, costsMinor: closedQty > 0 ? 0 : costsMinor });
   }
 
   split(t: Transaction): void {

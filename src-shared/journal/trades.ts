@@ -26,6 +26,15 @@ export interface TradeLeg {
   quantity: number;
   /** Realized P&L booked on these units, net of both legs' costs; null for openings and for units opened before history. */
   realizedMinor: number | null;
+  /**
+   * The cash of these units as the ledger booked it (+ received, − paid, costs included): the row's value and costs,
+   * prorated when the row is shared with another trade. A closed trade's legs add up to its P&L.
+   */
+  cashMinor: number;
+  /** The costs (commission and fees) within `cashMinor`. */
+  costsMinor: number;
+  /** Which structure of the trade it belongs to: 0 the first, n the n-th rolled into it (in the order they opened). */
+  roll: number;
 }
 
 export interface Trade {
@@ -108,12 +117,12 @@ function publicLegs(members: readonly Node[]): TradeLeg[] {
   if (!root) return [];
   if (members.length === 1) return root.legs;
   const records: Array<{ seq: number; leg: TradeLeg }> = [];
-  for (const node of members) {
+  members.forEach((node, roll) => {
     node.legs.forEach((leg, i) => {
       // Openings of the trades rolled into this one are its later legs, not its first structure.
-      records.push({ seq: node.legSeqs[i] ?? 0, leg: node !== root && leg.role === 'entry' ? { ...leg, role: 'open' } : leg });
+      records.push({ seq: node.legSeqs[i] ?? 0, leg: node === root ? leg : { ...leg, role: leg.role === 'entry' ? 'open' : leg.role, roll } });
     });
-  }
+  });
   records.sort((a, b) => a.seq - b.seq);
   return records.map((record) => record.leg);
 }
@@ -272,4 +281,24 @@ function openParts(grouper: Grouper, idByRoot: ReadonlyMap<number, string>): Map
     bySymbol.set(key, part);
   }
   return new Map([...parts].map(([id, bySymbol]) => [id, [...bySymbol.values()]]));
+}
+
+/** One row of a trade's timeline: its leg, the row it comes from (null if the journal no longer has it) and the realized P&L so far. */
+export interface TimelineEntry {
+  leg: TradeLeg;
+  transaction: Transaction | null;
+  /** The trade's realized P&L after this row (openings add nothing); null for a trade opened before history. */
+  runningRealizedMinor: number | null;
+}
+
+/**
+ * A trade's timeline: its legs in the order they were booked, each with its row (price, instrument) and the realized
+ * P&L so far, which ends at the trade's P&L. No figure is computed here that the walk did not book.
+ */
+export function tradeTimeline(trade: Trade, rowsById: ReadonlyMap<string, Transaction>): TimelineEntry[] {
+  let runningMinor = 0;
+  return trade.legs.map((leg) => {
+    runningMinor += leg.realizedMinor ?? 0;
+    return { leg, transaction: rowsById.get(leg.txId) ?? null, runningRealizedMinor: trade.openedBeforeHistory ? null : runningMinor };
+  });
 }

@@ -11,6 +11,7 @@ import type { GexHistoryResponseT } from '../../src-shared/api/schemas';
 import type { OptionContract } from '../../src-shared/exposure/model';
 import { openDataFolder } from '../../src-main/context';
 import { packContracts, SnapshotRepository } from '../../src-main/db/snapshots';
+import { writeNow } from '../../src-main/db/writes';
 import { api, goTo, hasChromium, screenshot, screenshotDir, type Served } from './harness';
 import { serveForSuite } from './suite';
 
@@ -38,14 +39,14 @@ async function storeSnapshots(served: Served): Promise<void> {
     const payloads = Array.from({ length: VARIANTS }, (_, v) => packContracts(contracts(v)));
     const repository = new SnapshotRepository(folder.db);
     const close = Date.parse('2026-11-20T21:00:00Z');
-    folder.db.transaction(() => {
+    writeNow(folder.db, (turn) => {
       for (let i = 0; i < SNAPSHOTS; i += 1) {
         const quoteTime = new Date(close - Math.floor(i / 14) * 86_400_000 - (i % 14) * 1_800_000).toISOString();
         const spot = 100 + 4 * Math.sin(i / 211) + 2 * Math.sin(i / 37);
         const payload = payloads[Math.floor(i / 40) % VARIANTS] ?? Buffer.alloc(0);
-        repository.insert({ symbol: 'LVL', quoteTime, spot, source: 'generic', contracts: 272, expirations: 4 }, payload, '2026-11-20T21:00:00.000Z');
+        repository.insert(turn, { symbol: 'LVL', quoteTime, spot, source: 'generic', contracts: 272, expirations: 4 }, payload, '2026-11-20T21:00:00.000Z');
       }
-    })();
+    });
   } finally {
     folder.db.close();
   }

@@ -1,6 +1,6 @@
 /**
  * Issue 20's pages in Chromium against `strikebook serve`: the Trades page (table, filters, a trade's detail with its
- * legs, its entry on the dealers' map and its note and tags, saved through the API) and the Journal's Strategy report
+ * timeline from GET /journal/trades/{id}, its entry on the dealers' map and its note and tags, saved through the API) and the Journal's Strategy report
  * (bars and table by strategy and by regime at entry), on the hand-written AMD trades around the real AMD chain, in both
  * themes at 1440 and 390 px. Expected figures are the API's own answers. Screenshots: test-results/screenshots/trades-*.
  */
@@ -69,6 +69,12 @@ describe.skipIf(!hasChromium || !existsSync(AMD_CHAIN))('trades and the strategy
           expect(await page.getByTestId('entry-place').textContent()).toBe(PLACE_WORDS[puts.levelsAtEntry?.shortStrikeVs ?? 'none']);
           await page.waitForSelector('[data-testid="entry-map"] .chart canvas');
           expect(await page.locator('[data-testid="trade-legs"] tbody tr').count()).toBe(puts.legs.length);
+          // The timeline of GET /journal/trades/{id}: the last row's realized P&L so far is the trade's P&L (wide windows
+          // show that column; at 390 the key ones stay), and its cash column holds the API's cash of the sale.
+          if (width === 1440) {
+            await expect.poll(() => page.locator('[data-testid="timeline-running"]').last().textContent(), { timeout: 20_000 }).toBe(signedMoney(puts.pnl ?? 0));
+            expect(await page.locator('[data-testid="trade-legs"] tbody tr').first().textContent()).toContain(signedMoney(puts.credit ?? 0));
+          }
           await screenshot(page, `trades-detail-${width}-${theme}`);
         });
       }

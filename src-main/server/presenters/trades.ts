@@ -2,12 +2,14 @@
  * The /v1 JSON of trades and their stats (docs/journal.md §Trades and strategies): the service answers in minor
  * units, rounded to cents once, here.
  */
-import type { AnnotationResponseT, StatsRowJson, TradeJson } from '../../../src-shared/api/schemas';
+import type { AnnotationResponseT, StatsRowJson, TimelineEntryJson, TradeJson } from '../../../src-shared/api/schemas';
+import { FILL_TYPES } from '../../../src-shared/journal/model';
+import { BUYS } from '../../../src-shared/journal/order';
 import { mainLeg } from '../../../src-shared/journal/strategies';
 import type { StatsRow } from '../../../src-shared/journal/trade-stats';
-import type { Trade } from '../../../src-shared/journal/trades';
-import { centsOrNull, minorToCents } from '../../../src-shared/money';
-import type { AnnotationResult, StatsResult, TradeRow, TradesResult } from '../../services/journal/trades';
+import type { TimelineEntry, Trade } from '../../../src-shared/journal/trades';
+import { centsOrNull, minorToCents, minorToUnits } from '../../../src-shared/money';
+import type { AnnotationResult, StatsResult, TradeDetailResult, TradeRow, TradesResult } from '../../services/journal/trades';
 
 /** The option the entry figures describe (strategies.ts mainLeg), or null for a trade of shares alone. */
 function presentMainLeg(trade: Trade): TradeJson['mainLeg'] {
@@ -62,6 +64,37 @@ export function presentTrade(row: TradeRow): TradeJson {
 
 export function presentTrades(result: TradesResult) {
   return { currency: result.currency, trades: result.trades.map(presentTrade), pagination: result.pagination };
+}
+
+const FILLS: ReadonlySet<string> = new Set(FILL_TYPES);
+
+function presentTimelineEntry({ leg, transaction: tx, runningRealizedMinor }: TimelineEntry): TimelineEntryJson {
+  return {
+    transactionId: leg.txId,
+    tradeDate: leg.tradeDate,
+    date: leg.day,
+    type: leg.type,
+    side: FILLS.has(leg.type) ? (BUYS.has(leg.type) ? 'buy' : 'sell') : null,
+    symbol: leg.symbol,
+    expiration: tx?.expiration ?? null,
+    strike: tx?.strike ?? null,
+    right: tx?.right ?? null,
+    role: leg.role,
+    roll: leg.roll,
+    quantity: leg.quantity,
+    rowQuantity: tx === null ? null : Math.abs(tx.quantity),
+    price: tx === null ? null : minorToUnits(tx.priceMinor),
+    inferred: tx?.inferred === true,
+    costs: minorToCents(leg.costsMinor),
+    cash: minorToCents(leg.cashMinor),
+    realizedPL: centsOrNull(leg.realizedMinor),
+    runningRealizedPL: centsOrNull(runningRealizedMinor),
+  };
+}
+
+/** One trade: its list row and its timeline. */
+export function presentTradeDetail(result: TradeDetailResult) {
+  return { currency: result.currency, trade: presentTrade(result.row), timeline: result.timeline.map(presentTimelineEntry) };
 }
 
 function presentStatsRow(row: StatsRow): StatsRowJson {

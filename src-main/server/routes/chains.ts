@@ -22,8 +22,8 @@ export function registerChainRoutes(v1: V1, ctx: AppContext): void {
         const body = request.body instanceof Uint8Array ? request.body : new Uint8Array(0);
         if (body.length === 0) throw new ApiError('IMPORT_FAILED', 'The request body is empty: send the chain file as the raw body.', [{ param: 'body', message: 'empty', line: 1 }]);
         // Parsed, prepared and evaluated in the exposure worker outside any write turn, stopped if the client goes away;
-        // stored in a write turn (services/exposure/ingest.ts, ingestFile; docs/decisions.md §Jobs).
-        const result = unwrap(await ctx.exposure.ingestFile(body, request.query, clientGone(reply)));
+        // stored in a write turn (services/exposure/ingest.ts, ingest; docs/decisions.md §Jobs).
+        const result = unwrap(await ctx.exposure.ingest({ file: body, options: request.query }, clientGone(reply)));
         return reply.code(result.stored ? 201 : 200).header('Location', `/v1/snapshots/${result.id}`).send(result);
       },
     );

@@ -1,12 +1,13 @@
 /**
- * Trades (docs/journal.md §Trades and strategies, §Annotations): `GET /journal/trades`, `GET /journal/stats?groupBy=`,
+ * Trades (docs/journal.md §Trades and strategies, §Annotations): `GET /journal/trades`, one trade with its timeline
+ * `GET /journal/trades/{id}`, `GET /journal/stats?groupBy=`,
  * and notes and tags on a trade or a campaign, `GET`/`PUT /journal/trades/{id}/annotation` and
  * `GET`/`PUT /journal/chains/{id}/annotation`, written through the journal worker's write lane like a manual entry.
  */
-import { AnnotationBody, AnnotationParams, AnnotationResponse, NoQuery, StatsQuery, StatsResponse, TradesQuery, TradesResponse } from '../../../src-shared/api/schemas';
+import { AnnotationBody, AnnotationParams, AnnotationResponse, NoQuery, StatsQuery, StatsResponse, TradeDetailResponse, TradeParams, TradesQuery, TradesResponse } from '../../../src-shared/api/schemas';
 import type { AnnotationKind } from '../../db/annotations';
 import type { AppContext } from '../context';
-import { presentAnnotation, presentStats, presentTrades } from '../presenters/trades';
+import { presentAnnotation, presentStats, presentTradeDetail, presentTrades } from '../presenters/trades';
 import { unwrap } from '../problems';
 import { BODY_LIMIT_BYTES, calendarDates, datesInOrder, problemResponses, queryRules, readSchema, journalAnswer, type V1 } from '../route-kit';
 import { parseJsonBody, strictBodyCompiler } from '../validation';
@@ -19,6 +20,19 @@ export function registerTradeRoutes(v1: V1, ctx: AppContext): void {
       preHandler: queryRules(calendarDates('from', 'to'), datesInOrder('from', 'to')),
     },
     async (request) => journalAnswer(await ctx.journal.trades(request.query), presentTrades),
+  );
+  v1.get(
+    '/journal/trades/:id',
+    {
+      schema: {
+        summary: 'One trade by its stable id, as /journal/trades lists it, with its timeline: each of its rows in order, with price, costs, cash, the structure it belongs to and the realized P&L so far',
+        tags: ['journal'],
+        params: TradeParams,
+        querystring: NoQuery,
+        response: { 200: TradeDetailResponse, ...problemResponses },
+      },
+    },
+    async (request) => journalAnswer(await ctx.journal.trade(request.params.id), presentTradeDetail),
   );
   v1.get(
     '/journal/stats',

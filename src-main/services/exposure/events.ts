@@ -18,6 +18,7 @@ import type { EventsExplanation } from '../../../src-shared/exposure/event-expla
 import { positionAlertKey, type PositionAlertDraft } from '../../../src-shared/exposure/position-alerts';
 import type { SnapshotEventDraft } from '../../../src-shared/exposure/snapshot-events';
 import { EventsRepository } from '../../db/events';
+import type { WriteTx } from '../../db/writes';
 import { storedJson } from '../../db/stored-json';
 import { ExposureStateRepository } from '../../db/exposure-state';
 import { EventExplanationRepository } from '../../db/position-alerts';
@@ -106,31 +107,32 @@ export class EventStore {
    * (each with its explanation) and the comparison. Returns the events that are new and the comparison's report.
    */
   record(
+    turn: WriteTx,
     ticker: string,
     evaluation: { events: SnapshotEventDraft[]; states: Iterable<[string, ConfirmedState]>; explanation: EventsExplanation },
     quoteTime: string,
     today: string,
   ): { created: ExposureEvent[]; report: EventReportJson } {
     for (const [expiration, state] of evaluation.states) {
-      this.states.upsert({ ticker, expiration, zone: state.zone, call_wall: state.callWallStrike, put_wall: state.putWallStrike, quote_time: quoteTime });
+      this.states.upsert(turn, { ticker, expiration, zone: state.zone, call_wall: state.callWallStrike, put_wall: state.putWallStrike, quote_time: quoteTime });
     }
     const created: ExposureEvent[] = [];
     for (const draft of evaluation.events) {
       const explanation = draftExplanation(draft, evaluation.explanation);
       const payload: EventPayload = explanation === undefined ? draft : { ...draft, explanation };
-      const event = this.insert(payload, today);
+      const event = this.insert(turn, payload, today);
       if (event !== null) created.push(event);
     }
     const report = eventReport(evaluation.explanation, evaluation.events);
-    this.explanations.upsert({ ticker, timestamp: quoteTime, payload: JSON.stringify(report) });
+    this.explanations.upsert(turn, { ticker, timestamp: quoteTime, payload: JSON.stringify(report) });
     return { created, report };
   }
 
   /** Stores one event unless its id is stored; the event as read, or null when it was there already. */
-  insert(payload: EventPayload, today: string): ExposureEvent | null {
+  insert(turn: WriteTx, payload: EventPayload, today: string): ExposureEvent | null {
     const id = eventId(payload);
     const row = { id, ticker: payload.ticker, event_type: payload.eventType, expiration: payload.expiration, timestamp: payload.timestamp, payload: JSON.stringify(payload) };
-    return this.rows.insert(row) ? withDte(id, payload, today) : null;
+    return this.rows.insert(turn, row) ? withDte(id, payload, today) : null;
   }
 
   /** Newest first; dte counts from `today`; the dte bounds filter dated events (a book event passes them). */

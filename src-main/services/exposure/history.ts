@@ -52,8 +52,8 @@ export class HistoryPoints {
     }
     void writes
       .background(
-        () => {
-          for (const { id, point } of computed) this.repository.insert(id, scope, point);
+        (turn) => {
+          for (const { id, point } of computed) this.repository.insert(turn, id, scope, point);
         },
         { onError: (error) => this.log?.(`[exposure] history points not kept: ${String(error)}`) },
       )

@@ -1,7 +1,7 @@
 /**
  * Storing a chain snapshot (docs/exposure.md): planned (parsed, prepared, packed, its events evaluated) in the
- * exposure worker for an upload, or inline for the CLI, the demo and the lake import; then stored with its events,
- * confirmed states and default history point in one transaction, and the symbol's prepared chain replaced.
+ * exposure worker for a chain file, or inline for a parsed snapshot (the demo, the lake import); then stored with its
+ * events, confirmed states and default history point in one transaction, and the symbol's prepared chain replaced.
  */
 import type { Database } from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
@@ -13,16 +13,19 @@ import { nowDate, nowIso, type Clock } from '../../clock';
 import type { ExposureStateRepository } from '../../db/exposure-state';
 import type { GexHistoryRepository } from '../../db/gex-history';
 import type { SnapshotRepository } from '../../db/snapshots';
-import type { WriteQueue } from '../../db/writes';
+import type { WriteQueue, WriteTx } from '../../db/writes';
 import type { Settings } from '../../settings';
 import { ok, type Result } from '../result';
 import { movable, newJob } from '../worker-thread';
 import type { ChainCache } from './chain-cache';
-import { aheadPoints, DEFAULT_SCOPE, historyPoint, planChainFile, planIngest, statesJson, type ChainFileOptions, type IngestBasis, type IngestPlan } from './compute';
+import { aheadPoints, DEFAULT_SCOPE, historyPoint, planIngest, statesJson, type ChainFileOptions, type IngestBasis, type IngestPlan } from './compute';
 import type { EventStore } from './events';
 import { loadedFrom, type ExposureEvent, type IngestResult, type NewestSnapshot } from './values';
 import type { BasisData } from './worker';
 import type { ExposureWorkerClient } from './worker-client';
+
+/** What `ingest` stores: a chain file (its text, or its UTF-8 bytes, and how to read it) or a parsed snapshot. */
+export type IngestInput = { file: string | Uint8Array; options: ChainFileOptions } | { snapshot: ChainSnapshot };
 
 /** What storing a snapshot touches. */
 export interface IngestStores {
@@ -84,24 +87,34 @@ export class ChainIngest {
     );
   }
 
-  /** A chain file parsed and its snapshot stored, on this thread, in the caller's transaction (the CLI); a file with problems stores nothing. */
-  ingestText(text: string, options: ChainFileOptions): Result<IngestResult> {
-    const plan = planChainFile(text, options, this.basis());
-    return plan.ok ? this.commitIngest(plan.value) : plan;
+  /**
+   * The one entry (docs/architecture.md, "How to take a write turn"): a chain file (POST /v1/chains, the online source,
+   * the CLI) is planned in the exposure worker outside any write turn, as a job (docs/decisions.md §Jobs: stopped when
+   * `signal` aborts, the server closes or importTimeoutSeconds pass); a parsed snapshot is planned inline (the demo's
+   * chains have a few hundred contracts; the lake import runs in the CLI, no event loop to protect). Then committed in
+   * a write turn of its own. The commit evaluates the events again if a snapshot of the ticker came in meanwhile
+   * (applyEvents), so the plan needs no turn.
+   */
+  async ingest(input: IngestInput, signal?: AbortSignal): Promise<Result<IngestResult>> {
+    const plan = 'snapshot' in input ? planIngest(input.snapshot, this.basis()) : await this.planFile(input.file, input.options, signal);
+    if (!plan.ok) return plan;
+    // A rate changed while it was planned: the stored snapshot is right, its prepared chain is not kept.
+    return this.writes.run((turn) => this.commitPlan(turn, plan.value, plan.value.chain.rate !== this.settings().rate));
   }
 
   /**
-   * POST /v1/chains: the file (text, or bytes moved there) is planned in the exposure worker outside any write turn, as
-   * a job (docs/decisions.md §Jobs); only the commit takes a turn. It evaluates the events again if a snapshot of the
-   * ticker came in meanwhile (applyEvents), so the plan needs no turn of its own.
+   * A snapshot planned inline and stored in the caller's transaction: for a batch that already holds a turn (many
+   * snapshots in one transaction). When it is the symbol's newest, its events are evaluated and its prepared chain kept.
    */
-  async ingestFile(file: string | Uint8Array, options: ChainFileOptions, signal?: AbortSignal): Promise<Result<IngestResult>> {
+  ingestInTurn(turn: WriteTx, snapshot: ChainSnapshot): Result<IngestResult> {
+    const plan = planIngest(snapshot, this.basis());
+    return plan.ok ? this.commitPlan(turn, plan.value) : plan;
+  }
+
+  /** A chain file (text, or bytes moved there) planned in the exposure worker, as a job. */
+  private planFile(file: string | Uint8Array, options: ChainFileOptions, signal: AbortSignal | undefined): Promise<Result<IngestPlan>> {
     const job = newJob(this.settings().importTimeoutSeconds, signal);
-    const plan = await this.worker.job('planChainFile', job, movable(file), file, options, this.basisData(options.symbol));
-    if (!plan.ok) return plan;
-    const writes = this.writes;
-    // A rate changed while the file was planned: the stored snapshot is right, its prepared chain is not kept.
-    return writes.exclusive((deadlineMs) => writes.transaction(() => this.commitIngest(plan.value, plan.value.chain.rate !== this.settings().rate), deadlineMs));
+    return this.worker.job('planChainFile', job, movable(file), file, options, this.basisData(options.symbol));
   }
 
   /** The basis as data for the worker: the states of the file's ticker (every ticker when the file names it). */
@@ -116,22 +129,8 @@ export class ChainIngest {
     };
   }
 
-  /**
-   * Stores a snapshot (the lake import, tests) in the caller's transaction; when it is the symbol's newest, evaluates
-   * events and replaces the symbol's prepared chain.
-   */
-  ingest(snapshot: ChainSnapshot): Result<IngestResult> {
-    const plan = planIngest(snapshot, this.basis());
-    return plan.ok ? this.commitIngest(plan.value) : plan;
-  }
-
-  /** Stores a snapshot in a write turn of its own (the demo, on the server). */
-  store(snapshot: ChainSnapshot): Promise<Result<IngestResult>> {
-    return this.writes.run(() => this.ingest(snapshot));
-  }
-
-  /** Stores a planned snapshot with its events, states and default history point, in one transaction. */
-  private commitIngest(plan: IngestPlan, rateChanged = false): Result<IngestResult> {
+  /** Stores a planned snapshot with its events, states and default history point, in the caller's transaction. */
+  private commitPlan(turn: WriteTx, plan: IngestPlan, rateChanged = false): Result<IngestResult> {
     const { head } = plan;
     const symbol = head.symbol;
     const { snapshots, history } = this.stores;
@@ -142,18 +141,18 @@ export class ChainIngest {
     const stored = this.stores.db.transaction(() =>
       // Snapshots another process stored before this write are not taken for ours (ChainCache.writing).
       this.cache.writing(() => {
-        const row = snapshots.insert(head, Buffer.from(plan.payload.buffer, plan.payload.byteOffset, plan.payload.byteLength), nowIso(this.clock));
+        const row = snapshots.insert(turn, head, Buffer.from(plan.payload.buffer, plan.payload.byteOffset, plan.payload.byteLength), nowIso(this.clock));
         if (row.inserted) {
           const previousLatest = snapshots.latestQuoteTime(symbol, row.id);
           newest = previousLatest === null || head.quoteTime > previousLatest;
           if (newest) {
-            const applied = this.applyEvents(symbol, plan, previousLatest);
+            const applied = this.applyEvents(turn, symbol, plan, previousLatest);
             created.push(...applied.created);
             eventReport = applied.report;
             this.cache.setNewest(symbol, rateChanged ? null : loadedFrom(row.id, plan.chain));
           }
-          for (const { scope, point } of aheadPoints(plan.defaultPoint ?? historyPoint(plan.chain, DEFAULT_SCOPE))) history.insert(row.id, scope, point);
-          if (snapshots.prune(symbol, this.retention(symbol)) > 0) pruned = true;
+          for (const { scope, point } of aheadPoints(plan.defaultPoint ?? historyPoint(plan.chain, DEFAULT_SCOPE))) history.insert(turn, row.id, scope, point);
+          if (snapshots.prune(turn, symbol, this.retention(symbol)) > 0) pruned = true;
         }
         return row;
       }),
@@ -182,11 +181,11 @@ export class ChainIngest {
    * The plan's events and states when they were evaluated against the states stored now; else (another process
    * stored a snapshot of the ticker meanwhile) evaluated again here.
    */
-  private applyEvents(ticker: string, plan: IngestPlan, previousLatest: string | null): { created: ExposureEvent[]; report: EventReportJson } {
+  private applyEvents(turn: WriteTx, ticker: string, plan: IngestPlan, previousLatest: string | null): { created: ExposureEvent[]; report: EventReportJson } {
     const previous = this.confirmedStates(ticker);
     const planned = plan.evaluation;
     const current = planned !== null && planned.previousLatest === previousLatest && planned.basis === statesJson(previous) ? planned : null;
     const today = todayIn(NEW_YORK, nowDate(this.clock));
-    return this.stores.events.record(ticker, current ?? evaluateSnapshotEvents(ticker, plan.chain, previous), plan.head.quoteTime, today);
+    return this.stores.events.record(turn, ticker, current ?? evaluateSnapshotEvents(ticker, plan.chain, previous), plan.head.quoteTime, today);
   }
 }

@@ -17,7 +17,7 @@ import {
 import { GexHistoryRepository } from '../../db/gex-history';
 import { PositionAlertStateRepository } from '../../db/position-alerts';
 import { SnapshotRepository } from '../../db/snapshots';
-import type { WriteQueue } from '../../db/writes';
+import type { WriteQueue, WriteTx } from '../../db/writes';
 import type { Settings } from '../../settings';
 import { nowDate, type Clock } from '../../clock';
 import { NEW_YORK, todayIn } from '../../../src-shared/zone';
@@ -93,37 +93,41 @@ export class PositionAlerts {
     if (!this.isNewest(snapshot)) return [];
     const positions = await this.shortOptions(snapshot.symbol);
     const today = todayIn(NEW_YORK, nowDate(this.deps.clock));
-    const created = await this.deps.writes.run(() => {
-      const stored = this.states.forTicker(snapshot.symbol);
-      // Nothing short and nothing remembered: no write at all (the common case for an index you do not trade).
-      if (positions.length === 0 && stored.length === 0) return [];
-      // A newer snapshot came in meanwhile: it is evaluated in its turn, against the states as they are.
-      if (!this.isNewest(snapshot)) return [];
-      const heads = this.snapshots.list(snapshot.symbol);
-      const previousId = heads[1]?.id;
-      const points = this.history.points(previousId === undefined ? [snapshot.snapshotId] : [snapshot.snapshotId, previousId], scopeKey(DEFAULT_SCOPE));
-      const after = levelsOf(points.get(snapshot.snapshotId));
-      if (after === null) return [];
-      const previous = new Map<string, PositionLevelState>(stored.map((row) => [row.key, { side: row.side === 'below' ? 'below' : 'above', near: row.near === 1 }]));
-      const { alerts, states } = evaluatePositionAlerts(
-        {
-          ticker: snapshot.symbol,
-          timestamp: snapshot.quoteTime,
-          spotPrice: snapshot.spot,
-          positions,
-          before: levelsOf(previousId === undefined ? undefined : points.get(previousId)),
-          after,
-          distancePct: this.deps.settings().positionAlertDistancePct,
-        },
-        previous,
-      );
-      this.states.replace(
-        snapshot.symbol,
-        [...states].map(([key, state]) => ({ ticker: snapshot.symbol, key, side: state.side, near: state.near ? 1 : 0, quote_time: snapshot.quoteTime })),
-      );
-      return alerts.flatMap((alert) => this.deps.exposure.eventStore.insert({ ...alert, explanation: positionAlertText(alert) }, today) ?? []);
-    });
+    const created = await this.deps.writes.run((turn) => this.store(turn, snapshot, positions, today));
     for (const event of created) this.deps.exposure.publishEvent(event);
     return created;
+  }
+
+  /** The states and alerts of a newest snapshot against the positions read before the turn, in the caller's transaction. */
+  private store(turn: WriteTx, snapshot: NewestSnapshot, positions: OptionPositionInput[], today: string): ExposureEvent[] {
+    const stored = this.states.forTicker(snapshot.symbol);
+    // Nothing short and nothing remembered: no write at all (the common case for an index you do not trade).
+    if (positions.length === 0 && stored.length === 0) return [];
+    // A newer snapshot came in meanwhile: it is evaluated in its turn, against the states as they are.
+    if (!this.isNewest(snapshot)) return [];
+    const heads = this.snapshots.list(snapshot.symbol);
+    const previousId = heads[1]?.id;
+    const points = this.history.points(previousId === undefined ? [snapshot.snapshotId] : [snapshot.snapshotId, previousId], scopeKey(DEFAULT_SCOPE));
+    const after = levelsOf(points.get(snapshot.snapshotId));
+    if (after === null) return [];
+    const previous = new Map<string, PositionLevelState>(stored.map((row) => [row.key, { side: row.side === 'below' ? 'below' : 'above', near: row.near === 1 }]));
+    const { alerts, states } = evaluatePositionAlerts(
+      {
+        ticker: snapshot.symbol,
+        timestamp: snapshot.quoteTime,
+        spotPrice: snapshot.spot,
+        positions,
+        before: levelsOf(previousId === undefined ? undefined : points.get(previousId)),
+        after,
+        distancePct: this.deps.settings().positionAlertDistancePct,
+      },
+      previous,
+    );
+    this.states.replace(
+      turn,
+      snapshot.symbol,
+      [...states].map(([key, state]) => ({ ticker: snapshot.symbol, key, side: state.side, near: state.near ? 1 : 0, quote_time: snapshot.quoteTime })),
+    );
+    return alerts.flatMap((alert) => this.deps.exposure.eventStore.insert(turn, { ...alert, explanation: positionAlertText(alert) }, today) ?? []);
   }
 }

@@ -7,9 +7,9 @@ import { nowDate, type Clock } from '../../clock';
 import { ExposureStateRepository } from '../../db/exposure-state';
 import { GexHistoryRepository } from '../../db/gex-history';
 import { SnapshotRepository } from '../../db/snapshots';
-import type { WriteQueue } from '../../db/writes';
+import type { WriteQueue, WriteTx } from '../../db/writes';
 import type { Settings } from '../../settings';
-import { resolveScope, scopeKey, type ChainFileOptions, type GexScopeQuery } from './compute';
+import { resolveScope, scopeKey, type GexScopeQuery } from './compute';
 import {
   instantBound,
   resolveExpirations,
@@ -37,11 +37,12 @@ import { ExposureWorkerClient } from './worker-client';
 import { HistoryPoints } from './history';
 import { HistoryPool } from './history-pool';
 import { ChainCache } from './chain-cache';
-import { ChainIngest } from './ingest';
+import { ChainIngest, type IngestInput } from './ingest';
 import { EventStore } from './events';
 import { failure, ok, type Result } from '../result';
 
 export type { ChainFileOptions, GexScopeQuery } from './compute';
+export type { IngestInput } from './ingest';
 export * from './values';
 
 /**
@@ -119,24 +120,18 @@ export class ExposureService {
 
   // ------------------------------------------------------------ ingest (ingest.ts)
 
-  /** Parses a chain file and stores its snapshot, on this thread, in the caller's transaction (the CLI). */
-  ingestText(text: string, options: ChainFileOptions): Result<IngestResult> {
-    return this.ingester.ingestText(text, options);
+  /**
+   * Stores a chain file or a parsed snapshot: planned (in the exposure worker for a file, a job stopped with `signal`;
+   * inline for a snapshot), then committed in a write turn of its own. POST /v1/chains, the online source, the CLI,
+   * the demo, the lake import.
+   */
+  ingest(input: IngestInput, signal?: AbortSignal): Promise<Result<IngestResult>> {
+    return this.ingester.ingest(input, signal);
   }
 
-  /** POST /v1/chains and the online source: planned in the exposure worker (a job), stored in a write turn of its own. */
-  ingestFile(file: string | Uint8Array, options: ChainFileOptions, signal?: AbortSignal): Promise<Result<IngestResult>> {
-    return this.ingester.ingestFile(file, options, signal);
-  }
-
-  /** Stores a snapshot in the caller's transaction (the lake import, tests). */
-  ingest(snapshot: ChainSnapshot): Result<IngestResult> {
-    return this.ingester.ingest(snapshot);
-  }
-
-  /** Stores a snapshot in a write turn of its own (the demo). */
-  store(snapshot: ChainSnapshot): Promise<Result<IngestResult>> {
-    return this.ingester.store(snapshot);
+  /** Stores a snapshot in the caller's transaction: for a batch that already holds a write turn. */
+  ingestInTurn(turn: WriteTx, snapshot: ChainSnapshot): Result<IngestResult> {
+    return this.ingester.ingestInTurn(turn, snapshot);
   }
 
   // ------------------------------------------------------------ snapshots
@@ -154,10 +149,10 @@ export class ExposureService {
    * they record what was seen when that snapshot arrived (docs/exposure.md, "Deleting a snapshot").
    */
   deleteSnapshot(id: number): Promise<Result<{ id: number; symbol: string; quoteTime: string }>> {
-    return this.writes.run(() => {
+    return this.writes.run((turn) => {
       const stored = this.snapshots.byId(id);
       if (stored === null) return failure({ kind: 'unknown-snapshot', id });
-      this.db.transaction(() => this.changes.writing(() => this.snapshots.delete(id)))();
+      this.db.transaction(() => this.changes.writing(() => this.snapshots.delete(turn, id)))();
       this.changes.setNewest(stored.symbol, null);
       this.changes.forgetOlder(stored.symbol);
       this.changes.changed(stored.symbol);

@@ -7,7 +7,7 @@
 import type { Database } from 'better-sqlite3';
 import type { ManualTransactionT } from '../../../src-shared/api/manual-schemas';
 import { underFlag } from '../../checkpoint';
-import { writeTransaction } from '../../db/writes';
+import { writeTransaction, type AfterTurn } from '../../db/writes';
 import { ok, type Result } from '../result';
 import { collectGarbage, COLLECT_AFTER_DECODE_BYTES } from '../worker-gc';
 import type { ManualAdded } from './manual-entries';
@@ -47,6 +47,7 @@ export const journalReads = {
   accounts: ({ journal }: JournalHost) => journal.accounts(),
   /** Trades and their stats (trades.ts): built once per data version, filtered and added up per call. */
   trades: ({ journal }: JournalHost, query: TradesRequest) => journal.trades.trades(query),
+  trade: ({ journal }: JournalHost, id: string) => journal.trades.trade(id),
   tradeStats: ({ journal }: JournalHost, query: StatsRequest) => journal.trades.stats(query),
   annotation: ({ journal }: JournalHost, kind: AnnotationKind, id: string) => journal.trades.annotationFor(kind, id),
   /** The Import page's mapping step (parsed in the worker: a preview can be half a megabyte of text). */
@@ -92,17 +93,17 @@ export const journalWrites = {
       return parsed;
     }
     const deadlineMs = await host.turn(call);
-    return ok(await writeTransaction(db, () => journal.storeParsed(parsed.value), deadlineMs).finally(host.shrink));
+    return ok(await writeTransaction(db, (turn) => journal.storeParsed(turn, parsed.value), deadlineMs).finally(host.shrink));
   },
-  store: async (host: JournalHost, call: WriteCall, ...args: Parameters<JournalService['store']>): Promise<ImportRecord> =>
-    writeTransaction(host.db, () => host.journal.store(...args), await host.turn(call)).finally(host.shrink),
-  undoImport: async (host: JournalHost, call: WriteCall, importId: number) => writeTransaction(host.db, () => host.journal.undoImport(importId), await host.turn(call)),
-  redate: async (host: JournalHost, call: WriteCall, timeZone: string) => writeTransaction(host.db, () => host.journal.redate(timeZone), await host.turn(call)),
+  store: async (host: JournalHost, call: WriteCall, ...args: AfterTurn<JournalService['store']>): Promise<ImportRecord> =>
+    writeTransaction(host.db, (turn) => host.journal.store(turn, ...args), await host.turn(call)).finally(host.shrink),
+  undoImport: async (host: JournalHost, call: WriteCall, importId: number) => writeTransaction(host.db, (turn) => host.journal.undoImport(turn, importId), await host.turn(call)),
+  redate: async (host: JournalHost, call: WriteCall, timeZone: string) => writeTransaction(host.db, (turn) => host.journal.redate(turn, timeZone), await host.turn(call)),
   // Manual entries (manual-entries.ts): checked before the turn (a refusal takes none), as a file is parsed before it is stored.
   addTransactions: async (host: JournalHost, call: WriteCall, rows: ManualTransactionT[]): Promise<Result<ManualAdded>> => {
     const checked = host.journal.manual.check(rows, (index) => `transactions.${index}.`);
     if (!checked.ok) return checked;
-    return ok(await writeTransaction(host.db, () => host.journal.manual.add(checked.value), await host.turn(call)).finally(host.shrink));
+    return ok(await writeTransaction(host.db, (turn) => host.journal.manual.add(turn, checked.value), await host.turn(call)).finally(host.shrink));
   },
   replaceTransaction: async (host: JournalHost, call: WriteCall, id: string, row: ManualTransactionT): Promise<Result<{ id: string; importId: number }>> => {
     const known = host.journal.manual.lookup(id);
@@ -111,14 +112,14 @@ export const journalWrites = {
     if (!checked.ok) return checked;
     const [entry] = checked.value;
     if (entry === undefined) throw new Error('journal worker: a checked row went missing');
-    return writeTransaction(host.db, () => host.journal.manual.replace(id, entry), await host.turn(call));
+    return writeTransaction(host.db, (turn) => host.journal.manual.replace(turn, id, entry), await host.turn(call));
   },
-  deleteTransaction: async (host: JournalHost, call: WriteCall, id: string) => writeTransaction(host.db, () => host.journal.manual.remove(id), await host.turn(call)),
+  deleteTransaction: async (host: JournalHost, call: WriteCall, id: string) => writeTransaction(host.db, (turn) => host.journal.manual.remove(turn, id), await host.turn(call)),
   /** Notes and tags on a trade or a campaign the journal has now (404 otherwise), kept by its stable id (trades.ts). */
   annotate: async (host: JournalHost, call: WriteCall, kind: AnnotationKind, id: string, input: AnnotationInput): Promise<Result<AnnotationResult>> => {
     const known = host.journal.trades.resolve(kind, id);
     if (!known.ok) return known;
-    return ok(await writeTransaction(host.db, () => host.journal.trades.annotate(kind, known.value, input), await host.turn(call)));
+    return ok(await writeTransaction(host.db, (turn) => host.journal.trades.annotate(turn, kind, known.value, input), await host.turn(call)));
   },
 };
 

@@ -10,7 +10,7 @@ import { IMPORT_FORMAT_LIMITS } from '../../../src-shared/api/constants';
 import type { ImportFormatDraftT, ImportFormatJson } from '../../../src-shared/api/schemas';
 import { nowIso, type Clock } from '../../clock';
 import { storedFormatHeader, storedFormatMapping } from '../../db/stored-json';
-import type { WriteQueue } from '../../db/writes';
+import type { WriteQueue, WriteTx } from '../../db/writes';
 import { ImportFormatsRepository, type ImportFormatRow } from '../../db/import-formats';
 import { canonicalNumber, normaliseName } from '../../importers/common/cells';
 import { ResultCollector } from '../../importers/common/result';
@@ -61,17 +61,17 @@ export class ImportFormatsService {
 
   /** Saves a new format, in a write turn of its own. */
   create(draft: ImportFormatDraftT): Promise<Result<ImportFormatJson>> {
-    return this.writes.run(() => this.insert(draft));
+    return this.writes.run((turn) => this.insert(turn, draft));
   }
 
   /** Replaces a saved format, in a write turn of its own. */
   replace(id: string, draft: ImportFormatDraftT): Promise<Result<ImportFormatJson>> {
-    return this.writes.run(() => this.update(id, draft));
+    return this.writes.run((turn) => this.update(turn, id, draft));
   }
 
   /** Deletes a saved format (its past imports stay), in a write turn of its own. */
   delete(id: string): Promise<Result<{ id: string; deleted: true }>> {
-    return this.writes.run(() => (this.rows.delete(id) === 1 ? ok({ id, deleted: true as const }) : failure({ kind: 'not-found', what: 'import format', id })));
+    return this.writes.run((turn) => (this.rows.delete(turn, id) === 1 ? ok({ id, deleted: true as const }) : failure({ kind: 'not-found', what: 'import format', id })));
   }
 
   list(): ImportFormatJson[] {
@@ -79,7 +79,7 @@ export class ImportFormatsService {
   }
 
   /** A new format (in the caller's write turn). */
-  private insert(draft: ImportFormatDraftT): Result<ImportFormatJson> {
+  private insert(turn: WriteTx, draft: ImportFormatDraftT): Result<ImportFormatJson> {
     const checked = this.check(draft, null);
     if (!checked.ok) return checked;
     if (this.rows.count() >= IMPORT_FORMAT_LIMITS.formats) {
@@ -87,17 +87,17 @@ export class ImportFormatsService {
     }
     const now = nowIso(this.clock);
     const id = randomBytes(6).toString('hex');
-    this.rows.insert({ id, name: draft.name.trim(), header_key: headerKey(draft.header), header_json: JSON.stringify(draft.header), mapping_json: JSON.stringify(draft.mapping), created_at: now, updated_at: now });
+    this.rows.insert(turn, { id, name: draft.name.trim(), header_key: headerKey(draft.header), header_json: JSON.stringify(draft.header), mapping_json: JSON.stringify(draft.mapping), created_at: now, updated_at: now });
     const row = this.rows.byId(id);
     return row === undefined ? failure({ kind: 'not-found', what: 'import format', id }) : ok(toFormat(row));
   }
 
   /** Replaces a format's name, header and mapping; its id (and the `custom:<id>` of its past imports) stays. */
-  private update(id: string, draft: ImportFormatDraftT): Result<ImportFormatJson> {
+  private update(turn: WriteTx, id: string, draft: ImportFormatDraftT): Result<ImportFormatJson> {
     if (this.rows.byId(id) === undefined) return failure({ kind: 'not-found', what: 'import format', id });
     const checked = this.check(draft, id);
     if (!checked.ok) return checked;
-    this.rows.replace({ id, name: draft.name.trim(), header_key: headerKey(draft.header), header_json: JSON.stringify(draft.header), mapping_json: JSON.stringify(draft.mapping), updated_at: nowIso(this.clock) });
+    this.rows.replace(turn, { id, name: draft.name.trim(), header_key: headerKey(draft.header), header_json: JSON.stringify(draft.header), mapping_json: JSON.stringify(draft.mapping), updated_at: nowIso(this.clock) });
     const row = this.rows.byId(id);
     return row === undefined ? failure({ kind: 'not-found', what: 'import format', id }) : ok(toFormat(row));
   }

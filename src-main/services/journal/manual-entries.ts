@@ -19,6 +19,7 @@ import { dayToUtc } from '../../importers/common/dates';
 import { FILLS, readManualRow } from './manual-row';
 import type { ImportRecord } from './values';
 import { failure, ok, type Result } from '../result';
+import type { WriteTx } from '../../db/writes';
 
 /** A row that passed every check: the transaction and the account it goes to. */
 export interface CheckedEntry {
@@ -164,13 +165,13 @@ export class ManualEntries {
   }
 
 
-  /** Stores checked rows as one new import of kind manual (inside the caller's write transaction, or its own). */
-  add(entries: readonly CheckedEntry[]): ManualAdded {
+  /** Stores checked rows as one new import of kind manual (in the caller's write transaction). */
+  add(turn: WriteTx, entries: readonly CheckedEntry[]): ManualAdded {
     const dayOf = makeDayOf(this.settings().timeZone);
     const added = this.db
       .transaction((): ManualAdded => {
-        const importId = this.imports.insert({ broker: MANUAL_SOURCE, source: MANUAL_SOURCE, filename: null, created_at: nowIso(this.clock), rows: entries.length, imported: 0, duplicates: 0, report_json: '{}' });
-        const inserter = this.transactions.inserter();
+        const importId = this.imports.insert(turn, { broker: MANUAL_SOURCE, source: MANUAL_SOURCE, filename: null, created_at: nowIso(this.clock), rows: entries.length, imported: 0, duplicates: 0, report_json: '{}' });
+        const inserter = this.transactions.inserter(turn);
         const ids: string[] = [];
         const fresh = newIds(entries.length);
         const accounts = new Set<string>();
@@ -178,14 +179,14 @@ export class ManualEntries {
           const { id, brokerRowId } = fresh[index] ?? { id: '', brokerRowId: '' };
           if (!accounts.has(entry.accountId)) {
             accounts.add(entry.accountId);
-            this.accounts.insert({ id: entry.accountId, name: entry.transaction.accountName, source: entry.accountSource });
+            this.accounts.insert(turn, { id: entry.accountId, name: entry.transaction.accountName, source: entry.accountSource });
           }
           inserter.add({ ...entry.transaction, brokerRowId }, { id, importId, accountId: entry.accountId, tradeDay: dayOf(entry.transaction.tradeDate) });
           ids.push(id);
         });
         inserter.finish();
-        this.recount(importId);
-        this.generations.bumpJournal();
+        this.recount(turn, importId);
+        this.generations.bumpJournal(turn);
         return { importId, ids };
       })
       .immediate();
@@ -202,7 +203,7 @@ export class ManualEntries {
   }
 
   /** Replaces a manual row by a checked one: its id and import stay. */
-  replace(id: string, entry: CheckedEntry): Result<{ id: string; importId: number }> {
+  replace(turn: WriteTx, id: string, entry: CheckedEntry): Result<{ id: string; importId: number }> {
     const dayOf = makeDayOf(this.settings().timeZone);
     const result = this.db
       .transaction((): Result<{ id: string; importId: number }> => {
@@ -210,11 +211,11 @@ export class ManualEntries {
         const found = this.lookup(id);
         if (!found.ok) return found;
         const { import_id: importId, broker_row_id: brokerRowId } = found.value;
-        this.accounts.insert({ id: entry.accountId, name: entry.transaction.accountName, source: entry.accountSource });
-        this.transactions.replace(toRow({ ...entry.transaction, brokerRowId }, { id, importId, accountId: entry.accountId, tradeDay: dayOf(entry.transaction.tradeDate) }));
-        this.accounts.deleteUnused();
-        this.recount(importId);
-        this.generations.bumpJournal();
+        this.accounts.insert(turn, { id: entry.accountId, name: entry.transaction.accountName, source: entry.accountSource });
+        this.transactions.replace(turn, toRow({ ...entry.transaction, brokerRowId }, { id, importId, accountId: entry.accountId, tradeDay: dayOf(entry.transaction.tradeDate) }));
+        this.accounts.deleteUnused(turn);
+        this.recount(turn, importId);
+        this.generations.bumpJournal(turn);
         return ok({ id, importId });
       })
       .immediate();
@@ -223,18 +224,18 @@ export class ManualEntries {
   }
 
   /** Deletes a manual row; an import left with no row goes with it (an empty undo would help nobody). */
-  remove(id: string): Result<{ id: string; importId: number; importRemoved: boolean }> {
+  remove(turn: WriteTx, id: string): Result<{ id: string; importId: number; importRemoved: boolean }> {
     const result = this.db
       .transaction((): Result<{ id: string; importId: number; importRemoved: boolean }> => {
         const found = this.lookup(id);
         if (!found.ok) return found;
         const importId = found.value.import_id;
-        this.transactions.delete(id);
+        this.transactions.delete(turn, id);
         const importRemoved = this.transactions.ofImport(importId).rows === 0;
-        if (importRemoved) this.imports.delete(importId);
-        else this.recount(importId);
-        this.accounts.deleteUnused();
-        this.generations.bumpJournal();
+        if (importRemoved) this.imports.delete(turn, importId);
+        else this.recount(turn, importId);
+        this.accounts.deleteUnused(turn);
+        this.generations.bumpJournal(turn);
         return ok({ id, importId, importRemoved });
       })
       .immediate();
@@ -243,7 +244,7 @@ export class ManualEntries {
   }
 
   /** The import's counts and report from the rows it holds now. */
-  private recount(importId: number): void {
+  private recount(turn: WriteTx, importId: number): void {
     const row = this.imports.byId(importId);
     if (row === null) return;
     const { rows, accountIds } = this.transactions.ofImport(importId);
@@ -265,6 +266,6 @@ export class ManualEntries {
       merged: [],
       mergedCount: 0,
     };
-    this.imports.recount({ id: importId, rows, imported: rows, report_json: JSON.stringify(record) });
+    this.imports.recount(turn, { id: importId, rows, imported: rows, report_json: JSON.stringify(record) });
   }
 }

@@ -39,6 +39,7 @@ import type {
   TransactionsPage,
   WithJournal,
 } from './values';
+import type { WriteTx } from '../../db/writes';
 
 export type * from './values';
 
@@ -95,10 +96,10 @@ export class JournalService {
     return this.index.snapshot().accounts;
   }
 
-  /** Parses and stores a file in one go (the CLI; the server parses and stores in two steps, see journal-worker.ts). */
-  importFile(request: ImportRequest): Result<ImportRecord> {
+  /** Parses and stores a file in the caller's transaction (tests, benches; the server and the CLI parse before their turn). */
+  importFile(turn: WriteTx, request: ImportRequest): Result<ImportRecord> {
     const parsed = this.parse(request);
-    return parsed.ok ? ok(this.storeParsed(parsed.value)) : parsed;
+    return parsed.ok ? ok(this.storeParsed(turn, parsed.value)) : parsed;
   }
 
   /** Parses a broker file; a file with any error is refused whole. */
@@ -130,7 +131,7 @@ export class JournalService {
   }
 
   /** Stores a parsed file as one import (one transaction: all rows or none). */
-  storeParsed({ result, filename }: ParsedImport): ImportRecord {
+  storeParsed(turn: WriteTx, { result, filename }: ParsedImport): ImportRecord {
     const notes: NotesInput = {
       skipped: result.skipped.map((s) => ({ line: s.line, reason: s.message })),
       skippedCount: result.skippedCount,
@@ -140,11 +141,12 @@ export class JournalService {
       merged: result.merged,
       mergedCount: result.mergedCount,
     };
-    return this.store(result.broker, result.source, result.transactions, result.rows, notes, filename);
+    return this.store(turn, result.broker, result.source, result.transactions, result.rows, notes, filename);
   }
 
-  /** Stores parsed rows as one import, all or nothing. Also used by the demo loader. */
+  /** Stores parsed rows as one import, all or nothing, in the caller's transaction. Also used by the demo loader. */
   store(
+    turn: WriteTx,
     broker: string,
     source: string,
     rows: readonly ParsedRow[],
@@ -157,17 +159,17 @@ export class JournalService {
     // A big import keeps its pages in a larger cache until the commit, then gives the memory back.
     setCacheSize(this.db, IMPORT_CACHE_KIB);
     const insertAll = this.db.transaction((): ImportRecord => {
-      const importId = this.importRows.insert({ broker, source, filename, created_at: createdAt, rows: rowCount, imported: 0, duplicates: 0, report_json: '{}' });
+      const importId = this.importRows.insert(turn, { broker, source, filename, created_at: createdAt, rows: rowCount, imported: 0, duplicates: 0, report_json: '{}' });
       const accounts = new Map<string, string>();
       const accountIds = new Map<string, string>();
-      const inserter = this.transactionRows.inserter();
+      const inserter = this.transactionRows.inserter(turn);
       for (const { transaction: tx } of rows) {
         const accountKey = `${tx.source}\u0000${tx.accountName}`;
         let accountId = accountIds.get(accountKey);
         if (accountId === undefined) {
           accountId = accountIdFor(tx.source, tx.accountName);
           accountIds.set(accountKey, accountId);
-          this.accountRows.insert({ id: accountId, name: tx.accountName, source: tx.source });
+          this.accountRows.insert(turn, { id: accountId, name: tx.accountName, source: tx.source });
           accounts.set(accountId, tx.accountName);
         }
         inserter.add(tx, { id: transactionIdFor(tx), importId, accountId, tradeDay: dayOf(tx.tradeDate) });
@@ -179,14 +181,14 @@ export class JournalService {
         notes,
         imported > 0 || rows.length === 0,
       );
-      this.importRows.finish({ id: importId, imported, duplicates: rows.length - imported, report_json: JSON.stringify(record) });
-      this.generations.bumpJournal();
+      this.importRows.finish(turn, { id: importId, imported, duplicates: rows.length - imported, report_json: JSON.stringify(record) });
+      this.generations.bumpJournal(turn);
       return record;
     });
     let record: ImportRecord;
     try {
-      // IMMEDIATE: the write lock is taken before anything is done, so a busy database fails at once, all clean.
-      record = insertAll.immediate();
+      // A savepoint in the caller's transaction: rolled back whole if a row fails, whatever the caller does next.
+      record = insertAll();
     } finally {
       setCacheSize(this.db, DEFAULT_CACHE_KIB);
       shrinkMemory(this.db);
@@ -206,14 +208,14 @@ export class JournalService {
   }
 
   /** Re-dates every transaction in a new journal time zone (the trade day is stored with each row). */
-  redate(timeZone: string): number {
+  redate(turn: WriteTx, timeZone: string): number {
     const dayOf = makeDayOf(timeZone);
     const rows = this.transactionRows.tradeDates();
     const changed = this.db
       .transaction(() => {
         let count = 0;
-        for (const row of rows) count += this.transactionRows.setTradeDay(row.id, dayOf(row.trade_date));
-        this.generations.bumpJournal();
+        for (const row of rows) count += this.transactionRows.setTradeDay(turn, row.id, dayOf(row.trade_date));
+        this.generations.bumpJournal(turn);
         return count;
       })
       .immediate();
@@ -222,15 +224,15 @@ export class JournalService {
   }
 
   /** Removes the transactions this import inserted (rows it found as duplicates stay with their first import). */
-  undoImport(id: number): Result<{ id: number; removed: number }> {
+  undoImport(turn: WriteTx, id: number): Result<{ id: number; removed: number }> {
     const result = this.db
       .transaction((): Result<{ id: number; removed: number }> => {
         // Decided before anything is written: a refusal commits an empty transaction.
         if (!this.importRows.exists(id)) return failure({ kind: 'not-found', what: 'import', id });
-        const removed = this.transactionRows.deleteByImport(id);
-        this.importRows.delete(id);
-        this.accountRows.deleteUnused();
-        this.generations.bumpJournal();
+        const removed = this.transactionRows.deleteByImport(turn, id);
+        this.importRows.delete(turn, id);
+        this.accountRows.deleteUnused(turn);
+        this.generations.bumpJournal(turn);
         return ok({ id, removed });
       })
       .immediate();

@@ -8,16 +8,17 @@
 import type { Database } from 'better-sqlite3';
 import { markPosition, type UnderlyingMarks } from '../../../src-shared/journal/book';
 import type { OpenPosition } from '../../../src-shared/journal/index';
-import type { Transaction } from '../../../src-shared/journal/model';
+import type { Account, Transaction } from '../../../src-shared/journal/model';
 import { queryTrades, tradeStats, type StatsRow, type TradeGroup, type TradeQuery } from '../../../src-shared/journal/trade-stats';
 import { entryLookupFromMarks } from '../../../src-shared/journal/trade-metrics';
-import { buildTrades, type Trade, type TradeBook } from '../../../src-shared/journal/trades';
+import { buildTrades, tradeTimeline, type TimelineEntry, type Trade, type TradeBook } from '../../../src-shared/journal/trades';
 import { AnnotationsRepository, type Annotation, type AnnotationKind } from '../../db/annotations';
 import { Generations } from '../../db/generations';
 import type { JournalBook } from './book';
 import type { JournalIndex } from './ledger-index';
 import type { Pagination, WithJournal } from './values';
 import { failure, ok, type Result } from '../result';
+import type { WriteTx } from '../../db/writes';
 
 export interface TradesSettings {
   timeZone: string;
@@ -54,6 +55,12 @@ export interface TradesResult {
   currency: string;
   trades: TradeRow[];
   pagination: Pagination;
+}
+
+export interface TradeDetailResult {
+  currency: string;
+  row: TradeRow;
+  timeline: TimelineEntry[];
 }
 
 export interface StatsResult {
@@ -172,6 +179,31 @@ export class JournalTrades {
     const taggedIds = tag === undefined ? undefined : (notes.byTag.get(normalizeTag(tag)) ?? new Set<string>());
     const page = queryTrades(built.book, { ...query, ...(taggedIds === undefined ? {} : { taggedIds }) });
     const { accounts, demo } = this.index.snapshot();
+    const rowOf = this.rowMaker(built, notes, accounts);
+    return ok({ currency: this.settings().reportingCurrency, trades: page.trades.map(rowOf), pagination: page.pagination, accounts, demo });
+  }
+
+  /** One trade by its id (any case) as the list shows it, with its timeline: each of its rows, in order; or a 404. */
+  trade(id: string): Result<WithJournal<TradeDetailResult>> {
+    const known = this.resolve('trade', id);
+    if (!known.ok) return known;
+    const built = this.tradeBook();
+    const trade = built.book.byId.get(known.value);
+    if (trade === undefined) return failure({ kind: 'not-found', what: 'trade', id });
+    const { accounts, demo } = this.index.snapshot();
+    const row = this.rowMaker(built, this.notesNow().trade, accounts)(trade);
+    // Inferred expirations are not rows of the file: the complete ledger holds them.
+    const inferred = new Map(this.book.ledgerAt(Number.POSITIVE_INFINITY).inferred.map((item) => [item.transaction.id, item.transaction]));
+    const rows = new Map(this.index.byIds(trade.legs.map((leg) => leg.txId).filter((txId) => !inferred.has(txId))).map((tx) => [tx.id, tx]));
+    for (const leg of trade.legs) {
+      const tx = inferred.get(leg.txId);
+      if (tx !== undefined) rows.set(tx.id, tx);
+    }
+    return ok({ currency: this.settings().reportingCurrency, row, timeline: tradeTimeline(trade, rows), accounts, demo });
+  }
+
+  /** A trade as answered (the list's rows and the detail's are one): its note and tags, and an open one marked now. */
+  private rowMaker(built: Built, notes: Notes, accounts: readonly Account[]): (trade: Trade) => TradeRow {
     const names = new Map(accounts.map((a) => [a.id, a.name]));
     const marks = new Map<string, UnderlyingMarks | null>();
     const marksOf = (underlying: string) => {
@@ -182,7 +214,7 @@ export class JournalTrades {
       }
       return found;
     };
-    const rows = page.trades.map((trade): TradeRow => {
+    return (trade) => {
       const annotation = notes.byId.get(trade.id);
       const unrealizedMinor = trade.status === 'open' ? this.unrealized(trade, built, marksOf) : null;
       const total = trade.pnlMinor === null || unrealizedMinor === null ? null : trade.pnlMinor + unrealizedMinor;
@@ -195,8 +227,7 @@ export class JournalTrades {
         returnOnCollateral: trade.status === 'open' ? (total === null ? null : ratio(total, trade.collateralMinor)) : trade.returnOnCollateral,
         pctOfMaxProfit: trade.status === 'open' ? (total === null ? null : ratio(total, trade.maxProfitMinor)) : trade.pctOfMaxProfit,
       };
-    });
-    return ok({ currency: this.settings().reportingCurrency, trades: rows, pagination: page.pagination, accounts, demo });
+    };
   }
 
   /**
@@ -245,11 +276,11 @@ export class JournalTrades {
   }
 
   /** Sets a note and tags (inside the caller's write transaction); an empty note without tags removes them. */
-  annotate(kind: AnnotationKind, id: string, input: AnnotationInput): AnnotationResult {
+  annotate(turn: WriteTx, kind: AnnotationKind, id: string, input: AnnotationInput): AnnotationResult {
     const updatedAt = new Date(this.nowMs()).toISOString();
     const tags = [...new Set(input.tags.map(normalizeTag))].filter((tag) => tag !== '').sort();
     const note = input.note.trim() === '' ? '' : input.note;
-    this.annotations.put(kind, id, note, tags, updatedAt);
+    this.annotations.put(turn, kind, id, note, tags, updatedAt);
     const stored = this.annotations.get(kind, id);
     return { kind, id, note: stored?.note ?? '', tags: stored?.tags ?? [], updatedAt: stored?.updatedAt ?? null };
   }

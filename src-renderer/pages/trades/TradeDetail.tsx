@@ -1,18 +1,72 @@
 /**
  * One trade: its figures, its entry against the dealers' levels (and on their map when a snapshot at entry exists),
- * its legs in the order they were booked (its timeline), and its note and tags, editable (PUT …/annotation).
+ * its timeline (GET /journal/trades/{id}: each row in the order it was booked, with its price, the cash booked on the
+ * trade's units and the realized P&L so far; the list row's legs until it arrives), and its note and tags, editable
+ * (PUT …/annotation).
  */
-import type { TradeJson } from '../../../src-shared/api/schemas';
+import type { TimelineEntryJson, TradeJson } from '../../../src-shared/api/schemas';
 import { Badge, DataTable, Money, num, Panel, Stat } from '../../components/ui';
 import { fmtDateTime, fmtDte, fmtMoney, fmtNumber, fmtPct, fmtPrice, fmtSymbol, typeLabel } from '../../format';
-import { routeHash } from '../../hooks';
+import { routeHash, useApi, useAsync } from '../../hooks';
 import { AnnotationEditor } from './AnnotationEditor';
 import { EntryOnMap } from './EntryOnMap';
 import { entryPlaceText, STRATEGY_LABELS } from './labels';
 
 const orDash = (value: number | null, currency: string) => (value === null ? '—' : fmtMoney(value, currency));
+const ROLE_WORDS = { entry: 'Entry', open: 'Opened', close: 'Closed' } as const;
+/** 0: the first structure; n: the n-th rolled into the trade. */
+const structureText = (roll: number) => (roll === 0 ? 'first' : `roll ${roll}`);
+
+/** The timeline's rows; the list row's legs (no price, cash or running P&L) until the detail has answered. */
+function Timeline({ trade, timeline, currency }: { trade: TradeJson; timeline: TimelineEntryJson[] | null; currency: string }) {
+  const rolled = trade.rolls > 0 || trade.legs.some((leg) => leg.role === 'open');
+  return (
+    <DataTable
+      testId="trade-legs"
+      columns={[
+        'Date',
+        { label: 'Role', hide: 'mid' },
+        ...(rolled ? [{ label: 'Structure', hide: 'mid' as const, title: 'first: the trade’s first structure; roll n: the n-th rolled into it' }] : []),
+        { label: 'Type', hide: 'mid' },
+        'Symbol',
+        num('Qty'),
+        num('Price', 'Per share, as the row reads', 'lo'),
+        num('Cash', 'Booked on the trade’s units, commission and fees included (+ received, − paid)', 'lo'),
+        num('Realized'),
+        num('P&L so far', 'The trade’s realized P&L after this row', 'mid'),
+      ]}
+    >
+      {(timeline ?? trade.legs.map((leg) => ({ ...leg, tradeDate: null, roll: null, price: null, cash: null, costs: null, rowQuantity: null, runningRealizedPL: null }))).map((row, index) => (
+        <tr key={`${row.transactionId}-${index}`} data-testid="timeline-row">
+          <td className="num">
+            {row.date}
+            {/* The time goes on narrow windows: the key columns (what, how many, its P&L) stay in view. */}
+            {row.tradeDate !== null && <span className="col-mid"> {fmtDateTime(row.tradeDate).slice(11)}</span>}
+          </td>
+          <td className="col-mid">{ROLE_WORDS[row.role]}</td>
+          {rolled && <td className="col-mid">{row.roll === null ? '' : structureText(row.roll)}</td>}
+          <td className="col-mid">{typeLabel(row.type)}</td>
+          <td className="sym">{fmtSymbol(row.symbol)}</td>
+          <td className="num" title={row.rowQuantity !== null && row.rowQuantity !== row.quantity ? `of a row of ${fmtNumber(row.rowQuantity, 0)} shared with another trade` : undefined}>
+            {fmtNumber(row.quantity, 0)}
+            {row.rowQuantity !== null && row.rowQuantity !== row.quantity && <span className="muted small"> of {fmtNumber(row.rowQuantity, 0)}</span>}
+          </td>
+          <td className="num col-lo">{row.price === null ? '' : row.price.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 4 })}</td>
+          <td className="num col-lo">{row.cash === null ? '' : <Money value={row.cash} currency={currency} colored={false} />}</td>
+          <td className="num">{row.realizedPL === null ? '' : <Money value={row.realizedPL} currency={currency} />}</td>
+          <td className="num col-mid" data-testid="timeline-running">
+            {row.runningRealizedPL === null ? '' : <Money value={row.runningRealizedPL} currency={currency} />}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
+  );
+}
 
 export function TradeDetail({ trade, currency, onClose, onSaved }: { trade: TradeJson; currency: string; onClose: () => void; onSaved: () => void }) {
+  const api = useApi();
+  // Read again when the list row changes (a note saved, a reload): the detail is the same row plus its timeline.
+  const detail = useAsync((signal) => api.trade(trade.id, signal), [api, trade]);
   const levels = trade.levelsAtEntry;
   const place = entryPlaceText(trade);
   const total = trade.pnl === null ? null : trade.pnl + (trade.unrealizedPL ?? 0);
@@ -79,19 +133,8 @@ export function TradeDetail({ trade, currency, onClose, onSaved }: { trade: Trad
           )}
           {trade.entrySnapshot !== null && <EntryOnMap trade={trade} />}
         </section>
-        <h3 className="subhead">Legs</h3>
-        <DataTable testId="trade-legs" columns={['Date', { label: 'Role', hide: 'mid' }, { label: 'Type', hide: 'mid' }, 'Symbol', num('Qty'), num('Realized')]}>
-          {trade.legs.map((leg, index) => (
-            <tr key={`${leg.transactionId}-${index}`}>
-              <td className="num">{leg.date}</td>
-              <td className="col-mid">{leg.role === 'entry' ? 'Entry' : leg.role === 'open' ? 'Opened' : 'Closed'}</td>
-              <td className="col-mid">{typeLabel(leg.type)}</td>
-              <td className="sym">{fmtSymbol(leg.symbol)}</td>
-              <td className="num">{fmtNumber(leg.quantity, 0)}</td>
-              <td className="num">{leg.realizedPL === null ? '' : <Money value={leg.realizedPL} currency={currency} />}</td>
-            </tr>
-          ))}
-        </DataTable>
+        <h3 className="subhead">Timeline</h3>
+        <Timeline trade={trade} timeline={detail.data?.trade.id === trade.id ? detail.data.timeline : null} currency={currency} />
         <h3 className="subhead">Note and tags</h3>
         <AnnotationEditor kind="trades" id={trade.id} note={trade.note} tags={trade.tags} onSaved={onSaved} />
       </div>

@@ -65,7 +65,7 @@ describe('exposure caches keyed on the snapshots', () => {
     // Another process (the CLI) stores a newer snapshot through its own connection.
     const other = new Database(join(server.dataDir, 'strikebook.db'));
     try {
-      const result = new ExposureService(other, () => DEFAULT_SETTINGS, systemClock, new WriteQueue(other)).ingest(chain('2099-11-20T16:00:00Z'));
+      const result = await new ExposureService(other, () => DEFAULT_SETTINGS, systemClock, new WriteQueue(other)).ingest({ snapshot: chain('2099-11-20T16:00:00Z') });
       expect(result.ok).toBe(true);
     } finally {
       other.close();

@@ -24,6 +24,7 @@ import { manualClock } from '../../clock';
 import { BROKER_FIXTURES_SHARED } from '../../paths';
 import { cutBefore, daysByLine } from './cut-csv';
 import { openingRow, storeManualRows } from './manual-rows';
+import { writeNow } from '../../../src-main/db/writes';
 
 const present = existsSync(BROKER_FIXTURES_SHARED);
 if (!present) console.warn(`skipping the cut-history class test: ${BROKER_FIXTURES_SHARED} is absent`);
@@ -49,7 +50,7 @@ function journalOf(text: string): Journal {
   const { db } = openDatabase(':memory:');
   const settings = { ...DEFAULT_SETTINGS };
   const service = new JournalService(db, () => settings, manualClock('2100-01-01T00:00:00Z'));
-  const imported = service.importFile({ text });
+  const imported = writeNow(db, (turn) => service.importFile(turn, { text }));
   if (!imported.ok) throw new Error(`import refused: ${JSON.stringify(imported.error).slice(0, 400)}`);
   return {
     db,

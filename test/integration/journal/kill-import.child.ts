@@ -9,6 +9,7 @@ import { systemClock } from '../../../src-main/clock';
 import { openDataFolder } from '../../../src-main/context';
 import { JournalService } from '../../../src-main/services/journal/service';
 import type { ParsedRow } from '../../../src-main/importers/types';
+import { writeNow } from '../../../src-main/db/writes';
 
 const dataDir = process.argv[2];
 if (dataDir === undefined) throw new Error('usage: kill-import.child.ts <dataDir>');
@@ -28,6 +29,6 @@ const pausing: ParsedRow[] = Object.assign([...rows], {
     }
   },
 });
-journal.store('generic', 'generic-csv', pausing, rows.length, NO_NOTES, 'big.csv');
+writeNow(folder.db, (turn) => journal.store(turn, 'generic', 'generic-csv', pausing, rows.length, NO_NOTES, 'big.csv'));
 process.stdout.write('done\n');
 folder.db.close();

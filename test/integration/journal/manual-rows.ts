@@ -10,22 +10,23 @@ import { TransactionsRepository } from '../../../src-main/db/transactions';
 import { transactionIdFor } from '../../../src-main/services/journal/service';
 import type { ImportedTransaction } from '../../../src-shared/journal/model';
 import { makeDayOf } from '../../../src-shared/zone';
+import { writeNow } from '../../../src-main/db/writes';
 
 /** Stores `rows` (source set to `manual`) in the account `accountId`, as one import; the journal sees a new generation. */
 export function storeManualRows(db: Database, accountId: string, rows: readonly ImportedTransaction[], timeZone = 'America/New_York'): void {
   const imports = new ImportsRepository(db);
   const transactions = new TransactionsRepository(db);
   const dayOf = makeDayOf(timeZone);
-  db.transaction(() => {
-    const importId = imports.insert({ broker: 'manual', source: 'manual', filename: null, created_at: new Date(0).toISOString(), rows: rows.length, imported: 0, duplicates: 0, report_json: '{}' });
-    const inserter = transactions.inserter();
+  writeNow(db, (turn) => {
+    const importId = imports.insert(turn, { broker: 'manual', source: 'manual', filename: null, created_at: new Date(0).toISOString(), rows: rows.length, imported: 0, duplicates: 0, report_json: '{}' });
+    const inserter = transactions.inserter(turn);
     for (const row of rows) {
       const tx = { ...row, source: 'manual' };
       inserter.add(tx, { id: transactionIdFor(tx), importId, accountId, tradeDay: dayOf(tx.tradeDate) });
     }
-    imports.finish({ id: importId, imported: inserter.finish(), duplicates: 0, report_json: '{}' });
-    new Generations(db).bumpJournal();
-  }).immediate();
+    imports.finish(turn, { id: importId, imported: inserter.finish(), duplicates: 0, report_json: '{}' });
+    new Generations(db).bumpJournal(turn);
+  });
 }
 
 /** A manual opening of `quantity` (signed: + long, − short) at `price` per share, dated `tradeDate`. */

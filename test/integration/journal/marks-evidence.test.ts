@@ -58,8 +58,8 @@ describe('marks with an age, expiry evidence, unmatched closes', () => {
   it('imports the journal and two snapshots: Monday 17 June 16:30 and Tuesday 25 June 16:30 New York', async () => {
     const imported = await app.request({ method: 'POST', url: '/v1/imports?broker=generic', headers: { 'content-type': 'text/csv' }, payload: JOURNAL });
     expect(imported.statusCode, imported.body).toBe(201);
-    expect(app.ctx.exposure.ingest(snapshot('2024-06-17T20:30:00Z', 52, [0.1, 0.2], [0.3, 0.4])).ok).toBe(true);
-    expect(app.ctx.exposure.ingest(snapshot('2024-06-25T20:30:00Z', 58, [0, 0.05], [2.9, 3.1])).ok).toBe(true);
+    expect((await app.ctx.exposure.ingest({ snapshot: snapshot('2024-06-17T20:30:00Z', 52, [0.1, 0.2], [0.3, 0.4]) })).ok).toBe(true);
+    expect((await app.ctx.exposure.ingest({ snapshot: snapshot('2024-06-25T20:30:00Z', 58, [0, 0.05], [2.9, 3.1]) })).ok).toBe(true);
   });
 
   it('marks from a snapshot two trading days old (Juneteenth closed): values and totals by hand', async () => {
@@ -109,7 +109,7 @@ describe('marks with an age, expiry evidence, unmatched closes', () => {
 
   it('a snapshot within one trading day decides, from the instant it was quoted', async () => {
     // Monday 24 June 10:00 New York, spot 57: the 45 put expired worthless, the 55 call is in the money.
-    expect(app.ctx.exposure.ingest(snapshot('2024-06-24T14:00:00Z', 57, [0, 0.05], [1.9, 2.1])).ok).toBe(true);
+    expect((await app.ctx.exposure.ingest({ snapshot: snapshot('2024-06-24T14:00:00Z', 57, [0, 0.05], [1.9, 2.1]) })).ok).toBe(true);
     const book = await app.get<PositionsResponseT>(`/v1/journal/positions?accountId=${await accountId('Book')}&asOf=2024-06-26`);
     expect(book.body.inferredExpirations).toMatchObject([{ symbol: 'XYZ240621P00045000', quantity: 1, tradeDate: '2024-06-21T20:00:00.000Z', spot: 57 }]);
     expect(book.body.needsAttention.map((n) => [n.kind, n.reason, n.symbol, n.spot])).toEqual([['in_the_money', 'in-the-money', 'XYZ240621C00055000', 57]]);

@@ -162,7 +162,7 @@ describe('reading a lake back', () => {
     const integerStrikes = contractsColumns(head, chain.contracts.map((c) => ({ ...c, strike: Math.round(c.strike) })), { dte: none, delta: none, gamma: none });
     writeFileSync(join(lake, 'contracts', 'int-strikes.parquet'), buildParquet(narrow, integerStrikes, { ...meta, table: 'contracts', rows: chain.contracts.length }));
     await withApp([], async (target) => {
-      const result = await importLake(lake, { ingest: (s) => target.ctx.exposure.ingest(s), retention: () => 20 });
+      const result = await importLake(lake, { ingest: (s) => target.ctx.exposure.ingest({ snapshot: s }), retention: () => 20 });
       if (!result.ok) throw new Error(JSON.stringify(result.error));
       summary = result.value;
       listed = (await target.get<SnapshotsResponseT>('/v1/snapshots?symbol=AAPL')).body;
@@ -188,7 +188,7 @@ describe('reading a lake back', () => {
   });
 
   it('refuses a path that is no folder, and a folder without Parquet files', async () => {
-    const target = { ingest: () => ({ ok: false as const, error: { kind: 'not-found' as const, what: 'chain' as const, id: 0 } }), retention: () => 20 };
+    const target = { ingest: () => Promise.resolve({ ok: false as const, error: { kind: 'not-found' as const, what: 'chain' as const, id: 0 } }), retention: () => 20 };
     const missing = await importLake(join(lake, 'nope'), target);
     expect(missing.ok ? null : missing.error.kind).toBe('invalid-request');
     const empty = await importLake(folders.make('strikebook-empty-'), target);

@@ -98,7 +98,7 @@ describe('the Parquet lake', () => {
     source = await buildTestApp({ overrides: { rate: RATE } });
     for (const chain of chains) storeChain(source.ctx, chain);
     for (const fixture of real) {
-      const stored = source.ctx.exposure.ingestText(readChain(fixture.file), {});
+      const stored = await source.ctx.exposure.ingest({ file: readChain(fixture.file), options: {} });
       if (!stored.ok) throw new Error(`${fixture.file} refused`);
     }
     const transactions = demoTransactions(DEMO_JOURNAL_SEED, '2026-11-20');
@@ -270,7 +270,7 @@ describe('the Parquet lake', () => {
   it('export → import into a fresh data folder: the same /gex answers, snapshot for snapshot', async () => {
     const target = await buildTestApp({ overrides: { rate: RATE } });
     try {
-      const imported = await importLake(lake, { ingest: (s) => target.ctx.exposure.ingest(s), retention: () => 20 });
+      const imported = await importLake(lake, { ingest: (s) => target.ctx.exposure.ingest({ snapshot: s }), retention: () => 20 });
       if (!imported.ok) throw new Error(JSON.stringify(imported.error));
       expect(imported.value.refused).toEqual([]);
       expect(imported.value.snapshots).toEqual({ found: first.snapshots.total, stored: first.snapshots.total, alreadyStored: 0, beyondRetention: 0 });
@@ -290,7 +290,7 @@ describe('the Parquet lake', () => {
           }
         }
       }
-      const again = await importLake(lake, { ingest: (s) => target.ctx.exposure.ingest(s), retention: () => 20 });
+      const again = await importLake(lake, { ingest: (s) => target.ctx.exposure.ingest({ snapshot: s }), retention: () => 20 });
       expect(again.ok && again.value.snapshots.alreadyStored, 'a second import stores nothing').toBe(first.snapshots.total);
     } finally {
       await target.close();

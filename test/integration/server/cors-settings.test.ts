@@ -132,7 +132,7 @@ describe('GET /v1/settings', () => {
   it('shows the settings of its schema and the data folder, never another row of the settings table (a later version\'s, a hand-written one)', async () => {
     const dataDir = tempDir();
     const first = await buildTestApp({ dataDir });
-    new SettingsRepository(first.ctx.db).save([{ key: 'licenseKey', value: '"do-not-show"' }]);
+    await first.ctx.writes.run((turn) => new SettingsRepository(first.ctx.db).save(turn, [{ key: 'licenseKey', value: '"do-not-show"' }]));
     await first.close();
     const again = await buildTestApp({ dataDir });
     try {

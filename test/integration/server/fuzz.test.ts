@@ -87,6 +87,7 @@ const PATHS = [
   '/v1/journal/campaigns',
   '/v1/journal/campaigns/acc_x:USD:AMD:2024-01-02',
   '/v1/journal/trades',
+  '/v1/journal/trades/tx_nope',
   '/v1/journal/stats',
   '/v1/gex',
   '/v1/vanna',

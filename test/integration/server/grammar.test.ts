@@ -34,6 +34,7 @@ const BASE: Record<string, { query?: Record<string, string>; path?: Record<strin
   'GET /v1/journal/campaigns': {},
   'GET /v1/journal/campaigns/{id}': { path: { id: 'nope' } },
   'GET /v1/journal/trades': {},
+  'GET /v1/journal/trades/{id}': { path: { id: 'tx_nope' } },
   'GET /v1/journal/stats': {},
   'GET /v1/imports': {},
   'DELETE /v1/imports/{id}': { path: { id: '987654' } },

@@ -88,6 +88,7 @@ const REQUESTS: Record<string, { path: string; query?: string; body?: string; ty
   'PUT /v1/journal/transactions/{id}': { path: '/v1/journal/transactions/mtx_nope', body: '{"account":"A","type":"DEPOSIT","amount":1,"date":"2024-01-02"}', type: 'application/json' },
   'DELETE /v1/journal/transactions/{id}': { path: '/v1/journal/transactions/mtx_nope' },
   'GET /v1/journal/trades': { path: '/v1/journal/trades', query: 'status=closed&limit=5' },
+  'GET /v1/journal/trades/{id}': { path: '/v1/journal/trades/tx_nope' },
   'GET /v1/journal/stats': { path: '/v1/journal/stats', query: 'groupBy=zoneAtEntry' },
   // Notes on a trade and a campaign the journal does not have: 404, nothing written.
   'PUT /v1/journal/trades/{id}/annotation': { path: '/v1/journal/trades/tx_nope/annotation', body: '{"note":"n","tags":[]}', type: 'application/json' },
