@@ -85,4 +85,23 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Branded money (docs/conventions.md §Money): a plain number becomes Minor or Cents only in money.ts's
+    // constructors and at the database's row mapping; elsewhere a cast would hide the very mix-up the brand is for.
+    files: ['**/*.{ts,tsx}'],
+    ignores: ['src-shared/money.ts', 'src-main/db/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          'TSAsExpression > TSTypeReference[typeName.name=/^(Minor|Cents|MinorFields)$/]',
+          'TSAsExpression > TSUnionType > TSTypeReference[typeName.name=/^(Minor|Cents|MinorFields)$/]',
+          'TSTypeAssertion > TSTypeReference[typeName.name=/^(Minor|Cents|MinorFields)$/]',
+        ].map((selector) => ({
+          selector,
+          message: 'No `as Minor`/`as Cents` outside src-shared/money.ts and src-main/db: make money with toMinor, parseMoneyMinor, the branded sums, or asMinor at a hot loop\'s edge (docs/conventions.md §Money).',
+        })),
+      ],
+    },
+  },
 );

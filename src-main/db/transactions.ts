@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { TRANSACTION_TYPES, type ImportedTransaction, type OptionRight, type Transaction, type TransactionType } from '../../src-shared/journal/model';
 import { Sql, sql, Table, type SqlValue } from './sql';
+import type { Minor } from '../../src-shared/money';
 import type { WriteTx } from './writes';
 
 /** A row of `transactions` (migration 002). Money in integer minor units; booleans as 0/1. */
@@ -140,11 +141,11 @@ export function toTransaction(row: LedgerRow & Partial<Pick<TransactionRow, 'des
     strike: row.strike,
     right: row.right,
     quantity: row.quantity,
-    priceMinor: row.price_minor,
+    priceMinor: row.price_minor as Minor,
     multiplier: row.multiplier,
-    amountMinor: row.amount_minor,
-    commissionMinor: row.commission_minor,
-    feesMinor: row.fees_minor,
+    amountMinor: row.amount_minor as Minor,
+    commissionMinor: row.commission_minor as Minor,
+    feesMinor: row.fees_minor as Minor,
     currency: intern(row.currency),
     tradeDate: row.trade_date,
     tradeDay: intern(row.trade_day),

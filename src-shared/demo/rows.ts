@@ -5,6 +5,7 @@
 import { occSymbol, type ImportedTransaction, type OptionRight, type TransactionType } from '../journal/model';
 import { addDays, dayOfWeek, isoInstant } from '../calendar';
 import { NEW_YORK, zonedTimeToMs } from '../zone';
+import { asMinor } from '../money';
 
 /** Standard normal CDF (Abramowitz–Stegun 26.2.17, |error| < 7.5e-8). */
 function normCdf(x: number): number {
@@ -66,11 +67,12 @@ export function row(account: string, source: string, currency: string, id: strin
     strike: input.option?.strike ?? null,
     right: input.option?.right ?? null,
     quantity: input.quantity,
-    priceMinor: input.priceMinor,
+    // The demo's figures are hand-made counts of minor units: branded here, where they become transactions.
+    priceMinor: asMinor(input.priceMinor),
     multiplier,
-    amountMinor: input.amountMinor ?? sign * gross - input.commissionMinor - input.feesMinor,
-    commissionMinor: input.commissionMinor,
-    feesMinor: input.feesMinor,
+    amountMinor: asMinor(input.amountMinor ?? sign * gross - input.commissionMinor - input.feesMinor),
+    commissionMinor: asMinor(input.commissionMinor),
+    feesMinor: asMinor(input.feesMinor),
     currency,
     tradeDate: input.tradeDate,
     orderId: input.orderId,

@@ -10,6 +10,7 @@ import type { PreparedChain, PreparedExpiration } from './prepare';
 import { gexLevels, strikeTotals, usableContracts } from './gex';
 import { profileRoot } from './sweep';
 import { quoteDate } from './prepare';
+import type { GammaShares } from './units';
 
 /** |total| must reach this fraction of Σ|netGEX| for a zone change to count. */
 export const FLIP_DEAD_BAND = 0.02;
@@ -85,9 +86,9 @@ export interface ScopeOutcome {
 export interface ScopeView {
   zone: GammaZone;
   /** Σ netGEX in shares per $1. */
-  totalShares: number;
+  totalShares: GammaShares;
   /** Σ |netGEX| over strikes, in shares per $1. */
-  absoluteShares: number;
+  absoluteShares: GammaShares;
   callWallStrike: number | null;
   putWallStrike: number | null;
   /** Current call-side / put-side gamma per strike (shares per $1; 0 for a strike without open interest). */

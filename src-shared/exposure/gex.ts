@@ -4,6 +4,7 @@
 import type { Formula } from '../api/constants';
 import type { PreparedChain, PreparedExpiration } from './prepare';
 import { flipStatusOf, nearestRoot, profileWithRoots, type FlipStatus, type SweepResult } from './sweep';
+import { gammaShares, inFormula, type GammaShares, type GexInFormula } from './units';
 
 export const DEFAULT_EXPIRATIONS_COUNT = 3;
 
@@ -45,7 +46,7 @@ export interface Wall {
 export interface GexResult {
   symbol: string;
   stockPrice: number;
-  totalGEX: number;
+  totalGEX: GexInFormula;
   gammaZone: 'positive' | 'negative';
   gammaInflection: number | null;
   /** Sign changes of the gamma profile on [0.8S, 1.2S]: one (`ok`), several (`multiple`), none. */
@@ -214,9 +215,9 @@ export function pickLevel(
 
 export interface GexLevels {
   /** Σ netGEX in shares per $1. */
-  totalShares: number;
+  totalShares: GammaShares;
   /** Σ |netGEX| in shares per $1 (the dead band's reference). */
-  absoluteShares: number;
+  absoluteShares: GammaShares;
   callWallIndex: number | null;
   putWallIndex: number | null;
 }
@@ -232,7 +233,7 @@ export function gexLevels(chain: PreparedChain, totals: StrikeTotals): GexLevels
   // A side is empty when no strike has a non-zero value on it (e.g. every call has OI = 0 or no usable IV).
   const callWallIndex = pickLevel(chain.strikes, totals.call, totals.present, chain.spot, (v) => v > 0, (a, b) => a > b);
   const putWallIndex = pickLevel(chain.strikes, totals.put, totals.present, chain.spot, (v) => v < 0, (a, b) => a < b);
-  return { totalShares, absoluteShares, callWallIndex, putWallIndex };
+  return { totalShares: gammaShares(totalShares), absoluteShares: gammaShares(absoluteShares), callWallIndex, putWallIndex };
 }
 
 /** Days to expiry bounds of a /gex scope (`maxDte: 0` = 0DTE alone; `minDte: 1` = all but 0DTE). */
@@ -329,7 +330,7 @@ export function computeGex(chain: PreparedChain, scope: GexScope): GexResult {
   return {
     symbol: chain.symbol,
     stockPrice: chain.spot,
-    totalGEX: levels.totalShares * factor,
+    totalGEX: inFormula(levels.totalShares, factor),
     gammaZone: levels.totalShares >= 0 ? 'positive' : 'negative',
     gammaInflection,
     flipStatus,

@@ -9,8 +9,12 @@ import { monthRange, weekRange } from '../calendar';
 import { dateOfQuery as journalDate } from '../zone';
 import type { CurrencyDays, DayAgg, Ledger, SymbolAgg } from './ledger';
 import { emptyTotals, TOTAL_FIELDS, type Totals } from './periods';
+import { minorFields, asMinor, type Minor, type MinorFields } from '../money';
 
 export type { Totals } from './periods';
+
+/** A period's sums as the queries hand them out: the money fields branded (the day buckets keep plain numbers). */
+export type TotalsResult = MinorFields<Totals>;
 
 export interface PerformanceQuery {
   period: 'weekly' | 'monthly';
@@ -33,8 +37,8 @@ function addTotals(into: Totals, agg: DayAgg): void {
 }
 
 /** totalPL of a day (or any totals): realized + dividends + interest − standalone fees. */
-export function dayTotalMinor(agg: Pick<DayAgg, 'optionsPLMinor' | 'stockPLMinor' | 'dividendsMinor' | 'interestMinor' | 'feesMinor'>): number {
-  return agg.optionsPLMinor + agg.stockPLMinor + agg.dividendsMinor + agg.interestMinor - agg.feesMinor;
+export function dayTotalMinor(agg: Pick<DayAgg, 'optionsPLMinor' | 'stockPLMinor' | 'dividendsMinor' | 'interestMinor' | 'feesMinor'>): Minor {
+  return asMinor(agg.optionsPLMinor + agg.stockPLMinor + agg.dividendsMinor + agg.interestMinor - agg.feesMinor);
 }
 
 /** A day shows in byDay / calendar when something that the summary counts happened on it. */
@@ -77,28 +81,28 @@ function rangeTotals(series: CurrencyDays | undefined, from: string, to: string)
 /** A day of a period that counts (see isActiveDay): its total P&L, realized, premiums and trades. */
 export interface DayResult {
   date: string;
-  plMinor: number;
-  realizedMinor: number;
-  premiumsMinor: number;
+  plMinor: Minor;
+  realizedMinor: Minor;
+  premiumsMinor: Minor;
   trades: number;
 }
 
 /** The totals of every currency but the reporting one, for those with activity in the range. */
-function otherCurrencies(ledger: Ledger, from: string, to: string): Record<string, Totals> {
-  const byCurrency: Record<string, Totals> = {};
+function otherCurrencies(ledger: Ledger, from: string, to: string): Record<string, TotalsResult> {
+  const byCurrency: Record<string, TotalsResult> = {};
   for (const currency of ledger.currencies) {
     if (currency === ledger.reportingCurrency) continue;
     const other = rangeTotals(ledger.byCurrency.get(currency), from, to);
-    if (other.any) byCurrency[currency] = other.totals;
+    if (other.any) byCurrency[currency] = minorFields(other.totals);
   }
   return byCurrency;
 }
 
 /** A symbol's totals over a period (the summable part of its days). */
-export interface SymbolResult extends SymbolAgg {
+export interface SymbolResult extends MinorFields<SymbolAgg> {
   symbol: string;
   /** totalPL of the symbol: realized + dividends + interest − standalone fees. */
-  plMinor: number;
+  plMinor: Minor;
 }
 
 /** One period (a week, a month, a custom range) in the reporting currency, with the other currencies apart. */
@@ -106,12 +110,12 @@ export interface PeriodResult {
   from: string;
   to: string;
   currency: string;
-  totals: Totals;
+  totals: TotalsResult;
   byDay: DayResult[];
   /** Largest |P&L| first, then by symbol. */
   bySymbol: SymbolResult[];
   /** Other currencies with activity in the period, never mixed into `totals`. */
-  byCurrency: Record<string, Totals>;
+  byCurrency: Record<string, TotalsResult>;
 }
 
 function periodOf(ledger: Ledger, from: string, to: string): PeriodResult {
@@ -122,7 +126,7 @@ function periodOf(ledger: Ledger, from: string, to: string): PeriodResult {
   eachDay(reporting, from, to, (agg) => {
     addTotals(totals, agg);
     if (isActiveDay(agg)) {
-      byDay.push({ date: agg.day, plMinor: dayTotalMinor(agg), realizedMinor: agg.optionsPLMinor + agg.stockPLMinor, premiumsMinor: agg.premiumsMinor, trades: agg.trades });
+      byDay.push({ date: agg.day, plMinor: dayTotalMinor(agg), realizedMinor: asMinor(agg.optionsPLMinor + agg.stockPLMinor), premiumsMinor: asMinor(agg.premiumsMinor), trades: agg.trades });
     }
     for (const [symbol, row] of agg.symbols) {
       const sum = symbols.get(symbol);
@@ -130,9 +134,9 @@ function periodOf(ledger: Ledger, from: string, to: string): PeriodResult {
       else symbols.set(symbol, { ...row });
     }
   });
-  const bySymbol: SymbolResult[] = [...symbols].map(([symbol, row]) => ({ symbol, ...row, plMinor: dayTotalMinor(row) }));
+  const bySymbol: SymbolResult[] = [...symbols].map(([symbol, row]) => ({ symbol, ...minorFields(row), plMinor: dayTotalMinor(row) }));
   bySymbol.sort((a, b) => Math.abs(b.plMinor) - Math.abs(a.plMinor) || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
-  return { from, to, currency: ledger.reportingCurrency, totals, byDay, bySymbol, byCurrency: otherCurrencies(ledger, from, to) };
+  return { from, to, currency: ledger.reportingCurrency, totals: minorFields(totals), byDay, bySymbol, byCurrency: otherCurrencies(ledger, from, to) };
 }
 
 export interface PerformanceResult {
@@ -168,30 +172,30 @@ export function rangePeriod(result: PerformanceResult): PeriodResult {
 
 export interface DayPL {
   date: string;
-  plMinor: number;
+  plMinor: Minor;
 }
 
 export interface YearResult {
   year: number;
   currency: string;
-  totals: Totals;
+  totals: TotalsResult;
   expiredOptions: number;
   expiredContracts: number;
   assignments: number;
   campaigns: { opened: number; closed: number; open: number; wins: number; losses: number; winRate: number | null };
   /** Days with P&L events, in date order, with the cumulative P&L of the year after each. */
-  daily: Array<DayPL & { cumulativeMinor: number }>;
+  daily: Array<DayPL & { cumulativeMinor: Minor }>;
   /** Largest peak-to-trough fall of the cumulative P&L (≥ 0). */
-  maxDrawdownMinor: number;
+  maxDrawdownMinor: Minor;
   tradingDays: { active: number; winning: number; losing: number; bestDay: DayPL | null; worstDay: DayPL | null };
   /** Count of each trade type (fills and settlements, every one named, 0 included). */
   tradesByType: Record<string, number>;
   /** Count of each other type (deposits, dividends, fees...: not trades, issue 18), every one named. */
   otherRowsByType: Record<string, number>;
   /** P&L of each calendar month, January first. */
-  monthlyMinor: number[];
+  monthlyMinor: Minor[];
   /** Other currencies with activity in the year. */
-  byCurrency: Record<string, Totals>;
+  byCurrency: Record<string, TotalsResult>;
 }
 
 /** Opened, closed and open campaigns of the reporting currency as of the year's end; wins and losses of those closed in it. */
@@ -241,7 +245,7 @@ export function yearSummary(ledger: Ledger, year: number): YearResult {
     else if (plMinor < 0) tradingDays.losing += 1;
     if (!tradingDays.bestDay || plMinor > tradingDays.bestDay.plMinor) tradingDays.bestDay = { date: agg.day, plMinor };
     if (!tradingDays.worstDay || plMinor < tradingDays.worstDay.plMinor) tradingDays.worstDay = { date: agg.day, plMinor };
-    daily.push({ date: agg.day, plMinor, cumulativeMinor: equity.cumulativeMinor });
+    daily.push({ date: agg.day, plMinor, cumulativeMinor: asMinor(equity.cumulativeMinor) });
   });
 
   const tradesByType: Record<string, number> = {};
@@ -253,15 +257,15 @@ export function yearSummary(ledger: Ledger, year: number): YearResult {
   return {
     year,
     currency: ledger.reportingCurrency,
-    totals,
+    totals: minorFields(totals),
     ...events,
     campaigns: campaignCounts(ledger, from, to),
     daily,
-    maxDrawdownMinor: equity.maxDrawdownMinor,
+    maxDrawdownMinor: asMinor(equity.maxDrawdownMinor),
     tradingDays,
     tradesByType,
     otherRowsByType,
-    monthlyMinor,
+    monthlyMinor: monthlyMinor.map(asMinor),
     byCurrency: otherCurrencies(ledger, from, to),
   };
 }

@@ -9,7 +9,7 @@ import { tradingDaysAfter } from '../trading-days';
 import { NEW_YORK, dateInZone } from '../zone';
 import { positionGreeks } from '../exposure/position-greeks';
 import { daysToExpiry } from '../exposure/time';
-import { MINOR_PER_UNIT } from '../money';
+import { MINOR_PER_UNIT, subMinor, asMinor, type Minor } from '../money';
 import type { CampaignRecord, OpenPosition } from './ledger';
 import type { OptionRight } from './model';
 
@@ -80,19 +80,19 @@ export interface MarkedPosition {
   /** Entry value per share of the open lots, before costs. */
   averagePrice: number;
   /** Net cash paid to open what is still open, costs included; negative for a short (the credit kept). */
-  costBasisMinor: number;
+  costBasisMinor: Minor;
   dte: number | null;
   mark: Mark | null;
-  marketValueMinor: number | null;
-  unrealizedMinor: number | null;
+  marketValueMinor: Minor | null;
+  unrealizedMinor: Minor | null;
   greeks: HeldGreeks | null;
   levels: DealerLevels | null;
   /** The option strike's distance to each level, in % of the level. */
   strikeVs: { callWall: number | null; putWall: number | null; gammaFlip: number | null } | null;
 }
 
-export function costBasisMinor(position: OpenPosition): number {
-  return position.quantity > 0 ? position.entryGrossMinor + position.entryCostsMinor : -position.entryGrossMinor + position.entryCostsMinor;
+export function costBasisMinor(position: OpenPosition): Minor {
+  return asMinor(position.quantity > 0 ? position.entryGrossMinor + position.entryCostsMinor : -position.entryGrossMinor + position.entryCostsMinor);
 }
 
 function distancePct(strike: number, level: number | null): number | null {
@@ -129,7 +129,7 @@ export function markPosition(position: OpenPosition, marks: UnderlyingMarks | nu
   if (!position.isOption && marks !== null) greeks = { delta: position.quantity, gamma: 0, theta: 0, vega: 0, iv: null };
   const basis = costBasisMinor(position);
   const usable = mark !== null && !mark.stale ? mark : null;
-  const marketValueMinor = usable === null ? null : Math.round(Math.sign(position.quantity) * size * usable.price * MINOR_PER_UNIT);
+  const marketValueMinor = usable === null ? null : asMinor(Math.round(Math.sign(position.quantity) * size * usable.price * MINOR_PER_UNIT));
   // A stale snapshot's walls are of another market: the levels come from a fresh one only.
   const levels = stale ? null : (marks?.levels ?? null);
   const strike = position.strike;
@@ -140,7 +140,7 @@ export function markPosition(position: OpenPosition, marks: UnderlyingMarks | nu
     dte,
     mark,
     marketValueMinor,
-    unrealizedMinor: marketValueMinor === null ? null : marketValueMinor - basis,
+    unrealizedMinor: marketValueMinor === null ? null : subMinor(marketValueMinor, basis),
     greeks,
     levels,
     strikeVs:
@@ -156,11 +156,11 @@ export interface CampaignFigures {
   /** Calendar days from the opening day to the closing day (open: to the asOf date), at least 1. */
   days: number;
   sharesHeld: number;
-  shareCostMinor: number;
+  shareCostMinor: Minor;
   /** Per share: (cost of the shares held − net option cash) / shares; null without shares. */
   adjustedCostBasis: number | null;
   /** Σ unrealized of its open positions; null when closed or when one of them has no mark. */
-  unrealizedMinor: number | null;
+  unrealizedMinor: Minor | null;
   returnOnCollateral: number | null;
   annualizedReturn: number | null;
 }
@@ -194,9 +194,9 @@ export function campaignFigures(campaign: CampaignRecord, open: readonly MarkedP
     status,
     days,
     sharesHeld,
-    shareCostMinor,
+    shareCostMinor: asMinor(shareCostMinor),
     adjustedCostBasis: sharesHeld > 0 ? adjustedBasis(shareCostMinor, campaign.netOptionCashMinor, sharesHeld) : null,
-    unrealizedMinor,
+    unrealizedMinor: unrealizedMinor === null ? null : asMinor(unrealizedMinor),
     returnOnCollateral,
     annualizedReturn: returnOnCollateral === null ? null : (returnOnCollateral * 365) / days,
   };

@@ -2,7 +2,7 @@
 export { buildLedger, resumeLedger } from './ledger';
 export type { Ledger, LedgerOptions, LedgerWarnings, CampaignRecord, CampaignStep, RollRecord, OpenPosition, DayAgg, SymbolAgg, CurrencyDays, UnmatchedOpening } from './ledger';
 export { performance, rangePeriod, yearSummary, dayTotalMinor, isActiveDay } from './analytics';
-export type { DayPL, DayResult, PerformanceQuery, PerformanceResult, PeriodResult, SymbolResult, Totals, YearResult } from './analytics';
+export type { DayPL, DayResult, PerformanceQuery, PerformanceResult, PeriodResult, SymbolResult, Totals, TotalsResult, YearResult } from './analytics';
 export { buildTrades } from './trades';
 export type { Trade, TradeBook, TradeLeg, TradeOptions } from './trades';
 export { STRATEGIES, type Strategy, type StructureLeg } from './strategies';

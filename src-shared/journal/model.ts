@@ -6,6 +6,7 @@
 
 export { FILL_TYPES, TRANSACTION_TYPES, type TransactionType } from '../api/constants';
 import type { TransactionType } from '../api/constants';
+import type { Minor } from '../money';
 
 export type OptionRight = 'C' | 'P';
 
@@ -44,15 +45,15 @@ export interface ImportedTransaction {
   /** Unsigned: shares or contracts. Fractional shares allowed. For SPLIT, the signed share change. */
   quantity: number;
   /** Per share (per unit of the underlying for options), minor units, unsigned. */
-  priceMinor: number;
+  priceMinor: Minor;
   /** Shares per contract: 100 for standard options, 1 for stock. */
   multiplier: number;
   /** Signed cash effect on the account, + = credit, net of commission and fees when the broker nets them. */
-  amountMinor: number;
+  amountMinor: Minor;
   /** Unsigned commission paid on this row. */
-  commissionMinor: number;
+  commissionMinor: Minor;
   /** Unsigned regulatory/exchange/other fees paid on this row. */
-  feesMinor: number;
+  feesMinor: Minor;
   currency: string;
   /** ISO 8601 UTC instant. */
   tradeDate: string;

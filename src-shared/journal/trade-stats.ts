@@ -5,6 +5,7 @@
  */
 import type { Strategy } from './strategies';
 import type { Trade, TradeBook } from './trades';
+import { asMinorOrNull, asMinor, type Minor } from '../money';
 
 export const TRADE_GROUPS = ['strategy', 'dteAtEntry', 'deltaAtEntry', 'zoneAtEntry', 'strikeVsLevels', 'underlying', 'month', 'tag'] as const;
 export type TradeGroup = (typeof TRADE_GROUPS)[number];
@@ -86,17 +87,17 @@ export interface StatsRow {
   losses: number;
   /** wins / trades, 0..1. */
   winRate: number;
-  pnlMinor: number;
-  avgPnlMinor: number;
-  avgWinMinor: number | null;
-  avgLossMinor: number | null;
+  pnlMinor: Minor;
+  avgPnlMinor: Minor;
+  avgWinMinor: Minor | null;
+  avgLossMinor: Minor | null;
   /** Σ wins / |Σ losses|; null without a losing P&L. */
   profitFactor: number | null;
   avgDaysHeld: number | null;
   avgReturnOnCollateral: number | null;
   avgPctOfMaxProfit: number | null;
   /** The most negative P&L; null without a loss below zero. */
-  largestLossMinor: number | null;
+  largestLossMinor: Minor | null;
 }
 
 export function dteBucket(dte: number | null): string {
@@ -223,15 +224,15 @@ export function tradeStats(book: TradeBook, query: StatsQuery): { groupBy: Trade
       wins: acc.wins,
       losses,
       winRate: acc.wins / acc.trades,
-      pnlMinor: acc.pnlMinor,
-      avgPnlMinor: Math.round(acc.pnlMinor / acc.trades),
-      avgWinMinor: acc.wins > 0 ? Math.round(acc.winMinor / acc.wins) : null,
-      avgLossMinor: losses > 0 ? Math.round(acc.lossMinor / losses) : null,
+      pnlMinor: asMinor(acc.pnlMinor),
+      avgPnlMinor: asMinor(Math.round(acc.pnlMinor / acc.trades)),
+      avgWinMinor: acc.wins > 0 ? asMinor(Math.round(acc.winMinor / acc.wins)) : null,
+      avgLossMinor: losses > 0 ? asMinor(Math.round(acc.lossMinor / losses)) : null,
       profitFactor: acc.lossMinor < 0 ? acc.winMinor / -acc.lossMinor : null,
       avgDaysHeld: mean(acc.daysSum, acc.daysCount),
       avgReturnOnCollateral: mean(acc.rocSum, acc.rocCount),
       avgPctOfMaxProfit: mean(acc.pctSum, acc.pctCount),
-      largestLossMinor: acc.largestLossMinor,
+      largestLossMinor: asMinorOrNull(acc.largestLossMinor),
     };
   });
   return { groupBy, rows };

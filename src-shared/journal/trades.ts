@@ -13,6 +13,7 @@ import { classify, collateralMinor, mainLeg, riskOf, structureCreditMinor, type 
 import { dteAtEntry, entryFigures, outcomeRatios, type EntryLookup, type LevelsAtEntry } from './trade-metrics';
 import { NO_NODE } from './trade-lots';
 import { walkTrades, type Grouper, type Node } from './trade-walk';
+import { asMinorOrNull, minorFieldsAll, asMinor, type Minor, type MinorFields } from '../money';
 
 export interface TradeLeg {
   txId: string;
@@ -54,16 +55,16 @@ export interface Trade {
   closeDay: string | null;
   /** Calendar days from the opening day to the closing day; null while open. */
   daysHeld: number | null;
-  legs: TradeLeg[];
+  legs: Array<MinorFields<TradeLeg>>;
   /** The first structure, one entry per instrument and side. */
   structure: StructureLeg[];
   /** Net cash of the first structure at open (+ credit), costs included. */
-  creditMinor: number | null;
-  maxProfitMinor: number | null;
-  maxLossMinor: number | null;
-  collateralMinor: number | null;
+  creditMinor: Minor | null;
+  maxProfitMinor: Minor | null;
+  maxLossMinor: Minor | null;
+  collateralMinor: Minor | null;
   /** Realized P&L of its lots, net of both legs' costs (to date while open); null opened before history. */
-  pnlMinor: number | null;
+  pnlMinor: Minor | null;
   returnOnCollateral: number | null;
   pctOfMaxProfit: number | null;
   dteAtEntry: number | null;
@@ -112,10 +113,10 @@ export interface OpenPart {
 
 const NOTHING_HELD = { sharesLong: 0, shareCostMinor: 0, shortCallShares: 0 };
 
-function publicLegs(members: readonly Node[]): TradeLeg[] {
+function publicLegs(members: readonly Node[]): Array<MinorFields<TradeLeg>> {
   const [root] = members;
   if (!root) return [];
-  if (members.length === 1) return root.legs;
+  if (members.length === 1) return minorFieldsAll(root.legs);
   const records: Array<{ seq: number; leg: TradeLeg }> = [];
   members.forEach((node, roll) => {
     node.legs.forEach((leg, i) => {
@@ -124,7 +125,7 @@ function publicLegs(members: readonly Node[]): TradeLeg[] {
     });
   });
   records.sort((a, b) => a.seq - b.seq);
-  return records.map((record) => record.leg);
+  return minorFieldsAll(records.map((record) => record.leg));
 }
 
 /** The trade of a root node and the nodes rolled into it; `open` when one of them still has an open lot. */
@@ -166,11 +167,11 @@ function assemble(members: readonly Node[], open: boolean, lookup: EntryLookup |
     daysHeld: closed ? daysBetween(root.openDay, closed.day) : null,
     legs: publicLegs(members),
     structure,
-    creditMinor,
-    maxProfitMinor: risk.maxProfitMinor,
-    maxLossMinor: risk.maxLossMinor,
-    collateralMinor: collateral,
-    pnlMinor,
+    creditMinor: asMinor(creditMinor),
+    maxProfitMinor: asMinorOrNull(risk.maxProfitMinor),
+    maxLossMinor: asMinorOrNull(risk.maxLossMinor),
+    collateralMinor: asMinorOrNull(collateral),
+    pnlMinor: asMinor(pnlMinor),
     ...outcomeRatios(closed ? pnlMinor : null, collateral, risk.maxProfitMinor),
     dteAtEntry: dteAtEntry(root.openDay, expirations),
     deltaAtEntry: entry.deltaAtEntry,
@@ -285,10 +286,10 @@ function openParts(grouper: Grouper, idByRoot: ReadonlyMap<number, string>): Map
 
 /** One row of a trade's timeline: its leg, the row it comes from (null if the journal no longer has it) and the realized P&L so far. */
 export interface TimelineEntry {
-  leg: TradeLeg;
+  leg: Trade['legs'][number];
   transaction: Transaction | null;
   /** The trade's realized P&L after this row (openings add nothing); null for a trade opened before history. */
-  runningRealizedMinor: number | null;
+  runningRealizedMinor: Minor | null;
 }
 
 /**
@@ -299,6 +300,6 @@ export function tradeTimeline(trade: Trade, rowsById: ReadonlyMap<string, Transa
   let runningMinor = 0;
   return trade.legs.map((leg) => {
     runningMinor += leg.realizedMinor ?? 0;
-    return { leg, transaction: rowsById.get(leg.txId) ?? null, runningRealizedMinor: trade.openedBeforeHistory ? null : runningMinor };
+    return { leg, transaction: rowsById.get(leg.txId) ?? null, runningRealizedMinor: trade.openedBeforeHistory ? null : asMinor(runningMinor) };
   });
 }

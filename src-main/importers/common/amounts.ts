@@ -1,15 +1,16 @@
 /** Money arithmetic the importers share: prices from cash, gross values, and fees a broker nets in silently. */
 import type { ImportedTransaction } from '../../../src-shared/journal/model';
+import { ZERO_MINOR, asMinor, type Minor } from '../../../src-shared/money';
 
 /** Per-share price in minor units from a cash value: |value| / (quantity × multiplier), rounded. */
-export function pricePerShareMinor(valueMinor: number, quantity: number, multiplier: number): number {
-  if (quantity === 0 || multiplier === 0) return 0;
-  return Math.round(Math.abs(valueMinor) / (Math.abs(quantity) * multiplier));
+export function pricePerShareMinor(valueMinor: Minor, quantity: number, multiplier: number): Minor {
+  if (quantity === 0 || multiplier === 0) return ZERO_MINOR;
+  return asMinor(Math.round(Math.abs(valueMinor) / (Math.abs(quantity) * multiplier)));
 }
 
 /** Minor units of price × quantity × multiplier, exact for the 4-decimal prices and integer/6-decimal sizes brokers use. */
-export function grossMinor(priceMinor: number, quantity: number, multiplier: number): number {
-  return Math.round(Number((priceMinor * quantity * multiplier).toPrecision(15)));
+export function grossMinor(priceMinor: Minor, quantity: number, multiplier: number): Minor {
+  return asMinor(Math.round(Number((priceMinor * quantity * multiplier).toPrecision(15))));
 }
 
 /**
@@ -18,14 +19,14 @@ export function grossMinor(priceMinor: number, quantity: number, multiplier: num
  * exact — whole quantities; fractional-share prices are rounded in the files, so a gap there is no fee — and
  * only a plausible residual (0 ≤ fees < gross).
  */
-export function impliedFeesMinor(tx: ImportedTransaction): number {
+export function impliedFeesMinor(tx: ImportedTransaction): Minor {
   const sign = fillSign(tx.type);
   const selling = sign < 0;
   const buying = sign > 0;
-  if ((!selling && !buying) || !Number.isInteger(tx.quantity)) return 0;
+  if ((!selling && !buying) || !Number.isInteger(tx.quantity)) return ZERO_MINOR;
   const gross = grossMinor(tx.priceMinor, tx.quantity, tx.multiplier);
   const fees = selling ? gross - tx.commissionMinor - tx.amountMinor : -tx.amountMinor - gross - tx.commissionMinor;
-  return fees >= 0 && fees < gross ? fees : 0;
+  return fees >= 0 && fees < gross ? asMinor(fees) : ZERO_MINOR;
 }
 
 /** Signed position effect of a fill: + for buys, − for sells, 0 for anything else. */
@@ -54,7 +55,7 @@ export function inferOptionFill(positions: Map<string, number>, symbol: string, 
  * fill is the first of 1, 0.01 and 10 that makes price × quantity × multiplier its cash within 2% (accrued
  * interest, fees); null when none does.
  */
-export function parMultiplier(priceMinor: number, quantity: number, cashMinor: number): number | null {
+export function parMultiplier(priceMinor: Minor, quantity: number, cashMinor: Minor): number | null {
   const cash = Math.abs(cashMinor);
   if (quantity === 0 || cash === 0 || priceMinor === 0) return null;
   const gross = Math.abs(priceMinor * quantity);

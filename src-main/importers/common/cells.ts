@@ -7,7 +7,7 @@
  * prefixed with the line again. Every importer now reads cells through here.
  */
 import { MAX_MONEY_MINOR, MAX_MONEY_UNITS } from '../../../src-shared/bounds';
-import { parseMoneyMinor, plainDecimalMinor, toMinor } from '../../../src-shared/money';
+import { ZERO_MINOR, toMinor, parseMoneyMinor, plainDecimalMinor, type Minor } from '../../../src-shared/money';
 import { excerpt } from '../../../src-shared/text';
 import type { CsvRecord } from './csv';
 import type { ResultCollector } from './result';
@@ -90,7 +90,10 @@ export function canonicalNumber(raw: string): string | null {
   return negative ? `-${body}` : body;
 }
 
-export type CellNumber = { ok: true; value: number | null } | { ok: false; error: string };
+export type CellNumber = CellValue<number>;
+
+/** A cell read as T (a count, or money in minor units), null when empty, or the error naming the problem. */
+export type CellValue<T extends number> = { ok: true; value: T | null } | { ok: false; error: string };
 
 /** A count (shares, contracts, strikes): null for an empty cell. */
 export function parseNumber(raw: string): CellNumber {
@@ -102,7 +105,7 @@ export function parseNumber(raw: string): CellNumber {
 }
 
 /** Money in minor units (exact for decimals, through src-shared/money); null for an empty cell. */
-export function parseMoney(raw: string): CellNumber {
+export function parseMoney(raw: string): CellValue<Minor> {
   const canonical = canonicalNumber(raw);
   if (canonical === null) return { ok: false, error: `not a number: "${excerpt(raw.trim())}"` };
   if (canonical === '') return { ok: true, value: null };
@@ -235,15 +238,15 @@ export class RowReader {
   }
 
   /** Money in minor units; an empty cell is `empty` (0 unless told), or an error when `required`. */
-  money(column: string, options: { required?: boolean; empty?: number } = {}): number {
+  money(column: string, options: { required?: boolean; empty?: Minor } = {}): Minor {
     const raw = this.text(column);
     // Plain decimals (most cells) need neither the cell grammar nor a result object.
     const plain = plainDecimalMinor(raw);
-    return Number.isNaN(plain) ? this.read(parseMoney(raw), column, options) : plain;
+    return Number.isNaN(plain) ? this.read(parseMoney(raw), column, options, ZERO_MINOR) : plain;
   }
 
   /** Money, or null when the cell is empty. */
-  optionalMoney(column: string): number | null {
+  optionalMoney(column: string): Minor | null {
     const parsed = parseMoney(this.text(column));
     if (!parsed.ok) {
       this.fail(column, parsed.error);
@@ -259,17 +262,17 @@ export class RowReader {
       const value = Number(raw);
       if (Number.isFinite(value)) return value;
     }
-    return this.read(parseNumber(raw), column, options);
+    return this.read(parseNumber(raw), column, options, 0);
   }
 
-  private read(parsed: CellNumber, column: string, options: { required?: boolean; empty?: number }): number {
+  private read<T extends number>(parsed: CellValue<T>, column: string, options: { required?: boolean; empty?: T }, zero: T): T {
     if (!parsed.ok) {
       this.fail(column, parsed.error);
-      return 0;
+      return zero;
     }
     if (parsed.value === null) {
       if (options.required) this.fail(column, 'empty');
-      return options.empty ?? 0;
+      return options.empty ?? zero;
     }
     return parsed.value;
   }

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { MergedRows } from '../../../src-shared/journal/import-report';
 import type { ImportedTransaction } from '../../../src-shared/journal/model';
 import { MAX_MESSAGE_CHARS } from '../../../src-shared/text';
+import { ZERO_MINOR } from '../../../src-shared/money';
 import { insaneField } from './sane';
 import { checkpoint } from '../../checkpoint';
 import type { ImporterId, LineProblem, ParseOptions, ParseResult, ParsedRow, ReasonCount } from '../types';
@@ -262,11 +263,11 @@ export function transaction(
     strike: null,
     right: null,
     quantity: 0,
-    priceMinor: 0,
+    priceMinor: ZERO_MINOR,
     multiplier: 1,
-    amountMinor: 0,
-    commissionMinor: 0,
-    feesMinor: 0,
+    amountMinor: ZERO_MINOR,
+    commissionMinor: ZERO_MINOR,
+    feesMinor: ZERO_MINOR,
     currency: 'USD',
     orderId: null,
     description: '',

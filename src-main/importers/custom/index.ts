@@ -16,6 +16,7 @@ import { optionFromText, saysOptionEffect } from '../common/option-text';
 import { ResultCollector, RowIdentity, accountFor } from '../common/result';
 import { nameSet, readTable } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
+import { ZERO_MINOR, absMinor, negMinor, addMinor, subMinor, type Minor } from '../../../src-shared/money';
 
 /** The neutral transactions' `source` of every user-defined format (the ids stay stable when a format is re-made). */
 export const CUSTOM_SOURCE = 'custom-csv';
@@ -230,8 +231,8 @@ class FormatReader {
     return optionFromText(reader.text(this.mapping.description));
   }
 
-  private unsignedMoney(reader: RowReader, column: string | undefined): number {
-    return column === undefined ? 0 : Math.abs(reader.money(column));
+  private unsignedMoney(reader: RowReader, column: string | undefined): Minor {
+    return column === undefined ? ZERO_MINOR : absMinor(reader.money(column));
   }
 
   read(reader: RowReader): ImportedTransaction | null {
@@ -271,7 +272,7 @@ class FormatReader {
     if (amountMinor === null) return null;
     if (mapping.price === undefined && fillSign(type) !== 0) {
       // The price is the gross: what the net amount is before commission and fees.
-      const gross = SELLS.has(type) ? amountMinor + commissionMinor + feesMinor : -amountMinor - commissionMinor - feesMinor;
+      const gross = SELLS.has(type) ? addMinor(amountMinor, commissionMinor, feesMinor) : subMinor(subMinor(negMinor(amountMinor), commissionMinor), feesMinor);
       priceMinor = pricePerShareMinor(gross, quantity, multiplier);
     }
     const symbolText = mapping.symbol === undefined ? '' : reader.text(mapping.symbol).toUpperCase();
@@ -300,14 +301,14 @@ class FormatReader {
   }
 
   /** The net cash: the amount column (signed as written, or by the type), else computed from the price. */
-  private amountOf(reader: RowReader, type: TransactionType, priceMinor: number, quantity: number, multiplier: number, commissionMinor: number, feesMinor: number): number | null {
+  private amountOf(reader: RowReader, type: TransactionType, priceMinor: Minor, quantity: number, multiplier: number, commissionMinor: Minor, feesMinor: Minor): Minor | null {
     const { column, sign } = this.mapping.amount;
     const written = column !== undefined && reader.value(column) !== '';
     if (written) {
       const minor = reader.money(column);
       if (!reader.ok) return null;
-      if (sign === 'by-type' && BUYS.has(type)) return -Math.abs(minor);
-      if (sign === 'by-type' && SELLS.has(type)) return Math.abs(minor);
+      if (sign === 'by-type' && BUYS.has(type)) return negMinor(absMinor(minor));
+      if (sign === 'by-type' && SELLS.has(type)) return absMinor(minor);
       return minor;
     }
     if (this.mapping.price === undefined || fillSign(type) === 0) {
@@ -316,10 +317,10 @@ class FormatReader {
         reader.fail(column ?? this.mapping.quantity, 'empty: a trade needs its amount (or map the price to compute it)');
         return null;
       }
-      return 0;
+      return ZERO_MINOR;
     }
     const gross = grossMinor(priceMinor, quantity, multiplier);
-    return SELLS.has(type) ? gross - commissionMinor - feesMinor : -gross - commissionMinor - feesMinor;
+    return subMinor(subMinor(SELLS.has(type) ? gross : negMinor(gross), commissionMinor), feesMinor);
   }
 }
 

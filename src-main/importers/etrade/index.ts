@@ -26,7 +26,7 @@ import { ResultCollector, RowIdentity, accountFor, transaction } from '../common
 import { HEAD_RECORDS, headerNear, readTable } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { BROKER_LABELS } from '../../../src-shared/api/constants';
-import { MINOR_PER_UNIT } from '../../../src-shared/money';
+import { ZERO_MINOR, formatMinor, MINOR_PER_UNIT, absMinor, negMinor, addMinor, asMinor, type Minor } from '../../../src-shared/money';
 
 export const ETRADE_SOURCE = 'etrade-csv';
 
@@ -167,9 +167,9 @@ interface Row {
   option: OptionFields | null;
   /** Signed as in the file. */
   quantity: number;
-  amountMinor: number;
-  priceMinor: number;
-  commissionMinor: number;
+  amountMinor: Minor;
+  priceMinor: Minor;
+  commissionMinor: Minor;
   rowId: string;
 }
 
@@ -201,9 +201,9 @@ function accountOfLine(line: string): string | null {
 }
 
 /** `REINVEST PRICE $  8.78`, `REIN @  25.0299` → the price per share in the description. */
-function reinvestPrice(description: string): number | null {
+function reinvestPrice(description: string): Minor | null {
   const match = /\bREIN(?:VEST)?(?:\s+PRICE)?\s*(?:\$|@)\s*(\d+(?:\.\d+)?)/i.exec(description);
-  return match?.[1] === undefined ? null : Math.round(Number(match[1]) * MINOR_PER_UNIT);
+  return match?.[1] === undefined ? null : asMinor(Math.round(Number(match[1]) * MINOR_PER_UNIT));
 }
 
 function isReinvestment(row: Row): boolean {
@@ -257,8 +257,8 @@ function readRow(reader: RowReader, accountName: string, ids: RowIdentity): Row 
   const description = reader.text('Description').replace(/\s+/g, ' ');
   const quantity = reader.number('quantity');
   const amountMinor = reader.money('amount');
-  const priceMinor = Math.abs(reader.money('price'));
-  const commissionMinor = Math.abs(reader.money('Commission'));
+  const priceMinor = absMinor(reader.money('price'));
+  const commissionMinor = absMinor(reader.money('Commission'));
   const optionNamed = securityType === 'OPTN' || securityType === 'OPT' || /^(?:CALL|PUT)\s/i.test(description);
   const option = optionNamed ? (parseEtradeOption(description) ?? parseEtradeOption(symbol)) : parseEtradeOption(symbol);
   if (optionNamed && option === null) reader.fail('Description', `no option contract in "${description}"`);
@@ -309,7 +309,7 @@ function mapRow(
     tx.type = 'FEE';
   } else if (isReinvestment(row)) {
     tx.type = 'BUY';
-    tx.priceMinor = reinvestPrice(row.description) ?? (row.quantity !== 0 ? Math.round(Math.abs(row.amountMinor) / Math.abs(row.quantity)) : 0);
+    tx.priceMinor = reinvestPrice(row.description) ?? (row.quantity !== 0 ? pricePerShareMinor(row.amountMinor, row.quantity, 1) : ZERO_MINOR);
   } else if (rule === undefined) {
     out.warn(row.reader.line, `unknown E*TRADE transaction type "${row.kind}": kept as OTHER`);
   } else if (rule.kind === 'fill') {
@@ -326,7 +326,7 @@ function mapRow(
       out.warn(row.reader.line, `"${row.kind}" on ${row.symbol || 'a row'} that names no option: kept as OTHER`);
     } else {
       tx.type = rule.type;
-      tx.priceMinor = 0;
+      tx.priceMinor = ZERO_MINOR;
     }
   } else if (rule.kind === 'dividend') {
     tx.type = 'DIVIDEND';
@@ -339,11 +339,11 @@ function mapRow(
   } else if (rule.kind === 'split') {
     tx.type = 'SPLIT';
     tx.quantity = row.quantity;
-    tx.priceMinor = 0;
+    tx.priceMinor = ZERO_MINOR;
   }
   if (tx.type === 'DIVIDEND' || tx.type === 'INTEREST' || tx.type === 'FEE' || tx.type === 'DEPOSIT' || tx.type === 'WITHDRAWAL') {
     tx.quantity = 0;
-    tx.priceMinor = 0;
+    tx.priceMinor = ZERO_MINOR;
   }
   if (row.option !== null && !inferredFill) {
     const before = positions.get(row.option.symbol) ?? 0;
@@ -361,7 +361,7 @@ function mapRow(
  * par (its multiplier, kept per security for its redemption, which may carry no price).
  */
 function priceAtPar(tx: ImportedTransaction, multipliers: Map<string, number>): void {
-  const cashMinor = Math.abs(tx.amountMinor) + (tx.amountMinor < 0 ? -tx.commissionMinor : tx.commissionMinor);
+  const cashMinor = addMinor(absMinor(tx.amountMinor), tx.amountMinor < 0 ? negMinor(tx.commissionMinor) : tx.commissionMinor);
   const multiplier = parMultiplier(tx.priceMinor, tx.quantity, cashMinor) ?? multipliers.get(tx.symbol) ?? null;
   if (multiplier === null || multiplier === 1) return;
   multipliers.set(tx.symbol, multiplier);
@@ -398,12 +398,12 @@ function bookLoneReinvestments(out: ResultCollector, rows: readonly Row[], accou
         source: ETRADE_SOURCE,
         symbol: row.symbol,
         underlying: row.symbol,
-        amountMinor: -row.amountMinor,
+        amountMinor: negMinor(row.amountMinor),
         description: `dividend reinvested: ${row.description}`,
         inferred: true,
       }),
     );
-    out.warn(row.reader.line, `reinvestment of ${(-row.amountMinor / MINOR_PER_UNIT).toFixed(2)} in ${row.symbol} has no dividend row in the file: the dividend is booked as received (inferred)`);
+    out.warn(row.reader.line, `reinvestment of ${formatMinor(negMinor(row.amountMinor))} in ${row.symbol} has no dividend row in the file: the dividend is booked as received (inferred)`);
   }
 }
 

@@ -19,7 +19,7 @@ import { ResultCollector, RowIdentity, accountFor, transaction } from '../common
 import { HEAD_RECORDS, headerNear, tableReaders } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { BROKER_LABELS } from '../../../src-shared/api/constants';
-import { MINOR_PER_UNIT } from '../../../src-shared/money';
+import { ZERO_MINOR, formatMinor, absMinor } from '../../../src-shared/money';
 
 export const FIDELITY_SOURCE = 'fidelity-csv';
 
@@ -155,10 +155,10 @@ function mapRow(out: ResultCollector, reader: RowReader, options: ParseOptions, 
     symbol: rawSymbol,
     underlying: rawSymbol,
     quantity: Math.abs(quantity),
-    priceMinor: Math.abs(price),
+    priceMinor: absMinor(price),
     amountMinor: amount,
-    commissionMinor: Math.abs(commission),
-    feesMinor: Math.abs(fees),
+    commissionMinor: absMinor(commission),
+    feesMinor: absMinor(fees),
     currency: reader.value('Currency').toUpperCase() || 'USD',
     // The action carries the whole story ("YOU SOLD OPENING TRANSACTION PUT (AAPL) ..."); Description is a short name.
     description: action || reader.text('description'),
@@ -166,8 +166,8 @@ function mapRow(out: ResultCollector, reader: RowReader, options: ParseOptions, 
   if (mapped === 'SHARES_IN') {
     // A merger's shares arrive without cash and without basis in the file; Fidelity's Amount on the row is
     // their market value, not money that moved.
-    tx = { ...tx, priceMinor: 0, amountMinor: 0 };
-    out.warn(reader.line, `${action}: ${Math.abs(quantity)} ${rawSymbol} ${type === 'BUY' ? 'came in at zero cost basis (the file has none), so a later sale realizes the full proceeds' : 'left the account: kept as OTHER'}; the Amount column (${(amount / MINOR_PER_UNIT).toFixed(2)}) is their value, not cash`);
+    tx = { ...tx, priceMinor: ZERO_MINOR, amountMinor: ZERO_MINOR };
+    out.warn(reader.line, `${action}: ${Math.abs(quantity)} ${rawSymbol} ${type === 'BUY' ? 'came in at zero cost basis (the file has none), so a later sale realizes the full proceeds' : 'left the account: kept as OTHER'}; the Amount column (${formatMinor(amount)}) is their value, not cash`);
   }
   if (option) tx = withOption(tx, option);
   else tx.multiplier = bondMultiplier(tx);

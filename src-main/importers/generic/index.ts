@@ -11,6 +11,7 @@ import { ResultCollector, RowIdentity, accountFor } from '../common/result';
 import { headerNear, readTable } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { BROKER_LABELS } from '../../../src-shared/api/constants';
+import type { Minor } from '../../../src-shared/money';
 
 export const SOURCE = 'generic-csv';
 
@@ -56,7 +57,7 @@ function readDate(reader: RowReader): string | null {
   return iso;
 }
 
-function unsignedMoney(reader: RowReader, column: string): number {
+function unsignedMoney(reader: RowReader, column: string): Minor {
   const minor = reader.money(column);
   if (minor < 0) reader.fail(column, `must not be negative: "${reader.text(column)}"`);
   return minor;

@@ -19,6 +19,7 @@ import type { FileHead } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { parseIbkrOptionSymbol, symbolFromCashDescription } from './symbols';
 import { BROKER_LABELS } from '../../../src-shared/api/constants';
+import { ZERO_MINOR, absMinor, negMinor, addMinor, maxMinor } from '../../../src-shared/money';
 
 export const IBKR_ACTIVITY_SOURCE = 'ibkr-activity-csv';
 export const IBKR_HISTORY_SOURCE = 'ibkr-history-csv';
@@ -274,7 +275,7 @@ function mapTrade(out: ResultCollector, reader: RowReader, { accountName, positi
   const price = reader.money('T. Price');
   const proceeds = reader.money('Proceeds');
   const commissionName = commissionColumn(reader.columns);
-  const commission = commissionName === undefined ? 0 : reader.money(commissionName);
+  const commission = commissionName === undefined ? ZERO_MINOR : reader.money(commissionName);
   const codes = reader
     .text('Code')
     .split(';')
@@ -293,10 +294,10 @@ function mapTrade(out: ResultCollector, reader: RowReader, { accountName, positi
     symbol: rawSymbol,
     underlying: rawSymbol,
     quantity: Math.abs(quantity),
-    priceMinor: Math.abs(price),
+    priceMinor: absMinor(price),
     // IBKR's Proceeds exclude Comm/Fee, which is negative for a charge (positive for a rebate).
-    amountMinor: proceeds + commission,
-    commissionMinor: Math.max(0, -commission),
+    amountMinor: addMinor(proceeds, commission),
+    commissionMinor: maxMinor(ZERO_MINOR, negMinor(commission)),
     currency,
     description: `${rawSymbol}${codes.length > 0 ? ` (${codes.join(';')})` : ''}`,
   });
@@ -422,9 +423,9 @@ function mapHistory(
     symbol,
     underlying: symbol,
     quantity: Math.abs(quantity),
-    priceMinor: Math.abs(price),
+    priceMinor: absMinor(price),
     amountMinor: net,
-    commissionMinor: Math.max(0, -commission),
+    commissionMinor: maxMinor(ZERO_MINOR, negMinor(commission)),
     currency,
     description,
   });

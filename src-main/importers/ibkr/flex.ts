@@ -24,6 +24,7 @@ import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { parseIbkrDateTime } from './activity';
 import { parseIbkrOptionSymbol } from './symbols';
 import { BROKER_LABELS } from '../../../src-shared/api/constants';
+import { ZERO_MINOR, absMinor, negMinor, addMinor, maxMinor } from '../../../src-shared/money';
 
 export const IBKR_FLEX_SOURCE = 'ibkr-flex-csv';
 const DEFAULT_ACCOUNT = 'Interactive Brokers';
@@ -230,10 +231,10 @@ function readTrade(out: ResultCollector, reader: RowReader, options: ParseOption
     symbol,
     underlying: symbol,
     quantity: Math.abs(quantity),
-    priceMinor: Math.abs(price),
-    amountMinor: netCash ?? proceeds + commission + taxes,
-    commissionMinor: Math.max(0, -commission),
-    feesMinor: Math.max(0, -taxes),
+    priceMinor: absMinor(price),
+    amountMinor: netCash ?? addMinor(proceeds, commission, taxes),
+    commissionMinor: maxMinor(ZERO_MINOR, negMinor(commission)),
+    feesMinor: maxMinor(ZERO_MINOR, negMinor(taxes)),
     currency: reader.text('currency').toUpperCase(),
     orderId: orderId === '' || orderId === '0' ? null : orderId,
     description: reader.text('Description') || symbol,

@@ -17,6 +17,7 @@ import { ResultCollector, RowIdentity, accountFor, transaction } from '../common
 import { headerNear, tableReaders } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { BROKER_LABELS } from '../../../src-shared/api/constants';
+import { absMinor, addMinor, subMinor } from '../../../src-shared/money';
 
 export const ROBINHOOD_SOURCE = 'robinhood-csv';
 const REQUIRED = ['Activity Date', 'Instrument', 'Description', 'Trans Code', 'Quantity', 'Price', 'Amount'] as const;
@@ -132,7 +133,7 @@ function mapRow(out: ResultCollector, reader: RowReader, accountName: string, id
     symbol: instrument,
     underlying: instrument,
     quantity: Math.abs(quantity),
-    priceMinor: Math.abs(price),
+    priceMinor: absMinor(price),
     amountMinor: amount,
     description,
   });
@@ -142,7 +143,7 @@ function mapRow(out: ResultCollector, reader: RowReader, accountName: string, id
   if (!tx.isOption && (type === 'BUY' || type === 'SELL') && tx.quantity > 0 && amount !== 0) {
     // Share prices are rounded in the file (to the cent, and fractional lots to fewer digits): the lot's cost is
     // the cash amount, so the price is the amount's gross per share (a sale's fee added back).
-    const grossMinor = type === 'BUY' ? Math.abs(amount) - tx.feesMinor : Math.abs(amount) + tx.feesMinor;
+    const grossMinor = type === 'BUY' ? subMinor(absMinor(amount), tx.feesMinor) : addMinor(absMinor(amount), tx.feesMinor);
     tx.priceMinor = pricePerShareMinor(grossMinor, tx.quantity, 1);
   }
   out.add(reader.line, tx);

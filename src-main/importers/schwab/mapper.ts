@@ -7,6 +7,7 @@ import { transaction } from '../common/result';
 import type { LineProblem, ParsedRow } from '../types';
 import type { SchwabRow } from './schema';
 import { contractColumns } from '../common/options';
+import { ZERO_MINOR, addMinor } from '../../../src-shared/money';
 
 export const SOURCE = 'schwab-csv';
 
@@ -146,9 +147,9 @@ function mapPairs(rows: SchwabRow[], ctx: MapContext): Map<SchwabRow, ImportedTr
       }
       const tx = base(next, ctx, type);
       tx.brokerRowId = `${previous.rowId}+${next.rowId}`;
-      tx.amountMinor = previous.amountMinor + next.amountMinor;
-      tx.commissionMinor = previous.feesMinor + next.feesMinor;
-      tx.priceMinor = 0;
+      tx.amountMinor = addMinor(previous.amountMinor, next.amountMinor);
+      tx.commissionMinor = addMinor(previous.feesMinor, next.feesMinor);
+      tx.priceMinor = ZERO_MINOR;
       tx.description = `${previous.description} / ${next.description}`;
       if (type === 'SPLIT') {
         // The signed share change; the ticker stays, Schwab names the old lot by CUSIP.
@@ -217,16 +218,16 @@ function mapShareMoves(rows: SchwabRow[], ctx: MapContext): Map<SchwabRow, Impor
       }
       const tx = base(row, ctx, row.amountMinor >= 0 ? 'DEPOSIT' : 'WITHDRAWAL');
       tx.quantity = 0;
-      tx.priceMinor = 0;
+      tx.priceMinor = ZERO_MINOR;
       out.set(row, tx);
     } else if (/stock split/i.test(row.description)) {
       const tx = base(row, ctx, 'SPLIT');
       tx.quantity = row.quantity;
-      tx.priceMinor = 0;
+      tx.priceMinor = ZERO_MINOR;
       out.set(row, tx);
     } else if (row.quantity > 0) {
       const tx = base(row, ctx, row.option ? 'BUY_TO_OPEN' : 'BUY');
-      tx.priceMinor = 0;
+      tx.priceMinor = ZERO_MINOR;
       ctx.warn(row.line, `${row.action}: ${row.quantity} ${row.symbol} came in without a cost basis in the file: opened at zero basis, so a later sale realizes the full proceeds`);
       out.set(row, tx);
     } else {
@@ -263,23 +264,23 @@ export function mapRows(rows: SchwabRow[], ctx: MapContext): ParsedRow[] {
           tx = base(row, ctx, 'OTHER');
         } else {
           tx = base(row, ctx, rule.type);
-          tx.priceMinor = 0;
+          tx.priceMinor = ZERO_MINOR;
         }
         break;
       case 'cash':
         tx = base(row, ctx, rule.type);
         tx.quantity = 0;
-        tx.priceMinor = 0;
+        tx.priceMinor = ZERO_MINOR;
         break;
       case 'transfer':
         tx = base(row, ctx, row.amountMinor >= 0 ? 'DEPOSIT' : 'WITHDRAWAL');
         tx.quantity = 0;
-        tx.priceMinor = 0;
+        tx.priceMinor = ZERO_MINOR;
         break;
       case 'split':
         tx = base(row, ctx, 'SPLIT');
         tx.quantity = row.quantity;
-        tx.priceMinor = 0;
+        tx.priceMinor = ZERO_MINOR;
         break;
       case 'other':
         if (rule.warning !== null) ctx.warn(row.line, rule.warning);

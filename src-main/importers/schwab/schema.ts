@@ -12,6 +12,7 @@ import { occSymbol } from '../../../src-shared/journal/model';
 import type { RowReader } from '../common/cells';
 import { dayToUtc, mdyToYmd } from '../common/dates';
 import type { RowIdentity } from '../common/result';
+import { absMinor, type Minor } from '../../../src-shared/money';
 
 export const REQUIRED = ['Date', 'Action', 'Symbol', 'Description', 'Quantity', 'Price', 'Fees & Comm', 'Amount'] as const;
 
@@ -52,9 +53,9 @@ export interface SchwabRow {
   option: SchwabOption | null;
   /** Signed as in the file (corporate actions give the removed security a negative quantity). */
   quantity: number;
-  priceMinor: number;
-  feesMinor: number;
-  amountMinor: number;
+  priceMinor: Minor;
+  feesMinor: Minor;
+  amountMinor: Minor;
   description: string;
 }
 
@@ -75,8 +76,8 @@ export function readRow(reader: RowReader, identity: RowIdentity): SchwabRow | n
   if (action === '') reader.fail('Action', 'empty');
   const symbol = reader.text('Symbol');
   const quantity = reader.number('Quantity');
-  const priceMinor = Math.abs(reader.money('Price'));
-  const feesMinor = Math.abs(reader.money('Fees & Comm'));
+  const priceMinor = absMinor(reader.money('Price'));
+  const feesMinor = absMinor(reader.money('Fees & Comm'));
   const amountMinor = reader.money('Amount');
   if (!reader.ok || day === null || tradeDate === null) return null;
   return {

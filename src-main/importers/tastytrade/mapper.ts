@@ -20,6 +20,7 @@ import { transaction } from '../common/result';
 import type { ParsedRow } from '../types';
 import type { TastyRow } from './schema';
 import { contractColumns } from '../common/options';
+import { ZERO_MINOR, addMinor } from '../../../src-shared/money';
 
 export const SOURCE = 'tastytrade-csv';
 
@@ -116,10 +117,10 @@ function isOpenLeg(row: TastyRow): boolean {
 function pairTransaction(close: TastyRow, open: TastyRow, type: TransactionType, ctx: MapContext): ImportedTransaction {
   const tx = base(open, ctx, type);
   tx.brokerRowId = `${close.rowId}+${open.rowId}`;
-  tx.amountMinor = close.totalMinor + open.totalMinor;
-  tx.commissionMinor = close.commissionMinor + open.commissionMinor;
-  tx.feesMinor = close.feesMinor + open.feesMinor;
-  tx.priceMinor = 0;
+  tx.amountMinor = addMinor(close.totalMinor, open.totalMinor);
+  tx.commissionMinor = addMinor(close.commissionMinor, open.commissionMinor);
+  tx.feesMinor = addMinor(close.feesMinor, open.feesMinor);
+  tx.priceMinor = ZERO_MINOR;
   tx.orderId = open.orderId ?? close.orderId;
   tx.description = `${close.description} / ${open.description}`;
   if (type === 'SPLIT') {
@@ -187,7 +188,7 @@ function receiveDeliver(row: TastyRow, ctx: MapContext): ImportedTransaction {
   if (type !== null && isOptionKind(row)) {
     const tx = base(row, ctx, type);
     // Cash-settled index options carry their settlement in Value; physical ones leave at 0.
-    if (tx.amountMinor === 0) tx.priceMinor = 0;
+    if (tx.amountMinor === 0) tx.priceMinor = ZERO_MINOR;
     return tx;
   }
   if (sub === 'acat') {
@@ -230,7 +231,7 @@ export function mapRows(rows: TastyRow[], ctx: MapContext): ParsedRow[] {
       if (type === null) ctx.warn(row.line, `unknown Money Movement "${row.subType}" (${row.description}): kept as OTHER`);
       tx = base(row, ctx, type ?? 'OTHER');
       tx.quantity = 0;
-      tx.priceMinor = 0;
+      tx.priceMinor = ZERO_MINOR;
       tx.multiplier = 1;
     } else {
       ctx.warn(row.line, `unknown transaction type "${row.type}": kept as OTHER`);

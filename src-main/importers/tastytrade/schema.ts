@@ -24,7 +24,7 @@ import type { RowReader } from '../common/cells';
 import { clockTo24h, localToUtc, mdyToYmd, offsetIsoToUtc } from '../common/dates';
 import { NEW_YORK } from '../../../src-shared/zone';
 import type { RowIdentity } from '../common/result';
-import { MINOR_PER_UNIT } from '../../../src-shared/money';
+import { ZERO_MINOR, MINOR_PER_UNIT, absMinor, subMinor, asMinor, type Minor } from '../../../src-shared/money';
 
 export const CURRENT_REQUIRED = [
   'Date', 'Type', 'Sub Type', 'Action', 'Symbol', 'Instrument Type', 'Description', 'Value', 'Quantity',
@@ -76,13 +76,13 @@ export interface TastyRow {
   underlying: string;
   option: OptionFields | null;
   quantity: number;
-  valueMinor: number;
-  commissionMinor: number;
-  feesMinor: number;
+  valueMinor: Minor;
+  commissionMinor: Minor;
+  feesMinor: Minor;
   /** Net cash effect: the Total column when present, else Value − commissions − fees. */
-  totalMinor: number;
+  totalMinor: Minor;
   multiplier: number;
-  priceMinor: number;
+  priceMinor: Minor;
   orderId: string | null;
   description: string;
   currency: string;
@@ -176,11 +176,11 @@ export function inferredSubType(type: string, action: string, description: strin
 }
 
 /** `Bought 1 /MESZ5 @ 6000.25` → 6000.25 in minor units; null when the description gives no price. */
-function describedPrice(description: string): number | null {
+function describedPrice(description: string): Minor | null {
   const at = description.lastIndexOf('@');
   if (at < 0) return null;
   const text = description.slice(at + 1).trim().replace(/,/g, '');
-  return /^\d+(?:\.\d+)?$/.test(text) ? Math.round(Number(text) * MINOR_PER_UNIT) : null;
+  return /^\d+(?:\.\d+)?$/.test(text) ? asMinor(Math.round(Number(text) * MINOR_PER_UNIT)) : null;
 }
 
 export function readCurrentRow(reader: RowReader, identity: RowIdentity, hasTotal: boolean): TastyRow | null {
@@ -192,9 +192,9 @@ export function readCurrentRow(reader: RowReader, identity: RowIdentity, hasTota
   const option = kind === 'option' || kind === 'future-option' ? currentOption(reader, kind) : null;
   const quantity = Math.abs(reader.number('Quantity'));
   const valueMinor = reader.money('Value');
-  const commissionMinor = Math.abs(reader.money('Commissions'));
-  const feesMinor = Math.abs(reader.money('Fees'));
-  const totalMinor = hasTotal ? reader.money('Total') : valueMinor - commissionMinor - feesMinor;
+  const commissionMinor = absMinor(reader.money('Commissions'));
+  const feesMinor = absMinor(reader.money('Fees'));
+  const totalMinor = hasTotal ? reader.money('Total') : subMinor(subMinor(valueMinor, commissionMinor), feesMinor);
   const multiplierText = reader.value('Multiplier');
   let multiplier = 1;
   if (multiplierText !== '') {
@@ -206,7 +206,7 @@ export function readCurrentRow(reader: RowReader, identity: RowIdentity, hasTota
     multiplier = futuresMultiplier(reader.text('Root Symbol') || reader.text('Symbol')) ?? 1;
   }
   // A future's Value is the day's mark-to-market cash: the fill is the description's price.
-  const futurePrice = kind === 'future' ? (describedPrice(reader.text('Description')) ?? Math.abs(reader.money('Average Price'))) : null;
+  const futurePrice = kind === 'future' ? (describedPrice(reader.text('Description')) ?? absMinor(reader.money('Average Price'))) : null;
   if (!reader.ok || tradeDate === null) return null;
   const symbolText = reader.text('Symbol');
   const underlying = reader.text('Underlying Symbol') || (option ? option.root : symbolText);
@@ -265,10 +265,10 @@ export function readLegacyRow(reader: RowReader, identity: RowIdentity): TastyRo
     if (expiration !== null && strike !== null && right !== null) option = { root: ticker, expiration, strike, right };
   }
   const quantity = Math.abs(reader.number('Quantity'));
-  const priceMinor = Math.abs(reader.money('Price'));
+  const priceMinor = absMinor(reader.money('Price'));
   const valueMinor = reader.money('Amount');
   // Legacy Fees are one positive number: commissions and regulatory fees together.
-  const feesMinor = Math.abs(reader.money('Fees'));
+  const feesMinor = absMinor(reader.money('Fees'));
   if (!reader.ok || tradeDate === null) return null;
   const multiplier = option ? 100 : 1;
   const side = reader.text('Buy/Sell').toUpperCase();
@@ -292,9 +292,9 @@ export function readLegacyRow(reader: RowReader, identity: RowIdentity): TastyRo
     option,
     quantity,
     valueMinor,
-    commissionMinor: 0,
+    commissionMinor: ZERO_MINOR,
     feesMinor,
-    totalMinor: valueMinor - feesMinor,
+    totalMinor: subMinor(valueMinor, feesMinor),
     multiplier,
     priceMinor: priceMinor !== 0 ? priceMinor : pricePerShareMinor(valueMinor, quantity, multiplier),
     orderId: null,

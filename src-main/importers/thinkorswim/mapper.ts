@@ -26,7 +26,7 @@ import type { ResultCollector, RowIdentity } from '../common/result';
 import { transaction } from '../common/result';
 import { placeRemovals, type Removal } from './removals';
 import { cleanRef } from './schema';
-import { MINOR_PER_UNIT } from '../../../src-shared/money';
+import { ZERO_MINOR, MINOR_PER_UNIT, absMinor, subMinor, asMinor, type Minor } from '../../../src-shared/money';
 
 export const SOURCE = 'thinkorswim-csv';
 
@@ -63,7 +63,7 @@ interface Leg {
   /** The ticker, or the future (`/NQM22`) for futures options. */
   symbol: string;
   option: Contract | null;
-  priceMinor: number;
+  priceMinor: Minor;
   description: string;
 }
 
@@ -80,9 +80,9 @@ export interface CashRow {
   type: string;
   ref: string;
   description: string;
-  miscFeesMinor: number;
-  commissionMinor: number;
-  amountMinor: number;
+  miscFeesMinor: Minor;
+  commissionMinor: Minor;
+  amountMinor: Minor;
 }
 
 function whenOf(ymd: string | null, clock: string | null, ctx: Context, withSeconds: boolean): When | null {
@@ -177,7 +177,7 @@ function readLeg(reader: RowReader, when: When, ctx: Context): Leg | null {
   const sideText = reader.text('Side').toUpperCase();
   if (sideText !== 'BUY' && sideText !== 'SELL') reader.fail('Side', `expected BUY or SELL: "${reader.text('Side')}"`);
   const quantity = Math.abs(reader.number('Qty', { required: true }));
-  const priceMinor = Math.abs(reader.money('Price'));
+  const priceMinor = absMinor(reader.money('Price'));
   const kind = reader.text('Type').toUpperCase();
   const symbolText = reader.text('Symbol').toUpperCase();
   const description = reader.columns.names.map(({ index }) => reader.record.cells[index]?.trim() ?? '').filter((cell) => cell !== '' && cell !== reader.text('Exec Time')).join(' ');
@@ -236,15 +236,15 @@ function legType(leg: Leg): TransactionType | null {
 }
 
 /** Splits `total` (unsigned minor units) over `count` legs: equal shares, the remainder on the first. */
-function spread(total: number, count: number): number[] {
+function spread(total: Minor, count: number): Minor[] {
   const share = Math.floor(total / count);
-  return Array.from({ length: count }, (_, index) => (index === 0 ? total - share * (count - 1) : share));
+  return Array.from({ length: count }, (_, index) => asMinor(index === 0 ? total - share * (count - 1) : share));
 }
 
 function orderTransactions(order: Order, cash: CashRow | null, ctx: Context): void {
-  const commissions = spread(Math.abs(cash?.commissionMinor ?? 0), order.legs.length);
-  const fees = spread(Math.abs(cash?.miscFeesMinor ?? 0), order.legs.length);
-  let grossLeft = cash?.amountMinor ?? 0;
+  const commissions = spread(absMinor(cash?.commissionMinor ?? ZERO_MINOR), order.legs.length);
+  const fees = spread(absMinor(cash?.miscFeesMinor ?? ZERO_MINOR), order.legs.length);
+  let grossLeft: number = cash?.amountMinor ?? ZERO_MINOR;
   // Trade History without seconds: the cash row has the exact time.
   const tradeDate = cash !== null && !order.when.withSeconds ? cash.when.tradeDate : order.when.tradeDate;
   order.legs.forEach((leg, index) => {
@@ -257,8 +257,8 @@ function orderTransactions(order: Order, cash: CashRow | null, ctx: Context): vo
       if (index === order.legs.length - 1) grossMinor = grossLeft;
       grossLeft -= grossMinor;
     }
-    const commissionMinor = commissions[index] ?? 0;
-    const feesMinor = fees[index] ?? 0;
+    const commissionMinor = commissions[index] ?? ZERO_MINOR;
+    const feesMinor = fees[index] ?? ZERO_MINOR;
     let type = legType(leg);
     if (type === null) {
       ctx.out.warn(leg.line, `option leg with position effect "${leg.effect}": kept as OTHER`);
@@ -278,7 +278,7 @@ function orderTransactions(order: Order, cash: CashRow | null, ctx: Context): vo
         quantity: leg.quantity,
         priceMinor: leg.priceMinor,
         multiplier,
-        amountMinor: grossMinor - commissionMinor - feesMinor,
+        amountMinor: asMinor(grossMinor - commissionMinor - feesMinor),
         commissionMinor,
         feesMinor,
         orderId: cash?.ref || null,
@@ -295,7 +295,7 @@ interface TradeLine {
   quantity: number;
   /** The ticker or future, exchange suffix dropped (`/NQM22:XCME` → `/NQM22`). */
   symbol: string;
-  priceMinor: number | null;
+  priceMinor: Minor | null;
   rest: string;
 }
 
@@ -322,7 +322,7 @@ function tradeLine(description: string): TradeLine | null {
     side: match[1] === 'BOT' ? 'BUY' : 'SELL',
     quantity: Math.abs(Number(match[2].replace(/,/g, ''))),
     symbol: colon < 0 ? first : first.slice(0, colon),
-    priceMinor: price === undefined ? null : Math.round(Number(price) * MINOR_PER_UNIT),
+    priceMinor: price === undefined ? null : asMinor(Math.round(Number(price) * MINOR_PER_UNIT)),
     rest,
   };
 }
@@ -331,8 +331,8 @@ const REMOVAL =
   /REMOVAL OF OPTION DUE TO (EXPIRATION|ASSIGNMENT|EXERCISE)\s+([+-]?(?:\d[\d,]*(?:\.\d+)?|\.\d+))\s+(\S+)\s+(\d+)\s+(?:\([^()]*\)\s+)?(\d{1,2}\s+[A-Z]{3}\s+\d{2,4})\s+(\d+(?:\.\d+)?)\s+(CALL|PUT)/;
 
 function cashBase(row: CashRow, ctx: Context, type: TransactionType): ImportedTransaction {
-  const commissionMinor = Math.abs(row.commissionMinor);
-  const feesMinor = Math.abs(row.miscFeesMinor);
+  const commissionMinor = absMinor(row.commissionMinor);
+  const feesMinor = absMinor(row.miscFeesMinor);
   // `ORDINARY DIVIDEND~PFE` names the security after the tilde (`~NO DESCRIPTION` does not).
   const symbol = /~([A-Z0-9./]+)\s*$/.exec(row.description.toUpperCase())?.[1] ?? '';
   return transaction({
@@ -343,7 +343,7 @@ function cashBase(row: CashRow, ctx: Context, type: TransactionType): ImportedTr
     source: SOURCE,
     symbol,
     underlying: symbol,
-    amountMinor: row.amountMinor - commissionMinor - feesMinor,
+    amountMinor: subMinor(subMinor(row.amountMinor, commissionMinor), feesMinor),
     commissionMinor,
     feesMinor,
     orderId: row.ref || null,

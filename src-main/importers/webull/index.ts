@@ -24,7 +24,7 @@ import { ResultCollector, RowIdentity, accountFor, transaction } from '../common
 import { headerNear, tableReaders } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { BROKER_LABELS } from '../../../src-shared/api/constants';
-import { MINOR_PER_UNIT } from '../../../src-shared/money';
+import { ZERO_MINOR, MINOR_PER_UNIT, absMinor, negMinor } from '../../../src-shared/money';
 
 export const WEBULL_SOURCE = 'webull-csv';
 const REQUIRED = ['Name', 'Symbol', 'Side', 'Status', 'Filled', 'Avg Price', 'Filled Time'];
@@ -149,7 +149,7 @@ function readFill(out: ResultCollector, reader: RowReader, accountName: string, 
   if (!reader.ok || tradeDate === null || instrument === null) return null;
   if (/cancel|fail|expire|reject/i.test(status)) out.warn(reader.line, `order ${status} after ${filled} of ${reader.text('Total Qty') || '?'} filled: the ${filled} filled are a trade`);
   const quantity = Math.abs(filled);
-  const priceMinor = Math.abs(avg);
+  const priceMinor = absMinor(avg);
   let tx = transaction({
     accountName,
     brokerRowId: ids.next([symbolText, side, rawTime, reader.text('Filled'), reader.text('Avg Price')]),
@@ -164,7 +164,7 @@ function readFill(out: ResultCollector, reader: RowReader, accountName: string, 
   });
   if (instrument.option) tx = withOption(tx, instrument.option);
   const gross = grossMinor(priceMinor, quantity, tx.multiplier);
-  tx.amountMinor = buying ? -gross : gross;
+  tx.amountMinor = buying ? negMinor(gross) : gross;
   return { line: reader.line, tx, signed: buying ? quantity : -quantity, short: side === 'short', matched: false };
 }
 
@@ -199,10 +199,10 @@ function inferSettlement(out: ResultCollector, symbol: string, position: number,
     brokerRowId: `INFERRED|${type}|${symbol}|${contracts}`,
     type,
     quantity: contracts,
-    priceMinor: 0,
-    amountMinor: 0,
-    commissionMinor: 0,
-    feesMinor: 0,
+    priceMinor: ZERO_MINOR,
+    amountMinor: ZERO_MINOR,
+    commissionMinor: ZERO_MINOR,
+    feesMinor: ZERO_MINOR,
     tradeDate: dayToUtc(expiration) ?? template.tradeDate,
     orderId: null,
     description: `inferred: ${contracts} ${symbol} ${what}`,

@@ -3,21 +3,21 @@
  * units), and these build the response objects, rounding money to cents once, here.
  */
 import type { PerformanceResponseT, PeriodSummary, SummaryResponseT, TransactionJson } from '../../../src-shared/api/schemas';
-import { dayTotalMinor, rangePeriod, type PerformanceResult, type PeriodResult, type Totals, type YearResult } from '../../../src-shared/journal/index';
+import { dayTotalMinor, rangePeriod, type PerformanceResult, type PeriodResult, type TotalsResult, type YearResult } from '../../../src-shared/journal/index';
 import type { Transaction } from '../../../src-shared/journal/model';
-import { centsOrNull, minorToCents, minorToUnits } from '../../../src-shared/money';
+import { addMinor, minorToCents, centsOrNull, minorToUnits, type Minor } from '../../../src-shared/money';
 
 type PeriodJson = PerformanceResponseT['monthly'];
 
 /** Unmatched closes of a period: rows and units (fractional shares summed as floats: rounded past their noise). */
-function presentUnmatched(totals: Pick<Totals, 'unmatchedCloses' | 'unmatchedQuantity'>): PeriodSummary['unmatched'] {
+function presentUnmatched(totals: Pick<TotalsResult, 'unmatchedCloses' | 'unmatchedQuantity'>): PeriodSummary['unmatched'] {
   return { closes: totals.unmatchedCloses, quantity: Math.round(totals.unmatchedQuantity * 1e8) / 1e8 };
 }
 
 /** The summary of a period (or of another currency's totals). Unrealized P&L needs marks, which the journal has not. */
-export function presentTotals(totals: Totals): PeriodSummary {
+export function presentTotals(totals: TotalsResult): PeriodSummary {
   return {
-    realizedPL: minorToCents(totals.optionsPLMinor + totals.stockPLMinor),
+    realizedPL: minorToCents(addMinor(totals.optionsPLMinor, totals.stockPLMinor)),
     totalPL: minorToCents(dayTotalMinor(totals)),
     premiumsCollected: minorToCents(totals.premiumsMinor),
     lockedInPremiums: minorToCents(totals.lockedInMinor),
@@ -35,7 +35,7 @@ export function presentTotals(totals: Totals): PeriodSummary {
   };
 }
 
-function presentByCurrency<T>(byCurrency: Record<string, Totals>, present: (totals: Totals) => T): Record<string, T> {
+function presentByCurrency<T>(byCurrency: Record<string, TotalsResult>, present: (totals: TotalsResult) => T): Record<string, T> {
   const json: Record<string, T> = {};
   for (const [currency, totals] of Object.entries(byCurrency)) json[currency] = present(totals);
   return json;
@@ -58,7 +58,7 @@ export function presentPeriod(period: PeriodResult): PeriodJson {
       bySymbol: period.bySymbol.map((row) => ({
         symbol: row.symbol,
         pl: minorToCents(row.plMinor),
-        realizedPL: minorToCents(row.optionsPLMinor + row.stockPLMinor),
+        realizedPL: minorToCents(addMinor(row.optionsPLMinor, row.stockPLMinor)),
         optionsPL: minorToCents(row.optionsPLMinor),
         stockPL: minorToCents(row.stockPLMinor),
         premiumsCollected: minorToCents(row.premiumsMinor),
@@ -90,7 +90,7 @@ export function presentPerformance(result: PerformanceResult): Omit<PerformanceR
 /** /journal/summary without the journal's accounts and demo flag. */
 export function presentYear(result: YearResult): Omit<SummaryResponseT, 'accounts' | 'demo'> {
   const { totals } = result;
-  const dayValue = (day: { date: string; plMinor: number } | null) => (day === null ? null : { date: day.date, pl: minorToCents(day.plMinor) });
+  const dayValue = (day: { date: string; plMinor: Minor } | null) => (day === null ? null : { date: day.date, pl: minorToCents(day.plMinor) });
   const yearText = String(result.year).padStart(4, '0');
   return {
     year: result.year,
@@ -101,7 +101,7 @@ export function presentYear(result: YearResult): Omit<SummaryResponseT, 'account
       expiredContracts: result.expiredContracts,
       assignments: result.assignments,
       totalPremium: minorToCents(totals.premiumsMinor),
-      totalRealizedPnl: minorToCents(totals.optionsPLMinor + totals.stockPLMinor),
+      totalRealizedPnl: minorToCents(addMinor(totals.optionsPLMinor, totals.stockPLMinor)),
       lockedInPremiums: minorToCents(totals.lockedInMinor),
       optionsPL: minorToCents(totals.optionsPLMinor),
       stockPL: minorToCents(totals.stockPLMinor),
@@ -124,7 +124,7 @@ export function presentYear(result: YearResult): Omit<SummaryResponseT, 'account
     },
     byCurrency: presentByCurrency(result.byCurrency, (other) => ({
       totalPL: minorToCents(dayTotalMinor(other)),
-      realizedPL: minorToCents(other.optionsPLMinor + other.stockPLMinor),
+      realizedPL: minorToCents(addMinor(other.optionsPLMinor, other.stockPLMinor)),
       premiumsCollected: minorToCents(other.premiumsMinor),
       dividends: minorToCents(other.dividendsMinor),
       commissions: minorToCents(other.commissionsMinor),
@@ -133,7 +133,7 @@ export function presentYear(result: YearResult): Omit<SummaryResponseT, 'account
   };
 }
 
-export function presentTransaction(tx: Transaction, realizedMinor: number | null): TransactionJson {
+export function presentTransaction(tx: Transaction, realizedMinor: Minor | null): TransactionJson {
   return {
     id: tx.id,
     accountId: tx.accountId,

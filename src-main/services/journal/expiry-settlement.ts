@@ -10,6 +10,7 @@ import { parseOccSymbol, type Transaction } from '../../../src-shared/journal/mo
 import { nextTradingDay } from '../../../src-shared/trading-days';
 import { NEW_YORK, dateInZone, dayOfInstant, zonedTimeToMs } from '../../../src-shared/zone';
 import type { JournalMarks } from './marks';
+import { ZERO_MINOR } from '../../../src-shared/money';
 
 /** The instrument of a position or an unmatched close. */
 type Instrument = Pick<OpenPosition, 'accountId' | 'currency' | 'symbol' | 'underlying' | 'isOption' | 'expiration' | 'strike' | 'right' | 'multiplier'>;
@@ -115,11 +116,11 @@ export function settleExpiries(
         strike: position.strike,
         right: position.right,
         quantity: Math.abs(position.quantity),
-        priceMinor: 0,
+        priceMinor: ZERO_MINOR,
         multiplier: position.multiplier,
-        amountMinor: 0,
-        commissionMinor: 0,
-        feesMinor: 0,
+        amountMinor: ZERO_MINOR,
+        commissionMinor: ZERO_MINOR,
+        feesMinor: ZERO_MINOR,
         currency: position.currency,
         tradeDate,
         tradeDay: dayOfInstant(tradeDate, timeZone),

@@ -8,6 +8,7 @@ import type { ImportedTransaction } from '../../../src-shared/journal/model';
 import { Columns, RowReader } from '../../importers/common/cells';
 import { ResultCollector, RowIdentity } from '../../importers/common/result';
 import { OPTIONAL_COLUMNS, readRow, REQUIRED_COLUMNS } from '../../importers/generic/index';
+import { asMinor } from '../../../src-shared/money';
 
 /** The fills: their cash is computed from price, quantity and costs when not given. */
 export const FILLS: ReadonlySet<string> = new Set(FILL_TYPES);
@@ -61,7 +62,7 @@ export function readManualRow(row: ManualTransactionT, accountName: string, fail
     // The ledger's gross (price × quantity × multiplier, to a minor unit); buys pay it and the costs, sells receive it less them.
     const grossMinor = Math.round(transaction.priceMinor * transaction.quantity * transaction.multiplier);
     const costsMinor = transaction.commissionMinor + transaction.feesMinor;
-    transaction.amountMinor = row.type.startsWith('BUY') ? -(grossMinor + costsMinor) : grossMinor - costsMinor;
+    transaction.amountMinor = asMinor(row.type.startsWith('BUY') ? -(grossMinor + costsMinor) : grossMinor - costsMinor);
   }
   return transaction;
 }

@@ -15,6 +15,7 @@ import type { JournalIndex } from './ledger-index';
 import type { BookRequest, CampaignRow, CampaignsRequest, CampaignDetail, CampaignsResult, PositionRow, PositionsResult, PositionTotals, WithJournal } from './values';
 import { pageOf } from './values';
 import { failure, ok, type Result } from '../result';
+import { minorFieldsAll, minorFields } from '../../../src-shared/money';
 
 export interface BookReadSettings {
   timeZone: string;
@@ -41,7 +42,7 @@ function comparePositions(a: PositionRow, b: PositionRow): number {
 
 /** Totals in the reporting currency: market value and unrealized over the positions with a fresh mark only. */
 function totalsOf(rows: readonly PositionRow[], currency: string): PositionTotals {
-  const sum: PositionTotals = { costBasisMinor: 0, marketValueMinor: 0, unrealizedMinor: 0, unmarked: 0, unmarkedCount: 0, staleCount: 0 };
+  const sum = { costBasisMinor: 0, marketValueMinor: 0, unrealizedMinor: 0, unmarked: 0, unmarkedCount: 0, staleCount: 0 };
   for (const row of rows) {
     if (row.position.currency !== currency) continue;
     sum.costBasisMinor += row.costBasisMinor;
@@ -54,7 +55,7 @@ function totalsOf(rows: readonly PositionRow[], currency: string): PositionTotal
     if (row.mark?.stale === true) sum.staleCount += 1;
     else sum.unmarkedCount += 1;
   }
-  return sum;
+  return minorFields(sum);
 }
 
 export class JournalBookReads {
@@ -166,7 +167,7 @@ export class JournalBookReads {
       .filter((p) => p.campaignId === record.id)
       .map((p) => ({ ...markPosition(p, this.book.marks.marksAt(p.underlying, asOfMs), asOfMs, maxAgeDays), accountName: campaign.accountName }))
       .sort(comparePositions);
-    return ok({ asOf: isoInstant(asOfMs), campaign, timeline: record.steps, positions });
+    return ok({ asOf: isoInstant(asOfMs), campaign, timeline: minorFieldsAll(record.steps), positions });
   }
 
   /** The marks of each underlying at `asOfMs`, looked up once per read. */
@@ -194,7 +195,7 @@ export class JournalBookReads {
     return campaigns.map((campaign) => {
       const { record, ...figures } = campaignFigures(campaign, byCampaign.get(campaign.id) ?? [], asOfDate);
       const { steps: _steps, legs, ...rest } = record;
-      return { ...figures, record: rest, accountName: names.get(campaign.accountId) ?? campaign.accountId, legs };
+      return { ...figures, record: minorFields(rest), accountName: names.get(campaign.accountId) ?? campaign.accountId, legs };
     });
   }
 }

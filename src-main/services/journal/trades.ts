@@ -18,6 +18,7 @@ import type { JournalBook } from './book';
 import type { JournalIndex } from './ledger-index';
 import type { Pagination, WithJournal } from './values';
 import { failure, ok, type Result } from '../result';
+import { asMinor, type Minor } from '../../../src-shared/money';
 import type { WriteTx } from '../../db/writes';
 
 export interface TradesSettings {
@@ -45,7 +46,7 @@ export interface TradeRow {
   note: string;
   tags: string[];
   /** Open trades: its own open lots marked as a position is (their mark less their cost); null without a fresh mark. */
-  unrealizedMinor: number | null;
+  unrealizedMinor: Minor | null;
   /** pnl (+ unrealized while open) / collateral and / max profit: closed trades as built, open ones with the marks. */
   returnOnCollateral: number | null;
   pctOfMaxProfit: number | null;
@@ -235,7 +236,7 @@ export class JournalTrades {
    * (markPosition: the mid of the newest fresh snapshot): each of its parts is a position of its own, with the
    * instrument of the book's position and the trade's units, entry value and costs. Null when a part has no fresh mark.
    */
-  private unrealized(trade: Trade, built: Built, marksOf: (underlying: string) => UnderlyingMarks | null): number | null {
+  private unrealized(trade: Trade, built: Built, marksOf: (underlying: string) => UnderlyingMarks | null): Minor | null {
     const maxAgeDays = this.settings().markMaxAgeDays;
     const nowMs = this.nowMs();
     let sum = 0;
@@ -247,7 +248,7 @@ export class JournalTrades {
       if (marked.unrealizedMinor === null) return null;
       sum += marked.unrealizedMinor;
     }
-    return sum;
+    return asMinor(sum);
   }
 
   /** Statistics of the closed trades in the reporting currency, per group. */

@@ -5,6 +5,7 @@
  */
 import { firstIndex, type JournalIndex } from './ledger-index';
 import { pageOf, type TransactionFilter, type TransactionsPage } from './values';
+import { asMinorOrNull } from '../../../src-shared/money';
 
 export function transactionsPage(index: JournalIndex, query: TransactionFilter): TransactionsPage {
   const { page, limit } = pageOf(query.page, query.limit, 0);
@@ -25,7 +26,7 @@ export function transactionsPage(index: JournalIndex, query: TransactionFilter):
   const realized = index.ledger().realizedByTx;
   const pageOfIds = (ids: string[], matching: number): TransactionsPage => {
     const transactions = index.byIds(ids);
-    return { transactions, realizedMinor: transactions.map((tx) => realized.get(tx.id) ?? null), accounts: snapshot.accounts, pagination: { page, limit, total: matching, pages: Math.ceil(matching / limit) } };
+    return { transactions, realizedMinor: transactions.map((tx) => asMinorOrNull(realized.get(tx.id) ?? null)), accounts: snapshot.accounts, pagination: { page, limit, total: matching, pages: Math.ceil(matching / limit) } };
   };
   if (query.type === undefined && (query.sort === undefined || query.sort === '-tradeDate')) {
     // Newest first over a slice of positions: the page is found without looking at the other rows.

@@ -5,6 +5,7 @@ import type { CampaignFigures, MarkedPosition } from '../../../src-shared/journa
 import type { Account, Transaction } from '../../../src-shared/journal/model';
 import type { ImporterId, ParseResult } from '../../importers/types';
 import type { InferredExpiration, NeedsAttention } from './expiry-settlement';
+import type { Minor, MinorFields } from '../../../src-shared/money';
 
 /** The record of one import: what was read, stored, found twice, skipped, and worth knowing. */
 export interface ImportRecord {
@@ -68,7 +69,7 @@ export interface TransactionFilter {
 export interface TransactionsPage {
   transactions: Transaction[];
   /** Per row of `transactions`: the realized P&L it booked (minor units), or null. */
-  realizedMinor: Array<number | null>;
+  realizedMinor: Array<Minor | null>;
   accounts: Account[];
   pagination: Pagination;
 }
@@ -94,9 +95,9 @@ export interface BookRequest {
 
 /** Figures over positions (in the reporting currency): marked value and unrealized over the freshly marked ones only. */
 export interface PositionTotals {
-  costBasisMinor: number;
-  marketValueMinor: number;
-  unrealizedMinor: number;
+  costBasisMinor: Minor;
+  marketValueMinor: Minor;
+  unrealizedMinor: Minor;
   /** Positions left out of marketValue and unrealized: unmarkedCount + staleCount. */
   unmarked: number;
   /** Positions without any mark. */
@@ -119,7 +120,7 @@ export interface PositionsResult {
 }
 
 /** A campaign without its timeline (the list), with its account's name and its legs' transaction ids. */
-export type CampaignRow = Omit<CampaignFigures, 'record'> & { record: Omit<CampaignRecord, 'steps' | 'legs'>; accountName: string; legs: string[] };
+export type CampaignRow = Omit<CampaignFigures, 'record'> & { record: MinorFields<Omit<CampaignRecord, 'steps' | 'legs'>>; accountName: string; legs: string[] };
 
 /** What a campaigns read asks: a book read, a status, and the page. */
 export type CampaignsRequest = BookRequest & { status?: 'open' | 'closed'; page?: number; limit?: number };
@@ -135,7 +136,7 @@ export interface CampaignsResult {
 export interface CampaignDetail {
   asOf: string;
   campaign: CampaignRow;
-  timeline: CampaignStep[];
+  timeline: Array<MinorFields<CampaignStep>>;
   positions: PositionRow[];
 }
 

@@ -20,6 +20,7 @@ import { packContracts, SnapshotRepository } from '../../../src-main/db/snapshot
 import { sql, Table } from '../../../src-main/db/sql';
 import { toRow, toTransaction, TRANSACTIONS, TransactionsRepository } from '../../../src-main/db/transactions';
 import { tempDir } from '../../paths';
+import { asMinor } from '../../../src-shared/money';
 import { writeNow, type WriteTx } from '../../../src-main/db/writes';
 
 const opened: Database[] = [];
@@ -111,8 +112,8 @@ describe('TransactionsRepository', () => {
       // Every column a value no other column has, so that two values passed in each other's place cannot go unseen.
       const tx: ImportedTransaction = {
         accountName: 'Columns', brokerRowId: 'broker-row', type: 'SELL_TO_OPEN', symbol: 'XYZ240119P00040000', underlying: 'XYZ', isOption: true,
-        expiration: '2024-01-19', strike: 40.5, right: 'P', quantity: 3, priceMinor: 12_345, multiplier: 100, amountMinor: 370_350, commissionMinor: 19_500,
-        feesMinor: 777, currency: 'CAD', tradeDate: '2024-01-02T15:04:05.000Z', orderId: 'order-9', description: 'words', source: 'generic-csv',
+        expiration: '2024-01-19', strike: 40.5, right: 'P', quantity: 3, priceMinor: asMinor(12_345), multiplier: 100, amountMinor: asMinor(370_350), commissionMinor: asMinor(19_500),
+        feesMinor: asMinor(777), currency: 'CAD', tradeDate: '2024-01-02T15:04:05.000Z', orderId: 'order-9', description: 'words', source: 'generic-csv',
         inferred: false, previousSymbol: 'OLD', sequence: 41,
       };
       const ids = { id: 'id-1', importId, accountId: 'acc-col', tradeDay: '2024-01-02' };

@@ -24,6 +24,7 @@ import { manualClock } from '../../clock';
 import { BROKER_FIXTURES_SHARED } from '../../paths';
 import { cutBefore, daysByLine } from './cut-csv';
 import { openingRow, storeManualRows } from './manual-rows';
+import { asMinor } from '../../../src-shared/money';
 import { writeNow } from '../../../src-main/db/writes';
 
 const present = existsSync(BROKER_FIXTURES_SHARED);
@@ -178,8 +179,8 @@ describe.skipIf(!present)('real broker files with their oldest history cut away'
                     id: `${p.currency}:${p.symbol}:${index}`,
                   }),
                   multiplier: p.multiplier,
-                  priceMinor: Math.round(lot.grossMinor / (lot.qty * p.multiplier)),
-                  amountMinor: p.side > 0 ? -lot.grossMinor - lot.costsMinor : lot.grossMinor - lot.costsMinor,
+                  priceMinor: asMinor(Math.round(lot.grossMinor / (lot.qty * p.multiplier))),
+                  amountMinor: asMinor(p.side > 0 ? -lot.grossMinor - lot.costsMinor : lot.grossMinor - lot.costsMinor),
                 });
                 byAccount.set(p.accountId, rows);
               });

@@ -10,6 +10,7 @@ import { TransactionsRepository } from '../../../src-main/db/transactions';
 import { transactionIdFor } from '../../../src-main/services/journal/service';
 import type { ImportedTransaction } from '../../../src-shared/journal/model';
 import { makeDayOf } from '../../../src-shared/zone';
+import { ZERO_MINOR, asMinor } from '../../../src-shared/money';
 import { writeNow } from '../../../src-main/db/writes';
 
 /** Stores `rows` (source set to `manual`) in the account `accountId`, as one import; the journal sees a new generation. */
@@ -48,11 +49,11 @@ export function openingRow(input: { accountName: string; symbol: string; underly
     strike: input.option?.strike ?? null,
     right: input.option?.right ?? null,
     quantity: qty,
-    priceMinor: Math.round(input.price * 10_000),
+    priceMinor: asMinor(Math.round(input.price * 10_000)),
     multiplier,
-    amountMinor: long ? -grossMinor - costsMinor : grossMinor - costsMinor,
-    commissionMinor: costsMinor,
-    feesMinor: 0,
+    amountMinor: asMinor(long ? -grossMinor - costsMinor : grossMinor - costsMinor),
+    commissionMinor: asMinor(costsMinor),
+    feesMinor: ZERO_MINOR,
     currency: input.currency ?? 'USD',
     tradeDate: input.tradeDate,
     orderId: null,

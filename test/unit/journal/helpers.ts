@@ -1,7 +1,7 @@
 import type { ImportedTransaction, OptionRight, Transaction, TransactionType } from '../../../src-shared/journal/model';
 import { occSymbol } from '../../../src-shared/journal/model';
 import { dayOfInstant as tradeDayOf } from '../../../src-shared/zone';
-import { toMinor } from '../../../src-shared/money';
+import { asMinor, toMinor } from '../../../src-shared/money';
 import { contractColumns } from '../../../src-main/importers/common/options';
 
 /** What the store does to an imported row: an id, an account id and the New York trade day. */
@@ -54,7 +54,7 @@ export function tx(input: TxInput): Transaction {
   const sells = ['SELL_TO_OPEN', 'SELL_TO_CLOSE', 'SELL', 'SELL_SHORT'].includes(input.type);
   const buys = ['BUY_TO_OPEN', 'BUY_TO_CLOSE', 'BUY', 'BUY_TO_COVER'].includes(input.type);
   const gross = Math.round(priceMinor * quantity * multiplier);
-  const amountMinor = input.amount !== undefined ? toMinor(input.amount) : (sells ? gross : buys ? -gross : 0) - commissionMinor - feesMinor;
+  const amountMinor = input.amount !== undefined ? toMinor(input.amount) : asMinor((sells ? gross : buys ? -gross : 0) - commissionMinor - feesMinor);
   const instant = /z|[+-]\d\d:?\d\d$/i.test(input.at) ? input.at : nyToUtc(input.at);
   const row: ImportedTransaction = {
     accountName: input.account ?? 'acct',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { minorToCents, parseMoneyMinor, plainDecimalMinor, toMinor } from '../../../src-shared/money';
+import { asMinor, minorToCents, parseMoneyMinor, plainDecimalMinor, toMinor } from '../../../src-shared/money';
 
 describe('parseMoneyMinor', () => {
   it.each([
@@ -63,10 +63,10 @@ describe('plainDecimalMinor (the fast path of plain cells)', () => {
 
 describe('conversions', () => {
   it('rounds minor units to cents half away from zero', () => {
-    expect(minorToCents(12_345)).toBe(1.23);
-    expect(minorToCents(12_350)).toBe(1.24);
-    expect(minorToCents(-12_350)).toBe(-1.24);
-    expect(minorToCents(0)).toBe(0);
+    expect(minorToCents(asMinor(12_345))).toBe(1.23);
+    expect(minorToCents(asMinor(12_350))).toBe(1.24);
+    expect(minorToCents(asMinor(-12_350))).toBe(-1.24);
+    expect(minorToCents(asMinor(0))).toBe(0);
   });
 
   it('converts float prices to minor units without binary drift', () => {
