@@ -37,7 +37,7 @@ const everyEntry: EntryLookup = ({ atMs }) => ({
 export async function benchTrades(): Promise<BenchLine[]> {
   const rows = journal();
   const ledger = buildLedger(rows, { reportingCurrency: 'USD' });
-  const options = { chains: ledger.chains, lookup: everyEntry };
+  const options = { campaigns: ledger.campaigns, lookup: everyEntry };
   // The build next to the ledger's, alternating, in the same run: the ratio holds on a loaded machine, the times do not.
   const ledgerSamples: number[] = [];
   const buildSamples: number[] = [];

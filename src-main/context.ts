@@ -108,7 +108,7 @@ export function openDataFolder(options: { dataDir: string; overrides?: Partial<S
 }
 
 /**
- * The server's context: the data folder on this thread (keys, settings, chains: small, quick writes) and the
+ * The server's context: the data folder on this thread (keys, settings, snapshots: small, quick writes) and the
  * journal in its worker thread. All writes of the process take turns through one WriteQueue.
  */
 export function createContext(options: ContextOptions): OwnedContext {

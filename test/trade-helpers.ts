@@ -12,7 +12,7 @@ export function minor(units: number): number {
 
 /** The trades of hand-written rows, with the ledger's chains for their campaigns. */
 export function tradesOf(transactions: readonly Transaction[], lookup?: EntryLookup): TradeBook {
-  return buildTrades(transactions, { chains: ledgerOf(transactions).chains, ...(lookup ? { lookup } : {}) });
+  return buildTrades(transactions, { campaigns: ledgerOf(transactions).campaigns, ...(lookup ? { lookup } : {}) });
 }
 
 /** The one trade of the rows. */

@@ -2,7 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { Table } from './sql';
 import type { WriteTx } from './writes';
 
-/** What an annotation describes (migration 010): a trade (its stable id) or a campaign (a chain id). */
+/** What an annotation describes (migration 010): a trade (its stable id) or a campaign (its id). */
 export type AnnotationKind = 'trade' | 'campaign';
 
 /** A row of `annotations`. */

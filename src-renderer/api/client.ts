@@ -68,6 +68,10 @@ export type ImportDeleteResponseT = Static<typeof ImportDeleteResponse>;
 
 export type { SettingsJson, SettingsUpdateT, ExportJobJson, ExportRequestBodyT };
 
+/** What a note and tags hang on, and its public path: a campaign's is `/journal/chains/{id}` (the wire keeps the name). */
+const ANNOTATED_PATHS = { trades: 'trades', campaigns: 'chains' } as const;
+export type AnnotatedKind = keyof typeof ANNOTATED_PATHS;
+
 /** A failed call, carrying the RFC 9457 problem body when the server sent one. */
 export class ApiError extends Error {
   readonly status: number;
@@ -246,12 +250,12 @@ export class ApiClient {
   tradeStats(query: StatsQueryT, signal?: AbortSignal): Promise<StatsResponseT> {
     return this.get('/journal/stats', { ...query }, signal);
   }
-  annotation(kind: 'trades' | 'chains', id: string, signal?: AbortSignal): Promise<AnnotationResponseT> {
-    return this.get(`/journal/${kind}/${encodeURIComponent(id)}/annotation`, undefined, signal);
+  annotation(kind: AnnotatedKind, id: string, signal?: AbortSignal): Promise<AnnotationResponseT> {
+    return this.get(`/journal/${ANNOTATED_PATHS[kind]}/${encodeURIComponent(id)}/annotation`, undefined, signal);
   }
   /** Notes and tags of a trade or a campaign (an empty note without tags removes them). */
-  annotate(kind: 'trades' | 'chains', id: string, body: AnnotationBodyT): Promise<AnnotationResponseT> {
-    return this.request('PUT', `/journal/${kind}/${encodeURIComponent(id)}/annotation`, { body: JSON.stringify(body), contentType: 'application/json' });
+  annotate(kind: AnnotatedKind, id: string, body: AnnotationBodyT): Promise<AnnotationResponseT> {
+    return this.request('PUT', `/journal/${ANNOTATED_PATHS[kind]}/${encodeURIComponent(id)}/annotation`, { body: JSON.stringify(body), contentType: 'application/json' });
   }
 
   /** Manual entries: one import of kind manual (all rows or none). */

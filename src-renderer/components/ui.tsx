@@ -131,6 +131,21 @@ export function AsyncStatus({ state, label }: { state: { data: unknown; error: A
   return state.data === undefined ? <Loading {...(label === undefined ? {} : { label })} /> : null;
 }
 
+/** A small form in a toolbar: Enter or its button applies it in the page (the browser's own submit, a reload, never happens); `onSubmit` gets its fields. */
+export function InlineForm({ onSubmit, children }: { onSubmit: (fields: FormData) => void; children: ReactNode }) {
+  return (
+    <form
+      className="inline-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit(new FormData(event.currentTarget));
+      }}
+    >
+      {children}
+    </form>
+  );
+}
+
 export function Loading({ label = 'Loading…' }: { label?: string }) {
   return (
     <div className="loading" role="status" aria-live="polite">

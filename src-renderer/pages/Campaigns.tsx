@@ -1,5 +1,5 @@
 /**
- * Campaigns: the wheel campaigns (chains, flat to flat per account and underlying) with their returns; a row opens the
+ * Campaigns: the wheel campaigns (flat to flat per account and underlying) with their returns; a row opens the
  * campaign on its own page (`#/campaigns/<id>`, pages/campaigns/CampaignDetail.tsx). The list's filters live in the
  * address, so the detail's back link and the browser's Back return to the same list. Conventions: docs/journal.md
  * §Campaigns; the page: docs/ui.md.

@@ -3,7 +3,7 @@ import type { EventsQueryT, ExposureEventJson } from '../../src-shared/api/schem
 import { openEventStream, type LiveState } from '../api/event-stream';
 import { DemoButton } from '../components/DemoButton';
 import { Pager } from '../components/Pager';
-import { AsyncStatus, Badge, colClass, DataTable, EmptyState, num, PageHead, Panel, Segmented } from '../components/ui';
+import { AsyncStatus, Badge, colClass, DataTable, EmptyState, InlineForm, num, PageHead, Panel, Segmented } from '../components/ui';
 import { fmtCount, fmtDateTime, fmtDte, fmtNumber, fmtPrice } from '../format';
 import { navigate, useApi, useAsync } from '../hooks';
 import { Comparisons } from './events/Comparisons';
@@ -196,13 +196,7 @@ export function EventsPage() {
               ]}
             />
           </div>
-          <form
-            className="inline-form"
-            onSubmit={(event) => {
-              event.preventDefault();
-              setFilters((f) => ({ ...f, ...dteDraft }));
-            }}
-          >
+          <InlineForm onSubmit={() => setFilters((f) => ({ ...f, ...dteDraft }))}>
             <label className="field">
               <span>Min DTE</span>
               <input type="number" min={0} max={3650} value={dteDraft.minDte} onChange={(e) => setDteDraft({ ...dteDraft, minDte: e.target.value })} className="input-narrow" />
@@ -214,7 +208,7 @@ export function EventsPage() {
             <button type="submit" className="btn">
               Apply
             </button>
-          </form>
+          </InlineForm>
         </div>
       </Panel>
 

@@ -4,7 +4,7 @@ import { AccountSelect } from '../components/AccountSelect';
 import { ImportOrDemo } from '../components/DemoButton';
 import { EquityChart, MonthlyBars } from '../components/charts';
 import { PnlCalendar, usesYearStrips } from '../components/PnlCalendar';
-import { DemoBadge, EmptyState, ErrorBanner, Loading, Money, PageHead, Panel, Segmented, Stat } from '../components/ui';
+import { DemoBadge, EmptyState, ErrorBanner, InlineForm, Loading, Money, PageHead, Panel, Segmented, Stat } from '../components/ui';
 import { addDays, addMonths } from '../../src-shared/calendar';
 import { dateInTimeZone, fmtCount, fmtInt, fmtMoney, fmtPct, fmtRange, monthTitle, signClass, typeLabel } from '../format';
 import { StrategyReport } from './trades/StrategyReport';
@@ -273,10 +273,8 @@ export function JournalPage() {
                 </button>
               </div>
             ) : (
-              <form
-                className="inline-form"
-                onSubmit={(event) => {
-                  event.preventDefault();
+              <InlineForm
+                onSubmit={() => {
                   if (draft.from <= draft.to) setCustom(draft);
                 }}
               >
@@ -291,7 +289,7 @@ export function JournalPage() {
                 <button type="submit" className="btn btn-small">
                   Apply
                 </button>
-              </form>
+              </InlineForm>
             )}
           </>
         }

@@ -48,7 +48,7 @@ const DEMO_PLANS: TickerPlan[] = [
   // Assigned in the spring dip, covered calls, called away on the recovery; assigned again in the autumn dip and
   // holding the shares under a covered call; pays dividends.
   { ticker: 'AAPL', iv: 0.26, dailyVol: 0.006, strikeStep: 2.5, contracts: 1, dividendPerShare: 0.26, dividendOffsetDays: 40, rollsAllowed: false, stopLossFraction: 0, knots: [[0, 0], [0.18, 0.03], [0.3, -0.12], [0.45, -0.1], [0.62, 0.07], [0.8, 0.06], [0.95, -0.06], [1, -0.05]], minuteOffset: 0, last: 'covered_call', lastOpenDaysBefore: 6 },
-  // The losing chain: assigned before a crash, shares cut at a loss; then tested puts are rolled out (one order, two
+  // The losing campaign: assigned before a crash, shares cut at a loss; then tested puts are rolled out (one order, two
   // legs) rather than assigned; a cash-secured put at the end.
   { ticker: 'TSLA', iv: 0.55, dailyVol: 0.014, strikeStep: 5, contracts: 1, dividendPerShare: 0, dividendOffsetDays: 0, rollsAllowed: true, stopLossFraction: 0.85, knots: [[0, 0.1], [0.25, 0.15], [0.4, -0.3], [0.55, -0.27], [0.68, -0.1], [0.74, -0.18], [0.86, -0.05], [1, 0]], minuteOffset: 7, last: 'short_put', lastOpenDaysBefore: 9 },
   // Steady: puts mostly expire worthless or are closed at a quarter of their credit; a strangle at the end.
@@ -101,7 +101,7 @@ function listedStrike(strikes: readonly number[], target: number, right: OptionR
 /**
  * A year of wheel trading up to the demo market of `today` (a journal date: the caller's today): cash-secured puts,
  * rolls (both legs on one order id), expirations, assignments with the stock at the strike, covered calls, shares
- * called away, dividends with withholding, a losing chain, commission and fees on every fill; and the open book
+ * called away, dividends with withholding, a losing campaign, commission and fees on every fill; and the open book
  * described above. Deterministic for a given (seed, today).
  */
 export function demoTransactions(seed: number, today: string): ImportedTransaction[] {
@@ -227,7 +227,7 @@ export function demoTransactions(seed: number, today: string): ImportedTransacti
         return;
       }
 
-      // Stop-loss on the shares (the losing chain): buy back the call if any, sell the shares.
+      // Stop-loss on the shares (the losing campaign): buy back the call if any, sell the shares.
       if (shares > 0 && plan.stopLossFraction > 0 && spot < plan.stopLossFraction * assignedStrike) {
         const orderId = nextOrder();
         if (option) {

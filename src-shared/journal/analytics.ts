@@ -182,7 +182,7 @@ export interface YearResult {
   expiredOptions: number;
   expiredContracts: number;
   assignments: number;
-  chains: { opened: number; closed: number; open: number; wins: number; losses: number; winRate: number | null };
+  campaigns: { opened: number; closed: number; open: number; wins: number; losses: number; winRate: number | null };
   /** Days with P&L events, in date order, with the cumulative P&L of the year after each. */
   daily: Array<DayPL & { cumulativeMinor: Minor }>;
   /** Largest peak-to-trough fall of the cumulative P&L (≥ 0). */
@@ -198,18 +198,18 @@ export interface YearResult {
   byCurrency: Record<string, TotalsResult>;
 }
 
-/** Opened, closed and open chains of the reporting currency as of the year's end; wins and losses of those closed in it. */
-function chainCounts(ledger: Ledger, from: string, to: string): YearResult['chains'] {
+/** Opened, closed and open campaigns of the reporting currency as of the year's end; wins and losses of those closed in it. */
+function campaignCounts(ledger: Ledger, from: string, to: string): YearResult['campaigns'] {
   const counts = { opened: 0, closed: 0, openedUpToYear: 0, closedUpToYear: 0, wins: 0, losses: 0 };
-  for (const chain of ledger.chains) {
-    if (chain.currency !== ledger.reportingCurrency) continue;
-    if (chain.openDay <= to) counts.openedUpToYear += 1;
-    if (chain.openDay >= from && chain.openDay <= to) counts.opened += 1;
-    if (chain.closeDay === null) continue;
-    if (chain.closeDay <= to) counts.closedUpToYear += 1;
-    if (chain.closeDay >= from && chain.closeDay <= to) {
+  for (const campaign of ledger.campaigns) {
+    if (campaign.currency !== ledger.reportingCurrency) continue;
+    if (campaign.openDay <= to) counts.openedUpToYear += 1;
+    if (campaign.openDay >= from && campaign.openDay <= to) counts.opened += 1;
+    if (campaign.closeDay === null) continue;
+    if (campaign.closeDay <= to) counts.closedUpToYear += 1;
+    if (campaign.closeDay >= from && campaign.closeDay <= to) {
       counts.closed += 1;
-      if (chain.plMinor > 0) counts.wins += 1;
+      if (campaign.plMinor > 0) counts.wins += 1;
       else counts.losses += 1;
     }
   }
@@ -259,7 +259,7 @@ export function yearSummary(ledger: Ledger, year: number): YearResult {
     currency: ledger.reportingCurrency,
     totals: minorFields(totals),
     ...events,
-    chains: chainCounts(ledger, from, to),
+    campaigns: campaignCounts(ledger, from, to),
     daily,
     maxDrawdownMinor: asMinor(equity.maxDrawdownMinor),
     tradingDays,

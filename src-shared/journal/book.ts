@@ -1,15 +1,16 @@
 /**
  * The book at an instant (docs/journal.md §Positions and §Campaigns): the open positions of a ledger marked from a
- * chain snapshot of each underlying, and the chains (campaigns) with their returns. Pure: the snapshots come in as
+ * chain snapshot of each underlying, and the campaigns with their returns. Pure: the snapshots come in as
  * `UnderlyingMarks`, prepared by the service. Money is integer minor units; prices per share in currency units.
  */
 import { daysBetween, parseInstantMs } from '../calendar';
+import { getOrInsertComputed } from '../maps';
 import { tradingDaysAfter } from '../trading-days';
 import { NEW_YORK, dateInZone } from '../zone';
 import { positionGreeks } from '../exposure/position-greeks';
 import { daysToExpiry } from '../exposure/time';
 import { MINOR_PER_UNIT, subMinor, asMinor, type Minor } from '../money';
-import type { ChainRecord, OpenPosition } from './ledger';
+import type { CampaignRecord, OpenPosition } from './ledger';
 import type { OptionRight } from './model';
 
 /** The underlying's dealer levels of the snapshot (`/gex` default scope): walls as strikes. */
@@ -58,14 +59,11 @@ const recentAges = new Map<string, number>();
 
 /** The age of a snapshot at `asOfMs` in New York trading days (docs/journal.md §Positions, marks have an age). */
 export function markAgeDays(quoteTime: string, asOfMs: number): number {
-  const key = `${quoteTime}|${asOfMs}`;
-  const known = recentAges.get(key);
-  if (known !== undefined) return known;
-  const quoteMs = parseInstantMs(quoteTime);
-  const age = Number.isFinite(quoteMs) ? tradingDaysAfter(dateInZone(quoteMs, NEW_YORK), dateInZone(asOfMs, NEW_YORK)) : Number.MAX_SAFE_INTEGER;
-  if (recentAges.size >= 256) recentAges.clear();
-  recentAges.set(key, age);
-  return age;
+  return getOrInsertComputed(recentAges, `${quoteTime}|${asOfMs}`, () => {
+    if (recentAges.size >= 256) recentAges.clear();
+    const quoteMs = parseInstantMs(quoteTime);
+    return Number.isFinite(quoteMs) ? tradingDaysAfter(dateInZone(quoteMs, NEW_YORK), dateInZone(asOfMs, NEW_YORK)) : Number.MAX_SAFE_INTEGER;
+  });
 }
 
 /** Greeks of the whole position: delta in shares, gamma in shares per $1, theta $/day, vega $/vol point. */
@@ -153,7 +151,7 @@ export function markPosition(position: OpenPosition, marks: UnderlyingMarks | nu
 }
 
 export interface CampaignFigures {
-  chain: ChainRecord;
+  record: CampaignRecord;
   status: 'open' | 'closed';
   /** Calendar days from the opening day to the closing day (open: to the asOf date), at least 1. */
   days: number;
@@ -168,9 +166,9 @@ export interface CampaignFigures {
 }
 
 /** A campaign's figures at `asOfDate` (journal date), from its record and its marked open positions. */
-export function campaignFigures(chain: ChainRecord, open: readonly MarkedPosition[], asOfDate: string): CampaignFigures {
-  const status = chain.closeDay === null ? 'open' : 'closed';
-  const days = Math.max(1, daysBetween(chain.openDay, chain.closeDay ?? asOfDate));
+export function campaignFigures(campaign: CampaignRecord, open: readonly MarkedPosition[], asOfDate: string): CampaignFigures {
+  const status = campaign.closeDay === null ? 'open' : 'closed';
+  const days = Math.max(1, daysBetween(campaign.openDay, campaign.closeDay ?? asOfDate));
   let sharesHeld = 0;
   let shareCostMinor = 0;
   for (const marked of open) {
@@ -190,14 +188,14 @@ export function campaignFigures(chain: ChainRecord, open: readonly MarkedPositio
       unrealizedMinor += marked.unrealizedMinor;
     }
   }
-  const returnOnCollateral = chain.collateralPeakMinor > 0 ? chain.plMinor / chain.collateralPeakMinor : null;
+  const returnOnCollateral = campaign.collateralPeakMinor > 0 ? campaign.plMinor / campaign.collateralPeakMinor : null;
   return {
-    chain,
+    record: campaign,
     status,
     days,
     sharesHeld,
     shareCostMinor: asMinor(shareCostMinor),
-    adjustedCostBasis: sharesHeld > 0 ? adjustedBasis(shareCostMinor, chain.netOptionCashMinor, sharesHeld) : null,
+    adjustedCostBasis: sharesHeld > 0 ? adjustedBasis(shareCostMinor, campaign.netOptionCashMinor, sharesHeld) : null,
     unrealizedMinor: unrealizedMinor === null ? null : asMinor(unrealizedMinor),
     returnOnCollateral,
     annualizedReturn: returnOnCollateral === null ? null : (returnOnCollateral * 365) / days,
@@ -209,16 +207,16 @@ export function adjustedBasis(shareCostMinor: number, netOptionCashMinor: number
   return (shareCostMinor - netOptionCashMinor) / sharesHeld / MINOR_PER_UNIT;
 }
 
-/** The ledger's open positions grouped by chain id (positions without a chain are left out). */
-export function positionsByChain(marked: readonly MarkedPosition[]): Map<string, MarkedPosition[]> {
-  const byChain = new Map<string, MarkedPosition[]>();
+/** The ledger's open positions grouped by campaign id (positions without a campaign are left out). */
+export function positionsByCampaign(marked: readonly MarkedPosition[]): Map<string, MarkedPosition[]> {
+  const byCampaign = new Map<string, MarkedPosition[]>();
   for (const m of marked) {
-    const id = m.position.chainId;
+    const id = m.position.campaignId;
     if (id === null) continue;
-    const list = byChain.get(id);
+    const list = byCampaign.get(id);
     if (list) list.push(m);
-    else byChain.set(id, [m]);
+    else byCampaign.set(id, [m]);
   }
-  return byChain;
+  return byCampaign;
 }
 

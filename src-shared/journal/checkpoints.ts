@@ -1,17 +1,17 @@
 /**
  * Checkpoints of a ledger build (docs/journal.md §Checkpoints): at day boundaries, every so many rows, what the book
- * holds then (open lots, the slots' chains, the openings the history lacks). The book at a past instant is the
+ * holds then (open lots, the slots' campaigns, the openings the history lacks). The book at a past instant is the
  * nearest checkpoint before it plus the rows after it, replayed: a few thousand rows instead of the whole journal.
  *
- * A checkpoint keeps only what can still change. A chain that is neither open nor the last of its slot never changes
- * again (dividends and fees attach to the open chain, else the last one), so it is the complete ledger's own record;
- * the others are kept as numbers and a count of their legs (the legs of a chain only grow: the first N of the complete
- * record's are the chain's legs then). Positions, slots and chains are packed in typed arrays that name instruments,
+ * A checkpoint keeps only what can still change. A campaign that is neither open nor the last of its slot never changes
+ * again (dividends and fees attach to the open campaign, else the last one), so it is the complete ledger's own record;
+ * the others are kept as numbers and a count of their legs (the legs of a campaign only grow: the first N of the complete
+ * record's are the campaign's legs then). Positions, slots and campaigns are packed in typed arrays that name instruments,
  * slots and strings by their index in tables the checkpoints share: a 100,000-row journal holding 700 positions keeps
  * 50 checkpoints in about 2 MB.
  */
 import type { CollateralBasis } from './collateral';
-import type { ChainRecord, ChainSlot, SlotState } from './chains';
+import type { CampaignRecord, CampaignSlot, SlotState } from './campaigns';
 import type { LedgerWarnings } from './ledger';
 import type { Lot, OpenPosition, Position } from './lots';
 import { occSymbol, type OptionRight, type PositionInstrument } from './model';
@@ -24,15 +24,15 @@ export interface LedgerCheckpoint {
   position: number;
   day: string;
   lastInstantMs: number;
-  /** Chains opened before it (indexes into the complete ledger's chain list). */
-  chainCount: number;
+  /** Campaigns opened before it (indexes into the complete ledger's campaign list). */
+  campaignCount: number;
   /** Open positions: where each one's state is in the codec's pool of position states (a state unchanged since the previous checkpoint is shared). */
   positions: Int32Array;
-  /** Slots with a chain: [slot, current chain, last chain (−1: none)]… */
+  /** Slots with a campaign: [slot, current campaign, last campaign (−1: none)]… */
   slots: Int32Array;
-  /** Chains that may still change: offsets of their states in the codec's pool of chain states (see packLive). */
+  /** Campaigns that may still change: offsets of their states in the codec's pool of campaign states (see packLive). */
   live: Int32Array;
-  /** Per live chain, the rolls of its days before the checkpoint (filled in once the build has matched them). */
+  /** Per live campaign, the rolls of its days before the checkpoint (filled in once the build has matched them). */
   liveRolls: Int32Array;
   /** The openings the history lacked then (copies), and the warning counts. */
   unmatched: UnmatchedOpening[];
@@ -53,10 +53,10 @@ export interface LedgerCheckpoints {
   codec: CheckpointCodec;
 }
 
-/** The book of a ledger at an instant: positions, chains and rolls (no day figures: those are the complete ledger's). */
+/** The book of a ledger at an instant: positions, campaigns and rolls (no day figures: those are the complete ledger's). */
 export interface BookLedger {
   reportingCurrency: string;
-  chains: ChainRecord[];
+  campaigns: CampaignRecord[];
   rolls: RollRecord[];
   positions: OpenPosition[];
   unmatched: UnmatchedOpening[];
@@ -93,11 +93,11 @@ export class CheckpointCodec {
   private readonly instruments = new Records();
   /** Position states: integers instrument, side, lots, then the open day of each; numbers qty, then qty, gross, costs per lot. */
   private readonly positionStates = new Records();
-  /** Chain states: integers index, underlying, close day (−1 open), assignments, legs; numbers realized, dividends, fees, commissions, premiums, net option cash, peak collateral. */
-  private readonly chainStates = new Records();
-  /** Per instrument (chain), the state it had at the previous checkpoint (while building). */
+  /** Campaign states: integers index, underlying, close day (−1 open), assignments, legs; numbers realized, dividends, fees, commissions, premiums, net option cash, peak collateral. */
+  private readonly campaignStates = new Records();
+  /** Per instrument (campaign), the state it had at the previous checkpoint (while building). */
   private readonly lastPosition = new Map<number, number>();
-  private readonly lastChain = new Map<number, number>();
+  private readonly lastCampaign = new Map<number, number>();
 
   private text(value: string): number {
     return this.strings.index(value, () => value);
@@ -110,7 +110,7 @@ export class CheckpointCodec {
 
   /** Bytes the checkpoints' shared records keep (the tables' strings and the per-checkpoint arrays aside). */
   get bytes(): number {
-    return this.instruments.bytes + this.positionStates.bytes + this.chainStates.bytes;
+    return this.instruments.bytes + this.positionStates.bytes + this.campaignStates.bytes;
   }
 
   /** The instrument of a position, added on first sight. */
@@ -167,10 +167,10 @@ export class CheckpointCodec {
 
   /** After the build: the records as typed arrays, the indexes of keys dropped. */
   seal(): void {
-    for (const records of [this.instruments, this.positionStates, this.chainStates]) records.seal();
+    for (const records of [this.instruments, this.positionStates, this.campaignStates]) records.seal();
     for (const table of [this.strings, this.slotKeys, this.instrumentKeys]) table.seal();
     this.lastPosition.clear();
-    this.lastChain.clear();
+    this.lastCampaign.clear();
   }
 
   /** Walks the packed positions: each instrument with its side, quantity, open cost and lots (new objects). */
@@ -197,7 +197,7 @@ export class CheckpointCodec {
   }
 
   /** The open positions of a checkpoint, in their slots (new objects: the checkpoint serves many replays). */
-  unpackPositions(packed: Int32Array, slotOf: (accountId: string, underlying: string, currency: string) => ChainSlot): Position[] {
+  unpackPositions(packed: Int32Array, slotOf: (accountId: string, underlying: string, currency: string) => CampaignSlot): Position[] {
     const positions: Position[] = [];
     this.eachPosition(packed, (i, side, qty, openCostMinor, lots) => {
       positions.push({
@@ -241,26 +241,26 @@ export class CheckpointCodec {
     return states;
   }
 
-  /** The chains that may still change, by index: their figures and how many legs they had (a state unchanged since the previous checkpoint is shared). */
-  packLive(chains: ReadonlyArray<{ index: number; chain: ChainRecord }>): Int32Array {
+  /** The campaigns that may still change, by index: their figures and how many legs they had (a state unchanged since the previous checkpoint is shared). */
+  packLive(campaigns: ReadonlyArray<{ index: number; campaign: CampaignRecord }>): Int32Array {
     return Int32Array.from(
-      chains.map(({ index, chain: c }) => {
+      campaigns.map(({ index, campaign: c }) => {
         const basis = c.collateralBasis;
         const regT = basis.rule === 'reg_t';
         const quoteTime = regT && basis.quoteTime !== null ? this.text(basis.quoteTime) : -1;
         const ints = [index, this.text(c.underlying), c.closeDay === null ? -1 : this.text(c.closeDay), c.assignments, c.legs.length, c.optionLegs, regT ? 1 : 0, quoteTime];
         const floats = [c.realizedMinor, c.dividendsMinor, c.feesMinor, c.commissionsMinor, c.premiumsMinor, c.netOptionCashMinor, c.collateralPeakMinor, regT ? (basis.spot ?? NaN) : NaN];
-        const offset = this.chainStates.add(ints, floats, this.lastChain.get(index));
-        this.lastChain.set(index, offset);
+        const offset = this.campaignStates.add(ints, floats, this.lastCampaign.get(index));
+        this.lastCampaign.set(index, offset);
         return offset;
       }),
     );
   }
 
-  /** The fields of a chain state (see packLive). */
-  private chainState(offset: number) {
-    const int = (field: number) => this.chainStates.int(offset, field);
-    const float = (field: number) => this.chainStates.float(offset, field);
+  /** The fields of a campaign state (see packLive). */
+  private campaignState(offset: number) {
+    const int = (field: number) => this.campaignStates.int(offset, field);
+    const float = (field: number) => this.campaignStates.float(offset, field);
     return {
       index: int(0),
       underlying: this.textOf(int(1)),
@@ -279,37 +279,37 @@ export class CheckpointCodec {
     };
   }
 
-  /** A chain state's collateral basis (see packLive: the rule, the spot, NaN for none, and the quote time's text). */
+  /** A campaign state's collateral basis (see packLive: the rule, the spot, NaN for none, and the quote time's text). */
   private basisOf(regT: number, spot: number, quoteTime: number): CollateralBasis {
     if (regT !== 1) return { rule: 'cash_secured' };
     return { rule: 'reg_t', spot: Number.isNaN(spot) ? null : spot, quoteTime: quoteTime < 0 ? null : this.textOf(quoteTime) };
   }
 
-  /** The complete ledger's chains up to the checkpoint: the frozen ones as they are, the live ones as they were then. */
-  liveChains(checkpoint: LedgerCheckpoint, complete: readonly ChainRecord[]): ChainRecord[] {
-    const chains = complete.slice(0, checkpoint.chainCount);
+  /** The complete ledger's campaigns up to the checkpoint: the frozen ones as they are, the live ones as they were then. */
+  liveCampaigns(checkpoint: LedgerCheckpoint, complete: readonly CampaignRecord[]): CampaignRecord[] {
+    const campaigns = complete.slice(0, checkpoint.campaignCount);
     checkpoint.live.forEach((offset, n) => {
-      const { index, legCount, ...figures } = this.chainState(offset);
+      const { index, legCount, ...figures } = this.campaignState(offset);
       const record = complete[index];
-      if (record !== undefined) chains[index] = { ...record, ...figures, legs: record.legs.slice(0, legCount), steps: [], rolls: checkpoint.liveRolls[n] ?? 0, plMinor: 0 };
+      if (record !== undefined) campaigns[index] = { ...record, ...figures, legs: record.legs.slice(0, legCount), steps: [], rolls: checkpoint.liveRolls[n] ?? 0, plMinor: 0 };
     });
-    return chains;
+    return campaigns;
   }
 
-  /** The chain index, underlying and close day of each live chain of a checkpoint. */
+  /** The campaign index, underlying and close day of each live campaign of a checkpoint. */
   liveKeys(checkpoint: LedgerCheckpoint): Array<{ index: number; underlying: string; closeDay: string | null }> {
     return [...checkpoint.live].map((offset) => {
-      const { index, underlying, closeDay } = this.chainState(offset);
+      const { index, underlying, closeDay } = this.campaignState(offset);
       return { index, underlying, closeDay };
     });
   }
 }
 
 /**
- * After the build has matched its rolls: each checkpoint's live chains get the rolls of their days before it (a
- * chain's days are [openDay, closeDay]; the chains of one slot never share a day), so that a replay only counts its own.
+ * After the build has matched its rolls: each checkpoint's live campaigns get the rolls of their days before it (a
+ * campaign's days are [openDay, closeDay]; the campaigns of one slot never share a day), so that a replay only counts its own.
  */
-export function countRolls(checkpoints: LedgerCheckpoints, chains: readonly ChainRecord[], rolls: readonly RollRecord[]): void {
+export function countRolls(checkpoints: LedgerCheckpoints, campaigns: readonly CampaignRecord[], rolls: readonly RollRecord[]): void {
   const daysBySlot = new Map<string, string[]>();
   for (const roll of rolls) {
     const key = `${roll.accountId}\u0000${roll.currency}\u0000${roll.underlying}`;
@@ -320,29 +320,29 @@ export function countRolls(checkpoints: LedgerCheckpoints, chains: readonly Chai
   const before = (days: readonly string[], day: string) => firstWhere(days.length, (i) => (days[i] ?? '') >= day);
   for (const checkpoint of checkpoints.checkpoints) {
     checkpoint.liveRolls = Int32Array.from(checkpoints.codec.liveKeys(checkpoint), ({ index, underlying, closeDay }) => {
-      const chain = chains[index];
-      if (chain === undefined) return 0;
-      // Under the name it had then (a rename moves a chain to another slot); a closed chain's days end with its close.
-      const days = daysBySlot.get(`${chain.accountId}\u0000${chain.currency}\u0000${underlying}`) ?? [];
+      const campaign = campaigns[index];
+      if (campaign === undefined) return 0;
+      // Under the name it had then (a rename moves a campaign to another slot); a closed campaign's days end with its close.
+      const days = daysBySlot.get(`${campaign.accountId}\u0000${campaign.currency}\u0000${underlying}`) ?? [];
       const end = closeDay !== null && closeDay < checkpoint.day ? `${closeDay}\u0000` : checkpoint.day;
-      return before(days, end) - before(days, chain.openDay);
+      return before(days, end) - before(days, campaign.openDay);
     });
   }
 }
 
-/** Each roll counts in the chain of its slot that was open on the roll's day. */
-export function attributeRolls(chains: readonly ChainRecord[], rolls: readonly RollRecord[]): void {
-  const bySlot = new Map<string, ChainRecord[]>();
-  for (const chain of chains) {
-    const key = `${chain.accountId}\u0000${chain.currency}\u0000${chain.underlying}`;
+/** Each roll counts in the campaign of its slot that was open on the roll's day. */
+export function attributeRolls(campaigns: readonly CampaignRecord[], rolls: readonly RollRecord[]): void {
+  const bySlot = new Map<string, CampaignRecord[]>();
+  for (const campaign of campaigns) {
+    const key = `${campaign.accountId}\u0000${campaign.currency}\u0000${campaign.underlying}`;
     const list = bySlot.get(key);
-    if (list) list.push(chain);
-    else bySlot.set(key, [chain]);
+    if (list) list.push(campaign);
+    else bySlot.set(key, [campaign]);
   }
   for (const roll of rolls) {
     const list = bySlot.get(`${roll.accountId}\u0000${roll.currency}\u0000${roll.underlying}`) ?? [];
-    const chain = list.find((c) => c.openDay <= roll.day && (c.closeDay === null || roll.day <= c.closeDay));
-    if (chain) chain.rolls += 1;
+    const campaign = list.find((c) => c.openDay <= roll.day && (c.closeDay === null || roll.day <= c.closeDay));
+    if (campaign) campaign.rolls += 1;
   }
 }
 

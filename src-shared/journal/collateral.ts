@@ -8,7 +8,7 @@
 import { parseInstantMs } from '../calendar';
 import { MINOR_PER_UNIT } from '../money';
 import { dateInZone, NEW_YORK } from '../zone';
-import type { ChainSlot } from './chains';
+import type { CampaignSlot } from './campaigns';
 import type { Position } from './lots';
 import { regTMinorBy, type StructureLeg } from './strategies';
 import { isUsableEntry } from './trade-metrics';
@@ -54,7 +54,7 @@ function optionLeg(pos: Position, contracts: number): StructureLeg {
  * The slot's collateral now. Shares cover short calls first come, first covered (in the order the positions opened);
  * `entries` holds the spot at each short option's entry (null: no snapshot, the strike stands in).
  */
-export function slotCollateral(slot: ChainSlot, entries: ReadonlyMap<Position, SpotFact | null>): SlotCollateral {
+export function slotCollateral(slot: CampaignSlot, entries: ReadonlyMap<Position, SpotFact | null>): SlotCollateral {
   let sharesHeld = 0;
   let shareCostMinor = 0;
   const puts: Position[] = [];

@@ -1,10 +1,10 @@
 /**
  * The journal ledger (docs/journal.md): the builder that walks the transactions in order and ties together
- * FIFO lots (lots.ts), chains (chains.ts), rolls (rolls.ts) and the per-day aggregates per currency
+ * FIFO lots (lots.ts), campaigns (campaigns.ts), rolls (rolls.ts) and the per-day aggregates per currency
  * (periods.ts). Built once when the transactions change; the period and yearly queries (analytics.ts) only
  * read its day buckets. All money is integer minor units (src-shared/money.ts).
  */
-import { ChainBook, slotHoldings, type ChainRecord, type ChainSlot } from './chains';
+import { CampaignBook, slotHoldings, type CampaignRecord, type CampaignSlot } from './campaigns';
 import { slotCollateral, spotAtEntry, type SpotFact, type SpotLookup } from './collateral';
 import { attributeRolls, CheckpointCodec, countRolls, firstWhere, SAMPLE_EVERY, type BookLedger, type LedgerCheckpoint, type LedgerCheckpoints } from './checkpoints';
 import { BUYS, CLOSING, instantMs, OPENING, rowOrder } from './order';
@@ -14,7 +14,7 @@ import { DayBook, type CurrencyDays } from './periods';
 import { addRollLegs, matchRolls, type RollLeg, type RollRecord } from './rolls';
 import { UnmatchedBook, type UnmatchedOpening } from './unmatched';
 
-export type { ChainRecord, ChainStep } from './chains';
+export type { CampaignRecord, CampaignStep } from './campaigns';
 export type { OpenPosition } from './lots';
 export type { CurrencyDays, DayAgg, SymbolAgg } from './periods';
 export type { RollRecord } from './rolls';
@@ -42,7 +42,7 @@ export interface Ledger {
   /** Every currency with transactions, reporting currency first, then alphabetical. */
   currencies: string[];
   byCurrency: Map<string, CurrencyDays>;
-  chains: ChainRecord[];
+  campaigns: CampaignRecord[];
   rolls: RollRecord[];
   positions: OpenPosition[];
   /** Realized P&L booked by each row that closed something (closing fills, settlements), by transaction id. */
@@ -55,7 +55,7 @@ export interface Ledger {
   transactionCount: number;
   /** The latest instant among the transactions (epoch ms), −Infinity without any. */
   lastInstantMs: number;
-  /** Closes at which a chain held naked calls (Reg T collateral, which reads the spot at entry: LedgerOptions.spotAt). */
+  /** Closes at which a campaign held naked calls (Reg T collateral, which reads the spot at entry: LedgerOptions.spotAt). */
   regTCloses: number;
   /** The checkpoints of the build, when asked for (LedgerOptions.checkpointEvery). */
   checkpoints?: LedgerCheckpoints;
@@ -63,7 +63,7 @@ export interface Ledger {
 
 export interface LedgerOptions {
   reportingCurrency: string;
-  /** Record each chain's timeline (ChainStep per leg): for one campaign's detail, not for every read. */
+  /** Record each campaign's timeline (CampaignStep per leg): for one campaign's detail, not for every read. */
   timeline?: boolean;
   /** Keep a checkpoint every this many rows (at day boundaries) for the book at past instants (docs/journal.md §Checkpoints). */
   checkpointEvery?: number;
@@ -75,20 +75,20 @@ class LedgerBuilder implements RealizedSink {
   private readonly days = new DayBook();
   /** The spot at each open short option's entry (null: no snapshot described it): its Reg T collateral (collateral.ts). */
   private readonly entries = new Map<Position, SpotFact | null>();
-  private readonly chains = new ChainBook((slot) => slotCollateral(slot, this.entries));
-  private readonly positions = new PositionBook(this.chains);
+  private readonly campaigns = new CampaignBook((slot) => slotCollateral(slot, this.entries));
+  private readonly positions = new PositionBook(this.campaigns);
   private readonly legs: RollLeg[] = [];
   private currentDay: string | null = null;
   private readonly realizedByTx = new Map<string, number>();
   private readonly unmatched = new UnmatchedBook();
   private readonly unmatchedByTx = new Map<string, number>();
-  /** The live chains a replay started from, with their underlying then. */
-  private readonly restoredUnderlying = new Map<ChainRecord, string>();
+  /** The live campaigns a replay started from, with their underlying then. */
+  private readonly restoredUnderlying = new Map<CampaignRecord, string>();
   lastInstantMs = -Infinity;
-  /** The row being processed: what it realized, and the chain and cash of its step (docs/journal.md §Campaigns). */
+  /** The row being processed: what it realized, and the campaign and cash of its step (docs/journal.md §Campaigns). */
   private rowRealizedMinor = 0;
   private rowBookedRealized = false;
-  private rowStep: { slot: ChainSlot; cashMinor: number } | null = null;
+  private rowStep: { slot: CampaignSlot; cashMinor: number } | null = null;
   readonly warnings: LedgerWarnings = { unmatchedCloses: 0, unmatchedSettlements: 0, openedAgainstOpposite: 0, corporateActionsWithoutLots: 0 };
 
   constructor(
@@ -109,26 +109,26 @@ class LedgerBuilder implements RealizedSink {
       agg.stockPLMinor += pnlMinor;
       if (sym) sym.stockPLMinor += pnlMinor;
     }
-    this.chains.active(pos.slot, day).realizedMinor += pnlMinor;
+    this.campaigns.active(pos.slot, day).realizedMinor += pnlMinor;
     this.rowRealizedMinor += pnlMinor;
     this.rowBookedRealized = true;
   }
 
-  /** After a row: its realized P&L by id, and its step in the chain it belongs to, with the chain's state after it. */
+  /** After a row: its realized P&L by id, and its step in the campaign it belongs to, with the campaign's state after it. */
   private endRow(t: Transaction): void {
     if (this.rowBookedRealized) this.realizedByTx.set(t.id, this.rowRealizedMinor);
     const step = this.rowStep;
     if (step) {
-      const chain = step.slot.current ?? step.slot.last;
-      if (chain) {
-        chain.legs.push(t.id);
-        if (t.isOption) chain.optionLegs += 1;
+      const campaign = step.slot.current ?? step.slot.last;
+      if (campaign) {
+        campaign.legs.push(t.id);
+        if (t.isOption) campaign.optionLegs += 1;
       }
-      if (chain && this.timeline) {
+      if (campaign && this.timeline) {
         const held = slotHoldings(step.slot);
-        // Replaced by the figure at the day's close (ChainBook.endOfDay) when the slot was touched that day.
+        // Replaced by the figure at the day's close (CampaignBook.endOfDay) when the slot was touched that day.
         const { collateralMinor } = slotCollateral(step.slot, this.entries);
-        chain.steps.push({
+        campaign.steps.push({
           txId: t.id,
           day: t.tradeDay,
           type: t.type,
@@ -138,7 +138,7 @@ class LedgerBuilder implements RealizedSink {
           realizedMinor: this.rowRealizedMinor,
           sharesHeld: held.sharesHeld,
           shareCostMinor: held.shareCostMinor,
-          netOptionCashMinor: chain.netOptionCashMinor,
+          netOptionCashMinor: campaign.netOptionCashMinor,
           collateralMinor,
         });
       }
@@ -195,19 +195,19 @@ class LedgerBuilder implements RealizedSink {
         openedQty = rest.qty;
         openedGrossMinor = rest.grossMinor;
         if (dir < 0 && pos.isOption) {
-          this.chains.active(pos.slot, day).premiumsMinor += rest.grossMinor;
+          this.campaigns.active(pos.slot, day).premiumsMinor += rest.grossMinor;
           agg.premiumsMinor += rest.grossMinor;
           if (sym) sym.premiumsMinor += rest.grossMinor;
         }
       }
     }
-    // The chain sees the part of the row whose story it holds; the unmatched units belong to one before the history.
+    // The campaign sees the part of the row whose story it holds; the unmatched units belong to one before the history.
     const knownQty = qty - unmatchedQty;
     if (knownQty > QTY_EPSILON) {
-      const chain = this.chains.active(pos.slot, day);
+      const campaign = this.campaigns.active(pos.slot, day);
       const knownCashMinor = prorate(dir < 0 ? grossMinor - costsMinor : -grossMinor - costsMinor, knownQty, qty);
-      if (pos.isOption) chain.netOptionCashMinor += knownCashMinor;
-      chain.commissionsMinor += prorate(costsMinor, knownQty, qty);
+      if (pos.isOption) campaign.netOptionCashMinor += knownCashMinor;
+      campaign.commissionsMinor += prorate(costsMinor, knownQty, qty);
       this.rowStep = { slot: pos.slot, cashMinor: knownCashMinor };
     }
 
@@ -235,7 +235,7 @@ class LedgerBuilder implements RealizedSink {
       // Stock delivered by an assignment comes as its own BUY/SELL at the strike; a stock-side settlement row carries nothing more.
       if (costsMinor !== 0) {
         this.bookRealized(stock, day, -costsMinor, false);
-        this.chains.active(stock.slot, day).commissionsMinor += costsMinor;
+        this.campaigns.active(stock.slot, day).commissionsMinor += costsMinor;
       } else agg.plEvents += 1;
       return;
     }
@@ -247,10 +247,10 @@ class LedgerBuilder implements RealizedSink {
     if (closable > QTY_EPSILON) {
       // The costs of the units that were open; those of the rest belong to the unknown P&L of the unmatched part.
       const matchedCostsMinor = prorate(costsMinor, closable, wanted);
-      const chain = this.chains.active(pos.slot, day);
-      chain.netOptionCashMinor -= matchedCostsMinor;
-      chain.commissionsMinor += matchedCostsMinor;
-      if (t.type === 'ASSIGNMENT') chain.assignments += 1;
+      const campaign = this.campaigns.active(pos.slot, day);
+      campaign.netOptionCashMinor -= matchedCostsMinor;
+      campaign.commissionsMinor += matchedCostsMinor;
+      if (t.type === 'ASSIGNMENT') campaign.assignments += 1;
       this.rowStep = { slot: pos.slot, cashMinor: -matchedCostsMinor };
       closedQty = this.positions.closeFifo(pos, day, closable, 0, matchedCostsMinor, this).closedQty;
     } else {
@@ -269,14 +269,14 @@ class LedgerBuilder implements RealizedSink {
     const agg = this.days.day(t.currency, day);
     const underlying = t.underlying !== '' ? t.underlying : t.isOption ? '' : t.symbol;
     const sym = this.days.symbol(agg, underlying);
-    const slot = underlying !== '' ? this.chains.find(t.accountId, underlying, t.currency) : undefined;
+    const slot = underlying !== '' ? this.campaigns.find(t.accountId, underlying, t.currency) : undefined;
     agg.plEvents += 1;
     if (t.type === 'DIVIDEND') {
       agg.dividendsMinor += t.amountMinor;
       if (sym) sym.dividendsMinor += t.amountMinor;
-      const chain = slot ? this.chains.attach(slot) : null;
-      if (chain) chain.dividendsMinor += t.amountMinor;
-      if (slot && chain) this.rowStep = { slot, cashMinor: t.amountMinor };
+      const campaign = slot ? this.campaigns.attach(slot) : null;
+      if (campaign) campaign.dividendsMinor += t.amountMinor;
+      if (slot && campaign) this.rowStep = { slot, cashMinor: t.amountMinor };
     } else if (t.type === 'INTEREST') {
       agg.interestMinor += t.amountMinor;
       if (sym) sym.interestMinor += t.amountMinor;
@@ -284,9 +284,9 @@ class LedgerBuilder implements RealizedSink {
       const feeMinor = t.amountMinor !== 0 ? -t.amountMinor : Math.abs(t.commissionMinor) + Math.abs(t.feesMinor);
       agg.feesMinor += feeMinor;
       if (sym) sym.feesMinor += feeMinor;
-      const chain = slot ? this.chains.attach(slot) : null;
-      if (chain) chain.feesMinor += feeMinor;
-      if (slot && chain) this.rowStep = { slot, cashMinor: -feeMinor };
+      const campaign = slot ? this.campaigns.attach(slot) : null;
+      if (campaign) campaign.feesMinor += feeMinor;
+      if (slot && campaign) this.rowStep = { slot, cashMinor: -feeMinor };
     }
   }
 
@@ -295,7 +295,7 @@ class LedgerBuilder implements RealizedSink {
     if (!this.positions.split(this.positions.find(t.accountId, t.symbol, t.currency), t.quantity)) this.warnings.corporateActionsWithoutLots += 1;
   }
 
-  /** SYMBOL_CHANGE: the lots of previousSymbol continue under symbol (and the chain under the new underlying). */
+  /** SYMBOL_CHANGE: the lots of previousSymbol continue under symbol (and the campaign under the new underlying). */
   private symbolChange(t: Transaction): void {
     const previous = t.previousSymbol;
     const old = previous ? this.positions.find(t.accountId, previous, t.currency) : undefined;
@@ -307,7 +307,7 @@ class LedgerBuilder implements RealizedSink {
     const oldSlot = old.slot;
     const newUnderlying = t.underlying !== '' ? t.underlying : t.symbol;
     if (!old.isOption && target.slot !== oldSlot && target.slot.openPositions === 0 && !target.slot.current) {
-      // The whole story continues under the new name: move the slot rather than end one chain and start another.
+      // The whole story continues under the new name: move the slot rather than end one campaign and start another.
       const newSlot = target.slot;
       newSlot.current = oldSlot.current;
       newSlot.last = oldSlot.current ?? newSlot.last;
@@ -347,7 +347,7 @@ class LedgerBuilder implements RealizedSink {
       if (!t) continue;
       if ((effectiveMs[index] ?? 0) > untilMs) break;
       if (this.currentDay !== null && t.tradeDay !== this.currentDay) {
-        this.chains.endOfDay(this.currentDay);
+        this.campaigns.endOfDay(this.currentDay);
         if (book && sinceCheckpoint >= every) {
           book.checkpoints.push(this.capture(book.codec, k, t.tradeDay, lastInstant));
           sinceCheckpoint = 0;
@@ -370,7 +370,7 @@ class LedgerBuilder implements RealizedSink {
       else if (t.type === 'SYMBOL_CHANGE') this.symbolChange(t);
       this.endRow(t);
     }
-    if (this.currentDay !== null) this.chains.endOfDay(this.currentDay);
+    if (this.currentDay !== null) this.campaigns.endOfDay(this.currentDay);
     // The rows' own latest instant; of those walked when the walk stopped at an instant.
     this.lastInstantMs = Math.max(this.lastInstantMs, untilMs === Infinity ? lastInstantMs : lastInstant);
     return book;
@@ -378,7 +378,7 @@ class LedgerBuilder implements RealizedSink {
 
   /** The book between two days, before row `position` (docs/journal.md §Checkpoints). */
   private capture(codec: CheckpointCodec, position: number, day: string, lastInstantMs: number): LedgerCheckpoint {
-    const slots = this.chains.slotStates();
+    const slots = this.campaigns.slotStates();
     const live = new Set<number>();
     for (const slot of slots) {
       if (slot.current >= 0) live.add(slot.current);
@@ -388,12 +388,12 @@ class LedgerBuilder implements RealizedSink {
       position,
       day,
       lastInstantMs,
-      chainCount: this.chains.count,
+      campaignCount: this.campaigns.count,
       positions: codec.packPositions(this.positions.all()),
       slots: codec.packSlots(slots),
       live: codec.packLive([...live].flatMap((index) => {
-        const chain = this.chains.at(index);
-        return chain ? [{ index, chain }] : [];
+        const campaign = this.campaigns.at(index);
+        return campaign ? [{ index, campaign }] : [];
       })),
       liveRolls: new Int32Array(0),
       unmatched: this.unmatched.list().map((u) => ({ ...u })),
@@ -401,16 +401,16 @@ class LedgerBuilder implements RealizedSink {
     };
   }
 
-  /** Starts from a checkpoint of the build that made `complete`: its chains, slots, open positions and unmatched closes. */
+  /** Starts from a checkpoint of the build that made `complete`: its campaigns, slots, open positions and unmatched closes. */
   restore(checkpoint: LedgerCheckpoint, complete: Ledger): void {
     const codec = complete.checkpoints?.codec;
     if (codec === undefined) throw new Error('ledger: a checkpoint of a build without checkpoints');
-    const chains = codec.liveChains(checkpoint, complete.chains);
-    chains.forEach((chain, index) => {
-      if (chain !== complete.chains[index]) this.restoredUnderlying.set(chain, chain.underlying);
+    const campaigns = codec.liveCampaigns(checkpoint, complete.campaigns);
+    campaigns.forEach((campaign, index) => {
+      if (campaign !== complete.campaigns[index]) this.restoredUnderlying.set(campaign, campaign.underlying);
     });
-    this.chains.restore(chains, codec.unpackSlots(checkpoint.slots));
-    for (const pos of codec.unpackPositions(checkpoint.positions, (accountId, underlying, currency) => this.chains.slot(accountId, underlying, currency))) this.positions.adopt(pos);
+    this.campaigns.restore(campaigns, codec.unpackSlots(checkpoint.slots));
+    for (const pos of codec.unpackPositions(checkpoint.positions, (accountId, underlying, currency) => this.campaigns.slot(accountId, underlying, currency))) this.positions.adopt(pos);
     this.unmatched.restore(checkpoint.unmatched);
     Object.assign(this.warnings, checkpoint.warnings);
     this.lastInstantMs = checkpoint.lastInstantMs;
@@ -425,14 +425,14 @@ class LedgerBuilder implements RealizedSink {
       const sym = this.days.symbol(agg, roll.underlying);
       if (sym) sym.rolls += 1;
     }
-    const chains = this.chains.finish();
-    attributeRolls(chains, rolls);
+    const campaigns = this.campaigns.finish();
+    attributeRolls(campaigns, rolls);
     const { currencies, byCurrency } = this.days.finish(this.reportingCurrency);
     return {
       reportingCurrency: this.reportingCurrency,
       currencies,
       byCurrency,
-      chains,
+      campaigns,
       rolls,
       positions: this.positions.open(),
       realizedByTx: this.realizedByTx,
@@ -441,33 +441,33 @@ class LedgerBuilder implements RealizedSink {
       warnings: this.warnings,
       transactionCount,
       lastInstantMs: this.lastInstantMs,
-      regTCloses: this.chains.regTCloses,
+      regTCloses: this.campaigns.regTCloses,
     };
   }
 
   /**
    * The book after a replay from `checkpoint`: the complete ledger's rolls of the days before it and the replayed
-   * days' own. A live chain starts with its rolls before the checkpoint and counts the replayed ones (all again when a
-   * rename moved it since: rolls count under a chain's last name); the frozen chains are the complete ones.
+   * days' own. A live campaign starts with its rolls before the checkpoint and counts the replayed ones (all again when a
+   * rename moved it since: rolls count under a campaign's last name); the frozen campaigns are the complete ones.
    */
   finishBook(complete: Ledger, checkpoint: LedgerCheckpoint | null): BookLedger {
     const before = checkpoint === null ? [] : complete.rolls.slice(0, firstWhere(complete.rolls.length, (i) => (complete.rolls[i]?.day ?? '') >= checkpoint.day));
     const replayed = matchRolls(this.legs);
-    const chains = this.chains.finish();
-    const frozen = checkpoint === null ? 0 : checkpoint.chainCount;
-    const counting: ChainRecord[] = [];
-    const renamed: ChainRecord[] = [];
-    chains.forEach((chain, index) => {
-      if (index < frozen && chain === complete.chains[index]) return;
-      const was = this.restoredUnderlying.get(chain);
-      if (was === undefined || was === chain.underlying) counting.push(chain);
-      else renamed.push(chain);
+    const campaigns = this.campaigns.finish();
+    const frozen = checkpoint === null ? 0 : checkpoint.campaignCount;
+    const counting: CampaignRecord[] = [];
+    const renamed: CampaignRecord[] = [];
+    campaigns.forEach((campaign, index) => {
+      if (index < frozen && campaign === complete.campaigns[index]) return;
+      const was = this.restoredUnderlying.get(campaign);
+      if (was === undefined || was === campaign.underlying) counting.push(campaign);
+      else renamed.push(campaign);
     });
     attributeRolls(counting, replayed);
     const rolls = before.concat(replayed);
-    for (const chain of renamed) chain.rolls = 0;
+    for (const campaign of renamed) campaign.rolls = 0;
     attributeRolls(renamed, rolls);
-    return { reportingCurrency: this.reportingCurrency, chains, rolls, positions: this.positions.open(), unmatched: this.unmatched.list(), lastInstantMs: this.lastInstantMs };
+    return { reportingCurrency: this.reportingCurrency, campaigns, rolls, positions: this.positions.open(), unmatched: this.unmatched.list(), lastInstantMs: this.lastInstantMs };
   }
 }
 
@@ -478,7 +478,7 @@ export function buildLedger(transactions: readonly Transaction[], options: Ledge
   const ledger = builder.finish(transactions.length);
   if (checkpoints !== null) {
     checkpoints.codec.seal();
-    countRolls(checkpoints, ledger.chains, ledger.rolls);
+    countRolls(checkpoints, ledger.campaigns, ledger.rolls);
     ledger.checkpoints = checkpoints;
   }
   return ledger;

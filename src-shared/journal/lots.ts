@@ -3,15 +3,16 @@
  * commissions and fees of both legs, entry costs prorated on partial exits. Money is integer minor units.
  * Conventions: docs/journal.md §Lots and realized P&L.
  */
-import { innerMap, type ChainBook, type ChainSlot } from './chains';
+import { innerMap } from '../maps';
+import type { CampaignBook, CampaignSlot } from './campaigns';
 import type { PositionInstrument, Transaction } from './model';
 
 /** Quantities below this are zero (fractional shares leave float residues after subtraction). */
 export const QTY_EPSILON = 1e-9;
 
 export interface OpenPosition extends PositionInstrument {
-  /** The chain (campaign) the position belongs to. */
-  chainId: string | null;
+  /** The campaign the position belongs to. */
+  campaignId: string | null;
   /** Signed: + long, − short. */
   quantity: number;
   /** Gross entry value of the open lots (unsigned) and their unrealized entry costs. */
@@ -33,9 +34,9 @@ export interface Position extends PositionInstrument {
   qty: number;
   lots: Lot[];
   head: number;
-  /** Σ gross + costs of the open lots (kept as they change: the chains read it after every row). */
+  /** Σ gross + costs of the open lots (kept as they change: the campaigns read it after every row). */
   openCostMinor: number;
-  slot: ChainSlot;
+  slot: CampaignSlot;
 }
 
 /** Where FIFO matching books the realized P&L of each lot it closes. */
@@ -124,7 +125,7 @@ export function closeLotsFifo<L extends Pick<Lot, 'qty' | 'grossMinor' | 'costsM
 /**
  * The value of a fill as the broker booked it: the cash plus the costs of a sell, minus the cash less the
  * costs of a buy. The per-share price alone is rounded to 4 decimals and loses cents on a large fill (853.81
- * over 300 shares is 2.846033 a share); the booked value is exact, so a flat-to-flat chain's realized P&L
+ * over 300 shares is 2.846033 a share); the booked value is exact, so a flat-to-flat campaign's realized P&L
  * equals its cash to the cent. When a row's cash does not match its price (an importer without amounts, a
  * hand-written row), the price × quantity × multiplier value is used.
  */
@@ -137,11 +138,11 @@ export function tradeValueMinor(t: Transaction, dir: number, qty: number, costsM
   return fromCash > 0 && Math.abs(fromCash - fromPrice) <= tolerance ? fromCash : fromPrice;
 }
 
-/** The positions of a ledger being built: account → currency → symbol, each in the chain slot of its underlying. */
+/** The positions of a ledger being built: account → currency → symbol, each in the campaign slot of its underlying. */
 export class PositionBook {
   private readonly positions = new Map<string, Map<string, Map<string, Position>>>();
 
-  constructor(private readonly chains: ChainBook) {}
+  constructor(private readonly campaigns: CampaignBook) {}
 
   find(accountId: string, symbol: string, currency: string): Position | undefined {
     return this.positions.get(accountId)?.get(currency)?.get(symbol);
@@ -174,7 +175,7 @@ export class PositionBook {
         lots: [],
         head: 0,
         openCostMinor: 0,
-        slot: this.chains.slot(t.accountId, underlying, t.currency),
+        slot: this.campaigns.slot(t.accountId, underlying, t.currency),
       };
       bySymbol.set(t.symbol, pos);
     }
@@ -196,7 +197,7 @@ export class PositionBook {
       if (isOpen) pos.slot.members.add(pos);
       else pos.slot.members.delete(pos);
     }
-    this.chains.touch(pos.slot);
+    this.campaigns.touch(pos.slot);
   }
 
   /**
@@ -214,7 +215,7 @@ export class PositionBook {
   }
 
   openLot(pos: Position, day: string, side: number, qty: number, grossMinor: number, costsMinor: number): void {
-    this.chains.active(pos.slot, day);
+    this.campaigns.active(pos.slot, day);
     pos.side = side;
     pos.lots.push({ qty, grossMinor, costsMinor, openDay: day });
     pos.openCostMinor += grossMinor + costsMinor;
@@ -286,7 +287,7 @@ export class PositionBook {
         strike: pos.strike,
         right: pos.right,
         multiplier: pos.multiplier,
-        chainId: pos.slot.current?.id ?? null,
+        campaignId: pos.slot.current?.id ?? null,
         quantity: pos.side * pos.qty,
         entryGrossMinor,
         entryCostsMinor,

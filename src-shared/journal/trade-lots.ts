@@ -4,7 +4,7 @@
  * P&L on the trade of the lot it takes, whatever order or day it comes on. The walk is lots.ts's (`closeLotsFifo`: `prorate`
  * on entry and exit, the remainder method), so a trade's P&L adds up to the ledger's realized to the minor unit.
  */
-import { innerMap } from './chains';
+import { innerMap } from '../maps';
 import { closeLotsFifo, QTY_EPSILON } from './lots';
 import type { OptionRight, Transaction } from './model';
 import { MINOR_PER_UNIT } from '../money';

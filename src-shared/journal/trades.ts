@@ -7,7 +7,7 @@
  * ledger build (`buildTrades`); the list and the stats only filter what it made (trade-stats.ts).
  */
 import { daysBetween } from '../calendar';
-import type { ChainRecord } from './chains';
+import type { CampaignRecord } from './campaigns';
 import type { Transaction, TransactionType } from './model';
 import { classify, collateralMinor, mainLeg, riskOf, structureCreditMinor, type Strategy, type StructureLeg } from './strategies';
 import { dteAtEntry, entryFigures, outcomeRatios, type EntryLookup, type LevelsAtEntry } from './trade-metrics';
@@ -77,8 +77,8 @@ export interface Trade {
 }
 
 export interface TradeOptions {
-  /** The ledger's chains: each trade's campaign is the chain of its first transaction. */
-  chains?: readonly ChainRecord[];
+  /** The ledger's campaigns: each trade's campaign is the one holding its first transaction. */
+  campaigns?: readonly CampaignRecord[];
   /** Snapshot facts at an instant (trade-metrics.ts); without it the entry figures and Reg T collateral are null. */
   lookup?: EntryLookup;
 }
@@ -219,17 +219,17 @@ function assembleBeforeHistory(node: Node): Trade {
   };
 }
 
-/** Each trade's campaign: the chain whose legs hold the trade's first transaction. */
-function attachCampaigns(trades: readonly Trade[], chains: readonly ChainRecord[]): void {
+/** Each trade's campaign: the campaign whose legs hold the trade's first transaction. */
+function attachCampaigns(trades: readonly Trade[], campaigns: readonly CampaignRecord[]): void {
   const byFirstTx = new Map<string, Trade>();
   for (const trade of trades) {
     const first = trade.legs[0];
     if (first) byFirstTx.set(first.txId, trade);
   }
-  for (const chain of chains) {
-    for (const txId of chain.legs) {
+  for (const campaign of campaigns) {
+    for (const txId of campaign.legs) {
       const trade = byFirstTx.get(txId);
-      if (trade) trade.campaignId = chain.id;
+      if (trade) trade.campaignId = campaign.id;
     }
   }
 }
@@ -261,7 +261,7 @@ export function buildTrades(transactions: readonly Transaction[], options: Trade
   }
   made.sort((a, b) => b.ms - a.ms || (a.trade.id < b.trade.id ? -1 : a.trade.id > b.trade.id ? 1 : 0));
   const trades = made.map((entry) => entry.trade);
-  if (options.chains) attachCampaigns(trades, options.chains);
+  if (options.campaigns) attachCampaigns(trades, options.campaigns);
   return { trades, byId: new Map(trades.map((trade) => [trade.id, trade])), outsideByTx: grouper.outsideByTx, openParts: openParts(grouper, idByRoot) };
 }
 

@@ -1,5 +1,6 @@
 /**
  * The /v1 JSON of positions and campaigns (docs/journal.md §Positions, §Campaigns): money rounded to cents once, here.
+ * The wire keeps the campaigns' public names: the list's `chains`, the detail's `chain`, a position's `chainId`.
  */
 import type { CampaignDetailResponseT, CampaignsResponseT, PositionJson, PositionsResponseT } from '../../../src-shared/api/schemas';
 import { adjustedBasis } from '../../../src-shared/journal/book';
@@ -28,7 +29,7 @@ export function presentPosition(row: PositionRow): PositionJson {
   const p = row.position;
   return {
     ...presentHolding(p, row.accountName),
-    chainId: p.chainId,
+    chainId: p.campaignId,
     quantity: p.quantity,
     averagePrice: Math.round(row.averagePrice * MINOR_PER_UNIT) / MINOR_PER_UNIT,
     costBasis: minorToCents(row.costBasisMinor),
@@ -86,7 +87,7 @@ export function presentPositions(result: PositionsResult): Omit<PositionsRespons
 }
 
 export function presentCampaign(row: CampaignRow): CampaignsResponseT['chains'][number] {
-  const c = row.chain;
+  const c = row.record;
   return {
     id: c.id,
     accountId: c.accountId,
@@ -118,7 +119,7 @@ export function presentCampaign(row: CampaignRow): CampaignsResponseT['chains'][
 }
 
 export function presentCampaigns(result: CampaignsResult): Omit<CampaignsResponseT, 'accounts' | 'demo'> {
-  return { asOf: result.asOf, currency: result.currency, chains: result.chains.map(presentCampaign), pagination: result.pagination };
+  return { asOf: result.asOf, currency: result.currency, chains: result.campaigns.map(presentCampaign), pagination: result.pagination };
 }
 
 export function presentCampaignDetail(detail: CampaignDetail): CampaignDetailResponseT {

@@ -112,7 +112,7 @@ export function presentYear(result: YearResult): Omit<SummaryResponseT, 'account
       unmatched: presentUnmatched(totals),
       totalPL: minorToCents(dayTotalMinor(totals)),
       trades: totals.trades,
-      chains: result.chains,
+      chains: result.campaigns,
       equity: { series: result.daily.map((day) => ({ date: day.date, equity: minorToCents(day.cumulativeMinor) })), maxDrawdown: minorToCents(result.maxDrawdownMinor) },
       tradingDays: { ...result.tradingDays, bestDay: dayValue(result.tradingDays.bestDay), worstDay: dayValue(result.tradingDays.worstDay) },
       tradesByType: result.tradesByType,

@@ -28,5 +28,5 @@ export function registerChainRoutes(v1: V1, ctx: AppContext): void {
       },
     );
   });
-  v1.get('/chains', { schema: { summary: 'Symbols with stored snapshots', tags: ['chains'], querystring: NoQuery, response: { 200: ChainsResponse, ...problemResponses } } }, async () => ({ symbols: ctx.exposure.chainsList() }));
+  v1.get('/chains', { schema: { summary: 'Symbols with stored snapshots', tags: ['chains'], querystring: NoQuery, response: { 200: ChainsResponse, ...problemResponses } } }, async () => ({ symbols: ctx.exposure.snapshotSummaries() }));
 }

@@ -12,11 +12,11 @@ import { dataVersionReader } from '../../db/open';
 import type { SnapshotRepository } from '../../db/snapshots';
 import { failure, ok, type Result } from '../result';
 import type { PackedSnapshot } from './compute';
-import { instantBound, loadedFrom, type LoadedChain, type SnapshotSelector, type SnapshotsListener } from './values';
+import { instantBound, loadedFrom, type LoadedSnapshot, type SnapshotSelector, type SnapshotsListener } from './values';
 import type { ExposureWorkerClient } from './worker-client';
 
 /** Older snapshots kept prepared beside each symbol's newest (a prepared SPX chain is a few MB). */
-const OLDER_CHAINS = 6;
+const OLDER_SNAPSHOTS = 6;
 
 /** What hears of changed snapshots: `symbol` null for "any" (a reset). */
 export interface SnapshotChanges {
@@ -26,10 +26,10 @@ export interface SnapshotChanges {
 }
 
 export class ChainCache implements SnapshotChanges {
-  private readonly chains = new Map<string, LoadedChain>();
-  private readonly older = new LRUCache<number, LoadedChain>({ max: OLDER_CHAINS });
+  private readonly newestBySymbol = new Map<string, LoadedSnapshot>();
+  private readonly older = new LRUCache<number, LoadedSnapshot>({ max: OLDER_SNAPSHOTS });
   /** Chains being prepared in the worker, by snapshot id. */
-  private readonly preparing = new Map<number, Promise<LoadedChain>>();
+  private readonly preparing = new Map<number, Promise<LoadedSnapshot>>();
   /** Counts resets: a chain prepared across one is prepared again. */
   private epoch = 0;
   private readonly emitter = new EventEmitter();
@@ -82,7 +82,7 @@ export class ChainCache implements SnapshotChanges {
     this.snapshotGeneration = this.generations.snapshots();
     this.epoch += 1;
     this.preparing.clear();
-    this.chains.clear();
+    this.newestBySymbol.clear();
     this.older.clear();
     this.emitter.emit('snapshots', null);
   }
@@ -99,9 +99,9 @@ export class ChainCache implements SnapshotChanges {
   }
 
   /** The newest snapshot of a symbol was stored: its prepared chain (or none, to be prepared on demand). */
-  setNewest(symbol: string, loaded: LoadedChain | null): void {
-    if (loaded === null) this.chains.delete(symbol);
-    else this.chains.set(symbol, loaded);
+  setNewest(symbol: string, loaded: LoadedSnapshot | null): void {
+    if (loaded === null) this.newestBySymbol.delete(symbol);
+    else this.newestBySymbol.set(symbol, loaded);
   }
 
   /**
@@ -117,7 +117,7 @@ export class ChainCache implements SnapshotChanges {
    * The snapshot a request names (`snapshot=`, `at=`), or the symbol's newest; prepared. A chain not yet in memory is
    * prepared in the exposure worker (a 21k-contract SPX chain takes about 60 ms: never on the event loop).
    */
-  async loaded(symbolParam: string, selector: SnapshotSelector = {}, attempt = 0): Promise<Result<LoadedChain>> {
+  async loaded(symbolParam: string, selector: SnapshotSelector = {}, attempt = 0): Promise<Result<LoadedSnapshot>> {
     const symbol = symbolParam.toUpperCase();
     this.refresh();
     let id: number | null;
@@ -127,11 +127,11 @@ export class ChainCache implements SnapshotChanges {
       id = this.snapshots.atOrBefore(symbol, instantBound(selector.at, 'end'));
       if (id === null && this.snapshots.latest(symbol) !== null) return failure({ kind: 'unknown-snapshot', symbol, at: selector.at });
     } else {
-      id = this.chains.get(symbol)?.snapshotId ?? this.snapshots.latest(symbol)?.id ?? null;
+      id = this.newestBySymbol.get(symbol)?.snapshotId ?? this.snapshots.latest(symbol)?.id ?? null;
     }
     // Unknown symbols are not remembered: a client cycling through names would grow the maps.
     if (id === null) return failure({ kind: 'unknown-symbol', symbol, known: this.snapshots.symbols() });
-    const newest = this.chains.get(symbol);
+    const newest = this.newestBySymbol.get(symbol);
     if (newest?.snapshotId === id) return ok(newest);
     const cached = this.older.get(id);
     if (cached !== undefined) return ok(cached);
@@ -145,16 +145,16 @@ export class ChainCache implements SnapshotChanges {
       // old chain is kept after the listeners dropped theirs; resets one after another are not waited out forever.
       return attempt < 2 ? this.loaded(symbol, selector, attempt + 1) : ok(loaded);
     }
-    if (this.snapshots.latest(symbol)?.id === id) this.chains.set(symbol, loaded);
+    if (this.snapshots.latest(symbol)?.id === id) this.newestBySymbol.set(symbol, loaded);
     else this.older.set(id, loaded);
     return ok(loaded);
   }
 
   /** One preparation in the worker per snapshot, however many requests wait for it. */
-  private prepare(stored: PackedSnapshot): Promise<LoadedChain> {
+  private prepare(stored: PackedSnapshot): Promise<LoadedSnapshot> {
     const waiting = this.preparing.get(stored.id);
     if (waiting !== undefined) return waiting;
-    const pending: Promise<LoadedChain> = this.worker
+    const pending: Promise<LoadedSnapshot> = this.worker
       .call('prepare', stored, this.rate())
       .then((chain) => loadedFrom(stored.id, chain))
       .finally(() => {

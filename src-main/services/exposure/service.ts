@@ -14,7 +14,7 @@ import {
   instantBound,
   resolveExpirations,
   snapshotInfo,
-  type ChainSummary,
+  type SnapshotSummary,
   type DiffValue,
   type EventQuery,
   type ExpirationsValue,
@@ -24,7 +24,7 @@ import {
   type GexValue,
   type HistoryValue,
   type IngestResult,
-  type LoadedChain,
+  type LoadedSnapshot,
   type NewestSnapshot,
   type PlannedAnswer,
   type SnapshotInfo,
@@ -167,12 +167,12 @@ export class ExposureService {
   }
 
   /** The snapshot a request names, or the symbol's newest; prepared (ChainCache.loaded). */
-  private loaded(symbol: string, selector: SnapshotSelector = {}): Promise<Result<LoadedChain>> {
+  private loaded(symbol: string, selector: SnapshotSelector = {}): Promise<Result<LoadedSnapshot>> {
     return this.changes.loaded(symbol, selector);
   }
 
   /** The expirations of a scope on a loaded chain, unknown explicit ones as the domain error. */
-  private scope(loaded: LoadedChain, query: GexScopeQuery): Result<string[]> {
+  private scope(loaded: LoadedSnapshot, query: GexScopeQuery): Result<string[]> {
     return resolveExpirations(loaded, 'expirations', () => resolveScope(loaded.chain, query));
   }
 
@@ -180,7 +180,7 @@ export class ExposureService {
    * A /gex-like answer on the snapshot and scope a query names; its key names the snapshot, the formula and the
    * resolved expirations.
    */
-  async gexAnswer<T>(kind: string, query: GexQuery, compute: (loaded: LoadedChain, options: { expirations: string[]; formula: Formula; exact: true }) => T): Promise<Result<PlannedAnswer<T>>> {
+  async gexAnswer<T>(kind: string, query: GexQuery, compute: (loaded: LoadedSnapshot, options: { expirations: string[]; formula: Formula; exact: true }) => T): Promise<Result<PlannedAnswer<T>>> {
     const found = await this.loaded(query.symbol, query);
     if (!found.ok) return found;
     const loaded = found.value;
@@ -287,7 +287,7 @@ export class ExposureService {
     return this.eventStore.read({ ...query, limit: Math.min(query.limit ?? EVENTS_LIMIT_DEFAULT, EVENTS_LIMIT_CAP) }, todayIn(NEW_YORK, nowDate(this.clock)));
   }
 
-  chainsList(): ChainSummary[] {
+  snapshotSummaries(): SnapshotSummary[] {
     return this.snapshots.summaries().map((s) => ({ symbol: s.symbol, spot: s.spot, quoteTime: s.quote_time, source: s.source, contracts: s.contracts, expirations: s.expirations, snapshots: s.snapshots }));
   }
 }

@@ -23,7 +23,7 @@ import type { GexScopeQuery } from './compute';
 import { failure, ok, type Result } from '../result';
 
 /** A stored snapshot, prepared for the engine. */
-export interface LoadedChain {
+export interface LoadedSnapshot {
   snapshotId: number;
   symbol: string;
   source: string;
@@ -126,7 +126,7 @@ export interface SnapshotHead {
 }
 
 /** A symbol's newest snapshot, with the number kept. */
-export interface ChainSummary extends SnapshotHead {
+export interface SnapshotSummary extends SnapshotHead {
   /** Expirations among the snapshot's contracts, expired ones included. */
   expirations: number;
   snapshots: number;
@@ -158,11 +158,11 @@ export interface NewestSnapshot {
 /** Which symbol's snapshots changed (null: possibly any, e.g. another process stored one, or r changed). */
 export type SnapshotsListener = (symbol: string | null) => void;
 
-export function snapshotInfo(loaded: LoadedChain): SnapshotInfo {
+export function snapshotInfo(loaded: LoadedSnapshot): SnapshotInfo {
   return { id: loaded.snapshotId, spot: loaded.chain.spot, symbol: loaded.symbol, source: loaded.source, quoteTime: loaded.quoteTime, expirations: loaded.expirations };
 }
 
-export function loadedFrom(snapshotId: number, chain: PreparedChain): LoadedChain {
+export function loadedFrom(snapshotId: number, chain: PreparedChain): LoadedSnapshot {
   return { snapshotId, symbol: chain.symbol, source: chain.source, quoteTime: chain.quoteTime, chain, expirations: availableExpirations(chain) };
 }
 
@@ -179,7 +179,7 @@ export function instantBound(text: string, end: 'start' | 'end'): string {
 }
 
 /** The engine's resolution of expirations (one rule for /gex and /vanna), its UnknownExpirationError as a domain error. */
-export function resolveExpirations<T>(loaded: LoadedChain, param: 'expiration' | 'expirations', resolve: () => T): Result<T> {
+export function resolveExpirations<T>(loaded: LoadedSnapshot, param: 'expiration' | 'expirations', resolve: () => T): Result<T> {
   try {
     return ok(resolve());
   } catch (error) {

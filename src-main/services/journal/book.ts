@@ -17,7 +17,7 @@ import { openedBeforeHistory, settleExpiries, type InferredExpiration, type Need
 import { CHECKPOINT_EVERY, withRowids, type JournalIndex } from './ledger-index';
 import type { JournalMarks } from './marks';
 
-/** The book of all accounts at an instant: positions, chains, and what needs attention. */
+/** The book of all accounts at an instant: positions, campaigns, and what needs attention. */
 export interface BookAt {
   ledger: BookLedger;
   needsAttention: NeedsAttention[];

@@ -1,13 +1,13 @@
 /**
  * The book reads of the journal (docs/journal.md §Positions, §Campaigns): positions and campaigns at an instant, marked
  * from the snapshots (a mark older than `markMaxAgeDays` trading days is stale: shown, never summed), with what needs
- * attention. The book is of all accounts; an account's is its part of it (lots, chains and rolls are per account).
+ * attention. The book is of all accounts; an account's is its part of it (lots, campaigns and rolls are per account).
  */
 import { isoInstant } from '../../../src-shared/calendar';
-import { campaignFigures, markAgeDays, markPosition, positionsByChain, type UnderlyingMarks } from '../../../src-shared/journal/book';
+import { campaignFigures, markAgeDays, markPosition, positionsByCampaign, type UnderlyingMarks } from '../../../src-shared/journal/book';
 import type { BookLedger } from '../../../src-shared/journal/checkpoints';
-import type { ChainRecord } from '../../../src-shared/journal/index';
-import { isCampaign } from '../../../src-shared/journal/chains';
+import type { CampaignRecord } from '../../../src-shared/journal/index';
+import { isCampaign } from '../../../src-shared/journal/campaigns';
 import type { Account } from '../../../src-shared/journal/model';
 import { dateInZone, parseDateTimeInZone, zonedTimeToMs } from '../../../src-shared/zone';
 import type { JournalBook } from './book';
@@ -126,15 +126,15 @@ export class JournalBookReads {
     });
   }
 
-  /** The campaigns (chains) at `asOf`, newest first, with their returns. */
-  chains(query: CampaignsRequest): Result<WithJournal<CampaignsResult>> {
+  /** The campaigns at `asOf`, newest first, with their returns. */
+  campaigns(query: CampaignsRequest): Result<WithJournal<CampaignsResult>> {
     const known = this.knownAccount(query.accountId);
     if (!known.ok) return known;
     const asOfMs = this.asOfMs(query.asOf);
     const { accounts, demo } = this.index.snapshot();
     const { ledger } = this.book.bookAt(asOfMs);
     const symbol = query.symbol?.toUpperCase();
-    const chains = ledger.chains
+    const campaigns = ledger.campaigns
       .filter(
         (c) =>
           isCampaign(c) &&
@@ -144,29 +144,30 @@ export class JournalBookReads {
       )
       .sort((a, b) => (a.openDay < b.openDay ? 1 : a.openDay > b.openDay ? -1 : a.id < b.id ? -1 : 1));
     // Newest opened first, a page at a time; only the page's campaigns are marked and figured.
-    const { offset, limit, pagination } = pageOf(query.page, query.limit, chains.length);
-    const rows = this.campaignRows(ledger, chains.slice(offset, offset + limit), asOfMs, accounts);
-    return ok({ asOf: isoInstant(asOfMs), currency: ledger.reportingCurrency, chains: rows, pagination, accounts, demo });
+    const { offset, limit, pagination } = pageOf(query.page, query.limit, campaigns.length);
+    const rows = this.campaignRows(ledger, campaigns.slice(offset, offset + limit), asOfMs, accounts);
+    return ok({ asOf: isoInstant(asOfMs), currency: ledger.reportingCurrency, campaigns: rows, pagination, accounts, demo });
   }
 
   /** One campaign with its timeline and open positions. */
-  chain(id: string, asOf: string | undefined): Result<CampaignDetail> {
+  campaign(id: string, asOf: string | undefined): Result<CampaignDetail> {
     const asOfMs = this.asOfMs(asOf);
     // The router lowercases paths (and so the id); account ids are lowercase, tickers and currencies upper case.
     const wanted = id.toLowerCase();
     const accounts = this.index.snapshot().accounts;
     const accountId = accounts.find((a) => wanted.startsWith(`${a.id.toLowerCase()}:`))?.id;
     const { ledger } = this.book.ledgerAt(asOfMs, accountId, true);
-    const chain = ledger.chains.find((c) => c.id.toLowerCase() === wanted);
-    if (chain === undefined) return failure({ kind: 'not-found', what: 'chain', id });
-    const [campaign] = this.campaignRows(ledger, [chain], asOfMs, accounts);
+    const record = ledger.campaigns.find((c) => c.id.toLowerCase() === wanted);
+    // "No chain with id …": the public route's noun (/v1/journal/chains/{id}), kept as the API has always said it.
+    if (record === undefined) return failure({ kind: 'not-found', what: 'chain', id });
+    const [campaign] = this.campaignRows(ledger, [record], asOfMs, accounts);
     if (campaign === undefined) return failure({ kind: 'not-found', what: 'chain', id });
     const maxAgeDays = this.settings().markMaxAgeDays;
     const positions = ledger.positions
-      .filter((p) => p.chainId === chain.id)
+      .filter((p) => p.campaignId === record.id)
       .map((p) => ({ ...markPosition(p, this.book.marks.marksAt(p.underlying, asOfMs), asOfMs, maxAgeDays), accountName: campaign.accountName }))
       .sort(comparePositions);
-    return ok({ asOf: isoInstant(asOfMs), campaign, timeline: minorFieldsAll(chain.steps), positions });
+    return ok({ asOf: isoInstant(asOfMs), campaign, timeline: minorFieldsAll(record.steps), positions });
   }
 
   /** The marks of each underlying at `asOfMs`, looked up once per read. */
@@ -183,18 +184,18 @@ export class JournalBookReads {
     return { marksOf, marksBySymbol };
   }
 
-  private campaignRows(ledger: BookLedger, chains: readonly ChainRecord[], asOfMs: number, accounts: readonly Account[]): CampaignRow[] {
+  private campaignRows(ledger: BookLedger, campaigns: readonly CampaignRecord[], asOfMs: number, accounts: readonly Account[]): CampaignRow[] {
     const names = new Map(accounts.map((a) => [a.id, a.name]));
-    const ids = new Set(chains.filter((c) => c.closeDay === null).map((c) => c.id));
+    const ids = new Set(campaigns.filter((c) => c.closeDay === null).map((c) => c.id));
     const { marksOf } = this.marksMemo(asOfMs);
     const maxAgeDays = this.settings().markMaxAgeDays;
-    const marked = ledger.positions.filter((p) => p.chainId !== null && ids.has(p.chainId)).map((p) => markPosition(p, marksOf(p.underlying), asOfMs, maxAgeDays));
-    const byChain = positionsByChain(marked);
+    const marked = ledger.positions.filter((p) => p.campaignId !== null && ids.has(p.campaignId)).map((p) => markPosition(p, marksOf(p.underlying), asOfMs, maxAgeDays));
+    const byCampaign = positionsByCampaign(marked);
     const asOfDate = dateInZone(asOfMs, this.settings().timeZone);
-    return chains.map((chain) => {
-      const { chain: record, ...figures } = campaignFigures(chain, byChain.get(chain.id) ?? [], asOfDate);
+    return campaigns.map((campaign) => {
+      const { record, ...figures } = campaignFigures(campaign, byCampaign.get(campaign.id) ?? [], asOfDate);
       const { steps: _steps, legs, ...rest } = record;
-      return { ...figures, chain: minorFields(rest), accountName: names.get(chain.accountId) ?? chain.accountId, legs };
+      return { ...figures, record: minorFields(rest), accountName: names.get(campaign.accountId) ?? campaign.accountId, legs };
     });
   }
 }

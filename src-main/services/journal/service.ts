@@ -278,14 +278,14 @@ export class JournalService {
     return this.reads.positions(query);
   }
 
-  /** The campaigns (chains) at `asOf`, newest first, with their returns. */
+  /** The campaigns at `asOf`, newest first, with their returns. */
   campaigns(query: CampaignsRequest): Result<WithJournal<CampaignsResult>> {
-    return this.reads.chains(query);
+    return this.reads.campaigns(query);
   }
 
   /** One campaign with its timeline and open positions. */
   campaign(id: string, asOf: string | undefined): Result<CampaignDetail> {
-    return this.reads.chain(id, asOf);
+    return this.reads.campaign(id, asOf);
   }
 
   private today(): string {

@@ -97,8 +97,8 @@ interface Built {
   book: TradeBook;
   /** The book's open positions, by account, currency and symbol (an open trade's legs are parts of them). */
   positions: Map<string, OpenPosition>;
-  /** Chain ids by their lower case (the router reads paths without case). */
-  chainIds: Map<string, string>;
+  /** Campaign ids by their lower case (the router reads paths without case). */
+  campaignIds: Map<string, string>;
 }
 
 const positionKey = (accountId: string, currency: string, symbol: string) => `${accountId}\u0000${currency}\u0000${symbol}`;
@@ -138,10 +138,10 @@ export class JournalTrades {
     const rows: Transaction[] = this.index.readTransactions(() => true);
     for (const item of inferred) rows.push(item.transaction);
     const lookup = entryLookupFromMarks((underlying, atMs) => this.book.marks.marksAt(underlying, atMs));
-    const book = buildTrades(rows, { chains: ledger.chains, lookup });
+    const book = buildTrades(rows, { campaigns: ledger.campaigns, lookup });
     const positions = new Map(ledger.positions.map((p) => [positionKey(p.accountId, p.currency, p.symbol), p]));
-    const chainIds = new Map(ledger.chains.map((c) => [c.id.toLowerCase(), c.id]));
-    this.built = { ledger, snapshots, rate, timeZone, book, positions, chainIds };
+    const campaignIds = new Map(ledger.campaigns.map((c) => [c.id.toLowerCase(), c.id]));
+    this.built = { ledger, snapshots, rate, timeZone, book, positions, campaignIds };
     return this.built;
   }
 
@@ -268,7 +268,7 @@ export class JournalTrades {
     const built = this.tradeBook();
     const wanted = id.toLowerCase();
     if (kind === 'campaign') {
-      const found = built.chainIds.get(wanted);
+      const found = built.campaignIds.get(wanted);
       return found === undefined ? failure({ kind: 'not-found', what: 'chain', id }) : ok(found);
     }
     if (built.book.byId.has(id)) return ok(id);

@@ -1,6 +1,6 @@
 /** What the journal service takes and returns (docs/journal.md): imports, transaction pages, the book (positions, campaigns); and the paging rule. */
 import { PAGE_LIMIT_CAP, PAGE_LIMIT_DEFAULT, type TransactionSort, type TransactionType } from '../../../src-shared/api/constants';
-import type { ChainRecord, ChainStep } from '../../../src-shared/journal/index';
+import type { CampaignRecord, CampaignStep } from '../../../src-shared/journal/index';
 import type { CampaignFigures, MarkedPosition } from '../../../src-shared/journal/book';
 import type { Account, Transaction } from '../../../src-shared/journal/model';
 import type { ImporterId, ParseResult } from '../../importers/types';
@@ -120,7 +120,7 @@ export interface PositionsResult {
 }
 
 /** A campaign without its timeline (the list), with its account's name and its legs' transaction ids. */
-export type CampaignRow = Omit<CampaignFigures, 'chain'> & { chain: MinorFields<Omit<ChainRecord, 'steps' | 'legs'>>; accountName: string; legs: string[] };
+export type CampaignRow = Omit<CampaignFigures, 'record'> & { record: MinorFields<Omit<CampaignRecord, 'steps' | 'legs'>>; accountName: string; legs: string[] };
 
 /** What a campaigns read asks: a book read, a status, and the page. */
 export type CampaignsRequest = BookRequest & { status?: 'open' | 'closed'; page?: number; limit?: number };
@@ -129,14 +129,14 @@ export interface CampaignsResult {
   asOf: string;
   currency: string;
   /** One page of the campaigns, newest opened first. */
-  chains: CampaignRow[];
+  campaigns: CampaignRow[];
   pagination: Pagination;
 }
 
 export interface CampaignDetail {
   asOf: string;
   campaign: CampaignRow;
-  timeline: Array<MinorFields<ChainStep>>;
+  timeline: Array<MinorFields<CampaignStep>>;
   positions: PositionRow[];
 }
 

@@ -1,6 +1,6 @@
 /** The note and tags of a trade or a campaign (docs/journal.md §Annotations), edited in place. */
 import { useEffect, useState } from 'react';
-import type { ApiError } from '../../api/client';
+import type { AnnotatedKind, ApiError } from '../../api/client';
 import { AsyncStatus, ErrorBanner, Panel } from '../../components/ui';
 import { useApi, useAsync } from '../../hooks';
 
@@ -13,7 +13,7 @@ function parseTags(text: string): string[] {
 }
 
 /** A note and tags of a trade or a campaign, edited in place (PUT …/annotation). */
-export function AnnotationEditor({ kind, id, note: storedNote, tags: storedTags, onSaved, help }: { kind: 'trades' | 'chains'; id: string; note: string; tags: readonly string[]; onSaved: () => void; help?: string }) {
+export function AnnotationEditor({ kind, id, note: storedNote, tags: storedTags, onSaved, help }: { kind: AnnotatedKind; id: string; note: string; tags: readonly string[]; onSaved: () => void; help?: string }) {
   const api = useApi();
   const [note, setNote] = useState(storedNote);
   const [tags, setTags] = useState(storedTags.join(', '));
@@ -73,13 +73,13 @@ export function AnnotationEditor({ kind, id, note: storedNote, tags: storedTags,
 /** A campaign's note and tags on its page (GET, then the editor). */
 export function CampaignNote({ id }: { id: string }) {
   const api = useApi();
-  const stored = useAsync((signal) => api.annotation('chains', id, signal), [api, id]);
+  const stored = useAsync((signal) => api.annotation('campaigns', id, signal), [api, id]);
   return (
     <Panel title="Note and tags">
       <AsyncStatus state={stored} label="Loading the note…" />
       {stored.data && (
         <AnnotationEditor
-          kind="chains"
+          kind="campaigns"
           id={id}
           note={stored.data.note}
           tags={stored.data.tags}

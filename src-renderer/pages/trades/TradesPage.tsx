@@ -8,7 +8,7 @@ import { PAGE_LIMIT_CAP } from '../../../src-shared/api/constants';
 import { AccountSelect } from '../../components/AccountSelect';
 import { ImportOrDemo } from '../../components/DemoButton';
 import { Pager } from '../../components/Pager';
-import { AsyncStatus, Badge, colClass, DataTable, EmptyState, Money, num, PageHead, Panel, StatusSegmented } from '../../components/ui';
+import { AsyncStatus, Badge, colClass, DataTable, EmptyState, InlineForm, Money, num, PageHead, Panel, StatusSegmented } from '../../components/ui';
 import { fmtCount, fmtDte, fmtInt, fmtMoney, fmtNumber, fmtPct } from '../../format';
 import { navigate, useApi, useAsync, useRoute } from '../../hooks';
 import { STRATEGY_CODES, STRATEGY_LABELS, type StrategyCode } from './labels';
@@ -108,11 +108,9 @@ export function TradesPage() {
                 ))}
               </select>
             </label>
-            <form
-              className="inline-form"
-              onSubmit={(event) => {
-                event.preventDefault();
-                const value = new FormData(event.currentTarget).get('tag');
+            <InlineForm
+              onSubmit={(fields) => {
+                const value = fields.get('tag');
                 go({ tag: typeof value === 'string' ? value.trim() : '' });
               }}
             >
@@ -120,7 +118,7 @@ export function TradesPage() {
                 Tag
                 <input key={tag} name="tag" type="search" defaultValue={tag} maxLength={40} size={10} placeholder="any" data-testid="tag-filter" />
               </label>
-            </form>
+            </InlineForm>
             {data && <AccountSelect accounts={data.accounts} value={accountId} onChange={(value) => go({ accountId: value })} />}
           </>
         }

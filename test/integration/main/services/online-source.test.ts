@@ -100,7 +100,7 @@ describe('online chain source (CBOE delayed quotes, tested against a local serve
     const [ok] = await source.pollOnce();
     expect(ok).toMatchObject({ symbol: 'SPX', ok: true });
     expect(requests).toEqual(['/api/options/_SPX.json']);
-    const chains = ctx.exposure.chainsList();
+    const chains = ctx.exposure.snapshotSummaries();
     expect(chains).toEqual([expect.objectContaining({ symbol: 'SPX', source: 'online', contracts: 10, spot: 5000 })]);
 
     mode = 'fail';

@@ -40,15 +40,15 @@ describe('closed chains of the real TSLL wheel equal its own cash flows', () => 
   }));
 
   it('finds the eleven campaigns Binnaculum finds, opening on the same days', () => {
-    expect(ledger.chains.map((c) => c.openDay)).toEqual([
+    expect(ledger.campaigns.map((c) => c.openDay)).toEqual([
       '2024-05-30', '2024-10-15', '2024-11-20', '2024-12-11', '2025-04-07', '2025-04-30',
       '2025-05-12', '2025-07-08', '2025-07-29', '2025-09-02', '2025-09-05',
     ]);
-    expect(ledger.chains.every((c) => c.closeDay !== null), 'all closed').toBe(true);
+    expect(ledger.campaigns.every((c) => c.closeDay !== null), 'all closed').toBe(true);
   });
 
   it('each chain’s realized P&L is the net cash of its trades and deliveries, to the cent', () => {
-    for (const chain of ledger.chains) {
+    for (const chain of ledger.campaigns) {
       const closeDay = chain.closeDay ?? '';
       const fileCents = cash
         .filter((row) => (row.type === 'Trade' || row.type === 'Receive Deliver') && row.day >= chain.openDay && row.day <= closeDay)
@@ -61,7 +61,7 @@ describe('closed chains of the real TSLL wheel equal its own cash flows', () => 
     'Binnaculum’s per-campaign "realized" agrees on five campaigns; elsewhere it is not the file’s cash (their convention)',
     () => {
       const expected = (JSON.parse(readFileSync(BINNACULUM, 'utf8')) as { TSLL: Array<{ openDate: string; realized: number }> }).TSLL;
-      const same = ledger.chains.filter((chain) => expected.some((e) => e.openDate === chain.openDay && Math.round(e.realized * 100) === Math.round(chain.realizedMinor / 100)));
+      const same = ledger.campaigns.filter((chain) => expected.some((e) => e.openDate === chain.openDay && Math.round(e.realized * 100) === Math.round(chain.realizedMinor / 100)));
       expect(same.map((c) => c.openDay)).toEqual(['2024-05-30', '2024-12-11', '2025-04-07', '2025-07-29', '2025-09-02']);
     },
   );
@@ -79,12 +79,12 @@ describe('closed chains of the real MPW wheel equal its own cash flows', () => {
     );
     const [header, ...records] = parseCsv(text).records;
     const at = (name: string) => header?.cells.indexOf(name) ?? -1;
-    const closed = ledger.chains.filter((c) => c.closeDay !== null);
+    const closed = ledger.campaigns.filter((c) => c.closeDay !== null);
     // The 1,000 shares that arrived by ACAT (zero basis) are what let the 2024-05-03 chain close on 2024-10-10.
     expect(closed.length, 'Binnaculum counts 5 closed MPW campaigns').toBe(5);
     if (existsSync(BINNACULUM)) {
       const expected = (JSON.parse(readFileSync(BINNACULUM, 'utf8')) as { MPW: Array<{ openDate: string; realized: number }> }).MPW;
-      const agreeing = ledger.chains.filter((chain) => expected.some((e) => e.openDate === chain.openDay && Math.round(e.realized * 100) === Math.round(chain.realizedMinor / 100)));
+      const agreeing = ledger.campaigns.filter((chain) => expected.some((e) => e.openDate === chain.openDay && Math.round(e.realized * 100) === Math.round(chain.realizedMinor / 100)));
       expect(agreeing.map((c) => c.openDay), 'Binnaculum agrees to the cent on 5 of 6 campaigns (not on 2024-05-03: 5,072.73 against the file’s cash 5,060.55)').toEqual(['2024-04-26', '2024-10-24', '2024-12-13', '2025-02-18', '2025-08-26']);
     }
     for (const chain of closed) {

@@ -29,7 +29,7 @@ function load(file: string): Transaction[] {
 function grouped(file: string): { rows: Transaction[]; ledger: Ledger; book: TradeBook } {
   const rows = load(file);
   const ledger = buildLedger(rows, { reportingCurrency: 'USD' });
-  return { rows, ledger, book: buildTrades(rows, { chains: ledger.chains }) };
+  return { rows, ledger, book: buildTrades(rows, { campaigns: ledger.campaigns }) };
 }
 
 /** A trade as a reader lists it: underlying, strategy, status, opening day, closing day, P&L in dollars, legs. */
@@ -198,7 +198,7 @@ describe.skipIf(!have)('over every real file', () => {
   it('every leg of a trade lies in the trade\'s campaign (the chains are built by other code, flat to flat)', () => {
     for (const { file, rows, ledger, book } of books) {
       const chainOf = new Map<string, string>();
-      for (const chain of ledger.chains) for (const txId of chain.legs) chainOf.set(txId, chain.id);
+      for (const chain of ledger.campaigns) for (const txId of chain.legs) chainOf.set(txId, chain.id);
       // An option renamed by a corporate action (VGAC → ME) keeps its trade; the ledger moves only shares' campaigns.
       const renamed = new Set(rows.filter((row) => row.type === 'SYMBOL_CHANGE' && row.isOption).map((row) => row.symbol));
       for (const trade of book.trades) {

@@ -24,7 +24,7 @@ function bookAt(complete: Ledger, byId: ReadonlyMap<string, Transaction>, asOfMs
 
 /** What the positions and campaigns read of a book, comparable with toEqual (positions in a fixed order: the reads sort them). */
 function figures(book: BookLedger) {
-  const chains = book.chains.map(({ steps: _steps, ...chain }) => chain);
+  const chains = book.campaigns.map(({ steps: _steps, ...chain }) => chain);
   const key = (p: { accountId: string; currency: string; symbol: string }) => `${p.accountId} ${p.currency} ${p.symbol}`;
   const positions = [...book.positions].sort((a, b) => key(a).localeCompare(key(b)));
   return { positions, chains, rolls: book.rolls, unmatched: book.unmatched };
@@ -58,7 +58,7 @@ describe('checkpoints', () => {
     expect(uncut.unmatched.length, 'closes of positions opened before the cut').toBeGreaterThan(5);
     expect(complete.unmatched.length, 'two of them are matched by the manual openings').toBe(uncut.unmatched.length - 2);
     expect(complete.checkpoints?.checkpoints.length).toBeGreaterThan(10);
-    expect(complete.chains.length).toBeGreaterThan(50);
+    expect(complete.campaigns.length).toBeGreaterThan(50);
   });
 
   it('replays to the same book as a build of the rows up to the instant', { timeout: 120_000 }, () => {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildLedger, type Ledger } from '../../../../src-shared/journal/index';
 import { describeCollateral, type SpotLookup } from '../../../../src-shared/journal/collateral';
-import { isCampaign } from '../../../../src-shared/journal/chains';
+import { isCampaign } from '../../../../src-shared/journal/campaigns';
 import type { Transaction } from '../../../../src-shared/journal/model';
 import { MINOR_PER_UNIT } from '../../../../src-shared/money';
 import { tx, yearJson } from '../../../journal-helpers';
@@ -27,7 +27,7 @@ const dollars = (minor: number | undefined) => (minor ?? NaN) / MINOR_PER_UNIT;
 describe('Reg T collateral of a campaign', () => {
   it('a naked call: max(20 % of spot − out of the money, 10 % of spot) × 100 + premium, at the spot of the entry snapshot', () => {
     const rows = [tx({ type: 'SELL_TO_OPEN', ticker: 'XYZ', option: CALL_190, quantity: 1, price: 2.5, at: '2024-01-05T11:00' })];
-    const [chain] = ledger(rows, atEntry).chains;
+    const [chain] = ledger(rows, atEntry).campaigns;
     // OTM 190 − 182.10 = 7.90; 20 % of 182.10 = 36.42; 36.42 − 7.90 = 28.52 > 18.21 (10 %): 2,852 + premium 250 = 3,102.
     expect(dollars(chain?.collateralPeakMinor)).toBe(3102);
     expect(chain?.collateralBasis).toEqual({ rule: 'reg_t', spot: 182.1, quoteTime: SNAPSHOT.quoteTime });
@@ -37,7 +37,7 @@ describe('Reg T collateral of a campaign', () => {
   it('a naked call without a snapshot: the strike stands in for the spot (never 0), and the rule says so', () => {
     const rows = [tx({ type: 'SELL_TO_OPEN', ticker: 'XYZ', option: CALL_190, quantity: 1, price: 2.5, at: '2024-01-05T11:00' })];
     for (const lookup of [undefined, () => null, () => ({ spot: 182.1, quoteTime: '2023-12-29T15:30:00.000Z' })]) {
-      const [chain] = ledger(rows, lookup).chains;
+      const [chain] = ledger(rows, lookup).campaigns;
       // At the money at 190: 20 % × 190 = 38 × 100 = 3,800 + 250 = 4,050 (a snapshot four trading days old describes no entry).
       expect(dollars(chain?.collateralPeakMinor)).toBe(4050);
       expect(chain === undefined ? '' : describeCollateral(chain.collateralBasis)).toBe('Reg T needs the spot at entry: no snapshot, strike used');
@@ -49,14 +49,14 @@ describe('Reg T collateral of a campaign', () => {
       tx({ type: 'SELL_TO_OPEN', ticker: 'XYZ', option: PUT_170, quantity: 1, price: 1.8, at: '2024-01-05T11:00' }),
       tx({ type: 'SELL_TO_OPEN', ticker: 'XYZ', option: CALL_190, quantity: 1, price: 2.5, at: '2024-01-05T11:00' }),
     ];
-    const [chain] = ledger(rows, atEntry).chains;
+    const [chain] = ledger(rows, atEntry).campaigns;
     // Put: OTM 182.10 − 170 = 12.10; 36.42 − 12.10 = 24.32 → 2,432 + 180 = 2,612. Call: 3,102 (above).
     // The call side is larger: 3,102 + the put's premium 180 = 3,282.
     expect(dollars(chain?.collateralPeakMinor)).toBe(3282);
   });
 
   it('a short put alone stays cash-secured, and a covered call is the shares’ cost', () => {
-    const put = ledger([tx({ type: 'SELL_TO_OPEN', ticker: 'XYZ', option: PUT_170, quantity: 2, price: 1.8, at: '2024-01-05T11:00' })], atEntry).chains[0];
+    const put = ledger([tx({ type: 'SELL_TO_OPEN', ticker: 'XYZ', option: PUT_170, quantity: 2, price: 1.8, at: '2024-01-05T11:00' })], atEntry).campaigns[0];
     expect(dollars(put?.collateralPeakMinor), '170 × 100 × 2').toBe(34_000);
     expect(put?.collateralBasis).toEqual({ rule: 'cash_secured' });
     const covered = ledger(
@@ -65,7 +65,7 @@ describe('Reg T collateral of a campaign', () => {
         tx({ type: 'SELL_TO_OPEN', ticker: 'XYZ', option: CALL_190, quantity: 1, price: 2.5, at: '2024-01-05T11:00' }),
       ],
       atEntry,
-    ).chains[0];
+    ).campaigns[0];
     expect(dollars(covered?.collateralPeakMinor), '100 × 180').toBe(18_000);
   });
 
@@ -76,7 +76,7 @@ describe('Reg T collateral of a campaign', () => {
         tx({ type: 'SELL_TO_OPEN', ticker: 'XYZ', option: CALL_190, quantity: 2, price: 2.5, at: '2024-01-05T11:00' }),
       ],
       atEntry,
-    ).chains;
+    ).campaigns;
     // 18,000 of shares + one naked call: 2,852 + its half of the 500 premium (250) = 21,102.
     expect(dollars(chain?.collateralPeakMinor)).toBe(21_102);
   });
@@ -91,7 +91,7 @@ describe('one figure per close: timeline, card and peak', () => {
       tx({ type: 'BUY', ticker: 'XYZ', quantity: 100, price: 50, fees: 5, at: '2024-03-15T17:00' }),
       tx({ type: 'ASSIGNMENT', ticker: 'XYZ', option: put, quantity: 1, at: '2024-03-15T17:00' }),
     ];
-    const [chain] = ledger(rows, undefined, true).chains;
+    const [chain] = ledger(rows, undefined, true).campaigns;
     const steps = chain?.steps ?? [];
     expect(steps.map((s) => dollars(s.collateralMinor))).toEqual([5000, 5005, 5005]);
     // Peak: 03-01 close 5,000 (the put's strike); 03-15 close 5,005 (the shares at cost): the card's figure.
@@ -108,11 +108,11 @@ describe('stock-only chains are no campaigns', () => {
       tx({ type: 'SELL_TO_OPEN', ticker: 'XYZ', option: PUT_170, quantity: 1, price: 1.8, at: '2024-01-05T11:00' }),
     ];
     const built = ledger(rows);
-    const vti = built.chains.find((c) => c.underlying === 'VTI');
-    const xyz = built.chains.find((c) => c.underlying === 'XYZ');
+    const vti = built.campaigns.find((c) => c.underlying === 'VTI');
+    const xyz = built.campaigns.find((c) => c.underlying === 'XYZ');
     expect(vti !== undefined && isCampaign(vti)).toBe(false);
     expect(xyz !== undefined && isCampaign(xyz)).toBe(true);
-    // The summary's flat-to-flat chains still count both (a stock trader's win rate: public-cases.test.ts).
+    // The summary's flat-to-flat chains still count both (a stock trader's win rate: ledger.public-cases.test.ts).
     expect(yearJson(built, 2024).stats.chains.opened).toBe(2);
   });
 });

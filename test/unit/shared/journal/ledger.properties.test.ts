@@ -52,7 +52,7 @@ describe('properties', () => {
   it('every realized amount belongs to exactly one chain', () => {
     const ledger = buildLedger(synthetic, { reportingCurrency: 'USD' });
     for (const currency of ledger.currencies) {
-      const chainsMinor = ledger.chains.filter((c) => c.currency === currency).reduce((sum, c) => sum + c.realizedMinor, 0);
+      const chainsMinor = ledger.campaigns.filter((c) => c.currency === currency).reduce((sum, c) => sum + c.realizedMinor, 0);
       expect(chainsMinor, `${currency}: Σ chain realized = Σ daily realized`).toBe(realizedMinor(ledger, currency));
     }
   });
@@ -64,7 +64,7 @@ describe('properties', () => {
     expect(performanceJson(b, { period: 'weekly', date: '2022-03-09', from: '2020-01-01', to: '2026-01-01' })).toEqual(
       performanceJson(a, { period: 'weekly', date: '2022-03-09', from: '2020-01-01', to: '2026-01-01' }),
     );
-    expect(b.chains.length).toBe(a.chains.length);
+    expect(b.campaigns.length).toBe(a.campaigns.length);
   });
 
   it('does not depend on the id order of rows that share an instant (date-only exports)', () => {
@@ -121,7 +121,7 @@ describe('demo journal', () => {
       expect(rows.some((t) => t.type === 'SELL' && t.description.includes('called away')), 'called away').toBe(true);
       const assignedBuys = rows.filter((t) => t.type === 'BUY');
       expect(assignedBuys.every((b) => rows.some((o) => o.type === 'ASSIGNMENT' && o.tradeDate === b.tradeDate && o.underlying === b.underlying && Math.round((o.strike ?? 0) * 10_000) === b.priceMinor)), 'stock at the strike').toBe(true);
-      expect(ledger.chains.some((c) => c.closeDay !== null && c.plMinor < 0), 'a losing chain').toBe(true);
+      expect(ledger.campaigns.some((c) => c.closeDay !== null && c.plMinor < 0), 'a losing chain').toBe(true);
       const fills = rows.filter((t) => ['SELL_TO_OPEN', 'BUY_TO_CLOSE', 'BUY', 'SELL'].includes(t.type));
       expect(fills.every((t) => t.feesMinor > 0), 'fees on every fill').toBe(true);
       expect(ledger.warnings).toEqual({ unmatchedCloses: 0, unmatchedSettlements: 0, openedAgainstOpposite: 0, corporateActionsWithoutLots: 0 });

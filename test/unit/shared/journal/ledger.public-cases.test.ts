@@ -175,7 +175,7 @@ describe.skipIf(!present)('Binnaculum PFE (MIT, DarioAlonsoCerezo/Binnaculum), h
     expect(s.premiumsCollected, 'STO credits only').toBe(51);
     expect(s.lockedInPremiums, 'the short 27 call only').toBe(-14.24);
     expect(s.rolls, 'two closes on one order are not a roll (no open leg)').toBe(0);
-    expect(ledger.chains.map((c) => [c.openDay, c.closeDay, c.plMinor]), 'one campaign, flat to flat, like their operation').toEqual([
+    expect(ledger.campaigns.map((c) => [c.openDay, c.closeDay, c.plMinor]), 'one campaign, flat to flat, like their operation').toEqual([
       ['2025-08-25', '2025-10-03', 1_755_200],
     ]);
   });

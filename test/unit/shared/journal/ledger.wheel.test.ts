@@ -45,8 +45,8 @@ describe('the wheel: assignment, covered call, called away', () => {
 
   it('is one chain from flat to flat, a win, counted in the summary', () => {
     const ledger = ledgerOf(wheel());
-    expect(ledger.chains.length, 'assigned shares and the covered call stay inside the chain').toBe(1);
-    const chain = ledger.chains[0];
+    expect(ledger.campaigns.length, 'assigned shares and the covered call stay inside the chain').toBe(1);
+    const chain = ledger.campaigns[0];
     expect(chain?.openDay).toBe('2024-03-01');
     expect(chain?.closeDay).toBe('2024-04-19');
     expect(chain?.plMinor, '547.56 in minor units').toBe(5_475_600);
@@ -159,7 +159,7 @@ describe('dividends, interest, standalone fees', () => {
     const ko = allTime(ledger).breakdown.bySymbol.find((row) => row.symbol === 'KO');
     expect(ko?.dividends).toBe(41.22);
     expect(ko?.pl, 'KO: −51 + 41.22 (interest and the fee have no symbol)').toBe(-9.78);
-    expect(ledger.chains[0]?.plMinor, 'chain: realized + dividends').toBe(-97_800);
+    expect(ledger.campaigns[0]?.plMinor, 'chain: realized + dividends').toBe(-97_800);
   });
 });
 
@@ -184,7 +184,7 @@ describe('chains and win rate', () => {
     const y2024 = yearJson(ledger, 2024).stats.chains;
     // A: +50 (win). B: 60 − 200 + 25 = −115 (loss). C open.
     expect(y2024, 'B and C opened; A and B closed; C open').toEqual({ opened: 2, closed: 2, open: 1, wins: 1, losses: 1, winRate: 0.5 });
-    const b = ledger.chains.find((c) => c.underlying === 'BBB');
+    const b = ledger.campaigns.find((c) => c.underlying === 'BBB');
     expect(b?.plMinor, '60 premium − 200 stock loss + 25 late dividend').toBe(-1_150_000);
   });
 
@@ -197,7 +197,7 @@ describe('chains and win rate', () => {
       tx({ type: 'BUY_TO_CLOSE', ticker: 'AAA', option: put(9), quantity: 1, price: 0.1, at: '2024-04-15T10:00' }),
       tx({ type: 'SELL_TO_OPEN', ticker: 'AAA', option: put(9), quantity: 1, price: 0.3, at: '2024-04-16T10:00' }),
     ]);
-    expect(ledger.chains.map((c) => [c.openDay, c.closeDay])).toEqual([
+    expect(ledger.campaigns.map((c) => [c.openDay, c.closeDay])).toEqual([
       ['2024-04-01', '2024-04-15'],
       ['2024-04-16', null],
     ]);

@@ -141,8 +141,8 @@ describe('FIFO lots and realized P&L', () => {
     ]);
     expect(allTime(ledger).summary.stockPL, '10 × (310 − 300) − 1').toBe(99);
     expect(ledger.warnings.unmatchedCloses + ledger.warnings.corporateActionsWithoutLots).toBe(0);
-    expect(ledger.chains.length, 'one story: the chain moves with the rename').toBe(1);
-    expect(ledger.chains[0]?.underlying).toBe('META');
-    expect(ledger.chains[0]?.closeDay).toBe('2022-06-10');
+    expect(ledger.campaigns.length, 'one story: the chain moves with the rename').toBe(1);
+    expect(ledger.campaigns[0]?.underlying).toBe('META');
+    expect(ledger.campaigns[0]?.closeDay).toBe('2022-06-10');
   });
 });

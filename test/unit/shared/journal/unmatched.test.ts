@@ -65,7 +65,7 @@ describe('unmatched closes', () => {
     expect(ledger.unmatched).toMatchObject([{ symbol: 'HOOD', isOption: false, quantity: 1000, sideKnown: true, firstDay: '2021-10-15' }]);
     expect(s.unmatched).toEqual({ closes: 1, quantity: 1000 });
     // The campaign holds the call's story only: its premium and realized P&L, no share leg.
-    expect(ledger.chains.map((c) => [c.realizedMinor, c.premiumsMinor, c.legs.length, c.closeDay])).toEqual([[9_935_000, 10_000_000, 2, '2021-10-15']]);
+    expect(ledger.campaigns.map((c) => [c.realizedMinor, c.premiumsMinor, c.legs.length, c.closeDay])).toEqual([[9_935_000, 10_000_000, 2, '2021-10-15']]);
   });
 
   it('a buy-to-close with no open short books nothing; one with too few closes what there is', () => {
@@ -75,7 +75,7 @@ describe('unmatched closes', () => {
     expect(alone.realizedByTx.get('btc'), 'realizedPL null: the row closed nothing known').toBeUndefined();
     expect(alone.unmatched).toMatchObject([{ symbol: 'ABC240621P00045000', quantity: -1, sideKnown: true }]);
     expect(alone.positions).toEqual([]);
-    expect(alone.chains, 'no campaign of a close alone').toEqual([]);
+    expect(alone.campaigns, 'no campaign of a close alone').toEqual([]);
 
     const partly = ledgerOf([
       tx({ type: 'SELL_TO_OPEN', ticker: 'ABC', option: PUT, quantity: 1, price: 1, at: '2024-05-01T10:00' }),
@@ -85,7 +85,7 @@ describe('unmatched closes', () => {
     expect(allTime(partly).summary.optionsPL, '100 − 40 − 0.04').toBe(59.96);
     expect(partly.unmatched.map((u) => u.quantity), 'two short contracts opened before the history').toEqual([-2]);
     // The campaign's option cash is its known part: +100 − 40.04.
-    expect(partly.chains.map((c) => c.netOptionCashMinor)).toEqual([599_600]);
+    expect(partly.campaigns.map((c) => c.netOptionCashMinor)).toEqual([599_600]);
   });
 
   it('settlements: an assignment of nothing is a missing short, an exercise a missing long, an expiration a guess', () => {
@@ -135,6 +135,6 @@ describe('unmatched closes', () => {
     expect(s.optionsPL, '170 − 2.24 − 0.01: the costs are inside realized, not taken twice').toBe(167.75);
     expect(s.totalPL, '167.75 − 3').toBe(164.75);
     // The put's campaign ends flat at the expiry (2.24 + 0.01); the shares open the next one (0.50).
-    expect(ledger.chains.map((c) => c.commissionsMinor)).toEqual([22_500, 5_000]);
+    expect(ledger.campaigns.map((c) => c.commissionsMinor)).toEqual([22_500, 5_000]);
   });
 });

@@ -1,8 +1,9 @@
 /**
- * Chains (campaigns): per (account, underlying, currency), from flat to flat counting options and shares.
- * Rolls, assigned shares and covered calls stay inside one chain; a slot that is flat at the close of a
- * trading day ends its chain. Conventions: docs/journal.md §Chains.
+ * Campaigns: per (account, underlying, currency), from flat to flat counting options and shares.
+ * Rolls, assigned shares and covered calls stay inside one campaign; a slot that is flat at the close of a
+ * trading day ends its campaign. Conventions: docs/journal.md §Campaigns: flat to flat.
  */
+import { innerMap } from '../maps';
 import { MINOR_PER_UNIT } from '../money';
 import type { CollateralBasis, SlotCollateral } from './collateral';
 import type { Position } from './lots';
@@ -10,10 +11,10 @@ import type { TransactionType } from './model';
 
 
 /**
- * One transaction of a chain (a leg: a fill, a settlement, a dividend, a fee) with the chain's state after it: the
- * timeline of the campaign (docs/journal.md §Campaigns).
+ * One transaction of a campaign (a leg: a fill, a settlement, a dividend, a fee) with the campaign's state after it:
+ * its timeline (docs/journal.md §Campaigns).
  */
-export interface ChainStep {
+export interface CampaignStep {
   txId: string;
   day: string;
   type: TransactionType;
@@ -26,15 +27,15 @@ export interface ChainStep {
   /** After the row: long shares held, their cost (entry value + entry costs of the open lots). */
   sharesHeld: number;
   shareCostMinor: number;
-  /** After the row: the chain's net option cash so far. */
+  /** After the row: the campaign's net option cash so far. */
   netOptionCashMinor: number;
-  /** The chain's collateral at the close of the row's day (collateral.ts): the figure the peak and the card read. */
+  /** The campaign's collateral at the close of the row's day (collateral.ts): the figure the peak and the card read. */
   collateralMinor: number;
 }
 
 /** From flat to flat per (account, underlying, currency). */
-export interface ChainRecord {
-  /** Stable for the chain's slot and opening day: `accountId:currency:underlying:openDay`. */
+export interface CampaignRecord {
+  /** Stable for the campaign's slot and opening day: `accountId:currency:underlying:openDay`. */
   id: string;
   accountId: string;
   underlying: string;
@@ -55,41 +56,31 @@ export interface ChainRecord {
   netOptionCashMinor: number;
   rolls: number;
   assignments: number;
-  /** The largest collateral at the close of a trading day over the chain's life (see ChainStep.collateralMinor). */
+  /** The largest collateral at the close of a trading day over the campaign's life (see CampaignStep.collateralMinor). */
   collateralPeakMinor: number;
   /** The rule (and spot) of the peak's figure. */
   collateralBasis: CollateralBasis;
   /** Its transaction ids, in processing order. */
   legs: string[];
-  /** How many of them are option rows: a chain without any is no campaign (isCampaign). */
+  /** How many of them are option rows: a record without any is not listed as a campaign (isCampaign). */
   optionLegs: number;
   /** The timeline (one step per leg) when the ledger was built with `timeline`, else empty. */
-  steps: ChainStep[];
+  steps: CampaignStep[];
 }
 
-/** One (account, underlying, currency): its open positions and its chains. */
-export interface ChainSlot {
+/** One (account, underlying, currency): its open positions and its campaigns. */
+export interface CampaignSlot {
   accountId: string;
   underlying: string;
   currency: string;
   openPositions: number;
   /** The open positions of the slot (options and shares). */
   members: Set<Position>;
-  current: ChainRecord | null;
-  last: ChainRecord | null;
+  current: CampaignRecord | null;
+  last: CampaignRecord | null;
 }
 
-/** The inner map of a nested map, created on first use (nested maps spare 100k rows a string key each). */
-export function innerMap<V>(outer: Map<string, Map<string, V>>, key: string): Map<string, V> {
-  let map = outer.get(key);
-  if (!map) {
-    map = new Map();
-    outer.set(key, map);
-  }
-  return map;
-}
-
-/** A slot as a checkpoint keeps it: its chains by their index in the ledger's chain list (−1: none). */
+/** A slot as a checkpoint keeps it: its campaigns by their index in the ledger's campaign list (−1: none). */
 export interface SlotState {
   accountId: string;
   underlying: string;
@@ -98,25 +89,25 @@ export interface SlotState {
   last: number;
 }
 
-export class ChainBook {
-  /** Closes at which a chain's collateral was Reg T (naked calls): the ledger is worth building with the snapshots' spots. */
+export class CampaignBook {
+  /** Closes at which a campaign's collateral was Reg T (naked calls): the ledger is worth building with the snapshots' spots. */
   regTCloses = 0;
 
   /** The slot's collateral now (collateral.ts, given by the ledger: it reads the snapshots' spots at entry). */
-  constructor(private readonly measure: (slot: ChainSlot) => SlotCollateral) {}
+  constructor(private readonly measure: (slot: CampaignSlot) => SlotCollateral) {}
 
   /** account → currency → underlying. */
-  private readonly slots = new Map<string, Map<string, Map<string, ChainSlot>>>();
-  private chains: ChainRecord[] = [];
-  /** Each chain's index in `chains` (checkpoints name chains by it). */
-  private readonly indexes = new Map<ChainRecord, number>();
-  private readonly touchedSlots = new Set<ChainSlot>();
+  private readonly slots = new Map<string, Map<string, Map<string, CampaignSlot>>>();
+  private campaigns: CampaignRecord[] = [];
+  /** Each campaign's index in `campaigns` (checkpoints name campaigns by it). */
+  private readonly indexes = new Map<CampaignRecord, number>();
+  private readonly touchedSlots = new Set<CampaignSlot>();
 
-  find(accountId: string, underlying: string, currency: string): ChainSlot | undefined {
+  find(accountId: string, underlying: string, currency: string): CampaignSlot | undefined {
     return this.slots.get(accountId)?.get(currency)?.get(underlying);
   }
 
-  slot(accountId: string, underlying: string, currency: string): ChainSlot {
+  slot(accountId: string, underlying: string, currency: string): CampaignSlot {
     const byUnderlying = innerMap(innerMap(this.slots, accountId), currency);
     let slot = byUnderlying.get(underlying);
     if (!slot) {
@@ -127,15 +118,15 @@ export class ChainBook {
   }
 
   /** A slot whose positions changed today: it is checked for flatness at the close. */
-  touch(slot: ChainSlot): void {
+  touch(slot: CampaignSlot): void {
     this.touchedSlots.add(slot);
   }
 
-  /** The chain that P&L of this slot belongs to now, opening one if the slot is flat. */
-  active(slot: ChainSlot, day: string): ChainRecord {
+  /** The campaign that P&L of this slot belongs to now, opening one if the slot is flat. */
+  active(slot: CampaignSlot, day: string): CampaignRecord {
     this.touchedSlots.add(slot);
     if (slot.current) return slot.current;
-    const chain: ChainRecord = {
+    const campaign: CampaignRecord = {
       id: `${slot.accountId}:${slot.currency}:${slot.underlying}:${day}`,
       accountId: slot.accountId,
       underlying: slot.underlying,
@@ -157,35 +148,35 @@ export class ChainBook {
       optionLegs: 0,
       steps: [],
     };
-    this.indexes.set(chain, this.chains.length);
-    this.chains.push(chain);
-    slot.current = chain;
-    slot.last = chain;
-    return chain;
+    this.indexes.set(campaign, this.campaigns.length);
+    this.campaigns.push(campaign);
+    slot.current = campaign;
+    slot.last = campaign;
+    return campaign;
   }
 
-  /** Dividends and fees do not open a chain: they go to the open one, else to the last one (paid after the shares left). */
-  attach(slot: ChainSlot): ChainRecord | null {
+  /** Dividends and fees do not open a campaign: they go to the open one, else to the last one (paid after the shares left). */
+  attach(slot: CampaignSlot): CampaignRecord | null {
     return slot.current ?? slot.last;
   }
 
-  /** At the close of each trading day: slots that are flat end their chain (so an assignment's stock leg, a same-day re-open or a date-only export's row order cannot split a chain). */
+  /** At the close of each trading day: slots that are flat end their campaign (so an assignment's stock leg, a same-day re-open or a date-only export's row order cannot split a campaign). */
   endOfDay(day: string): void {
     for (const slot of this.touchedSlots) {
       // Collateral is measured at the close, like flatness: an assignment's stock leg and its option leg, processed
       // one after the other, never count twice.
-      const chain = slot.current;
-      if (chain) {
+      const campaign = slot.current;
+      if (campaign) {
         const { collateralMinor, basis } = this.measure(slot);
         if (basis.rule === 'reg_t') this.regTCloses += 1;
-        if (collateralMinor > chain.collateralPeakMinor) {
-          chain.collateralPeakMinor = collateralMinor;
-          chain.collateralBasis = basis;
+        if (collateralMinor > campaign.collateralPeakMinor) {
+          campaign.collateralPeakMinor = collateralMinor;
+          campaign.collateralBasis = basis;
         }
         // The day's steps show the close's figure, the one the peak reads: mid-day, an assignment's option and stock
         // legs would count the put and the shares both (issue 18 saw 10,005 beside a peak of 5,005).
-        for (let i = chain.steps.length - 1; i >= 0; i -= 1) {
-          const step = chain.steps[i];
+        for (let i = campaign.steps.length - 1; i >= 0; i -= 1) {
+          const step = campaign.steps[i];
           if (step === undefined || step.day !== day) break;
           step.collateralMinor = collateralMinor;
         }
@@ -198,20 +189,20 @@ export class ChainBook {
     this.touchedSlots.clear();
   }
 
-  /** Chains opened so far. */
+  /** Campaigns opened so far. */
   get count(): number {
-    return this.chains.length;
+    return this.campaigns.length;
   }
 
-  /** The chain at an index of the list (a checkpoint's live chain). */
-  at(index: number): ChainRecord | undefined {
-    return this.chains[index];
+  /** The campaign at an index of the list (a checkpoint's live campaign). */
+  at(index: number): CampaignRecord | undefined {
+    return this.campaigns[index];
   }
 
-  /** The slots that have a chain (open or last closed), with those chains' indexes: what a checkpoint keeps of them. */
+  /** The slots that have a campaign (open or last closed), with those campaigns' indexes: what a checkpoint keeps of them. */
   slotStates(): SlotState[] {
     const states: SlotState[] = [];
-    const indexOf = (chain: ChainRecord | null) => (chain === null ? -1 : (this.indexes.get(chain) ?? -1));
+    const indexOf = (campaign: CampaignRecord | null) => (campaign === null ? -1 : (this.indexes.get(campaign) ?? -1));
     for (const byCurrency of this.slots.values()) {
       for (const byUnderlying of byCurrency.values()) {
         for (const slot of byUnderlying.values()) {
@@ -224,35 +215,35 @@ export class ChainBook {
     return states;
   }
 
-  /** Starts from a checkpoint: the chain list so far (live chains as copies) and the slots pointing into it. */
-  restore(chains: ChainRecord[], slots: readonly SlotState[]): void {
-    this.chains = chains;
+  /** Starts from a checkpoint: the campaign list so far (live campaigns as copies) and the slots pointing into it. */
+  restore(campaigns: CampaignRecord[], slots: readonly SlotState[]): void {
+    this.campaigns = campaigns;
     this.indexes.clear();
-    chains.forEach((chain, index) => this.indexes.set(chain, index));
+    campaigns.forEach((campaign, index) => this.indexes.set(campaign, index));
     for (const state of slots) {
       const slot = this.slot(state.accountId, state.underlying, state.currency);
-      slot.current = chains[state.current] ?? null;
-      slot.last = chains[state.last] ?? null;
+      slot.current = campaigns[state.current] ?? null;
+      slot.last = campaigns[state.last] ?? null;
     }
   }
 
-  /** Every chain in the order it opened, with its P&L. */
-  finish(): ChainRecord[] {
-    for (const chain of this.chains) chain.plMinor = chain.realizedMinor + chain.dividendsMinor - chain.feesMinor;
-    return this.chains;
+  /** Every campaign in the order it opened, with its P&L. */
+  finish(): CampaignRecord[] {
+    for (const campaign of this.campaigns) campaign.plMinor = campaign.realizedMinor + campaign.dividendsMinor - campaign.feesMinor;
+    return this.campaigns;
   }
 }
 
 /**
- * A campaign is a chain with an option leg (docs/journal.md §Campaigns): shares bought and sold alone (a $25
- * fractional buy every week) make a chain, but no campaign; they stay positions.
+ * A campaign is listed only with an option leg (docs/journal.md §Campaigns): shares bought and sold alone (a $25
+ * fractional buy every week) make a record the summary counts, but no campaign to show; they stay positions.
  */
-export function isCampaign(chain: ChainRecord): boolean {
-  return chain.optionLegs > 0;
+export function isCampaign(campaign: CampaignRecord): boolean {
+  return campaign.optionLegs > 0;
 }
 
-/** What a chain slot holds now: long shares and their cost, and the notional of its open short puts (collateral). */
-export function slotHoldings(slot: ChainSlot): { sharesHeld: number; shareCostMinor: number; shortPutNotionalMinor: number } {
+/** What a campaign slot holds now: long shares and their cost, and the notional of its open short puts (collateral). */
+export function slotHoldings(slot: CampaignSlot): { sharesHeld: number; shareCostMinor: number; shortPutNotionalMinor: number } {
   let sharesHeld = 0;
   let shareCostMinor = 0;
   let shortPutNotionalMinor = 0;
