@@ -2,7 +2,11 @@ import type { ImportedTransaction, OptionRight, Transaction, TransactionType } f
 import { occSymbol } from '../src-shared/journal/model';
 import { dayOfInstant as tradeDayOf } from '../src-shared/zone';
 import { asMinor, toMinor } from '../src-shared/money';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { contractColumns } from '../src-main/importers/common/options';
+import { parseImport } from '../src-main/importers/index';
+import { BROKER_FIXTURES_SHARED } from './paths';
 
 /** What the store does to an imported row: an id, an account id and the New York trade day. */
 export function stored(rows: readonly ImportedTransaction[], options: { fastDay?: boolean } = {}): Transaction[] {
@@ -13,6 +17,16 @@ export function stored(rows: readonly ImportedTransaction[], options: { fastDay?
     importId: 1,
     tradeDay: options.fastDay ? row.tradeDate.slice(0, 10) : tradeDayOf(row.tradeDate),
   }));
+}
+
+/** Webull settles positions past their expiration by inference: "now" is fixed so the real files do not age. */
+export const REAL_FILES_AS_OF = new Date('2026-03-09T00:00:00Z');
+
+/** A real broker file of ../shared/fixtures/brokers imported in-process (detected as the app detects it) and stored. */
+export function loadRealBrokerFile(file: string): Transaction[] {
+  const parsed = parseImport(readFileSync(join(BROKER_FIXTURES_SHARED, file), 'utf8'), 'auto', { asOf: REAL_FILES_AS_OF });
+  if (!parsed.ok) throw new Error(`${file}: ${parsed.detail}`);
+  return stored(parsed.result.transactions.map((row) => row.transaction));
 }
 
 let counter = 0;

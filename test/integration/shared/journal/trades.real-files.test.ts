@@ -5,26 +5,17 @@
  * ledger's realized P&L of the options and the covered shares, closes with no known opening left out
  * (docs/journal.md §Trades and strategies).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseImport } from '../../../../src-main/importers/index';
 import { buildLedger, type Ledger } from '../../../../src-shared/journal/ledger';
 import type { Transaction } from '../../../../src-shared/journal/model';
 import { buildTrades, type Trade, type TradeBook } from '../../../../src-shared/journal/trades';
 import { BROKER_FIXTURES_SHARED } from '../../../paths';
-import { stored, tx } from '../../../journal-helpers';
+import { loadRealBrokerFile, tx } from '../../../journal-helpers';
 import { minor } from '../../../trade-helpers';
 
 const have = existsSync(BROKER_FIXTURES_SHARED);
-/** Webull settles positions past their expiration by inference: "now" is fixed so the files do not age. */
-const AS_OF = new Date('2026-03-09T00:00:00Z');
-
-function load(file: string): Transaction[] {
-  const parsed = parseImport(readFileSync(join(BROKER_FIXTURES_SHARED, file), 'utf8'), 'auto', { asOf: AS_OF });
-  if (!parsed.ok) throw new Error(`${file}: ${parsed.detail}`);
-  return stored(parsed.result.transactions.map((row) => row.transaction));
-}
+const load = loadRealBrokerFile;
 
 function grouped(file: string): { rows: Transaction[]; ledger: Ledger; book: TradeBook } {
   const rows = load(file);

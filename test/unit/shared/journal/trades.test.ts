@@ -4,24 +4,14 @@
  * (../shared/fixtures/brokers, skipped when absent) a closed trade's cash adds up to its P&L to the minor unit, the
  * running realized P&L ends at it, and a row's cash split between trades adds up to what the row was booked at.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseImport } from '../../../../src-main/importers/index';
-import type { Transaction } from '../../../../src-shared/journal/model';
 import { buildTrades, tradeTimeline } from '../../../../src-shared/journal/trades';
 import { BROKER_FIXTURES_SHARED } from '../../../paths';
-import { stored, tx } from '../../../journal-helpers';
+import { loadRealBrokerFile, tx } from '../../../journal-helpers';
 
 const have = existsSync(BROKER_FIXTURES_SHARED);
-/** Webull settles positions past their expiration by inference: "now" is fixed so the files do not age. */
-const AS_OF = new Date('2026-03-09T00:00:00Z');
-
-function load(file: string): Transaction[] {
-  const parsed = parseImport(readFileSync(join(BROKER_FIXTURES_SHARED, file), 'utf8'), 'auto', { asOf: AS_OF });
-  if (!parsed.ok) throw new Error(`${file}: ${parsed.detail}`);
-  return stored(parsed.result.transactions.map((row) => row.transaction));
-}
+const load = loadRealBrokerFile;
 
 describe.skipIf(!have)('the timeline figures of the trades of every real file', () => {
   const files = have ? readdirSync(BROKER_FIXTURES_SHARED).filter((file) => file.endsWith('.csv') && !file.includes('EXPECTED')) : [];
