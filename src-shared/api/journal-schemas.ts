@@ -93,6 +93,21 @@ export const PerformanceResponse = Type.Object({
 });
 export type PerformanceResponseT = Static<typeof PerformanceResponse>;
 
+/** GET /journal/accounts: the accounts that hold transactions, with what they hold (the ids the journal's `accountId` filters take). */
+export const AccountsResponse = Type.Object({
+  accounts: Type.Array(
+    Type.Object({
+      id: Type.String({ description: 'What `accountId` takes on the journal routes' }),
+      name: Type.String({ description: 'The account as the broker file named it (or as the import was told)' }),
+      transactions: Type.Integer({ minimum: 1, description: 'Transactions stored in the account' }),
+      firstTradeDay: Type.String({ description: 'Its oldest trade day (YYYY-MM-DD, the journal time zone)' }),
+      lastTradeDay: Type.String({ description: 'Its newest trade day' }),
+    }),
+  ),
+  demo: Type.Boolean({ description: "Whether the journal holds the demo's transactions" }),
+});
+export type AccountsResponseT = Static<typeof AccountsResponse>;
+
 export const SummaryQuery = Params({
   year: Type.Optional(Type.Integer({ minimum: DATE_YEARS.min, maximum: DATE_YEARS.max, description: 'Calendar year; default current year' })),
   accountId: Type.Optional(AccountIdParam),

@@ -2,12 +2,21 @@
  * The /v1 JSON of the journal: the analytics and the journal service answer in domain values (money in integer minor
  * units), and these build the response objects, rounding money to cents once, here.
  */
-import type { PerformanceResponseT, PeriodSummary, SummaryResponseT, TransactionJson } from '../../../src-shared/api/schemas';
+import type { AccountSummary } from '../../services/journal/ledger-index';
+import type { AccountsResponseT, PerformanceResponseT, PeriodSummary, SummaryResponseT, TransactionJson } from '../../../src-shared/api/schemas';
 import { dayTotalMinor, rangePeriod, type PerformanceResult, type PeriodResult, type TotalsResult, type YearResult } from '../../../src-shared/journal/index';
 import type { Transaction } from '../../../src-shared/journal/model';
 import { addMinor, minorToCents, centsOrNull, minorToUnits, type Minor } from '../../../src-shared/money';
 
 type PeriodJson = PerformanceResponseT['monthly'];
+
+/** GET /journal/accounts: each account with its transactions and first and last trade days. */
+export function presentAccounts(list: { accounts: readonly AccountSummary[]; demo: boolean }): AccountsResponseT {
+  return {
+    accounts: list.accounts.map((a) => ({ id: a.id, name: a.name, transactions: a.transactions, firstTradeDay: a.firstTradeDay, lastTradeDay: a.lastTradeDay })),
+    demo: list.demo,
+  };
+}
 
 /** Unmatched closes of a period: rows and units (fractional shares summed as floats: rounded past their noise). */
 function presentUnmatched(totals: Pick<TotalsResult, 'unmatchedCloses' | 'unmatchedQuantity'>): PeriodSummary['unmatched'] {

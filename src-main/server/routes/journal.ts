@@ -1,9 +1,11 @@
 import {
+  AccountsResponse,
   CampaignDetailResponse,
   CampaignParams,
   CampaignQuery,
   CampaignsQuery,
   CampaignsResponse,
+  NoQuery,
   PositionsQuery,
   PositionsResponse,
   PerformanceQuery,
@@ -18,7 +20,7 @@ import { NEW_YORK, todayIn } from '../../../src-shared/zone';
 import { nowDate } from '../../clock';
 import { positionKey } from '../../services/exposure/events';
 import type { AppContext } from '../context';
-import { presentPerformance, presentTransaction, presentYear } from '../presenters/journal';
+import { presentAccounts, presentPerformance, presentTransaction, presentYear } from '../presenters/journal';
 import { presentCampaignDetail, presentCampaigns, presentPositions } from '../presenters/book';
 import { unwrap } from '../problems';
 import { bothEnds, calendarDates, dateOrDateTime, datesInOrder, problemResponses, queryRules, readSchema, journalAnswer, type V1 } from '../route-kit';
@@ -42,6 +44,11 @@ export function registerJournalRoutes(v1: V1, ctx: AppContext): void {
       preHandler: queryRules(bothEnds('from', 'to'), calendarDates('from', 'to'), datesInOrder('from', 'to'), dateOrDateTime('date')),
     },
     async (request) => journalAnswer(await ctx.journal.performance(request.query), presentPerformance),
+  );
+  v1.get(
+    '/journal/accounts',
+    { schema: readSchema('journal', 'The accounts that hold transactions: the ids `accountId` takes, with their transactions and first and last trade days', NoQuery, AccountsResponse) },
+    async () => presentAccounts(await ctx.journal.accounts()),
   );
   v1.get(
     '/journal/summary',

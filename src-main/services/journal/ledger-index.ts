@@ -58,12 +58,20 @@ export interface SortKeys {
  * What reads need, kept compact: for 100k transactions a few MB instead of 100k full objects. Positions are
  * indexes into the newest-first order; a page's rows are read from SQLite by id.
  */
+/** An account of the journal and what it holds (GET /journal/accounts). */
+export interface AccountSummary extends Account {
+  transactions: number;
+  firstTradeDay: string;
+  lastTradeDay: string;
+}
+
 export interface JournalSnapshot {
   ids: string[];
   days: string[];
   underlyings: string[];
   accountIds: string[];
-  accounts: Account[];
+  /** The accounts holding transactions, by name, with their count and first and last trade days. */
+  accounts: AccountSummary[];
   /** Whether the journal holds the demo's transactions. */
   demo: boolean;
 }
@@ -114,12 +122,24 @@ export class JournalIndex {
     }
     if (this.cache) return this.cache;
     const intern = interner();
-    const snapshot: JournalSnapshot = { ids: [], days: [], underlyings: [], accountIds: [], accounts: this.accounts.inUse(), demo: this.transactions.hasSource('demo') };
+    const snapshot: JournalSnapshot = { ids: [], days: [], underlyings: [], accountIds: [], accounts: [], demo: this.transactions.hasSource('demo') };
+    const held = new Map<string, { transactions: number; firstTradeDay: string; lastTradeDay: string }>();
     for (const row of this.transactions.indexNewestFirst()) {
       snapshot.ids.push(row.id);
       snapshot.days.push(intern(row.trade_day));
       snapshot.underlyings.push(intern(row.underlying));
       snapshot.accountIds.push(intern(row.account_id));
+      const account = held.get(row.account_id);
+      if (account === undefined) held.set(row.account_id, { transactions: 1, firstTradeDay: row.trade_day, lastTradeDay: row.trade_day });
+      else {
+        account.transactions += 1;
+        if (row.trade_day < account.firstTradeDay) account.firstTradeDay = row.trade_day;
+        if (row.trade_day > account.lastTradeDay) account.lastTradeDay = row.trade_day;
+      }
+    }
+    for (const account of this.accounts.inUse()) {
+      const holding = held.get(account.id);
+      if (holding !== undefined) snapshot.accounts.push({ ...account, ...holding });
     }
     this.cache = { snapshot, ledger: null, groups: new Map(), sortKeys: null };
     return this.cache;

@@ -1,6 +1,5 @@
 import type { Database } from 'better-sqlite3';
 import { performance, yearSummary, type Ledger, type PerformanceResult, type YearResult } from '../../../src-shared/journal/index';
-import type { Account } from '../../../src-shared/journal/model';
 import { boundReport, readStoredReport, type NotesInput } from '../../../src-shared/journal/import-report';
 import { nowDate, nowIso, type Clock } from '../../clock';
 import { AccountsRepository } from '../../db/accounts';
@@ -17,7 +16,7 @@ import { JournalMarks } from './marks';
 import { JournalBookReads } from './positions';
 import { ManualEntries } from './manual-entries';
 import { JournalTrades } from './trades';
-import { JournalIndex } from './ledger-index';
+import { JournalIndex, type AccountSummary } from './ledger-index';
 import { accountIdFor, importText, transactionIdFor } from './ids';
 import { transactionsPage } from './transactions';
 import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from '../result';
@@ -92,8 +91,9 @@ export class JournalService {
     this.index.grouped('accountId');
   }
 
-  accounts(): Account[] {
-    return this.index.snapshot().accounts;
+  accounts(): { accounts: AccountSummary[]; demo: boolean } {
+    const { accounts, demo } = this.index.snapshot();
+    return { accounts, demo };
   }
 
   /** Parses and stores a file in the caller's transaction (tests, benches; the server and the CLI parse before their turn). */

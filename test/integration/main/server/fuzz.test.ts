@@ -80,6 +80,7 @@ const PARAMS = ['symbol', 'expirations', 'expirationsCount', 'formula', 'expirat
 const PATHS = [
   '/v1/journal/performance',
   '/v1/journal/summary',
+  '/v1/journal/accounts',
   '/v1/journal/transactions',
   '/v1/journal/positions',
   '/v1/journal/chains',

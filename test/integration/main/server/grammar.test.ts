@@ -27,6 +27,7 @@ interface Parameter {
 const BASE: Record<string, { query?: Record<string, string>; path?: Record<string, string>; body?: string; type?: string }> = {
   'GET /v1/journal/performance': {},
   'GET /v1/journal/summary': {},
+  'GET /v1/journal/accounts': {},
   'GET /v1/journal/transactions': {},
   'GET /v1/journal/positions': {},
   'GET /v1/journal/chains': {},

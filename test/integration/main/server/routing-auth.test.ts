@@ -77,6 +77,7 @@ const REQUESTS: Record<string, { path: string; query?: string; body?: string; ty
   'GET /v1/openapi.json': { path: '/v1/openapi.json' },
   'GET /v1/journal/performance': { path: '/v1/journal/performance', query: 'period=weekly&date=2099-11-20' },
   'GET /v1/journal/summary': { path: '/v1/journal/summary', query: 'year=2099' },
+  'GET /v1/journal/accounts': { path: '/v1/journal/accounts' },
   'GET /v1/journal/transactions': { path: '/v1/journal/transactions', query: 'limit=5' },
   'GET /v1/journal/positions': { path: '/v1/journal/positions', query: 'asOf=2099-01-01' },
   'GET /v1/journal/chains': { path: '/v1/journal/chains', query: 'status=open' },
