@@ -72,6 +72,8 @@ export const AUTO_BROKER_LABEL = 'Detect from header';
 
 /** Transaction types that are fills: they open or close a position at a price. */
 export const FILL_TYPES = ['BUY_TO_OPEN', 'SELL_TO_OPEN', 'BUY_TO_CLOSE', 'SELL_TO_CLOSE', 'BUY', 'SELL', 'SELL_SHORT', 'BUY_TO_COVER'] as const;
+/** FILL_TYPES as a set: whether a row (or a type a person or a file wrote) is a fill. */
+export const FILLS: ReadonlySet<string> = new Set(FILL_TYPES);
 
 /** Types of the neutral transaction (docs/journal.md). */
 export const TRANSACTION_TYPES = [

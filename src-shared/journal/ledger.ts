@@ -9,7 +9,7 @@ import { slotCollateral, spotAtEntry, type SpotFact, type SpotLookup } from './c
 import { attributeRolls, CheckpointCodec, countRolls, firstWhere, SAMPLE_EVERY, type BookLedger, type LedgerCheckpoint, type LedgerCheckpoints } from './checkpoints';
 import { BUYS, CLOSING, instantMs, OPENING, rowOrder } from './order';
 import { PositionBook, QTY_EPSILON, prorate, tradeValueMinor, type OpenPosition, type Position, type RealizedSink } from './lots';
-import { FILL_TYPES, TRANSACTION_TYPES, type Transaction, type TransactionType } from './model';
+import { FILLS, TRANSACTION_TYPES, type Transaction, type TransactionType } from './model';
 import { DayBook, type CurrencyDays } from './periods';
 import { addRollLegs, matchRolls, type RollLeg, type RollRecord } from './rolls';
 import { UnmatchedBook, type UnmatchedOpening } from './unmatched';
@@ -24,7 +24,6 @@ const TYPE_INDEX: Record<TransactionType, number> = Object.fromEntries(
   TRANSACTION_TYPES.map((type, index) => [type, index]),
 ) as Record<TransactionType, number>;
 
-const TRADE_TYPES: ReadonlySet<TransactionType> = new Set<TransactionType>(FILL_TYPES);
 
 export interface LedgerWarnings {
   /** Rows that removed more than was open: closing fills, sales of shares, settlements (docs/journal.md §Unmatched closes). */
@@ -363,7 +362,7 @@ class LedgerBuilder implements RealizedSink {
       const counts = this.days.day(t.currency, t.tradeDay).typeCounts;
       const typeIndex = TYPE_INDEX[t.type];
       counts[typeIndex] = (counts[typeIndex] ?? 0) + 1;
-      if (TRADE_TYPES.has(t.type)) this.trade(t);
+      if (FILLS.has(t.type)) this.trade(t);
       else if (t.type === 'EXPIRATION' || t.type === 'ASSIGNMENT' || t.type === 'EXERCISE') this.settle(t);
       else if (t.type === 'DIVIDEND' || t.type === 'INTEREST' || t.type === 'FEE') this.cashRow(t);
       else if (t.type === 'SPLIT') this.split(t);

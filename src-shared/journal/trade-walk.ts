@@ -4,7 +4,7 @@
  * replaced leg's (union-find, the earlier node the root); closes with no open lot go to nodes "opened before
  * history". trades.ts turns the nodes into trades.
  */
-import { FILL_TYPES, type Transaction, type TransactionType } from './model';
+import { FILLS, type Transaction, type TransactionType } from './model';
 import { BUYS, CLOSING, rowOrder } from './order';
 import { QTY_EPSILON, tradeValueMinor } from './lots';
 import { addRollLegs, matchRolls, type RollLeg } from './rolls';
@@ -45,7 +45,6 @@ interface TradeRollLeg extends RollLeg {
   ms: number;
 }
 
-const FILLS: ReadonlySet<TransactionType> = new Set<TransactionType>(FILL_TYPES);
 /** Fills that can open a position (BUY and SELL are ambiguous: they open what they do not close). */
 const OPENING_FILLS: ReadonlySet<TransactionType> = new Set<TransactionType>(['BUY_TO_OPEN', 'SELL_TO_OPEN', 'BUY', 'SELL']);
 const MINUTE_MS = 60_000;

@@ -3,7 +3,7 @@
  * units, rounded to cents once, here.
  */
 import type { AnnotationResponseT, StatsRowJson, TimelineEntryJson, TradeJson } from '../../../src-shared/api/schemas';
-import { FILL_TYPES } from '../../../src-shared/journal/model';
+import { FILLS } from '../../../src-shared/journal/model';
 import { BUYS } from '../../../src-shared/journal/order';
 import { mainLeg } from '../../../src-shared/journal/strategies';
 import type { StatsRow } from '../../../src-shared/journal/trade-stats';
@@ -65,8 +65,6 @@ export function presentTrade(row: TradeRow): TradeJson {
 export function presentTrades(result: TradesResult) {
   return { currency: result.currency, trades: result.trades.map(presentTrade), pagination: result.pagination };
 }
-
-const FILLS: ReadonlySet<string> = new Set(FILL_TYPES);
 
 function presentTimelineEntry({ leg, transaction: tx, runningRealizedMinor }: TimelineEntry): TimelineEntryJson {
   return {

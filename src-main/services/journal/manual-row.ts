@@ -2,7 +2,7 @@
  * A manual row read as a row of the generic CSV (docs/journal.md, "Manual entries"): one grammar for a file and a form.
  * The reader's problems come back named by the JSON's field names.
  */
-import { FILL_TYPES, MANUAL_SOURCE } from '../../../src-shared/api/constants';
+import { FILLS, MANUAL_SOURCE } from '../../../src-shared/api/constants';
 import type { ManualTransactionT } from '../../../src-shared/api/manual-schemas';
 import type { ImportedTransaction } from '../../../src-shared/journal/model';
 import { Columns, RowReader } from '../../importers/common/cells';
@@ -11,7 +11,6 @@ import { OPTIONAL_COLUMNS, readRow, REQUIRED_COLUMNS } from '../../importers/gen
 import { asMinor } from '../../../src-shared/money';
 
 /** The fills: their cash is computed from price, quantity and costs when not given. */
-export const FILLS: ReadonlySet<string> = new Set(FILL_TYPES);
 /** The generic CSV's columns: a manual row is read as a row of that file. */
 const COLUMNS = new Columns([...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS]);
 /** The generic columns by their normalised names (Columns lower-cases them), back to the field names of the JSON. */

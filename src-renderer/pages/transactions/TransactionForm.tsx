@@ -4,7 +4,7 @@
  * generic CSV's, docs/journal.md "Manual entries"); a refusal's problems are shown at their fields.
  */
 import { useId, useState, type ReactNode } from 'react';
-import { FILL_TYPES, TRANSACTION_TYPES, type TransactionType } from '../../../src-shared/api/constants';
+import { FILLS, TRANSACTION_TYPES, type TransactionType } from '../../../src-shared/api/constants';
 import type { AccountJson, ManualTransactionT, TransactionJson } from '../../../src-shared/api/schemas';
 import type { ApiError } from '../../api/client';
 import { asApiError } from '../../hooks';
@@ -16,7 +16,6 @@ const OPTION_TYPES: ReadonlySet<string> = new Set(['BUY_TO_OPEN', 'SELL_TO_OPEN'
 /** Rows that are their cash: the form asks for the amount (fees may be given as costs instead). */
 const CASH_TYPES: ReadonlySet<string> = new Set(['DIVIDEND', 'INTEREST', 'FEE', 'DEPOSIT', 'WITHDRAWAL', 'OTHER']);
 const NO_SYMBOL: ReadonlySet<string> = new Set(['INTEREST', 'DEPOSIT', 'WITHDRAWAL']);
-const FILLS: ReadonlySet<string> = new Set(FILL_TYPES);
 /** A symbol change needs the old ticker: entered through the API or a file, not this form. */
 const FORM_TYPES = TRANSACTION_TYPES.filter((type) => type !== 'SYMBOL_CHANGE');
 /** The account select's entry for an account of a new name. */
