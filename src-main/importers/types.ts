@@ -1,6 +1,7 @@
 import type { BrokerId } from '../../src-shared/api/constants';
 import type { ReasonCount, ReportNotes } from '../../src-shared/journal/import-report';
 import type { ImportedTransaction } from '../../src-shared/journal/model';
+import type { FileStatement } from '../../src-shared/journal/statements';
 import type { FileHead } from './common/table';
 
 /**
@@ -40,6 +41,8 @@ export interface ParseResult extends Omit<ReportNotes, 'skipped'> {
   /** Any error means the file is not imported. The first 1,000, then one entry counting the rest; `errorCount` counts all. */
   errors: LineProblem[];
   errorCount: number;
+  /** What the file states about itself (total lines, positions at its end): the first MAX_STATEMENTS, checked after the insert (statements.ts). */
+  statements: FileStatement[];
 }
 
 export type { ReasonCount };

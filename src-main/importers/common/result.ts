@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { MergedRows } from '../../../src-shared/journal/import-report';
 import type { ImportedTransaction } from '../../../src-shared/journal/model';
+import { MAX_STATEMENTS, type FileStatement } from '../../../src-shared/journal/statements';
 import { MAX_MESSAGE_CHARS } from '../../../src-shared/text';
 import { ZERO_MINOR } from '../../../src-shared/money';
 import { insaneField } from './sane';
@@ -109,6 +110,8 @@ export class ResultCollector {
   errorCount = 0;
   /** The line of the first error not kept. */
   private firstUnkeptLine: number | null = null;
+  /** What the file states about itself, the first MAX_STATEMENTS (statements.ts). */
+  private readonly statements: FileStatement[] = [];
 
   constructor(
     readonly broker: ImporterId,
@@ -172,6 +175,11 @@ export class ResultCollector {
     if (this.mergedGroups.length < MAX_KEPT_NOTES) this.mergedGroups.push({ lines: [...lines].sort((a, b) => a - b), reason: bounded(reason) });
   }
 
+  /** A figure the file states about itself (a total line, a position at its end), checked against the journal after the insert. */
+  state(statement: FileStatement): void {
+    if (this.statements.length < MAX_STATEMENTS) this.statements.push({ ...statement, label: bounded(statement.label) });
+  }
+
   skip(line: number, message: string): void {
     this.skippedNotes.add({ line, message: bounded(message) });
   }
@@ -214,6 +222,7 @@ export class ResultCollector {
       mergedCount: this.mergedCount,
       errors,
       errorCount: this.errorCount,
+      statements: [...this.statements],
     };
   }
 }
