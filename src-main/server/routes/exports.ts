@@ -6,7 +6,7 @@
  */
 import { ExportIdParams, ExportJobSchema, ExportRequestBody, ExportsResponse, NoQuery } from '../../../src-shared/api/schemas';
 import { isIsoDate } from '../../../src-shared/calendar';
-import { DATE_YEARS } from '../../../src-shared/api/schema-kit';
+import { boundYearOutOfRange, DATE_YEARS } from '../../../src-shared/api/schema-kit';
 import { parseDateTimeInZone } from '../../../src-shared/zone';
 import { instantBound } from '../../services/exposure/values';
 import type { AppContext } from '../context';
@@ -25,8 +25,8 @@ function checkBound(name: 'from' | 'to', value: string | undefined): void {
   const instantMs = isDay ? Number.NaN : parseDateTimeInZone(value);
   const real = isDay ? isIsoDate(value) : !Number.isNaN(instantMs);
   if (!real) throw new ApiError('INVALID_PARAMETER', `${name}: ${value} is not a calendar date or an instant`, [{ param: name, message: 'is not a calendar date or an instant' }]);
-  const year = isDay ? Number(value.slice(0, 4)) : new Date(instantMs).getUTCFullYear();
-  if (year < DATE_YEARS.min || year > DATE_YEARS.max) {
+  const year = boundYearOutOfRange(value, instantMs);
+  if (year !== null) {
     const message = `names the year ${String(year).padStart(4, '0')}${isDay ? '' : ' once its offset is applied'}, outside ${DATE_YEARS.min}–${DATE_YEARS.max}`;
     throw new ApiError('INVALID_PARAMETER', `${name}: ${value} ${message}`, [{ param: name, message }]);
   }

@@ -46,12 +46,11 @@ describe('ConnectionBook', () => {
 
   it('requests without a key share all places but the reserved one; a socket counts once, and frees its place when its response ends', () => {
     const book = new ConnectionBook(limits);
-    const sockets = [fakeSocket(), fakeSocket(), fakeSocket(), fakeSocket()];
-    for (const socket of sockets) {
+    const [s0, s1, s2, s3] = [fakeSocket(), fakeSocket(), fakeSocket(), fakeSocket()] as const;
+    for (const socket of [s0, s1, s2, s3]) {
       book.admit(socket);
       book.requestStarted(socket);
     }
-    const [s0, s1, s2, s3] = sockets as [Socket, Socket, Socket, Socket];
     expect([s0, s1, s2].map((s) => book.claimShared(s))).toEqual([true, true, true]);
     expect(book.claimShared(s0), 'the same socket again (a pipelined request)').toBe(true);
     expect(book.claimShared(s3), 'the reserved place').toBe(false);
@@ -63,9 +62,8 @@ describe('ConnectionBook', () => {
 
   it('streams: per key and in all, outside the cap; a stream ended on a kept-alive connection counts against the cap again', () => {
     const book = new ConnectionBook(limits);
-    const sockets = [fakeSocket(), fakeSocket(), fakeSocket(), fakeSocket()];
-    for (const socket of sockets) book.admit(socket);
-    const [s0, s1, s2] = sockets as [Socket, Socket, Socket];
+    const [s0, s1, s2, s3] = [fakeSocket(), fakeSocket(), fakeSocket(), fakeSocket()] as const;
+    for (const socket of [s0, s1, s2, s3]) book.admit(socket);
     const first = book.openStream(s0, 'k1');
     const second = book.openStream(s1, 'k1');
     expect([first.ok, second.ok]).toEqual([true, true]);
