@@ -9,7 +9,8 @@ import { lookup as systemLookup, type LookupAddress, type LookupOptions } from '
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { addressProblem, sourceUrlProblem } from '../setting-rules';
 
 /** Redirects followed within the source's origin before the fetch is given up. */
@@ -68,6 +69,21 @@ function webHeaders(headers: IncomingHttpHeaders): Headers {
 }
 
 /**
+ * The body as sent before its content coding, as the global fetch gives it (the caller's cap counts these bytes, so
+ * a small compressed body that expands without end is cut at the cap like any other). `headers` lose the coding and
+ * the length, which were the compressed body's.
+ */
+function decoded(response: IncomingMessage, headers: Headers): Readable {
+  const coding = (response.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const decoder = coding === 'gzip' || coding === 'x-gzip' ? createGunzip() : coding === 'deflate' ? createInflate() : coding === 'br' ? createBrotliDecompress() : null;
+  if (decoder === null) return response;
+  headers.delete('content-encoding');
+  headers.delete('content-length');
+  // An error on either side (a broken stream, a transfer cut) ends both; the reader sees it as the body's error.
+  return pipeline(response, decoder, () => undefined);
+}
+
+/**
  * GET over node:http(s) whose connections go only to addresses that passed the check (`lookup` is the system's unless a
  * test gives its own). An IP literal is not resolved: its text was checked with the URL (sourceUrlProblem). Redirects are
  * returned, not followed (fetchFromSource follows them).
@@ -78,7 +94,8 @@ export function createSourceFetch(options: { lookup?: HostLookup } = {}): Source
     new Promise<Response>((resolve, reject) => {
       const target = new URL(url);
       const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-      const request = send(target, { method: 'GET', lookup, signal: init.signal, headers: { accept: 'application/json' } }, (response: IncomingMessage) => {
+      // Compressed as the global fetch asks it (CBOE's SPX chain is ~10 MB as text): the 20 s limit is for slow lines too.
+      const request = send(target, { method: 'GET', lookup, signal: init.signal, headers: { accept: 'application/json', 'accept-encoding': 'gzip, deflate, br' } }, (response: IncomingMessage) => {
         const status = response.statusCode ?? 0;
         const bodiless = status === 204 || status === 304 || status < 200;
         if (bodiless) response.resume();
@@ -88,7 +105,8 @@ export function createSourceFetch(options: { lookup?: HostLookup } = {}): Source
           reject(new Error(`the online source answered with the status ${status}`));
           return;
         }
-        resolve(new Response(bodiless ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), { status, headers: webHeaders(response.headers) }));
+        const headers = webHeaders(response.headers);
+        resolve(new Response(bodiless ? null : (Readable.toWeb(decoded(response, headers)) as ReadableStream<Uint8Array>), { status, headers }));
       });
       request.on('error', reject);
       request.end();

@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { LookupAddress } from 'node:dns';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RefreshPassT } from '../../../../src-shared/api/schemas';
 import { startServer, type RunningServer } from '../../../../src-main/serve';
@@ -50,6 +51,13 @@ function serveSource(request: IncomingMessage, response: ServerResponse): void {
       return;
     case 'metadata':
       redirect(302, 'http://169.254.169.254/latest/meta-data/');
+      return;
+    case 'gzip':
+      response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(smallChain(file.replace(/\.json$/, ''))));
+      return;
+    case 'bomb':
+      // 8 MB of spaces in about 8 KB: past a 1 MB cap once decoded.
+      response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(8 * 1024 * 1024, 0x20)));
       return;
     case 'loop':
       redirect(302, `/loop/options/${file}`);
@@ -180,6 +188,13 @@ describe('the addresses a host name resolves to', () => {
     await expect(fetchAndStoreChain(ctx(), `http://127.0.0.1:${sourcePort}/api/options\r\nX-Injected: 1`, 'SPY', fetcher, limits)).rejects.toThrow(/control character/);
     await expect(fetchAndStoreChain(ctx(), 'http://[fe80::1]:8080/api/options', 'SPY', fetcher, limits)).rejects.toThrow(/link-local/);
     expect(sourceRequests).toEqual([]);
+  });
+
+  it('a compressed answer is read as the global fetch reads it; one that expands past the cap is cut there', async () => {
+    const stored = await fetchAndStoreChain(ctx(), `http://127.0.0.1:${sourcePort}/gzip/options`, 'DIA', createSourceFetch(), limits);
+    expect(stored.contracts).toBe(10);
+    const bomb = fetchAndStoreChain(ctx(), `http://127.0.0.1:${sourcePort}/bomb/options`, 'SPY', createSourceFetch(), { timeoutMs: 5000, maxBytes: 1024 * 1024 });
+    await expect(bomb).rejects.toThrow(/longer than the 1 MB read/);
   });
 
   it('the default resolver is the system\'s (a name of the machine, localhost, is fetched)', async () => {
