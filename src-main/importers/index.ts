@@ -6,6 +6,7 @@
 import { BROKER_IDS, UNRECOGNISED_HEADER, type BrokerId } from '../../src-shared/api/constants';
 import type { BrokerImporter, ImporterId, ParseOptions, ParseResult } from './types';
 import { notACsv } from './common/sniff';
+import { priceAtParFromCash } from './common/amounts';
 import { ParseStopped } from '../checkpoint';
 import { fileHead } from './common/table';
 import { IMPORTERS, detectImporter, importerById } from './registry';
@@ -71,6 +72,8 @@ export function parseImport(text: string, broker: BrokerId | ImporterId | 'auto'
     // Importers return errors as data; a throw is a bug, but the user still gets a clear 422, not a 500.
     return { ok: false, code: 'IMPORT_FAILED', detail: `The ${importer.label} importer could not read the file: ${error instanceof Error ? error.message : String(error)}`, errors: [{ line: 1, message: 'unreadable file' }] };
   }
+  // Bills and bonds priced in percent of par, whichever importer read them (common/amounts.ts).
+  if (result.errors.length === 0) priceAtParFromCash(result.transactions);
   if (result.errors.length === 0 && result.rows === 0 && result.transactions.length === 0) {
     return { ok: false, code: 'IMPORT_FAILED', detail: `The ${importer.label} file has its header but no transactions: there is nothing to import.`, errors: [{ line: 1, message: 'no transaction rows below the header' }] };
   }

@@ -1,7 +1,8 @@
 import { RowReader } from '../common/cells';
 import { NEW_YORK } from '../../../src-shared/zone';
 import { ResultCollector, RowIdentity, accountFor } from '../common/result';
-import { isTotalsRow, readCsv } from '../common/table';
+import { fileHead, isTotalsRow, readCsv } from '../common/table';
+import { detectTdTransactions, parseTdTransactions } from './transactions';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import type { CashRow, Context } from './mapper';
 import { SOURCE, futuresOption, mapStatement, readCashRow, readOrders } from './mapper';
@@ -77,12 +78,13 @@ export function parseThinkorswim(text: string, options: ParseOptions): ParseResu
 export const thinkorswimImporter: BrokerImporter = {
   id: 'thinkorswim',
   label: BROKER_LABELS.thinkorswim,
-  formats: 'account statement CSV (Cash Balance and Account Trade History; stocks, options, futures options)',
+  formats: 'account statement CSV (Cash Balance and Account Trade History; stocks, options, futures options; older TD Ameritrade statements), and TD Ameritrade transactions.csv',
   detect(head) {
+    if (detectTdTransactions(head)) return true;
     return head.records.some((record) => {
       const first = record.cells.filter((cell) => cell.trim() !== '');
       return first.length === 1 && /^(?:Account Statement for |Cash Balance$|Account Trade History$)/i.test(first[0]?.trim() ?? '');
     });
   },
-  parse: parseThinkorswim,
+  parse: (text, options) => (detectTdTransactions(fileHead(text)) ? parseTdTransactions(text, options) : parseThinkorswim(text, options)),
 };
