@@ -7,6 +7,7 @@ import { BROKER_IDS, UNRECOGNISED_HEADER, type BrokerId } from '../../src-shared
 import type { BrokerImporter, ImporterId, ParseOptions, ParseResult } from './types';
 import { notACsv } from './common/sniff';
 import { priceAtParFromCash } from './common/amounts';
+import { knownOtherFile, type KnownFile } from './common/known-files';
 import { ParseStopped } from '../checkpoint';
 import { fileHead } from './common/table';
 import { IMPORTERS, detectImporter, importerById } from './registry';
@@ -23,6 +24,16 @@ export function importerIdOf(text: string | undefined): ImporterId | 'auto' {
   const broker = BROKER_IDS.find((id) => id === text);
   if (broker !== undefined) return broker;
   return text.startsWith('custom:') ? `custom:${text.slice('custom:'.length)}` : 'auto';
+}
+
+/** A refusal that names what the file is and what to send instead (issue 28: "this is X; Strikebook reads Y"). */
+function refusedAs(known: KnownFile, whose: string): ParseImportOutcome {
+  return {
+    ok: false,
+    code: 'UNSUPPORTED_FORMAT',
+    detail: `This is ${known.what}, not a ${whose}transaction history: ${known.advice}.`,
+    errors: [{ line: 1, message: `this is ${known.what}` }],
+  };
 }
 
 /** The first line as the user would see it, shortened, for "unrecognised header" messages. */
@@ -43,6 +54,9 @@ export function parseImport(text: string, broker: BrokerId | ImporterId | 'auto'
     return { ok: false, code: 'IMPORT_FAILED', detail: `The ${whose}file is empty: there is nothing to import.`, errors: [{ line: 1, message: 'the file is empty' }] };
   }
   const foreign = notACsv(text);
+  // An XML file may be an IBKR Flex Query, which has its own advice (common/known-files.ts).
+  const knownXml = foreign?.what === 'an XML file' ? knownOtherFile(fileHead(text)) : null;
+  if (knownXml !== null) return refusedAs(knownXml, whose);
   if (foreign !== null) {
     return {
       ok: false,
@@ -52,6 +66,11 @@ export function parseImport(text: string, broker: BrokerId | ImporterId | 'auto'
     };
   }
   const importer = named ?? (broker === 'auto' ? detectImporter(text, extra) : null);
+  // A file no importer (or not the one named) recognises may be a known file of another kind: say which.
+  if (!importer || (named !== null && !named.detect(fileHead(text)))) {
+    const known = knownOtherFile(fileHead(text));
+    if (known !== null) return refusedAs(known, whose);
+  }
   if (!importer) {
     const known = [...extra, ...IMPORTERS].map((i) => i.label).join(', ');
     return {
