@@ -70,6 +70,19 @@ describe('thinkorswim statements: the short-sale statement (Equities ABC −200,
   });
 });
 
+describe('thinkorswim: fees with three decimals', () => {
+  it('keeps Misc Fees of −0.235 to the minor unit (2,350 of 1/10,000), and the TOTAL row’s cash with them', () => {
+    const text = brokerFixture('thinkorswim_statement_short_sales_selfwritten.csv')
+      .replace('SOLD -500 XYZ @20.00,-0.23,', 'SOLD -500 XYZ @20.00,-0.235,')
+      .replace(',,,,TOTAL,($0.64),', ',,,,TOTAL,($0.645),');
+    const result = parse(text);
+    const sale = result.transactions.find((row) => row.transaction.symbol === 'XYZ' && row.transaction.type === 'SELL_SHORT')?.transaction;
+    expect([sale?.feesMinor, sale?.amountMinor], '10,000.00 − 0.235').toEqual([2_350, 99_997_650]);
+    expect(of(result, 'cash_total').map((s) => s.valueMinor), '10,300.35 − 0.645').toEqual([102_997_050]);
+    expect(amountSum(result)).toBe(102_997_050);
+  });
+});
+
 describe('thinkorswim statements: the PFE wheel statement (empty Equities and Options: flat at its end)', () => {
   const text = brokerFixture('thinkorswim_statement_pfe_wheel_selfwritten.csv');
   const result = parse(text);
