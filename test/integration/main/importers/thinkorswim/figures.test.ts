@@ -4,7 +4,7 @@
  * Futures Options sections, as FileStatements — each checked against the journal's own figure for it (the
  * ledger's cash, realized P&L and positions), the broker's side read from the file's text here, not by the importer.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { thinkorswimImporter } from '../../../../../src-main/importers/thinkorswim/index';
@@ -117,13 +117,11 @@ describe('thinkorswim statements: an older TD Ameritrade statement (no Misc Fees
   });
 });
 
-const shared = (name: string): string | null => {
-  const path = join(BROKER_FIXTURES_SHARED, name);
-  return existsSync(path) ? readFileSync(path, 'utf8') : null;
-};
+/** A real file of ../shared/fixtures/brokers (required: test/fixtures-present.ts). */
+const shared = (name: string): string => readFileSync(join(BROKER_FIXTURES_SHARED, name), 'utf8');
 
-describe.skipIf(shared('thinkorswim_statement_futures_options_2022_claytonduffin.csv') === null)('thinkorswim statements: the real paperMoney statement', () => {
-  const text = shared('thinkorswim_statement_futures_options_2022_claytonduffin.csv') ?? '';
+describe('thinkorswim statements: the real paperMoney statement', () => {
+  const text = shared('thinkorswim_statement_futures_options_2022_claytonduffin.csv');
   const result = parse(text);
 
   it('states its TOTAL 305.94 net, the journal’s cash', () => {
@@ -153,8 +151,8 @@ describe.skipIf(shared('thinkorswim_statement_futures_options_2022_claytonduffin
   });
 });
 
-describe.skipIf(shared('thinkorswim_statement_example_tradenote.csv') === null)('thinkorswim statements: the real example re-saved by a spreadsheet', () => {
-  const text = shared('thinkorswim_statement_example_tradenote.csv') ?? '';
+describe('thinkorswim statements: the real example re-saved by a spreadsheet', () => {
+  const text = shared('thinkorswim_statement_example_tradenote.csv');
   const result = parse(text);
 
   it('states its TOTAL as written — 2 cents off its own rows (the example was edited) — and AMZN, PYPL flat as the journal', () => {
