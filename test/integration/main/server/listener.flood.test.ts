@@ -11,7 +11,7 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../../../src-main/serve';
 import { HEADERS_TIMEOUT_MS, MAX_CONNECTIONS, RESERVED_CONNECTIONS } from '../../../../src-main/server/listener';
-import { tempDir } from '../../../paths';
+import { tempDir, tempUiDir } from '../../../paths';
 
 /** The owner's requests must be answered within this, whatever the flood (issue 29). */
 const ANSWER_WITHIN_MS = 1000;
@@ -69,12 +69,20 @@ describe('a flood of sockets from a process without a key (the real limits)', ()
   let server: RunningServer;
   let held: Raw[] = [];
   beforeAll(async () => {
-    server = await startServer({ dataDir: tempDir(), port: 0, uiDir: null });
+    server = await startServer({ dataDir: tempDir(), port: 0, uiDir: tempUiDir({ 'index.html': '<!doctype html><title>Strikebook UI</title>' }) });
   });
   afterAll(async () => {
     for (const raw of held) raw.socket.destroy();
     await server?.close();
   });
+
+  /** The UI's page, served without a key: it shares the places of requests without a key (held in the last test). */
+  async function pageIsServed(): Promise<void> {
+    const page = await exchange(server.port, '/');
+    expect(page.status, page.text.slice(0, 300)).toBe(200);
+    expect(page.text).toContain('Strikebook UI');
+    expect(page.elapsedMs, 'the UI page answered within a second').toBeLessThan(ANSWER_WITHIN_MS);
+  }
 
   async function ownerIsServed(): Promise<void> {
     const health = await exchange(server.port, '/v1/health');
@@ -85,19 +93,20 @@ describe('a flood of sockets from a process without a key (the real limits)', ()
     expect(keyed.elapsedMs, 'a request with the key answered within a second').toBeLessThan(ANSWER_WITHIN_MS);
   }
 
-  it(`${MAX_CONNECTIONS + 44} silent sockets: the longest-silent are closed to make room; health and a key are served within a second`, async () => {
+  it(`${MAX_CONNECTIONS + 44} silent sockets: the longest-silent are closed to make room; health, a key and the UI page are served within a second`, async () => {
     held = [];
     for (let i = 0; i < MAX_CONNECTIONS + 44; i += 1) held.push(await open(server.port));
     await ownerIsServed();
+    await pageIsServed();
     const closedByServer = () => held.filter((raw) => raw.socket.destroyed || raw.socket.readyState !== 'open').length;
     // The closes reach this side a moment later (a loaded machine: poll, generously).
     await until(() => closedByServer() >= 44, 10_000);
-    expect(closedByServer(), 'at least the 44 past the cap, and the two the owner needed').toBeGreaterThanOrEqual(44);
+    expect(closedByServer(), 'at least the 44 past the cap, and the three the owner needed').toBeGreaterThanOrEqual(44);
     expect(held.slice(-100).every((raw) => raw.socket.readyState === 'open'), 'the newest silent sockets are still open: the oldest went first').toBe(true);
     for (const raw of held) raw.socket.destroy();
   });
 
-  it('sockets reopened as soon as they close, half of them trickling header bytes, for 3 s: health and a key are served within a second throughout', async () => {
+  it('sockets reopened as soon as they close, half of them trickling header bytes, for 3 s: health, a key and the UI page are served within a second throughout', async () => {
     let running = true;
     let opened = 0;
     const keep = async (slow: boolean): Promise<void> => {
@@ -115,6 +124,7 @@ describe('a flood of sockets from a process without a key (the real limits)', ()
     let probes = 0;
     while (Date.now() - startedMs < 3000) {
       await ownerIsServed();
+      await pageIsServed();
       probes += 1;
       await sleep(100);
     }
