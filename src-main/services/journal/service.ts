@@ -15,6 +15,8 @@ import { JournalBook } from './book';
 import { JournalMarks } from './marks';
 import { JournalBookReads } from './positions';
 import { ManualEntries } from './manual-entries';
+import { expirationEntries, type BookedExpiration, type ExpirationItem } from './expirations';
+import type { CheckedEntry } from './manual-entries';
 import { JournalTrades } from './trades';
 import { JournalIndex, type AccountSummary } from './ledger-index';
 import { accountIdFor, importText, transactionIdFor } from './ids';
@@ -276,6 +278,11 @@ export class JournalService {
   /** Open positions at `asOf`, marked from the newest snapshot of each underlying at or before it (journal-positions.ts). */
   positions(query: BookRequest): Result<WithJournal<PositionsResult>> {
     return this.reads.positions(query);
+  }
+
+  /** The manual EXPIRATION rows of POST /journal/expirations, for options the book now lists as needing attention (expirations.ts). */
+  expirationEntries(items: readonly ExpirationItem[]): Result<{ entries: CheckedEntry[]; booked: BookedExpiration[] }> {
+    return expirationEntries(items, this.book.bookAt(this.clock.nowMs()).needsAttention, this.accountRows);
   }
 
   /** The campaigns at `asOf`, newest first, with their returns. */
