@@ -104,7 +104,7 @@ export const journalWrites = {
   addTransactions: async (host: JournalHost, call: WriteCall, rows: ManualTransactionT[]): Promise<Result<ManualAdded>> => {
     const checked = host.journal.manual.check(rows, (index) => `transactions.${index}.`);
     if (!checked.ok) return checked;
-    return ok(await writeTransaction(host.db, (turn) => host.journal.manual.add(turn, checked.value), await host.turn(call)).finally(host.shrink));
+    return writeTransaction(host.db, (turn) => host.journal.manual.add(turn, checked.value), await host.turn(call)).finally(host.shrink);
   },
   replaceTransaction: async (host: JournalHost, call: WriteCall, id: string, row: ManualTransactionT): Promise<Result<{ id: string; importId: number }>> => {
     const known = host.journal.manual.lookup(id);
@@ -121,7 +121,7 @@ export const journalWrites = {
     const checked = host.journal.expirationEntries(items);
     if (!checked.ok) return checked;
     const added = await writeTransaction(host.db, (turn) => host.journal.manual.add(turn, checked.value.entries), await host.turn(call)).finally(host.shrink);
-    return ok({ ...added, expired: checked.value.booked });
+    return added.ok ? ok({ ...added.value, expired: checked.value.booked }) : added;
   },
   /** Notes and tags on a trade or a campaign the journal has now (404 otherwise), kept by its stable id (trades.ts). */
   annotate: async (host: JournalHost, call: WriteCall, kind: AnnotationKind, id: string, input: AnnotationInput): Promise<Result<AnnotationResult>> => {

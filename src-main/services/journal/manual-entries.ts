@@ -18,6 +18,7 @@ import { toRow, TransactionsRepository, type TransactionRow } from '../../db/tra
 import { dayToUtc } from '../../importers/common/dates';
 import { FILLS } from '../../../src-shared/api/constants';
 import { readManualRow } from './manual-row';
+import { ManualDuplicates } from './manual-duplicates';
 import type { ImportRecord } from './values';
 import { failure, ok, type Result } from '../result';
 import type { WriteTx } from '../../db/writes';
@@ -66,6 +67,8 @@ export class ManualEntries {
   private readonly accounts: AccountsRepository;
   private readonly imports: ImportsRepository;
   private readonly generations: Generations;
+  /** Manual openings that duplicate imported rows (manual-duplicates.ts): refused here, superseded by an import. */
+  readonly duplicates: ManualDuplicates;
 
   constructor(
     private readonly db: Database,
@@ -78,6 +81,7 @@ export class ManualEntries {
     this.accounts = new AccountsRepository(db);
     this.imports = new ImportsRepository(db);
     this.generations = new Generations(db);
+    this.duplicates = new ManualDuplicates(db);
   }
 
   /**
@@ -166,11 +170,17 @@ export class ManualEntries {
   }
 
 
-  /** Stores checked rows as one new import of kind manual (in the caller's write transaction). */
-  add(turn: WriteTx, entries: readonly CheckedEntry[]): ManualAdded {
+  /**
+   * Stores checked rows as one new import of kind manual (in the caller's write transaction). A manual opening of a
+   * position that imported rows already open is refused, nothing stored (409 DUPLICATE_OF_IMPORTED: manual-duplicates.ts);
+   * checked under the lock, so that no import comes between the check and the rows.
+   */
+  add(turn: WriteTx, entries: readonly CheckedEntry[], prefix: (index: number) => string = (index) => `transactions.${index}.`): Result<ManualAdded> {
     const dayOf = makeDayOf(this.settings().timeZone);
     const added = this.db
-      .transaction((): ManualAdded => {
+      .transaction((): Result<ManualAdded> => {
+        const refused = this.duplicates.refusal(entries, dayOf, prefix);
+        if (refused !== null) return failure(refused);
         const importId = this.imports.insert(turn, { broker: MANUAL_SOURCE, source: MANUAL_SOURCE, filename: null, created_at: nowIso(this.clock), rows: entries.length, imported: 0, duplicates: 0, report_json: '{}' });
         const inserter = this.transactions.inserter(turn);
         const ids: string[] = [];
@@ -188,11 +198,16 @@ export class ManualEntries {
         inserter.finish();
         this.recount(turn, importId);
         this.generations.bumpJournal(turn);
-        return { importId, ids };
+        return ok({ importId, ids });
       })
       .immediate();
-    this.written();
+    if (added.ok) this.written();
     return added;
+  }
+
+  /** Manual imports whose rows an import superseded or gave back (manual-duplicates.ts): their counts follow. */
+  recountImports(turn: WriteTx, importIds: Iterable<number>): void {
+    for (const importId of new Set(importIds)) this.recount(turn, importId);
   }
 
   /** A manual row by id: 404 when there is none, 409 IMPORTED_ROW when a file brought it. */
@@ -266,6 +281,8 @@ export class ManualEntries {
       warningCount: 0,
       merged: [],
       mergedCount: 0,
+      supersededManual: [],
+      supersededManualCount: 0,
     };
     this.imports.recount(turn, { id: importId, rows, imported: rows, report_json: JSON.stringify(record) });
   }

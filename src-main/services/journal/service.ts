@@ -15,6 +15,7 @@ import { JournalBook } from './book';
 import { JournalMarks } from './marks';
 import { JournalBookReads } from './positions';
 import { ManualEntries } from './manual-entries';
+import { MAX_SUPERSEDED_LISTED } from './manual-duplicates';
 import { expirationEntries, type BookedExpiration, type ExpirationItem } from './expirations';
 import type { CheckedEntry } from './manual-entries';
 import { JournalTrades } from './trades';
@@ -177,9 +178,24 @@ export class JournalService {
         inserter.add(tx, { id: transactionIdFor(tx), importId, accountId, tradeDay: dayOf(tx.tradeDate) });
       }
       const imported = inserter.finish();
+      // Manual openings these rows make duplicates are retired (manual-duplicates.ts); their imports recounted.
+      const superseded = imported > 0 ? this.manual.duplicates.supersede(turn, importId, [...accounts].map(([id, name]) => ({ id, name }))) : [];
+      if (superseded.length > 0) this.manual.recountImports(turn, superseded.map((row) => row.importId));
       // Counts and the first lines of each reason, at most 64 KB; a file imported before keeps counts alone.
       const record: ImportRecord = boundReport(
-        { id: importId, broker, source, filename, createdAt, accounts: [...accounts].map(([id, name]) => ({ id, name })), rows: rowCount, imported, duplicates: rows.length - imported },
+        {
+          id: importId,
+          broker,
+          source,
+          filename,
+          createdAt,
+          accounts: [...accounts].map(([id, name]) => ({ id, name })),
+          rows: rowCount,
+          imported,
+          duplicates: rows.length - imported,
+          supersededManual: superseded.slice(0, MAX_SUPERSEDED_LISTED),
+          supersededManualCount: superseded.length,
+        },
         notes,
         imported > 0 || rows.length === 0,
       );
@@ -225,12 +241,21 @@ export class JournalService {
     return changed;
   }
 
-  /** Removes the transactions this import inserted (rows it found as duplicates stay with their first import). */
+  /**
+   * Removes the transactions this import inserted (rows it found as duplicates stay with their first import); the manual
+   * rows it superseded come back, dated in the journal zone of now.
+   */
   undoImport(turn: WriteTx, id: number): Result<{ id: number; removed: number }> {
     const result = this.db
       .transaction((): Result<{ id: number; removed: number }> => {
         // Decided before anything is written: a refusal commits an empty transaction.
         if (!this.importRows.exists(id)) return failure({ kind: 'not-found', what: 'import', id });
+        const restored = this.manual.duplicates.restore(turn, id);
+        if (restored.length > 0) {
+          const dayOf = makeDayOf(this.settings().timeZone);
+          for (const row of restored) this.transactionRows.setTradeDay(turn, row.id, dayOf(row.trade_date));
+          this.manual.recountImports(turn, restored.map((row) => row.import_id));
+        }
         const removed = this.transactionRows.deleteByImport(turn, id);
         this.importRows.delete(turn, id);
         this.accountRows.deleteUnused(turn);
