@@ -102,6 +102,10 @@ export const AccountsResponse = Type.Object({
       transactions: Type.Integer({ minimum: 1, description: 'Transactions stored in the account' }),
       firstTradeDay: Type.String({ description: 'Its oldest trade day (YYYY-MM-DD, the journal time zone)' }),
       lastTradeDay: Type.String({ description: 'Its newest trade day' }),
+      dividendsOutsideCampaigns: Type.Array(Type.Object({ currency: Type.String(), amount: Money('Net of withholding') }), {
+        description:
+          'Dividends paid while no campaign held the shares (none on the payment day, none whose shares left within 60 days before it: docs/journal.md §Campaigns), per currency: in the summaries’ dividends, in no campaign',
+      }),
     }),
   ),
   demo: Type.Boolean({ description: "Whether the journal holds the demo's transactions" }),

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { performance, yearSummary, type Ledger, type PerformanceResult, type YearResult } from '../../../src-shared/journal/index';
+import type { AccountDividends } from '../../../src-shared/journal/ledger';
 import { boundReport, readStoredReport, type NotesInput } from '../../../src-shared/journal/import-report';
 import { nowDate, nowIso, type Clock } from '../../clock';
 import { AccountsRepository } from '../../db/accounts';
@@ -94,9 +95,11 @@ export class JournalService {
     this.index.grouped('accountId');
   }
 
-  accounts(): { accounts: AccountSummary[]; demo: boolean } {
+  /** The accounts, with the dividends no campaign held the shares for (campaigns.ts `dividendCampaign`), from the ledger now. */
+  accounts(): { accounts: AccountSummary[]; demo: boolean; accountDividends: AccountDividends[] } {
     const { accounts, demo } = this.index.snapshot();
-    return { accounts, demo };
+    const accountDividends = accounts.length === 0 ? [] : this.book.ledgerAt(this.clock.nowMs()).ledger.accountDividends;
+    return { accounts, demo, accountDividends };
   }
 
   /** Parses and stores a file in the caller's transaction (tests, benches; the server and the CLI parse before their turn). */
