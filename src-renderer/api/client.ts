@@ -46,6 +46,7 @@ import type {
   ExportJobJson,
   ExportRequestBodyT,
   ManualDeleteResponseT,
+  ExpiredByHandResponseT,
   ManualTransactionT,
   ManualTransactionsResponseT,
   StreamTicketResponseT,
@@ -268,6 +269,10 @@ export class ApiClient {
   }
   deleteTransaction(id: string): Promise<ManualDeleteResponseT> {
     return this.request('DELETE', `/journal/transactions/${encodeURIComponent(id)}`);
+  }
+  /** "Expired worthless": options past expiry booked as manual EXPIRATION rows, one import (undo it on the Import page). */
+  bookExpirations(items: Array<{ accountId: string; symbol: string }>): Promise<ExpiredByHandResponseT> {
+    return this.request('POST', '/journal/expirations', { body: JSON.stringify({ items }), contentType: 'application/json' });
   }
 
   // ---------------------------------------------------------------- imports
