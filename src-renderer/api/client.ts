@@ -47,6 +47,7 @@ import type {
   ExportRequestBodyT,
   ManualDeleteResponseT,
   ExpiredByHandResponseT,
+  AccountsResponseT,
   ManualTransactionT,
   ManualTransactionsResponseT,
   StreamTicketResponseT,
@@ -225,6 +226,10 @@ export class ApiClient {
   // ---------------------------------------------------------------- journal
   performance(query: PerformanceQueryT, signal?: AbortSignal): Promise<PerformanceResponseT> {
     return this.get('/journal/performance', { ...query }, signal);
+  }
+  /** The accounts, with what they hold and the dividends outside every campaign. */
+  accounts(signal?: AbortSignal): Promise<AccountsResponseT> {
+    return this.get('/journal/accounts', undefined, signal);
   }
   summary(year: number | undefined, signal?: AbortSignal, accountId?: string): Promise<SummaryResponseT> {
     return this.get('/journal/summary', { year, accountId }, signal);

@@ -4,7 +4,7 @@
  * options out of the money at the last snapshot before their expiry. A self-written journal of three puts of July 2024
  * with no expiration row: AAA's last snapshot (three trading days before the expiry: no evidence) shows it out of the
  * money, BBB's in the money, CCC has none. Both themes, 1440 and 390 wide; screenshots in test-results/screenshots/
- * (names start with `positions-expiry-`).
+ * (names start with `positions-expiry-`). The Campaigns page names the account's dividend no campaign held the shares for.
  */
 import { describe, expect, it } from 'vitest';
 import type { ImportsResponseT, PositionsResponseT } from '../../src-shared/api/schemas';
@@ -23,6 +23,8 @@ const JOURNAL = [
   '2024-07-01T14:00:00Z,Margin,SELL_TO_OPEN,AAA240719P00045000,1,1.00,0,0,100,USD',
   '2024-07-01T14:00:00Z,Margin,SELL_TO_OPEN,BBB240719P00045000,2,1.00,0,0,200,USD',
   '2024-07-01T14:00:00Z,Margin,SELL_TO_OPEN,CCC240719P00045000,1,1.00,0,0,100,USD',
+  // A dividend on shares no campaign of the journal held: the account's.
+  '2024-07-10T13:00:00Z,Margin,DIVIDEND,DDD,0,0,0,0,12.34,USD',
 ].join('\n');
 
 /** A chain of one contract, quoted Tuesday 16 July 16:15 New York: three trading days before Friday's expiry. */
@@ -87,6 +89,18 @@ describe.skipIf(!hasChromium)('Positions: "Expired worthless" on expiries withou
         await screenshot(page, `${name}-one`);
       });
       await undoManualImports(suite.served());
+    }
+  });
+
+  it('Campaigns: the dividend no campaign held the shares for is said on the account', async () => {
+    for (const size of [SIZES[0], SIZES[3]]) {
+      await suite.onPage(size, async (page) => {
+        await goTo(page, 'Campaigns');
+        await expect.poll(() => page.getByTestId('dividends-outside').textContent()).toBe('Dividends paid while no campaign held the shares (in the Journal\'s dividends, in no campaign): Margin $12.34.');
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        expect(width, 'the page does not scroll sideways').toBeLessThanOrEqual(size.width);
+        await screenshot(page, `positions-expiry-campaigns-${size.width}-${size.theme}`);
+      });
     }
   });
 });
