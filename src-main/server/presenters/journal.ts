@@ -7,7 +7,7 @@ import type { AccountsResponseT, PerformanceResponseT, PeriodSummary, SummaryRes
 import { dayTotalMinor, rangePeriod, type PerformanceResult, type PeriodResult, type TotalsResult, type YearResult } from '../../../src-shared/journal/index';
 import type { Transaction } from '../../../src-shared/journal/model';
 import type { AccountDividends } from '../../../src-shared/journal/ledger';
-import { addMinor, minorToCents, centsOrNull, minorToUnits, type Minor } from '../../../src-shared/money';
+import { addMinor, asMinor, minorToCents, centsOrNull, minorToUnits, type Minor } from '../../../src-shared/money';
 
 type PeriodJson = PerformanceResponseT['monthly'];
 
@@ -17,7 +17,7 @@ export function presentAccounts(list: { accounts: readonly AccountSummary[]; dem
     (list.accountDividends ?? [])
       .filter((d) => d.accountId === id)
       .sort((a, b) => a.currency.localeCompare(b.currency))
-      .map((d) => ({ currency: d.currency, amount: minorToCents(d.dividendsMinor as Minor) }));
+      .map((d) => ({ currency: d.currency, amount: minorToCents(asMinor(d.dividendsMinor)) }));
   return {
     accounts: list.accounts.map((a) => ({ id: a.id, name: a.name, transactions: a.transactions, firstTradeDay: a.firstTradeDay, lastTradeDay: a.lastTradeDay, dividendsOutsideCampaigns: dividendsOf(a.id) })),
     demo: list.demo,
