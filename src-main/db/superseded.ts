@@ -1,17 +1,19 @@
 import type { Database } from 'better-sqlite3';
 import { MANUAL_SOURCE } from '../../src-shared/api/constants';
 import { MANUAL_OPENING_TYPES } from '../../src-shared/journal/manual-match';
-import { sql, type SqlValue } from './sql';
-import { TRANSACTIONS, type TransactionRow } from './transactions';
+import { Sql, sql, type SqlValue } from './sql';
+import { TRANSACTIONS, type LedgerRow, type TransactionRow } from './transactions';
 import type { WriteTx } from './writes';
 
 /** A row of `superseded_transactions` (migration 012): a retired manual row and the import that superseded it. */
 export type SupersededRow = TransactionRow & { superseded_by: number };
 
-/** Values per statement of an IN list (well under SQLite's limit of parameters). */
-const PER_QUERY = 2_000;
+/** Symbols asked for by an IN list; more are read in one pass and kept by a set (importedRows). */
+const SYMBOLS_IN_LIST = 64;
 const COLUMNS = TRANSACTIONS.columnList;
 const OPENING_TYPES = [...MANUAL_OPENING_TYPES];
+/** The columns the ledger reads (toTransaction), without the description and the broker's row id. */
+const LEDGER_SQL = new Sql(TRANSACTIONS.columns.filter((column) => column !== 'description' && column !== 'broker_row_id').join(', '), []);
 
 /**
  * Manual rows that imports superseded (docs/journal.md, "Manual entries": manual and imported rows never double), and
@@ -27,14 +29,20 @@ export class SupersededRepository {
     return this.db.prepare<SqlValue[], TransactionRow>(query.text).all(...query.params);
   }
 
-  /** The imported (not manual) rows of these accounts and symbols, in no particular order. */
-  importedRows(accountIds: readonly string[], symbols: readonly string[]): TransactionRow[] {
+  /** The imported (not manual) rows of these accounts and symbols, the ledger's columns, in no particular order. */
+  importedRows(accountIds: readonly string[], symbols: readonly string[]): LedgerRow[] {
     if (accountIds.length === 0 || symbols.length === 0) return [];
-    const rows: TransactionRow[] = [];
-    for (let start = 0; start < symbols.length; start += PER_QUERY) {
-      const query = sql`SELECT ${TRANSACTIONS.columnsSql()} FROM transactions WHERE source != ${MANUAL_SOURCE} AND account_id IN ${sql.list(accountIds)} AND symbol IN ${sql.list(symbols.slice(start, start + PER_QUERY))}`;
-      for (const row of this.db.prepare<SqlValue[], TransactionRow>(query.text).iterate(...query.params)) rows.push(row);
+    const rows: LedgerRow[] = [];
+    if (symbols.length <= SYMBOLS_IN_LIST) {
+      const query = sql`SELECT ${LEDGER_SQL} FROM transactions WHERE source != ${MANUAL_SOURCE} AND account_id IN ${sql.list(accountIds)} AND symbol IN ${sql.list(symbols)}`;
+      for (const row of this.db.prepare<SqlValue[], LedgerRow>(query.text).iterate(...query.params)) rows.push(row);
+      return rows;
     }
+    // SQLite tests a row against a list of parameters one by one (no index on symbol: the import path stays lean), so
+    // for many symbols one pass over the accounts' rows, kept by a set, is faster than 2,000-value lists.
+    const wanted = new Set(symbols);
+    const query = sql`SELECT ${LEDGER_SQL} FROM transactions WHERE source != ${MANUAL_SOURCE} AND account_id IN ${sql.list(accountIds)}`;
+    for (const row of this.db.prepare<SqlValue[], LedgerRow>(query.text).iterate(...query.params)) if (wanted.has(row.symbol)) rows.push(row);
     return rows;
   }
 

@@ -51,15 +51,28 @@ const SETTLEMENTS: ReadonlySet<TransactionType> = new Set<TransactionType>(['EXP
  * ledger's order with the ledger's rules of what opens and what closes.
  */
 export function importedCover(opening: ManualOpening, rows: readonly Transaction[]): ImportedCover {
+  return coverOfOrdered(opening, inLedgerOrder(rows));
+}
+
+/** The rows in the ledger's processing order (order.ts): sort once, then walk for as many openings as need them. */
+export function inLedgerOrder(rows: readonly Transaction[]): Transaction[] {
   const { order } = rowOrder(rows);
+  const ordered: Transaction[] = [];
+  for (const index of order) {
+    const row = rows[index];
+    if (row !== undefined) ordered.push(row);
+  }
+  return ordered;
+}
+
+/** importedCover of rows already in the ledger's order. */
+export function coverOfOrdered(opening: ManualOpening, ordered: readonly Transaction[]): ImportedCover {
   let position = 0;
   let held: number | null = null;
   let gap = 0;
   let found: Transaction | null = null;
   const side = opening.side;
-  for (const index of order) {
-    const row = rows[index];
-    if (row === undefined) continue;
+  for (const row of ordered) {
     const after = row.tradeDay > opening.tradeDay;
     if (after && held === null) held = Math.max(0, side * position);
     const qty = Math.abs(row.quantity);
