@@ -60,6 +60,11 @@ export class SupersededRepository {
     return days;
   }
 
+  /** Rows of manual import `importId` retired here (it stays while it holds one: undoing the superseding import brings them back). */
+  retiredOf(importId: number): number {
+    return this.db.prepare<[number], number>('SELECT COUNT(*) FROM superseded_transactions WHERE import_id = ?').pluck().get(importId) ?? 0;
+  }
+
   /** Moves these rows of `transactions` here, superseded by import `by`. */
   retire(_turn: WriteTx, ids: readonly string[], by: number): number {
     const copy = this.db.prepare<[number, string]>(`INSERT INTO superseded_transactions (${COLUMNS}, superseded_by) SELECT ${COLUMNS}, ? FROM transactions WHERE id = ?`);

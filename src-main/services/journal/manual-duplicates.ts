@@ -106,6 +106,11 @@ export class ManualDuplicates {
     return retired;
   }
 
+  /** Rows of manual import `importId` that an import superseded. */
+  retiredOf(importId: number): number {
+    return this.superseded.retiredOf(importId);
+  }
+
   /** Undo of import `importId`: the manual rows it superseded come back (returned, to re-date and recount their imports). */
   restore(turn: WriteTx, importId: number): TransactionRow[] {
     return this.superseded.restore(turn, importId);

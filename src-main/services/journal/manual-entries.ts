@@ -247,7 +247,8 @@ export class ManualEntries {
         if (!found.ok) return found;
         const importId = found.value.import_id;
         this.transactions.delete(turn, id);
-        const importRemoved = this.transactions.ofImport(importId).rows === 0;
+        // Kept while an import holds some of its rows superseded: undoing that import brings them back into it.
+        const importRemoved = this.transactions.ofImport(importId).rows === 0 && this.duplicates.retiredOf(importId) === 0;
         if (importRemoved) this.imports.delete(turn, importId);
         else this.recount(turn, importId);
         this.accounts.deleteUnused(turn);

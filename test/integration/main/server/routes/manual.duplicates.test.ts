@@ -143,3 +143,20 @@ describe('partial quantities', () => {
     expect((await h.positions('2024-03-26')).positions.filter((p) => p.accountId === other), 'never a doubled or phantom position').toEqual([]);
   });
 });
+
+describe('a manual import keeps a superseded row through the deletion of its other rows', () => {
+  const h = harness();
+
+  it('deleting its last active row leaves the import (importRemoved false); undoing the file brings the opening back into it', async () => {
+    await h.upload(NEWER, 'newer.csv');
+    const posted = await h.post([OPENING, { accountId: MAIN, type: 'DEPOSIT', amount: 5, date: '2024-03-02' }]);
+    expect(posted.statusCode, posted.body).toBe(201);
+    const { importId, ids } = posted.json<ManualTransactionsResponseT>();
+    const older = await h.upload(OLDER, 'older.csv');
+    expect(older.supersededManual.map((m) => m.id)).toEqual([ids[0]]);
+    const deleted = await h.t.request({ method: 'DELETE', url: `/v1/journal/transactions/${ids[1] ?? ''}` });
+    expect(deleted.json()).toEqual({ id: ids[1], importId, importRemoved: false });
+    expect((await h.t.request({ method: 'DELETE', url: `/v1/imports/${older.id}` })).statusCode).toBe(200);
+    expect((await h.rows()).find((r) => r.id === ids[0])).toMatchObject({ importId, type: 'SELL_TO_OPEN' });
+  });
+});
