@@ -10,17 +10,12 @@ import { computeGex, prepareChain, settlementOf, type PreparedChain } from '../.
 import type { OptionContract } from '../../../src-shared/exposure/model';
 import { isAdjustedRoot } from '../../../src-shared/exposure/prepare';
 import type { DealerLevels, SnapshotQuote, UnderlyingMarks } from '../../../src-shared/journal/book';
-import type { OptionRight } from '../../../src-shared/journal/model';
 import { SnapshotRepository, unpackContracts } from '../../db/snapshots';
 
 /** A stored snapshot's id and quote instant. */
 export interface Stamp {
   id: number;
   ms: number;
-}
-
-function contractKey(expiration: string, right: OptionRight, strike: number): string {
-  return `${expiration}|${right}|${strike}`;
 }
 
 /** The `/gex` default-scope levels of a prepared chain (null when it has no unexpired contract). */
@@ -120,13 +115,22 @@ export class JournalMarks {
     const rate = this.rate();
     const contracts = unpackContracts(row.payload);
     const chain = prepareChain({ symbol: row.symbol, spot: row.spot, quoteTime: row.quoteTime, source: row.source, contracts }, { rate });
-    const byKey = new Map<string, OptionContract>();
+    // By expiration, right and strike (numbers as keys: a position read looks up hundreds, and a text key per lookup
+    // cost more than the rest of its mark).
+    const byExpiration = new Map<string, { C: Map<number, OptionContract>; P: Map<number, OptionContract> }>();
     for (const contract of contracts) {
       // An adjusted root (AMD1) shares the strikes but delivers something else: the standard contract is the mark.
       if (isAdjustedRoot(contract.root, row.symbol)) continue;
-      const key = contractKey(contract.expiration, contract.right, contract.strike);
-      if (!byKey.has(key)) byKey.set(key, contract);
+      let rights = byExpiration.get(contract.expiration);
+      if (rights === undefined) {
+        rights = { C: new Map(), P: new Map() };
+        byExpiration.set(contract.expiration, rights);
+      }
+      const byStrike = contract.right === 'P' ? rights.P : rights.C;
+      if (!byStrike.has(contract.strike)) byStrike.set(contract.strike, contract);
     }
+    // Each contract's quote, made when first asked for: the positions of one read share them.
+    const quotes = new Map<OptionContract, SnapshotQuote>();
     const marks: UnderlyingMarks = {
       snapshotId: row.id,
       quoteTime: row.quoteTime,
@@ -135,11 +139,17 @@ export class JournalMarks {
       contracts: contracts.length,
       levels: dealerLevels(chain),
       contract(expiration, strike, right): SnapshotQuote | null {
-        const contract = byKey.get(contractKey(expiration, right, strike));
+        const rights = byExpiration.get(expiration);
+        const contract = rights === undefined ? undefined : (right === 'P' ? rights.P : rights.C).get(strike);
         if (contract === undefined) return null;
-        const groups = chain.byExpiration.get(expiration)?.groups ?? [];
-        const group = groups.find((g) => g.settlement === settlementOf(contract.root)) ?? groups[0];
-        return { bid: contract.bid, ask: contract.ask, iv: contract.iv, tYears: group?.tYears ?? null, forward: group?.forward ?? null };
+        let quote = quotes.get(contract);
+        if (quote === undefined) {
+          const groups = chain.byExpiration.get(expiration)?.groups ?? [];
+          const group = groups.find((g) => g.settlement === settlementOf(contract.root)) ?? groups[0];
+          quote = { bid: contract.bid, ask: contract.ask, iv: contract.iv, tYears: group?.tYears ?? null, forward: group?.forward ?? null };
+          quotes.set(contract, quote);
+        }
+        return quote;
       },
     };
     this.marks.set(id, marks);
