@@ -234,6 +234,9 @@ const PositionSchema = Type.Object({
   multiplier: Type.Number(),
   averagePrice: Type.Number({ description: 'Entry value per share of the open lots, before costs' }),
   costBasis: Money('Net cash paid to open what is still open, costs included; negative for a short'),
+  collateral: Money(
+    'Its part of its campaign’s collateral at asOf (docs/journal.md §Collateral, the figure of Trades and Campaigns): shares at cost, a spread’s width on its short leg, a short put’s strike × multiplier × contracts, a long option’s cost, naked calls Reg T; 0 for what another position covers',
+  ),
   openedAt: Type.String({ description: 'Journal date of the oldest open lot' }),
   dte: Nullable(Type.Integer()),
   mark: Nullable(
@@ -278,6 +281,7 @@ export type PositionJson = Static<typeof PositionSchema>;
 
 const PositionTotalsFields = {
   costBasis: Money(''),
+  collateral: Money('Σ of the positions’ collateral'),
   marketValue: Money('Of the positions with a fresh mark'),
   unrealizedPL: Money('Of the positions with a fresh mark'),
   unmarked: Type.Integer({ description: 'Positions left out of marketValue and unrealizedPL: unmarkedCount + staleCount' }),

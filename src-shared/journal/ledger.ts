@@ -415,6 +415,17 @@ class LedgerBuilder implements RealizedSink {
     this.lastInstantMs = checkpoint.lastInstantMs;
   }
 
+  /** The open positions, each with its part of its campaign's collateral now (collateral.ts: the figure every page reads). */
+  private openPositions(): OpenPosition[] {
+    const parts = new Map<string, number>();
+    const slots = new Set<CampaignSlot>();
+    for (const pos of this.positions.all()) if (pos.qty > 0) slots.add(pos.slot);
+    for (const slot of slots) {
+      for (const [pos, minor] of slotCollateral(slot, this.entries, true).byPosition ?? []) parts.set(`${pos.accountId}\u0000${pos.currency}\u0000${pos.symbol}`, minor);
+    }
+    return this.positions.open().map((p) => ({ ...p, collateralMinor: parts.get(`${p.accountId}\u0000${p.currency}\u0000${p.symbol}`) ?? 0 }));
+  }
+
   finish(transactionCount: number): Ledger {
     const rolls = matchRolls(this.legs);
     for (const roll of rolls) {
@@ -433,7 +444,7 @@ class LedgerBuilder implements RealizedSink {
       byCurrency,
       campaigns,
       rolls,
-      positions: this.positions.open(),
+      positions: this.openPositions(),
       realizedByTx: this.realizedByTx,
       unmatched: this.unmatched.list(),
       unmatchedByTx: this.unmatchedByTx,
@@ -466,7 +477,7 @@ class LedgerBuilder implements RealizedSink {
     const rolls = before.concat(replayed);
     for (const campaign of renamed) campaign.rolls = 0;
     attributeRolls(renamed, rolls);
-    return { reportingCurrency: this.reportingCurrency, campaigns, rolls, positions: this.positions.open(), unmatched: this.unmatched.list(), lastInstantMs: this.lastInstantMs };
+    return { reportingCurrency: this.reportingCurrency, campaigns, rolls, positions: this.openPositions(), unmatched: this.unmatched.list(), lastInstantMs: this.lastInstantMs };
   }
 }
 

@@ -6,7 +6,7 @@ import type { CampaignDetailResponseT, CampaignsResponseT, PositionJson, Positio
 import { adjustedBasis } from '../../../src-shared/journal/book';
 import { describeCollateral } from '../../../src-shared/journal/collateral';
 import type { PositionInstrument } from '../../../src-shared/journal/model';
-import { centsOrNull, MINOR_PER_UNIT, minorToCents } from '../../../src-shared/money';
+import { asMinor, centsOrNull, MINOR_PER_UNIT, minorToCents } from '../../../src-shared/money';
 import type { CampaignRow, CampaignDetail, CampaignsResult, PositionRow, PositionsResult, PositionTotals } from '../../services/journal/service';
 
 /** What a position and a position that needs attention both say of what is held, and where. */
@@ -33,6 +33,7 @@ export function presentPosition(row: PositionRow): PositionJson {
     quantity: p.quantity,
     averagePrice: Math.round(row.averagePrice * MINOR_PER_UNIT) / MINOR_PER_UNIT,
     costBasis: minorToCents(row.costBasisMinor),
+    collateral: minorToCents(asMinor(p.collateralMinor ?? 0)),
     openedAt: p.openedDay,
     dte: row.dte,
     mark: row.mark,
@@ -47,6 +48,7 @@ export function presentPosition(row: PositionRow): PositionJson {
 function presentTotals(totals: PositionTotals) {
   return {
     costBasis: minorToCents(totals.costBasisMinor),
+    collateral: minorToCents(totals.collateralMinor),
     marketValue: minorToCents(totals.marketValueMinor),
     unrealizedPL: minorToCents(totals.unrealizedMinor),
     unmarked: totals.unmarked,
