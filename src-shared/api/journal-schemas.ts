@@ -32,6 +32,10 @@ const UnmatchedSchema = Type.Object(
   { description: 'Unmatched closes: what was opened before the history starts. Their realized P&L is unknown and left out of every realized figure until an opening position is entered' },
 );
 const CommissionsMoney = () => Money('Commission + fees charged on fills and option settlements, a positive cost (already inside realized P&L once a lot closes)');
+/** The broker statement's split, said where a trade's P&L (the whole wheel cycle) may differ (DESIGN §5). */
+const OptionsPLMoney = () =>
+  Money('Realized P&L of option lots, the broker statement’s convention: an assigned put’s premium stays here (the delivered shares’ result is stockPL), while a trade’s pnl on /journal/trades includes its shares');
+const StockPLMoney = () => Money('Realized P&L of shares, the broker statement’s convention: the result of shares an assignment delivered is here, not in optionsPL');
 
 const summaryFields = {
   realizedPL: Money('optionsPL + stockPL'),
@@ -42,8 +46,8 @@ const summaryFields = {
   rollCredits: Money('Open credit − close debit of the rolls'),
   dividends: Money('Net of withholding'),
   interest: Money(''),
-  stockPL: Money(''),
-  optionsPL: Money(''),
+  stockPL: StockPLMoney(),
+  optionsPL: OptionsPLMoney(),
   fees: Money('Standalone fees (not commissions on trades)'),
   commissions: CommissionsMoney(),
   unmatched: UnmatchedSchema,
@@ -122,8 +126,8 @@ export const YearStatsSchema = Type.Object({
   totalPremium: Money('Premiums collected in the year'),
   totalRealizedPnl: Money(''),
   lockedInPremiums: Money(''),
-  optionsPL: Money(''),
-  stockPL: Money(''),
+  optionsPL: OptionsPLMoney(),
+  stockPL: StockPLMoney(),
   dividends: Money(''),
   interest: Money(''),
   fees: Money('Standalone fees'),
