@@ -110,8 +110,16 @@ export function tradeRisk(members: readonly Node[], spotOf: (node: Node) => Spot
   const structure = [...root.entry.values()];
   const maxProfitMinor = riskOf(structure, shareCashMinor(structure) + credits).maxProfitMinor;
 
-  // The trade's rows in the walk's order; what it holds is measured after the last row of an instant that opened a
-  // structure (a roll's close and new leg share one) or delivered shares.
+  // One structure and no shares delivered (most trades): what it holds is its first structure.
+  if (members.length === 1 && !root.legs.some((leg) => !leg.isOption && leg.role === 'open')) {
+    const cover = outsideCover(root, structure, { shares: 0, calls: 0 });
+    const legs = cover === null ? structure : [...structure, cover];
+    const loss = riskOf(legs, shareCashMinor(legs)).maxLossMinor;
+    return { maxProfitMinor, maxLossMinor: loss === null ? null : loss - credits, collateral: holdingsCollateral(legs, () => spotOf(root)) };
+  }
+
+  // The trade's rows in the walk's order; what it holds is measured after the last row of the instant its structure's
+  // last opening fill came at (a roll's close and new leg share one), and of an instant that delivered shares.
   const described = new Map<string, StructureLeg>();
   for (const node of members) for (const leg of node.entry.values()) described.set(leg.symbol, leg);
   const rows: Array<{ seq: number; node: Node; leg: Node['legs'][number]; first: boolean }> = [];
@@ -121,8 +129,10 @@ export function tradeRisk(members: readonly Node[], spotOf: (node: Node) => Spot
   rows.forEach((row, index) => lastOfInstant.set(row.leg.tradeDate, index));
   const structureAt = new Map<number, Node[]>();
   const sharesAt = new Set<number>();
+  const lastEntry = new Map<Node, string>();
+  for (const row of rows) if (row.leg.role === 'entry') lastEntry.set(row.node, row.leg.tradeDate);
   for (const node of members) {
-    const at = lastOfInstant.get(node.openedAt);
+    const at = lastOfInstant.get(lastEntry.get(node) ?? node.openedAt);
     if (at !== undefined) structureAt.set(at, [...(structureAt.get(at) ?? []), node]);
   }
   for (const row of rows) if (!row.leg.isOption && row.leg.role === 'open') sharesAt.add(lastOfInstant.get(row.leg.tradeDate) ?? -1);

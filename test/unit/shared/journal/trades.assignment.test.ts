@@ -179,6 +179,21 @@ describe('max profit and % of max of a twice-rolled trade (issue 27: 385 % and 6
   });
 });
 
+describe('what a rolled trade holds is measured once its structure is on', () => {
+  it('a put spread filled in two fills half a minute apart, its short leg rolled down: the larger width less every credit', () => {
+    const rows = [
+      tx({ type: 'SELL_TO_OPEN', option: opt(95, 'P'), quantity: 1, price: 1.8, at: '2024-03-01T10:00:05', orderId: 'o1' }),
+      tx({ type: 'BUY_TO_OPEN', option: opt(90, 'P'), quantity: 1, price: 0.6, at: '2024-03-01T10:00:40', orderId: 'o1' }),
+      tx({ type: 'BUY_TO_CLOSE', option: opt(95, 'P'), quantity: 1, price: 0.4, at: '2024-03-08T10:00', orderId: 'r' }),
+      tx({ type: 'SELL_TO_OPEN', option: opt(94, 'P'), quantity: 1, price: 1.2, at: '2024-03-08T10:00', orderId: 'r' }),
+    ];
+    const trade = onlyTrade(rows);
+    // Credits 180 − 60 − 40 + 120 = 200. Widths: 95/90 = 500, then 94/90 = 400. Max loss 500 − 200 = 300 (the short put
+    // alone, before its long was filled, is no structure of the trade); collateral the 500 width.
+    expect([trade.rolls, trade.maxProfitMinor, trade.maxLossMinor, trade.collateralMinor]).toEqual([1, minor(200), minor(300), minor(500)]);
+  });
+});
+
 describe('max loss is bounded whenever the risk is', () => {
   it('a covered call on shares held: the covered shares’ cost less the credits', () => {
     const rows = [
