@@ -266,6 +266,10 @@ export interface SlotCollateral {
  * option's lots are read (its premium).
  */
 export function slotCollateral(slot: CampaignSlot, entries: ReadonlyMap<Position, SpotFact | null>, withParts = false): SlotCollateral {
+  if (!withParts) {
+    const simple = simpleSlotCollateral(slot);
+    if (simple !== null) return { collateralMinor: simple, basis: CASH_SECURED, byPosition: null };
+  }
   const positions: Position[] = [];
   const legs: CollateralLeg[] = [];
   for (const pos of slot.members) {
@@ -303,6 +307,35 @@ export function slotCollateral(slot: CampaignSlot, entries: ReadonlyMap<Position
     }
   }
   return { collateralMinor: measured.collateralMinor, basis: measured.basis, byPosition };
+}
+
+/**
+ * The slot's figure without building legs, when the rule needs no pairing (no long option) and no Reg T (the short calls
+ * within the shares): the shares' cost plus the short puts' strikes. The ledger measures every campaign at every close,
+ * and this is most of them; null otherwise.
+ */
+function simpleSlotCollateral(slot: CampaignSlot): number | null {
+  let shares = 0;
+  let sharesMinor = 0;
+  let callShares = 0;
+  let putsMinor = 0;
+  for (const pos of slot.members) {
+    if (pos.qty <= QTY_EPSILON || pos.side === 0) continue;
+    if (!pos.isOption) {
+      if (pos.side > 0) {
+        shares += pos.qty;
+        sharesMinor += pos.openCostMinor;
+      }
+      continue;
+    }
+    if (pos.side > 0 || pos.strike === null) return null;
+    if (pos.right === 'C') {
+      // Shares cover whole contracts (collateralOf): anything but 100-share contracts of whole units takes the long way.
+      if (pos.multiplier !== 100 || !Number.isInteger(pos.qty)) return null;
+      callShares += pos.qty * pos.multiplier;
+    } else putsMinor += Math.round(pos.strike * MINOR_PER_UNIT * pos.multiplier * pos.qty);
+  }
+  return callShares > shares + QTY_EPSILON ? null : sharesMinor + putsMinor;
 }
 
 /** The rule in words, beside the figure (the campaign's `collateralRule`). */
