@@ -1,6 +1,6 @@
 /** The words and /gex parameters of a levels scope (docs/journal.md §Levels scope), as the pages put them beside a level. */
 import { describe, expect, it } from 'vitest';
-import { gexScopeOf, readLevelsScope, scopeText } from '../../../../src-renderer/components/LevelsScope';
+import { gexScopeOf, readLevelsScope, scopeText } from '../../../../src-renderer/components/levels-scope';
 
 describe('levels scope on the pages', () => {
   it('names where levels come from', () => {
