@@ -3,7 +3,8 @@ import type { Migration } from './index';
 
 /**
  * Underlying roots (docs/journal.md §Underlying roots, DESIGN §5): an option's underlying is its chain's symbol. Rows
- * imported before stored the root (SPXW, NDXP, RUTW, VIXW, an adjusted AMD1): they are rewritten here, once, so that
+ * imported before stored the root (SPXW, NDXP, RUTW, VIXW, an adjusted AMD1): they are rewritten here, once (the retired
+ * manual rows of `superseded_transactions` too), so that
  * every read (positions and their marks, campaigns, trades, the `symbol=` filters in SQL) sees one underlying. The
  * symbol keeps its root (it names the contract: SPXW is marked from the SPXW row). What was keyed by the old name:
  * - a campaign's note and tags (its id is `account:currency:underlying:day`) move to the new id; two notes that meet
@@ -11,19 +12,22 @@ import type { Migration } from './index';
  * - the position alerts' states (a level's side of each short strike) were of the nearest three expirations' levels and
  *   are dropped: the next snapshot seeds them from the previous one's levels of each option's own expiration.
  */
-export const m012ChainUnderlyings: Migration = {
-  version: 12,
+export const m013ChainUnderlyings: Migration = {
+  version: 13,
   name: 'chain-underlyings',
   up(db) {
-    const rows = db.prepare('SELECT DISTINCT symbol, underlying FROM transactions WHERE is_option = 1').all() as Array<{ symbol: string; underlying: string }>;
-    const update = db.prepare('UPDATE transactions SET underlying = ? WHERE is_option = 1 AND symbol = ? AND underlying = ?');
     const renamed = new Map<string, string>();
     let changed = 0;
-    for (const row of rows) {
-      const underlying = chainUnderlying({ isOption: true, symbol: row.symbol, underlying: row.underlying });
-      if (underlying === row.underlying) continue;
-      changed += update.run(underlying, row.symbol, row.underlying).changes;
-      renamed.set(row.underlying, underlying);
+    // The journal's rows, and the manual rows an import retired (migration 012): an undo brings those back.
+    for (const table of ['transactions', 'superseded_transactions']) {
+      const rows = db.prepare(`SELECT DISTINCT symbol, underlying FROM ${table} WHERE is_option = 1`).all() as Array<{ symbol: string; underlying: string }>;
+      const update = db.prepare(`UPDATE ${table} SET underlying = ? WHERE is_option = 1 AND symbol = ? AND underlying = ?`);
+      for (const row of rows) {
+        const underlying = chainUnderlying({ isOption: true, symbol: row.symbol, underlying: row.underlying });
+        if (underlying === row.underlying) continue;
+        changed += update.run(underlying, row.symbol, row.underlying).changes;
+        renamed.set(row.underlying, underlying);
+      }
     }
     if (changed > 0) db.prepare('UPDATE journal_generation SET value = value + 1 WHERE id = 1').run();
     if (renamed.size > 0) moveCampaignNotes(db, renamed);
