@@ -61,8 +61,20 @@ export interface Ledger {
    * built with `spotAt`: a book resumed from a checkpoint finds the entries of the positions it restores here.
    */
   entrySpots: Map<string, Array<{ ms: number; fact: SpotFact | null }>>;
+  /**
+   * Dividends no campaign held the shares for (campaigns.ts `dividendCampaign`), per account and currency, net of
+   * withholding: in the summaries' dividends like every dividend, shown on the account (GET /journal/accounts).
+   */
+  accountDividends: AccountDividends[];
   /** The checkpoints of the build, when asked for (LedgerOptions.checkpointEvery). */
   checkpoints?: LedgerCheckpoints;
+}
+
+/** An account's dividends outside every campaign, in one currency. */
+export interface AccountDividends {
+  accountId: string;
+  currency: string;
+  dividendsMinor: number;
 }
 
 export interface LedgerOptions {
@@ -93,7 +105,9 @@ class LedgerBuilder implements RealizedSink {
   /** The row being processed: what it realized, and the campaign and cash of its step (docs/journal.md §Campaigns). */
   private rowRealizedMinor = 0;
   private rowBookedRealized = false;
-  private rowStep: { slot: CampaignSlot; cashMinor: number } | null = null;
+  private rowStep: { slot: CampaignSlot; cashMinor: number; campaign?: CampaignRecord } | null = null;
+  /** Account-level dividends by account and currency (Ledger.accountDividends). */
+  private readonly accountDividends = new Map<string, AccountDividends>();
   readonly warnings: LedgerWarnings = { unmatchedCloses: 0, unmatchedSettlements: 0, openedAgainstOpposite: 0, corporateActionsWithoutLots: 0 };
 
   constructor(
@@ -124,7 +138,7 @@ class LedgerBuilder implements RealizedSink {
     if (this.rowBookedRealized) this.realizedByTx.set(t.id, this.rowRealizedMinor);
     const step = this.rowStep;
     if (step) {
-      const campaign = step.slot.current ?? step.slot.last;
+      const campaign = step.campaign ?? step.slot.current ?? step.slot.last;
       if (campaign) {
         campaign.legs.push(t.id);
         if (t.isOption) campaign.optionLegs += 1;
@@ -294,9 +308,15 @@ class LedgerBuilder implements RealizedSink {
     if (t.type === 'DIVIDEND') {
       agg.dividendsMinor += t.amountMinor;
       if (sym) sym.dividendsMinor += t.amountMinor;
-      const campaign = slot ? this.campaigns.attach(slot) : null;
+      const campaign = slot ? this.campaigns.dividendCampaign(slot, day) : null;
       if (campaign) campaign.dividendsMinor += t.amountMinor;
-      if (slot && campaign) this.rowStep = { slot, cashMinor: t.amountMinor };
+      if (slot && campaign) this.rowStep = { slot, cashMinor: t.amountMinor, campaign };
+      if (!campaign) {
+        const key = `${t.accountId}\u0000${t.currency}`;
+        const held = this.accountDividends.get(key);
+        if (held) held.dividendsMinor += t.amountMinor;
+        else this.accountDividends.set(key, { accountId: t.accountId, currency: t.currency, dividendsMinor: t.amountMinor });
+      }
     } else if (t.type === 'INTEREST') {
       agg.interestMinor += t.amountMinor;
       if (sym) sym.interestMinor += t.amountMinor;
@@ -403,6 +423,7 @@ class LedgerBuilder implements RealizedSink {
     for (const slot of slots) {
       if (slot.current >= 0) live.add(slot.current);
       if (slot.last >= 0) live.add(slot.last);
+      if (slot.holder >= 0) live.add(slot.holder);
     }
     return {
       position,
@@ -483,6 +504,7 @@ class LedgerBuilder implements RealizedSink {
       lastInstantMs: this.lastInstantMs,
       regTCloses: this.campaigns.regTCloses,
       entrySpots: this.entrySpots,
+      accountDividends: [...this.accountDividends.values()],
     };
   }
 

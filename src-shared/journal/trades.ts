@@ -194,7 +194,7 @@ function assemble(members: readonly Node[], open: boolean, lookup: EntryLookup |
   const strategy = classify(structure, root.held);
   const main = mainLeg(structure);
   const leg = main && main.expiration !== null && main.strike !== null && main.right !== null ? { expiration: main.expiration, strike: main.strike, right: main.right } : null;
-  const entry = entryFigures(lookup, root.underlying, root.openMs, leg);
+  const entry = entryFigures(lookup, root.underlying, root.openMs, leg, structure);
   const spotAt = spotLookupOf(lookup);
   const risk = tradeRisk(members, (node) => (node === root ? entry.snapshot : spotAtEntry(spotAt, node.underlying, node.openMs)));
   const collateralMinor = risk.collateral?.collateralMinor ?? null;

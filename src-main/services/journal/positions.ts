@@ -3,7 +3,9 @@
  * from the snapshots (a mark older than `markMaxAgeDays` trading days is stale: shown, never summed), with what needs
  * attention. The book is of all accounts; an account's is its part of it (lots, campaigns and rolls are per account).
  */
+import { DEFAULT_LEVELS_SCOPE } from '../../../src-shared/api/constants';
 import { isoInstant } from '../../../src-shared/calendar';
+import { underlyingOfRoot } from '../../../src-shared/exposure/roots';
 import { campaignFigures, markAgeDays, markPosition, positionsByCampaign, type UnderlyingMarks } from '../../../src-shared/journal/book';
 import type { BookLedger } from '../../../src-shared/journal/checkpoints';
 import type { CampaignRecord } from '../../../src-shared/journal/index';
@@ -11,6 +13,7 @@ import { isCampaign } from '../../../src-shared/journal/campaigns';
 import type { Account } from '../../../src-shared/journal/model';
 import { dateInZone, parseDateTimeInZone, zonedTimeToMs } from '../../../src-shared/zone';
 import type { JournalBook } from './book';
+import { otherRows } from './expiry-settlement';
 import type { JournalIndex } from './ledger-index';
 import type { BookRequest, CampaignRow, CampaignsRequest, CampaignDetail, CampaignsResult, PositionRow, PositionsResult, PositionTotals, WithJournal } from './values';
 import { pageOf } from './values';
@@ -90,16 +93,18 @@ export class JournalBookReads {
     const names = new Map(accounts.map((a) => [a.id, a.name]));
     const nameOf = (id: string) => names.get(id) ?? id;
     const { ledger, needsAttention, inferred } = this.book.bookAt(asOfMs);
-    const symbol = query.symbol?.toUpperCase();
+    // A root finds its chain's positions (symbol=SPXW: the SPX book), as the rows name the chain (§Underlying roots).
+    const symbol = query.symbol === undefined ? undefined : underlyingOfRoot(query.symbol);
     const wanted = (p: { underlying: string; accountId: string }) => (symbol === undefined || p.underlying === symbol) && (query.accountId === undefined || p.accountId === query.accountId);
     // Expired options waiting for a decision are listed there, not as positions.
     const keyOf = (p: { accountId: string; currency: string; symbol: string }) => `${p.accountId}\u0000${p.currency}\u0000${p.symbol}`;
     const waiting = new Set(needsAttention.filter((n) => n.kind !== 'opened_before_history').map(keyOf));
     const { marksOf, marksBySymbol } = this.marksMemo(asOfMs);
     const maxAgeDays = this.settings().markMaxAgeDays;
+    const levelsScope = query.levelsScope ?? DEFAULT_LEVELS_SCOPE;
     const positions: PositionRow[] = ledger.positions
       .filter((p) => wanted(p) && !waiting.has(keyOf(p)))
-      .map((p) => ({ ...markPosition(p, marksOf(p.underlying), asOfMs, maxAgeDays), accountName: nameOf(p.accountId) }))
+      .map((p) => ({ ...markPosition(p, marksOf(p.underlying), asOfMs, maxAgeDays, levelsScope), accountName: nameOf(p.accountId) }))
       .sort(comparePositions);
     const currency = ledger.reportingCurrency;
     const accountIds = [...new Set(positions.map((p) => p.position.accountId))].sort((a, b) => nameOf(a).localeCompare(nameOf(b)));
@@ -112,13 +117,16 @@ export class JournalBookReads {
     return ok({
       asOf: isoInstant(asOfMs),
       currency,
+      levelsScope,
       positions,
       totals: {
         ...totalsOf(positions, currency),
         byAccount: accountIds.map((accountId) => ({ accountId, accountName: nameOf(accountId), ...totalsOf(positions.filter((p) => p.position.accountId === accountId), currency) })),
       },
       marks,
-      needsAttention: needsAttention.filter(wanted).map((n) => ({ ...n, accountName: nameOf(n.accountId) })),
+      needsAttention: [...needsAttention, ...(symbol === undefined ? this.index.otherCash(isoInstant(asOfMs)).map(otherRows) : [])]
+        .filter(wanted)
+        .map((n) => ({ ...n, accountName: nameOf(n.accountId) })),
       inferredExpirations: inferred
         .filter((i) => wanted(i.transaction))
         .map((i) => ({ ...i, transaction: { ...i.transaction, accountName: nameOf(i.transaction.accountId) }, accountName: nameOf(i.transaction.accountId) })),
@@ -134,7 +142,8 @@ export class JournalBookReads {
     const asOfMs = this.asOfMs(query.asOf);
     const { accounts, demo } = this.index.snapshot();
     const { ledger } = this.book.bookAt(asOfMs);
-    const symbol = query.symbol?.toUpperCase();
+    // A root finds its chain's positions (symbol=SPXW: the SPX book), as the rows name the chain (§Underlying roots).
+    const symbol = query.symbol === undefined ? undefined : underlyingOfRoot(query.symbol);
     const campaigns = ledger.campaigns
       .filter(
         (c) =>
