@@ -155,8 +155,39 @@ function regT(legs: readonly CollateralLeg[], piece: Piece): { requirementMinor:
   return { requirementMinor: Math.round(perShare * piece.multiplier * piece.rest * MINOR_PER_UNIT) + premiumMinor, premiumMinor };
 }
 
+/**
+ * Legs with no long option and short calls within the long shares (most structures and campaigns): no pairing and no
+ * Reg T, so each leg's part is read off directly. Null when the full rule is needed.
+ */
+function plainCollateral(legs: readonly CollateralLeg[]): Collateral | null {
+  let shares = 0;
+  let callShares = 0;
+  for (const leg of legs) {
+    if (!(leg.quantity > QTY_EPSILON)) continue;
+    if (!leg.isOption) {
+      if (leg.side > 0) shares += leg.quantity;
+    } else if (leg.side > 0 || leg.strike === null || leg.expiration === null || leg.right === null || !(leg.multiplier > 0)) {
+      return null;
+    } else if (leg.right === 'C') {
+      if (leg.multiplier !== 100 || !Number.isInteger(leg.quantity)) return null;
+      callShares += leg.quantity * 100;
+    }
+  }
+  if (callShares > shares + QTY_EPSILON) return null;
+  let total = 0;
+  const parts = legs.map((leg) => {
+    if (!(leg.quantity > QTY_EPSILON)) return 0;
+    const part = !leg.isOption ? (leg.side > 0 ? leg.grossMinor + leg.costsMinor : 0) : leg.right === 'P' ? Math.round((leg.strike ?? 0) * MINOR_PER_UNIT * leg.multiplier * leg.quantity) : 0;
+    total += part;
+    return part;
+  });
+  return { collateralMinor: total, byLegMinor: parts, basis: CASH_SECURED };
+}
+
 /** The collateral of open legs of one account and underlying (the rule above), with each leg's part. */
 export function collateralOf(legs: readonly CollateralLeg[]): Collateral {
+  const plain = plainCollateral(legs);
+  if (plain !== null) return plain;
   const parts = legs.map(() => 0);
   let shareUnits = 0;
   const shorts: Piece[] = [];
