@@ -48,6 +48,10 @@ const UnmatchedSchema = Type.Object(
   { description: 'Unmatched closes: what was opened before the history starts. Their realized P&L is unknown and left out of every realized figure until an opening position is entered' },
 );
 const CommissionsMoney = () => Money('Commission + fees charged on fills and option settlements, a positive cost (already inside realized P&L once a lot closes)');
+/** The broker statement's split, said where a trade's P&L (the whole wheel cycle) may differ (DESIGN §5). */
+const OptionsPLMoney = () =>
+  Money('Realized P&L of option lots, the broker statement’s convention: an assigned put’s premium stays here (the delivered shares’ result is stockPL), while a trade’s pnl on /journal/trades includes its shares');
+const StockPLMoney = () => Money('Realized P&L of shares, the broker statement’s convention: the result of shares an assignment delivered is here, not in optionsPL');
 
 const summaryFields = {
   realizedPL: Money('optionsPL + stockPL'),
@@ -58,8 +62,8 @@ const summaryFields = {
   rollCredits: Money('Open credit − close debit of the rolls'),
   dividends: Money('Net of withholding'),
   interest: Money(''),
-  stockPL: Money(''),
-  optionsPL: Money(''),
+  stockPL: StockPLMoney(),
+  optionsPL: OptionsPLMoney(),
   fees: Money('Standalone fees (not commissions on trades)'),
   commissions: CommissionsMoney(),
   unmatched: UnmatchedSchema,
@@ -142,8 +146,8 @@ export const YearStatsSchema = Type.Object({
   totalPremium: Money('Premiums collected in the year'),
   totalRealizedPnl: Money(''),
   lockedInPremiums: Money(''),
-  optionsPL: Money(''),
-  stockPL: Money(''),
+  optionsPL: OptionsPLMoney(),
+  stockPL: StockPLMoney(),
   dividends: Money(''),
   interest: Money(''),
   fees: Money('Standalone fees'),
@@ -261,6 +265,9 @@ const PositionSchema = Type.Object({
   multiplier: Type.Number(),
   averagePrice: Type.Number({ description: 'Entry value per share of the open lots, before costs' }),
   costBasis: Money('Net cash paid to open what is still open, costs included; negative for a short'),
+  collateral: Money(
+    'Its part of its campaign’s collateral at asOf (docs/journal.md §Collateral, the figure of Trades and Campaigns): shares at cost, a spread’s width on its short leg, a short put’s strike × multiplier × contracts, a long option’s cost, naked calls Reg T; 0 for what another position covers',
+  ),
   openedAt: Type.String({ description: 'Journal date of the oldest open lot' }),
   dte: Nullable(Type.Integer()),
   mark: Nullable(
@@ -305,6 +312,7 @@ export type PositionJson = Static<typeof PositionSchema>;
 
 const PositionTotalsFields = {
   costBasis: Money(''),
+  collateral: Money('Σ of the positions’ collateral'),
   marketValue: Money('Of the positions with a fresh mark'),
   unrealizedPL: Money('Of the positions with a fresh mark'),
   unmarked: Type.Integer({ description: 'Positions left out of marketValue and unrealizedPL: unmarkedCount + staleCount' }),

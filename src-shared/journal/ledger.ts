@@ -57,6 +57,11 @@ export interface Ledger {
   /** Closes at which a campaign held naked calls (Reg T collateral, which reads the spot at entry: LedgerOptions.spotAt). */
   regTCloses: number;
   /**
+   * The spot at each short option position's entry (account, currency, symbol → each opening from flat, in order), when
+   * built with `spotAt`: a book resumed from a checkpoint finds the entries of the positions it restores here.
+   */
+  entrySpots: Map<string, Array<{ ms: number; fact: SpotFact | null }>>;
+  /**
    * Dividends no campaign held the shares for (campaigns.ts `dividendCampaign`), per account and currency, net of
    * withholding: in the summaries' dividends like every dividend, shown on the account (GET /journal/accounts).
    */
@@ -86,6 +91,7 @@ class LedgerBuilder implements RealizedSink {
   private readonly days = new DayBook();
   /** The spot at each open short option's entry (null: no snapshot described it): its Reg T collateral (collateral.ts). */
   private readonly entries = new Map<Position, SpotFact | null>();
+  private readonly entrySpots = new Map<string, Array<{ ms: number; fact: SpotFact | null }>>();
   private readonly campaigns = new CampaignBook((slot) => slotCollateral(slot, this.entries));
   private readonly positions = new PositionBook(this.campaigns);
   private readonly legs: RollLeg[] = [];
@@ -161,6 +167,21 @@ class LedgerBuilder implements RealizedSink {
     this.rowStep = null;
   }
 
+  /** A short option opened from flat: the spot at its entry, for its Reg T collateral (collateral.ts). */
+  private noteEntry(pos: Position, t: Transaction): void {
+    if (this.spotAt === undefined) {
+      this.entries.set(pos, null);
+      return;
+    }
+    const ms = instantMs(t.tradeDate, t.tradeDay);
+    const fact = spotAtEntry(this.spotAt, pos.underlying, ms);
+    this.entries.set(pos, fact);
+    const key = entryKey(pos.accountId, pos.currency, pos.symbol);
+    const list = this.entrySpots.get(key);
+    if (list) list.push({ ms, fact });
+    else this.entrySpots.set(key, [{ ms, fact }]);
+  }
+
   /** `qty` units of the row found nothing open: their P&L is unknown; the opening they need is `sign` × qty. */
   private unmatchedClose(pos: Position, t: Transaction, qty: number, sign: number, sideKnown: boolean): void {
     const agg = this.days.day(t.currency, t.tradeDay);
@@ -203,7 +224,7 @@ class LedgerBuilder implements RealizedSink {
         unmatchedQty = rest.qty;
         this.unmatchedClose(pos, t, rest.qty, -dir, true);
       } else {
-        if (dir < 0 && pos.isOption && pos.qty <= QTY_EPSILON) this.entries.set(pos, spotAtEntry(this.spotAt, pos.underlying, instantMs(t.tradeDate, t.tradeDay)));
+        if (dir < 0 && pos.isOption && pos.qty <= QTY_EPSILON) this.noteEntry(pos, t);
         this.positions.openLot(pos, day, dir, rest.qty, rest.grossMinor, rest.costsMinor);
         openedQty = rest.qty;
         openedGrossMinor = rest.grossMinor;
@@ -430,10 +451,30 @@ class LedgerBuilder implements RealizedSink {
       if (campaign !== complete.campaigns[index]) this.restoredUnderlying.set(campaign, campaign.underlying);
     });
     this.campaigns.restore(campaigns, codec.unpackSlots(checkpoint.slots));
-    for (const pos of codec.unpackPositions(checkpoint.positions, (accountId, underlying, currency) => this.campaigns.slot(accountId, underlying, currency))) this.positions.adopt(pos);
+    for (const pos of codec.unpackPositions(checkpoint.positions, (accountId, underlying, currency) => this.campaigns.slot(accountId, underlying, currency))) {
+      this.positions.adopt(pos);
+      // The spot at the entry of a short option open at the checkpoint: the complete build's, of its last opening before it.
+      if (pos.isOption && pos.side < 0) {
+        const episodes = complete.entrySpots.get(entryKey(pos.accountId, pos.currency, pos.symbol)) ?? [];
+        let fact: SpotFact | null = null;
+        for (const episode of episodes) if (episode.ms <= checkpoint.lastInstantMs) fact = episode.fact;
+        this.entries.set(pos, fact);
+      }
+    }
     this.unmatched.restore(checkpoint.unmatched);
     Object.assign(this.warnings, checkpoint.warnings);
     this.lastInstantMs = checkpoint.lastInstantMs;
+  }
+
+  /** The open positions, each with its part of its campaign's collateral now (collateral.ts: the figure every page reads). */
+  private openPositions(): OpenPosition[] {
+    const parts = new Map<string, number>();
+    const slots = new Set<CampaignSlot>();
+    for (const pos of this.positions.all()) if (pos.qty > 0) slots.add(pos.slot);
+    for (const slot of slots) {
+      for (const [pos, minor] of slotCollateral(slot, this.entries, true).byPosition ?? []) parts.set(`${pos.accountId}\u0000${pos.currency}\u0000${pos.symbol}`, minor);
+    }
+    return this.positions.open().map((p) => ({ ...p, collateralMinor: parts.get(`${p.accountId}\u0000${p.currency}\u0000${p.symbol}`) ?? 0 }));
   }
 
   finish(transactionCount: number): Ledger {
@@ -454,7 +495,7 @@ class LedgerBuilder implements RealizedSink {
       byCurrency,
       campaigns,
       rolls,
-      positions: this.positions.open(),
+      positions: this.openPositions(),
       realizedByTx: this.realizedByTx,
       unmatched: this.unmatched.list(),
       unmatchedByTx: this.unmatchedByTx,
@@ -462,6 +503,7 @@ class LedgerBuilder implements RealizedSink {
       transactionCount,
       lastInstantMs: this.lastInstantMs,
       regTCloses: this.campaigns.regTCloses,
+      entrySpots: this.entrySpots,
       accountDividends: [...this.accountDividends.values()],
     };
   }
@@ -488,9 +530,11 @@ class LedgerBuilder implements RealizedSink {
     const rolls = before.concat(replayed);
     for (const campaign of renamed) campaign.rolls = 0;
     attributeRolls(renamed, rolls);
-    return { reportingCurrency: this.reportingCurrency, campaigns, rolls, positions: this.positions.open(), unmatched: this.unmatched.list(), lastInstantMs: this.lastInstantMs };
+    return { reportingCurrency: this.reportingCurrency, campaigns, rolls, positions: this.openPositions(), unmatched: this.unmatched.list(), lastInstantMs: this.lastInstantMs };
   }
 }
+
+const entryKey = (accountId: string, currency: string, symbol: string) => `${accountId}\u0000${currency}\u0000${symbol}`;
 
 /** Builds the ledger from all transactions (any order: they are processed by instant, then phase, then id; rows of one instant from one import in their file's event order). */
 export function buildLedger(transactions: readonly Transaction[], options: LedgerOptions): Ledger {
@@ -509,8 +553,8 @@ export function buildLedger(transactions: readonly Transaction[], options: Ledge
  * The book at `untilMs` from a checkpoint of `complete`'s build (null: from the start) and rows after it, in any order;
  * those that count after the instant are left out (docs/journal.md §Checkpoints).
  */
-export function resumeLedger(complete: Ledger, checkpoint: LedgerCheckpoint | null, rows: readonly Transaction[], untilMs = Infinity): BookLedger {
-  const builder = new LedgerBuilder(complete.reportingCurrency, false);
+export function resumeLedger(complete: Ledger, checkpoint: LedgerCheckpoint | null, rows: readonly Transaction[], untilMs = Infinity, spotAt?: SpotLookup): BookLedger {
+  const builder = new LedgerBuilder(complete.reportingCurrency, false, spotAt);
   if (checkpoint !== null) builder.restore(checkpoint, complete);
   builder.process(rows, 0, untilMs);
   return builder.finishBook(complete, checkpoint);

@@ -19,6 +19,8 @@ export interface OpenPosition extends PositionInstrument {
   entryGrossMinor: number;
   entryCostsMinor: number;
   openedDay: string;
+  /** Its part of its campaign's collateral now (collateral.ts slotCollateral); set by the ledger. */
+  collateralMinor?: number;
 }
 
 export interface Lot {

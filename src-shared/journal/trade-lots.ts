@@ -5,14 +5,13 @@
  * on entry and exit, the remainder method), so a trade's P&L adds up to the ledger's realized to the minor unit.
  */
 import { innerMap } from '../maps';
-import { closeLotsFifo, QTY_EPSILON } from './lots';
+import { closeLotsFifo, prorate, QTY_EPSILON } from './lots';
 import type { OptionRight, Transaction } from './model';
-import { MINOR_PER_UNIT } from '../money';
 
 /** A lot's trade when it belongs to none: shares bought on their own (an assignment's delivery, a plain purchase). */
 export const NO_NODE = -1;
 
-interface TaggedLot {
+export interface TaggedLot {
   qty: number;
   grossMinor: number;
   costsMinor: number;
@@ -48,6 +47,9 @@ export interface ClosedSlice {
   /** The exit's value (unsigned) and costs prorated to these units: the close's cash of the trade's units. */
   exitGrossMinor: number;
   exitCostsMinor: number;
+  /** The lot's entry value and costs of these units. */
+  entryGrossMinor: number;
+  entryCostsMinor: number;
   pnlMinor: number;
 }
 
@@ -128,13 +130,57 @@ export class TaggedLotBook {
   close(pos: TaggedPosition, qty: number, exitGrossMinor: number, exitCostsMinor: number): CloseResult {
     const slices: ClosedSlice[] = [];
     const rest = closeLotsFifo(pos, qty, exitGrossMinor, exitCostsMinor, (lot, take, slice) => {
-      slices.push({ node: lot.node, qty: take, exitGrossMinor: slice.exitGross, exitCostsMinor: slice.exitCosts, pnlMinor: slice.pnlMinor });
+      slices.push({ node: lot.node, qty: take, exitGrossMinor: slice.exitGross, exitCostsMinor: slice.exitCosts, entryGrossMinor: slice.entryGross, entryCostsMinor: slice.entryCosts, pnlMinor: slice.pnlMinor });
       this.tally(pos, -1, take, slice.entryGross + slice.entryCosts);
       pos.qty -= take;
       if (lot.qty <= QTY_EPSILON) this.countLot(lot.node, -1);
     });
     if (pos.qty <= QTY_EPSILON || pos.head >= pos.lots.length) this.flatten(pos);
     return { slices, closedQty: rest.closedQty, restQty: rest.qty, restGrossMinor: rest.grossMinor, restCostsMinor: rest.costsMinor };
+  }
+
+  /** The lot an opening just added to `pos` (its last), for a later claim. */
+  lastLot(pos: TaggedPosition): TaggedLot | undefined {
+    return pos.lots[pos.lots.length - 1];
+  }
+
+  /**
+   * Gives up to `qty` units of an open lot of `pos` to trade `node` (an assignment's shares, booked before the option's
+   * row): the front of the lot, split off with lots.ts's remainder method when the lot is larger, so FIFO order and the
+   * lot's total value are unchanged. Returns the units given, their entry value and costs (null when the lot is gone).
+   */
+  claim(pos: TaggedPosition, lot: TaggedLot, qty: number, node: number): { qty: number; grossMinor: number; costsMinor: number } | null {
+    const at = pos.lots.indexOf(lot, pos.head);
+    if (at < 0 || lot.qty <= QTY_EPSILON || lot.node === node) return null;
+    const take = Math.min(qty, lot.qty);
+    if (take < lot.qty - QTY_EPSILON) {
+      const grossMinor = prorate(lot.grossMinor, take, lot.qty);
+      const costsMinor = prorate(lot.costsMinor, take, lot.qty);
+      pos.lots.splice(at + 1, 0, { qty: lot.qty - take, grossMinor: lot.grossMinor - grossMinor, costsMinor: lot.costsMinor - costsMinor, openDay: lot.openDay, node: lot.node });
+      this.countLot(lot.node, 1);
+      lot.qty = take;
+      lot.grossMinor = grossMinor;
+      lot.costsMinor = costsMinor;
+    }
+    this.countLot(lot.node, -1);
+    lot.node = node;
+    this.countLot(node, 1);
+    return { qty: take, grossMinor: lot.grossMinor, costsMinor: lot.costsMinor };
+  }
+
+  /** Long shares of `pos` per trade node (NO_NODE: outside trades), in FIFO order of their first lot: units and cost. */
+  sharesByNode(pos: TaggedPosition | undefined): Map<number, { shares: number; costMinor: number }> {
+    const byNode = new Map<number, { shares: number; costMinor: number }>();
+    if (!pos || pos.isOption || pos.side <= 0) return byNode;
+    for (let i = pos.head; i < pos.lots.length; i += 1) {
+      const lot = pos.lots[i];
+      if (!lot || lot.qty <= QTY_EPSILON) continue;
+      const held = byNode.get(lot.node) ?? { shares: 0, costMinor: 0 };
+      held.shares += lot.qty;
+      held.costMinor += lot.grossMinor + lot.costsMinor;
+      byNode.set(lot.node, held);
+    }
+    return byNode;
   }
 
   private flatten(pos: TaggedPosition): void {
@@ -210,9 +256,4 @@ export class TaggedLotBook {
     to.qty += qty;
     this.tally(to, 1, qty, value);
   }
-}
-
-/** Strike × multiplier × contracts in minor units (a short put's collateral, a wall's notional). */
-export function strikeNotionalMinor(strike: number, multiplier: number, contracts: number): number {
-  return Math.round(strike * MINOR_PER_UNIT * multiplier * contracts);
 }

@@ -35,6 +35,7 @@ export function presentPosition(row: PositionRow): PositionJson {
     quantity: p.quantity,
     averagePrice: Math.round(row.averagePrice * MINOR_PER_UNIT) / MINOR_PER_UNIT,
     costBasis: minorToCents(row.costBasisMinor),
+    collateral: minorToCents(asMinor(p.collateralMinor ?? 0)),
     openedAt: p.openedDay,
     dte: row.dte,
     mark: row.mark,
@@ -49,6 +50,7 @@ export function presentPosition(row: PositionRow): PositionJson {
 function presentTotals(totals: PositionTotals) {
   return {
     costBasis: minorToCents(totals.costBasisMinor),
+    collateral: minorToCents(totals.collateralMinor),
     marketValue: minorToCents(totals.marketValueMinor),
     unrealizedPL: minorToCents(totals.unrealizedMinor),
     unmarked: totals.unmarked,

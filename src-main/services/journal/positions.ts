@@ -45,10 +45,11 @@ function comparePositions(a: PositionRow, b: PositionRow): number {
 
 /** Totals in the reporting currency: market value and unrealized over the positions with a fresh mark only. */
 function totalsOf(rows: readonly PositionRow[], currency: string): PositionTotals {
-  const sum = { costBasisMinor: 0, marketValueMinor: 0, unrealizedMinor: 0, unmarked: 0, unmarkedCount: 0, staleCount: 0 };
+  const sum = { costBasisMinor: 0, collateralMinor: 0, marketValueMinor: 0, unrealizedMinor: 0, unmarked: 0, unmarkedCount: 0, staleCount: 0 };
   for (const row of rows) {
     if (row.position.currency !== currency) continue;
     sum.costBasisMinor += row.costBasisMinor;
+    sum.collateralMinor += row.position.collateralMinor ?? 0;
     if (row.marketValueMinor !== null && row.unrealizedMinor !== null) {
       sum.marketValueMinor += row.marketValueMinor;
       sum.unrealizedMinor += row.unrealizedMinor;

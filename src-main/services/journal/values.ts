@@ -102,6 +102,8 @@ export interface BookRequest {
 /** Figures over positions (in the reporting currency): marked value and unrealized over the freshly marked ones only. */
 export interface PositionTotals {
   costBasisMinor: Minor;
+  /** Σ of the positions' collateral (collateral.ts: each campaign's figure now, shared out over its positions). */
+  collateralMinor: Minor;
   marketValueMinor: Minor;
   unrealizedMinor: Minor;
   /** Positions left out of marketValue and unrealized: unmarkedCount + staleCount. */

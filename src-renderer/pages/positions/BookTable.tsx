@@ -121,6 +121,14 @@ function columns(currency: string, moves: ReadonlyMap<string, ExpectedMove>, man
     { key: 'account', label: 'Account', hide: 'lo', cell: (p) => p.accountName },
     { key: 'qty', label: 'Qty', num: true, cell: (p) => fmtNumber(p.quantity, Number.isInteger(p.quantity) ? 0 : 4) },
     { key: 'costBasis', label: 'Cost basis', num: true, hide: 'lo', cell: (p) => fmtMoney(p.costBasis, currency) },
+    {
+      key: 'collateral',
+      label: 'Collateral',
+      num: true,
+      hide: 'lo',
+      title: 'Its part of its campaign’s collateral (the figure of Trades and Campaigns): shares at cost, a spread’s width on its short leg, a short put at its strike, naked calls Reg T; 0 for a leg another covers',
+      cell: (p) => ((p as Partial<PositionJson>).collateral === undefined ? '—' : fmtMoney(p.collateral, currency)),
+    },
     { key: 'mark', label: 'Mark', num: true, hide: 'mid', cell: (p) => <MarkCell position={p} /> },
     { key: 'unrealized', label: 'Unrealized', num: true, cell: (p) => (p.unrealizedPL === null ? <span className="muted">—</span> : <Money value={p.unrealizedPL} currency={currency} />) },
     { key: 'dte', label: 'DTE', num: true, title: 'Days to expiry (New York days)', cell: (p) => fmtDte(p.dte) },
@@ -181,6 +189,7 @@ function GroupHead({ group, marks, currency, span, mapOpen, onMap }: { group: Bo
   const unrealized = rows.reduce((sum, r) => sum + (r.unrealizedPL ?? 0), 0);
   const delta = rows.reduce((sum, r) => sum + (r.greeks?.delta ?? 0), 0);
   const theta = rows.reduce((sum, r) => sum + (r.greeks?.theta ?? 0), 0);
+  const collateral = rows.reduce((sum, r) => sum + ((r as Partial<PositionJson>).collateral ?? 0), 0);
   return (
     <tr className="group-row">
       <th colSpan={span} scope="rowgroup" id={`positions-${symbol}-title`}>
@@ -205,6 +214,10 @@ function GroupHead({ group, marks, currency, span, mapOpen, onMap }: { group: Bo
           </span>
           <span className="group-figures small">
             <Money value={unrealized} currency={currency} /> · Δ {fmtNumber(delta, 0)} sh · Θ {fmtMoney(theta, currency, true)}/day
+            <span className="narrow-hide" title="Collateral of this underlying’s positions (the campaigns’ figure now)">
+              {' '}
+              · collateral {fmtMoney(collateral, currency)}
+            </span>
             {levels.length > 0 && <LevelsLine list={levels} />}
           </span>
           {mapOpen !== null && (

@@ -12,12 +12,13 @@ import type { LevelsScope } from '../../../src-shared/api/constants';
 import { scopeText } from '../../components/LevelsScope';
 import { AnnotationEditor } from './AnnotationEditor';
 import { EntryOnMap } from './EntryOnMap';
-import { entryPlaceText, STRATEGY_LABELS } from './labels';
+import { entryPlaceText, OUTCOME_LABELS, STATEMENT_VIEW_NOTE, STRATEGY_LABELS } from './labels';
 
-const orDash = (value: number | null, currency: string) => (value === null ? '—' : fmtMoney(value, currency));
+/** A figure of the trade: "unknown" when it was opened before the history, else `none` when null. */
+const figure = (trade: TradeJson, value: number | null, currency: string, none = '—') => (trade.openedBeforeHistory ? 'unknown' : value === null ? none : fmtMoney(value, currency));
 const ROLE_WORDS = { entry: 'Entry', open: 'Opened', close: 'Closed' } as const;
-/** 0: the first structure; n: the n-th rolled into the trade. */
-const structureText = (roll: number) => (roll === 0 ? 'first' : `roll ${roll}`);
+/** 0: the first structure; n: the n-th rolled into the trade (or sold against its shares). */
+const structureText = (roll: number) => (roll === 0 ? 'first' : `no. ${roll + 1}`);
 
 /** The timeline's rows; the list row's legs (no price, cash or running P&L) until the detail has answered. */
 function Timeline({ trade, timeline, currency }: { trade: TradeJson; timeline: TimelineEntryJson[] | null; currency: string }) {
@@ -28,7 +29,7 @@ function Timeline({ trade, timeline, currency }: { trade: TradeJson; timeline: T
       columns={[
         'Date',
         { label: 'Role', hide: 'mid' },
-        ...(rolled ? [{ label: 'Structure', hide: 'mid' as const, title: 'first: the trade’s first structure; roll n: the n-th rolled into it' }] : []),
+        ...(rolled ? [{ label: 'Structure', hide: 'mid' as const, title: 'first: the trade’s first structure; then each rolled into it or sold against its shares, in the order they opened' }] : []),
         { label: 'Type', hide: 'mid' },
         'Symbol',
         num('Qty'),
@@ -78,7 +79,7 @@ export function TradeDetail({ trade, currency, onClose, onSaved, levelsScope = '
       id="trade-detail"
       title={
         <>
-          {trade.underlying} · {STRATEGY_LABELS[trade.strategy]} {trade.status === 'open' ? <Badge tone="info">open</Badge> : <Badge>closed</Badge>}
+          {trade.underlying} · {STRATEGY_LABELS[trade.strategy]} {trade.status === 'open' ? <Badge tone="info">open</Badge> : <Badge tone={trade.pnl !== null && trade.pnl <= 0 && trade.outcome === 'assigned' ? 'warn' : 'neutral'}>{OUTCOME_LABELS[trade.outcome].toLowerCase()}</Badge>}
         </>
       }
       actions={
@@ -105,10 +106,17 @@ export function TradeDetail({ trade, currency, onClose, onSaved, levelsScope = '
             value={total === null ? '—' : <Money value={total} currency={currency} />}
             sub={trade.status === 'open' ? `realized ${fmtMoney(trade.pnl ?? 0, currency, true)} + unrealized ${trade.unrealizedPL === null ? 'unmarked' : fmtMoney(trade.unrealizedPL, currency, true)}` : undefined}
           />
-          <Stat label="Credit" value={trade.credit === null ? '—' : <Money value={trade.credit} currency={currency} />} sub="net cash at open" />
-          <Stat label="Max profit" value={orDash(trade.maxProfit, currency)} />
-          <Stat label="Max loss" value={trade.maxLoss === null ? 'unbounded' : fmtMoney(trade.maxLoss, currency)} />
-          <Stat label="Collateral" value={orDash(trade.collateral, currency)} />
+          <Stat
+            label="Options P&L"
+            value={trade.optionPL === null ? 'unknown' : <Money value={trade.optionPL} currency={currency} />}
+            sub={trade.pnl !== null && trade.optionPL !== null && trade.pnl !== trade.optionPL ? `shares ${fmtMoney(trade.pnl - trade.optionPL, currency, true)}` : 'the broker statement’s view'}
+            title={STATEMENT_VIEW_NOTE}
+            testId="trade-option-pl"
+          />
+          <Stat label="Credit" value={trade.credit === null ? (trade.openedBeforeHistory ? 'unknown' : '—') : <Money value={trade.credit} currency={currency} />} sub="net cash at open" />
+          <Stat label="Max profit" value={figure(trade, trade.maxProfit, currency)} sub={trade.rolls > 0 ? 'every credit less roll debits' : undefined} />
+          <Stat label="Max loss" value={figure(trade, trade.maxLoss, currency, 'unbounded')} testId="trade-max-loss" />
+          <Stat label="Collateral" value={figure(trade, trade.collateral, currency)} {...(trade.collateralRule === null ? {} : { title: trade.collateralRule })} />
           <Stat label="Return on collateral" value={fmtPct(trade.returnOnCollateral, 1)} />
           <Stat label="% of max profit" value={fmtPct(trade.pctOfMaxProfit, 0)} />
           <Stat label="At entry" value={`${fmtDte(trade.dteAtEntry) || '—'} DTE`} sub={trade.deltaAtEntry === null ? 'Δ unknown' : `Δ ${fmtNumber(trade.deltaAtEntry, 2)}`} />

@@ -11,7 +11,7 @@ import { Pager } from '../../components/Pager';
 import { AsyncStatus, Badge, colClass, DataTable, EmptyState, InlineForm, Money, num, PageHead, Panel, StatusSegmented } from '../../components/ui';
 import { fmtCount, fmtDte, fmtInt, fmtMoney, fmtNumber, fmtPct } from '../../format';
 import { navigate, useApi, useAsync, useRoute } from '../../hooks';
-import { STRATEGY_CODES, STRATEGY_LABELS, type StrategyCode } from './labels';
+import { OUTCOME_LABELS, STRATEGY_CODES, STRATEGY_LABELS, type StrategyCode } from './labels';
 import { TradeDetail } from './TradeDetail';
 import { listAddressQuery, readListAddress, type ListAddress } from '../list-address';
 import { LevelsScopeControl, readLevelsScope } from '../../components/LevelsScope';
@@ -42,8 +42,29 @@ const listQuery = (state: ListState): Record<string, string> => listAddressQuery
 /** The P&L a row shows: realized, plus the marks' unrealized while open. */
 const shownPnl = (t: TradeJson): number | null => (t.pnl === null ? null : t.pnl + (t.unrealizedPL ?? 0));
 
+const UNKNOWN_TITLE = 'Opened before the imported history: its credit, risk and collateral are unknown';
+
+/** A money figure of the list: "unknown" for a trade opened before the history, `none` (∞ for an unbounded loss) when null. */
+function Figure({ t, value, currency, none = '' }: { t: TradeJson; value: number | null; currency: string; none?: string }) {
+  if (t.openedBeforeHistory) {
+    return (
+      <span className="muted" title={UNKNOWN_TITLE}>
+        unknown
+      </span>
+    );
+  }
+  return <>{value === null ? none : fmtMoney(value, currency)}</>;
+}
+
+/** "Options +2,951.40 · shares −11,025.26": an assigned or exercised trade's P&L in the broker statement's two parts. */
+function pnlParts(t: TradeJson, currency: string): string | undefined {
+  if (t.pnl === null || t.optionPL === null || t.pnl === t.optionPL) return undefined;
+  return `Options ${fmtMoney(t.optionPL, currency, true)} · shares ${fmtMoney(t.pnl - t.optionPL, currency, true)} (the broker statement's option P&L is the first)`;
+}
+
 function TradeRow({ t, currency, selected, onOpen }: { t: TradeJson; currency: string; selected: boolean; onOpen: () => void }) {
   const pnl = shownPnl(t);
+  const parts = pnlParts(t, currency);
   return (
     <tr className={`clickable ${selected ? 'selected' : ''}`} onClick={onOpen} data-testid="trade-row" data-trade-id={t.id} aria-selected={selected}>
       <td>
@@ -51,22 +72,35 @@ function TradeRow({ t, currency, selected, onOpen }: { t: TradeJson; currency: s
           {STRATEGY_LABELS[t.strategy]}
         </button>{' '}
         {t.rolls > 0 && (
-          <span className="muted small" title={`Rolled ${t.rolls} time${t.rolls === 1 ? '' : 's'}: max profit and % of max are of the first structure`}>
+          <span className="muted small" title={`Rolled ${t.rolls} time${t.rolls === 1 ? '' : 's'}: max profit counts every credit less the debits paid to roll`}>
             ↻{t.rolls}{' '}
           </span>
         )}
         {t.status === 'open' && <Badge tone="info">open</Badge>}
+        {(t.outcome === 'assigned' || t.outcome === 'exercised') && (
+          <Badge tone={t.pnl !== null && t.pnl <= 0 ? 'warn' : 'neutral'} {...(parts === undefined ? {} : { title: parts })}>
+            {OUTCOME_LABELS[t.outcome].toLowerCase()}
+          </Badge>
+        )}
         {t.tags.length > 0 && <span className="muted small narrow-hide"> #{t.tags.join(' #')}</span>}
       </td>
       <td className="sym">{t.underlying}</td>
       <td className={colClass('mid', 'num')}>{t.openedAt === null ? 'before history' : t.openedAt.slice(0, 10)}</td>
       <td className={colClass('lo', 'num')}>{fmtDte(t.dteAtEntry)}</td>
       <td className={colClass('lo', 'num')}>{t.deltaAtEntry === null ? '' : fmtNumber(t.deltaAtEntry, 2)}</td>
-      <td className={colClass('lo', 'num')}>{t.credit === null ? '' : fmtMoney(t.credit, currency)}</td>
-      <td className={colClass('lo', 'num')}>{t.maxProfit === null ? '' : fmtMoney(t.maxProfit, currency)}</td>
-      <td className={colClass('lo', 'num')}>{t.maxLoss === null ? '∞' : fmtMoney(t.maxLoss, currency)}</td>
-      <td className={colClass('lo', 'num')}>{t.collateral === null ? '' : fmtMoney(t.collateral, currency)}</td>
-      <td className="num" title={t.status === 'open' && t.unrealizedPL === null ? 'Realized so far: no fresh mark of the open legs' : undefined}>
+      <td className={colClass('lo', 'num')}>
+        <Figure t={t} value={t.credit} currency={currency} />
+      </td>
+      <td className={colClass('lo', 'num')}>
+        <Figure t={t} value={t.maxProfit} currency={currency} none="—" />
+      </td>
+      <td className={colClass('lo', 'num')} title={!t.openedBeforeHistory && t.maxLoss === null ? 'Unbounded: a naked short call or short shares' : undefined}>
+        <Figure t={t} value={t.maxLoss} currency={currency} none="∞" />
+      </td>
+      <td className={colClass('lo', 'num')} title={t.collateralRule ?? undefined}>
+        <Figure t={t} value={t.collateral} currency={currency} />
+      </td>
+      <td className="num" title={t.status === 'open' && t.unrealizedPL === null ? 'Realized so far: no fresh mark of the open legs' : parts}>
         {pnl === null ? '—' : <Money value={pnl} currency={currency} />}
         {t.status === 'open' && t.unrealizedPL === null && <span className="muted small narrow-hide"> unmarked</span>}
       </td>
@@ -154,10 +188,10 @@ export function TradesPage() {
               num('DTE', 'Days to the nearest expiration at entry', 'lo'),
               num('Δ', "The main leg's delta at entry", 'lo'),
               num('Credit', 'Net cash at open (+ credit)', 'lo'),
-              num('Max profit', undefined, 'lo'),
-              num('Max loss', undefined, 'lo'),
-              num('Collateral', undefined, 'lo'),
-              num('P&L', 'Realized, plus unrealized from the marks while open'),
+              num('Max profit', 'Every credit of the trade (rolls and calls sold against its shares) less the debits paid to roll', 'lo'),
+              num('Max loss', 'The largest risk it held less those credits; ∞ only for a naked call or short shares', 'lo'),
+              num('Collateral', 'Spreads at their width, short puts at the strike, shares at cost, naked calls Reg T: the figure of Campaigns and Positions', 'lo'),
+              num('P&L', 'Realized, plus unrealized from the marks while open; an assigned trade’s includes its shares'),
               num('% of max', undefined, 'mid'),
               num('ROC', 'Return on collateral', 'mid'),
               num('Days', undefined, 'lo'),

@@ -109,7 +109,10 @@ describe.skipIf(!chainFixturesPresent)('positions and campaigns on the real AMD 
     ]);
     // 11,000 − 198.90 − 238.90 − 297.80; 10,560 − 165 − 213.50 − 283; −440 + 33.90 + 25.40 + 14.80.
     expect(body.totals).toMatchObject({ costBasis: 10264.4, marketValue: 9898.5, unrealizedPL: -365.9, unmarked: 0 });
-    expect(body.totals.byAccount).toEqual([{ accountId: ira, accountName: 'IRA', costBasis: 10264.4, marketValue: 9898.5, unrealizedPL: -365.9, unmarked: 0, unmarkedCount: 0, staleCount: 0 }]);
+    // Collateral (docs/journal.md §Collateral): the shares at cost 11,000 (the call they cover adds nothing), the
+    // 100 put 100 × 100 = 10,000, the two 95 puts 95 × 100 × 2 = 19,000: 40,000.
+    expect(body.positions.map((p) => p.collateral)).toEqual([11000, 10000, 0, 19000]);
+    expect(body.totals.byAccount).toEqual([{ accountId: ira, accountName: 'IRA', costBasis: 10264.4, collateral: 40000, marketValue: 9898.5, unrealizedPL: -365.9, unmarked: 0, unmarkedCount: 0, staleCount: 0 }]);
     // Quoted Sunday 22:35 New York: Monday is the first trading day after it, so the mark is 1 trading day old (≤ 2).
     expect(body.marksAsOf).toEqual([{ symbol: 'AMD', snapshotId: expect.any(Number) as number, quoteTime: STORED_QUOTE_TIME, spot: SPOT, ageDays: 1, stale: false }]);
     expect(body.positions.map((p) => [p.mark?.ageDays, p.mark?.stale])).toEqual([[1, false], [1, false], [1, false], [1, false]]);
