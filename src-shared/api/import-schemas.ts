@@ -3,6 +3,7 @@ import { Type, type Static, type TProperties } from 'typebox';
 import { BROKER_IDS, IMPORT_KINDS, FORMAT_AMOUNT_SIGNS, FORMAT_DATE_LAYOUTS, FORMAT_ZONES, IMPORT_FORMAT_LIMITS, TRANSACTION_TYPES } from './constants';
 import { Nullable, Params, OneOf, AccountSchema, PaginationSchema } from './schema-kit';
 import { TransactionSchema, TransactionsQuery } from './journal-schemas';
+import { ImportReconciliationFields } from './reconciliation-schemas';
 
 // ---------------------------------------------------------------- imports
 
@@ -40,6 +41,7 @@ export const ImportReportSchema = Type.Object({
     description: 'Rows of the file that became one transaction (a symbol change’s or a special dividend’s two rows), every line of each group: the first 100 groups',
   }),
   mergedCount: Type.Integer({ description: 'Rows read that became part of another row’s transaction: rows = imported + duplicates + skippedCount + mergedCount' }),
+  ...ImportReconciliationFields,
 });
 export type ImportReport = Static<typeof ImportReportSchema>;
 

@@ -1,6 +1,7 @@
 /** The /v1 journal contract: performance, summary, transactions, positions and campaigns (docs/journal.md). */
 import { Type, type Static } from 'typebox';
 import { PAGE_LIMIT_CAP, PERFORMANCE_PERIODS, PAGE_LIMIT_DEFAULT, TRANSACTION_SORTS, TRANSACTION_TYPES } from './constants';
+import { ReconciliationRowSchema } from './reconciliation-schemas';
 import { Nullable, Params, OneOf, DATETIME_PATTERN, DATE_YEARS, SYMBOL_PATTERN, IsoDate, Money, AccountSchema, PaginationSchema } from './schema-kit';
 
 // ---------------------------------------------------------------- journal
@@ -288,11 +289,11 @@ const PositionTotalsFields = {
 /** docs/journal.md §Positions, "Needs attention". */
 const NeedsAttentionSchema = Type.Object(
   {
-    kind: Type.Union([Type.Literal('opened_before_history'), Type.Literal('expiry_unknown'), Type.Literal('in_the_money')], {
+    kind: Type.Union([Type.Literal('opened_before_history'), Type.Literal('expiry_unknown'), Type.Literal('in_the_money'), Type.Literal('reconciliation')], {
       description:
-        'opened_before_history: closes, sales or settlements removed more than was open (an opening position is missing: enter it as a manual opening dated at or before firstDate); expiry_unknown: an option past its expiration with no closing row and no snapshot of the underlying within one New York trading day after the expiry; in_the_money: such a snapshot shows it in the money (assignment or exercise likely: import the broker\'s row)',
+        'opened_before_history: closes, sales or settlements removed more than was open (an opening position is missing: enter it as a manual opening dated at or before firstDate); expiry_unknown: an option past its expiration with no closing row and no snapshot of the underlying within one New York trading day after the expiry; in_the_money: such a snapshot shows it in the money (assignment or exercise likely: import the broker\'s row); reconciliation: a figure an imported file states about itself (or a balance assertion the import broke) that the journal does not agree with, until fixed, undone or acknowledged (POST /imports/{id}/acknowledge)',
     }),
-    reason: Type.Union([Type.Literal('opened-before-history'), Type.Literal('no-snapshot-after-expiry'), Type.Literal('in-the-money')], { description: 'The kind as before 2026-11-26 (kept for older clients)' }),
+    reason: Type.Union([Type.Literal('opened-before-history'), Type.Literal('no-snapshot-after-expiry'), Type.Literal('in-the-money'), Type.Literal('differs-from-broker')], { description: 'The kind as before 2026-11-26 (kept for older clients)' }),
     accountId: Type.String(),
     accountName: Type.String(),
     currency: Type.String(),
@@ -308,6 +309,7 @@ const NeedsAttentionSchema = Type.Object(
     closes: Type.Integer({ description: 'opened_before_history: rows with an unmatched part; 0 for the others' }),
     spot: Nullable(Type.Number({ description: 'in_the_money: the snapshot that shows it' })),
     quoteTime: Nullable(Type.String()),
+    reconciliation: Type.Optional(Type.Object({ importId: Type.Integer(), ...ReconciliationRowSchema.properties }, { description: 'reconciliation: the import and its figure' })),
   },
   { description: 'What the book cannot decide alone; listed here and nowhere else (no position row)' },
 );

@@ -8,6 +8,7 @@ import { describeCollateral } from '../../../src-shared/journal/collateral';
 import type { PositionInstrument } from '../../../src-shared/journal/model';
 import { centsOrNull, MINOR_PER_UNIT, minorToCents } from '../../../src-shared/money';
 import type { CampaignRow, CampaignDetail, CampaignsResult, PositionRow, PositionsResult, PositionTotals } from '../../services/journal/service';
+import { presentReconciliationRow } from './reconciliation';
 
 /** What a position and a position that needs attention both say of what is held, and where. */
 function presentHolding(i: PositionInstrument, accountName: string) {
@@ -73,6 +74,7 @@ export function presentPositions(result: PositionsResult): Omit<PositionsRespons
       closes: n.closes,
       spot: n.spot,
       quoteTime: n.quoteTime,
+      ...(n.reconciliation === undefined ? {} : { reconciliation: { importId: n.reconciliation.importId, ...presentReconciliationRow(n.reconciliation) } }),
     })),
     inferredExpirations: result.inferredExpirations.map((i) => ({
       accountId: i.transaction.accountId,

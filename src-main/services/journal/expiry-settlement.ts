@@ -10,6 +10,7 @@ import { parseOccSymbol, type Transaction } from '../../../src-shared/journal/mo
 import { nextTradingDay } from '../../../src-shared/trading-days';
 import { NEW_YORK, dateInZone, dayOfInstant, zonedTimeToMs } from '../../../src-shared/zone';
 import type { JournalMarks } from './marks';
+import type { ReconciliationRow } from '../../../src-shared/journal/reconciliation';
 import { ZERO_MINOR } from '../../../src-shared/money';
 
 /** The instrument of a position or an unmatched close. */
@@ -17,9 +18,9 @@ type Instrument = Pick<OpenPosition, 'accountId' | 'currency' | 'symbol' | 'unde
 
 /** What the book cannot decide alone (docs/journal.md §Positions, "Needs attention"). */
 export interface NeedsAttention extends Instrument {
-  kind: 'opened_before_history' | 'expiry_unknown' | 'in_the_money';
+  kind: 'opened_before_history' | 'expiry_unknown' | 'in_the_money' | 'reconciliation';
   /** The kind as before (older clients read it). */
-  reason: 'opened-before-history' | 'no-snapshot-after-expiry' | 'in-the-money';
+  reason: 'opened-before-history' | 'no-snapshot-after-expiry' | 'in-the-money' | 'differs-from-broker';
   /** Signed: the missing opening position (opened_before_history), else the open position. */
   quantity: number;
   sideKnown: boolean;
@@ -30,6 +31,8 @@ export interface NeedsAttention extends Instrument {
   /** in_the_money: the snapshot that shows it. */
   spot: number | null;
   quoteTime: string | null;
+  /** reconciliation: the figure of an import's file (or a balance assertion it broke) that the journal does not agree with. */
+  reconciliation?: ReconciliationRow & { importId: number };
 }
 
 /** An option closed as an EXPIRATION that no row records: a snapshot shortly after its expiry shows it out of the money. */

@@ -6,6 +6,7 @@ import type { Account, Transaction } from '../../../src-shared/journal/model';
 import type { ImporterId, ParseResult } from '../../importers/types';
 import type { InferredExpiration, NeedsAttention } from './expiry-settlement';
 import type { Minor, MinorFields } from '../../../src-shared/money';
+import type { ReconciliationRow } from '../../../src-shared/journal/reconciliation';
 
 /** The record of one import: what was read, stored, found twice, skipped, and worth knowing. */
 export interface ImportRecord {
@@ -29,6 +30,13 @@ export interface ImportRecord {
   /** Rows merged into one transaction (the first groups), and every row merged away. */
   merged: Array<{ lines: number[]; reason: string }>;
   mergedCount: number;
+  /** The file's own figures against the journal's (docs/journal.md §Reconciliation): differs when one does not agree. */
+  status?: 'ready' | 'differs' | 'acknowledged';
+  /** The first rows (those that differ first), at most MAX_RECONCILIATION_BYTES of JSON; the counts count all. */
+  reconciliation?: ReconciliationRow[];
+  reconciliationCount?: number;
+  reconciliationDiffers?: number;
+  acknowledgedAt?: string | null;
 }
 
 export interface ImportRequest {
