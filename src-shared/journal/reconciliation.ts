@@ -210,12 +210,16 @@ export interface CompareOptions {
 
 const keyOf = (p: Pick<Instrument, 'currency' | 'symbol'>) => `${p.currency}|${p.symbol}`;
 
-/** A clean corporate-action ratio (2, 3, 1/10, 3/2 ...): small numerator and denominator. */
+/**
+ * A ratio a corporate action gives (new shares per old): p/q in lowest terms with the smaller of p and q at most 4 and
+ * the larger at most 100 (2-for-1, 3-for-2, 1-for-10, 1-for-25), never 1. 10 more shares on 100 (11/10) is a trade.
+ */
 export function cleanRatio(ratio: number): boolean {
   if (!(ratio > 0) || Math.abs(ratio - 1) < 1e-9) return false;
-  for (let denominator = 1; denominator <= 20; denominator += 1) {
-    const numerator = ratio * denominator;
-    if (Math.abs(numerator - Math.round(numerator)) < 1e-6 && Math.round(numerator) <= 100) return true;
+  const [big, small] = ratio >= 1 ? [ratio, 1] : [1, ratio];
+  for (let q = 1; q <= 4; q += 1) {
+    const p = (big / small) * q;
+    if (Math.abs(p - Math.round(p)) < 1e-6 && Math.round(p) <= 100) return true;
   }
   return false;
 }

@@ -99,6 +99,8 @@ export function parsePositions(text: string): PositionsOutcome {
     const names = nameSet(record.cells);
     const reader = READERS.find((candidate) => candidate.detect(names, records.slice(0, index)));
     if (reader === undefined) continue;
+    // A transaction history has a symbol and a quantity too: it is no positions file.
+    if (reader === GENERIC && detectImporter(body) !== null) break;
     const out = new PositionsCollector();
     reader.read({ records, headerIndex: index, columns: new Columns(record.cells) }, out);
     return finish(out, reader.format, reader.label);

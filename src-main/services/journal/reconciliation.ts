@@ -30,7 +30,7 @@ import {
 } from '../../../src-shared/journal/reconciliation';
 import { STATEMENT_KINDS, STATEMENT_ROWS, type FileStatement } from '../../../src-shared/journal/statements';
 import { isoInstant } from '../../../src-shared/calendar';
-import { parseDateTimeInZone, zonedTimeToMs } from '../../../src-shared/zone';
+import { dateInZone, parseDateTimeInZone, zonedTimeToMs } from '../../../src-shared/zone';
 import { ReconciliationRepository, type BalanceAssertionRow } from '../../db/reconciliation';
 import type { WriteTx } from '../../db/writes';
 import { parsePositions, type PositionsFile } from '../../importers/positions/index';
@@ -246,7 +246,7 @@ export class JournalReconciliation {
   /** An assertion's rows for the import that broke it: each quantity that differs now (one agreeing row once it holds again). */
   private assertionRows(state: AssertionState | undefined, id: number): ReconciliationRow[] {
     if (state === undefined) return [];
-    const label = `Balance assertion #${id} of ${state.asOf.slice(0, 10)}`;
+    const label = `Balance assertion #${id} of ${dateInZone(Date.parse(state.asOf), this.timeZone())}`;
     const base = { what: 'position' as const, line: null, asOf: state.asOf, from: null, note: null, assertionId: id };
     const differences = state.differences.filter((d) => d.kind !== 'cost');
     if (differences.length === 0) return [{ ...base, label: `${label}: every position agrees`, currency: 'USD', accountName: null, accountId: state.accountId, symbol: null, broker: 0, journal: 0, difference: 0, ok: true }];
