@@ -70,6 +70,7 @@ const FixRowSchema = Type.Object(
     underlying: Type.Optional(Type.String()),
     quantity: Type.Optional(Type.Number()),
     price: Type.Optional(Type.Number({ description: 'Absent: the user gives it (needsPrice)' })),
+    amount: Type.Optional(Type.Number({ description: 'An opening at the broker’s cost: that cost as the cash (− paid for a long, + received for a short)' })),
     multiplier: Type.Optional(Type.Number()),
     currency: Type.Optional(Type.String()),
     previousSymbol: Type.Optional(Type.String()),

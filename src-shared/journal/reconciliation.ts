@@ -6,7 +6,7 @@
  */
 import type { TransactionType } from '../api/constants';
 import type { ManualTransactionT } from '../api/manual-schemas';
-import { FILLS } from './model';
+import { FILLS, parseOccSymbol } from './model';
 import type { FileStatement, StatementKind, StatementRows } from './statements';
 
 /** A money figure agrees within 0.01 of its currency (100 minor units); quantities are exact. */
@@ -225,6 +225,8 @@ export function cleanRatio(ratio: number): boolean {
 }
 
 const round4 = (value: number) => Math.round(value * 10_000) / 10_000;
+/** A quantity without the float residue of a subtraction (fractional shares keep their digits). */
+const units = (value: number) => Number(value.toFixed(9));
 
 function openingType(p: Instrument, long: boolean): TransactionType {
   if (p.isOption) return long ? 'BUY_TO_OPEN' : 'SELL_TO_OPEN';
@@ -236,9 +238,16 @@ function closingType(p: Instrument, long: boolean): TransactionType {
   return long ? 'SELL' : 'BUY_TO_COVER';
 }
 
-/** The instrument's fields of a manual row. */
-function instrumentFields(p: Instrument): Pick<FixRow, 'symbol' | 'underlying' | 'multiplier' | 'currency'> {
-  return { symbol: p.symbol, ...(p.underlying !== '' && p.underlying !== p.symbol ? { underlying: p.underlying } : {}), ...(p.isOption ? { multiplier: p.multiplier } : {}), currency: p.currency };
+/**
+ * The instrument's fields of a manual row: an OCC symbol says the contract itself; another option (a future's, an
+ * adjusted one) is given by its root (the symbol less its OCC tail) and its parts.
+ */
+function instrumentFields(p: Instrument): Pick<FixRow, 'symbol' | 'underlying' | 'multiplier' | 'currency' | 'expiration' | 'strike' | 'right'> {
+  const base = { ...(p.underlying !== '' && p.underlying !== p.symbol ? { underlying: p.underlying } : {}), ...(p.isOption || p.multiplier !== 1 ? { multiplier: p.multiplier } : {}), currency: p.currency };
+  if (!p.isOption || p.expiration === null || p.strike === null || p.right === null || parseOccSymbol(p.symbol) !== null) return { symbol: p.symbol, ...base };
+  const tail = `${p.expiration.slice(2, 4)}${p.expiration.slice(5, 7)}${p.expiration.slice(8, 10)}${p.right}${String(Math.round(p.strike * 1000)).padStart(8, '0')}`;
+  const root = p.symbol.endsWith(tail) ? p.symbol.slice(0, -tail.length) : p.symbol;
+  return { symbol: root, ...base, expiration: p.expiration, strike: p.strike, right: p.right };
 }
 
 /**
@@ -247,7 +256,13 @@ function instrumentFields(p: Instrument): Pick<FixRow, 'symbol' | 'underlying' |
  * option past its expiry), a corporate action (quantities in a clean ratio, or one ticker held by the journal and
  * another by the broker in such a ratio), or, for cost alone, what to check.
  */
-export function comparePositions(broker: readonly BrokerPosition[], book: readonly BookPosition[], options: CompareOptions): PositionsComparison {
+export function comparePositions(brokerFile: readonly BrokerPosition[], book: readonly BookPosition[], options: CompareOptions): PositionsComparison {
+  // A ticker the file spells in another case (aapl, 4GLDD) is the journal's (AAPL, 4GLDd).
+  const spelling = new Map(book.map((p) => [`${p.currency}|${p.symbol.toUpperCase()}`, p.symbol]));
+  const broker = brokerFile.map((p) => {
+    const symbol = spelling.get(`${p.currency}|${p.symbol.toUpperCase()}`);
+    return symbol === undefined || symbol === p.symbol ? p : { ...p, symbol, underlying: p.isOption ? p.underlying : symbol };
+  });
   const brokerBy = new Map<string, { position: BrokerPosition; quantity: number; costMinor: number | null; accounts: Set<string> }>();
   for (const p of broker) {
     const key = keyOf(p);
@@ -370,7 +385,7 @@ function quantityFix(p: Instrument, brokerQty: number, journalQty: number, broke
       label: `Enter a ${ratio > 1 ? 'split' : 'reverse split'} (${fmtRatio(ratio)})`,
       detail: `The broker holds ${fmtRatio(ratio)} times the journal's shares: a split the files do not record. It is dated ${asOfDate} here (the latest it can be): set the split's own date.`,
       accountId,
-      transactions: [{ ...account, ...instrumentFields(p), type: 'SPLIT', quantity: round4(change), date: asOf, description: `Split ${fmtRatio(ratio)} (reconciliation)` }],
+      transactions: [{ ...account, ...instrumentFields(p), type: 'SPLIT', quantity: units(change), date: asOf, description: `Split ${fmtRatio(ratio)} (reconciliation)` }],
       needsPrice: false,
       corporateAction: { type: 'split', symbol: p.symbol, newSymbol: null, ratio, date: asOfDate },
     };
@@ -389,9 +404,12 @@ function quantityFix(p: Instrument, brokerQty: number, journalQty: number, broke
   // More at the broker on the same side (or nothing in the journal): an opening the history lacks.
   if (brokerQty * journalQty >= 0 && Math.abs(brokerQty) > Math.abs(journalQty)) {
     const long = brokerQty > 0;
-    const quantity = round4(Math.abs(change));
-    // The broker's cost of the whole position, prorated to the units missing (its per-unit average).
-    const price = brokerCostMinor === null || brokerQty === 0 ? undefined : round4(Math.abs(brokerCostMinor) / 10_000 / Math.abs(brokerQty) / p.multiplier);
+    const quantity = units(Math.abs(change));
+    // The broker's cost of the whole position, prorated to the units missing: its per-unit average as the price, and
+    // the cost itself as the cash (the lot's cost is the row's cash, exact where a 4-decimal price is not).
+    const costMinor = brokerCostMinor === null || brokerQty === 0 ? null : Math.round((Math.abs(brokerCostMinor) * quantity) / Math.abs(brokerQty));
+    const price = costMinor === null ? undefined : round4(costMinor / 10_000 / quantity / p.multiplier);
+    const cash = costMinor === null ? {} : { amount: (long ? -costMinor : costMinor) / 10_000 };
     return {
       ...none,
       kind: 'add_opening',
@@ -400,7 +418,7 @@ function quantityFix(p: Instrument, brokerQty: number, journalQty: number, broke
         price === undefined
           ? 'The broker holds more than the journal: an opening before the imported history. Give the price it was opened at.'
           : `The broker holds more than the journal: an opening before the imported history, at the broker's average cost ${price}.`,
-      transactions: [{ ...account, ...instrumentFields(p), type: openingType(p, long), quantity, ...(price === undefined ? {} : { price }), date: openingAt, description: 'Opening position (reconciliation with the broker)' }],
+      transactions: [{ ...account, ...instrumentFields(p), type: openingType(p, long), quantity, ...(price === undefined ? {} : { price }), ...cash, date: openingAt, description: 'Opening position (reconciliation with the broker)' }],
       needsPrice: price === undefined,
     };
   }
@@ -412,7 +430,7 @@ function quantityFix(p: Instrument, brokerQty: number, journalQty: number, broke
       kind: 'add_closing',
       label: p.isOption ? 'Add the closing trade' : 'Add the sale',
       detail: 'The journal holds more than the broker: a close, sale or transfer the imported files do not have. Import the file that has it, or enter it with its price.',
-      transactions: [{ ...account, ...instrumentFields(p), type: closingType(p, long), quantity: round4(Math.abs(change)), date: asOf, description: 'Closed (reconciliation with the broker)' }],
+      transactions: [{ ...account, ...instrumentFields(p), type: closingType(p, long), quantity: units(Math.abs(change)), date: asOf, description: 'Closed (reconciliation with the broker)' }],
       needsPrice: true,
     };
   }
@@ -455,7 +473,7 @@ function pairRenames(differences: PositionDifference[], asOf: string): void {
     const newQty = renamed.broker?.quantity ?? 0;
     const rows: FixRow[] = [{ ...account, symbol: renamed.symbol, currency: renamed.currency, previousSymbol: old.symbol, type: 'SYMBOL_CHANGE', quantity: Math.abs(oldQty), date: asOf, description: `${old.symbol} became ${renamed.symbol} (reconciliation)` }];
     // The ledger moves the lots under the new name; a ratio other than 1 changes the shares a second later.
-    if (Math.abs(ratio - 1) > 1e-9) rows.push({ ...account, symbol: renamed.symbol, currency: renamed.currency, type: 'SPLIT', quantity: round4(newQty - oldQty), date: new Date(Date.parse(asOf) + 1000).toISOString(), description: `${fmtRatio(ratio)} in the exchange (reconciliation)` });
+    if (Math.abs(ratio - 1) > 1e-9) rows.push({ ...account, symbol: renamed.symbol, currency: renamed.currency, type: 'SPLIT', quantity: units(newQty - oldQty), date: new Date(Date.parse(asOf) + 1000).toISOString(), description: `${fmtRatio(ratio)} in the exchange (reconciliation)` });
     const fix: Fix = {
       kind: 'corporate_action',
       label: `Enter ${old.symbol} → ${renamed.symbol}`,

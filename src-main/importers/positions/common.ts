@@ -74,13 +74,14 @@ export class PositionsCollector {
 export function instrumentOf(text: string): { option: OptionFields | null; ticker: string } {
   const cell = text.trim();
   const option = occOption(cell) ?? (cell.startsWith('-') ? parseFidelityOption(cell) : null) ?? parseIbkrOptionSymbol(cell) ?? parseEtradeOption(cell) ?? optionFromText(cell);
-  return { option, ticker: cell.toUpperCase() };
+  return { option, ticker: cell };
 }
 
 /** A position from a symbol cell and its numbers (an option's multiplier 100 unless given). */
-export function positionOf(fields: { line: number | null; account: string | null; symbol: string; quantity: number; costMinor: number | null; currency?: string; multiplier?: number; option?: OptionFields | null }): BrokerPosition | null {
-  const { option, ticker } = fields.option === undefined ? instrumentOf(fields.symbol) : { option: fields.option, ticker: fields.symbol.trim().toUpperCase() };
-  if (option === null && !/^[A-Z0-9][A-Z0-9./^-]{0,31}$/.test(ticker)) return null;
+export function positionOf(fields: { line: number | null; account: string | null; symbol: string; quantity: number; costMinor: number | null; currency?: string; multiplier?: number | null; option?: OptionFields | null }): BrokerPosition | null {
+  const { option, ticker } = fields.option === undefined ? instrumentOf(fields.symbol) : { option: fields.option, ticker: fields.symbol.trim() };
+  // A ticker as the brokers write them (BRK.B, BF/B, ^VIX, FREd, /ESZ3, ./ESZ3 EW4X3 231127C4500 for a future's option).
+  if (option === null && !/^[A-Za-z0-9./^][A-Za-z0-9./^ :_-]{0,63}$/.test(ticker)) return null;
   return {
     line: fields.line,
     account: fields.account,
@@ -90,7 +91,7 @@ export function positionOf(fields: { line: number | null; account: string | null
     expiration: option?.expiration ?? null,
     strike: option?.strike ?? null,
     right: option?.right ?? null,
-    multiplier: option === null ? 1 : (fields.multiplier ?? 100),
+    multiplier: fields.multiplier ?? (option === null ? 1 : 100),
     currency: fields.currency ?? 'USD',
     quantity: fields.quantity,
     costMinor: fields.costMinor,

@@ -7,13 +7,15 @@
 import { Columns } from '../common/cells';
 import { isBlankRecord, parseCsv } from '../common/csv';
 import { nameSet } from '../common/table';
+import { isoToYmd } from '../common/dates';
+import { rightOf, type OptionFields } from '../common/options';
 import { detectImporter } from '../registry';
 import { BROKER_POSITION_READERS } from './brokers';
 import { MAX_POSITION_ROWS, moneyCell, numberCell, PositionsCollector, positionOf, type PositionsOutcome, type PositionsReader } from './common';
 
 export { MAX_POSITION_ROWS, type PositionsFile, type PositionsOutcome, type PositionsProblem } from './common';
 
-/** The generic CSV: a header with `symbol` and `quantity` (any case), optional `cost`, `account`, `currency`. */
+/** The generic CSV: a header with `symbol` and `quantity` (any case), optional `cost`, `account`, `currency`, `multiplier`. */
 const GENERIC: PositionsReader = {
   format: 'generic-csv',
   label: 'Generic positions CSV (symbol,quantity[,cost])',
@@ -26,12 +28,14 @@ const GENERIC: PositionsReader = {
       const quantity = numberCell(out, record.line, 'quantity', cell('quantity'));
       const costMinor = moneyCell(out, record.line, 'cost', cell('cost'));
       const currency = cell('currency').toUpperCase() || 'USD';
+      const multiplier = cell('multiplier') === '' ? null : numberCell(out, record.line, 'multiplier', cell('multiplier'));
+      if (multiplier !== null && !(multiplier > 0)) out.problem(record.line, 'multiplier', `must be above 0: "${cell('multiplier')}"`);
       if (!/^[A-Z]{3}$/.test(currency)) out.problem(record.line, 'currency', `not a currency: "${cell('currency')}"`);
       if (quantity === null) {
         if (cell('quantity') === '') out.problem(record.line, 'quantity', 'empty');
         continue;
       }
-      const position = positionOf({ line: record.line, account: cell('account') || null, symbol: cell('symbol'), quantity, costMinor, currency });
+      const position = positionOf({ line: record.line, account: cell('account') || null, symbol: cell('symbol'), quantity, costMinor, currency, multiplier });
       if (position === null) out.problem(record.line, 'symbol', `not a ticker or an option: "${cell('symbol')}"`);
       else out.add(position);
     }
@@ -61,15 +65,22 @@ function parseJsonPositions(text: string): PositionsOutcome {
       return;
     }
     const entry = item as Record<string, unknown>;
-    const known = new Set(['symbol', 'quantity', 'cost', 'currency', 'account']);
-    for (const key of Object.keys(entry)) if (!known.has(key)) out.problem(null, field(key), 'is not a field of a position (symbol, quantity, cost, currency, account)');
-    const { symbol, quantity, cost, currency = 'USD', account = null } = entry;
+    const known = new Set(['symbol', 'quantity', 'cost', 'currency', 'account', 'multiplier', 'underlying', 'expiration', 'strike', 'right']);
+    for (const key of Object.keys(entry)) if (!known.has(key)) out.problem(null, field(key), 'is not a field of a position (symbol, quantity, cost, currency, account, multiplier; an option not in OCC form: underlying, expiration, strike, right)');
+    const { symbol, quantity, cost, currency = 'USD', account = null, multiplier = null, underlying, expiration, strike, right } = entry;
     if (typeof symbol !== 'string' || symbol.trim() === '' || symbol.length > 64) return out.problem(null, field('symbol'), 'must be a ticker or an option symbol');
     if (typeof quantity !== 'number' || !Number.isFinite(quantity) || Math.abs(quantity) > 1e9) return out.problem(null, field('quantity'), 'must be a number (signed: − short)');
     if (cost !== undefined && cost !== null && (typeof cost !== 'number' || !Number.isFinite(cost) || Math.abs(cost) > 1e11)) return out.problem(null, field('cost'), 'must be a number (the position’s cost)');
     if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) return out.problem(null, field('currency'), 'must be 3 capital letters');
     if (account !== null && (typeof account !== 'string' || account.length > 64)) return out.problem(null, field('account'), 'must be a name of at most 64 characters');
-    const position = positionOf({ line: null, account, symbol, quantity, costMinor: typeof cost === 'number' ? Math.round(cost * 10_000) : null, currency });
+    if (multiplier !== null && (typeof multiplier !== 'number' || !(multiplier > 0) || multiplier > 1e6)) return out.problem(null, field('multiplier'), 'must be a number above 0 (shares per contract)');
+    let option: OptionFields | null | undefined;
+    if (expiration !== undefined || strike !== undefined || right !== undefined) {
+      const parts = typeof underlying === 'string' && typeof expiration === 'string' && isoToYmd(expiration) !== null && typeof strike === 'number' && strike > 0 && typeof right === 'string' ? rightOf(right) : null;
+      if (parts === null) return out.problem(null, field('expiration'), 'an option by its parts needs underlying, expiration (YYYY-MM-DD), strike (> 0) and right (C or P)');
+      option = { symbol: symbol.trim(), underlying: String(underlying), expiration: String(expiration), strike: Number(strike), right: parts };
+    }
+    const position = positionOf({ line: null, account, symbol, quantity, costMinor: typeof cost === 'number' ? Math.round(cost * 10_000) : null, currency, multiplier, ...(option === undefined ? {} : { option }) });
     if (position === null) out.problem(null, field('symbol'), `not a ticker or an option: "${symbol}"`);
     else out.add(position);
   });
