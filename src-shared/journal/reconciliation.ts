@@ -200,6 +200,8 @@ export interface PositionsComparison {
 export interface CompareOptions {
   /** The instant compared (ISO 8601 UTC): fixes are dated at it (or before the first unmatched close of their instrument). */
   asOf: string;
+  /** Its date in the journal's zone (default: its UTC date): an option expired by then, a corporate action's day. */
+  asOfDay?: string;
   /** The account reconciled (null: the whole journal). */
   accountId: string | null;
   /** The journal's accounts, to name the account of a fix. */
@@ -294,7 +296,7 @@ export function comparePositions(brokerFile: readonly BrokerPosition[], book: re
     if (id === null) return null;
     return { id, name: options.accounts.find((a) => a.id === id)?.name ?? id };
   };
-  const asOfDate = options.asOf.slice(0, 10);
+  const asOfDate = options.asOfDay ?? options.asOf.slice(0, 10);
   const openingDate = (key: string, accountId: string | null): string => {
     const first = accountId === null ? undefined : options.firstUnmatched?.get(`${accountId}|${key}`);
     if (first === undefined || Date.parse(first) > Date.parse(options.asOf)) return options.asOf;
@@ -345,7 +347,7 @@ export function comparePositions(brokerFile: readonly BrokerPosition[], book: re
     const kind: DifferenceKind = base.journal === null ? 'missing_in_journal' : base.broker === null ? 'missing_at_broker' : 'quantity';
     differences.push({ ...base, kind, fix: quantityFix(instrument, brokerQty, journalQty, b?.costMinor ?? null, base.accountId, openingDate(key, base.accountId), options.asOf, asOfDate) });
   }
-  pairRenames(differences, options.asOf);
+  pairRenames(differences, options.asOf, asOfDate);
   return { matched, differences };
 }
 
@@ -360,12 +362,21 @@ function only<T>(list: readonly T[]): T | null {
   return distinct.length === 1 ? (distinct[0] ?? null) : null;
 }
 
+const isDigit = (code: number) => code >= 48 && code <= 57;
+
 /** An account of the file and one of the journal are the same: the same name, or the same last digits of a masked number (`XXXX-1234`, `Individual ...234`). */
 export function sameAccount(journalName: string, fileName: string): boolean {
   const a = journalName.trim().toLowerCase();
   const b = fileName.trim().toLowerCase();
   if (a === b) return true;
-  const digits = (text: string) => /(\d{3,})\D*$/.exec(text)?.[1] ?? '';
+  const digits = (text: string) => {
+    // The last run of digits, scanned from the end (a pattern anchored at the end retries at every digit of a long run).
+    let end = text.length;
+    while (end > 0 && !isDigit(text.charCodeAt(end - 1))) end -= 1;
+    let start = end;
+    while (start > 0 && isDigit(text.charCodeAt(start - 1))) start -= 1;
+    return end - start >= 3 ? text.slice(start, end) : '';
+  };
   const da = digits(a);
   const db = digits(b);
   if (da === '' || db === '') return false;
@@ -383,7 +394,7 @@ function quantityFix(p: Instrument, brokerQty: number, journalQty: number, broke
     return {
       kind: 'corporate_action',
       label: `Enter a ${ratio > 1 ? 'split' : 'reverse split'} (${fmtRatio(ratio)})`,
-      detail: `The broker holds ${fmtRatio(ratio)} times the journal's shares: a split the files do not record. It is dated ${asOfDate} here (the latest it can be): set the split's own date.`,
+      detail: `The broker holds ${round4(ratio)} times the journal's shares: a ${fmtRatio(ratio)} split the files do not record. It is dated ${asOfDate} here (the latest it can be): set the split's own date.`,
       accountId,
       transactions: [{ ...account, ...instrumentFields(p), type: 'SPLIT', quantity: units(change), date: asOf, description: `Split ${fmtRatio(ratio)} (reconciliation)` }],
       needsPrice: false,
@@ -453,7 +464,7 @@ function fmtRatio(ratio: number): string {
  * A ticker only the journal holds and another only the broker holds, in the same currency and a clean ratio (or the
  * same number of shares), one such pair each: a symbol change or a merger. Both differences get the fix that renames.
  */
-function pairRenames(differences: PositionDifference[], asOf: string): void {
+function pairRenames(differences: PositionDifference[], asOf: string, asOfDate: string): void {
   const gone = differences.filter((d) => d.kind === 'missing_at_broker' && !d.isOption && d.journal !== null);
   const come = differences.filter((d) => d.kind === 'missing_in_journal' && !d.isOption && d.broker !== null);
   const sameScope = (a: PositionDifference, b: PositionDifference) => a.currency === b.currency && (a.accountId === b.accountId || a.accountId === null || b.accountId === null);
@@ -481,7 +492,7 @@ function pairRenames(differences: PositionDifference[], asOf: string): void {
       accountId,
       transactions: rows,
       needsPrice: false,
-      corporateAction: { type: 'symbol_change', symbol: old.symbol, newSymbol: renamed.symbol, ratio, date: asOf.slice(0, 10) },
+      corporateAction: { type: 'symbol_change', symbol: old.symbol, newSymbol: renamed.symbol, ratio, date: asOfDate },
     };
     old.fix = fix;
     renamed.fix = fix;

@@ -73,7 +73,7 @@ const SCHWAB: PositionsReader = {
       const symbol = cellOf(columns, record, 'Symbol');
       if (symbol === 'Symbol') continue;
       const type = cellOf(columns, record, 'Security Type');
-      if (symbol === '' || /^(cash|account total|positions total)/i.test(symbol) || /cash and money market/i.test(type)) {
+      if (symbol === '' || /^(?:cash|account total|positions total)/i.test(symbol) || /cash and money market/i.test(type)) {
         out.skipped += 1;
         continue;
       }
@@ -89,7 +89,7 @@ const SCHWAB: PositionsReader = {
 
 /** `Date downloaded Apr-02-2025 10:15 a.m ET` → the instant. */
 function fidelityAsOf(text: string): string | null {
-  const match = /date downloaded\s+([A-Za-z]{3}-\d{1,2}-\d{4})\s+(\d{1,2}):(\d{2})\s*([ap])\.?\s*m/i.exec(text);
+  const match = /date downloaded\s+([a-z]{3}-\d{1,2}-\d{4})\s+(\d{1,2}):(\d{2})\s*([ap])\.?\s*m/i.exec(text);
   if (match === null) return null;
   const day = DateTime.fromFormat(match[1] ?? '', 'MMM-d-yyyy', { locale: 'en-US' });
   if (!day.isValid) return null;
@@ -179,7 +179,7 @@ const TASTYTRADE: PositionsReader = {
 /** An IBKR category the journal keeps: options and shares. */
 function ibkrKind(category: string): 'option' | 'stock' | null {
   if (/option|^opt$/i.test(category)) return 'option';
-  if (/^(stocks?|etfs?|stk)$/i.test(category)) return 'stock';
+  if (/^(?:stocks?|etfs?|stk)$/i.test(category)) return 'stock';
   return null;
 }
 
@@ -280,7 +280,7 @@ const ETRADE: PositionsReader = {
     for (const record of records.slice(headerIndex + 1)) {
       if (isBlankRecord(record) || soleCell(record) !== null) continue;
       const symbol = cellOf(columns, record, 'Symbol');
-      if (symbol === '' || /^(cash|total)$/i.test(symbol)) {
+      if (symbol === '' || /^(?:cash|total)$/i.test(symbol)) {
         out.skipped += 1;
         continue;
       }

@@ -81,7 +81,7 @@ export function instrumentOf(text: string): { option: OptionFields | null; ticke
 export function positionOf(fields: { line: number | null; account: string | null; symbol: string; quantity: number; costMinor: number | null; currency?: string; multiplier?: number | null; option?: OptionFields | null }): BrokerPosition | null {
   const { option, ticker } = fields.option === undefined ? instrumentOf(fields.symbol) : { option: fields.option, ticker: fields.symbol.trim() };
   // A ticker as the brokers write them (BRK.B, BF/B, ^VIX, FREd, /ESZ3, ./ESZ3 EW4X3 231127C4500 for a future's option).
-  if (option === null && !/^[A-Za-z0-9./^][A-Za-z0-9./^ :_-]{0,63}$/.test(ticker)) return null;
+  if (option === null && !/^[\w./^][\w./^ :-]{0,63}$/.test(ticker)) return null;
   return {
     line: fields.line,
     account: fields.account,

@@ -386,7 +386,7 @@ export class JournalReconciliation {
       const known = firstUnmatched.get(key);
       if (known === undefined || Date.parse(u.firstTradeDate) < Date.parse(known)) firstUnmatched.set(key, u.firstTradeDate);
     }
-    return comparePositions(positions, book, { asOf, accountId, accounts, firstUnmatched });
+    return comparePositions(positions, book, { asOf, asOfDay: dateInZone(Date.parse(asOf), this.timeZone()), accountId, accounts, firstUnmatched });
   }
 
   /**

@@ -140,7 +140,7 @@ describe("each broker's own total line, agreeing and then one row altered", () =
   it.skipIf(!haveShared)("a real Schwab sample whose own Transactions Total is not the sum of its rows differs by exactly that (−26,582.91 stated, 400,074.19 in its rows); acknowledged, it leaves needsAttention", async () => {
     const text = shared('schwab_transactions_corpactions_ghostfolio.csv');
     const rows = columnSum(text, 'Amount', (r) => r.Date !== 'Transactions Total');
-    const stated = minorOf(/^Transactions Total(?:,)*,"?([^",]*(?:,\d{3})*\.\d\d)"?\s*$/m.exec(text)?.[1] ?? '');
+    const stated = minorOf(/^Transactions Total,+"?([^",]*(?:,\d{3})*\.\d\d)"?\s*$/m.exec(text)?.[1] ?? '');
     expect([rows, stated]).toEqual([4_000_741_900, -265_829_100]);
     const report = await importText(text, 'schwab-sample.csv');
     expect(report.status).toBe('differs');
