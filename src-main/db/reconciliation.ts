@@ -2,14 +2,14 @@ import type { Database, Statement } from 'better-sqlite3';
 import { Table } from './sql';
 import type { WriteTx } from './writes';
 
-/** A row of `import_statements` (migration 012): what an import's file states about itself, and its acknowledgement. */
+/** A row of `import_statements` (migration 013): what an import's file states about itself, and its acknowledgement. */
 export type ImportStatementsRow = {
   import_id: number;
   statements_json: string;
   acknowledged_at: string | null;
 };
 
-/** A row of `balance_assertions` (migration 012): a broker's positions at an instant, saved by the user. */
+/** A row of `balance_assertions` (migration 013): a broker's positions at an instant, saved by the user. */
 export type BalanceAssertionRow = {
   id: number;
   created_at: string;

@@ -6,7 +6,7 @@ import type { CampaignDetailResponseT, CampaignsResponseT, PositionJson, Positio
 import { adjustedBasis } from '../../../src-shared/journal/book';
 import { describeCollateral } from '../../../src-shared/journal/collateral';
 import type { PositionInstrument } from '../../../src-shared/journal/model';
-import { centsOrNull, MINOR_PER_UNIT, minorToCents } from '../../../src-shared/money';
+import { asMinor, centsOrNull, MINOR_PER_UNIT, minorToCents } from '../../../src-shared/money';
 import type { CampaignRow, CampaignDetail, CampaignsResult, PositionRow, PositionsResult, PositionTotals } from '../../services/journal/service';
 import { presentReconciliationRow } from './reconciliation';
 
@@ -74,6 +74,8 @@ export function presentPositions(result: PositionsResult): Omit<PositionsRespons
       closes: n.closes,
       spot: n.spot,
       quoteTime: n.quoteTime,
+      lastSnapshot: n.lastSnapshot,
+      ...(n.cashMinor === undefined ? {} : { cash: minorToCents(asMinor(n.cashMinor)) }),
       ...(n.reconciliation === undefined ? {} : { reconciliation: { importId: n.reconciliation.importId, ...presentReconciliationRow(n.reconciliation) } }),
     })),
     inferredExpirations: result.inferredExpirations.map((i) => ({

@@ -12,6 +12,7 @@ import { ok, type Result } from '../result';
 import { collectGarbage, COLLECT_AFTER_DECODE_BYTES } from '../worker-gc';
 import type { ManualAdded } from './manual-entries';
 import type { ReconcileAnswer, ReconcileRequest } from './reconciliation';
+import type { BookedExpiration, ExpirationItem } from './expirations';
 import type { AnnotationKind } from '../../db/annotations';
 import type { AnnotationInput, AnnotationResult, StatsRequest, TradesRequest } from './trades';
 import { importText, type BookRequest, type CampaignsRequest, type ImportRecord, type ImportRequest, type JournalService, type PerformanceRequest, type TransactionFilter } from './service';
@@ -106,7 +107,7 @@ export const journalWrites = {
   addTransactions: async (host: JournalHost, call: WriteCall, rows: ManualTransactionT[]): Promise<Result<ManualAdded>> => {
     const checked = host.journal.manual.check(rows, (index) => `transactions.${index}.`);
     if (!checked.ok) return checked;
-    return ok(await writeTransaction(host.db, (turn) => host.journal.manual.add(turn, checked.value), await host.turn(call)).finally(host.shrink));
+    return writeTransaction(host.db, (turn) => host.journal.manual.add(turn, checked.value), await host.turn(call)).finally(host.shrink);
   },
   replaceTransaction: async (host: JournalHost, call: WriteCall, id: string, row: ManualTransactionT): Promise<Result<{ id: string; importId: number }>> => {
     const known = host.journal.manual.lookup(id);
@@ -129,6 +130,13 @@ export const journalWrites = {
     const checked = host.journal.reconciliation.read(request);
     if (!checked.ok) return checked;
     return writeTransaction(host.db, (turn) => host.journal.reconcilePositions(request, turn), await host.turn(call));
+  },
+  /** "Expired worthless" (expirations.ts): manual EXPIRATION rows for options past expiry the book lists, one manual import. */
+  bookExpirations: async (host: JournalHost, call: WriteCall, items: ExpirationItem[]): Promise<Result<ManualAdded & { expired: BookedExpiration[] }>> => {
+    const checked = host.journal.expirationEntries(items);
+    if (!checked.ok) return checked;
+    const added = await writeTransaction(host.db, (turn) => host.journal.manual.add(turn, checked.value.entries), await host.turn(call)).finally(host.shrink);
+    return added.ok ? ok({ ...added.value, expired: checked.value.booked }) : added;
   },
   /** Notes and tags on a trade or a campaign the journal has now (404 otherwise), kept by its stable id (trades.ts). */
   annotate: async (host: JournalHost, call: WriteCall, kind: AnnotationKind, id: string, input: AnnotationInput): Promise<Result<AnnotationResult>> => {

@@ -5,6 +5,7 @@ import type { CampaignFigures, MarkedPosition } from '../../../src-shared/journa
 import type { Account, Transaction } from '../../../src-shared/journal/model';
 import type { ImporterId, ParseResult } from '../../importers/types';
 import type { InferredExpiration, NeedsAttention } from './expiry-settlement';
+import type { SupersededManual } from './manual-duplicates';
 import type { Minor, MinorFields } from '../../../src-shared/money';
 import type { ReconciliationRow } from '../../../src-shared/journal/reconciliation';
 
@@ -37,6 +38,9 @@ export interface ImportRecord {
   reconciliationCount?: number;
   reconciliationDiffers?: number;
   acknowledgedAt?: string | null;
+  /** Manual openings this import made duplicates, retired (undoing the import restores them): the first 100, and every one. */
+  supersededManual: SupersededManual[];
+  supersededManualCount: number;
 }
 
 export interface ImportRequest {

@@ -213,15 +213,46 @@ describe('migrations', () => {
     expect(() => insert.run('SPX', 'k3', 'above', 2, 'x'), 'near is 0 or 1').toThrow();
   });
 
-  it('012 reconciliation: adds import_statements (gone with its import) and balance_assertions beside the imports of v11', () => {
+  it('012 superseded manual rows: a table of retired rows with the import that superseded them, gone with their own import; a partial index of manual rows', () => {
     const path = join(tempDir(), 'a.db');
     const v11 = open(path, 11).db;
-    expect(tables(v11)).not.toContain('import_statements');
-    v11.prepare("INSERT INTO imports (broker, source, filename, created_at, rows, imported, duplicates, report_json) VALUES ('etrade', 'etrade-csv', 'a.csv', '2026-01-02T00:00:00.000Z', 1, 1, 0, '{}')").run();
+    v11.prepare("INSERT INTO imports (id, broker, source, filename, created_at, rows, imported, duplicates, report_json) VALUES (1, 'manual', 'manual', NULL, '2026-01-01', 1, 1, 0, '{}'), (2, 'generic', 'generic-csv', 'f.csv', '2026-01-02', 1, 1, 0, '{}')").run();
+    v11.prepare("INSERT INTO accounts (id, name, source) VALUES ('a1', 'Main', 'generic-csv')").run();
+    const row = (id: string, importId: number, source: string) =>
+      v11
+        .prepare(
+          `INSERT INTO transactions (id, import_id, account_id, broker_row_id, type, symbol, underlying, is_option, expiration, strike, right, quantity, price_minor, multiplier, amount_minor, commission_minor, fees_minor, currency, trade_date, trade_day, order_id, description, source, inferred, previous_symbol, sequence)
+           VALUES (?, ?, 'a1', ?, 'SELL_TO_OPEN', 'XYZ240419P00045000', 'XYZ', 1, '2024-04-19', 45, 'P', 1, 15000, 100, 1500000, 0, 0, 'USD', '2024-03-14T20:00:00.000Z', '2024-03-14', NULL, '', ?, 0, NULL, NULL)`,
+        )
+        .run(id, importId, id, source);
+    row('mtx_1', 1, 'manual');
+    row('tx_2', 2, 'generic-csv');
     v11.close();
     opened.pop();
     const { db } = open(path, 12);
     expect(userVersion(db)).toBe(12);
+    expect(tables(db)).toContain('superseded_transactions');
+    expect(db.prepare('SELECT COUNT(*) FROM transactions').pluck().get(), 'rows stored before stay where they were').toBe(2);
+    const plan = db.prepare("EXPLAIN QUERY PLAN SELECT id FROM transactions WHERE source = 'manual' AND type IN ('SELL_TO_OPEN')").all() as Array<{ detail: string }>;
+    expect(plan.map((p) => p.detail).join(' '), 'manual rows found without reading the imported ones').toContain('transactions_manual');
+    const columns = (db.prepare('PRAGMA table_info(transactions)').all() as Array<{ name: string }>).map((c) => c.name);
+    db.prepare(`INSERT INTO superseded_transactions (${columns.join(', ')}, superseded_by) SELECT ${columns.join(', ')}, 2 FROM transactions WHERE id = 'mtx_1'`).run();
+    db.prepare("DELETE FROM transactions WHERE id = 'mtx_1'").run();
+    expect(db.prepare('SELECT superseded_by FROM superseded_transactions').pluck().all()).toEqual([2]);
+    expect(() => db.prepare("UPDATE superseded_transactions SET account_id = 'nobody'").run(), 'its account must exist').toThrow();
+    db.prepare('DELETE FROM imports WHERE id = 1').run();
+    expect(db.prepare('SELECT COUNT(*) FROM superseded_transactions').pluck().get(), 'undoing its own manual import removes it too').toBe(0);
+  });
+
+  it('013 reconciliation: adds import_statements (gone with its import) and balance_assertions beside the imports of v12', () => {
+    const path = join(tempDir(), 'a.db');
+    const v12 = open(path, 12).db;
+    expect(tables(v12)).not.toContain('import_statements');
+    v12.prepare("INSERT INTO imports (broker, source, filename, created_at, rows, imported, duplicates, report_json) VALUES ('etrade', 'etrade-csv', 'a.csv', '2026-01-02T00:00:00.000Z', 1, 1, 0, '{}')").run();
+    v12.close();
+    opened.pop();
+    const { db } = open(path, 13);
+    expect(userVersion(db)).toBe(13);
     expect(tables(db)).toEqual(expect.arrayContaining(['import_statements', 'balance_assertions']));
     const importId = db.prepare('SELECT id FROM imports').pluck().get() as number;
     db.prepare('INSERT INTO import_statements (import_id, statements_json, acknowledged_at) VALUES (?, ?, NULL)').run(importId, '{"source":"etrade-csv","statements":[]}');

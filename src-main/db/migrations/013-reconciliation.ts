@@ -6,8 +6,8 @@ import type { Migration } from './index';
  * acknowledgement of its differences (gone with its import); and the balance assertions, a broker's positions at an
  * instant saved from POST /journal/reconcile?save=true.
  */
-export const m012Reconciliation: Migration = {
-  version: 12,
+export const m013Reconciliation: Migration = {
+  version: 13,
   name: 'reconciliation',
   up(db) {
     db.exec(`
