@@ -9,7 +9,8 @@
  */
 import type { Database } from 'better-sqlite3';
 import { costBasisMinor } from '../../../src-shared/journal/book';
-import type { OpenPosition } from '../../../src-shared/journal/index';
+import { buildLedger, type OpenPosition } from '../../../src-shared/journal/index';
+import { asMinor, ZERO_MINOR } from '../../../src-shared/money';
 import { parseOccSymbol, type Transaction } from '../../../src-shared/journal/model';
 import {
   cashTotalMinor,
@@ -114,6 +115,22 @@ interface Facts {
   rows: Map<string, Transaction[]>;
   realizedByTx: ReadonlyMap<string, number>;
   unmatchedByTx: ReadonlyMap<string, number>;
+  /** Per account, realized P&L before commissions and fees (built on first use: a statement `grossOfCosts`). */
+  grossRealized: Map<string, ReadonlyMap<string, number>>;
+}
+
+/**
+ * What each row of an account realized before commissions and fees: the ledger of its rows with their costs taken
+ * out of the cash (a buy's cash is −gross − costs, a sell's gross − costs: the cash plus the costs is the gross either
+ * way), so every lot's realized P&L is the gross of both legs.
+ */
+function grossRealizedByTx(rows: readonly Transaction[], reportingCurrency: string): ReadonlyMap<string, number> {
+  const gross = rows.map((tx) => {
+    const costs = Math.abs(tx.commissionMinor) + Math.abs(tx.feesMinor);
+    if (costs === 0 || !rowsOfKind(tx, 'trades')) return tx;
+    return { ...tx, amountMinor: asMinor(tx.amountMinor + costs), commissionMinor: ZERO_MINOR, feesMinor: ZERO_MINOR };
+  });
+  return buildLedger(gross, { reportingCurrency }).realizedByTx;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -152,6 +169,7 @@ function readKept(json: string): KeptStatements | null {
       quantity: num(s.quantity),
       costMinor: num(s.costMinor),
       ...(fileCashMinor === null ? {} : { fileCashMinor }),
+      ...(s.grossOfCosts === true ? { grossOfCosts: true } : {}),
     });
   }
   const accounts = Array.isArray(parsed.accounts) ? parsed.accounts.filter(isObject).map((a) => ({ id: text(a.id) ?? '', name: text(a.name) ?? '' })) : [];
@@ -196,9 +214,23 @@ export class JournalReconciliation {
     };
     for (const tx of this.index.readTransactions(() => true)) push(tx);
     for (const item of complete.inferred) push(item.transaction);
-    const facts = { rows, realizedByTx: complete.ledger.realizedByTx, unmatchedByTx: complete.ledger.unmatchedByTx };
+    const facts = { rows, realizedByTx: complete.ledger.realizedByTx, unmatchedByTx: complete.ledger.unmatchedByTx, grossRealized: new Map<string, ReadonlyMap<string, number>>() };
     this.factsCache = { ledger, facts };
     return facts;
+  }
+
+  /** Realized before costs of the rows of these accounts (each account's ledger built once per journal state). */
+  private grossRealized(facts: Facts, accountIds: ReadonlySet<string>): ReadonlyMap<string, number> {
+    const merged = new Map<string, number>();
+    for (const id of accountIds) {
+      let byTx = facts.grossRealized.get(id);
+      if (byTx === undefined) {
+        byTx = grossRealizedByTx(facts.rows.get(id) ?? [], this.index.ledger().reportingCurrency);
+        facts.grossRealized.set(id, byTx);
+      }
+      for (const [tx, value] of byTx) merged.set(tx, value);
+    }
+    return merged;
   }
 
   /** The book's positions at an instant (all accounts). */
@@ -221,11 +253,12 @@ export class JournalReconciliation {
       const rows = [...accountIds].flatMap((id) => facts.rows.get(id) ?? []);
       if (statement.what === 'commissions') return [reconciliationRow(statement, commissionsMinor(rows, statement))];
       const period = statementPeriodMs(statement);
+      const realizedOf = statement.grossOfCosts === true ? this.grossRealized(facts, accountIds) : facts.realizedByTx;
       let realized = 0;
       let unknown = 0;
       for (const tx of rows) {
         if (!inStatementScope(tx, statement, period)) continue;
-        realized += facts.realizedByTx.get(tx.id) ?? 0;
+        realized += realizedOf.get(tx.id) ?? 0;
         if (facts.unmatchedByTx.has(tx.id)) unknown += 1;
       }
       const note = unknown === 0 ? null : `${unknown} close${unknown === 1 ? '' : 's'} in scope found no opening in the journal: their P&L is unknown (enter the openings: Positions, Needs attention)`;

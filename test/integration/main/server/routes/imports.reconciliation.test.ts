@@ -158,6 +158,29 @@ describe("each broker's own total line, agreeing and then one row altered", () =
   });
 });
 
+describe("thinkorswim statements' own figures (emitted by the thinkorswim importer, checked here)", () => {
+  it('an older TD statement: OVERALL TOTALS 475.00 is realized P&L before commissions and fees, and the journal agrees, at the import and again from the kept statements', async () => {
+    const report = await importText(local('thinkorswim_statement_old_tda_options_selfwritten.csv'), 'tda.csv');
+    const realized = row(report, 'Profits and Losses OVERALL TOTALS: P/L YTD less P/L Open (before commissions and fees)');
+    expect(realized).toMatchObject({ broker: 475, journal: 475, ok: true });
+    expect(report.status).toBe('ready');
+    // Listed, it is checked again from what the import kept: still before commissions.
+    const again = await listed(report.id);
+    expect(row(again, realized.label)).toMatchObject({ broker: 475, journal: 475, ok: true });
+    expect(again.status).toBe('ready');
+    await undo(report.id);
+  });
+
+  it('the short sales written as SELL and the PFE wheel agree with every figure they state', async () => {
+    for (const name of ['thinkorswim_statement_short_sales_selfwritten.csv', 'thinkorswim_statement_pfe_wheel_selfwritten.csv']) {
+      const report = await importText(local(name), name);
+      expect(report.reconciliation.filter((r) => !r.ok), name).toEqual([]);
+      expect(report.reconciliationCount, name).toBeGreaterThan(0);
+      await undo(report.id);
+    }
+  });
+});
+
 describe('checked again whenever the journal changes', () => {
   it('a statement whose first purchase is missing: realized and the position differ until the opening is entered; the cash total keeps saying the row is missing', async () => {
     const text = local('ibkr_activity_statement_reconciled_selfwritten.csv');
