@@ -28,6 +28,7 @@ export class ReconciliationRepository {
   private readonly putStatement: Statement<[ImportStatementsRow]>;
   private readonly allStatementsStatement: Statement<[], ImportStatementsRow>;
   private readonly oneStatement: Statement<[number], ImportStatementsRow>;
+  private readonly countStatementsStatement: Statement<[], number>;
   private readonly acknowledgeStatement: Statement<[string, number]>;
   private readonly insertAssertionStatement: Statement<[Omit<BalanceAssertionRow, 'id'>]>;
   private readonly assertionsStatement: Statement<[], BalanceAssertionRow>;
@@ -38,6 +39,7 @@ export class ReconciliationRepository {
     this.putStatement = db.prepare<[ImportStatementsRow]>(`${IMPORT_STATEMENTS.insertRowSql()} ON CONFLICT (import_id) DO UPDATE SET statements_json = excluded.statements_json`);
     this.allStatementsStatement = db.prepare<[], ImportStatementsRow>(`SELECT ${IMPORT_STATEMENTS.columnList} FROM import_statements ORDER BY import_id`);
     this.oneStatement = db.prepare<[number], ImportStatementsRow>(`SELECT ${IMPORT_STATEMENTS.columnList} FROM import_statements WHERE import_id = ?`);
+    this.countStatementsStatement = db.prepare<[], number>('SELECT COUNT(*) FROM import_statements').pluck();
     this.acknowledgeStatement = db.prepare<[string, number]>('UPDATE import_statements SET acknowledged_at = ? WHERE import_id = ?');
     this.insertAssertionStatement = db.prepare<[Omit<BalanceAssertionRow, 'id'>]>(BALANCE_ASSERTIONS.insertRowSql({ columns: BALANCE_ASSERTIONS.columns.filter((column) => column !== 'id') }));
     this.assertionsStatement = db.prepare<[], BalanceAssertionRow>(`SELECT ${BALANCE_ASSERTIONS.columnList} FROM balance_assertions ORDER BY id`);
@@ -52,6 +54,11 @@ export class ReconciliationRepository {
 
   allStatements(): ImportStatementsRow[] {
     return this.allStatementsStatement.all();
+  }
+
+  /** Imports that keep statements (none: nothing to check, no ledger to build). */
+  statementsCount(): number {
+    return this.countStatementsStatement.get() ?? 0;
   }
 
   statementsOf(importId: number): ImportStatementsRow | null {

@@ -316,12 +316,15 @@ export class JournalReconciliation {
 
   /** An import's reconciliation now (null: its file stated nothing). */
   ofImport(importId: number): ImportReconciliation | null {
+    // An import whose file stated nothing needs no ledger (the import history is listed without building one).
+    if (this.repo.statementsOf(importId) === null) return null;
     return this.current().imports.get(importId) ?? null;
   }
 
   /** The differences of imports not acknowledged, for needsAttention. */
   attention(): ReconciliationItem[] {
     const items: ReconciliationItem[] = [];
+    if (this.repo.statementsCount() === 0) return items;
     for (const [importId, state] of this.current().imports) {
       if (state.status !== 'differs') continue;
       for (const row of state.rows) if (!row.ok) items.push({ importId, accountId: row.accountId ?? '', row });
