@@ -58,6 +58,9 @@ import type {
   StatsResponseT,
   AnnotationBodyT,
   AnnotationResponseT,
+  ReconcileQueryT,
+  ReconcileResponseT,
+  ReconciliationsResponseT,
 } from '../../src-shared/api/schemas';
 import type { ProblemFieldError } from '../../src-shared/api/errors';
 import type { LevelsScope } from '../../src-shared/api/constants';
@@ -290,6 +293,17 @@ export class ApiClient {
   }
   undoImport(id: number): Promise<ImportDeleteResponseT> {
     return this.request('DELETE', `/imports/${encodeURIComponent(String(id))}`);
+  }
+  /** An import's differences from its broker's figures, seen: no longer listed under needsAttention. */
+  acknowledgeImport(id: number): Promise<{ id: number; acknowledgedAt: string | null; status: ImportReport['status'] }> {
+    return this.request('POST', `/imports/${encodeURIComponent(String(id))}/acknowledge`);
+  }
+  /** A broker's positions file (raw: CSV or JSON) against the journal's book (POST /journal/reconcile). */
+  reconcile(body: Blob | string, query: ReconcileQueryT, contentType = 'text/csv'): Promise<ReconcileResponseT> {
+    return this.request('POST', '/journal/reconcile', { query: { ...query }, body, contentType });
+  }
+  reconciliations(signal?: AbortSignal): Promise<ReconciliationsResponseT> {
+    return this.get('/journal/reconciliations', undefined, signal);
   }
   /** The importers (the registry's brokers, then the saved formats) and the saved formats. */
   importFormats(signal?: AbortSignal): Promise<ImportFormatsResponseT> {

@@ -12,12 +12,14 @@ import { ImportOrDemo } from '../components/DemoButton';
 import { useRefreshNow } from '../components/RefreshNow';
 import { AsyncStatus, DemoBadge, EmptyState, Money, PageHead, Panel, Stat } from '../components/ui';
 import { fmtCount, fmtDateTime, fmtInt, fmtMoney } from '../format';
+import { NEW_YORK, todayIn } from '../../src-shared/zone';
 import { useApi, useAsync, useRoute } from '../hooks';
 import { LevelsScopeControl, readLevelsScope } from '../components/LevelsScope';
 import type { LevelsScope } from '../../src-shared/api/constants';
 import { groupAndSort, moveKey, type ExpectedMove, type Sort, type SortKey } from './positions/book';
 import { article, BookTable } from './positions/BookTable';
 import { NeedsAttention } from './positions/NeedsAttention';
+import { ReconcilePanel } from './positions/ReconcilePanel';
 
 type Totals = PositionsResponseT['totals'] & Partial<{ staleCount: number; unmarkedCount: number }>;
 
@@ -101,6 +103,7 @@ export function PositionsPage() {
   // Null until the user opens or closes one: then the default (all of a small book) no longer applies.
   const [openMaps, setOpenMaps] = useState<Set<string> | null>(null);
   const [message, setMessage] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
   const result = useAsync(
     (signal) =>
       api.positions({ ...(accountId === '' ? {} : { accountId }), ...(asOf === '' ? {} : { asOf: asOf.length === 16 ? `${asOf}:00` : asOf }), ...(levelsScope === 'own' ? {} : { levelsScope }) }, signal),
@@ -154,6 +157,9 @@ export function PositionsPage() {
               Options only
             </label>
             {data && <AccountSelect accounts={data.accounts} value={accountId} onChange={setAccountId} />}
+            <button type="button" className="btn btn-small" onClick={() => setChecking((c) => !c)} aria-expanded={checking} data-testid="check-broker">
+              Check against my broker
+            </button>
             {asOf === '' && refresh.button}
           </>
         }
@@ -172,6 +178,18 @@ export function PositionsPage() {
             <div className="alert alert-info" role="status" data-testid="positions-message">
               {message}
             </div>
+          )}
+          {checking && (
+            <ReconcilePanel
+              accountId={accountId}
+              accounts={data.accounts}
+              asOf={asOf === '' ? todayIn(NEW_YORK, Date.now()) : asOf}
+              onChanged={(text) => {
+                setMessage(text);
+                result.reload();
+              }}
+              onClose={() => setChecking(false)}
+            />
           )}
           {data.needsAttention.length > 0 && (
             <NeedsAttention

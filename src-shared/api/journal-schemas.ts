@@ -1,6 +1,7 @@
 /** The /v1 journal contract: performance, summary, transactions, positions and campaigns (docs/journal.md). */
 import { Type, type Static } from 'typebox';
 import { LEVELS_SCOPES, PAGE_LIMIT_CAP, PERFORMANCE_PERIODS, PAGE_LIMIT_DEFAULT, TRANSACTION_SORTS, TRANSACTION_TYPES } from './constants';
+import { ReconciliationRowSchema } from './reconciliation-schemas';
 import { Nullable, Params, OneOf, DATETIME_PATTERN, DATE_YEARS, SYMBOL_PATTERN, IsoDate, Money, AccountSchema, PaginationSchema } from './schema-kit';
 
 // ---------------------------------------------------------------- journal
@@ -323,11 +324,11 @@ const PositionTotalsFields = {
 /** docs/journal.md §Positions, "Needs attention". */
 const NeedsAttentionSchema = Type.Object(
   {
-    kind: Type.Union([Type.Literal('opened_before_history'), Type.Literal('expiry_unknown'), Type.Literal('in_the_money'), Type.Literal('other_rows')], {
+    kind: Type.Union([Type.Literal('opened_before_history'), Type.Literal('expiry_unknown'), Type.Literal('in_the_money'), Type.Literal('other_rows'), Type.Literal('reconciliation')], {
       description:
-        'opened_before_history: closes, sales or settlements removed more than was open (an opening position is missing: enter it as a manual opening dated at or before firstDate); expiry_unknown: an option past its expiration with no closing row and no snapshot of the underlying within one New York trading day of the expiry instant, before or after it (POST /journal/expirations books it expired); in_the_money: such a snapshot shows it in the money (assignment or exercise likely: import the broker\'s row); other_rows: rows kept as OTHER that move cash in the account and currency (quantity counts them, cash sums them, firstTradeDate is the first): their cash counts in no P&L figure',
+        'opened_before_history: closes, sales or settlements removed more than was open (an opening position is missing: enter it as a manual opening dated at or before firstDate); expiry_unknown: an option past its expiration with no closing row and no snapshot of the underlying within one New York trading day of the expiry instant, before or after it (POST /journal/expirations books it expired); in_the_money: such a snapshot shows it in the money (assignment or exercise likely: import the broker\'s row); other_rows: rows kept as OTHER that move cash in the account and currency (quantity counts them, cash sums them, firstTradeDate is the first): their cash counts in no P&L figure; reconciliation: a figure an imported file states about itself (or a balance assertion the import broke) that the journal does not agree with, until fixed, undone or acknowledged (POST /imports/{id}/acknowledge)',
     }),
-    reason: Type.Union([Type.Literal('opened-before-history'), Type.Literal('no-snapshot-after-expiry'), Type.Literal('in-the-money'), Type.Literal('other-rows')], { description: 'The kind as before 2026-11-26 (kept for older clients)' }),
+    reason: Type.Union([Type.Literal('opened-before-history'), Type.Literal('no-snapshot-after-expiry'), Type.Literal('in-the-money'), Type.Literal('other-rows'), Type.Literal('differs-from-broker')], { description: 'The kind as before 2026-11-26 (kept for older clients)' }),
     accountId: Type.String(),
     accountName: Type.String(),
     currency: Type.String(),
@@ -350,6 +351,7 @@ const NeedsAttentionSchema = Type.Object(
       ),
     ),
     cash: Type.Optional(Money('other_rows: the cash the rows carry (+ received)')),
+    reconciliation: Type.Optional(Type.Object({ importId: Type.Integer(), ...ReconciliationRowSchema.properties }, { description: 'reconciliation: the import and its figure' })),
   },
   { description: 'What the book cannot decide alone; listed here and nowhere else (no position row)' },
 );

@@ -73,6 +73,8 @@ export interface TableSpec {
   what: string;
   /** The header as the user would recognise it, for the "no header" message. */
   headerHint: string;
+  /** A totals row below the header (not data): the importers that state the file's totals read it (docs/importers.md §Reconciliation). */
+  onTotals?(record: CsvRecord, columns: Columns): void;
 }
 
 export interface Table {
@@ -144,7 +146,11 @@ export function readTable(out: ResultCollector, text: string, spec: TableSpec): 
         return;
       }
       const record = step.value;
-      if (isProse(record) || isTotalsRow(record)) continue;
+      if (isProse(record)) continue;
+      if (isTotalsRow(record)) {
+        spec.onTotals?.(record, columns);
+        continue;
+      }
       out.rows += 1;
       let extra = 0;
       for (let i = width; i < record.cells.length; i += 1) if ((record.cells[i] ?? '').trim() !== '') extra += 1;

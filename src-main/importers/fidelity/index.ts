@@ -12,7 +12,8 @@
  */
 import { DateTime } from 'luxon';
 import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
-import type { RowReader } from '../common/cells';
+import { parseMoney, type RowReader } from '../common/cells';
+import { dayEndIso, moneyStatement } from '../common/statements';
 import { dayToUtc, mdyToYmd } from '../common/dates';
 import { optionFields, withOption, type OptionFields } from '../common/options';
 import { ResultCollector, RowIdentity, accountFor, transaction } from '../common/result';
@@ -31,6 +32,7 @@ const ALIASES = {
   fees: ['Fees ($)', 'Fees'],
   amount: ['Amount ($)', 'Amount'],
   accountName: ['Account', 'Account Name'],
+  cashBalance: ['Cash Balance ($)', 'Cash Balance'],
 } as const;
 const REQUIRED = ['Run Date', 'Action', 'Symbol', 'Quantity', 'price', 'amount'];
 
@@ -115,11 +117,53 @@ export function parseFidelity(text: string, options: ParseOptions): ParseResult 
     what: 'a Fidelity accounts history',
     headerHint: '"Run Date,Action,Symbol,...,Amount ($)" or "Run Date,Account,Account Number,Action,..."',
   });
-  for (const reader of readers) mapRow(out, reader, options, ids);
+  const balances = new Map<string, CashBalances>();
+  for (const reader of readers) {
+    const tx = mapRow(out, reader, options, ids);
+    if (tx !== null && reader.has('cashBalance')) noteBalance(balances, reader, tx);
+  }
+  stateBalances(out, balances);
   return out.result();
 }
 
-function mapRow(out: ResultCollector, reader: RowReader, options: ParseOptions, ids: RowIdentity): void {
+/** An account's `Cash Balance ($)` column: the balance after its newest row and after its oldest (the file lists newest first). */
+interface CashBalances {
+  newest: { line: number; day: string; balanceMinor: number };
+  oldest: { balanceMinor: number; amountMinor: number };
+  currency: string;
+  /** A balance that is no amount ("Processing": not settled yet) or a second currency: nothing is stated. */
+  usable: boolean;
+}
+
+function noteBalance(balances: Map<string, CashBalances>, reader: RowReader, tx: ImportedTransaction): void {
+  const cell = reader.text('cashBalance');
+  const balance = parseMoney(cell);
+  const usable = balance.ok && balance.value !== null;
+  const balanceMinor = usable ? (balance.value ?? 0) : 0;
+  const known = balances.get(tx.accountName);
+  if (known === undefined) {
+    balances.set(tx.accountName, { newest: { line: reader.line, day: reader.date('Run Date', mdyToYmd) ?? '', balanceMinor }, oldest: { balanceMinor, amountMinor: tx.amountMinor }, currency: tx.currency, usable });
+    return;
+  }
+  known.oldest = { balanceMinor, amountMinor: tx.amountMinor };
+  if (!usable || tx.currency !== known.currency) known.usable = false;
+}
+
+/**
+ * Per account, the cash its rows moved as its `Cash Balance ($)` column says: the balance after the newest row less the
+ * balance before the oldest (docs/importers.md §Reconciliation). Not stated for an account whose column says
+ * "Processing" anywhere (an unsettled row has no balance yet) or mixes currencies.
+ */
+function stateBalances(out: ResultCollector, balances: ReadonlyMap<string, CashBalances>): void {
+  for (const [accountName, account] of balances) {
+    const asOf = dayEndIso(account.newest.day);
+    if (!account.usable || asOf === null) continue;
+    const valueMinor = account.newest.balanceMinor - (account.oldest.balanceMinor - account.oldest.amountMinor);
+    out.state(moneyStatement({ what: 'cash_total', label: 'Cash Balance ($): the newest row’s balance less the balance before the oldest', line: account.newest.line, asOf, currency: account.currency, accountName, valueMinor }));
+  }
+}
+
+function mapRow(out: ResultCollector, reader: RowReader, options: ParseOptions, ids: RowIdentity): ImportedTransaction | null {
   const runDate = reader.date('Run Date', mdyToYmd);
   const action = reader.text('Action');
   const rawSymbol = reader.text('Symbol');
@@ -131,7 +175,7 @@ function mapRow(out: ResultCollector, reader: RowReader, options: ParseOptions, 
   const option = rawSymbol.startsWith('-') ? parseFidelityOption(rawSymbol) : null;
   if (rawSymbol.startsWith('-') && !option) reader.fail('Symbol', `not a Fidelity option symbol: "${rawSymbol}"`);
   const tradeDate = dayToUtc(asOfDate(action) ?? runDate ?? '');
-  if (!reader.ok || runDate === null || tradeDate === null) return;
+  if (!reader.ok || runDate === null || tradeDate === null) return null;
 
   const mapped = actionType(action, option !== null);
   let type: TransactionType;
@@ -172,6 +216,7 @@ function mapRow(out: ResultCollector, reader: RowReader, options: ParseOptions, 
   if (option) tx = withOption(tx, option);
   else tx.multiplier = bondMultiplier(tx);
   out.add(reader.line, tx);
+  return tx;
 }
 
 export const fidelityImporter: BrokerImporter = {

@@ -18,6 +18,7 @@ import { ResultCollector, RowIdentity, accountFor, transaction } from '../common
 import type { FileHead } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { parseIbkrOptionSymbol, symbolFromCashDescription } from './symbols';
+import { stateIbkrFigures } from './statements';
 import { BROKER_LABELS } from '../../../src-shared/api/constants';
 import { ZERO_MINOR, absMinor, negMinor, addMinor, maxMinor } from '../../../src-shared/money';
 
@@ -149,6 +150,7 @@ export function parseIbkrActivity(text: string, options: ParseOptions): ParseRes
   if (uncodedOptionTrades > 0) {
     out.warn(null, `${uncodedOptionTrades} option trade(s) carry no O/C code; opening or closing was inferred from the running position in this file`);
   }
+  if (!isHistory) stateIbkrFigures(out, records, { accountName, baseCurrency });
   return out.result();
 }
 

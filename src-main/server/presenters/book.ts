@@ -9,6 +9,7 @@ import { describeCollateral } from '../../../src-shared/journal/collateral';
 import type { PositionInstrument } from '../../../src-shared/journal/model';
 import { asMinor, centsOrNull, MINOR_PER_UNIT, minorToCents } from '../../../src-shared/money';
 import type { CampaignRow, CampaignDetail, CampaignsResult, PositionRow, PositionsResult, PositionTotals } from '../../services/journal/service';
+import { presentReconciliationRow } from './reconciliation';
 
 /** What a position and a position that needs attention both say of what is held, and where. */
 function presentHolding(i: PositionInstrument, accountName: string) {
@@ -80,6 +81,7 @@ export function presentPositions(result: PositionsResult): Omit<PositionsRespons
       quoteTime: n.quoteTime,
       lastSnapshot: n.lastSnapshot,
       ...(n.cashMinor === undefined ? {} : { cash: minorToCents(asMinor(n.cashMinor)) }),
+      ...(n.reconciliation === undefined ? {} : { reconciliation: { importId: n.reconciliation.importId, ...presentReconciliationRow(n.reconciliation) } }),
     })),
     inferredExpirations: result.inferredExpirations.map((i) => ({
       accountId: i.transaction.accountId,

@@ -1,4 +1,4 @@
-import { ImportDeleteResponse, ImportIdParams, ImportQuery, ImportReportSchema, ImportsQuery, ImportsResponse } from '../../../src-shared/api/schemas';
+import { AcknowledgeResponse, ImportDeleteResponse, ImportIdParams, ImportQuery, ImportReportSchema, ImportsQuery, ImportsResponse, NoQuery } from '../../../src-shared/api/schemas';
 import type { IncomingMessage } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errorCodes, type FastifyRequest } from 'fastify';
@@ -111,6 +111,19 @@ export function registerImportRoutes(v1: V1, ctx: AppContext): void {
       const { imports, pagination } = await ctx.journal.listImports(request.query);
       return { imports: imports.map(presentImport), pagination };
     },
+  );
+  v1.post(
+    '/imports/:id/acknowledge',
+    {
+      schema: {
+        summary: "Acknowledge an import's differences from its broker's figures: its status says acknowledged, needsAttention stops listing them",
+        tags: ['imports'],
+        params: ImportIdParams,
+        querystring: NoQuery,
+        response: { 200: AcknowledgeResponse, ...problemResponses },
+      },
+    },
+    async (request) => unwrap(await ctx.journal.acknowledgeImport(request.params.id)),
   );
   v1.delete(
     '/imports/:id',

@@ -11,6 +11,7 @@ import { parseOccSymbol, type Transaction } from '../../../src-shared/journal/mo
 import { nextTradingDay, previousTradingDay } from '../../../src-shared/trading-days';
 import { NEW_YORK, dateInZone, dayOfInstant, zonedTimeToMs } from '../../../src-shared/zone';
 import type { JournalMarks } from './marks';
+import type { ReconciliationRow } from '../../../src-shared/journal/reconciliation';
 import { ZERO_MINOR } from '../../../src-shared/money';
 
 /** The instrument of a position or an unmatched close. */
@@ -18,9 +19,9 @@ type Instrument = Pick<OpenPosition, 'accountId' | 'currency' | 'symbol' | 'unde
 
 /** What the book cannot decide alone (docs/journal.md §Positions, "Needs attention"). */
 export interface NeedsAttention extends Instrument {
-  kind: 'opened_before_history' | 'expiry_unknown' | 'in_the_money' | 'other_rows';
+  kind: 'opened_before_history' | 'expiry_unknown' | 'in_the_money' | 'other_rows' | 'reconciliation';
   /** The kind as before (older clients read it). */
-  reason: 'opened-before-history' | 'no-snapshot-after-expiry' | 'in-the-money' | 'other-rows';
+  reason: 'opened-before-history' | 'no-snapshot-after-expiry' | 'in-the-money' | 'other-rows' | 'differs-from-broker';
   /** Signed: the missing opening position (opened_before_history), else the open position. */
   quantity: number;
   sideKnown: boolean;
@@ -39,6 +40,8 @@ export interface NeedsAttention extends Instrument {
   lastSnapshot: { spot: number; quoteTime: string; outOfTheMoney: boolean } | null;
   /** other_rows: the cash the rows carry, in minor units (`quantity` counts the rows). */
   cashMinor?: number;
+  /** reconciliation: the figure of an import's file (or a balance assertion it broke) that the journal does not agree with. */
+  reconciliation?: ReconciliationRow & { importId: number };
 }
 
 /** Rows kept as OTHER that move cash in one account and currency, as the positions list them (docs/journal.md). */

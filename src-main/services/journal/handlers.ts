@@ -11,6 +11,7 @@ import { writeTransaction, type AfterTurn } from '../../db/writes';
 import { ok, type Result } from '../result';
 import { collectGarbage, COLLECT_AFTER_DECODE_BYTES } from '../worker-gc';
 import type { ManualAdded } from './manual-entries';
+import type { ReconcileAnswer, ReconcileRequest } from './reconciliation';
 import type { BookedExpiration, ExpirationItem } from './expirations';
 import type { AnnotationKind } from '../../db/annotations';
 import type { AnnotationInput, AnnotationResult, StatsRequest, TradesRequest } from './trades';
@@ -54,6 +55,8 @@ export const journalReads = {
   annotation: ({ journal }: JournalHost, kind: AnnotationKind, id: string) => journal.trades.annotationFor(kind, id),
   /** The Import page's mapping step (parsed in the worker: a preview can be half a megabyte of text). */
   previewFormat: ({ journal }: JournalHost, request: Parameters<JournalService['previewFormat']>[0]) => journal.previewFormat(request),
+  /** The balance assertions saved from POST /journal/reconcile?save=true, with whether each holds now (reconciliation.ts). */
+  reconciliations: ({ journal }: JournalHost) => journal.reconciliation.assertions(),
   /** Builds the worker's index and ledger now, so that the first journal read is fast. */
   warm: ({ journal }: JournalHost): void => {
     journal.warm();
@@ -117,6 +120,18 @@ export const journalWrites = {
     return writeTransaction(host.db, (turn) => host.journal.manual.replace(turn, id, entry), await host.turn(call));
   },
   deleteTransaction: async (host: JournalHost, call: WriteCall, id: string) => writeTransaction(host.db, (turn) => host.journal.manual.remove(turn, id), await host.turn(call)),
+  /** An import's differences from its broker's figures, seen (POST /imports/{id}/acknowledge). */
+  acknowledgeImport: async (host: JournalHost, call: WriteCall, importId: number) => writeTransaction(host.db, (turn) => host.journal.acknowledgeImport(turn, importId), await host.turn(call)),
+  /**
+   * A broker's positions file against the book (POST /journal/reconcile): read and compared outside any turn; with
+   * save, compared again and stored as a balance assertion in a turn of its own.
+   */
+  reconcile: async (host: JournalHost, call: WriteCall, request: ReconcileRequest): Promise<Result<ReconcileAnswer>> => {
+    if (request.save !== true) return host.journal.reconcilePositions(request, null);
+    const checked = host.journal.reconciliation.read(request);
+    if (!checked.ok) return checked;
+    return writeTransaction(host.db, (turn) => host.journal.reconcilePositions(request, turn), await host.turn(call));
+  },
   /** "Expired worthless" (expirations.ts): manual EXPIRATION rows for options past expiry the book lists, one manual import. */
   bookExpirations: async (host: JournalHost, call: WriteCall, items: ExpirationItem[]): Promise<Result<ManualAdded & { expired: BookedExpiration[] }>> => {
     const checked = host.journal.expirationEntries(items);

@@ -7,6 +7,7 @@ import type { ImporterId, ParseResult } from '../../importers/types';
 import type { InferredExpiration, NeedsAttention } from './expiry-settlement';
 import type { SupersededManual } from './manual-duplicates';
 import type { Minor, MinorFields } from '../../../src-shared/money';
+import type { ReconciliationRow } from '../../../src-shared/journal/reconciliation';
 
 /** The record of one import: what was read, stored, found twice, skipped, and worth knowing. */
 export interface ImportRecord {
@@ -30,6 +31,13 @@ export interface ImportRecord {
   /** Rows merged into one transaction (the first groups), and every row merged away. */
   merged: Array<{ lines: number[]; reason: string }>;
   mergedCount: number;
+  /** The file's own figures against the journal's (docs/journal.md §Reconciliation): differs when one does not agree. */
+  status?: 'ready' | 'differs' | 'acknowledged';
+  /** The first rows (those that differ first), at most MAX_RECONCILIATION_BYTES of JSON; the counts count all. */
+  reconciliation?: ReconciliationRow[];
+  reconciliationCount?: number;
+  reconciliationDiffers?: number;
+  acknowledgedAt?: string | null;
   /** Manual openings this import made duplicates, retired (undoing the import restores them): the first 100, and every one. */
   supersededManual: SupersededManual[];
   supersededManualCount: number;

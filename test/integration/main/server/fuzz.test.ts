@@ -106,6 +106,10 @@ const PATHS = [
   '/v1/imports/1',
   '/v1/imports/abc',
   '/v1/imports/99999999999999999999',
+  '/v1/imports/1/acknowledge',
+  '/v1/imports/abc/acknowledge',
+  '/v1/journal/reconcile',
+  '/v1/journal/reconciliations',
   '/v1/import-formats',
   '/v1/import-formats/preview',
   '/v1/import-formats/abc123',
@@ -185,6 +189,8 @@ const BODIES = [
   '{"from":"9999-12-31","to":"0001-01-01"}',
   '{"from":"1900-01-01T00:00:00+14:00"}',
   '{"transactions":[{"account":"A","type":"BUY","symbol":"X","quantity":1000000000,"price":1000000000,"date":"2200-12-31T23:00:00-14:00"}]}',
+  '{"positions":[{"symbol":"AAPL","quantity":1e400,"cost":"x"},{"symbol":"__proto__","quantity":1}]}',
+  'symbol,quantity,cost\nAAPL,1,$$\n-AAPL240119P180,-1,\n',
 ];
 
 /** The UI folder of the app under test, with symbolic links that lead out of it (none may be served). */
@@ -403,5 +409,37 @@ describe('hostile values of the settings, export and manual bodies (issue 29, fi
     expect(failures, failures.join('\n')).toEqual([]);
     expect((await w.get<Record<string, unknown>>('/v1/settings')).body, 'no setting changed').toEqual(before);
     expect(w.ctx.db.prepare<[], number>('SELECT COUNT(*) FROM transactions').pluck().get(), 'no row stored').toBe(0);
+  });
+});
+
+describe('hostile bodies on POST /journal/reconcile (docs/journal.md §Reconciliation)', () => {
+  const w = useTestApp();
+
+  it('huge, deeply nested, prototype keys, wrong types, too many positions: 413 or a 422 problem, never a 5xx; nothing saved', async () => {
+    const depth = 200_000;
+    const many = (n: number) => JSON.stringify({ positions: new Array(n).fill({ symbol: 'KO', quantity: 1 }) });
+    const bodies: Array<{ label: string; body: string; type: string; want: number }> = [
+      { label: 'huge (6 MB)', body: `symbol,quantity\n${'AAPL,1\n'.repeat(900_000)}`, type: 'text/csv', want: 413 },
+      { label: 'deeply nested arrays', body: `{"positions":${'['.repeat(depth)}${']'.repeat(depth)}}`, type: 'application/json', want: 422 },
+      { label: 'deeply nested objects', body: `{"positions":[${'{"a":'.repeat(depth / 2)}1${'}'.repeat(depth / 2)}]}`, type: 'application/json', want: 422 },
+      { label: 'not JSON', body: '{"positions":[', type: 'application/json', want: 422 },
+      { label: 'prototype keys', body: '{"positions":[{"__proto__":{"polluted":true},"symbol":"KO","quantity":1}]}', type: 'application/json', want: 422 },
+      { label: 'numbers as text', body: '{"positions":[{"symbol":"KO","quantity":"1"}]}', type: 'application/json', want: 422 },
+      { label: 'a number', body: '42', type: 'application/json', want: 422 },
+      { label: '20,001 positions (JSON)', body: many(20_001), type: 'application/json', want: 422 },
+      { label: '20,001 positions (CSV)', body: `symbol,quantity\n${'KO,1\n'.repeat(20_001)}`, type: 'text/csv', want: 422 },
+      { label: 'binary', body: '\u0000\u0001\u0002PK', type: 'application/octet-stream', want: 422 },
+      { label: '20,000 positions', body: many(20_000), type: 'application/json', want: 200 },
+    ];
+    const failures: string[] = [];
+    for (const { label, body, type, want } of bodies) {
+      const response = await w.app.inject({ method: 'POST', url: '/v1/journal/reconcile?save=true', headers: { host: HOST, authorization: `Bearer ${w.key}`, 'content-type': type }, payload: body });
+      if (response.statusCode !== want) failures.push(`${label}: ${response.statusCode} (expected ${want}) ${response.body.slice(0, 200)}`);
+      if (response.statusCode >= 400 && !String(response.headers['content-type']).startsWith('application/problem+json')) failures.push(`${label}: not a problem body`);
+    }
+    expect(failures, failures.join('\n')).toEqual([]);
+    expect(Object.prototype).not.toHaveProperty('polluted');
+    const saved = await w.app.inject({ method: 'GET', url: '/v1/journal/reconciliations', headers: { host: HOST, authorization: `Bearer ${w.key}` } });
+    expect(saved.json<{ reconciliations: unknown[] }>().reconciliations, 'only the good file was saved').toHaveLength(1);
   });
 });

@@ -41,6 +41,8 @@ const BASE: Record<string, { query?: Record<string, string>; path?: Record<strin
   'POST /v1/journal/expirations': { body: '{"items":[{"accountId":"acc_nope","symbol":"XYZ240621P00045000"}]}', type: 'application/json' },
   'GET /v1/imports': {},
   'DELETE /v1/imports/{id}': { path: { id: '987654' } },
+  'POST /v1/imports/{id}/acknowledge': { path: { id: '987654' } },
+  'POST /v1/journal/reconcile': { body: 'symbol,quantity\nAAPL,1\n', type: 'text/csv' },
   'GET /v1/gex': { query: { symbol: 'RTA' } },
   'GET /v1/vanna': { query: { symbol: 'RTA' } },
   'GET /v1/expirations': { query: { symbol: 'RTA' } },

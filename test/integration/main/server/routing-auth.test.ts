@@ -101,6 +101,10 @@ const REQUESTS: Record<string, { path: string; query?: string; body?: string; ty
   'POST /v1/imports': { path: '/v1/imports', query: 'broker=nope', body: 'a,b\n1,2\n', type: 'text/csv' },
   'GET /v1/imports': { path: '/v1/imports' },
   'DELETE /v1/imports/{id}': { path: '/v1/imports/987654' },
+  'POST /v1/imports/{id}/acknowledge': { path: '/v1/imports/987654/acknowledge' },
+  // A positions file compared, not saved (nothing written).
+  'POST /v1/journal/reconcile': { path: '/v1/journal/reconcile', query: 'asOf=2099-01-01', body: 'symbol,quantity\nAAPL,1\n', type: 'text/csv' },
+  'GET /v1/journal/reconciliations': { path: '/v1/journal/reconciliations' },
   'GET /v1/import-formats': { path: '/v1/import-formats' },
   'POST /v1/import-formats': { path: '/v1/import-formats', body: '{}', type: 'application/json' },
   'PUT /v1/import-formats/{id}': { path: '/v1/import-formats/abc123', body: '{"name":"x"}', type: 'application/json' },

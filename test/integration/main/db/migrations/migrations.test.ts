@@ -296,6 +296,26 @@ describe('migrations', () => {
     expect(db.prepare('SELECT id, underlying FROM superseded_transactions').all()).toEqual([{ id: 't1', underlying: 'SPX' }]);
   });
 
+  it('014 reconciliation: adds import_statements (gone with its import) and balance_assertions beside the imports of v13', () => {
+    const path = join(tempDir(), 'a.db');
+    const v13 = open(path, 13).db;
+    expect(tables(v13)).not.toContain('import_statements');
+    v13.prepare("INSERT INTO imports (broker, source, filename, created_at, rows, imported, duplicates, report_json) VALUES ('etrade', 'etrade-csv', 'a.csv', '2026-01-02T00:00:00.000Z', 1, 1, 0, '{}')").run();
+    v13.close();
+    opened.pop();
+    const { db } = open(path, 14);
+    expect(userVersion(db)).toBe(14);
+    expect(tables(db)).toEqual(expect.arrayContaining(['import_statements', 'balance_assertions']));
+    const importId = db.prepare('SELECT id FROM imports').pluck().get() as number;
+    db.prepare('INSERT INTO import_statements (import_id, statements_json, acknowledged_at) VALUES (?, ?, NULL)').run(importId, '{"source":"etrade-csv","statements":[]}');
+    expect(() => db.prepare('INSERT INTO import_statements (import_id, statements_json) VALUES (?, ?)').run(importId, '{}'), 'one row per import').toThrow();
+    expect(() => db.prepare('INSERT INTO import_statements (import_id, statements_json) VALUES (?, ?)').run(999, '{}'), 'of an import that exists').toThrow();
+    db.prepare('DELETE FROM imports WHERE id = ?').run(importId);
+    expect(db.prepare('SELECT COUNT(*) FROM import_statements').pluck().get(), 'undone with its import').toBe(0);
+    const insert = db.prepare("INSERT INTO balance_assertions (created_at, as_of, account_id, format, filename, positions_json) VALUES ('2026-01-02', '2026-01-01T04:59:59.999Z', NULL, 'generic-csv', NULL, '[]')");
+    expect([Number(insert.run().lastInsertRowid), Number(insert.run().lastInsertRowid)]).toEqual([1, 2]);
+  });
+
   it('backs up to a file that opens at the old version', () => {
     const dir = tempDir();
     const path = join(dir, 'a.db');
