@@ -22,6 +22,7 @@ import { registerHealthRoutes } from './routes/health';
 import { registerJournalRoutes } from './routes/journal';
 import { registerImportRoutes } from './routes/imports';
 import { registerManualRoutes } from './routes/manual';
+import { registerCorporateActionRoutes } from './routes/corporate-actions';
 import { registerTradeRoutes } from './routes/trades';
 import { registerImportFormatRoutes } from './routes/import-formats';
 import { registerExposureRoutes } from './routes/exposure';
@@ -184,6 +185,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     registerJournalRoutes(v1, ctx);
     registerImportRoutes(v1, ctx);
     registerManualRoutes(v1, ctx);
+    registerCorporateActionRoutes(v1, ctx);
     registerTradeRoutes(v1, ctx);
     registerImportFormatRoutes(v1, ctx);
     registerExposureRoutes(v1, ctx, answers);

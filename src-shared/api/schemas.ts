@@ -15,6 +15,7 @@ export * from './lake-schemas';
 export * from './manual-schemas';
 export * from './trade-schemas';
 export * from './refresh-schemas';
+export * from './corporate-action-schemas';
 
 // ---------------------------------------------------------------- settings, keys, demo
 

@@ -6,6 +6,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { ManualTransactionT } from '../../../src-shared/api/manual-schemas';
+import type { CorporateActionInputT } from '../../../src-shared/api/corporate-action-schemas';
 import { underFlag } from '../../checkpoint';
 import { writeTransaction, type AfterTurn } from '../../db/writes';
 import { ok, type Result } from '../result';
@@ -45,6 +46,7 @@ export const journalReads = {
   campaigns: ({ journal }: JournalHost, query: CampaignsRequest) => journal.campaigns(query),
   campaign: ({ journal }: JournalHost, id: string, asOf: string | undefined) => journal.campaign(id, asOf),
   accounts: ({ journal }: JournalHost) => journal.accounts(),
+  corporateActions: ({ journal }: JournalHost, query: { page?: number; limit?: number }) => journal.listCorporateActions(query),
   /** Trades and their stats (trades.ts): built once per data version, filtered and added up per call. */
   trades: ({ journal }: JournalHost, query: TradesRequest) => journal.trades.trades(query),
   trade: ({ journal }: JournalHost, id: string) => journal.trades.trade(id),
@@ -115,6 +117,20 @@ export const journalWrites = {
     return writeTransaction(host.db, (turn) => host.journal.manual.replace(turn, id, entry), await host.turn(call));
   },
   deleteTransaction: async (host: JournalHost, call: WriteCall, id: string) => writeTransaction(host.db, (turn) => host.journal.manual.remove(turn, id), await host.turn(call)),
+  // Corporate actions entered by hand (corporate-actions.ts): checked before the turn, each an import of its own.
+  addCorporateAction: async (host: JournalHost, call: WriteCall, input: CorporateActionInputT) => {
+    const checked = host.journal.corporateActions.check(input);
+    if (!checked.ok) return checked;
+    return writeTransaction(host.db, (turn) => host.journal.corporateActions.add(turn, checked.value), await host.turn(call));
+  },
+  replaceCorporateAction: async (host: JournalHost, call: WriteCall, id: number, input: CorporateActionInputT) => {
+    const known = host.journal.corporateActions.lookup(id);
+    if (!known.ok) return known;
+    const checked = host.journal.corporateActions.check(input);
+    if (!checked.ok) return checked;
+    return writeTransaction(host.db, (turn) => host.journal.corporateActions.replace(turn, id, checked.value), await host.turn(call));
+  },
+  deleteCorporateAction: async (host: JournalHost, call: WriteCall, id: number) => writeTransaction(host.db, (turn) => host.journal.corporateActions.remove(turn, id), await host.turn(call)),
   /** Notes and tags on a trade or a campaign the journal has now (404 otherwise), kept by its stable id (trades.ts). */
   annotate: async (host: JournalHost, call: WriteCall, kind: AnnotationKind, id: string, input: AnnotationInput): Promise<Result<AnnotationResult>> => {
     const known = host.journal.trades.resolve(kind, id);
