@@ -331,7 +331,8 @@ export class ManualCorporateActions {
         appliedTo: outcome === 'applied' ? [tx.accountId] : [],
       });
     }
-    listed.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : (a.id ?? 0) - (b.id ?? 0) || (a.transactionId ?? '').localeCompare(b.transactionId ?? '')));
+    // Newest first; on one day those entered by hand first (they apply first: order.ts), then by id.
+    listed.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : Number(a.id === null) - Number(b.id === null) || (a.id ?? 0) - (b.id ?? 0) || (a.transactionId ?? '').localeCompare(b.transactionId ?? '')));
     const { offset, limit, pagination } = pageOf(query.page, query.limit, listed.length);
     return { actions: listed.slice(offset, offset + limit), pagination };
   }
