@@ -11,7 +11,8 @@ import { positionGreeks } from '../exposure/position-greeks';
 import { daysToExpiry } from '../exposure/time';
 import { MINOR_PER_UNIT, subMinor, asMinor, type Minor } from '../money';
 import type { CampaignRecord, OpenPosition } from './ledger';
-import type { OptionRight } from './model';
+import { parseOccSymbol, type OptionRight } from './model';
+import { isAdjustedRoot } from '../exposure/prepare';
 
 /** The underlying's dealer levels of the snapshot (`/gex` default scope): walls as strikes. */
 export interface DealerLevels {
@@ -38,7 +39,11 @@ export interface UnderlyingMarks {
   rate: number;
   /** Contracts in the snapshot (what keeping it costs). */
   contracts: number;
-  contract(expiration: string, strike: number, right: OptionRight): SnapshotQuote | null;
+  /**
+   * A contract of the snapshot: a standard one, or with `root` one of an adjusted root (`DKNG1`: after a corporate
+   * action it delivers something else, and only a chain listing that root quotes it).
+   */
+  contract(expiration: string, strike: number, right: OptionRight, root?: string): SnapshotQuote | null;
   levels: DealerLevels | null;
 }
 
@@ -100,6 +105,17 @@ function distancePct(strike: number, level: number | null): number | null {
 }
 
 /**
+ * The adjusted root an option position trades under (a corporate action adjusted it: its deliverable says so, or its
+ * symbol's root is the underlying's plus a digit), or null for a standard contract.
+ */
+export function adjustedRootOf(position: Pick<OpenPosition, 'isOption' | 'symbol' | 'underlying' | 'deliverable'>): string | null {
+  if (!position.isOption) return null;
+  if (position.deliverable !== undefined) return position.deliverable.root;
+  const root = parseOccSymbol(position.symbol)?.root ?? null;
+  return root !== null && isAdjustedRoot(root, position.underlying) ? root : null;
+}
+
+/**
  * A position marked from its underlying's snapshot (or unmarked: `marks` null or without the contract). A snapshot
  * older than `maxAgeDays` New York trading days gives a stale mark: shown, and nothing computed from it.
  */
@@ -116,9 +132,11 @@ export function markPosition(position: OpenPosition, marks: UnderlyingMarks | nu
     if (!position.isOption) {
       mark = markOf(marks.spot, 'spot', marks);
     } else if (position.expiration !== null && position.strike !== null && position.right !== null) {
-      const quote = marks.contract(position.expiration, position.strike, position.right);
+      // An adjusted contract is marked only from its own root's quotes; its greeks would need its deliverable's model.
+      const adjusted = adjustedRootOf(position);
+      const quote = adjusted === null ? marks.contract(position.expiration, position.strike, position.right) : marks.contract(position.expiration, position.strike, position.right, adjusted);
       if (quote !== null && quote.ask > 0 && quote.bid >= 0 && quote.ask >= quote.bid) mark = markOf((quote.bid + quote.ask) / 2, 'mid', marks);
-      if (!stale && quote !== null && quote.tYears !== null && quote.forward !== null && quote.iv > 0 && quote.iv <= 5) {
+      if (!stale && adjusted === null && quote !== null && quote.tYears !== null && quote.forward !== null && quote.iv > 0 && quote.iv <= 5) {
         const perShare = positionGreeks({ spot: marks.spot, forward: quote.forward, strike: position.strike, tYears: quote.tYears, sigma: quote.iv, rate: marks.rate, right: position.right });
         const shares = position.quantity * position.multiplier;
         greeks = { delta: perShare.delta * shares, gamma: perShare.gamma * shares, theta: perShare.thetaPerDay * shares, vega: perShare.vegaPerPoint * shares, iv: quote.iv };

@@ -6,7 +6,7 @@ import type { CampaignDetailResponseT, CampaignsResponseT, PositionJson, Positio
 import { adjustedBasis } from '../../../src-shared/journal/book';
 import { describeCollateral } from '../../../src-shared/journal/collateral';
 import type { PositionInstrument } from '../../../src-shared/journal/model';
-import { centsOrNull, MINOR_PER_UNIT, minorToCents } from '../../../src-shared/money';
+import { asMinor, centsOrNull, MINOR_PER_UNIT, minorToCents } from '../../../src-shared/money';
 import type { CampaignRow, CampaignDetail, CampaignsResult, PositionRow, PositionsResult, PositionTotals } from '../../services/journal/service';
 
 /** What a position and a position that needs attention both say of what is held, and where. */
@@ -31,6 +31,7 @@ export function presentPosition(row: PositionRow): PositionJson {
     ...presentHolding(p, row.accountName),
     chainId: p.campaignId,
     quantity: p.quantity,
+    ...(p.deliverable === undefined ? {} : { deliverable: { root: p.deliverable.root, shares: p.deliverable.shares, cash: minorToCents(asMinor(p.deliverable.cashMinor)) } }),
     averagePrice: Math.round(row.averagePrice * MINOR_PER_UNIT) / MINOR_PER_UNIT,
     costBasis: minorToCents(row.costBasisMinor),
     openedAt: p.openedDay,

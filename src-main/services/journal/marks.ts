@@ -106,9 +106,14 @@ export class JournalMarks {
     const contracts = unpackContracts(row.payload);
     const chain = prepareChain({ symbol: row.symbol, spot: row.spot, quoteTime: row.quoteTime, source: row.source, contracts }, { rate });
     const byKey = new Map<string, OptionContract>();
+    // An adjusted root (AMD1) shares the strikes but delivers something else: it marks only a position of that root.
+    const byAdjusted = new Map<string, OptionContract>();
     for (const contract of contracts) {
-      // An adjusted root (AMD1) shares the strikes but delivers something else: the standard contract is the mark.
-      if (isAdjustedRoot(contract.root, row.symbol)) continue;
+      if (isAdjustedRoot(contract.root, row.symbol)) {
+        const key = `${contract.root.toUpperCase()}|${contractKey(contract.expiration, contract.right, contract.strike)}`;
+        if (!byAdjusted.has(key)) byAdjusted.set(key, contract);
+        continue;
+      }
       const key = contractKey(contract.expiration, contract.right, contract.strike);
       if (!byKey.has(key)) byKey.set(key, contract);
     }
@@ -119,8 +124,8 @@ export class JournalMarks {
       rate,
       contracts: contracts.length,
       levels: dealerLevels(chain),
-      contract(expiration, strike, right): SnapshotQuote | null {
-        const contract = byKey.get(contractKey(expiration, right, strike));
+      contract(expiration, strike, right, root): SnapshotQuote | null {
+        const contract = root === undefined ? byKey.get(contractKey(expiration, right, strike)) : byAdjusted.get(`${root.toUpperCase()}|${contractKey(expiration, right, strike)}`);
         if (contract === undefined) return null;
         const groups = chain.byExpiration.get(expiration)?.groups ?? [];
         const group = groups.find((g) => g.settlement === settlementOf(contract.root)) ?? groups[0];
