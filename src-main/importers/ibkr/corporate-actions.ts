@@ -36,24 +36,24 @@ export interface IbkrActionRow {
 /** Reads a Data row of the section; null (with a note) for a row it cannot read. */
 export function readIbkrActionRow(out: ResultCollector, reader: RowReader, ids: RowIdentity): IbkrActionRow | null {
   const description = reader.text('Description');
-  const match = /^([^\s(]+)\(([A-Z0-9]{9,12})\)\s+(.*?)\s*\(([^,()]+),[^()]*\)\s*$/.exec(description);
+  const parts = descriptionParts(description);
   const reportDay = isoToYmd(reader.text('Report Date'));
   const timeDay = isoToYmd(reader.text('Date/Time').slice(0, 10));
   const day = reportDay ?? timeDay;
   const quantity = reader.number('Quantity', { empty: 0 });
   const proceedsMinor = reader.has('Proceeds') ? reader.money('Proceeds') : ZERO_MINOR;
   if (!reader.ok) return null;
-  if (match === null || day === null) {
+  if (parts === null || day === null) {
     out.skip(reader.line, `corporate action "${description}" not read (no "TICKER(ISIN) action (TICKER, NAME, ISIN)" or no date): enter it by hand`);
     return null;
   }
-  const [, oldTicker = '', , rest = '', ticker = ''] = match;
+  const { oldTicker, rest, ticker } = parts;
   return {
     line: reader.line,
     action: `${oldTicker}|${rest}`,
     description,
     oldTicker: oldTicker.toUpperCase(),
-    ticker: ticker.trim().toUpperCase(),
+    ticker: ticker.toUpperCase(),
     day,
     currency: reader.text('Currency') || 'USD',
     quantity,
@@ -63,18 +63,41 @@ export function readIbkrActionRow(out: ResultCollector, reader: RowReader, ids: 
   };
 }
 
+/**
+ * `TICKER(ISIN) action... (ROW TICKER, NAME, ISIN)` cut at its parentheses (indexes, not a backtracking pattern: the
+ * text is the file's): the old ticker, the action between, the row's own ticker. Null for another shape.
+ */
+function descriptionParts(description: string): { oldTicker: string; rest: string; ticker: string } | null {
+  const text = description.trim();
+  const tail = text.lastIndexOf('(');
+  const first = text.indexOf('(');
+  const firstClose = text.indexOf(')', first);
+  if (!text.endsWith(')') || first <= 0 || tail <= firstClose || firstClose < 0) return null;
+  const oldTicker = text.slice(0, first).trim();
+  const ticker = (text.slice(tail + 1, -1).split(',')[0] ?? '').trim();
+  if (/\s/.test(oldTicker) || oldTicker === '' || ticker === '') return null;
+  return { oldTicker, rest: text.slice(firstClose + 1, tail).trim(), ticker };
+}
+
+/** IBKR's `A for B`: A new shares per B old, as a ratio (read by words: no pattern searched through the text). */
+function ratioOf(text: string): number | null {
+  const words = text.split(/\s+/);
+  for (let i = 1; i + 1 < words.length; i += 1) {
+    if ((words[i] ?? '').toLowerCase() !== 'for') continue;
+    const a = Number(words[i - 1]);
+    const b = Number(words[i + 1]);
+    if (a > 0 && b > 0 && Number.isFinite(a) && Number.isFinite(b)) return a / b;
+  }
+  return null;
+}
+
 /** The kind of action and its ratio (new per old) as IBKR's description states them, or null. */
 function kindOf(text: string): { type: CorporateActionType; ratio: number | null } | null {
-  const ratio = (a?: string, b?: string) => (a !== undefined && b !== undefined && Number(b) > 0 ? Number(a) / Number(b) : null);
-  const split = /\bSplit\s+([\d.]+)\s+for\s+([\d.]+)/i.exec(text);
-  if (split) return { type: 'split', ratio: ratio(split[1], split[2]) };
-  const merged = /\bMerged\([^)]*\).*?([\d.]+)\s+for\s+([\d.]+)/i.exec(text);
-  if (merged) return { type: 'merger', ratio: ratio(merged[1], merged[2]) };
-  const spin = /\bSpin-?off\s+([\d.]+)\s+for\s+([\d.]+)/i.exec(text);
-  if (spin) return { type: 'spinoff', ratio: ratio(spin[1], spin[2]) };
-  const dividend = /\bStock Dividend.*?([\d.]+)\s+for\s+([\d.]+)/i.exec(text);
-  if (dividend) return { type: 'stock_dividend', ratio: ratio(dividend[1], dividend[2]) };
-  if (/\b(Symbol Change|Change of Listing|Name Change|CUSIP\/ISIN Change)\b/i.test(text)) return { type: 'symbol_change', ratio: 1 };
+  if (/\bSplit \d/i.test(text)) return { type: 'split', ratio: ratioOf(text) };
+  if (/\bMerged\(/i.test(text)) return { type: 'merger', ratio: ratioOf(text) };
+  if (/\bSpin-?off\b/i.test(text)) return { type: 'spinoff', ratio: ratioOf(text) };
+  if (/\bStock Dividend\b/i.test(text)) return { type: 'stock_dividend', ratio: ratioOf(text) };
+  if (/\b(?:Symbol Change|Change of Listing|Name Change|CUSIP\/ISIN Change)\b/i.test(text)) return { type: 'symbol_change', ratio: 1 };
   return null;
 }
 
