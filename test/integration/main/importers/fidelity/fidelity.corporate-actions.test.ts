@@ -4,7 +4,7 @@
  * alone (the real 2025 all-accounts file's LSEGY) keeps its reading: shares at zero basis, with a warning. The old
  * row's wording (`MERGER MER PAYOUT`) is an assumption: no public file shows both rows.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseFidelity } from '../../../../../src-main/importers/fidelity';
@@ -33,7 +33,7 @@ describe('Fidelity merger rows', () => {
     expect(ledger.positions).toEqual([]);
   });
 
-  it.skipIf(!existsSync(BROKER_FIXTURES_SHARED))('the real file’s LSEGY merger row alone: 1,060 shares at zero basis, its Amount no cash, a warning', () => {
+  it('the real file’s LSEGY merger row alone: 1,060 shares at zero basis, its Amount no cash, a warning', () => {
     const result = parseFidelity(readFileSync(join(BROKER_FIXTURES_SHARED, 'fidelity_all_accounts_2025_reds.csv'), 'utf8'), {});
     const row = result.transactions.find((r) => r.transaction.symbol === 'LSEGY')?.transaction;
     expect(row).toMatchObject({ type: 'BUY', quantity: 1060, priceMinor: 0, amountMinor: 0 });

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PositionsResponseT } from '../../../../../src-shared/api/schemas';
 import { useTestApp } from '../../../../helper';
-import { chainFixturesPresent, readChain } from '../../../../quotedata';
+import { readChain } from '../../../../quotedata';
 
 const t = useTestApp();
 
@@ -15,7 +15,7 @@ function send(method: 'POST', url: string, body: unknown) {
   return t.request({ method, url, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) });
 }
 
-describe.skipIf(!chainFixturesPresent)('an adjusted contract marked from its own root', () => {
+describe('an adjusted contract marked from its own root', () => {
   it('XLNX 2024-01-19 80 put → AMD1 put: marked at the AMD1 row’s mid, 0.40, never at the AMD row’s 2.495', async () => {
     const chain = await t.request({ method: 'POST', url: '/v1/chains?symbol=AMD', headers: { 'content-type': 'text/csv' }, payload: readChain('AMD_quotedata_2023-08-18close_aryaman.csv') });
     expect(chain.statusCode, chain.body).toBe(201);
