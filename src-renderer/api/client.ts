@@ -48,6 +48,11 @@ import type {
   ManualDeleteResponseT,
   ManualTransactionT,
   ManualTransactionsResponseT,
+  CorporateActionDeleteResponseT,
+  CorporateActionInputT,
+  CorporateActionsQueryT,
+  CorporateActionsResponseT,
+  CorporateActionWriteResponseT,
   StreamTicketResponseT,
   TradesQueryT,
   TradesResponseT,
@@ -268,6 +273,21 @@ export class ApiClient {
   }
   deleteTransaction(id: string): Promise<ManualDeleteResponseT> {
     return this.request('DELETE', `/journal/transactions/${encodeURIComponent(id)}`);
+  }
+
+  /** Corporate actions: every one the journal applies (files' and entered by hand), with what each did. */
+  corporateActions(query: CorporateActionsQueryT = {}, signal?: AbortSignal): Promise<CorporateActionsResponseT> {
+    return this.get('/journal/corporate-actions', { ...query }, signal);
+  }
+  /** One entered by hand: an import of its own. */
+  addCorporateAction(action: CorporateActionInputT): Promise<CorporateActionWriteResponseT> {
+    return this.request('POST', '/journal/corporate-actions', { body: JSON.stringify(action), contentType: 'application/json' });
+  }
+  replaceCorporateAction(id: number, action: CorporateActionInputT): Promise<CorporateActionWriteResponseT> {
+    return this.request('PUT', `/journal/corporate-actions/${encodeURIComponent(String(id))}`, { body: JSON.stringify(action), contentType: 'application/json' });
+  }
+  deleteCorporateAction(id: number): Promise<CorporateActionDeleteResponseT> {
+    return this.request('DELETE', `/journal/corporate-actions/${encodeURIComponent(String(id))}`);
   }
 
   // ---------------------------------------------------------------- imports

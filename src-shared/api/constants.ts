@@ -98,7 +98,7 @@ export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 export const CORPORATE_ACTION_TYPES = ['split', 'symbol_change', 'merger', 'stock_dividend', 'spinoff', 'free_shares'] as const;
 export type CorporateActionType = (typeof CORPORATE_ACTION_TYPES)[number];
 export const CORPORATE_ACTION_LABELS: Record<CorporateActionType, string> = {
-  split: 'Split / reverse split',
+  split: 'Split',
   symbol_change: 'Symbol change',
   merger: 'Merger',
   stock_dividend: 'Stock dividend',
