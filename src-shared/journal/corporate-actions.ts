@@ -213,6 +213,15 @@ export function adjustContract(contract: ActionInstrument, current: Deliverable 
   return { instrument, contractsFactor: 1, deliverable: standard ? null : { ...next, root } };
 }
 
+/**
+ * What a contract delivers is worth at `spot` of its underlying, per contract (minor units aside: currency units), when
+ * the underlying's shares and cash are all it delivers; null otherwise (another company's shares, terms unknown).
+ */
+export function deliverableValue(deliverable: Deliverable, underlying: string, spot: number): number | null {
+  if (deliverable.shares === null || deliverable.shares.some((s) => s.symbol !== underlying)) return null;
+  return deliverable.shares.reduce((sum, s) => sum + s.quantity * spot, 0) + deliverable.cashMinor / 10_000;
+}
+
 /** The root of an option symbol, or null. */
 export function rootOf(symbol: string): string | null {
   return parseOccSymbol(symbol)?.root ?? null;

@@ -6,6 +6,8 @@
 import { isoInstant, parseInstantMs } from '../../../src-shared/calendar';
 import { expiryInstantMs, settlementOf } from '../../../src-shared/exposure/index';
 import type { OpenPosition, UnmatchedOpening } from '../../../src-shared/journal/index';
+import { adjustedRootOf } from '../../../src-shared/journal/book';
+import { deliverableValue } from '../../../src-shared/journal/corporate-actions';
 import { parseOccSymbol, type Transaction } from '../../../src-shared/journal/model';
 import { nextTradingDay } from '../../../src-shared/trading-days';
 import { NEW_YORK, dateInZone, dayOfInstant, zonedTimeToMs } from '../../../src-shared/zone';
@@ -92,7 +94,15 @@ export function settleExpiries(
       continue;
     }
     const { spot, quoteTime } = evidence.marks;
-    const outOfTheMoney = position.right === 'C' ? spot < position.strike : spot > position.strike;
+    // An adjusted contract delivers something else than 100 shares (docs/journal.md §Corporate actions): its moneyness
+    // is its deliverable's value against the strike's; one the spot cannot price waits for a decision.
+    const value = position.deliverable !== undefined ? deliverableValue(position.deliverable, position.underlying, spot) : adjustedRootOf(position) === null ? spot * position.multiplier : null;
+    if (value === null) {
+      attention.push({ ...open, kind: 'expiry_unknown', reason: 'no-snapshot-after-expiry', spot, quoteTime });
+      continue;
+    }
+    const strikeValue = position.strike * position.multiplier;
+    const outOfTheMoney = position.right === 'C' ? value < strikeValue : value > strikeValue;
     if (!outOfTheMoney) {
       attention.push({ ...open, kind: 'in_the_money', reason: 'in-the-money', spot, quoteTime });
       continue;
