@@ -364,6 +364,8 @@ export class CorporateActionWalk<L extends ActionLot, P extends ActionPosition<L
           const received = terms.ratio !== null ? pos.qty * terms.ratio : pos.currency === t.currency ? (terms.quantity ?? 0) : 0;
           if (!(received > QTY_EPSILON)) break;
           const child = stockOf(pos.currency, terms.newSymbol);
+          // New shares join a long position only (a short of the new symbol is left as it is: nothing moves).
+          if (child.qty > 0 && child.side < 0) break;
           const share = terms.costFraction ?? 0;
           const heldQty = pos.qty;
           for (let i = pos.head; i < pos.lots.length; i += 1) {

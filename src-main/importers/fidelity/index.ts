@@ -140,9 +140,18 @@ interface ShareMove {
  */
 function mapShareMoves(out: ResultCollector, moves: readonly ShareMove[]): void {
   const used = new Set<ShareMove>();
+  const keyOf = (m: ShareMove) => `${m.reor ?? ''}|${m.tx.tradeDate}|${m.tx.accountName}`;
+  // The old shares' rows by #REOR id, day and account: one pass however many rows a file holds.
+  const outgoingByKey = new Map<string, ShareMove[]>();
+  for (const m of moves) {
+    if (m.quantity >= 0 || m.reor === null) continue;
+    const list = outgoingByKey.get(keyOf(m));
+    if (list) list.push(m);
+    else outgoingByKey.set(keyOf(m), [m]);
+  }
   for (const incoming of moves) {
     if (incoming.quantity <= 0 || incoming.reor === null) continue;
-    const outgoing = moves.find((m) => !used.has(m) && m.quantity < 0 && m.reor === incoming.reor && m.tx.tradeDate === incoming.tx.tradeDate && m.tx.accountName === incoming.tx.accountName);
+    const outgoing = outgoingByKey.get(keyOf(incoming))?.shift();
     if (outgoing === undefined) continue;
     used.add(incoming);
     used.add(outgoing);

@@ -56,18 +56,12 @@ interface Pair {
   lines: number[];
 }
 
-/** The receive `row` pairs with: the surrender of the same ticker, else the nearest line. */
-function partnerOf(row: ActionRow, candidates: ActionRow[], same: (a: ActionRow, b: ActionRow) => boolean): ActionRow | undefined {
-  const matching = candidates.filter((c) => same(c, row));
-  const pool = matching.length > 0 ? matching : candidates;
-  let best: ActionRow | undefined;
-  for (const c of pool) if (best === undefined || Math.abs(c.line - row.line) < Math.abs(best.line - row.line)) best = c;
-  if (best !== undefined) candidates.splice(candidates.indexOf(best), 1);
-  return best;
-}
-
-/** Pairs the surrendered and received rows of one day and code (`same`: the better partner). */
-function pairRows(rows: readonly ActionRow[], same: (a: ActionRow, b: ActionRow) => boolean): Pair[] {
+/**
+ * Pairs the surrendered and received rows of one day and code: a receipt takes the first surrender of the same key (the
+ * same ticker; an option's expiration and right), else the first one left, in line order (the file lists a pair's
+ * rows together). Linear: a file of 100,000 such rows pairs in one pass.
+ */
+function pairRows(rows: readonly ActionRow[], keyOf: (row: ActionRow) => string): Pair[] {
   const groups = new Map<string, ActionRow[]>();
   for (const row of rows) {
     const key = `${row.day}|${row.code}`;
@@ -77,12 +71,35 @@ function pairRows(rows: readonly ActionRow[], same: (a: ActionRow, b: ActionRow)
   }
   const pairs: Pair[] = [];
   for (const group of groups.values()) {
-    const surrendered = group.filter((r) => r.surrendered);
-    for (const received of group.filter((r) => !r.surrendered)) {
-      const old = partnerOf(received, surrendered, same) ?? null;
-      pairs.push({ code: received.code, old, received, cashMinor: 0, fraction: 0, lines: old === null ? [received.line] : [old.line, received.line] });
+    const surrendered = group.filter((r) => r.surrendered).sort((a, b) => a.line - b.line);
+    const used = new Set<ActionRow>();
+    const byKey = new Map<string, ActionRow[]>();
+    for (const row of surrendered) {
+      const list = byKey.get(keyOf(row));
+      if (list) list.push(row);
+      else byKey.set(keyOf(row), [row]);
     }
-    for (const old of surrendered) pairs.push({ code: old.code, old, received: null, cashMinor: 0, fraction: 0, lines: [old.line] });
+    const cursors = new Map<string, number>();
+    let anyCursor = 0;
+    const nextOf = (list: readonly ActionRow[], start: number): number => {
+      let at = start;
+      while (at < list.length && used.has(list[at] as ActionRow)) at += 1;
+      return at;
+    };
+    for (const received of group.filter((r) => !r.surrendered).sort((a, b) => a.line - b.line)) {
+      const key = keyOf(received);
+      const same = byKey.get(key) ?? [];
+      const at = nextOf(same, cursors.get(key) ?? 0);
+      cursors.set(key, at);
+      let old = same[at];
+      if (old === undefined) {
+        anyCursor = nextOf(surrendered, anyCursor);
+        old = surrendered[anyCursor];
+      }
+      if (old !== undefined) used.add(old);
+      pairs.push({ code: received.code, old: old ?? null, received, cashMinor: 0, fraction: 0, lines: old === undefined ? [received.line] : [old.line, received.line] });
+    }
+    for (const old of surrendered) if (!used.has(old)) pairs.push({ code: old.code, old, received: null, cashMinor: 0, fraction: 0, lines: [old.line] });
   }
   return pairs;
 }
@@ -106,6 +123,18 @@ function terms(type: CorporateActionType, symbol: string, fields: Partial<Corpor
   return { type, symbol, newSymbol: null, ratio: null, cashPerShareMinor: null, costFraction: null, quantity: null, ...fields };
 }
 
+/** The last pair (listed by day) received on or before `day`: binary search. */
+function latestBy(pairs: readonly Pair[], day: string): Pair | undefined {
+  let low = 0;
+  let high = pairs.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((pairs[mid]?.received?.day ?? '') <= day) low = mid + 1;
+    else high = mid;
+  }
+  return pairs[low - 1];
+}
+
 /** `CIL on 0.723 @ $100.00 - AMD`: the fraction and its price. */
 function cilOf(description: string): { quantity: number; priceMinor: Minor } | null {
   const match = /CIL\s+on\s+([\d.,]+)\s*@\s*\$?([\d,]+(?:\.\d+)?)/i.exec(description);
@@ -117,7 +146,18 @@ function cilOf(description: string): { quantity: number; priceMinor: Minor } | n
 
 /** Maps the corporate-action rows of a file (in any order) into `out`. */
 export function mapRobinhoodActions(out: ResultCollector, rows: readonly ActionRow[], accountName: string): void {
-  const pairs = pairRows(rows.filter((r) => PAIRED_CODES.has(r.code)), (a, b) => a.instrument === b.instrument);
+  const pairs = pairRows(rows.filter((r) => PAIRED_CODES.has(r.code)), (row) => row.instrument);
+  // The pairs by day and old ticker (a merger's cash), and by new ticker (a fraction's cash in lieu).
+  const byOld = new Map<string, Pair>();
+  const byReceived = new Map<string, Pair[]>();
+  for (const pair of [...pairs].sort((a, b) => ((a.received?.day ?? '') < (b.received?.day ?? '') ? -1 : 1))) {
+    if (pair.old !== null && pair.code === 'MRGS' && !byOld.has(`${pair.old.day}|${pair.old.instrument}`)) byOld.set(`${pair.old.day}|${pair.old.instrument}`, pair);
+    if (pair.old !== null && pair.received !== null) {
+      const list = byReceived.get(pair.received.instrument);
+      if (list) list.push(pair);
+      else byReceived.set(pair.received.instrument, [pair]);
+    }
+  }
   const lone = (row: ActionRow, why: string) => {
     out.warn(row.line, `${row.code} ${row.surrendered ? `${row.quantity}S` : row.quantity} ${row.instrument} ${why}: kept as OTHER (enter the corporate action by hand)`);
     out.add(row.line, base(row, accountName, 'OTHER', row.rowId));
@@ -125,7 +165,7 @@ export function mapRobinhoodActions(out: ResultCollector, rows: readonly ActionR
 
   // Cash of a merger: with the surrender of its shares, else a merger for cash alone.
   for (const cash of rows.filter((r) => r.code === 'MRGC')) {
-    const pair = pairs.find((p) => p.code === 'MRGS' && p.old !== null && p.old.day === cash.day && p.old.instrument === cash.instrument);
+    const pair = byOld.get(`${cash.day}|${cash.instrument}`);
     if (pair !== undefined) {
       pair.cashMinor += cash.amountMinor;
       pair.lines.push(cash.line);
@@ -143,8 +183,8 @@ export function mapRobinhoodActions(out: ResultCollector, rows: readonly ActionR
       lone(row, `without "CIL on <shares> @ <price>" in its description ("${row.description}")`);
       continue;
     }
-    const pair = pairs.find((p) => p.received !== null && p.old !== null && p.received.instrument === row.instrument && p.received.day <= row.day && row.day <= addDays(p.received.day, CIL_DAYS));
-    if (pair !== undefined) pair.fraction += cil.quantity;
+    const pair = latestBy(byReceived.get(row.instrument) ?? [], row.day);
+    if (pair !== undefined && (pair.received?.day ?? '') >= addDays(row.day, -CIL_DAYS)) pair.fraction += cil.quantity;
     const sale = base(row, accountName, 'SELL', row.rowId);
     sale.quantity = cil.quantity;
     sale.priceMinor = absMinor(row.amountMinor) > 0 ? pricePerShareMinor(absMinor(row.amountMinor), cil.quantity, 1) : cil.priceMinor;
@@ -181,7 +221,7 @@ export function mapRobinhoodActions(out: ResultCollector, rows: readonly ActionR
   }
 
   // Option contracts: the broker's adjusted contract for the old one.
-  const options = pairRows(rows.filter((r) => r.code === 'OCA'), (a, b) => a.option !== null && b.option !== null && a.option.expiration === b.option.expiration && a.option.right === b.option.right);
+  const options = pairRows(rows.filter((r) => r.code === 'OCA'), (row) => (row.option === null ? '' : `${row.option.expiration}|${row.option.right}`));
   for (const pair of options) {
     const { old, received } = pair;
     if (old === null || received === null || old.option === null || received.option === null) {

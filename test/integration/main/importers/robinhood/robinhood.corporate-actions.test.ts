@@ -96,3 +96,22 @@ describe('Robinhood corporate-action rows without their counterpart', () => {
     expect(tx?.corporateAction?.cashPerShareMinor, '12.34 / 100 shares').toBeCloseTo(1_234, 9);
   });
 });
+
+describe('Robinhood corporate-action rows in bulk', () => {
+  it('pairs 6,000 rows of one day, each pair in its lines, without a search per row (one pass over the day’s rows)', () => {
+    const header = '"Activity Date","Process Date","Settle Date","Instrument","Description","Trans Code","Quantity","Price","Amount"';
+    const lines = [header];
+    for (let i = 0; i < 2_000; i += 1) {
+      lines.push(`"6/1/2021","6/1/2021","6/1/2021","N${i}","New ${i}","SXCH","10","",""`);
+      lines.push(`"6/1/2021","6/1/2021","6/1/2021","O${i}","Old ${i}","SXCH","10S","",""`);
+      lines.push(`"6/2/2021","6/2/2021","6/2/2021","N${i}","CIL on 0.5 @ $1.00 - N${i}","CIL","","","$0.50"`);
+    }
+    const started = Date.now();
+    const parsed = parseRobinhood(lines.join('\n'), {});
+    expect(Date.now() - started, 'well under the import time limit (most of it the rows’ reading, as for any row)').toBeLessThan(20_000);
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.transactions.filter((r) => r.transaction.type === 'SYMBOL_CHANGE')).toHaveLength(2_000);
+    expect(parsed.transactions.find((r) => r.transaction.symbol === 'N7' && r.transaction.type === 'SYMBOL_CHANGE')?.transaction.previousSymbol, 'each pair in its lines').toBe('O7');
+    expect(parsed.transactions.find((r) => r.transaction.symbol === 'N7' && r.transaction.type === 'SYMBOL_CHANGE')?.transaction.corporateAction?.ratio, '(10 + the 0.5 paid the next day) / 10').toBe(1.05);
+  });
+});
