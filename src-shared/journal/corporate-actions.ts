@@ -234,19 +234,20 @@ export function rootOf(symbol: string): string | null {
  */
 export class CorporateActionWalk<L extends ActionLot, P extends ActionPosition<L>> {
   readonly deliverables: Map<string, Deliverable>;
+  /** Adjusted roots by event (day, symbol, underlying): a replay from a checkpoint gives each event the root it had. */
+  readonly roots: Map<string, string>;
   private day = '';
   private readonly applied = new Set<string>();
   private readonly adjusted = new Map<string, P>();
-  /** Adjusted roots by event (`day|symbol`), and the roots taken. */
-  private readonly roots = new Map<string, string>();
   private readonly rootsTaken = new Set<string>();
 
   constructor(
     private readonly book: ActionBook<L, P>,
-    known?: ReadonlyMap<string, Deliverable>,
+    known?: { deliverables: ReadonlyMap<string, Deliverable>; roots: ReadonlyMap<string, string> },
   ) {
-    this.deliverables = new Map(known);
-    for (const d of this.deliverables.values()) this.rootsTaken.add(d.root);
+    this.deliverables = new Map(known?.deliverables);
+    this.roots = new Map(known?.roots);
+    for (const root of this.roots.values()) this.rootsTaken.add(root);
   }
 
   private positionKey(accountId: string, currency: string, symbol: string): string {
@@ -462,6 +463,8 @@ export class CorporateActionWalk<L extends ActionLot, P extends ActionPosition<L
     const root = rootOf(t.symbol);
     if (root !== null && isAdjustedRoot(root, instrument.underlying)) {
       this.deliverables.set(target.symbol, carried !== null ? { ...carried, root } : { root, shares: null, cashMinor: 0 });
+      // A broker's root is taken from its day on (an event of that day or later picks another).
+      if (!this.rootsTaken.has(root)) this.roots.set(`${this.day}\u0000broker\u0000${root}`, root);
       this.rootsTaken.add(root);
     }
     this.adjusted.set(key, target);

@@ -65,6 +65,8 @@ export interface Ledger {
   actionOutcomes: Map<string, CorporateActionOutcome>;
   /** The deliverables of the option contracts corporate actions adjusted, by symbol (corporate-actions.ts). */
   deliverables: Map<string, Deliverable>;
+  /** The adjusted root each action gave (a replay from a checkpoint gives the same). */
+  actionRoots: Map<string, string>;
 }
 
 export interface LedgerOptions {
@@ -104,9 +106,9 @@ class LedgerBuilder implements RealizedSink {
     private readonly reportingCurrency: string,
     private readonly timeline: boolean,
     private readonly spotAt?: SpotLookup,
-    deliverables?: ReadonlyMap<string, Deliverable>,
+    known?: { deliverables: ReadonlyMap<string, Deliverable>; roots: ReadonlyMap<string, string> },
   ) {
-    this.actions = new CorporateActionWalk(this.actionBook(), deliverables);
+    this.actions = new CorporateActionWalk(this.actionBook(), known);
   }
 
   /** The ledger's lots, P&L and campaigns as a corporate action changes them. */
@@ -401,9 +403,12 @@ class LedgerBuilder implements RealizedSink {
         sinceCheckpoint += 1;
       }
       lastInstant = Math.max(lastInstant, effectiveMs[index] ?? 0);
-      const counts = this.days.day(t.currency, t.tradeDay).typeCounts;
-      const typeIndex = TYPE_INDEX[t.type];
-      counts[typeIndex] = (counts[typeIndex] ?? 0) + 1;
+      // An action entered by hand is no transaction of the journal (one row per account it applies to): not counted.
+      if (t.source !== MANUAL_ACTION_SOURCE) {
+        const counts = this.days.day(t.currency, t.tradeDay).typeCounts;
+        const typeIndex = TYPE_INDEX[t.type];
+        counts[typeIndex] = (counts[typeIndex] ?? 0) + 1;
+      }
       if (FILLS.has(t.type)) this.trade(t);
       else if (t.type === 'EXPIRATION' || t.type === 'ASSIGNMENT' || t.type === 'EXERCISE') this.settle(t);
       else if (t.type === 'DIVIDEND' || t.type === 'INTEREST' || t.type === 'FEE') this.cashRow(t);
@@ -484,6 +489,7 @@ class LedgerBuilder implements RealizedSink {
       regTCloses: this.campaigns.regTCloses,
       actionOutcomes: this.actionOutcomes,
       deliverables: this.actions.deliverables,
+      actionRoots: this.actions.roots,
     };
   }
 
@@ -543,7 +549,7 @@ export function buildLedger(transactions: readonly Transaction[], options: Ledge
  * those that count after the instant are left out (docs/journal.md §Checkpoints).
  */
 export function resumeLedger(complete: Ledger, checkpoint: LedgerCheckpoint | null, rows: readonly Transaction[], untilMs = Infinity): BookLedger {
-  const builder = new LedgerBuilder(complete.reportingCurrency, false, undefined, complete.deliverables);
+  const builder = new LedgerBuilder(complete.reportingCurrency, false, undefined, { deliverables: complete.deliverables, roots: complete.actionRoots });
   if (checkpoint !== null) builder.restore(checkpoint, complete);
   builder.process(rows, 0, untilMs);
   return builder.finishBook(complete, checkpoint);

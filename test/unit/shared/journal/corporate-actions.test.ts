@@ -11,7 +11,9 @@ import type { CorporateActionTerms, Transaction } from '../../../../src-shared/j
 import { buildTrades } from '../../../../src-shared/journal/trades';
 import { toMinor } from '../../../../src-shared/money';
 import { allTime, ledgerOf, tx } from '../../../journal-helpers';
-import type { Ledger } from '../../../../src-shared/journal/index';
+import { buildLedger, resumeLedger, type Ledger, type OpenPosition } from '../../../../src-shared/journal/index';
+import { firstWhere, rowsEndBy } from '../../../../src-shared/journal/checkpoints';
+import { rowOrder } from '../../../../src-shared/journal/order';
 
 type TermsInput = Partial<Omit<CorporateActionTerms, 'cashPerShareMinor'>> & Pick<CorporateActionTerms, 'type' | 'symbol'> & { cashPerShare?: number };
 
@@ -322,5 +324,39 @@ describe('adjustContract (the OCC’s rules)', () => {
     expect(adjustContract(put, null, terms({ type: 'symbol_change', newSymbol: 'AMDX' }), root)).toMatchObject({ instrument: { symbol: 'AMDX220121P00100000', underlying: 'AMDX' }, deliverable: null });
     expect(adjustContract(put, null, terms({ type: 'free_shares', quantity: 1 }), root)).toBeNull();
     expect(adjustContract(put, null, terms({ type: 'split', quantity: 100 }), root)).toBeNull();
+  });
+});
+
+describe('the book at a past instant through corporate actions (docs/journal.md §Checkpoints)', () => {
+  it('a replay from a checkpoint gives what a build of the rows up to the instant gives: positions, deliverables, campaigns', () => {
+    const rows = [
+      tx({ type: 'BUY', ticker: 'ABC', quantity: 100, price: 50, at: '2024-03-01T10:00' }),
+      tx({ type: 'SELL_TO_OPEN', ticker: 'ABC', option: { expiration: '2024-09-20', strike: 45, right: 'P' }, quantity: 1, price: 2, at: '2024-03-04T10:00' }),
+      tx({ type: 'BUY', ticker: 'OLD', quantity: 100, price: 40, at: '2024-03-05T10:00' }),
+      tx({ type: 'SELL_TO_OPEN', ticker: 'OLD', option: { expiration: '2024-09-20', strike: 30, right: 'P' }, quantity: 1, price: 1.2, at: '2024-03-06T10:00' }),
+      action('2024-04-01T16:00', { type: 'split', symbol: 'ABC', ratio: 0.1, cashPerShare: 400 }),
+      tx({ type: 'BUY', ticker: 'ABC', quantity: 1, price: 450, at: '2024-04-02T10:00' }),
+      action('2024-05-01T16:00', { type: 'merger', symbol: 'OLD', newSymbol: 'NEW', ratio: 0.5, cashPerShare: 10 }, { manual: true }),
+      tx({ type: 'SELL', ticker: 'NEW', quantity: 20, price: 45, at: '2024-05-02T10:00' }),
+      action('2024-06-03T16:00', { type: 'spinoff', symbol: 'NEW', newSymbol: 'SPN', ratio: 0.5, costFraction: 0.25 }),
+      tx({ type: 'SELL', ticker: 'SPN', quantity: 5, price: 10, at: '2024-06-04T10:00' }),
+    ];
+    const complete = buildLedger(rows, { reportingCurrency: 'USD', checkpointEvery: 2 });
+    const cps = complete.checkpoints;
+    if (cps === undefined) throw new Error('no checkpoints');
+    expect(cps.checkpoints.length, 'checkpoints between the actions').toBeGreaterThan(2);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const { effectiveMs } = rowOrder(rows);
+    const sorted = (positions: readonly OpenPosition[]) => [...positions].sort((a, b) => a.symbol.localeCompare(b.symbol));
+    for (const day of ['2024-03-31', '2024-04-01', '2024-04-30', '2024-05-01', '2024-05-31', '2024-06-03', '2024-06-30']) {
+      const asOfMs = Date.parse(`${day}T23:00:00Z`);
+      const list = cps.checkpoints;
+      const checkpoint = list[firstWhere(list.length, (i) => (list[i]?.lastInstantMs ?? 0) > asOfMs) - 1] ?? null;
+      const replayRows = cps.ids.slice(checkpoint?.position ?? 0, rowsEndBy(cps, asOfMs)).map((id) => byId.get(id)).filter((row): row is Transaction => row !== undefined);
+      const replayed = resumeLedger(complete, checkpoint, replayRows, asOfMs);
+      const expected = buildLedger(rows.filter((_, i) => (effectiveMs[i] ?? 0) <= asOfMs), { reportingCurrency: 'USD' });
+      expect(sorted(replayed.positions), day).toEqual(sorted(expected.positions));
+      expect(replayed.campaigns.map(({ steps: _steps, ...c }) => c), day).toEqual(expected.campaigns.map(({ steps: _steps, ...c }) => c));
+    }
   });
 });
