@@ -50,7 +50,8 @@ describe.skipIf(!hasChromium)('corporate actions in the browser', () => {
         const name = `corporate-actions-${size.width}-${size.theme}`;
         const section = await panel(page);
         const rows = section.getByTestId('corporate-action-row');
-        await expect.poll(() => rows.count(), 'the NAKD reverse split and the free HLX share of the file').toBe(2);
+        // The NAKD reverse split and the free HLX share of the file.
+        await expect.poll(() => rows.count()).toBe(2);
         expect(await rows.first().textContent()).toContain('1-for-10');
         expect(await realized2021(), 'before: only the free HLX share is known').toBe(3.5);
 
