@@ -15,7 +15,7 @@ import { serveForSuite } from './suite';
 
 const WHOLE = readFileSync(join(repoRoot, 'test/fixtures/brokers/robinhood_spac_merger_selfwritten.csv'), 'utf8');
 /** The export without the merger's SXCH / OCA records. */
-const WITHOUT_MERGER = WHOLE.replace(/"6\/1\/2021"[^\n]*(\n(?!")[^\n]*)?\n/g, (record) => (/"(SXCH|OCA)"/.test(record) ? '' : record));
+const WITHOUT_MERGER = WHOLE.replace(/"6\/1\/2021"[^\n]*(?:\n(?!")[^\n]*)?\n/g, (record) => (/"(?:SXCH|OCA)"/.test(record) ? '' : record));
 const SIZES = [
   { width: 1440, theme: 'light' },
   { width: 1440, theme: 'dark' },

@@ -13,7 +13,7 @@ import { REPO_ROOT, useTestApp } from '../../../../helper';
 
 const WHOLE = readFileSync(join(REPO_ROOT, 'test/fixtures/brokers/robinhood_spac_merger_selfwritten.csv'), 'utf8');
 /** The file without the merger's rows (an export that left them out): its records are the lines with SXCH / OCA. */
-const WITHOUT_MERGER = WHOLE.replace(/"6\/1\/2021"[^\n]*(\n(?!")[^\n]*)?\n/g, (record) => (/"(SXCH|OCA)"/.test(record) ? '' : record));
+const WITHOUT_MERGER = WHOLE.replace(/"6\/1\/2021"[^\n]*(?:\n(?!")[^\n]*)?\n/g, (record) => (/"(?:SXCH|OCA)"/.test(record) ? '' : record));
 
 const t = useTestApp();
 const ACCOUNT = accountIdFor('robinhood-csv', 'Robinhood');
