@@ -46,6 +46,8 @@ import type {
   ExportJobJson,
   ExportRequestBodyT,
   ManualDeleteResponseT,
+  ExpiredByHandResponseT,
+  AccountsResponseT,
   ManualTransactionT,
   ManualTransactionsResponseT,
   CorporateActionDeleteResponseT,
@@ -230,6 +232,10 @@ export class ApiClient {
   performance(query: PerformanceQueryT, signal?: AbortSignal): Promise<PerformanceResponseT> {
     return this.get('/journal/performance', { ...query }, signal);
   }
+  /** The accounts, with what they hold and the dividends outside every campaign. */
+  accounts(signal?: AbortSignal): Promise<AccountsResponseT> {
+    return this.get('/journal/accounts', undefined, signal);
+  }
   summary(year: number | undefined, signal?: AbortSignal, accountId?: string): Promise<SummaryResponseT> {
     return this.get('/journal/summary', { year, accountId }, signal);
   }
@@ -273,6 +279,10 @@ export class ApiClient {
   }
   deleteTransaction(id: string): Promise<ManualDeleteResponseT> {
     return this.request('DELETE', `/journal/transactions/${encodeURIComponent(id)}`);
+  }
+  /** "Expired worthless": options past expiry booked as manual EXPIRATION rows, one import (undo it on the Import page). */
+  bookExpirations(items: Array<{ accountId: string; symbol: string }>): Promise<ExpiredByHandResponseT> {
+    return this.request('POST', '/journal/expirations', { body: JSON.stringify({ items }), contentType: 'application/json' });
   }
 
   /** Corporate actions: every one the journal applies (files' and entered by hand), with what each did. */

@@ -171,6 +171,8 @@ export const UNRECOGNISED_HEADER = 'unrecognised header';
 export const MANUAL_SOURCE = 'manual';
 /** Rows one POST /journal/transactions may carry (its body is also at most 1 MB). */
 export const MANUAL_ROWS_MAX = 10_000;
+/** Options one POST /journal/expirations books at most (a long export's expired options, many times over). */
+export const EXPIRATION_ITEMS_MAX = 1_000;
 /** What an import is: a broker file, manual entries, or the generated demo (told by its broker: `manual`, `demo`). */
 export const IMPORT_KINDS = ['file', 'manual', 'demo'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];

@@ -102,6 +102,10 @@ export const AccountsResponse = Type.Object({
       transactions: Type.Integer({ minimum: 1, description: 'Transactions stored in the account' }),
       firstTradeDay: Type.String({ description: 'Its oldest trade day (YYYY-MM-DD, the journal time zone)' }),
       lastTradeDay: Type.String({ description: 'Its newest trade day' }),
+      dividendsOutsideCampaigns: Type.Array(Type.Object({ currency: Type.String(), amount: Money('Net of withholding') }), {
+        description:
+          'Dividends paid while no campaign held the shares (none on the payment day, none whose shares left within 60 days before it: docs/journal.md §Campaigns), per currency: in the summaries’ dividends, in no campaign',
+      }),
     }),
   ),
   demo: Type.Boolean({ description: "Whether the journal holds the demo's transactions" }),
@@ -298,11 +302,11 @@ const PositionTotalsFields = {
 /** docs/journal.md §Positions, "Needs attention". */
 const NeedsAttentionSchema = Type.Object(
   {
-    kind: Type.Union([Type.Literal('opened_before_history'), Type.Literal('expiry_unknown'), Type.Literal('in_the_money')], {
+    kind: Type.Union([Type.Literal('opened_before_history'), Type.Literal('expiry_unknown'), Type.Literal('in_the_money'), Type.Literal('other_rows')], {
       description:
-        'opened_before_history: closes, sales or settlements removed more than was open (an opening position is missing: enter it as a manual opening dated at or before firstDate); expiry_unknown: an option past its expiration with no closing row and no snapshot of the underlying within one New York trading day after the expiry; in_the_money: such a snapshot shows it in the money (assignment or exercise likely: import the broker\'s row)',
+        'opened_before_history: closes, sales or settlements removed more than was open (an opening position is missing: enter it as a manual opening dated at or before firstDate); expiry_unknown: an option past its expiration with no closing row and no snapshot of the underlying within one New York trading day of the expiry instant, before or after it (POST /journal/expirations books it expired); in_the_money: such a snapshot shows it in the money (assignment or exercise likely: import the broker\'s row); other_rows: rows kept as OTHER that move cash in the account and currency (quantity counts them, cash sums them, firstTradeDate is the first): their cash counts in no P&L figure',
     }),
-    reason: Type.Union([Type.Literal('opened-before-history'), Type.Literal('no-snapshot-after-expiry'), Type.Literal('in-the-money')], { description: 'The kind as before 2026-11-26 (kept for older clients)' }),
+    reason: Type.Union([Type.Literal('opened-before-history'), Type.Literal('no-snapshot-after-expiry'), Type.Literal('in-the-money'), Type.Literal('other-rows')], { description: 'The kind as before 2026-11-26 (kept for older clients)' }),
     accountId: Type.String(),
     accountName: Type.String(),
     currency: Type.String(),
@@ -318,6 +322,13 @@ const NeedsAttentionSchema = Type.Object(
     closes: Type.Integer({ description: 'opened_before_history: rows with an unmatched part; 0 for the others' }),
     spot: Nullable(Type.Number({ description: 'in_the_money: the snapshot that shows it' })),
     quoteTime: Nullable(Type.String()),
+    lastSnapshot: Nullable(
+      Type.Object(
+        { spot: Type.Number(), quoteTime: Type.String(), outOfTheMoney: Type.Boolean() },
+        { description: "expiry_unknown: the last snapshot of the underlying quoted at or before the expiry, and whether the option was out of the money then (no evidence of the expiry: what the Positions page's bulk \"Expired worthless\" reads); null otherwise" },
+      ),
+    ),
+    cash: Type.Optional(Money('other_rows: the cash the rows carry (+ received)')),
   },
   { description: 'What the book cannot decide alone; listed here and nowhere else (no position row)' },
 );

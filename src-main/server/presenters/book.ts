@@ -74,6 +74,8 @@ export function presentPositions(result: PositionsResult): Omit<PositionsRespons
       closes: n.closes,
       spot: n.spot,
       quoteTime: n.quoteTime,
+      lastSnapshot: n.lastSnapshot,
+      ...(n.cashMinor === undefined ? {} : { cash: minorToCents(asMinor(n.cashMinor)) }),
     })),
     inferredExpirations: result.inferredExpirations.map((i) => ({
       accountId: i.transaction.accountId,

@@ -6,14 +6,20 @@ import type { AccountSummary } from '../../services/journal/ledger-index';
 import type { AccountsResponseT, PerformanceResponseT, PeriodSummary, SummaryResponseT, TransactionJson } from '../../../src-shared/api/schemas';
 import { dayTotalMinor, rangePeriod, type PerformanceResult, type PeriodResult, type TotalsResult, type YearResult } from '../../../src-shared/journal/index';
 import type { Transaction } from '../../../src-shared/journal/model';
-import { addMinor, minorToCents, centsOrNull, minorToUnits, type Minor } from '../../../src-shared/money';
+import type { AccountDividends } from '../../../src-shared/journal/ledger';
+import { addMinor, asMinor, minorToCents, centsOrNull, minorToUnits, type Minor } from '../../../src-shared/money';
 
 type PeriodJson = PerformanceResponseT['monthly'];
 
-/** GET /journal/accounts: each account with its transactions and first and last trade days. */
-export function presentAccounts(list: { accounts: readonly AccountSummary[]; demo: boolean }): AccountsResponseT {
+/** GET /journal/accounts: each account with its transactions, first and last trade days, and dividends outside campaigns. */
+export function presentAccounts(list: { accounts: readonly AccountSummary[]; demo: boolean; accountDividends?: readonly AccountDividends[] }): AccountsResponseT {
+  const dividendsOf = (id: string) =>
+    (list.accountDividends ?? [])
+      .filter((d) => d.accountId === id)
+      .sort((a, b) => a.currency.localeCompare(b.currency))
+      .map((d) => ({ currency: d.currency, amount: minorToCents(asMinor(d.dividendsMinor)) }));
   return {
-    accounts: list.accounts.map((a) => ({ id: a.id, name: a.name, transactions: a.transactions, firstTradeDay: a.firstTradeDay, lastTradeDay: a.lastTradeDay })),
+    accounts: list.accounts.map((a) => ({ id: a.id, name: a.name, transactions: a.transactions, firstTradeDay: a.firstTradeDay, lastTradeDay: a.lastTradeDay, dividendsOutsideCampaigns: dividendsOf(a.id) })),
     demo: list.demo,
   };
 }

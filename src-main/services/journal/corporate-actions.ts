@@ -284,6 +284,8 @@ export class ManualCorporateActions {
       warningCount: 0,
       merged: [],
       mergedCount: 0,
+      supersededManual: [],
+      supersededManualCount: 0,
     };
     this.imports.finish(turn, { id: importId, imported: 1, duplicates: 0, report_json: JSON.stringify(record) });
   }

@@ -12,6 +12,7 @@ import { writeTransaction, type AfterTurn } from '../../db/writes';
 import { ok, type Result } from '../result';
 import { collectGarbage, COLLECT_AFTER_DECODE_BYTES } from '../worker-gc';
 import type { ManualAdded } from './manual-entries';
+import type { BookedExpiration, ExpirationItem } from './expirations';
 import type { AnnotationKind } from '../../db/annotations';
 import type { AnnotationInput, AnnotationResult, StatsRequest, TradesRequest } from './trades';
 import { importText, type BookRequest, type CampaignsRequest, type ImportRecord, type ImportRequest, type JournalService, type PerformanceRequest, type TransactionFilter } from './service';
@@ -105,7 +106,7 @@ export const journalWrites = {
   addTransactions: async (host: JournalHost, call: WriteCall, rows: ManualTransactionT[]): Promise<Result<ManualAdded>> => {
     const checked = host.journal.manual.check(rows, (index) => `transactions.${index}.`);
     if (!checked.ok) return checked;
-    return ok(await writeTransaction(host.db, (turn) => host.journal.manual.add(turn, checked.value), await host.turn(call)).finally(host.shrink));
+    return writeTransaction(host.db, (turn) => host.journal.manual.add(turn, checked.value), await host.turn(call)).finally(host.shrink);
   },
   replaceTransaction: async (host: JournalHost, call: WriteCall, id: string, row: ManualTransactionT): Promise<Result<{ id: string; importId: number }>> => {
     const known = host.journal.manual.lookup(id);
@@ -131,6 +132,13 @@ export const journalWrites = {
     return writeTransaction(host.db, (turn) => host.journal.corporateActions.replace(turn, id, checked.value), await host.turn(call));
   },
   deleteCorporateAction: async (host: JournalHost, call: WriteCall, id: number) => writeTransaction(host.db, (turn) => host.journal.corporateActions.remove(turn, id), await host.turn(call)),
+  /** "Expired worthless" (expirations.ts): manual EXPIRATION rows for options past expiry the book lists, one manual import. */
+  bookExpirations: async (host: JournalHost, call: WriteCall, items: ExpirationItem[]): Promise<Result<ManualAdded & { expired: BookedExpiration[] }>> => {
+    const checked = host.journal.expirationEntries(items);
+    if (!checked.ok) return checked;
+    const added = await writeTransaction(host.db, (turn) => host.journal.manual.add(turn, checked.value.entries), await host.turn(call)).finally(host.shrink);
+    return added.ok ? ok({ ...added.value, expired: checked.value.booked }) : added;
+  },
   /** Notes and tags on a trade or a campaign the journal has now (404 otherwise), kept by its stable id (trades.ts). */
   annotate: async (host: JournalHost, call: WriteCall, kind: AnnotationKind, id: string, input: AnnotationInput): Promise<Result<AnnotationResult>> => {
     const known = host.journal.trades.resolve(kind, id);

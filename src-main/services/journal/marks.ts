@@ -97,6 +97,21 @@ export class JournalMarks {
     return stamp === undefined || marks === null ? null : { marks, ms: stamp.ms };
   }
 
+  /**
+   * The snapshot of the symbol quoted in [fromMs, toMs] nearest to `targetMs` (an expiry instant: its evidence), the
+   * later one of two as near; with its instant.
+   */
+  nearestBetween(symbol: string, fromMs: number, toMs: number, targetMs: number): { marks: UnderlyingMarks; ms: number } | null {
+    let best: Stamp | undefined;
+    for (const stamp of this.stampsOf(symbol)) {
+      if (stamp.ms < fromMs) continue;
+      if (stamp.ms > toMs) break;
+      if (best === undefined || Math.abs(stamp.ms - targetMs) <= Math.abs(best.ms - targetMs)) best = stamp;
+    }
+    const marks = best === undefined ? null : this.marksOf(best.id);
+    return best === undefined || marks === null ? null : { marks, ms: best.ms };
+  }
+
   private marksOf(id: number): UnderlyingMarks | null {
     const cached = this.marks.get(id);
     if (cached !== undefined) return cached;

@@ -5,6 +5,7 @@ import type { CampaignFigures, MarkedPosition } from '../../../src-shared/journa
 import type { Account, Transaction } from '../../../src-shared/journal/model';
 import type { ImporterId, ParseResult } from '../../importers/types';
 import type { InferredExpiration, NeedsAttention } from './expiry-settlement';
+import type { SupersededManual } from './manual-duplicates';
 import type { Minor, MinorFields } from '../../../src-shared/money';
 
 /** The record of one import: what was read, stored, found twice, skipped, and worth knowing. */
@@ -29,6 +30,9 @@ export interface ImportRecord {
   /** Rows merged into one transaction (the first groups), and every row merged away. */
   merged: Array<{ lines: number[]; reason: string }>;
   mergedCount: number;
+  /** Manual openings this import made duplicates, retired (undoing the import restores them): the first 100, and every one. */
+  supersededManual: SupersededManual[];
+  supersededManualCount: number;
 }
 
 export interface ImportRequest {

@@ -93,6 +93,8 @@ const REQUESTS: Record<string, { path: string; query?: string; body?: string; ty
   'POST /v1/journal/corporate-actions': { path: '/v1/journal/corporate-actions', body: '{"type":"split","symbol":"X","date":"2024-01-02"}', type: 'application/json' },
   'PUT /v1/journal/corporate-actions/{id}': { path: '/v1/journal/corporate-actions/987654', body: '{"type":"split","symbol":"X","ratio":2,"date":"2024-01-02"}', type: 'application/json' },
   'DELETE /v1/journal/corporate-actions/{id}': { path: '/v1/journal/corporate-actions/987654' },
+  // Expired worthless by hand: a refused (empty) list, nothing written.
+  'POST /v1/journal/expirations': { path: '/v1/journal/expirations', body: '{"items":[]}', type: 'application/json' },
   'GET /v1/journal/trades': { path: '/v1/journal/trades', query: 'status=closed&limit=5' },
   'GET /v1/journal/trades/{id}': { path: '/v1/journal/trades/tx_nope' },
   'GET /v1/journal/stats': { path: '/v1/journal/stats', query: 'groupBy=zoneAtEntry' },

@@ -213,18 +213,51 @@ describe('migrations', () => {
     expect(() => insert.run('SPX', 'k3', 'above', 2, 'x'), 'near is 0 or 1').toThrow();
   });
 
-  it('012 corporate actions: transactions get a nullable corporate_action column; corporate_actions goes with its import', () => {
+  it('012 superseded manual rows: a table of retired rows with the import that superseded them, gone with their own import; a partial index of manual rows', () => {
     const path = join(tempDir(), 'a.db');
     const v11 = open(path, 11).db;
-    v11.prepare("INSERT INTO imports (broker, source, filename, created_at, rows, imported, duplicates, report_json) VALUES ('generic', 'generic-csv', 'a.csv', '2026-01-01', 1, 1, 0, '{}')").run();
-    v11.prepare("INSERT INTO accounts (id, name, source) VALUES ('a1', 'A', 'generic-csv')").run();
-    const row = "'t1', 1, 'a1', 'r1', 'SPLIT', 'X', 'X', 0, NULL, NULL, NULL, 100, 0, 1, 0, 0, 0, 'USD', '2026-01-02T21:00:00.000Z', '2026-01-02', NULL, '', 'generic-csv', 0, NULL, NULL";
-    v11.prepare(`INSERT INTO transactions VALUES (${row})`).run();
+    v11.prepare("INSERT INTO imports (id, broker, source, filename, created_at, rows, imported, duplicates, report_json) VALUES (1, 'manual', 'manual', NULL, '2026-01-01', 1, 1, 0, '{}'), (2, 'generic', 'generic-csv', 'f.csv', '2026-01-02', 1, 1, 0, '{}')").run();
+    v11.prepare("INSERT INTO accounts (id, name, source) VALUES ('a1', 'Main', 'generic-csv')").run();
+    const row = (id: string, importId: number, source: string) =>
+      v11
+        .prepare(
+          `INSERT INTO transactions (id, import_id, account_id, broker_row_id, type, symbol, underlying, is_option, expiration, strike, right, quantity, price_minor, multiplier, amount_minor, commission_minor, fees_minor, currency, trade_date, trade_day, order_id, description, source, inferred, previous_symbol, sequence)
+           VALUES (?, ?, 'a1', ?, 'SELL_TO_OPEN', 'XYZ240419P00045000', 'XYZ', 1, '2024-04-19', 45, 'P', 1, 15000, 100, 1500000, 0, 0, 'USD', '2024-03-14T20:00:00.000Z', '2024-03-14', NULL, '', ?, 0, NULL, NULL)`,
+        )
+        .run(id, importId, id, source);
+    row('mtx_1', 1, 'manual');
+    row('tx_2', 2, 'generic-csv');
     v11.close();
     opened.pop();
     const { db } = open(path, 12);
     expect(userVersion(db)).toBe(12);
+    expect(tables(db)).toContain('superseded_transactions');
+    expect(db.prepare('SELECT COUNT(*) FROM transactions').pluck().get(), 'rows stored before stay where they were').toBe(2);
+    const plan = db.prepare("EXPLAIN QUERY PLAN SELECT id FROM transactions WHERE source = 'manual' AND type IN ('SELL_TO_OPEN')").all() as Array<{ detail: string }>;
+    expect(plan.map((p) => p.detail).join(' '), 'manual rows found without reading the imported ones').toContain('transactions_manual');
+    const columns = (db.prepare('PRAGMA table_info(transactions)').all() as Array<{ name: string }>).map((c) => c.name);
+    db.prepare(`INSERT INTO superseded_transactions (${columns.join(', ')}, superseded_by) SELECT ${columns.join(', ')}, 2 FROM transactions WHERE id = 'mtx_1'`).run();
+    db.prepare("DELETE FROM transactions WHERE id = 'mtx_1'").run();
+    expect(db.prepare('SELECT superseded_by FROM superseded_transactions').pluck().all()).toEqual([2]);
+    expect(() => db.prepare("UPDATE superseded_transactions SET account_id = 'nobody'").run(), 'its account must exist').toThrow();
+    db.prepare('DELETE FROM imports WHERE id = 1').run();
+    expect(db.prepare('SELECT COUNT(*) FROM superseded_transactions').pluck().get(), 'undoing its own manual import removes it too').toBe(0);
+  });
+
+  it('013 corporate actions: transactions (and superseded rows) get a nullable corporate_action column; corporate_actions goes with its import', () => {
+    const path = join(tempDir(), 'a.db');
+    const v12 = open(path, 12).db;
+    v12.prepare("INSERT INTO imports (broker, source, filename, created_at, rows, imported, duplicates, report_json) VALUES ('generic', 'generic-csv', 'a.csv', '2026-01-01', 1, 1, 0, '{}')").run();
+    v12.prepare("INSERT INTO accounts (id, name, source) VALUES ('a1', 'A', 'generic-csv')").run();
+    const row = "'t1', 1, 'a1', 'r1', 'SPLIT', 'X', 'X', 0, NULL, NULL, NULL, 100, 0, 1, 0, 0, 0, 'USD', '2026-01-02T21:00:00.000Z', '2026-01-02', NULL, '', 'generic-csv', 0, NULL, NULL";
+    v12.prepare(`INSERT INTO transactions VALUES (${row})`).run();
+    v12.close();
+    opened.pop();
+    const { db } = open(path, 13);
+    expect(userVersion(db)).toBe(13);
     expect(db.prepare("SELECT corporate_action FROM transactions WHERE id = 't1'").pluck().get(), 'a SPLIT imported before has no terms: it reads as it did').toBeNull();
+    const superseded = (db.prepare('PRAGMA table_info(superseded_transactions)').all() as Array<{ name: string }>).map((c) => c.name);
+    expect(superseded, 'a retired row keeps every column of its row').toContain('corporate_action');
     expect(tables(db)).toContain('corporate_actions');
     db.prepare("INSERT INTO imports (broker, source, filename, created_at, rows, imported, duplicates, report_json) VALUES ('manual', 'manual-action', NULL, '2026-01-03', 1, 1, 0, '{}')").run();
     const insert = db.prepare('INSERT INTO corporate_actions (import_id, account_id, date, type, symbol, new_symbol, ratio, cash_per_share_minor, cost_fraction, quantity, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');

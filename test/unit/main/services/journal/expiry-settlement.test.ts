@@ -10,7 +10,8 @@ import type { OpenPosition } from '../../../../../src-shared/journal/index';
 
 /** A snapshot of AMD at 105.60 the day after the expiry (2024-01-19). */
 const marks = {
-  firstBetween: (): { marks: UnderlyingMarks; ms: number } => ({
+  spotAt: () => null,
+  nearestBetween: (): { marks: UnderlyingMarks; ms: number } => ({
     marks: { snapshotId: 1, quoteTime: '2024-01-22T15:00:00.000Z', spot: 105.6, rate: 0.04, contracts: 0, contract: () => null, levels: null },
     ms: Date.parse('2024-01-22T15:00:00Z'),
   }),
