@@ -65,6 +65,7 @@ import type {
   AnnotationResponseT,
 } from '../../src-shared/api/schemas';
 import type { ProblemFieldError } from '../../src-shared/api/errors';
+import type { LevelsScope } from '../../src-shared/api/constants';
 
 export type ChainsResponseT = Static<typeof ChainsResponse>;
 export type ChainInfo = ChainsResponseT['symbols'][number];
@@ -255,8 +256,8 @@ export class ApiClient {
     return this.get('/journal/trades', { ...query }, signal);
   }
   /** One trade with its timeline (GET /journal/trades/{id}). */
-  trade(id: string, signal?: AbortSignal): Promise<TradeDetailResponseT> {
-    return this.get(`/journal/trades/${encodeURIComponent(id)}`, undefined, signal);
+  trade(id: string, signal?: AbortSignal, levelsScope?: LevelsScope): Promise<TradeDetailResponseT> {
+    return this.get(`/journal/trades/${encodeURIComponent(id)}`, levelsScope === undefined || levelsScope === 'own' ? undefined : { levelsScope }, signal);
   }
   tradeStats(query: StatsQueryT, signal?: AbortSignal): Promise<StatsResponseT> {
     return this.get('/journal/stats', { ...query }, signal);

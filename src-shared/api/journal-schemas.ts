@@ -1,6 +1,6 @@
 /** The /v1 journal contract: performance, summary, transactions, positions and campaigns (docs/journal.md). */
 import { Type, type Static } from 'typebox';
-import { PAGE_LIMIT_CAP, PERFORMANCE_PERIODS, PAGE_LIMIT_DEFAULT, TRANSACTION_SORTS, TRANSACTION_TYPES } from './constants';
+import { LEVELS_SCOPES, PAGE_LIMIT_CAP, PERFORMANCE_PERIODS, PAGE_LIMIT_DEFAULT, TRANSACTION_SORTS, TRANSACTION_TYPES } from './constants';
 import { Nullable, Params, OneOf, DATETIME_PATTERN, DATE_YEARS, SYMBOL_PATTERN, IsoDate, Money, AccountSchema, PaginationSchema } from './schema-kit';
 
 // ---------------------------------------------------------------- journal
@@ -13,6 +13,22 @@ const optionContract = {
 };
 
 const AccountIdParam = Type.String({ minLength: 1, maxLength: 64, description: 'Only this account (404 UNKNOWN_ACCOUNT when none has this id)' });
+
+/** An option whose OCC root carries a digit (AMD1): a non-standard deliverable after a corporate action; its underlying is the chain's symbol (docs/journal.md §Underlying roots). */
+const adjustedField = {
+  adjusted: Type.Boolean({ description: 'An OCC-adjusted option (its root ends in a digit, AMD1 of AMD): a non-standard deliverable, marked only from a chain that lists that root' }),
+};
+
+/** `levelsScope` of /journal/positions and /journal/trades (docs/journal.md §Levels scope). */
+export const LevelsScopeParam = OneOf(LEVELS_SCOPES, {
+  description: 'The dealer levels held against: own (default) the position’s own expiration alone (a trade’s main leg’s); nearest the /gex default (3 nearest expirations); book every expiration within 0–45 DTE',
+});
+
+/** What scoped levels add: their scope (as used: shares take nearest for own) and the expirations it took. */
+export const ScopedLevelsFields = {
+  scope: OneOf(LEVELS_SCOPES, { description: 'The scope these levels are of (own for an option; shares have no expiration: nearest)' }),
+  expirations: Type.Array(Type.String(), { description: 'The expirations the levels were computed on, ascending (/gex?expirations= gives the same levels)' }),
+};
 
 export const PerformanceQuery = Params({
   accountId: Type.Optional(AccountIdParam),
@@ -190,6 +206,7 @@ export const TransactionSchema = Type.Object({
   currency: Type.String(),
   tradeDate: Type.String({ description: 'ISO 8601 UTC' }),
   tradeDay: Type.String({ description: 'New York date' }),
+  ...adjustedField,
   orderId: Nullable(Type.String()),
   description: Type.String(),
   source: Type.String(),
@@ -214,16 +231,21 @@ const AsOfParam = Type.String({ pattern: DATETIME_PATTERN, description: 'The ins
 export const PositionsQuery = Params({
   asOf: Type.Optional(AsOfParam),
   accountId: Type.Optional(AccountIdParam),
-  symbol: Type.Optional(Type.String({ pattern: SYMBOL_PATTERN, description: 'Underlying ticker' })),
+  symbol: Type.Optional(Type.String({ pattern: SYMBOL_PATTERN, description: 'Underlying ticker (an option root finds its chain’s: SPXW the SPX positions)' })),
+  levelsScope: Type.Optional(LevelsScopeParam),
 });
 export type PositionsQueryT = Static<typeof PositionsQuery>;
 
-const LevelsSchema = Type.Object({
-  callWall: Nullable(Type.Number()),
-  putWall: Nullable(Type.Number()),
-  gammaFlip: Nullable(Type.Number()),
-  gammaZone: Type.Union([Type.Literal('positive'), Type.Literal('negative')]),
-});
+const LevelsSchema = Type.Object(
+  {
+    callWall: Nullable(Type.Number()),
+    putWall: Nullable(Type.Number()),
+    gammaFlip: Nullable(Type.Number()),
+    gammaZone: Type.Union([Type.Literal('positive'), Type.Literal('negative')]),
+    ...ScopedLevelsFields,
+  },
+  { description: 'The dealer levels of the mark’s snapshot in levelsScope (walls as strikes); null without a fresh snapshot, or when it does not list the position’s expiration (own)' },
+);
 
 const PositionSchema = Type.Object({
   accountId: Type.String(),
@@ -234,6 +256,7 @@ const PositionSchema = Type.Object({
   underlying: Type.String(),
   isOption: Type.Boolean(),
   ...optionContract,
+  ...adjustedField,
   quantity: Type.Number({ description: 'Signed: + long, − short' }),
   multiplier: Type.Number(),
   deliverable: Type.Optional(
@@ -336,6 +359,7 @@ const NeedsAttentionSchema = Type.Object(
 export const PositionsResponse = Type.Object({
   asOf: Type.String(),
   currency: Type.String({ description: 'Totals are in this (the reporting) currency' }),
+  levelsScope: OneOf(LEVELS_SCOPES, { description: 'The levelsScope asked for (default own); each position’s levels say the scope they are of' }),
   positions: Type.Array(PositionSchema),
   totals: Type.Object({
     ...PositionTotalsFields,

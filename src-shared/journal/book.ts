@@ -10,17 +10,13 @@ import { NEW_YORK, dateInZone } from '../zone';
 import { positionGreeks } from '../exposure/position-greeks';
 import { daysToExpiry } from '../exposure/time';
 import { MINOR_PER_UNIT, subMinor, asMinor, type Minor } from '../money';
+import { DEFAULT_LEVELS_SCOPE, type LevelsScope } from '../api/constants';
 import type { CampaignRecord, OpenPosition } from './ledger';
+import type { ScopedLevels } from './levels';
 import { parseOccSymbol, type OptionRight } from './model';
-import { isAdjustedRoot } from '../exposure/prepare';
+import { isAdjustedOptionRoot } from '../exposure/roots';
 
-/** The underlying's dealer levels of the snapshot (`/gex` default scope): walls as strikes. */
-export interface DealerLevels {
-  callWall: number | null;
-  putWall: number | null;
-  gammaFlip: number | null;
-  gammaZone: 'positive' | 'negative';
-}
+export type { DealerLevels, ScopedLevels } from './levels';
 
 /** A contract of the snapshot, with the time to expiry and forward of its expiration (null when expired at the quote). */
 export interface SnapshotQuote {
@@ -40,11 +36,12 @@ export interface UnderlyingMarks {
   /** Contracts in the snapshot (what keeping it costs). */
   contracts: number;
   /**
-   * A contract of the snapshot: a standard one, or with `root` one of an adjusted root (`DKNG1`: after a corporate
-   * action it delivers something else, and only a chain listing that root quotes it).
+   * The contract of that root (the chain lists SPX and SPXW of one third Friday side by side): without a root, or for a
+   * root the snapshot does not list at that expiration, its one standard contract there (of the root's settlement).
    */
-  contract(expiration: string, strike: number, right: OptionRight, root?: string): SnapshotQuote | null;
-  levels: DealerLevels | null;
+  contract(expiration: string, strike: number, right: OptionRight, root?: string | null): SnapshotQuote | null;
+  /** The dealer levels of a scope (docs/journal.md §Levels scope), `own` of that expiration; null when the scope is empty. */
+  levelsIn(scope: LevelsScope, expiration: string | null): ScopedLevels | null;
 }
 
 export interface Mark {
@@ -91,7 +88,7 @@ export interface MarkedPosition {
   marketValueMinor: Minor | null;
   unrealizedMinor: Minor | null;
   greeks: HeldGreeks | null;
-  levels: DealerLevels | null;
+  levels: ScopedLevels | null;
   /** The option strike's distance to each level, in % of the level. */
   strikeVs: { callWall: number | null; putWall: number | null; gammaFlip: number | null } | null;
 }
@@ -112,14 +109,16 @@ export function adjustedRootOf(position: Pick<OpenPosition, 'isOption' | 'symbol
   if (!position.isOption) return null;
   if (position.deliverable !== undefined) return position.deliverable.root;
   const root = parseOccSymbol(position.symbol)?.root ?? null;
-  return root !== null && isAdjustedRoot(root, position.underlying) ? root : null;
+  return root !== null && isAdjustedOptionRoot(root) ? root : null;
 }
 
 /**
  * A position marked from its underlying's snapshot (or unmarked: `marks` null or without the contract). A snapshot
- * older than `maxAgeDays` New York trading days gives a stale mark: shown, and nothing computed from it.
+ * older than `maxAgeDays` New York trading days gives a stale mark: shown, and nothing computed from it. An option is
+ * marked from the contract of its own root (an SPXW put from the SPXW row, never the SPX AM row of that strike), and
+ * held against the levels of `scope` (its own expiration by default).
  */
-export function markPosition(position: OpenPosition, marks: UnderlyingMarks | null, asOfMs: number, maxAgeDays: number): MarkedPosition {
+export function markPosition(position: OpenPosition, marks: UnderlyingMarks | null, asOfMs: number, maxAgeDays: number, scope: LevelsScope = DEFAULT_LEVELS_SCOPE): MarkedPosition {
   const size = Math.abs(position.quantity) * position.multiplier;
   const option = position.isOption && position.expiration !== null && position.strike !== null && position.right !== null;
   const dte = option && position.expiration !== null ? daysToExpiry(position.expiration, asOfMs) : null;
@@ -132,9 +131,10 @@ export function markPosition(position: OpenPosition, marks: UnderlyingMarks | nu
     if (!position.isOption) {
       mark = markOf(marks.spot, 'spot', marks);
     } else if (position.expiration !== null && position.strike !== null && position.right !== null) {
-      // An adjusted contract is marked only from its own root's quotes; its greeks would need its deliverable's model.
+      // An adjusted contract is marked only from its own root's rows (the contract index); no greeks: its deliverable
+      // is not 100 shares (docs/journal.md §Corporate actions).
       const adjusted = adjustedRootOf(position);
-      const quote = adjusted === null ? marks.contract(position.expiration, position.strike, position.right) : marks.contract(position.expiration, position.strike, position.right, adjusted);
+      const quote = marks.contract(position.expiration, position.strike, position.right, parseOccSymbol(position.symbol)?.root ?? null);
       if (quote !== null && quote.ask > 0 && quote.bid >= 0 && quote.ask >= quote.bid) mark = markOf((quote.bid + quote.ask) / 2, 'mid', marks);
       if (!stale && adjusted === null && quote !== null && quote.tYears !== null && quote.forward !== null && quote.iv > 0 && quote.iv <= 5) {
         const perShare = positionGreeks({ spot: marks.spot, forward: quote.forward, strike: position.strike, tYears: quote.tYears, sigma: quote.iv, rate: marks.rate, right: position.right });
@@ -149,7 +149,7 @@ export function markPosition(position: OpenPosition, marks: UnderlyingMarks | nu
   const usable = mark !== null && !mark.stale ? mark : null;
   const marketValueMinor = usable === null ? null : asMinor(Math.round(Math.sign(position.quantity) * size * usable.price * MINOR_PER_UNIT));
   // A stale snapshot's walls are of another market: the levels come from a fresh one only.
-  const levels = stale ? null : (marks?.levels ?? null);
+  const levels = stale || marks === null ? null : marks.levelsIn(scope, option ? position.expiration : null);
   const strike = position.strike;
   return {
     position,

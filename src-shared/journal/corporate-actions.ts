@@ -24,7 +24,7 @@
  *   by hand (order.ts puts it first), the file's is a duplicate.
  */
 import type { CorporateActionOutcome, CorporateActionType } from '../api/constants';
-import { isAdjustedRoot } from '../exposure/prepare';
+import { isAdjustedOptionRoot } from '../exposure/roots';
 import { QTY_EPSILON } from './lots';
 import { occSymbol, parseOccSymbol, type CorporateActionTerms, type OptionRight, type Transaction } from './model';
 
@@ -461,7 +461,7 @@ export class CorporateActionWalk<L extends ActionLot, P extends ActionPosition<L
       book.scale(target, Math.max(0, (target.side * target.qty + t.quantity) * target.side) / target.qty);
     }
     const root = rootOf(t.symbol);
-    if (root !== null && isAdjustedRoot(root, instrument.underlying)) {
+    if (root !== null && isAdjustedOptionRoot(root)) {
       this.deliverables.set(target.symbol, carried !== null ? { ...carried, root } : { root, shares: null, cashMinor: 0 });
       // A broker's root is taken from its day on (an event of that day or later picks another).
       if (!this.rootsTaken.has(root)) this.roots.set(`${this.day}\u0000broker\u0000${root}`, root);

@@ -15,6 +15,7 @@ import type { ManualAdded } from './manual-entries';
 import type { BookedExpiration, ExpirationItem } from './expirations';
 import type { AnnotationKind } from '../../db/annotations';
 import type { AnnotationInput, AnnotationResult, StatsRequest, TradesRequest } from './trades';
+import type { LevelsScope } from '../../../src-shared/api/constants';
 import { importText, type BookRequest, type CampaignsRequest, type ImportRecord, type ImportRequest, type JournalService, type PerformanceRequest, type TransactionFilter } from './service';
 
 /** What the handlers run on: the worker's journal and connection, and its ways to talk to the main thread. */
@@ -50,7 +51,7 @@ export const journalReads = {
   corporateActions: ({ journal }: JournalHost, query: { page?: number; limit?: number }) => journal.listCorporateActions(query),
   /** Trades and their stats (trades.ts): built once per data version, filtered and added up per call. */
   trades: ({ journal }: JournalHost, query: TradesRequest) => journal.trades.trades(query),
-  trade: ({ journal }: JournalHost, id: string) => journal.trades.trade(id),
+  trade: ({ journal }: JournalHost, id: string, levelsScope?: LevelsScope) => journal.trades.trade(id, levelsScope),
   tradeStats: ({ journal }: JournalHost, query: StatsRequest) => journal.trades.stats(query),
   annotation: ({ journal }: JournalHost, kind: AnnotationKind, id: string) => journal.trades.annotationFor(kind, id),
   /** The Import page's mapping step (parsed in the worker: a preview can be half a megabyte of text). */

@@ -1,5 +1,5 @@
 /** What the journal service takes and returns (docs/journal.md): imports, transaction pages, the book (positions, campaigns); and the paging rule. */
-import { PAGE_LIMIT_CAP, PAGE_LIMIT_DEFAULT, type TransactionSort, type TransactionType } from '../../../src-shared/api/constants';
+import { PAGE_LIMIT_CAP, PAGE_LIMIT_DEFAULT, type LevelsScope, type TransactionSort, type TransactionType } from '../../../src-shared/api/constants';
 import type { CampaignRecord, CampaignStep } from '../../../src-shared/journal/index';
 import type { CampaignFigures, MarkedPosition } from '../../../src-shared/journal/book';
 import type { Account, Transaction } from '../../../src-shared/journal/model';
@@ -95,6 +95,8 @@ export interface BookRequest {
   asOf?: string;
   accountId?: string;
   symbol?: string;
+  /** The levels each position is held against (docs/journal.md §Levels scope): own (default), nearest or book. */
+  levelsScope?: LevelsScope;
 }
 
 /** Figures over positions (in the reporting currency): marked value and unrealized over the freshly marked ones only. */
@@ -115,6 +117,7 @@ export type PositionRow = MarkedPosition & { accountName: string };
 export interface PositionsResult {
   asOf: string;
   currency: string;
+  levelsScope: LevelsScope;
   positions: PositionRow[];
   totals: PositionTotals & { byAccount: Array<PositionTotals & { accountId: string; accountName: string }> };
   /** The snapshot each underlying is marked from, with its age in trading days and whether it is stale. */

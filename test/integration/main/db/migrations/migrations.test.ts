@@ -244,17 +244,69 @@ describe('migrations', () => {
     expect(db.prepare('SELECT COUNT(*) FROM superseded_transactions').pluck().get(), 'undoing its own manual import removes it too').toBe(0);
   });
 
-  it('013 corporate actions: transactions (and superseded rows) get a nullable corporate_action column; corporate_actions goes with its import', () => {
+  it('013 chain underlyings: option rows stored under a root (SPXW, NDXP, AMD1) take the chain’s symbol; campaign notes follow; alert states are dropped', () => {
     const path = join(tempDir(), 'a.db');
     const v12 = open(path, 12).db;
-    v12.prepare("INSERT INTO imports (broker, source, filename, created_at, rows, imported, duplicates, report_json) VALUES ('generic', 'generic-csv', 'a.csv', '2026-01-01', 1, 1, 0, '{}')").run();
-    v12.prepare("INSERT INTO accounts (id, name, source) VALUES ('a1', 'A', 'generic-csv')").run();
-    const row = "'t1', 1, 'a1', 'r1', 'SPLIT', 'X', 'X', 0, NULL, NULL, NULL, 100, 0, 1, 0, 0, 0, 'USD', '2026-01-02T21:00:00.000Z', '2026-01-02', NULL, '', 'generic-csv', 0, NULL, NULL";
-    v12.prepare(`INSERT INTO transactions VALUES (${row})`).run();
+    v12.prepare("INSERT INTO imports (broker, source, filename, created_at, rows, imported, duplicates, report_json) VALUES ('etrade', 'etrade-csv', 'a.csv', '2026-01-01', 1, 1, 0, '{}')").run();
+    v12.prepare("INSERT INTO accounts (id, name, source) VALUES ('acc_1', 'A', 'etrade-csv')").run();
+    const insert = v12.prepare("INSERT INTO transactions VALUES (?, 1, 'acc_1', ?, 'SELL_TO_OPEN', ?, ?, ?, NULL, NULL, NULL, 1, 10000, 100, 10000, 0, 0, 'USD', '2023-09-13T20:00:00.000Z', '2023-09-13', NULL, '', 'etrade-csv', 0, NULL, NULL)");
+    insert.run('t1', 'r1', 'SPXW230915P04400000', 'SPXW', 1);
+    insert.run('t2', 'r2', 'SPX230915P04400000', 'SPX', 1);
+    insert.run('t3', 'r3', 'NDXP230915C15000000', 'NDXP', 1);
+    insert.run('t4', 'r4', 'AMD1240119P00075000', 'AMD1', 1);
+    // A broker's own underlying, a futures option (its month's digit stays) and shares are left as they are.
+    insert.run('t5', 'r5', 'AMD1240119C00080000', 'AMD', 1);
+    insert.run('t6', 'r6', './ESZ4 EW4Z4 241129P4600', '/ESZ4', 1);
+    insert.run('t7', 'r7', 'AMD1', 'AMD1', 0);
+    const note = v12.prepare("INSERT INTO annotations (kind, id, note, updated_at) VALUES ('campaign', ?, ?, ?)");
+    const tag = v12.prepare("INSERT INTO annotation_tags (kind, id, tag) VALUES ('campaign', ?, ?)");
+    note.run('acc_1:USD:SPXW:2023-09-13', 'weekly puts', '2026-01-02');
+    tag.run('acc_1:USD:SPXW:2023-09-13', 'income');
+    note.run('acc_1:USD:SPX:2023-09-13', 'monthly put', '2026-01-01');
+    tag.run('acc_1:USD:SPX:2023-09-13', 'index');
+    note.run('acc_1:USD:NDXP:2023-09-13', 'ndx', '2026-01-01');
+    v12.prepare("INSERT INTO position_alert_state VALUES ('SPX', 'acc_1|2023-09-15|P|4400|putWall', 'below', 1, '2023-09-14T20:31:00.000Z')").run();
+    // A manual SPXW row an import retired (migration 012): its undo brings it back as SPX's.
+    v12.prepare("INSERT INTO superseded_transactions SELECT *, 1 FROM transactions WHERE id = 't1'").run();
+    const generation = v12.prepare('SELECT value FROM journal_generation').pluck().get();
     v12.close();
     opened.pop();
     const { db } = open(path, 13);
     expect(userVersion(db)).toBe(13);
+    expect(db.prepare('SELECT id, symbol, underlying FROM transactions ORDER BY id').all()).toEqual([
+      { id: 't1', symbol: 'SPXW230915P04400000', underlying: 'SPX' },
+      { id: 't2', symbol: 'SPX230915P04400000', underlying: 'SPX' },
+      { id: 't3', symbol: 'NDXP230915C15000000', underlying: 'NDX' },
+      { id: 't4', symbol: 'AMD1240119P00075000', underlying: 'AMD' },
+      { id: 't5', symbol: 'AMD1240119C00080000', underlying: 'AMD' },
+      { id: 't6', symbol: './ESZ4 EW4Z4 241129P4600', underlying: '/ESZ4' },
+      { id: 't7', symbol: 'AMD1', underlying: 'AMD1' },
+    ]);
+    expect(db.prepare('SELECT value FROM journal_generation').pluck().get(), 'the journal is read again').toBe(Number(generation) + 1);
+    // The SPXW campaign's note meets the SPX one's of the same day: joined, the newer date, the tags united.
+    expect(db.prepare("SELECT id, note, updated_at FROM annotations WHERE kind = 'campaign' ORDER BY id").all()).toEqual([
+      { id: 'acc_1:USD:NDX:2023-09-13', note: 'ndx', updated_at: '2026-01-01' },
+      { id: 'acc_1:USD:SPX:2023-09-13', note: 'monthly put\n\nweekly puts', updated_at: '2026-01-02' },
+    ]);
+    expect(db.prepare("SELECT id, tag FROM annotation_tags WHERE kind = 'campaign' ORDER BY id, tag").all()).toEqual([
+      { id: 'acc_1:USD:SPX:2023-09-13', tag: 'income' },
+      { id: 'acc_1:USD:SPX:2023-09-13', tag: 'index' },
+    ]);
+    expect(db.prepare('SELECT COUNT(*) FROM position_alert_state').pluck().get(), 'states of the old scope: seeded again by the next snapshot').toBe(0);
+    expect(db.prepare('SELECT id, underlying FROM superseded_transactions').all()).toEqual([{ id: 't1', underlying: 'SPX' }]);
+  });
+
+  it('014 corporate actions: transactions (and superseded rows) get a nullable corporate_action column; corporate_actions goes with its import', () => {
+    const path = join(tempDir(), 'a.db');
+    const v13 = open(path, 13).db;
+    v13.prepare("INSERT INTO imports (broker, source, filename, created_at, rows, imported, duplicates, report_json) VALUES ('generic', 'generic-csv', 'a.csv', '2026-01-01', 1, 1, 0, '{}')").run();
+    v13.prepare("INSERT INTO accounts (id, name, source) VALUES ('a1', 'A', 'generic-csv')").run();
+    const row = "'t1', 1, 'a1', 'r1', 'SPLIT', 'X', 'X', 0, NULL, NULL, NULL, 100, 0, 1, 0, 0, 0, 'USD', '2026-01-02T21:00:00.000Z', '2026-01-02', NULL, '', 'generic-csv', 0, NULL, NULL";
+    v13.prepare(`INSERT INTO transactions VALUES (${row})`).run();
+    v13.close();
+    opened.pop();
+    const { db } = open(path, 14);
+    expect(userVersion(db)).toBe(14);
     expect(db.prepare("SELECT corporate_action FROM transactions WHERE id = 't1'").pluck().get(), 'a SPLIT imported before has no terms: it reads as it did').toBeNull();
     const superseded = (db.prepare('PRAGMA table_info(superseded_transactions)').all() as Array<{ name: string }>).map((c) => c.name);
     expect(superseded, 'a retired row keeps every column of its row').toContain('corporate_action');

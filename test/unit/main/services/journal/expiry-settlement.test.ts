@@ -12,7 +12,7 @@ import type { OpenPosition } from '../../../../../src-shared/journal/index';
 const marks = {
   spotAt: () => null,
   nearestBetween: (): { marks: UnderlyingMarks; ms: number } => ({
-    marks: { snapshotId: 1, quoteTime: '2024-01-22T15:00:00.000Z', spot: 105.6, rate: 0.04, contracts: 0, contract: () => null, levels: null },
+    marks: { snapshotId: 1, quoteTime: '2024-01-22T15:00:00.000Z', spot: 105.6, rate: 0.04, contracts: 0, contract: () => null, levelsIn: () => null },
     ms: Date.parse('2024-01-22T15:00:00Z'),
   }),
 };

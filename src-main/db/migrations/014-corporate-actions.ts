@@ -7,8 +7,8 @@ import type { Migration } from './index';
  * applies to every account; it names no accounts row (an account lives while it holds transactions). The column is
  * added to `superseded_transactions` too, which keeps every column of a retired row (migration 012).
  */
-export const m013CorporateActions: Migration = {
-  version: 13,
+export const m014CorporateActions: Migration = {
+  version: 14,
   name: 'corporate-actions',
   up(db) {
     db.exec(`
