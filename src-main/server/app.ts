@@ -23,6 +23,7 @@ import { registerJournalRoutes } from './routes/journal';
 import { registerImportRoutes } from './routes/imports';
 import { registerManualRoutes } from './routes/manual';
 import { registerReconciliationRoutes } from './routes/reconciliation';
+import { registerCorporateActionRoutes } from './routes/corporate-actions';
 import { registerTradeRoutes } from './routes/trades';
 import { registerImportFormatRoutes } from './routes/import-formats';
 import { registerExposureRoutes } from './routes/exposure';
@@ -192,6 +193,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     registerImportRoutes(v1, ctx);
     registerManualRoutes(v1, ctx);
     registerReconciliationRoutes(v1, ctx);
+    registerCorporateActionRoutes(v1, ctx);
     registerTradeRoutes(v1, ctx);
     registerImportFormatRoutes(v1, ctx);
     registerExposureRoutes(v1, ctx, answers, connections);

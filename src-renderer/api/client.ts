@@ -50,6 +50,11 @@ import type {
   AccountsResponseT,
   ManualTransactionT,
   ManualTransactionsResponseT,
+  CorporateActionDeleteResponseT,
+  CorporateActionInputT,
+  CorporateActionsQueryT,
+  CorporateActionsResponseT,
+  CorporateActionWriteResponseT,
   StreamTicketResponseT,
   TradesQueryT,
   TradesResponseT,
@@ -282,6 +287,21 @@ export class ApiClient {
   /** "Expired worthless": options past expiry booked as manual EXPIRATION rows, one import (undo it on the Import page). */
   bookExpirations(items: Array<{ accountId: string; symbol: string }>): Promise<ExpiredByHandResponseT> {
     return this.request('POST', '/journal/expirations', { body: JSON.stringify({ items }), contentType: 'application/json' });
+  }
+
+  /** Corporate actions: every one the journal applies (files' and entered by hand), with what each did. */
+  corporateActions(query: CorporateActionsQueryT = {}, signal?: AbortSignal): Promise<CorporateActionsResponseT> {
+    return this.get('/journal/corporate-actions', { ...query }, signal);
+  }
+  /** One entered by hand: an import of its own. */
+  addCorporateAction(action: CorporateActionInputT): Promise<CorporateActionWriteResponseT> {
+    return this.request('POST', '/journal/corporate-actions', { body: JSON.stringify(action), contentType: 'application/json' });
+  }
+  replaceCorporateAction(id: number, action: CorporateActionInputT): Promise<CorporateActionWriteResponseT> {
+    return this.request('PUT', `/journal/corporate-actions/${encodeURIComponent(String(id))}`, { body: JSON.stringify(action), contentType: 'application/json' });
+  }
+  deleteCorporateAction(id: number): Promise<CorporateActionDeleteResponseT> {
+    return this.request('DELETE', `/journal/corporate-actions/${encodeURIComponent(String(id))}`);
   }
 
   // ---------------------------------------------------------------- imports

@@ -91,6 +91,26 @@ export const TRANSACTION_TYPES = [
   'OTHER',
 ] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+/**
+ * Kinds of corporate action (DESIGN §5 "Corporate actions", docs/journal.md §Corporate actions): what a broker's
+ * SPLIT / SYMBOL_CHANGE row stands for, or what a person enters at POST /journal/corporate-actions.
+ */
+export const CORPORATE_ACTION_TYPES = ['split', 'symbol_change', 'merger', 'stock_dividend', 'spinoff', 'free_shares'] as const;
+export type CorporateActionType = (typeof CORPORATE_ACTION_TYPES)[number];
+export const CORPORATE_ACTION_LABELS: Record<CorporateActionType, string> = {
+  split: 'Split',
+  symbol_change: 'Symbol change',
+  merger: 'Merger',
+  stock_dividend: 'Stock dividend',
+  spinoff: 'Spin-off',
+  free_shares: 'Free shares',
+};
+/** What became of a corporate action in the ledger (GET /journal/corporate-actions `outcome`). */
+export const CORPORATE_ACTION_OUTCOMES = ['applied', 'nothing_held', 'duplicate', 'not_applied'] as const;
+export type CorporateActionOutcome = (typeof CORPORATE_ACTION_OUTCOMES)[number];
+/** `source` of a corporate action entered by hand: its import is of broker `manual` (undone as one). */
+export const MANUAL_ACTION_SOURCE = 'manual-action';
+
 /** The types that are trades (a summary's `tradesByType`): fills and option settlements; deposits, dividends and the like are not. */
 export const TRADE_ROW_TYPES: readonly TransactionType[] = [...FILL_TYPES, 'ASSIGNMENT', 'EXERCISE', 'EXPIRATION'];
 

@@ -264,6 +264,16 @@ const PositionSchema = Type.Object({
   ...adjustedField,
   quantity: Type.Number({ description: 'Signed: + long, − short' }),
   multiplier: Type.Number(),
+  deliverable: Type.Optional(
+    Type.Object(
+      {
+        root: Type.String({ description: 'The adjusted root it trades under (AMD1); a chain marks it only where it lists that root' }),
+        shares: Nullable(Type.Array(Type.Object({ symbol: Type.String(), quantity: Type.Number() }), { description: 'Shares delivered per contract, by symbol; null when the file named the adjusted contract without its terms' })),
+        cash: Money('Cash delivered per contract'),
+      },
+      { description: 'An option a corporate action adjusted (docs/journal.md §Corporate actions): what one contract delivers' },
+    ),
+  ),
   averagePrice: Type.Number({ description: 'Entry value per share of the open lots, before costs' }),
   costBasis: Money('Net cash paid to open what is still open, costs included; negative for a short'),
   collateral: Money(

@@ -16,6 +16,7 @@ export * from './manual-schemas';
 export * from './trade-schemas';
 export * from './refresh-schemas';
 export * from './reconciliation-schemas';
+export * from './corporate-action-schemas';
 
 // ---------------------------------------------------------------- settings, keys, demo
 

@@ -14,6 +14,7 @@ import { DEFAULT_LEVELS_SCOPE, type LevelsScope } from '../api/constants';
 import type { CampaignRecord, OpenPosition } from './ledger';
 import type { ScopedLevels } from './levels';
 import { parseOccSymbol, type OptionRight } from './model';
+import { isAdjustedOptionRoot } from '../exposure/roots';
 
 export type { DealerLevels, ScopedLevels } from './levels';
 
@@ -101,6 +102,17 @@ function distancePct(strike: number, level: number | null): number | null {
 }
 
 /**
+ * The adjusted root an option position trades under (a corporate action adjusted it: its deliverable says so, or its
+ * symbol's root is the underlying's plus a digit), or null for a standard contract.
+ */
+export function adjustedRootOf(position: Pick<OpenPosition, 'isOption' | 'symbol' | 'underlying' | 'deliverable'>): string | null {
+  if (!position.isOption) return null;
+  if (position.deliverable !== undefined) return position.deliverable.root;
+  const root = parseOccSymbol(position.symbol)?.root ?? null;
+  return root !== null && isAdjustedOptionRoot(root) ? root : null;
+}
+
+/**
  * A position marked from its underlying's snapshot (or unmarked: `marks` null or without the contract). A snapshot
  * older than `maxAgeDays` New York trading days gives a stale mark: shown, and nothing computed from it. An option is
  * marked from the contract of its own root (an SPXW put from the SPXW row, never the SPX AM row of that strike), and
@@ -119,9 +131,12 @@ export function markPosition(position: OpenPosition, marks: UnderlyingMarks | nu
     if (!position.isOption) {
       mark = markOf(marks.spot, 'spot', marks);
     } else if (position.expiration !== null && position.strike !== null && position.right !== null) {
+      // An adjusted contract is marked only from its own root's rows (the contract index); no greeks: its deliverable
+      // is not 100 shares (docs/journal.md §Corporate actions).
+      const adjusted = adjustedRootOf(position);
       const quote = marks.contract(position.expiration, position.strike, position.right, parseOccSymbol(position.symbol)?.root ?? null);
       if (quote !== null && quote.ask > 0 && quote.bid >= 0 && quote.ask >= quote.bid) mark = markOf((quote.bid + quote.ask) / 2, 'mid', marks);
-      if (!stale && quote !== null && quote.tYears !== null && quote.forward !== null && quote.iv > 0 && quote.iv <= 5) {
+      if (!stale && adjusted === null && quote !== null && quote.tYears !== null && quote.forward !== null && quote.iv > 0 && quote.iv <= 5) {
         const perShare = positionGreeks({ spot: marks.spot, forward: quote.forward, strike: position.strike, tYears: quote.tYears, sigma: quote.iv, rate: marks.rate, right: position.right });
         const shares = position.quantity * position.multiplier;
         greeks = { delta: perShare.delta * shares, gamma: perShare.gamma * shares, theta: perShare.thetaPerDay * shares, vega: perShare.vegaPerPoint * shares, iv: quote.iv };

@@ -7,6 +7,7 @@
 import { FILLS, type Transaction, type TransactionType } from './model';
 import { BUYS, CLOSING, rowOrder } from './order';
 import { prorate, QTY_EPSILON, tradeValueMinor } from './lots';
+import { CorporateActionWalk, type ActionBook } from './corporate-actions';
 import { addRollLegs, matchRolls, type RollLeg } from './rolls';
 import type { StructureLeg } from './strategies';
 import { NO_NODE, TaggedLotBook, type ClosedSlice, type SlotHoldings, type TaggedLot, type TaggedPosition } from './trade-lots';
@@ -415,15 +416,47 @@ export class Grouper {
     if (wanted - closedQty > QTY_EPSILON || wanted === 0) this.beforeHistory(t, ms, structureKey(t, ms), Math.max(0, wanted - closedQty), 0, { grossMinor: 0, costsMinor: closedQty > 0 ? 0 : costsMinor });
   }
 
-  split(t: Transaction): void {
-    this.lots.split(this.lots.find(t.accountId, t.currency, t.symbol), t.quantity);
+  /** Corporate actions on these lots, as the ledger applies them to its own (corporate-actions.ts). */
+  private readonly actions = new CorporateActionWalk(this.actionBook());
+  /** The corporate action being applied: where its P&L goes. */
+  private actionRow: { t: Transaction; ms: number } | null = null;
+
+  /** The trade walk's lots as a corporate action changes them: a lot's P&L goes to its trade, as a close's does. */
+  private actionBook(): ActionBook<TaggedLot, TaggedPosition> {
+    const lots = this.lots;
+    const outside = (pnlMinor: number) => {
+      const row = this.actionRow;
+      if (row !== null && pnlMinor !== 0) this.outsideByTx.set(row.t.id, (this.outsideByTx.get(row.t.id) ?? 0) + pnlMinor);
+    };
+    return {
+      heldOf: (accountId, symbol) => lots.heldOf(accountId, symbol),
+      find: (accountId, currency, symbol) => lots.find(accountId, currency, symbol),
+      positionOf: (accountId, currency, instrument) => lots.ofInstrument(accountId, currency, instrument),
+      scale: (pos, factor) => lots.scale(pos, factor),
+      move: (from, to) => lots.move(from, to),
+      sell: (pos, qty, exitGrossMinor) => {
+        const row = this.actionRow;
+        const closed = lots.close(pos, qty, exitGrossMinor, 0);
+        if (row !== null) this.booked(row.t, row.ms, -1, closed.slices, pos);
+      },
+      takeBasis: (pos, lot, grossMinor, costsMinor, pnlMinor) => {
+        lots.takeBasis(pos, lot, grossMinor, costsMinor);
+        const row = this.actionRow;
+        if (pnlMinor === 0 || row === null) return;
+        if (lot.node === NO_NODE) outside(pnlMinor);
+        else this.addLeg(lot.node, row.t, row.ms, 'close', 0, pnlMinor, -1, { grossMinor: pnlMinor + grossMinor + costsMinor, costsMinor: 0 });
+      },
+      addLot: (pos, openDay, qty, grossMinor, costsMinor, from) => lots.addLot(pos, openDay, qty, grossMinor, costsMinor, from?.node ?? NO_NODE),
+      realize: (_pos, pnlMinor) => outside(pnlMinor),
+      rename: () => undefined,
+    };
   }
 
-  symbolChange(t: Transaction): void {
-    const previous = t.previousSymbol;
-    const old = previous ? this.lots.find(t.accountId, t.currency, previous) : undefined;
-    if (!previous || !old || previous === t.symbol) return;
-    this.lots.move(old, this.lots.of(t, underlyingOf(t)));
+  /** SPLIT / SYMBOL_CHANGE: a corporate action; the lots keep their trades. */
+  corporateAction(t: Transaction, ms: number): void {
+    this.actionRow = { t, ms };
+    this.actions.apply(t);
+    this.actionRow = null;
   }
 
   /** One row; `key` is its structure key (fills only). */
@@ -437,8 +470,7 @@ export class Grouper {
     }
     if (key !== undefined) this.fill(t, ms, key);
     else if (t.type === 'EXPIRATION' || t.type === 'ASSIGNMENT' || t.type === 'EXERCISE') this.settle(t, ms);
-    else if (t.type === 'SPLIT') this.split(t);
-    else if (t.type === 'SYMBOL_CHANGE') this.symbolChange(t);
+    else if (t.type === 'SPLIT' || t.type === 'SYMBOL_CHANGE') this.corporateAction(t, ms);
   }
 
   /**

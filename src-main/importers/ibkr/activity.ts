@@ -19,6 +19,7 @@ import type { FileHead } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { parseIbkrOptionSymbol, symbolFromCashDescription } from './symbols';
 import { stateIbkrFigures } from './statements';
+import { mapIbkrActions, readIbkrActionRow, type IbkrActionRow } from './corporate-actions';
 import { BROKER_LABELS } from '../../../src-shared/api/constants';
 import { ZERO_MINOR, absMinor, negMinor, addMinor, maxMinor } from '../../../src-shared/money';
 
@@ -93,6 +94,7 @@ export function parseIbkrActivity(text: string, options: ParseOptions): ParseRes
   const ids = new RowIdentity();
   const sections = new Map<string, Section>();
   let uncodedOptionTrades = 0;
+  const actions: IbkrActionRow[] = [];
 
   for (const record of records) {
     if (isBlankRecord(record)) continue;
@@ -144,9 +146,13 @@ export function parseIbkrActivity(text: string, options: ParseOptions): ParseRes
     if (sectionName === 'Corporate Actions') {
       if (/^total/i.test(reader.text('Asset Category'))) continue;
       out.rows += 1;
-      out.skip(record.line, 'corporate action: not mapped automatically (check splits and symbol changes by hand)');
+      if (!complete(out, record, section)) continue;
+      // Read here, mapped once the section is whole: one action's rows (new and old shares) become one transaction.
+      const action = readIbkrActionRow(out, reader, ids);
+      if (action !== null) actions.push(action);
     }
   }
+  mapIbkrActions(out, actions, accountName);
   if (uncodedOptionTrades > 0) {
     out.warn(null, `${uncodedOptionTrades} option trade(s) carry no O/C code; opening or closing was inferred from the running position in this file`);
   }

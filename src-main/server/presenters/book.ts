@@ -34,6 +34,7 @@ export function presentPosition(row: PositionRow): PositionJson {
     chainId: p.campaignId,
     adjusted: isAdjustedOption(p),
     quantity: p.quantity,
+    ...(p.deliverable === undefined ? {} : { deliverable: { root: p.deliverable.root, shares: p.deliverable.shares, cash: minorToCents(asMinor(p.deliverable.cashMinor)) } }),
     averagePrice: Math.round(row.averagePrice * MINOR_PER_UNIT) / MINOR_PER_UNIT,
     costBasis: minorToCents(row.costBasisMinor),
     collateral: minorToCents(asMinor(p.collateralMinor ?? 0)),

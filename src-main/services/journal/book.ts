@@ -161,6 +161,12 @@ export class JournalBook {
         rows.push(inferred.transaction);
         continue;
       }
+      // A corporate action entered by hand is no stored row (corporate-actions.ts).
+      const action = this.index.actionRow(id);
+      if (action !== undefined) {
+        rows.push(action);
+        continue;
+      }
       stored.push(id);
       storedRowids.push(rowids?.[k] ?? -1);
     }

@@ -7,6 +7,8 @@
 import { isoInstant, parseInstantMs } from '../../../src-shared/calendar';
 import { expiryInstantMs, settlementOf } from '../../../src-shared/exposure/index';
 import type { OpenPosition, UnmatchedOpening } from '../../../src-shared/journal/index';
+import { adjustedRootOf } from '../../../src-shared/journal/book';
+import { deliverableValue } from '../../../src-shared/journal/corporate-actions';
 import { parseOccSymbol, type Transaction } from '../../../src-shared/journal/model';
 import { nextTradingDay, previousTradingDay } from '../../../src-shared/trading-days';
 import { NEW_YORK, dateInZone, dayOfInstant, zonedTimeToMs } from '../../../src-shared/zone';
@@ -90,8 +92,16 @@ function evidenceStartMs(expiration: string): number {
   return zonedTimeToMs(previousTradingDay(expiration), { hour: 0, minute: 0, second: 0 }, NEW_YORK);
 }
 
-function outOfTheMoney(right: 'C' | 'P', strike: number, spot: number): boolean {
-  return right === 'C' ? spot < strike : spot > strike;
+/**
+ * Whether an option is out of the money at `spot`: a standard one by its strike; one a corporate action adjusted by what
+ * it delivers against its strike × multiplier (docs/journal.md §Corporate actions); null when the spot cannot price
+ * its deliverable (another company's shares, terms unknown): it waits for a decision.
+ */
+function outOfTheMoneyOf(position: OpenPosition & { strike: number; right: 'C' | 'P' }, spot: number): boolean | null {
+  const value = position.deliverable !== undefined ? deliverableValue(position.deliverable, position.underlying, spot) : adjustedRootOf(position) === null ? spot * position.multiplier : null;
+  if (value === null) return null;
+  const strikeValue = position.strike * position.multiplier;
+  return position.right === 'C' ? value < strikeValue : value > strikeValue;
 }
 
 function instrumentOf(p: Instrument): Instrument {
@@ -139,12 +149,17 @@ export function settleExpiries(
     const evidence = marks.nearestBetween(position.underlying, evidenceStartMs(position.expiration), Math.min(asOfMs, evidenceEndMs(position.expiration)), expiryMs);
     if (evidence === null) {
       const last = marks.spotAt(position.underlying, expiryMs);
-      const lastSnapshot = last === null ? null : { ...last, outOfTheMoney: outOfTheMoney(position.right, position.strike, last.spot) };
+      const lastSnapshot = last === null ? null : { ...last, outOfTheMoney: outOfTheMoneyOf({ ...position, strike: position.strike, right: position.right }, last.spot) === true };
       attention.push({ ...open, kind: 'expiry_unknown', reason: 'no-snapshot-after-expiry', spot: null, quoteTime: null, lastSnapshot });
       continue;
     }
     const { spot, quoteTime } = evidence.marks;
-    if (!outOfTheMoney(position.right, position.strike, spot)) {
+    const otm = outOfTheMoneyOf({ ...position, strike: position.strike, right: position.right }, spot);
+    if (otm === null) {
+      attention.push({ ...open, kind: 'expiry_unknown', reason: 'no-snapshot-after-expiry', spot, quoteTime, lastSnapshot: null });
+      continue;
+    }
+    if (!otm) {
       attention.push({ ...open, kind: 'in_the_money', reason: 'in-the-money', spot, quoteTime, lastSnapshot: null });
       continue;
     }

@@ -6,6 +6,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { ManualTransactionT } from '../../../src-shared/api/manual-schemas';
+import type { CorporateActionInputT } from '../../../src-shared/api/corporate-action-schemas';
 import { underFlag } from '../../checkpoint';
 import { writeTransaction, type AfterTurn } from '../../db/writes';
 import { ok, type Result } from '../result';
@@ -48,6 +49,7 @@ export const journalReads = {
   campaigns: ({ journal }: JournalHost, query: CampaignsRequest) => journal.campaigns(query),
   campaign: ({ journal }: JournalHost, id: string, asOf: string | undefined) => journal.campaign(id, asOf),
   accounts: ({ journal }: JournalHost) => journal.accounts(),
+  corporateActions: ({ journal }: JournalHost, query: { page?: number; limit?: number }) => journal.listCorporateActions(query),
   /** Trades and their stats (trades.ts): built once per data version, filtered and added up per call. */
   trades: ({ journal }: JournalHost, query: TradesRequest) => journal.trades.trades(query),
   trade: ({ journal }: JournalHost, id: string, levelsScope?: LevelsScope) => journal.trades.trade(id, levelsScope),
@@ -132,6 +134,20 @@ export const journalWrites = {
     if (!checked.ok) return checked;
     return writeTransaction(host.db, (turn) => host.journal.reconcilePositions(request, turn), await host.turn(call));
   },
+  // Corporate actions entered by hand (corporate-actions.ts): checked before the turn, each an import of its own.
+  addCorporateAction: async (host: JournalHost, call: WriteCall, input: CorporateActionInputT) => {
+    const checked = host.journal.corporateActions.check(input);
+    if (!checked.ok) return checked;
+    return writeTransaction(host.db, (turn) => host.journal.corporateActions.add(turn, checked.value), await host.turn(call));
+  },
+  replaceCorporateAction: async (host: JournalHost, call: WriteCall, id: number, input: CorporateActionInputT) => {
+    const known = host.journal.corporateActions.lookup(id);
+    if (!known.ok) return known;
+    const checked = host.journal.corporateActions.check(input);
+    if (!checked.ok) return checked;
+    return writeTransaction(host.db, (turn) => host.journal.corporateActions.replace(turn, id, checked.value), await host.turn(call));
+  },
+  deleteCorporateAction: async (host: JournalHost, call: WriteCall, id: number) => writeTransaction(host.db, (turn) => host.journal.corporateActions.remove(turn, id), await host.turn(call)),
   /** "Expired worthless" (expirations.ts): manual EXPIRATION rows for options past expiry the book lists, one manual import. */
   bookExpirations: async (host: JournalHost, call: WriteCall, items: ExpirationItem[]): Promise<Result<ManualAdded & { expired: BookedExpiration[] }>> => {
     const checked = host.journal.expirationEntries(items);

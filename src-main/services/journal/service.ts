@@ -16,6 +16,7 @@ import { JournalBook } from './book';
 import { JournalMarks } from './marks';
 import { JournalBookReads } from './positions';
 import { ManualEntries } from './manual-entries';
+import { ManualCorporateActions, type ListedAction } from './corporate-actions';
 import { MAX_SUPERSEDED_LISTED } from './manual-duplicates';
 import { expirationEntries, type BookedExpiration, type ExpirationItem } from './expirations';
 import type { CheckedEntry } from './manual-entries';
@@ -107,6 +108,7 @@ export class JournalService {
     this.book = new JournalBook(this.index, new JournalMarks(db, () => this.settings().rate), this.generations, () => this.settings());
     this.reads = new JournalBookReads(this.index, this.book, () => this.settings(), () => this.clock.nowMs());
     this.manual = new ManualEntries(db, () => this.settings(), clock, () => this.index.written());
+    this.corporateActions = new ManualCorporateActions(db, clock, () => this.index.written());
     this.trades = new JournalTrades(db, this.index, this.book, () => this.settings(), () => this.clock.nowMs());
     this.reconciliation = new JournalReconciliation(db, this.index, this.book, () => this.settings().timeZone);
   }
@@ -117,6 +119,8 @@ export class JournalService {
   private readonly book: JournalBook;
   private readonly reads: JournalBookReads;
   readonly manual: ManualEntries;
+  /** Corporate actions entered by hand, and the list of all (corporate-actions.ts). */
+  readonly corporateActions: ManualCorporateActions;
   /** Trades, their stats and the notes on trades and campaigns (trades.ts). */
   readonly trades: JournalTrades;
 
@@ -350,6 +354,11 @@ export class JournalService {
       .immediate();
     if (result.ok) this.index.written();
     return result;
+  }
+
+  /** Every corporate action the journal applies (files' and entered by hand), with what each did, a page at a time. */
+  listCorporateActions(query: { page?: number; limit?: number }): { actions: ListedAction[]; pagination: Pagination } {
+    return this.corporateActions.list(query, this.index.snapshot().accounts, this.index.ledger().actionOutcomes);
   }
 
   /** A page of transactions (transactions.ts). */

@@ -220,6 +220,7 @@ describe('openapi', () => {
       '/v1/journal/transactions': ['page', 'limit', 'symbol', 'accountId', 'fromDate', 'toDate', 'type', 'sort'],
       '/v1/journal/trades': ['status', 'strategy', 'symbol', 'accountId', 'tag', 'from', 'to', 'page', 'limit', 'levelsScope'],
       '/v1/journal/stats': ['groupBy', 'from', 'to', 'accountId'],
+      '/v1/journal/corporate-actions': ['page', 'limit'],
       '/v1/journal/trades/{id}': ['id', 'levelsScope'],
       '/v1/gex': ['symbol', 'expirations', 'expirationsCount', 'minDte', 'maxDte', 'formula', 'snapshot', 'at'],
       '/v1/vanna': ['symbol', 'expiration', 'snapshot', 'at'],

@@ -90,6 +90,9 @@ const PATHS = [
   '/v1/journal/trades',
   '/v1/journal/trades/tx_nope',
   '/v1/journal/stats',
+  '/v1/journal/corporate-actions',
+  '/v1/journal/corporate-actions/1',
+  '/v1/journal/corporate-actions/abc',
   '/v1/gex',
   '/v1/vanna',
   '/v1/gex/events',
@@ -275,6 +278,7 @@ describe('hostile requests (docs/architecture.md §Reliability and security)', (
       { path: '/v1/journal/trades', base: 'status=closed', integers: ['page', 'limit'], dates: ['from', 'to'] },
       { path: '/v1/journal/stats', base: 'groupBy=tag', integers: [], dates: ['from', 'to'] },
       { path: '/v1/imports', base: '', integers: ['page', 'limit'], dates: [] },
+      { path: '/v1/journal/corporate-actions', base: '', integers: ['page', 'limit'], dates: [] },
       { path: '/v1/gex/events', base: 'eventType=all', integers: ['limit', 'minDte', 'maxDte'], dates: [] },
       { path: '/v1/gex', base: 'symbol=SPX', integers: ['expirationsCount', 'snapshot'], dates: ['at', 'expirations'] },
       { path: '/v1/gex/history', base: 'symbol=SPX', integers: ['minDte', 'maxDte'], dates: ['from', 'to'] },
@@ -441,5 +445,36 @@ describe('hostile bodies on POST /journal/reconcile (docs/journal.md §Reconcili
     expect(Object.prototype).not.toHaveProperty('polluted');
     const saved = await w.app.inject({ method: 'GET', url: '/v1/journal/reconciliations', headers: { host: HOST, authorization: `Bearer ${w.key}` } });
     expect(saved.json<{ reconciliations: unknown[] }>().reconciliations, 'only the good file was saved').toHaveLength(1);
+  });
+});
+
+describe('hostile bodies on the corporate-action routes (docs/journal.md §Corporate actions)', () => {
+  const w = useTestApp();
+
+  it('huge, deeply nested, wrong types, prototype keys: 400 or 413 problems, nothing stored', async () => {
+    const good = { type: 'split', symbol: 'X', ratio: 2, date: '2024-01-02' };
+    const depth = 200_000;
+    const bodies: Array<{ label: string; body: string; status: number }> = [
+      { label: 'huge (3 MB)', body: JSON.stringify({ ...good, note: 'x'.repeat(3 * 1024 * 1024) }), status: 413 },
+      { label: 'deeply nested', body: `{"type":${'['.repeat(depth)}${']'.repeat(depth)}}`, status: 400 },
+      { label: 'not JSON', body: '{"type":', status: 400 },
+      { label: 'a ratio as text', body: JSON.stringify({ ...good, ratio: '2' }), status: 400 },
+      { label: 'an infinite ratio', body: '{"type":"split","symbol":"X","ratio":1e400,"date":"2024-01-02"}', status: 400 },
+      { label: 'a symbol of injection', body: JSON.stringify({ ...good, symbol: "'; DROP TABLE corporate_actions; --" }), status: 400 },
+      { label: 'prototype keys', body: '{"__proto__":{"polluted":true},"type":"split","symbol":"X","ratio":2,"date":"2024-01-02"}', status: 400 },
+      { label: 'an unknown field', body: JSON.stringify({ ...good, extra: 1 }), status: 400 },
+      { label: 'an array', body: '[1,2]', status: 400 },
+    ];
+    const failures: string[] = [];
+    for (const { label, body, status } of bodies) {
+      for (const [method, url] of [['POST', '/v1/journal/corporate-actions'], ['PUT', '/v1/journal/corporate-actions/1']] as const) {
+        const response = await w.app.inject({ method, url, headers: { host: HOST, authorization: `Bearer ${w.key}`, 'content-type': 'application/json' }, payload: body });
+        if (response.statusCode !== status) failures.push(`${method} ${label}: ${response.statusCode} (expected ${status}) ${response.body.slice(0, 200)}`);
+        if (!String(response.headers['content-type']).startsWith('application/problem+json')) failures.push(`${method} ${label}: not a problem body`);
+      }
+    }
+    expect(failures, failures.join('\n')).toEqual([]);
+    expect(w.ctx.db.prepare('SELECT COUNT(*) FROM corporate_actions').pluck().get()).toBe(0);
+    expect(Object.prototype).not.toHaveProperty('polluted');
   });
 });

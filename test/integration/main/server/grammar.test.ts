@@ -37,6 +37,9 @@ const BASE: Record<string, { query?: Record<string, string>; path?: Record<strin
   'GET /v1/journal/trades': {},
   'GET /v1/journal/trades/{id}': { path: { id: 'tx_nope' } },
   'GET /v1/journal/stats': {},
+  'GET /v1/journal/corporate-actions': {},
+  'PUT /v1/journal/corporate-actions/{id}': { path: { id: '987654' }, body: '{"type":"split","symbol":"X","ratio":2,"date":"2024-01-02"}', type: 'application/json' },
+  'DELETE /v1/journal/corporate-actions/{id}': { path: { id: '987654' } },
   // Takes no parameter: its body's numbers and dates are the schema's (the fuzz test sends hostile ones).
   'POST /v1/journal/expirations': { body: '{"items":[{"accountId":"acc_nope","symbol":"XYZ240621P00045000"}]}', type: 'application/json' },
   'GET /v1/imports': {},

@@ -88,6 +88,11 @@ const REQUESTS: Record<string, { path: string; query?: string; body?: string; ty
   'POST /v1/journal/transactions': { path: '/v1/journal/transactions', body: '{"transactions":[]}', type: 'application/json' },
   'PUT /v1/journal/transactions/{id}': { path: '/v1/journal/transactions/mtx_nope', body: '{"account":"A","type":"DEPOSIT","amount":1,"date":"2024-01-02"}', type: 'application/json' },
   'DELETE /v1/journal/transactions/{id}': { path: '/v1/journal/transactions/mtx_nope' },
+  // Corporate actions: a refused body and an id that names no action (nothing is written).
+  'GET /v1/journal/corporate-actions': { path: '/v1/journal/corporate-actions', query: 'limit=5' },
+  'POST /v1/journal/corporate-actions': { path: '/v1/journal/corporate-actions', body: '{"type":"split","symbol":"X","date":"2024-01-02"}', type: 'application/json' },
+  'PUT /v1/journal/corporate-actions/{id}': { path: '/v1/journal/corporate-actions/987654', body: '{"type":"split","symbol":"X","ratio":2,"date":"2024-01-02"}', type: 'application/json' },
+  'DELETE /v1/journal/corporate-actions/{id}': { path: '/v1/journal/corporate-actions/987654' },
   // Expired worthless by hand: a refused (empty) list, nothing written.
   'POST /v1/journal/expirations': { path: '/v1/journal/expirations', body: '{"items":[]}', type: 'application/json' },
   'GET /v1/journal/trades': { path: '/v1/journal/trades', query: 'status=closed&limit=5' },

@@ -316,6 +316,30 @@ describe('migrations', () => {
     expect([Number(insert.run().lastInsertRowid), Number(insert.run().lastInsertRowid)]).toEqual([1, 2]);
   });
 
+  it('015 corporate actions: transactions (and superseded rows) get a nullable corporate_action column; corporate_actions goes with its import', () => {
+    const path = join(tempDir(), 'a.db');
+    const v14 = open(path, 14).db;
+    v14.prepare("INSERT INTO imports (broker, source, filename, created_at, rows, imported, duplicates, report_json) VALUES ('generic', 'generic-csv', 'a.csv', '2026-01-01', 1, 1, 0, '{}')").run();
+    v14.prepare("INSERT INTO accounts (id, name, source) VALUES ('a1', 'A', 'generic-csv')").run();
+    const row = "'t1', 1, 'a1', 'r1', 'SPLIT', 'X', 'X', 0, NULL, NULL, NULL, 100, 0, 1, 0, 0, 0, 'USD', '2026-01-02T21:00:00.000Z', '2026-01-02', NULL, '', 'generic-csv', 0, NULL, NULL";
+    v14.prepare(`INSERT INTO transactions VALUES (${row})`).run();
+    v14.close();
+    opened.pop();
+    const { db } = open(path, 15);
+    expect(userVersion(db)).toBe(15);
+    expect(db.prepare("SELECT corporate_action FROM transactions WHERE id = 't1'").pluck().get(), 'a SPLIT imported before has no terms: it reads as it did').toBeNull();
+    const superseded = (db.prepare('PRAGMA table_info(superseded_transactions)').all() as Array<{ name: string }>).map((c) => c.name);
+    expect(superseded, 'a retired row keeps every column of its row').toContain('corporate_action');
+    expect(tables(db)).toContain('corporate_actions');
+    db.prepare("INSERT INTO imports (broker, source, filename, created_at, rows, imported, duplicates, report_json) VALUES ('manual', 'manual-action', NULL, '2026-01-03', 1, 1, 0, '{}')").run();
+    const insert = db.prepare('INSERT INTO corporate_actions (import_id, account_id, date, type, symbol, new_symbol, ratio, cash_per_share_minor, cost_fraction, quantity, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    insert.run(2, null, '2026-01-05', 'split', 'X', null, 2, null, null, null, '2026-01-03');
+    expect(() => insert.run(2, null, '2026-01-05', 'dividend', 'X', null, 2, null, null, null, '2026-01-03'), 'a kind of the six only').toThrow();
+    expect(() => insert.run(99, null, '2026-01-05', 'split', 'X', null, 2, null, null, null, '2026-01-03'), 'its import must exist').toThrow();
+    db.prepare('DELETE FROM imports WHERE id = 2').run();
+    expect(db.prepare('SELECT COUNT(*) FROM corporate_actions').pluck().get(), 'undoing the import removes the action').toBe(0);
+  });
+
   it('backs up to a file that opens at the old version', () => {
     const dir = tempDir();
     const path = join(dir, 'a.db');
