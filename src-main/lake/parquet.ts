@@ -3,13 +3,14 @@
  * DuckDB's COPY: docs/decisions.md §The Parquet lake), written whole or not at all (a temporary file, synced, then
  * renamed), and read back with hyparquet: the footer alone (the tail of the file) or the rows.
  */
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parquetMetadata, parquetReadObjects, type FileMetaData, type ParquetRow } from 'hyparquet';
 import { parquetHeader } from 'hyparquet/src/column.js';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { DAY_MS, dateToUtcMs } from '../../src-shared/calendar';
 import { MAX_CHAIN_CONTRACTS } from '../chains/common';
+import { makeFolders, openNoFollow } from './folder';
 import { LAKE_CREATED_BY, LAKE_META_KEY, tableSchema, type ColumnSpec, type LakeFileMeta } from './tables';
 
 /** Values of a column as the domain holds them: ISO instants, YYYY-MM-DD dates, minor units, numbers, text. */
@@ -111,13 +112,15 @@ let tempCounter = 0;
 /**
  * Writes the file whole or not at all: a hidden temporary name in the same folder (query engines skip names that
  * start with a dot), synced to disk, then renamed over the final name. An export killed mid-way leaves at most a
- * hidden temporary file, never a half Parquet file under a name a reader would take.
+ * hidden temporary file, never a half Parquet file under a name a reader would take. `root` is the export's folder:
+ * the folders from it down are created and checked one by one and the file is opened with O_NOFOLLOW (folder.ts), so
+ * a symbolic link anywhere under it stops the write (LinkRefused) with nothing written through it.
  */
-export function writeFileAtomic(path: string, bytes: Uint8Array): void {
-  mkdirSync(dirname(path), { recursive: true });
+export function writeFileAtomic(root: string, path: string, bytes: Uint8Array): void {
+  makeFolders(root, dirname(path));
   tempCounter += 1;
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}-${tempCounter}.tmp`);
-  const fd = openSync(temp, 'w', 0o644);
+  const fd = openNoFollow(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
   try {
     try {
       let offset = 0;
@@ -150,7 +153,8 @@ const MAX_SNAPPY_RATIO = 24;
 
 /** The footer of a Parquet file, read from its tail only; throws when the file is not Parquet or is cut short. */
 export function readFooter(path: string): FileMetaData {
-  const fd = openSync(path, 'r');
+  // Never through a link (folder.ts): the lake's walk skips links, and an export reads only its own folder's files.
+  const fd = openNoFollow(path, constants.O_RDONLY);
   try {
     const size = fstatSync(fd).size;
     if (size < TRAILER_BYTES + 4) throw new Error(`${size} bytes: too short for a Parquet file`);
@@ -273,7 +277,7 @@ function readRange(fd: number, start: number, end: number): Uint8Array {
  * (pageProblem), and the footer's claims against the file's bytes (layoutProblems). Throws on what it refuses.
  */
 export async function* readRowGroups(path: string, metadata: FileMetaData): AsyncGenerator<{ start: number; rows: ParquetRow[] }> {
-  const fd = openSync(path, 'r');
+  const fd = openNoFollow(path, constants.O_RDONLY);
   try {
     // Again here, on the file as it is now: it may have changed since its footer was first checked.
     const [problem] = layoutProblems(metadata, fstatSync(fd).size);
