@@ -1,9 +1,11 @@
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BROKER_IDS, CHAIN_FORMATS } from '../src-shared/api/constants';
 import { BUSY_MESSAGE, CLI_BUSY_TIMEOUT_MS, domainFailure, EXIT_FAILED, listenFailure, thrownFailure, type CliFailure } from './cli-errors';
 import { systemClock } from './clock';
-import { openDataFolder } from './context';
+import { DB_FILE, openDataFolder } from './context';
+import { checkDatabase, hasSqliteHeader } from './db/check';
 import { DataFolderError } from './db/data-folder';
 import { isDatabaseBusy, WriteQueue } from './db/writes';
 import { defaultDataDir } from './paths';
@@ -25,6 +27,7 @@ Usage:
   strikebook export --out <dir> [--symbol <S>] [--from <date>] [--to <date>] [--data-dir <dir>]
                                                           the Parquet lake for research (docs/research.md)
   strikebook keys create [--name <name>] | keys list | keys revoke <id> [--data-dir <dir>]
+  strikebook check [--data-dir <dir>]                    the database's integrity and every stored snapshot read back
 
 Brokers: auto (default), ${BROKER_IDS.join(', ')}, custom:<id> (a format saved on the Import page)
 Data folder: --data-dir, else $STRIKEBOOK_DATA_DIR, else ${defaultDataDir()}`;
@@ -111,6 +114,12 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
 
+  if (command === 'check') {
+    if (rest.length > 0) fail(`check takes no arguments (got ${rest.join(' ')})`);
+    process.exitCode = runCheck(join(dataDir, DB_FILE));
+    return;
+  }
+
   // The CLI works in this thread (no event loop to protect), so it may wait for the server's writes to finish.
   const clock = systemClock;
   const folder = openDataFolder({ dataDir, busyTimeoutMs: CLI_BUSY_TIMEOUT_MS, clock });
@@ -190,6 +199,38 @@ async function main(argv: string[]): Promise<void> {
     await ctx.exposure.close();
     folder.db.close();
   }
+}
+
+/**
+ * `strikebook check`: SQLite's integrity check and every stored snapshot decoded, read-only (the server may run);
+ * what is damaged is listed on stdout, and the exit status is 1 when anything is.
+ */
+function runCheck(dbPath: string): number {
+  if (!existsSync(dbPath)) {
+    process.stdout.write(`${dbPath}: no database yet, nothing to check\n`);
+    return 0;
+  }
+  if (!hasSqliteHeader(dbPath)) {
+    process.stdout.write(`${dbPath}: not an SQLite database (its header is wrong); restore a backup (strikebook restore <file>)\n`);
+    return EXIT_FAILED;
+  }
+  let report;
+  try {
+    report = checkDatabase(dbPath);
+  } catch (error) {
+    process.stdout.write(`${dbPath}: cannot be read (${error instanceof Error ? error.message : String(error)}); restore a backup (strikebook restore <file>)\n`);
+    return EXIT_FAILED;
+  }
+  const snapshots = `${report.snapshots.toLocaleString('en-US')} snapshot${report.snapshots === 1 ? '' : 's'}`;
+  const lines = [
+    `${dbPath}: schema version ${report.schemaVersion}; integrity ${report.integrity.length === 0 ? 'ok' : `${report.integrity.length} problem${report.integrity.length === 1 ? '' : 's'}`}; ` +
+      `${snapshots} read back, ${report.damaged.length === 0 ? 'none damaged' : `${report.damaged.length} damaged`}`,
+    ...report.integrity.map((problem) => `  integrity: ${problem}`),
+    ...report.damaged.map((d) => `  snapshot ${d.id} of ${d.symbol} (quoted ${d.quoteTime}) is damaged: ${d.reason}; delete it: DELETE /v1/snapshots/${d.id}`),
+  ];
+  if (report.integrity.length > 0) lines.push('The file itself is damaged: restore a backup (strikebook restore <file>; the backups are in the data folder\'s backups/).');
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return report.integrity.length > 0 || report.damaged.length > 0 ? EXIT_FAILED : 0;
 }
 
 function isFolder(path: string | undefined): boolean {

@@ -92,9 +92,57 @@ function stringList(value: unknown): string[] {
   return value;
 }
 
+/**
+ * A stored snapshot whose payload cannot be decoded (a damaged page of the file, a row changed by hand): thrown where
+ * its contracts are read, it names the snapshot and how to get rid of it (docs/architecture.md §Reliability and
+ * security). The server answers 409 SNAPSHOT_DAMAGED, the CLI prints the message; `strikebook check` lists them all.
+ */
+export class SnapshotDamagedError extends Error {
+  constructor(
+    readonly snapshot: { id: number; symbol: string; quoteTime: string },
+    readonly reason: string,
+  ) {
+    super(
+      `Snapshot ${snapshot.id} of ${snapshot.symbol} (quoted ${snapshot.quoteTime}) is damaged in the database: ${reason}. ` +
+        `Delete it (DELETE /v1/snapshots/${snapshot.id}); the other snapshots are not affected, and \`strikebook check\` lists every damaged one.`,
+    );
+    this.name = 'SnapshotDamagedError';
+  }
+}
+
+/** A stored snapshot's identity and payload: what a decode needs to name it when it fails. */
+export type PayloadOf = Pick<StoredSnapshot, 'id' | 'symbol' | 'quoteTime'> & { payload: Uint8Array };
+
+function decoded<T>(stored: PayloadOf, decode: (blob: Uint8Array) => T): T {
+  try {
+    return decode(stored.payload);
+  } catch (error) {
+    if (error instanceof PackedSnapshotError) throw new SnapshotDamagedError(stored, error.message);
+    throw error;
+  }
+}
+
+/** The contracts of a stored snapshot; a payload that cannot be decoded throws SnapshotDamagedError naming it. */
+export function storedContracts(stored: PayloadOf): OptionContract[] {
+  return decoded(stored, unpackContracts);
+}
+
+/** The packed columns of a stored snapshot (unpackColumns); SnapshotDamagedError as storedContracts. */
+export function storedColumns(stored: PayloadOf): ChainColumns {
+  return decoded(stored, unpackColumns);
+}
+
+function inflatedJson(blob: Uint8Array): unknown {
+  try {
+    return JSON.parse(inflateSync(blob).toString('utf8'));
+  } catch (error) {
+    throw new PackedSnapshotError(`its deflated JSON does not decode (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
 /** The packed columns, checked: a version this code writes and columns as long as the strike column. */
 function readPacked(blob: Uint8Array): Packed {
-  const parsed: unknown = JSON.parse(inflateSync(blob).toString('utf8'));
+  const parsed: unknown = inflatedJson(blob);
   if (typeof parsed !== 'object' || parsed === null) throw new PackedSnapshotError('not an object');
   const { v, strike, root, expiration, oi, iv, bid, ask, multiplier, volume, right, roots, expirations } = parsed as Record<string, unknown>;
   if (v !== 1 && v !== 2) throw new PackedSnapshotError(`version ${String(v)}`);

@@ -13,7 +13,7 @@ import { prepareChain } from '../../src-shared/exposure/index';
 import { dateInZone, NEW_YORK } from '../../src-shared/zone';
 import { GexHistoryRepository } from '../db/gex-history';
 import { LakeRepository, type LakeSnapshotHead } from '../db/lake';
-import { SnapshotRepository, unpackContracts } from '../db/snapshots';
+import { SnapshotDamagedError, SnapshotRepository, storedContracts } from '../db/snapshots';
 import { DEFAULT_SCOPE, historyPoint, resolveScope, scopeKey } from '../services/exposure/compute';
 import { instantBound } from '../services/exposure/values';
 import { failure, ok, type Result } from '../services/result';
@@ -94,6 +94,7 @@ export function exportLake(db: Database, request: ExportRequest, rate: number, o
   try {
     return exportInto(db, request, rate, onProgress);
   } catch (error) {
+    if (error instanceof SnapshotDamagedError) return failure({ kind: 'conflict', param: 'snapshot', detail: `${error.message} The files written before it are whole; export again once it is deleted.` });
     if (error instanceof LinkRefused) return failure({ kind: 'invalid-request', what: 'export folder', problems: [{ param: 'out', message: `${error.message} Nothing was written through it; the files written before it are whole.` }] });
     // A folder that refuses a write (permissions, a full disk): what was written stays whole, the rest is not begun.
     if (!(error instanceof Error && 'code' in error && 'path' in error && typeof error.path === 'string')) throw error;
@@ -176,7 +177,7 @@ function writeSnapshot(
 ): { contracts: number; levels: number } | null {
   const stored = sources.snapshots.byId(head.id);
   if (stored === null) return null;
-  const contracts = unpackContracts(stored.payload);
+  const contracts = storedContracts(stored);
   const chain = prepareChain({ symbol: head.symbol, spot: head.spot, quoteTime: head.quoteTime, source: head.source, contracts }, { rate: sources.rate });
   const meta = { version: LAKE_VERSION, symbol: head.symbol, snapshotId: head.id, quoteTime: head.quoteTime, spot: head.spot, source: head.source, digest: head.digest, rate: sources.rate };
   const done = { contracts: 0, levels: 0 };

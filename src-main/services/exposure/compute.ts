@@ -25,7 +25,7 @@ import type { ChainSnapshot, SnapshotSourceId } from '../../../src-shared/exposu
 import { evaluateSnapshotEvents, type SnapshotEventDraft } from '../../../src-shared/exposure/snapshot-events';
 import type { EventsExplanation } from '../../../src-shared/exposure/event-explain';
 import { parseChainFile, type ChainFormat, type OverrideNames } from '../../chains/index';
-import { packContracts, unpackColumns, unpackContracts } from '../../db/snapshots';
+import { packContracts, storedColumns, storedContracts } from '../../db/snapshots';
 import { historyPointOf, pointInFormula } from '../../../src-shared/exposure/history-point';
 import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from '../result';
 
@@ -117,7 +117,7 @@ export interface PackedSnapshot {
 }
 
 export function preparePacked(stored: PackedSnapshot, rate: number): PreparedChain {
-  const snapshot: ChainSnapshot = { symbol: stored.symbol, spot: stored.spot, quoteTime: stored.quoteTime, source: stored.source, contracts: unpackContracts(stored.payload) };
+  const snapshot: ChainSnapshot = { symbol: stored.symbol, spot: stored.spot, quoteTime: stored.quoteTime, source: stored.source, contracts: storedContracts(stored) };
   return prepareChain(snapshot, { rate });
 }
 
@@ -225,5 +225,5 @@ export function planChainFile(text: string, options: ChainFileOptions, basis: In
  * columns read, and only the scope's expirations prepared. Equal to `historyPoint(preparePacked(stored, rate), query)`.
  */
 export function packedHistoryPoint(stored: PackedSnapshot, query: GexScopeQuery, rate: number): GexHistoryPoint {
-  return historyPointOf(stored, unpackColumns(stored.payload), rate, query.formula ?? DEFAULT_FORMULA, (index) => resolveScope(index, query, true));
+  return historyPointOf(stored, storedColumns(stored), rate, query.formula ?? DEFAULT_FORMULA, (index) => resolveScope(index, query, true));
 }

@@ -11,7 +11,7 @@ import type { OptionContract } from '../../../src-shared/exposure/model';
 import { isAdjustedRoot } from '../../../src-shared/exposure/prepare';
 import type { DealerLevels, SnapshotQuote, UnderlyingMarks } from '../../../src-shared/journal/book';
 import type { OptionRight } from '../../../src-shared/journal/model';
-import { SnapshotRepository, unpackContracts } from '../../db/snapshots';
+import { SnapshotRepository, storedContracts } from '../../db/snapshots';
 
 /** A stored snapshot's id and quote instant. */
 export interface Stamp {
@@ -103,7 +103,7 @@ export class JournalMarks {
     const row = this.snapshots.byId(id);
     if (row === null) return null;
     const rate = this.rate();
-    const contracts = unpackContracts(row.payload);
+    const contracts = storedContracts(row);
     const chain = prepareChain({ symbol: row.symbol, spot: row.spot, quoteTime: row.quoteTime, source: row.source, contracts }, { rate });
     const byKey = new Map<string, OptionContract>();
     for (const contract of contracts) {
