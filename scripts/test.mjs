@@ -65,5 +65,7 @@ if (existsSync(chromium)) {
   skipped += 1;
 }
 
+// A skipped test hides whatever it would have caught (a missing Chromium, a guard left from a branch): it fails the run.
+if (skipped > 0) console.log(`!! ${skipped} skipped: every test must run (install chromium for the browser tests; ../shared/fixtures must be present)`);
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exit(failed > 0 ? 1 : 0);
+process.exit(failed > 0 || skipped > 0 ? 1 : 0);
