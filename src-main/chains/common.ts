@@ -53,7 +53,14 @@ export type ChainParseResult =
  * chain of one underlying, and its parse and store stay within the memory budget up to here (docs/architecture.md
  * §Reliability and security).
  */
-export const MAX_CHAIN_CONTRACTS = 500_000;
+export const MAX_CHAIN_CONTRACTS = 300_000;
+
+/** True (and the error said) once a file has given more than MAX_CHAIN_CONTRACTS contracts: the parser stops reading there. */
+export function tooManyContracts(located: readonly LocatedContract[], errors: ErrorList): boolean {
+  if (located.length <= MAX_CHAIN_CONTRACTS) return false;
+  errors.add(null, `more than ${MAX_CHAIN_CONTRACTS.toLocaleString('en-US')} contracts: no chain of one underlying has that many (a whole SPX chain has about 21,000); the file was read no further`);
+  return true;
+}
 
 /** Errors kept per file, as in the importers (docs/importers.md §Bounded); the rest are counted in one entry. */
 export const MAX_ERRORS = 1_000;
