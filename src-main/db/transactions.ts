@@ -268,6 +268,18 @@ export class TransactionsRepository {
     return { rows, accountIds };
   }
 
+  /**
+   * The rows kept as OTHER that move cash, per account and currency, up to an instant (needsAttention `other_rows`,
+   * docs/journal.md): their cash counts in no P&L figure.
+   */
+  otherCash(untilIso: string): Array<{ account_id: string; currency: string; rows: number; cash_minor: number; first_trade_date: string }> {
+    return this.db
+      .prepare<[string], { account_id: string; currency: string; rows: number; cash_minor: number; first_trade_date: string }>(
+        "SELECT account_id, currency, COUNT(*) AS rows, SUM(amount_minor) AS cash_minor, MIN(trade_date) AS first_trade_date FROM transactions WHERE type = 'OTHER' AND amount_minor != 0 AND trade_date <= ? GROUP BY account_id, currency ORDER BY account_id, currency",
+      )
+      .all(untilIso);
+  }
+
   hasSource(source: string): boolean {
     return this.hasSourceStatement.get(source) === 1;
   }

@@ -18,7 +18,7 @@ import { StreamTickets } from './stream-tickets';
 import { BODY_LIMIT_BYTES, UPLOAD_CONTENT_TYPES, type Access, type App } from './route-kit';
 import { canonicalTarget } from './target';
 import { answerClientError } from './client-errors';
-import { createListener, type ListenerOptions } from './listener';
+import { connectionBook, createListener, CONNECTIONS_RETRY_AFTER_SECONDS, type ListenerOptions } from './listener';
 import { registerHealthRoutes } from './routes/health';
 import { registerJournalRoutes } from './routes/journal';
 import { registerImportRoutes } from './routes/imports';
@@ -46,6 +46,8 @@ export interface AppOptions extends ListenerOptions {
 /** Builds the /v1 app without listening (tests call it with `inject`). */
 export async function buildApp(ctx: AppContext, options: AppOptions): Promise<App> {
   const tickets = new StreamTickets(() => ctx.clock.monotonicMs());
+  // Who holds the connections: the listener admits and closes them, the hook below and the event stream claim places.
+  const connections = connectionBook(options);
   const gate = makeGate(ctx, options.port, tickets);
   // Exposure answers, serialised, with the URLs that led to them: the routes fill it, the fast path reads it.
   const answers = new AnswerCache(ctx.exposure.changes, ctx.clock, () => ctx.settings.cacheSeconds);
@@ -58,7 +60,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     serverFactory: (handler) =>
       createListener((request, response) => {
         if (!fastPath(request, response)) handler(request, response);
-      }, options),
+      }, options, connections),
     logger: false,
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: false,
@@ -104,6 +106,10 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     const access: Access = preflight === null ? (request.routeOptions.config.access ?? 'key') : 'public';
     const admission = gate.admit(request.raw, access);
     if (!admission.ok) return sendProblem(reply, admission.problem, admission.headers);
+    // Without a key (a public route): all places but the reserved ones are shared; GET /v1/health keeps its own.
+    if (admission.keyId === null && !isHealthRead(request) && !connections.claimShared(request.raw.socket)) {
+      return sendProblem(reply, makeProblem('TOO_MANY_CONNECTIONS', 'The server is busy with requests made without a key; try again in a moment (requests with a key and GET /v1/health have places of their own).'), { 'Retry-After': String(CONNECTIONS_RETRY_AFTER_SECONDS) });
+    }
     if (preflight !== null) return reply.code(204).headers(preflight).send();
     const cors = gate.corsHeaders(request.raw);
     if (cors !== null) reply.headers(cors);
@@ -189,7 +195,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     registerManualRoutes(v1, ctx);
     registerTradeRoutes(v1, ctx);
     registerImportFormatRoutes(v1, ctx);
-    registerExposureRoutes(v1, ctx, answers);
+    registerExposureRoutes(v1, ctx, answers, connections);
     registerStreamTicketRoutes(v1, ctx, tickets);
     registerChainRoutes(v1, ctx);
     registerChainRefreshRoutes(v1, ctx);
@@ -224,6 +230,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
   }
 
   return app;
+}
+
+/** GET or HEAD /v1/health: answered at once, with a place of its own among the connections (listener.ts). */
+function isHealthRead(request: FastifyRequest): boolean {
+  return request.routeOptions.url === '/v1/health' && (request.method === 'GET' || request.method === 'HEAD');
 }
 
 function noRoute(request: FastifyRequest): Problem {

@@ -22,6 +22,8 @@ const FORMATS: ReadonlyMap<string, string> = new Map([
   [SYMBOL_PATTERN, 'must be a ticker: a letter or digit, then up to 15 letters, digits or . _ / ^ -'],
   [DATE_OR_INSTANT_PATTERN, 'must be a date written YYYY-MM-DD or an ISO 8601 instant with an offset (e.g. 2024-01-05T16:00-05:00)'],
   ['^[A-Z]{3}$', 'must be a three-letter currency code in capitals (e.g. USD)'],
+  // onlineSource.baseUrl (SettingsSchema); the rest of its rules, with their reasons: setting-rules.ts.
+  ['^(https?://|$)', 'must start with https:// or http:// (or be empty: no online source)'],
 ]);
 
 /** What a parameter whose text breaks `pattern` must look like. */

@@ -3,6 +3,7 @@ import type { Settings } from '../settings';
 import type { ExposureService, IngestResult } from './exposure/service';
 import { describeError } from './result';
 import { watchlistOf, type WatchlistContext } from './watchlist';
+import { createSourceFetch, fetchFromSource, type SourceFetch } from './source-fetch';
 
 /** How far a quote time may lie after the poll (clocks of two machines) before the snapshot is refused. */
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
@@ -62,7 +63,7 @@ export async function fetchAndStoreChain(
   ctx: Pick<OnlineSourceContext, 'clock' | 'exposure'>,
   baseUrl: string,
   symbol: string,
-  fetchImpl: typeof fetch,
+  fetchImpl: SourceFetch,
   limits: FetchLimits,
   /** Aborted when the server stops: the transfer and the file's parse are given up. */
   stop?: AbortSignal,
@@ -73,7 +74,8 @@ export async function fetchAndStoreChain(
     if (stop?.aborted === true) throw new Error('the server stopped before the answer');
     throw timeout.aborted ? new Error(`no whole answer within ${limits.timeoutMs / 1000} s`) : error;
   };
-  const response = await fetchImpl(chainUrl(baseUrl, symbol), { signal }).catch(timedOut);
+  // Only where the setting points: its address rules, the addresses its host resolves to, redirects within its origin (source-fetch.ts).
+  const response = await fetchFromSource(baseUrl, chainUrl(baseUrl, symbol), fetchImpl, signal).catch(timedOut);
   if (!response.ok) {
     await response.body?.cancel();
     throw new Error(`HTTP ${response.status}`);
@@ -124,7 +126,7 @@ export class OnlineSource {
   constructor(
     private readonly ctx: OnlineSourceContext,
     private readonly log: ((line: string) => void) | undefined,
-    private readonly fetchImpl: typeof fetch = fetch,
+    private readonly fetchImpl: SourceFetch = createSourceFetch(),
     /** The request's time limit and the body's cap (tests shorten them). */
     private readonly limits: FetchLimits = { timeoutMs: REQUEST_TIMEOUT_MS, maxBytes: MAX_RESPONSE_BYTES },
   ) {}

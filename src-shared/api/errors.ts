@@ -33,6 +33,8 @@ export const PROBLEM_STATUS = {
   /** A file took longer to read and check than the setting importTimeoutSeconds (docs/decisions.md §Jobs). */
   IMPORT_TIMEOUT: 422,
   RATE_LIMITED: 429,
+  /** A key already holds its cap of event streams open at once (Retry-After). */
+  TOO_MANY_STREAMS: 429,
   HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
   DATABASE_BUSY: 503,
@@ -75,6 +77,7 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   IMPORT_FAILED: 'Import failed',
   IMPORT_TIMEOUT: 'Import took too long',
   RATE_LIMITED: 'Too many requests',
+  TOO_MANY_STREAMS: 'Too many event streams',
   HEADERS_TOO_LARGE: 'Request header fields too large',
   INTERNAL: 'Internal error',
   DATABASE_BUSY: 'Database busy',

@@ -288,11 +288,11 @@ const PositionTotalsFields = {
 /** docs/journal.md §Positions, "Needs attention". */
 const NeedsAttentionSchema = Type.Object(
   {
-    kind: Type.Union([Type.Literal('opened_before_history'), Type.Literal('expiry_unknown'), Type.Literal('in_the_money')], {
+    kind: Type.Union([Type.Literal('opened_before_history'), Type.Literal('expiry_unknown'), Type.Literal('in_the_money'), Type.Literal('other_rows')], {
       description:
-        'opened_before_history: closes, sales or settlements removed more than was open (an opening position is missing: enter it as a manual opening dated at or before firstDate); expiry_unknown: an option past its expiration with no closing row and no snapshot of the underlying within one New York trading day after the expiry; in_the_money: such a snapshot shows it in the money (assignment or exercise likely: import the broker\'s row)',
+        'opened_before_history: closes, sales or settlements removed more than was open (an opening position is missing: enter it as a manual opening dated at or before firstDate); expiry_unknown: an option past its expiration with no closing row and no snapshot of the underlying within one New York trading day after the expiry; in_the_money: such a snapshot shows it in the money (assignment or exercise likely: import the broker\'s row); other_rows: rows kept as OTHER that move cash in the account and currency (quantity counts them, cash sums them, firstTradeDate is the first): their cash counts in no P&L figure',
     }),
-    reason: Type.Union([Type.Literal('opened-before-history'), Type.Literal('no-snapshot-after-expiry'), Type.Literal('in-the-money')], { description: 'The kind as before 2026-11-26 (kept for older clients)' }),
+    reason: Type.Union([Type.Literal('opened-before-history'), Type.Literal('no-snapshot-after-expiry'), Type.Literal('in-the-money'), Type.Literal('other-rows')], { description: 'The kind as before 2026-11-26 (kept for older clients)' }),
     accountId: Type.String(),
     accountName: Type.String(),
     currency: Type.String(),
@@ -308,6 +308,7 @@ const NeedsAttentionSchema = Type.Object(
     closes: Type.Integer({ description: 'opened_before_history: rows with an unmatched part; 0 for the others' }),
     spot: Nullable(Type.Number({ description: 'in_the_money: the snapshot that shows it' })),
     quoteTime: Nullable(Type.String()),
+    cash: Type.Optional(Money('other_rows: the cash the rows carry (+ received)')),
   },
   { description: 'What the book cannot decide alone; listed here and nowhere else (no position row)' },
 );

@@ -45,4 +45,10 @@ export interface FileStatement {
   quantity: number | null;
   /** `position`: its cost in minor units when the file gives one. */
   costMinor: number | null;
+  /**
+   * `realized_pl` only: true when the broker's figure is before commissions and fees (thinkorswim's P/L columns: a
+   * real statement's P/L Day is its fills' gross cash plus P/L Open to the cent), so the journal's side adds back the
+   * commissions and fees of the lots closed in the period. Absent: net of them, as the journal books realized P&L.
+   */
+  grossOfCosts?: boolean;
 }

@@ -61,3 +61,27 @@ export function parMultiplier(priceMinor: Minor, quantity: number, cashMinor: Mi
   const gross = Math.abs(priceMinor * quantity);
   return [1, 0.01, 10].find((multiplier) => Math.abs(gross * multiplier - cash) <= cash * 0.02) ?? null;
 }
+
+/**
+ * Bills and bonds priced in percent of par by any importer (docs/journal.md "A trader's real history"): a share fill
+ * whose price × quantity is a hundredth (face-value quantities) or ten times (bonds of 1,000 face) its cash gets that
+ * multiplier (parMultiplier), so that its lot costs what the row paid, not a hundred times it. Later fills of the same
+ * instrument whose price does not tell (a redemption at 0, a price left blank) take the multiplier found before; their
+ * price is then read from the cash. Rows in file order; importers that set the multiplier themselves are unchanged.
+ */
+export function priceAtParFromCash(rows: ReadonlyArray<{ transaction: ImportedTransaction }>): void {
+  const found = new Map<string, number>();
+  for (const { transaction: tx } of rows) {
+    const sign = fillSign(tx.type);
+    if (sign === 0 || tx.isOption || tx.multiplier !== 1 || !(tx.quantity > 0) || tx.amountMinor === 0) continue;
+    const costs = tx.commissionMinor + tx.feesMinor;
+    const cashMinor = asMinor(sign > 0 ? -tx.amountMinor - costs : tx.amountMinor + costs);
+    if (cashMinor <= 0) continue;
+    const key = `${tx.accountName}\u001f${tx.symbol}`;
+    const multiplier = (tx.priceMinor === 0 ? null : parMultiplier(tx.priceMinor, tx.quantity, cashMinor)) ?? found.get(key) ?? null;
+    if (multiplier === null || multiplier === 1) continue;
+    found.set(key, multiplier);
+    tx.multiplier = multiplier;
+    if (tx.priceMinor === 0 || parMultiplier(tx.priceMinor, tx.quantity, cashMinor) === null) tx.priceMinor = pricePerShareMinor(cashMinor, tx.quantity, multiplier);
+  }
+}

@@ -22,7 +22,7 @@ import { ResultCollector, RowIdentity, accountFor, transaction } from '../common
 import { isProse, isTotalsRow, nameSet, readCsv, type FileHead } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { parseIbkrDateTime } from './activity';
-import { parseIbkrOptionSymbol } from './symbols';
+import { parseIbkrOptionSymbol, symbolFromCashDescription } from './symbols';
 import { BROKER_LABELS } from '../../../src-shared/api/constants';
 import { ZERO_MINOR, absMinor, negMinor, addMinor, maxMinor } from '../../../src-shared/money';
 
@@ -44,7 +44,9 @@ const ALIASES = {
   openClose: ['Open/CloseIndicator', 'OpenCloseIndicator'],
   buySell: ['Buy/Sell', 'BuySell'],
 } as const;
-const TRADE_REQUIRED = ['currency', 'assetClass', 'Symbol', 'Quantity', 'price', ['dateTime', 'TradeDate'], ['NetCash', 'Proceeds']] as const;
+/** What names a security when a query leaves Symbol out (docs/importers.md: such a query is read by ISIN). */
+const SECURITY_IDS = ['ISIN', 'SecurityID', 'CUSIP'] as const;
+const TRADE_REQUIRED = ['currency', 'assetClass', ['Symbol', ...SECURITY_IDS], 'Quantity', 'price', ['dateTime', 'TradeDate'], ['NetCash', 'Proceeds']] as const;
 const CASH_REQUIRED = ['currency', 'Type', 'Amount', 'Description', ['dateTime', 'SettleDate', 'ReportDate', 'Date']] as const;
 const CONTROL_RECORDS = new Set(['BOF', 'BOA', 'BOS', 'EOS', 'EOA', 'EOF']);
 
@@ -99,6 +101,8 @@ interface Section {
 
 interface FlexTrade {
   line: number;
+  /** Shares named by their ISIN (a query without Symbol), to be renamed to their ticker where the file says it. */
+  byId: string | null;
   tx: ImportedTransaction;
   /** The broker's id of the execution (TradeID/TransactionID), '' when the query left it out. */
   ownId: string;
@@ -119,6 +123,8 @@ export function parseIbkrFlex(text: string, options: ParseOptions): ParseResult 
   let current: Section | null = null;
   let sawHeader = false;
   const trades: FlexTrade[] = [];
+  /** ISIN → ticker, from what the file says beside an ISIN (an option's UnderlyingSecurityID, a dividend's description). */
+  const tickers = new Map<string, string>();
 
   for (const record of records) {
     // Titles, disclaimers and totals a user's tool may add are not data; nor are the BOF/EOF control records.
@@ -159,14 +165,41 @@ export function parseIbkrFlex(text: string, options: ParseOptions): ParseResult 
     if (section.kind === 'trades') {
       const trade = readTrade(out, reader, options);
       if (trade) trades.push(trade);
+      const underlyingId = reader.value('UnderlyingSecurityID').toUpperCase();
+      const underlying = reader.value('UnderlyingSymbol').toUpperCase();
+      if (underlyingId !== '' && underlying !== '') tickers.set(underlyingId, underlying);
     } else {
-      mapCash(out, reader, options, ids);
+      mapCash(out, reader, options, ids, tickers);
     }
   }
   if (!sawHeader) out.error(1, 'no Flex Query header row (ClientAccountID, ..., TradePrice or Amount)');
   if (out.errors.length > 0) return out.result();
+  nameByTicker(out, trades, tickers);
   settleTrades(out, trades, ids);
   return out.result();
+}
+
+/**
+ * Shares of a query without a Symbol column are named by their ISIN; where the file says the ticker beside that ISIN
+ * (an option's UnderlyingSecurityID and UnderlyingSymbol, a dividend's `AAPL(US0378331005)`) they take it, so that
+ * they join their options' campaign. The rest keep the ISIN, with one warning naming them.
+ */
+function nameByTicker(out: ResultCollector, trades: readonly FlexTrade[], tickers: ReadonlyMap<string, string>): void {
+  const unnamed = new Set<string>();
+  for (const trade of trades) {
+    if (trade.byId === null) continue;
+    const ticker = tickers.get(trade.byId);
+    if (ticker === undefined) {
+      unnamed.add(trade.byId);
+      continue;
+    }
+    trade.tx.symbol = ticker;
+    trade.tx.underlying = ticker;
+  }
+  if (unnamed.size > 0) {
+    const list = [...unnamed].slice(0, 5).join(', ');
+    out.warn(null, `the Flex query has no Symbol column: shares of ${unnamed.size} security${unnamed.size === 1 ? '' : 'ies'} are named by ISIN (${list}${unnamed.size > 5 ? ', ...' : ''}), apart from options on them; add Symbol to the query's Trades fields for tickers`);
+  }
 }
 
 /** `20220311;162000`, `2021-03-03,10:32:45`, `03/11/2022;16:20:00` (the query's date format), or a date and a time column. */
@@ -195,7 +228,10 @@ function usDateTime(text: string): string | null {
 
 function readTrade(out: ResultCollector, reader: RowReader, options: ParseOptions): FlexTrade | null {
   const assetClass = reader.text('assetClass').toUpperCase();
-  const symbol = reader.text('Symbol');
+  const securityId = SECURITY_IDS.map((column) => reader.value(column).toUpperCase()).find((id) => id !== '') ?? '';
+  const byId = !reader.has('Symbol') && (assetClass === 'STK' || assetClass === 'ETF') ? securityId : null;
+  if (byId === '') reader.fail(SECURITY_IDS.find((column) => reader.has(column)) ?? 'ISIN', 'empty, and the query has no Symbol column: nothing names the security (add Symbol to the query)');
+  const symbol = reader.has('Symbol') ? reader.text('Symbol') : (byId ?? reader.text('Description'));
   if (assetClass === 'CASH') {
     out.skip(reader.line, `currency conversion ${symbol} is not a journal transaction`);
     return null;
@@ -241,6 +277,7 @@ function readTrade(out: ResultCollector, reader: RowReader, options: ParseOption
   });
   const trade: FlexTrade = {
     line: reader.line,
+    byId: byId === '' ? null : byId,
     tx,
     ownId: reader.value('TransactionID') || reader.value('TradeID') || reader.value('ExecID'),
     tradeId: reader.value('TradeID'),
@@ -279,7 +316,9 @@ function readTrade(out: ResultCollector, reader: RowReader, options: ParseOption
 function flexOption(reader: RowReader): OptionFields | null {
   const underlying = reader.value('UnderlyingSymbol');
   const expiryText = reader.value('Expiry');
-  const own = parseIbkrOptionSymbol(reader.text('Symbol'));
+  // A query without Symbol still describes the contract: `AAPL 19JAN24 180 P`.
+  const named = reader.has('Symbol') ? reader.text('Symbol') : reader.text('Description');
+  const own = parseIbkrOptionSymbol(named);
   if (own !== null && underlying !== '' && own.underlying !== underlying.toUpperCase()) return { ...own, underlying: underlying.toUpperCase() };
   if (underlying !== '' && expiryText !== '') {
     const expiration = reader.date('Expiry', (text) => isoToYmd(text) ?? mdyToYmd(text));
@@ -291,9 +330,9 @@ function flexOption(reader: RowReader): OptionFields | null {
     if (option === null) reader.fail('Strike', `not a strike: "${reader.text('Strike')}"`);
     return option;
   }
-  const option = parseIbkrOptionSymbol(reader.text('Symbol'));
-  if (option === null) reader.fail('Symbol', `not an option (the query has no UnderlyingSymbol and Expiry): "${reader.text('Symbol')}"`);
-  return option;
+  const column = reader.has('Symbol') ? 'Symbol' : 'Description';
+  if (own === null) reader.fail(column, `not an option (the query has no UnderlyingSymbol and Expiry): "${named}"`);
+  return own;
 }
 
 /**
@@ -333,7 +372,7 @@ function settleTrades(out: ResultCollector, trades: FlexTrade[], ids: RowIdentit
   }
 }
 
-function mapCash(out: ResultCollector, reader: RowReader, options: ParseOptions, ids: RowIdentity): void {
+function mapCash(out: ResultCollector, reader: RowReader, options: ParseOptions, ids: RowIdentity, tickers: Map<string, string>): void {
   const accountName = accountFor(reader.text('account'), options, DEFAULT_ACCOUNT);
   const kind = reader.text('Type');
   const description = reader.text('Description');
@@ -347,7 +386,11 @@ function mapCash(out: ResultCollector, reader: RowReader, options: ParseOptions,
   }
   if (type === 'DEPOSIT' && amount < 0) type = 'WITHDRAWAL';
   if (type === 'DIVIDEND' && /withholding/i.test(kind) && /interest/i.test(description)) type = 'INTEREST';
-  const symbol = reader.value('Symbol');
+  // Without a Symbol column the description names the security: `AAPL(US0378331005) Cash Dividend ...`.
+  const described = symbolFromCashDescription(description);
+  const isin = /\(([A-Z]{2}[A-Z0-9]{9}\d)\)/.exec(description)?.[1];
+  if (described !== '' && isin !== undefined) tickers.set(isin, described);
+  const symbol = reader.has('Symbol') ? reader.value('Symbol') : described;
   const transactionId = reader.value('TransactionID');
   out.add(
     reader.line,

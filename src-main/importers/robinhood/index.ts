@@ -15,7 +15,7 @@ import { dayToUtc, mdyToYmd } from '../common/dates';
 import { optionFields, rightOf, withOption, type OptionFields } from '../common/options';
 import { ResultCollector, RowIdentity, accountFor, transaction } from '../common/result';
 import { headerNear, tableReaders } from '../common/table';
-import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
+import type { BrokerImporter, ParseOptions, ParseResult, ParsedRow } from '../types';
 import { BROKER_LABELS } from '../../../src-shared/api/constants';
 import { absMinor, addMinor, subMinor } from '../../../src-shared/money';
 
@@ -82,7 +82,30 @@ export function parseRobinhood(text: string, options: ParseOptions): ParseResult
     headerHint: '"Activity Date","Process Date","Settle Date","Instrument","Description","Trans Code","Quantity","Price","Amount"',
   });
   for (const reader of readers) mapRow(out, reader, accountName, ids);
+  numberDeliveriesFirst(out.transactions);
   return out.result();
+}
+
+/** The share row of an assignment or exercise: `Buy`/`Sell` described `68 AMZN Options Assigned` / `1 AMZN Option Exercised`. */
+const DELIVERY = /\bOptions? (?:Assigned|Exercised)\b/i;
+
+/**
+ * The event order (docs/importers.md "Event order"): newest first, so bottom-up — except that shares an assignment or
+ * exercise delivers come before the other rows of their day. A day's assignments and exercises settle together after
+ * the close, listed in no order: a put spread settled in the money books the short put's shares in and the long
+ * put's out, and read bottom-up the sale could come first (an unmatched sale, then a phantom long of the shares).
+ * Moving a purchase earlier in its day changes nothing a sale of shares held already does (FIFO takes the oldest
+ * lot first).
+ */
+function numberDeliveriesFirst(rows: readonly ParsedRow[]): void {
+  const order = rows.map((row, index) => ({ row, index, first: row.transaction.type === 'BUY' && DELIVERY.test(row.transaction.description) }));
+  order.sort((a, b) => {
+    const day = a.row.transaction.tradeDate < b.row.transaction.tradeDate ? -1 : a.row.transaction.tradeDate > b.row.transaction.tradeDate ? 1 : 0;
+    return day !== 0 ? day : a.first === b.first ? b.index - a.index : a.first ? -1 : 1;
+  });
+  order.forEach(({ row }, sequence) => {
+    row.transaction.sequence = sequence;
+  });
 }
 
 /**

@@ -1,10 +1,14 @@
 import { RowReader } from '../common/cells';
 import { NEW_YORK } from '../../../src-shared/zone';
 import { ResultCollector, RowIdentity, accountFor } from '../common/result';
-import { isTotalsRow, readCsv } from '../common/table';
+import { fileHead, isTotalsRow, readCsv } from '../common/table';
+import { detectTdTransactions, parseTdTransactions } from './transactions';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import type { CashRow, Context } from './mapper';
-import { SOURCE, mapStatement, readCashRow, readOrders } from './mapper';
+import { SOURCE, futuresOption, mapStatement, readCashRow, readOrders } from './mapper';
+import { statedFigures, statementFacts, type Traded } from './figures';
+import { shortsFromStatement } from './positions';
+import { FILLS } from '../../../src-shared/journal/model';
 import { CASH_REQUIRED, TRADES_REQUIRED, accountOf, findSection, readSections, zoneOf } from './schema';
 import { BROKER_LABELS } from '../../../src-shared/api/constants';
 
@@ -55,21 +59,32 @@ export function parseThinkorswim(text: string, options: ParseOptions): ParseResu
   out.rows += tradeRecords.length;
   const orders = trades ? readOrders(tradeRecords.map((record) => new RowReader(record, trades.columns, out)), ctx) : [];
   if (out.errors.length > 0) return out.result();
-  mapStatement(orders, cashRows, ctx);
+  const facts = statementFacts(records, sections, futuresOption);
+  mapStatement(orders, cashRows, ctx, facts);
+  // Plain sales of shares the statement's end shows short (positions.ts); the rows stay in event order.
+  const reread = shortsFromStatement(out.transactions, facts);
+  out.transactions.splice(0, out.transactions.length, ...reread);
   // Made in the Cash Balance's order (oldest first, each fill at its cash row): that is the event order.
   out.numberInAddOrder();
+  const traded = new Map<string, Traded>();
+  for (const { transaction: tx } of out.transactions) {
+    if (FILLS.has(tx.type) || tx.type === 'EXPIRATION' || tx.type === 'ASSIGNMENT' || tx.type === 'EXERCISE') traded.set(tx.symbol, { symbol: tx.symbol, isOption: tx.isOption });
+  }
+  const lastInstant = out.transactions.reduce<string | null>((latest, row) => (latest === null || row.transaction.tradeDate > latest ? row.transaction.tradeDate : latest), null);
+  for (const statement of statedFigures(sections, facts, [...traded.values()], { accountName: ctx.accountName, zone: ctx.zone, lastInstant })) out.state(statement);
   return out.result();
 }
 
 export const thinkorswimImporter: BrokerImporter = {
   id: 'thinkorswim',
   label: BROKER_LABELS.thinkorswim,
-  formats: 'account statement CSV (Cash Balance and Account Trade History; stocks, options, futures options)',
+  formats: 'account statement CSV (Cash Balance and Account Trade History; stocks, options, futures options; older TD Ameritrade statements), and TD Ameritrade transactions.csv',
   detect(head) {
+    if (detectTdTransactions(head)) return true;
     return head.records.some((record) => {
       const first = record.cells.filter((cell) => cell.trim() !== '');
       return first.length === 1 && /^(?:Account Statement for |Cash Balance$|Account Trade History$)/i.test(first[0]?.trim() ?? '');
     });
   },
-  parse: parseThinkorswim,
+  parse: (text, options) => (detectTdTransactions(fileHead(text)) ? parseTdTransactions(text, options) : parseThinkorswim(text, options)),
 };

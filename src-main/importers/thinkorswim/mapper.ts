@@ -24,6 +24,9 @@ import { clockTo24h, dayMonYyToYmd, localToUtc, mdyToYmd } from '../common/dates
 import { contractColumns, rightOf } from '../common/options';
 import type { ResultCollector, RowIdentity } from '../common/result';
 import { transaction } from '../common/result';
+import { describedOrder } from './described';
+import type { StatementFacts } from './figures';
+import { inferOptionEffects } from './positions';
 import { placeRemovals, type Removal } from './removals';
 import { cleanRef } from './schema';
 import { ZERO_MINOR, MINOR_PER_UNIT, absMinor, subMinor, asMinor, type Minor } from '../../../src-shared/money';
@@ -414,6 +417,24 @@ function cashTransaction(row: CashRow, ctx: Context, placed?: Removal): Imported
   return cashBase(row, ctx, 'OTHER');
 }
 
+/** An option fill (or spread) read from a TRD row's description, its legs' open/close still to be decided (positions.ts). */
+function describedOrderOf(row: CashRow): Order | null {
+  const read = describedOrder(row.description);
+  if (read === null) return null;
+  const legs: Leg[] = read.legs.map((leg, index) => ({
+    line: row.line,
+    rowId: `${row.rowId}:${index + 1}`,
+    side: leg.side,
+    quantity: leg.quantity,
+    effect: '',
+    symbol: leg.root,
+    option: { root: leg.root, expiration: leg.expiration, strike: leg.strike, right: leg.right, multiplier: leg.multiplier },
+    priceMinor: leg.priceMinor,
+    description: `${leg.side} ${leg.quantity} ${leg.root} ${leg.expiration} ${leg.strike} ${leg.right === 'C' ? 'CALL' : 'PUT'}${read.strategy === '' ? '' : ` (${read.strategy} leg ${index + 1})`}`,
+  }));
+  return { when: row.when, legs, matched: true };
+}
+
 /** Does the TRD row's description name this leg's contract (`... /Q4CJ22:XCME 13450 CALL @140.50`: future, strike, right)? */
 function namesContract(trade: TradeLine, leg: Leg): boolean {
   if (leg.symbol !== trade.symbol) return false;
@@ -450,7 +471,7 @@ function fit(order: Order, row: CashRow, trade: TradeLine | null): number {
  * and price, nearest in time — because Trade History's execution time can differ from the time the cash was
  * booked (a real paperMoney statement books a 21:01:15 fill at 19:53:32, another 7 seconds apart).
  */
-export function mapStatement(orders: Order[], cashRows: CashRow[], ctx: Context): void {
+export function mapStatement(orders: Order[], cashRows: CashRow[], ctx: Context, facts: StatementFacts): void {
   const matchedBy = new Map<CashRow, Order>();
   for (const row of cashRows) {
     if (row.type !== 'TRD') continue;
@@ -485,7 +506,17 @@ export function mapStatement(orders: Order[], cashRows: CashRow[], ctx: Context)
     best.matched = true;
     matchedBy.set(row, best);
   }
-  const removals = placeRemovals(orders, cashRows, ctx);
+  // TRD rows no Trade History leg fills (older TD statements have no such section): options from the description.
+  const described: Order[] = [];
+  for (const row of cashRows) {
+    if (row.type !== 'TRD' || matchedBy.has(row)) continue;
+    const order = describedOrderOf(row);
+    if (order === null) continue;
+    described.push(order);
+    matchedBy.set(row, order);
+  }
+  inferOptionEffects([...orders, ...described], facts);
+  const removals = placeRemovals([...orders, ...described], cashRows, ctx);
   for (const row of cashRows) {
     const order = matchedBy.get(row);
     if (order !== undefined) orderTransactions(order, row, ctx);

@@ -106,12 +106,17 @@ export function placeRemovals(orders: readonly Order[], cashRows: readonly CashR
     }
   }
   let unnamed = 0;
+  // A removal that fits several options is ambiguous only when they do not all leave the same way that day: a
+  // spread's legs expiring together are removed by as many rows of the same quantity, in whichever order.
+  const ambiguous: Array<{ row: CashRow; day: string; event: RemovalEvent; keys: string[]; message: string }> = [];
+  const removedOn = new Set<string>();
   for (const row of cashRows) {
     if (row.type !== 'RAD') continue;
     const removal = removalWords(row.description);
     if (removal === null) continue;
     const named = namedRemoval(removal.event, removal.words);
     if (named !== null) {
+      removedOn.add(`${row.when.key.slice(0, 10)}|${named.event}|${keyOf(named.contract)}`);
       steps.push({ ms: Date.parse(row.when.tradeDate), order: 1, apply: () => remove(keyOf(named.contract), named.quantity) });
       continue;
     }
@@ -136,8 +141,15 @@ export function placeRemovals(orders: readonly Order[], cashRows: readonly CashR
         const removed = quantity ?? Math.abs(best.position.quantity);
         placed.set(row, { event: removal.event, contract: best.position.contract, quantity: removed });
         if (candidates.length > 1) {
-          ctx.out.warn(row.line, `"${row.description}" names no option: read as ${best.key}, the first of ${candidates.length} open options that fit its date${quantity === null ? '' : ' and quantity'}`);
+          ambiguous.push({
+            row,
+            day,
+            event: removal.event,
+            keys: candidates.map(({ key }) => key),
+            message: `"${row.description}" names no option: read as ${best.key}, the first of ${candidates.length} open options that fit its date${quantity === null ? '' : ' and quantity'}`,
+          });
         }
+        removedOn.add(`${day}|${removal.event}|${best.key}`);
         remove(best.key, removed);
       },
     });
@@ -146,5 +158,8 @@ export function placeRemovals(orders: readonly Order[], cashRows: readonly CashR
   // Fills first within an instant: a removal never comes before the fill that opened what it removes.
   steps.sort((a, b) => a.ms - b.ms || a.order - b.order);
   for (const step of steps) step.apply();
+  for (const { row, day, event, keys, message } of ambiguous) {
+    if (!keys.every((key) => removedOn.has(`${day}|${event}|${key}`))) ctx.out.warn(row.line, message);
+  }
   return placed;
 }

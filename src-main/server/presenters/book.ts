@@ -6,7 +6,7 @@ import type { CampaignDetailResponseT, CampaignsResponseT, PositionJson, Positio
 import { adjustedBasis } from '../../../src-shared/journal/book';
 import { describeCollateral } from '../../../src-shared/journal/collateral';
 import type { PositionInstrument } from '../../../src-shared/journal/model';
-import { centsOrNull, MINOR_PER_UNIT, minorToCents } from '../../../src-shared/money';
+import { asMinor, centsOrNull, MINOR_PER_UNIT, minorToCents } from '../../../src-shared/money';
 import type { CampaignRow, CampaignDetail, CampaignsResult, PositionRow, PositionsResult, PositionTotals } from '../../services/journal/service';
 
 /** What a position and a position that needs attention both say of what is held, and where. */
@@ -73,6 +73,7 @@ export function presentPositions(result: PositionsResult): Omit<PositionsRespons
       closes: n.closes,
       spot: n.spot,
       quoteTime: n.quoteTime,
+      ...(n.cashMinor === undefined ? {} : { cash: minorToCents(asMinor(n.cashMinor)) }),
     })),
     inferredExpirations: result.inferredExpirations.map((i) => ({
       accountId: i.transaction.accountId,

@@ -17,9 +17,9 @@ type Instrument = Pick<OpenPosition, 'accountId' | 'currency' | 'symbol' | 'unde
 
 /** What the book cannot decide alone (docs/journal.md §Positions, "Needs attention"). */
 export interface NeedsAttention extends Instrument {
-  kind: 'opened_before_history' | 'expiry_unknown' | 'in_the_money';
+  kind: 'opened_before_history' | 'expiry_unknown' | 'in_the_money' | 'other_rows';
   /** The kind as before (older clients read it). */
-  reason: 'opened-before-history' | 'no-snapshot-after-expiry' | 'in-the-money';
+  reason: 'opened-before-history' | 'no-snapshot-after-expiry' | 'in-the-money' | 'other-rows';
   /** Signed: the missing opening position (opened_before_history), else the open position. */
   quantity: number;
   sideKnown: boolean;
@@ -30,6 +30,34 @@ export interface NeedsAttention extends Instrument {
   /** in_the_money: the snapshot that shows it. */
   spot: number | null;
   quoteTime: string | null;
+  /** other_rows: the cash the rows carry, in minor units (`quantity` counts the rows). */
+  cashMinor?: number;
+}
+
+/** Rows kept as OTHER that move cash in one account and currency, as the positions list them (docs/journal.md). */
+export function otherRows(group: { account_id: string; currency: string; rows: number; cash_minor: number; first_trade_date: string }): NeedsAttention {
+  const ms = parseInstantMs(group.first_trade_date);
+  return {
+    kind: 'other_rows',
+    reason: 'other-rows',
+    accountId: group.account_id,
+    currency: group.currency,
+    symbol: '',
+    underlying: '',
+    isOption: false,
+    expiration: null,
+    strike: null,
+    right: null,
+    multiplier: 1,
+    quantity: group.rows,
+    sideKnown: true,
+    firstDate: Number.isFinite(ms) ? dateInZone(ms, NEW_YORK) : null,
+    firstTradeDate: group.first_trade_date,
+    closes: 0,
+    spot: null,
+    quoteTime: null,
+    cashMinor: group.cash_minor,
+  };
 }
 
 /** An option closed as an EXPIRATION that no row records: a snapshot shortly after its expiry shows it out of the money. */

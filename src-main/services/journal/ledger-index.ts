@@ -149,6 +149,11 @@ export class JournalIndex {
     return this.load().snapshot;
   }
 
+  /** Rows kept as OTHER that move cash, per account and currency, up to an instant (needsAttention `other_rows`). */
+  otherCash(untilIso: string): ReturnType<TransactionsRepository['otherCash']> {
+    return this.transactions.otherCash(untilIso);
+  }
+
   ledger(): Ledger {
     const cache = this.load();
     if (!cache.ledger) {

@@ -18,6 +18,7 @@ import { toRow, TransactionsRepository, type TransactionRow } from '../../db/tra
 import { dayToUtc } from '../../importers/common/dates';
 import { FILLS } from '../../../src-shared/api/constants';
 import { readManualRow } from './manual-row';
+import { saneYear } from '../../../src-shared/bounds';
 import type { ImportRecord } from './values';
 import { failure, ok, type Result } from '../result';
 import type { WriteTx } from '../../db/writes';
@@ -118,6 +119,11 @@ export class ManualEntries {
       // The reader takes a canonical instant as it is; a date that is no day keeps its text for the reader's message.
       const transaction = readManualRow({ ...row, date: instant ?? row.date }, account?.name ?? '', (field, message) => fail(field, message));
       if (problems.length > before || account === null || transaction === null) return;
+      // On the instant, after its offset: 2200-12-31T23:00-14:00 is 2201-01-01T13:00Z (issue 29).
+      if (!saneYear(transaction.tradeDate)) {
+        fail('date', `must be in ${YEAR_MIN}–${YEAR_MAX} once its offset is applied: "${row.date}" is ${transaction.tradeDate}`);
+        return;
+      }
       entries.push({ transaction, accountId: account.id, accountSource: account.source });
     });
     if (problems.length > 0) {

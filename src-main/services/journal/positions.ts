@@ -11,6 +11,7 @@ import { isCampaign } from '../../../src-shared/journal/campaigns';
 import type { Account } from '../../../src-shared/journal/model';
 import { dateInZone, parseDateTimeInZone, zonedTimeToMs } from '../../../src-shared/zone';
 import type { JournalBook } from './book';
+import { otherRows } from './expiry-settlement';
 import type { JournalIndex } from './ledger-index';
 import type { BookRequest, CampaignRow, CampaignsRequest, CampaignDetail, CampaignsResult, PositionRow, PositionsResult, PositionTotals, WithJournal } from './values';
 import { pageOf } from './values';
@@ -117,7 +118,9 @@ export class JournalBookReads {
         byAccount: accountIds.map((accountId) => ({ accountId, accountName: nameOf(accountId), ...totalsOf(positions.filter((p) => p.position.accountId === accountId), currency) })),
       },
       marks,
-      needsAttention: needsAttention.filter(wanted).map((n) => ({ ...n, accountName: nameOf(n.accountId) })),
+      needsAttention: [...needsAttention, ...(symbol === undefined ? this.index.otherCash(isoInstant(asOfMs)).map(otherRows) : [])]
+        .filter(wanted)
+        .map((n) => ({ ...n, accountName: nameOf(n.accountId) })),
       inferredExpirations: inferred
         .filter((i) => wanted(i.transaction))
         .map((i) => ({ ...i, transaction: { ...i.transaction, accountName: nameOf(i.transaction.accountId) }, accountName: nameOf(i.transaction.accountId) })),

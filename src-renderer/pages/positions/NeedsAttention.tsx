@@ -9,7 +9,7 @@ import { addDays, isoInstant, parseInstantMs } from '../../../src-shared/calenda
 import { TRANSACTION_TYPES, type TransactionType } from '../../../src-shared/api/constants';
 import type { PositionsResponseT } from '../../../src-shared/api/schemas';
 import { ErrorBanner, Panel } from '../../components/ui';
-import { fmtCount, fmtDateTime, fmtNumber, fmtPrice, fmtSymbol, typeLabel } from '../../format';
+import { fmtCount, fmtDateTime, fmtMoney, fmtNumber, fmtPrice, fmtSymbol, typeLabel } from '../../format';
 import { asApiError, useApi } from '../../hooks';
 import type { ApiError } from '../../api/client';
 import { errorsByField, Field, FormActions } from '../transactions/TransactionForm';
@@ -173,7 +173,8 @@ function Capped<T>({ items, render }: { items: readonly T[]; render: (item: T) =
 export function NeedsAttention({ items, onAdded }: { items: readonly AttentionItem[]; onAdded: (message: string) => void }) {
   const opened = items.filter((i) => i.kind === 'opened_before_history' || reasonOf(i) === 'opened-before-history');
   const expiry = items.filter((i) => !opened.includes(i) && (i.kind === 'expiry_unknown' || (i.kind === undefined && reasonOf(i) === 'no-snapshot-after-expiry')));
-  const itm = items.filter((i) => !opened.includes(i) && !expiry.includes(i));
+  const other = items.filter((i) => i.kind === 'other_rows');
+  const itm = items.filter((i) => !opened.includes(i) && !expiry.includes(i) && !other.includes(i) && (i.kind === undefined || i.kind === 'in_the_money'));
   return (
     <Panel title="Needs attention" className="panel-warn">
       <div data-testid="needs-attention">
@@ -208,6 +209,21 @@ export function NeedsAttention({ items, onAdded }: { items: readonly AttentionIt
                 <li key={itemKey(item)} className="small" data-testid="attention-in-the-money">
                   {item.accountName}: {fmtSymbol(item.symbol)} × {fmtNumber(item.quantity, 0)} —{' '}
                   {item.spot !== null ? `in the money (spot ${fmtPrice(item.spot)} at ${fmtDateTime(item.quoteTime ?? '')})` : 'no chain snapshot after its expiry'}
+                </li>
+              )}
+            />
+          </section>
+        )}
+        {other.length > 0 && (
+          <section className="attention-section">
+            <h3>Rows kept as OTHER ({fmtNumber(other.length, 0)})</h3>
+            <p className="small muted">Rows the importer did not understand, or kept aside, that move cash: it is in the account&apos;s cash but in no P&amp;L figure. See each import&apos;s warnings; undo and re-import once the broker&apos;s file is read, or enter the trades by hand.</p>
+            <Capped
+              items={other}
+              render={(item) => (
+                <li key={itemKey(item)} className="small" data-testid="attention-other-rows">
+                  {item.accountName}: {fmtCount(item.quantity, 'row')} carrying {fmtMoney(item.cash ?? 0, item.currency, true)}
+                  {item.firstDate ? ` (the first on ${item.firstDate})` : ''}
                 </li>
               )}
             />

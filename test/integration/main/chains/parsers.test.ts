@@ -68,8 +68,8 @@ describe('helpers', () => {
     expect(parseCboeDateLine('Date: Someday at noon'), 'no date').toBeNull();
     expect(parseCboeDateLine('Date: September 14 at 4:31 PM EDT'), 'no year').toBeNull();
     expect(parseCboeDateLine('Date: September 14, 2023'), 'no time').toBeNull();
-    // fr-CA writes "18 h 55": chrono reads the hour but not the minute, so the line is refused, not read as 18:00.
-    expect(parseCboeDateLine('Date: 10 novembre 2023 à 18 h 55 HNE'), 'minute not understood').toBeNull();
+    // fr-CA writes "18 h 55": chrono reads the hour but not the minute; never 18:00, it is read by hand as 18:55 HNE (EST).
+    expect(parseCboeDateLine('Date: 10 novembre 2023 à 18 h 55 HNE'), 'the minute read').toBe('2023-11-10T23:55:00Z');
   });
 
   it('reads numbers with thousands separators only where they separate groups of three digits', () => {

@@ -49,6 +49,8 @@ const SAMPLES: Sample[] = [
   { importer: 'schwab', file: 'schwab_transactions_pfe_wheel_selfwritten.csv', byName: true, isHeader: has('Fees & Comm'), bad: { row: has('Sell to Open'), column: 'Amount' } },
   { importer: 'thinkorswim', file: 'thinkorswim_statement_pfe_wheel_selfwritten.csv', byName: false, isHeader: has('REF #'), bad: { row: has('TRD'), column: 'AMOUNT' } },
   { importer: 'thinkorswim', file: 'thinkorswim_statement_old_tda_selfwritten.csv', byName: false, isHeader: has('Commissions & Fees'), bad: { row: has('TRD'), column: 'AMOUNT' } },
+  { importer: 'thinkorswim', file: 'thinkorswim_statement_old_tda_options_selfwritten.csv', byName: false, isHeader: has('Commissions & Fees'), bad: { row: has('TRD'), column: 'AMOUNT' } },
+  { importer: 'thinkorswim', file: 'tdameritrade_transactions_selfwritten.csv', byName: true, isHeader: has('TRANSACTION ID'), bad: { row: (cells) => cells.some((cell) => cell.startsWith('Sold 1 SPY')), column: 'AMOUNT' } },
   { importer: 'ibkr', file: 'ibkr_activity_statement_selfwritten.csv', byName: false, isHeader: has('Header'), bad: { row: (cells) => cells[0] === 'Trades' && cells[1] === 'Data' && cells[2] === 'Order', column: 'Proceeds' } },
   { importer: 'ibkr', file: 'ibkr_flex_query_selfwritten.csv', byName: true, isHeader: has('ClientAccountID'), bad: { row: has('OPT'), column: 'TradePrice' } },
   { importer: 'ibkr', file: 'ibkr_trade_confirmation_flex_selfwritten.csv', byName: true, isHeader: has('ClientAccountID'), bad: { row: has('ExchTrade'), column: 'Price' } },

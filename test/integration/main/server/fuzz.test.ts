@@ -177,6 +177,13 @@ const BODIES = [
   '{"transactions":[{"accountId":"acc_x","type":"SELL_TO_OPEN","symbol":"X","expiration":"2024-02-30","strike":-1,"right":"Q","quantity":1e400,"date":"2024-13-45"}]}',
   '{"transactions":"all of them"}',
   '{"account":"A","type":"DEPOSIT","amount":1,"date":"2024-01-01"}',
+  // Issue 29: values each rule of its own refuses (settings, exports, manual rows).
+  '{"onlineSource":{"enabled":true,"baseUrl":"http://u:p@169.254.169.254:99999/x\\r\\nX: y","watchlist":["SPX"],"intervalSeconds":60}}',
+  '{"onlineSource":{"enabled":false,"baseUrl":"http://[fe80::1%25eth0]:0/","watchlist":[],"intervalSeconds":60}}',
+  '{"corsOrigins":["http://*.x.com","https://x.com:*","http://x_y.example"]}',
+  '{"from":"9999-12-31","to":"0001-01-01"}',
+  '{"from":"1900-01-01T00:00:00+14:00"}',
+  '{"transactions":[{"account":"A","type":"BUY","symbol":"X","quantity":1000000000,"price":1000000000,"date":"2200-12-31T23:00:00-14:00"}]}',
 ];
 
 /** The UI folder of the app under test, with symbolic links that lead out of it (none may be served). */
@@ -335,5 +342,41 @@ describe('hostile bodies on the manual-entry routes (docs/journal.md, "Manual en
     }
     expect(failures, failures.join('\n')).toEqual([]);
     expect(Object.prototype).not.toHaveProperty('polluted');
+  });
+});
+
+describe('hostile values of the settings, export and manual bodies (issue 29, finding 6 and 8)', () => {
+  const w = useTestApp();
+
+  it('each is a 400 naming its field, never a 5xx or a stored value', async () => {
+    const send = (method: 'POST' | 'PUT', url: string, body: unknown) =>
+      w.app.inject({ method, url, headers: { host: HOST, authorization: `Bearer ${w.key}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+    const source = (baseUrl: string) => ({ onlineSource: { enabled: true, baseUrl, watchlist: ['SPX'], intervalSeconds: 60 } });
+    const buy = (fields: Record<string, unknown>) => ({ transactions: [{ account: 'Fuzz', type: 'BUY', symbol: 'X', quantity: 1, price: 1, date: '2024-01-02', ...fields }] });
+    const cases: Array<[method: 'POST' | 'PUT', url: string, body: unknown, param: string]> = [
+      ...['http://u:p@cdn.example/x', 'http://cdn.example/x\r\nX: y', 'http://cdn.example:99999/', 'http://cdn.example:0/', 'http://169.254.169.254/', 'http://[fe80::1]/', 'http://[::ffff:a9fe:a9fe]/', 'http://2852039166/', 'http://metadata.google.internal/', 'ftp://x/', 'http://x/?q=1', 'http://x/\u0000'].map(
+        (url): ['PUT', string, unknown, string] => ['PUT', '/v1/settings', source(url), 'onlineSource.baseUrl'],
+      ),
+      ...['http://*.x.com', 'https://x.com:*', 'http://x_y.example', 'http://x.example\t'].map((origin): ['PUT', string, unknown, string] => ['PUT', '/v1/settings', { corsOrigins: [origin] }, 'corsOrigins.0']),
+      ['POST', '/v1/exports', { from: '9999-12-31' }, 'from'],
+      ['POST', '/v1/exports', { to: '0001-01-01' }, 'to'],
+      ['POST', '/v1/exports', { to: '2200-12-31T23:00:00-14:00' }, 'to'],
+      ['POST', '/v1/journal/transactions', buy({ quantity: 1e9, price: 1e9 }), 'transactions.0.amount'],
+      ['POST', '/v1/journal/transactions', buy({ type: 'SELL_TO_OPEN', expiration: '2024-03-15', strike: 1, right: 'P', quantity: 1e9, price: 1e9 }), 'transactions.0.amount'],
+      ['POST', '/v1/journal/transactions', buy({ date: '2200-12-31T23:00:00-14:00' }), 'transactions.0.date'],
+      ['POST', '/v1/journal/transactions', buy({ date: '1900-01-01T00:00:00+14:00' }), 'transactions.0.date'],
+    ];
+    const before = (await w.get<Record<string, unknown>>('/v1/settings')).body;
+    const failures: string[] = [];
+    for (const [method, url, body, param] of cases) {
+      const response = await send(method, url, body);
+      const label = `${method} ${url} ${JSON.stringify(body).slice(0, 160)}`;
+      const problem = response.json<{ errors?: Array<{ param: string }> }>();
+      if (response.statusCode !== 400) failures.push(`${label}: ${response.statusCode} ${response.body.slice(0, 200)}`);
+      else if (problem.errors?.[0]?.param !== param) failures.push(`${label}: names ${problem.errors?.[0]?.param ?? 'nothing'}, not ${param}`);
+    }
+    expect(failures, failures.join('\n')).toEqual([]);
+    expect((await w.get<Record<string, unknown>>('/v1/settings')).body, 'no setting changed').toEqual(before);
+    expect(w.ctx.db.prepare<[], number>('SELECT COUNT(*) FROM transactions').pluck().get(), 'no row stored').toBe(0);
   });
 });

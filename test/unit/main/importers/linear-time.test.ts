@@ -96,6 +96,9 @@ const CASES: Array<{ name: string; n: number; run: (size: number) => () => unkno
   { name: 'thinkorswim: a trade line whose quantity is digits and a letter', n: 150, run: (k) => broker(TOS_CASH(`SOLD -${'1'.repeat(k)}x PFE`), 'thinkorswim') },
   { name: 'thinkorswim: a trade line whose price is digits and a letter', n: 150, run: (k) => broker(TOS_CASH(`SOLD -1 PFE 100 19 JAN 24 28 PUT @${'1'.repeat(k)}x`), 'thinkorswim') },
   { name: 'thinkorswim: a removal line whose quantity is digits and a letter', n: 150, run: (k) => broker(TOS_CASH(`REMOVAL OF OPTION DUE TO EXPIRATION ${'1'.repeat(k)}x`, 'RAD'), 'thinkorswim') },
+  { name: 'thinkorswim: an option described with a tag of open parentheses (described.ts)', n: 150, run: (k) => broker(TOS_CASH(`SOLD -1 VERTICAL SPY 100 ${'('.repeat(k)} 16 JAN 15 205/210 PUT @.95`), 'thinkorswim') },
+  { name: 'thinkorswim: an option described with strikes of slashes (described.ts)', n: 150, run: (k) => broker(TOS_CASH(`SOLD -1 IRON CONDOR SPY 100 16 JAN 15 ${'1/'.repeat(k)}x CALL/PUT @.95`), 'thinkorswim') },
+  { name: 'TD transactions.csv: a description of many words before an @', n: 150, run: (k) => broker(`DATE,TRANSACTION ID,DESCRIPTION,QUANTITY,SYMBOL,PRICE,COMMISSION,AMOUNT,REG FEE\n01/05/2021,1,Sold 1 ${'SPY '.repeat(k)}@ 2,1,,2,0,200,\n`, 'thinkorswim') },
 ];
 
 describe('parsing takes time in proportion to the input (n, 10n, 100n)', () => {
