@@ -2,7 +2,10 @@
  * Uploads to a server on loopback, and the hostile files of issue 16 (docs/importers.md §Bounded, docs/decisions.md
  * §Jobs), for the tests that need a real socket: a client that goes away, a server stopped mid-parse, peak memory.
  */
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { join } from 'node:path';
+import { REPO_ROOT } from './paths';
 
 export interface Answer {
   status: number;
@@ -61,6 +64,15 @@ export function badImport(megabytes: number): Buffer {
 /** A generic CSV of `megabytes` of short malformed lines (`x,y`): every line an error. */
 export function shortLinesImport(megabytes: number): Buffer {
   return Buffer.from(GENERIC_HEADER + 'x,y\n'.repeat(Math.floor((megabytes * 1e6) / 4)));
+}
+
+/**
+ * A broker file's own first lines (the fixture's head: its title, sections and header), then `megabytes` of `line`:
+ * for the formats read whole (thinkorswim statements, IBKR flex queries and activity statements).
+ */
+export function brokerHeadThenLines(fixture: string, line: string, megabytes: number): Buffer {
+  const head = readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'brokers', fixture), 'utf8').split('\n').slice(0, 60).join('\n');
+  return Buffer.from(`${head}\n${line.repeat(Math.floor((megabytes * 1e6) / line.length))}`);
 }
 
 /** A generic CSV whose one row has a quantity cell of `megabytes`. */
