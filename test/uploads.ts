@@ -34,6 +34,8 @@ export function send(port: number, key: string, path: string, body: string | Buf
     host: '127.0.0.1',
     port,
     path,
+    // A connection of its own: a kept-alive socket the server has since closed would hang up the next request.
+    agent: false,
     method: options.method ?? 'POST',
     headers: { host: `127.0.0.1:${port}`, authorization: `Bearer ${key}`, 'content-type': options.contentType ?? 'text/csv', 'content-length': payload.length },
   });

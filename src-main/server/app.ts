@@ -30,6 +30,7 @@ import { registerChainRoutes } from './routes/chains';
 import { registerChainRefreshRoutes } from './routes/chain-refresh';
 import { registerAdminRoutes } from './routes/admin';
 import { registerExportRoutes } from './routes/exports';
+import { registerBackupRoutes } from './routes/backups';
 import { registerStreamTicketRoutes } from './routes/stream-ticket';
 import { registerStaticRoutes } from './routes/static';
 
@@ -201,6 +202,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     registerChainRefreshRoutes(v1, ctx);
     registerAdminRoutes(v1, ctx);
     registerExportRoutes(v1, ctx);
+    registerBackupRoutes(v1, ctx);
     v1.get('/openapi.json', { config: { access: 'public' }, schema: { hide: true, querystring: NoQuery } }, async (_request, reply) => reply.type('application/json').send(JSON.stringify(app.swagger())));
   }, { prefix: '/v1' });
   app.addHook('onClose', async () => answers.close());
