@@ -8,7 +8,7 @@ import { useState } from 'react';
 import type { ApiError, BackupJson } from '../api/client';
 import { fmtCount, fmtDateTime } from '../format';
 import { asApiError, useApi, useAsync } from '../hooks';
-import { DataTable, ErrorBanner, Loading, num, Panel } from './ui';
+import { colClass, DataTable, ErrorBanner, Loading, num, Panel } from './ui';
 
 const REASONS: Record<BackupJson['reason'], string> = {
   daily: 'daily',
@@ -89,12 +89,12 @@ export function BackupPanel() {
             </p>
           )}
           {data.backups.length > 0 && (
-            <DataTable columns={['Taken', 'Why', num('Size'), '']} testId="backup-list" className="table table-dense">
+            <DataTable columns={['Taken', 'Why', num('Size', undefined, 'mid'), '']} testId="backup-list" className="table table-dense">
               {data.backups.map((backup) => (
                 <tr key={backup.name}>
                   <td title={backup.name}>{fmtDateTime(backup.createdAt)}</td>
                   <td>{REASONS[backup.reason]}</td>
-                  <td className="num">{size(backup.bytes)}</td>
+                  <td className={colClass('mid', 'num')}>{size(backup.bytes)}</td>
                   <td>
                     <button type="button" className="btn btn-small btn-ghost" onClick={() => void restore(backup)} disabled={busy}>
                       Restore…
