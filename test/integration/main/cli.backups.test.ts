@@ -72,6 +72,33 @@ describe('strikebook backup and restore', () => {
     expect(sha256(db)).toBe(kept);
   }, 240_000);
 
+  it('backup --out writes a new file that restores; an existing file, /proc or a missing folder is refused in one line', async () => {
+    const dataDir = tempDir();
+    const work = tempDir();
+    expect(runCli(['import', join(BROKER_FIXTURES_LOCAL, 'generic_wheel_selfwritten.csv'), '--broker', 'generic', '--data-dir', dataDir]).status).toBe(0);
+    const before = await answers(dataDir);
+    const out = join(work, 'journal-copy.db');
+    const written = runCli(['backup', '--out', out, '--data-dir', dataDir]);
+    expect(written.status, written.stderr).toBe(0);
+    expect(written.stdout.startsWith(`${out}: a backup of `)).toBe(true);
+    expect((statSync(out).mode & 0o777).toString(8)).toBe('600');
+    expect(readdirSync(work), 'no temporary file left beside it').toEqual(['journal-copy.db']);
+    for (const [target, problem] of [
+      [out, `${out} exists: name a new file (a backup never replaces one)`],
+      ['/proc/self/strikebook.db', 'is on the system\'s /proc file system, not a disk'],
+      [join(work, 'missing', 'x.db'), `${join(work, 'missing')} is not a folder`],
+    ] as const) {
+      const refused = runCli(['backup', '--out', target, '--data-dir', dataDir]);
+      expect(refused.status, target).toBe(1);
+      expect(refused.stderr.trimEnd().split('\n'), target).toHaveLength(1);
+      expect(refused.stderr, target).toContain(problem);
+    }
+    expect(runCli(['import', join(BROKER_FIXTURES_LOCAL, 'schwab_transactions_pfe_wheel_selfwritten.csv'), '--broker', 'schwab', '--data-dir', dataDir]).status).toBe(0);
+    const restored = runCli(['restore', out, '--data-dir', dataDir]);
+    expect(restored.status, restored.stderr).toBe(0);
+    expect(await answers(dataDir)).toEqual(before);
+  }, 300_000);
+
   it('a backup killed mid-way (SIGKILL during VACUUM INTO) leaves the journal and the older backups intact and restorable', async () => {
     const dataDir = tempDir();
     const dbPath = join(dataDir, 'strikebook.db');
