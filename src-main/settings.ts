@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { DEFAULT_BACKUPS_KEPT } from './db/backups';
 import { SettingsRepository } from './db/settings';
 import type { WriteTx } from './db/writes';
 import { NEW_YORK } from '../src-shared/zone';
@@ -36,6 +37,8 @@ export interface Settings {
   positionAlertDistancePct: number;
   /** The desktop app shows a system notification for each position alert. */
   notifyPositionAlerts: boolean;
+  /** Backups of the journal kept in the data folder's backups/ (the newest N; db/backups.ts). */
+  backupsKept: number;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -54,6 +57,7 @@ export const DEFAULT_SETTINGS: Settings = {
   importTimeoutSeconds: 60,
   positionAlertDistancePct: POSITION_ALERT_DISTANCE_PCT,
   notifyPositionAlerts: true,
+  backupsKept: DEFAULT_BACKUPS_KEPT,
 };
 
 export function loadSettings(db: Database, overrides: Partial<Settings> = {}): Settings {

@@ -4,12 +4,12 @@
  * export and written only when its bytes differ from the file's (an import or an undo since the last export), so an
  * export of unchanged data writes nothing.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import type { EntryLookup } from '../../src-shared/journal/trade-metrics';
 import { buildTrades } from '../../src-shared/journal/trades';
 import type { LakeRepository } from '../db/lake';
 import type { SnapshotRepository } from '../db/snapshots';
 import { toTransaction } from '../db/transactions';
+import { readFileUnder } from './folder';
 import { tradesFile, transactionsFile } from './layout';
 import { buildParquet } from './parquet';
 import { tradesColumns, transactionsColumns } from './rows';
@@ -59,9 +59,11 @@ export function writeJournalFiles(lake: LakeRepository, out: string, write: (pat
   const names = new Map(rows.map((row) => [row.account_id, row.account_name]));
   const trades = buildTrades(rows.map((row) => toTransaction(row, names)), lookup === undefined ? {} : { lookup }).trades;
   const file = (path: string, count: number, bytes: () => Uint8Array): { state: JournalFileState; rows: number } => {
-    if (count === 0 && !existsSync(path)) return { state: 'none', rows: 0 };
+    // Read without following a link (folder.ts): a transactions.parquet that is a link stops the export.
+    const existing = readFileUnder(out, path);
+    if (count === 0 && existing === null) return { state: 'none', rows: 0 };
     const built = bytes();
-    if (existsSync(path) && Buffer.from(built).equals(readFileSync(path))) return { state: 'unchanged', rows: 0 };
+    if (existing !== null && Buffer.from(built).equals(existing)) return { state: 'unchanged', rows: 0 };
     write(path, built);
     return { state: 'written', rows: count };
   };

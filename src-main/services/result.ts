@@ -27,7 +27,7 @@ export type DomainError =
   /** A snapshot named by id (or by `at=`, none at or before it) that the symbol does not have. */
   | { kind: 'unknown-snapshot'; symbol?: string; id?: number; at?: string }
   /** A record named by id that does not exist. */
-  | { kind: 'not-found'; what: 'import' | 'import format' | 'chain' | 'trade' | 'transaction' | 'export' | 'export folder' | 'corporate action'; id: number | string }
+  | { kind: 'not-found'; what: 'import' | 'import format' | 'chain' | 'trade' | 'transaction' | 'export' | 'export folder' | 'corporate action' | 'backup'; id: number | string }
   /** A transaction that came from a file, named for an edit or a delete: only manual entries change one by one. */
   | { kind: 'imported-row'; id: string; importId: number; source: string }
   /**

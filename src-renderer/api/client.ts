@@ -44,6 +44,9 @@ import type {
   SettingsJson,
   SettingsUpdateT,
   ExportJobJson,
+  BackupJson,
+  BackupsResponseT,
+  RestoreResponseT,
   ExportRequestBodyT,
   ManualDeleteResponseT,
   ExpiredByHandResponseT,
@@ -77,7 +80,7 @@ export type EventsResponseT = Static<typeof EventsResponse>;
 export type ImportsResponseT = Static<typeof ImportsResponse>;
 export type ImportDeleteResponseT = Static<typeof ImportDeleteResponse>;
 
-export type { SettingsJson, SettingsUpdateT, ExportJobJson, ExportRequestBodyT };
+export type { SettingsJson, SettingsUpdateT, ExportJobJson, ExportRequestBodyT, BackupJson, BackupsResponseT };
 
 /** What a note and tags hang on, and its public path: a campaign's is `/journal/chains/{id}` (the wire keeps the name). */
 const ANNOTATED_PATHS = { trades: 'trades', campaigns: 'chains' } as const;
@@ -416,6 +419,17 @@ export class ApiClient {
   }
   exportJob(id: string, signal?: AbortSignal): Promise<ExportJobJson> {
     return this.get(`/exports/${encodeURIComponent(id)}`, undefined, signal);
+  }
+  /** The journal's backups (newest first) and a restore staged for the next start. */
+  backups(signal?: AbortSignal): Promise<BackupsResponseT> {
+    return this.get('/backups', undefined, signal);
+  }
+  backupNow(): Promise<BackupJson> {
+    return this.request('POST', '/backups');
+  }
+  /** Checks a backup and stages it to replace the journal when Strikebook next starts. */
+  restoreBackup(name: string): Promise<RestoreResponseT> {
+    return this.request('POST', '/backups/restore', { body: JSON.stringify({ name }), contentType: 'application/json' });
   }
   async rotateKey(): Promise<string> {
     const result = await this.request<{ key: string }>('POST', '/keys/rotate');

@@ -5,7 +5,7 @@
  * totals rows (`Transactions Total`, `,,,,TOTAL,...`).
  */
 import { Columns, RowReader } from './cells';
-import { csvRecords, isBlankRecord, parseCsv, type CsvRecord } from './csv';
+import { csvRecords, isBlankRecord, MAX_WHOLE_FILE_RECORDS, parseCsv, type CsvRecord } from './csv';
 import type { ResultCollector } from './result';
 
 /** What detection looks at: the first records of the file (blank ones dropped), parsed once. */
@@ -37,7 +37,7 @@ export function headerNear(isHeader: (names: Set<string>) => boolean, records = 
 
 /** Parses the whole file as CSV; on a CSV error (an unclosed quote), reports it at its line and returns null. */
 export function readCsv(out: ResultCollector, text: string): CsvRecord[] | null {
-  const parsed = parseCsv(text);
+  const parsed = parseCsv(text, ',', MAX_WHOLE_FILE_RECORDS);
   if (!parsed.error) return parsed.records;
   out.error(parsed.error.line, parsed.error.message);
   return null;

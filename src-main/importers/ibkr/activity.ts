@@ -10,7 +10,7 @@ import { DateTime } from 'luxon';
 import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
 import { inferOptionFill } from '../common/amounts';
 import { Columns, RowReader, parseNumber } from '../common/cells';
-import { isBlankRecord, parseCsv, type CsvRecord } from '../common/csv';
+import { isBlankRecord, MAX_WHOLE_FILE_RECORDS, parseCsv, type CsvRecord } from '../common/csv';
 import { clockTo24h, dayToUtc, isoToYmd, localToUtc } from '../common/dates';
 import { NEW_YORK } from '../../../src-shared/zone';
 import { withOption } from '../common/options';
@@ -63,7 +63,7 @@ export function parseIbkrDateTime(text: string): string | null {
 }
 
 export function parseIbkrActivity(text: string, options: ParseOptions): ParseResult {
-  const parsed = parseCsv(text);
+  const parsed = parseCsv(text, ',', MAX_WHOLE_FILE_RECORDS);
   const isHistory = parsed.records.some((record) => record.cells[0] === 'Transaction History');
   const out = new ResultCollector('ibkr', isHistory ? IBKR_HISTORY_SOURCE : IBKR_ACTIVITY_SOURCE, 'oldest-first');
   // Statements list each section oldest first.

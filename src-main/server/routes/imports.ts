@@ -128,6 +128,10 @@ export function registerImportRoutes(v1: V1, ctx: AppContext): void {
   v1.delete(
     '/imports/:id',
     { schema: { summary: 'Undo an import', tags: ['imports'], params: ImportIdParams, response: { 200: ImportDeleteResponse, ...problemResponses } } },
-    async (request) => unwrap(await ctx.journal.undoImport(request.params.id)),
+    async (request) => {
+      // A backup first (services/backups.ts): an undo deletes the import's rows; a backup that fails stops it.
+      unwrap(await ctx.backups.before('undo'));
+      return unwrap(await ctx.journal.undoImport(request.params.id));
+    },
   );
 }

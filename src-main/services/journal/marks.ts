@@ -14,7 +14,7 @@ import { isAdjustedOptionRoot, underlyingOfRoot } from '../../../src-shared/expo
 import type { SnapshotQuote, UnderlyingMarks } from '../../../src-shared/journal/book';
 import { scopedLevels, type ScopedLevels } from '../../../src-shared/journal/levels';
 import type { OptionRight } from '../../../src-shared/journal/model';
-import { SnapshotRepository, unpackContracts } from '../../db/snapshots';
+import { SnapshotRepository, storedContracts } from '../../db/snapshots';
 
 /** A stored snapshot's id and quote instant. */
 export interface Stamp {
@@ -162,7 +162,7 @@ export class JournalMarks {
     const row = this.snapshots.byId(id);
     if (row === null) return null;
     const rate = this.rate();
-    const contracts = unpackContracts(row.payload);
+    const contracts = storedContracts(row);
     const chain = prepareChain({ symbol: row.symbol, spot: row.spot, quoteTime: row.quoteTime, source: row.source, contracts }, { rate });
     const index = new ContractIndex(contracts, row.symbol);
     // Levels per scope and expiration, computed when first asked (a book holds a few expirations of an underlying).

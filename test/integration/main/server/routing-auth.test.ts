@@ -130,6 +130,10 @@ const REQUESTS: Record<string, { path: string; query?: string; body?: string; ty
   'POST /v1/exports': { path: '/v1/exports', body: '{"bogus":1}', type: 'application/json' },
   'GET /v1/exports': { path: '/v1/exports' },
   'GET /v1/exports/{id}': { path: '/v1/exports/nope' },
+  'GET /v1/backups': { path: '/v1/backups' },
+  // An unknown parameter: 400 before a backup is taken; a name outside the backups' grammar: 400, nothing staged.
+  'POST /v1/backups': { path: '/v1/backups', query: 'bogus=1' },
+  'POST /v1/backups/restore': { path: '/v1/backups/restore', body: '{"name":"../strikebook.db"}', type: 'application/json' },
   // The stream's own validation answers (a stream that opened would never end: see the SSE tests).
   'GET /v1/gex/events/stream': { path: '/v1/gex/events/stream', query: 'eventType=bogus' },
   // An unknown parameter: each spelling gets the same answer (a ticket is new every time).

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DatabaseVersionError, openDatabase, userVersion } from '../../../../../src-main/db/open';
@@ -353,7 +353,8 @@ describe('migrations', () => {
     expect(userVersion(copy)).toBe(1);
     expect(copy.prepare('SELECT value FROM settings').get()).toEqual({ value: '0.05' });
     copy.close();
-    expect(readdirSync(dir).filter((f) => f.endsWith('.bak'))).toHaveLength(1);
+    // In the backups folder beside it (db/backups.ts), named for the upgrade.
+    expect(readdirSync(join(dir, 'backups')).filter((f) => /^strikebook-.+-migration\.db$/.test(f))).toEqual([basename(backupPath ?? '')]);
   });
 
   it('refuses a database from a newer version with a clear message and leaves it unchanged', () => {
