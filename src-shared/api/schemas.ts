@@ -15,6 +15,8 @@ export * from './lake-schemas';
 export * from './manual-schemas';
 export * from './trade-schemas';
 export * from './refresh-schemas';
+export * from './manage-schemas';
+import { ManageRulesSchema } from './manage-schemas';
 
 // ---------------------------------------------------------------- settings, keys, demo
 
@@ -56,6 +58,7 @@ export const SettingsSchema = Type.Object({
   importTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 3600, description: 'Time limit of reading and checking an uploaded broker or chain file (IMPORT_TIMEOUT past it)' }),
   positionAlertDistancePct: Type.Number({ exclusiveMinimum: 0, maximum: 20, description: 'A dealer level (flip, call or put wall) that comes within this % of a short strike, or crosses it, is a position event (default 1)' }),
   notifyPositionAlerts: Type.Boolean({ description: 'The desktop app shows a system notification for each position event' }),
+  manageRules: ManageRulesSchema,
 });
 export type SettingsJson = Static<typeof SettingsSchema>;
 export const SettingsUpdate = Type.Partial(Type.Omit(SettingsSchema, ['dataDir']), { additionalProperties: false });
