@@ -117,47 +117,37 @@ export interface RollLegResult {
   considered: number;
 }
 
-/** A snapshot's contracts by series (root, expiration, right: strikes ascending, one contract each), and the roots at each expiration. */
-interface SeriesIndex {
-  series: Map<string, OptionContract[]>;
-  /** Standard (not adjusted) roots listed at each expiration. */
-  rootsAt: Map<string, Set<string>>;
+/**
+ * What one pass over a snapshot's contracts finds for a leg: the standard (not adjusted) roots listed at all and at
+ * the leg's expiration, and the contracts of the leg's right at the later expirations within reach, by expiration.
+ */
+interface LegSeries {
   roots: Set<string>;
+  rootsAtLeg: Set<string> | null;
+  byExpiration: Map<string, OptionContract[]>;
 }
 
-const seriesKey = (root: string, expiration: string, right: OptionRight) => `${root}|${expiration}|${right}`;
-const indexes = new WeakMap<readonly OptionContract[], SeriesIndex>();
-
-/** The series of a snapshot's contracts, built once per contracts list (the marks keep the list with the snapshot). */
-function seriesIndex(contracts: readonly OptionContract[], symbol: string): SeriesIndex {
-  const known = indexes.get(contracts);
-  if (known !== undefined) return known;
-  const series = new Map<string, OptionContract[]>();
-  const rootsAt = new Map<string, Set<string>>();
+function legSeries(contracts: readonly OptionContract[], symbol: string, leg: RollLeg, within: ReadonlySet<string>): LegSeries {
   const roots = new Set<string>();
+  let rootsAtLeg: Set<string> | null = null;
+  const byExpiration = new Map<string, OptionContract[]>();
   for (const contract of contracts) {
     if (isAdjustedRoot(contract.root, symbol)) continue;
     const root = contract.root.toUpperCase();
-    const key = seriesKey(root, contract.expiration, contract.right);
-    const list = series.get(key);
-    if (list === undefined) series.set(key, [contract]);
-    else list.push(contract);
-    let at = rootsAt.get(contract.expiration);
-    if (at === undefined) rootsAt.set(contract.expiration, (at = new Set()));
-    at.add(root);
     roots.add(root);
+    if (contract.expiration === leg.expiration) (rootsAtLeg ??= new Set()).add(root);
+    if (contract.right !== leg.right || !within.has(contract.expiration)) continue;
+    const list = byExpiration.get(contract.expiration);
+    if (list === undefined) byExpiration.set(contract.expiration, [contract]);
+    else list.push(contract);
   }
-  for (const [key, list] of series) {
-    list.sort((a, b) => a.strike - b.strike);
-    // A strike listed twice (a file's duplicate row) keeps its first contract, as the marks do.
-    series.set(
-      key,
-      list.filter((c, i) => i === 0 || list[i - 1]?.strike !== c.strike),
-    );
-  }
-  const index = { series, rootsAt, roots };
-  indexes.set(contracts, index);
-  return index;
+  return { roots, rootsAtLeg, byExpiration };
+}
+
+/** One root's contracts of a list, by strike (a strike listed twice keeps its first contract, as the marks do). */
+function seriesOf(list: readonly OptionContract[], root: string): OptionContract[] {
+  const series = list.filter((c) => c.root.toUpperCase() === root).sort((a, b) => a.strike - b.strike);
+  return series.filter((c, i) => i === 0 || series[i - 1]?.strike !== c.strike);
 }
 
 /** A quote that can be traded both ways. */
@@ -171,10 +161,10 @@ const midMinor = (bid: number, ask: number): Minor => asMinor(Math.round((toMino
  * list that expiration at all, but lists the root elsewhere); else the root the marks would take there (a broker that
  * writes SPX for an SPXW weekly): the standard root of the leg root's settlement, else the chain's first.
  */
-function productRoot(index: SeriesIndex, leg: RollLeg, symbol: string): string | null {
+function productRoot(index: LegSeries, leg: RollLeg, symbol: string): string | null {
   const wanted = (leg.root ?? symbol).toUpperCase();
-  const atLeg = index.rootsAt.get(leg.expiration);
-  if (atLeg === undefined) return index.roots.has(wanted) ? wanted : index.roots.has(symbol.toUpperCase()) ? symbol.toUpperCase() : null;
+  const atLeg = index.rootsAtLeg;
+  if (atLeg === null) return index.roots.has(wanted) ? wanted : index.roots.has(symbol.toUpperCase()) ? symbol.toUpperCase() : null;
   if (atLeg.has(wanted)) return wanted;
   const settlement = settlementOf(wanted);
   const listed = [...atLeg].sort();
@@ -190,9 +180,11 @@ export function rollCandidates(
   levelsOf: (expiration: string) => DealerLevels | null,
   collateralOf: (candidate: CandidateContract) => number | null,
 ): RollLegResult {
-  const index = seriesIndex(contracts, chain.symbol);
+  const within = new Set(chain.expirations.filter((e) => e.expiration > leg.expiration && e.dte <= options.maxDte).map((e) => e.expiration));
+  within.add(leg.expiration);
+  const index = legSeries(contracts, chain.symbol, leg, within);
   const root = productRoot(index, leg, chain.symbol);
-  const own = root === null ? undefined : index.series.get(seriesKey(root, leg.expiration, leg.right))?.find((c) => c.strike === leg.strike);
+  const own = root === null ? undefined : seriesOf(index.byExpiration.get(leg.expiration) ?? [], root).find((c) => c.strike === leg.strike);
   const close = own !== undefined && twoSided(own) ? own : null;
   const closeMid = close === null ? null : midMinor(close.bid, close.ask);
   const closeNatural = close === null ? null : toMinor(close.ask);
@@ -203,8 +195,8 @@ export function rollCandidates(
     if (root === null || expirations.length >= options.expirations) break;
     if (prepared.expiration <= leg.expiration) continue;
     if (prepared.dte > options.maxDte) break;
-    const series = index.series.get(seriesKey(root, prepared.expiration, leg.right));
-    if (series === undefined) continue;
+    const series = seriesOf(index.byExpiration.get(prepared.expiration) ?? [], root);
+    if (series.length === 0) continue;
     const levels = levelsOf(prepared.expiration);
     expirations.push({ expiration: prepared.expiration, dte: prepared.dte, root, levels });
     const group = prepared.groups.find((g) => g.settlement === settlementOf(root)) ?? prepared.groups[0];

@@ -76,8 +76,11 @@ export class JournalRolls {
     if (request.net !== undefined) options.net = request.net;
     if (request.maxDelta !== undefined) options.maxDelta = request.maxDelta;
     if (request.beyondWall !== undefined) options.beyondWall = request.beyondWall;
-    const legs = shortLegs(parts, (part) => positionOf(part)?.multiplier ?? 100).map(({ leg }) =>
-      rollCandidates(loaded.chain, loaded.contracts, leg, options, (expiration) => loaded.marks.levelsIn('own', expiration), (candidate) => this.collateralAfter(parts, leg, candidate, loaded, positionOf)),
+    // A leg past its expiration at the quote is not rolled: its expiry waits under Positions' needs attention.
+    const quoteDay = dateInZone(Date.parse(loaded.marks.quoteTime), NEW_YORK);
+    const open = shortLegs(parts, (part) => positionOf(part)?.multiplier ?? 100).filter(({ leg }) => leg.expiration >= quoteDay);
+    const legs = open.map(({ leg }) =>
+      rollCandidates(loaded.chain, loaded.contracts, leg, options, (expiration) => loaded.marks.levelsIn('own', expiration), (candidate) => this.collateralAfter(parts, leg, candidate, loaded)),
     );
     return ok({ trade, snapshot: { id: snapshotId, symbol, quoteTime: isoInstant(Date.parse(loaded.marks.quoteTime)), spot: loaded.marks.spot, ageDays }, options, legs });
   }
@@ -87,13 +90,13 @@ export class JournalRolls {
    * call covered by the trade's shares their cost; a naked call Reg T at the snapshot's spot (max(20 % of spot − the
    * out-of-the-money amount, 10 % of spot) × multiplier × contracts + its premium).
    */
-  private collateralAfter(parts: readonly OpenPart[], leg: RollLeg, candidate: CandidateContract, loaded: SnapshotChain, positionOf: (part: OpenPart) => { multiplier: number } | undefined): number | null {
+  private collateralAfter(parts: readonly OpenPart[], leg: RollLeg, candidate: CandidateContract, loaded: SnapshotChain): number | null {
     const size = leg.contracts * leg.multiplier;
     if (candidate.right === 'P') return Math.round(candidate.strike * MINOR_PER_UNIT * size);
     let shares = 0;
     let shareCostMinor = 0;
     for (const part of parts) {
-      if (part.quantity <= 0 || parseOccSymbol(part.symbol) !== null || positionOf(part) === undefined) continue;
+      if (part.quantity <= 0 || parseOccSymbol(part.symbol) !== null) continue;
       shares += part.quantity;
       shareCostMinor += part.entryGrossMinor + part.entryCostsMinor;
     }
