@@ -5,10 +5,12 @@
 import type { ManageItemJson, ManageResponseT, ManageStaleJson, RollLegJson, RollsResponseT } from '../../../src-shared/api/schemas';
 import { daysToExpiry } from '../../../src-shared/exposure/time';
 import type { RollLegResult } from '../../../src-shared/journal/roll-candidates';
-import { centsOrNull, minorToCents, minorToUnits, type Minor } from '../../../src-shared/money';
+import { centsOrNull, minorToCents, minorToUnits, toMinor, type Minor } from '../../../src-shared/money';
 import type { ManageItem, ManageResult, StaleItem } from '../../services/journal/manage';
 import type { RollsResult } from '../../services/journal/rolls';
 
+/** A price per share as the wire shows it: exact to 1/10,000 (a mid of two cents is not 2.0999999999999996). */
+const price = (units: number): number => minorToUnits(toMinor(units));
 const unitsOrNull = (minor: Minor | null): number | null => (minor === null ? null : minorToUnits(minor));
 
 function tradeRef(item: { trade: ManageItem['trade']; accountName: string }) {
@@ -19,7 +21,7 @@ function presentItem(item: ManageItem): ManageItemJson {
   return {
     ...tradeRef(item),
     rules: item.hits.map((hit) => ({ rule: hit.rule, value: hit.value, threshold: hit.threshold, message: hit.message, leg: hit.leg })),
-    mark: item.mark === null ? null : { price: item.mark.price, asOf: item.mark.quoteTime, snapshotId: item.mark.snapshotId, ageDays: item.mark.ageDays, stale: item.mark.stale },
+    mark: item.mark === null ? null : { price: price(item.mark.price), asOf: item.mark.quoteTime, snapshotId: item.mark.snapshotId, ageDays: item.mark.ageDays, stale: item.mark.stale },
     spot: item.spot,
     pnl: minorToCents(item.totalMinor),
     unrealizedPL: minorToCents(item.unrealizedMinor),
@@ -34,7 +36,7 @@ function presentItem(item: ManageItem): ManageItemJson {
       quantity: leg.quantity,
       multiplier: leg.multiplier,
       dte: leg.dte,
-      mark: leg.markPrice,
+      mark: price(leg.markPrice),
       delta: leg.delta,
       intrinsic: leg.figures === null ? null : minorToUnits(leg.figures.intrinsicMinor),
       extrinsic: leg.figures === null ? null : minorToUnits(leg.figures.extrinsicMinor),
