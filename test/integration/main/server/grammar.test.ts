@@ -36,6 +36,8 @@ const BASE: Record<string, { query?: Record<string, string>; path?: Record<strin
   'GET /v1/journal/campaigns/{id}': { path: { id: 'nope' } },
   'GET /v1/journal/trades': {},
   'GET /v1/journal/trades/{id}': { path: { id: 'tx_nope' } },
+  'GET /v1/journal/trades/{id}/rolls': { path: { id: 'tx_nope' } },
+  'GET /v1/journal/manage': {},
   'GET /v1/journal/stats': {},
   // Takes no parameter: its body's numbers and dates are the schema's (the fuzz test sends hostile ones).
   'POST /v1/journal/expirations': { body: '{"items":[{"accountId":"acc_nope","symbol":"XYZ240621P00045000"}]}', type: 'application/json' },
