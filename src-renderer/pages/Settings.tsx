@@ -3,6 +3,7 @@ import { NEW_YORK } from '../../src-shared/zone';
 import { ApiError, type SettingsJson, type SettingsUpdateT } from '../api/client';
 import { ErrorBanner, Loading, PageHead, Panel } from '../components/ui';
 import { ExportPanel } from '../components/ExportPanel';
+import { ManageRulesPanel } from './settings/ManageRulesPanel';
 import { asApiError, useApi, useAsync, useKeyScreen, type Theme } from '../hooks';
 
 async function copyText(text: string): Promise<boolean> {
@@ -310,6 +311,7 @@ export function SettingsPage({ theme, onToggleTheme }: { theme: Theme; onToggleT
           </div>
         </form>
       )}
+      {settings.data && <ManageRulesPanel rules={settings.data.manageRules} />}
       {settings.data && <ExportPanel dataDir={settings.data.dataDir} />}
     </div>
   );
