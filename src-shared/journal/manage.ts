@@ -125,7 +125,10 @@ const RIGHT_WORDS = { P: 'put', C: 'call' } as const;
 const LEVEL_WORDS = { gammaFlip: 'gamma flip', callWall: 'call wall', putWall: 'put wall' } as const;
 const money = (minor: number) => formatMinor(asMinor(minor));
 /** A per-share amount: cents, and the further decimals it has (a 0.485 dividend). */
-const perShare = (minor: number) => formatMinor(asMinor(minor), 4).replace(/(\.\d\d\d?)0+$/, '$1').replace(/(\.\d\d)0$/, '$1');
+const perShare = (minor: number) => {
+  const text = formatMinor(asMinor(minor), 4);
+  return text.endsWith('00') ? text.slice(0, -2) : text.endsWith('0') ? text.slice(0, -1) : text;
+};
 
 /** Intrinsic and extrinsic value per share of an option leg at `spot`, and its distance out of the money. */
 export function legFigures(leg: Pick<ManagedLeg, 'markPrice' | 'strike' | 'right'>, spot: number): LegFigures | null {
