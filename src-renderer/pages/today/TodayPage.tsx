@@ -27,7 +27,7 @@ function ItemRow({ item }: { item: ManageItemJson }) {
   const [first, ...rest] = item.rules;
   return (
     <tr data-testid="today-item" data-trade-id={item.tradeId} data-rules={item.rules.map((r) => r.rule).join(',')}>
-      <td>
+      <td className="today-trade">
         <div>
           <strong className="sym">{item.symbol}</strong> <span className="muted small">{STRATEGY_LABELS[item.strategy]}</span>
         </div>
@@ -59,7 +59,7 @@ function ItemRow({ item }: { item: ManageItemJson }) {
           </details>
         )}
       </td>
-      <td className="num">
+      <td className="num today-pnl">
         <Money value={item.pnl} currency={item.currency} />
         <div className="muted small">{item.pctOfMaxProfit === null ? 'debit' : `${fmtPct(item.pctOfMaxProfit, 0)} of max`}</div>
       </td>
@@ -175,6 +175,7 @@ export function TodayPage() {
             <Panel>
               <DataTable
                 testId="today-table"
+                className="table today-list"
                 columns={[
                   'Trade',
                   'Why',

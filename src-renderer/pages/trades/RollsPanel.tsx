@@ -8,13 +8,11 @@
 import { useMemo, useState } from 'react';
 import type { GexResponseT, RollCandidateJson, RollLegJson, RollsQueryT, RollsResponseT } from '../../../src-shared/api/schemas';
 import { dealerMapMarkers, nearestStrike, netGexSeries, StrikeChart, type StrikeMarker, type StrikeSeries, useChartPalette } from '../../components/charts';
-import { AsyncStatus, Badge, colClass, DataTable, Loading, num } from '../../components/ui';
+import { AsyncStatus, Loading } from '../../components/ui';
 import { fmtDateTime, fmtExposure, fmtMoney, fmtNumber, fmtPct, fmtPrice } from '../../format';
 import { useApi, useAsync } from '../../hooks';
 import { PLACE_LABELS } from './labels';
-import { expirationWords, legTitle, netText, wantedQuery, type RollFilters } from './rolls';
-
-const PLACE_TONES = { below_put_wall: 'pos', above_call_wall: 'pos', put_wall_to_flip: 'warn', flip_to_call_wall: 'warn' } as const;
+import { expirationWords, legTitle, netNumber, netText, wantedQuery, type RollFilters } from './rolls';
 
 function Filters({ value, onChange }: { value: RollFilters; onChange: (next: RollFilters) => void }) {
   return (
@@ -89,14 +87,85 @@ function RollMap({ symbol, snapshotId, leg, expiration, candidates, picked }: { 
   );
 }
 
+/** One candidate in words, under the grid: every figure the API gives of it. */
+function CandidateLine({ body, leg, c }: { body: RollsResponseT; leg: RollLegJson; c: RollCandidateJson }) {
+  return (
+    <p className="rolls-picked small" data-testid="rolls-picked" data-symbol={c.symbol}>
+      <strong>
+        Roll to {fmtPrice(c.strike)}
+        {leg.leg.right} {c.expiration} ({c.dte} DTE)
+      </strong>
+      : net {netText(c.netMid)} at mid, {netText(c.netNatural)} natural · sell at mid {fmtPrice(c.openMid, 4)} (bid {fmtPrice(c.bid, 4)}, ask {fmtPrice(c.ask, 4)}) · Δ {c.delta === null ? '—' : fmtNumber(c.delta, 2)} · P(OTM){' '}
+      {fmtPct(c.probOTM, 0)} · IV {fmtPct(c.iv, 1)} · OI {c.openInterest.toLocaleString('en-US')} · collateral {c.collateral === null ? '—' : fmtMoney(c.collateral, body.currency)} · return {fmtPct(c.returnOnCollateral, 2)}, {fmtPct(c.annualized, 1)}{' '}
+      a year · {c.place === null ? 'no levels' : PLACE_LABELS[c.place].toLowerCase()}
+    </p>
+  );
+}
+
+/**
+ * The candidates as a grid: a row per expiration (its days and walls), a cell per strike from the leg's outward, each
+ * with its net at mid (green a credit, red a debit) and its delta, edged by its place (beyond the wall, or between
+ * the levels). A cell picks the candidate: its figures below, its expiration on the map.
+ */
+function RollGrid({ leg, picked, onPick }: { leg: RollLegJson; picked: RollCandidateJson | null; onPick: (c: RollCandidateJson) => void }) {
+  const rows = leg.expirations.map((e) => ({ e, cells: leg.candidates.filter((c) => c.expiration === e.expiration) })).filter((r) => r.cells.length > 0);
+  const width = Math.max(0, ...rows.map((r) => r.cells.length));
+  return (
+    <div className="table-wrap">
+      <table className="table rolls-grid" data-testid="rolls-table">
+        <thead>
+          <tr>
+            <th>Expiration</th>
+            {Array.from({ length: width }, (_, i) => (
+              <th key={i} className="num" title={i === 0 ? 'The same strike (or the first listed beyond it)' : `${i} listed strike${i === 1 ? '' : 's'} further out of the money`}>
+                {i === 0 ? 'Same' : `+${i}`}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(({ e, cells }) => (
+            <tr key={e.expiration} className={picked?.expiration === e.expiration ? 'rolls-shown' : undefined}>
+              <th scope="row" className="rolls-exp" title={expirationWords(e)}>
+                {e.expiration.slice(5)} <span className="muted small">{e.dte}d</span>
+              </th>
+              {Array.from({ length: width }, (_, i) => {
+                const c = cells[i];
+                if (c === undefined) return <td key={i} />;
+                const selected = picked?.symbol === c.symbol;
+                return (
+                  <td key={c.symbol} className="num">
+                    <button
+                      type="button"
+                      className={`rolls-cell place-${c.place ?? 'none'} ${selected ? 'selected' : ''}`}
+                      onClick={() => onPick(c)}
+                      aria-pressed={selected}
+                      title={`${c.symbol}: net ${netText(c.netMid)} at mid, ${netText(c.netNatural)} natural; Δ ${c.delta === null ? '—' : fmtNumber(c.delta, 2)}; ${c.place === null ? 'no levels' : PLACE_LABELS[c.place]}`}
+                      data-testid="rolls-row"
+                      data-symbol={c.symbol}
+                    >
+                      <span className="rolls-strike">{fmtPrice(c.strike)}</span>
+                      <span className={`rolls-net ${c.netMid === null ? '' : c.netMid >= 0 ? 'pos' : 'neg'}`}>{netNumber(c.netMid)}</span>
+                      <span className="rolls-delta muted">Δ {c.delta === null ? '—' : fmtNumber(Math.abs(c.delta), 2)}</span>
+                    </button>
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 function LegRolls({ body, leg }: { body: RollsResponseT; leg: RollLegJson }) {
   const [pickedSymbol, setPicked] = useState<string | null>(null);
-  const firstWith = leg.expirations.find((e) => leg.candidates.some((c) => c.expiration === e.expiration))?.expiration ?? leg.expirations[0]?.expiration ?? null;
   const [expiration, setExpiration] = useState<string | null>(null);
+  const picked = leg.candidates.find((c) => c.symbol === pickedSymbol) ?? leg.candidates[0] ?? null;
+  const firstWith = picked?.expiration ?? leg.expirations[0]?.expiration ?? null;
   const shown = expiration !== null && leg.expirations.some((e) => e.expiration === expiration) ? expiration : firstWith;
-  const picked = leg.candidates.find((c) => c.symbol === pickedSymbol) ?? null;
   const ofShown = leg.candidates.filter((c) => c.expiration === shown);
-  const size = leg.leg.contracts * leg.leg.multiplier;
   return (
     <section className="rolls-leg" data-testid="rolls-leg" data-leg={leg.leg.symbol} aria-label={`Rolls of ${legTitle(leg)}`}>
       <h4 className="subhead">
@@ -111,51 +180,21 @@ function LegRolls({ body, leg }: { body: RollsResponseT; leg: RollLegJson }) {
           {leg.considered === 0 ? `The snapshot lists no ${leg.root ?? ''} expiration after ${leg.leg.expiration} within ${body.filters.maxDte} days.` : `None of the ${leg.considered} candidates passes the filters.`}
         </p>
       ) : (
-        <DataTable
-          testId="rolls-table"
-          className="table rolls-table"
-          columns={[
-            'Expiration',
-            num('Strike'),
-            num('Net mid', 'Per share: the new contract’s mid less the leg’s mid (+ credit)'),
-            num('Natural', 'Per share: the new contract’s bid less the leg’s ask', 'mid'),
-            num('Open', 'The new contract at mid, per share (bid–ask in the tooltip)', 'lo'),
-            num('Δ', 'The new contract’s delta'),
-            num('P(OTM)', '1 − |delta|', 'lo'),
-            num('Annualized', `Net credit × ${size} / the trade’s collateral after the roll, × 365 / days`, 'mid'),
-            { label: 'Place', hide: 'mid', title: 'The strike against that expiration’s put wall, flip and call wall' },
-          ]}
-        >
-          {leg.candidates.map((c) => (
-            <tr
-              key={c.symbol}
-              className={`clickable ${c.expiration === shown ? 'rolls-shown' : ''} ${c.symbol === pickedSymbol ? 'selected' : ''}`}
-              onClick={() => {
-                setPicked(c.symbol);
-                setExpiration(c.expiration);
-              }}
-              data-testid="rolls-row"
-              data-symbol={c.symbol}
-              aria-selected={c.symbol === pickedSymbol}
-            >
-              <td className="num">
-                {c.expiration} <span className="muted small">{c.dte}d</span>
-              </td>
-              <td className="num">{fmtPrice(c.strike)}</td>
-              <td className={`num ${c.netMid === null ? '' : c.netMid >= 0 ? 'pos' : 'neg'}`}>{netText(c.netMid)}</td>
-              <td className={colClass('mid', 'num')}>{netText(c.netNatural)}</td>
-              <td className={colClass('lo', 'num')} title={`bid ${fmtPrice(c.bid, 4)} · ask ${fmtPrice(c.ask, 4)} · IV ${fmtPct(c.iv, 1)} · OI ${c.openInterest}`}>
-                {fmtPrice(c.openMid, 4)}
-              </td>
-              <td className="num">{c.delta === null ? '—' : fmtNumber(c.delta, 2)}</td>
-              <td className={colClass('lo', 'num')}>{fmtPct(c.probOTM, 0)}</td>
-              <td className={colClass('mid', 'num')} title={c.collateral === null ? undefined : `collateral ${fmtMoney(c.collateral, body.currency)}, return ${fmtPct(c.returnOnCollateral, 2)}`}>
-                {fmtPct(c.annualized, 1)}
-              </td>
-              <td className="col-mid">{c.place === null ? '—' : <Badge tone={PLACE_TONES[c.place]}>{PLACE_LABELS[c.place]}</Badge>}</td>
-            </tr>
-          ))}
-        </DataTable>
+        <>
+          <RollGrid
+            leg={leg}
+            picked={picked}
+            onPick={(c) => {
+              setPicked(c.symbol);
+              setExpiration(c.expiration);
+            }}
+          />
+          <p className="muted small rolls-legend">
+            Net per share at mid (green a credit, red a debit) and |Δ|; the edge: <span className="place-key place-below_put_wall">beyond the wall</span>{' '}
+            <span className="place-key place-put_wall_to_flip">between the walls</span>. Pick a cell for its figures and its map.
+          </p>
+          {picked !== null && <CandidateLine body={body} leg={leg} c={picked} />}
+        </>
       )}
       {shown !== null && (
         <>

@@ -36,11 +36,16 @@ export function legTitle(leg: RollLegJson): string {
   return `Short ${strikeText(leg.leg.strike)} ${leg.leg.right === 'P' ? 'put' : 'call'} · ${dayMonth(leg.leg.expiration)} (${leg.leg.dte} DTE) × ${leg.leg.contracts}`;
 }
 
-/** A net per share: "+2.20 cr", "−0.35 db", "—" without a quote of the leg. */
-export function netText(net: number | null): string {
+/** A net per share, signed: "+2.20", "−0.885", "—" without a quote of the leg. */
+export function netNumber(net: number | null): string {
   if (net === null) return '—';
   const text = Math.abs(net).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 4 });
-  return net >= 0 ? `+${text} cr` : `−${text} db`;
+  return net >= 0 ? `+${text}` : `−${text}`;
+}
+
+/** A net per share in words: "+2.20 cr", "−0.35 db", "—" without a quote of the leg. */
+export function netText(net: number | null): string {
+  return net === null ? '—' : `${netNumber(net)} ${net >= 0 ? 'cr' : 'db'}`;
 }
 
 /** "16 Jan · 9 DTE · put wall 4,700 · flip 4,718 · call wall 4,750" (levels absent: "no open interest"). */

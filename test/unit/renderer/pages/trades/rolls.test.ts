@@ -1,6 +1,6 @@
 /** The roll assistant's pure helpers (docs/ui.md §Rolls): the filters as the API's query, a leg's title, nets in words. */
 import { describe, expect, it } from 'vitest';
-import { expirationWords, legTitle, netText, wantedQuery } from '../../../../../src-renderer/pages/trades/rolls';
+import { expirationWords, legTitle, netNumber, netText, wantedQuery } from '../../../../../src-renderer/pages/trades/rolls';
 
 const none = { credit: false, net: 'mid' as const, maxDelta: '', beyondWall: false };
 
@@ -27,6 +27,7 @@ describe('words', () => {
     expect(netText(-0.35)).toBe('−0.35 db');
     expect(netText(0)).toBe('+0.00 cr');
     expect(netText(null)).toBe('—');
+    expect([netNumber(-0.885), netNumber(1.94), netNumber(null)]).toEqual(['−0.885', '+1.94', '—']);
   });
   it('legTitle and expirationWords', () => {
     const leg = { leg: { symbol: 'SPXW240112P04600000', expiration: '2024-01-12', strike: 4600, right: 'P' as const, contracts: 2, multiplier: 100, dte: 5 } } as Parameters<typeof legTitle>[0];
