@@ -116,11 +116,10 @@ function RollGrid({ leg, picked, onPick }: { leg: RollLegJson; picked: RollCandi
         <thead>
           <tr>
             <th>Expiration</th>
-            {Array.from({ length: width }, (_, i) => (
-              <th key={i} className="num" title={i === 0 ? 'The same strike (or the first listed beyond it)' : `${i} listed strike${i === 1 ? '' : 's'} further out of the money`}>
-                {i === 0 ? 'Same' : `+${i}`}
-              </th>
-            ))}
+            {/* One heading over the strikes: a filter drops cells, so a column is not a fixed step out of the money. */}
+            <th colSpan={Math.max(1, width)} className="rolls-strikes-head" title="Each expiration's strikes from the leg's outward, as the filters keep them">
+              Strikes outward →
+            </th>
           </tr>
         </thead>
         <tbody>
