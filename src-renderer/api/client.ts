@@ -69,6 +69,10 @@ import type {
   ReconcileQueryT,
   ReconcileResponseT,
   ReconciliationsResponseT,
+  ManageQueryT,
+  ManageResponseT,
+  RollsQueryT,
+  RollsResponseT,
 } from '../../src-shared/api/schemas';
 import type { ProblemFieldError } from '../../src-shared/api/errors';
 import type { LevelsScope } from '../../src-shared/api/constants';
@@ -264,6 +268,14 @@ export class ApiClient {
   /** One trade with its timeline (GET /journal/trades/{id}). */
   trade(id: string, signal?: AbortSignal, levelsScope?: LevelsScope): Promise<TradeDetailResponseT> {
     return this.get(`/journal/trades/${encodeURIComponent(id)}`, levelsScope === undefined || levelsScope === 'own' ? undefined : { levelsScope }, signal);
+  }
+  /** What to manage today: the open trades that hit a management rule (GET /journal/manage). */
+  manage(query: ManageQueryT, signal?: AbortSignal): Promise<ManageResponseT> {
+    return this.get('/journal/manage', { ...query }, signal);
+  }
+  /** The roll assistant: candidates for each short leg of an open trade (GET /journal/trades/{id}/rolls). */
+  rolls(id: string, query: RollsQueryT, signal?: AbortSignal): Promise<RollsResponseT> {
+    return this.get(`/journal/trades/${encodeURIComponent(id)}/rolls`, { ...query }, signal);
   }
   tradeStats(query: StatsQueryT, signal?: AbortSignal): Promise<StatsResponseT> {
     return this.get('/journal/stats', { ...query }, signal);

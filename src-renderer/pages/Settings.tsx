@@ -4,6 +4,7 @@ import { ApiError, type SettingsJson, type SettingsUpdateT } from '../api/client
 import { ErrorBanner, Loading, PageHead, Panel } from '../components/ui';
 import { BackupPanel } from '../components/BackupPanel';
 import { ExportPanel } from '../components/ExportPanel';
+import { ManageRulesPanel } from './settings/ManageRulesPanel';
 import { asApiError, useApi, useAsync, useKeyScreen, type Theme } from '../hooks';
 
 async function copyText(text: string): Promise<boolean> {
@@ -322,6 +323,7 @@ export function SettingsPage({ theme, onToggleTheme }: { theme: Theme; onToggleT
         </form>
       )}
       {settings.data && <BackupPanel />}
+      {settings.data && <ManageRulesPanel rules={settings.data.manageRules} />}
       {settings.data && <ExportPanel dataDir={settings.data.dataDir} />}
     </div>
   );

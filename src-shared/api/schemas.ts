@@ -18,6 +18,8 @@ export * from './refresh-schemas';
 export * from './reconciliation-schemas';
 export * from './corporate-action-schemas';
 export * from './backup-schemas';
+export * from './manage-schemas';
+import { ManageRulesSchema } from './manage-schemas';
 
 // ---------------------------------------------------------------- settings, keys, demo
 
@@ -60,6 +62,7 @@ export const SettingsSchema = Type.Object({
   positionAlertDistancePct: Type.Number({ exclusiveMinimum: 0, maximum: 20, description: 'A dealer level (flip, call or put wall) that comes within this % of a short strike, or crosses it, is a position event (default 1)' }),
   notifyPositionAlerts: Type.Boolean({ description: 'The desktop app shows a system notification for each position event' }),
   backupsKept: Type.Integer({ minimum: 1, maximum: 100, description: "Backups of the journal kept in the data folder's backups/ (the newest N; GET /v1/backups)" }),
+  manageRules: ManageRulesSchema,
 });
 export type SettingsJson = Static<typeof SettingsSchema>;
 export const SettingsUpdate = Type.Partial(Type.Omit(SettingsSchema, ['dataDir']), { additionalProperties: false });

@@ -12,6 +12,8 @@ import type { LevelsScope } from '../../../src-shared/api/constants';
 import { scopeText } from '../../components/LevelsScope';
 import { AnnotationEditor } from './AnnotationEditor';
 import { EntryOnMap } from './EntryOnMap';
+import { RollsPanel } from './RollsPanel';
+import { useEffect, useRef, useState } from 'react';
 import { entryPlaceText, OUTCOME_LABELS, STATEMENT_VIEW_NOTE, STRATEGY_LABELS } from './labels';
 
 /** A figure of the trade: "unknown" when it was opened before the history, else `none` when null. */
@@ -66,8 +68,31 @@ function Timeline({ trade, timeline, currency }: { trade: TradeJson; timeline: T
   );
 }
 
-export function TradeDetail({ trade, currency, onClose, onSaved, levelsScope = 'own' }: { trade: TradeJson; currency: string; onClose: () => void; onSaved: () => void; levelsScope?: LevelsScope }) {
+export function TradeDetail({
+  trade,
+  currency,
+  onClose,
+  onSaved,
+  levelsScope = 'own',
+  showRolls = false,
+}: {
+  trade: TradeJson;
+  currency: string;
+  onClose: () => void;
+  onSaved: () => void;
+  levelsScope?: LevelsScope;
+  /** Opened from Today's "Rolls": the roll assistant shown at once, in view. */
+  showRolls?: boolean;
+}) {
   const api = useApi();
+  const [rollsOpen, setRollsOpen] = useState(showRolls);
+  const rollsRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (showRolls) {
+      setRollsOpen(true);
+      rollsRef.current?.scrollIntoView({ block: 'start' });
+    }
+  }, [showRolls, trade.id]);
   // Read again when the list row changes (a note saved, a reload): the detail is the same row plus its timeline.
   const detail = useAsync((signal) => api.trade(trade.id, signal, levelsScope), [api, trade, levelsScope]);
   const levels = trade.levelsAtEntry;
@@ -151,6 +176,17 @@ export function TradeDetail({ trade, currency, onClose, onSaved, levelsScope = '
           )}
           {trade.entrySnapshot !== null && <EntryOnMap trade={trade} />}
         </section>
+        {trade.status === 'open' && (
+          <section className="trade-rolls" aria-label="Rolls" ref={rollsRef} data-testid="trade-rolls">
+            <h3 className="subhead">
+              Rolls{' '}
+              <button type="button" className="btn btn-small" onClick={() => setRollsOpen((open) => !open)} aria-expanded={rollsOpen} data-testid="rolls-toggle">
+                {rollsOpen ? 'Hide' : 'Find rolls'}
+              </button>
+            </h3>
+            {rollsOpen && <RollsPanel tradeId={trade.id} />}
+          </section>
+        )}
         <h3 className="subhead">Timeline</h3>
         <Timeline trade={trade} timeline={detail.data?.trade.id === trade.id ? detail.data.timeline : null} currency={currency} />
         <h3 className="subhead">Note and tags</h3>

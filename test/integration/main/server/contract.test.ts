@@ -222,6 +222,8 @@ describe('openapi', () => {
       '/v1/journal/stats': ['groupBy', 'from', 'to', 'accountId'],
       '/v1/journal/corporate-actions': ['page', 'limit'],
       '/v1/journal/trades/{id}': ['id', 'levelsScope'],
+      '/v1/journal/trades/{id}/rolls': ['id', 'snapshot', 'maxDte', 'expirations', 'strikes', 'minNet', 'net', 'maxDelta', 'beyondWall'],
+      '/v1/journal/manage': ['asOf', 'accountId'],
       '/v1/gex': ['symbol', 'expirations', 'expirationsCount', 'minDte', 'maxDte', 'formula', 'snapshot', 'at'],
       '/v1/vanna': ['symbol', 'expiration', 'snapshot', 'at'],
       '/v1/gex/events': ['tickers', 'eventType', 'minDte', 'maxDte', 'scope', 'limit'],

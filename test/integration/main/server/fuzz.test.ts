@@ -76,7 +76,7 @@ const HOSTILE = [
   '-1',
   '2.5',
 ];
-const PARAMS = ['symbol', 'expirations', 'expirationsCount', 'formula', 'expiration', 'page', 'limit', 'fromDate', 'toDate', 'accountId', 'asOf', 'status', 'sort', 'type', 'year', 'period', 'date', 'from', 'to', 'tickers', 'eventType', 'minDte', 'maxDte', 'broker', 'account', 'quoteTime', 'format', 'access_token', 'snapshot', 'at', 'groupBy', 'tag', 'strategy', '__proto__', 'constructor', 'x', ''];
+const PARAMS = ['symbol', 'expirations', 'expirationsCount', 'formula', 'expiration', 'page', 'limit', 'fromDate', 'toDate', 'accountId', 'asOf', 'status', 'sort', 'type', 'year', 'period', 'date', 'from', 'to', 'tickers', 'eventType', 'minDte', 'maxDte', 'broker', 'account', 'quoteTime', 'format', 'access_token', 'snapshot', 'at', 'groupBy', 'tag', 'strategy', 'minNet', 'maxDelta', 'beyondWall', 'strikes', '__proto__', 'constructor', 'x', ''];
 const PATHS = [
   '/v1/journal/performance',
   '/v1/journal/summary',
@@ -89,6 +89,8 @@ const PATHS = [
   '/v1/journal/campaigns/acc_x:USD:AMD:2024-01-02',
   '/v1/journal/trades',
   '/v1/journal/trades/tx_nope',
+  '/v1/journal/trades/tx_nope/rolls',
+  '/v1/journal/manage',
   '/v1/journal/stats',
   '/v1/journal/corporate-actions',
   '/v1/journal/corporate-actions/1',
@@ -280,6 +282,8 @@ describe('hostile requests (docs/architecture.md §Reliability and security)', (
       { path: '/v1/journal/chains', base: 'status=open', integers: ['page', 'limit'], dates: ['asOf'] },
       { path: '/v1/journal/trades', base: 'status=closed', integers: ['page', 'limit'], dates: ['from', 'to'] },
       { path: '/v1/journal/stats', base: 'groupBy=tag', integers: [], dates: ['from', 'to'] },
+      { path: '/v1/journal/manage', base: '', integers: [], dates: ['asOf'] },
+      { path: '/v1/journal/trades/tx_nope/rolls', base: 'net=mid', integers: ['snapshot', 'maxDte', 'expirations', 'strikes'], dates: [] },
       { path: '/v1/imports', base: '', integers: ['page', 'limit'], dates: [] },
       { path: '/v1/journal/corporate-actions', base: '', integers: ['page', 'limit'], dates: [] },
       { path: '/v1/gex/events', base: 'eventType=all', integers: ['limit', 'minDte', 'maxDte'], dates: [] },
