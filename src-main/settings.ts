@@ -4,6 +4,7 @@ import type { WriteTx } from './db/writes';
 import { NEW_YORK } from '../src-shared/zone';
 import { POSITION_ALERT_DISTANCE_PCT } from '../src-shared/exposure/position-alerts';
 import { originProblem } from './setting-rules';
+import { parseScheduleTime } from '../src-shared/refresh-schedule';
 
 /** User settings, kept in the `settings` table as JSON values; defaults per docs/conventions.md §HTTP API, docs/exposure.md, docs/journal.md. */
 export interface Settings {
@@ -36,6 +37,13 @@ export interface Settings {
   positionAlertDistancePct: number;
   /** The desktop app shows a system notification for each position alert. */
   notifyPositionAlerts: boolean;
+  /**
+   * A folder whose new chain files are stored as they arrive, then moved to imported/ or failed/ ('' = none;
+   * docs/exposure.md §Chains that arrive by themselves).
+   */
+  watchFolder: string;
+  /** New York times of day (`HH:MM`) the online source is fetched on trading days (a "Refresh now" pass each). */
+  refreshSchedule: string[];
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -54,6 +62,8 @@ export const DEFAULT_SETTINGS: Settings = {
   importTimeoutSeconds: 60,
   positionAlertDistancePct: POSITION_ALERT_DISTANCE_PCT,
   notifyPositionAlerts: true,
+  watchFolder: '',
+  refreshSchedule: [],
 };
 
 export function loadSettings(db: Database, overrides: Partial<Settings> = {}): Settings {
@@ -69,6 +79,8 @@ export function loadSettings(db: Database, overrides: Partial<Settings> = {}): S
   // Held to the rules of PUT /v1/settings when read back (a value written by an older version, or by hand): an origin
   // that breaks them is not listed, so the gate never answers it (issue 29: http://*.x.com was stored and used).
   settings.corsOrigins = Array.isArray(settings.corsOrigins) ? settings.corsOrigins.filter((origin) => typeof origin === 'string' && originProblem(origin) === null) : [];
+  if (typeof settings.watchFolder !== 'string') settings.watchFolder = '';
+  settings.refreshSchedule = Array.isArray(settings.refreshSchedule) ? settings.refreshSchedule.filter((time) => typeof time === 'string' && parseScheduleTime(time) !== null) : [];
   return settings;
 }
 

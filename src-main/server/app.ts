@@ -27,6 +27,7 @@ import { registerImportFormatRoutes } from './routes/import-formats';
 import { registerExposureRoutes } from './routes/exposure';
 import { registerChainRoutes } from './routes/chains';
 import { registerChainRefreshRoutes } from './routes/chain-refresh';
+import { registerChainArrivalRoutes } from './routes/chain-arrival';
 import { registerAdminRoutes } from './routes/admin';
 import { registerExportRoutes } from './routes/exports';
 import { registerStreamTicketRoutes } from './routes/stream-ticket';
@@ -196,6 +197,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     registerStreamTicketRoutes(v1, ctx, tickets);
     registerChainRoutes(v1, ctx);
     registerChainRefreshRoutes(v1, ctx);
+    registerChainArrivalRoutes(v1, ctx);
     registerAdminRoutes(v1, ctx);
     registerExportRoutes(v1, ctx);
     v1.get('/openapi.json', { config: { access: 'public' }, schema: { hide: true, querystring: NoQuery } }, async (_request, reply) => reply.type('application/json').send(JSON.stringify(app.swagger())));

@@ -10,6 +10,7 @@ import { m008TransactionSequence } from './008-transaction-sequence';
 import { m009BoundedReports } from './009-bounded-reports';
 import { m010Annotations } from './010-annotations';
 import { m011PositionAlerts } from './011-position-alerts';
+import { m012ChainFiles } from './012-chain-files';
 
 export interface Migration {
   version: number;
@@ -18,6 +19,6 @@ export interface Migration {
 }
 
 /** Numbered, append-only. Each runs inside the one transaction that also sets PRAGMA user_version. */
-export const MIGRATIONS: readonly Migration[] = [m001Core, m002Journal, m003Chains, m004JournalGeneration, m005SnapshotGeneration, m006ImportFormats, m007GexHistory, m008TransactionSequence, m009BoundedReports, m010Annotations, m011PositionAlerts];
+export const MIGRATIONS: readonly Migration[] = [m001Core, m002Journal, m003Chains, m004JournalGeneration, m005SnapshotGeneration, m006ImportFormats, m007GexHistory, m008TransactionSequence, m009BoundedReports, m010Annotations, m011PositionAlerts, m012ChainFiles];
 
 export const LATEST_VERSION = MIGRATIONS.length;
