@@ -65,13 +65,15 @@ function portOf(url: string): string {
 
 /**
  * The source-wide problem an error of the fetch stands for, or null when it is something else (an HTTP status, a file
- * that does not parse: the symbol's own). `timedOutMs`: the fetch was given up before any answer came.
+ * that does not parse, a connected server slow to answer: the symbol's own). `timedOutMs`: the time limit ended it.
  */
 export function unreachableProblem(error: unknown, sourceUrl: string, timedOutMs?: number): SourceProblem | null {
   const host = hostOf(sourceUrl);
   const say = (reason: UnreachableReason, why: string): SourceProblem => ({ host, reason, message: `cannot reach ${host}: ${why}` });
-  if (timedOutMs !== undefined) return say('timeout', `no answer within ${Math.round(timedOutMs / 1000)} s`);
   for (const code of codesOf(error)) {
+    // The time limit ended a request whose connection was never made (source-fetch.ts); one that connected and was
+    // not answered in time is the symbol's (a slow chain), not the source's.
+    if (code === 'ETIMEDOUT' && timedOutMs !== undefined) return say('timeout', `no connection within ${Math.round(timedOutMs / 1000)} s`);
     if (code === 'ENOTFOUND') return say('dns', 'the name does not resolve (DNS lookup failed)');
     // A lookup that could not be made at all: the usual sign of no network (or no DNS server).
     if (code === 'EAI_AGAIN' || code === 'EAI_FAIL') return say('no-network', 'no network (the name could not be looked up)');

@@ -148,7 +148,7 @@ describe.skipIf(!chainFixturesPresent)('POST /v1/chains/backfill: 200 files, int
       expect(after).toHaveLength(2);
       for (const trade of after) {
         expect(trade.levelsAtEntry, `${trade.openedAt}: levels at entry after the backfill`).not.toBeNull();
-        const gex = (await second.get<GexResponseT>(`/v1/gex?symbol=SPX&at=${encodeURIComponent(trade.openedAt)}`)).body;
+        const gex = (await second.get<GexResponseT>(`/v1/gex?symbol=SPX&at=${encodeURIComponent(trade.openedAt ?? '')}`)).body;
         expect(trade.levelsAtEntry?.gammaFlip).toBe(gex.gammaInflection);
         expect(trade.levelsAtEntry?.callWall).toBe(gex.callWall?.strike ?? null);
         expect(trade.levelsAtEntry?.putWall).toBe(gex.putWall?.strike ?? null);

@@ -213,6 +213,28 @@ describe('migrations', () => {
     expect(() => insert.run('SPX', 'k3', 'above', 2, 'x'), 'near is 0 or 1').toThrow();
   });
 
+  it('012 chain files: adds chain_files (a file by its digest, going with its snapshot) and chain_backfills', () => {
+    const path = join(tempDir(), 'a.db');
+    const v11 = open(path, 11).db;
+    expect(tables(v11)).not.toContain('chain_files');
+    v11.prepare("INSERT INTO snapshots (symbol, quote_time, spot, source, contracts, expirations, digest, payload, created_at) VALUES ('SPX', '2025-01-07T01:57:00.000Z', 5975.38, 'cboe-csv', 40, 1, 'd1', x'00', '2025-01-07T02:00:00.000Z')").run();
+    v11.close();
+    opened.pop();
+    const { db } = open(path, 12);
+    expect(userVersion(db)).toBe(12);
+    expect(tables(db)).toEqual(expect.arrayContaining(['chain_files', 'chain_backfills']));
+    const id = db.prepare("SELECT id FROM snapshots WHERE symbol = 'SPX'").pluck().get();
+    const insert = db.prepare('INSERT INTO chain_files VALUES (?, ?, ?, ?)');
+    insert.run('f'.repeat(64), id, 'spx.csv', '2025-01-07T02:00:00.000Z');
+    expect(() => insert.run('f'.repeat(64), id, 'again.csv', 'x'), 'one row per digest').toThrow();
+    expect(() => insert.run('e'.repeat(64), 987654, 'x.csv', 'x'), 'only a stored snapshot').toThrow();
+    db.prepare('DELETE FROM snapshots WHERE id = ?').run(id);
+    expect(db.prepare('SELECT COUNT(*) FROM chain_files').pluck().get(), 'a file row goes with its snapshot').toBe(0);
+    const backfill = db.prepare('INSERT INTO chain_backfills (path, state, started_at, finished_at, progress) VALUES (?, ?, ?, ?, ?)');
+    backfill.run('/chains', 'running', '2025-01-07T02:00:00.000Z', null, '{}');
+    expect(() => backfill.run('/chains', 'paused', 'x', null, '{}'), 'a state of the list').toThrow();
+  });
+
   it('backs up to a file that opens at the old version', () => {
     const dir = tempDir();
     const path = join(dir, 'a.db');
