@@ -64,6 +64,8 @@ export async function folderProblem(path: string, dataDir?: string): Promise<str
   const full = resolve(path);
   if (parse(full).root === full) return 'is the root of the file system: name a folder of chain files';
   if (full === resolve(homedir())) return 'is the home folder itself: name a folder of chain files inside it';
+  // The system's own trees (as the lake's export refuses them): no chain files there, and endless or devices to read.
+  if (['/proc', '/sys', '/dev'].some((system) => full === system || full.startsWith(`${system}/`))) return 'is a folder of the system (/proc, /sys, /dev): name a folder of chain files';
   if (dataDir !== undefined) {
     const inside = relative(resolve(dataDir), full);
     if (inside === '' || (!inside.startsWith('..') && !isAbsolute(inside))) return 'is the data folder or inside it: name a folder of your own';

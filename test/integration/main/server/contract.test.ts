@@ -238,7 +238,7 @@ describe('openapi', () => {
       expect(get?.parameters?.map((p) => p.name).sort(), `${path} parameters`).toEqual([...params].sort());
       expect(Object.keys(get?.responses ?? {}), `${path} documents 200 and problems`).toEqual(expect.arrayContaining(['200', '4XX']));
     }
-    for (const path of ['/v1/journal/accounts', '/v1/imports', '/v1/imports/{id}', '/v1/chains', '/v1/health', '/v1/gex/events/stream', '/v1/settings', '/v1/snapshots/{id}', '/v1/exports', '/v1/exports/{id}']) {
+    for (const path of ['/v1/journal/accounts', '/v1/imports', '/v1/imports/{id}', '/v1/chains', '/v1/health', '/v1/gex/events/stream', '/v1/settings', '/v1/snapshots/{id}', '/v1/exports', '/v1/exports/{id}', '/v1/chains/watch', '/v1/chains/backfill', '/v1/status']) {
       expect(doc.paths[path], `${path} is documented`).toBeDefined();
     }
   });
