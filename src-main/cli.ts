@@ -134,6 +134,8 @@ async function main(argv: string[]): Promise<void> {
         },
         (file, report) => {
           process.stdout.write(`${file}: ${report.broker}, ${report.rows} rows, ${report.imported} imported, ${report.duplicates} duplicates, ${report.skippedCount} skipped, ${report.warningCount} warnings (import #${report.id})\n`);
+          // Openings entered by hand that this file's rows replace (docs/journal.md, "Manual entries").
+          if (report.supersededManualCount > 0) process.stdout.write(`${file}: ${report.supersededManualCount} manual opening(s) replaced by the file's rows (undo the import to restore them)\n`);
           for (const s of report.skipped.slice(0, 20)) process.stdout.write(`  skipped line ${s.line}: ${s.reason}\n`);
         },
       );

@@ -4,6 +4,7 @@
  */
 import type { ChainSnapshot, OptionContract, SnapshotSourceId } from '../../src-shared/exposure/model';
 import { MAX_USABLE_IV } from '../../src-shared/exposure/prepare';
+import { underlyingOfRoot } from '../../src-shared/exposure/roots';
 import { isIsoDate, isoInstant } from '../../src-shared/calendar';
 import { NEW_YORK, parseDateTimeInZone } from '../../src-shared/zone';
 import { MAX_MESSAGE_CHARS } from '../../src-shared/text';
@@ -122,30 +123,8 @@ function parseOccHead(head: string): { root: string; expiration: string } | null
   return isIsoDate(expiration) ? { root, expiration } : null;
 }
 
-/** Weekly/PM roots of index options and their underlying. Other roots map to themselves. */
-const ROOT_UNDERLYING: Record<string, string> = {
-  SPXW: 'SPX',
-  SPXPM: 'SPX',
-  NDXP: 'NDX',
-  NDXW: 'NDX',
-  RUTW: 'RUT',
-  VIXW: 'VIX',
-  XSPW: 'XSP',
-  DJXW: 'DJX',
-  MRUT: 'MRUT',
-};
-
-const isDigit = (code: number): boolean => code >= 48 && code <= 57;
-
-/** The underlying of an OCC root: SPXW → SPX, NDXP → NDX; adjusted equity roots lose their digit (AMD1 → AMD). */
-export function underlyingOfRoot(root: string): string {
-  const upper = root.toUpperCase();
-  const mapped = ROOT_UNDERLYING[upper];
-  if (mapped !== undefined) return mapped;
-  let end = upper.length;
-  while (end > 0 && isDigit(upper.charCodeAt(end - 1))) end -= 1;
-  return end === 0 ? upper : upper.slice(0, end);
-}
+/** The underlying of an OCC root (src-shared/exposure/roots.ts: one map for the chains and the journal). */
+export { underlyingOfRoot };
 
 /** The underlying most contracts belong to (by count), or null when there are none. */
 export function dominantUnderlying(contracts: readonly OptionContract[]): string | null {

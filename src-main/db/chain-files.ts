@@ -2,7 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { Table } from './sql';
 import type { WriteTx } from './writes';
 
-/** A row of `chain_files` (migration 012): a chain file stored, by the SHA-256 of its bytes. */
+/** A row of `chain_files` (migration 014): a chain file stored, by the SHA-256 of its bytes. */
 export type ChainFileRow = {
   digest: string;
   snapshot_id: number;
@@ -12,7 +12,7 @@ export type ChainFileRow = {
 
 export const CHAIN_FILES = Table.of<ChainFileRow>()('chain_files', ['digest', 'snapshot_id', 'name', 'stored_at']);
 
-/** A row of `chain_backfills` (migration 012): one backfill, its counts as JSON. */
+/** A row of `chain_backfills` (migration 014): one backfill, its counts as JSON. */
 export type ChainBackfillRow = {
   id: number;
   path: string;

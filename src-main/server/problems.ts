@@ -53,6 +53,10 @@ export function domainProblem(error: DomainError): ApiError {
       return new ApiError('CONFLICT', detail, [{ param: error.param, message: detail }]);
     case 'imported-row':
       return new ApiError('IMPORTED_ROW', detail, [{ param: 'id', message: `is a row of import ${error.importId}: undo its import instead` }]);
+    case 'duplicate-of-imported':
+      return new ApiError('DUPLICATE_OF_IMPORTED', detail, [
+        { param: error.param, message: error.imported === null ? 'duplicates imported rows' : `duplicates imported transaction ${error.imported.id} (${error.imported.tradeDate}, import ${error.imported.importId}${error.imported.filename === null ? '' : `, ${error.imported.filename}`})` },
+      ]);
     case 'unknown-account':
       return new ApiError('UNKNOWN_ACCOUNT', detail, [{ param: 'accountId', message: 'names no account' }]);
     case 'refresh-refused':

@@ -46,6 +46,8 @@ import type {
   ExportJobJson,
   ExportRequestBodyT,
   ManualDeleteResponseT,
+  ExpiredByHandResponseT,
+  AccountsResponseT,
   ManualTransactionT,
   ManualTransactionsResponseT,
   StreamTicketResponseT,
@@ -58,6 +60,7 @@ import type {
   AnnotationResponseT,
 } from '../../src-shared/api/schemas';
 import type { ProblemFieldError } from '../../src-shared/api/errors';
+import type { LevelsScope } from '../../src-shared/api/constants';
 
 export type ChainsResponseT = Static<typeof ChainsResponse>;
 export type ChainInfo = ChainsResponseT['symbols'][number];
@@ -225,6 +228,10 @@ export class ApiClient {
   performance(query: PerformanceQueryT, signal?: AbortSignal): Promise<PerformanceResponseT> {
     return this.get('/journal/performance', { ...query }, signal);
   }
+  /** The accounts, with what they hold and the dividends outside every campaign. */
+  accounts(signal?: AbortSignal): Promise<AccountsResponseT> {
+    return this.get('/journal/accounts', undefined, signal);
+  }
   summary(year: number | undefined, signal?: AbortSignal, accountId?: string): Promise<SummaryResponseT> {
     return this.get('/journal/summary', { year, accountId }, signal);
   }
@@ -244,8 +251,8 @@ export class ApiClient {
     return this.get('/journal/trades', { ...query }, signal);
   }
   /** One trade with its timeline (GET /journal/trades/{id}). */
-  trade(id: string, signal?: AbortSignal): Promise<TradeDetailResponseT> {
-    return this.get(`/journal/trades/${encodeURIComponent(id)}`, undefined, signal);
+  trade(id: string, signal?: AbortSignal, levelsScope?: LevelsScope): Promise<TradeDetailResponseT> {
+    return this.get(`/journal/trades/${encodeURIComponent(id)}`, levelsScope === undefined || levelsScope === 'own' ? undefined : { levelsScope }, signal);
   }
   tradeStats(query: StatsQueryT, signal?: AbortSignal): Promise<StatsResponseT> {
     return this.get('/journal/stats', { ...query }, signal);
@@ -268,6 +275,10 @@ export class ApiClient {
   }
   deleteTransaction(id: string): Promise<ManualDeleteResponseT> {
     return this.request('DELETE', `/journal/transactions/${encodeURIComponent(id)}`);
+  }
+  /** "Expired worthless": options past expiry booked as manual EXPIRATION rows, one import (undo it on the Import page). */
+  bookExpirations(items: Array<{ accountId: string; symbol: string }>): Promise<ExpiredByHandResponseT> {
+    return this.request('POST', '/journal/expirations', { body: JSON.stringify({ items }), contentType: 'application/json' });
   }
 
   // ---------------------------------------------------------------- imports

@@ -113,6 +113,17 @@ export const EVENTS_LIMIT_CAP = 200;
 /** The /gex scope's `expirationsCount`: larger values are clamped to this, like `limit` (issue 18). */
 export const EXPIRATIONS_COUNT_CAP = 5;
 
+/**
+ * `levelsScope` of /journal/positions and /journal/trades (DESIGN §5 "Levels scope"): the dealer levels a position or a
+ * trade's entry is held against. `own`: its own expiration alone (a trade's main short leg's); `nearest`: /gex's
+ * default scope (the 3 nearest expirations); `book`: every expiration within 0–45 dte.
+ */
+export const LEVELS_SCOPES = ['own', 'nearest', 'book'] as const;
+export type LevelsScope = (typeof LEVELS_SCOPES)[number];
+export const DEFAULT_LEVELS_SCOPE: LevelsScope = 'own';
+/** A scope in the words the pages put beside a level. */
+export const LEVELS_SCOPE_LABELS: Record<LevelsScope, string> = { own: 'own expiration', nearest: '3 nearest expirations', book: '0–45 DTE' };
+
 // ---------------------------------------------------------------- import formats (docs/importers.md, "User-defined formats")
 
 /** Date layouts a user-defined format reads (a time, and a `Z`/`±hh:mm` offset, may follow the date). */
@@ -151,6 +162,8 @@ export const UNRECOGNISED_HEADER = 'unrecognised header';
 export const MANUAL_SOURCE = 'manual';
 /** Rows one POST /journal/transactions may carry (its body is also at most 1 MB). */
 export const MANUAL_ROWS_MAX = 10_000;
+/** Options one POST /journal/expirations books at most (a long export's expired options, many times over). */
+export const EXPIRATION_ITEMS_MAX = 1_000;
 /** What an import is: a broker file, manual entries, or the generated demo (told by its broker: `manual`, `demo`). */
 export const IMPORT_KINDS = ['file', 'manual', 'demo'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];

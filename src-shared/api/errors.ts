@@ -17,6 +17,8 @@ export const PROBLEM_STATUS = {
   CONFLICT: 409,
   /** A change to a transaction that came from a file: only manual entries are edited one by one; undo its import instead. */
   IMPORTED_ROW: 409,
+  /** A manual opening of a position that imported rows already open (docs/journal.md, "Manual entries"): the problem names the imported row. */
+  DUPLICATE_OF_IMPORTED: 409,
   /** POST /v1/chains/refresh while a pass runs: GET /v1/chains/refresh follows it. */
   REFRESH_RUNNING: 409,
   /** A chain refresh without the online source's base URL (Settings). */
@@ -64,6 +66,7 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   REQUEST_TIMEOUT: 'Request timeout',
   CONFLICT: 'Conflict',
   IMPORTED_ROW: 'Imported row',
+  DUPLICATE_OF_IMPORTED: 'Duplicate of an imported row',
   REFRESH_RUNNING: 'Refresh running',
   SOURCE_NOT_CONFIGURED: 'Online source not configured',
   PAYLOAD_TOO_LARGE: 'Payload too large',

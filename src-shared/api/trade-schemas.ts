@@ -8,6 +8,8 @@ import { TRADE_GROUPS } from '../journal/trade-stats';
 import { STRIKE_VS_LEVELS } from '../journal/trade-metrics';
 import { PAGE_LIMIT_CAP, PAGE_LIMIT_DEFAULT, TRANSACTION_TYPES } from './constants';
 import { AccountSchema, IsoDate, Money, Nullable, OneOf, PaginationSchema, Params, SYMBOL_PATTERN } from './schema-kit';
+import { LevelsScopeParam, ScopedLevelsFields } from './journal-schemas';
+import { LEVELS_SCOPES } from './constants';
 
 /** Bounds of a note and its tags (DESIGN §5): enough for a trade plan, small enough to list. */
 export const ANNOTATION_LIMITS = { noteChars: 10_000, tags: 20, tagChars: 40 } as const;
@@ -27,8 +29,13 @@ export const TradesQuery = Params({
   to: Type.Optional(IsoDate('Opening day at or before (inclusive)')),
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'default 1' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: `default ${PAGE_LIMIT_DEFAULT}; values above ${PAGE_LIMIT_CAP} are clamped to ${PAGE_LIMIT_CAP}` })),
+  levelsScope: Type.Optional(LevelsScopeParam),
 });
 export type TradesQueryT = Static<typeof TradesQuery>;
+
+/** GET /journal/trades/{id}: the levels at entry in a scope, as the list. */
+export const TradeDetailQuery = Params({ levelsScope: Type.Optional(LevelsScopeParam) });
+export type TradeDetailQueryT = Static<typeof TradeDetailQuery>;
 
 const LevelsAtEntrySchema = Type.Object(
   {
@@ -36,9 +43,22 @@ const LevelsAtEntrySchema = Type.Object(
     putWall: Nullable(Type.Number()),
     callWall: Nullable(Type.Number()),
     gammaFlip: Nullable(Type.Number()),
+    ...ScopedLevelsFields,
     shortStrikeVs: Nullable(OneOf(STRIKE_VS_LEVELS, { description: 'Where the main strike stood: strike < put wall; > call wall; else below or at/above the flip' })),
+    shortStrikes: Type.Array(
+      Type.Object({
+        expiration: Type.String(),
+        strike: Type.Number(),
+        right: Type.Union([Type.Literal('C'), Type.Literal('P')]),
+        place: Nullable(OneOf(STRIKE_VS_LEVELS)),
+      }),
+      { description: 'Every short option leg of the first structure (a strangle’s put and call), each placed against these levels; by strike, puts first' },
+    ),
   },
-  { description: "The /gex default-scope levels of the underlying's snapshot at entry (quoted at or before the open, that New York day or the trading day before); null without one" },
+  {
+    description:
+      "The dealer levels of the underlying's snapshot at entry (quoted at or before the open, that New York day or the trading day before) in levelsScope: own (default) the main leg's expiration alone; null without a snapshot, or when it does not list that expiration",
+  },
 );
 
 const TradeLegSchema = Type.Object({
@@ -97,8 +117,11 @@ export const TradeSchema = Type.Object({
 });
 export type TradeJson = Static<typeof TradeSchema>;
 
+const LevelsScopeEcho = OneOf(LEVELS_SCOPES, { description: 'The levelsScope asked for (default own); each trade’s levelsAtEntry says its scope and expirations' });
+
 export const TradesResponse = Type.Object({
   currency: Type.String({ description: 'The reporting currency (each trade says its own)' }),
+  levelsScope: LevelsScopeEcho,
   trades: Type.Array(TradeSchema, { description: 'Newest opened first' }),
   pagination: PaginationSchema,
   accounts: Type.Array(AccountSchema),
@@ -132,6 +155,7 @@ const TimelineEntrySchema = Type.Object({
 
 export const TradeDetailResponse = Type.Object({
   currency: Type.String({ description: 'The reporting currency (the trade says its own)' }),
+  levelsScope: LevelsScopeEcho,
   trade: TradeSchema,
   timeline: Type.Array(TimelineEntrySchema, { description: 'Each row of the trade, in the order the ledger booked them' }),
   accounts: Type.Array(AccountSchema),

@@ -56,8 +56,20 @@ export interface Ledger {
   lastInstantMs: number;
   /** Closes at which a campaign held naked calls (Reg T collateral, which reads the spot at entry: LedgerOptions.spotAt). */
   regTCloses: number;
+  /**
+   * Dividends no campaign held the shares for (campaigns.ts `dividendCampaign`), per account and currency, net of
+   * withholding: in the summaries' dividends like every dividend, shown on the account (GET /journal/accounts).
+   */
+  accountDividends: AccountDividends[];
   /** The checkpoints of the build, when asked for (LedgerOptions.checkpointEvery). */
   checkpoints?: LedgerCheckpoints;
+}
+
+/** An account's dividends outside every campaign, in one currency. */
+export interface AccountDividends {
+  accountId: string;
+  currency: string;
+  dividendsMinor: number;
 }
 
 export interface LedgerOptions {
@@ -87,7 +99,9 @@ class LedgerBuilder implements RealizedSink {
   /** The row being processed: what it realized, and the campaign and cash of its step (docs/journal.md §Campaigns). */
   private rowRealizedMinor = 0;
   private rowBookedRealized = false;
-  private rowStep: { slot: CampaignSlot; cashMinor: number } | null = null;
+  private rowStep: { slot: CampaignSlot; cashMinor: number; campaign?: CampaignRecord } | null = null;
+  /** Account-level dividends by account and currency (Ledger.accountDividends). */
+  private readonly accountDividends = new Map<string, AccountDividends>();
   readonly warnings: LedgerWarnings = { unmatchedCloses: 0, unmatchedSettlements: 0, openedAgainstOpposite: 0, corporateActionsWithoutLots: 0 };
 
   constructor(
@@ -118,7 +132,7 @@ class LedgerBuilder implements RealizedSink {
     if (this.rowBookedRealized) this.realizedByTx.set(t.id, this.rowRealizedMinor);
     const step = this.rowStep;
     if (step) {
-      const campaign = step.slot.current ?? step.slot.last;
+      const campaign = step.campaign ?? step.slot.current ?? step.slot.last;
       if (campaign) {
         campaign.legs.push(t.id);
         if (t.isOption) campaign.optionLegs += 1;
@@ -273,9 +287,15 @@ class LedgerBuilder implements RealizedSink {
     if (t.type === 'DIVIDEND') {
       agg.dividendsMinor += t.amountMinor;
       if (sym) sym.dividendsMinor += t.amountMinor;
-      const campaign = slot ? this.campaigns.attach(slot) : null;
+      const campaign = slot ? this.campaigns.dividendCampaign(slot, day) : null;
       if (campaign) campaign.dividendsMinor += t.amountMinor;
-      if (slot && campaign) this.rowStep = { slot, cashMinor: t.amountMinor };
+      if (slot && campaign) this.rowStep = { slot, cashMinor: t.amountMinor, campaign };
+      if (!campaign) {
+        const key = `${t.accountId}\u0000${t.currency}`;
+        const held = this.accountDividends.get(key);
+        if (held) held.dividendsMinor += t.amountMinor;
+        else this.accountDividends.set(key, { accountId: t.accountId, currency: t.currency, dividendsMinor: t.amountMinor });
+      }
     } else if (t.type === 'INTEREST') {
       agg.interestMinor += t.amountMinor;
       if (sym) sym.interestMinor += t.amountMinor;
@@ -382,6 +402,7 @@ class LedgerBuilder implements RealizedSink {
     for (const slot of slots) {
       if (slot.current >= 0) live.add(slot.current);
       if (slot.last >= 0) live.add(slot.last);
+      if (slot.holder >= 0) live.add(slot.holder);
     }
     return {
       position,
@@ -441,6 +462,7 @@ class LedgerBuilder implements RealizedSink {
       transactionCount,
       lastInstantMs: this.lastInstantMs,
       regTCloses: this.campaigns.regTCloses,
+      accountDividends: [...this.accountDividends.values()],
     };
   }
 

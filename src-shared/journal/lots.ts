@@ -215,6 +215,9 @@ export class PositionBook {
   }
 
   openLot(pos: Position, day: string, side: number, qty: number, grossMinor: number, costsMinor: number): void {
+    // A flat position left in a campaign's own slot (its expiry unknown) opens in its underlying's slot again.
+    if (pos.qty <= 0 && pos.slot.key !== pos.slot.underlying) pos.slot = this.campaigns.slot(pos.accountId, pos.slot.underlying, pos.currency);
+    this.campaigns.strandExpired(pos.slot, day);
     this.campaigns.active(pos.slot, day);
     pos.side = side;
     pos.lots.push({ qty, grossMinor, costsMinor, openDay: day });

@@ -146,7 +146,7 @@ function assemble(members: readonly Node[], open: boolean, lookup: EntryLookup |
   const risk = riskOf(structure, creditMinor);
   const main = mainLeg(structure);
   const leg = main && main.expiration !== null && main.strike !== null && main.right !== null ? { expiration: main.expiration, strike: main.strike, right: main.right } : null;
-  const entry = entryFigures(lookup, root.underlying, root.openMs, leg);
+  const entry = entryFigures(lookup, root.underlying, root.openMs, leg, structure);
   const collateral = collateralMinor(strategy, structure, risk, creditMinor, root.held, entry.snapshot?.spot ?? null);
   const closed = !open && lastClose !== null ? lastClose : null;
   const expirations: string[] = [];

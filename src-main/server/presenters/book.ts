@@ -3,6 +3,7 @@
  * The wire keeps the campaigns' public names: the list's `chains`, the detail's `chain`, a position's `chainId`.
  */
 import type { CampaignDetailResponseT, CampaignsResponseT, PositionJson, PositionsResponseT } from '../../../src-shared/api/schemas';
+import { isAdjustedOption } from '../../../src-shared/exposure/roots';
 import { adjustedBasis } from '../../../src-shared/journal/book';
 import { describeCollateral } from '../../../src-shared/journal/collateral';
 import type { PositionInstrument } from '../../../src-shared/journal/model';
@@ -30,6 +31,7 @@ export function presentPosition(row: PositionRow): PositionJson {
   return {
     ...presentHolding(p, row.accountName),
     chainId: p.campaignId,
+    adjusted: isAdjustedOption(p),
     quantity: p.quantity,
     averagePrice: Math.round(row.averagePrice * MINOR_PER_UNIT) / MINOR_PER_UNIT,
     costBasis: minorToCents(row.costBasisMinor),
@@ -59,6 +61,7 @@ export function presentPositions(result: PositionsResult): Omit<PositionsRespons
   return {
     asOf: result.asOf,
     currency: result.currency,
+    levelsScope: result.levelsScope,
     positions: result.positions.map(presentPosition),
     totals: { ...presentTotals(result.totals), byAccount: result.totals.byAccount.map((a) => ({ accountId: a.accountId, accountName: a.accountName, ...presentTotals(a) })) },
     marksAsOf: result.marks,
@@ -73,6 +76,7 @@ export function presentPositions(result: PositionsResult): Omit<PositionsRespons
       closes: n.closes,
       spot: n.spot,
       quoteTime: n.quoteTime,
+      lastSnapshot: n.lastSnapshot,
       ...(n.cashMinor === undefined ? {} : { cash: minorToCents(asMinor(n.cashMinor)) }),
     })),
     inferredExpirations: result.inferredExpirations.map((i) => ({

@@ -1,13 +1,14 @@
 /**
  * Expiries the rows do not record (docs/journal.md §Positions, "Needs attention"): an option left open past its expiry
- * is an inferred expiration when a snapshot of the underlying, quoted within one New York trading day after the expiry,
- * shows it out of the money; otherwise it needs attention, as does an unmatched close (opened before the history).
+ * is an inferred expiration when a snapshot of the underlying, quoted within one New York trading day of the expiry
+ * instant (before or after it: DESIGN §5), shows it out of the money; otherwise it needs attention, as does an
+ * unmatched close (opened before the history).
  */
 import { isoInstant, parseInstantMs } from '../../../src-shared/calendar';
 import { expiryInstantMs, settlementOf } from '../../../src-shared/exposure/index';
 import type { OpenPosition, UnmatchedOpening } from '../../../src-shared/journal/index';
 import { parseOccSymbol, type Transaction } from '../../../src-shared/journal/model';
-import { nextTradingDay } from '../../../src-shared/trading-days';
+import { nextTradingDay, previousTradingDay } from '../../../src-shared/trading-days';
 import { NEW_YORK, dateInZone, dayOfInstant, zonedTimeToMs } from '../../../src-shared/zone';
 import type { JournalMarks } from './marks';
 import { ZERO_MINOR } from '../../../src-shared/money';
@@ -30,6 +31,12 @@ export interface NeedsAttention extends Instrument {
   /** in_the_money: the snapshot that shows it. */
   spot: number | null;
   quoteTime: string | null;
+  /**
+   * expiry_unknown: the last snapshot of the underlying quoted at or before the expiry (the last the journal saw while
+   * the option lived), and whether the option was out of the money then; null without one, and for the other kinds.
+   * What the Positions page's "all out of the money at the last snapshot" books as expired.
+   */
+  lastSnapshot: { spot: number; quoteTime: string; outOfTheMoney: boolean } | null;
   /** other_rows: the cash the rows carry, in minor units (`quantity` counts the rows). */
   cashMinor?: number;
 }
@@ -56,6 +63,7 @@ export function otherRows(group: { account_id: string; currency: string; rows: n
     closes: 0,
     spot: null,
     quoteTime: null,
+    lastSnapshot: null,
     cashMinor: group.cash_minor,
   };
 }
@@ -72,6 +80,15 @@ export interface InferredExpiration {
 /** The last instant a snapshot is evidence of an expiry: the end of the next New York trading day after it. */
 function evidenceEndMs(expiration: string): number {
   return zonedTimeToMs(nextTradingDay(expiration), { hour: 23, minute: 59, second: 59 }, NEW_YORK) + 999;
+}
+
+/** The first instant a snapshot is evidence of an expiry: the start of the New York trading day before it (its evening close counts). */
+function evidenceStartMs(expiration: string): number {
+  return zonedTimeToMs(previousTradingDay(expiration), { hour: 0, minute: 0, second: 0 }, NEW_YORK);
+}
+
+function outOfTheMoney(right: 'C' | 'P', strike: number, spot: number): boolean {
+  return right === 'C' ? spot < strike : spot > strike;
 }
 
 function instrumentOf(p: Instrument): Instrument {
@@ -93,17 +110,19 @@ export function openedBeforeHistory(u: UnmatchedOpening): NeedsAttention {
     closes: u.closes,
     spot: null,
     quoteTime: null,
+    lastSnapshot: null,
   };
 }
 
 /**
  * Options of `positions` past their expiry at `asOfMs` (Infinity: whenever): inferred expirations where a snapshot
- * quoted within one trading day after the expiry (and by asOf) shows them out of the money; the others need attention.
+ * quoted within one trading day of the expiry, before or after it (and by asOf), shows them out of the money — the
+ * snapshot nearest the expiry decides; the others need attention.
  */
 export function settleExpiries(
   positions: readonly OpenPosition[],
   asOfMs: number,
-  marks: Pick<JournalMarks, 'firstBetween'>,
+  marks: Pick<JournalMarks, 'nearestBetween' | 'spotAt'>,
   timeZone: string,
 ): { inferred: InferredExpiration[]; attention: NeedsAttention[] } {
   const inferred: InferredExpiration[] = [];
@@ -114,22 +133,24 @@ export function settleExpiries(
     const expiryMs = expiryInstantMs(position.expiration, settlementOf(root));
     if (!(expiryMs <= asOfMs)) continue;
     const open = { ...instrumentOf(position), quantity: position.quantity, sideKnown: true, firstDate: null, firstTradeDate: null, closes: 0 };
-    const evidence = marks.firstBetween(position.underlying, expiryMs, Math.min(asOfMs, evidenceEndMs(position.expiration)));
+    const evidence = marks.nearestBetween(position.underlying, evidenceStartMs(position.expiration), Math.min(asOfMs, evidenceEndMs(position.expiration)), expiryMs);
     if (evidence === null) {
-      attention.push({ ...open, kind: 'expiry_unknown', reason: 'no-snapshot-after-expiry', spot: null, quoteTime: null });
+      const last = marks.spotAt(position.underlying, expiryMs);
+      const lastSnapshot = last === null ? null : { ...last, outOfTheMoney: outOfTheMoney(position.right, position.strike, last.spot) };
+      attention.push({ ...open, kind: 'expiry_unknown', reason: 'no-snapshot-after-expiry', spot: null, quoteTime: null, lastSnapshot });
       continue;
     }
     const { spot, quoteTime } = evidence.marks;
-    const outOfTheMoney = position.right === 'C' ? spot < position.strike : spot > position.strike;
-    if (!outOfTheMoney) {
-      attention.push({ ...open, kind: 'in_the_money', reason: 'in-the-money', spot, quoteTime });
+    if (!outOfTheMoney(position.right, position.strike, spot)) {
+      attention.push({ ...open, kind: 'in_the_money', reason: 'in-the-money', spot, quoteTime, lastSnapshot: null });
       continue;
     }
     const tradeDate = isoInstant(expiryMs);
     inferred.push({
       spot,
       quoteTime,
-      evidenceMs: evidence.ms,
+      // Evidence quoted the evening before counts from the expiry itself: the option lived until then.
+      evidenceMs: Math.max(evidence.ms, expiryMs),
       transaction: {
         id: `inferred:${position.accountId}:${position.currency}:${position.symbol}`,
         accountId: position.accountId,

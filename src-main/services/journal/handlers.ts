@@ -11,8 +11,10 @@ import { writeTransaction, type AfterTurn } from '../../db/writes';
 import { ok, type Result } from '../result';
 import { collectGarbage, COLLECT_AFTER_DECODE_BYTES } from '../worker-gc';
 import type { ManualAdded } from './manual-entries';
+import type { BookedExpiration, ExpirationItem } from './expirations';
 import type { AnnotationKind } from '../../db/annotations';
 import type { AnnotationInput, AnnotationResult, StatsRequest, TradesRequest } from './trades';
+import type { LevelsScope } from '../../../src-shared/api/constants';
 import { importText, type BookRequest, type CampaignsRequest, type ImportRecord, type ImportRequest, type JournalService, type PerformanceRequest, type TransactionFilter } from './service';
 
 /** What the handlers run on: the worker's journal and connection, and its ways to talk to the main thread. */
@@ -47,7 +49,7 @@ export const journalReads = {
   accounts: ({ journal }: JournalHost) => journal.accounts(),
   /** Trades and their stats (trades.ts): built once per data version, filtered and added up per call. */
   trades: ({ journal }: JournalHost, query: TradesRequest) => journal.trades.trades(query),
-  trade: ({ journal }: JournalHost, id: string) => journal.trades.trade(id),
+  trade: ({ journal }: JournalHost, id: string, levelsScope?: LevelsScope) => journal.trades.trade(id, levelsScope),
   tradeStats: ({ journal }: JournalHost, query: StatsRequest) => journal.trades.stats(query),
   annotation: ({ journal }: JournalHost, kind: AnnotationKind, id: string) => journal.trades.annotationFor(kind, id),
   /** The Import page's mapping step (parsed in the worker: a preview can be half a megabyte of text). */
@@ -103,7 +105,7 @@ export const journalWrites = {
   addTransactions: async (host: JournalHost, call: WriteCall, rows: ManualTransactionT[]): Promise<Result<ManualAdded>> => {
     const checked = host.journal.manual.check(rows, (index) => `transactions.${index}.`);
     if (!checked.ok) return checked;
-    return ok(await writeTransaction(host.db, (turn) => host.journal.manual.add(turn, checked.value), await host.turn(call)).finally(host.shrink));
+    return writeTransaction(host.db, (turn) => host.journal.manual.add(turn, checked.value), await host.turn(call)).finally(host.shrink);
   },
   replaceTransaction: async (host: JournalHost, call: WriteCall, id: string, row: ManualTransactionT): Promise<Result<{ id: string; importId: number }>> => {
     const known = host.journal.manual.lookup(id);
@@ -115,6 +117,13 @@ export const journalWrites = {
     return writeTransaction(host.db, (turn) => host.journal.manual.replace(turn, id, entry), await host.turn(call));
   },
   deleteTransaction: async (host: JournalHost, call: WriteCall, id: string) => writeTransaction(host.db, (turn) => host.journal.manual.remove(turn, id), await host.turn(call)),
+  /** "Expired worthless" (expirations.ts): manual EXPIRATION rows for options past expiry the book lists, one manual import. */
+  bookExpirations: async (host: JournalHost, call: WriteCall, items: ExpirationItem[]): Promise<Result<ManualAdded & { expired: BookedExpiration[] }>> => {
+    const checked = host.journal.expirationEntries(items);
+    if (!checked.ok) return checked;
+    const added = await writeTransaction(host.db, (turn) => host.journal.manual.add(turn, checked.value.entries), await host.turn(call)).finally(host.shrink);
+    return added.ok ? ok({ ...added.value, expired: checked.value.booked }) : added;
+  },
   /** Notes and tags on a trade or a campaign the journal has now (404 otherwise), kept by its stable id (trades.ts). */
   annotate: async (host: JournalHost, call: WriteCall, kind: AnnotationKind, id: string, input: AnnotationInput): Promise<Result<AnnotationResult>> => {
     const known = host.journal.trades.resolve(kind, id);

@@ -19,6 +19,7 @@ import { dayToUtc } from '../../importers/common/dates';
 import { FILLS } from '../../../src-shared/api/constants';
 import { readManualRow } from './manual-row';
 import { saneYear } from '../../../src-shared/bounds';
+import { ManualDuplicates } from './manual-duplicates';
 import type { ImportRecord } from './values';
 import { failure, ok, type Result } from '../result';
 import type { WriteTx } from '../../db/writes';
@@ -67,6 +68,8 @@ export class ManualEntries {
   private readonly accounts: AccountsRepository;
   private readonly imports: ImportsRepository;
   private readonly generations: Generations;
+  /** Manual openings that duplicate imported rows (manual-duplicates.ts): refused here, superseded by an import. */
+  readonly duplicates: ManualDuplicates;
 
   constructor(
     private readonly db: Database,
@@ -79,6 +82,7 @@ export class ManualEntries {
     this.accounts = new AccountsRepository(db);
     this.imports = new ImportsRepository(db);
     this.generations = new Generations(db);
+    this.duplicates = new ManualDuplicates(db);
   }
 
   /**
@@ -172,11 +176,17 @@ export class ManualEntries {
   }
 
 
-  /** Stores checked rows as one new import of kind manual (in the caller's write transaction). */
-  add(turn: WriteTx, entries: readonly CheckedEntry[]): ManualAdded {
+  /**
+   * Stores checked rows as one new import of kind manual (in the caller's write transaction). A manual opening of a
+   * position that imported rows already open is refused, nothing stored (409 DUPLICATE_OF_IMPORTED: manual-duplicates.ts);
+   * checked under the lock, so that no import comes between the check and the rows.
+   */
+  add(turn: WriteTx, entries: readonly CheckedEntry[], prefix: (index: number) => string = (index) => `transactions.${index}.`): Result<ManualAdded> {
     const dayOf = makeDayOf(this.settings().timeZone);
     const added = this.db
-      .transaction((): ManualAdded => {
+      .transaction((): Result<ManualAdded> => {
+        const refused = this.duplicates.refusal(entries, dayOf, prefix);
+        if (refused !== null) return failure(refused);
         const importId = this.imports.insert(turn, { broker: MANUAL_SOURCE, source: MANUAL_SOURCE, filename: null, created_at: nowIso(this.clock), rows: entries.length, imported: 0, duplicates: 0, report_json: '{}' });
         const inserter = this.transactions.inserter(turn);
         const ids: string[] = [];
@@ -194,11 +204,16 @@ export class ManualEntries {
         inserter.finish();
         this.recount(turn, importId);
         this.generations.bumpJournal(turn);
-        return { importId, ids };
+        return ok({ importId, ids });
       })
       .immediate();
-    this.written();
+    if (added.ok) this.written();
     return added;
+  }
+
+  /** Manual imports whose rows an import superseded or gave back (manual-duplicates.ts): their counts follow. */
+  recountImports(turn: WriteTx, importIds: Iterable<number>): void {
+    for (const importId of new Set(importIds)) this.recount(turn, importId);
   }
 
   /** A manual row by id: 404 when there is none, 409 IMPORTED_ROW when a file brought it. */
@@ -238,7 +253,8 @@ export class ManualEntries {
         if (!found.ok) return found;
         const importId = found.value.import_id;
         this.transactions.delete(turn, id);
-        const importRemoved = this.transactions.ofImport(importId).rows === 0;
+        // Kept while an import holds some of its rows superseded: undoing that import brings them back into it.
+        const importRemoved = this.transactions.ofImport(importId).rows === 0 && this.duplicates.retiredOf(importId) === 0;
         if (importRemoved) this.imports.delete(turn, importId);
         else this.recount(turn, importId);
         this.accounts.deleteUnused(turn);
@@ -272,6 +288,8 @@ export class ManualEntries {
       warningCount: 0,
       merged: [],
       mergedCount: 0,
+      supersededManual: [],
+      supersededManualCount: 0,
     };
     this.imports.recount(turn, { id: importId, rows, imported: rows, report_json: JSON.stringify(record) });
   }

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { performance, yearSummary, type Ledger, type PerformanceResult, type YearResult } from '../../../src-shared/journal/index';
+import type { AccountDividends } from '../../../src-shared/journal/ledger';
 import { boundReport, readStoredReport, type NotesInput } from '../../../src-shared/journal/import-report';
 import { nowDate, nowIso, type Clock } from '../../clock';
 import { AccountsRepository } from '../../db/accounts';
@@ -15,6 +16,9 @@ import { JournalBook } from './book';
 import { JournalMarks } from './marks';
 import { JournalBookReads } from './positions';
 import { ManualEntries } from './manual-entries';
+import { MAX_SUPERSEDED_LISTED } from './manual-duplicates';
+import { expirationEntries, type BookedExpiration, type ExpirationItem } from './expirations';
+import type { CheckedEntry } from './manual-entries';
 import { JournalTrades } from './trades';
 import { JournalIndex, type AccountSummary } from './ledger-index';
 import { accountIdFor, importText, transactionIdFor } from './ids';
@@ -91,9 +95,11 @@ export class JournalService {
     this.index.grouped('accountId');
   }
 
-  accounts(): { accounts: AccountSummary[]; demo: boolean } {
+  /** The accounts, with the dividends no campaign held the shares for (campaigns.ts `dividendCampaign`), from the ledger now. */
+  accounts(): { accounts: AccountSummary[]; demo: boolean; accountDividends: AccountDividends[] } {
     const { accounts, demo } = this.index.snapshot();
-    return { accounts, demo };
+    const accountDividends = accounts.length === 0 ? [] : this.book.ledgerAt(this.clock.nowMs()).ledger.accountDividends;
+    return { accounts, demo, accountDividends };
   }
 
   /** Parses and stores a file in the caller's transaction (tests, benches; the server and the CLI parse before their turn). */
@@ -175,9 +181,24 @@ export class JournalService {
         inserter.add(tx, { id: transactionIdFor(tx), importId, accountId, tradeDay: dayOf(tx.tradeDate) });
       }
       const imported = inserter.finish();
+      // Manual openings these rows make duplicates are retired (manual-duplicates.ts); their imports recounted.
+      const superseded = imported > 0 ? this.manual.duplicates.supersede(turn, importId, [...accounts].map(([id, name]) => ({ id, name }))) : [];
+      if (superseded.length > 0) this.manual.recountImports(turn, superseded.map((row) => row.importId));
       // Counts and the first lines of each reason, at most 64 KB; a file imported before keeps counts alone.
       const record: ImportRecord = boundReport(
-        { id: importId, broker, source, filename, createdAt, accounts: [...accounts].map(([id, name]) => ({ id, name })), rows: rowCount, imported, duplicates: rows.length - imported },
+        {
+          id: importId,
+          broker,
+          source,
+          filename,
+          createdAt,
+          accounts: [...accounts].map(([id, name]) => ({ id, name })),
+          rows: rowCount,
+          imported,
+          duplicates: rows.length - imported,
+          supersededManual: superseded.slice(0, MAX_SUPERSEDED_LISTED),
+          supersededManualCount: superseded.length,
+        },
         notes,
         imported > 0 || rows.length === 0,
       );
@@ -223,12 +244,21 @@ export class JournalService {
     return changed;
   }
 
-  /** Removes the transactions this import inserted (rows it found as duplicates stay with their first import). */
+  /**
+   * Removes the transactions this import inserted (rows it found as duplicates stay with their first import); the manual
+   * rows it superseded come back, dated in the journal zone of now.
+   */
   undoImport(turn: WriteTx, id: number): Result<{ id: number; removed: number }> {
     const result = this.db
       .transaction((): Result<{ id: number; removed: number }> => {
         // Decided before anything is written: a refusal commits an empty transaction.
         if (!this.importRows.exists(id)) return failure({ kind: 'not-found', what: 'import', id });
+        const restored = this.manual.duplicates.restore(turn, id);
+        if (restored.length > 0) {
+          const dayOf = makeDayOf(this.settings().timeZone);
+          for (const row of restored) this.transactionRows.setTradeDay(turn, row.id, dayOf(row.trade_date));
+          this.manual.recountImports(turn, restored.map((row) => row.import_id));
+        }
         const removed = this.transactionRows.deleteByImport(turn, id);
         this.importRows.delete(turn, id);
         this.accountRows.deleteUnused(turn);
@@ -276,6 +306,11 @@ export class JournalService {
   /** Open positions at `asOf`, marked from the newest snapshot of each underlying at or before it (journal-positions.ts). */
   positions(query: BookRequest): Result<WithJournal<PositionsResult>> {
     return this.reads.positions(query);
+  }
+
+  /** The manual EXPIRATION rows of POST /journal/expirations, for options the book now lists as needing attention (expirations.ts). */
+  expirationEntries(items: readonly ExpirationItem[]): Result<{ entries: CheckedEntry[]; booked: BookedExpiration[] }> {
+    return expirationEntries(items, this.book.bookAt(this.clock.nowMs()).needsAttention, this.accountRows);
   }
 
   /** The campaigns at `asOf`, newest first, with their returns. */

@@ -1,10 +1,11 @@
 /** What the journal service takes and returns (docs/journal.md): imports, transaction pages, the book (positions, campaigns); and the paging rule. */
-import { PAGE_LIMIT_CAP, PAGE_LIMIT_DEFAULT, type TransactionSort, type TransactionType } from '../../../src-shared/api/constants';
+import { PAGE_LIMIT_CAP, PAGE_LIMIT_DEFAULT, type LevelsScope, type TransactionSort, type TransactionType } from '../../../src-shared/api/constants';
 import type { CampaignRecord, CampaignStep } from '../../../src-shared/journal/index';
 import type { CampaignFigures, MarkedPosition } from '../../../src-shared/journal/book';
 import type { Account, Transaction } from '../../../src-shared/journal/model';
 import type { ImporterId, ParseResult } from '../../importers/types';
 import type { InferredExpiration, NeedsAttention } from './expiry-settlement';
+import type { SupersededManual } from './manual-duplicates';
 import type { Minor, MinorFields } from '../../../src-shared/money';
 
 /** The record of one import: what was read, stored, found twice, skipped, and worth knowing. */
@@ -29,6 +30,9 @@ export interface ImportRecord {
   /** Rows merged into one transaction (the first groups), and every row merged away. */
   merged: Array<{ lines: number[]; reason: string }>;
   mergedCount: number;
+  /** Manual openings this import made duplicates, retired (undoing the import restores them): the first 100, and every one. */
+  supersededManual: SupersededManual[];
+  supersededManualCount: number;
 }
 
 export interface ImportRequest {
@@ -91,6 +95,8 @@ export interface BookRequest {
   asOf?: string;
   accountId?: string;
   symbol?: string;
+  /** The levels each position is held against (docs/journal.md §Levels scope): own (default), nearest or book. */
+  levelsScope?: LevelsScope;
 }
 
 /** Figures over positions (in the reporting currency): marked value and unrealized over the freshly marked ones only. */
@@ -111,6 +117,7 @@ export type PositionRow = MarkedPosition & { accountName: string };
 export interface PositionsResult {
   asOf: string;
   currency: string;
+  levelsScope: LevelsScope;
   positions: PositionRow[];
   totals: PositionTotals & { byAccount: Array<PositionTotals & { accountId: string; accountName: string }> };
   /** The snapshot each underlying is marked from, with its age in trading days and whether it is stale. */

@@ -3,7 +3,7 @@ import { UNRECOGNISED_HEADER } from '../../../src-shared/api/constants';
 import type { ImportReport as ImportReportT } from '../../../src-shared/api/schemas';
 import type { ApiError, ChainPostResponseT } from '../../api/client';
 import { Badge, REFUSED_KEY } from '../../components/ui';
-import { fmtCount, fmtDateTime, fmtInt, fmtPrice } from '../../format';
+import { fmtCount, fmtDateTime, fmtInt, fmtNumber, fmtPrice, fmtSymbol, typeLabel } from '../../format';
 import { navigate, useKeyScreen } from '../../hooks';
 import { ChainRetry, missingChainValues } from './ChainRetry';
 import type { Outcome } from './upload';
@@ -158,6 +158,34 @@ function MergedLine({ report }: { report: ImportReportT }) {
   );
 }
 
+/**
+ * The manual openings this file's rows replaced (docs/journal.md, "Manual entries"): retired, so that no position and no
+ * premium counts twice; undoing the import brings them back. A report of a server before issue 27 has none.
+ */
+function SupersededManual({ report }: { report: ImportReportT }) {
+  const known: Partial<Pick<ImportReportT, 'supersededManual' | 'supersededManualCount'>> = report;
+  const rows = known.supersededManual ?? [];
+  const count = known.supersededManualCount ?? rows.length;
+  if (count === 0) return null;
+  return (
+    <div className="report-superseded" data-testid="import-superseded">
+      <p className="small">
+        <strong>{fmtCount(count, 'opening')} entered by hand replaced</strong> by this file&apos;s rows of the same positions (retired, not deleted: undoing this import brings{' '}
+        {count === 1 ? 'it' : 'them'} back).
+      </p>
+      <ul className="small muted">
+        {rows.map((m) => (
+          <li key={m.id}>
+            {typeLabel(m.type)} {fmtNumber(m.quantity, 0)} {fmtSymbol(m.symbol)} on {m.tradeDate.slice(0, 10)}
+            {m.importedQuantity < m.quantity && ` — the file holds ${fmtNumber(m.importedQuantity, 0)} of them then: the rest is listed on Positions as opened before the history`}
+          </li>
+        ))}
+        {rows.length < count && <li>and {fmtInt(count - rows.length)} more</li>}
+      </ul>
+    </div>
+  );
+}
+
 function BrokerReport({ filename, report: r, onUndo }: { filename: string; report: ImportReportT; onUndo: (id: number) => void }) {
   const numbers: Array<[string, number, string]> = [
     ['Rows read', r.rows, ''],
@@ -189,6 +217,7 @@ function BrokerReport({ filename, report: r, onUndo }: { filename: string; repor
         ))}
       </dl>
       <MergedLine report={r} />
+      <SupersededManual report={r} />
       {counted > 0 && (
         <details className="report-details">
           <summary>Skipped rows and warnings</summary>

@@ -8,6 +8,8 @@ import type { TimelineEntryJson, TradeJson } from '../../../src-shared/api/schem
 import { Badge, DataTable, Money, num, Panel, Stat } from '../../components/ui';
 import { fmtDateTime, fmtDte, fmtMoney, fmtNumber, fmtPct, fmtPrice, fmtSymbol, typeLabel } from '../../format';
 import { routeHash, useApi, useAsync } from '../../hooks';
+import type { LevelsScope } from '../../../src-shared/api/constants';
+import { scopeText } from '../../components/LevelsScope';
 import { AnnotationEditor } from './AnnotationEditor';
 import { EntryOnMap } from './EntryOnMap';
 import { entryPlaceText, STRATEGY_LABELS } from './labels';
@@ -63,10 +65,10 @@ function Timeline({ trade, timeline, currency }: { trade: TradeJson; timeline: T
   );
 }
 
-export function TradeDetail({ trade, currency, onClose, onSaved }: { trade: TradeJson; currency: string; onClose: () => void; onSaved: () => void }) {
+export function TradeDetail({ trade, currency, onClose, onSaved, levelsScope = 'own' }: { trade: TradeJson; currency: string; onClose: () => void; onSaved: () => void; levelsScope?: LevelsScope }) {
   const api = useApi();
   // Read again when the list row changes (a note saved, a reload): the detail is the same row plus its timeline.
-  const detail = useAsync((signal) => api.trade(trade.id, signal), [api, trade]);
+  const detail = useAsync((signal) => api.trade(trade.id, signal, levelsScope), [api, trade, levelsScope]);
   const levels = trade.levelsAtEntry;
   const place = entryPlaceText(trade);
   const total = trade.pnl === null ? null : trade.pnl + (trade.unrealizedPL ?? 0);
@@ -113,20 +115,28 @@ export function TradeDetail({ trade, currency, onClose, onSaved }: { trade: Trad
         </div>
         <section className="trade-entry" aria-label="The entry against the dealers' levels" data-testid="trade-entry">
           {levels === null ? (
-            <p className="muted small">No chain snapshot of {trade.underlying} from the day of the open or the trading day before: the levels at entry are unknown.</p>
+            <p className="muted small">
+              {trade.entrySnapshot === null
+                ? `No chain snapshot of ${trade.underlying} from the day of the open or the trading day before: the levels at entry are unknown.`
+                : `The snapshot at entry does not list the expiration of the main leg: no levels of its own expiration (choose 3 nearest or 0–45 DTE).`}
+            </p>
           ) : (
             <p>
               <strong data-testid="entry-place">{place ?? 'Levels at entry'}</strong>{' '}
               <span className="muted small">
                 {levels.gammaZone === 'positive' ? 'positive' : 'negative'} gamma · put wall {levels.putWall === null ? '—' : fmtPrice(levels.putWall)} · flip {levels.gammaFlip === null ? '—' : fmtPrice(levels.gammaFlip)} · call wall{' '}
-                {levels.callWall === null ? '—' : fmtPrice(levels.callWall)}
+                {levels.callWall === null ? '—' : fmtPrice(levels.callWall)} <span data-testid="entry-scope">({scopeText(levels)})</span>
                 {trade.entrySnapshot && <> · spot {fmtPrice(trade.entrySnapshot.spot)}</>}
-                {trade.mainLeg && (
-                  <>
-                    {' '}
-                    · {trade.mainLeg.side === 'short' ? 'short' : 'long'} {fmtPrice(trade.mainLeg.strike)}
-                    {trade.mainLeg.right}
-                  </>
+                {levels.shortStrikes.length > 1 ? (
+                  <> · short {levels.shortStrikes.map((leg) => `${fmtPrice(leg.strike)}${leg.right}`).join(', ')}</>
+                ) : (
+                  trade.mainLeg && (
+                    <>
+                      {' '}
+                      · {trade.mainLeg.side === 'short' ? 'short' : 'long'} {fmtPrice(trade.mainLeg.strike)}
+                      {trade.mainLeg.right}
+                    </>
+                  )
                 )}
               </span>
             </p>

@@ -14,6 +14,7 @@ import { navigate, useApi, useAsync, useRoute } from '../../hooks';
 import { STRATEGY_CODES, STRATEGY_LABELS, type StrategyCode } from './labels';
 import { TradeDetail } from './TradeDetail';
 import { listAddressQuery, readListAddress, type ListAddress } from '../list-address';
+import { LevelsScopeControl, readLevelsScope } from '../../components/LevelsScope';
 
 /** The list's state as it stands in the address (`#/trades?status=closed&strategy=iron_condor&tag=…&trade=…`). */
 interface ListState extends ListAddress {
@@ -21,6 +22,8 @@ interface ListState extends ListAddress {
   tag: string;
   /** The trade whose detail is open. */
   trade: string;
+  /** The levels at entry (docs/journal.md §Levels scope): '' = own, the default. */
+  levels: '' | 'nearest' | 'book';
 }
 
 function readList(params: URLSearchParams): ListState {
@@ -30,6 +33,7 @@ function readList(params: URLSearchParams): ListState {
     strategy: (STRATEGY_CODES as string[]).includes(strategy) ? (strategy as StrategyCode) : '',
     tag: params.get('tag') ?? '',
     trade: params.get('trade') ?? '',
+    levels: ((scope) => (scope === 'own' ? '' : scope))(readLevelsScope(params.get('levels'))),
   };
 }
 
@@ -77,14 +81,22 @@ export function TradesPage() {
   const api = useApi();
   const route = useRoute();
   const state = readList(route.params);
-  const { status, strategy, tag, accountId, page } = state;
+  const { status, strategy, tag, accountId, page, levels } = state;
   const result = useAsync(
     (signal) =>
       api.trades(
-        { ...(status === 'all' ? {} : { status }), ...(strategy === '' ? {} : { strategy }), ...(tag === '' ? {} : { tag }), ...(accountId === '' ? {} : { accountId }), page, limit: PAGE_LIMIT_CAP },
+        {
+          ...(status === 'all' ? {} : { status }),
+          ...(strategy === '' ? {} : { strategy }),
+          ...(tag === '' ? {} : { tag }),
+          ...(accountId === '' ? {} : { accountId }),
+          ...(levels === '' ? {} : { levelsScope: levels }),
+          page,
+          limit: PAGE_LIMIT_CAP,
+        },
         signal,
       ),
-    [api, status, strategy, tag, accountId, page],
+    [api, status, strategy, tag, accountId, page, levels],
   );
   const data = result.data;
   const go = (next: Partial<ListState>) => navigate('trades', listQuery({ ...state, page: 1, trade: '', ...next }));
@@ -120,6 +132,7 @@ export function TradesPage() {
               </label>
             </InlineForm>
             {data && <AccountSelect accounts={data.accounts} value={accountId} onChange={(value) => go({ accountId: value })} />}
+            <LevelsScopeControl value={levels === '' ? 'own' : levels} onChange={(value) => navigate('trades', listQuery({ ...state, levels: value === 'own' ? '' : value }))} />
           </>
         }
       />
@@ -129,7 +142,7 @@ export function TradesPage() {
           A trade is the legs of one underlying opened together and managed together until flat: a short put, a spread, an iron condor with its rolls.
         </EmptyState>
       )}
-      {selected && <TradeDetail trade={selected} currency={data?.currency ?? 'USD'} onClose={() => navigate('trades', listQuery({ ...state, trade: '' }))} onSaved={result.reload} />}
+      {selected && <TradeDetail trade={selected} currency={data?.currency ?? 'USD'} levelsScope={levels === '' ? 'own' : levels} onClose={() => navigate('trades', listQuery({ ...state, trade: '' }))} onSaved={result.reload} />}
       {data && data.trades.length > 0 && (
         <Panel>
           <DataTable

@@ -62,9 +62,25 @@ const PLACE_PHRASES: Record<PlaceCode, string> = {
   above_call_wall: 'above the call wall',
 };
 
-/** "Sold below the put wall", "Bought above the call wall": the entry's place in words. */
+/** A strike as the entry sentence names it: "the 440 put". */
+function legWords(leg: { strike: number; right: 'C' | 'P' }): string {
+  return `the ${leg.strike.toLocaleString('en-US', { maximumFractionDigits: 3 })} ${leg.right === 'P' ? 'put' : 'call'}`;
+}
+
+/**
+ * The entry's place in words: "Sold below the put wall", "Bought above the call wall"; a structure of several short
+ * legs names each ("Sold the 440 put below the put wall and the 460 call above the call wall").
+ */
 export function entryPlaceText(trade: TradeJson): string | null {
-  const place = trade.levelsAtEntry?.shortStrikeVs;
-  if (place === null || place === undefined || trade.mainLeg === null) return null;
+  const levels = trade.levelsAtEntry;
+  if (levels === null || trade.mainLeg === null) return null;
+  const shorts = levels.shortStrikes;
+  if (shorts.length >= 2) {
+    const parts = shorts.map((leg) => `${legWords(leg)} ${leg.place === null ? '(its place unknown: no flip)' : PLACE_PHRASES[leg.place]}`);
+    const last = parts.pop() ?? '';
+    return `Sold ${parts.join(', ')} and ${last}`;
+  }
+  const place = levels.shortStrikeVs;
+  if (place === null) return null;
   return `${trade.mainLeg.side === 'short' ? 'Sold' : 'Bought'} ${PLACE_PHRASES[place]}`;
 }

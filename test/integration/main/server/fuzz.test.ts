@@ -151,6 +151,7 @@ const PATHS = [
   '/etc-link/passwd',
   '/up/api-key',
   '/assets/../leak',
+  '/v1/journal/expirations',
   '/v1/journal/transactions/mtx_0123',
   '/v1/journal/transactions/tx_abc',
   '/v1/journal/transactions/%2e%2e',
@@ -345,6 +346,30 @@ describe('hostile bodies on the manual-entry routes (docs/journal.md, "Manual en
         if (status !== want) failures.push(`${method} ${label}: ${status} (expected ${want}) ${response.body.slice(0, 200)}`);
         if (status >= 400 && !String(response.headers['content-type']).startsWith('application/problem+json')) failures.push(`${method} ${label}: not a problem body`);
       }
+    }
+    expect(failures, failures.join('\n')).toEqual([]);
+    expect(Object.prototype).not.toHaveProperty('polluted');
+  });
+
+  it('POST /v1/journal/expirations: hostile bodies are 4xx problems, 1,001 items 400, nothing booked', async () => {
+    const item = { accountId: 'acc_nope', symbol: 'XYZ240621P00045000' };
+    const bodies: Array<{ label: string; body: string; want: number }> = [
+      { label: 'huge (3 MB)', body: JSON.stringify({ items: [{ ...item, symbol: 'X'.repeat(3 * 1024 * 1024) }] }), want: 413 },
+      { label: 'deeply nested', body: `{"items":${'['.repeat(200_000)}${']'.repeat(200_000)}}`, want: 400 },
+      { label: 'not JSON', body: '{"items":[', want: 400 },
+      { label: 'empty list', body: '{"items":[]}', want: 400 },
+      { label: 'a number as symbol', body: JSON.stringify({ items: [{ ...item, symbol: 45 }] }), want: 400 },
+      { label: 'injection in the symbol', body: JSON.stringify({ items: [{ ...item, symbol: "'; DROP TABLE transactions; --" }] }), want: 400 },
+      { label: 'unknown field', body: JSON.stringify({ items: [{ ...item, quantity: 1 }] }), want: 400 },
+      { label: 'prototype keys', body: '{"items":[{"__proto__":{"polluted":true},"accountId":"a","symbol":"X"}]}', want: 400 },
+      { label: 'an account the journal lacks', body: JSON.stringify({ items: [item] }), want: 400 },
+      { label: '1,001 items', body: JSON.stringify({ items: new Array(1001).fill(item) }), want: 400 },
+    ];
+    const failures: string[] = [];
+    for (const { label, body, want } of bodies) {
+      const response = await w.app.inject({ method: 'POST', url: '/v1/journal/expirations', headers: { host: HOST, authorization: `Bearer ${w.key}`, 'content-type': 'application/json' }, payload: body });
+      if (response.statusCode !== want) failures.push(`${label}: ${response.statusCode} (expected ${want}) ${response.body.slice(0, 200)}`);
+      if (!String(response.headers['content-type']).startsWith('application/problem+json')) failures.push(`${label}: not a problem body`);
     }
     expect(failures, failures.join('\n')).toEqual([]);
     expect(Object.prototype).not.toHaveProperty('polluted');

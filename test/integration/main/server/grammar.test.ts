@@ -37,6 +37,8 @@ const BASE: Record<string, { query?: Record<string, string>; path?: Record<strin
   'GET /v1/journal/trades': {},
   'GET /v1/journal/trades/{id}': { path: { id: 'tx_nope' } },
   'GET /v1/journal/stats': {},
+  // Takes no parameter: its body's numbers and dates are the schema's (the fuzz test sends hostile ones).
+  'POST /v1/journal/expirations': { body: '{"items":[{"accountId":"acc_nope","symbol":"XYZ240621P00045000"}]}', type: 'application/json' },
   'GET /v1/imports': {},
   'DELETE /v1/imports/{id}': { path: { id: '987654' } },
   'GET /v1/gex': { query: { symbol: 'RTA' } },

@@ -88,6 +88,8 @@ const REQUESTS: Record<string, { path: string; query?: string; body?: string; ty
   'POST /v1/journal/transactions': { path: '/v1/journal/transactions', body: '{"transactions":[]}', type: 'application/json' },
   'PUT /v1/journal/transactions/{id}': { path: '/v1/journal/transactions/mtx_nope', body: '{"account":"A","type":"DEPOSIT","amount":1,"date":"2024-01-02"}', type: 'application/json' },
   'DELETE /v1/journal/transactions/{id}': { path: '/v1/journal/transactions/mtx_nope' },
+  // Expired worthless by hand: a refused (empty) list, nothing written.
+  'POST /v1/journal/expirations': { path: '/v1/journal/expirations', body: '{"items":[]}', type: 'application/json' },
   'GET /v1/journal/trades': { path: '/v1/journal/trades', query: 'status=closed&limit=5' },
   'GET /v1/journal/trades/{id}': { path: '/v1/journal/trades/tx_nope' },
   'GET /v1/journal/stats': { path: '/v1/journal/stats', query: 'groupBy=zoneAtEntry' },

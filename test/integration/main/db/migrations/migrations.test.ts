@@ -213,15 +213,98 @@ describe('migrations', () => {
     expect(() => insert.run('SPX', 'k3', 'above', 2, 'x'), 'near is 0 or 1').toThrow();
   });
 
-  it('012 chain files: adds chain_files (a file by its digest, going with its snapshot) and chain_backfills', () => {
+  it('012 superseded manual rows: a table of retired rows with the import that superseded them, gone with their own import; a partial index of manual rows', () => {
     const path = join(tempDir(), 'a.db');
     const v11 = open(path, 11).db;
-    expect(tables(v11)).not.toContain('chain_files');
-    v11.prepare("INSERT INTO snapshots (symbol, quote_time, spot, source, contracts, expirations, digest, payload, created_at) VALUES ('SPX', '2025-01-07T01:57:00.000Z', 5975.38, 'cboe-csv', 40, 1, 'd1', x'00', '2025-01-07T02:00:00.000Z')").run();
+    v11.prepare("INSERT INTO imports (id, broker, source, filename, created_at, rows, imported, duplicates, report_json) VALUES (1, 'manual', 'manual', NULL, '2026-01-01', 1, 1, 0, '{}'), (2, 'generic', 'generic-csv', 'f.csv', '2026-01-02', 1, 1, 0, '{}')").run();
+    v11.prepare("INSERT INTO accounts (id, name, source) VALUES ('a1', 'Main', 'generic-csv')").run();
+    const row = (id: string, importId: number, source: string) =>
+      v11
+        .prepare(
+          `INSERT INTO transactions (id, import_id, account_id, broker_row_id, type, symbol, underlying, is_option, expiration, strike, right, quantity, price_minor, multiplier, amount_minor, commission_minor, fees_minor, currency, trade_date, trade_day, order_id, description, source, inferred, previous_symbol, sequence)
+           VALUES (?, ?, 'a1', ?, 'SELL_TO_OPEN', 'XYZ240419P00045000', 'XYZ', 1, '2024-04-19', 45, 'P', 1, 15000, 100, 1500000, 0, 0, 'USD', '2024-03-14T20:00:00.000Z', '2024-03-14', NULL, '', ?, 0, NULL, NULL)`,
+        )
+        .run(id, importId, id, source);
+    row('mtx_1', 1, 'manual');
+    row('tx_2', 2, 'generic-csv');
     v11.close();
     opened.pop();
     const { db } = open(path, 12);
     expect(userVersion(db)).toBe(12);
+    expect(tables(db)).toContain('superseded_transactions');
+    expect(db.prepare('SELECT COUNT(*) FROM transactions').pluck().get(), 'rows stored before stay where they were').toBe(2);
+    const plan = db.prepare("EXPLAIN QUERY PLAN SELECT id FROM transactions WHERE source = 'manual' AND type IN ('SELL_TO_OPEN')").all() as Array<{ detail: string }>;
+    expect(plan.map((p) => p.detail).join(' '), 'manual rows found without reading the imported ones').toContain('transactions_manual');
+    const columns = (db.prepare('PRAGMA table_info(transactions)').all() as Array<{ name: string }>).map((c) => c.name);
+    db.prepare(`INSERT INTO superseded_transactions (${columns.join(', ')}, superseded_by) SELECT ${columns.join(', ')}, 2 FROM transactions WHERE id = 'mtx_1'`).run();
+    db.prepare("DELETE FROM transactions WHERE id = 'mtx_1'").run();
+    expect(db.prepare('SELECT superseded_by FROM superseded_transactions').pluck().all()).toEqual([2]);
+    expect(() => db.prepare("UPDATE superseded_transactions SET account_id = 'nobody'").run(), 'its account must exist').toThrow();
+    db.prepare('DELETE FROM imports WHERE id = 1').run();
+    expect(db.prepare('SELECT COUNT(*) FROM superseded_transactions').pluck().get(), 'undoing its own manual import removes it too').toBe(0);
+  });
+
+  it('013 chain underlyings: option rows stored under a root (SPXW, NDXP, AMD1) take the chain’s symbol; campaign notes follow; alert states are dropped', () => {
+    const path = join(tempDir(), 'a.db');
+    const v12 = open(path, 12).db;
+    v12.prepare("INSERT INTO imports (broker, source, filename, created_at, rows, imported, duplicates, report_json) VALUES ('etrade', 'etrade-csv', 'a.csv', '2026-01-01', 1, 1, 0, '{}')").run();
+    v12.prepare("INSERT INTO accounts (id, name, source) VALUES ('acc_1', 'A', 'etrade-csv')").run();
+    const insert = v12.prepare("INSERT INTO transactions VALUES (?, 1, 'acc_1', ?, 'SELL_TO_OPEN', ?, ?, ?, NULL, NULL, NULL, 1, 10000, 100, 10000, 0, 0, 'USD', '2023-09-13T20:00:00.000Z', '2023-09-13', NULL, '', 'etrade-csv', 0, NULL, NULL)");
+    insert.run('t1', 'r1', 'SPXW230915P04400000', 'SPXW', 1);
+    insert.run('t2', 'r2', 'SPX230915P04400000', 'SPX', 1);
+    insert.run('t3', 'r3', 'NDXP230915C15000000', 'NDXP', 1);
+    insert.run('t4', 'r4', 'AMD1240119P00075000', 'AMD1', 1);
+    // A broker's own underlying, a futures option (its month's digit stays) and shares are left as they are.
+    insert.run('t5', 'r5', 'AMD1240119C00080000', 'AMD', 1);
+    insert.run('t6', 'r6', './ESZ4 EW4Z4 241129P4600', '/ESZ4', 1);
+    insert.run('t7', 'r7', 'AMD1', 'AMD1', 0);
+    const note = v12.prepare("INSERT INTO annotations (kind, id, note, updated_at) VALUES ('campaign', ?, ?, ?)");
+    const tag = v12.prepare("INSERT INTO annotation_tags (kind, id, tag) VALUES ('campaign', ?, ?)");
+    note.run('acc_1:USD:SPXW:2023-09-13', 'weekly puts', '2026-01-02');
+    tag.run('acc_1:USD:SPXW:2023-09-13', 'income');
+    note.run('acc_1:USD:SPX:2023-09-13', 'monthly put', '2026-01-01');
+    tag.run('acc_1:USD:SPX:2023-09-13', 'index');
+    note.run('acc_1:USD:NDXP:2023-09-13', 'ndx', '2026-01-01');
+    v12.prepare("INSERT INTO position_alert_state VALUES ('SPX', 'acc_1|2023-09-15|P|4400|putWall', 'below', 1, '2023-09-14T20:31:00.000Z')").run();
+    // A manual SPXW row an import retired (migration 012): its undo brings it back as SPX's.
+    v12.prepare("INSERT INTO superseded_transactions SELECT *, 1 FROM transactions WHERE id = 't1'").run();
+    const generation = v12.prepare('SELECT value FROM journal_generation').pluck().get();
+    v12.close();
+    opened.pop();
+    const { db } = open(path, 13);
+    expect(userVersion(db)).toBe(13);
+    expect(db.prepare('SELECT id, symbol, underlying FROM transactions ORDER BY id').all()).toEqual([
+      { id: 't1', symbol: 'SPXW230915P04400000', underlying: 'SPX' },
+      { id: 't2', symbol: 'SPX230915P04400000', underlying: 'SPX' },
+      { id: 't3', symbol: 'NDXP230915C15000000', underlying: 'NDX' },
+      { id: 't4', symbol: 'AMD1240119P00075000', underlying: 'AMD' },
+      { id: 't5', symbol: 'AMD1240119C00080000', underlying: 'AMD' },
+      { id: 't6', symbol: './ESZ4 EW4Z4 241129P4600', underlying: '/ESZ4' },
+      { id: 't7', symbol: 'AMD1', underlying: 'AMD1' },
+    ]);
+    expect(db.prepare('SELECT value FROM journal_generation').pluck().get(), 'the journal is read again').toBe(Number(generation) + 1);
+    // The SPXW campaign's note meets the SPX one's of the same day: joined, the newer date, the tags united.
+    expect(db.prepare("SELECT id, note, updated_at FROM annotations WHERE kind = 'campaign' ORDER BY id").all()).toEqual([
+      { id: 'acc_1:USD:NDX:2023-09-13', note: 'ndx', updated_at: '2026-01-01' },
+      { id: 'acc_1:USD:SPX:2023-09-13', note: 'monthly put\n\nweekly puts', updated_at: '2026-01-02' },
+    ]);
+    expect(db.prepare("SELECT id, tag FROM annotation_tags WHERE kind = 'campaign' ORDER BY id, tag").all()).toEqual([
+      { id: 'acc_1:USD:SPX:2023-09-13', tag: 'income' },
+      { id: 'acc_1:USD:SPX:2023-09-13', tag: 'index' },
+    ]);
+    expect(db.prepare('SELECT COUNT(*) FROM position_alert_state').pluck().get(), 'states of the old scope: seeded again by the next snapshot').toBe(0);
+    expect(db.prepare('SELECT id, underlying FROM superseded_transactions').all()).toEqual([{ id: 't1', underlying: 'SPX' }]);
+  });
+
+  it('014 chain files: adds chain_files (a file by its digest, going with its snapshot) and chain_backfills', () => {
+    const path = join(tempDir(), 'a.db');
+    const v13 = open(path, 13).db;
+    expect(tables(v13)).not.toContain('chain_files');
+    v13.prepare("INSERT INTO snapshots (symbol, quote_time, spot, source, contracts, expirations, digest, payload, created_at) VALUES ('SPX', '2025-01-07T01:57:00.000Z', 5975.38, 'cboe-csv', 40, 1, 'd1', x'00', '2025-01-07T02:00:00.000Z')").run();
+    v13.close();
+    opened.pop();
+    const { db } = open(path, 14);
+    expect(userVersion(db)).toBe(14);
     expect(tables(db)).toEqual(expect.arrayContaining(['chain_files', 'chain_backfills']));
     const id = db.prepare("SELECT id FROM snapshots WHERE symbol = 'SPX'").pluck().get();
     const insert = db.prepare('INSERT INTO chain_files VALUES (?, ?, ?, ?)');

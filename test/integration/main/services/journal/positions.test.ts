@@ -131,22 +131,34 @@ describe.skipIf(!chainFixturesPresent)('positions and campaigns on the real AMD 
     }
   });
 
-  it('joins each strike to the dealer levels of /gex on the same snapshot', async () => {
+  it('joins each strike to the dealer levels of /gex on the same snapshot: its own expiration by default, the nearest three or the book on request', async () => {
     const t = app;
-    const gex = (await t.get<{ callWall: { strike: number } | null; putWall: { strike: number } | null; gammaInflection: number | null; gammaZone: string }>('/v1/gex?symbol=AMD')).body;
-    const { body } = await t.get<PositionsResponseT>(`/v1/journal/positions?accountId=${await accountId('IRA')}`);
-    const levels = { callWall: gex.callWall?.strike ?? null, putWall: gex.putWall?.strike ?? null, gammaFlip: gex.gammaInflection, gammaZone: gex.gammaZone };
-    expect(levels.callWall).not.toBeNull();
-    for (const position of body.positions) {
-      expect(position.levels).toEqual(levels);
-      if (!position.isOption) {
-        expect(position.strikeVs).toBeNull();
-        continue;
+    type Gex = { callWall: { strike: number } | null; putWall: { strike: number } | null; gammaInflection: number | null; gammaZone: string; meta: { expirations: string[] } };
+    const levelsOf = async (query: string) => {
+      const gex = (await t.get<Gex>(`/v1/gex?symbol=AMD${query}`)).body;
+      return { callWall: gex.callWall?.strike ?? null, putWall: gex.putWall?.strike ?? null, gammaFlip: gex.gammaInflection, gammaZone: gex.gammaZone, expirations: gex.meta.expirations };
+    };
+    const ira = await accountId('IRA');
+    for (const scope of ['own', 'nearest', 'book'] as const) {
+      const { body } = await t.get<PositionsResponseT>(`/v1/journal/positions?accountId=${ira}${scope === 'own' ? '' : `&levelsScope=${scope}`}`);
+      expect(body.levelsScope, 'echoed (own when not asked)').toBe(scope);
+      for (const position of body.positions) {
+        // own: /gex of its expiration alone; shares have none, so the nearest three, said so. book: 0–45 dte as /gex?minDte=0&maxDte=45.
+        const used = scope === 'own' && position.isOption ? 'own' : scope === 'book' ? 'book' : 'nearest';
+        const levels = await levelsOf(used === 'own' ? `&expirations=${position.expiration ?? ''}` : used === 'book' ? '&minDte=0&maxDte=45' : '');
+        expect(levels.callWall).not.toBeNull();
+        expect(position.levels, `${scope}: ${position.symbol}`).toEqual({ ...levels, scope: used });
+        if (!position.isOption) {
+          expect(position.strikeVs).toBeNull();
+          continue;
+        }
+        const strike = position.strike ?? 0;
+        const pct = (level: number | null) => (level === null ? null : ((strike - level) / level) * 100);
+        expect(position.strikeVs).toEqual({ callWall: pct(levels.callWall), putWall: pct(levels.putWall), gammaFlip: pct(levels.gammaFlip) });
       }
-      const strike = position.strike ?? 0;
-      const pct = (level: number | null) => (level === null ? null : ((strike - level) / level) * 100);
-      expect(position.strikeVs).toEqual({ callWall: pct(levels.callWall), putWall: pct(levels.putWall), gammaFlip: pct(levels.gammaFlip) });
     }
+    const own = (await t.get<PositionsResponseT>(`/v1/journal/positions?accountId=${ira}`)).body.positions.filter((p) => p.isOption);
+    expect(own.map((p) => p.levels?.expirations), 'each option its own expiration').toEqual([['2023-09-01'], ['2023-09-01'], ['2023-09-15']]);
   });
 
   it('settles options past expiry: out of the money inferred, in the money under needsAttention', async () => {

@@ -7,8 +7,8 @@ import type { Migration } from './index';
  * retention's prune), after which the file would be read again. `chain_backfills` keeps the latest backfills (their
  * folder, state and counts) so that one interrupted by a stop of the server is shown, and continued, after it.
  */
-export const m012ChainFiles: Migration = {
-  version: 12,
+export const m014ChainFiles: Migration = {
+  version: 14,
   name: 'chain-files',
   up(db) {
     db.exec(`
