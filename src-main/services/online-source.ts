@@ -6,16 +6,19 @@ import { watchlistOf, type WatchlistContext } from './watchlist';
 import { createSourceFetch, fetchFromSource, SourceAddressError, type SourceFetch } from './source-fetch';
 import { SourceUnreachableError, unreachableProblem, type SourceHealth, type SourceProblem } from './source-health';
 
+/** The host of the source's address, or the start of what was written when it is no URL. */
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl.slice(0, 100);
+  }
+}
+
 /** A failure of the fetch that is the whole source's (the network, or an address its rules refuse), else null. */
 function sourceProblemOf(error: unknown, baseUrl: string, timedOutMs: number | undefined): SourceProblem | null {
   if (error instanceof SourceAddressError) {
-    let host = '';
-    try {
-      host = new URL(baseUrl).host;
-    } catch {
-      host = baseUrl.slice(0, 100);
-    }
-    return { host, reason: 'address', message: error.message };
+    return { host: hostOf(baseUrl), reason: 'address', message: error.message };
   }
   return unreachableProblem(error, baseUrl, timedOutMs);
 }

@@ -82,7 +82,7 @@ function fromDraft(d: Draft): { value: SettingsUpdateT } | { error: string } {
     .filter((t) => t !== '')
     // 9:45 is 09:45: the schedule is written HH:MM.
     .map((t) => (/^\d:\d\d$/.test(t) ? `0${t}` : t));
-  const badTime = times.find((t) => !/^([01]\d|2[0-3]):[0-5]\d$/.test(t));
+  const badTime = times.find((t) => !/^(?:[01]\d|2[0-3]):[0-5]\d$/.test(t));
   if (badTime !== undefined) return { error: `Refresh times are New York times written HH:MM (24 h), e.g. 09:45, 15:45; "${badTime}" is not one.` };
   if (times.length > MAX_SCHEDULE_TIMES) return { error: `At most ${MAX_SCHEDULE_TIMES} refresh times a day.` };
   const watchlist = d.watchlist
@@ -331,7 +331,7 @@ export function SettingsPage({ theme, onToggleTheme }: { theme: Theme; onToggleT
               </label>
               <label className="field">
                 <span>Refresh times (New York, trading days)</span>
-                <input type="text" value={draft.refreshSchedule} onChange={(e) => setDraft({ ...draft, refreshSchedule: e.target.value })} placeholder="09:45, 15:45" spellCheck={false} data-testid="refresh-schedule" className="input-narrow" />
+                <input type="text" value={draft.refreshSchedule} onChange={(e) => setDraft({ ...draft, refreshSchedule: e.target.value })} placeholder="09:45, 15:45" spellCheck={false} data-testid="refresh-schedule" className="input-times" />
                 <small className="muted">HH:MM, 24 h. Each time fetches the watchlist and the open positions&apos; underlyings once, like Refresh now.</small>
               </label>
             </div>
