@@ -25,8 +25,12 @@ import { loadedFrom, type ExposureEvent, type IngestResult, type NewestSnapshot 
 import type { BasisData } from './worker';
 import type { ExposureWorkerClient } from './worker-client';
 
-/** What `ingest` stores: a chain file (its text, or its UTF-8 bytes, and how to read it) or a parsed snapshot. */
-export type IngestInput = { file: string | Uint8Array; options: ChainFileOptions } | { snapshot: ChainSnapshot };
+/**
+ * What `ingest` stores: a chain file (its text, or its UTF-8 bytes, and how to read it) or a parsed snapshot. `quiet`
+ * (a backfill's snapshots older than its newest): stored with their events, but nothing is streamed and no position
+ * alert is evaluated on them (docs/exposure.md §Chains that arrive by themselves).
+ */
+export type IngestInput = ({ file: string | Uint8Array; options: ChainFileOptions } | { snapshot: ChainSnapshot }) & { quiet?: boolean };
 
 /** What storing a snapshot touches. */
 export interface IngestStores {
@@ -100,7 +104,7 @@ export class ChainIngest {
     const plan = 'snapshot' in input ? this.planSnapshot(input.snapshot) : await this.planFile(input.file, input.options, signal);
     if (!plan.ok) return plan;
     // A rate changed while it was planned: the stored snapshot is right, its prepared chain is not kept.
-    return this.writes.run((turn) => this.commitPlan(turn, plan.value, plan.value.chain.rate !== this.settings().rate));
+    return this.writes.run((turn) => this.commitPlan(turn, plan.value, plan.value.chain.rate !== this.settings().rate, input.quiet === true));
   }
 
   /**
@@ -141,7 +145,7 @@ export class ChainIngest {
   }
 
   /** Stores a planned snapshot with its events, states and default history point, in the caller's transaction. */
-  private commitPlan(turn: WriteTx, plan: IngestPlan, rateChanged = false): Result<IngestResult> {
+  private commitPlan(turn: WriteTx, plan: IngestPlan, rateChanged = false, quiet = false): Result<IngestResult> {
     const { head } = plan;
     const symbol = head.symbol;
     const { snapshots, history } = this.stores;
@@ -170,8 +174,8 @@ export class ChainIngest {
     )();
     if (pruned) this.cache.forgetOlder(symbol);
     if (stored.inserted) this.cache.changed(symbol);
-    for (const event of created) this.emitter.emit('event', event);
-    if (newest) this.emitter.emit('newest', { symbol, snapshotId: stored.id, quoteTime: head.quoteTime, spot: head.spot } satisfies NewestSnapshot);
+    if (!quiet) for (const event of created) this.emitter.emit('event', event);
+    if (newest && !quiet) this.emitter.emit('newest', { symbol, snapshotId: stored.id, quoteTime: head.quoteTime, spot: head.spot } satisfies NewestSnapshot);
     return ok({
       id: stored.id,
       symbol,

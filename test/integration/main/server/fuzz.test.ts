@@ -120,6 +120,9 @@ const PATHS = [
   '/v1/import-formats/abc123',
   '/v1/import-formats/%2e%2e',
   '/v1/chains',
+  '/v1/chains/watch',
+  '/v1/chains/backfill',
+  '/v1/status',
   '/v1/exports',
   '/v1/exports/abc',
   '/v1/exports/%2e%2e',
@@ -189,6 +192,9 @@ const BODIES = [
   '{"transactions":[{"account":"A","type":"BUY","symbol":"X","quantity":1,"price":1,"date":"2024-01-01"}]}',
   '{"transactions":[{"accountId":"acc_x","type":"SELL_TO_OPEN","symbol":"X","expiration":"2024-02-30","strike":-1,"right":"Q","quantity":1e400,"date":"2024-13-45"}]}',
   '{"transactions":"all of them"}',
+  '{"path":"../../etc"}',
+  '{"path":["/tmp"]}',
+  '{"watchFolder":"/proc/self","refreshSchedule":["25:00"]}',
   '{"account":"A","type":"DEPOSIT","amount":1,"date":"2024-01-01"}',
   // Issue 29: values each rule of its own refuses (settings, exports, manual rows).
   '{"onlineSource":{"enabled":true,"baseUrl":"http://u:p@169.254.169.254:99999/x\\r\\nX: y","watchlist":["SPX"],"intervalSeconds":60}}',
@@ -410,6 +416,12 @@ describe('hostile values of the settings, export and manual bodies (issue 29, fi
       ['POST', '/v1/journal/transactions', buy({ type: 'SELL_TO_OPEN', expiration: '2024-03-15', strike: 1, right: 'P', quantity: 1e9, price: 1e9 }), 'transactions.0.amount'],
       ['POST', '/v1/journal/transactions', buy({ date: '2200-12-31T23:00:00-14:00' }), 'transactions.0.date'],
       ['POST', '/v1/journal/transactions', buy({ date: '1900-01-01T00:00:00+14:00' }), 'transactions.0.date'],
+      // Issue 30: folders the server would read (a backfill) or move files out of (the watch folder), and schedule times.
+      ...['chains', '../../etc', '/', '/proc/self', '/dev', 'C:relative', `/tmp/x\u0000y`, '/definitely/not/here'].flatMap((path): Array<['POST' | 'PUT', string, unknown, string]> => [
+        ['POST', '/v1/chains/backfill', { path }, 'path'],
+        ['PUT', '/v1/settings', { watchFolder: path }, 'watchFolder'],
+      ]),
+      ...['24:00', '9:45', '09:60', '', '09:45 '].map((time): ['PUT', string, unknown, string] => ['PUT', '/v1/settings', { refreshSchedule: ['15:45', time] }, 'refreshSchedule.1']),
     ];
     const before = (await w.get<Record<string, unknown>>('/v1/settings')).body;
     const failures: string[] = [];

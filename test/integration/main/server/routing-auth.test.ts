@@ -145,6 +145,11 @@ const REQUESTS: Record<string, { path: string; query?: string; body?: string; ty
   // An unknown parameter: the route answers 400 before a pass starts (no fetch from this test, the same answer each time).
   'POST /v1/chains/refresh': { path: '/v1/chains/refresh', query: 'unknown=1' },
   'GET /v1/chains/refresh': { path: '/v1/chains/refresh', query: 'unknown=1' },
+  'GET /v1/chains/watch': { path: '/v1/chains/watch' },
+  // A relative path: the route refuses it (400) before any backfill starts.
+  'POST /v1/chains/backfill': { path: '/v1/chains/backfill', body: '{"path":"chains"}', type: 'application/json' },
+  'GET /v1/chains/backfill': { path: '/v1/chains/backfill' },
+  'GET /v1/status': { path: '/v1/status' },
   'GET /v1/settings': { path: '/v1/settings' },
   'PUT /v1/settings': { path: '/v1/settings', body: '{}', type: 'application/json' },
   'POST /v1/keys/rotate': { path: '/v1/keys/rotate' },
