@@ -2,7 +2,8 @@ import type { Database } from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock, type Clock } from './clock';
-import { databaseFiles, prepareDataFolder, isPermissionError, refuseSymlinks, writeProblem } from './db/data-folder';
+import { applyPendingRestore } from './db/backups';
+import { claimServerPid, databaseFiles, prepareDataFolder, isPermissionError, refuseSymlinks, releaseServerPid, writeProblem } from './db/data-folder';
 import { openDatabase, pageCount, SERVER_CACHE_KIB, setBusyTimeout, setCacheSize, setMaxPages } from './db/open';
 import { isDatabaseBusy, WriteQueue } from './db/writes';
 import type { AppContext } from './server/context';
@@ -11,10 +12,15 @@ import { KEY_FILE, stageKeyFile, type StagedKeyFile } from './server/key-file';
 import { ExposureService } from './services/exposure/service';
 import { ExportJobs } from './services/exports';
 import { ChainRefresh } from './services/chain-refresh';
+import { Backups } from './services/backups';
 import { ImportFormatsService } from './services/journal/import-formats';
 import { createJournalClient } from './services/journal/client';
 import { loadSettings, saveSettings, type Settings } from './settings';
 import { PositionAlerts } from './services/exposure/position-alerts';
+import { SourceHealth } from './services/source-health';
+import { WatchFolder } from './services/watch-folder';
+import { ChainBackfill } from './services/chain-backfill';
+import { RefreshSchedule } from './services/refresh-schedule';
 
 export const DB_FILE = 'strikebook.db';
 /** How often the last-used stamps of keys are written; a busy database leaves them for the next time. */
@@ -38,6 +44,8 @@ export interface ContextOptions {
    * simulate a full disk with it (SQLite then answers SQLITE_FULL, as it does on a full disk). Never set by the app.
    */
   extraPages?: number;
+  /** Journals smaller than this are backed up on the event loop's thread (services/backups.ts; tests set 0). */
+  backupInlineBelowBytes?: number;
 }
 
 export interface OwnedContext extends AppContext {
@@ -113,6 +121,11 @@ export function openDataFolder(options: { dataDir: string; overrides?: Partial<S
  */
 export function createContext(options: ContextOptions): OwnedContext {
   const clock = options.clock ?? systemClock;
+  // A restore asked for in the app (Settings → Backups) is put in place before the journal is opened (db/backups.ts).
+  const restored = applyPendingRestore(options.dataDir, join(options.dataDir, DB_FILE), clock.nowMs(), options.nativeBinding);
+  if (restored !== null) {
+    options.log?.(restored.result.ok ? `Restored the backup ${restored.name} (schema version ${restored.result.report.schemaVersion}).` : `The backup ${restored.name} was not restored: ${restored.result.problem}`);
+  }
   const folder = openDataFolder({
     dataDir: options.dataDir,
     busyTimeoutMs: 0,
@@ -149,7 +162,19 @@ export function createContext(options: ContextOptions): OwnedContext {
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
+  const backups = new Backups({
+    dbPath: folder.dbPath,
+    dataDir: options.dataDir,
+    settings: getSettings,
+    clock,
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    ...(options.log ? { log: options.log } : {}),
+    ...(options.backupInlineBelowBytes === undefined ? {} : { inlineBelowBytes: options.backupInlineBelowBytes }),
+  });
+  // This process serves the data folder: `strikebook restore` refuses to replace the journal under it.
+  claimServerPid(options.dataDir);
   writes.onRollback(() => exposure.reset());
+  const sourceHealth = new SourceHealth(clock, options.log);
   // Settings are replaced on every change (updateSettings): each pass reads the current ones.
   const refresh = new ChainRefresh(
     {
@@ -159,6 +184,45 @@ export function createContext(options: ContextOptions): OwnedContext {
       clock,
       exposure,
       journal,
+      sourceHealth,
+    },
+    options.log,
+  );
+  // Chains that arrive by themselves (issue 30): built here, their timers started with the server (serve.ts).
+  const watchFolder = new WatchFolder(
+    {
+      get settings() {
+        return settings;
+      },
+      dataDir: options.dataDir,
+      clock,
+      exposure,
+      writes,
+      db,
+    },
+    options.log,
+  );
+  const backfill = new ChainBackfill(
+    {
+      get settings() {
+        return settings;
+      },
+      db,
+      writes,
+      exposure,
+      clock,
+      dataDir: options.dataDir,
+    },
+    options.log,
+  );
+  const schedule = new RefreshSchedule(
+    {
+      get settings() {
+        return settings;
+      },
+      clock,
+      refresh,
+      sourceHealth,
     },
     options.log,
   );
@@ -187,6 +251,11 @@ export function createContext(options: ContextOptions): OwnedContext {
     importFormats: new ImportFormatsService(db, clock, writes),
     exports,
     refresh,
+    backups,
+    sourceHealth,
+    watchFolder,
+    backfill,
+    schedule,
     writes,
     keyFilePath: folder.keyFilePath,
     apiKey: folder.apiKey,
@@ -242,6 +311,7 @@ export function createContext(options: ContextOptions): OwnedContext {
       if (closed) return;
       closed = true;
       clearInterval(usageTimer);
+      await Promise.all([schedule.stop(), watchFolder.stop(), backfill.stop()]);
       await refresh.stop();
       journal.stopJobs();
       exposure.stopJobs();
@@ -250,7 +320,9 @@ export function createContext(options: ContextOptions): OwnedContext {
       await journal.close();
       await exposure.close();
       await exports.close();
+      await backups.close();
       db.close();
+      releaseServerPid(options.dataDir);
     },
   };
   return ctx;

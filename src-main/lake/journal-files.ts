@@ -4,10 +4,12 @@
  * export and written only when its bytes differ from the file's (an import or an undo since the last export), so an
  * export of unchanged data writes nothing.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import type { EntryLookup } from '../../src-shared/journal/trade-metrics';
 import { buildTrades } from '../../src-shared/journal/trades';
 import type { LakeRepository } from '../db/lake';
+import type { SnapshotRepository } from '../db/snapshots';
 import { toTransaction } from '../db/transactions';
+import { readFileUnder } from './folder';
 import { tradesFile, transactionsFile } from './layout';
 import { buildParquet } from './parquet';
 import { tradesColumns, transactionsColumns } from './rows';
@@ -21,14 +23,47 @@ export interface JournalFiles {
   trades: { state: JournalFileState; rows: number };
 }
 
-export function writeJournalFiles(lake: LakeRepository, out: string, write: (path: string, bytes: Uint8Array) => void): JournalFiles {
+/**
+ * The spot of the underlying's newest snapshot at or before an instant, for the trades' Reg T collateral at entry (the
+ * figure /journal/trades shows: the same snapshot, the same usable-entry rule in collateral.ts). The lake's trades carry
+ * no other entry figure, so no chain is prepared.
+ */
+export function spotEntryLookup(snapshots: SnapshotRepository): EntryLookup {
+  // Quote times compared as instants (services/journal/marks.ts does the same), each symbol's read once.
+  const stamps = new Map<string, Array<{ id: number; ms: number }>>();
+  return ({ underlying, atMs }) => {
+    let list = stamps.get(underlying);
+    if (list === undefined) {
+      list = snapshots
+        .stamps(underlying)
+        .map((row) => ({ id: row.id, ms: Date.parse(row.quote_time) }))
+        .filter((stamp) => Number.isFinite(stamp.ms))
+        .sort((a, b) => a.ms - b.ms || a.id - b.id);
+      stamps.set(underlying, list);
+    }
+    let low = 0;
+    let high = list.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if ((list[mid]?.ms ?? Infinity) <= atMs) low = mid + 1;
+      else high = mid;
+    }
+    const found = list[low - 1];
+    const head = found === undefined ? null : snapshots.headById(found.id);
+    return head === null ? null : { quoteTime: head.quoteTime, spot: head.spot, delta: null, levels: null };
+  };
+}
+
+export function writeJournalFiles(lake: LakeRepository, out: string, write: (path: string, bytes: Uint8Array) => void, lookup?: EntryLookup): JournalFiles {
   const rows = [...lake.transactions()];
   const names = new Map(rows.map((row) => [row.account_id, row.account_name]));
-  const trades = buildTrades(rows.map((row) => toTransaction(row, names))).trades;
+  const trades = buildTrades(rows.map((row) => toTransaction(row, names)), lookup === undefined ? {} : { lookup }).trades;
   const file = (path: string, count: number, bytes: () => Uint8Array): { state: JournalFileState; rows: number } => {
-    if (count === 0 && !existsSync(path)) return { state: 'none', rows: 0 };
+    // Read without following a link (folder.ts): a transactions.parquet that is a link stops the export.
+    const existing = readFileUnder(out, path);
+    if (count === 0 && existing === null) return { state: 'none', rows: 0 };
     const built = bytes();
-    if (existsSync(path) && Buffer.from(built).equals(readFileSync(path))) return { state: 'unchanged', rows: 0 };
+    if (existing !== null && Buffer.from(built).equals(existing)) return { state: 'unchanged', rows: 0 };
     write(path, built);
     return { state: 'written', rows: count };
   };

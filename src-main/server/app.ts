@@ -6,9 +6,10 @@ import type { FastifySchemaValidationError } from 'fastify/types/schema';
 import { makeProblem, type Problem } from '../../src-shared/api/errors';
 import { NoQuery, ProblemSchema } from '../../src-shared/api/schemas';
 import { isDatabaseBusy } from '../db/writes';
+import { SnapshotDamagedError } from '../db/snapshots';
 import { AnswerCache } from './answer-cache';
 import type { AppContext } from './context';
-import { ApiError, busyProblem, jobStoppedProblem, sendProblem, storageProblem } from './problems';
+import { ApiError, busyProblem, damagedProblem, jobStoppedProblem, sendProblem, storageProblem } from './problems';
 import { JobStoppedError } from '../services/worker-thread';
 import { grammarError, validationProblem } from './validation';
 import { makeFastPath } from './fast-path';
@@ -22,13 +23,17 @@ import { registerHealthRoutes } from './routes/health';
 import { registerJournalRoutes } from './routes/journal';
 import { registerImportRoutes } from './routes/imports';
 import { registerManualRoutes } from './routes/manual';
+import { registerReconciliationRoutes } from './routes/reconciliation';
+import { registerCorporateActionRoutes } from './routes/corporate-actions';
 import { registerTradeRoutes } from './routes/trades';
 import { registerImportFormatRoutes } from './routes/import-formats';
 import { registerExposureRoutes } from './routes/exposure';
 import { registerChainRoutes } from './routes/chains';
 import { registerChainRefreshRoutes } from './routes/chain-refresh';
+import { registerChainArrivalRoutes } from './routes/chain-arrival';
 import { registerAdminRoutes } from './routes/admin';
 import { registerExportRoutes } from './routes/exports';
+import { registerBackupRoutes } from './routes/backups';
 import { registerStreamTicketRoutes } from './routes/stream-ticket';
 import { registerStaticRoutes } from './routes/static';
 
@@ -131,6 +136,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     }
     const storage = storageProblem(error);
     if (storage !== null) return sendProblem(reply, storage.problem);
+    // A stored snapshot that cannot be decoded: named, with how to delete it (SNAPSHOT_DAMAGED), not a 500.
+    if (error instanceof SnapshotDamagedError) return sendProblem(reply, damagedProblem(error).problem);
     // A job stopped before its end: past its time limit (IMPORT_TIMEOUT), or stopped by the server (JOB_STOPPED).
     if (error instanceof JobStoppedError) {
       const stopped = jobStoppedProblem(error);
@@ -190,14 +197,18 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     registerJournalRoutes(v1, ctx);
     registerImportRoutes(v1, ctx);
     registerManualRoutes(v1, ctx);
+    registerReconciliationRoutes(v1, ctx);
+    registerCorporateActionRoutes(v1, ctx);
     registerTradeRoutes(v1, ctx);
     registerImportFormatRoutes(v1, ctx);
     registerExposureRoutes(v1, ctx, answers, connections);
     registerStreamTicketRoutes(v1, ctx, tickets);
     registerChainRoutes(v1, ctx);
     registerChainRefreshRoutes(v1, ctx);
+    registerChainArrivalRoutes(v1, ctx);
     registerAdminRoutes(v1, ctx);
     registerExportRoutes(v1, ctx);
+    registerBackupRoutes(v1, ctx);
     v1.get('/openapi.json', { config: { access: 'public' }, schema: { hide: true, querystring: NoQuery } }, async (_request, reply) => reply.type('application/json').send(JSON.stringify(app.swagger())));
   }, { prefix: '/v1' });
   app.addHook('onClose', async () => answers.close());

@@ -152,9 +152,12 @@ export function parseJsonBody(body: unknown): unknown {
  * Fastify validator compiler for JSON bodies: TypeBox, without the type coercion Ajv applies to query strings
  * (a JSON body states its types: "0.05" is not a number). Nested fields are named with dots.
  */
-export function strictBodyCompiler({ schema }: { schema: unknown }): (data: unknown) => { value: unknown } | { error: ApiError } {
+export function strictBodyCompiler({ schema, httpPart }: { schema: unknown; httpPart?: string }): (data: unknown) => { value: unknown } | { error: ApiError } {
   const check = Compile(schema as TSchema);
-  return (data) => {
+  // A path's integer (an id) arrives as text, its grammar already checked (the preValidation hook): read as a number.
+  const numeric = httpPart === 'params' ? numericProperties(schema) : [];
+  return (raw) => {
+    const data = numeric.length > 0 && typeof raw === 'object' && raw !== null ? withNumbers(raw as Record<string, unknown>, numeric) : raw;
     if (check.Check(data)) return { value: data };
     const seen = new Set<string>();
     const list: ProblemFieldError[] = [];
@@ -173,4 +176,22 @@ export function strictBodyCompiler({ schema }: { schema: unknown }): (data: unkn
     }
     return { error: new ApiError(unknown ? 'UNKNOWN_PARAMETER' : 'INVALID_PARAMETER', `Invalid body: ${list.map((e) => `${e.param} ${e.message}`).join('; ')}`, list) };
   };
+}
+
+/** The properties of an object schema typed integer or number. */
+function numericProperties(schema: unknown): string[] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  return Object.entries(properties)
+    .filter(([, property]) => property.type === 'integer' || property.type === 'number')
+    .map(([name]) => name);
+}
+
+/** A copy with the named properties' decimal text read as numbers. */
+function withNumbers(data: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...data };
+  for (const name of names) {
+    const value = copy[name];
+    if (typeof value === 'string' && DECIMAL_TEXT.test(value)) copy[name] = Number(value);
+  }
+  return copy;
 }

@@ -44,12 +44,20 @@ import type {
   SettingsJson,
   SettingsUpdateT,
   ExportJobJson,
+  BackupJson,
+  BackupsResponseT,
+  RestoreResponseT,
   ExportRequestBodyT,
   ManualDeleteResponseT,
   ExpiredByHandResponseT,
   AccountsResponseT,
   ManualTransactionT,
   ManualTransactionsResponseT,
+  CorporateActionDeleteResponseT,
+  CorporateActionInputT,
+  CorporateActionsQueryT,
+  CorporateActionsResponseT,
+  CorporateActionWriteResponseT,
   StreamTicketResponseT,
   TradesQueryT,
   TradesResponseT,
@@ -58,8 +66,20 @@ import type {
   StatsResponseT,
   AnnotationBodyT,
   AnnotationResponseT,
+  ReconcileQueryT,
+  ReconcileResponseT,
+  ReconciliationsResponseT,
+  ManageQueryT,
+  ManageResponseT,
+  RollsQueryT,
+  RollsResponseT,
+  AppStatusT,
+  BackfillJobT,
+  BackfillStatusT,
+  WatchStatusT,
 } from '../../src-shared/api/schemas';
 import type { ProblemFieldError } from '../../src-shared/api/errors';
+import type { LevelsScope } from '../../src-shared/api/constants';
 
 export type ChainsResponseT = Static<typeof ChainsResponse>;
 export type ChainInfo = ChainsResponseT['symbols'][number];
@@ -68,7 +88,7 @@ export type EventsResponseT = Static<typeof EventsResponse>;
 export type ImportsResponseT = Static<typeof ImportsResponse>;
 export type ImportDeleteResponseT = Static<typeof ImportDeleteResponse>;
 
-export type { SettingsJson, SettingsUpdateT, ExportJobJson, ExportRequestBodyT };
+export type { SettingsJson, SettingsUpdateT, ExportJobJson, ExportRequestBodyT, BackupJson, BackupsResponseT };
 
 /** What a note and tags hang on, and its public path: a campaign's is `/journal/chains/{id}` (the wire keeps the name). */
 const ANNOTATED_PATHS = { trades: 'trades', campaigns: 'chains' } as const;
@@ -250,8 +270,16 @@ export class ApiClient {
     return this.get('/journal/trades', { ...query }, signal);
   }
   /** One trade with its timeline (GET /journal/trades/{id}). */
-  trade(id: string, signal?: AbortSignal): Promise<TradeDetailResponseT> {
-    return this.get(`/journal/trades/${encodeURIComponent(id)}`, undefined, signal);
+  trade(id: string, signal?: AbortSignal, levelsScope?: LevelsScope): Promise<TradeDetailResponseT> {
+    return this.get(`/journal/trades/${encodeURIComponent(id)}`, levelsScope === undefined || levelsScope === 'own' ? undefined : { levelsScope }, signal);
+  }
+  /** What to manage today: the open trades that hit a management rule (GET /journal/manage). */
+  manage(query: ManageQueryT, signal?: AbortSignal): Promise<ManageResponseT> {
+    return this.get('/journal/manage', { ...query }, signal);
+  }
+  /** The roll assistant: candidates for each short leg of an open trade (GET /journal/trades/{id}/rolls). */
+  rolls(id: string, query: RollsQueryT, signal?: AbortSignal): Promise<RollsResponseT> {
+    return this.get(`/journal/trades/${encodeURIComponent(id)}/rolls`, { ...query }, signal);
   }
   tradeStats(query: StatsQueryT, signal?: AbortSignal): Promise<StatsResponseT> {
     return this.get('/journal/stats', { ...query }, signal);
@@ -280,6 +308,21 @@ export class ApiClient {
     return this.request('POST', '/journal/expirations', { body: JSON.stringify({ items }), contentType: 'application/json' });
   }
 
+  /** Corporate actions: every one the journal applies (files' and entered by hand), with what each did. */
+  corporateActions(query: CorporateActionsQueryT = {}, signal?: AbortSignal): Promise<CorporateActionsResponseT> {
+    return this.get('/journal/corporate-actions', { ...query }, signal);
+  }
+  /** One entered by hand: an import of its own. */
+  addCorporateAction(action: CorporateActionInputT): Promise<CorporateActionWriteResponseT> {
+    return this.request('POST', '/journal/corporate-actions', { body: JSON.stringify(action), contentType: 'application/json' });
+  }
+  replaceCorporateAction(id: number, action: CorporateActionInputT): Promise<CorporateActionWriteResponseT> {
+    return this.request('PUT', `/journal/corporate-actions/${encodeURIComponent(String(id))}`, { body: JSON.stringify(action), contentType: 'application/json' });
+  }
+  deleteCorporateAction(id: number): Promise<CorporateActionDeleteResponseT> {
+    return this.request('DELETE', `/journal/corporate-actions/${encodeURIComponent(String(id))}`);
+  }
+
   // ---------------------------------------------------------------- imports
   imports(query: ImportsQueryT = {}, signal?: AbortSignal): Promise<ImportsResponseT> {
     return this.get('/imports', { ...query }, signal);
@@ -289,6 +332,17 @@ export class ApiClient {
   }
   undoImport(id: number): Promise<ImportDeleteResponseT> {
     return this.request('DELETE', `/imports/${encodeURIComponent(String(id))}`);
+  }
+  /** An import's differences from its broker's figures, seen: no longer listed under needsAttention. */
+  acknowledgeImport(id: number): Promise<{ id: number; acknowledgedAt: string | null; status: ImportReport['status'] }> {
+    return this.request('POST', `/imports/${encodeURIComponent(String(id))}/acknowledge`);
+  }
+  /** A broker's positions file (raw: CSV or JSON) against the journal's book (POST /journal/reconcile). */
+  reconcile(body: Blob | string, query: ReconcileQueryT, contentType = 'text/csv'): Promise<ReconcileResponseT> {
+    return this.request('POST', '/journal/reconcile', { query: { ...query }, body, contentType });
+  }
+  reconciliations(signal?: AbortSignal): Promise<ReconciliationsResponseT> {
+    return this.get('/journal/reconciliations', undefined, signal);
   }
   /** The importers (the registry's brokers, then the saved formats) and the saved formats. */
   importFormats(signal?: AbortSignal): Promise<ImportFormatsResponseT> {
@@ -347,6 +401,21 @@ export class ApiClient {
   refreshStatus(signal?: AbortSignal): Promise<RefreshPassT> {
     return this.get('/chains/refresh', undefined, signal);
   }
+  /** The watch folder: watched or why not, files still growing, the last files handled with why one failed. */
+  watchStatus(signal?: AbortSignal): Promise<WatchStatusT> {
+    return this.get('/chains/watch', undefined, signal);
+  }
+  /** Starts a backfill of a folder of historical chain files (409 while one runs); follow it with backfillStatus. */
+  startBackfill(path: string): Promise<BackfillJobT> {
+    return this.request('POST', '/chains/backfill', { body: JSON.stringify({ path }), contentType: 'application/json' });
+  }
+  backfillStatus(signal?: AbortSignal): Promise<BackfillStatusT> {
+    return this.get('/chains/backfill', undefined, signal);
+  }
+  /** The status line: the online source, the schedule, the watch folder, a backfill. */
+  appStatus(signal?: AbortSignal): Promise<AppStatusT> {
+    return this.get('/status', undefined, signal);
+  }
   snapshots(symbol: string, signal?: AbortSignal): Promise<SnapshotsResponseT> {
     return this.get('/snapshots', { symbol }, signal);
   }
@@ -381,6 +450,17 @@ export class ApiClient {
   }
   exportJob(id: string, signal?: AbortSignal): Promise<ExportJobJson> {
     return this.get(`/exports/${encodeURIComponent(id)}`, undefined, signal);
+  }
+  /** The journal's backups (newest first) and a restore staged for the next start. */
+  backups(signal?: AbortSignal): Promise<BackupsResponseT> {
+    return this.get('/backups', undefined, signal);
+  }
+  backupNow(): Promise<BackupJson> {
+    return this.request('POST', '/backups');
+  }
+  /** Checks a backup and stages it to replace the journal when Strikebook next starts. */
+  restoreBackup(name: string): Promise<RestoreResponseT> {
+    return this.request('POST', '/backups/restore', { body: JSON.stringify({ name }), contentType: 'application/json' });
   }
   async rotateKey(): Promise<string> {
     const result = await this.request<{ key: string }>('POST', '/keys/rotate');

@@ -141,7 +141,7 @@ function CampaignList({ state }: { state: ListState }) {
               num('Premiums', undefined, 'lo'),
               num('P&L'),
               num('Unrealized', undefined, 'lo'),
-              num('Peak collateral', "Largest cost of shares held + strike × 100 × open short puts, at a day's close", 'lo'),
+              num('Peak collateral', "The largest collateral at a day's close: shares at cost, spreads at their width, short puts at strike × 100, naked calls Reg T (the rule of Trades and Positions)", 'lo'),
               num('Return'),
               num('Annualized', 'Return × 365 / days; not shown for campaigns under 7 days', 'mid'),
               num('Rolls', undefined, 'lo'),

@@ -23,6 +23,10 @@ export const PROBLEM_STATUS = {
   REFRESH_RUNNING: 409,
   /** A chain refresh without the online source's base URL (Settings). */
   SOURCE_NOT_CONFIGURED: 409,
+  /** A stored snapshot whose contracts cannot be decoded: the detail names it and how to delete it. */
+  SNAPSHOT_DAMAGED: 409,
+  /** A chain snapshot older than markMaxAgeDays named for a trading decision (the roll assistant): the problem names its date. */
+  STALE_SNAPSHOT: 409,
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,
   UNSUPPORTED_FORMAT: 415,
@@ -69,6 +73,8 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   DUPLICATE_OF_IMPORTED: 'Duplicate of an imported row',
   REFRESH_RUNNING: 'Refresh running',
   SOURCE_NOT_CONFIGURED: 'Online source not configured',
+  SNAPSHOT_DAMAGED: 'Snapshot damaged',
+  STALE_SNAPSHOT: 'Stale snapshot',
   PAYLOAD_TOO_LARGE: 'Payload too large',
   URI_TOO_LONG: 'URI too long',
   UNSUPPORTED_FORMAT: 'Unsupported format',

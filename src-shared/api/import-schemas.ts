@@ -3,6 +3,7 @@ import { Type, type Static, type TProperties } from 'typebox';
 import { BROKER_IDS, IMPORT_KINDS, FORMAT_AMOUNT_SIGNS, FORMAT_DATE_LAYOUTS, FORMAT_ZONES, IMPORT_FORMAT_LIMITS, TRANSACTION_TYPES } from './constants';
 import { Nullable, Params, OneOf, AccountSchema, PaginationSchema } from './schema-kit';
 import { TransactionSchema, TransactionsQuery } from './journal-schemas';
+import { ImportReconciliationFields } from './reconciliation-schemas';
 
 // ---------------------------------------------------------------- imports
 
@@ -54,6 +55,7 @@ export const ImportReportSchema = Type.Object({
     { description: 'Manual openings this import made duplicates (same account, instrument and side, an imported opening on or before their day still open then; docs/journal.md "Manual entries"): retired, restored by undoing the import. The first 100' },
   ),
   supersededManualCount: Type.Integer({ description: 'Every manual row this import superseded' }),
+  ...ImportReconciliationFields,
 });
 export type ImportReport = Static<typeof ImportReportSchema>;
 

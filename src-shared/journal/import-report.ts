@@ -130,6 +130,25 @@ export function boundReport<R extends { accounts: Array<{ id: string; name: stri
   };
 }
 
+/** The reconciliation rows a report keeps, as JSON (the report's 64 KB hold its notes too). */
+export const MAX_RECONCILIATION_BYTES = 24 * 1024;
+
+/**
+ * The reconciliation of a report (reconciliation.ts): its first rows, those that differ first, at most
+ * MAX_RECONCILIATION_BYTES of JSON, with the counts of every row and of those that differ.
+ */
+export function boundReconciliation<Row extends { ok: boolean }>(rows: readonly Row[]): { reconciliation: Row[]; reconciliationCount: number; reconciliationDiffers: number } {
+  const kept: Row[] = [];
+  let bytes = 2;
+  for (const row of rows) {
+    const size = utf8Length(JSON.stringify(row)) + 1;
+    if (bytes + size > MAX_RECONCILIATION_BYTES) break;
+    kept.push(row);
+    bytes += size;
+  }
+  return { reconciliation: kept, reconciliationCount: rows.length, reconciliationDiffers: rows.filter((row) => !row.ok).length };
+}
+
 /** The length of a text in UTF-8 bytes (what SQLite stores and the wire carries). */
 export function utf8Length(text: string): number {
   let bytes = 0;

@@ -11,7 +11,11 @@ import { m009BoundedReports } from './009-bounded-reports';
 import { m010Annotations } from './010-annotations';
 import { m011PositionAlerts } from './011-position-alerts';
 import { m012SupersededManual } from './012-superseded-manual';
-import { m013SnapshotColumns } from './013-snapshot-columns';
+import { m013ChainUnderlyings } from './013-chain-underlyings';
+import { m014Reconciliation } from './014-reconciliation';
+import { m015CorporateActions } from './015-corporate-actions';
+import { m016ChainFiles } from './016-chain-files';
+import { m017SnapshotColumns } from './017-snapshot-columns';
 
 export interface Migration {
   version: number;
@@ -20,6 +24,6 @@ export interface Migration {
 }
 
 /** Numbered, append-only. Each runs inside the one transaction that also sets PRAGMA user_version. */
-export const MIGRATIONS: readonly Migration[] = [m001Core, m002Journal, m003Chains, m004JournalGeneration, m005SnapshotGeneration, m006ImportFormats, m007GexHistory, m008TransactionSequence, m009BoundedReports, m010Annotations, m011PositionAlerts, m012SupersededManual, m013SnapshotColumns];
+export const MIGRATIONS: readonly Migration[] = [m001Core, m002Journal, m003Chains, m004JournalGeneration, m005SnapshotGeneration, m006ImportFormats, m007GexHistory, m008TransactionSequence, m009BoundedReports, m010Annotations, m011PositionAlerts, m012SupersededManual, m013ChainUnderlyings, m014Reconciliation, m015CorporateActions, m016ChainFiles, m017SnapshotColumns];
 
 export const LATEST_VERSION = MIGRATIONS.length;

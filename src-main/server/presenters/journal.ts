@@ -2,6 +2,7 @@
  * The /v1 JSON of the journal: the analytics and the journal service answer in domain values (money in integer minor
  * units), and these build the response objects, rounding money to cents once, here.
  */
+import { isAdjustedOption } from '../../../src-shared/exposure/roots';
 import type { AccountSummary } from '../../services/journal/ledger-index';
 import type { AccountsResponseT, PerformanceResponseT, PeriodSummary, SummaryResponseT, TransactionJson } from '../../../src-shared/api/schemas';
 import { dayTotalMinor, rangePeriod, type PerformanceResult, type PeriodResult, type TotalsResult, type YearResult } from '../../../src-shared/journal/index';
@@ -169,6 +170,7 @@ export function presentTransaction(tx: Transaction, realizedMinor: Minor | null)
     currency: tx.currency,
     tradeDate: tx.tradeDate,
     tradeDay: tx.tradeDay,
+    adjusted: isAdjustedOption(tx),
     orderId: tx.orderId,
     description: tx.description,
     source: tx.source,

@@ -202,7 +202,11 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerC
   v1.delete(
     '/snapshots/:id',
     { schema: { summary: 'Delete a stored snapshot (its history points too; events stay)', tags: ['exposure'], params: SnapshotIdParams, response: { 200: SnapshotDeleteResponse, ...problemResponses } } },
-    async (request) => unwrap(await ctx.exposure.deleteSnapshot(request.params.id)),
+    async (request) => {
+      // A backup first (services/backups.ts): a snapshot's contracts and history points go with it; a backup that fails stops it.
+      unwrap(await ctx.backups.before('delete'));
+      return unwrap(await ctx.exposure.deleteSnapshot(request.params.id));
+    },
   );
   v1.get(
     '/gex/events',

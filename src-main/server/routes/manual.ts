@@ -83,6 +83,10 @@ export function registerManualRoutes(v1: V1, ctx: AppContext): void {
         response: { 200: ManualDeleteResponse, ...problemResponses },
       },
     },
-    async (request) => unwrap(await ctx.journal.deleteTransaction(request.params.id)),
+    async (request) => {
+      // A backup first (services/backups.ts); a backup that fails stops the delete.
+      unwrap(await ctx.backups.before('delete'));
+      return unwrap(await ctx.journal.deleteTransaction(request.params.id));
+    },
   );
 }

@@ -15,7 +15,8 @@ import type { GexHistoryRepository } from '../../db/gex-history';
 import type { SnapshotRepository } from '../../db/snapshots';
 import type { WriteQueue, WriteTx } from '../../db/writes';
 import type { Settings } from '../../settings';
-import { ok, type Result } from '../result';
+import { failure, ok, type Result } from '../result';
+import { snapshotProblems } from '../../chains/common';
 import { movable, newJob } from '../worker-thread';
 import type { ChainCache } from './chain-cache';
 import { aheadPoints, DEFAULT_SCOPE, historyPoint, planIngest, statesJson, type ChainFileOptions, type IngestBasis, type IngestPlan } from './compute';
@@ -24,8 +25,12 @@ import { loadedFrom, type ExposureEvent, type IngestResult, type NewestSnapshot 
 import type { BasisData } from './worker';
 import type { ExposureWorkerClient } from './worker-client';
 
-/** What `ingest` stores: a chain file (its text, or its UTF-8 bytes, and how to read it) or a parsed snapshot. */
-export type IngestInput = { file: string | Uint8Array; options: ChainFileOptions } | { snapshot: ChainSnapshot };
+/**
+ * What `ingest` stores: a chain file (its text, or its UTF-8 bytes, and how to read it) or a parsed snapshot. `quiet`
+ * (a backfill's snapshots older than its newest): stored with their events, but nothing is streamed and no position
+ * alert is evaluated on them (docs/exposure.md §Chains that arrive by themselves).
+ */
+export type IngestInput = ({ file: string | Uint8Array; options: ChainFileOptions } | { snapshot: ChainSnapshot }) & { quiet?: boolean };
 
 /** What storing a snapshot touches. */
 export interface IngestStores {
@@ -96,10 +101,10 @@ export class ChainIngest {
    * (applyEvents), so the plan needs no turn.
    */
   async ingest(input: IngestInput, signal?: AbortSignal): Promise<Result<IngestResult>> {
-    const plan = 'snapshot' in input ? planIngest(input.snapshot, this.basis()) : await this.planFile(input.file, input.options, signal);
+    const plan = 'snapshot' in input ? this.planSnapshot(input.snapshot) : await this.planFile(input.file, input.options, signal);
     if (!plan.ok) return plan;
     // A rate changed while it was planned: the stored snapshot is right, its prepared chain is not kept.
-    return this.writes.run((turn) => this.commitPlan(turn, plan.value, plan.value.chain.rate !== this.settings().rate));
+    return this.writes.run((turn) => this.commitPlan(turn, plan.value, plan.value.chain.rate !== this.settings().rate, input.quiet === true));
   }
 
   /**
@@ -107,8 +112,18 @@ export class ChainIngest {
    * snapshots in one transaction). When it is the symbol's newest, its events are evaluated and its prepared chain kept.
    */
   ingestInTurn(turn: WriteTx, snapshot: ChainSnapshot): Result<IngestResult> {
-    const plan = planIngest(snapshot, this.basis());
+    const plan = this.planSnapshot(snapshot);
     return plan.ok ? this.commitPlan(turn, plan.value) : plan;
+  }
+
+  /**
+   * A parsed snapshot planned inline, after the checks a chain file's contracts get (chains/common.ts,
+   * snapshotProblems): the lake and the demo hand over snapshots no chain parser has seen.
+   */
+  private planSnapshot(snapshot: ChainSnapshot): Result<IngestPlan> {
+    const problems = snapshotProblems(snapshot);
+    if (problems.length > 0) return failure({ kind: 'file-refused', unsupported: false, detail: `The snapshot was not stored: ${problems[0] ?? ''}.`, problems: problems.map((message) => ({ line: null, message })) });
+    return planIngest(snapshot, this.basis());
   }
 
   /** A chain file (text, or bytes moved there) planned in the exposure worker, as a job. */
@@ -130,7 +145,7 @@ export class ChainIngest {
   }
 
   /** Stores a planned snapshot with its events, states and default history point, in the caller's transaction. */
-  private commitPlan(turn: WriteTx, plan: IngestPlan, rateChanged = false): Result<IngestResult> {
+  private commitPlan(turn: WriteTx, plan: IngestPlan, rateChanged = false, quiet = false): Result<IngestResult> {
     const { head } = plan;
     const symbol = head.symbol;
     const { snapshots, history } = this.stores;
@@ -159,8 +174,8 @@ export class ChainIngest {
     )();
     if (pruned) this.cache.forgetOlder(symbol);
     if (stored.inserted) this.cache.changed(symbol);
-    for (const event of created) this.emitter.emit('event', event);
-    if (newest) this.emitter.emit('newest', { symbol, snapshotId: stored.id, quoteTime: head.quoteTime, spot: head.spot } satisfies NewestSnapshot);
+    if (!quiet) for (const event of created) this.emitter.emit('event', event);
+    if (newest && !quiet) this.emitter.emit('newest', { symbol, snapshotId: stored.id, quoteTime: head.quoteTime, spot: head.spot } satisfies NewestSnapshot);
     return ok({
       id: stored.id,
       symbol,

@@ -40,6 +40,9 @@ import { ChainCache } from './chain-cache';
 import { ChainIngest, type IngestInput } from './ingest';
 import { EventStore } from './events';
 import { failure, ok, type Result } from '../result';
+import { movable, newJob } from '../worker-thread';
+import type { ChainFormat } from '../../chains/index';
+import type { ChainFileDate } from './peek';
 
 export type { ChainFileOptions, GexScopeQuery } from './compute';
 export type { IngestInput } from './ingest';
@@ -129,6 +132,14 @@ export class ExposureService {
     return this.ingester.ingest(input, signal);
   }
 
+  /**
+   * A chain file's symbol and quote time, read in the exposure worker as a job (stopped with `signal`, the server's
+   * close or importTimeoutSeconds): a backfill dates its files before storing them oldest first.
+   */
+  peekFile(file: Uint8Array, options: { format?: ChainFormat } = {}, signal?: AbortSignal): Promise<Result<ChainFileDate>> {
+    return this.worker.job('peekChainFile', newJob(this.settings().importTimeoutSeconds, signal), movable(file), file, options);
+  }
+
   /** Stores a snapshot in the caller's transaction: for a batch that already holds a write turn. */
   ingestInTurn(turn: WriteTx, snapshot: ChainSnapshot): Result<IngestResult> {
     return this.ingester.ingestInTurn(turn, snapshot);
@@ -213,21 +224,11 @@ export class ExposureService {
     const from = query.from === undefined ? null : instantBound(query.from, 'start');
     const to = query.to === undefined ? null : instantBound(query.to, 'end');
     const heads = listed.value.filter((h) => (from === null || h.quoteTime >= from) && (to === null || h.quoteTime <= to)).reverse();
-    const key = scopeKey(query);
-    const points = this.historyPoints.find(
+    const points = await this.scopePoints(
       heads.map((h) => h.id),
-      key,
+      query,
+      signal,
     );
-    const missing = heads.filter((h) => !points.has(h.id));
-    if (missing.length > 0) {
-      const keep = (computed: Array<{ id: number; point: GexHistoryPoint }>) => this.historyPoints.keep(key, computed, this.writes);
-      const computed = await this.historyPool.points(
-        missing.map((h) => h.id),
-        { scope: key, query, rate: this.settings().rate, keep },
-        signal,
-      );
-      for (const [id, point] of computed) points.set(id, point);
-    }
     return ok({
       symbol: listed.value[0]?.symbol ?? query.symbol.toUpperCase(),
       formula: query.formula ?? DEFAULT_FORMULA,
@@ -236,6 +237,23 @@ export class ExposureService {
         return point === undefined ? [] : [{ ...point, snapshotId: h.id }];
       }),
     });
+  }
+
+  /**
+   * The history points of stored snapshots in a scope (an expiration a snapshot does not list is skipped: its point is
+   * of what remains): the stored ones, the missing computed by the pool of exposure workers and kept in the background.
+   * /gex/history, and the position alerts' levels of each short option's own expiration.
+   */
+  async scopePoints(ids: readonly number[], query: GexScopeQuery, signal?: AbortSignal): Promise<Map<number, GexHistoryPoint>> {
+    const key = scopeKey(query);
+    const points = this.historyPoints.find([...ids], key);
+    const missing = ids.filter((id) => !points.has(id));
+    if (missing.length > 0) {
+      const keep = (computed: Array<{ id: number; point: GexHistoryPoint }>) => this.historyPoints.keep(key, computed, this.writes);
+      const computed = await this.historyPool.points(missing, { scope: key, query, rate: this.settings().rate, keep }, signal);
+      for (const [id, point] of computed) points.set(id, point);
+    }
+    return points;
   }
 
   /**

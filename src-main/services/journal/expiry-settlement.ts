@@ -7,10 +7,13 @@
 import { isoInstant, parseInstantMs } from '../../../src-shared/calendar';
 import { expiryInstantMs, settlementOf } from '../../../src-shared/exposure/index';
 import type { OpenPosition, UnmatchedOpening } from '../../../src-shared/journal/index';
+import { adjustedRootOf } from '../../../src-shared/journal/book';
+import { deliverableValue } from '../../../src-shared/journal/corporate-actions';
 import { parseOccSymbol, type Transaction } from '../../../src-shared/journal/model';
 import { nextTradingDay, previousTradingDay } from '../../../src-shared/trading-days';
 import { NEW_YORK, dateInZone, dayOfInstant, zonedTimeToMs } from '../../../src-shared/zone';
 import type { JournalMarks } from './marks';
+import type { ReconciliationRow } from '../../../src-shared/journal/reconciliation';
 import { ZERO_MINOR } from '../../../src-shared/money';
 
 /** The instrument of a position or an unmatched close. */
@@ -18,9 +21,9 @@ type Instrument = Pick<OpenPosition, 'accountId' | 'currency' | 'symbol' | 'unde
 
 /** What the book cannot decide alone (docs/journal.md §Positions, "Needs attention"). */
 export interface NeedsAttention extends Instrument {
-  kind: 'opened_before_history' | 'expiry_unknown' | 'in_the_money' | 'other_rows';
+  kind: 'opened_before_history' | 'expiry_unknown' | 'in_the_money' | 'other_rows' | 'reconciliation';
   /** The kind as before (older clients read it). */
-  reason: 'opened-before-history' | 'no-snapshot-after-expiry' | 'in-the-money' | 'other-rows';
+  reason: 'opened-before-history' | 'no-snapshot-after-expiry' | 'in-the-money' | 'other-rows' | 'differs-from-broker';
   /** Signed: the missing opening position (opened_before_history), else the open position. */
   quantity: number;
   sideKnown: boolean;
@@ -39,6 +42,8 @@ export interface NeedsAttention extends Instrument {
   lastSnapshot: { spot: number; quoteTime: string; outOfTheMoney: boolean } | null;
   /** other_rows: the cash the rows carry, in minor units (`quantity` counts the rows). */
   cashMinor?: number;
+  /** reconciliation: the figure of an import's file (or a balance assertion it broke) that the journal does not agree with. */
+  reconciliation?: ReconciliationRow & { importId: number };
 }
 
 /** Rows kept as OTHER that move cash in one account and currency, as the positions list them (docs/journal.md). */
@@ -87,8 +92,16 @@ function evidenceStartMs(expiration: string): number {
   return zonedTimeToMs(previousTradingDay(expiration), { hour: 0, minute: 0, second: 0 }, NEW_YORK);
 }
 
-function outOfTheMoney(right: 'C' | 'P', strike: number, spot: number): boolean {
-  return right === 'C' ? spot < strike : spot > strike;
+/**
+ * Whether an option is out of the money at `spot`: a standard one by its strike; one a corporate action adjusted by what
+ * it delivers against its strike × multiplier (docs/journal.md §Corporate actions); null when the spot cannot price
+ * its deliverable (another company's shares, terms unknown): it waits for a decision.
+ */
+function outOfTheMoneyOf(position: OpenPosition & { strike: number; right: 'C' | 'P' }, spot: number): boolean | null {
+  const value = position.deliverable !== undefined ? deliverableValue(position.deliverable, position.underlying, spot) : adjustedRootOf(position) === null ? spot * position.multiplier : null;
+  if (value === null) return null;
+  const strikeValue = position.strike * position.multiplier;
+  return position.right === 'C' ? value < strikeValue : value > strikeValue;
 }
 
 function instrumentOf(p: Instrument): Instrument {
@@ -136,12 +149,17 @@ export function settleExpiries(
     const evidence = marks.nearestBetween(position.underlying, evidenceStartMs(position.expiration), Math.min(asOfMs, evidenceEndMs(position.expiration)), expiryMs);
     if (evidence === null) {
       const last = marks.spotAt(position.underlying, expiryMs);
-      const lastSnapshot = last === null ? null : { ...last, outOfTheMoney: outOfTheMoney(position.right, position.strike, last.spot) };
+      const lastSnapshot = last === null ? null : { ...last, outOfTheMoney: outOfTheMoneyOf({ ...position, strike: position.strike, right: position.right }, last.spot) === true };
       attention.push({ ...open, kind: 'expiry_unknown', reason: 'no-snapshot-after-expiry', spot: null, quoteTime: null, lastSnapshot });
       continue;
     }
     const { spot, quoteTime } = evidence.marks;
-    if (!outOfTheMoney(position.right, position.strike, spot)) {
+    const otm = outOfTheMoneyOf({ ...position, strike: position.strike, right: position.right }, spot);
+    if (otm === null) {
+      attention.push({ ...open, kind: 'expiry_unknown', reason: 'no-snapshot-after-expiry', spot, quoteTime, lastSnapshot: null });
+      continue;
+    }
+    if (!otm) {
       attention.push({ ...open, kind: 'in_the_money', reason: 'in-the-money', spot, quoteTime, lastSnapshot: null });
       continue;
     }

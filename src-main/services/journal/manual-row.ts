@@ -7,6 +7,7 @@ import type { ManualTransactionT } from '../../../src-shared/api/manual-schemas'
 import type { ImportedTransaction } from '../../../src-shared/journal/model';
 import { Columns, RowReader } from '../../importers/common/cells';
 import { ResultCollector, RowIdentity } from '../../importers/common/result';
+import { chainUnderlying } from '../../../src-shared/exposure/roots';
 import { OPTIONAL_COLUMNS, readRow, REQUIRED_COLUMNS } from '../../importers/generic/index';
 import { asMinor, MINOR_PER_UNIT } from '../../../src-shared/money';
 import { MAX_MONEY_MINOR } from '../../../src-shared/bounds';
@@ -63,6 +64,8 @@ export function readManualRow(row: ManualTransactionT, accountName: string, fail
   }
   if (transaction === null || out.errors.length > 0) return null;
   transaction.source = MANUAL_SOURCE;
+  // An SPXW put entered by hand belongs to the SPX chain, as an imported one does (docs/journal.md §Underlying roots).
+  transaction.underlying = chainUnderlying(transaction);
   if (row.amount === undefined && fill) {
     // The ledger's gross (price × quantity × multiplier, to a minor unit); buys pay it and the costs, sells receive it less them.
     const grossMinor = Math.round(transaction.priceMinor * transaction.quantity * transaction.multiplier);

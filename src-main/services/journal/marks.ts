@@ -6,11 +6,15 @@
 import type { Database } from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import { parseInstantMs } from '../../../src-shared/calendar';
-import { computeGex, prepareChain, settlementOf, type PreparedChain } from '../../../src-shared/exposure/index';
+import type { LevelsScope } from '../../../src-shared/api/constants';
+import { prepareChain, settlementOf, type PreparedChain } from '../../../src-shared/exposure/index';
 import type { OptionContract } from '../../../src-shared/exposure/model';
 import { isAdjustedRoot } from '../../../src-shared/exposure/prepare';
-import type { DealerLevels, SnapshotQuote, UnderlyingMarks } from '../../../src-shared/journal/book';
-import { SnapshotRepository, unpackContracts } from '../../db/snapshots';
+import { isAdjustedOptionRoot, underlyingOfRoot } from '../../../src-shared/exposure/roots';
+import type { SnapshotQuote, UnderlyingMarks } from '../../../src-shared/journal/book';
+import { scopedLevels, type ScopedLevels } from '../../../src-shared/journal/levels';
+import type { OptionRight } from '../../../src-shared/journal/model';
+import { SnapshotRepository, storedContracts } from '../../db/snapshots';
 
 /** A stored snapshot's id and quote instant. */
 export interface Stamp {
@@ -18,11 +22,71 @@ export interface Stamp {
   ms: number;
 }
 
-/** The `/gex` default-scope levels of a prepared chain (null when it has no unexpired contract). */
-function dealerLevels(chain: PreparedChain): DealerLevels | null {
-  if (chain.expirations.length === 0) return null;
-  const gex = computeGex(chain, { expirations: [], formula: 'nominal' });
-  return { callWall: gex.callWall?.strike ?? null, putWall: gex.putWall?.strike ?? null, gammaFlip: gex.gammaInflection, gammaZone: gex.gammaZone };
+/** Contracts by right, then strike: numbers as keys (a positions read looks up hundreds; a text key per lookup cost more than the rest of its mark). */
+interface ByStrike<T> {
+  C: Map<number, T>;
+  P: Map<number, T>;
+}
+
+function strikesOf<T>(map: Map<string, ByStrike<T>>, key: string): ByStrike<T> {
+  let sides = map.get(key);
+  if (sides === undefined) map.set(key, (sides = { C: new Map(), P: new Map() }));
+  return sides;
+}
+
+/**
+ * A snapshot's contracts as the marks look them up: by root, expiration, right and strike (the SPX chain lists the AM
+ * SPX and the PM SPXW contract of one third-Friday strike side by side, at different prices), the roots listed per
+ * expiration, and the standard (not adjusted) contracts of each expiration, right and strike for a root the snapshot
+ * does not list there (a broker that writes SPX for an SPXW weekly).
+ */
+class ContractIndex {
+  /** By root, then expiration. */
+  private readonly byRoot = new Map<string, Map<string, ByStrike<OptionContract>>>();
+  private readonly rootsAt = new Map<string, Set<string>>();
+  /** By expiration. */
+  private readonly standard = new Map<string, ByStrike<OptionContract[]>>();
+
+  constructor(contracts: readonly OptionContract[], symbol: string) {
+    for (const contract of contracts) {
+      const root = contract.root.toUpperCase();
+      let expirations = this.byRoot.get(root);
+      if (expirations === undefined) this.byRoot.set(root, (expirations = new Map()));
+      const rooted = strikesOf(expirations, contract.expiration)[contract.right];
+      if (!rooted.has(contract.strike)) rooted.set(contract.strike, contract);
+      let roots = this.rootsAt.get(contract.expiration);
+      if (roots === undefined) this.rootsAt.set(contract.expiration, (roots = new Set()));
+      roots.add(root);
+      // An adjusted root (AMD1) shares the strikes but delivers something else: never the mark of a standard position.
+      if (isAdjustedRoot(contract.root, symbol)) continue;
+      const standard = strikesOf(this.standard, contract.expiration)[contract.right];
+      const list = standard.get(contract.strike);
+      if (list === undefined) standard.set(contract.strike, [contract]);
+      else if (!list.some((c) => c.root === contract.root)) list.push(contract);
+    }
+  }
+
+  find(expiration: string, strike: number, right: OptionRight, root: string | null): OptionContract | null {
+    const wanted = root?.toUpperCase() ?? null;
+    if (wanted !== null) {
+      const exact = this.byRoot.get(wanted)?.get(expiration)?.[right].get(strike);
+      if (exact !== undefined) return exact;
+      // A root the snapshot lists at that expiration has no such strike; an adjusted one is marked from its own rows alone.
+      if (this.rootsAt.get(expiration)?.has(wanted) === true || isAdjustedOptionRoot(wanted)) return null;
+    }
+    const candidates = this.standard.get(expiration)?.[right].get(strike) ?? [];
+    if (candidates.length <= 1 || wanted === null) return candidates[0] ?? null;
+    const settlement = settlementOf(wanted);
+    return candidates.find((c) => settlementOf(c.root) === settlement) ?? candidates[0] ?? null;
+  }
+}
+
+/** A snapshot as the roll assistant reads it: its marks (quotes, levels), the prepared chain and the raw contracts. */
+export interface SnapshotChain {
+  marks: UnderlyingMarks;
+  symbol: string;
+  chain: PreparedChain;
+  contracts: readonly OptionContract[];
 }
 
 /** Contracts of the prepared snapshots kept for marking (about ten SPX chains' worth). */
@@ -36,6 +100,8 @@ export class JournalMarks {
    * (21k contracts, a few MB) counts for what it weighs.
    */
   private readonly marks = new LRUCache<number, UnderlyingMarks>({ maxSize: MARKS_MAX_CONTRACTS, sizeCalculation: (marks) => Math.max(1, marks.contracts) });
+  /** The prepared chain and contracts behind each cached marks object (the roll assistant reads whole series). */
+  private readonly chains = new WeakMap<UnderlyingMarks, SnapshotChain>();
 
   constructor(
     db: Database,
@@ -50,16 +116,20 @@ export class JournalMarks {
     this.marks.clear();
   }
 
-  /** The symbol's snapshots, oldest first. */
+  /**
+   * The symbol's snapshots, oldest first. Snapshots are stored under the chain's symbol: a root (SPXW, AMD1) finds its
+   * chain's (docs/journal.md §Underlying roots), should a row still name one.
+   */
   stampsOf(symbol: string): Stamp[] {
-    let list = this.stamps.get(symbol);
+    const chainSymbol = underlyingOfRoot(symbol);
+    let list = this.stamps.get(chainSymbol);
     if (list === undefined) {
       list = this.snapshots
-        .stamps(symbol)
+        .stamps(chainSymbol)
         .map((row) => ({ id: row.id, ms: parseInstantMs(row.quote_time) }))
         .filter((stamp) => Number.isFinite(stamp.ms))
         .sort((a, b) => a.ms - b.ms || a.id - b.id);
-      this.stamps.set(symbol, list);
+      this.stamps.set(chainSymbol, list);
     }
     return list;
   }
@@ -107,28 +177,33 @@ export class JournalMarks {
     return best === undefined || marks === null ? null : { marks, ms: best.ms };
   }
 
+  /** The newest snapshot of the symbol (its chain's) at or before the instant: its id and instant. */
+  stampAt(symbol: string, atMs: number): Stamp | null {
+    let found: Stamp | null = null;
+    for (const stamp of this.stampsOf(symbol)) {
+      if (stamp.ms > atMs) break;
+      found = stamp;
+    }
+    return found;
+  }
+
+  /** A stored snapshot by id with its prepared chain and contracts (the roll assistant); null when there is none. */
+  snapshotChain(id: number): SnapshotChain | null {
+    const marks = this.marksOf(id);
+    return marks === null ? null : (this.chains.get(marks) ?? null);
+  }
+
   private marksOf(id: number): UnderlyingMarks | null {
     const cached = this.marks.get(id);
     if (cached !== undefined) return cached;
     const row = this.snapshots.byId(id);
     if (row === null) return null;
     const rate = this.rate();
-    const contracts = unpackContracts(row.payload);
+    const contracts = storedContracts(row);
     const chain = prepareChain({ symbol: row.symbol, spot: row.spot, quoteTime: row.quoteTime, source: row.source, contracts }, { rate });
-    // By expiration, right and strike (numbers as keys: a position read looks up hundreds, and a text key per lookup
-    // cost more than the rest of its mark).
-    const byExpiration = new Map<string, { C: Map<number, OptionContract>; P: Map<number, OptionContract> }>();
-    for (const contract of contracts) {
-      // An adjusted root (AMD1) shares the strikes but delivers something else: the standard contract is the mark.
-      if (isAdjustedRoot(contract.root, row.symbol)) continue;
-      let rights = byExpiration.get(contract.expiration);
-      if (rights === undefined) {
-        rights = { C: new Map(), P: new Map() };
-        byExpiration.set(contract.expiration, rights);
-      }
-      const byStrike = contract.right === 'P' ? rights.P : rights.C;
-      if (!byStrike.has(contract.strike)) byStrike.set(contract.strike, contract);
-    }
+    const index = new ContractIndex(contracts, row.symbol);
+    // Levels per scope and expiration, computed when first asked (a book holds a few expirations of an underlying).
+    const levels = new Map<string, ScopedLevels | null>();
     // Each contract's quote, made when first asked for: the positions of one read share them.
     const quotes = new Map<OptionContract, SnapshotQuote>();
     const marks: UnderlyingMarks = {
@@ -137,11 +212,17 @@ export class JournalMarks {
       spot: row.spot,
       rate,
       contracts: contracts.length,
-      levels: dealerLevels(chain),
-      contract(expiration, strike, right): SnapshotQuote | null {
-        const rights = byExpiration.get(expiration);
-        const contract = rights === undefined ? undefined : (right === 'P' ? rights.P : rights.C).get(strike);
-        if (contract === undefined) return null;
+      levelsIn(scope: LevelsScope, expiration: string | null): ScopedLevels | null {
+        const key = scope === 'own' ? `own|${expiration ?? ''}` : scope;
+        const known = levels.get(key);
+        if (known !== undefined) return known;
+        const computed = scopedLevels(chain, scope, expiration);
+        levels.set(key, computed);
+        return computed;
+      },
+      contract(expiration, strike, right, root): SnapshotQuote | null {
+        const contract = index.find(expiration, strike, right, root ?? null);
+        if (contract === null) return null;
         let quote = quotes.get(contract);
         if (quote === undefined) {
           const groups = chain.byExpiration.get(expiration)?.groups ?? [];
@@ -153,6 +234,7 @@ export class JournalMarks {
       },
     };
     this.marks.set(id, marks);
+    this.chains.set(marks, { marks, symbol: row.symbol, chain, contracts });
     return marks;
   }
 }

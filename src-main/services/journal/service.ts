@@ -16,15 +16,22 @@ import { JournalBook } from './book';
 import { JournalMarks } from './marks';
 import { JournalBookReads } from './positions';
 import { ManualEntries } from './manual-entries';
+import { ManualCorporateActions, type ListedAction } from './corporate-actions';
 import { MAX_SUPERSEDED_LISTED } from './manual-duplicates';
 import { expirationEntries, type BookedExpiration, type ExpirationItem } from './expirations';
 import type { CheckedEntry } from './manual-entries';
 import { JournalTrades } from './trades';
+import { JournalManage } from './manage';
+import { JournalRolls } from './rolls';
 import { JournalIndex, type AccountSummary } from './ledger-index';
 import { accountIdFor, importText, transactionIdFor } from './ids';
 import { transactionsPage } from './transactions';
 import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from '../result';
 import { previewFormat, savedImporters, type FormatPreview } from './import-formats';
+import { JournalReconciliation, underlyingOf, type ReconcileAnswer, type ReconcileRequest, type ReconciliationItem } from './reconciliation';
+import { parseOccSymbol } from '../../../src-shared/journal/model';
+import type { FileStatement } from '../../../src-shared/journal/statements';
+import { boundReconciliation } from '../../../src-shared/journal/import-report';
 import type { ImportFormatDraftT } from '../../../src-shared/api/schemas';
 import { pageOf } from './values';
 import type {
@@ -55,6 +62,34 @@ export { accountIdFor, importText, transactionIdFor } from './ids';
  * The journal: imports (one SQLite transaction each: all rows or none), undo, and the reads. Reads come from the
  * in-memory index and ledger (journal-index.ts), rebuilt lazily after an import or an undo.
  */
+/** A difference from the broker's figures as needsAttention lists it (kind `reconciliation`). */
+function reconciliationAttention(item: ReconciliationItem, accountName: string): PositionsResult['needsAttention'][number] {
+  const occ = item.row.symbol === null ? null : parseOccSymbol(item.row.symbol);
+  return {
+    kind: 'reconciliation',
+    reason: 'differs-from-broker',
+    accountId: item.accountId,
+    accountName,
+    currency: item.row.currency,
+    symbol: item.row.symbol ?? '',
+    underlying: underlyingOf(item.row.symbol),
+    isOption: occ !== null,
+    expiration: occ?.expiration ?? null,
+    strike: occ?.strike ?? null,
+    right: occ?.right ?? null,
+    multiplier: occ === null ? 1 : 100,
+    quantity: item.row.what === 'position' ? item.row.broker : 0,
+    sideKnown: true,
+    firstDate: null,
+    firstTradeDate: null,
+    closes: 0,
+    spot: null,
+    quoteTime: null,
+    lastSnapshot: null,
+    reconciliation: { importId: item.importId, ...item.row },
+  };
+}
+
 export class JournalService {
   private readonly index: JournalIndex;
   private readonly transactionRows: TransactionsRepository;
@@ -75,14 +110,27 @@ export class JournalService {
     this.book = new JournalBook(this.index, new JournalMarks(db, () => this.settings().rate), this.generations, () => this.settings());
     this.reads = new JournalBookReads(this.index, this.book, () => this.settings(), () => this.clock.nowMs());
     this.manual = new ManualEntries(db, () => this.settings(), clock, () => this.index.written());
+    this.corporateActions = new ManualCorporateActions(db, clock, () => this.index.written());
     this.trades = new JournalTrades(db, this.index, this.book, () => this.settings(), () => this.clock.nowMs());
+    this.reconciliation = new JournalReconciliation(db, this.index, this.book, () => this.settings().timeZone);
+    this.manage = new JournalManage(this.index, this.book, this.trades, () => this.settings(), () => this.clock.nowMs());
+    this.rolls = new JournalRolls(this.trades, this.book.marks, () => this.settings(), () => this.clock.nowMs());
   }
+
+  /** The broker's figures against the journal's (reconciliation.ts). */
+  readonly reconciliation: JournalReconciliation;
 
   private readonly book: JournalBook;
   private readonly reads: JournalBookReads;
   readonly manual: ManualEntries;
+  /** Corporate actions entered by hand, and the list of all (corporate-actions.ts). */
+  readonly corporateActions: ManualCorporateActions;
   /** Trades, their stats and the notes on trades and campaigns (trades.ts). */
   readonly trades: JournalTrades;
+  /** The management rules' list of what to manage (manage.ts). */
+  readonly manage: JournalManage;
+  /** The roll assistant (rolls.ts). */
+  readonly rolls: JournalRolls;
 
   invalidate(): void {
     this.index.invalidate();
@@ -147,7 +195,7 @@ export class JournalService {
       merged: result.merged,
       mergedCount: result.mergedCount,
     };
-    return this.store(turn, result.broker, result.source, result.transactions, result.rows, notes, filename);
+    return this.store(turn, result.broker, result.source, result.transactions, result.rows, notes, filename, result.statements);
   }
 
   /** Stores parsed rows as one import, all or nothing, in the caller's transaction. Also used by the demo loader. */
@@ -159,9 +207,12 @@ export class JournalService {
     rowCount: number,
     notes: NotesInput,
     filename: string | null,
+    statements: readonly FileStatement[] = [],
   ): ImportRecord {
     const dayOf = makeDayOf(this.settings().timeZone);
     const createdAt = nowIso(this.clock);
+    // The balance assertions that hold before this import: one it breaks is flagged with it (docs/journal.md §Reconciliation).
+    const holdingBefore = this.reconciliation.holdingNow();
     // A big import keeps its pages in a larger cache until the commit, then gives the memory back.
     setCacheSize(this.db, IMPORT_CACHE_KIB);
     const insertAll = this.db.transaction((): ImportRecord => {
@@ -215,7 +266,29 @@ export class JournalService {
       shrinkMemory(this.db);
     }
     this.index.written();
-    return record;
+    return this.reconcileImport(turn, record, source, rows, statements, holdingBefore);
+  }
+
+  /**
+   * After the insert, in the same turn: the file's own figures against the journal's, kept with the import and added
+   * to its report (docs/journal.md §Reconciliation). A failure here never fails the import: it is said in a warning.
+   */
+  private reconcileImport(turn: WriteTx, record: ImportRecord, source: string, rows: readonly ParsedRow[], statements: readonly FileStatement[], holdingBefore: ReadonlySet<number>): ImportRecord {
+    if (statements.length === 0 && holdingBefore.size === 0) return record;
+    let checked;
+    try {
+      const fileRows = rows.map((row) => row.transaction);
+      checked = this.db.transaction(() => this.reconciliation.checkImport(turn, record.id, source, record.accounts, fileRows, statements, holdingBefore))();
+    } catch (error) {
+      const message = `the file's own figures could not be checked against the journal: ${error instanceof Error ? error.message : String(error)}`;
+      const warned = { ...record, warnings: [...record.warnings, { line: null, message }], warningCount: record.warningCount + 1 };
+      this.importRows.finish(turn, { id: record.id, imported: record.imported, duplicates: record.duplicates, report_json: JSON.stringify(warned) });
+      return warned;
+    }
+    if (checked === null) return record;
+    const reconciled: ImportRecord = { ...record, status: checked.status, acknowledgedAt: null, ...boundReconciliation(checked.rows) };
+    this.importRows.finish(turn, { id: record.id, imported: record.imported, duplicates: record.duplicates, report_json: JSON.stringify(reconciled) });
+    return reconciled;
   }
 
   /** The import history, newest first, a page at a time (each report at most 64 KB). */
@@ -223,9 +296,30 @@ export class JournalService {
     const { limit, offset, pagination } = pageOf(query.page, query.limit, this.importRows.count());
     return {
       // The report is the record this service wrote (store); the counts are the row's own.
-      imports: this.importRows.page(limit, offset).map((row) => ({ ...readStoredReport(row.report_json), id: row.id, imported: row.imported, duplicates: row.duplicates })),
+      // The reconciliation as the journal stands now: checked again whenever it changes.
+      imports: this.importRows.page(limit, offset).map((row) => this.withReconciliation({ ...readStoredReport(row.report_json), id: row.id, imported: row.imported, duplicates: row.duplicates })),
       pagination,
     };
+  }
+
+  /** An import's record with its reconciliation now (ready, with none, when its file stated nothing). */
+  private withReconciliation(record: ImportRecord): ImportRecord {
+    const current = this.reconciliation.ofImport(record.id);
+    if (current === null) return { ...record, status: 'ready', acknowledgedAt: null, ...boundReconciliation([]) };
+    return { ...record, status: current.status, acknowledgedAt: current.acknowledgedAt, ...boundReconciliation(current.rows) };
+  }
+
+  /** Marks an import's differences from its broker's figures as seen (POST /imports/{id}/acknowledge). */
+  acknowledgeImport(turn: WriteTx, id: number): Result<{ id: number; acknowledgedAt: string | null; status: 'ready' | 'differs' | 'acknowledged' }> {
+    if (!this.importRows.exists(id)) return failure({ kind: 'not-found', what: 'import', id });
+    return ok(this.reconciliation.acknowledge(turn, id, nowIso(this.clock)));
+  }
+
+  /** A broker's positions file against the book (POST /journal/reconcile); stored as a balance assertion with `turn`. */
+  reconcilePositions(request: ReconcileRequest, turn: WriteTx | null): Result<ReconcileAnswer> {
+    const file = this.reconciliation.read(request);
+    if (!file.ok) return file;
+    return this.reconciliation.reconcile(file.value, request, this.clock.nowMs(), turn === null ? null : { turn, createdAt: nowIso(this.clock) });
   }
 
   /** Re-dates every transaction in a new journal time zone (the trade day is stored with each row). */
@@ -270,6 +364,11 @@ export class JournalService {
     return result;
   }
 
+  /** Every corporate action the journal applies (files' and entered by hand), with what each did, a page at a time. */
+  listCorporateActions(query: { page?: number; limit?: number }): { actions: ListedAction[]; pagination: Pagination } {
+    return this.corporateActions.list(query, this.index.snapshot().accounts, this.index.ledger().actionOutcomes);
+  }
+
   /** A page of transactions (transactions.ts). */
   transactions(query: TransactionFilter): TransactionsPage {
     return transactionsPage(this.index, query);
@@ -303,9 +402,20 @@ export class JournalService {
     return ok(this.book.ledgerAt(this.clock.nowMs(), accountId).ledger);
   }
 
-  /** Open positions at `asOf`, marked from the newest snapshot of each underlying at or before it (journal-positions.ts). */
+  /**
+   * Open positions at `asOf`, marked from the newest snapshot of each underlying at or before it (journal-positions.ts),
+   * with the imports that differ from their broker's figures under needsAttention (kind `reconciliation`).
+   */
   positions(query: BookRequest): Result<WithJournal<PositionsResult>> {
-    return this.reads.positions(query);
+    const result = this.reads.positions(query);
+    if (!result.ok) return result;
+    const symbol = query.symbol?.toUpperCase();
+    const names = new Map(result.value.accounts.map((a) => [a.id, a.name]));
+    const items = this.reconciliation
+      .attention()
+      .filter((item) => (query.accountId === undefined || item.accountId === query.accountId) && (symbol === undefined || underlyingOf(item.row.symbol) === symbol))
+      .map((item) => reconciliationAttention(item, names.get(item.accountId) ?? item.row.accountName ?? ''));
+    return items.length === 0 ? result : ok({ ...result.value, needsAttention: [...result.value.needsAttention, ...items] });
   }
 
   /** The manual EXPIRATION rows of POST /journal/expirations, for options the book now lists as needing attention (expirations.ts). */

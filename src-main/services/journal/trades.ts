@@ -10,7 +10,8 @@ import { markPosition, type UnderlyingMarks } from '../../../src-shared/journal/
 import type { OpenPosition } from '../../../src-shared/journal/index';
 import type { Account, Transaction } from '../../../src-shared/journal/model';
 import { queryTrades, tradeStats, type StatsRow, type TradeGroup, type TradeQuery } from '../../../src-shared/journal/trade-stats';
-import { entryLookupFromMarks } from '../../../src-shared/journal/trade-metrics';
+import { entryLookupFromMarks, levelsAtEntryIn, type LevelsAtEntry } from '../../../src-shared/journal/trade-metrics';
+import { DEFAULT_LEVELS_SCOPE, type LevelsScope } from '../../../src-shared/api/constants';
 import { buildTrades, tradeTimeline, type TimelineEntry, type Trade, type TradeBook } from '../../../src-shared/journal/trades';
 import { AnnotationsRepository, type Annotation, type AnnotationKind } from '../../db/annotations';
 import { Generations } from '../../db/generations';
@@ -19,6 +20,8 @@ import type { JournalIndex } from './ledger-index';
 import type { Pagination, WithJournal } from './values';
 import { failure, ok, type Result } from '../result';
 import { asMinor, type Minor } from '../../../src-shared/money';
+import { instantMs } from '../../../src-shared/journal/order';
+import { dateInZone } from '../../../src-shared/zone';
 import type { WriteTx } from '../../db/writes';
 
 export interface TradesSettings {
@@ -30,6 +33,8 @@ export interface TradesSettings {
 
 export interface TradesRequest extends Omit<TradeQuery, 'taggedIds'> {
   tag?: string;
+  /** The levels at entry (docs/journal.md §Levels scope): own (default), nearest or book. */
+  levelsScope?: LevelsScope;
 }
 
 export interface StatsRequest {
@@ -50,16 +55,20 @@ export interface TradeRow {
   /** pnl (+ unrealized while open) / collateral and / max profit: closed trades as built, open ones with the marks. */
   returnOnCollateral: number | null;
   pctOfMaxProfit: number | null;
+  /** The levels at entry in the scope asked for (the built trade's are its own expiration's). */
+  levelsAtEntry: LevelsAtEntry | null;
 }
 
 export interface TradesResult {
   currency: string;
+  levelsScope: LevelsScope;
   trades: TradeRow[];
   pagination: Pagination;
 }
 
 export interface TradeDetailResult {
   currency: string;
+  levelsScope: LevelsScope;
   row: TradeRow;
   timeline: TimelineEntry[];
 }
@@ -89,7 +98,8 @@ interface Notes {
   byTag: Map<string, Set<string>>;
 }
 
-interface Built {
+/** The trades of the whole journal as built once per data version. */
+export interface TradesBuilt {
   ledger: object;
   snapshots: number;
   rate: number;
@@ -101,7 +111,13 @@ interface Built {
   campaignIds: Map<string, string>;
 }
 
-const positionKey = (accountId: string, currency: string, symbol: string) => `${accountId}\u0000${currency}\u0000${symbol}`;
+/** Trades and the book's open positions (by account, currency and symbol) at one instant. */
+export interface TradesAt {
+  book: TradeBook;
+  positions: Map<string, OpenPosition>;
+}
+
+export const positionKey = (accountId: string, currency: string, symbol: string) => `${accountId}\u0000${currency}\u0000${symbol}`;
 
 /** A tag as kept: trimmed, inner spaces as one, lower case (so `Earnings` and `earnings ` are one tag). */
 export function normalizeTag(tag: string): string {
@@ -113,7 +129,9 @@ const ratio = (numerator: number, denominator: number | null): number | null => 
 export class JournalTrades {
   private readonly annotations: AnnotationsRepository;
   private readonly generations: Generations;
-  private built: Built | null = null;
+  private built: TradesBuilt | null = null;
+  /** The trades at a past instant (the management rules' asOf), kept for the next read of the same instant. */
+  private past: { ledger: object; asOfMs: number; at: TradesAt } | null = null;
   private notes: { generation: number; trade: Notes; campaign: Notes } | null = null;
 
   constructor(
@@ -128,7 +146,7 @@ export class JournalTrades {
   }
 
   /** The trades of the whole journal (every row and inferred expiration), built once per data version. */
-  tradeBook(): Built {
+  tradeBook(): TradesBuilt {
     // The complete ledger first: it notices a change of the journal or the snapshots and drops the stale marks.
     const { ledger, inferred } = this.book.ledgerAt(Number.POSITIVE_INFINITY);
     const snapshots = this.generations.snapshots();
@@ -143,6 +161,24 @@ export class JournalTrades {
     const campaignIds = new Map(ledger.campaigns.map((c) => [c.id.toLowerCase(), c.id]));
     this.built = { ledger, snapshots, rate, timeZone, book, positions, campaignIds };
     return this.built;
+  }
+
+  /**
+   * The trades as they stood at an instant, with the book's positions then: the built trades when the journal holds
+   * nothing dated after that day; else built from the rows up to the instant and the expirations inferred by then
+   * (without the entry figures, which no read at an instant needs), kept for the next read of that instant.
+   */
+  tradesAt(asOfMs: number): TradesAt {
+    const built = this.tradeBook();
+    const lastDay = this.index.snapshot().accounts.reduce((last, a) => (a.lastTradeDay > last ? a.lastTradeDay : last), '');
+    if (lastDay === '' || dateInZone(asOfMs, this.settings().timeZone) > lastDay) return built;
+    if (this.past !== null && this.past.ledger === built.ledger && this.past.asOfMs === asOfMs) return this.past.at;
+    const { ledger, inferred } = this.book.bookAt(asOfMs);
+    const rows = this.index.readTransactions((tx) => instantMs(tx.tradeDate, tx.tradeDay) <= asOfMs);
+    for (const item of inferred) rows.push(item.transaction);
+    const at: TradesAt = { book: buildTrades(rows), positions: new Map(ledger.positions.map((p) => [positionKey(p.accountId, p.currency, p.symbol), p])) };
+    this.past = { ledger: built.ledger, asOfMs, at };
+    return at;
   }
 
   private notesNow(): { trade: Notes; campaign: Notes } {
@@ -176,23 +212,23 @@ export class JournalTrades {
     if (!known.ok) return known;
     const built = this.tradeBook();
     const notes = this.notesNow().trade;
-    const { tag, ...query } = request;
+    const { tag, levelsScope = DEFAULT_LEVELS_SCOPE, ...query } = request;
     const taggedIds = tag === undefined ? undefined : (notes.byTag.get(normalizeTag(tag)) ?? new Set<string>());
     const page = queryTrades(built.book, { ...query, ...(taggedIds === undefined ? {} : { taggedIds }) });
     const { accounts, demo } = this.index.snapshot();
-    const rowOf = this.rowMaker(built, notes, accounts);
-    return ok({ currency: this.settings().reportingCurrency, trades: page.trades.map(rowOf), pagination: page.pagination, accounts, demo });
+    const rowOf = this.rowMaker(built, notes, accounts, levelsScope);
+    return ok({ currency: this.settings().reportingCurrency, levelsScope, trades: page.trades.map(rowOf), pagination: page.pagination, accounts, demo });
   }
 
   /** One trade by its id (any case) as the list shows it, with its timeline: each of its rows, in order; or a 404. */
-  trade(id: string): Result<WithJournal<TradeDetailResult>> {
+  trade(id: string, levelsScope: LevelsScope = DEFAULT_LEVELS_SCOPE): Result<WithJournal<TradeDetailResult>> {
     const known = this.resolve('trade', id);
     if (!known.ok) return known;
     const built = this.tradeBook();
     const trade = built.book.byId.get(known.value);
     if (trade === undefined) return failure({ kind: 'not-found', what: 'trade', id });
     const { accounts, demo } = this.index.snapshot();
-    const row = this.rowMaker(built, this.notesNow().trade, accounts)(trade);
+    const row = this.rowMaker(built, this.notesNow().trade, accounts, levelsScope)(trade);
     // Inferred expirations are not rows of the file: the complete ledger holds them.
     const inferred = new Map(this.book.ledgerAt(Number.POSITIVE_INFINITY).inferred.map((item) => [item.transaction.id, item.transaction]));
     const rows = new Map(this.index.byIds(trade.legs.map((leg) => leg.txId).filter((txId) => !inferred.has(txId))).map((tx) => [tx.id, tx]));
@@ -200,12 +236,14 @@ export class JournalTrades {
       const tx = inferred.get(leg.txId);
       if (tx !== undefined) rows.set(tx.id, tx);
     }
-    return ok({ currency: this.settings().reportingCurrency, row, timeline: tradeTimeline(trade, rows), accounts, demo });
+    return ok({ currency: this.settings().reportingCurrency, levelsScope, row, timeline: tradeTimeline(trade, rows), accounts, demo });
   }
 
   /** A trade as answered (the list's rows and the detail's are one): its note and tags, and an open one marked now. */
-  private rowMaker(built: Built, notes: Notes, accounts: readonly Account[]): (trade: Trade) => TradeRow {
+  private rowMaker(built: TradesBuilt, notes: Notes, accounts: readonly Account[], levelsScope: LevelsScope): (trade: Trade) => TradeRow {
     const names = new Map(accounts.map((a) => [a.id, a.name]));
+    // The built trades hold their own expiration's levels; another scope is computed for the answered rows alone.
+    const lookup = levelsScope === DEFAULT_LEVELS_SCOPE ? null : entryLookupFromMarks((underlying, atMs) => this.book.marks.marksAt(underlying, atMs));
     const marks = new Map<string, UnderlyingMarks | null>();
     const marksOf = (underlying: string) => {
       let found = marks.get(underlying);
@@ -227,6 +265,7 @@ export class JournalTrades {
         unrealizedMinor,
         returnOnCollateral: trade.status === 'open' ? (total === null ? null : ratio(total, trade.collateralMinor)) : trade.returnOnCollateral,
         pctOfMaxProfit: trade.status === 'open' ? (total === null ? null : ratio(total, trade.maxProfitMinor)) : trade.pctOfMaxProfit,
+        levelsAtEntry: lookup === null ? trade.levelsAtEntry : levelsAtEntryIn(lookup, trade, levelsScope),
       };
     };
   }
@@ -236,7 +275,7 @@ export class JournalTrades {
    * (markPosition: the mid of the newest fresh snapshot): each of its parts is a position of its own, with the
    * instrument of the book's position and the trade's units, entry value and costs. Null when a part has no fresh mark.
    */
-  private unrealized(trade: Trade, built: Built, marksOf: (underlying: string) => UnderlyingMarks | null): Minor | null {
+  private unrealized(trade: Trade, built: TradesBuilt, marksOf: (underlying: string) => UnderlyingMarks | null): Minor | null {
     const maxAgeDays = this.settings().markMaxAgeDays;
     const nowMs = this.nowMs();
     let sum = 0;

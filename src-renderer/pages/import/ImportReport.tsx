@@ -4,7 +4,8 @@ import type { ImportReport as ImportReportT } from '../../../src-shared/api/sche
 import type { ApiError, ChainPostResponseT } from '../../api/client';
 import { Badge, REFUSED_KEY } from '../../components/ui';
 import { fmtCount, fmtDateTime, fmtInt, fmtNumber, fmtPrice, fmtSymbol, typeLabel } from '../../format';
-import { navigate, useKeyScreen } from '../../hooks';
+import { navigate, useApi, useKeyScreen } from '../../hooks';
+import { ReconciliationTable } from './ReconciliationTable';
 import { ChainRetry, missingChainValues } from './ChainRetry';
 import type { Outcome } from './upload';
 
@@ -159,6 +160,50 @@ function MergedLine({ report }: { report: ImportReportT }) {
 }
 
 /**
+ * Whether the file agrees with itself as the journal reads it (docs/journal.md §Reconciliation): every figure it states
+ * (a total line, a realized P&L, its positions) beside the journal's, those that differ first; "Differs from the
+ * broker's figures" until fixed, undone or acknowledged.
+ */
+function Reconciliation({ report, status, onAcknowledge, busy }: { report: ImportReportT; status: ImportReportT['status']; onAcknowledge: () => void; busy: boolean }) {
+  if (report.reconciliationCount === 0) return null;
+  const listed = report.reconciliation.length < report.reconciliationCount ? <p className="muted small">The first {fmtInt(report.reconciliation.length)} of {fmtInt(report.reconciliationCount)} figures are listed.</p> : null;
+  if (status === 'ready') {
+    return (
+      <details className="report-details" data-testid="import-reconciliation">
+        <summary>Agrees with {fmtCount(report.reconciliationCount, 'figure')} the file states about itself</summary>
+        <ReconciliationTable rows={report.reconciliation} />
+        {listed}
+      </details>
+    );
+  }
+  return (
+    <div className="recon-block" data-testid="import-reconciliation">
+      <p className="small">
+        {report.reconciliationCount === 1 ? (
+          <>The figure the file states about itself differs from the journal&apos;s.</>
+        ) : (
+          <>
+            <strong>{fmtInt(report.reconciliationDiffers)}</strong> of the {fmtInt(report.reconciliationCount)} figures the file states about itself {report.reconciliationDiffers === 1 ? 'differs' : 'differ'} from the
+            journal&apos;s.
+          </>
+        )}{' '}
+        The journal checks them again whenever it changes: an opening entered, a missing file imported, this import undone.
+      </p>
+      <ReconciliationTable rows={report.reconciliation} />
+      {listed}
+      {status === 'differs' && (
+        <div className="report-actions">
+          <button type="button" className="btn btn-small" onClick={onAcknowledge} disabled={busy} data-testid="acknowledge-import">
+            Acknowledge the differences
+          </button>
+          <span className="muted small">They stay in this report; Positions stops listing them.</span>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/**
  * The manual openings this file's rows replaced (docs/journal.md, "Manual entries"): retired, so that no position and no
  * premium counts twice; undoing the import brings them back. A report of a server before issue 27 has none.
  */
@@ -187,6 +232,17 @@ function SupersededManual({ report }: { report: ImportReportT }) {
 }
 
 function BrokerReport({ filename, report: r, onUndo }: { filename: string; report: ImportReportT; onUndo: (id: number) => void }) {
+  const api = useApi();
+  const [status, setStatus] = useState(r.status);
+  const [busy, setBusy] = useState(false);
+  const acknowledge = () => {
+    setBusy(true);
+    api
+      .acknowledgeImport(r.id)
+      .then((answer) => setStatus(answer.status))
+      .catch(() => undefined)
+      .finally(() => setBusy(false));
+  };
   const numbers: Array<[string, number, string]> = [
     ['Rows read', r.rows, ''],
     ['Imported', r.imported, 'pos'],
@@ -199,9 +255,19 @@ function BrokerReport({ filename, report: r, onUndo }: { filename: string; repor
   const listed = r.skipped.length + r.warnings.length;
   const counted = r.skippedCount + r.warningCount;
   return (
-    <div className="report report-ok" data-testid="import-report">
+    <div className={`report ${status === 'differs' ? 'report-warn' : 'report-ok'}`} data-testid="import-report" data-status={status}>
       <div className="report-head">
-        <Badge tone="pos">Imported</Badge>
+        {status === 'differs' ? (
+          <Badge tone="warn" title="A figure the file states about itself does not agree with the journal's">
+            Differs from the broker&apos;s figures
+          </Badge>
+        ) : status === 'acknowledged' ? (
+          <Badge tone="neutral" title="It differs; you acknowledged it">
+            Imported · differences acknowledged
+          </Badge>
+        ) : (
+          <Badge tone="pos">Imported</Badge>
+        )}
         <strong>{filename}</strong>
         <span className="muted">
           broker <strong data-testid="import-broker">{r.broker}</strong>
@@ -217,6 +283,7 @@ function BrokerReport({ filename, report: r, onUndo }: { filename: string; repor
         ))}
       </dl>
       <MergedLine report={r} />
+      <Reconciliation report={r} status={status} onAcknowledge={acknowledge} busy={busy} />
       <SupersededManual report={r} />
       {counted > 0 && (
         <details className="report-details">

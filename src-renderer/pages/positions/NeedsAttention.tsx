@@ -14,6 +14,7 @@ import { fmtCount, fmtDateTime, fmtMoney, fmtNumber, fmtPrice, fmtSymbol, typeLa
 import { asApiError, useApi } from '../../hooks';
 import type { ApiError } from '../../api/client';
 import { errorsByField, Field, FormActions } from '../transactions/TransactionForm';
+import { ReconciliationTable } from '../import/ReconciliationTable';
 
 /** An item as the ledger of issue 17 sends it; every field beyond the first schema's may be absent (an older server). */
 export type AttentionItem = PositionsResponseT['needsAttention'][number] &
@@ -246,14 +247,60 @@ function Capped<T>({ items, render }: { items: readonly T[]; render: (item: T) =
   );
 }
 
+/**
+ * The imports whose files' own figures differ from the journal's (kind reconciliation), each with its differing
+ * figures and the button that acknowledges them.
+ */
+function DiffersFromBroker({ items, onAdded }: { items: readonly AttentionItem[]; onAdded: (message: string) => void }) {
+  const api = useApi();
+  const [busy, setBusy] = useState<number | null>(null);
+  const byImport = new Map<number, AttentionItem[]>();
+  for (const item of items) {
+    const id = item.reconciliation?.importId ?? 0;
+    byImport.set(id, [...(byImport.get(id) ?? []), item]);
+  }
+  const acknowledge = (id: number) => {
+    setBusy(id);
+    api
+      .acknowledgeImport(id)
+      .then(() => onAdded(`Import #${id}: its differences from the broker's figures are acknowledged (still in its report).`))
+      .catch(() => setBusy(null));
+  };
+  return (
+    <section className="attention-section" data-testid="attention-reconciliation">
+      <h3>Differs from the broker&apos;s figures ({fmtNumber(items.length, 0)})</h3>
+      <p className="small muted">
+        A figure an imported file states about itself (a total, a realized P&amp;L, a position at its end), or a balance assertion the import broke, does not agree with the journal:
+        a row misread, a file missing, an opening before the history. Fix it, undo the import, or acknowledge it.
+      </p>
+      <ul className="attention-list attention-list-figures">
+        {[...byImport].map(([id, rows]) => (
+          <li key={id} className="attention-item">
+            <div className="small attention-figures">
+              <strong>Import #{id}</strong>
+              <ReconciliationTable rows={rows.flatMap((item) => (item.reconciliation ? [item.reconciliation] : []))} testId={`attention-reconciliation-${id}`} />
+            </div>
+            <button type="button" className="btn btn-small" disabled={busy === id} onClick={() => acknowledge(id)} data-testid="acknowledge-differences">
+              Acknowledge
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export function NeedsAttention({ items, onAdded }: { items: readonly AttentionItem[]; onAdded: (message: string) => void }) {
-  const opened = items.filter((i) => i.kind === 'opened_before_history' || reasonOf(i) === 'opened-before-history');
-  const expiry = items.filter((i) => !opened.includes(i) && (i.kind === 'expiry_unknown' || (i.kind === undefined && reasonOf(i) === 'no-snapshot-after-expiry')));
-  const other = items.filter((i) => i.kind === 'other_rows');
-  const itm = items.filter((i) => !opened.includes(i) && !expiry.includes(i) && !other.includes(i) && (i.kind === undefined || i.kind === 'in_the_money'));
+  const differs = items.filter((i) => i.kind === 'reconciliation');
+  const rest = items.filter((i) => i.kind !== 'reconciliation');
+  const opened = rest.filter((i) => i.kind === 'opened_before_history' || reasonOf(i) === 'opened-before-history');
+  const expiry = rest.filter((i) => !opened.includes(i) && (i.kind === 'expiry_unknown' || (i.kind === undefined && reasonOf(i) === 'no-snapshot-after-expiry')));
+  const other = rest.filter((i) => i.kind === 'other_rows');
+  const itm = rest.filter((i) => !opened.includes(i) && !expiry.includes(i) && !other.includes(i) && (i.kind === undefined || i.kind === 'in_the_money'));
   return (
     <Panel title="Needs attention" className="panel-warn">
       <div data-testid="needs-attention">
+        {differs.length > 0 && <DiffersFromBroker items={differs} onAdded={onAdded} />}
         {opened.length > 0 && (
           <section className="attention-section">
             <h3>Opened before the history ({fmtNumber(opened.length, 0)})</h3>

@@ -1,13 +1,13 @@
 /**
  * The column form changes nothing a user reads (issue 32, item 2): the 12 real chains stored as the code before issue
- * 32 stored them (deflated JSON, its digest), their history and /gex answers read; converted by migration 013; read
+ * 32 stored them (deflated JSON, its digest), their history and /gex answers read; converted by migration 017; read
  * again, cold: the same answers byte for byte (JSON spells every double exactly), the same digests, and every file
  * posted again is found to be stored already.
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parseChainFile } from '../../../../src-main/chains/index';
-import { m013SnapshotColumns } from '../../../../src-main/db/migrations/013-snapshot-columns';
+import { m017SnapshotColumns } from '../../../../src-main/db/migrations/017-snapshot-columns';
 import { isColumnsPayload } from '../../../../src-main/db/snapshot-columns';
 import { packContracts, SnapshotRepository } from '../../../../src-main/db/snapshots';
 import { writeNow } from '../../../../src-main/db/writes';
@@ -71,7 +71,7 @@ describe('snapshots converted to the column form answer as before', () => {
     expect(pointsBefore, 'every snapshot has a point in every scope').toBe(stored.length * SCOPES.length);
 
     writeNow(t.ctx.db, () => {
-      t.ctx.db.transaction(() => m013SnapshotColumns.up(t.ctx.db))();
+      t.ctx.db.transaction(() => m017SnapshotColumns.up(t.ctx.db))();
       // Cold again: every point computed from the converted payloads.
       t.ctx.db.prepare('DELETE FROM gex_history').run();
     });

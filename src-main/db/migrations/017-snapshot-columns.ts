@@ -9,8 +9,8 @@ import type { Migration } from './index';
  * stay the same). About 25 ms of CPU per SPX chain, once. A payload that does not decode is left as it is: reading it
  * names it damaged, as before.
  */
-export const m013SnapshotColumns: Migration = {
-  version: 13,
+export const m017SnapshotColumns: Migration = {
+  version: 17,
   name: 'snapshot-columns',
   up(db) {
     // One row at a time: a data folder of a thousand SPX chains never holds more than one in memory.
