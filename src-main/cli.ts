@@ -19,6 +19,8 @@ import { runExport, runLakeImport } from './lake/cli';
 import { runChainBackfill } from './backfill-cli';
 import { JournalService } from './services/journal/service';
 import { ok, type Result } from './services/result';
+import { MINOR_PER_UNIT } from '../src-shared/money';
+import type { StatementKind } from '../src-shared/journal/statements';
 
 const USAGE = `strikebook — trade journal and dealer exposure, with a local /v1 API
 
@@ -157,6 +159,10 @@ async function main(argv: string[]): Promise<void> {
           // Openings entered by hand that this file's rows replace (docs/journal.md, "Manual entries").
           if (report.supersededManualCount > 0) process.stdout.write(`${file}: ${report.supersededManualCount} manual opening(s) replaced by the file's rows (undo the import to restore them)\n`);
           for (const s of report.skipped.slice(0, 20)) process.stdout.write(`  skipped line ${s.line}: ${s.reason}\n`);
+          // The file's own figures against the journal's (docs/journal.md §Reconciliation): the differences, each with its line.
+          const rows = report.reconciliation ?? [];
+          if (rows.length > 0) process.stdout.write(`${file}: ${report.status === 'differs' ? 'differs from the broker’s figures' : 'agrees with the broker’s figures'} (${rows.length - (report.reconciliationDiffers ?? 0)} of ${report.reconciliationCount ?? rows.length} agree)\n`);
+          for (const row of rows.filter((r) => !r.ok).slice(0, 20)) process.stdout.write(`  differs${row.line === null ? '' : ` line ${row.line}`}: ${row.label}${row.symbol === null ? '' : ` ${row.symbol}`}: broker ${figure(row.what, row.broker)}, journal ${figure(row.what, row.journal)}, difference ${figure(row.what, row.difference)}${row.note === null ? '' : ` (${row.note})`}\n`);
         },
       );
     } else if (command === 'export') {
@@ -284,6 +290,11 @@ function runCheck(dbPath: string): number {
   if (report.integrity.length > 0) lines.push('The file itself is damaged: restore a backup (strikebook restore <file>; the backups are in the data folder\'s backups/).');
   process.stdout.write(`${lines.join('\n')}\n`);
   return report.integrity.length > 0 || report.damaged.length > 0 ? EXIT_FAILED : 0;
+}
+
+/** A reconciliation figure as the CLI prints it: money in the currency to the cent, positions in units. */
+function figure(what: StatementKind, value: number): string {
+  return what === 'position' ? String(value) : (value / MINOR_PER_UNIT).toFixed(2);
 }
 
 function isFolder(path: string | undefined): boolean {
