@@ -4,7 +4,7 @@ import { openEventStream, type LiveState } from '../api/event-stream';
 import { DemoButton } from '../components/DemoButton';
 import { Pager } from '../components/Pager';
 import { AsyncStatus, Badge, colClass, DataTable, EmptyState, InlineForm, num, PageHead, Panel, Segmented } from '../components/ui';
-import { fmtCount, fmtDateTime, fmtDte, fmtNumber, fmtPrice } from '../format';
+import { fmtCount, fmtDateTime, fmtDte, fmtNumber, fmtPrice, fmtQuantity } from '../format';
 import { navigate, useApi, useAsync } from '../hooks';
 import { Comparisons } from './events/Comparisons';
 
@@ -36,7 +36,7 @@ function describe(event: ExposureEventJson) {
       <>
         {LEVEL_WORDS[event.level]} {event.previousValue === null ? '' : <>{fmtPrice(event.previousValue)} → </>}
         <strong>{fmtPrice(event.newValue)}</strong> {event.alert === 'crossed' ? 'crossed' : `within ${fmtPrice(event.distancePct)}% of`} your short {fmtPrice(event.strike)} {event.right === 'P' ? 'put' : 'call'} ×{' '}
-        {fmtNumber(-event.quantity, 0)}
+        {fmtQuantity(-event.quantity)}
       </>
     );
   }

@@ -19,5 +19,5 @@ export function presentFormatPreview(preview: FormatPreview): ImportFormatPrevie
 /** An import's record with its kind, told by its broker (manual entries and the demo are imports of their own broker). */
 export function presentImport(record: ImportRecord): ImportReport {
   const kind: ImportKind = record.broker === MANUAL_SOURCE ? 'manual' : record.broker === 'demo' ? 'demo' : 'file';
-  return { ...record, kind };
+  return { ...record, kind, openedBeforeHistory: record.openedBeforeHistory ?? 0 };
 }

@@ -189,6 +189,12 @@ function BrokerReport({ filename, report: r, onUndo }: { filename: string; repor
         ))}
       </dl>
       <MergedLine report={r} />
+      {r.openedBeforeHistory > 0 && (
+        <p className="small warn" data-testid="import-opened-before-history">
+          {fmtCount(r.openedBeforeHistory, 'close', 'closes')} without an opening (opened before this file&apos;s first row): counted among the warnings below and listed on{' '}
+          <a href="#/positions">Positions, Needs attention</a>, where each opening can be entered.
+        </p>
+      )}
       {counted > 0 && (
         <details className="report-details">
           <summary>Skipped rows and warnings</summary>

@@ -7,7 +7,7 @@
 import type { ReactNode } from 'react';
 import type { PositionJson, PositionsResponseT } from '../../../src-shared/api/schemas';
 import { Badge, colClass, Money, type Column } from '../../components/ui';
-import { dateInTimeZone, fmtCount, fmtDateTime, fmtDte, fmtMoney, fmtNumber, fmtPrice, fmtSymbol } from '../../format';
+import { dateInTimeZone, fmtCount, fmtDateTime, fmtDte, fmtMoney, fmtNumber, fmtPrice, fmtQuantity, fmtSymbol } from '../../format';
 import { BookOnMap } from './BookOnMap';
 import { instrumentLabel, moveDistance, moveKey, type BookGroup, type ExpectedMove, type Sort, type SortKey } from './book';
 
@@ -104,7 +104,7 @@ function columns(currency: string, moves: ReadonlyMap<string, ExpectedMove>, man
   const list: BookColumn[] = [
     { key: 'instrument', label: 'Instrument', cell: (p) => <Instrument position={p} /> },
     { key: 'account', label: 'Account', hide: 'lo', cell: (p) => p.accountName },
-    { key: 'qty', label: 'Qty', num: true, cell: (p) => fmtNumber(p.quantity, Number.isInteger(p.quantity) ? 0 : 4) },
+    { key: 'qty', label: 'Qty', num: true, cell: (p) => fmtQuantity(p.quantity) },
     { key: 'costBasis', label: 'Cost basis', num: true, hide: 'lo', cell: (p) => fmtMoney(p.costBasis, currency) },
     { key: 'mark', label: 'Mark', num: true, hide: 'mid', cell: (p) => <MarkCell position={p} /> },
     { key: 'unrealized', label: 'Unrealized', num: true, cell: (p) => (p.unrealizedPL === null ? <span className="muted">—</span> : <Money value={p.unrealizedPL} currency={currency} />) },

@@ -6,7 +6,7 @@
  */
 import type { TimelineEntryJson, TradeJson } from '../../../src-shared/api/schemas';
 import { Badge, DataTable, Money, num, Panel, Stat } from '../../components/ui';
-import { fmtDateTime, fmtDte, fmtMoney, fmtNumber, fmtPct, fmtPrice, fmtSymbol, typeLabel } from '../../format';
+import { fmtDateTime, fmtDte, fmtMoney, fmtNumber, fmtPct, fmtPrice, fmtQuantity, fmtSymbol, typeLabel } from '../../format';
 import { routeHash, useApi, useAsync } from '../../hooks';
 import { AnnotationEditor } from './AnnotationEditor';
 import { EntryOnMap } from './EntryOnMap';
@@ -47,9 +47,9 @@ function Timeline({ trade, timeline, currency }: { trade: TradeJson; timeline: T
           {rolled && <td className="col-mid">{row.roll === null ? '' : structureText(row.roll)}</td>}
           <td className="col-mid">{typeLabel(row.type)}</td>
           <td className="sym">{fmtSymbol(row.symbol)}</td>
-          <td className="num" title={row.rowQuantity !== null && row.rowQuantity !== row.quantity ? `of a row of ${fmtNumber(row.rowQuantity, 0)} shared with another trade` : undefined}>
-            {fmtNumber(row.quantity, 0)}
-            {row.rowQuantity !== null && row.rowQuantity !== row.quantity && <span className="muted small"> of {fmtNumber(row.rowQuantity, 0)}</span>}
+          <td className="num" title={row.rowQuantity !== null && row.rowQuantity !== row.quantity ? `of a row of ${fmtQuantity(row.rowQuantity)} shared with another trade` : undefined}>
+            {fmtQuantity(row.quantity)}
+            {row.rowQuantity !== null && row.rowQuantity !== row.quantity && <span className="muted small"> of {fmtQuantity(row.rowQuantity)}</span>}
           </td>
           <td className="num col-lo">{row.price === null ? '' : row.price.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 4 })}</td>
           <td className="num col-lo">{row.cash === null ? '' : <Money value={row.cash} currency={currency} colored={false} />}</td>
