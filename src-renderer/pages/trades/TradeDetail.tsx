@@ -10,10 +10,9 @@ import { fmtDateTime, fmtDte, fmtMoney, fmtNumber, fmtPct, fmtPrice, fmtQuantity
 import { routeHash, useApi, useAsync } from '../../hooks';
 import { AnnotationEditor } from './AnnotationEditor';
 import { EntryOnMap } from './EntryOnMap';
-import { entryPlaceText, STRATEGY_LABELS } from './labels';
+import { entryPlaceText, roleWord, STRATEGY_LABELS } from './labels';
 
 const orDash = (value: number | null, currency: string) => (value === null ? '—' : fmtMoney(value, currency));
-const ROLE_WORDS = { entry: 'Entry', open: 'Opened', close: 'Closed' } as const;
 /** 0: the first structure; n: the n-th rolled into the trade. */
 const structureText = (roll: number) => (roll === 0 ? 'first' : `roll ${roll}`);
 
@@ -43,7 +42,7 @@ function Timeline({ trade, timeline, currency }: { trade: TradeJson; timeline: T
             {/* The time goes on narrow windows: the key columns (what, how many, its P&L) stay in view. */}
             {row.tradeDate !== null && <span className="col-mid"> {fmtDateTime(row.tradeDate).slice(11)}</span>}
           </td>
-          <td className="col-mid">{ROLE_WORDS[row.role]}</td>
+          <td className="col-mid">{roleWord(row.role, row.type)}</td>
           {rolled && <td className="col-mid">{row.roll === null ? '' : structureText(row.roll)}</td>}
           <td className="col-mid">{typeLabel(row.type)}</td>
           <td className="sym">{fmtSymbol(row.symbol)}</td>

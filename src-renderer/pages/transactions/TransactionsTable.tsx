@@ -122,7 +122,7 @@ export function TransactionsTable({
               <td className="tx-type">
                 <Badge tone={typeTone(t.type)}>{typeLabel(t.type)}</Badge>
                 {t.inferred && (
-                  <span className="muted small" title="Inferred (e.g. stock from an assignment)">
+                  <span className="muted small" title={`Inferred: the file holds no row for this ${typeLabel(t.type).toLowerCase()}; it was read from the positions (and the stock an assignment delivered)`}>
                     {' '}
                     inferred
                   </span>
