@@ -172,7 +172,8 @@ export class ChainIngest {
       excluded: plan.excluded,
       warnings: plan.warnings,
       stored: stored.inserted,
-      events: created.filter((event) => event.expiration !== BOOK_SCOPE).length,
+      events: created.length,
+      eventsByScope: { expiration: created.filter((event) => event.expiration !== BOOK_SCOPE).length, book: created.filter((event) => event.expiration === BOOK_SCOPE).length },
       eventReport,
     });
   }
