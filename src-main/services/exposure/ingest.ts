@@ -24,8 +24,12 @@ import { loadedFrom, type ExposureEvent, type IngestResult, type NewestSnapshot 
 import type { BasisData } from './worker';
 import type { ExposureWorkerClient } from './worker-client';
 
-/** What `ingest` stores: a chain file (its text, or its UTF-8 bytes, and how to read it) or a parsed snapshot. */
-export type IngestInput = { file: string | Uint8Array; options: ChainFileOptions } | { snapshot: ChainSnapshot };
+/**
+ * What `ingest` stores: a chain file (its text, or its UTF-8 bytes, and how to read it) or a parsed snapshot.
+ * `prune: false` keeps the symbol's older snapshots beyond the retention (the demo's snapshots at its trades' entries,
+ * older than its market day: the next snapshot stored the usual way prunes as always).
+ */
+export type IngestInput = { file: string | Uint8Array; options: ChainFileOptions } | { snapshot: ChainSnapshot; prune?: false };
 
 /** What storing a snapshot touches. */
 export interface IngestStores {
@@ -99,7 +103,8 @@ export class ChainIngest {
     const plan = 'snapshot' in input ? planIngest(input.snapshot, this.basis()) : await this.planFile(input.file, input.options, signal);
     if (!plan.ok) return plan;
     // A rate changed while it was planned: the stored snapshot is right, its prepared chain is not kept.
-    return this.writes.run((turn) => this.commitPlan(turn, plan.value, plan.value.chain.rate !== this.settings().rate));
+    const prune = !('snapshot' in input) || input.prune !== false;
+    return this.writes.run((turn) => this.commitPlan(turn, plan.value, plan.value.chain.rate !== this.settings().rate, prune));
   }
 
   /**
@@ -130,7 +135,7 @@ export class ChainIngest {
   }
 
   /** Stores a planned snapshot with its events, states and default history point, in the caller's transaction. */
-  private commitPlan(turn: WriteTx, plan: IngestPlan, rateChanged = false): Result<IngestResult> {
+  private commitPlan(turn: WriteTx, plan: IngestPlan, rateChanged = false, prune = true): Result<IngestResult> {
     const { head } = plan;
     const symbol = head.symbol;
     const { snapshots, history } = this.stores;
@@ -152,7 +157,7 @@ export class ChainIngest {
             this.cache.setNewest(symbol, rateChanged ? null : loadedFrom(row.id, plan.chain));
           }
           for (const { scope, point } of aheadPoints(plan.defaultPoint ?? historyPoint(plan.chain, DEFAULT_SCOPE))) history.insert(turn, row.id, scope, point);
-          if (snapshots.prune(turn, symbol, this.retention(symbol)) > 0) pruned = true;
+          if (prune && snapshots.prune(turn, symbol, this.retention(symbol)) > 0) pruned = true;
         }
         return row;
       }),
