@@ -4,6 +4,7 @@
  * trade's units and the realized P&L so far; the list row's legs until it arrives), and its note and tags, editable
  * (PUT …/annotation).
  */
+import { useEffect, useRef } from 'react';
 import type { TimelineEntryJson, TradeJson } from '../../../src-shared/api/schemas';
 import { Badge, DataTable, Money, num, Panel, Stat } from '../../components/ui';
 import { fmtDateTime, fmtDte, fmtMoney, fmtNumber, fmtPct, fmtPrice, fmtQuantity, fmtSymbol, typeLabel } from '../../format';
@@ -68,7 +69,28 @@ export function TradeDetail({ trade, currency, onClose, onSaved }: { trade: Trad
   const detail = useAsync((signal) => api.trade(trade.id, signal), [api, trade]);
   const levels = trade.levelsAtEntry;
   const place = entryPlaceText(trade);
-  const total = trade.pnl === null ? null : trade.pnl + (trade.unrealizedPL ?? 0);
+  // Unmarked open legs leave the total unknown ("—"); the realized part is said beneath it.
+  const total = trade.pnl === null || (trade.status === 'open' && trade.unrealizedPL === null) ? null : trade.pnl + (trade.unrealizedPL ?? 0);
+  const closeButton = useRef<HTMLButtonElement>(null);
+  const close = useRef(onClose);
+  close.current = onClose;
+  // Opened, the detail takes the focus (a keyboard or screen-reader user lands on it, above the list) and Escape closes
+  // it; closed, the focus goes back to what opened it (the row's strategy button).
+  useEffect(() => {
+    const opener = document.activeElement;
+    closeButton.current?.focus({ preventScroll: true });
+    closeButton.current?.closest('.trade-detail')?.scrollIntoView({ block: 'nearest' });
+    const onKey = (event: KeyboardEvent) => {
+      // Escape in the note's fields leaves the typing alone.
+      if (event.key !== 'Escape' || event.defaultPrevented || (event.target instanceof HTMLElement && event.target.closest('input, textarea, select') !== null)) return;
+      close.current();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      if (opener instanceof HTMLElement && opener.isConnected) opener.focus({ preventScroll: true });
+    };
+  }, [trade.id]);
   return (
     <Panel
       className="trade-detail"
@@ -79,7 +101,7 @@ export function TradeDetail({ trade, currency, onClose, onSaved }: { trade: Trad
         </>
       }
       actions={
-        <button type="button" className="btn btn-small" onClick={onClose} aria-label="Close the trade">
+        <button ref={closeButton} type="button" className="btn btn-small" onClick={onClose} aria-label="Close the trade" aria-keyshortcuts="Escape" data-testid="trade-detail-close">
           Close
         </button>
       }
@@ -100,7 +122,7 @@ export function TradeDetail({ trade, currency, onClose, onSaved }: { trade: Trad
           <Stat
             label="P&L"
             value={total === null ? '—' : <Money value={total} currency={currency} />}
-            sub={trade.status === 'open' ? `realized ${fmtMoney(trade.pnl ?? 0, currency, true)} + unrealized ${trade.unrealizedPL === null ? 'unmarked' : fmtMoney(trade.unrealizedPL, currency, true)}` : undefined}
+            sub={trade.status === 'open' ? `realized ${trade.pnl === null ? '—' : fmtMoney(trade.pnl, currency, true)} + unrealized ${trade.unrealizedPL === null ? 'unmarked' : fmtMoney(trade.unrealizedPL, currency, true)}` : undefined}
           />
           <Stat label="Credit" value={trade.credit === null ? '—' : <Money value={trade.credit} currency={currency} />} sub="net cash at open" />
           <Stat label="Max profit" value={orDash(trade.maxProfit, currency)} />

@@ -35,14 +35,14 @@ function readList(params: URLSearchParams): ListState {
 
 const listQuery = (state: ListState): Record<string, string> => listAddressQuery(state);
 
-/** The P&L a row shows: realized, plus the marks' unrealized while open. */
-const shownPnl = (t: TradeJson): number | null => (t.pnl === null ? null : t.pnl + (t.unrealizedPL ?? 0));
+/** The P&L a row shows: realized, plus the marks' unrealized while open; an open trade without a mark has none (its realized part alone is no total). */
+const shownPnl = (t: TradeJson): number | null => (t.pnl === null || (t.status === 'open' && t.unrealizedPL === null) ? null : t.pnl + (t.unrealizedPL ?? 0));
 
 function TradeRow({ t, currency, selected, onOpen }: { t: TradeJson; currency: string; selected: boolean; onOpen: () => void }) {
   const pnl = shownPnl(t);
   return (
     <tr className={`clickable ${selected ? 'selected' : ''}`} onClick={onOpen} data-testid="trade-row" data-trade-id={t.id} aria-selected={selected}>
-      <td>
+      <td className="trade-what">
         <button type="button" className="linklike" onClick={(e) => (e.stopPropagation(), onOpen())}>
           {STRATEGY_LABELS[t.strategy]}
         </button>{' '}
@@ -62,7 +62,7 @@ function TradeRow({ t, currency, selected, onOpen }: { t: TradeJson; currency: s
       <td className={colClass('lo', 'num')}>{t.maxProfit === null ? '' : fmtMoney(t.maxProfit, currency)}</td>
       <td className={colClass('lo', 'num')}>{t.maxLoss === null ? '∞' : fmtMoney(t.maxLoss, currency)}</td>
       <td className={colClass('lo', 'num')}>{t.collateral === null ? '' : fmtMoney(t.collateral, currency)}</td>
-      <td className="num" title={t.status === 'open' && t.unrealizedPL === null ? 'Realized so far: no fresh mark of the open legs' : undefined}>
+      <td className="num" title={t.status === 'open' && t.unrealizedPL === null ? `No fresh mark of the open legs: realized so far ${t.pnl === null ? '—' : fmtMoney(t.pnl, currency, true)}` : undefined} data-testid="trade-pnl">
         {pnl === null ? '—' : <Money value={pnl} currency={currency} />}
         {t.status === 'open' && t.unrealizedPL === null && <span className="muted small narrow-hide"> unmarked</span>}
       </td>
