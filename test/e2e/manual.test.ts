@@ -187,6 +187,11 @@ describe.skipIf(!hasChromium || !existsSync(AMD_CHAIN))('stale marks and expirie
         await expect.poll(() => note.textContent()).toContain(`mark from 2023-08-20, ${shares.mark?.ageDays?.toLocaleString('en-US') ?? ''} trading days old`);
         expect(await page.getByTestId('mark-stale').count()).toBe(1);
         expect(await page.getByTestId('positions-left-out').textContent()).toBe('1 stale: left out');
+        // The only open position left out: the sums over no marked position are unknown, "—", never $0.00.
+        expect(book.positions).toHaveLength(1);
+        expect(await page.getByTestId('positions-market-value').locator('.stat-value').textContent()).toBe('—');
+        expect(await page.getByTestId('positions-unrealized').locator('.stat-value').textContent()).toBe('—');
+        expect(await page.getByTestId('group-unrealized-AMD').textContent()).toBe('—');
         expect(await page.getByTestId('attention-expiry-unknown').count()).toBe(expiries);
         expect(await page.getByTestId('needs-attention').textContent()).toContain('import the broker');
         const width = await page.evaluate(() => document.documentElement.scrollWidth);

@@ -130,9 +130,12 @@ function GroupHead({ group, marks, currency, span, mapOpen, onMap }: { group: Bo
   const { underlying: symbol, rows } = group;
   const stale = marks?.stale === true;
   const levels = rows.find((r) => r.levels !== null)?.levels ?? null;
-  const unrealized = rows.reduce((sum, r) => sum + (r.unrealizedPL ?? 0), 0);
+  // A sum over no marked row is unknown ("—"), not $0.00.
+  const marked = rows.filter((r) => r.unrealizedPL !== null);
+  const unrealized = marked.length === 0 ? null : marked.reduce((sum, r) => sum + (r.unrealizedPL ?? 0), 0);
   const delta = rows.reduce((sum, r) => sum + (r.greeks?.delta ?? 0), 0);
-  const theta = rows.reduce((sum, r) => sum + (r.greeks?.theta ?? 0), 0);
+  const thetas = rows.flatMap((r) => (r.greeks === null ? [] : [r.greeks.theta]));
+  const theta = thetas.length === 0 ? null : thetas.reduce((sum, t) => sum + t, 0);
   return (
     <tr className="group-row">
       <th colSpan={span} scope="rowgroup" id={`positions-${symbol}-title`}>
@@ -156,7 +159,7 @@ function GroupHead({ group, marks, currency, span, mapOpen, onMap }: { group: Bo
             )}
           </span>
           <span className="group-figures small">
-            <Money value={unrealized} currency={currency} /> · Δ {fmtNumber(delta, 0)} sh · Θ {fmtMoney(theta, currency, true)}/day
+            <span data-testid={`group-unrealized-${symbol}`}>{unrealized === null ? '—' : <Money value={unrealized} currency={currency} />}</span> · Δ {fmtNumber(delta, 0)} sh · Θ {theta === null ? '—' : fmtMoney(theta, currency, true)}/day
             {levels && (
               <span className="muted">
                 {' '}
