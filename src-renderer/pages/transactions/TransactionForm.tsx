@@ -286,7 +286,7 @@ export function TransactionForm({
         <Field label="Date" error={problems.get('date')}>
           {(field) => <input {...field} type="date" value={state.date} required min="1900-01-01" max="2200-12-31" onChange={(e) => set('date', e.target.value)} data-testid="tx-date" />}
         </Field>
-        <Field label="Time, New York (optional)" error={problems.get('time')}>
+        <Field label="Time, ET (optional)" error={problems.get('time')}>
           {(field) => <input {...field} type="time" value={state.time} title="Without a time the row is at the day's close, 16:00 New York" onChange={(e) => set('time', e.target.value)} data-testid="tx-time" />}
         </Field>
         {show.symbol && (
