@@ -29,6 +29,8 @@ export default defineConfig({
           'exposure-worker': here('./src-main/services/exposure/worker.ts'),
           // Research exports (the Parquet lake), a thread per export (services/exports.ts).
           'lake-worker': here('./src-main/services/lake-worker.ts'),
+          // Backups of the journal (VACUUM INTO), a thread per backup (services/backups.ts).
+          'backup-worker': here('./src-main/services/backup-worker.ts'),
         },
         output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
       },

@@ -18,6 +18,8 @@ await build({
     'exposure-worker': new URL('../src-main/services/exposure/worker.ts', import.meta.url).pathname,
     // Research exports (the Parquet lake), a thread per export (services/exports.ts).
     'lake-worker': new URL('../src-main/services/lake-worker.ts', import.meta.url).pathname,
+    // Backups of the journal (VACUUM INTO), a thread per backup (services/backups.ts).
+    'backup-worker': new URL('../src-main/services/backup-worker.ts', import.meta.url).pathname,
   },
   outdir,
   outExtension: { '.js': '.mjs' },

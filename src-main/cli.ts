@@ -1,10 +1,14 @@
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BROKER_IDS, CHAIN_FORMATS } from '../src-shared/api/constants';
 import { BUSY_MESSAGE, CLI_BUSY_TIMEOUT_MS, domainFailure, EXIT_FAILED, listenFailure, thrownFailure, type CliFailure } from './cli-errors';
 import { systemClock } from './clock';
-import { openDataFolder } from './context';
-import { DataFolderError } from './db/data-folder';
+import { DB_FILE, openDataFolder } from './context';
+import { backupsFolder, restoreBackup, writeBackup, writeBackupTo } from './db/backups';
+import { checkDatabase, hasSqliteHeader } from './db/check';
+import { LATEST_VERSION } from './db/migrations/index';
+import { DataFolderError, runningServerPid } from './db/data-folder';
 import { isDatabaseBusy, WriteQueue } from './db/writes';
 import { defaultDataDir } from './paths';
 import { startServer } from './serve';
@@ -26,6 +30,10 @@ Usage:
   strikebook export --out <dir> [--symbol <S>] [--from <date>] [--to <date>] [--data-dir <dir>]
                                                           the Parquet lake for research (docs/research.md)
   strikebook keys create [--name <name>] | keys list | keys revoke <id> [--data-dir <dir>]
+  strikebook check [--data-dir <dir>]                    the database's integrity and every stored snapshot read back
+  strikebook backup [--out <file>] [--data-dir <dir>]    a backup of the journal (default: into the data folder's backups/)
+  strikebook restore <file or backup name> [--data-dir <dir>]
+                                                          a backup put in place of the journal (Strikebook stopped)
 
 Brokers: auto (default), ${BROKER_IDS.join(', ')}, custom:<id> (a format saved on the Import page)
 Data folder: --data-dir, else $STRIKEBOOK_DATA_DIR, else ${defaultDataDir()}`;
@@ -112,6 +120,18 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
 
+  if (command === 'check') {
+    if (rest.length > 0) fail(`check takes no arguments (got ${rest.join(' ')})`);
+    process.exitCode = runCheck(join(dataDir, DB_FILE));
+    return;
+  }
+  if (command === 'restore') {
+    // Before the data folder is opened: the journal it replaces may be too damaged to open.
+    if (rest.length !== 1) fail('restore: name one backup (a file, or a name listed in the data folder\'s backups/)');
+    process.exitCode = runRestore(dataDir, rest[0] ?? '');
+    return;
+  }
+
   // The CLI works in this thread (no event loop to protect), so it may wait for the server's writes to finish.
   const clock = systemClock;
   const folder = openDataFolder({ dataDir, busyTimeoutMs: CLI_BUSY_TIMEOUT_MS, clock });
@@ -136,6 +156,8 @@ async function main(argv: string[]): Promise<void> {
         },
         (file, report) => {
           process.stdout.write(`${file}: ${report.broker}, ${report.rows} rows, ${report.imported} imported, ${report.duplicates} duplicates, ${report.skippedCount} skipped, ${report.warningCount} warnings (import #${report.id})\n`);
+          // Openings entered by hand that this file's rows replace (docs/journal.md, "Manual entries").
+          if (report.supersededManualCount > 0) process.stdout.write(`${file}: ${report.supersededManualCount} manual opening(s) replaced by the file's rows (undo the import to restore them)\n`);
           for (const s of report.skipped.slice(0, 20)) process.stdout.write(`  skipped line ${s.line}: ${s.reason}\n`);
           // The closes without an opening are the report's last warnings (import-attention.ts).
           const listed = Math.min(report.openedBeforeHistory ?? 0, OPENED_BEFORE_LISTED);
@@ -172,6 +194,16 @@ async function main(argv: string[]): Promise<void> {
           for (const warning of result.warnings) process.stdout.write(`  warning: ${warning}\n`);
         },
       );
+    } else if (command === 'backup') {
+      if (rest.length > 0) fail(`backup takes no file names (got ${rest.join(' ')}); name a file with --out`);
+      if (values.out !== undefined) {
+        const written = writeBackupTo(folder.db, resolve(values.out));
+        if (!written.ok) fail(`backup: ${written.problem}`, EXIT_FAILED);
+        process.stdout.write(`${written.path}: a backup of ${folder.dbPath} (${(written.bytes / 1e6).toFixed(1)} MB)\n`);
+      } else {
+        const written = writeBackup(folder.db, dataDir, 'manual', clock.nowMs(), folder.settings.backupsKept);
+        process.stdout.write(`${written.path}: a backup of ${folder.dbPath} (${(written.bytes / 1e6).toFixed(1)} MB); the newest ${folder.settings.backupsKept} are kept\n`);
+      }
     } else if (command === 'keys') {
       const [action, id] = rest;
       if (action === 'create') {
@@ -197,6 +229,63 @@ async function main(argv: string[]): Promise<void> {
     await ctx.exposure.close();
     folder.db.close();
   }
+}
+
+/**
+ * `strikebook restore FILE`: a backup (a path, or a name in the data folder's backups/) put in place of the journal,
+ * checked first (integrity, a schema version this Strikebook knows); refused while a server runs on the data folder
+ * (Settings → Backups restores through the app, at its next start). One line either way.
+ */
+function runRestore(dataDir: string, named: string): number {
+  const inFolder = join(backupsFolder(dataDir), named);
+  const path = !named.includes('/') && existsSync(inFolder) ? inFolder : resolve(named);
+  const pid = runningServerPid(dataDir);
+  if (pid !== null) {
+    process.stderr.write(`strikebook: restore: Strikebook is running on ${dataDir} (process ${pid}): stop it first, or restore from Settings → Backups, which replaces the journal at the next start\n`);
+    return EXIT_FAILED;
+  }
+  const dbPath = join(dataDir, DB_FILE);
+  const restored = restoreBackup(dataDir, dbPath, path, systemClock.nowMs());
+  if (!restored.ok) {
+    process.stderr.write(`strikebook: restore: ${restored.problem}; nothing was changed\n`);
+    return EXIT_FAILED;
+  }
+  const { replaced, schemaVersion } = restored.report;
+  const before = replaced === null ? 'there was no journal before' : replaced.kind === 'backup' ? `the journal it replaced is backed up as ${replaced.backup.path}` : `the journal it replaced could not be read and was moved to ${replaced.path}`;
+  process.stdout.write(`${dbPath}: restored from ${path} (schema version ${schemaVersion}${schemaVersion < LATEST_VERSION ? `, upgraded to ${LATEST_VERSION} when Strikebook next opens it` : ''}); ${before}\n`);
+  return 0;
+}
+
+/**
+ * `strikebook check`: SQLite's integrity check and every stored snapshot decoded, read-only (the server may run);
+ * what is damaged is listed on stdout, and the exit status is 1 when anything is.
+ */
+function runCheck(dbPath: string): number {
+  if (!existsSync(dbPath)) {
+    process.stdout.write(`${dbPath}: no database yet, nothing to check\n`);
+    return 0;
+  }
+  if (!hasSqliteHeader(dbPath)) {
+    process.stdout.write(`${dbPath}: not an SQLite database (its header is wrong); restore a backup (strikebook restore <file>)\n`);
+    return EXIT_FAILED;
+  }
+  let report;
+  try {
+    report = checkDatabase(dbPath);
+  } catch (error) {
+    process.stdout.write(`${dbPath}: cannot be read (${error instanceof Error ? error.message : String(error)}); restore a backup (strikebook restore <file>)\n`);
+    return EXIT_FAILED;
+  }
+  const snapshots = `${report.snapshots.toLocaleString('en-US')} snapshot${report.snapshots === 1 ? '' : 's'}`;
+  const lines = [
+    `${dbPath}: schema version ${report.schemaVersion}; integrity ${report.integrity.length === 0 ? 'ok' : `${report.integrity.length} problem${report.integrity.length === 1 ? '' : 's'}`}; ` +
+      `${snapshots} read back, ${report.damaged.length === 0 ? 'none damaged' : `${report.damaged.length} damaged`}`,
+    ...report.integrity.map((problem) => `  integrity: ${problem.replace(/\s+/g, ' ')}`),
+    ...report.damaged.map((d) => `  snapshot ${d.id} of ${d.symbol} (quoted ${d.quoteTime}) is damaged: ${d.reason}; delete it: DELETE /v1/snapshots/${d.id}`),
+  ];
+  if (report.integrity.length > 0) lines.push('The file itself is damaged: restore a backup (strikebook restore <file>; the backups are in the data folder\'s backups/).');
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return report.integrity.length > 0 || report.damaged.length > 0 ? EXIT_FAILED : 0;
 }
 
 function isFolder(path: string | undefined): boolean {

@@ -2,7 +2,8 @@ import type { Database } from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock, type Clock } from './clock';
-import { databaseFiles, prepareDataFolder, isPermissionError, refuseSymlinks, writeProblem } from './db/data-folder';
+import { applyPendingRestore } from './db/backups';
+import { claimServerPid, databaseFiles, prepareDataFolder, isPermissionError, refuseSymlinks, releaseServerPid, writeProblem } from './db/data-folder';
 import { openDatabase, pageCount, SERVER_CACHE_KIB, setBusyTimeout, setCacheSize, setMaxPages } from './db/open';
 import { isDatabaseBusy, WriteQueue } from './db/writes';
 import type { AppContext } from './server/context';
@@ -11,6 +12,7 @@ import { KEY_FILE, stageKeyFile, type StagedKeyFile } from './server/key-file';
 import { ExposureService } from './services/exposure/service';
 import { ExportJobs } from './services/exports';
 import { ChainRefresh } from './services/chain-refresh';
+import { Backups } from './services/backups';
 import { ImportFormatsService } from './services/journal/import-formats';
 import { createJournalClient } from './services/journal/client';
 import { loadSettings, saveSettings, type Settings } from './settings';
@@ -38,6 +40,8 @@ export interface ContextOptions {
    * simulate a full disk with it (SQLite then answers SQLITE_FULL, as it does on a full disk). Never set by the app.
    */
   extraPages?: number;
+  /** Journals smaller than this are backed up on the event loop's thread (services/backups.ts; tests set 0). */
+  backupInlineBelowBytes?: number;
 }
 
 export interface OwnedContext extends AppContext {
@@ -113,6 +117,11 @@ export function openDataFolder(options: { dataDir: string; overrides?: Partial<S
  */
 export function createContext(options: ContextOptions): OwnedContext {
   const clock = options.clock ?? systemClock;
+  // A restore asked for in the app (Settings → Backups) is put in place before the journal is opened (db/backups.ts).
+  const restored = applyPendingRestore(options.dataDir, join(options.dataDir, DB_FILE), clock.nowMs(), options.nativeBinding);
+  if (restored !== null) {
+    options.log?.(restored.result.ok ? `Restored the backup ${restored.name} (schema version ${restored.result.report.schemaVersion}).` : `The backup ${restored.name} was not restored: ${restored.result.problem}`);
+  }
   const folder = openDataFolder({
     dataDir: options.dataDir,
     busyTimeoutMs: 0,
@@ -149,6 +158,17 @@ export function createContext(options: ContextOptions): OwnedContext {
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
+  const backups = new Backups({
+    dbPath: folder.dbPath,
+    dataDir: options.dataDir,
+    settings: getSettings,
+    clock,
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    ...(options.log ? { log: options.log } : {}),
+    ...(options.backupInlineBelowBytes === undefined ? {} : { inlineBelowBytes: options.backupInlineBelowBytes }),
+  });
+  // This process serves the data folder: `strikebook restore` refuses to replace the journal under it.
+  claimServerPid(options.dataDir);
   writes.onRollback(() => exposure.reset());
   // Settings are replaced on every change (updateSettings): each pass reads the current ones.
   const refresh = new ChainRefresh(
@@ -187,6 +207,7 @@ export function createContext(options: ContextOptions): OwnedContext {
     importFormats: new ImportFormatsService(db, clock, writes),
     exports,
     refresh,
+    backups,
     writes,
     keyFilePath: folder.keyFilePath,
     apiKey: folder.apiKey,
@@ -250,7 +271,9 @@ export function createContext(options: ContextOptions): OwnedContext {
       await journal.close();
       await exposure.close();
       await exports.close();
+      await backups.close();
       db.close();
+      releaseServerPid(options.dataDir);
     },
   };
   return ctx;

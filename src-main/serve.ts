@@ -87,6 +87,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     await app.listen({ port, host });
     const online = new OnlineSource(ctx, options.log);
     online.start();
+    // The daily backup of the journal (services/backups.ts): taken now when the newest is older than a day.
+    ctx.backups.start();
     const url = `http://${host}:${port}`;
     let closed = false;
     return {

@@ -1,8 +1,10 @@
 import type { Database } from 'better-sqlite3';
+import { DEFAULT_BACKUPS_KEPT } from './db/backups';
 import { SettingsRepository } from './db/settings';
 import type { WriteTx } from './db/writes';
 import { NEW_YORK } from '../src-shared/zone';
 import { POSITION_ALERT_DISTANCE_PCT } from '../src-shared/exposure/position-alerts';
+import { originProblem } from './setting-rules';
 
 /** User settings, kept in the `settings` table as JSON values; defaults per docs/conventions.md §HTTP API, docs/exposure.md, docs/journal.md. */
 export interface Settings {
@@ -35,6 +37,8 @@ export interface Settings {
   positionAlertDistancePct: number;
   /** The desktop app shows a system notification for each position alert. */
   notifyPositionAlerts: boolean;
+  /** Backups of the journal kept in the data folder's backups/ (the newest N; db/backups.ts). */
+  backupsKept: number;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -53,6 +57,7 @@ export const DEFAULT_SETTINGS: Settings = {
   importTimeoutSeconds: 60,
   positionAlertDistancePct: POSITION_ALERT_DISTANCE_PCT,
   notifyPositionAlerts: true,
+  backupsKept: DEFAULT_BACKUPS_KEPT,
 };
 
 export function loadSettings(db: Database, overrides: Partial<Settings> = {}): Settings {
@@ -64,7 +69,11 @@ export function loadSettings(db: Database, overrides: Partial<Settings> = {}): S
       // A value we cannot read falls back to its default rather than stopping the app.
     }
   }
-  return { ...DEFAULT_SETTINGS, ...(stored as Partial<Settings>), ...overrides };
+  const settings: Settings = { ...DEFAULT_SETTINGS, ...(stored as Partial<Settings>), ...overrides };
+  // Held to the rules of PUT /v1/settings when read back (a value written by an older version, or by hand): an origin
+  // that breaks them is not listed, so the gate never answers it (issue 29: http://*.x.com was stored and used).
+  settings.corsOrigins = Array.isArray(settings.corsOrigins) ? settings.corsOrigins.filter((origin) => typeof origin === 'string' && originProblem(origin) === null) : [];
+  return settings;
 }
 
 /** Writes changed settings in the caller's transaction. */

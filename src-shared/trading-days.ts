@@ -108,6 +108,13 @@ export function nextTradingDay(date: string): string {
   return day;
 }
 
+/** The last trading day before `date`. */
+export function previousTradingDay(date: string): string {
+  let day = addDays(date, -1);
+  while (!isTradingDay(day)) day = addDays(day, -1);
+  return day;
+}
+
 /**
  * Trading days d with from < d ≤ to: how many sessions opened after `from` up to and including `to` (0 when `to` is
  * not after `from`). A quote of Friday evening is 1 trading day old on Monday, 0 on the Sunday in between.

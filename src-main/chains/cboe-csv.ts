@@ -15,6 +15,7 @@ import {
   type ChainParseOptions,
   type ChainParseResult,
   type LocatedContract,
+  tooManyContracts,
 } from './common';
 import { parseDateText, QUOTE_LINE_EXAMPLES } from './date-text';
 import { firstLines, hasContent, splitCsvLine, textLines, type TextLine } from './lines';
@@ -257,6 +258,7 @@ export function parseCboeCsv(text: string, options: ChainParseOptions = {}): Cha
     { right: 'P' as const, columns: putColumns, label: 'put' },
   ];
   for (const l of lines) {
+    if (tooManyContracts(located, errors)) break;
     if (l.text.trim() === '') continue;
     const cells = splitCsvLine(l.text, delimiter);
     if (cells.every((cell) => cell.trim() === '')) continue; // a blank row saved by a spreadsheet: `,,,,`

@@ -14,8 +14,9 @@ import {
   type ChainParseOptions,
   type ChainParseResult,
   type LocatedContract,
+  MAX_CHAIN_CONTRACTS,
 } from './common';
-import { finiteNumber, isRecord, parseJsonDocument } from './json';
+import { eachPiece, finiteNumber, isRecord, readJsonChain, type JsonChainDocument } from './json';
 
 export function looksLikeCboeJson(value: unknown): boolean {
   return isRecord(value) && isRecord(value.data) && Array.isArray(value.data.options);
@@ -26,32 +27,34 @@ function numberField(record: Record<string, unknown>, key: string): number | nul
 }
 
 export function parseCboeJson(text: string, options: ChainParseOptions = {}): ChainParseResult {
-  const document = parseJsonDocument(text);
-  return document.ok ? parseCboeJsonRoot(document.root, options) : document;
+  const read = readJsonChain(text, MAX_CHAIN_CONTRACTS);
+  return read.ok ? parseCboeJsonDocument(read.document, options) : read;
 }
 
-/** The CBOE JSON document once parsed (parseChainFile parses a JSON file once, to detect its format and read it). */
-export function parseCboeJsonRoot(root: unknown, options: ChainParseOptions = {}): ChainParseResult {
+/**
+ * The CBOE JSON document once read (parseChainFile reads a JSON file once, to detect its format and read it): its
+ * options parsed one at a time from the text (json.ts, readJsonChain), never all at once.
+ */
+export function parseCboeJsonDocument(document: JsonChainDocument, options: ChainParseOptions = {}): ChainParseResult {
+  const { root } = document;
   if (!isRecord(root) || !isRecord(root.data) || !Array.isArray(root.data.options)) {
     return { ok: false, errors: [{ line: null, message: 'missing data.options: not a CBOE delayed-quotes JSON document' }] };
   }
   const data = root.data;
-  const rawOptions: unknown[] = Array.isArray(data.options) ? data.options : [];
   const errors = new ErrorList();
   const located: LocatedContract[] = [];
-  for (let index = 0; index < rawOptions.length; index += 1) {
+  const read = eachPiece(document, ['data', 'options'], (item, index) => {
     checkpoint();
-    const item = rawOptions[index];
     const where = `data.options[${index}]`;
     if (!isRecord(item)) {
       errors.add(null, `${where}: not an object`);
-      continue;
+      return;
     }
     const symbol = typeof item.option === 'string' ? item.option : '';
     const occ = parseOccSymbol(symbol);
     if (occ === null) {
       errors.add(null, `${where}: option "${symbol}" is not an OCC option symbol`);
-      continue;
+      return;
     }
     const values: Record<string, number | null> = {
       iv: numberField(item, 'iv'),
@@ -62,13 +65,13 @@ export function parseCboeJsonRoot(root: unknown, options: ChainParseOptions = {}
     const missing = Object.entries(values).filter(([, v]) => v === null).map(([k]) => k);
     if (missing.length > 0) {
       errors.add(null, `${where} (${symbol}): missing or non-numeric ${missing.join(', ')}`);
-      continue;
+      return;
     }
     const iv = values.iv ?? 0;
     const openInterest = values.open_interest ?? 0;
     if (iv < 0 || openInterest < 0) {
       errors.add(null, `${where} (${symbol}): negative ${iv < 0 ? 'iv' : 'open_interest'}`);
-      continue;
+      return;
     }
     const contract: OptionContract = {
       root: occ.root,
@@ -84,7 +87,8 @@ export function parseCboeJsonRoot(root: unknown, options: ChainParseOptions = {}
     const volume = numberField(item, 'volume');
     if (volume !== null && volume >= 0) contract.volume = volume;
     located.push({ contract, line: null });
-  }
+  });
+  if (!read.ok) return read;
 
   const spot = numberField(data, 'current_price') ?? numberField(data, 'close');
   // The top-level `timestamp` ("2024-01-05 21:15:04") is UTC: the options' `last_trade_time` values, New York

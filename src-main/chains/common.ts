@@ -4,10 +4,12 @@
  */
 import type { ChainSnapshot, OptionContract, SnapshotSourceId } from '../../src-shared/exposure/model';
 import { MAX_USABLE_IV } from '../../src-shared/exposure/prepare';
+import { underlyingOfRoot } from '../../src-shared/exposure/roots';
 import { isIsoDate, isoInstant } from '../../src-shared/calendar';
 import { NEW_YORK, parseDateTimeInZone } from '../../src-shared/zone';
 import { MAX_MESSAGE_CHARS } from '../../src-shared/text';
 import { MAX_IV, MAX_MULTIPLIER, MAX_OPEN_INTEREST, MAX_STRIKE, MAX_YEAR, MIN_YEAR, saneStrike, saneYear } from '../../src-shared/bounds';
+import { SYMBOL_PATTERN } from '../../src-shared/api/schema-kit';
 
 
 export type ChainFormat = 'auto' | 'cboe-csv' | 'cboe-json' | 'schwab-json' | 'yfinance-csv' | 'generic-csv' | 'generic-json';
@@ -46,6 +48,20 @@ export type ChainParseResult =
   | { ok: true; snapshot: ChainSnapshot; warnings: string[] }
   /** `errorCount`: every error of the file (the list keeps MAX_ERRORS and one entry counting the rest); else the list's length. */
   | { ok: false; errors: ChainParseError[]; errorCount?: number };
+
+/**
+ * Contracts a chain may hold. The largest real chain, SPX with every weekly, has about 21,000; a file of more is no
+ * chain of one underlying, and its parse and store stay within the memory budget up to here (docs/architecture.md
+ * §Reliability and security).
+ */
+export const MAX_CHAIN_CONTRACTS = 300_000;
+
+/** True (and the error said) once a file has given more than MAX_CHAIN_CONTRACTS contracts: the parser stops reading there. */
+export function tooManyContracts(located: readonly LocatedContract[], errors: ErrorList): boolean {
+  if (located.length <= MAX_CHAIN_CONTRACTS) return false;
+  errors.add(null, `more than ${MAX_CHAIN_CONTRACTS.toLocaleString('en-US')} contracts: no chain of one underlying has that many (a whole SPX chain has about 21,000); the file was read no further`);
+  return true;
+}
 
 /** Errors kept per file, as in the importers (docs/importers.md §Bounded); the rest are counted in one entry. */
 export const MAX_ERRORS = 1_000;
@@ -122,30 +138,8 @@ function parseOccHead(head: string): { root: string; expiration: string } | null
   return isIsoDate(expiration) ? { root, expiration } : null;
 }
 
-/** Weekly/PM roots of index options and their underlying. Other roots map to themselves. */
-const ROOT_UNDERLYING: Record<string, string> = {
-  SPXW: 'SPX',
-  SPXPM: 'SPX',
-  NDXP: 'NDX',
-  NDXW: 'NDX',
-  RUTW: 'RUT',
-  VIXW: 'VIX',
-  XSPW: 'XSP',
-  DJXW: 'DJX',
-  MRUT: 'MRUT',
-};
-
-const isDigit = (code: number): boolean => code >= 48 && code <= 57;
-
-/** The underlying of an OCC root: SPXW → SPX, NDXP → NDX; adjusted equity roots lose their digit (AMD1 → AMD). */
-export function underlyingOfRoot(root: string): string {
-  const upper = root.toUpperCase();
-  const mapped = ROOT_UNDERLYING[upper];
-  if (mapped !== undefined) return mapped;
-  let end = upper.length;
-  while (end > 0 && isDigit(upper.charCodeAt(end - 1))) end -= 1;
-  return end === 0 ? upper : upper.slice(0, end);
-}
+/** The underlying of an OCC root (src-shared/exposure/roots.ts: one map for the chains and the journal). */
+export { underlyingOfRoot };
 
 /** The underlying most contracts belong to (by count), or null when there are none. */
 export function dominantUnderlying(contracts: readonly OptionContract[]): string | null {
@@ -225,8 +219,12 @@ export function normaliseSymbol(symbol: string): string {
   return symbol.trim().replace(/^[_^$.]+/, '').toUpperCase();
 }
 
-/** What is out of range in a contract, as a message for its line; null when it is sane. */
-function insaneContract(c: OptionContract): string | null {
+/**
+ * What is out of range in a contract, as a message for its line; null when it is sane (docs/importers.md §Sane
+ * ranges). Every way a chain arrives runs it: the chain files' parsers (finishSnapshot), the lake's import
+ * (lake/rows.ts) and a snapshot stored inline (planIngest).
+ */
+export function contractProblem(c: OptionContract): string | null {
   const what = `${c.root} ${c.expiration} ${c.strike} ${c.right}`;
   if (!saneYear(c.expiration)) return `${what}: the expiration is outside the years ${MIN_YEAR}–${MAX_YEAR}`;
   if (!saneStrike(c.strike)) return `${what}: the strike is not above 0 and at most ${MAX_STRIKE.toLocaleString('en-US')}`;
@@ -234,7 +232,44 @@ function insaneContract(c: OptionContract): string | null {
   if (!(c.iv >= 0 && c.iv <= MAX_IV)) return `${what}: the IV ${c.iv} is not between 0 and ${MAX_IV} (a decimal: 0.25 for 25%)`;
   if (!(Math.abs(c.bid) <= MAX_STRIKE && Math.abs(c.ask) <= MAX_STRIKE)) return `${what}: the bid or ask is beyond ${MAX_STRIKE.toLocaleString('en-US')}`;
   if (!(c.multiplier > 0 && c.multiplier <= MAX_MULTIPLIER)) return `${what}: the multiplier ${c.multiplier} is not above 0 and at most ${MAX_MULTIPLIER.toLocaleString('en-US')}`;
+  if (c.volume !== undefined && !(c.volume >= 0 && c.volume <= MAX_OPEN_INTEREST)) return `${what}: the volume ${c.volume} is not between 0 and ${MAX_OPEN_INTEREST.toLocaleString('en-US')}`;
   return null;
+}
+
+const SYMBOL_RE = new RegExp(SYMBOL_PATTERN);
+
+/**
+ * What is wrong with a snapshot's symbol, spot and quote time, each with the override that would fix it; [] when
+ * they are sane. The symbol must be a ticker as every route takes it (SYMBOL_PATTERN): `../../../ETC` stored would be
+ * listed by /v1/chains and refused by every route of its own.
+ */
+export function headProblems(head: { symbol?: string; spot?: number; quoteTime?: string }): Array<{ param: 'symbol' | 'spot' | 'quoteTime'; message: string }> {
+  const problems: Array<{ param: 'symbol' | 'spot' | 'quoteTime'; message: string }> = [];
+  const { symbol, spot, quoteTime } = head;
+  if (symbol !== undefined && !SYMBOL_RE.test(symbol)) problems.push({ param: 'symbol', message: `the symbol "${symbol.slice(0, 40)}" is not a ticker (a letter or digit, then up to 15 letters, digits or . _ / ^ -)` });
+  if (spot !== undefined && (!(spot > 0) || !Number.isFinite(spot))) problems.push({ param: 'spot', message: `the spot ${spot} is not a positive number` });
+  else if (spot !== undefined && spot > MAX_STRIKE) problems.push({ param: 'spot', message: `the spot ${spot} is above ${MAX_STRIKE.toLocaleString('en-US')}` });
+  if (quoteTime !== undefined && (!saneYear(quoteTime) || Number.isNaN(Date.parse(quoteTime)))) problems.push({ param: 'quoteTime', message: `the quote time ${quoteTime.slice(0, 40)} is outside the years ${MIN_YEAR}–${MAX_YEAR}` });
+  return problems;
+}
+
+/**
+ * The checks of a parsed snapshot that did not come from a chain file (the lake, the demo, a test): its head, every
+ * contract's ranges, no contract twice. At most `max` messages; [] when it may be stored.
+ */
+export function snapshotProblems(snapshot: ChainSnapshot, max = 20): string[] {
+  const problems = headProblems(snapshot).map((p) => p.message);
+  if (snapshot.contracts.length === 0) problems.push('no contracts');
+  const seen = new Set<string>();
+  for (const contract of snapshot.contracts) {
+    if (problems.length >= max) break;
+    const insane = contractProblem(contract);
+    if (insane !== null) problems.push(insane);
+    const key = `${contract.root}|${contract.expiration}|${contract.strike}|${contract.right}`;
+    if (seen.has(key)) problems.push(`duplicated contract ${contract.root} ${contract.expiration} ${contract.strike} ${contract.right}`);
+    seen.add(key);
+  }
+  return problems.slice(0, max);
 }
 
 /**
@@ -282,7 +317,7 @@ export function finishSnapshot(input: {
 
   // Sane ranges (docs/importers.md §Sane ranges): a strike of 1e300 or an expiration in 9999 is no chain's.
   for (const { contract, line } of located) {
-    const insane = insaneContract(contract);
+    const insane = contractProblem(contract);
     if (insane !== null) errors.add(line, insane);
   }
 
@@ -307,7 +342,6 @@ export function finishSnapshot(input: {
   const names = options.names ?? QUERY_OVERRIDE_NAMES;
   const spot = options.spot ?? input.spot;
   if (spot === null || !(spot > 0) || !Number.isFinite(spot)) errors.add(null, `no spot price: the file gives no underlying price (pass ${names.spot})`, 'spot');
-  else if (spot > MAX_STRIKE) errors.add(null, `the spot ${spot} is above ${MAX_STRIKE.toLocaleString('en-US')}`, 'spot');
 
   let quoteTime = input.quoteTime;
   if (options.quoteTime !== undefined) {
@@ -315,11 +349,14 @@ export function finishSnapshot(input: {
     if (quoteTime === null) errors.add(null, `${names.quoteTime} option is not an ISO 8601 date-time: ${options.quoteTime}`, 'quoteTime');
   }
   if (quoteTime === null && options.quoteTime === undefined && input.quoteTimeUnreadable !== true) errors.add(null, `no quote time: the file gives none (pass ${names.quoteTime})`, 'quoteTime');
-  if (quoteTime !== null && !saneYear(quoteTime)) errors.add(null, `the quote time ${quoteTime} is outside the years ${MIN_YEAR}–${MAX_YEAR}`, 'quoteTime');
 
   const symbolSource = options.symbol ?? input.symbol ?? dominantUnderlying(located.map((l) => l.contract));
   const symbol = symbolSource === null ? '' : normaliseSymbol(symbolSource);
   if (symbol === '' && located.length > 0) errors.add(null, `no underlying symbol: pass ${names.symbol}`, 'symbol');
+
+  // The head's ranges and the symbol's grammar, as every snapshot's (headProblems); what is missing was said above.
+  const head = headProblems({ ...(symbol === '' ? {} : { symbol }), ...(spot !== null && spot > 0 && Number.isFinite(spot) ? { spot } : {}), ...(quoteTime === null ? {} : { quoteTime }) });
+  for (const { param, message } of head) errors.add(null, message, param);
 
   if (!errors.empty || spot === null || quoteTime === null) return errors.failure();
   return {

@@ -14,6 +14,7 @@ import {
   type ChainParseOptions,
   type ChainParseResult,
   type LocatedContract,
+  tooManyContracts,
 } from './common';
 import { parseRight } from './generic-json';
 import { hasContent, splitCsvLine, textLines, type TextLine } from './lines';
@@ -110,6 +111,7 @@ export function parseGenericCsv(text: string, options: ChainParseOptions = {}): 
   };
   const located: LocatedContract[] = [];
   for (const l of lines) {
+    if (tooManyContracts(located, errors)) break;
     const trimmed = l.text.trim();
     if (trimmed === '' || trimmed.startsWith('#')) continue;
     const cells = splitCsvLine(l.text);

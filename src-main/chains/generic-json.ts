@@ -14,8 +14,9 @@ import {
   type ChainParseOptions,
   type ChainParseResult,
   type LocatedContract,
+  MAX_CHAIN_CONTRACTS,
 } from './common';
-import { finiteNumber, isRecord, parseJsonDocument } from './json';
+import { eachPiece, finiteNumber, isRecord, readJsonChain, type JsonChainDocument } from './json';
 
 export function parseRight(value: unknown): 'C' | 'P' | null {
   if (typeof value !== 'string') return null;
@@ -26,36 +27,35 @@ export function parseRight(value: unknown): 'C' | 'P' | null {
 }
 
 export function parseGenericJson(text: string, options: ChainParseOptions = {}): ChainParseResult {
-  const document = parseJsonDocument(text);
-  return document.ok ? parseGenericJsonRoot(document.root, options) : document;
+  const read = readJsonChain(text, MAX_CHAIN_CONTRACTS);
+  return read.ok ? parseGenericJsonDocument(read.document, options) : read;
 }
 
-/** The generic JSON document once parsed (see parseCboeJsonRoot). */
-export function parseGenericJsonRoot(root: unknown, options: ChainParseOptions = {}): ChainParseResult {
+/** The generic JSON document once read, its contracts parsed one at a time (see parseCboeJsonDocument). */
+export function parseGenericJsonDocument(document: JsonChainDocument, options: ChainParseOptions = {}): ChainParseResult {
+  const { root } = document;
   if (!isRecord(root) || !Array.isArray(root.contracts)) {
     return { ok: false, errors: [{ line: null, message: 'missing "contracts" array: expected {symbol, spot, quoteTime, contracts: [...]}' }] };
   }
   const errors = new ErrorList();
   const located: LocatedContract[] = [];
   const fallbackRoot = options.symbol ?? (typeof root.symbol === 'string' ? root.symbol : '');
-  const items: unknown[] = root.contracts;
-  for (let index = 0; index < items.length; index += 1) {
+  const read = eachPiece(document, ['contracts'], (item, index) => {
     checkpoint();
-    const item = items[index];
     const where = `contracts[${index}]`;
     if (!isRecord(item)) {
       errors.add(null, `${where}: not an object`);
-      continue;
+      return;
     }
     const expiration = typeof item.expiration === 'string' ? item.expiration.trim() : '';
     if (!isIsoDate(expiration)) {
       errors.add(null, `${where}: bad date: expiration "${String(item.expiration)}" is not YYYY-MM-DD`);
-      continue;
+      return;
     }
     const right = parseRight(item.right);
     if (right === null) {
       errors.add(null, `${where}: right "${String(item.right)}" is not C or P`);
-      continue;
+      return;
     }
     const strike = finiteNumber(item.strike);
     const openInterest = finiteNumber(item.openInterest);
@@ -66,11 +66,11 @@ export function parseGenericJsonRoot(root: unknown, options: ChainParseOptions =
     const bad = Object.entries({ strike, openInterest, iv, bid, ask, multiplier }).filter(([, v]) => v === null).map(([k]) => k);
     if (bad.length > 0) {
       errors.add(null, `${where}: missing or non-numeric ${bad.join(', ')}`);
-      continue;
+      return;
     }
     if (!((strike ?? 0) > 0) || (openInterest ?? 0) < 0 || (iv ?? 0) < 0 || !((multiplier ?? 0) > 0)) {
       errors.add(null, `${where}: strike and multiplier must be > 0, openInterest and iv ≥ 0`);
-      continue;
+      return;
     }
     const contractRoot = typeof item.root === 'string' && item.root.trim() !== '' ? item.root.trim().toUpperCase() : normaliseSymbol(fallbackRoot);
     const contract: OptionContract = {
@@ -88,12 +88,13 @@ export function parseGenericJsonRoot(root: unknown, options: ChainParseOptions =
       const volume = finiteNumber(item.volume);
       if (volume === null || volume < 0) {
         errors.add(null, `${where}: volume ${JSON.stringify(item.volume)} is not a number ≥ 0`);
-        continue;
+        return;
       }
       contract.volume = volume;
     }
     located.push({ contract, line: null });
-  }
+  });
+  if (!read.ok) return read;
   const spot = finiteNumber(root.spot);
   let quoteTime: string | null = null;
   if (typeof root.quoteTime === 'string') {

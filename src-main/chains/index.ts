@@ -4,12 +4,12 @@
  * `parseChainFile` detects the format unless one is given.
  */
 import { looksLikeCboeCsv, parseCboeCsv } from './cboe-csv';
-import { looksLikeCboeJson, parseCboeJson, parseCboeJsonRoot } from './cboe-json';
-import type { ChainFormat, ChainParseOptions, ChainParseResult } from './common';
+import { looksLikeCboeJson, parseCboeJson, parseCboeJsonDocument } from './cboe-json';
+import { MAX_CHAIN_CONTRACTS, type ChainFormat, type ChainParseOptions, type ChainParseResult } from './common';
 import { parseGenericCsv } from './generic-csv';
-import { parseGenericJson, parseGenericJsonRoot } from './generic-json';
-import { parseJsonDocument } from './json';
-import { looksLikeSchwabJson, parseSchwabJson, parseSchwabJsonRoot } from './schwab-json';
+import { parseGenericJson, parseGenericJsonDocument } from './generic-json';
+import { readJsonChain } from './json';
+import { looksLikeSchwabJson, parseSchwabJson, parseSchwabJsonDocument } from './schwab-json';
 import { looksLikeYfinanceCsv, parseYfinanceCsv } from './yfinance-csv';
 
 export type { ChainFormat, ChainParseError, ChainParseOptions, ChainParseResult, OverrideNames } from './common';
@@ -29,8 +29,8 @@ function jsonFormatOf(root: unknown): 'cboe-json' | 'schwab-json' | 'generic-jso
 export function detectChainFormat(text: string): Exclude<ChainFormat, 'auto'> {
   const start = text.replace(/^\uFEFF/, '').trimStart();
   if (start.startsWith('{') || start.startsWith('[')) {
-    const document = parseJsonDocument(start);
-    if (document.ok) return jsonFormatOf(document.root);
+    const read = readJsonChain(start, MAX_CHAIN_CONTRACTS);
+    if (read.ok) return jsonFormatOf(read.document.root);
     // Invalid (or oversized) JSON: the JSON parser reports where it breaks.
     const head = start.slice(0, 2000);
     if (/"data"\s*:/.test(head)) return 'cboe-json';
@@ -40,17 +40,21 @@ export function detectChainFormat(text: string): Exclude<ChainFormat, 'auto'> {
   return looksLikeYfinanceCsv(start) ? 'yfinance-csv' : 'generic-csv';
 }
 
-/** A JSON chain file parsed once, its format decided on the parsed document (JSON.parse of 50 MB is not done twice). */
+/**
+ * A JSON chain file read once, its format decided on the document without its contracts (json.ts, readJsonChain: the
+ * contracts are parsed one at a time by the format's parser, never all at once).
+ */
 function parseJsonChain(body: string, options: ChainParseOptions): ChainParseResult {
-  const document = parseJsonDocument(body);
-  if (!document.ok) return document;
+  const read = readJsonChain(body, MAX_CHAIN_CONTRACTS);
+  if (!read.ok) return read;
+  const { document } = read;
   switch (jsonFormatOf(document.root)) {
     case 'cboe-json':
-      return parseCboeJsonRoot(document.root, options);
+      return parseCboeJsonDocument(document, options);
     case 'schwab-json':
-      return parseSchwabJsonRoot(document.root, options);
+      return parseSchwabJsonDocument(document, options);
     case 'generic-json':
-      return parseGenericJsonRoot(document.root, options);
+      return parseGenericJsonDocument(document, options);
   }
 }
 

@@ -7,8 +7,8 @@
  */
 import { isIsoDate, isoInstant } from '../../src-shared/calendar';
 import type { OptionContract } from '../../src-shared/exposure/model';
-import { ErrorList, finishSnapshot, normaliseSymbol, parseOccSymbol, type ChainParseOptions, type ChainParseResult, type LocatedContract } from './common';
-import { finiteNumber, isRecord, parseJsonDocument } from './json';
+import { ErrorList, finishSnapshot, MAX_CHAIN_CONTRACTS, normaliseSymbol, parseOccSymbol, type ChainParseOptions, type ChainParseResult, type LocatedContract } from './common';
+import { eachPiece, finiteNumber, isRecord, readJsonChain, type JsonChainDocument } from './json';
 
 const MAPS = [
   { name: 'callExpDateMap', right: 'C' as const, label: 'CALL' },
@@ -49,12 +49,16 @@ function volatilityOf(value: unknown): number | 'negative' | 'missing' {
 }
 
 export function parseSchwabJson(text: string, options: ChainParseOptions = {}): ChainParseResult {
-  const document = parseJsonDocument(text);
-  return document.ok ? parseSchwabJsonRoot(document.root, options) : document;
+  const read = readJsonChain(text, MAX_CHAIN_CONTRACTS);
+  return read.ok ? parseSchwabJsonDocument(read.document, options) : read;
 }
 
-/** The Schwab / TD Ameritrade document once parsed (parseChainFile parses a JSON file once, to detect its format and read it). */
-export function parseSchwabJsonRoot(root: unknown, options: ChainParseOptions = {}): ChainParseResult {
+/**
+ * The Schwab / TD Ameritrade document once read (parseChainFile reads a JSON file once, to detect its format and read
+ * it): each map's expirations parsed one at a time from the text (json.ts, readJsonChain), never the whole chain at once.
+ */
+export function parseSchwabJsonDocument(document: JsonChainDocument, options: ChainParseOptions = {}): ChainParseResult {
+  const { root } = document;
   if (!looksLikeSchwabJson(root) || !isRecord(root)) {
     return { ok: false, errors: [{ line: null, message: 'missing callExpDateMap / putExpDateMap: not a Schwab or TD Ameritrade option chain' }] };
   }
@@ -72,15 +76,15 @@ export function parseSchwabJsonRoot(root: unknown, options: ChainParseOptions = 
       errors.add(null, `${map.name} is not an object`);
       continue;
     }
-    for (const [expirationKey, byStrike] of Object.entries(byExpiration)) {
+    const read = eachPiece(document, [map.name], (byStrike, _index, expirationKey) => {
       const expiration = expirationKey.split(':')[0] ?? '';
       if (!isIsoDate(expiration)) {
         errors.add(null, `${map.name}["${expirationKey}"]: bad date: the key does not start with YYYY-MM-DD`);
-        continue;
+        return;
       }
       if (!isRecord(byStrike)) {
         errors.add(null, `${map.name}["${expirationKey}"] is not an object of strikes`);
-        continue;
+        return;
       }
       for (const [strikeKey, list] of Object.entries(byStrike)) {
         if (!Array.isArray(list)) {
@@ -132,7 +136,8 @@ export function parseSchwabJsonRoot(root: unknown, options: ChainParseOptions = 
           located.push({ contract, line: null });
         });
       }
-    }
+    });
+    if (!read.ok) return read;
   }
   if (root.status === 'FAILED' && located.length === 0) errors.add(null, 'the chain request failed (status FAILED): the document holds no contracts');
   if (located.length > 0 && (sides.C === 0 || sides.P === 0)) {

@@ -7,7 +7,7 @@
  * warning says so). Decisions in docs/exposure.md, "yfinance option_chain CSV".
  */
 import type { OptionContract } from '../../src-shared/exposure/model';
-import { ErrorList, finishSnapshot, parseNumberCell, parseOccSymbol, type ChainParseOptions, type ChainParseResult, type LocatedContract } from './common';
+import { ErrorList, finishSnapshot, parseNumberCell, parseOccSymbol, tooManyContracts, type ChainParseOptions, type ChainParseResult, type LocatedContract } from './common';
 import { firstLines, splitCsvLine, textLines } from './lines';
 
 const REQUIRED = ['contractSymbol', 'strike', 'bid', 'ask', 'openInterest', 'impliedVolatility'] as const;
@@ -59,6 +59,7 @@ export function parseYfinanceCsv(text: string, options: ChainParseOptions = {}):
   // The rows one at a time (a generator: a 50 MB file is not held as millions of line objects).
   const headerLineNumber = headerLine?.line ?? 0;
   for (const l of textLines(text)) {
+    if (tooManyContracts(located, errors)) break;
     if (l.line <= headerLineNumber || l.text.trim() === '') continue;
     // The second frame of `calls.to_csv(f); puts.to_csv(f, mode='a')` repeats the header.
     if (l.text.trim() === headerText) continue;

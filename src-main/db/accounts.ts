@@ -21,7 +21,8 @@ export class AccountsRepository {
     this.inUseStatement = db.prepare<[], Pick<AccountRow, 'id' | 'name'>>(
       `SELECT ${ACCOUNTS.select(['id', 'name'])} FROM accounts WHERE id IN (SELECT DISTINCT account_id FROM transactions) ORDER BY name, id`,
     );
-    this.deleteUnusedStatement = db.prepare<[]>('DELETE FROM accounts WHERE id NOT IN (SELECT DISTINCT account_id FROM transactions)');
+    // A manual row an import superseded keeps its account (undoing that import brings the row back: migration 012).
+    this.deleteUnusedStatement = db.prepare<[]>('DELETE FROM accounts WHERE id NOT IN (SELECT DISTINCT account_id FROM transactions UNION SELECT account_id FROM superseded_transactions)');
   }
 
   /** Adds the account unless it exists. */

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { accessSync, chmodSync, closeSync, constants, existsSync, fchmodSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
+import { accessSync, chmodSync, closeSync, constants, existsSync, fchmodSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -137,19 +137,31 @@ export function secureFile(path: string, companions: readonly string[] = []): vo
 
 const SQLITE_HEADER = 'SQLite format 3\u0000';
 
-/** The newest `<db>.v<N>.<time>.bak` beside the database (written before each schema upgrade), if any. */
+/**
+ * The newest backup of the database: in the backups folder beside it (`backups/strikebook-<time>-<reason>.db`,
+ * db/backups.ts), or a `<db>.v<N>.<time>.bak` an older version wrote beside it before a schema upgrade.
+ */
 export function newestBackup(path: string): string | null {
   const prefix = `${basename(path)}.`;
-  let names: string[];
+  const candidates: string[] = [];
   try {
-    names = readdirSync(dirname(path)).filter((name) => name.startsWith(prefix) && name.endsWith('.bak'));
+    for (const name of readdirSync(dirname(path))) if (name.startsWith(prefix) && name.endsWith('.bak')) candidates.push(join(dirname(path), name));
   } catch {
     return null;
   }
-  const newest = names
-    .map((name) => ({ name, mtimeMs: statSync(join(dirname(path), name)).mtimeMs }))
-    .sort((a, b) => b.mtimeMs - a.mtimeMs || b.name.localeCompare(a.name))[0];
-  return newest === undefined ? null : join(dirname(path), newest.name);
+  try {
+    const folder = join(dirname(path), 'backups');
+    for (const name of readdirSync(folder)) if (/^strikebook-.+\.db$/.test(name) && !name.endsWith('-unreadable.db')) candidates.push(join(folder, name));
+  } catch {
+    // No backups folder: the legacy backups alone.
+  }
+  const newest = candidates
+    .flatMap((file) => {
+      const stat = lstatSync(file, { throwIfNoEntry: false });
+      return stat?.isFile() === true ? [{ file, mtimeMs: stat.mtimeMs }] : [];
+    })
+    .sort((a, b) => b.mtimeMs - a.mtimeMs || b.file.localeCompare(a.file))[0];
+  return newest === undefined ? null : newest.file;
 }
 
 function damaged(path: string, reason: string): DataFolderError {
@@ -157,10 +169,10 @@ function damaged(path: string, reason: string): DataFolderError {
   const backup = newestBackup(path);
   const remedy =
     backup === null
-      ? `There is no backup (${name}.*.bak) beside it: move ${name} away (with ${name}-wal and ${name}-shm, if present) to start with an ` +
+      ? `There is no backup (backups/ or ${name}.*.bak) beside it: move ${name} away (with ${name}-wal and ${name}-shm, if present) to start with an ` +
         'empty journal, and keep the damaged file: a recovery tool (sqlite3 <file> ".recover") may still save its data.'
-      : `Restore the newest backup beside it, ${basename(backup)}: stop Strikebook and copy it over ${name} (removing ${name}-wal and ` +
-        `${name}-shm). Or move ${name} away to start with an empty journal.`;
+      : `Restore the newest backup, ${backup}: \`strikebook restore ${backup}\` checks it and puts it in place (or stop Strikebook and copy it over ${name}, ` +
+        `removing ${name}-wal and ${name}-shm). Or move ${name} away to start with an empty journal.`;
   return new DataFolderError(`The database ${path} is damaged (${reason}). Strikebook stopped and did not change it. ${remedy}`, path);
 }
 
@@ -211,4 +223,50 @@ export function checkDatabaseFile(path: string, nativeBinding?: string): void {
   for (const file of companions) if (!preexisting.includes(file)) rmSync(file, { force: true });
   const summary = problems.join('; ').replace(/\s+/g, ' ').trim();
   throw damaged(path, summary.length > 300 ? `${summary.slice(0, 300)}…` : summary);
+}
+
+/**
+ * The running server's process id, in the data folder while it runs (`strikebook.pid`): what `strikebook restore`
+ * reads to refuse replacing a journal a server holds open. A file left by a process that was killed names a process
+ * that no longer runs, and is ignored.
+ */
+export const SERVER_PID_FILE = 'strikebook.pid';
+
+/** Writes this process's id as the data folder's server (a temporary file renamed: never through a link). */
+export function claimServerPid(dataDir: string): void {
+  const path = join(dataDir, SERVER_PID_FILE);
+  const temp = `${path}.${process.pid}.tmp`;
+  rmSync(temp, { force: true });
+  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, FILE_MODE);
+  try {
+    writeSync(fd, `${process.pid}\n`);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temp, path);
+}
+
+/** Removes the server's process id file if it is this process's. */
+export function releaseServerPid(dataDir: string): void {
+  if (runningServerPid(dataDir) === process.pid) rmSync(join(dataDir, SERVER_PID_FILE), { force: true });
+}
+
+/** The process id of a server that runs on the data folder, or null (no file, a process that is gone). */
+export function runningServerPid(dataDir: string): number | null {
+  const path = join(dataDir, SERVER_PID_FILE);
+  const stat = lstatSync(path, { throwIfNoEntry: false });
+  if (stat === undefined || !stat.isFile()) return null;
+  let pid: number;
+  try {
+    pid = Number(readFileSync(path, 'utf8').trim());
+  } catch {
+    return null;
+  }
+  if (!Number.isSafeInteger(pid) || pid <= 0) return null;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (error) {
+    return error instanceof Error && 'code' in error && error.code === 'EPERM' ? pid : null;
+  }
 }

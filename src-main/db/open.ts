@@ -1,8 +1,10 @@
 import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
-import { chmodSync, constants, copyFileSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { checkDatabaseFile, databaseFiles, DataFolderError, FILE_MODE, isPermissionError, lockedAtStart, prepareDataFolder, refuseSymlinks, secureFile, writeProblem } from './data-folder';
+import { systemClock } from '../clock';
+import { writeBackup } from './backups';
+import { checkDatabaseFile, databaseFiles, DataFolderError, isPermissionError, lockedAtStart, prepareDataFolder, refuseSymlinks, secureFile, writeProblem } from './data-folder';
 import { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations/index';
 
 export { DataFolderError } from './data-folder';
@@ -126,7 +128,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): OpenResul
     if (current > LATEST_VERSION) throw new DatabaseVersionError(current, LATEST_VERSION, path);
     let backupPath: string | null = null;
     if (current < target) {
-      if (existed && current > 0) backupPath = backup(db, path, current);
+      if (existed && current > 0) backupPath = backup(db, path);
       migrate(db, MIGRATIONS.filter((m) => m.version > current && m.version <= target));
     }
     setBusyTimeout(db, options.busyTimeoutMs ?? 0);
@@ -151,15 +153,13 @@ export function userVersion(db: Db): number {
   return typeof value === 'number' ? value : 0;
 }
 
-/** A consistent copy of the file before any schema change: `<db>.v<version>.<timestamp>.bak`. */
-function backup(db: Db, path: string, version: number): string {
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const target = `${path}.v${version}.${stamp}.bak`;
-  // A new file, never an existing one (nor what a link of that name points to).
-  copyFileSync(path, target, constants.COPYFILE_EXCL);
-  chmodSync(target, FILE_MODE);
-  return target;
+/**
+ * A consistent copy of the file before any schema change, in the backups folder beside it (backups.ts, reason
+ * `migration`; pruned with the others at the next backup). Its schema version is the old one: it opens, and restores,
+ * as the file was.
+ */
+function backup(db: Db, path: string): string {
+  return writeBackup(db, dirname(path), 'migration', systemClock.nowMs(), Number.POSITIVE_INFINITY).path;
 }
 
 /** All pending migrations in one transaction: either the schema is fully upgraded or untouched. */

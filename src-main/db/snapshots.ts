@@ -30,16 +30,66 @@ interface Packed {
   volume?: Array<number | null>;
 }
 
+/**
+ * The packed JSON written straight into bytes, as JSON.stringify of the Packed object would spell it (the same keys in
+ * the same order, numbers as String() spells a finite number, strings quoted by JSON.stringify): a 300,000-contract
+ * chain built nine arrays, a 16 MB string and its UTF-8 copy before; now one growing buffer (docs/architecture.md
+ * §Reliability and security).
+ */
+class JsonBytes {
+  private bytes = Buffer.allocUnsafe(64 * 1024);
+  length = 0;
+
+  write(text: string): void {
+    // Numbers, keys and punctuation are ASCII; a root or an expiration quoted by JSON.stringify may not be: its UTF-8 length.
+    const needed = Buffer.byteLength(text);
+    if (this.length + needed > this.bytes.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.length + needed));
+      this.bytes.copy(grown, 0, 0, this.length);
+      this.bytes = grown;
+    }
+    this.length += this.bytes.write(text, this.length);
+  }
+
+  /** `prefix`, then each item's text joined by `separator`: written in runs of a few thousand (one join each). */
+  run<T>(prefix: string, items: readonly T[], value: (item: T, index: number) => string, separator: string, suffix: string): void {
+    this.write(prefix);
+    const batch: string[] = [];
+    let written = false;
+    const flush = () => {
+      this.write(written ? `${separator}${batch.join(separator)}` : batch.join(separator));
+      written = true;
+      batch.length = 0;
+    };
+    items.forEach((item, index) => {
+      batch.push(value(item, index));
+      if (batch.length === 4096) flush();
+    });
+    if (batch.length > 0) flush();
+    this.write(suffix);
+  }
+
+  get view(): Buffer {
+    return this.bytes.subarray(0, this.length);
+  }
+}
+
+/** A finite number as JSON.stringify writes it (a number that is not finite is written null, as JSON.stringify does). */
+function jsonNumber(value: number): string {
+  return Number.isFinite(value) ? String(value) : 'null';
+}
+
 export function packContracts(contracts: readonly OptionContract[]): Buffer {
   const roots: string[] = [];
   const expirations: string[] = [];
   const rootIndex = new Map<string, number>();
   const expirationIndex = new Map<string, number>();
-  const packed: Packed = { v: 1, roots, expirations, root: [], expiration: [], strike: [], right: '', oi: [], iv: [], bid: [], ask: [], multiplier: [] };
-  const volume: Array<number | null> = [];
+  const rootOf = new Int32Array(contracts.length);
+  const expirationOf = new Int32Array(contracts.length);
   let hasVolume = false;
-  let rights = '';
-  for (const c of contracts) {
+  for (let i = 0; i < contracts.length; i += 1) {
+    const c = contracts[i];
+    if (c === undefined) continue;
     let r = rootIndex.get(c.root);
     if (r === undefined) {
       r = roots.push(c.root) - 1;
@@ -50,23 +100,27 @@ export function packContracts(contracts: readonly OptionContract[]): Buffer {
       e = expirations.push(c.expiration) - 1;
       expirationIndex.set(c.expiration, e);
     }
-    packed.root.push(r);
-    packed.expiration.push(e);
-    packed.strike.push(c.strike);
-    rights += c.right;
-    packed.oi.push(c.openInterest);
-    packed.iv.push(c.iv);
-    packed.bid.push(c.bid);
-    packed.ask.push(c.ask);
-    packed.multiplier.push(c.multiplier);
-    volume.push(c.volume ?? null);
+    rootOf[i] = r;
+    expirationOf[i] = e;
     if (c.volume !== undefined) hasVolume = true;
   }
-  packed.right = rights;
-  if (!hasVolume) return deflateSync(JSON.stringify(packed), { level: constants.Z_BEST_SPEED });
-  // Level 4 rather than 1: the volume column costs 15 KB of an SPX chain at level 1; at 4 the whole payload is smaller
-  // than version 1 was (183 KB against 185 KB) for about 3 ms more.
-  return deflateSync(JSON.stringify({ ...packed, v: 2, volume }), { level: 4 });
+  // The keys in Packed's order; version 2 adds volume last (as `{ ...packed, v: 2, volume }` spelled it).
+  const out = new JsonBytes();
+  out.write(`{"v":${hasVolume ? 2 : 1},"roots":${JSON.stringify(roots)},"expirations":${JSON.stringify(expirations)}`);
+  out.run(',"root":[', contracts, (_c, i) => String(rootOf[i]), ',', ']');
+  out.run(',"expiration":[', contracts, (_c, i) => String(expirationOf[i]), ',', ']');
+  out.run(',"strike":[', contracts, (c) => jsonNumber(c.strike), ',', ']');
+  out.run(',"right":"', contracts, (c) => c.right, '', '"');
+  out.run(',"oi":[', contracts, (c) => jsonNumber(c.openInterest), ',', ']');
+  out.run(',"iv":[', contracts, (c) => jsonNumber(c.iv), ',', ']');
+  out.run(',"bid":[', contracts, (c) => jsonNumber(c.bid), ',', ']');
+  out.run(',"ask":[', contracts, (c) => jsonNumber(c.ask), ',', ']');
+  out.run(',"multiplier":[', contracts, (c) => jsonNumber(c.multiplier), ',', ']');
+  if (hasVolume) out.run(',"volume":[', contracts, (c) => (c.volume === undefined ? 'null' : jsonNumber(c.volume)), ',', ']');
+  out.write('}');
+  // Level 4 for version 2 rather than 1: the volume column costs 15 KB of an SPX chain at level 1; at 4 the whole
+  // payload is smaller than version 1 was (183 KB against 185 KB) for about 3 ms more.
+  return deflateSync(out.view, { level: hasVolume ? 4 : constants.Z_BEST_SPEED });
 }
 
 /** A stored payload that is not a packed chain of a known version (a damaged row, or a newer version's). */
@@ -92,9 +146,57 @@ function stringList(value: unknown): string[] {
   return value;
 }
 
+/**
+ * A stored snapshot whose payload cannot be decoded (a damaged page of the file, a row changed by hand): thrown where
+ * its contracts are read, it names the snapshot and how to get rid of it (docs/architecture.md §Reliability and
+ * security). The server answers 409 SNAPSHOT_DAMAGED, the CLI prints the message; `strikebook check` lists them all.
+ */
+export class SnapshotDamagedError extends Error {
+  constructor(
+    readonly snapshot: { id: number; symbol: string; quoteTime: string },
+    readonly reason: string,
+  ) {
+    super(
+      `Snapshot ${snapshot.id} of ${snapshot.symbol} (quoted ${snapshot.quoteTime}) is damaged in the database: ${reason}. ` +
+        `Delete it (DELETE /v1/snapshots/${snapshot.id}); the other snapshots are not affected, and \`strikebook check\` lists every damaged one.`,
+    );
+    this.name = 'SnapshotDamagedError';
+  }
+}
+
+/** A stored snapshot's identity and payload: what a decode needs to name it when it fails. */
+export type PayloadOf = Pick<StoredSnapshot, 'id' | 'symbol' | 'quoteTime'> & { payload: Uint8Array };
+
+function decoded<T>(stored: PayloadOf, decode: (blob: Uint8Array) => T): T {
+  try {
+    return decode(stored.payload);
+  } catch (error) {
+    if (error instanceof PackedSnapshotError) throw new SnapshotDamagedError(stored, error.message);
+    throw error;
+  }
+}
+
+/** The contracts of a stored snapshot; a payload that cannot be decoded throws SnapshotDamagedError naming it. */
+export function storedContracts(stored: PayloadOf): OptionContract[] {
+  return decoded(stored, unpackContracts);
+}
+
+/** The packed columns of a stored snapshot (unpackColumns); SnapshotDamagedError as storedContracts. */
+export function storedColumns(stored: PayloadOf): ChainColumns {
+  return decoded(stored, unpackColumns);
+}
+
+function inflatedJson(blob: Uint8Array): unknown {
+  try {
+    return JSON.parse(inflateSync(blob).toString('utf8'));
+  } catch (error) {
+    throw new PackedSnapshotError(`its deflated JSON does not decode (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
 /** The packed columns, checked: a version this code writes and columns as long as the strike column. */
 function readPacked(blob: Uint8Array): Packed {
-  const parsed: unknown = JSON.parse(inflateSync(blob).toString('utf8'));
+  const parsed: unknown = inflatedJson(blob);
   if (typeof parsed !== 'object' || parsed === null) throw new PackedSnapshotError('not an object');
   const { v, strike, root, expiration, oi, iv, bid, ask, multiplier, volume, right, roots, expirations } = parsed as Record<string, unknown>;
   if (v !== 1 && v !== 2) throw new PackedSnapshotError(`version ${String(v)}`);

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { TRANSACTION_TYPES, type ImportedTransaction, type OptionRight, type Transaction, type TransactionType } from '../../src-shared/journal/model';
+import { readActionTerms, writeActionTerms } from './corporate-actions';
 import { Sql, sql, Table, type SqlValue } from './sql';
 import type { Minor } from '../../src-shared/money';
 import type { WriteTx } from './writes';
@@ -33,6 +34,8 @@ export type TransactionRow = {
   previous_symbol: string | null;
   /** The row's place in its file's event order (migration 008); NULL for rows imported before. */
   sequence: number | null;
+  /** A SPLIT / SYMBOL_CHANGE row's corporate-action terms as JSON (migration 015); NULL otherwise. */
+  corporate_action: string | null;
 };
 
 export const TRANSACTIONS = Table.of<TransactionRow>()('transactions', [
@@ -62,6 +65,7 @@ export const TRANSACTIONS = Table.of<TransactionRow>()('transactions', [
   'inferred',
   'previous_symbol',
   'sequence',
+  'corporate_action',
 ]);
 
 /** What the ledger reads: every column but the description and the broker's row id, and the row's SQLite rowid. */
@@ -115,6 +119,7 @@ export function toRow(tx: ImportedTransaction, ids: StoredIds): TransactionRow {
     inferred: tx.inferred ? 1 : 0,
     previous_symbol: tx.previousSymbol ?? null,
     sequence: tx.sequence ?? null,
+    corporate_action: writeActionTerms(tx.corporateAction),
   };
 }
 
@@ -156,6 +161,10 @@ export function toTransaction(row: LedgerRow & Partial<Pick<TransactionRow, 'des
   };
   if (row.previous_symbol !== null) tx.previousSymbol = row.previous_symbol;
   if (row.sequence !== null) tx.sequence = row.sequence;
+  if (row.corporate_action !== null) {
+    const terms = readActionTerms(row.corporate_action);
+    if (terms !== null) tx.corporateAction = terms;
+  }
   return tx;
 }
 
@@ -245,6 +254,11 @@ export class TransactionsRepository {
     return this.db.prepare<SqlValue[], TransactionRow>(query.text).all(...query.params);
   }
 
+  /** The SPLIT / SYMBOL_CHANGE rows of shares (the corporate actions files brought), full, in no particular order. */
+  corporateActionRows(): TransactionRow[] {
+    return this.db.prepare<[], TransactionRow>(`SELECT ${TRANSACTIONS.columnList} FROM transactions WHERE type IN ('SPLIT', 'SYMBOL_CHANGE') AND is_option = 0`).all();
+  }
+
   /** One full row, or null. */
   byId(id: string): TransactionRow | null {
     return this.byIds([id])[0] ?? null;
@@ -297,7 +311,7 @@ export class TransactionsRepository {
         inserted += one.run(
           ids.id, ids.importId, ids.accountId, tx.brokerRowId, tx.type, tx.symbol, tx.underlying, tx.isOption ? 1 : 0, tx.expiration, tx.strike, tx.right,
           tx.quantity, tx.priceMinor, tx.multiplier, tx.amountMinor, tx.commissionMinor, tx.feesMinor, tx.currency, tx.tradeDate, ids.tradeDay,
-          tx.orderId, tx.description, tx.source, tx.inferred ? 1 : 0, tx.previousSymbol ?? null, tx.sequence ?? null,
+          tx.orderId, tx.description, tx.source, tx.inferred ? 1 : 0, tx.previousSymbol ?? null, tx.sequence ?? null, writeActionTerms(tx.corporateAction),
         ).changes;
       },
       finish() {

@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { isIsoDate } from '../../src-shared/calendar';
+import { boundYearOutOfRange, DATE_YEARS } from '../../src-shared/api/schema-kit';
 import { parseDateTimeInZone } from '../../src-shared/zone';
 import { domainFailure, type CliFailure } from '../cli-errors';
 import type { DataFolder } from '../context';
@@ -24,8 +25,13 @@ const defaultIo: LakeCliIo = { out: process.stdout, err: process.stderr };
 /** A --from/--to value: a calendar date (a whole New York day) or an ISO 8601 instant; else the sentence why not. */
 export function boundProblem(name: string, value: string | undefined): string | null {
   if (value === undefined) return null;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return isIsoDate(value) ? null : `--${name} ${value} is not a calendar date`;
-  return Number.isNaN(parseDateTimeInZone(value)) ? `--${name} ${value} is neither a date (YYYY-MM-DD) nor an ISO 8601 instant` : null;
+  const isDay = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  if (isDay && !isIsoDate(value)) return `--${name} ${value} is not a calendar date`;
+  const instantMs = isDay ? Number.NaN : parseDateTimeInZone(value);
+  if (!isDay && Number.isNaN(instantMs)) return `--${name} ${value} is neither a date (YYYY-MM-DD) nor an ISO 8601 instant`;
+  // The years of POST /v1/exports (issue 29).
+  const year = boundYearOutOfRange(value, instantMs);
+  return year === null ? null : `--${name} ${value} names the year ${String(year).padStart(4, '0')}${isDay ? '' : ' once its offset is applied'}, outside ${DATE_YEARS.min}–${DATE_YEARS.max}`;
 }
 
 function plural(count: number, word: string): string {

@@ -6,16 +6,18 @@
  * or the lake worker's for the server (lake-worker.ts), never the server's event loop.
  */
 import type { Database } from 'better-sqlite3';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { contractMeasures } from '../../src-shared/exposure/contract-greeks';
 import { prepareChain } from '../../src-shared/exposure/index';
 import { dateInZone, NEW_YORK } from '../../src-shared/zone';
 import { GexHistoryRepository } from '../db/gex-history';
 import { LakeRepository, type LakeSnapshotHead } from '../db/lake';
-import { SnapshotRepository, unpackContracts } from '../db/snapshots';
+import { SnapshotDamagedError, SnapshotRepository, storedContracts } from '../db/snapshots';
 import { DEFAULT_SCOPE, historyPoint, resolveScope, scopeKey } from '../services/exposure/compute';
 import { instantBound } from '../services/exposure/values';
 import { failure, ok, type Result } from '../services/result';
+import { exportFolderProblem, LinkRefused, makeFolders, refuseLinksUnder } from './folder';
 import { journalTrades, writeJournalFiles, type JournalFileState } from './journal-files';
 import { contractsFile, levelsFile } from './layout';
 import { buildParquet, lakeMetaText, readFooter, writeFileAtomic } from './parquet';
@@ -53,8 +55,10 @@ export interface ExportSummary {
 }
 
 /** The footer digest of an existing snapshot file: null when absent; a sentence when it is not ours to keep. */
-function existingDigest(path: string): { digest: string | null } | { problem: string } {
-  if (!existsSync(path)) return { digest: null };
+function existingDigest(out: string, path: string): { digest: string | null } | { problem: string } {
+  // A link on the way, or as the file, is LinkRefused (folder.ts): the export stops naming it.
+  refuseLinksUnder(out, path);
+  if (lstatSync(path, { throwIfNoEntry: false }) === undefined) return { digest: null };
   try {
     const text = lakeMetaText(readFooter(path));
     const meta = text === null ? 'no Strikebook metadata' : parseLakeMeta(text);
@@ -65,11 +69,16 @@ function existingDigest(path: string): { digest: string | null } | { problem: st
   }
 }
 
-/** Where an export may write: an existing folder, or one it can create. */
+/**
+ * Where an export may write: an existing folder, or one it can create; never a special file system, a file or a
+ * symbolic link (folder.ts, exportFolderProblem). Its parents are created as the user named them.
+ */
 function prepareOut(out: string): string | null {
+  const problem = exportFolderProblem(out);
+  if (problem !== null) return problem;
   try {
-    if (existsSync(out) && !statSync(out).isDirectory()) return `${out} is a file, not a folder`;
-    mkdirSync(out, { recursive: true });
+    mkdirSync(dirname(out), { recursive: true });
+    makeFolders(out, out);
     return null;
   } catch (error) {
     return `${out} cannot be created (${error instanceof Error ? error.message : String(error)})`;
@@ -85,6 +94,8 @@ export function exportLake(db: Database, request: ExportRequest, rate: number, o
   try {
     return exportInto(db, request, rate, onProgress);
   } catch (error) {
+    if (error instanceof SnapshotDamagedError) return failure({ kind: 'conflict', param: 'snapshot', detail: `${error.message} The files written before it are whole; export again once it is deleted.` });
+    if (error instanceof LinkRefused) return failure({ kind: 'invalid-request', what: 'export folder', problems: [{ param: 'out', message: `${error.message} Nothing was written through it; the files written before it are whole.` }] });
     // A folder that refuses a write (permissions, a full disk): what was written stays whole, the rest is not begun.
     if (!(error instanceof Error && 'code' in error && 'path' in error && typeof error.path === 'string')) throw error;
     return failure({ kind: 'invalid-request', what: 'export folder', problems: [{ param: 'out', message: `${error.path} cannot be written (${String(error.code)}); the files written before it are whole` }] });
@@ -107,7 +118,7 @@ function exportInto(db: Database, request: ExportRequest, rate: number, onProgre
   const defaultKey = scopeKey(DEFAULT_SCOPE);
   const summary: ExportSummary = { out: request.out, snapshots: { total: heads.length, written: 0, skipped: 0 }, rows: { contracts: 0, levels: 0, transactions: 0, trades: 0 }, transactions: 'none', trades: 'none', files: 0, bytes: 0 };
   const write = (path: string, bytes: Uint8Array) => {
-    writeFileAtomic(path, bytes);
+    writeFileAtomic(request.out, path, bytes);
     summary.files += 1;
     summary.bytes += bytes.byteLength;
   };
@@ -117,7 +128,7 @@ function exportInto(db: Database, request: ExportRequest, rate: number, onProgre
     const paths = { contracts: contractsFile(request.out, head.symbol, date, head.id), levels: levelsFile(request.out, head.symbol, date, head.id) };
     const missing: Array<keyof typeof paths> = [];
     for (const table of ['contracts', 'levels'] as const) {
-      const found = existingDigest(paths[table]);
+      const found = existingDigest(request.out, paths[table]);
       if ('problem' in found) return failure({ kind: 'conflict', param: 'out', detail: `${found.problem}; nothing of snapshot ${head.id} was written. Export into an empty folder.` });
       if (found.digest === null) missing.push(table);
       else if (found.digest !== head.digest) {
@@ -166,7 +177,7 @@ function writeSnapshot(
 ): { contracts: number; levels: number } | null {
   const stored = sources.snapshots.byId(head.id);
   if (stored === null) return null;
-  const contracts = unpackContracts(stored.payload);
+  const contracts = storedContracts(stored);
   const chain = prepareChain({ symbol: head.symbol, spot: head.spot, quoteTime: head.quoteTime, source: head.source, contracts }, { rate: sources.rate });
   const meta = { version: LAKE_VERSION, symbol: head.symbol, snapshotId: head.id, quoteTime: head.quoteTime, spot: head.spot, source: head.source, digest: head.digest, rate: sources.rate };
   const done = { contracts: 0, levels: 0 };

@@ -11,8 +11,9 @@ import type { ChainSnapshot } from '../../src-shared/exposure/model';
 import { describeError, failure, ok, type Result } from '../services/result';
 import type { IngestResult } from '../services/exposure/values';
 import { parquetFilesUnder } from './layout';
-import { lakeMetaText, readFooter, readRows } from './parquet';
-import { snapshotFromRows } from './rows';
+import type { FileMetaData } from 'hyparquet';
+import { lakeMetaText, layoutProblems, readFooter, readRowGroups } from './parquet';
+import { SnapshotRows } from './rows';
 import { parseLakeMeta, schemaProblems, type SnapshotFileMeta } from './tables';
 
 
@@ -52,7 +53,7 @@ function message(error: unknown): string {
 }
 
 /** A file's footer checked; its contracts metadata, 'ignored' for the lake's other tables, or the problems. */
-function checkFooter(path: string): { meta: SnapshotFileMeta } | 'ignored' | { problems: string[] } {
+function checkFooter(path: string): { meta: SnapshotFileMeta; footer: FileMetaData } | 'ignored' | { problems: string[] } {
   let footer;
   try {
     footer = readFooter(path);
@@ -65,8 +66,9 @@ function checkFooter(path: string): { meta: SnapshotFileMeta } | 'ignored' | { p
   if (typeof meta === 'string') return { problems: [meta] };
   if (meta.table !== 'contracts') return 'ignored';
   const problems = schemaProblems('contracts', footer.schema);
-  if (Number(footer.num_rows) !== meta.rows) problems.push(`${String(footer.num_rows)} rows, but its metadata says ${meta.rows}`);
-  return problems.length > 0 ? { problems } : { meta };
+  if (problems.length === 0) problems.push(...layoutProblems(footer, statSync(path).size));
+  if (problems.length === 0 && Number(footer.num_rows) !== meta.rows) problems.push(`${String(footer.num_rows)} rows, but its metadata says ${meta.rows}`);
+  return problems.length > 0 ? { problems } : { meta, footer };
 }
 
 export async function importLake(dir: string, target: LakeImportTarget, onProgress: (progress: LakeImportProgress) => void = () => undefined): Promise<Result<LakeImportSummary>> {
@@ -80,6 +82,7 @@ export async function importLake(dir: string, target: LakeImportTarget, onProgre
   const summary: LakeImportSummary = { dir, files: files.length, snapshots: { found: 0, stored: 0, alreadyStored: 0, beyondRetention: 0 }, events: 0, ignored: 0, refused: [] };
   const refuse = (path: string, problems: string[]) => summary.refused.push({ file: relative(dir, path), problems });
   const bySymbol = new Map<string, Array<{ path: string; meta: SnapshotFileMeta }>>();
+  // Footers only here (each bounded, MAX_FOOTER_BYTES); the rows are read one file at a time below.
   for (const path of files) {
     const checked = checkFooter(path);
     if (checked === 'ignored') summary.ignored += 1;
@@ -101,15 +104,15 @@ export async function importLake(dir: string, target: LakeImportTarget, onProgre
   }
   onProgress({ snapshotsDone: 0, snapshotsTotal: queue.length });
   for (const [index, { path, meta }] of queue.entries()) {
-    let rows;
+    // One row group at a time (readRowGroups): only its rows are held while they become contracts.
+    const reader = new SnapshotRows(meta);
+    let unreadable: string | null = null;
     try {
-      rows = await readRows(path, readFooter(path));
+      for await (const group of readRowGroups(path, readFooter(path))) reader.add(group.start, group.rows);
     } catch (error) {
-      refuse(path, [`its rows cannot be read: ${message(error)}`]);
-      onProgress({ snapshotsDone: index + 1, snapshotsTotal: queue.length });
-      continue;
+      unreadable = `its rows cannot be read: ${message(error)}`;
     }
-    const read = snapshotFromRows(meta, rows);
+    const read = unreadable === null ? reader.finish() : { ok: false as const, problems: [unreadable] };
     if (!read.ok) refuse(path, read.problems);
     else {
       const stored = await target.ingest(read.snapshot);

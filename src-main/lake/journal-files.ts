@@ -5,14 +5,16 @@
  * export of unchanged data writes nothing.
  */
 import type { Database } from 'better-sqlite3';
-import { existsSync, readFileSync } from 'node:fs';
+import type { EntryLookup } from '../../src-shared/journal/trade-metrics';
 import { buildTrades, type Trade } from '../../src-shared/journal/trades';
 import type { Clock } from '../clock';
 import { AnnotationsRepository } from '../db/annotations';
+import type { LakeRepository } from '../db/lake';
+import type { SnapshotRepository } from '../db/snapshots';
+import { toTransaction } from '../db/transactions';
 import { JournalService } from '../services/journal/service';
 import { loadSettings } from '../settings';
-import type { LakeRepository } from '../db/lake';
-import { toTransaction } from '../db/transactions';
+import { readFileUnder } from './folder';
 import { tradesFile, transactionsFile } from './layout';
 import { buildParquet } from './parquet';
 import { tradesColumns, transactionsColumns } from './rows';
@@ -47,14 +49,51 @@ export function journalTrades(db: Database, rate: number): LakeTrades {
 /** The trades' build asks no time (their entry figures come from the snapshots): a constant, so no file depends on the day. */
 const NO_CLOCK: Clock = { nowMs: () => 0, monotonicMs: () => 0 };
 
-export function writeJournalFiles(lake: LakeRepository, out: string, write: (path: string, bytes: Uint8Array) => void, source?: LakeTrades): JournalFiles {
+/**
+ * The spot of the underlying's newest snapshot at or before an instant, for the trades' Reg T collateral at entry (the
+ * figure /journal/trades shows: the same snapshot, the same usable-entry rule in collateral.ts), for a lake written
+ * without the journal's own trades (journalTrades). No chain is prepared.
+ */
+export function spotEntryLookup(snapshots: SnapshotRepository): EntryLookup {
+  // Quote times compared as instants (services/journal/marks.ts does the same), each symbol's read once.
+  const stamps = new Map<string, Array<{ id: number; ms: number }>>();
+  return ({ underlying, atMs }) => {
+    let list = stamps.get(underlying);
+    if (list === undefined) {
+      list = snapshots
+        .stamps(underlying)
+        .map((row) => ({ id: row.id, ms: Date.parse(row.quote_time) }))
+        .filter((stamp) => Number.isFinite(stamp.ms))
+        .sort((a, b) => a.ms - b.ms || a.id - b.id);
+      stamps.set(underlying, list);
+    }
+    let low = 0;
+    let high = list.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if ((list[mid]?.ms ?? Infinity) <= atMs) low = mid + 1;
+      else high = mid;
+    }
+    const found = list[low - 1];
+    const head = found === undefined ? null : snapshots.headById(found.id);
+    return head === null ? null : { quoteTime: head.quoteTime, spot: head.spot, delta: null, levels: null };
+  };
+}
+
+/**
+ * The journal files. `source`: the trades and tags to write (the export gives journalTrades'); without it the trades
+ * are built from the lake's rows, their collateral at entry from `lookup` (spotEntryLookup) when given.
+ */
+export function writeJournalFiles(lake: LakeRepository, out: string, write: (path: string, bytes: Uint8Array) => void, source?: LakeTrades, lookup?: EntryLookup): JournalFiles {
   const rows = [...lake.transactions()];
   const names = new Map(rows.map((row) => [row.account_id, row.account_name]));
-  const trades = source?.trades ?? buildTrades(rows.map((row) => toTransaction(row, names))).trades;
+  const trades = source?.trades ?? buildTrades(rows.map((row) => toTransaction(row, names)), lookup === undefined ? {} : { lookup }).trades;
   const file = (path: string, count: number, bytes: () => Uint8Array): { state: JournalFileState; rows: number } => {
-    if (count === 0 && !existsSync(path)) return { state: 'none', rows: 0 };
+    // Read without following a link (folder.ts): a transactions.parquet that is a link stops the export.
+    const existing = readFileUnder(out, path);
+    if (count === 0 && existing === null) return { state: 'none', rows: 0 };
     const built = bytes();
-    if (existsSync(path) && Buffer.from(built).equals(readFileSync(path))) return { state: 'unchanged', rows: 0 };
+    if (existing !== null && Buffer.from(built).equals(existing)) return { state: 'unchanged', rows: 0 };
     write(path, built);
     return { state: 'written', rows: count };
   };

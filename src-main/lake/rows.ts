@@ -10,6 +10,7 @@ import { SNAPSHOT_SOURCES } from '../../src-shared/api/constants';
 import { DEFAULT_FORMULA } from '../../src-shared/api/constants';
 import type { Trade } from '../../src-shared/journal/trades';
 import type { LakeSnapshotHead, LakeTransactionRow } from '../db/lake';
+import { contractProblem, headProblems } from '../chains/common';
 import type { ColumnValues } from './parquet';
 import { TRANSACTIONS, type SnapshotFileMeta } from './tables';
 
@@ -156,48 +157,85 @@ function isSource(source: string): source is SnapshotSourceId {
 }
 
 /**
- * A contracts file's rows as the snapshot they were exported from, or the problems that refuse it: every row must
- * belong to the footer's snapshot (id, quote time, spot) and hold a contract the chain parsers would accept (a real
- * expiration date, strike and multiplier > 0, C or P, open interest, IV, bid and ask finite and ≥ 0). Row numbers are
- * 1-based, as a person counts them in a table viewer. A contract twice is refused, as the chain parsers refuse it.
+ * A contracts file's rows as the snapshot they were exported from, row group by row group (add), then the snapshot
+ * or the problems that refuse it (finish). The lake is untrusted input: every row must belong to the footer's snapshot
+ * (id, quote time, spot) and hold a contract a chain file could (the chain parsers' own checks, chains/common.ts:
+ * contractProblem for the ranges, headProblems for the symbol's grammar, the spot and the quote time's years; a real
+ * expiration date, C or P, an option root). Row numbers are 1-based, as a person counts them in a table viewer. A
+ * contract twice is refused, as the chain parsers refuse it.
  */
+export class SnapshotRows {
+  private readonly problems: string[] = [];
+  private readonly contracts: OptionContract[] = [];
+  private readonly seen = new Map<string, number>();
+  private readonly quoteMs: number;
+  private readonly snapshotId: bigint;
+  private rows = 0;
+
+  constructor(private readonly meta: SnapshotFileMeta) {
+    if (!isSource(meta.source)) this.problems.push(`source "${meta.source}" is not one of ${SNAPSHOT_SOURCES.join(', ')}`);
+    for (const { message } of headProblems(meta)) this.problems.push(message);
+    this.quoteMs = Date.parse(meta.quoteTime);
+    this.snapshotId = BigInt(meta.snapshotId);
+  }
+
+  private note(row: number, message: string): void {
+    if (this.problems.length < MAX_ROW_PROBLEMS) this.problems.push(`row ${row}: ${message}`);
+  }
+
+  /** The rows of one row group, the first of them row `start + 1` of the file. */
+  add(start: number, rows: ReadonlyArray<Record<string, unknown>>): void {
+    const { meta } = this;
+    this.rows += rows.length;
+    rows.forEach((row, index) => {
+      const at = start + index + 1;
+      let sound = true;
+      const note = (message: string) => {
+        sound = false;
+        this.note(at, message);
+      };
+      if (row.snapshot_id !== this.snapshotId) note(`snapshot_id ${String(row.snapshot_id)} is not the file's snapshot ${meta.snapshotId}`);
+      if (!(row.quote_time instanceof Date) || row.quote_time.getTime() !== this.quoteMs) note(`quote_time is not the file's ${meta.quoteTime}`);
+      if (row.spot !== meta.spot) note(`spot ${String(row.spot)} is not the file's ${meta.spot}`);
+      const expiration = dateText(row.expiration);
+      const { strike, right, open_interest: openInterest, iv, bid, ask, root, multiplier, volume } = row;
+      if (volume !== null && (!finite(volume) || volume < 0)) note(`volume ${String(volume)} is not a number ≥ 0`);
+      if (expiration === null) note('expiration is not a date');
+      if (!finite(strike) || !(strike > 0)) note(`strike ${String(strike)} is not a positive number`);
+      if (right !== 'C' && right !== 'P') note(`right "${String(right)}" is not C or P`);
+      if (typeof root !== 'string' || !/^[A-Z0-9.^/_-]{1,12}$/.test(root)) note(`root "${String(root).slice(0, 40)}" is not an option root`);
+      if (!finite(multiplier) || !(multiplier > 0)) note(`multiplier ${String(multiplier)} is not a positive number`);
+      for (const [name, value] of [['open_interest', openInterest], ['iv', iv], ['bid', bid], ['ask', ask]] as const) {
+        if (!finite(value) || value < 0) note(`${name} ${String(value)} is not a number ≥ 0`);
+      }
+      if (expiration !== null && finite(strike) && (right === 'C' || right === 'P') && typeof root === 'string' && finite(multiplier) && finite(openInterest) && finite(iv) && finite(bid) && finite(ask)) {
+        // A volume goes back only where the snapshot had one (a chain without volume is stored as it was).
+        const contract: OptionContract = { root, expiration, strike, right, openInterest, iv, bid, ask, multiplier, ...(finite(volume) ? { volume } : {}) };
+        // The ranges a chain file's contract must lie in, for a row that is otherwise sound (one message a row).
+        const insane = sound ? contractProblem(contract) : null;
+        if (insane !== null) note(insane);
+        const key = `${root}|${expiration}|${strike}|${right}`;
+        const first = this.seen.get(key);
+        if (first !== undefined) note(`the same contract as row ${first} (${root} ${expiration} ${strike} ${right})`);
+        else this.seen.set(key, at);
+        if (this.problems.length === 0) this.contracts.push(contract);
+      }
+    });
+  }
+
+  /** The snapshot, or the problems of the file (at most MAX_ROW_PROBLEMS). */
+  finish(): { ok: true; snapshot: ChainSnapshot } | { ok: false; problems: string[] } {
+    const { meta, problems } = this;
+    if (this.rows !== meta.rows) problems.push(`${this.rows} rows, but the footer says ${meta.rows}`);
+    if (this.rows === 0) problems.push('no contracts');
+    if (problems.length > 0 || !isSource(meta.source)) return { ok: false, problems: problems.slice(0, MAX_ROW_PROBLEMS) };
+    return { ok: true, snapshot: { symbol: meta.symbol, spot: meta.spot, quoteTime: meta.quoteTime, source: meta.source, contracts: this.contracts } };
+  }
+}
+
+/** A contracts file's rows read whole (one row group) as its snapshot: SnapshotRows over one group. */
 export function snapshotFromRows(meta: SnapshotFileMeta, rows: ReadonlyArray<Record<string, unknown>>): { ok: true; snapshot: ChainSnapshot } | { ok: false; problems: string[] } {
-  const problems: string[] = [];
-  const note = (row: number, message: string) => {
-    if (problems.length < MAX_ROW_PROBLEMS) problems.push(`row ${row}: ${message}`);
-  };
-  if (!isSource(meta.source)) problems.push(`source "${meta.source}" is not one of ${SNAPSHOT_SOURCES.join(', ')}`);
-  if (rows.length !== meta.rows) problems.push(`${rows.length} rows, but the footer says ${meta.rows}`);
-  if (rows.length === 0) problems.push('no contracts');
-  const quoteMs = Date.parse(meta.quoteTime);
-  const contracts: OptionContract[] = [];
-  // As the chain parsers refuse it: one contract (root, expiration, strike, right) twice is no chain.
-  const seen = new Map<string, number>();
-  rows.forEach((row, index) => {
-    const at = index + 1;
-    if (row.snapshot_id !== BigInt(meta.snapshotId)) note(at, `snapshot_id ${String(row.snapshot_id)} is not the file's snapshot ${meta.snapshotId}`);
-    if (!(row.quote_time instanceof Date) || row.quote_time.getTime() !== quoteMs) note(at, `quote_time is not the file's ${meta.quoteTime}`);
-    if (row.spot !== meta.spot) note(at, `spot ${String(row.spot)} is not the file's ${meta.spot}`);
-    const expiration = dateText(row.expiration);
-    const { strike, right, open_interest: openInterest, iv, bid, ask, root, multiplier, volume } = row;
-    if (volume !== null && (!finite(volume) || volume < 0)) note(at, `volume ${String(volume)} is not a number ≥ 0`);
-    if (expiration === null) note(at, 'expiration is not a date');
-    if (!finite(strike) || !(strike > 0)) note(at, `strike ${String(strike)} is not a positive number`);
-    if (right !== 'C' && right !== 'P') note(at, `right "${String(right)}" is not C or P`);
-    if (typeof root !== 'string' || !/^[A-Z0-9.^/_-]{1,12}$/.test(root)) note(at, `root "${String(root)}" is not an option root`);
-    if (!finite(multiplier) || !(multiplier > 0)) note(at, `multiplier ${String(multiplier)} is not a positive number`);
-    for (const [name, value] of [['open_interest', openInterest], ['iv', iv], ['bid', bid], ['ask', ask]] as const) {
-      if (!finite(value) || value < 0) note(at, `${name} ${String(value)} is not a number ≥ 0`);
-    }
-    if (expiration !== null && finite(strike) && (right === 'C' || right === 'P') && typeof root === 'string' && finite(multiplier) && finite(openInterest) && finite(iv) && finite(bid) && finite(ask)) {
-      const key = `${root}|${expiration}|${strike}|${right}`;
-      const first = seen.get(key);
-      if (first !== undefined) note(at, `the same contract as row ${first} (${root} ${expiration} ${strike} ${right})`);
-      else seen.set(key, at);
-      // A volume goes back only where the snapshot had one (a chain without volume is stored as it was).
-      contracts.push({ root, expiration, strike, right, openInterest, iv, bid, ask, multiplier, ...(finite(volume) ? { volume } : {}) });
-    }
-  });
-  if (problems.length > 0 || !isSource(meta.source)) return { ok: false, problems };
-  return { ok: true, snapshot: { symbol: meta.symbol, spot: meta.spot, quoteTime: meta.quoteTime, source: meta.source, contracts } };
+  const reader = new SnapshotRows(meta);
+  reader.add(0, rows);
+  return reader.finish();
 }

@@ -6,9 +6,10 @@ import type { FastifySchemaValidationError } from 'fastify/types/schema';
 import { makeProblem, type Problem } from '../../src-shared/api/errors';
 import { NoQuery, ProblemSchema } from '../../src-shared/api/schemas';
 import { isDatabaseBusy } from '../db/writes';
+import { SnapshotDamagedError } from '../db/snapshots';
 import { AnswerCache } from './answer-cache';
 import type { AppContext } from './context';
-import { ApiError, busyProblem, jobStoppedProblem, sendProblem, storageProblem } from './problems';
+import { ApiError, busyProblem, damagedProblem, jobStoppedProblem, sendProblem, storageProblem } from './problems';
 import { JobStoppedError } from '../services/worker-thread';
 import { grammarError, validationProblem } from './validation';
 import { makeFastPath } from './fast-path';
@@ -17,11 +18,13 @@ import { StreamTickets } from './stream-tickets';
 import { BODY_LIMIT_BYTES, UPLOAD_CONTENT_TYPES, type Access, type App } from './route-kit';
 import { canonicalTarget } from './target';
 import { answerClientError } from './client-errors';
-import { createListener, type ListenerOptions } from './listener';
+import { connectionBook, createListener, CONNECTIONS_RETRY_AFTER_SECONDS, type ListenerOptions } from './listener';
 import { registerHealthRoutes } from './routes/health';
 import { registerJournalRoutes } from './routes/journal';
 import { registerImportRoutes } from './routes/imports';
 import { registerManualRoutes } from './routes/manual';
+import { registerReconciliationRoutes } from './routes/reconciliation';
+import { registerCorporateActionRoutes } from './routes/corporate-actions';
 import { registerTradeRoutes } from './routes/trades';
 import { registerImportFormatRoutes } from './routes/import-formats';
 import { registerExposureRoutes } from './routes/exposure';
@@ -29,6 +32,7 @@ import { registerChainRoutes } from './routes/chains';
 import { registerChainRefreshRoutes } from './routes/chain-refresh';
 import { registerAdminRoutes } from './routes/admin';
 import { registerExportRoutes } from './routes/exports';
+import { registerBackupRoutes } from './routes/backups';
 import { registerStreamTicketRoutes } from './routes/stream-ticket';
 import { registerStaticRoutes } from './routes/static';
 
@@ -45,6 +49,8 @@ export interface AppOptions extends ListenerOptions {
 /** Builds the /v1 app without listening (tests call it with `inject`). */
 export async function buildApp(ctx: AppContext, options: AppOptions): Promise<App> {
   const tickets = new StreamTickets(() => ctx.clock.monotonicMs());
+  // Who holds the connections: the listener admits and closes them, the hook below and the event stream claim places.
+  const connections = connectionBook(options);
   const gate = makeGate(ctx, options.port, tickets);
   // Exposure answers, serialised, with the URLs that led to them: the routes fill it, the fast path reads it.
   const answers = new AnswerCache(ctx.exposure.changes, ctx.clock, () => ctx.settings.cacheSeconds);
@@ -57,7 +63,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     serverFactory: (handler) =>
       createListener((request, response) => {
         if (!fastPath(request, response)) handler(request, response);
-      }, options),
+      }, options, connections),
     logger: false,
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: false,
@@ -103,6 +109,10 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     const access: Access = preflight === null ? (request.routeOptions.config.access ?? 'key') : 'public';
     const admission = gate.admit(request.raw, access);
     if (!admission.ok) return sendProblem(reply, admission.problem, admission.headers);
+    // Without a key (a public route): all places but the reserved ones are shared; GET /v1/health keeps its own.
+    if (admission.keyId === null && !isHealthRead(request) && !connections.claimShared(request.raw.socket)) {
+      return sendProblem(reply, makeProblem('TOO_MANY_CONNECTIONS', 'The server is busy with requests made without a key; try again in a moment (requests with a key and GET /v1/health have places of their own).'), { 'Retry-After': String(CONNECTIONS_RETRY_AFTER_SECONDS) });
+    }
     if (preflight !== null) return reply.code(204).headers(preflight).send();
     const cors = gate.corsHeaders(request.raw);
     if (cors !== null) reply.headers(cors);
@@ -125,6 +135,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     }
     const storage = storageProblem(error);
     if (storage !== null) return sendProblem(reply, storage.problem);
+    // A stored snapshot that cannot be decoded: named, with how to delete it (SNAPSHOT_DAMAGED), not a 500.
+    if (error instanceof SnapshotDamagedError) return sendProblem(reply, damagedProblem(error).problem);
     // A job stopped before its end: past its time limit (IMPORT_TIMEOUT), or stopped by the server (JOB_STOPPED).
     if (error instanceof JobStoppedError) {
       const stopped = jobStoppedProblem(error);
@@ -184,14 +196,17 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     registerJournalRoutes(v1, ctx);
     registerImportRoutes(v1, ctx);
     registerManualRoutes(v1, ctx);
+    registerReconciliationRoutes(v1, ctx);
+    registerCorporateActionRoutes(v1, ctx);
     registerTradeRoutes(v1, ctx);
     registerImportFormatRoutes(v1, ctx);
-    registerExposureRoutes(v1, ctx, answers);
+    registerExposureRoutes(v1, ctx, answers, connections);
     registerStreamTicketRoutes(v1, ctx, tickets);
     registerChainRoutes(v1, ctx);
     registerChainRefreshRoutes(v1, ctx);
     registerAdminRoutes(v1, ctx);
     registerExportRoutes(v1, ctx);
+    registerBackupRoutes(v1, ctx);
     v1.get('/openapi.json', { config: { access: 'public' }, schema: { hide: true, querystring: NoQuery } }, async (_request, reply) => reply.type('application/json').send(JSON.stringify(app.swagger())));
   }, { prefix: '/v1' });
   app.addHook('onClose', async () => answers.close());
@@ -221,6 +236,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
   }
 
   return app;
+}
+
+/** GET or HEAD /v1/health: answered at once, with a place of its own among the connections (listener.ts). */
+function isHealthRead(request: FastifyRequest): boolean {
+  return request.routeOptions.url === '/v1/health' && (request.method === 'GET' || request.method === 'HEAD');
 }
 
 function noRoute(request: FastifyRequest): Problem {

@@ -8,6 +8,7 @@ import type { ExportJobs } from '../services/exports';
 import type { PositionAlerts } from '../services/exposure/position-alerts';
 import type { ImportFormatsService } from '../services/journal/import-formats';
 import type { ChainRefresh } from '../services/chain-refresh';
+import type { Backups } from '../services/backups';
 
 /** Everything a route needs; built once by `createContext` (src-main/context.ts) and closed with it. */
 export interface AppContext {
@@ -29,6 +30,8 @@ export interface AppContext {
   exports: ExportJobs;
   /** "Refresh now": one pass of the online source over the watchlist and the open positions' underlyings. */
   refresh: ChainRefresh;
+  /** Backups of the journal: daily, before an undo or a delete, when asked; a restore staged for the next start. */
+  backups: Backups;
   /** Path of the plaintext key file for the user's scripts. */
   keyFilePath: string;
   demo: boolean;

@@ -82,7 +82,7 @@ export function makeGate(ctx: AppContext, port: number, tickets: StreamTickets):
 
   /**
    * The key id a request presents: its Bearer key, or on the event stream (`key-or-ticket`) a stream ticket, good
-   * once (stream-tickets.ts) and only while its key is.
+   * once (stream-tickets.ts; a HEAD does not use it up) and only while its key is.
    */
   function presentedKeyId(request: IncomingMessage, credentials: Credentials, access: Access): string | null {
     if (credentials.duplicate === 'authorization') return null;
@@ -93,8 +93,11 @@ export function makeGate(ctx: AppContext, port: number, tickets: StreamTickets):
     if (access !== 'key-or-ticket') return null;
     const ticket = queryParam(request, 'ticket');
     if (ticket === null || ticket.length > MAX_TOKEN_LENGTH) return null;
-    const keyId = tickets.redeem(ticket);
-    return keyId !== null && ctx.keys.isActive(keyId) ? keyId : null;
+    // HEAD opens no stream: it looks at the ticket without spending it (issue 29).
+    const keyId = request.method === 'HEAD' ? tickets.peek(ticket) : tickets.redeem(ticket);
+    if (keyId === null) return null;
+    // The live keys, as the stream opens: a key revoked by another process (the CLI) since the last look counts.
+    return ctx.keys.isLive(keyId) ? keyId : null;
   }
 
   function refuse(problem: Problem, headers: Record<string, string> = {}): Admission {

@@ -48,6 +48,8 @@ export class KeyStore {
    */
   private recent: Array<{ token: Buffer; id: string }> = [];
   private readonly readDataVersion: () => number;
+  /** The same, read every time (not kept 25 ms): for the one check that must see a revocation of a moment ago. */
+  private readonly readDataVersionNow: () => number;
   private readonly changeListeners = new Set<() => void>();
   private readonly rows: ApiKeysRepository;
 
@@ -57,6 +59,7 @@ export class KeyStore {
   ) {
     this.rows = new ApiKeysRepository(db);
     this.readDataVersion = dataVersionReader(db);
+    this.readDataVersionNow = dataVersionReader(db, 0);
     this.reload();
   }
 
@@ -84,6 +87,19 @@ export class KeyStore {
 
   isActive(id: string): boolean {
     return this.active.some((key) => key.id === id);
+  }
+
+  /**
+   * Whether the key is active in the database as it is now, revocations by another process (the CLI) a moment ago
+   * included: a stream ticket is checked with it when its stream opens (issue 29: one opened a stream for ~1 s).
+   */
+  isLive(id: string): boolean {
+    const version = this.readDataVersionNow();
+    if (version !== this.dataVersion) {
+      this.dataVersion = version;
+      this.reload();
+    }
+    return this.isActive(id);
   }
 
   /** A new key; `persist` (the key file's writer) runs in the same transaction: if it throws, no key was created. */

@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { makeProblem, type Problem, type ProblemCode, type ProblemFieldError } from '../../src-shared/api/errors';
+import type { SnapshotDamagedError } from '../db/snapshots';
 import { BUSY_RETRY_AFTER_SECONDS, DatabaseBusyError, isStorageFull, StorageFullError } from '../db/writes';
 import { KeyFileError } from './key-file';
 import { describeError, type DomainError, type FileProblem, type Result } from '../services/result';
@@ -53,6 +54,10 @@ export function domainProblem(error: DomainError): ApiError {
       return new ApiError('CONFLICT', detail, [{ param: error.param, message: detail }]);
     case 'imported-row':
       return new ApiError('IMPORTED_ROW', detail, [{ param: 'id', message: `is a row of import ${error.importId}: undo its import instead` }]);
+    case 'duplicate-of-imported':
+      return new ApiError('DUPLICATE_OF_IMPORTED', detail, [
+        { param: error.param, message: error.imported === null ? 'duplicates imported rows' : `duplicates imported transaction ${error.imported.id} (${error.imported.tradeDate}, import ${error.imported.importId}${error.imported.filename === null ? '' : `, ${error.imported.filename}`})` },
+      ]);
     case 'unknown-account':
       return new ApiError('UNKNOWN_ACCOUNT', detail, [{ param: 'accountId', message: 'names no account' }]);
     case 'refresh-refused':
@@ -74,6 +79,11 @@ export function unwrap<T>(result: Result<T>): T {
 export function jobStoppedProblem(error: JobStoppedError): ApiError {
   if (error.reason === 'timeout') return new ApiError('IMPORT_TIMEOUT', error.message, [{ param: 'body', message: 'took too long to read and check' }]);
   return new ApiError('JOB_STOPPED', error.message, undefined, { headers: { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) } });
+}
+
+/** 409 SNAPSHOT_DAMAGED: a stored snapshot's contracts cannot be decoded; the detail names it and how to delete it. */
+export function damagedProblem(error: SnapshotDamagedError): ApiError {
+  return new ApiError('SNAPSHOT_DAMAGED', error.message, [{ param: 'snapshot', message: `snapshot ${error.snapshot.id} cannot be read: delete it with DELETE /v1/snapshots/${error.snapshot.id}` }]);
 }
 
 /** 503 DATABASE_BUSY with Retry-After: another process holds the write lock. */

@@ -52,6 +52,13 @@ export class StreamTickets {
     return entry.expiresMonoMs > this.monotonicMs() ? entry.keyId : null;
   }
 
+  /** The key id of a ticket that is waiting and not expired, which it stays (HEAD on the stream: it opens nothing); null otherwise. */
+  peek(ticket: string): string | null {
+    if (ticket.length !== 43) return null;
+    const entry = this.waiting.get(digest(ticket));
+    return entry !== undefined && entry.expiresMonoMs > this.monotonicMs() ? entry.keyId : null;
+  }
+
   /** Tickets waiting now (tests). */
   get size(): number {
     return this.waiting.size;

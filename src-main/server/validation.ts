@@ -22,6 +22,8 @@ const FORMATS: ReadonlyMap<string, string> = new Map([
   [SYMBOL_PATTERN, 'must be a ticker: a letter or digit, then up to 15 letters, digits or . _ / ^ -'],
   [DATE_OR_INSTANT_PATTERN, 'must be a date written YYYY-MM-DD or an ISO 8601 instant with an offset (e.g. 2024-01-05T16:00-05:00)'],
   ['^[A-Z]{3}$', 'must be a three-letter currency code in capitals (e.g. USD)'],
+  // onlineSource.baseUrl (SettingsSchema); the rest of its rules, with their reasons: setting-rules.ts.
+  ['^(https?://|$)', 'must start with https:// or http:// (or be empty: no online source)'],
 ]);
 
 /** What a parameter whose text breaks `pattern` must look like. */
@@ -150,9 +152,12 @@ export function parseJsonBody(body: unknown): unknown {
  * Fastify validator compiler for JSON bodies: TypeBox, without the type coercion Ajv applies to query strings
  * (a JSON body states its types: "0.05" is not a number). Nested fields are named with dots.
  */
-export function strictBodyCompiler({ schema }: { schema: unknown }): (data: unknown) => { value: unknown } | { error: ApiError } {
+export function strictBodyCompiler({ schema, httpPart }: { schema: unknown; httpPart?: string }): (data: unknown) => { value: unknown } | { error: ApiError } {
   const check = Compile(schema as TSchema);
-  return (data) => {
+  // A path's integer (an id) arrives as text, its grammar already checked (the preValidation hook): read as a number.
+  const numeric = httpPart === 'params' ? numericProperties(schema) : [];
+  return (raw) => {
+    const data = numeric.length > 0 && typeof raw === 'object' && raw !== null ? withNumbers(raw as Record<string, unknown>, numeric) : raw;
     if (check.Check(data)) return { value: data };
     const seen = new Set<string>();
     const list: ProblemFieldError[] = [];
@@ -171,4 +176,22 @@ export function strictBodyCompiler({ schema }: { schema: unknown }): (data: unkn
     }
     return { error: new ApiError(unknown ? 'UNKNOWN_PARAMETER' : 'INVALID_PARAMETER', `Invalid body: ${list.map((e) => `${e.param} ${e.message}`).join('; ')}`, list) };
   };
+}
+
+/** The properties of an object schema typed integer or number. */
+function numericProperties(schema: unknown): string[] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  return Object.entries(properties)
+    .filter(([, property]) => property.type === 'integer' || property.type === 'number')
+    .map(([name]) => name);
+}
+
+/** A copy with the named properties' decimal text read as numbers. */
+function withNumbers(data: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...data };
+  for (const name of names) {
+    const value = copy[name];
+    if (typeof value === 'string' && DECIMAL_TEXT.test(value)) copy[name] = Number(value);
+  }
+  return copy;
 }

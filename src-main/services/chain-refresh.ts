@@ -9,6 +9,7 @@ import type { Settings } from '../settings';
 import type { ExposureService } from './exposure/service';
 import type { JournalApi } from './journal/client';
 import { fetchAndStoreChain, MAX_RESPONSE_BYTES, REQUEST_TIMEOUT_MS, type FetchLimits } from './online-source';
+import { createSourceFetch, type SourceFetch } from './source-fetch';
 import { failure, ok, type Result } from './result';
 import { watchlistOf } from './watchlist';
 
@@ -58,7 +59,7 @@ export class ChainRefresh {
   constructor(
     private readonly ctx: ChainRefreshContext,
     private readonly log?: (line: string) => void,
-    private readonly fetchImpl: typeof fetch = fetch,
+    private readonly fetchImpl: SourceFetch = createSourceFetch(),
     /** The poller's limits (tests shorten the time limit). */
     private readonly limits: FetchLimits = { timeoutMs: REQUEST_TIMEOUT_MS, maxBytes: MAX_RESPONSE_BYTES },
   ) {}

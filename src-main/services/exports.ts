@@ -13,6 +13,7 @@ import { nowIso, type Clock } from '../clock';
 import { LakeRepository } from '../db/lake';
 import { SnapshotRepository } from '../db/snapshots';
 import type { ExportProgress, ExportSummary } from '../lake/export';
+import { exportFolderProblem } from '../lake/folder';
 import type { LakeWorkerData, LakeWorkerMessage } from './lake-worker';
 import { describeError, failure, ok, type Result } from './result';
 import { fromWire, WorkerError, workerScript } from './worker-thread';
@@ -91,6 +92,10 @@ export class ExportJobs {
     }
     const out = request.folder === undefined ? join(this.options.dataDir, EXPORTS_DIR) : this.grants.get(request.folder);
     if (out === undefined) return failure({ kind: 'not-found', what: 'export folder', id: request.folder ?? '' });
+    // A link as the folder (exports/ pointing elsewhere), a file, /proc: refused before a worker starts; a link deeper
+    // down stops the worker's export naming it (lake/folder.ts).
+    const problem = exportFolderProblem(out);
+    if (problem !== null) return failure({ kind: 'conflict', param: 'folder', detail: `The export folder cannot be written: ${problem}.` });
     const job: ExportJob = {
       id: randomBytes(8).toString('hex'),
       state: 'running',

@@ -3,6 +3,7 @@ import type { Settings } from '../settings';
 import type { ExposureService, IngestResult } from './exposure/service';
 import { describeError } from './result';
 import { watchlistOf, type WatchlistContext } from './watchlist';
+import { createSourceFetch, fetchFromSource, type SourceFetch } from './source-fetch';
 
 /** How far a quote time may lie after the poll (clocks of two machines) before the snapshot is refused. */
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
@@ -15,7 +16,11 @@ export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 /** A poll that has not been answered whole by then is given up (connect, headers and body). */
 export const REQUEST_TIMEOUT_MS = 20_000;
 
-/** The body of a response, read up to `maxBytes` (then the transfer is cancelled), into memory that owns itself. */
+/**
+ * The body of a response, read up to `maxBytes` (then the transfer is cancelled), into memory that owns itself. Each
+ * chunk is copied once into a buffer sized from Content-Length (grown by doubling when there is none, or when a
+ * compressed response inflates past it): a 30 MB chain is not held as its chunks and their copy at once.
+ */
 async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array> {
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   if (declared > maxBytes) {
@@ -24,25 +29,24 @@ async function readCapped(response: Response, maxBytes: number): Promise<Uint8Ar
   }
   const reader = response.body?.getReader();
   if (reader === undefined) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
+  let body = new Uint8Array(Number.isSafeInteger(declared) && declared > 0 ? declared : 64 * 1024);
   let total = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
+    if (total + value.byteLength > maxBytes) {
       await reader.cancel();
       throw new Error(`the response is longer than the ${maxBytes / 1024 / 1024} MB read`);
     }
-    chunks.push(value);
+    if (total + value.byteLength > body.byteLength) {
+      const grown = new Uint8Array(Math.min(maxBytes, Math.max(body.byteLength * 2, total + value.byteLength)));
+      grown.set(body.subarray(0, total));
+      body = grown;
+    }
+    body.set(value, total);
+    total += value.byteLength;
   }
-  const body = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return body;
+  return total === body.byteLength ? body : body.slice(0, total);
 }
 
 export interface FetchLimits {
@@ -59,7 +63,7 @@ export async function fetchAndStoreChain(
   ctx: Pick<OnlineSourceContext, 'clock' | 'exposure'>,
   baseUrl: string,
   symbol: string,
-  fetchImpl: typeof fetch,
+  fetchImpl: SourceFetch,
   limits: FetchLimits,
   /** Aborted when the server stops: the transfer and the file's parse are given up. */
   stop?: AbortSignal,
@@ -70,7 +74,8 @@ export async function fetchAndStoreChain(
     if (stop?.aborted === true) throw new Error('the server stopped before the answer');
     throw timeout.aborted ? new Error(`no whole answer within ${limits.timeoutMs / 1000} s`) : error;
   };
-  const response = await fetchImpl(chainUrl(baseUrl, symbol), { signal }).catch(timedOut);
+  // Only where the setting points: its address rules, the addresses its host resolves to, redirects within its origin (source-fetch.ts).
+  const response = await fetchFromSource(baseUrl, chainUrl(baseUrl, symbol), fetchImpl, signal).catch(timedOut);
   if (!response.ok) {
     await response.body?.cancel();
     throw new Error(`HTTP ${response.status}`);
@@ -121,7 +126,7 @@ export class OnlineSource {
   constructor(
     private readonly ctx: OnlineSourceContext,
     private readonly log: ((line: string) => void) | undefined,
-    private readonly fetchImpl: typeof fetch = fetch,
+    private readonly fetchImpl: SourceFetch = createSourceFetch(),
     /** The request's time limit and the body's cap (tests shorten them). */
     private readonly limits: FetchLimits = { timeoutMs: REQUEST_TIMEOUT_MS, maxBytes: MAX_RESPONSE_BYTES },
   ) {}

@@ -27,9 +27,20 @@ export type DomainError =
   /** A snapshot named by id (or by `at=`, none at or before it) that the symbol does not have. */
   | { kind: 'unknown-snapshot'; symbol?: string; id?: number; at?: string }
   /** A record named by id that does not exist. */
-  | { kind: 'not-found'; what: 'import' | 'import format' | 'chain' | 'trade' | 'transaction' | 'export' | 'export folder'; id: number | string }
+  | { kind: 'not-found'; what: 'import' | 'import format' | 'chain' | 'trade' | 'transaction' | 'export' | 'export folder' | 'corporate action' | 'backup'; id: number | string }
   /** A transaction that came from a file, named for an edit or a delete: only manual entries change one by one. */
   | { kind: 'imported-row'; id: string; importId: number; source: string }
+  /**
+   * A manual opening of a position that imported rows already open (manual-duplicates.ts): `param` names the row of the
+   * request, `imported` the imported opening (null when none single row opened it), `held` the units they hold on its day.
+   */
+  | {
+      kind: 'duplicate-of-imported';
+      param: string;
+      manual: { type: string; symbol: string; quantity: number; tradeDay: string };
+      held: number;
+      imported: { id: string; type: string; quantity: number; tradeDate: string; importId: number; broker: string; filename: string | null } | null;
+    }
   /** A request whose fields break rules a schema cannot state (a mapping to a column its header lacks), each named. */
   | { kind: 'invalid-request'; what: string; problems: ReadonlyArray<{ param: string; message: string }> }
   /** A request that clashes with what is stored (a second format for one header, one format too many). */
@@ -84,6 +95,13 @@ export function describeError(error: DomainError): string {
       return error.detail;
     case 'imported-row':
       return `Transaction ${error.id} was imported from a file (${error.source}, import ${error.importId}): only manual entries can be edited or deleted one by one. Undo its import instead (DELETE /v1/imports/${error.importId}), or enter a manual transaction beside it.`;
+    case 'duplicate-of-imported': {
+      const { manual, imported } = error;
+      const what = `${manual.type} ${manual.quantity} ${manual.symbol} on ${manual.tradeDay}`;
+      const file = imported === null ? '' : imported.filename !== null ? `"${imported.filename}" (${imported.broker})` : imported.broker;
+      const row = imported === null ? 'the imported rows' : `imported transaction ${imported.id} (${imported.type} ${imported.quantity} on ${imported.tradeDate}, import ${imported.importId} of ${file})`;
+      return `${error.param}: ${what} duplicates ${row}: they already hold ${error.held} of this position then, and no later close needs more. Nothing was stored. An opening position is entered only for what the files never show (the Positions page lists it under Needs attention); to change the imported row, undo its import.`;
+    }
     case 'unknown-account':
       return `No account with id ${error.accountId}. ${error.known.length > 0 ? `Known accounts: ${error.known.join(', ')}.` : 'The journal has no account yet: import a broker file first.'}`;
     case 'refresh-refused':

@@ -3,13 +3,15 @@
  * worker-calls.ts.
  * A call is a `CallMessage`, its answer a `ReplyMessage`; domain errors are part of the answers (results are plain
  * data), and thrown errors cross the thread boundary as a `WireError` and are thrown again on the main thread: a busy
- * database (the server answers 503), a full disk (507), a stopped job, or anything else (a bug: 500, logged).
+ * database (the server answers 503), a full disk (507), a stopped job, a damaged stored snapshot (409), or anything
+ * else (a bug: 500, logged).
  */
 import { existsSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { MessagePort } from 'node:worker_threads';
 import { ParseStopped, type StopReason } from '../checkpoint';
+import { SnapshotDamagedError } from '../db/snapshots';
 import { DatabaseBusyError, isDatabaseBusy, isStorageFull, StorageFullError } from '../db/writes';
 
 /** A call to a worker: a method of its handler map with its arguments; `Extra` is what a worker needs beside them. */
@@ -22,7 +24,12 @@ export type CallMessage<Extra extends object = object> = {
   flag?: Int32Array;
 } & Extra;
 
-export type WireError = { kind: 'busy' } | { kind: 'full' } | { kind: 'stopped'; reason: StopReason } | { kind: 'error'; message: string; stack?: string };
+export type WireError =
+  | { kind: 'busy' }
+  | { kind: 'full' }
+  | { kind: 'stopped'; reason: StopReason }
+  | { kind: 'damaged'; snapshot: { id: number; symbol: string; quoteTime: string }; reason: string }
+  | { kind: 'error'; message: string; stack?: string };
 
 export type ReplyMessage = { type: 'reply'; id: number; ok: true; value: unknown } | { type: 'reply'; id: number; ok: false; error: WireError };
 
@@ -30,6 +37,7 @@ export function toWire(error: unknown): WireError {
   if (isDatabaseBusy(error)) return { kind: 'busy' };
   if (isStorageFull(error)) return { kind: 'full' };
   if (error instanceof ParseStopped) return { kind: 'stopped', reason: error.reason };
+  if (error instanceof SnapshotDamagedError) return { kind: 'damaged', snapshot: error.snapshot, reason: error.reason };
   if (error instanceof Error) return { kind: 'error', message: error.message, ...(error.stack === undefined ? {} : { stack: error.stack }) };
   return { kind: 'error', message: String(error) };
 }
@@ -59,6 +67,8 @@ export function fromWire(error: WireError, worker: string): Error {
     case 'stopped':
       // A job the worker stopped on its flag: its caller was answered when the flag was raised, so this is rarely seen.
       return new JobStoppedError(error.reason);
+    case 'damaged':
+      return new SnapshotDamagedError(error.snapshot, error.reason);
     case 'error':
       return new WorkerError(worker, error.message, error.stack);
   }

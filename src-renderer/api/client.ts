@@ -44,10 +44,20 @@ import type {
   SettingsJson,
   SettingsUpdateT,
   ExportJobJson,
+  BackupJson,
+  BackupsResponseT,
+  RestoreResponseT,
   ExportRequestBodyT,
   ManualDeleteResponseT,
+  ExpiredByHandResponseT,
+  AccountsResponseT,
   ManualTransactionT,
   ManualTransactionsResponseT,
+  CorporateActionDeleteResponseT,
+  CorporateActionInputT,
+  CorporateActionsQueryT,
+  CorporateActionsResponseT,
+  CorporateActionWriteResponseT,
   StreamTicketResponseT,
   TradesQueryT,
   TradesResponseT,
@@ -56,8 +66,12 @@ import type {
   StatsResponseT,
   AnnotationBodyT,
   AnnotationResponseT,
+  ReconcileQueryT,
+  ReconcileResponseT,
+  ReconciliationsResponseT,
 } from '../../src-shared/api/schemas';
 import type { ProblemFieldError } from '../../src-shared/api/errors';
+import type { LevelsScope } from '../../src-shared/api/constants';
 
 export type ChainsResponseT = Static<typeof ChainsResponse>;
 export type ChainInfo = ChainsResponseT['symbols'][number];
@@ -66,7 +80,7 @@ export type EventsResponseT = Static<typeof EventsResponse>;
 export type ImportsResponseT = Static<typeof ImportsResponse>;
 export type ImportDeleteResponseT = Static<typeof ImportDeleteResponse>;
 
-export type { SettingsJson, SettingsUpdateT, ExportJobJson, ExportRequestBodyT };
+export type { SettingsJson, SettingsUpdateT, ExportJobJson, ExportRequestBodyT, BackupJson, BackupsResponseT };
 
 /** What a note and tags hang on, and its public path: a campaign's is `/journal/chains/{id}` (the wire keeps the name). */
 const ANNOTATED_PATHS = { trades: 'trades', campaigns: 'chains' } as const;
@@ -225,6 +239,10 @@ export class ApiClient {
   performance(query: PerformanceQueryT, signal?: AbortSignal): Promise<PerformanceResponseT> {
     return this.get('/journal/performance', { ...query }, signal);
   }
+  /** The accounts, with what they hold and the dividends outside every campaign. */
+  accounts(signal?: AbortSignal): Promise<AccountsResponseT> {
+    return this.get('/journal/accounts', undefined, signal);
+  }
   summary(year: number | undefined, signal?: AbortSignal, accountId?: string): Promise<SummaryResponseT> {
     return this.get('/journal/summary', { year, accountId }, signal);
   }
@@ -244,8 +262,8 @@ export class ApiClient {
     return this.get('/journal/trades', { ...query }, signal);
   }
   /** One trade with its timeline (GET /journal/trades/{id}). */
-  trade(id: string, signal?: AbortSignal): Promise<TradeDetailResponseT> {
-    return this.get(`/journal/trades/${encodeURIComponent(id)}`, undefined, signal);
+  trade(id: string, signal?: AbortSignal, levelsScope?: LevelsScope): Promise<TradeDetailResponseT> {
+    return this.get(`/journal/trades/${encodeURIComponent(id)}`, levelsScope === undefined || levelsScope === 'own' ? undefined : { levelsScope }, signal);
   }
   tradeStats(query: StatsQueryT, signal?: AbortSignal): Promise<StatsResponseT> {
     return this.get('/journal/stats', { ...query }, signal);
@@ -269,6 +287,25 @@ export class ApiClient {
   deleteTransaction(id: string): Promise<ManualDeleteResponseT> {
     return this.request('DELETE', `/journal/transactions/${encodeURIComponent(id)}`);
   }
+  /** "Expired worthless": options past expiry booked as manual EXPIRATION rows, one import (undo it on the Import page). */
+  bookExpirations(items: Array<{ accountId: string; symbol: string }>): Promise<ExpiredByHandResponseT> {
+    return this.request('POST', '/journal/expirations', { body: JSON.stringify({ items }), contentType: 'application/json' });
+  }
+
+  /** Corporate actions: every one the journal applies (files' and entered by hand), with what each did. */
+  corporateActions(query: CorporateActionsQueryT = {}, signal?: AbortSignal): Promise<CorporateActionsResponseT> {
+    return this.get('/journal/corporate-actions', { ...query }, signal);
+  }
+  /** One entered by hand: an import of its own. */
+  addCorporateAction(action: CorporateActionInputT): Promise<CorporateActionWriteResponseT> {
+    return this.request('POST', '/journal/corporate-actions', { body: JSON.stringify(action), contentType: 'application/json' });
+  }
+  replaceCorporateAction(id: number, action: CorporateActionInputT): Promise<CorporateActionWriteResponseT> {
+    return this.request('PUT', `/journal/corporate-actions/${encodeURIComponent(String(id))}`, { body: JSON.stringify(action), contentType: 'application/json' });
+  }
+  deleteCorporateAction(id: number): Promise<CorporateActionDeleteResponseT> {
+    return this.request('DELETE', `/journal/corporate-actions/${encodeURIComponent(String(id))}`);
+  }
 
   // ---------------------------------------------------------------- imports
   imports(query: ImportsQueryT = {}, signal?: AbortSignal): Promise<ImportsResponseT> {
@@ -279,6 +316,17 @@ export class ApiClient {
   }
   undoImport(id: number): Promise<ImportDeleteResponseT> {
     return this.request('DELETE', `/imports/${encodeURIComponent(String(id))}`);
+  }
+  /** An import's differences from its broker's figures, seen: no longer listed under needsAttention. */
+  acknowledgeImport(id: number): Promise<{ id: number; acknowledgedAt: string | null; status: ImportReport['status'] }> {
+    return this.request('POST', `/imports/${encodeURIComponent(String(id))}/acknowledge`);
+  }
+  /** A broker's positions file (raw: CSV or JSON) against the journal's book (POST /journal/reconcile). */
+  reconcile(body: Blob | string, query: ReconcileQueryT, contentType = 'text/csv'): Promise<ReconcileResponseT> {
+    return this.request('POST', '/journal/reconcile', { query: { ...query }, body, contentType });
+  }
+  reconciliations(signal?: AbortSignal): Promise<ReconciliationsResponseT> {
+    return this.get('/journal/reconciliations', undefined, signal);
   }
   /** The importers (the registry's brokers, then the saved formats) and the saved formats. */
   importFormats(signal?: AbortSignal): Promise<ImportFormatsResponseT> {
@@ -371,6 +419,17 @@ export class ApiClient {
   }
   exportJob(id: string, signal?: AbortSignal): Promise<ExportJobJson> {
     return this.get(`/exports/${encodeURIComponent(id)}`, undefined, signal);
+  }
+  /** The journal's backups (newest first) and a restore staged for the next start. */
+  backups(signal?: AbortSignal): Promise<BackupsResponseT> {
+    return this.get('/backups', undefined, signal);
+  }
+  backupNow(): Promise<BackupJson> {
+    return this.request('POST', '/backups');
+  }
+  /** Checks a backup and stages it to replace the journal when Strikebook next starts. */
+  restoreBackup(name: string): Promise<RestoreResponseT> {
+    return this.request('POST', '/backups/restore', { body: JSON.stringify({ name }), contentType: 'application/json' });
   }
   async rotateKey(): Promise<string> {
     const result = await this.request<{ key: string }>('POST', '/keys/rotate');

@@ -62,6 +62,31 @@ function CampaignRow({ c, currency, list }: { c: CampaignJson; currency: string;
   );
 }
 
+/**
+ * Dividends paid while no campaign held the shares (docs/journal.md §Campaigns): in the Journal's dividends, in no
+ * campaign's P&L; said here so that the campaigns' dividends and the Journal's are seen to differ by them.
+ */
+function DividendsOutside({ accountId }: { accountId: string }) {
+  const api = useApi();
+  const result = useAsync((signal) => api.accounts(signal), [api]);
+  const lines = (result.data?.accounts ?? [])
+    .filter((a) => accountId === '' || a.id === accountId)
+    .flatMap((a) => a.dividendsOutsideCampaigns.filter((d) => d.amount !== 0).map((d) => ({ key: `${a.id}|${d.currency}`, name: a.name, amount: d.amount, currency: d.currency })));
+  if (lines.length === 0) return null;
+  return (
+    <p className="muted small pad" data-testid="dividends-outside">
+      Dividends paid while no campaign held the shares (in the Journal&apos;s dividends, in no campaign):{' '}
+      {lines.map((line, i) => (
+        <span key={line.key}>
+          {i > 0 && ' · '}
+          {line.name} {fmtMoney(line.amount, line.currency)}
+        </span>
+      ))}
+      .
+    </p>
+  );
+}
+
 function CampaignList({ state }: { state: ListState }) {
   const api = useApi();
   const { status, accountId, page, asOf } = state;
@@ -116,7 +141,7 @@ function CampaignList({ state }: { state: ListState }) {
               num('Premiums', undefined, 'lo'),
               num('P&L'),
               num('Unrealized', undefined, 'lo'),
-              num('Peak collateral', "Largest cost of shares held + strike × 100 × open short puts, at a day's close", 'lo'),
+              num('Peak collateral', "The largest collateral at a day's close: shares at cost, spreads at their width, short puts at strike × 100, naked calls Reg T (the rule of Trades and Positions)", 'lo'),
               num('Return'),
               num('Annualized', 'Return × 365 / days; not shown for campaigns under 7 days', 'mid'),
               num('Rolls', undefined, 'lo'),
@@ -130,6 +155,7 @@ function CampaignList({ state }: { state: ListState }) {
           {data.pagination.pages > 1 && <Pager label="Campaign pages" page={page} pages={data.pagination.pages} shownPage={data.pagination.page} onPage={(p) => navigate('campaigns', listQuery({ ...state, page: p }))} ends />}
         </Panel>
       )}
+      {data && asOf === '' && <DividendsOutside accountId={accountId} />}
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { DemoBadge, EmptyState, ErrorBanner, InlineForm, Loading, Money, PageHea
 import { addDays, addMonths } from '../../src-shared/calendar';
 import { dateInTimeZone, fmtCount, fmtInt, fmtMoney, fmtPct, fmtRange, monthTitle, signClass, typeLabel } from '../format';
 import { StrategyReport } from './trades/StrategyReport';
+import { STATEMENT_VIEW_NOTE } from './trades/labels';
 import { navigate, useApi, useAsync } from '../hooks';
 
 type PeriodMode = 'weekly' | 'monthly' | 'custom';
@@ -26,7 +27,7 @@ function SummaryCards({ period, currency }: { period: Period; currency: string }
         label="Realized P&L"
         value={<Money value={s.realizedPL} currency={currency} />}
         sub={s.unmatched.closes > 0 ? `${fmtCount(s.unmatched.closes, 'close')} without an opening: P&L unknown` : <>Options {fmtMoney(s.optionsPL, currency, true)}</>}
-        title={s.unmatched.closes > 0 ? 'Closes, sales or settlements of positions opened before the imported history: their P&L is left out until an opening position is entered (Positions page)' : undefined}
+        title={s.unmatched.closes > 0 ? 'Closes, sales or settlements of positions opened before the imported history: their P&L is left out until an opening position is entered (Positions page)' : STATEMENT_VIEW_NOTE}
         testId="realized-card"
       />
       <Stat
@@ -73,8 +74,12 @@ function BySymbolTable({ rows, currency }: { rows: Period['breakdown']['bySymbol
           <tr>
             {header('symbol', 'Symbol', false)}
             {header('pl', 'Total P&L')}
-            <th className="num">Options</th>
-            <th className="num">Stock</th>
+            <th className="num" title={STATEMENT_VIEW_NOTE}>
+              Options
+            </th>
+            <th className="num" title={STATEMENT_VIEW_NOTE}>
+              Stock
+            </th>
             {header('premiumsCollected', 'Premiums')}
             <th className="num">Div.</th>
             <th className="num">Rolls</th>
@@ -167,7 +172,7 @@ function YearView({ summary, accountId }: { summary: SummaryResponseT; accountId
             <dd className="num">{s.tradingDays.bestDay ? <><Money value={s.tradingDays.bestDay.pl} currency={c} /> <span className="muted small">{s.tradingDays.bestDay.date}</span></> : '—'}</dd>
             <dt>Worst day</dt>
             <dd className="num">{s.tradingDays.worstDay ? <><Money value={s.tradingDays.worstDay.pl} currency={c} /> <span className="muted small">{s.tradingDays.worstDay.date}</span></> : '—'}</dd>
-            <dt>Options / stock</dt>
+            <dt title={STATEMENT_VIEW_NOTE}>Options / stock (statement view)</dt>
             <dd className="num">
               <Money value={s.optionsPL} currency={c} /> / <Money value={s.stockPL} currency={c} />
             </dd>

@@ -12,10 +12,14 @@ import { ImportOrDemo } from '../components/DemoButton';
 import { useRefreshNow } from '../components/RefreshNow';
 import { AsyncStatus, DemoBadge, EmptyState, Money, PageHead, Panel, Stat } from '../components/ui';
 import { fmtCount, fmtDateTime, fmtInt, fmtMoney } from '../format';
+import { NEW_YORK, todayIn } from '../../src-shared/zone';
 import { useApi, useAsync, useRoute } from '../hooks';
+import { LevelsScopeControl, readLevelsScope } from '../components/LevelsScope';
+import type { LevelsScope } from '../../src-shared/api/constants';
 import { groupAndSort, moveKey, type ExpectedMove, type Sort, type SortKey } from './positions/book';
-import { BookTable } from './positions/BookTable';
+import { article, BookTable } from './positions/BookTable';
 import { NeedsAttention } from './positions/NeedsAttention';
+import { ReconcilePanel } from './positions/ReconcilePanel';
 
 type Totals = PositionsResponseT['totals'] & Partial<{ staleCount: number; unmarkedCount: number }>;
 
@@ -43,11 +47,13 @@ function UnmarkedNote({ data }: { data: PositionsResponseT }) {
   const unmarked = [...new Set(data.positions.map((p) => p.underlying))].filter((u) => !marked.has(u)).sort();
   if (unmarked.length === 0) return null;
   const shown = unmarked.slice(0, 12);
+  // The chain to load is the underlying's (an SPXW put's is SPX's: docs/journal.md §Underlying roots).
+  const first = shown[0] ?? '';
   return (
     <p className="muted small" data-testid="positions-unmarked-note">
       No chain snapshot at or before this instant for {shown.join(', ')}
-      {unmarked.length > shown.length ? ` and ${fmtCount(unmarked.length - shown.length, 'more underlying', 'more underlyings')}` : ''}: import one of each on the Import page (Option chain snapshot) to
-      mark their positions and see the dealers&apos; levels.
+      {unmarked.length > shown.length ? ` and ${fmtCount(unmarked.length - shown.length, 'more underlying', 'more underlyings')}` : ''}:{' '}
+      {unmarked.length === 1 ? `load ${article(first)} ${first} chain` : 'load a chain of each'} on the Import page (Option chain snapshot) to mark their positions and see the dealers&apos; levels.
     </p>
   );
 }
@@ -91,13 +97,17 @@ export function PositionsPage() {
   // A past instant replays the book with the snapshots of that time (New York time, as the journal dates).
   const [asOf, setAsOf] = useState(route.params.get('asOf') ?? '');
   const [optionsOnly, setOptionsOnly] = useState(false);
+  // Each position's own expiration's levels unless asked otherwise (docs/journal.md §Levels scope).
+  const [levelsScope, setLevelsScope] = useState<LevelsScope>(readLevelsScope(route.params.get('levels')));
   const [sort, setSort] = useState<Sort>({ key: 'instrument', dir: 1 });
   // Null until the user opens or closes one: then the default (all of a small book) no longer applies.
   const [openMaps, setOpenMaps] = useState<Set<string> | null>(null);
   const [message, setMessage] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
   const result = useAsync(
-    (signal) => api.positions({ ...(accountId === '' ? {} : { accountId }), ...(asOf === '' ? {} : { asOf: asOf.length === 16 ? `${asOf}:00` : asOf }) }, signal),
-    [api, accountId, asOf],
+    (signal) =>
+      api.positions({ ...(accountId === '' ? {} : { accountId }), ...(asOf === '' ? {} : { asOf: asOf.length === 16 ? `${asOf}:00` : asOf }), ...(levelsScope === 'own' ? {} : { levelsScope }) }, signal),
+    [api, accountId, asOf, levelsScope],
   );
   const data = result.data;
   // New snapshots of the held underlyings mark the book anew: the positions are read again when a pass stored one.
@@ -142,11 +152,15 @@ export function PositionsPage() {
                 Now
               </button>
             )}
+            <LevelsScopeControl value={levelsScope} onChange={setLevelsScope} />
             <label className="field-inline field-check">
               <input type="checkbox" checked={optionsOnly} onChange={(e) => setOptionsOnly(e.target.checked)} data-testid="options-only" />
               Options only
             </label>
             {data && <AccountSelect accounts={data.accounts} value={accountId} onChange={setAccountId} />}
+            <button type="button" className="btn btn-small" onClick={() => setChecking((c) => !c)} aria-expanded={checking} data-testid="check-broker">
+              Check against my broker
+            </button>
             {asOf === '' && refresh.button}
           </>
         }
@@ -166,6 +180,18 @@ export function PositionsPage() {
             <div className="alert alert-info" role="status" data-testid="positions-message">
               {message}
             </div>
+          )}
+          {checking && (
+            <ReconcilePanel
+              accountId={accountId}
+              accounts={data.accounts}
+              asOf={asOf === '' ? todayIn(NEW_YORK, Date.now()) : asOf}
+              onChanged={(text) => {
+                setMessage(text);
+                result.reload();
+              }}
+              onClose={() => setChecking(false)}
+            />
           )}
           {data.needsAttention.length > 0 && (
             <NeedsAttention

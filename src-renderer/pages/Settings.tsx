@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { NEW_YORK } from '../../src-shared/zone';
 import { ApiError, type SettingsJson, type SettingsUpdateT } from '../api/client';
 import { ErrorBanner, Loading, PageHead, Panel } from '../components/ui';
+import { BackupPanel } from '../components/BackupPanel';
 import { ExportPanel } from '../components/ExportPanel';
 import { asApiError, useApi, useAsync, useKeyScreen, type Theme } from '../hooks';
 
@@ -39,6 +40,7 @@ interface Draft {
   watchlist: string;
   intervalSeconds: string;
   alertDistancePct: string;
+  backupsKept: string;
   notifyAlerts: boolean;
   includePositions: boolean;
 }
@@ -54,6 +56,7 @@ function toDraft(s: SettingsJson): Draft {
     watchlist: s.onlineSource.watchlist.join(', '),
     intervalSeconds: String(s.onlineSource.intervalSeconds),
     alertDistancePct: String(s.positionAlertDistancePct),
+    backupsKept: String(s.backupsKept),
     notifyAlerts: s.notifyPositionAlerts,
     includePositions: s.watchlistIncludesPositions,
   };
@@ -68,6 +71,8 @@ function fromDraft(d: Draft): { value: SettingsUpdateT } | { error: string } {
   if (!Number.isInteger(interval) || interval < 15 || interval > 86400) return { error: 'Polling interval is a whole number of seconds from 15 to 86,400.' };
   const alertDistancePct = Number(d.alertDistancePct);
   if (!Number.isFinite(alertDistancePct) || alertDistancePct <= 0 || alertDistancePct > 20) return { error: 'Alert distance is a % of the strike above 0 and at most 20, e.g. 1.' };
+  const backupsKept = Number(d.backupsKept);
+  if (!Number.isInteger(backupsKept) || backupsKept < 1 || backupsKept > 100) return { error: 'Backups kept is a whole number from 1 to 100.' };
   if (!/^[A-Z]{3}$/.test(d.reportingCurrency.trim().toUpperCase())) return { error: 'Reporting currency is a 3-letter ISO code, e.g. USD.' };
   const watchlist = d.watchlist
     .split(/[\s,;]+/)
@@ -81,6 +86,7 @@ function fromDraft(d: Draft): { value: SettingsUpdateT } | { error: string } {
       reportingCurrency: d.reportingCurrency.trim().toUpperCase(),
       onlineSource: { enabled: d.enabled, baseUrl: d.baseUrl.trim(), watchlist, intervalSeconds: interval },
       positionAlertDistancePct: alertDistancePct,
+      backupsKept,
       notifyPositionAlerts: d.notifyAlerts,
       watchlistIncludesPositions: d.includePositions,
     },
@@ -225,8 +231,13 @@ export function SettingsPage({ theme, onToggleTheme }: { theme: Theme; onToggleT
                 <code className="path" data-testid="data-dir">
                   {settings.data.dataDir}
                 </code>
-                <small className="muted">SQLite journal (WAL) and the api-key file.</small>
+                <small className="muted">SQLite journal (WAL), the api-key file, and backups/.</small>
               </div>
+              <label className="field">
+                <span>Backups kept</span>
+                <input type="number" min={1} max={100} value={draft.backupsKept} onChange={(e) => setDraft({ ...draft, backupsKept: e.target.value })} className="input-narrow" data-testid="backups-kept" />
+                <small className="muted">The newest this many copies of the journal in backups/ (default 7; Backups below).</small>
+              </label>
             </div>
           </Panel>
           <Panel title="Calculations">
@@ -310,6 +321,7 @@ export function SettingsPage({ theme, onToggleTheme }: { theme: Theme; onToggleT
           </div>
         </form>
       )}
+      {settings.data && <BackupPanel />}
       {settings.data && <ExportPanel dataDir={settings.data.dataDir} />}
     </div>
   );

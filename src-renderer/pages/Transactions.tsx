@@ -11,6 +11,7 @@ import { exportTransactions } from './transactions/exportCsv';
 import { EMPTY_FILTERS, isFiltered, toQuery, TransactionFilters, type Filters } from './transactions/TransactionFilters';
 import { TransactionsTable } from './transactions/TransactionsTable';
 import { blankState, stateOf, TransactionForm } from './transactions/TransactionForm';
+import { CorporateActionsPanel } from './transactions/CorporateActionsPanel';
 
 /** The manual-entry form: a new row, or a manual row being edited. */
 type Editor = { mode: 'add' } | { mode: 'edit'; tx: TransactionJson };
@@ -178,6 +179,7 @@ export function TransactionsPage() {
           )}
         </Panel>
       )}
+      {data && (data.pagination.total > 0 || filtered) && <CorporateActionsPanel accounts={accounts} onChanged={result.reload} />}
     </div>
   );
 }

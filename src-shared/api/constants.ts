@@ -91,6 +91,26 @@ export const TRANSACTION_TYPES = [
   'OTHER',
 ] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+/**
+ * Kinds of corporate action (DESIGN §5 "Corporate actions", docs/journal.md §Corporate actions): what a broker's
+ * SPLIT / SYMBOL_CHANGE row stands for, or what a person enters at POST /journal/corporate-actions.
+ */
+export const CORPORATE_ACTION_TYPES = ['split', 'symbol_change', 'merger', 'stock_dividend', 'spinoff', 'free_shares'] as const;
+export type CorporateActionType = (typeof CORPORATE_ACTION_TYPES)[number];
+export const CORPORATE_ACTION_LABELS: Record<CorporateActionType, string> = {
+  split: 'Split',
+  symbol_change: 'Symbol change',
+  merger: 'Merger',
+  stock_dividend: 'Stock dividend',
+  spinoff: 'Spin-off',
+  free_shares: 'Free shares',
+};
+/** What became of a corporate action in the ledger (GET /journal/corporate-actions `outcome`). */
+export const CORPORATE_ACTION_OUTCOMES = ['applied', 'nothing_held', 'duplicate', 'not_applied'] as const;
+export type CorporateActionOutcome = (typeof CORPORATE_ACTION_OUTCOMES)[number];
+/** `source` of a corporate action entered by hand: its import is of broker `manual` (undone as one). */
+export const MANUAL_ACTION_SOURCE = 'manual-action';
+
 /** The types that are trades (a summary's `tradesByType`): fills and option settlements; deposits, dividends and the like are not. */
 export const TRADE_ROW_TYPES: readonly TransactionType[] = [...FILL_TYPES, 'ASSIGNMENT', 'EXERCISE', 'EXPIRATION'];
 
@@ -112,6 +132,17 @@ export const EVENTS_LIMIT_DEFAULT = 50;
 export const EVENTS_LIMIT_CAP = 200;
 /** The /gex scope's `expirationsCount`: larger values are clamped to this, like `limit` (issue 18). */
 export const EXPIRATIONS_COUNT_CAP = 5;
+
+/**
+ * `levelsScope` of /journal/positions and /journal/trades (DESIGN §5 "Levels scope"): the dealer levels a position or a
+ * trade's entry is held against. `own`: its own expiration alone (a trade's main short leg's); `nearest`: /gex's
+ * default scope (the 3 nearest expirations); `book`: every expiration within 0–45 dte.
+ */
+export const LEVELS_SCOPES = ['own', 'nearest', 'book'] as const;
+export type LevelsScope = (typeof LEVELS_SCOPES)[number];
+export const DEFAULT_LEVELS_SCOPE: LevelsScope = 'own';
+/** A scope in the words the pages put beside a level. */
+export const LEVELS_SCOPE_LABELS: Record<LevelsScope, string> = { own: 'own expiration', nearest: '3 nearest expirations', book: '0–45 DTE' };
 
 // ---------------------------------------------------------------- import formats (docs/importers.md, "User-defined formats")
 
@@ -151,6 +182,8 @@ export const UNRECOGNISED_HEADER = 'unrecognised header';
 export const MANUAL_SOURCE = 'manual';
 /** Rows one POST /journal/transactions may carry (its body is also at most 1 MB). */
 export const MANUAL_ROWS_MAX = 10_000;
+/** Options one POST /journal/expirations books at most (a long export's expired options, many times over). */
+export const EXPIRATION_ITEMS_MAX = 1_000;
 /** What an import is: a broker file, manual entries, or the generated demo (told by its broker: `manual`, `demo`). */
 export const IMPORT_KINDS = ['file', 'manual', 'demo'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];

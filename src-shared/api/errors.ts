@@ -17,10 +17,14 @@ export const PROBLEM_STATUS = {
   CONFLICT: 409,
   /** A change to a transaction that came from a file: only manual entries are edited one by one; undo its import instead. */
   IMPORTED_ROW: 409,
+  /** A manual opening of a position that imported rows already open (docs/journal.md, "Manual entries"): the problem names the imported row. */
+  DUPLICATE_OF_IMPORTED: 409,
   /** POST /v1/chains/refresh while a pass runs: GET /v1/chains/refresh follows it. */
   REFRESH_RUNNING: 409,
   /** A chain refresh without the online source's base URL (Settings). */
   SOURCE_NOT_CONFIGURED: 409,
+  /** A stored snapshot whose contracts cannot be decoded: the detail names it and how to delete it. */
+  SNAPSHOT_DAMAGED: 409,
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,
   UNSUPPORTED_FORMAT: 415,
@@ -31,6 +35,8 @@ export const PROBLEM_STATUS = {
   /** A file took longer to read and check than the setting importTimeoutSeconds (docs/decisions.md §Jobs). */
   IMPORT_TIMEOUT: 422,
   RATE_LIMITED: 429,
+  /** A key already holds its cap of event streams open at once (Retry-After). */
+  TOO_MANY_STREAMS: 429,
   HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
   DATABASE_BUSY: 503,
@@ -62,8 +68,10 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   REQUEST_TIMEOUT: 'Request timeout',
   CONFLICT: 'Conflict',
   IMPORTED_ROW: 'Imported row',
+  DUPLICATE_OF_IMPORTED: 'Duplicate of an imported row',
   REFRESH_RUNNING: 'Refresh running',
   SOURCE_NOT_CONFIGURED: 'Online source not configured',
+  SNAPSHOT_DAMAGED: 'Snapshot damaged',
   PAYLOAD_TOO_LARGE: 'Payload too large',
   URI_TOO_LONG: 'URI too long',
   UNSUPPORTED_FORMAT: 'Unsupported format',
@@ -72,6 +80,7 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   IMPORT_FAILED: 'Import failed',
   IMPORT_TIMEOUT: 'Import took too long',
   RATE_LIMITED: 'Too many requests',
+  TOO_MANY_STREAMS: 'Too many event streams',
   HEADERS_TOO_LARGE: 'Request header fields too large',
   INTERNAL: 'Internal error',
   DATABASE_BUSY: 'Database busy',

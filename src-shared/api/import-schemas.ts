@@ -3,6 +3,7 @@ import { Type, type Static, type TProperties } from 'typebox';
 import { BROKER_IDS, IMPORT_KINDS, FORMAT_AMOUNT_SIGNS, FORMAT_DATE_LAYOUTS, FORMAT_ZONES, IMPORT_FORMAT_LIMITS, TRANSACTION_TYPES } from './constants';
 import { Nullable, Params, OneOf, AccountSchema, PaginationSchema } from './schema-kit';
 import { TransactionSchema, TransactionsQuery } from './journal-schemas';
+import { ImportReconciliationFields } from './reconciliation-schemas';
 
 // ---------------------------------------------------------------- imports
 
@@ -43,6 +44,21 @@ export const ImportReportSchema = Type.Object({
     description: 'Rows of the file that became one transaction (a symbol change’s or a special dividend’s two rows), every line of each group: the first 100 groups',
   }),
   mergedCount: Type.Integer({ description: 'Rows read that became part of another row’s transaction: rows = imported + duplicates + skippedCount + mergedCount' }),
+  supersededManual: Type.Array(
+    Type.Object({
+      id: Type.String({ description: 'The manual transaction, retired: out of every figure until this import is undone' }),
+      importId: Type.Integer({ description: 'The manual import it belongs to' }),
+      accountId: Type.String(),
+      type: Type.Enum(TRANSACTION_TYPES),
+      symbol: Type.String(),
+      quantity: Type.Number(),
+      tradeDate: Type.String(),
+      importedQuantity: Type.Number({ description: 'Units this file’s rows hold on its side at the close of its day; fewer than quantity: the rest is listed under needsAttention (opened before the history) again' }),
+    }),
+    { description: 'Manual openings this import made duplicates (same account, instrument and side, an imported opening on or before their day still open then; docs/journal.md "Manual entries"): retired, restored by undoing the import. The first 100' },
+  ),
+  supersededManualCount: Type.Integer({ description: 'Every manual row this import superseded' }),
+  ...ImportReconciliationFields,
 });
 export type ImportReport = Static<typeof ImportReportSchema>;
 

@@ -1,6 +1,7 @@
 /** The /v1 journal contract: performance, summary, transactions, positions and campaigns (docs/journal.md). */
 import { Type, type Static } from 'typebox';
-import { PAGE_LIMIT_CAP, PERFORMANCE_PERIODS, PAGE_LIMIT_DEFAULT, TRANSACTION_SORTS, TRANSACTION_TYPES } from './constants';
+import { LEVELS_SCOPES, PAGE_LIMIT_CAP, PERFORMANCE_PERIODS, PAGE_LIMIT_DEFAULT, TRANSACTION_SORTS, TRANSACTION_TYPES } from './constants';
+import { ReconciliationRowSchema } from './reconciliation-schemas';
 import { Nullable, Params, OneOf, DATETIME_PATTERN, DATE_YEARS, SYMBOL_PATTERN, IsoDate, Money, AccountSchema, PaginationSchema } from './schema-kit';
 
 // ---------------------------------------------------------------- journal
@@ -13,6 +14,22 @@ const optionContract = {
 };
 
 const AccountIdParam = Type.String({ minLength: 1, maxLength: 64, description: 'Only this account (404 UNKNOWN_ACCOUNT when none has this id)' });
+
+/** An option whose OCC root carries a digit (AMD1): a non-standard deliverable after a corporate action; its underlying is the chain's symbol (docs/journal.md §Underlying roots). */
+const adjustedField = {
+  adjusted: Type.Boolean({ description: 'An OCC-adjusted option (its root ends in a digit, AMD1 of AMD): a non-standard deliverable, marked only from a chain that lists that root' }),
+};
+
+/** `levelsScope` of /journal/positions and /journal/trades (docs/journal.md §Levels scope). */
+export const LevelsScopeParam = OneOf(LEVELS_SCOPES, {
+  description: 'The dealer levels held against: own (default) the position’s own expiration alone (a trade’s main leg’s); nearest the /gex default (3 nearest expirations); book every expiration within 0–45 DTE',
+});
+
+/** What scoped levels add: their scope (as used: shares take nearest for own) and the expirations it took. */
+export const ScopedLevelsFields = {
+  scope: OneOf(LEVELS_SCOPES, { description: 'The scope these levels are of (own for an option; shares have no expiration: nearest)' }),
+  expirations: Type.Array(Type.String(), { description: 'The expirations the levels were computed on, ascending (/gex?expirations= gives the same levels)' }),
+};
 
 export const PerformanceQuery = Params({
   accountId: Type.Optional(AccountIdParam),
@@ -32,6 +49,10 @@ const UnmatchedSchema = Type.Object(
   { description: 'Unmatched closes: what was opened before the history starts. Their realized P&L is unknown and left out of every realized figure until an opening position is entered' },
 );
 const CommissionsMoney = () => Money('Commission + fees charged on fills and option settlements, a positive cost (already inside realized P&L once a lot closes)');
+/** The broker statement's split, said where a trade's P&L (the whole wheel cycle) may differ (DESIGN §5). */
+const OptionsPLMoney = () =>
+  Money('Realized P&L of option lots, the broker statement’s convention: an assigned put’s premium stays here (the delivered shares’ result is stockPL), while a trade’s pnl on /journal/trades includes its shares');
+const StockPLMoney = () => Money('Realized P&L of shares, the broker statement’s convention: the result of shares an assignment delivered is here, not in optionsPL');
 
 const summaryFields = {
   realizedPL: Money('optionsPL + stockPL'),
@@ -42,8 +63,8 @@ const summaryFields = {
   rollCredits: Money('Open credit − close debit of the rolls'),
   dividends: Money('Net of withholding'),
   interest: Money(''),
-  stockPL: Money(''),
-  optionsPL: Money(''),
+  stockPL: StockPLMoney(),
+  optionsPL: OptionsPLMoney(),
   fees: Money('Standalone fees (not commissions on trades)'),
   commissions: CommissionsMoney(),
   unmatched: UnmatchedSchema,
@@ -102,6 +123,10 @@ export const AccountsResponse = Type.Object({
       transactions: Type.Integer({ minimum: 1, description: 'Transactions stored in the account' }),
       firstTradeDay: Type.String({ description: 'Its oldest trade day (YYYY-MM-DD, the journal time zone)' }),
       lastTradeDay: Type.String({ description: 'Its newest trade day' }),
+      dividendsOutsideCampaigns: Type.Array(Type.Object({ currency: Type.String(), amount: Money('Net of withholding') }), {
+        description:
+          'Dividends paid while no campaign held the shares (none on the payment day, none whose shares left within 60 days before it: docs/journal.md §Campaigns), per currency: in the summaries’ dividends, in no campaign',
+      }),
     }),
   ),
   demo: Type.Boolean({ description: "Whether the journal holds the demo's transactions" }),
@@ -122,8 +147,8 @@ export const YearStatsSchema = Type.Object({
   totalPremium: Money('Premiums collected in the year'),
   totalRealizedPnl: Money(''),
   lockedInPremiums: Money(''),
-  optionsPL: Money(''),
-  stockPL: Money(''),
+  optionsPL: OptionsPLMoney(),
+  stockPL: StockPLMoney(),
   dividends: Money(''),
   interest: Money(''),
   fees: Money('Standalone fees'),
@@ -186,6 +211,7 @@ export const TransactionSchema = Type.Object({
   currency: Type.String(),
   tradeDate: Type.String({ description: 'ISO 8601 UTC' }),
   tradeDay: Type.String({ description: 'New York date' }),
+  ...adjustedField,
   orderId: Nullable(Type.String()),
   description: Type.String(),
   source: Type.String(),
@@ -210,16 +236,21 @@ const AsOfParam = Type.String({ pattern: DATETIME_PATTERN, description: 'The ins
 export const PositionsQuery = Params({
   asOf: Type.Optional(AsOfParam),
   accountId: Type.Optional(AccountIdParam),
-  symbol: Type.Optional(Type.String({ pattern: SYMBOL_PATTERN, description: 'Underlying ticker' })),
+  symbol: Type.Optional(Type.String({ pattern: SYMBOL_PATTERN, description: 'Underlying ticker (an option root finds its chain’s: SPXW the SPX positions)' })),
+  levelsScope: Type.Optional(LevelsScopeParam),
 });
 export type PositionsQueryT = Static<typeof PositionsQuery>;
 
-const LevelsSchema = Type.Object({
-  callWall: Nullable(Type.Number()),
-  putWall: Nullable(Type.Number()),
-  gammaFlip: Nullable(Type.Number()),
-  gammaZone: Type.Union([Type.Literal('positive'), Type.Literal('negative')]),
-});
+const LevelsSchema = Type.Object(
+  {
+    callWall: Nullable(Type.Number()),
+    putWall: Nullable(Type.Number()),
+    gammaFlip: Nullable(Type.Number()),
+    gammaZone: Type.Union([Type.Literal('positive'), Type.Literal('negative')]),
+    ...ScopedLevelsFields,
+  },
+  { description: 'The dealer levels of the mark’s snapshot in levelsScope (walls as strikes); null without a fresh snapshot, or when it does not list the position’s expiration (own)' },
+);
 
 const PositionSchema = Type.Object({
   accountId: Type.String(),
@@ -230,10 +261,24 @@ const PositionSchema = Type.Object({
   underlying: Type.String(),
   isOption: Type.Boolean(),
   ...optionContract,
+  ...adjustedField,
   quantity: Type.Number({ description: 'Signed: + long, − short' }),
   multiplier: Type.Number(),
+  deliverable: Type.Optional(
+    Type.Object(
+      {
+        root: Type.String({ description: 'The adjusted root it trades under (AMD1); a chain marks it only where it lists that root' }),
+        shares: Nullable(Type.Array(Type.Object({ symbol: Type.String(), quantity: Type.Number() }), { description: 'Shares delivered per contract, by symbol; null when the file named the adjusted contract without its terms' })),
+        cash: Money('Cash delivered per contract'),
+      },
+      { description: 'An option a corporate action adjusted (docs/journal.md §Corporate actions): what one contract delivers' },
+    ),
+  ),
   averagePrice: Type.Number({ description: 'Entry value per share of the open lots, before costs' }),
   costBasis: Money('Net cash paid to open what is still open, costs included; negative for a short'),
+  collateral: Money(
+    'Its part of its campaign’s collateral at asOf (docs/journal.md §Collateral, the figure of Trades and Campaigns): shares at cost, a spread’s width on its short leg, a short put’s strike × multiplier × contracts, a long option’s cost, naked calls Reg T; 0 for what another position covers',
+  ),
   openedAt: Type.String({ description: 'Journal date of the oldest open lot' }),
   dte: Nullable(Type.Integer()),
   mark: Nullable(
@@ -278,6 +323,7 @@ export type PositionJson = Static<typeof PositionSchema>;
 
 const PositionTotalsFields = {
   costBasis: Money(''),
+  collateral: Money('Σ of the positions’ collateral'),
   marketValue: Money('Of the positions with a fresh mark'),
   unrealizedPL: Money('Of the positions with a fresh mark'),
   unmarked: Type.Integer({ description: 'Positions left out of marketValue and unrealizedPL: unmarkedCount + staleCount' }),
@@ -288,11 +334,11 @@ const PositionTotalsFields = {
 /** docs/journal.md §Positions, "Needs attention". */
 const NeedsAttentionSchema = Type.Object(
   {
-    kind: Type.Union([Type.Literal('opened_before_history'), Type.Literal('expiry_unknown'), Type.Literal('in_the_money'), Type.Literal('other_rows')], {
+    kind: Type.Union([Type.Literal('opened_before_history'), Type.Literal('expiry_unknown'), Type.Literal('in_the_money'), Type.Literal('other_rows'), Type.Literal('reconciliation')], {
       description:
-        'opened_before_history: closes, sales or settlements removed more than was open (an opening position is missing: enter it as a manual opening dated at or before firstDate); expiry_unknown: an option past its expiration with no closing row and no snapshot of the underlying within one New York trading day after the expiry; in_the_money: such a snapshot shows it in the money (assignment or exercise likely: import the broker\'s row); other_rows: rows kept as OTHER that move cash in the account and currency (quantity counts them, cash sums them, firstTradeDate is the first): their cash counts in no P&L figure',
+        'opened_before_history: closes, sales or settlements removed more than was open (an opening position is missing: enter it as a manual opening dated at or before firstDate); expiry_unknown: an option past its expiration with no closing row and no snapshot of the underlying within one New York trading day of the expiry instant, before or after it (POST /journal/expirations books it expired); in_the_money: such a snapshot shows it in the money (assignment or exercise likely: import the broker\'s row); other_rows: rows kept as OTHER that move cash in the account and currency (quantity counts them, cash sums them, firstTradeDate is the first): their cash counts in no P&L figure; reconciliation: a figure an imported file states about itself (or a balance assertion the import broke) that the journal does not agree with, until fixed, undone or acknowledged (POST /imports/{id}/acknowledge)',
     }),
-    reason: Type.Union([Type.Literal('opened-before-history'), Type.Literal('no-snapshot-after-expiry'), Type.Literal('in-the-money'), Type.Literal('other-rows')], { description: 'The kind as before 2026-11-26 (kept for older clients)' }),
+    reason: Type.Union([Type.Literal('opened-before-history'), Type.Literal('no-snapshot-after-expiry'), Type.Literal('in-the-money'), Type.Literal('other-rows'), Type.Literal('differs-from-broker')], { description: 'The kind as before 2026-11-26 (kept for older clients)' }),
     accountId: Type.String(),
     accountName: Type.String(),
     currency: Type.String(),
@@ -309,7 +355,14 @@ const NeedsAttentionSchema = Type.Object(
     closedBy: Type.Optional(Type.Array(Type.String(), { description: 'opened_before_history: the types of those rows (ASSIGNMENT, BUY_TO_CLOSE, …), first seen first' })),
     spot: Nullable(Type.Number({ description: 'in_the_money: the snapshot that shows it' })),
     quoteTime: Nullable(Type.String()),
+    lastSnapshot: Nullable(
+      Type.Object(
+        { spot: Type.Number(), quoteTime: Type.String(), outOfTheMoney: Type.Boolean() },
+        { description: "expiry_unknown: the last snapshot of the underlying quoted at or before the expiry, and whether the option was out of the money then (no evidence of the expiry: what the Positions page's bulk \"Expired worthless\" reads); null otherwise" },
+      ),
+    ),
     cash: Type.Optional(Money('other_rows: the cash the rows carry (+ received)')),
+    reconciliation: Type.Optional(Type.Object({ importId: Type.Integer(), ...ReconciliationRowSchema.properties }, { description: 'reconciliation: the import and its figure' })),
   },
   { description: 'What the book cannot decide alone; listed here and nowhere else (no position row)' },
 );
@@ -317,6 +370,7 @@ const NeedsAttentionSchema = Type.Object(
 export const PositionsResponse = Type.Object({
   asOf: Type.String(),
   currency: Type.String({ description: 'Totals are in this (the reporting) currency' }),
+  levelsScope: OneOf(LEVELS_SCOPES, { description: 'The levelsScope asked for (default own); each position’s levels say the scope they are of' }),
   positions: Type.Array(PositionSchema),
   totals: Type.Object({
     ...PositionTotalsFields,

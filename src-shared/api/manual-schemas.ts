@@ -4,7 +4,7 @@
  * PUT and DELETE /journal/transactions/{id} change manual rows only.
  */
 import { Type, type Static } from 'typebox';
-import { MANUAL_ROWS_MAX, TRANSACTION_TYPES } from './constants';
+import { EXPIRATION_ITEMS_MAX, MANUAL_ROWS_MAX, TRANSACTION_TYPES } from './constants';
 import { DATE_PATTERN, SYMBOL_PATTERN } from './schema-kit';
 
 /** Money in currency units (at most 4 decimals are kept: 1/10,000 is the journal's minor unit). */
@@ -69,3 +69,36 @@ export const ManualDeleteResponse = Type.Object({
   importRemoved: Type.Boolean({ description: 'The import held no other row and is gone with it' }),
 });
 export type ManualDeleteResponseT = Static<typeof ManualDeleteResponse>;
+
+/** POST /journal/expirations (DESIGN §5, "Expiry"): options past their expiration that no row or snapshot settled, booked expired worthless. */
+export const ExpiredByHandRequest = Type.Object(
+  {
+    items: Type.Array(
+      Type.Object(
+        {
+          accountId: Type.String({ minLength: 1, maxLength: 64, description: 'The account of a needsAttention item (GET /journal/positions)' }),
+          symbol: Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9 ./^-]*$', description: 'The option (OCC symbol) of that item' }),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: EXPIRATION_ITEMS_MAX, description: `1 to ${EXPIRATION_ITEMS_MAX.toLocaleString('en-US')} options, booked as one manual import (all or none)` },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ExpiredByHandRequestT = Static<typeof ExpiredByHandRequest>;
+
+export const ExpiredByHandResponse = Type.Object({
+  importId: Type.Integer({ description: 'The manual import of these rows (undo: DELETE /imports/{importId})' }),
+  ids: Type.Array(Type.String(), { description: 'The EXPIRATION rows’ ids' }),
+  expired: Type.Array(
+    Type.Object({
+      accountId: Type.String(),
+      symbol: Type.String(),
+      currency: Type.String(),
+      quantity: Type.Number({ description: 'Contracts expired: the whole position' }),
+      tradeDate: Type.String({ description: 'The expiry instant (16:00 New York; 09:30 for AM-settled roots)' }),
+    }),
+  ),
+});
+export type ExpiredByHandResponseT = Static<typeof ExpiredByHandResponse>;

@@ -34,6 +34,14 @@ export function yearOutOfRange(text: string): number | null {
   }
   return null;
 }
+/**
+ * The year a range bound names outside DATE_YEARS, or null: a date (YYYY-MM-DD) by its own year, an instant by its
+ * UTC year once its offset is applied (`instantMs`, as the caller parsed it), so 2200-12-31T23:00-14:00 is 2201.
+ */
+export function boundYearOutOfRange(text: string, instantMs: number): number | null {
+  const year = /^\d{4}-\d{2}-\d{2}$/.test(text) ? Number(text.slice(0, 4)) : new Date(instantMs).getUTCFullYear();
+  return year >= DATE_YEARS.min && year <= DATE_YEARS.max ? null : year;
+}
 export const SYMBOL_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._/^-]{0,15}$';
 export const IsoDate = (description: string) => Type.String({ pattern: DATE_PATTERN, description, examples: ['2024-01-05'] });
 export const Money = (description: string) => Type.Number({ description });

@@ -15,6 +15,9 @@ export * from './lake-schemas';
 export * from './manual-schemas';
 export * from './trade-schemas';
 export * from './refresh-schemas';
+export * from './reconciliation-schemas';
+export * from './corporate-action-schemas';
+export * from './backup-schemas';
 
 // ---------------------------------------------------------------- settings, keys, demo
 
@@ -56,6 +59,7 @@ export const SettingsSchema = Type.Object({
   importTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 3600, description: 'Time limit of reading and checking an uploaded broker or chain file (IMPORT_TIMEOUT past it)' }),
   positionAlertDistancePct: Type.Number({ exclusiveMinimum: 0, maximum: 20, description: 'A dealer level (flip, call or put wall) that comes within this % of a short strike, or crosses it, is a position event (default 1)' }),
   notifyPositionAlerts: Type.Boolean({ description: 'The desktop app shows a system notification for each position event' }),
+  backupsKept: Type.Integer({ minimum: 1, maximum: 100, description: "Backups of the journal kept in the data folder's backups/ (the newest N; GET /v1/backups)" }),
 });
 export type SettingsJson = Static<typeof SettingsSchema>;
 export const SettingsUpdate = Type.Partial(Type.Omit(SettingsSchema, ['dataDir']), { additionalProperties: false });

@@ -6,8 +6,11 @@ import { Type, type Static } from 'typebox';
 import { STRATEGIES } from '../journal/strategies';
 import { TRADE_GROUPS } from '../journal/trade-stats';
 import { STRIKE_VS_LEVELS } from '../journal/trade-metrics';
+import { OUTCOMES } from '../journal/trades';
 import { PAGE_LIMIT_CAP, PAGE_LIMIT_DEFAULT, TRANSACTION_TYPES } from './constants';
 import { AccountSchema, IsoDate, Money, Nullable, OneOf, PaginationSchema, Params, SYMBOL_PATTERN } from './schema-kit';
+import { LevelsScopeParam, ScopedLevelsFields } from './journal-schemas';
+import { LEVELS_SCOPES } from './constants';
 
 /** Bounds of a note and its tags (DESIGN §5): enough for a trade plan, small enough to list. */
 export const ANNOTATION_LIMITS = { noteChars: 10_000, tags: 20, tagChars: 40 } as const;
@@ -27,8 +30,13 @@ export const TradesQuery = Params({
   to: Type.Optional(IsoDate('Opening day at or before (inclusive)')),
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'default 1' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: `default ${PAGE_LIMIT_DEFAULT}; values above ${PAGE_LIMIT_CAP} are clamped to ${PAGE_LIMIT_CAP}` })),
+  levelsScope: Type.Optional(LevelsScopeParam),
 });
 export type TradesQueryT = Static<typeof TradesQuery>;
+
+/** GET /journal/trades/{id}: the levels at entry in a scope, as the list. */
+export const TradeDetailQuery = Params({ levelsScope: Type.Optional(LevelsScopeParam) });
+export type TradeDetailQueryT = Static<typeof TradeDetailQuery>;
 
 const LevelsAtEntrySchema = Type.Object(
   {
@@ -36,9 +44,22 @@ const LevelsAtEntrySchema = Type.Object(
     putWall: Nullable(Type.Number()),
     callWall: Nullable(Type.Number()),
     gammaFlip: Nullable(Type.Number()),
+    ...ScopedLevelsFields,
     shortStrikeVs: Nullable(OneOf(STRIKE_VS_LEVELS, { description: 'Where the main strike stood: strike < put wall; > call wall; else below or at/above the flip' })),
+    shortStrikes: Type.Array(
+      Type.Object({
+        expiration: Type.String(),
+        strike: Type.Number(),
+        right: Type.Union([Type.Literal('C'), Type.Literal('P')]),
+        place: Nullable(OneOf(STRIKE_VS_LEVELS)),
+      }),
+      { description: 'Every short option leg of the first structure (a strangle’s put and call), each placed against these levels; by strike, puts first' },
+    ),
   },
-  { description: "The /gex default-scope levels of the underlying's snapshot at entry (quoted at or before the open, that New York day or the trading day before); null without one" },
+  {
+    description:
+      "The dealer levels of the underlying's snapshot at entry (quoted at or before the open, that New York day or the trading day before) in levelsScope: own (default) the main leg's expiration alone; null without a snapshot, or when it does not list that expiration",
+  },
 );
 
 const TradeLegSchema = Type.Object({
@@ -47,7 +68,9 @@ const TradeLegSchema = Type.Object({
   symbol: Type.String(),
   tradeDate: Type.String(),
   date: Type.String({ description: 'Journal date' }),
-  role: Type.Union([Type.Literal('entry'), Type.Literal('open'), Type.Literal('close')], { description: 'entry: the first structure; open: a later opening (a roll’s new leg); close: a close, expiration, assignment or exercise' }),
+  role: Type.Union([Type.Literal('entry'), Type.Literal('open'), Type.Literal('close')], {
+    description: 'entry: the first structure; open: a later opening (a roll’s new leg, the shares an assignment or exercise delivered, a call sold against them); close: a close, expiration, assignment or exercise',
+  }),
   quantity: Type.Number({ description: 'Units of the row that belong to this trade' }),
   realizedPL: Nullable(Money('Booked on these units, costs of both legs included; null for openings and for units opened before history')),
 });
@@ -60,16 +83,34 @@ export const TradeSchema = Type.Object({
   underlying: Type.String(),
   strategy: OneOf(STRATEGIES),
   status: Type.Union([Type.Literal('open'), Type.Literal('closed')]),
+  outcome: OneOf(OUTCOMES, {
+    description: 'How it ended: assigned or exercised when one of its options was (its shares then stay in the trade until sold or called away), else expired when its options’ last way out was an expiration, else closed; open while any option or share is held',
+  }),
+  rolled: Type.Boolean({ description: 'Rolled at least once (rolls > 0)' }),
   openedBeforeHistory: Type.Boolean({ description: 'Its closes remove positions the history never opened: P&L unknown, left out of the stats' }),
   openedAt: Nullable(Type.String()),
   closedAt: Nullable(Type.String()),
   daysHeld: Nullable(Type.Integer({ description: 'Calendar days from the opening day to the closing day; null while open' })),
   legs: Type.Array(TradeLegSchema, { description: 'Its rows in the order they were booked: its timeline' }),
   credit: Nullable(Money('Net cash of the first structure at open, costs included (+ credit, − debit)')),
-  maxProfit: Nullable(Money('At the nearest expiration; null when unbounded or not known')),
-  maxLoss: Nullable(Money('A positive amount; null when unbounded')),
-  collateral: Nullable(Money('Short put strike × multiplier × contracts; covered call the shares’ cost; naked calls and short strangles Reg T at the entry spot; long options the debit; others the max loss')),
-  pnl: Nullable(Money('Realized (so far, while open), costs included; null opened before history')),
+  maxProfit: Nullable(
+    Money('Every credit of its structures (rolls and calls sold against its shares included) less every debit paid to roll, at the first structure’s best payoff; null when unbounded, or unknown (opened before history)'),
+  ),
+  maxLoss: Nullable(
+    Money(
+      'The largest risk it held less those credits: a short put strike × multiplier × contracts, a covered call the covered shares’ cost, a spread its width; null when unbounded (a naked call, short shares) or unknown (openedBeforeHistory: say unknown, not ∞)',
+    ),
+  ),
+  collateral: Nullable(
+    Money(
+      'The largest collateral of what it held (docs/journal.md §Collateral, the figure of Campaigns and Positions): spreads at their width, short puts at strike × multiplier × contracts, shares and covered calls at the shares’ cost, long options their cost, naked calls Reg T at the entry spot (the strike without a snapshot); null unknown',
+    ),
+  ),
+  collateralRule: Nullable(Type.String({ description: 'The rule of collateral in words (Reg T with its spot and snapshot, or the strike when none)' })),
+  pnl: Nullable(Money('Realized (so far, while open), options and the shares delivered into it, costs included; null opened before history')),
+  optionPL: Nullable(
+    Money('Realized P&L of its options alone: the broker statement’s view, as /journal/summary’s optionsPL counts an assigned put’s premium; pnl − optionPL is its shares’ P&L. Null opened before history'),
+  ),
   unrealizedPL: Nullable(Money('Open trades: its open legs’ share of their positions’ unrealized P&L (marks as /journal/positions); null when closed or without a fresh mark')),
   returnOnCollateral: Nullable(Type.Number({ description: '(pnl + unrealizedPL while open) / collateral' })),
   pctOfMaxProfit: Nullable(Type.Number({ description: '(pnl + unrealizedPL while open) / maxProfit' })),
@@ -97,8 +138,11 @@ export const TradeSchema = Type.Object({
 });
 export type TradeJson = Static<typeof TradeSchema>;
 
+const LevelsScopeEcho = OneOf(LEVELS_SCOPES, { description: 'The levelsScope asked for (default own); each trade’s levelsAtEntry says its scope and expirations' });
+
 export const TradesResponse = Type.Object({
   currency: Type.String({ description: 'The reporting currency (each trade says its own)' }),
+  levelsScope: LevelsScopeEcho,
   trades: Type.Array(TradeSchema, { description: 'Newest opened first' }),
   pagination: PaginationSchema,
   accounts: Type.Array(AccountSchema),
@@ -119,7 +163,7 @@ const TimelineEntrySchema = Type.Object({
   strike: Nullable(Type.Number()),
   right: Nullable(Type.Union([Type.Literal('C'), Type.Literal('P')])),
   role: Type.Union([Type.Literal('entry'), Type.Literal('open'), Type.Literal('close')], { description: 'As in the legs of /journal/trades' }),
-  roll: Type.Integer({ minimum: 0, description: 'The structure it belongs to: 0 the first, n the n-th rolled into the trade (in the order they opened)' }),
+  roll: Type.Integer({ minimum: 0, description: 'The structure it belongs to: 0 the first, n the n-th rolled into the trade or sold against its shares (in the order they opened)' }),
   quantity: Type.Number({ description: 'Units of the row that belong to this trade' }),
   rowQuantity: Nullable(Type.Number({ description: 'Units of the whole row (more than quantity when the row is shared with another trade)' })),
   price: Nullable(Type.Number({ description: 'Per share, as the row reads (4 decimals)' })),
@@ -132,6 +176,7 @@ const TimelineEntrySchema = Type.Object({
 
 export const TradeDetailResponse = Type.Object({
   currency: Type.String({ description: 'The reporting currency (the trade says its own)' }),
+  levelsScope: LevelsScopeEcho,
   trade: TradeSchema,
   timeline: Type.Array(TimelineEntrySchema, { description: 'Each row of the trade, in the order the ledger booked them' }),
   accounts: Type.Array(AccountSchema),

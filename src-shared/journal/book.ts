@@ -10,16 +10,13 @@ import { NEW_YORK, dateInZone } from '../zone';
 import { positionGreeks } from '../exposure/position-greeks';
 import { daysToExpiry } from '../exposure/time';
 import { MINOR_PER_UNIT, subMinor, asMinor, type Minor } from '../money';
+import { DEFAULT_LEVELS_SCOPE, type LevelsScope } from '../api/constants';
 import type { CampaignRecord, OpenPosition } from './ledger';
-import type { OptionRight } from './model';
+import type { ScopedLevels } from './levels';
+import { parseOccSymbol, type OptionRight } from './model';
+import { isAdjustedOptionRoot } from '../exposure/roots';
 
-/** The underlying's dealer levels of the snapshot (`/gex` default scope): walls as strikes. */
-export interface DealerLevels {
-  callWall: number | null;
-  putWall: number | null;
-  gammaFlip: number | null;
-  gammaZone: 'positive' | 'negative';
-}
+export type { DealerLevels, ScopedLevels } from './levels';
 
 /** A contract of the snapshot, with the time to expiry and forward of its expiration (null when expired at the quote). */
 export interface SnapshotQuote {
@@ -38,8 +35,13 @@ export interface UnderlyingMarks {
   rate: number;
   /** Contracts in the snapshot (what keeping it costs). */
   contracts: number;
-  contract(expiration: string, strike: number, right: OptionRight): SnapshotQuote | null;
-  levels: DealerLevels | null;
+  /**
+   * The contract of that root (the chain lists SPX and SPXW of one third Friday side by side): without a root, or for a
+   * root the snapshot does not list at that expiration, its one standard contract there (of the root's settlement).
+   */
+  contract(expiration: string, strike: number, right: OptionRight, root?: string | null): SnapshotQuote | null;
+  /** The dealer levels of a scope (docs/journal.md §Levels scope), `own` of that expiration; null when the scope is empty. */
+  levelsIn(scope: LevelsScope, expiration: string | null): ScopedLevels | null;
 }
 
 export interface Mark {
@@ -86,7 +88,7 @@ export interface MarkedPosition {
   marketValueMinor: Minor | null;
   unrealizedMinor: Minor | null;
   greeks: HeldGreeks | null;
-  levels: DealerLevels | null;
+  levels: ScopedLevels | null;
   /** The option strike's distance to each level, in % of the level. */
   strikeVs: { callWall: number | null; putWall: number | null; gammaFlip: number | null } | null;
 }
@@ -100,10 +102,23 @@ function distancePct(strike: number, level: number | null): number | null {
 }
 
 /**
- * A position marked from its underlying's snapshot (or unmarked: `marks` null or without the contract). A snapshot
- * older than `maxAgeDays` New York trading days gives a stale mark: shown, and nothing computed from it.
+ * The adjusted root an option position trades under (a corporate action adjusted it: its deliverable says so, or its
+ * symbol's root is the underlying's plus a digit), or null for a standard contract.
  */
-export function markPosition(position: OpenPosition, marks: UnderlyingMarks | null, asOfMs: number, maxAgeDays: number): MarkedPosition {
+export function adjustedRootOf(position: Pick<OpenPosition, 'isOption' | 'symbol' | 'underlying' | 'deliverable'>): string | null {
+  if (!position.isOption) return null;
+  if (position.deliverable !== undefined) return position.deliverable.root;
+  const root = parseOccSymbol(position.symbol)?.root ?? null;
+  return root !== null && isAdjustedOptionRoot(root) ? root : null;
+}
+
+/**
+ * A position marked from its underlying's snapshot (or unmarked: `marks` null or without the contract). A snapshot
+ * older than `maxAgeDays` New York trading days gives a stale mark: shown, and nothing computed from it. An option is
+ * marked from the contract of its own root (an SPXW put from the SPXW row, never the SPX AM row of that strike), and
+ * held against the levels of `scope` (its own expiration by default).
+ */
+export function markPosition(position: OpenPosition, marks: UnderlyingMarks | null, asOfMs: number, maxAgeDays: number, scope: LevelsScope = DEFAULT_LEVELS_SCOPE): MarkedPosition {
   const size = Math.abs(position.quantity) * position.multiplier;
   const option = position.isOption && position.expiration !== null && position.strike !== null && position.right !== null;
   const dte = option && position.expiration !== null ? daysToExpiry(position.expiration, asOfMs) : null;
@@ -116,9 +131,12 @@ export function markPosition(position: OpenPosition, marks: UnderlyingMarks | nu
     if (!position.isOption) {
       mark = markOf(marks.spot, 'spot', marks);
     } else if (position.expiration !== null && position.strike !== null && position.right !== null) {
-      const quote = marks.contract(position.expiration, position.strike, position.right);
+      // An adjusted contract is marked only from its own root's rows (the contract index); no greeks: its deliverable
+      // is not 100 shares (docs/journal.md §Corporate actions).
+      const adjusted = adjustedRootOf(position);
+      const quote = marks.contract(position.expiration, position.strike, position.right, parseOccSymbol(position.symbol)?.root ?? null);
       if (quote !== null && quote.ask > 0 && quote.bid >= 0 && quote.ask >= quote.bid) mark = markOf((quote.bid + quote.ask) / 2, 'mid', marks);
-      if (!stale && quote !== null && quote.tYears !== null && quote.forward !== null && quote.iv > 0 && quote.iv <= 5) {
+      if (!stale && adjusted === null && quote !== null && quote.tYears !== null && quote.forward !== null && quote.iv > 0 && quote.iv <= 5) {
         const perShare = positionGreeks({ spot: marks.spot, forward: quote.forward, strike: position.strike, tYears: quote.tYears, sigma: quote.iv, rate: marks.rate, right: position.right });
         const shares = position.quantity * position.multiplier;
         greeks = { delta: perShare.delta * shares, gamma: perShare.gamma * shares, theta: perShare.thetaPerDay * shares, vega: perShare.vegaPerPoint * shares, iv: quote.iv };
@@ -131,7 +149,7 @@ export function markPosition(position: OpenPosition, marks: UnderlyingMarks | nu
   const usable = mark !== null && !mark.stale ? mark : null;
   const marketValueMinor = usable === null ? null : asMinor(Math.round(Math.sign(position.quantity) * size * usable.price * MINOR_PER_UNIT));
   // A stale snapshot's walls are of another market: the levels come from a fresh one only.
-  const levels = stale ? null : (marks?.levels ?? null);
+  const levels = stale || marks === null ? null : marks.levelsIn(scope, option ? position.expiration : null);
   const strike = position.strike;
   return {
     position,

@@ -3,6 +3,7 @@
  * Rolls, assigned shares and covered calls stay inside one campaign; a slot that is flat at the close of a
  * trading day ends its campaign. Conventions: docs/journal.md §Campaigns: flat to flat.
  */
+import { addDays } from '../calendar';
 import { innerMap } from '../maps';
 import { MINOR_PER_UNIT } from '../money';
 import type { CollateralBasis, SlotCollateral } from './collateral';
@@ -68,25 +69,55 @@ export interface CampaignRecord {
   steps: CampaignStep[];
 }
 
+/**
+ * Calendar days from an ex-date to its payment taken for granted: a dividend paid while no campaign holds shares goes
+ * to the campaign whose shares left at most this long before (it held them on the ex-date); past it, to the account.
+ * US ex-dates come one to five weeks before the payment; 60 days leaves room for the slow payers (ADRs, some funds).
+ */
+export const DIVIDEND_EX_WINDOW_DAYS = 60;
+
 /** One (account, underlying, currency): its open positions and its campaigns. */
 export interface CampaignSlot {
   accountId: string;
   underlying: string;
   currency: string;
+  /**
+   * Its key among the account's slots of its currency: the underlying, or for a campaign that takes no later trade
+   * (its expiry unknown: CampaignBook.strandExpired) the underlying, NUL and that campaign's opening day.
+   */
+  key: string;
   openPositions: number;
   /** The open positions of the slot (options and shares). */
   members: Set<Position>;
   current: CampaignRecord | null;
   last: CampaignRecord | null;
+  /** The campaign that last held long shares at a close (a dividend's campaign when none holds them on its payment day). */
+  holder: CampaignRecord | null;
+  /** The day the holder's shares were gone at a close; null while it holds them. */
+  holderLeftDay: string | null;
 }
 
 /** A slot as a checkpoint keeps it: its campaigns by their index in the ledger's campaign list (−1: none). */
 export interface SlotState {
   accountId: string;
+  /** The slot's key (CampaignSlot.key: the underlying, or a campaign's own slot). */
   underlying: string;
   currency: string;
   current: number;
   last: number;
+  holder: number;
+  holderLeftDay: string | null;
+}
+
+/** The underlying of a slot's key. */
+function underlyingOfKey(key: string): string {
+  const nul = key.indexOf('\u0000');
+  return nul < 0 ? key : key.slice(0, nul);
+}
+
+function holdsShares(slot: CampaignSlot): boolean {
+  for (const pos of slot.members) if (!pos.isOption && pos.side > 0 && pos.qty > 0) return true;
+  return false;
 }
 
 export class CampaignBook {
@@ -107,14 +138,50 @@ export class CampaignBook {
     return this.slots.get(accountId)?.get(currency)?.get(underlying);
   }
 
-  slot(accountId: string, underlying: string, currency: string): CampaignSlot {
-    const byUnderlying = innerMap(innerMap(this.slots, accountId), currency);
-    let slot = byUnderlying.get(underlying);
+  /** The slot of a key (an underlying, or a campaign's own slot: CampaignSlot.key), made on first use. */
+  slot(accountId: string, key: string, currency: string): CampaignSlot {
+    const byKey = innerMap(innerMap(this.slots, accountId), currency);
+    let slot = byKey.get(key);
     if (!slot) {
-      slot = { accountId, underlying, currency, openPositions: 0, members: new Set(), current: null, last: null };
-      byUnderlying.set(underlying, slot);
+      slot = { accountId, underlying: underlyingOfKey(key), currency, key, openPositions: 0, members: new Set(), current: null, last: null, holder: null, holderLeftDay: null };
+      byKey.set(key, slot);
     }
     return slot;
+  }
+
+  /**
+   * Before an opening on `day` (DESIGN §5, "Expiry"): a campaign whose open positions are all options past their
+   * expiration day, with no row settling them (their expiry unknown), takes no later trade. Its positions move with it to
+   * a slot of its own, where a settlement row dated later still books on it and closes it when they are flat; the
+   * underlying's slot starts afresh, so the opening starts a new campaign (a 2026 put never joins a 2022 campaign).
+   */
+  strandExpired(slot: CampaignSlot, day: string): void {
+    const campaign = slot.current;
+    if (campaign === null || slot.members.size === 0 || slot.key !== slot.underlying) return;
+    for (const pos of slot.members) if (!pos.isOption || pos.expiration === null || pos.expiration >= day) return;
+    const own = this.slot(slot.accountId, `${slot.underlying}\u0000${campaign.openDay}`, slot.currency);
+    own.current = campaign;
+    own.last = campaign;
+    for (const pos of slot.members) {
+      pos.slot = own;
+      own.members.add(pos);
+    }
+    own.openPositions += slot.members.size;
+    slot.members.clear();
+    slot.openPositions = 0;
+    slot.current = null;
+  }
+
+  /**
+   * The campaign a dividend of this slot belongs to (DESIGN §5): the one holding long shares now (on the payment day,
+   * the date files give), else the last one that held them, when they left at most DIVIDEND_EX_WINDOW_DAYS before `day`
+   * (it held them on the ex-date); else none: an account-level dividend. Never a campaign without shares.
+   */
+  dividendCampaign(slot: CampaignSlot, day: string): CampaignRecord | null {
+    if (slot.current !== null && holdsShares(slot)) return slot.current;
+    const holder = slot.holder;
+    if (holder === null) return null;
+    return slot.holderLeftDay === null || addDays(slot.holderLeftDay, DIVIDEND_EX_WINDOW_DAYS) >= day ? holder : null;
   }
 
   /** A slot whose positions changed today: it is checked for flatness at the close. */
@@ -155,7 +222,7 @@ export class CampaignBook {
     return campaign;
   }
 
-  /** Dividends and fees do not open a campaign: they go to the open one, else to the last one (paid after the shares left). */
+  /** Fees do not open a campaign: they go to the open one, else to the last one (dividends: dividendCampaign). */
   attach(slot: CampaignSlot): CampaignRecord | null {
     return slot.current ?? slot.last;
   }
@@ -181,6 +248,11 @@ export class CampaignBook {
           step.collateralMinor = collateralMinor;
         }
       }
+      // Who holds shares at the close: a dividend paid later with none held goes to the last holder (dividendCampaign).
+      if (campaign && holdsShares(slot)) {
+        slot.holder = campaign;
+        slot.holderLeftDay = null;
+      } else if (slot.holder !== null && slot.holderLeftDay === null) slot.holderLeftDay = day;
       if (slot.openPositions === 0 && slot.current) {
         slot.current.closeDay = day;
         slot.current = null;
@@ -199,15 +271,15 @@ export class CampaignBook {
     return this.campaigns[index];
   }
 
-  /** The slots that have a campaign (open or last closed), with those campaigns' indexes: what a checkpoint keeps of them. */
+  /** The slots that have a campaign (open, last closed, or last to hold shares), with those campaigns' indexes: what a checkpoint keeps of them. */
   slotStates(): SlotState[] {
     const states: SlotState[] = [];
     const indexOf = (campaign: CampaignRecord | null) => (campaign === null ? -1 : (this.indexes.get(campaign) ?? -1));
     for (const byCurrency of this.slots.values()) {
       for (const byUnderlying of byCurrency.values()) {
         for (const slot of byUnderlying.values()) {
-          if (slot.current !== null || slot.last !== null) {
-            states.push({ accountId: slot.accountId, underlying: slot.underlying, currency: slot.currency, current: indexOf(slot.current), last: indexOf(slot.last) });
+          if (slot.current !== null || slot.last !== null || slot.holder !== null) {
+            states.push({ accountId: slot.accountId, underlying: slot.key, currency: slot.currency, current: indexOf(slot.current), last: indexOf(slot.last), holder: indexOf(slot.holder), holderLeftDay: slot.holderLeftDay });
           }
         }
       }
@@ -224,6 +296,8 @@ export class CampaignBook {
       const slot = this.slot(state.accountId, state.underlying, state.currency);
       slot.current = campaigns[state.current] ?? null;
       slot.last = campaigns[state.last] ?? null;
+      slot.holder = campaigns[state.holder] ?? null;
+      slot.holderLeftDay = state.holderLeftDay;
     }
   }
 

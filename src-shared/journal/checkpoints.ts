@@ -3,8 +3,9 @@
  * holds then (open lots, the slots' campaigns, the openings the history lacks). The book at a past instant is the
  * nearest checkpoint before it plus the rows after it, replayed: a few thousand rows instead of the whole journal.
  *
- * A checkpoint keeps only what can still change. A campaign that is neither open nor the last of its slot never changes
- * again (dividends and fees attach to the open campaign, else the last one), so it is the complete ledger's own record;
+ * A checkpoint keeps only what can still change. A campaign that is neither open, nor the last of its slot, nor the last
+ * to hold its shares never changes again (fees attach to the open campaign, else the last one; dividends to the one
+ * holding the shares, else the last holder: campaigns.ts `dividendCampaign`), so it is the complete ledger's own record;
  * the others are kept as numbers and a count of their legs (the legs of a campaign only grow: the first N of the complete
  * record's are the campaign's legs then). Positions, slots and campaigns are packed in typed arrays that name instruments,
  * slots and strings by their index in tables the checkpoints share: a 100,000-row journal holding 700 positions keeps
@@ -28,7 +29,7 @@ export interface LedgerCheckpoint {
   campaignCount: number;
   /** Open positions: where each one's state is in the codec's pool of position states (a state unchanged since the previous checkpoint is shared). */
   positions: Int32Array;
-  /** Slots with a campaign: [slot, current campaign, last campaign (−1: none)]… */
+  /** Slots with a campaign: [slot, current campaign, last campaign, last holder of shares (−1: none), the day its shares left (−1: none)]… */
   slots: Int32Array;
   /** Campaigns that may still change: offsets of their states in the codec's pool of campaign states (see packLive). */
   live: Int32Array;
@@ -80,6 +81,9 @@ export function rowsEndBy(checkpoints: LedgerCheckpoints, asOfMs: number): numbe
 
 const RIGHTS: ReadonlyArray<OptionRight | null> = [null, 'C', 'P'];
 
+/** Integers per packed slot (packSlots). */
+const SLOT_INTS = 5;
+
 /** Packs and unpacks the checkpoints of one build, with the tables they share. */
 export class CheckpointCodec {
   private readonly strings = new Table<string>();
@@ -115,7 +119,7 @@ export class CheckpointCodec {
 
   /** The instrument of a position, added on first sight. */
   private instrumentOf(pos: Position): number {
-    const slotUnderlying = pos.slot.underlying;
+    const slotUnderlying = pos.slot.key;
     const index = this.instrumentKeys.index(`${pos.accountId}\u0000${pos.currency}\u0000${pos.symbol}\u0000${slotUnderlying}`, () => {
       const derived = pos.isOption && pos.expiration !== null && pos.right !== null && pos.strike !== null && occSymbol(pos.underlying, pos.expiration, pos.right, pos.strike) === pos.symbol;
       const ints = [this.text(pos.accountId), this.text(pos.underlying), this.text(pos.currency), this.text(slotUnderlying), pos.expiration === null ? -1 : this.text(pos.expiration), (pos.isOption ? 4 : 0) + RIGHTS.indexOf(pos.right), derived ? -1 : this.text(pos.symbol)];
@@ -222,21 +226,25 @@ export class CheckpointCodec {
   }
 
   packSlots(states: readonly SlotState[]): Int32Array {
-    const packed = new Int32Array(states.length * 3);
+    const packed = new Int32Array(states.length * SLOT_INTS);
     states.forEach((state, n) => {
       const { accountId, underlying, currency } = state;
-      packed[n * 3] = this.slotKeys.index(`${accountId}\u0000${currency}\u0000${underlying}`, () => ({ accountId, underlying, currency }));
-      packed[n * 3 + 1] = state.current;
-      packed[n * 3 + 2] = state.last;
+      const at = n * SLOT_INTS;
+      packed[at] = this.slotKeys.index(`${accountId}\u0000${currency}\u0000${underlying}`, () => ({ accountId, underlying, currency }));
+      packed[at + 1] = state.current;
+      packed[at + 2] = state.last;
+      packed[at + 3] = state.holder;
+      packed[at + 4] = state.holderLeftDay === null ? -1 : this.text(state.holderLeftDay);
     });
     return packed;
   }
 
   unpackSlots(packed: Int32Array): SlotState[] {
     const states: SlotState[] = [];
-    for (let n = 0; n + 2 < packed.length; n += 3) {
-      const key = this.slotKeys.values[packed[n] ?? 0];
-      if (key !== undefined) states.push({ ...key, current: packed[n + 1] ?? -1, last: packed[n + 2] ?? -1 });
+    for (let at = 0; at + SLOT_INTS <= packed.length; at += SLOT_INTS) {
+      const key = this.slotKeys.values[packed[at] ?? 0];
+      const left = packed[at + 4] ?? -1;
+      if (key !== undefined) states.push({ ...key, current: packed[at + 1] ?? -1, last: packed[at + 2] ?? -1, holder: packed[at + 3] ?? -1, holderLeftDay: left < 0 ? null : this.textOf(left) });
     }
     return states;
   }
@@ -318,19 +326,34 @@ export function countRolls(checkpoints: LedgerCheckpoints, campaigns: readonly C
     else daysBySlot.set(key, [roll.day]);
   }
   const before = (days: readonly string[], day: string) => firstWhere(days.length, (i) => (days[i] ?? '') >= day);
+  // A campaign that took no later trade (its expiry unknown: CampaignBook.strandExpired) stays open beside the next
+  // campaign of its slot, which takes every roll from its opening day (attributeRolls): its own days end there.
+  const nextOpenDay = new Map<number, string>();
+  const lastOfSlot = new Map<string, number>();
+  campaigns.forEach((campaign, index) => {
+    const key = `${campaign.accountId}\u0000${campaign.currency}\u0000${campaign.underlying}`;
+    const previous = lastOfSlot.get(key);
+    if (previous !== undefined) nextOpenDay.set(previous, campaign.openDay);
+    lastOfSlot.set(key, index);
+  });
   for (const checkpoint of checkpoints.checkpoints) {
     checkpoint.liveRolls = Int32Array.from(checkpoints.codec.liveKeys(checkpoint), ({ index, underlying, closeDay }) => {
       const campaign = campaigns[index];
       if (campaign === undefined) return 0;
       // Under the name it had then (a rename moves a campaign to another slot); a closed campaign's days end with its close.
       const days = daysBySlot.get(`${campaign.accountId}\u0000${campaign.currency}\u0000${underlying}`) ?? [];
-      const end = closeDay !== null && closeDay < checkpoint.day ? `${closeDay}\u0000` : checkpoint.day;
+      const closed = closeDay !== null && closeDay < checkpoint.day ? `${closeDay}\u0000` : checkpoint.day;
+      const next = nextOpenDay.get(index);
+      const end = next !== undefined && next < closed ? next : closed;
       return before(days, end) - before(days, campaign.openDay);
     });
   }
 }
 
-/** Each roll counts in the campaign of its slot that was open on the roll's day. */
+/**
+ * Each roll counts in the campaign of its slot that was open on the roll's day: the newest one, when a campaign whose
+ * expiry is unknown stays open beside it (it takes no later trade).
+ */
 export function attributeRolls(campaigns: readonly CampaignRecord[], rolls: readonly RollRecord[]): void {
   const bySlot = new Map<string, CampaignRecord[]>();
   for (const campaign of campaigns) {
@@ -341,7 +364,7 @@ export function attributeRolls(campaigns: readonly CampaignRecord[], rolls: read
   }
   for (const roll of rolls) {
     const list = bySlot.get(`${roll.accountId}\u0000${roll.currency}\u0000${roll.underlying}`) ?? [];
-    const campaign = list.find((c) => c.openDay <= roll.day && (c.closeDay === null || roll.day <= c.closeDay));
+    const campaign = list.findLast((c) => c.openDay <= roll.day && (c.closeDay === null || roll.day <= c.closeDay));
     if (campaign) campaign.rolls += 1;
   }
 }

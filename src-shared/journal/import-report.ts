@@ -4,6 +4,8 @@
  * history read several of them at once (260 MB, then a 500). A report is at most MAX_REPORT_BYTES of JSON.
  */
 
+import { TRANSACTION_TYPES, type TransactionType } from './model';
+
 /** The JSON of one stored report is at most this long. */
 export const MAX_REPORT_BYTES = 64 * 1024;
 
@@ -128,6 +130,25 @@ export function boundReport<R extends { accounts: Array<{ id: string; name: stri
   };
 }
 
+/** The reconciliation rows a report keeps, as JSON (the report's 64 KB hold its notes too). */
+export const MAX_RECONCILIATION_BYTES = 24 * 1024;
+
+/**
+ * The reconciliation of a report (reconciliation.ts): its first rows, those that differ first, at most
+ * MAX_RECONCILIATION_BYTES of JSON, with the counts of every row and of those that differ.
+ */
+export function boundReconciliation<Row extends { ok: boolean }>(rows: readonly Row[]): { reconciliation: Row[]; reconciliationCount: number; reconciliationDiffers: number } {
+  const kept: Row[] = [];
+  let bytes = 2;
+  for (const row of rows) {
+    const size = utf8Length(JSON.stringify(row)) + 1;
+    if (bytes + size > MAX_RECONCILIATION_BYTES) break;
+    kept.push(row);
+    bytes += size;
+  }
+  return { reconciliation: kept, reconciliationCount: rows.length, reconciliationDiffers: rows.filter((row) => !row.ok).length };
+}
+
 /** The length of a text in UTF-8 bytes (what SQLite stores and the wire carries). */
 export function utf8Length(text: string): number {
   let bytes = 0;
@@ -144,6 +165,20 @@ export function utf8Length(text: string): number {
   return bytes;
 }
 
+/** A manual row an import superseded: retired, restored when the import is undone (docs/journal.md, "Manual entries"). */
+export interface SupersededManual {
+  id: string;
+  /** The manual import it belongs to. */
+  importId: number;
+  accountId: string;
+  type: TransactionType;
+  symbol: string;
+  quantity: number;
+  tradeDate: string;
+  /** Units the imported rows hold on its side at the close of its day (fewer than `quantity`: the rest is listed as opened before the history again). */
+  importedQuantity: number;
+}
+
 /** A stored report as the journal lists it (the import's id and counts come from its row). */
 export interface StoredReport extends ReportNotes {
   broker: string;
@@ -152,6 +187,9 @@ export interface StoredReport extends ReportNotes {
   createdAt: string;
   accounts: Array<{ id: string; name: string }>;
   rows: number;
+  /** The manual rows the import superseded (the first 100), and every one; none in a report stored before issue 27. */
+  supersededManual: SupersededManual[];
+  supersededManualCount: number;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -190,6 +228,19 @@ export function readStoredReport(json: string): StoredReport {
       .filter(isObject)
       .map((a) => ({ id: text(a.id), name: text(a.name) })),
     rows: count(stored.rows, 0),
+    supersededManual: list(stored.supersededManual)
+      .filter(isObject)
+      .map((m) => ({
+        id: text(m.id),
+        importId: count(m.importId, 0),
+        accountId: text(m.accountId),
+        type: TRANSACTION_TYPES.find((type) => type === m.type) ?? 'OTHER',
+        symbol: text(m.symbol),
+        quantity: typeof m.quantity === 'number' && Number.isFinite(m.quantity) ? m.quantity : 0,
+        tradeDate: text(m.tradeDate),
+        importedQuantity: typeof m.importedQuantity === 'number' && Number.isFinite(m.importedQuantity) ? m.importedQuantity : 0,
+      })),
+    supersededManualCount: count(stored.supersededManualCount, 0),
   };
   return boundReport(base, {
     skipped,

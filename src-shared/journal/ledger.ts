@@ -5,16 +5,19 @@
  * read its day buckets. All money is integer minor units (src-shared/money.ts).
  */
 import { CampaignBook, slotHoldings, type CampaignRecord, type CampaignSlot } from './campaigns';
+import { CorporateActionWalk, type ActionBook, type Deliverable } from './corporate-actions';
 import { slotCollateral, spotAtEntry, type SpotFact, type SpotLookup } from './collateral';
 import { attributeRolls, CheckpointCodec, countRolls, firstWhere, SAMPLE_EVERY, type BookLedger, type LedgerCheckpoint, type LedgerCheckpoints } from './checkpoints';
 import { BUYS, CLOSING, instantMs, OPENING, rowOrder } from './order';
-import { PositionBook, QTY_EPSILON, prorate, tradeValueMinor, type OpenPosition, type Position, type RealizedSink } from './lots';
+import { PositionBook, QTY_EPSILON, prorate, tradeValueMinor, type Lot, type OpenPosition, type Position, type RealizedSink } from './lots';
 import { FILLS, TRANSACTION_TYPES, type Transaction, type TransactionType } from './model';
+import { MANUAL_ACTION_SOURCE, type CorporateActionOutcome } from '../api/constants';
 import { DayBook, type CurrencyDays } from './periods';
 import { addRollLegs, matchRolls, type RollLeg, type RollRecord } from './rolls';
 import { UnmatchedBook, type UnmatchedOpening } from './unmatched';
 
 export type { CampaignRecord, CampaignStep } from './campaigns';
+export type { Deliverable } from './corporate-actions';
 export type { OpenPosition } from './lots';
 export type { CurrencyDays, DayAgg, SymbolAgg } from './periods';
 export type { RollRecord } from './rolls';
@@ -32,7 +35,7 @@ export interface LedgerWarnings {
   unmatchedSettlements: number;
   /** BUY_TO_OPEN / SELL_TO_OPEN / SELL_SHORT that met an opposite position in the same instrument (netted FIFO). */
   openedAgainstOpposite: number;
-  /** SPLIT / SYMBOL_CHANGE that found no open lot to adjust, or a SYMBOL_CHANGE without previousSymbol. */
+  /** SPLIT / SYMBOL_CHANGE rows of a file that found nothing open to adjust, or a SYMBOL_CHANGE without previousSymbol. */
   corporateActionsWithoutLots: number;
 }
 
@@ -56,8 +59,31 @@ export interface Ledger {
   lastInstantMs: number;
   /** Closes at which a campaign held naked calls (Reg T collateral, which reads the spot at entry: LedgerOptions.spotAt). */
   regTCloses: number;
+  /**
+   * The spot at each short option position's entry (account, currency, symbol → each opening from flat, in order), when
+   * built with `spotAt`: a book resumed from a checkpoint finds the entries of the positions it restores here.
+   */
+  entrySpots: Map<string, Array<{ ms: number; fact: SpotFact | null }>>;
+  /**
+   * Dividends no campaign held the shares for (campaigns.ts `dividendCampaign`), per account and currency, net of
+   * withholding: in the summaries' dividends like every dividend, shown on the account (GET /journal/accounts).
+   */
+  accountDividends: AccountDividends[];
   /** The checkpoints of the build, when asked for (LedgerOptions.checkpointEvery). */
   checkpoints?: LedgerCheckpoints;
+  /** What each corporate action (SPLIT / SYMBOL_CHANGE row, or one entered by hand) did, by transaction id. */
+  actionOutcomes: Map<string, CorporateActionOutcome>;
+  /** The deliverables of the option contracts corporate actions adjusted, by symbol (corporate-actions.ts). */
+  deliverables: Map<string, Deliverable>;
+  /** The adjusted root each action gave (a replay from a checkpoint gives the same). */
+  actionRoots: Map<string, string>;
+}
+
+/** An account's dividends outside every campaign, in one currency. */
+export interface AccountDividends {
+  accountId: string;
+  currency: string;
+  dividendsMinor: number;
 }
 
 export interface LedgerOptions {
@@ -74,6 +100,7 @@ class LedgerBuilder implements RealizedSink {
   private readonly days = new DayBook();
   /** The spot at each open short option's entry (null: no snapshot described it): its Reg T collateral (collateral.ts). */
   private readonly entries = new Map<Position, SpotFact | null>();
+  private readonly entrySpots = new Map<string, Array<{ ms: number; fact: SpotFact | null }>>();
   private readonly campaigns = new CampaignBook((slot) => slotCollateral(slot, this.entries));
   private readonly positions = new PositionBook(this.campaigns);
   private readonly legs: RollLeg[] = [];
@@ -87,14 +114,55 @@ class LedgerBuilder implements RealizedSink {
   /** The row being processed: what it realized, and the campaign and cash of its step (docs/journal.md §Campaigns). */
   private rowRealizedMinor = 0;
   private rowBookedRealized = false;
-  private rowStep: { slot: CampaignSlot; cashMinor: number } | null = null;
+  private rowStep: { slot: CampaignSlot; cashMinor: number; campaign?: CampaignRecord } | null = null;
+  /** Account-level dividends by account and currency (Ledger.accountDividends). */
+  private readonly accountDividends = new Map<string, AccountDividends>();
   readonly warnings: LedgerWarnings = { unmatchedCloses: 0, unmatchedSettlements: 0, openedAgainstOpposite: 0, corporateActionsWithoutLots: 0 };
+  /** Splits, symbol changes, mergers... applied to these lots (corporate-actions.ts). */
+  private readonly actions: CorporateActionWalk<Lot, Position>;
+  private readonly actionOutcomes = new Map<string, CorporateActionOutcome>();
 
   constructor(
     private readonly reportingCurrency: string,
     private readonly timeline: boolean,
     private readonly spotAt?: SpotLookup,
-  ) {}
+    known?: { deliverables: ReadonlyMap<string, Deliverable>; roots: ReadonlyMap<string, string> },
+  ) {
+    this.actions = new CorporateActionWalk(this.actionBook(), known);
+  }
+
+  /** The ledger's lots, P&L and campaigns as a corporate action changes them. */
+  private actionBook(): ActionBook<Lot, Position> {
+    const positions = this.positions;
+    const day = () => this.currentDay ?? '';
+    return {
+      heldOf: (accountId, symbol) => positions.heldOf(accountId, symbol),
+      find: (accountId, currency, symbol) => positions.find(accountId, symbol, currency),
+      positionOf: (accountId, currency, instrument) => positions.ofInstrument(accountId, currency, instrument),
+      scale: (pos, factor) => positions.scale(pos, factor),
+      move: (from, to) => {
+        if (from === to) return true;
+        if (to.qty > 0 && to.side !== from.side) {
+          this.warnings.corporateActionsWithoutLots += 1;
+          return false;
+        }
+        const entry = this.entries.get(from);
+        if (entry !== undefined) this.entries.set(to, entry);
+        positions.moveLots(from, to);
+        return true;
+      },
+      sell: (pos, qty, exitGrossMinor) => {
+        positions.closeFifo(pos, day(), qty, exitGrossMinor, 0, this);
+      },
+      takeBasis: (pos, lot, grossMinor, costsMinor, pnlMinor) => {
+        positions.takeBasis(pos, lot, grossMinor, costsMinor);
+        if (pnlMinor !== 0) this.bookRealized(pos, day(), pnlMinor, pos.side < 0);
+      },
+      addLot: (pos, openDay, qty, grossMinor, costsMinor) => positions.addLot(pos, day(), openDay, qty, grossMinor, costsMinor),
+      realize: (pos, pnlMinor) => this.bookRealized(pos, day(), pnlMinor, false),
+      rename: (accountId, currency, from, to) => this.renameSlot(accountId, currency, from, to),
+    };
+  }
 
   bookRealized(pos: Position, day: string, pnlMinor: number, shortLot: boolean): void {
     const agg = this.days.day(pos.currency, day);
@@ -118,7 +186,7 @@ class LedgerBuilder implements RealizedSink {
     if (this.rowBookedRealized) this.realizedByTx.set(t.id, this.rowRealizedMinor);
     const step = this.rowStep;
     if (step) {
-      const campaign = step.slot.current ?? step.slot.last;
+      const campaign = step.campaign ?? step.slot.current ?? step.slot.last;
       if (campaign) {
         campaign.legs.push(t.id);
         if (t.isOption) campaign.optionLegs += 1;
@@ -145,6 +213,21 @@ class LedgerBuilder implements RealizedSink {
     this.rowRealizedMinor = 0;
     this.rowBookedRealized = false;
     this.rowStep = null;
+  }
+
+  /** A short option opened from flat: the spot at its entry, for its Reg T collateral (collateral.ts). */
+  private noteEntry(pos: Position, t: Transaction): void {
+    if (this.spotAt === undefined) {
+      this.entries.set(pos, null);
+      return;
+    }
+    const ms = instantMs(t.tradeDate, t.tradeDay);
+    const fact = spotAtEntry(this.spotAt, pos.underlying, ms);
+    this.entries.set(pos, fact);
+    const key = entryKey(pos.accountId, pos.currency, pos.symbol);
+    const list = this.entrySpots.get(key);
+    if (list) list.push({ ms, fact });
+    else this.entrySpots.set(key, [{ ms, fact }]);
   }
 
   /** `qty` units of the row found nothing open: their P&L is unknown; the opening they need is `sign` × qty. */
@@ -189,7 +272,7 @@ class LedgerBuilder implements RealizedSink {
         unmatchedQty = rest.qty;
         this.unmatchedClose(pos, t, rest.qty, -dir, true);
       } else {
-        if (dir < 0 && pos.isOption && pos.qty <= QTY_EPSILON) this.entries.set(pos, spotAtEntry(this.spotAt, pos.underlying, instantMs(t.tradeDate, t.tradeDay)));
+        if (dir < 0 && pos.isOption && pos.qty <= QTY_EPSILON) this.noteEntry(pos, t);
         this.positions.openLot(pos, day, dir, rest.qty, rest.grossMinor, rest.costsMinor);
         openedQty = rest.qty;
         openedGrossMinor = rest.grossMinor;
@@ -273,9 +356,15 @@ class LedgerBuilder implements RealizedSink {
     if (t.type === 'DIVIDEND') {
       agg.dividendsMinor += t.amountMinor;
       if (sym) sym.dividendsMinor += t.amountMinor;
-      const campaign = slot ? this.campaigns.attach(slot) : null;
+      const campaign = slot ? this.campaigns.dividendCampaign(slot, day) : null;
       if (campaign) campaign.dividendsMinor += t.amountMinor;
-      if (slot && campaign) this.rowStep = { slot, cashMinor: t.amountMinor };
+      if (slot && campaign) this.rowStep = { slot, cashMinor: t.amountMinor, campaign };
+      if (!campaign) {
+        const key = `${t.accountId}\u0000${t.currency}`;
+        const held = this.accountDividends.get(key);
+        if (held) held.dividendsMinor += t.amountMinor;
+        else this.accountDividends.set(key, { accountId: t.accountId, currency: t.currency, dividendsMinor: t.amountMinor });
+      }
     } else if (t.type === 'INTEREST') {
       agg.interestMinor += t.amountMinor;
       if (sym) sym.interestMinor += t.amountMinor;
@@ -289,44 +378,40 @@ class LedgerBuilder implements RealizedSink {
     }
   }
 
-  /** SPLIT: `quantity` is the signed change of the position. */
-  private split(t: Transaction): void {
-    if (!this.positions.split(this.positions.find(t.accountId, t.symbol, t.currency), t.quantity)) this.warnings.corporateActionsWithoutLots += 1;
+  /**
+   * SPLIT / SYMBOL_CHANGE: a corporate action (corporate-actions.ts), read from a file or entered by hand. Its step goes
+   * to the campaign of what it left open, with the cash it paid (a fraction, a merger's cash part).
+   */
+  private corporateAction(t: Transaction): void {
+    const result = this.actions.apply(t);
+    this.actionOutcomes.set(t.id, result.outcome);
+    // A file's row that finds nothing to change says the history lacks something; one entered by hand for every
+    // account finds nothing in most of them.
+    if ((result.outcome === 'nothing_held' || result.outcome === 'not_applied') && t.source !== MANUAL_ACTION_SOURCE) this.warnings.corporateActionsWithoutLots += 1;
+    if (result.position !== null) this.rowStep = { slot: result.position.slot, cashMinor: result.cashMinor };
   }
 
-  /** SYMBOL_CHANGE: the lots of previousSymbol continue under symbol (and the campaign under the new underlying). */
-  private symbolChange(t: Transaction): void {
-    const previous = t.previousSymbol;
-    const old = previous ? this.positions.find(t.accountId, previous, t.currency) : undefined;
-    if (!previous || !old || old.qty <= 0 || previous === t.symbol) {
-      this.warnings.corporateActionsWithoutLots += 1;
-      return;
+  /**
+   * The shares and options of `from` go on under `to` (a symbol change, a merger): when `to` holds nothing yet, its
+   * slot takes the open campaign and positions of `from`'s, so the story goes on as one campaign under the new name.
+   */
+  private renameSlot(accountId: string, currency: string, from: string, to: string): void {
+    const oldSlot = this.campaigns.find(accountId, from, currency);
+    const newSlot = this.campaigns.slot(accountId, to, currency);
+    if (oldSlot === undefined || oldSlot === newSlot || newSlot.openPositions > 0 || newSlot.current !== null) return;
+    newSlot.current = oldSlot.current;
+    newSlot.last = oldSlot.current ?? newSlot.last;
+    if (newSlot.current) newSlot.current.underlying = to;
+    oldSlot.current = null;
+    for (const pos of [...oldSlot.members]) {
+      if (pos.qty <= 0) continue;
+      pos.slot = newSlot;
+      oldSlot.members.delete(pos);
+      newSlot.members.add(pos);
+      oldSlot.openPositions -= 1;
+      newSlot.openPositions += 1;
     }
-    const target = this.positions.of(t);
-    const oldSlot = old.slot;
-    const newUnderlying = t.underlying !== '' ? t.underlying : t.symbol;
-    if (!old.isOption && target.slot !== oldSlot && target.slot.openPositions === 0 && !target.slot.current) {
-      // The whole story continues under the new name: move the slot rather than end one campaign and start another.
-      const newSlot = target.slot;
-      newSlot.current = oldSlot.current;
-      newSlot.last = oldSlot.current ?? newSlot.last;
-      if (newSlot.current) newSlot.current.underlying = newUnderlying;
-      oldSlot.current = null;
-      for (const pos of this.positions.all()) {
-        if (pos.slot === oldSlot && pos.qty > 0) {
-          pos.slot = newSlot;
-          oldSlot.members.delete(pos);
-          newSlot.members.add(pos);
-          oldSlot.openPositions -= 1;
-          newSlot.openPositions += 1;
-        }
-      }
-    }
-    if (target.qty > 0 && target.side !== old.side) {
-      this.warnings.corporateActionsWithoutLots += 1;
-      return;
-    }
-    this.positions.moveLots(old, target);
+    this.campaigns.touch(newSlot);
   }
 
   /**
@@ -359,14 +444,16 @@ class LedgerBuilder implements RealizedSink {
         sinceCheckpoint += 1;
       }
       lastInstant = Math.max(lastInstant, effectiveMs[index] ?? 0);
-      const counts = this.days.day(t.currency, t.tradeDay).typeCounts;
-      const typeIndex = TYPE_INDEX[t.type];
-      counts[typeIndex] = (counts[typeIndex] ?? 0) + 1;
+      // An action entered by hand is no transaction of the journal (one row per account it applies to): not counted.
+      if (t.source !== MANUAL_ACTION_SOURCE) {
+        const counts = this.days.day(t.currency, t.tradeDay).typeCounts;
+        const typeIndex = TYPE_INDEX[t.type];
+        counts[typeIndex] = (counts[typeIndex] ?? 0) + 1;
+      }
       if (FILLS.has(t.type)) this.trade(t);
       else if (t.type === 'EXPIRATION' || t.type === 'ASSIGNMENT' || t.type === 'EXERCISE') this.settle(t);
       else if (t.type === 'DIVIDEND' || t.type === 'INTEREST' || t.type === 'FEE') this.cashRow(t);
-      else if (t.type === 'SPLIT') this.split(t);
-      else if (t.type === 'SYMBOL_CHANGE') this.symbolChange(t);
+      else if (t.type === 'SPLIT' || t.type === 'SYMBOL_CHANGE') this.corporateAction(t);
       this.endRow(t);
     }
     if (this.currentDay !== null) this.campaigns.endOfDay(this.currentDay);
@@ -382,6 +469,7 @@ class LedgerBuilder implements RealizedSink {
     for (const slot of slots) {
       if (slot.current >= 0) live.add(slot.current);
       if (slot.last >= 0) live.add(slot.last);
+      if (slot.holder >= 0) live.add(slot.holder);
     }
     return {
       position,
@@ -409,10 +497,37 @@ class LedgerBuilder implements RealizedSink {
       if (campaign !== complete.campaigns[index]) this.restoredUnderlying.set(campaign, campaign.underlying);
     });
     this.campaigns.restore(campaigns, codec.unpackSlots(checkpoint.slots));
-    for (const pos of codec.unpackPositions(checkpoint.positions, (accountId, underlying, currency) => this.campaigns.slot(accountId, underlying, currency))) this.positions.adopt(pos);
+    for (const pos of codec.unpackPositions(checkpoint.positions, (accountId, underlying, currency) => this.campaigns.slot(accountId, underlying, currency))) {
+      this.positions.adopt(pos);
+      // The spot at the entry of a short option open at the checkpoint: the complete build's, of its last opening before it.
+      if (pos.isOption && pos.side < 0) {
+        const episodes = complete.entrySpots.get(entryKey(pos.accountId, pos.currency, pos.symbol)) ?? [];
+        let fact: SpotFact | null = null;
+        for (const episode of episodes) if (episode.ms <= checkpoint.lastInstantMs) fact = episode.fact;
+        this.entries.set(pos, fact);
+      }
+    }
     this.unmatched.restore(checkpoint.unmatched);
     Object.assign(this.warnings, checkpoint.warnings);
     this.lastInstantMs = checkpoint.lastInstantMs;
+  }
+
+  /** The open positions, each with its part of its campaign's collateral now (collateral.ts: the figure every page reads), an adjusted contract with what it delivers. */
+  private openPositions(): OpenPosition[] {
+    const parts = new Map<string, number>();
+    const slots = new Set<CampaignSlot>();
+    for (const pos of this.positions.all()) if (pos.qty > 0) slots.add(pos.slot);
+    for (const slot of slots) {
+      for (const [pos, minor] of slotCollateral(slot, this.entries, true).byPosition ?? []) parts.set(`${pos.accountId}\u0000${pos.currency}\u0000${pos.symbol}`, minor);
+    }
+    const deliverables = this.actions.deliverables;
+    return this.positions.open().map((p) => {
+      const open: OpenPosition = { ...p, collateralMinor: parts.get(`${p.accountId}\u0000${p.currency}\u0000${p.symbol}`) ?? 0 };
+      // An option a corporate action adjusted carries what it delivers.
+      const deliverable = p.isOption ? deliverables.get(p.symbol) : undefined;
+      if (deliverable !== undefined) open.deliverable = deliverable;
+      return open;
+    });
   }
 
   finish(transactionCount: number): Ledger {
@@ -433,7 +548,7 @@ class LedgerBuilder implements RealizedSink {
       byCurrency,
       campaigns,
       rolls,
-      positions: this.positions.open(),
+      positions: this.openPositions(),
       realizedByTx: this.realizedByTx,
       unmatched: this.unmatched.list(),
       unmatchedByTx: this.unmatchedByTx,
@@ -441,6 +556,11 @@ class LedgerBuilder implements RealizedSink {
       transactionCount,
       lastInstantMs: this.lastInstantMs,
       regTCloses: this.campaigns.regTCloses,
+      entrySpots: this.entrySpots,
+      actionOutcomes: this.actionOutcomes,
+      deliverables: this.actions.deliverables,
+      actionRoots: this.actions.roots,
+      accountDividends: [...this.accountDividends.values()],
     };
   }
 
@@ -466,9 +586,11 @@ class LedgerBuilder implements RealizedSink {
     const rolls = before.concat(replayed);
     for (const campaign of renamed) campaign.rolls = 0;
     attributeRolls(renamed, rolls);
-    return { reportingCurrency: this.reportingCurrency, campaigns, rolls, positions: this.positions.open(), unmatched: this.unmatched.list(), lastInstantMs: this.lastInstantMs };
+    return { reportingCurrency: this.reportingCurrency, campaigns, rolls, positions: this.openPositions(), unmatched: this.unmatched.list(), lastInstantMs: this.lastInstantMs };
   }
 }
+
+const entryKey = (accountId: string, currency: string, symbol: string) => `${accountId}\u0000${currency}\u0000${symbol}`;
 
 /** Builds the ledger from all transactions (any order: they are processed by instant, then phase, then id; rows of one instant from one import in their file's event order). */
 export function buildLedger(transactions: readonly Transaction[], options: LedgerOptions): Ledger {
@@ -487,8 +609,8 @@ export function buildLedger(transactions: readonly Transaction[], options: Ledge
  * The book at `untilMs` from a checkpoint of `complete`'s build (null: from the start) and rows after it, in any order;
  * those that count after the instant are left out (docs/journal.md §Checkpoints).
  */
-export function resumeLedger(complete: Ledger, checkpoint: LedgerCheckpoint | null, rows: readonly Transaction[], untilMs = Infinity): BookLedger {
-  const builder = new LedgerBuilder(complete.reportingCurrency, false);
+export function resumeLedger(complete: Ledger, checkpoint: LedgerCheckpoint | null, rows: readonly Transaction[], untilMs = Infinity, spotAt?: SpotLookup): BookLedger {
+  const builder = new LedgerBuilder(complete.reportingCurrency, false, spotAt, { deliverables: complete.deliverables, roots: complete.actionRoots });
   if (checkpoint !== null) builder.restore(checkpoint, complete);
   builder.process(rows, 0, untilMs);
   return builder.finishBook(complete, checkpoint);

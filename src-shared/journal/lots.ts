@@ -5,6 +5,7 @@
  */
 import { innerMap } from '../maps';
 import type { CampaignBook, CampaignSlot } from './campaigns';
+import type { Deliverable } from './corporate-actions';
 import type { PositionInstrument, Transaction } from './model';
 
 /** Quantities below this are zero (fractional shares leave float residues after subtraction). */
@@ -19,6 +20,10 @@ export interface OpenPosition extends PositionInstrument {
   entryGrossMinor: number;
   entryCostsMinor: number;
   openedDay: string;
+  /** Its part of its campaign's collateral now (collateral.ts slotCollateral); set by the ledger. */
+  collateralMinor?: number;
+  /** An option a corporate action adjusted: what it delivers, and the root a chain lists it under (corporate-actions.ts). */
+  deliverable?: Deliverable;
 }
 
 export interface Lot {
@@ -156,30 +161,46 @@ export class PositionBook {
 
   /** The position of the row's instrument, flat when new. */
   of(t: Transaction): Position {
-    const bySymbol = innerMap(innerMap(this.positions, t.accountId), t.currency);
-    let pos = bySymbol.get(t.symbol);
+    return this.ofInstrument(t.accountId, t.currency, t);
+  }
+
+  /** The position of an instrument in an account and currency, flat when new (a corporate action's new symbol). */
+  ofInstrument(accountId: string, currency: string, instrument: Pick<PositionInstrument, 'symbol' | 'underlying' | 'isOption' | 'expiration' | 'strike' | 'right' | 'multiplier'>): Position {
+    const bySymbol = innerMap(innerMap(this.positions, accountId), currency);
+    let pos = bySymbol.get(instrument.symbol);
     if (!pos) {
-      const underlying = t.underlying !== '' ? t.underlying : t.symbol;
+      const underlying = instrument.underlying !== '' ? instrument.underlying : instrument.symbol;
       pos = {
-        accountId: t.accountId,
-        symbol: t.symbol,
+        accountId,
+        symbol: instrument.symbol,
         underlying,
-        currency: t.currency,
-        isOption: t.isOption,
-        right: t.right,
-        expiration: t.expiration,
-        strike: t.strike,
-        multiplier: t.multiplier > 0 ? t.multiplier : 1,
+        currency,
+        isOption: instrument.isOption,
+        right: instrument.right,
+        expiration: instrument.expiration,
+        strike: instrument.strike,
+        multiplier: instrument.multiplier > 0 ? instrument.multiplier : 1,
         side: 0,
         qty: 0,
         lots: [],
         head: 0,
         openCostMinor: 0,
-        slot: this.campaigns.slot(t.accountId, underlying, t.currency),
+        slot: this.campaigns.slot(accountId, underlying, currency),
       };
-      bySymbol.set(t.symbol, pos);
+      bySymbol.set(instrument.symbol, pos);
     }
     return pos;
+  }
+
+  /** The open positions of an account in every currency: the shares of `symbol` and the options on it. */
+  heldOf(accountId: string, symbol: string): Position[] {
+    const held: Position[] = [];
+    for (const bySymbol of this.positions.get(accountId)?.values() ?? []) {
+      for (const pos of bySymbol.values()) {
+        if (pos.qty > 0 && (pos.isOption ? pos.underlying === symbol : pos.symbol === symbol)) held.push(pos);
+      }
+    }
+    return held;
   }
 
   setQty(pos: Position, qty: number): void {
@@ -215,6 +236,9 @@ export class PositionBook {
   }
 
   openLot(pos: Position, day: string, side: number, qty: number, grossMinor: number, costsMinor: number): void {
+    // A flat position left in a campaign's own slot (its expiry unknown) opens in its underlying's slot again.
+    if (pos.qty <= 0 && pos.slot.key !== pos.slot.underlying) pos.slot = this.campaigns.slot(pos.accountId, pos.slot.underlying, pos.currency);
+    this.campaigns.strandExpired(pos.slot, day);
     this.campaigns.active(pos.slot, day);
     pos.side = side;
     pos.lots.push({ qty, grossMinor, costsMinor, openDay: day });
@@ -222,21 +246,49 @@ export class PositionBook {
     this.setQty(pos, pos.qty + qty);
   }
 
-  /** SPLIT: `change` is the signed change of the position; lots keep their basis and share the change pro rata. False when there is no lot. */
-  split(pos: Position | undefined, change: number): boolean {
-    if (!pos || pos.qty <= 0) return false;
-    const newQty = (pos.side * pos.qty + change) * pos.side;
+  /** Every open lot × `factor`, each keeping its basis (a split; 0: the position is gone). */
+  scale(pos: Position, factor: number): void {
+    if (pos.qty <= 0) return;
+    const newQty = pos.qty * factor;
     if (newQty <= QTY_EPSILON) {
       this.setQty(pos, 0);
-      return true;
+      return;
     }
-    const factor = newQty / pos.qty;
     for (let i = pos.head; i < pos.lots.length; i += 1) {
       const lot = pos.lots[i];
       if (lot) lot.qty *= factor;
     }
     this.setQty(pos, newQty);
-    return true;
+  }
+
+  /** Basis taken out of an open lot (a merger's cash part, a spin-off's share). */
+  takeBasis(pos: Position, lot: Lot, grossMinor: number, costsMinor: number): void {
+    lot.grossMinor -= grossMinor;
+    lot.costsMinor -= costsMinor;
+    pos.openCostMinor -= grossMinor + costsMinor;
+  }
+
+  /**
+   * A long lot added by a corporate action: opened on `openDay` (a spin-off's keeps its parent lot's), in the campaign
+   * active on `day`; the lots stay in opening order.
+   */
+  addLot(pos: Position, day: string, openDay: string, qty: number, grossMinor: number, costsMinor: number): void {
+    this.campaigns.active(pos.slot, day);
+    if (pos.qty <= 0) {
+      pos.lots = [];
+      pos.head = 0;
+    }
+    pos.side = 1;
+    pos.lots.push({ qty, grossMinor, costsMinor, openDay });
+    const last = pos.lots[pos.lots.length - 2];
+    if (last !== undefined && last.openDay > openDay) {
+      // Array.prototype.sort is stable: lots of the same day keep their FIFO order.
+      pos.lots = pos.lots.slice(pos.head);
+      pos.head = 0;
+      pos.lots.sort((a, b) => (a.openDay < b.openDay ? -1 : a.openDay > b.openDay ? 1 : 0));
+    }
+    pos.openCostMinor += grossMinor + costsMinor;
+    this.setQty(pos, pos.qty + qty);
   }
 
   /** The open lots of `from` continue in `to`, merged by open day (FIFO order kept within a day). */

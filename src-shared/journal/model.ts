@@ -5,7 +5,7 @@
  */
 
 export { FILL_TYPES, FILLS, TRANSACTION_TYPES, type TransactionType } from '../api/constants';
-import type { TransactionType } from '../api/constants';
+import type { CorporateActionType, TransactionType } from '../api/constants';
 import type { Minor } from '../money';
 
 export type OptionRight = 'C' | 'P';
@@ -66,11 +66,42 @@ export interface ImportedTransaction {
   /** For SYMBOL_CHANGE: the old ticker (symbol/underlying carry the new one). */
   previousSymbol?: string;
   /**
+   * For SPLIT / SYMBOL_CHANGE: the corporate action's terms where the file states them (a ratio, cash, a spin-off's
+   * basis); without them the row is read as it always was (corporate-actions.ts actionOf).
+   */
+  corporateAction?: CorporateActionTerms;
+  /**
    * The row's place in its file's chronological event order (0, 1, 2, ...; a file listed newest first is numbered
    * bottom-up). Among rows of one instant of one import it decides the order (ledger: event-order.ts); absent for
    * rows imported before it existed and for manual entries.
    */
   sequence?: number;
+}
+
+/**
+ * A corporate action's terms (DESIGN §5 "Corporate actions", docs/journal.md §Corporate actions), read from a broker's
+ * rows or entered by hand. `ratio` is new shares per old (split 2 for 2-for-1, 0.1 for 1-for-10; merger and spin-off:
+ * shares of `newSymbol` per share of `symbol`; stock dividend: shares received per share held).
+ */
+export interface CorporateActionTerms {
+  type: CorporateActionType;
+  /** The ticker it applies to: the old one of a symbol change or merger, the parent of a spin-off. */
+  symbol: string;
+  /** The new ticker (symbol change, merger, spin-off; a split that changes the ticker). */
+  newSymbol: string | null;
+  ratio: number | null;
+  /**
+   * Merger: cash per old share besides the new shares (a cash merger: all of it). Split, stock dividend, spin-off: the
+   * cash paid per new share in lieu of a fraction (the fraction is sold at it; without it fractions are kept).
+   */
+  cashPerShareMinor: Minor | null;
+  /** Spin-off: the part of the basis the new shares take; merger with cash: the part the new shares keep. */
+  costFraction: number | null;
+  /**
+   * Shares the account received, as a file states them: free shares, a stock dividend without a ratio; a split without
+   * a ratio: the signed change of the position (the SPLIT row's quantity).
+   */
+  quantity: number | null;
 }
 
 export interface Transaction extends ImportedTransaction {

@@ -4,6 +4,7 @@
  * opening and closing.
  */
 import { dateToUtcMs, parseInstantMs } from '../calendar';
+import { MANUAL_ACTION_SOURCE } from '../api/constants';
 import { keepEventOrder } from './event-order';
 import type { Transaction, TransactionType } from './model';
 
@@ -57,6 +58,17 @@ function isManualOpening(t: Transaction): boolean {
   return t.source === 'manual' && (OPENING.has(t.type) || t.type === 'BUY');
 }
 
+/**
+ * A corporate action applies at the start of its day (DESIGN §5 "Corporate actions"): before the day's first row, the
+ * ones entered by hand first (so that a file's same action is the duplicate: corporate-actions.ts), then a file's
+ * actions on shares, then its rows naming adjusted contracts (they follow the adjustment the shares' action made).
+ * The offset from the day's start, in eighths of a millisecond (keys are instant × 8 + phase; a manual opening is −1).
+ */
+function actionOffset(t: Transaction): number | null {
+  if (t.type !== 'SPLIT' && t.type !== 'SYMBOL_CHANGE') return null;
+  return t.source === MANUAL_ACTION_SOURCE ? -1.75 : t.isOption ? -1.25 : -1.5;
+}
+
 /** Epoch ms of a row's instant; a row whose text is no ISO instant sorts at the start of its trade day. */
 export function instantMs(tradeDate: string, tradeDay: string): number {
   const ms = parseInstantMs(tradeDate);
@@ -85,7 +97,9 @@ export function rowOrder(transactions: readonly Transaction[]): RowOrder {
   const effectiveMs = new Float64Array(count);
   const order = new Uint32Array(count);
   let lastInstantMs = -Infinity;
+  // Rows that count from the start of their day: manual openings and corporate actions.
   const manual: number[] = [];
+  const actions = new Set<number>();
   for (let i = 0; i < count; i += 1) {
     const t = transactions[i];
     if (!t) continue;
@@ -94,10 +108,10 @@ export function rowOrder(transactions: readonly Transaction[]): RowOrder {
     keys[i] = ms * 8 + phaseOf(t.type);
     effectiveMs[i] = ms;
     order[i] = i;
-    if (isManualOpening(t)) manual.push(i);
+    if (isManualOpening(t) || actionOffset(t) !== null) manual.push(i);
   }
-  // Manual openings moved to the start of one day keep the order of their own instants (for every other row, equal
-  // keys mean equal instants).
+  // Rows moved to the start of one day keep the order of their own instants (for every other row, equal keys mean
+  // equal instants).
   const ownMs = manual.length > 0 ? effectiveMs.slice() : null;
   if (manual.length > 0) {
     const dayStart = new Map<string, number>();
@@ -107,9 +121,16 @@ export function rowOrder(transactions: readonly Transaction[]): RowOrder {
       if (t && !(ms >= (dayStart.get(t.tradeDay) ?? Infinity))) dayStart.set(t.tradeDay, ms);
     }
     for (const i of manual) {
-      const start = dayStart.get(transactions[i]?.tradeDay ?? '') ?? Infinity;
-      // Just before the day's first row (keys are integers: start × 8 − 1 sorts after every earlier instant).
-      if (start < (effectiveMs[i] ?? 0)) {
+      const t = transactions[i];
+      const start = dayStart.get(t?.tradeDay ?? '') ?? Infinity;
+      const offset = t === undefined ? null : actionOffset(t);
+      // Just before the day's first row (start × 8 − 2 is the largest key an earlier instant can have: −1.75 to −1
+      // sort after every one of them; quarters of a key are exact at these magnitudes).
+      if (offset !== null && start <= (effectiveMs[i] ?? 0)) {
+        effectiveMs[i] = start;
+        keys[i] = start * 8 + offset;
+        actions.add(i);
+      } else if (start < (effectiveMs[i] ?? 0)) {
         effectiveMs[i] = start;
         keys[i] = start * 8 - 1;
       }
@@ -127,6 +148,7 @@ export function rowOrder(transactions: readonly Transaction[]): RowOrder {
     return ida < idb ? -1 : ida > idb ? 1 : 0;
   });
   // Rows of one instant from one import keep the broker's event order where the import recorded it.
-  keepEventOrder(order, transactions, (i) => Math.floor((keys[i] ?? 0) / 8));
+  // A corporate action's rows keep their class (hand, shares, contracts) apart: the file's order only within one.
+  keepEventOrder(order, transactions, (i) => (actions.has(i) ? (keys[i] ?? 0) : Math.floor((keys[i] ?? 0) / 8)));
   return { order, effectiveMs, lastInstantMs };
 }

@@ -10,7 +10,9 @@
  * - `cash_total`: the net cash of the file's rows in scope (a `TOTAL` / `Total:` line of the amounts).
  * - `realized_pl`: realized P&L over the period in scope (IBKR's Realized P/L, thinkorswim's P/L columns).
  * - `commissions`: commissions and fees charged on trade rows over the period, as a positive cost.
- * - `position`: what the account holds of one instrument at `asOf` (a positions section).
+ * - `position`: what the account holds of one instrument at `asOf` (a positions section). A `position` with `symbol`
+ *   null says the section is complete: the account holds nothing else of `rows` (options, stocks or all) in `currency`
+ *   at `asOf`, so any other position the journal holds there differs (the broker's figure is 0).
  */
 export const STATEMENT_KINDS = ['cash_total', 'realized_pl', 'commissions', 'position'] as const;
 export type StatementKind = (typeof STATEMENT_KINDS)[number];
@@ -39,7 +41,10 @@ export interface FileStatement {
   rows: StatementRows;
   /** Money kinds: the figure in minor units (1/10,000), signed as cash (+ received, − paid; a cost is positive for `commissions`). */
   valueMinor: number | null;
-  /** `position`: the instrument as the neutral transaction names it (OCC without padding for an option). */
+  /**
+   * `position`: the instrument as the neutral transaction names it (OCC without padding for an option); null: the
+   * section's completeness (above). A money figure: only that instrument's rows (IBKR's per-symbol realized P&L); null: all.
+   */
   symbol: string | null;
   /** `position`: signed units (+ long, − short): shares, or contracts for an option. */
   quantity: number | null;

@@ -1,11 +1,12 @@
 /**
- * A trade's first structure: which strategy it is, what it can make and lose at expiration, and the collateral it
- * ties up (docs/journal.md §Trades and strategies). Pure; money in integer minor units, prices per share.
+ * A trade's structures: which strategy the first is, and what a structure can make and lose at expiration
+ * (docs/journal.md §Trades and strategies; its collateral is collateral.ts's). Pure; money in integer minor units,
+ * prices per share.
  */
 import { MINOR_PER_UNIT } from '../money';
 import { QTY_EPSILON } from './lots';
 import type { OptionRight } from './model';
-import { strikeNotionalMinor, type SlotHoldings } from './trade-lots';
+import type { SlotHoldings } from './trade-lots';
 
 export const STRATEGIES = [
   'short_put',
@@ -198,72 +199,6 @@ export function riskOf(legs: readonly StructureLeg[], creditMinor: number): Risk
     maxProfitMinor: several || slopeAtInfinity > QTY_EPSILON ? null : max,
     maxLossMinor: slopeAtInfinity < -QTY_EPSILON ? null : -min,
   };
-}
-
-/** Reg T margin of one naked short option: max(20 % of spot − out-of-the-money amount, 10 % of spot) × shares + premium. */
-function regTLegMinor(leg: OptionLeg, spot: number): number {
-  const outOfTheMoney = leg.right === 'C' ? Math.max(leg.strike - spot, 0) : Math.max(spot - leg.strike, 0);
-  const perShare = Math.max(0.2 * spot - outOfTheMoney, 0.1 * spot);
-  return Math.round(perShare * leg.multiplier * leg.quantity * MINOR_PER_UNIT) + leg.grossMinor;
-}
-
-/** Reg T of naked short calls and short strangles/straddles: the larger side's requirement plus the other side's premium. */
-export function regTMinor(legs: readonly StructureLeg[], spot: number | null): number | null {
-  if (spot === null || !(spot > 0)) return null;
-  return regTMinorBy(legs, () => spot);
-}
-
-/** Reg T as regTMinor, each leg at its own spot (a campaign's legs were opened at different times: docs/journal.md §Campaigns). */
-export function regTMinorBy(legs: readonly StructureLeg[], spotOf: (leg: StructureLeg) => number): number {
-  const side = (right: OptionRight) => {
-    let requirementMinor = 0;
-    let premiumMinor = 0;
-    for (const leg of legs) {
-      if (!isOptionLeg(leg) || leg.side > 0 || leg.right !== right) continue;
-      requirementMinor += regTLegMinor(leg, spotOf(leg));
-      premiumMinor += leg.grossMinor;
-    }
-    return { requirementMinor, premiumMinor };
-  };
-  const puts = side('P');
-  const calls = side('C');
-  return puts.requirementMinor >= calls.requirementMinor ? puts.requirementMinor + calls.premiumMinor : calls.requirementMinor + puts.premiumMinor;
-}
-
-/** Cost of the shares a covered call covers: the structure's own shares first, then the account's, each at its average cost. */
-function coveredCostMinor(legs: readonly StructureLeg[], held: SlotHoldings): number {
-  const needed = legs.reduce((sum, leg) => (isOptionLeg(leg) && leg.right === 'C' && leg.side < 0 ? sum + leg.quantity * leg.multiplier : sum), 0);
-  const own = structureShares(legs);
-  const fromOwn = Math.min(needed, own.shares);
-  const fromHeld = Math.min(needed - fromOwn, held.sharesLong);
-  const ownCost = own.shares > 0 ? (own.costMinor * fromOwn) / own.shares : 0;
-  const heldCost = held.sharesLong > 0 ? (held.shareCostMinor * fromHeld) / held.sharesLong : 0;
-  return Math.round(ownCost + heldCost);
-}
-
-/**
- * The collateral of a first structure: a short put its strike × multiplier × contracts; a covered call the cost of the
- * shares it covers; naked calls and short strangles/straddles Reg T at `spot` (null without one); long options the
- * debit; any other defined-risk structure its max loss (null when unbounded).
- */
-export function collateralMinor(strategy: Strategy, legs: readonly StructureLeg[], risk: Risk, creditMinor: number, held: SlotHoldings, spot: number | null): number | null {
-  switch (strategy) {
-    case 'short_put':
-      return legs.reduce((sum, leg) => (isOptionLeg(leg) && leg.side < 0 ? sum + strikeNotionalMinor(leg.strike, leg.multiplier, leg.quantity) : sum), 0);
-    case 'covered_call':
-      return coveredCostMinor(legs, held);
-    case 'short_call':
-    case 'short_strangle':
-    case 'short_straddle':
-      return regTMinor(legs, spot);
-    case 'long_put':
-    case 'long_call':
-    case 'long_strangle':
-    case 'long_straddle':
-      return Math.max(0, -creditMinor);
-    default:
-      return risk.maxLossMinor;
-  }
 }
 
 /**

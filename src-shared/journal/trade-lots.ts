@@ -5,14 +5,13 @@
  * on entry and exit, the remainder method), so a trade's P&L adds up to the ledger's realized to the minor unit.
  */
 import { innerMap } from '../maps';
-import { closeLotsFifo, QTY_EPSILON } from './lots';
+import { closeLotsFifo, prorate, QTY_EPSILON } from './lots';
 import type { OptionRight, Transaction } from './model';
-import { MINOR_PER_UNIT } from '../money';
 
 /** A lot's trade when it belongs to none: shares bought on their own (an assignment's delivery, a plain purchase). */
 export const NO_NODE = -1;
 
-interface TaggedLot {
+export interface TaggedLot {
   qty: number;
   grossMinor: number;
   costsMinor: number;
@@ -30,7 +29,13 @@ export interface SlotHoldings {
 }
 
 export interface TaggedPosition {
+  accountId: string;
+  currency: string;
+  symbol: string;
+  underlying: string;
   isOption: boolean;
+  expiration: string | null;
+  strike: number | null;
   right: OptionRight | null;
   multiplier: number;
   /** +1 long, −1 short, 0 flat. */
@@ -48,6 +53,9 @@ export interface ClosedSlice {
   /** The exit's value (unsigned) and costs prorated to these units: the close's cash of the trade's units. */
   exitGrossMinor: number;
   exitCostsMinor: number;
+  /** The lot's entry value and costs of these units. */
+  entryGrossMinor: number;
+  entryCostsMinor: number;
   pnlMinor: number;
 }
 
@@ -83,22 +91,45 @@ export class TaggedLotBook {
   }
 
   of(t: Transaction, underlying: string): TaggedPosition {
-    const bySymbol = innerMap(innerMap(this.positions, t.accountId), t.currency);
-    let pos = bySymbol.get(t.symbol);
+    return this.ofInstrument(t.accountId, t.currency, { ...t, underlying });
+  }
+
+  /** The position of an instrument in an account and currency, flat when new (a corporate action's new symbol). */
+  ofInstrument(accountId: string, currency: string, instrument: Pick<TaggedPosition, 'symbol' | 'underlying' | 'isOption' | 'expiration' | 'strike' | 'right' | 'multiplier'>): TaggedPosition {
+    const bySymbol = innerMap(innerMap(this.positions, accountId), currency);
+    let pos = bySymbol.get(instrument.symbol);
     if (!pos) {
+      const underlying = instrument.underlying !== '' ? instrument.underlying : instrument.symbol;
       pos = {
-        isOption: t.isOption,
-        right: t.right,
-        multiplier: t.multiplier > 0 ? t.multiplier : 1,
+        accountId,
+        currency,
+        symbol: instrument.symbol,
+        underlying,
+        isOption: instrument.isOption,
+        expiration: instrument.expiration,
+        strike: instrument.strike,
+        right: instrument.right,
+        multiplier: instrument.multiplier > 0 ? instrument.multiplier : 1,
         side: 0,
         qty: 0,
         lots: [],
         head: 0,
-        slot: this.holdings(t.accountId, t.currency, underlying),
+        slot: this.holdings(accountId, currency, underlying),
       };
-      bySymbol.set(t.symbol, pos);
+      bySymbol.set(instrument.symbol, pos);
     }
     return pos;
+  }
+
+  /** The open positions of an account in every currency: the shares of `symbol` and the options on it (lots.ts heldOf). */
+  heldOf(accountId: string, symbol: string): TaggedPosition[] {
+    const held: TaggedPosition[] = [];
+    for (const bySymbol of this.positions.get(accountId)?.values() ?? []) {
+      for (const pos of bySymbol.values()) {
+        if (pos.qty > 0 && (pos.isOption ? pos.underlying === symbol : pos.symbol === symbol)) held.push(pos);
+      }
+    }
+    return held;
   }
 
   /** How a lot counts in its slot's holdings (shares and their cost, or the shares a short call promises). */
@@ -128,13 +159,57 @@ export class TaggedLotBook {
   close(pos: TaggedPosition, qty: number, exitGrossMinor: number, exitCostsMinor: number): CloseResult {
     const slices: ClosedSlice[] = [];
     const rest = closeLotsFifo(pos, qty, exitGrossMinor, exitCostsMinor, (lot, take, slice) => {
-      slices.push({ node: lot.node, qty: take, exitGrossMinor: slice.exitGross, exitCostsMinor: slice.exitCosts, pnlMinor: slice.pnlMinor });
+      slices.push({ node: lot.node, qty: take, exitGrossMinor: slice.exitGross, exitCostsMinor: slice.exitCosts, entryGrossMinor: slice.entryGross, entryCostsMinor: slice.entryCosts, pnlMinor: slice.pnlMinor });
       this.tally(pos, -1, take, slice.entryGross + slice.entryCosts);
       pos.qty -= take;
       if (lot.qty <= QTY_EPSILON) this.countLot(lot.node, -1);
     });
     if (pos.qty <= QTY_EPSILON || pos.head >= pos.lots.length) this.flatten(pos);
     return { slices, closedQty: rest.closedQty, restQty: rest.qty, restGrossMinor: rest.grossMinor, restCostsMinor: rest.costsMinor };
+  }
+
+  /** The lot an opening just added to `pos` (its last), for a later claim. */
+  lastLot(pos: TaggedPosition): TaggedLot | undefined {
+    return pos.lots[pos.lots.length - 1];
+  }
+
+  /**
+   * Gives up to `qty` units of an open lot of `pos` to trade `node` (an assignment's shares, booked before the option's
+   * row): the front of the lot, split off with lots.ts's remainder method when the lot is larger, so FIFO order and the
+   * lot's total value are unchanged. Returns the units given, their entry value and costs (null when the lot is gone).
+   */
+  claim(pos: TaggedPosition, lot: TaggedLot, qty: number, node: number): { qty: number; grossMinor: number; costsMinor: number } | null {
+    const at = pos.lots.indexOf(lot, pos.head);
+    if (at < 0 || lot.qty <= QTY_EPSILON || lot.node === node) return null;
+    const take = Math.min(qty, lot.qty);
+    if (take < lot.qty - QTY_EPSILON) {
+      const grossMinor = prorate(lot.grossMinor, take, lot.qty);
+      const costsMinor = prorate(lot.costsMinor, take, lot.qty);
+      pos.lots.splice(at + 1, 0, { qty: lot.qty - take, grossMinor: lot.grossMinor - grossMinor, costsMinor: lot.costsMinor - costsMinor, openDay: lot.openDay, node: lot.node });
+      this.countLot(lot.node, 1);
+      lot.qty = take;
+      lot.grossMinor = grossMinor;
+      lot.costsMinor = costsMinor;
+    }
+    this.countLot(lot.node, -1);
+    lot.node = node;
+    this.countLot(node, 1);
+    return { qty: take, grossMinor: lot.grossMinor, costsMinor: lot.costsMinor };
+  }
+
+  /** Long shares of `pos` per trade node (NO_NODE: outside trades), in FIFO order of their first lot: units and cost. */
+  sharesByNode(pos: TaggedPosition | undefined): Map<number, { shares: number; costMinor: number }> {
+    const byNode = new Map<number, { shares: number; costMinor: number }>();
+    if (!pos || pos.isOption || pos.side <= 0) return byNode;
+    for (let i = pos.head; i < pos.lots.length; i += 1) {
+      const lot = pos.lots[i];
+      if (!lot || lot.qty <= QTY_EPSILON) continue;
+      const held = byNode.get(lot.node) ?? { shares: 0, costMinor: 0 };
+      held.shares += lot.qty;
+      held.costMinor += lot.grossMinor + lot.costsMinor;
+      byNode.set(lot.node, held);
+    }
+    return byNode;
   }
 
   private flatten(pos: TaggedPosition): void {
@@ -173,15 +248,14 @@ export class TaggedLotBook {
     }
   }
 
-  /** SPLIT: the open lots share the signed change pro rata and keep their basis (lots.ts split). */
-  split(pos: TaggedPosition | undefined, change: number): void {
-    if (!pos || pos.qty <= 0) return;
-    const newQty = (pos.side * pos.qty + change) * pos.side;
+  /** Every open lot × `factor`, each keeping its basis and its trade (lots.ts scale). */
+  scale(pos: TaggedPosition, factor: number): void {
+    if (pos.qty <= 0) return;
+    const newQty = pos.qty * factor;
     if (newQty <= QTY_EPSILON) {
       this.flatten(pos);
       return;
     }
-    const factor = newQty / pos.qty;
     for (let i = pos.head; i < pos.lots.length; i += 1) {
       const lot = pos.lots[i];
       if (lot) lot.qty *= factor;
@@ -190,9 +264,32 @@ export class TaggedLotBook {
     pos.qty = newQty;
   }
 
-  /** SYMBOL_CHANGE: the open lots of `from` continue in `to` with their trades, merged by open day (lots.ts moveLots). */
-  move(from: TaggedPosition, to: TaggedPosition): void {
-    if (from === to || from.qty <= 0 || (to.qty > 0 && to.side !== from.side)) return;
+  /** Basis taken out of an open lot (a merger's cash part, a spin-off's share). */
+  takeBasis(pos: TaggedPosition, lot: TaggedLot, grossMinor: number, costsMinor: number): void {
+    lot.grossMinor -= grossMinor;
+    lot.costsMinor -= costsMinor;
+    this.tally(pos, -1, 0, grossMinor + costsMinor);
+  }
+
+  /** A long lot added by a corporate action on `openDay`, in the trade `node`; the lots stay in opening order (lots.ts addLot). */
+  addLot(pos: TaggedPosition, openDay: string, qty: number, grossMinor: number, costsMinor: number, node: number): void {
+    if (pos.qty <= 0) {
+      pos.lots = [];
+      pos.head = 0;
+    }
+    this.open(pos, openDay, 1, qty, grossMinor, costsMinor, node);
+    const last = pos.lots[pos.lots.length - 2];
+    if (last !== undefined && last.openDay > openDay) {
+      pos.lots = pos.lots.slice(pos.head);
+      pos.head = 0;
+      pos.lots.sort((a, b) => (a.openDay < b.openDay ? -1 : a.openDay > b.openDay ? 1 : 0));
+    }
+  }
+
+  /** The open lots of `from` continue in `to` with their trades, merged by open day (lots.ts moveLots); false when `to` is open on the other side. */
+  move(from: TaggedPosition, to: TaggedPosition): boolean {
+    if (from === to || from.qty <= 0) return true;
+    if (to.qty > 0 && to.side !== from.side) return false;
     const moved = from.lots.slice(from.head);
     const side = from.side;
     const qty = from.qty;
@@ -209,10 +306,6 @@ export class TaggedLotBook {
     to.side = side;
     to.qty += qty;
     this.tally(to, 1, qty, value);
+    return true;
   }
-}
-
-/** Strike × multiplier × contracts in minor units (a short put's collateral, a wall's notional). */
-export function strikeNotionalMinor(strike: number, multiplier: number, contracts: number): number {
-  return Math.round(strike * MINOR_PER_UNIT * multiplier * contracts);
 }

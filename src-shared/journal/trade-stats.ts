@@ -1,13 +1,13 @@
 /**
  * The trades list and its statistics (docs/journal.md §Trades and strategies): filters and pages over a built
- * TradeBook, and rows per group (strategy, dte or |delta| bucket at entry, gamma zone, strike against the levels,
- * underlying, month, tag) over closed trades. Reads only what buildTrades made: one pass over the trades.
+ * TradeBook, and rows per group (strategy, outcome, dte or |delta| bucket at entry, gamma zone, strike against the
+ * levels, underlying, month, tag) over closed trades. Reads only what buildTrades made: one pass over the trades.
  */
 import type { Strategy } from './strategies';
 import type { Trade, TradeBook } from './trades';
 import { asMinorOrNull, asMinor, type Minor } from '../money';
 
-export const TRADE_GROUPS = ['strategy', 'dteAtEntry', 'deltaAtEntry', 'zoneAtEntry', 'strikeVsLevels', 'underlying', 'month', 'tag'] as const;
+export const TRADE_GROUPS = ['strategy', 'outcome', 'dteAtEntry', 'deltaAtEntry', 'zoneAtEntry', 'strikeVsLevels', 'underlying', 'month', 'tag'] as const;
 export type TradeGroup = (typeof TRADE_GROUPS)[number];
 
 /** Bucket keys in the order rows are listed (the DESIGN's buckets, then `unknown`). */
@@ -15,6 +15,8 @@ export const DTE_BUCKETS = ['0', '1-7', '8-21', '22-45', '46+', 'unknown'] as co
 export const DELTA_BUCKETS = ['<0.10', '0.10-0.20', '0.20-0.30', '0.30-0.40', '>=0.40', 'unknown'] as const;
 export const ZONE_BUCKETS = ['positive', 'negative', 'unknown'] as const;
 export const STRIKE_VS_BUCKETS = ['below_put_wall', 'put_wall_to_flip', 'flip_to_call_wall', 'above_call_wall', 'unknown'] as const;
+/** How closed trades ended (trades.ts Outcome; `open` trades are not in the stats). */
+export const OUTCOME_BUCKETS = ['expired', 'closed', 'assigned', 'exercised'] as const;
 
 export interface TradeQuery {
   status?: 'open' | 'closed';
@@ -124,6 +126,8 @@ function keyOf(trade: Trade, groupBy: Exclude<TradeGroup, 'tag'>): string {
   switch (groupBy) {
     case 'strategy':
       return trade.strategy;
+    case 'outcome':
+      return trade.outcome;
     case 'dteAtEntry':
       return dteBucket(trade.dteAtEntry);
     case 'deltaAtEntry':
@@ -189,7 +193,7 @@ const mean = (sum: number, count: number): number | null => (count === 0 ? null 
 
 /** The order of the rows: the buckets as listed, months in time, everything else by key (untagged last). */
 function rowOrder(groupBy: TradeGroup): (a: Acc, b: Acc) => number {
-  const fixed: Partial<Record<TradeGroup, readonly string[]>> = { dteAtEntry: DTE_BUCKETS, deltaAtEntry: DELTA_BUCKETS, zoneAtEntry: ZONE_BUCKETS, strikeVsLevels: STRIKE_VS_BUCKETS };
+  const fixed: Partial<Record<TradeGroup, readonly string[]>> = { outcome: OUTCOME_BUCKETS, dteAtEntry: DTE_BUCKETS, deltaAtEntry: DELTA_BUCKETS, zoneAtEntry: ZONE_BUCKETS, strikeVsLevels: STRIKE_VS_BUCKETS };
   const order = fixed[groupBy];
   if (order) return (a, b) => order.indexOf(a.key ?? '') - order.indexOf(b.key ?? '');
   return (a, b) => (a.key === b.key ? 0 : a.key === null ? 1 : b.key === null ? -1 : a.key < b.key ? -1 : 1);

@@ -6,11 +6,13 @@
  */
 import { FILLS, type Transaction, type TransactionType } from './model';
 import { BUYS, CLOSING, rowOrder } from './order';
-import { QTY_EPSILON, tradeValueMinor } from './lots';
+import { prorate, QTY_EPSILON, tradeValueMinor } from './lots';
+import { CorporateActionWalk, type ActionBook } from './corporate-actions';
 import { addRollLegs, matchRolls, type RollLeg } from './rolls';
 import type { StructureLeg } from './strategies';
-import { NO_NODE, TaggedLotBook, type ClosedSlice, type SlotHoldings, type TaggedPosition } from './trade-lots';
+import { NO_NODE, TaggedLotBook, type ClosedSlice, type SlotHoldings, type TaggedLot, type TaggedPosition } from './trade-lots';
 import type { TradeLeg } from './trades';
+import { MINOR_PER_UNIT } from '../money';
 
 export interface Node {
   beforeHistory: boolean;
@@ -32,6 +34,28 @@ export interface Node {
   rolls: number;
   /** What the account held of the underlying just before the trade opened. */
   held: SlotHoldings;
+  /** The closes that were a roll's old leg (symbol and day): their debit counts against the trade's max profit. */
+  rollCloses: Set<string>;
+}
+
+/** Shares an assignment or exercise of a trade's option moves, waiting for their stock row (same account, underlying and day). */
+interface Delivery {
+  node: number;
+  /** +1 shares received (a put assigned, a call exercised), −1 delivered. */
+  dir: number;
+  shares: number;
+  /** The strike, in minor units: the stock row's price. */
+  priceMinor: number;
+}
+
+/** Shares a stock row opened outside any trade on a day, which an assignment later that day may claim (a file that lists the stock leg first). */
+interface Unclaimed {
+  t: Transaction;
+  ms: number;
+  seq: number;
+  pos: TaggedPosition;
+  lot: TaggedLot;
+  dir: number;
 }
 
 /** What a row's units were booked at: their value (unsigned) and costs. */
@@ -71,6 +95,14 @@ export class Grouper {
   readonly rollLegs: TradeRollLeg[] = [];
   /** Realized P&L of lots outside every trade (shares bought on their own), per row. */
   readonly outsideByTx = new Map<string, number>();
+  /** Calls sold against a trade's shares: the node of those shares (joined to it after the walk, as rolls are). */
+  readonly joinedTo = new Map<number, number>();
+  /** Shares of a node promised to the open calls joined to it, and what each joined call node still covers. */
+  private readonly promised = new Map<number, number>();
+  private readonly covering = new Map<number, number>();
+  private readonly deliveries = new Map<string, Delivery[]>();
+  private readonly unclaimed = new Map<string, Unclaimed[]>();
+  private deliveryDay = '';
   private seq = 0;
 
   /** Structure keys with an option fill: shares bought in one of them are part of the trade (a buy-write). */
@@ -117,25 +149,32 @@ export class Grouper {
       lastClose: null,
       rolls: 0,
       held: { ...held },
+      rollCloses: new Set(),
     });
     this.parent.push(index);
     return index;
   }
 
-  /** `booked`: the units' value (unsigned) and costs as the lots booked them, `dir` the row's (+1 buy, −1 sell). */
-  private addLeg(index: number, t: Transaction, ms: number, role: TradeLeg['role'], quantity: number, realizedMinor: number | null, dir: number, booked: Booked): void {
+  /**
+   * `booked`: the units' value (unsigned) and costs as the lots booked them, `dir` the row's (+1 buy, −1 sell); `seq` the
+   * row's place in the walk (an earlier row's, for shares an assignment claims after their stock row).
+   */
+  private addLeg(index: number, t: Transaction, ms: number, role: TradeLeg['role'], quantity: number, realizedMinor: number | null, dir: number, booked: Booked, seq = this.seq): void {
     const node = this.nodes[index];
     if (!node) return;
-    const cashMinor = -dir * booked.grossMinor - booked.costsMinor;
+    const cashMinor = (dir === 0 ? 0 : -dir * booked.grossMinor) - booked.costsMinor;
     const last = node.legs[node.legs.length - 1];
-    if (last && node.legSeqs[node.legSeqs.length - 1] === this.seq && last.role === role) {
+    if (last && node.legSeqs[node.legSeqs.length - 1] === seq && last.role === role && last.txId === t.id) {
       last.quantity += quantity;
       last.cashMinor += cashMinor;
       last.costsMinor += booked.costsMinor;
       if (last.realizedMinor !== null && realizedMinor !== null) last.realizedMinor += realizedMinor;
     } else {
-      node.legs.push({ txId: t.id, type: t.type, symbol: t.symbol, tradeDate: t.tradeDate, day: t.tradeDay, role, quantity, realizedMinor, cashMinor, costsMinor: booked.costsMinor, roll: 0 });
-      node.legSeqs.push(this.seq);
+      const leg: TradeLeg = { txId: t.id, type: t.type, symbol: t.symbol, isOption: t.isOption, tradeDate: t.tradeDate, day: t.tradeDay, role, quantity, realizedMinor, cashMinor, costsMinor: booked.costsMinor, roll: 0 };
+      let at = node.legs.length;
+      while (at > 0 && (node.legSeqs[at - 1] ?? 0) > seq) at -= 1;
+      node.legs.splice(at, 0, leg);
+      node.legSeqs.splice(at, 0, seq);
     }
     if (role === 'close') {
       if (realizedMinor !== null) node.realizedMinor += realizedMinor;
@@ -150,13 +189,14 @@ export class Grouper {
   }
 
   /** Units a close took from lots: each slice's P&L to the trade of its lot. Returns the trade of the first (NO_NODE without one). */
-  private booked(t: Transaction, ms: number, dir: number, slices: readonly ClosedSlice[]): number {
+  private booked(t: Transaction, ms: number, dir: number, slices: readonly ClosedSlice[], pos: TaggedPosition): number {
     let first = NO_NODE;
     for (const slice of slices) {
       if (slice.node === NO_NODE) {
         this.outsideByTx.set(t.id, (this.outsideByTx.get(t.id) ?? 0) + slice.pnlMinor);
         continue;
       }
+      if (pos.isOption) this.release(slice.node, slice.qty * pos.multiplier);
       this.addLeg(slice.node, t, ms, 'close', slice.qty, slice.pnlMinor, dir, { grossMinor: slice.exitGrossMinor, costsMinor: slice.exitCostsMinor });
       if (first === NO_NODE) first = slice.node;
     }
@@ -180,17 +220,125 @@ export class Grouper {
   }
 
   private opening(t: Transaction, ms: number, key: string, pos: TaggedPosition, dir: number, qty: number, grossMinor: number, costsMinor: number): number {
-    let index = NO_NODE;
-    if (t.isOption || this.optionKeys.has(key)) {
-      index = this.nodeByKey.get(key) ?? this.createNode(t, ms, false);
-      this.nodeByKey.set(key, index);
+    if (!t.isOption && !this.optionKeys.has(key)) {
+      this.sharesOutside(t, ms, pos, dir, qty, grossMinor, costsMinor);
+      return NO_NODE;
     }
+    const index = this.nodeByKey.get(key) ?? this.createNode(t, ms, false);
+    this.nodeByKey.set(key, index);
     this.lots.open(pos, t.tradeDay, dir, qty, grossMinor, costsMinor, index);
     const node = this.nodes[index];
     if (!node) return index;
     this.addLeg(index, t, ms, 'entry', qty, null, dir, { grossMinor, costsMinor });
     addToStructure(node, t, dir, qty, grossMinor, costsMinor, pos.multiplier);
+    if (t.isOption) this.considerCover(index, node);
     return index;
+  }
+
+  /**
+   * Shares opened by a row of no option order: those an assignment or exercise of a trade's option delivered (at its
+   * strike, that day) join that trade; the rest belong to no trade, and stay claimable for the day (their row may come
+   * before the option's).
+   */
+  private sharesOutside(t: Transaction, ms: number, pos: TaggedPosition, dir: number, qty: number, grossMinor: number, costsMinor: number): void {
+    let restQty = qty;
+    let restGrossMinor = grossMinor;
+    let restCostsMinor = costsMinor;
+    for (const delivery of this.deliveries.get(slotKey(t)) ?? []) {
+      if (restQty <= QTY_EPSILON) break;
+      if (delivery.dir !== dir || delivery.shares <= QTY_EPSILON || !atStrike(t, delivery.priceMinor)) continue;
+      const take = Math.min(delivery.shares, restQty);
+      const pieceGross = prorate(restGrossMinor, take, restQty);
+      const pieceCosts = prorate(restCostsMinor, take, restQty);
+      this.lots.open(pos, t.tradeDay, dir, take, pieceGross, pieceCosts, delivery.node);
+      this.addLeg(delivery.node, t, ms, 'open', take, null, dir, { grossMinor: pieceGross, costsMinor: pieceCosts });
+      delivery.shares -= take;
+      restQty -= take;
+      restGrossMinor -= pieceGross;
+      restCostsMinor -= pieceCosts;
+    }
+    if (restQty <= QTY_EPSILON) return;
+    this.lots.open(pos, t.tradeDay, dir, restQty, restGrossMinor, restCostsMinor, NO_NODE);
+    const lot = this.lots.lastLot(pos);
+    if (!lot) return;
+    const key = slotKey(t);
+    const list = this.unclaimed.get(key) ?? [];
+    list.push({ t, ms, seq: this.seq, pos, lot, dir });
+    this.unclaimed.set(key, list);
+  }
+
+  /**
+   * An assignment or exercise of `node`'s option moves `shares` (`dir` +1 in, −1 out) at the strike: shares its stock row
+   * already opened outside any trade that day join the node; the rest wait for their row (sharesOutside). Shares it
+   * takes out close lots, whose trades decide.
+   */
+  private deliver(t: Transaction, node: number, dir: number, shares: number, priceMinor: number): void {
+    let rest = shares;
+    for (const entry of this.unclaimed.get(slotKey(t)) ?? []) {
+      if (rest <= QTY_EPSILON) break;
+      if (entry.dir !== dir || entry.lot.node !== NO_NODE || !atStrike(entry.t, priceMinor)) continue;
+      const lots = entry.pos.lots;
+      const at = lots.indexOf(entry.lot, entry.pos.head);
+      const claimed = this.lots.claim(entry.pos, entry.lot, rest, node);
+      if (claimed === null) continue;
+      this.addLeg(node, entry.t, entry.ms, 'open', claimed.qty, null, dir, claimed, entry.seq);
+      rest -= claimed.qty;
+      // The lot was split: what is left of the row stays claimable.
+      const remainder = lots[at + 1];
+      if (remainder && remainder.node === NO_NODE && remainder !== entry.lot) entry.lot = remainder;
+    }
+    if (rest <= QTY_EPSILON) return;
+    const key = slotKey(t);
+    const list = this.deliveries.get(key) ?? [];
+    list.push({ node, dir, shares: rest, priceMinor });
+    this.deliveries.set(key, list);
+  }
+
+  /**
+   * A structure of short calls only, sold while a trade holds shares that no call of its own covers yet: the calls are
+   * sold against those shares and join that trade (the wheel's covered calls stay in the assigned put's trade). The
+   * trade whose shares came first is taken (its shares, not promised to its other calls, are counted until they cover).
+   */
+  private considerCover(index: number, node: Node): void {
+    let callShares = 0;
+    for (const leg of node.entry.values()) {
+      if (!leg.isOption || leg.side > 0 || leg.right !== 'C') {
+        const target = this.joinedTo.get(index);
+        if (target !== undefined) {
+          this.promised.set(target, (this.promised.get(target) ?? 0) - (this.covering.get(index) ?? 0));
+          this.covering.delete(index);
+          this.joinedTo.delete(index);
+        }
+        return;
+      }
+      callShares += leg.quantity * leg.multiplier;
+    }
+    const stock = this.lots.find(node.accountId, node.currency, node.underlying);
+    const held = this.lots.sharesByNode(stock);
+    const joined = this.joinedTo.get(index);
+    const candidates = joined === undefined ? [...held.keys()] : [joined];
+    for (const target of candidates) {
+      const shares = held.get(target);
+      if (target === NO_NODE || target === index || !shares || shares.shares <= QTY_EPSILON) continue;
+      const already = this.covering.get(index) ?? 0;
+      const free = shares.shares - (this.promised.get(target) ?? 0);
+      const add = Math.min(callShares - already, Math.max(free, 0));
+      if (joined === undefined && add < Math.min(callShares, minContractShares(node)) - QTY_EPSILON) continue;
+      this.joinedTo.set(index, target);
+      this.promised.set(target, (this.promised.get(target) ?? 0) + add);
+      this.covering.set(index, already + add);
+      return;
+    }
+  }
+
+  /** Shares a joined call node's closed contracts no longer promise. */
+  private release(index: number, shares: number): void {
+    const target = this.joinedTo.get(index);
+    const covering = this.covering.get(index);
+    if (target === undefined || covering === undefined) return;
+    const freed = Math.min(covering, shares);
+    this.covering.set(index, covering - freed);
+    this.promised.set(target, (this.promised.get(target) ?? 0) - freed);
   }
 
   fill(t: Transaction, ms: number, key: string): void {
@@ -208,7 +356,7 @@ export class Grouper {
     let closeNode = NO_NODE;
     if (pos.qty > 0 && pos.side === -dir) {
       const closed = this.lots.close(pos, qty, grossMinor, costsMinor);
-      closeNode = this.booked(t, ms, dir, closed.slices);
+      closeNode = this.booked(t, ms, dir, closed.slices, pos);
       closedQty = closed.closedQty;
       restQty = closed.restQty;
       restGrossMinor = closed.restGrossMinor;
@@ -251,34 +399,78 @@ export class Grouper {
     const pos = this.lots.of(t, underlyingOf(t));
     const qty = Math.abs(t.quantity);
     const wanted = qty > 0 ? qty : pos.qty;
+    const side = pos.side;
     let closedQty = 0;
     if (pos.qty > 0) {
       const closed = this.lots.close(pos, Math.min(wanted, pos.qty), 0, costsMinor);
-      this.booked(t, ms, 0, closed.slices);
+      this.booked(t, ms, 0, closed.slices, pos);
       closedQty = closed.closedQty;
+      if ((t.type === 'ASSIGNMENT' || t.type === 'EXERCISE') && t.strike !== null && t.right !== null) {
+        // A short put assigned or a long call exercised brings the shares in; a short call or a long put takes them out.
+        const dir = (t.right === 'P') === side < 0 ? 1 : -1;
+        const priceMinor = Math.round(t.strike * MINOR_PER_UNIT);
+        for (const slice of closed.slices) if (slice.node !== NO_NODE) this.deliver(t, slice.node, dir, slice.qty * pos.multiplier, priceMinor);
+      }
     }
     // The row's costs went to the units that were open (lots.close above); without any, to the unmatched ones.
     if (wanted - closedQty > QTY_EPSILON || wanted === 0) this.beforeHistory(t, ms, structureKey(t, ms), Math.max(0, wanted - closedQty), 0, { grossMinor: 0, costsMinor: closedQty > 0 ? 0 : costsMinor });
   }
 
-  split(t: Transaction): void {
-    this.lots.split(this.lots.find(t.accountId, t.currency, t.symbol), t.quantity);
+  /** Corporate actions on these lots, as the ledger applies them to its own (corporate-actions.ts). */
+  private readonly actions = new CorporateActionWalk(this.actionBook());
+  /** The corporate action being applied: where its P&L goes. */
+  private actionRow: { t: Transaction; ms: number } | null = null;
+
+  /** The trade walk's lots as a corporate action changes them: a lot's P&L goes to its trade, as a close's does. */
+  private actionBook(): ActionBook<TaggedLot, TaggedPosition> {
+    const lots = this.lots;
+    const outside = (pnlMinor: number) => {
+      const row = this.actionRow;
+      if (row !== null && pnlMinor !== 0) this.outsideByTx.set(row.t.id, (this.outsideByTx.get(row.t.id) ?? 0) + pnlMinor);
+    };
+    return {
+      heldOf: (accountId, symbol) => lots.heldOf(accountId, symbol),
+      find: (accountId, currency, symbol) => lots.find(accountId, currency, symbol),
+      positionOf: (accountId, currency, instrument) => lots.ofInstrument(accountId, currency, instrument),
+      scale: (pos, factor) => lots.scale(pos, factor),
+      move: (from, to) => lots.move(from, to),
+      sell: (pos, qty, exitGrossMinor) => {
+        const row = this.actionRow;
+        const closed = lots.close(pos, qty, exitGrossMinor, 0);
+        if (row !== null) this.booked(row.t, row.ms, -1, closed.slices, pos);
+      },
+      takeBasis: (pos, lot, grossMinor, costsMinor, pnlMinor) => {
+        lots.takeBasis(pos, lot, grossMinor, costsMinor);
+        const row = this.actionRow;
+        if (pnlMinor === 0 || row === null) return;
+        if (lot.node === NO_NODE) outside(pnlMinor);
+        else this.addLeg(lot.node, row.t, row.ms, 'close', 0, pnlMinor, -1, { grossMinor: pnlMinor + grossMinor + costsMinor, costsMinor: 0 });
+      },
+      addLot: (pos, openDay, qty, grossMinor, costsMinor, from) => lots.addLot(pos, openDay, qty, grossMinor, costsMinor, from?.node ?? NO_NODE),
+      realize: (_pos, pnlMinor) => outside(pnlMinor),
+      rename: () => undefined,
+    };
   }
 
-  symbolChange(t: Transaction): void {
-    const previous = t.previousSymbol;
-    const old = previous ? this.lots.find(t.accountId, t.currency, previous) : undefined;
-    if (!previous || !old || previous === t.symbol) return;
-    this.lots.move(old, this.lots.of(t, underlyingOf(t)));
+  /** SPLIT / SYMBOL_CHANGE: a corporate action; the lots keep their trades. */
+  corporateAction(t: Transaction, ms: number): void {
+    this.actionRow = { t, ms };
+    this.actions.apply(t);
+    this.actionRow = null;
   }
 
   /** One row; `key` is its structure key (fills only). */
   row(t: Transaction, ms: number, key: string | undefined): void {
     this.seq += 1;
+    if (t.tradeDay !== this.deliveryDay) {
+      // An assignment's stock row comes the same day as the option's: what waited is forgotten at the day's end.
+      this.deliveryDay = t.tradeDay;
+      this.deliveries.clear();
+      this.unclaimed.clear();
+    }
     if (key !== undefined) this.fill(t, ms, key);
     else if (t.type === 'EXPIRATION' || t.type === 'ASSIGNMENT' || t.type === 'EXERCISE') this.settle(t, ms);
-    else if (t.type === 'SPLIT') this.split(t);
-    else if (t.type === 'SYMBOL_CHANGE') this.symbolChange(t);
+    else if (t.type === 'SPLIT' || t.type === 'SYMBOL_CHANGE') this.corporateAction(t, ms);
   }
 
   /**
@@ -290,10 +482,30 @@ export class Grouper {
     matchRolls(this.rollLegs, (close, open, linkedBy) => {
       if (close.node === NO_NODE || open.node === NO_NODE || (linkedBy === 'day' && open.ms < close.ms)) return;
       const node = this.nodes[close.node];
-      if (node) node.rolls += 1;
+      if (node) {
+        node.rolls += 1;
+        node.rollCloses.add(`${close.symbol}\u0000${close.day}`);
+      }
       this.union(close.node, open.node);
     });
   }
+
+  /** After the walk: calls sold against a trade's shares join that trade (considerCover). */
+  linkCovers(): void {
+    for (const [index, target] of this.joinedTo) this.union(target, index);
+  }
+}
+
+const slotKey = (t: Transaction): string => `${t.accountId}\u0000${t.currency}\u0000${underlyingOf(t)}`;
+
+/** A stock row at an option's strike (to the minor unit: the row's price is per share, rounded to 4 decimals). */
+const atStrike = (t: Transaction, strikeMinor: number): boolean => Math.abs(t.priceMinor - strikeMinor) <= 1;
+
+/** The shares of one contract of a structure's calls (100 for equity options). */
+function minContractShares(node: Node): number {
+  let shares = Infinity;
+  for (const leg of node.entry.values()) shares = Math.min(shares, leg.multiplier);
+  return Number.isFinite(shares) ? shares : 1;
 }
 
 /** A closed-before-history leg's side when it was open: a buy to close or an assignment closed a short, a sale or an exercise a long. */
@@ -334,5 +546,6 @@ export function walkTrades(transactions: readonly Transaction[]): Grouper {
     if (t) grouper.row(t, ms[index] ?? 0, keys[index]);
   }
   grouper.linkRolls();
+  grouper.linkCovers();
   return grouper;
 }

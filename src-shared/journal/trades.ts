@@ -2,26 +2,35 @@
  * Trades (docs/journal.md §Trades and strategies): the legs of one underlying in one account opened together and
  * managed together until flat. Opening fills of one order (without order ids: of one minute) are a trade's first
  * structure; a later fill that closes one of its lots belongs to it (FIFO, per lot: trade-lots.ts); a roll's new
- * leg joins the trade of the leg it replaces (rolls.ts's rule); any other opening starts a new trade. A close with no
- * known opening books no P&L: it goes to a trade "opened before history" whose P&L is unknown. Built once per
- * ledger build (`buildTrades`); the list and the stats only filter what it made (trade-stats.ts).
+ * leg joins the trade of the leg it replaces (rolls.ts's rule); the shares an assignment or exercise delivers, and the
+ * calls later sold against them, stay in the trade (DESIGN §5 "Assignment, collateral and levels in trades"); any other
+ * opening starts a new trade. A close with no known opening books no P&L: it goes to a trade "opened before history"
+ * whose P&L is unknown. Built once per ledger build (`buildTrades`); the list and the stats only filter what it made
+ * (trade-stats.ts).
  */
 import { daysBetween } from '../calendar';
 import type { CampaignRecord } from './campaigns';
+import { describeCollateral, spotAtEntry, type SpotFact } from './collateral';
 import type { Transaction, TransactionType } from './model';
-import { classify, collateralMinor, mainLeg, riskOf, structureCreditMinor, type Strategy, type StructureLeg } from './strategies';
+import { classify, mainLeg, structureCreditMinor, type Strategy, type StructureLeg } from './strategies';
+import { tradeRisk } from './trade-risk';
 import { dteAtEntry, entryFigures, outcomeRatios, type EntryLookup, type LevelsAtEntry } from './trade-metrics';
 import { NO_NODE } from './trade-lots';
 import { walkTrades, type Grouper, type Node } from './trade-walk';
 import { asMinorOrNull, minorFieldsAll, asMinor, type Minor, type MinorFields } from '../money';
 
+/** How a closed trade ended (DESIGN §5): assigned or exercised when one of its options was, else by its options' last way out. */
+export const OUTCOMES = ['expired', 'closed', 'assigned', 'exercised', 'open'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
 export interface TradeLeg {
   txId: string;
   type: TransactionType;
   symbol: string;
+  isOption: boolean;
   tradeDate: string;
   day: string;
-  /** `entry`: the first structure; `open`: a later opening (a roll's new leg); `close`: a close, expiration or assignment. */
+  /** `entry`: the first structure; `open`: a later opening (a roll's new leg, shares delivered, a call sold against them); `close`: a close, expiration or assignment. */
   role: 'entry' | 'open' | 'close';
   /** The units of the row that belong to this trade (a row can close lots of two trades). */
   quantity: number;
@@ -34,7 +43,7 @@ export interface TradeLeg {
   cashMinor: number;
   /** The costs (commission and fees) within `cashMinor`. */
   costsMinor: number;
-  /** Which structure of the trade it belongs to: 0 the first, n the n-th rolled into it (in the order they opened). */
+  /** Which structure of the trade it belongs to: 0 the first, n the n-th rolled into it or sold against its shares (in the order they opened). */
   roll: number;
 }
 
@@ -47,6 +56,9 @@ export interface Trade {
   underlying: string;
   strategy: Strategy;
   status: 'open' | 'closed';
+  outcome: Outcome;
+  /** Rolled at least once. */
+  rolled: boolean;
   /** Its legs close positions the history never opened: P&L unknown, left out of the stats. */
   openedBeforeHistory: boolean;
   openedAt: string | null;
@@ -60,11 +72,18 @@ export interface Trade {
   structure: StructureLeg[];
   /** Net cash of the first structure at open (+ credit), costs included. */
   creditMinor: Minor | null;
+  /** Every credit of its structures (rolls, calls sold against its shares) less every debit paid to roll, at the first structure's best payoff; null unbounded or unknown. */
   maxProfitMinor: Minor | null;
+  /** The largest risk of its structures less those credits; null unbounded (a naked call, short shares) or unknown. */
   maxLossMinor: Minor | null;
+  /** The largest collateral of its structures (collateral.ts), and of the shares delivered into it; null unknown. */
   collateralMinor: Minor | null;
-  /** Realized P&L of its lots, net of both legs' costs (to date while open); null opened before history. */
+  /** The rule of that figure in words (collateral.ts describeCollateral); null unknown. */
+  collateralRule: string | null;
+  /** Realized P&L of its lots, options and shares, net of both legs' costs (to date while open); null opened before history. */
   pnlMinor: Minor | null;
+  /** Realized P&L of its options alone (the broker statement's view: an assigned put's premium); null opened before history. */
+  optionPLMinor: Minor | null;
   returnOnCollateral: number | null;
   pctOfMaxProfit: number | null;
   dteAtEntry: number | null;
@@ -128,26 +147,57 @@ function publicLegs(members: readonly Node[]): Array<MinorFields<TradeLeg>> {
   return minorFieldsAll(records.map((record) => record.leg));
 }
 
-/** The trade of a root node and the nodes rolled into it; `open` when one of them still has an open lot. */
+/** How a closed trade ended: assigned, exercised, else expired when its options' last way out was an expiration, else closed. */
+function outcomeOf(members: readonly Node[], open: boolean): Outcome {
+  if (open) return 'open';
+  let assigned = false;
+  let exercised = false;
+  let last: { seq: number; type: TransactionType } | null = null;
+  for (const node of members) {
+    node.legs.forEach((leg, i) => {
+      if (leg.type === 'ASSIGNMENT') assigned = true;
+      else if (leg.type === 'EXERCISE') exercised = true;
+      const seq = node.legSeqs[i] ?? 0;
+      if (leg.isOption && leg.role === 'close' && (last === null || seq >= last.seq)) last = { seq, type: leg.type };
+    });
+  }
+  if (assigned) return 'assigned';
+  if (exercised) return 'exercised';
+  return (last as { type: TransactionType } | null)?.type === 'EXPIRATION' ? 'expired' : 'closed';
+}
+
+/** Adapts the entry lookup to the spot the collateral reads (collateral.ts spotAtEntry: the same usable-entry rule). */
+function spotLookupOf(lookup: EntryLookup | undefined) {
+  if (lookup === undefined) return undefined;
+  return (underlying: string, atMs: number): SpotFact | null => {
+    const facts = lookup({ underlying, atMs, leg: null });
+    return facts === null ? null : { spot: facts.spot, quoteTime: facts.quoteTime };
+  };
+}
+
+/** The trade of a root node and the nodes rolled into it (or sold against its shares); `open` when one of them still has an open lot. */
 function assemble(members: readonly Node[], open: boolean, lookup: EntryLookup | undefined): Trade | null {
   const root = members[0];
   if (!root) return null;
   let pnlMinor = 0;
+  let optionPLMinor = 0;
   let rolls = 0;
   let lastClose: Node['lastClose'] = null;
   for (const node of members) {
     pnlMinor += node.realizedMinor;
+    for (const leg of node.legs) if (leg.isOption && leg.realizedMinor !== null) optionPLMinor += leg.realizedMinor;
     rolls += node.rolls;
     if (node.lastClose && (!lastClose || node.lastClose.ms >= lastClose.ms)) lastClose = node.lastClose;
   }
   const structure = [...root.entry.values()];
   const creditMinor = structureCreditMinor(structure);
   const strategy = classify(structure, root.held);
-  const risk = riskOf(structure, creditMinor);
   const main = mainLeg(structure);
   const leg = main && main.expiration !== null && main.strike !== null && main.right !== null ? { expiration: main.expiration, strike: main.strike, right: main.right } : null;
-  const entry = entryFigures(lookup, root.underlying, root.openMs, leg);
-  const collateral = collateralMinor(strategy, structure, risk, creditMinor, root.held, entry.snapshot?.spot ?? null);
+  const entry = entryFigures(lookup, root.underlying, root.openMs, leg, structure);
+  const spotAt = spotLookupOf(lookup);
+  const risk = tradeRisk(members, (node) => (node === root ? entry.snapshot : spotAtEntry(spotAt, node.underlying, node.openMs)));
+  const collateralMinor = risk.collateral?.collateralMinor ?? null;
   const closed = !open && lastClose !== null ? lastClose : null;
   const expirations: string[] = [];
   for (const s of structure) if (s.expiration !== null) expirations.push(s.expiration);
@@ -159,6 +209,8 @@ function assemble(members: readonly Node[], open: boolean, lookup: EntryLookup |
     underlying: root.underlying,
     strategy,
     status: closed ? 'closed' : 'open',
+    outcome: outcomeOf(members, !closed),
+    rolled: rolls > 0,
     openedBeforeHistory: false,
     openedAt: root.openedAt,
     openDay: root.openDay,
@@ -170,9 +222,11 @@ function assemble(members: readonly Node[], open: boolean, lookup: EntryLookup |
     creditMinor: asMinor(creditMinor),
     maxProfitMinor: asMinorOrNull(risk.maxProfitMinor),
     maxLossMinor: asMinorOrNull(risk.maxLossMinor),
-    collateralMinor: asMinorOrNull(collateral),
+    collateralMinor: asMinorOrNull(collateralMinor),
+    collateralRule: risk.collateral === null ? null : describeCollateral(risk.collateral.basis),
     pnlMinor: asMinor(pnlMinor),
-    ...outcomeRatios(closed ? pnlMinor : null, collateral, risk.maxProfitMinor),
+    optionPLMinor: asMinor(optionPLMinor),
+    ...outcomeRatios(closed ? pnlMinor : null, collateralMinor, risk.maxProfitMinor),
     dteAtEntry: dteAtEntry(root.openDay, expirations),
     deltaAtEntry: entry.deltaAtEntry,
     entrySnapshot: entry.snapshot,
@@ -195,6 +249,8 @@ function assembleBeforeHistory(node: Node): Trade {
     underlying: node.underlying,
     strategy: sided ? classify(structure, NOTHING_HELD) : 'custom',
     status: 'closed',
+    outcome: outcomeOf([node], false),
+    rolled: node.rolls > 0,
     openedBeforeHistory: true,
     openedAt: null,
     openDay: null,
@@ -207,7 +263,9 @@ function assembleBeforeHistory(node: Node): Trade {
     maxProfitMinor: null,
     maxLossMinor: null,
     collateralMinor: null,
+    collateralRule: null,
     pnlMinor: null,
+    optionPLMinor: null,
     returnOnCollateral: null,
     pctOfMaxProfit: null,
     dteAtEntry: null,

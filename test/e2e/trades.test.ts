@@ -151,6 +151,32 @@ describe.skipIf(!hasChromium || !existsSync(AMD_CHAIN))('trades and the strategy
       }
     }
   });
+
+  it('a trade opened before the history says its figures are unknown, never ∞ (issue 27)', async () => {
+    // A buy-back of an XYZ put sold before the file starts (last: the other tests count four trades).
+    await post(
+      suite.served(),
+      '/imports?broker=generic',
+      [
+        'date,account,type,symbol,quantity,price,commission,fees,amount,currency,orderId,description,expiration,strike,right,multiplier,id',
+        '2023-08-22T15:00:00Z,Trades,BUY_TO_CLOSE,XYZ,1,0.50,0.65,0.01,-50.66,USD,B1,close,2023-09-15,50,P,100,b1',
+      ].join('\n'),
+    );
+    const list = await api<TradesResponseT>(suite.served(), '/journal/trades?symbol=XYZ');
+    const [before] = list.trades;
+    expect([before?.openedBeforeHistory, before?.maxLoss, before?.collateral]).toEqual([true, null, null]);
+    await suite.onPage({ width: 1440, theme: 'light' }, async (page) => {
+      await goTo(page, 'Trades');
+      const row = page.locator(`[data-testid="trade-row"][data-trade-id="${before?.id ?? ''}"]`);
+      await row.waitFor();
+      expect(await row.textContent()).toContain('unknown');
+      expect(await row.textContent()).not.toContain('∞');
+      await row.click();
+      await page.waitForSelector('[data-testid="trade-detail"]');
+      expect(await page.getByTestId('trade-max-loss').textContent()).toContain('unknown');
+      await screenshot(page, 'trades-before-history-1440-light');
+    });
+  });
 });
 
 describe.skipIf(!hasChromium)('trades on the demo', () => {
@@ -183,5 +209,50 @@ describe.skipIf(!hasChromium)('trades on the demo', () => {
       expect(await page.locator('[data-testid="strategy-table"] tbody tr').count()).toBe(places.rows.length);
       await page.getByTestId('strategy-report').screenshot({ path: join('test-results', 'screenshots', 'trades-demo-report-1440-dark.png') });
     });
+  });
+
+  it('the demo’s losing assigned TSLA cycle is a loss on Trades and in the strategy report, by strategy and by outcome (issue 27)', async () => {
+    const list = await api<TradesResponseT>(suite.served(), '/journal/trades?limit=100&symbol=TSLA');
+    const lost = list.trades.find((t) => t.outcome === 'assigned' && (t.pnl ?? 0) < 0);
+    if (lost === undefined || lost.pnl === null || lost.optionPL === null) throw new Error('the demo has no losing assigned TSLA trade');
+    expect(lost.optionPL, 'its options alone made money (the broker statement’s view)').toBeGreaterThan(0);
+    const byStrategy = await api<StatsResponseT>(suite.served(), '/journal/stats?groupBy=strategy');
+    const byOutcome = await api<StatsResponseT>(suite.served(), '/journal/stats?groupBy=outcome');
+    const shortPut = byStrategy.rows.find((r) => r.key === 'short_put');
+    expect(shortPut?.losses ?? 0).toBeGreaterThan(0);
+    for (const width of WIDTHS) {
+      for (const theme of THEMES) {
+        await suite.onPage({ width, theme }, async (page) => {
+          await goTo(page, 'Trades');
+          await page.waitForSelector('[data-testid="trades-table"]');
+          const row = page.locator(`[data-testid="trade-row"][data-trade-id="${lost.id}"]`);
+          await expect.poll(() => row.textContent()).toContain(signedMoney(lost.pnl ?? 0));
+          expect(await row.textContent()).toContain('assigned');
+          if (width === 390) expect(await page.evaluate(() => document.documentElement.scrollWidth), 'no sideways scroll').toBeLessThanOrEqual(390);
+          await screenshot(page, `trades-demo-list-${width}-${theme}`);
+          await row.getByRole('button', { name: 'Short put' }).click();
+          await page.waitForSelector('[data-testid="trade-detail"]');
+          expect(await page.getByTestId('trade-option-pl').textContent()).toContain(signedMoney(lost.optionPL ?? 0));
+          await screenshot(page, `trades-demo-assigned-${width}-${theme}`);
+
+          await goTo(page, 'Journal');
+          const report = page.getByTestId('strategy-report');
+          await report.scrollIntoViewIfNeeded();
+          await page.waitForSelector('[data-testid="strategy-table"]');
+          const putRow = page.locator('[data-testid="strategy-table"] tbody tr[data-key="short_put"]');
+          await expect.poll(() => putRow.textContent()).toContain(`${((shortPut?.winRate ?? 0) * 100).toFixed(0)}%`);
+          await report.screenshot({ path: join('test-results', 'screenshots', `trades-demo-report-strategy-${width}-${theme}.png`) });
+          const answered = page.waitForResponse((r) => r.url().includes('/journal/stats') && r.url().includes('groupBy=outcome'));
+          await page.getByRole('group', { name: 'Group trades by' }).getByRole('button', { name: 'Outcome' }).click();
+          await answered;
+          await expect.poll(() => report.getAttribute('data-group')).toBe('outcome');
+          expect(await page.locator('[data-testid="strategy-table"] tbody tr').count()).toBe(byOutcome.rows.length);
+          const assigned = byOutcome.rows.find((r) => r.key === 'assigned');
+          await expect.poll(() => page.locator('[data-testid="stat-bars"] [data-key="assigned"]').textContent()).toContain(signedMoney(assigned?.pnl ?? 0));
+          if (width === 390) expect(await page.evaluate(() => document.documentElement.scrollWidth), 'no sideways scroll').toBeLessThanOrEqual(390);
+          await report.screenshot({ path: join('test-results', 'screenshots', `trades-demo-report-outcome-${width}-${theme}.png`) });
+        });
+      }
+    }
   });
 });

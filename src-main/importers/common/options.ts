@@ -1,4 +1,5 @@
 /** Option contracts as the importers hand them to the neutral model (OCC symbol without padding, docs/journal.md). */
+import { chainUnderlying } from '../../../src-shared/exposure/roots';
 import type { ImportedTransaction, OptionRight } from '../../../src-shared/journal/model';
 import { occSymbol, parseOccSymbol } from '../../../src-shared/journal/model';
 
@@ -39,4 +40,14 @@ export function withOption(tx: ImportedTransaction, option: OptionFields, multip
 /** The option columns of a transaction: the contract's, or none (stock and cash rows). */
 export function contractColumns(option: { expiration: string; strike: number; right: OptionRight } | null): Pick<ImportedTransaction, 'isOption' | 'expiration' | 'strike' | 'right'> {
   return option === null ? { isOption: false, expiration: null, strike: null, right: null } : { isOption: true, expiration: option.expiration, strike: option.strike, right: option.right };
+}
+
+/**
+ * The row with its underlying as the chain names it (docs/importers.md §Underlying roots): an SPXW option's underlying
+ * is SPX, an adjusted AMD1's AMD (the symbol keeps the root: it says which contract, and `adjusted`). Every importer's
+ * rows pass here (ResultCollector.add), and the manual rows (services/journal/manual-row.ts).
+ */
+export function withChainUnderlying<T extends ImportedTransaction>(tx: T): T {
+  const underlying = chainUnderlying(tx);
+  return underlying === tx.underlying ? tx : { ...tx, underlying };
 }

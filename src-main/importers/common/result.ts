@@ -9,6 +9,7 @@ import { MAX_STATEMENTS, type FileStatement } from '../../../src-shared/journal/
 import { MAX_MESSAGE_CHARS } from '../../../src-shared/text';
 import { ZERO_MINOR } from '../../../src-shared/money';
 import { insaneField } from './sane';
+import { withChainUnderlying } from './options';
 import { checkpoint } from '../../checkpoint';
 import type { ImporterId, LineProblem, ParseOptions, ParseResult, ParsedRow, ReasonCount } from '../types';
 
@@ -124,9 +125,13 @@ export class ResultCollector {
     readonly listing: Listing,
   ) {}
 
-  /** A transaction read from `line`; one with a value out of range is an error at that line instead. */
-  add(line: number, transaction: ImportedTransaction): void {
+  /**
+   * A transaction read from `line`, its underlying the chain's (SPXW → SPX: withChainUnderlying); one with a value out
+   * of range is an error at that line instead.
+   */
+  add(line: number, read: ImportedTransaction): void {
     checkpoint();
+    const transaction = withChainUnderlying(read);
     const insane = insaneField(transaction);
     if (insane === null) this.transactions.push({ line, transaction });
     else this.error(line, insane);

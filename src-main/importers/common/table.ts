@@ -5,7 +5,7 @@
  * totals rows (`Transactions Total`, `,,,,TOTAL,...`).
  */
 import { Columns, RowReader } from './cells';
-import { csvRecords, isBlankRecord, parseCsv, type CsvRecord } from './csv';
+import { csvRecords, isBlankRecord, MAX_WHOLE_FILE_RECORDS, parseCsv, type CsvRecord } from './csv';
 import type { ResultCollector } from './result';
 
 /** What detection looks at: the first records of the file (blank ones dropped), parsed once. */
@@ -37,7 +37,7 @@ export function headerNear(isHeader: (names: Set<string>) => boolean, records = 
 
 /** Parses the whole file as CSV; on a CSV error (an unclosed quote), reports it at its line and returns null. */
 export function readCsv(out: ResultCollector, text: string): CsvRecord[] | null {
-  const parsed = parseCsv(text);
+  const parsed = parseCsv(text, ',', MAX_WHOLE_FILE_RECORDS);
   if (!parsed.error) return parsed.records;
   out.error(parsed.error.line, parsed.error.message);
   return null;
@@ -73,6 +73,8 @@ export interface TableSpec {
   what: string;
   /** The header as the user would recognise it, for the "no header" message. */
   headerHint: string;
+  /** A totals row below the header (not data): the importers that state the file's totals read it (docs/importers.md §Reconciliation). */
+  onTotals?(record: CsvRecord, columns: Columns): void;
 }
 
 export interface Table {
@@ -144,7 +146,11 @@ export function readTable(out: ResultCollector, text: string, spec: TableSpec): 
         return;
       }
       const record = step.value;
-      if (isProse(record) || isTotalsRow(record)) continue;
+      if (isProse(record)) continue;
+      if (isTotalsRow(record)) {
+        spec.onTotals?.(record, columns);
+        continue;
+      }
       out.rows += 1;
       let extra = 0;
       for (let i = width; i < record.cells.length; i += 1) if ((record.cells[i] ?? '').trim() !== '') extra += 1;

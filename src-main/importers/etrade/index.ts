@@ -19,7 +19,9 @@
  */
 import type { ImportedTransaction } from '../../../src-shared/journal/model';
 import { impliedFeesMinor, inferOptionFill, parMultiplier, pricePerShareMinor } from '../common/amounts';
-import { RowReader } from '../common/cells';
+import { RowReader, parseMoney } from '../common/cells';
+import type { CsvRecord } from '../common/csv';
+import { dayEndIso, dayStartIso, latestTradeDate, moneyStatement } from '../common/statements';
 import { dayToUtc, mdyToYmd } from '../common/dates';
 import { occOption, optionFields, rightOf, withOption, type OptionFields } from '../common/options';
 import { ResultCollector, RowIdentity, accountFor, transaction } from '../common/result';
@@ -200,6 +202,35 @@ function accountOfLine(line: string): string | null {
   return name === '' ? null : name;
 }
 
+/** `Account Activity for <name> from 01/01/26 to 03/31/26` → the period's first and last days. */
+function preamblePeriod(preamble: readonly CsvRecord[]): { from: string; to: string } | null {
+  for (const record of preamble) {
+    const match = /\sfrom\s+(\d{1,2}\/\d{1,2}\/\d{2,4})\s+to\s+(\d{1,2}\/\d{1,2}\/\d{2,4})\s*$/i.exec(record.cells.join(',').trim());
+    const from = match?.[1] === undefined ? null : mdyToYmd(match[1]);
+    const to = match?.[2] === undefined ? null : mdyToYmd(match[2]);
+    if (from !== null && to !== null) return { from, to };
+  }
+  return null;
+}
+
+/**
+ * The newer layout's `Total:,3878.52` above its header: the net cash of the rows listed (docs/importers.md
+ * §Reconciliation), over the period its preamble names (else every row of the file, up to the last).
+ */
+function stateTotal(out: ResultCollector, preamble: readonly CsvRecord[], accountName: string): void {
+  const record = preamble.find((candidate) => /^total:?$/i.test(candidate.cells[0]?.trim() ?? ''));
+  if (record === undefined) return;
+  const value = parseMoney(record.cells[1] ?? '');
+  if (!value.ok || value.value === null) {
+    out.warn(record.line, `"Total:" is not an amount ("${record.cells[1] ?? ''}"): the file's total is not checked`);
+    return;
+  }
+  const period = preamblePeriod(preamble);
+  const asOf = period === null ? latestTradeDate(out.transactions) : dayEndIso(period.to);
+  if (asOf === null) return;
+  out.state(moneyStatement({ what: 'cash_total', label: 'Total:', line: record.line, asOf, from: period === null ? null : dayStartIso(period.from), currency: 'USD', accountName, valueMinor: value.value }));
+}
+
 /** `REINVEST PRICE $  8.78`, `REIN @  25.0299` → the price per share in the description. */
 function reinvestPrice(description: string): Minor | null {
   const match = /\bREIN(?:VEST)?(?:\s+PRICE)?\s*(?:\$|@)\s*(\d+(?:\.\d+)?)/i.exec(description);
@@ -242,6 +273,7 @@ export function parseEtrade(text: string, options: ParseOptions): ParseResult {
     out.add(row.reader.line, tx.transaction);
   }
   bookLoneReinvestments(out, rows, accountName);
+  stateTotal(out, table.preamble, accountName);
   if (inferred > 0) {
     out.warn(null, `${inferred} option trade(s) say only Bought/Sold; opening or closing was inferred from the running position in this file`);
   }

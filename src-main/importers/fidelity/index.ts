@@ -12,7 +12,8 @@
  */
 import { DateTime } from 'luxon';
 import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
-import type { RowReader } from '../common/cells';
+import { parseMoney, type RowReader } from '../common/cells';
+import { dayEndIso, moneyStatement } from '../common/statements';
 import { dayToUtc, mdyToYmd } from '../common/dates';
 import { optionFields, withOption, type OptionFields } from '../common/options';
 import { ResultCollector, RowIdentity, accountFor, transaction } from '../common/result';
@@ -31,6 +32,7 @@ const ALIASES = {
   fees: ['Fees ($)', 'Fees'],
   amount: ['Amount ($)', 'Amount'],
   accountName: ['Account', 'Account Name'],
+  cashBalance: ['Cash Balance ($)', 'Cash Balance'],
 } as const;
 const REQUIRED = ['Run Date', 'Action', 'Symbol', 'Quantity', 'price', 'amount'];
 
@@ -77,7 +79,7 @@ function actionType(action: string, isOption: boolean): Mapped | null {
   if (text.startsWith('DIVIDEND RECEIVED') || text.includes('FOREIGN TAX') || text.includes('NON-RESIDENT TAX') || /^(?:SHORT|LONG)-TERM CAP GAIN/.test(text)) return 'DIVIDEND';
   if (text.includes('INTEREST') || /\bINT\b/.test(text)) return 'INTEREST';
   if (text.includes('FEE CHARGED') || text.startsWith('ADR FEE') || text.includes(' FEE ')) return 'FEE';
-  if (text.startsWith('MERGER')) return 'SHARES_IN';
+  if (text.startsWith('MERGER') || text.startsWith('REVERSE SPLIT')) return 'SHARES_IN';
   if (/ELECTRONIC FUNDS TRANSFER|DIRECT DEPOSIT|DIRECT DEBIT|CASH CONTRIBUTION|TRANSFERRED (?:FROM|TO)|WIRE TRANSFER|PARTIAL DISTRIBUTION|CHECK RECEIVED|CHECK PAID|BILL PAYMENT|DEBIT CARD/.test(text)) {
     return 'CASH';
   }
@@ -115,11 +117,114 @@ export function parseFidelity(text: string, options: ParseOptions): ParseResult 
     what: 'a Fidelity accounts history',
     headerHint: '"Run Date,Action,Symbol,...,Amount ($)" or "Run Date,Account,Account Number,Action,..."',
   });
-  for (const reader of readers) mapRow(out, reader, options, ids);
+  const balances = new Map<string, CashBalances>();
+  const moves: ShareMove[] = [];
+  for (const reader of readers) {
+    const tx = mapRow(out, reader, options, ids, moves);
+    if (tx !== null && reader.has('cashBalance')) noteBalance(balances, reader, tx);
+  }
+  mapShareMoves(out, moves);
+  stateBalances(out, balances);
   return out.result();
 }
 
-function mapRow(out: ResultCollector, reader: RowReader, options: ParseOptions, ids: RowIdentity): void {
+/** An account's `Cash Balance ($)` column: the balance after its newest row and after its oldest (the file lists newest first). */
+interface CashBalances {
+  newest: { line: number; day: string; balanceMinor: number };
+  oldest: { balanceMinor: number; amountMinor: number };
+  currency: string;
+  /** A balance that is no amount ("Processing": not settled yet) or a second currency: nothing is stated. */
+  usable: boolean;
+}
+
+function noteBalance(balances: Map<string, CashBalances>, reader: RowReader, tx: ImportedTransaction): void {
+  const cell = reader.text('cashBalance');
+  const balance = parseMoney(cell);
+  const usable = balance.ok && balance.value !== null;
+  const balanceMinor = usable ? (balance.value ?? 0) : 0;
+  const known = balances.get(tx.accountName);
+  if (known === undefined) {
+    balances.set(tx.accountName, { newest: { line: reader.line, day: reader.date('Run Date', mdyToYmd) ?? '', balanceMinor }, oldest: { balanceMinor, amountMinor: tx.amountMinor }, currency: tx.currency, usable });
+    return;
+  }
+  known.oldest = { balanceMinor, amountMinor: tx.amountMinor };
+  if (!usable || tx.currency !== known.currency) known.usable = false;
+}
+
+/**
+ * Per account, the cash its rows moved as its `Cash Balance ($)` column says: the balance after the newest row less the
+ * balance before the oldest (docs/importers.md §Reconciliation). Not stated for an account whose column says
+ * "Processing" anywhere (an unsettled row has no balance yet) or mixes currencies.
+ */
+function stateBalances(out: ResultCollector, balances: ReadonlyMap<string, CashBalances>): void {
+  for (const [accountName, account] of balances) {
+    const asOf = dayEndIso(account.newest.day);
+    if (!account.usable || asOf === null) continue;
+    const valueMinor = account.newest.balanceMinor - (account.oldest.balanceMinor - account.oldest.amountMinor);
+    out.state(moneyStatement({ what: 'cash_total', label: 'Cash Balance ($): the newest row’s balance less the balance before the oldest', line: account.newest.line, asOf, currency: account.currency, accountName, valueMinor }));
+  }
+}
+
+/** A row of shares moved by a corporate action (MERGER, REVERSE SPLIT), the rows of one action sharing its #REOR id. */
+interface ShareMove {
+  line: number;
+  tx: ImportedTransaction;
+  /** Signed: + in, − out. */
+  quantity: number;
+  reor: string | null;
+  split: boolean;
+  /** What to say of the row when it has no counterpart (the file has no basis for shares that came in). */
+  warning: string;
+}
+
+/**
+ * The rows of one action (the new shares in, the old out, one #REOR id and day) become one SPLIT or SYMBOL_CHANGE
+ * whose ratio is the quantities' (docs/journal.md §Corporate actions); a row without its counterpart keeps its old
+ * reading (shares in at zero basis, shares out as OTHER) and its warning.
+ */
+function mapShareMoves(out: ResultCollector, moves: readonly ShareMove[]): void {
+  const used = new Set<ShareMove>();
+  const keyOf = (m: ShareMove) => `${m.reor ?? ''}|${m.tx.tradeDate}|${m.tx.accountName}`;
+  // The old shares' rows by #REOR id, day and account: one pass however many rows a file holds.
+  const outgoingByKey = new Map<string, ShareMove[]>();
+  for (const m of moves) {
+    if (m.quantity >= 0 || m.reor === null) continue;
+    const list = outgoingByKey.get(keyOf(m));
+    if (list) list.push(m);
+    else outgoingByKey.set(keyOf(m), [m]);
+  }
+  for (const incoming of moves) {
+    if (incoming.quantity <= 0 || incoming.reor === null) continue;
+    const outgoing = outgoingByKey.get(keyOf(incoming))?.shift();
+    if (outgoing === undefined) continue;
+    used.add(incoming);
+    used.add(outgoing);
+    const oldSymbol = outgoing.tx.symbol;
+    const ratio = incoming.quantity / -outgoing.quantity;
+    const renamed = oldSymbol !== incoming.tx.symbol;
+    const split = incoming.split;
+    const tx: ImportedTransaction = {
+      ...incoming.tx,
+      type: split ? 'SPLIT' : 'SYMBOL_CHANGE',
+      brokerRowId: `${outgoing.tx.brokerRowId}+${incoming.tx.brokerRowId}`,
+      quantity: split ? incoming.quantity + outgoing.quantity : incoming.quantity,
+      priceMinor: ZERO_MINOR,
+      amountMinor: ZERO_MINOR,
+      description: `${outgoing.tx.description} / ${incoming.tx.description}`,
+      corporateAction: { type: split ? 'split' : 'merger', symbol: oldSymbol, newSymbol: renamed ? incoming.tx.symbol : null, ratio, cashPerShareMinor: null, costFraction: null, quantity: null },
+    };
+    if (!split || renamed) tx.previousSymbol = oldSymbol;
+    out.add(Math.min(incoming.line, outgoing.line), tx);
+    out.merge([incoming.line, outgoing.line], `${split ? 'reverse split' : 'merger'} ${oldSymbol} → ${incoming.tx.symbol} (#REOR ${incoming.reor}) as one ${tx.type}`);
+  }
+  for (const move of moves) {
+    if (used.has(move)) continue;
+    out.warn(move.line, move.warning);
+    out.add(move.line, move.tx);
+  }
+}
+
+function mapRow(out: ResultCollector, reader: RowReader, options: ParseOptions, ids: RowIdentity, moves: ShareMove[]): ImportedTransaction | null {
   const runDate = reader.date('Run Date', mdyToYmd);
   const action = reader.text('Action');
   const rawSymbol = reader.text('Symbol');
@@ -131,7 +236,7 @@ function mapRow(out: ResultCollector, reader: RowReader, options: ParseOptions, 
   const option = rawSymbol.startsWith('-') ? parseFidelityOption(rawSymbol) : null;
   if (rawSymbol.startsWith('-') && !option) reader.fail('Symbol', `not a Fidelity option symbol: "${rawSymbol}"`);
   const tradeDate = dayToUtc(asOfDate(action) ?? runDate ?? '');
-  if (!reader.ok || runDate === null || tradeDate === null) return;
+  if (!reader.ok || runDate === null || tradeDate === null) return null;
 
   const mapped = actionType(action, option !== null);
   let type: TransactionType;
@@ -163,15 +268,18 @@ function mapRow(out: ResultCollector, reader: RowReader, options: ParseOptions, 
     // The action carries the whole story ("YOU SOLD OPENING TRANSACTION PUT (AAPL) ..."); Description is a short name.
     description: action || reader.text('description'),
   });
-  if (mapped === 'SHARES_IN') {
+  if (mapped === 'SHARES_IN' && option === null) {
     // A merger's shares arrive without cash and without basis in the file; Fidelity's Amount on the row is
-    // their market value, not money that moved.
+    // their market value, not money that moved. Paired with the old shares' row they are one action (mapShareMoves).
     tx = { ...tx, priceMinor: ZERO_MINOR, amountMinor: ZERO_MINOR };
-    out.warn(reader.line, `${action}: ${Math.abs(quantity)} ${rawSymbol} ${type === 'BUY' ? 'came in at zero cost basis (the file has none), so a later sale realizes the full proceeds' : 'left the account: kept as OTHER'}; the Amount column (${formatMinor(amount)}) is their value, not cash`);
+    const warning = `${action}: ${Math.abs(quantity)} ${rawSymbol} ${type === 'BUY' ? 'came in at zero cost basis (the file has neither their basis nor the row of the old shares), so a later sale realizes the full proceeds' : 'left the account: kept as OTHER'}; the Amount column (${formatMinor(amount)}) is their value, not cash`;
+    moves.push({ line: reader.line, tx, quantity, reor: /#REOR\s*(\S+)/i.exec(action)?.[1] ?? null, split: /^REVERSE SPLIT/i.test(action), warning });
+    return tx;
   }
   if (option) tx = withOption(tx, option);
   else tx.multiplier = bondMultiplier(tx);
   out.add(reader.line, tx);
+  return tx;
 }
 
 export const fidelityImporter: BrokerImporter = {

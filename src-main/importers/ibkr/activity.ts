@@ -10,7 +10,7 @@ import { DateTime } from 'luxon';
 import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
 import { inferOptionFill } from '../common/amounts';
 import { Columns, RowReader, parseNumber } from '../common/cells';
-import { isBlankRecord, parseCsv, type CsvRecord } from '../common/csv';
+import { isBlankRecord, MAX_WHOLE_FILE_RECORDS, parseCsv, type CsvRecord } from '../common/csv';
 import { clockTo24h, dayToUtc, isoToYmd, localToUtc } from '../common/dates';
 import { NEW_YORK } from '../../../src-shared/zone';
 import { withOption } from '../common/options';
@@ -18,6 +18,8 @@ import { ResultCollector, RowIdentity, accountFor, transaction } from '../common
 import type { FileHead } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { parseIbkrOptionSymbol, symbolFromCashDescription } from './symbols';
+import { stateIbkrFigures } from './statements';
+import { mapIbkrActions, readIbkrActionRow, type IbkrActionRow } from './corporate-actions';
 import { BROKER_LABELS } from '../../../src-shared/api/constants';
 import { ZERO_MINOR, absMinor, negMinor, addMinor, maxMinor } from '../../../src-shared/money';
 
@@ -61,7 +63,7 @@ export function parseIbkrDateTime(text: string): string | null {
 }
 
 export function parseIbkrActivity(text: string, options: ParseOptions): ParseResult {
-  const parsed = parseCsv(text);
+  const parsed = parseCsv(text, ',', MAX_WHOLE_FILE_RECORDS);
   const isHistory = parsed.records.some((record) => record.cells[0] === 'Transaction History');
   const out = new ResultCollector('ibkr', isHistory ? IBKR_HISTORY_SOURCE : IBKR_ACTIVITY_SOURCE, 'oldest-first');
   // Statements list each section oldest first.
@@ -92,6 +94,7 @@ export function parseIbkrActivity(text: string, options: ParseOptions): ParseRes
   const ids = new RowIdentity();
   const sections = new Map<string, Section>();
   let uncodedOptionTrades = 0;
+  const actions: IbkrActionRow[] = [];
 
   for (const record of records) {
     if (isBlankRecord(record)) continue;
@@ -143,12 +146,17 @@ export function parseIbkrActivity(text: string, options: ParseOptions): ParseRes
     if (sectionName === 'Corporate Actions') {
       if (/^total/i.test(reader.text('Asset Category'))) continue;
       out.rows += 1;
-      out.skip(record.line, 'corporate action: not mapped automatically (check splits and symbol changes by hand)');
+      if (!complete(out, record, section)) continue;
+      // Read here, mapped once the section is whole: one action's rows (new and old shares) become one transaction.
+      const action = readIbkrActionRow(out, reader, ids);
+      if (action !== null) actions.push(action);
     }
   }
+  mapIbkrActions(out, actions, accountName);
   if (uncodedOptionTrades > 0) {
     out.warn(null, `${uncodedOptionTrades} option trade(s) carry no O/C code; opening or closing was inferred from the running position in this file`);
   }
+  if (!isHistory) stateIbkrFigures(out, records, { accountName, baseCurrency });
   return out.result();
 }
 

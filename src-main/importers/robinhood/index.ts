@@ -6,6 +6,13 @@
  * a disclaimer row (nine empty cells and a tenth with text) ends the file. Dates only: 16:00 New York. Rows are
  * listed newest first (the event order of one day is read bottom-up); share prices are rounded, so a share
  * trade's price is its cash amount per share.
+ *
+ * Corporate actions (docs/importers.md §Robinhood, docs/journal.md §Corporate actions) come as rows of shares moved
+ * without a price, a surrendered quantity written `300S`: SXCH (an exchange: a new CUSIP, a symbol change, a SPAC's
+ * merger), MRGS (a merger; MRGC its cash), SPR (a split or reverse split), their option contracts as OCA rows; CIL is
+ * cash in lieu of a fraction (`CIL on 0.5 @ $8.00 - NAKD`), SDIV a stock dividend's shares, REC shares received free.
+ * Each surrendered / received pair becomes one SPLIT or SYMBOL_CHANGE with its terms (the ratio is the quantities'),
+ * a CIL a sale of the fraction at its cash (and part of its action's ratio).
  */
 import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
 import { impliedFeesMinor, pricePerShareMinor } from '../common/amounts';
@@ -18,6 +25,7 @@ import { headerNear, tableReaders } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult, ParsedRow } from '../types';
 import { BROKER_LABELS } from '../../../src-shared/api/constants';
 import { absMinor, addMinor, subMinor } from '../../../src-shared/money';
+import { mapRobinhoodActions, ROBINHOOD_ACTION_CODES, type ActionRow } from './corporate-actions';
 
 export const ROBINHOOD_SOURCE = 'robinhood-csv';
 const REQUIRED = ['Activity Date', 'Instrument', 'Description', 'Trans Code', 'Quantity', 'Price', 'Amount'] as const;
@@ -81,8 +89,19 @@ export function parseRobinhood(text: string, options: ParseOptions): ParseResult
     what: 'a Robinhood account activity export',
     headerHint: '"Activity Date","Process Date","Settle Date","Instrument","Description","Trans Code","Quantity","Price","Amount"',
   });
-  for (const reader of readers) mapRow(out, reader, accountName, ids);
-  numberDeliveriesFirst(out.transactions);
+  const actions: ActionRow[] = [];
+  for (const reader of readers) {
+    const code = reader.text('Trans Code').toUpperCase();
+    if (ROBINHOOD_ACTION_CODES.has(code)) {
+      const row = readActionRow(reader, code, ids);
+      if (row !== null) actions.push(row);
+    } else {
+      mapRow(out, reader, accountName, ids);
+    }
+  }
+  mapRobinhoodActions(out, actions, accountName);
+  // In file order (a corporate action's transaction is added after the rows, at its first line).
+  numberDeliveriesFirst([...out.transactions].sort((a, b) => a.line - b.line));
   return out.result();
 }
 
@@ -119,6 +138,34 @@ function joinLines(text: string): string {
     .map((line) => line.trim())
     .filter((line) => line !== '')
     .join(' / ');
+}
+
+/** A corporate action's row, read (its pairing and mapping: corporate-actions.ts). */
+function readActionRow(reader: RowReader, code: string, ids: RowIdentity): ActionRow | null {
+  const rawDate = reader.text('Activity Date');
+  const day = reader.date('Activity Date', mdyToYmd);
+  const rawQuantity = reader.text('Quantity');
+  const surrendered = /S$/i.test(rawQuantity.trim());
+  const parsed = parseNumber(rawQuantity.trim().replace(/S$/i, ''));
+  if (!parsed.ok) reader.fail('Quantity', parsed.error);
+  const amountMinor = reader.money('Amount');
+  const rawDescription = reader.text('Description');
+  const tradeDate = day === null ? null : dayToUtc(day);
+  if (!reader.ok || day === null || tradeDate === null) return null;
+  const instrument = reader.text('Instrument').toUpperCase();
+  return {
+    line: reader.line,
+    code,
+    day,
+    tradeDate,
+    instrument,
+    description: joinLines(rawDescription),
+    quantity: Math.abs(parsed.ok ? (parsed.value ?? 0) : 0),
+    surrendered,
+    amountMinor,
+    option: code === 'OCA' ? parseRobinhoodOption(rawDescription) : null,
+    rowId: ids.next([rawDate, instrument, rawDescription, code, rawQuantity, reader.text('Price'), reader.text('Amount')]),
+  };
 }
 
 function mapRow(out: ResultCollector, reader: RowReader, accountName: string, ids: RowIdentity): void {
@@ -175,7 +222,7 @@ function mapRow(out: ResultCollector, reader: RowReader, accountName: string, id
 export const robinhoodImporter: BrokerImporter = {
   id: 'robinhood',
   label: BROKER_LABELS.robinhood,
-  formats: 'account activity CSV (net amounts, multi-line descriptions, OEXP/OASGN/OEXCS)',
+  formats: 'account activity CSV (net amounts, multi-line descriptions, OEXP/OASGN/OEXCS, corporate actions SXCH/MRGS/SPR/OCA/CIL/SDIV/REC)',
   detect: headerNear(isRobinhoodHeader),
   parse: parseRobinhood,
 };

@@ -25,6 +25,7 @@ type Rule =
   | { kind: 'cash'; type: TransactionType }
   | { kind: 'transfer' }
   | { kind: 'split' }
+  | { kind: 'stock-dividend' }
   | { kind: 'pair'; type: TransactionType }
   | { kind: 'shares-moved' }
   | { kind: 'other'; warning: string | null };
@@ -46,8 +47,9 @@ function ruleOf(action: string): Rule {
     case 'exchange or exercise':
       return { kind: 'option-event', type: 'EXERCISE' };
     case 'stock split':
-    case 'stock div dist':
       return { kind: 'split' };
+    case 'stock div dist':
+      return { kind: 'stock-dividend' };
     case 'reverse split':
       return { kind: 'pair', type: 'SPLIT' };
     case 'name change':
@@ -151,10 +153,17 @@ function mapPairs(rows: SchwabRow[], ctx: MapContext): Map<SchwabRow, ImportedTr
       tx.commissionMinor = addMinor(previous.feesMinor, next.feesMinor);
       tx.priceMinor = ZERO_MINOR;
       tx.description = `${previous.description} / ${next.description}`;
+      // The action's ratio is the account's own: new shares over the old surrendered (docs/journal.md §Corporate actions).
+      const oldQuantity = Math.abs(previous.quantity);
+      const ratio = oldQuantity > 0 ? next.quantity / oldQuantity : null;
+      const name = next.action.trim().toLowerCase();
       if (type === 'SPLIT') {
         // The signed share change; the ticker stays, Schwab names the old lot by CUSIP.
         tx.quantity = next.quantity + previous.quantity;
+        tx.corporateAction = { type: 'split', symbol: next.symbol, newSymbol: null, ratio, cashPerShareMinor: null, costFraction: null, quantity: tx.quantity };
       } else {
+        const merger = name !== 'name change' || (ratio !== null && Math.abs(ratio - 1) > 1e-9);
+        tx.corporateAction = { type: merger ? 'merger' : 'symbol_change', symbol: previous.symbol, newSymbol: next.symbol, ratio, cashPerShareMinor: null, costFraction: null, quantity: null };
         tx.quantity = next.quantity;
         tx.previousSymbol = previous.symbol;
         if (/^[0-9A-Z]{9}$/.test(previous.symbol) && /\d/.test(previous.symbol)) {
@@ -281,6 +290,13 @@ export function mapRows(rows: SchwabRow[], ctx: MapContext): ParsedRow[] {
         tx = base(row, ctx, 'SPLIT');
         tx.quantity = row.quantity;
         tx.priceMinor = ZERO_MINOR;
+        break;
+      case 'stock-dividend':
+        // Shares received at zero cost (docs/journal.md §Corporate actions), whether or not the file bought the stock.
+        tx = base(row, ctx, 'SPLIT');
+        tx.quantity = row.quantity;
+        tx.priceMinor = ZERO_MINOR;
+        tx.corporateAction = { type: 'stock_dividend', symbol: row.symbol, newSymbol: null, ratio: null, cashPerShareMinor: null, costFraction: null, quantity: row.quantity };
         break;
       case 'other':
         if (rule.warning !== null) ctx.warn(row.line, rule.warning);

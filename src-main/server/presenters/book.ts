@@ -3,11 +3,13 @@
  * The wire keeps the campaigns' public names: the list's `chains`, the detail's `chain`, a position's `chainId`.
  */
 import type { CampaignDetailResponseT, CampaignsResponseT, PositionJson, PositionsResponseT } from '../../../src-shared/api/schemas';
+import { isAdjustedOption } from '../../../src-shared/exposure/roots';
 import { adjustedBasis } from '../../../src-shared/journal/book';
 import { describeCollateral } from '../../../src-shared/journal/collateral';
 import type { PositionInstrument } from '../../../src-shared/journal/model';
 import { asMinor, centsOrNull, MINOR_PER_UNIT, minorToCents } from '../../../src-shared/money';
 import type { CampaignRow, CampaignDetail, CampaignsResult, PositionRow, PositionsResult, PositionTotals } from '../../services/journal/service';
+import { presentReconciliationRow } from './reconciliation';
 
 /** What a position and a position that needs attention both say of what is held, and where. */
 function presentHolding(i: PositionInstrument, accountName: string) {
@@ -30,9 +32,12 @@ export function presentPosition(row: PositionRow): PositionJson {
   return {
     ...presentHolding(p, row.accountName),
     chainId: p.campaignId,
+    adjusted: isAdjustedOption(p),
     quantity: p.quantity,
+    ...(p.deliverable === undefined ? {} : { deliverable: { root: p.deliverable.root, shares: p.deliverable.shares, cash: minorToCents(asMinor(p.deliverable.cashMinor)) } }),
     averagePrice: Math.round(row.averagePrice * MINOR_PER_UNIT) / MINOR_PER_UNIT,
     costBasis: minorToCents(row.costBasisMinor),
+    collateral: minorToCents(asMinor(p.collateralMinor ?? 0)),
     openedAt: p.openedDay,
     dte: row.dte,
     mark: row.mark,
@@ -47,6 +52,7 @@ export function presentPosition(row: PositionRow): PositionJson {
 function presentTotals(totals: PositionTotals) {
   return {
     costBasis: minorToCents(totals.costBasisMinor),
+    collateral: minorToCents(totals.collateralMinor),
     marketValue: minorToCents(totals.marketValueMinor),
     unrealizedPL: minorToCents(totals.unrealizedMinor),
     unmarked: totals.unmarked,
@@ -59,6 +65,7 @@ export function presentPositions(result: PositionsResult): Omit<PositionsRespons
   return {
     asOf: result.asOf,
     currency: result.currency,
+    levelsScope: result.levelsScope,
     positions: result.positions.map(presentPosition),
     totals: { ...presentTotals(result.totals), byAccount: result.totals.byAccount.map((a) => ({ accountId: a.accountId, accountName: a.accountName, ...presentTotals(a) })) },
     marksAsOf: result.marks,
@@ -74,7 +81,9 @@ export function presentPositions(result: PositionsResult): Omit<PositionsRespons
       ...(n.closedBy === undefined ? {} : { closedBy: n.closedBy }),
       spot: n.spot,
       quoteTime: n.quoteTime,
+      lastSnapshot: n.lastSnapshot,
       ...(n.cashMinor === undefined ? {} : { cash: minorToCents(asMinor(n.cashMinor)) }),
+      ...(n.reconciliation === undefined ? {} : { reconciliation: { importId: n.reconciliation.importId, ...presentReconciliationRow(n.reconciliation) } }),
     })),
     inferredExpirations: result.inferredExpirations.map((i) => ({
       accountId: i.transaction.accountId,

@@ -5,6 +5,7 @@ import type { ImportRecord } from '../../services/journal/service';
 import type { ParsedRow } from '../../importers/types';
 import type { FormatPreview } from '../../services/journal/import-formats';
 import { presentTransaction } from './journal';
+import { presentReconciliationRow } from './reconciliation';
 
 /** A parsed (not stored) transaction as the journal presents a stored one, with its line instead of its ids. */
 export function presentPreviewTransaction({ line, transaction }: ParsedRow): PreviewTransactionJson {
@@ -19,5 +20,16 @@ export function presentFormatPreview(preview: FormatPreview): ImportFormatPrevie
 /** An import's record with its kind, told by its broker (manual entries and the demo are imports of their own broker). */
 export function presentImport(record: ImportRecord): ImportReport {
   const kind: ImportKind = record.broker === MANUAL_SOURCE ? 'manual' : record.broker === 'demo' ? 'demo' : 'file';
-  return { ...record, kind, openedBeforeHistory: record.openedBeforeHistory ?? 0 };
+  const rows = record.reconciliation ?? [];
+  return {
+    ...record,
+    kind,
+    openedBeforeHistory: record.openedBeforeHistory ?? 0,
+    // A record without them (an import whose file stated nothing, one stored before issue 28) is ready.
+    status: record.status ?? 'ready',
+    reconciliation: rows.map(presentReconciliationRow),
+    reconciliationCount: record.reconciliationCount ?? rows.length,
+    reconciliationDiffers: record.reconciliationDiffers ?? rows.filter((row) => !row.ok).length,
+    acknowledgedAt: record.acknowledgedAt ?? null,
+  };
 }

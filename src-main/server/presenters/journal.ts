@@ -2,18 +2,25 @@
  * The /v1 JSON of the journal: the analytics and the journal service answer in domain values (money in integer minor
  * units), and these build the response objects, rounding money to cents once, here.
  */
+import { isAdjustedOption } from '../../../src-shared/exposure/roots';
 import type { AccountSummary } from '../../services/journal/ledger-index';
 import type { AccountsResponseT, PerformanceResponseT, PeriodSummary, SummaryResponseT, TransactionJson } from '../../../src-shared/api/schemas';
 import { dayTotalMinor, rangePeriod, type PerformanceResult, type PeriodResult, type TotalsResult, type YearResult } from '../../../src-shared/journal/index';
 import type { Transaction } from '../../../src-shared/journal/model';
-import { addMinor, minorToCents, centsOrNull, minorToUnits, type Minor } from '../../../src-shared/money';
+import type { AccountDividends } from '../../../src-shared/journal/ledger';
+import { addMinor, asMinor, minorToCents, centsOrNull, minorToUnits, type Minor } from '../../../src-shared/money';
 
 type PeriodJson = PerformanceResponseT['monthly'];
 
-/** GET /journal/accounts: each account with its transactions and first and last trade days. */
-export function presentAccounts(list: { accounts: readonly AccountSummary[]; demo: boolean }): AccountsResponseT {
+/** GET /journal/accounts: each account with its transactions, first and last trade days, and dividends outside campaigns. */
+export function presentAccounts(list: { accounts: readonly AccountSummary[]; demo: boolean; accountDividends?: readonly AccountDividends[] }): AccountsResponseT {
+  const dividendsOf = (id: string) =>
+    (list.accountDividends ?? [])
+      .filter((d) => d.accountId === id)
+      .sort((a, b) => a.currency.localeCompare(b.currency))
+      .map((d) => ({ currency: d.currency, amount: minorToCents(asMinor(d.dividendsMinor)) }));
   return {
-    accounts: list.accounts.map((a) => ({ id: a.id, name: a.name, transactions: a.transactions, firstTradeDay: a.firstTradeDay, lastTradeDay: a.lastTradeDay })),
+    accounts: list.accounts.map((a) => ({ id: a.id, name: a.name, transactions: a.transactions, firstTradeDay: a.firstTradeDay, lastTradeDay: a.lastTradeDay, dividendsOutsideCampaigns: dividendsOf(a.id) })),
     demo: list.demo,
   };
 }
@@ -163,6 +170,7 @@ export function presentTransaction(tx: Transaction, realizedMinor: Minor | null)
     currency: tx.currency,
     tradeDate: tx.tradeDate,
     tradeDay: tx.tradeDay,
+    adjusted: isAdjustedOption(tx),
     orderId: tx.orderId,
     description: tx.description,
     source: tx.source,

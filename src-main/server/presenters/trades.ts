@@ -28,6 +28,8 @@ export function presentTrade(row: TradeRow): TradeJson {
     underlying: t.underlying,
     strategy: t.strategy,
     status: t.status,
+    outcome: t.outcome,
+    rolled: t.rolled,
     openedBeforeHistory: t.openedBeforeHistory,
     openedAt: t.openedAt,
     closedAt: t.closedAt,
@@ -46,7 +48,9 @@ export function presentTrade(row: TradeRow): TradeJson {
     maxProfit: centsOrNull(t.maxProfitMinor),
     maxLoss: centsOrNull(t.maxLossMinor),
     collateral: centsOrNull(t.collateralMinor),
+    collateralRule: t.collateralRule,
     pnl: centsOrNull(t.pnlMinor),
+    optionPL: centsOrNull(t.optionPLMinor),
     unrealizedPL: centsOrNull(row.unrealizedMinor),
     returnOnCollateral: row.returnOnCollateral,
     pctOfMaxProfit: row.pctOfMaxProfit,
@@ -54,7 +58,7 @@ export function presentTrade(row: TradeRow): TradeJson {
     deltaAtEntry: t.deltaAtEntry,
     mainLeg: presentMainLeg(t),
     entrySnapshot: t.entrySnapshot,
-    levelsAtEntry: t.levelsAtEntry,
+    levelsAtEntry: row.levelsAtEntry,
     rolls: t.rolls,
     campaignId: t.campaignId,
     note: row.note,
@@ -63,7 +67,7 @@ export function presentTrade(row: TradeRow): TradeJson {
 }
 
 export function presentTrades(result: TradesResult) {
-  return { currency: result.currency, trades: result.trades.map(presentTrade), pagination: result.pagination };
+  return { currency: result.currency, levelsScope: result.levelsScope, trades: result.trades.map(presentTrade), pagination: result.pagination };
 }
 
 function presentTimelineEntry({ leg, transaction: tx, runningRealizedMinor }: TimelineEntry): TimelineEntryJson {
@@ -92,7 +96,7 @@ function presentTimelineEntry({ leg, transaction: tx, runningRealizedMinor }: Ti
 
 /** One trade: its list row and its timeline. */
 export function presentTradeDetail(result: TradeDetailResult) {
-  return { currency: result.currency, trade: presentTrade(result.row), timeline: result.timeline.map(presentTimelineEntry) };
+  return { currency: result.currency, levelsScope: result.levelsScope, trade: presentTrade(result.row), timeline: result.timeline.map(presentTimelineEntry) };
 }
 
 function presentStatsRow(row: StatsRow): StatsRowJson {

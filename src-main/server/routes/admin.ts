@@ -4,27 +4,11 @@ import { ApiError } from '../problems';
 import { parseJsonBody, strictBodyCompiler } from '../validation';
 import { loadDemo } from '../../demo';
 import { problemResponses, type V1 } from '../route-kit';
+import { originProblem, sourceUrlProblem } from '../../setting-rules';
 
 /** GET /settings: the settings and the data folder; the response schema (SettingsSchema) is what is written, nothing else kept beside them. */
 function settingsJson(ctx: AppContext): SettingsJson {
   return { ...ctx.settings, dataDir: ctx.dataDir };
-}
-
-/**
- * CORS needs exact origins: `scheme://host[:port]`, as a browser sends it in `Origin`. A `*`, a path, `null` (the
- * origin of sandboxed frames and files) or a spelling the browser would not send is refused, with the reason.
- */
-function originProblem(origin: string): string | null {
-  if (origin === '*') return 'a wildcard would let every web page call the API; list exact origins such as http://localhost:5173';
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    return 'is not an origin of the form scheme://host[:port]';
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must be an http:// or https:// origin';
-  if (url.origin !== origin) return `is not an exact origin; write it as ${url.origin}`;
-  return null;
 }
 
 function isValidZone(zone: string): boolean {
@@ -59,6 +43,13 @@ export function registerAdminRoutes(v1: V1, ctx: AppContext): void {
         return problem === null ? [] : [{ param: `corsOrigins.${index}`, message: `"${origin.slice(0, 100)}" ${problem}` }];
       });
       if (badOrigins.length > 0) throw new ApiError('INVALID_PARAMETER', `corsOrigins: ${badOrigins.map((e) => e.message).join('; ')}.`, badOrigins);
+      const baseUrl = update.onlineSource?.baseUrl;
+      const sourceProblem = baseUrl === undefined ? null : sourceUrlProblem(baseUrl);
+      if (sourceProblem !== null) {
+        // The address as it was sent, with its control characters shown (a CR LF is the point of the message).
+        const shown = JSON.stringify((baseUrl ?? '').slice(0, 200));
+        throw new ApiError('INVALID_PARAMETER', `onlineSource.baseUrl: ${shown} ${sourceProblem}.`, [{ param: 'onlineSource.baseUrl', message: `${shown} ${sourceProblem}` }]);
+      }
       await ctx.updateSettings(update);
       return settingsJson(ctx);
     },

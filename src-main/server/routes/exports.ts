@@ -6,6 +6,7 @@
  */
 import { ExportIdParams, ExportJobSchema, ExportRequestBody, ExportsResponse, NoQuery } from '../../../src-shared/api/schemas';
 import { isIsoDate } from '../../../src-shared/calendar';
+import { boundYearOutOfRange, DATE_YEARS } from '../../../src-shared/api/schema-kit';
 import { parseDateTimeInZone } from '../../../src-shared/zone';
 import { instantBound } from '../../services/exposure/values';
 import type { AppContext } from '../context';
@@ -13,11 +14,22 @@ import { ApiError, unwrap } from '../problems';
 import { problemResponses, type V1 } from '../route-kit';
 import { parseJsonBody, strictBodyCompiler } from '../validation';
 
-/** A bound that matches the pattern but names no real day or instant (2026-02-30): 400 naming it. */
+/**
+ * A bound that matches the pattern but names no real day or instant (2026-02-30), or lies outside the years of every
+ * date parameter (a date by its year, an instant by its year once its offset is applied: issue 29 took 9999-12-31):
+ * 400 naming it.
+ */
 function checkBound(name: 'from' | 'to', value: string | undefined): void {
   if (value === undefined) return;
-  const real = /^\d{4}-\d{2}-\d{2}$/.test(value) ? isIsoDate(value) : !Number.isNaN(parseDateTimeInZone(value));
+  const isDay = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const instantMs = isDay ? Number.NaN : parseDateTimeInZone(value);
+  const real = isDay ? isIsoDate(value) : !Number.isNaN(instantMs);
   if (!real) throw new ApiError('INVALID_PARAMETER', `${name}: ${value} is not a calendar date or an instant`, [{ param: name, message: 'is not a calendar date or an instant' }]);
+  const year = boundYearOutOfRange(value, instantMs);
+  if (year !== null) {
+    const message = `names the year ${String(year).padStart(4, '0')}${isDay ? '' : ' once its offset is applied'}, outside ${DATE_YEARS.min}–${DATE_YEARS.max}`;
+    throw new ApiError('INVALID_PARAMETER', `${name}: ${value} ${message}`, [{ param: name, message }]);
+  }
 }
 
 export function registerExportRoutes(v1: V1, ctx: AppContext): void {

@@ -28,6 +28,8 @@ import {
 import type { ExposureEvent, PlannedAnswer } from '../../services/exposure/service';
 import { gexGrid, snapshotById } from '../../services/exposure/reads';
 import type { AnswerCache } from '../answer-cache';
+import type { ConnectionBook } from '../connections';
+import { CONNECTIONS_RETRY_AFTER_SECONDS } from '../listener';
 import type { AppContext } from '../context';
 import { presentDiff, presentEvent, presentExpirations, presentGex, presentGexGrid, presentGexProfile, presentHistory, presentSnapshot, presentSnapshots, presentVanna } from '../presenters/exposure';
 import { ApiError, unwrap } from '../problems';
@@ -60,7 +62,10 @@ function list(value: string | undefined): string[] | undefined {
   return value === undefined ? undefined : value.split(',');
 }
 
-export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerCache): void {
+/** The headers of an event stream (and of a HEAD on it). */
+const STREAM_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' };
+
+export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerCache, connections: ConnectionBook): void {
   /**
    * Sends the answer from the cache (computing, presenting and serialising it once), honours If-None-Match, and
    * remembers the URL the router dispatched here for the fast path (fast-path.ts).
@@ -197,7 +202,11 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerC
   v1.delete(
     '/snapshots/:id',
     { schema: { summary: 'Delete a stored snapshot (its history points too; events stay)', tags: ['exposure'], params: SnapshotIdParams, response: { 200: SnapshotDeleteResponse, ...problemResponses } } },
-    async (request) => unwrap(await ctx.exposure.deleteSnapshot(request.params.id)),
+    async (request) => {
+      // A backup first (services/backups.ts): a snapshot's contracts and history points go with it; a backup that fails stops it.
+      unwrap(await ctx.backups.before('delete'));
+      return unwrap(await ctx.exposure.deleteSnapshot(request.params.id));
+    },
   );
   v1.get(
     '/gex/events',
@@ -230,9 +239,14 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerC
       const keyId = request.keyId;
       // The gate admitted this route only with a key; without one the stream could not end on its revocation.
       if (keyId === null) throw new ApiError('UNAUTHORIZED', 'The event stream needs a key.');
+      // HEAD: the stream's headers and no body, at once; a response that never ended held the connection (issue 29).
+      if (request.method === 'HEAD') return reply.code(200).headers(STREAM_HEADERS).send();
+      // Per key and in all, counted apart from the connection cap (connections.ts).
+      const slot = connections.openStream(request.raw.socket, keyId);
+      if (!slot.ok) throw new ApiError('TOO_MANY_STREAMS', slot.detail, undefined, { headers: { 'Retry-After': String(CONNECTIONS_RETRY_AFTER_SECONDS * 5) } });
       reply.hijack();
       const raw = reply.raw;
-      raw.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+      raw.writeHead(200, { ...STREAM_HEADERS, Connection: 'keep-alive' });
       raw.write(': connected\n\n');
       const send = (event: ExposureEvent) => {
         if (tickers !== null && !tickers.has(event.ticker)) return;
@@ -249,6 +263,7 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerC
         clearInterval(heartbeat);
         unsubscribe();
         streams.delete(raw);
+        slot.release();
         watch();
       };
       request.raw.on('close', stop);

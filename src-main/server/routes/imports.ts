@@ -1,4 +1,4 @@
-import { ImportDeleteResponse, ImportIdParams, ImportQuery, ImportReportSchema, ImportsQuery, ImportsResponse } from '../../../src-shared/api/schemas';
+import { AcknowledgeResponse, ImportDeleteResponse, ImportIdParams, ImportQuery, ImportReportSchema, ImportsQuery, ImportsResponse, NoQuery } from '../../../src-shared/api/schemas';
 import type { IncomingMessage } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errorCodes, type FastifyRequest } from 'fastify';
@@ -116,9 +116,26 @@ export function registerImportRoutes(v1: V1, ctx: AppContext): void {
       return { imports: imports.map(presentImport), pagination };
     },
   );
+  v1.post(
+    '/imports/:id/acknowledge',
+    {
+      schema: {
+        summary: "Acknowledge an import's differences from its broker's figures: its status says acknowledged, needsAttention stops listing them",
+        tags: ['imports'],
+        params: ImportIdParams,
+        querystring: NoQuery,
+        response: { 200: AcknowledgeResponse, ...problemResponses },
+      },
+    },
+    async (request) => unwrap(await ctx.journal.acknowledgeImport(request.params.id)),
+  );
   v1.delete(
     '/imports/:id',
     { schema: { summary: 'Undo an import', tags: ['imports'], params: ImportIdParams, response: { 200: ImportDeleteResponse, ...problemResponses } } },
-    async (request) => unwrap(await ctx.journal.undoImport(request.params.id)),
+    async (request) => {
+      // A backup first (services/backups.ts): an undo deletes the import's rows; a backup that fails stops it.
+      unwrap(await ctx.backups.before('undo'));
+      return unwrap(await ctx.journal.undoImport(request.params.id));
+    },
   );
 }

@@ -1,10 +1,12 @@
 /**
  * Manual entries (docs/journal.md, "Manual entries"): `POST /journal/transactions` stores neutral transactions sent as
- * JSON as one import of kind `manual`; `PUT` and `DELETE /journal/transactions/{id}` change manual rows only (an
+ * JSON as one import of kind `manual` (`POST /journal/expirations` books options past expiry expired worthless, likewise); `PUT` and `DELETE /journal/transactions/{id}` change manual rows only (an
  * imported row is 409 IMPORTED_ROW: undo its import instead). The rows go through the journal worker and the write
  * queue like an import.
  */
 import {
+  ExpiredByHandRequest,
+  ExpiredByHandResponse,
   ManualDeleteResponse,
   ManualTransaction,
   ManualTransactionResponse,
@@ -56,6 +58,20 @@ export function registerManualRoutes(v1: V1, ctx: AppContext): void {
     },
     async (request) => unwrap(await ctx.journal.replaceTransaction(request.params.id, request.body)),
   );
+  v1.post(
+    '/journal/expirations',
+    {
+      ...jsonBody,
+      schema: {
+        summary: 'Book options past their expiration that no row or snapshot settled as expired worthless: manual EXPIRATION rows, one import (undoable)',
+        tags: ['journal'],
+        querystring: NoQuery,
+        body: ExpiredByHandRequest,
+        response: { 201: ExpiredByHandResponse, ...problemResponses },
+      },
+    },
+    async (request, reply) => reply.code(201).send(unwrap(await ctx.journal.bookExpirations(request.body.items))),
+  );
   v1.delete(
     '/journal/transactions/:id',
     {
@@ -67,6 +83,10 @@ export function registerManualRoutes(v1: V1, ctx: AppContext): void {
         response: { 200: ManualDeleteResponse, ...problemResponses },
       },
     },
-    async (request) => unwrap(await ctx.journal.deleteTransaction(request.params.id)),
+    async (request) => {
+      // A backup first (services/backups.ts); a backup that fails stops the delete.
+      unwrap(await ctx.backups.before('delete'));
+      return unwrap(await ctx.journal.deleteTransaction(request.params.id));
+    },
   );
 }

@@ -4,7 +4,7 @@
  * and notes and tags on a trade or a campaign, `GET`/`PUT /journal/trades/{id}/annotation` and
  * `GET`/`PUT /journal/chains/{id}/annotation`, written through the journal worker's write lane like a manual entry.
  */
-import { AnnotationBody, AnnotationParams, AnnotationResponse, NoQuery, StatsQuery, StatsResponse, TradeDetailResponse, TradeParams, TradesQuery, TradesResponse } from '../../../src-shared/api/schemas';
+import { AnnotationBody, AnnotationParams, AnnotationResponse, NoQuery, StatsQuery, StatsResponse, TradeDetailQuery, TradeDetailResponse, TradeParams, TradesQuery, TradesResponse } from '../../../src-shared/api/schemas';
 import type { AnnotationKind } from '../../db/annotations';
 import type { AppContext } from '../context';
 import { presentAnnotation, presentStats, presentTradeDetail, presentTrades } from '../presenters/trades';
@@ -28,11 +28,11 @@ export function registerTradeRoutes(v1: V1, ctx: AppContext): void {
         summary: 'One trade by its stable id, as /journal/trades lists it, with its timeline: each of its rows in order, with price, costs, cash, the structure it belongs to and the realized P&L so far',
         tags: ['journal'],
         params: TradeParams,
-        querystring: NoQuery,
+        querystring: TradeDetailQuery,
         response: { 200: TradeDetailResponse, ...problemResponses },
       },
     },
-    async (request) => journalAnswer(await ctx.journal.trade(request.params.id), presentTradeDetail),
+    async (request) => journalAnswer(await ctx.journal.trade(request.params.id, request.query.levelsScope), presentTradeDetail),
   );
   v1.get(
     '/journal/stats',

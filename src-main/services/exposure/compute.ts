@@ -25,7 +25,7 @@ import type { ChainSnapshot, SnapshotSourceId } from '../../../src-shared/exposu
 import { evaluateSnapshotEvents, type SnapshotEventDraft } from '../../../src-shared/exposure/snapshot-events';
 import type { EventsExplanation } from '../../../src-shared/exposure/event-explain';
 import { parseChainFile, type ChainFormat, type OverrideNames } from '../../chains/index';
-import { packContracts, unpackColumns, unpackContracts } from '../../db/snapshots';
+import { packContracts, storedColumns, storedContracts } from '../../db/snapshots';
 import { historyPointOf, pointInFormula } from '../../../src-shared/exposure/history-point';
 import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from '../result';
 
@@ -117,7 +117,7 @@ export interface PackedSnapshot {
 }
 
 export function preparePacked(stored: PackedSnapshot, rate: number): PreparedChain {
-  const snapshot: ChainSnapshot = { symbol: stored.symbol, spot: stored.spot, quoteTime: stored.quoteTime, source: stored.source, contracts: unpackContracts(stored.payload) };
+  const snapshot: ChainSnapshot = { symbol: stored.symbol, spot: stored.spot, quoteTime: stored.quoteTime, source: stored.source, contracts: storedContracts(stored) };
   return prepareChain(snapshot, { rate });
 }
 
@@ -195,8 +195,22 @@ export function planIngest(snapshot: ChainSnapshot, basis: IngestBasis, options:
 }
 
 /** Parses a chain file and plans its ingest; a file with problems plans nothing. */
-export function planChainFile(text: string, options: ChainFileOptions, basis: IngestBasis, planOptions: { defaultPoint?: boolean } = {}): Result<IngestPlan> {
-  const parsed = parseChainFile(text, {
+/**
+ * A chain file's text handed over to be let go: planChainFile empties it once the file is parsed, so that a 30 MB file's
+ * text is not held beside the prepared and packed chain (docs/architecture.md §Reliability and security).
+ */
+export interface TextBox {
+  text: string;
+}
+
+export function planChainFile(
+  file: string | TextBox,
+  options: ChainFileOptions,
+  basis: IngestBasis,
+  planOptions: { defaultPoint?: boolean; /** Runs between the parse and the plan (the worker collects the parse's garbage there). */ afterParse?: () => void } = {},
+): Result<IngestPlan> {
+  const box = typeof file === 'string' ? { text: file } : file;
+  const parsed = parseChainFile(box.text, {
     ...(options.format === undefined ? {} : { format: options.format }),
     ...(options.symbol === undefined ? {} : { symbol: options.symbol.toUpperCase() }),
     ...(options.quoteTime === undefined ? {} : { quoteTime: options.quoteTime }),
@@ -211,6 +225,9 @@ export function planChainFile(text: string, options: ChainFileOptions, basis: In
       problems: parsed.errors.slice(0, MAX_FILE_PROBLEMS),
     });
   }
+  // The text is let go (its only reference is the box, when the worker handed one over), and the parse's garbage with it.
+  box.text = '';
+  planOptions.afterParse?.();
   const aheadMs = options.polled === undefined ? 0 : Date.parse(parsed.snapshot.quoteTime) - options.polled.atMs;
   if (options.polled !== undefined && aheadMs > options.polled.skewMs) {
     const detail = `the quote time ${parsed.snapshot.quoteTime} is ${(aheadMs / 3_600_000).toFixed(1)} h after the poll: the source's timestamp is not UTC`;
@@ -225,5 +242,5 @@ export function planChainFile(text: string, options: ChainFileOptions, basis: In
  * columns read, and only the scope's expirations prepared. Equal to `historyPoint(preparePacked(stored, rate), query)`.
  */
 export function packedHistoryPoint(stored: PackedSnapshot, query: GexScopeQuery, rate: number): GexHistoryPoint {
-  return historyPointOf(stored, unpackColumns(stored.payload), rate, query.formula ?? DEFAULT_FORMULA, (index) => resolveScope(index, query, true));
+  return historyPointOf(stored, storedColumns(stored), rate, query.formula ?? DEFAULT_FORMULA, (index) => resolveScope(index, query, true));
 }

@@ -15,7 +15,8 @@ import type { GexHistoryRepository } from '../../db/gex-history';
 import type { SnapshotRepository } from '../../db/snapshots';
 import type { WriteQueue, WriteTx } from '../../db/writes';
 import type { Settings } from '../../settings';
-import { ok, type Result } from '../result';
+import { failure, ok, type Result } from '../result';
+import { snapshotProblems } from '../../chains/common';
 import { movable, newJob } from '../worker-thread';
 import type { ChainCache } from './chain-cache';
 import { aheadPoints, DEFAULT_SCOPE, historyPoint, planIngest, statesJson, type ChainFileOptions, type IngestBasis, type IngestPlan } from './compute';
@@ -100,7 +101,7 @@ export class ChainIngest {
    * (applyEvents), so the plan needs no turn.
    */
   async ingest(input: IngestInput, signal?: AbortSignal): Promise<Result<IngestResult>> {
-    const plan = 'snapshot' in input ? planIngest(input.snapshot, this.basis()) : await this.planFile(input.file, input.options, signal);
+    const plan = 'snapshot' in input ? this.planSnapshot(input.snapshot) : await this.planFile(input.file, input.options, signal);
     if (!plan.ok) return plan;
     // A rate changed while it was planned: the stored snapshot is right, its prepared chain is not kept.
     const prune = !('snapshot' in input) || input.prune !== false;
@@ -112,8 +113,18 @@ export class ChainIngest {
    * snapshots in one transaction). When it is the symbol's newest, its events are evaluated and its prepared chain kept.
    */
   ingestInTurn(turn: WriteTx, snapshot: ChainSnapshot): Result<IngestResult> {
-    const plan = planIngest(snapshot, this.basis());
+    const plan = this.planSnapshot(snapshot);
     return plan.ok ? this.commitPlan(turn, plan.value) : plan;
+  }
+
+  /**
+   * A parsed snapshot planned inline, after the checks a chain file's contracts get (chains/common.ts,
+   * snapshotProblems): the lake and the demo hand over snapshots no chain parser has seen.
+   */
+  private planSnapshot(snapshot: ChainSnapshot): Result<IngestPlan> {
+    const problems = snapshotProblems(snapshot);
+    if (problems.length > 0) return failure({ kind: 'file-refused', unsupported: false, detail: `The snapshot was not stored: ${problems[0] ?? ''}.`, problems: problems.map((message) => ({ line: null, message })) });
+    return planIngest(snapshot, this.basis());
   }
 
   /** A chain file (text, or bytes moved there) planned in the exposure worker, as a job. */

@@ -1,9 +1,11 @@
 /**
  * Alerts on your strikes (issue 18; docs/exposure.md §Events, "Alerts on your strikes"): when a snapshot becomes its
  * underlying's newest, the short options of that underlying (the journal worker's positions as of now) are held
- * against the default /gex scope's levels of the previous and the new snapshot (their stored history points), and the
- * position events found are stored and streamed like the others. Runs after the snapshot's own write, one snapshot
- * at a time: the journal read happens outside any write turn, the states and events take one short turn.
+ * against the levels of their own expiration (DESIGN §5 "Levels scope": what Positions shows by default) in the
+ * previous and the new snapshot (history points of the scope `expirations=<its date>`, computed by the exposure
+ * workers and kept), and the position events found are stored and streamed like the others. Runs after the snapshot's
+ * own write, one snapshot at a time: the journal read and the points happen outside any write turn, the states and
+ * events take one short turn.
  */
 import type { Database } from 'better-sqlite3';
 import type { GexHistoryPoint } from '../../../src-shared/exposure/index';
@@ -12,16 +14,21 @@ import {
   positionAlertText,
   type DealerLevelValues,
   type OptionPositionInput,
+  type PositionAlertDraft,
   type PositionLevelState,
 } from '../../../src-shared/exposure/position-alerts';
-import { GexHistoryRepository } from '../../db/gex-history';
+
+/** One expiration's levels in the previous snapshot (null: none) and the new one. */
+interface ExpirationLevels {
+  before: DealerLevelValues | null;
+  after: DealerLevelValues;
+}
 import { PositionAlertStateRepository } from '../../db/position-alerts';
 import { SnapshotRepository } from '../../db/snapshots';
 import type { WriteQueue, WriteTx } from '../../db/writes';
 import type { Settings } from '../../settings';
 import { nowDate, type Clock } from '../../clock';
-import { NEW_YORK, todayIn } from '../../../src-shared/zone';
-import { DEFAULT_SCOPE, scopeKey } from './compute';
+import { dateInZone, NEW_YORK, todayIn } from '../../../src-shared/zone';
 import type { ExposureEvent } from './events';
 import type { ExposureService, NewestSnapshot } from './service';
 import type { JournalApi } from '../journal/client';
@@ -36,7 +43,7 @@ const CREATED_KEPT = 256;
 
 export interface PositionAlertDeps {
   db: Database;
-  exposure: Pick<ExposureService, 'onNewestSnapshot' | 'eventStore' | 'publishEvent'>;
+  exposure: Pick<ExposureService, 'onNewestSnapshot' | 'eventStore' | 'publishEvent' | 'scopePoints'>;
   journal: Pick<JournalApi, 'positions'>;
   writes: WriteQueue;
   settings: () => Pick<Settings, 'positionAlertDistancePct'>;
@@ -47,13 +54,11 @@ export interface PositionAlertDeps {
 export class PositionAlerts {
   private queue: Promise<void> = Promise.resolve();
   private readonly states: PositionAlertStateRepository;
-  private readonly history: GexHistoryRepository;
   private readonly snapshots: SnapshotRepository;
   private readonly unsubscribe: () => void;
 
   constructor(private readonly deps: PositionAlertDeps) {
     this.states = new PositionAlertStateRepository(deps.db);
-    this.history = new GexHistoryRepository(deps.db);
     this.snapshots = new SnapshotRepository(deps.db);
     this.unsubscribe = deps.exposure.onNewestSnapshot((snapshot) => {
       this.queue = this.queue
@@ -107,39 +112,60 @@ export class PositionAlerts {
     // Snapshots stored in a burst (the demo, a refresh): only the newest is worth a journal read.
     if (!this.isNewest(snapshot)) return [];
     const positions = await this.shortOptions(snapshot.symbol);
+    const previousId = this.snapshots.list(snapshot.symbol)[1]?.id ?? null;
+    const levels = await this.ownLevels(snapshot, previousId, positions);
     const today = todayIn(NEW_YORK, nowDate(this.deps.clock));
-    const created = await this.deps.writes.run((turn) => this.store(turn, snapshot, positions, today));
+    const created = await this.deps.writes.run((turn) => this.store(turn, snapshot, positions, levels, today));
     this.createdBySnapshot.set(snapshot.snapshotId, created.length);
     if (this.createdBySnapshot.size > CREATED_KEPT) this.createdBySnapshot.delete(this.createdBySnapshot.keys().next().value ?? snapshot.snapshotId);
     for (const event of created) this.deps.exposure.publishEvent(event);
     return created;
   }
 
-  /** The states and alerts of a newest snapshot against the positions read before the turn, in the caller's transaction. */
-  private store(turn: WriteTx, snapshot: NewestSnapshot, positions: OptionPositionInput[], today: string): ExposureEvent[] {
+  /**
+   * The levels of each short option's own expiration in the new snapshot and the previous one (null: none before),
+   * by expiration; expirations past at the quote are left out (they alert nothing).
+   */
+  private async ownLevels(snapshot: NewestSnapshot, previousId: number | null, positions: readonly OptionPositionInput[]): Promise<Map<string, ExpirationLevels>> {
+    const quoteDay = dateInZone(Date.parse(snapshot.quoteTime), NEW_YORK);
+    const expirations = [...new Set(positions.map((p) => p.expiration))].filter((e) => e >= quoteDay).sort();
+    const ids = previousId === null ? [snapshot.snapshotId] : [snapshot.snapshotId, previousId];
+    const levels = new Map<string, ExpirationLevels>();
+    for (const expiration of expirations) {
+      const points = await this.deps.exposure.scopePoints(ids, { expirations: expiration });
+      const after = levelsOf(points.get(snapshot.snapshotId));
+      if (after !== null) levels.set(expiration, { before: previousId === null ? null : levelsOf(points.get(previousId)), after });
+    }
+    return levels;
+  }
+
+  /** The states and alerts of a newest snapshot against the positions and levels read before the turn, in the caller's transaction. */
+  private store(turn: WriteTx, snapshot: NewestSnapshot, positions: OptionPositionInput[], levels: ReadonlyMap<string, ExpirationLevels>, today: string): ExposureEvent[] {
     const stored = this.states.forTicker(snapshot.symbol);
     // Nothing short and nothing remembered: no write at all (the common case for an index you do not trade).
     if (positions.length === 0 && stored.length === 0) return [];
     // A newer snapshot came in meanwhile: it is evaluated in its turn, against the states as they are.
     if (!this.isNewest(snapshot)) return [];
-    const heads = this.snapshots.list(snapshot.symbol);
-    const previousId = heads[1]?.id;
-    const points = this.history.points(previousId === undefined ? [snapshot.snapshotId] : [snapshot.snapshotId, previousId], scopeKey(DEFAULT_SCOPE));
-    const after = levelsOf(points.get(snapshot.snapshotId));
-    if (after === null) return [];
     const previous = new Map<string, PositionLevelState>(stored.map((row) => [row.key, { side: row.side === 'below' ? 'below' : 'above', near: row.near === 1 }]));
-    const { alerts, states } = evaluatePositionAlerts(
-      {
-        ticker: snapshot.symbol,
-        timestamp: snapshot.quoteTime,
-        spotPrice: snapshot.spot,
-        positions,
-        before: levelsOf(previousId === undefined ? undefined : points.get(previousId)),
-        after,
-        distancePct: this.deps.settings().positionAlertDistancePct,
-      },
-      previous,
-    );
+    const alerts: PositionAlertDraft[] = [];
+    const states = new Map<string, PositionLevelState>();
+    // Each expiration's shorts against that expiration's levels; the states of all of them replace the ticker's.
+    for (const [expiration, { before, after }] of levels) {
+      const evaluated = evaluatePositionAlerts(
+        {
+          ticker: snapshot.symbol,
+          timestamp: snapshot.quoteTime,
+          spotPrice: snapshot.spot,
+          positions: positions.filter((p) => p.expiration === expiration),
+          before,
+          after,
+          distancePct: this.deps.settings().positionAlertDistancePct,
+        },
+        previous,
+      );
+      alerts.push(...evaluated.alerts);
+      for (const [key, state] of evaluated.states) states.set(key, state);
+    }
     this.states.replace(
       turn,
       snapshot.symbol,

@@ -213,21 +213,11 @@ export class ExposureService {
     const from = query.from === undefined ? null : instantBound(query.from, 'start');
     const to = query.to === undefined ? null : instantBound(query.to, 'end');
     const heads = listed.value.filter((h) => (from === null || h.quoteTime >= from) && (to === null || h.quoteTime <= to)).reverse();
-    const key = scopeKey(query);
-    const points = this.historyPoints.find(
+    const points = await this.scopePoints(
       heads.map((h) => h.id),
-      key,
+      query,
+      signal,
     );
-    const missing = heads.filter((h) => !points.has(h.id));
-    if (missing.length > 0) {
-      const keep = (computed: Array<{ id: number; point: GexHistoryPoint }>) => this.historyPoints.keep(key, computed, this.writes);
-      const computed = await this.historyPool.points(
-        missing.map((h) => h.id),
-        { scope: key, query, rate: this.settings().rate, keep },
-        signal,
-      );
-      for (const [id, point] of computed) points.set(id, point);
-    }
     return ok({
       symbol: listed.value[0]?.symbol ?? query.symbol.toUpperCase(),
       formula: query.formula ?? DEFAULT_FORMULA,
@@ -236,6 +226,23 @@ export class ExposureService {
         return point === undefined ? [] : [{ ...point, snapshotId: h.id }];
       }),
     });
+  }
+
+  /**
+   * The history points of stored snapshots in a scope (an expiration a snapshot does not list is skipped: its point is
+   * of what remains): the stored ones, the missing computed by the pool of exposure workers and kept in the background.
+   * /gex/history, and the position alerts' levels of each short option's own expiration.
+   */
+  async scopePoints(ids: readonly number[], query: GexScopeQuery, signal?: AbortSignal): Promise<Map<number, GexHistoryPoint>> {
+    const key = scopeKey(query);
+    const points = this.historyPoints.find([...ids], key);
+    const missing = ids.filter((id) => !points.has(id));
+    if (missing.length > 0) {
+      const keep = (computed: Array<{ id: number; point: GexHistoryPoint }>) => this.historyPoints.keep(key, computed, this.writes);
+      const computed = await this.historyPool.points(missing, { scope: key, query, rate: this.settings().rate, keep }, signal);
+      for (const [id, point] of computed) points.set(id, point);
+    }
+    return points;
   }
 
   /**

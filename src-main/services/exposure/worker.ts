@@ -9,7 +9,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import type { ConfirmedState, GexHistoryPoint, PreparedChain } from '../../../src-shared/exposure/index';
-import { packedHistoryPoint, planChainFile, preparePacked, type ChainFileOptions, type GexScopeQuery, type IngestPlan, type PackedSnapshot } from './compute';
+import { packedHistoryPoint, planChainFile, preparePacked, type ChainFileOptions, type GexScopeQuery, type IngestPlan, type PackedSnapshot, type TextBox } from './compute';
 import type { Result } from '../result';
 import { underFlag } from '../../checkpoint';
 import { collectGarbage, COLLECT_AFTER_DECODE_BYTES } from '../worker-gc';
@@ -33,13 +33,24 @@ function decoded(file: string | Uint8Array): string {
 }
 
 const methods = {
-  /** A chain file (its text, or its UTF-8 bytes moved here undecoded) parsed, prepared and evaluated: a job, stoppable. */
-  planChainFile: (file: string | Uint8Array, options: ChainFileOptions, basis: BasisData): Result<IngestPlan> =>
-    planChainFile(decoded(file), options, {
-      rate: basis.rate,
-      states: (ticker) => new Map(basis.states.filter((s) => s.ticker === ticker).map((s) => [s.expiration, s.state])),
-      latestQuoteTime: (ticker) => basis.latest[ticker] ?? null,
-    }, { defaultPoint: true }),
+  /**
+   * A chain file (its text, or its UTF-8 bytes moved here undecoded) parsed, prepared and evaluated: a job, stoppable.
+   * serveCalls hands it over boxed (TextBox), so that the text is let go once parsed.
+   */
+  planChainFile: (file: string | Uint8Array | TextBox, options: ChainFileOptions, basis: BasisData): Result<IngestPlan> => {
+    const large = typeof file !== 'string' && !(file instanceof Uint8Array) && file.text.length >= COLLECT_AFTER_DECODE_BYTES;
+    return planChainFile(
+      file instanceof Uint8Array ? decoded(file) : file,
+      options,
+      {
+        rate: basis.rate,
+        states: (ticker) => new Map(basis.states.filter((s) => s.ticker === ticker).map((s) => [s.expiration, s.state])),
+        latestQuoteTime: (ticker) => basis.latest[ticker] ?? null,
+      },
+      // A large file's parse leaves its lines, cells and pieces behind: collected before the plan adds its own peak.
+      { defaultPoint: true, ...(large ? { afterParse: collectGarbage } : {}) },
+    );
+  },
   /** A stored snapshot prepared for the engine (the service keeps it; typed arrays and plain objects clone as they are). */
   prepare: (snapshot: PackedSnapshot, rate: number): PreparedChain => preparePacked(snapshot, rate),
   /** Points of stored snapshots, each from the scope's expirations alone (packedHistoryPoint): no full preparation. */
@@ -56,10 +67,11 @@ serveCalls(port, (message: CallMessage) => {
   try {
     // An upload's bytes are decoded once and let go: a 50 MB chain is not held twice while it is parsed.
     const upload = message.method === 'planChainFile' ? message.args[0] : undefined;
-    if (upload instanceof Uint8Array) {
-      message.args[0] = decoded(upload);
-      large = upload.byteLength >= COLLECT_AFTER_DECODE_BYTES;
-      if (large) collectGarbage();
+    if (upload instanceof Uint8Array || typeof upload === 'string') {
+      // Boxed: the box is the text's only reference, emptied once the file is parsed (compute.ts, planChainFile).
+      message.args[0] = { text: decoded(upload) } satisfies TextBox;
+      large = (typeof upload === 'string' ? upload.length : upload.byteLength) >= COLLECT_AFTER_DECODE_BYTES;
+      if (large && upload instanceof Uint8Array) collectGarbage();
     }
     return underFlag(message.flag, () => {
       if (message.flag !== undefined) announceStart(port, message.id);

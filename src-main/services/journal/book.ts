@@ -161,13 +161,20 @@ export class JournalBook {
         rows.push(inferred.transaction);
         continue;
       }
+      // A corporate action entered by hand is no stored row (corporate-actions.ts).
+      const action = this.index.actionRow(id);
+      if (action !== undefined) {
+        rows.push(action);
+        continue;
+      }
       stored.push(id);
       storedRowids.push(rowids?.[k] ?? -1);
     }
     // By rowid (ranges of a file's rows), checked against the ids; by id when the rows moved under the index.
     const read = rowids !== undefined && !storedRowids.includes(-1) ? this.index.ledgerTransactionsAt(storedRowids, stored) : null;
     for (const tx of read ?? this.index.ledgerTransactions(stored)) rows.push(tx);
-    return resumeLedger(complete.ledger, checkpoint, rows, asOfMs);
+    // The snapshots' spots when the complete ledger read them (naked calls' Reg T: every page's figure).
+    return resumeLedger(complete.ledger, checkpoint, rows, asOfMs, complete.ledger.regTCloses > 0 ? this.spotAt : undefined);
   }
 
   /** The book of all accounts at `asOfMs`: positions, campaigns, unmatched closes and expiries that need attention. */

@@ -6,13 +6,17 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { ManualTransactionT } from '../../../src-shared/api/manual-schemas';
+import type { CorporateActionInputT } from '../../../src-shared/api/corporate-action-schemas';
 import { underFlag } from '../../checkpoint';
 import { writeTransaction, type AfterTurn } from '../../db/writes';
 import { ok, type Result } from '../result';
 import { collectGarbage, COLLECT_AFTER_DECODE_BYTES } from '../worker-gc';
 import type { ManualAdded } from './manual-entries';
+import type { ReconcileAnswer, ReconcileRequest } from './reconciliation';
+import type { BookedExpiration, ExpirationItem } from './expirations';
 import type { AnnotationKind } from '../../db/annotations';
 import type { AnnotationInput, AnnotationResult, StatsRequest, TradesRequest } from './trades';
+import type { LevelsScope } from '../../../src-shared/api/constants';
 import { importText, type BookRequest, type CampaignsRequest, type ImportRecord, type ImportRequest, type JournalService, type PerformanceRequest, type TransactionFilter } from './service';
 
 /** What the handlers run on: the worker's journal and connection, and its ways to talk to the main thread. */
@@ -47,13 +51,16 @@ export const journalReads = {
   campaigns: ({ journal }: JournalHost, query: CampaignsRequest) => journal.campaigns(query),
   campaign: ({ journal }: JournalHost, id: string, asOf: string | undefined) => journal.campaign(id, asOf),
   accounts: ({ journal }: JournalHost) => journal.accounts(),
+  corporateActions: ({ journal }: JournalHost, query: { page?: number; limit?: number }) => journal.listCorporateActions(query),
   /** Trades and their stats (trades.ts): built once per data version, filtered and added up per call. */
   trades: ({ journal }: JournalHost, query: TradesRequest) => journal.trades.trades(query),
-  trade: ({ journal }: JournalHost, id: string) => journal.trades.trade(id),
+  trade: ({ journal }: JournalHost, id: string, levelsScope?: LevelsScope) => journal.trades.trade(id, levelsScope),
   tradeStats: ({ journal }: JournalHost, query: StatsRequest) => journal.trades.stats(query),
   annotation: ({ journal }: JournalHost, kind: AnnotationKind, id: string) => journal.trades.annotationFor(kind, id),
   /** The Import page's mapping step (parsed in the worker: a preview can be half a megabyte of text). */
   previewFormat: ({ journal }: JournalHost, request: Parameters<JournalService['previewFormat']>[0]) => journal.previewFormat(request),
+  /** The balance assertions saved from POST /journal/reconcile?save=true, with whether each holds now (reconciliation.ts). */
+  reconciliations: ({ journal }: JournalHost) => journal.reconciliation.assertions(),
   /** Builds the worker's index and ledger now, so that the first journal read is fast. */
   warm: ({ journal }: JournalHost): void => {
     journal.warm();
@@ -105,7 +112,7 @@ export const journalWrites = {
   addTransactions: async (host: JournalHost, call: WriteCall, rows: ManualTransactionT[]): Promise<Result<ManualAdded>> => {
     const checked = host.journal.manual.check(rows, (index) => `transactions.${index}.`);
     if (!checked.ok) return checked;
-    return ok(await writeTransaction(host.db, (turn) => host.journal.manual.add(turn, checked.value), await host.turn(call)).finally(host.shrink));
+    return writeTransaction(host.db, (turn) => host.journal.manual.add(turn, checked.value), await host.turn(call)).finally(host.shrink);
   },
   replaceTransaction: async (host: JournalHost, call: WriteCall, id: string, row: ManualTransactionT): Promise<Result<{ id: string; importId: number }>> => {
     const known = host.journal.manual.lookup(id);
@@ -117,6 +124,39 @@ export const journalWrites = {
     return writeTransaction(host.db, (turn) => host.journal.manual.replace(turn, id, entry), await host.turn(call));
   },
   deleteTransaction: async (host: JournalHost, call: WriteCall, id: string) => writeTransaction(host.db, (turn) => host.journal.manual.remove(turn, id), await host.turn(call)),
+  /** An import's differences from its broker's figures, seen (POST /imports/{id}/acknowledge). */
+  acknowledgeImport: async (host: JournalHost, call: WriteCall, importId: number) => writeTransaction(host.db, (turn) => host.journal.acknowledgeImport(turn, importId), await host.turn(call)),
+  /**
+   * A broker's positions file against the book (POST /journal/reconcile): read and compared outside any turn; with
+   * save, compared again and stored as a balance assertion in a turn of its own.
+   */
+  reconcile: async (host: JournalHost, call: WriteCall, request: ReconcileRequest): Promise<Result<ReconcileAnswer>> => {
+    if (request.save !== true) return host.journal.reconcilePositions(request, null);
+    const checked = host.journal.reconciliation.read(request);
+    if (!checked.ok) return checked;
+    return writeTransaction(host.db, (turn) => host.journal.reconcilePositions(request, turn), await host.turn(call));
+  },
+  // Corporate actions entered by hand (corporate-actions.ts): checked before the turn, each an import of its own.
+  addCorporateAction: async (host: JournalHost, call: WriteCall, input: CorporateActionInputT) => {
+    const checked = host.journal.corporateActions.check(input);
+    if (!checked.ok) return checked;
+    return writeTransaction(host.db, (turn) => host.journal.corporateActions.add(turn, checked.value), await host.turn(call));
+  },
+  replaceCorporateAction: async (host: JournalHost, call: WriteCall, id: number, input: CorporateActionInputT) => {
+    const known = host.journal.corporateActions.lookup(id);
+    if (!known.ok) return known;
+    const checked = host.journal.corporateActions.check(input);
+    if (!checked.ok) return checked;
+    return writeTransaction(host.db, (turn) => host.journal.corporateActions.replace(turn, id, checked.value), await host.turn(call));
+  },
+  deleteCorporateAction: async (host: JournalHost, call: WriteCall, id: number) => writeTransaction(host.db, (turn) => host.journal.corporateActions.remove(turn, id), await host.turn(call)),
+  /** "Expired worthless" (expirations.ts): manual EXPIRATION rows for options past expiry the book lists, one manual import. */
+  bookExpirations: async (host: JournalHost, call: WriteCall, items: ExpirationItem[]): Promise<Result<ManualAdded & { expired: BookedExpiration[] }>> => {
+    const checked = host.journal.expirationEntries(items);
+    if (!checked.ok) return checked;
+    const added = await writeTransaction(host.db, (turn) => host.journal.manual.add(turn, checked.value.entries), await host.turn(call)).finally(host.shrink);
+    return added.ok ? ok({ ...added.value, expired: checked.value.booked }) : added;
+  },
   /** Notes and tags on a trade or a campaign the journal has now (404 otherwise), kept by its stable id (trades.ts). */
   annotate: async (host: JournalHost, call: WriteCall, kind: AnnotationKind, id: string, input: AnnotationInput): Promise<Result<AnnotationResult>> => {
     const known = host.journal.trades.resolve(kind, id);

@@ -6,6 +6,8 @@ import { AccountsRepository } from '../../db/accounts';
 import { Generations } from '../../db/generations';
 import { dataVersionReader } from '../../db/open';
 import { toTransaction, TransactionsRepository, type LedgerRow } from '../../db/transactions';
+import { CorporateActionsRepository } from '../../db/corporate-actions';
+import { actionTransactions } from './corporate-actions';
 
 /** One shared copy per distinct string (currencies, symbols, account ids repeat on every row). */
 function interner(): (text: string) => string {
@@ -84,11 +86,19 @@ export interface JournalSnapshot {
 export class JournalIndex {
   private readonly transactions: TransactionsRepository;
   private readonly accounts: AccountsRepository;
+  private readonly corporateActions: CorporateActionsRepository;
   private readonly generations: Generations;
   private readonly readDataVersion: () => number;
   private dataVersion = -1;
   private generation = -1;
-  private cache: { snapshot: JournalSnapshot; ledger: Ledger | null; groups: Map<'underlying' | 'accountId', Map<string, number[]>>; sortKeys: SortKeys | null } | null = null;
+  private cache: {
+    snapshot: JournalSnapshot;
+    ledger: Ledger | null;
+    groups: Map<'underlying' | 'accountId', Map<string, number[]>>;
+    sortKeys: SortKeys | null;
+    /** The rows the ledger reads for the corporate actions entered by hand (corporate-actions.ts), by id. */
+    actions: Map<string, Transaction>;
+  } | null = null;
 
   constructor(
     db: Database,
@@ -96,6 +106,7 @@ export class JournalIndex {
   ) {
     this.transactions = new TransactionsRepository(db);
     this.accounts = new AccountsRepository(db);
+    this.corporateActions = new CorporateActionsRepository(db);
     this.generations = new Generations(db);
     this.readDataVersion = dataVersionReader(db);
   }
@@ -141,7 +152,8 @@ export class JournalIndex {
       const holding = held.get(account.id);
       if (holding !== undefined) snapshot.accounts.push({ ...account, ...holding });
     }
-    this.cache = { snapshot, ledger: null, groups: new Map(), sortKeys: null };
+    const actions = actionTransactions(this.corporateActions.all(), snapshot.accounts, this.reportingCurrency());
+    this.cache = { snapshot, ledger: null, groups: new Map(), sortKeys: null, actions: new Map(actions.map((tx) => [tx.id, tx])) };
     return this.cache;
   }
 
@@ -172,6 +184,10 @@ export class JournalIndex {
         rowids.push(row.row_id ?? -1);
       }
       sharedIds.clear();
+      for (const tx of cache.actions.values()) {
+        transactions.push(tx);
+        rowids.push(-1);
+      }
       // With checkpoints: the book at a past instant replays a few thousand rows from the nearest (journal-book.ts).
       cache.ledger = withRowids(buildLedger(transactions, { reportingCurrency: this.reportingCurrency(), checkpointEvery: CHECKPOINT_EVERY }), rowids);
     }
@@ -180,7 +196,18 @@ export class JournalIndex {
 
   /** The transactions that pass `keep`, read again from the file (whole ledgers of an account, of a past instant, with inferred expirations). */
   readTransactions(keep: (tx: Transaction) => boolean, rowids?: number[]): Transaction[] {
-    return this.lean(this.transactions.ledgerRows(), keep, true, rowids);
+    const transactions = this.lean(this.transactions.ledgerRows(), keep, true, rowids);
+    for (const tx of this.load().actions.values()) {
+      if (!keep(tx)) continue;
+      transactions.push(tx);
+      rowids?.push(-1);
+    }
+    return transactions;
+  }
+
+  /** The row the ledger reads for a corporate action entered by hand, by its id (a checkpoint's replay). */
+  actionRow(id: string): Transaction | undefined {
+    return this.load().actions.get(id);
   }
 
   /**

@@ -18,6 +18,8 @@ import { toRow, TransactionsRepository, type TransactionRow } from '../../db/tra
 import { dayToUtc, localToUtc } from '../../importers/common/dates';
 import { FILLS } from '../../../src-shared/api/constants';
 import { readManualRow } from './manual-row';
+import { saneYear } from '../../../src-shared/bounds';
+import { ManualDuplicates } from './manual-duplicates';
 import type { ImportRecord } from './values';
 import { failure, ok, type Result } from '../result';
 import type { WriteTx } from '../../db/writes';
@@ -66,6 +68,8 @@ export class ManualEntries {
   private readonly accounts: AccountsRepository;
   private readonly imports: ImportsRepository;
   private readonly generations: Generations;
+  /** Manual openings that duplicate imported rows (manual-duplicates.ts): refused here, superseded by an import. */
+  readonly duplicates: ManualDuplicates;
 
   constructor(
     private readonly db: Database,
@@ -78,6 +82,7 @@ export class ManualEntries {
     this.accounts = new AccountsRepository(db);
     this.imports = new ImportsRepository(db);
     this.generations = new Generations(db);
+    this.duplicates = new ManualDuplicates(db);
   }
 
   /**
@@ -121,6 +126,11 @@ export class ManualEntries {
       // The reader takes a canonical instant as it is; a date that is no day keeps its text for the reader's message.
       const transaction = readManualRow({ ...row, date: instant ?? row.date }, account?.name ?? '', (field, message) => fail(field, message));
       if (problems.length > before || account === null || transaction === null) return;
+      // On the instant, after its offset: 2200-12-31T23:00-14:00 is 2201-01-01T13:00Z (issue 29).
+      if (!saneYear(transaction.tradeDate)) {
+        fail('date', `must be in ${YEAR_MIN}–${YEAR_MAX} once its offset is applied: "${row.date}" is ${transaction.tradeDate}`);
+        return;
+      }
       entries.push({ transaction, accountId: account.id, accountSource: account.source });
     });
     if (problems.length > 0) {
@@ -169,11 +179,17 @@ export class ManualEntries {
   }
 
 
-  /** Stores checked rows as one new import of kind manual (in the caller's write transaction). */
-  add(turn: WriteTx, entries: readonly CheckedEntry[]): ManualAdded {
+  /**
+   * Stores checked rows as one new import of kind manual (in the caller's write transaction). A manual opening of a
+   * position that imported rows already open is refused, nothing stored (409 DUPLICATE_OF_IMPORTED: manual-duplicates.ts);
+   * checked under the lock, so that no import comes between the check and the rows.
+   */
+  add(turn: WriteTx, entries: readonly CheckedEntry[], prefix: (index: number) => string = (index) => `transactions.${index}.`): Result<ManualAdded> {
     const dayOf = makeDayOf(this.settings().timeZone);
     const added = this.db
-      .transaction((): ManualAdded => {
+      .transaction((): Result<ManualAdded> => {
+        const refused = this.duplicates.refusal(entries, dayOf, prefix);
+        if (refused !== null) return failure(refused);
         const importId = this.imports.insert(turn, { broker: MANUAL_SOURCE, source: MANUAL_SOURCE, filename: null, created_at: nowIso(this.clock), rows: entries.length, imported: 0, duplicates: 0, report_json: '{}' });
         const inserter = this.transactions.inserter(turn);
         const ids: string[] = [];
@@ -191,11 +207,16 @@ export class ManualEntries {
         inserter.finish();
         this.recount(turn, importId);
         this.generations.bumpJournal(turn);
-        return { importId, ids };
+        return ok({ importId, ids });
       })
       .immediate();
-    this.written();
+    if (added.ok) this.written();
     return added;
+  }
+
+  /** Manual imports whose rows an import superseded or gave back (manual-duplicates.ts): their counts follow. */
+  recountImports(turn: WriteTx, importIds: Iterable<number>): void {
+    for (const importId of new Set(importIds)) this.recount(turn, importId);
   }
 
   /** A manual row by id: 404 when there is none, 409 IMPORTED_ROW when a file brought it. */
@@ -235,7 +256,8 @@ export class ManualEntries {
         if (!found.ok) return found;
         const importId = found.value.import_id;
         this.transactions.delete(turn, id);
-        const importRemoved = this.transactions.ofImport(importId).rows === 0;
+        // Kept while an import holds some of its rows superseded: undoing that import brings them back into it.
+        const importRemoved = this.transactions.ofImport(importId).rows === 0 && this.duplicates.retiredOf(importId) === 0;
         if (importRemoved) this.imports.delete(turn, importId);
         else this.recount(turn, importId);
         this.accounts.deleteUnused(turn);
@@ -269,6 +291,8 @@ export class ManualEntries {
       warningCount: 0,
       merged: [],
       mergedCount: 0,
+      supersededManual: [],
+      supersededManualCount: 0,
     };
     this.imports.recount(turn, { id: importId, rows, imported: rows, report_json: JSON.stringify(record) });
   }

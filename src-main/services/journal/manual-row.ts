@@ -7,8 +7,15 @@ import type { ManualTransactionT } from '../../../src-shared/api/manual-schemas'
 import type { ImportedTransaction } from '../../../src-shared/journal/model';
 import { Columns, RowReader } from '../../importers/common/cells';
 import { ResultCollector, RowIdentity } from '../../importers/common/result';
+import { chainUnderlying } from '../../../src-shared/exposure/roots';
 import { OPTIONAL_COLUMNS, readRow, REQUIRED_COLUMNS } from '../../importers/generic/index';
-import { asMinor } from '../../../src-shared/money';
+import { asMinor, MINOR_PER_UNIT } from '../../../src-shared/money';
+import { MAX_MONEY_MINOR } from '../../../src-shared/bounds';
+
+/** A figure in minor units as currency units for a message (`100,000,000,000`). */
+function formatUnits(minor: number): string {
+  return (minor / MINOR_PER_UNIT).toLocaleString('en-US', { maximumFractionDigits: 2 });
+}
 
 /** The fills: their cash is computed from price, quantity and costs when not given. */
 /** The generic CSV's columns: a manual row is read as a row of that file. */
@@ -57,11 +64,19 @@ export function readManualRow(row: ManualTransactionT, accountName: string, fail
   }
   if (transaction === null || out.errors.length > 0) return null;
   transaction.source = MANUAL_SOURCE;
+  // An SPXW put entered by hand belongs to the SPX chain, as an imported one does (docs/journal.md §Underlying roots).
+  transaction.underlying = chainUnderlying(transaction);
   if (row.amount === undefined && fill) {
     // The ledger's gross (price × quantity × multiplier, to a minor unit); buys pay it and the costs, sells receive it less them.
     const grossMinor = Math.round(transaction.priceMinor * transaction.quantity * transaction.multiplier);
     const costsMinor = transaction.commissionMinor + transaction.feesMinor;
-    transaction.amountMinor = asMinor(row.type.startsWith('BUY') ? -(grossMinor + costsMinor) : grossMinor - costsMinor);
+    const amountMinor = row.type.startsWith('BUY') ? -(grossMinor + costsMinor) : grossMinor - costsMinor;
+    // A computed figure is held to the range of a typed one (bounds.ts): 1e9 × $1e9 was stored, then a 500 (issue 29).
+    if (!(Math.abs(amountMinor) <= MAX_MONEY_MINOR)) {
+      fail('amount', `the cash price × quantity × multiplier comes to ${formatUnits(amountMinor)}, beyond the ±${formatUnits(MAX_MONEY_MINOR)} a figure may hold: check quantity and price, or give the amount`);
+      return null;
+    }
+    transaction.amountMinor = asMinor(amountMinor);
   }
   return transaction;
 }

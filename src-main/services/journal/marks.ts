@@ -6,12 +6,15 @@
 import type { Database } from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import { parseInstantMs } from '../../../src-shared/calendar';
-import { computeGex, prepareChain, settlementOf, type PreparedChain } from '../../../src-shared/exposure/index';
+import type { LevelsScope } from '../../../src-shared/api/constants';
+import { prepareChain, settlementOf } from '../../../src-shared/exposure/index';
 import type { OptionContract } from '../../../src-shared/exposure/model';
 import { isAdjustedRoot } from '../../../src-shared/exposure/prepare';
-import type { DealerLevels, SnapshotQuote, UnderlyingMarks } from '../../../src-shared/journal/book';
+import { isAdjustedOptionRoot, underlyingOfRoot } from '../../../src-shared/exposure/roots';
+import type { SnapshotQuote, UnderlyingMarks } from '../../../src-shared/journal/book';
+import { scopedLevels, type ScopedLevels } from '../../../src-shared/journal/levels';
 import type { OptionRight } from '../../../src-shared/journal/model';
-import { SnapshotRepository, unpackContracts } from '../../db/snapshots';
+import { SnapshotRepository, storedContracts } from '../../db/snapshots';
 
 /** A stored snapshot's id and quote instant. */
 export interface Stamp {
@@ -23,11 +26,48 @@ function contractKey(expiration: string, right: OptionRight, strike: number): st
   return `${expiration}|${right}|${strike}`;
 }
 
-/** The `/gex` default-scope levels of a prepared chain (null when it has no unexpired contract). */
-function dealerLevels(chain: PreparedChain): DealerLevels | null {
-  if (chain.expirations.length === 0) return null;
-  const gex = computeGex(chain, { expirations: [], formula: 'nominal' });
-  return { callWall: gex.callWall?.strike ?? null, putWall: gex.putWall?.strike ?? null, gammaFlip: gex.gammaInflection, gammaZone: gex.gammaZone };
+/**
+ * A snapshot's contracts as the marks look them up: by root, expiration, right and strike (the SPX chain lists the AM
+ * SPX and the PM SPXW contract of one third-Friday strike side by side, at different prices), the roots listed per
+ * expiration, and the standard (not adjusted) contracts of each expiration, right and strike for a root the snapshot
+ * does not list there (a broker that writes SPX for an SPXW weekly).
+ */
+class ContractIndex {
+  private readonly byRoot = new Map<string, OptionContract>();
+  private readonly rootsAt = new Map<string, Set<string>>();
+  private readonly standard = new Map<string, OptionContract[]>();
+
+  constructor(contracts: readonly OptionContract[], symbol: string) {
+    for (const contract of contracts) {
+      const key = contractKey(contract.expiration, contract.right, contract.strike);
+      const root = contract.root.toUpperCase();
+      const rooted = `${root}|${key}`;
+      if (!this.byRoot.has(rooted)) this.byRoot.set(rooted, contract);
+      let roots = this.rootsAt.get(contract.expiration);
+      if (roots === undefined) this.rootsAt.set(contract.expiration, (roots = new Set()));
+      roots.add(root);
+      // An adjusted root (AMD1) shares the strikes but delivers something else: never the mark of a standard position.
+      if (isAdjustedRoot(contract.root, symbol)) continue;
+      const list = this.standard.get(key);
+      if (list === undefined) this.standard.set(key, [contract]);
+      else if (!list.some((c) => c.root === contract.root)) list.push(contract);
+    }
+  }
+
+  find(expiration: string, strike: number, right: OptionRight, root: string | null): OptionContract | null {
+    const key = contractKey(expiration, right, strike);
+    const wanted = root?.toUpperCase() ?? null;
+    if (wanted !== null) {
+      const exact = this.byRoot.get(`${wanted}|${key}`);
+      if (exact !== undefined) return exact;
+      // A root the snapshot lists at that expiration has no such strike; an adjusted one is marked from its own rows alone.
+      if (this.rootsAt.get(expiration)?.has(wanted) === true || isAdjustedOptionRoot(wanted)) return null;
+    }
+    const candidates = this.standard.get(key) ?? [];
+    if (candidates.length <= 1 || wanted === null) return candidates[0] ?? null;
+    const settlement = settlementOf(wanted);
+    return candidates.find((c) => settlementOf(c.root) === settlement) ?? candidates[0] ?? null;
+  }
 }
 
 /** Contracts of the prepared snapshots kept for marking (about ten SPX chains' worth). */
@@ -55,16 +95,20 @@ export class JournalMarks {
     this.marks.clear();
   }
 
-  /** The symbol's snapshots, oldest first. */
+  /**
+   * The symbol's snapshots, oldest first. Snapshots are stored under the chain's symbol: a root (SPXW, AMD1) finds its
+   * chain's (docs/journal.md §Underlying roots), should a row still name one.
+   */
   stampsOf(symbol: string): Stamp[] {
-    let list = this.stamps.get(symbol);
+    const chainSymbol = underlyingOfRoot(symbol);
+    let list = this.stamps.get(chainSymbol);
     if (list === undefined) {
       list = this.snapshots
-        .stamps(symbol)
+        .stamps(chainSymbol)
         .map((row) => ({ id: row.id, ms: parseInstantMs(row.quote_time) }))
         .filter((stamp) => Number.isFinite(stamp.ms))
         .sort((a, b) => a.ms - b.ms || a.id - b.id);
-      this.stamps.set(symbol, list);
+      this.stamps.set(chainSymbol, list);
     }
     return list;
   }
@@ -97,31 +141,49 @@ export class JournalMarks {
     return stamp === undefined || marks === null ? null : { marks, ms: stamp.ms };
   }
 
+  /**
+   * The snapshot of the symbol quoted in [fromMs, toMs] nearest to `targetMs` (an expiry instant: its evidence), the
+   * later one of two as near; with its instant.
+   */
+  nearestBetween(symbol: string, fromMs: number, toMs: number, targetMs: number): { marks: UnderlyingMarks; ms: number } | null {
+    let best: Stamp | undefined;
+    for (const stamp of this.stampsOf(symbol)) {
+      if (stamp.ms < fromMs) continue;
+      if (stamp.ms > toMs) break;
+      if (best === undefined || Math.abs(stamp.ms - targetMs) <= Math.abs(best.ms - targetMs)) best = stamp;
+    }
+    const marks = best === undefined ? null : this.marksOf(best.id);
+    return best === undefined || marks === null ? null : { marks, ms: best.ms };
+  }
+
   private marksOf(id: number): UnderlyingMarks | null {
     const cached = this.marks.get(id);
     if (cached !== undefined) return cached;
     const row = this.snapshots.byId(id);
     if (row === null) return null;
     const rate = this.rate();
-    const contracts = unpackContracts(row.payload);
+    const contracts = storedContracts(row);
     const chain = prepareChain({ symbol: row.symbol, spot: row.spot, quoteTime: row.quoteTime, source: row.source, contracts }, { rate });
-    const byKey = new Map<string, OptionContract>();
-    for (const contract of contracts) {
-      // An adjusted root (AMD1) shares the strikes but delivers something else: the standard contract is the mark.
-      if (isAdjustedRoot(contract.root, row.symbol)) continue;
-      const key = contractKey(contract.expiration, contract.right, contract.strike);
-      if (!byKey.has(key)) byKey.set(key, contract);
-    }
+    const index = new ContractIndex(contracts, row.symbol);
+    // Levels per scope and expiration, computed when first asked (a book holds a few expirations of an underlying).
+    const levels = new Map<string, ScopedLevels | null>();
     const marks: UnderlyingMarks = {
       snapshotId: row.id,
       quoteTime: row.quoteTime,
       spot: row.spot,
       rate,
       contracts: contracts.length,
-      levels: dealerLevels(chain),
-      contract(expiration, strike, right): SnapshotQuote | null {
-        const contract = byKey.get(contractKey(expiration, right, strike));
-        if (contract === undefined) return null;
+      levelsIn(scope: LevelsScope, expiration: string | null): ScopedLevels | null {
+        const key = scope === 'own' ? `own|${expiration ?? ''}` : scope;
+        const known = levels.get(key);
+        if (known !== undefined) return known;
+        const computed = scopedLevels(chain, scope, expiration);
+        levels.set(key, computed);
+        return computed;
+      },
+      contract(expiration, strike, right, root): SnapshotQuote | null {
+        const contract = index.find(expiration, strike, right, root ?? null);
+        if (contract === null) return null;
         const groups = chain.byExpiration.get(expiration)?.groups ?? [];
         const group = groups.find((g) => g.settlement === settlementOf(contract.root)) ?? groups[0];
         return { bid: contract.bid, ask: contract.ask, iv: contract.iv, tYears: group?.tYears ?? null, forward: group?.forward ?? null };

@@ -3,7 +3,9 @@
  * from the snapshots (a mark older than `markMaxAgeDays` trading days is stale: shown, never summed), with what needs
  * attention. The book is of all accounts; an account's is its part of it (lots, campaigns and rolls are per account).
  */
+import { DEFAULT_LEVELS_SCOPE } from '../../../src-shared/api/constants';
 import { isoInstant } from '../../../src-shared/calendar';
+import { underlyingOfRoot } from '../../../src-shared/exposure/roots';
 import { campaignFigures, markAgeDays, markPosition, positionsByCampaign, type UnderlyingMarks } from '../../../src-shared/journal/book';
 import type { BookLedger } from '../../../src-shared/journal/checkpoints';
 import type { CampaignRecord } from '../../../src-shared/journal/index';
@@ -43,10 +45,11 @@ function comparePositions(a: PositionRow, b: PositionRow): number {
 
 /** Totals in the reporting currency: market value and unrealized over the positions with a fresh mark only. */
 function totalsOf(rows: readonly PositionRow[], currency: string): PositionTotals {
-  const sum = { costBasisMinor: 0, marketValueMinor: 0, unrealizedMinor: 0, unmarked: 0, unmarkedCount: 0, staleCount: 0 };
+  const sum = { costBasisMinor: 0, collateralMinor: 0, marketValueMinor: 0, unrealizedMinor: 0, unmarked: 0, unmarkedCount: 0, staleCount: 0 };
   for (const row of rows) {
     if (row.position.currency !== currency) continue;
     sum.costBasisMinor += row.costBasisMinor;
+    sum.collateralMinor += row.position.collateralMinor ?? 0;
     if (row.marketValueMinor !== null && row.unrealizedMinor !== null) {
       sum.marketValueMinor += row.marketValueMinor;
       sum.unrealizedMinor += row.unrealizedMinor;
@@ -90,16 +93,18 @@ export class JournalBookReads {
     const names = new Map(accounts.map((a) => [a.id, a.name]));
     const nameOf = (id: string) => names.get(id) ?? id;
     const { ledger, needsAttention, inferred } = this.book.bookAt(asOfMs);
-    const symbol = query.symbol?.toUpperCase();
+    // A root finds its chain's positions (symbol=SPXW: the SPX book), as the rows name the chain (§Underlying roots).
+    const symbol = query.symbol === undefined ? undefined : underlyingOfRoot(query.symbol);
     const wanted = (p: { underlying: string; accountId: string }) => (symbol === undefined || p.underlying === symbol) && (query.accountId === undefined || p.accountId === query.accountId);
     // Expired options waiting for a decision are listed there, not as positions.
     const keyOf = (p: { accountId: string; currency: string; symbol: string }) => `${p.accountId}\u0000${p.currency}\u0000${p.symbol}`;
     const waiting = new Set(needsAttention.filter((n) => n.kind !== 'opened_before_history').map(keyOf));
     const { marksOf, marksBySymbol } = this.marksMemo(asOfMs);
     const maxAgeDays = this.settings().markMaxAgeDays;
+    const levelsScope = query.levelsScope ?? DEFAULT_LEVELS_SCOPE;
     const positions: PositionRow[] = ledger.positions
       .filter((p) => wanted(p) && !waiting.has(keyOf(p)))
-      .map((p) => ({ ...markPosition(p, marksOf(p.underlying), asOfMs, maxAgeDays), accountName: nameOf(p.accountId) }))
+      .map((p) => ({ ...markPosition(p, marksOf(p.underlying), asOfMs, maxAgeDays, levelsScope), accountName: nameOf(p.accountId) }))
       .sort(comparePositions);
     const currency = ledger.reportingCurrency;
     const accountIds = [...new Set(positions.map((p) => p.position.accountId))].sort((a, b) => nameOf(a).localeCompare(nameOf(b)));
@@ -112,6 +117,7 @@ export class JournalBookReads {
     return ok({
       asOf: isoInstant(asOfMs),
       currency,
+      levelsScope,
       positions,
       totals: {
         ...totalsOf(positions, currency),
@@ -136,7 +142,8 @@ export class JournalBookReads {
     const asOfMs = this.asOfMs(query.asOf);
     const { accounts, demo } = this.index.snapshot();
     const { ledger } = this.book.bookAt(asOfMs);
-    const symbol = query.symbol?.toUpperCase();
+    // A root finds its chain's positions (symbol=SPXW: the SPX book), as the rows name the chain (§Underlying roots).
+    const symbol = query.symbol === undefined ? undefined : underlyingOfRoot(query.symbol);
     const campaigns = ledger.campaigns
       .filter(
         (c) =>

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { performance, yearSummary, type Ledger, type PerformanceResult, type YearResult } from '../../../src-shared/journal/index';
+import type { AccountDividends } from '../../../src-shared/journal/ledger';
 import { boundReport, readStoredReport, type NotesInput } from '../../../src-shared/journal/import-report';
 import { nowDate, nowIso, type Clock } from '../../clock';
 import { AccountsRepository } from '../../db/accounts';
@@ -15,12 +16,20 @@ import { JournalBook } from './book';
 import { JournalMarks } from './marks';
 import { JournalBookReads } from './positions';
 import { ManualEntries } from './manual-entries';
+import { ManualCorporateActions, type ListedAction } from './corporate-actions';
+import { MAX_SUPERSEDED_LISTED } from './manual-duplicates';
+import { expirationEntries, type BookedExpiration, type ExpirationItem } from './expirations';
+import type { CheckedEntry } from './manual-entries';
 import { JournalTrades } from './trades';
 import { JournalIndex, type AccountSummary } from './ledger-index';
 import { accountIdFor, importText, transactionIdFor } from './ids';
 import { transactionsPage } from './transactions';
 import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from '../result';
 import { previewFormat, savedImporters, type FormatPreview } from './import-formats';
+import { JournalReconciliation, underlyingOf, type ReconcileAnswer, type ReconcileRequest, type ReconciliationItem } from './reconciliation';
+import { parseOccSymbol } from '../../../src-shared/journal/model';
+import type { FileStatement } from '../../../src-shared/journal/statements';
+import { boundReconciliation } from '../../../src-shared/journal/import-report';
 import type { ImportFormatDraftT } from '../../../src-shared/api/schemas';
 import { pageOf } from './values';
 import { openedBeforeHistoryByImport, withOpenedBeforeHistory, type OpenedBeforeHistory } from './import-attention';
@@ -52,6 +61,34 @@ export { accountIdFor, importText, transactionIdFor } from './ids';
  * The journal: imports (one SQLite transaction each: all rows or none), undo, and the reads. Reads come from the
  * in-memory index and ledger (journal-index.ts), rebuilt lazily after an import or an undo.
  */
+/** A difference from the broker's figures as needsAttention lists it (kind `reconciliation`). */
+function reconciliationAttention(item: ReconciliationItem, accountName: string): PositionsResult['needsAttention'][number] {
+  const occ = item.row.symbol === null ? null : parseOccSymbol(item.row.symbol);
+  return {
+    kind: 'reconciliation',
+    reason: 'differs-from-broker',
+    accountId: item.accountId,
+    accountName,
+    currency: item.row.currency,
+    symbol: item.row.symbol ?? '',
+    underlying: underlyingOf(item.row.symbol),
+    isOption: occ !== null,
+    expiration: occ?.expiration ?? null,
+    strike: occ?.strike ?? null,
+    right: occ?.right ?? null,
+    multiplier: occ === null ? 1 : 100,
+    quantity: item.row.what === 'position' ? item.row.broker : 0,
+    sideKnown: true,
+    firstDate: null,
+    firstTradeDate: null,
+    closes: 0,
+    spot: null,
+    quoteTime: null,
+    lastSnapshot: null,
+    reconciliation: { importId: item.importId, ...item.row },
+  };
+}
+
 export class JournalService {
   private readonly index: JournalIndex;
   private readonly transactionRows: TransactionsRepository;
@@ -72,12 +109,19 @@ export class JournalService {
     this.book = new JournalBook(this.index, new JournalMarks(db, () => this.settings().rate), this.generations, () => this.settings());
     this.reads = new JournalBookReads(this.index, this.book, () => this.settings(), () => this.clock.nowMs());
     this.manual = new ManualEntries(db, () => this.settings(), clock, () => this.index.written());
+    this.corporateActions = new ManualCorporateActions(db, clock, () => this.index.written());
     this.trades = new JournalTrades(db, this.index, this.book, () => this.settings(), () => this.clock.nowMs());
+    this.reconciliation = new JournalReconciliation(db, this.index, this.book, () => this.settings().timeZone);
   }
+
+  /** The broker's figures against the journal's (reconciliation.ts). */
+  readonly reconciliation: JournalReconciliation;
 
   private readonly book: JournalBook;
   private readonly reads: JournalBookReads;
   readonly manual: ManualEntries;
+  /** Corporate actions entered by hand, and the list of all (corporate-actions.ts). */
+  readonly corporateActions: ManualCorporateActions;
   /** Trades, their stats and the notes on trades and campaigns (trades.ts). */
   readonly trades: JournalTrades;
 
@@ -92,9 +136,11 @@ export class JournalService {
     this.index.grouped('accountId');
   }
 
-  accounts(): { accounts: AccountSummary[]; demo: boolean } {
+  /** The accounts, with the dividends no campaign held the shares for (campaigns.ts `dividendCampaign`), from the ledger now. */
+  accounts(): { accounts: AccountSummary[]; demo: boolean; accountDividends: AccountDividends[] } {
     const { accounts, demo } = this.index.snapshot();
-    return { accounts, demo };
+    const accountDividends = accounts.length === 0 ? [] : this.book.ledgerAt(this.clock.nowMs()).ledger.accountDividends;
+    return { accounts, demo, accountDividends };
   }
 
   /** Parses and stores a file in the caller's transaction (tests, benches; the server and the CLI parse before their turn). */
@@ -142,7 +188,7 @@ export class JournalService {
       merged: result.merged,
       mergedCount: result.mergedCount,
     };
-    return this.store(turn, result.broker, result.source, result.transactions, result.rows, notes, filename);
+    return this.store(turn, result.broker, result.source, result.transactions, result.rows, notes, filename, result.statements);
   }
 
   /** Stores parsed rows as one import, all or nothing, in the caller's transaction. Also used by the demo loader. */
@@ -154,9 +200,12 @@ export class JournalService {
     rowCount: number,
     notes: NotesInput,
     filename: string | null,
+    statements: readonly FileStatement[] = [],
   ): ImportRecord {
     const dayOf = makeDayOf(this.settings().timeZone);
     const createdAt = nowIso(this.clock);
+    // The balance assertions that hold before this import: one it breaks is flagged with it (docs/journal.md §Reconciliation).
+    const holdingBefore = this.reconciliation.holdingNow();
     // A big import keeps its pages in a larger cache until the commit, then gives the memory back.
     setCacheSize(this.db, IMPORT_CACHE_KIB);
     const insertAll = this.db.transaction((): ImportRecord => {
@@ -176,9 +225,24 @@ export class JournalService {
         inserter.add(tx, { id: transactionIdFor(tx), importId, accountId, tradeDay: dayOf(tx.tradeDate) });
       }
       const imported = inserter.finish();
+      // Manual openings these rows make duplicates are retired (manual-duplicates.ts); their imports recounted.
+      const superseded = imported > 0 ? this.manual.duplicates.supersede(turn, importId, [...accounts].map(([id, name]) => ({ id, name }))) : [];
+      if (superseded.length > 0) this.manual.recountImports(turn, superseded.map((row) => row.importId));
       // Counts and the first lines of each reason, at most 64 KB; a file imported before keeps counts alone.
       const record: ImportRecord = boundReport(
-        { id: importId, broker, source, filename, createdAt, accounts: [...accounts].map(([id, name]) => ({ id, name })), rows: rowCount, imported, duplicates: rows.length - imported },
+        {
+          id: importId,
+          broker,
+          source,
+          filename,
+          createdAt,
+          accounts: [...accounts].map(([id, name]) => ({ id, name })),
+          rows: rowCount,
+          imported,
+          duplicates: rows.length - imported,
+          supersededManual: superseded.slice(0, MAX_SUPERSEDED_LISTED),
+          supersededManualCount: superseded.length,
+        },
         notes,
         imported > 0 || rows.length === 0,
       );
@@ -195,14 +259,37 @@ export class JournalService {
       shrinkMemory(this.db);
     }
     this.index.written();
-    return record;
+    return this.reconcileImport(turn, record, source, rows, statements, holdingBefore);
+  }
+
+  /**
+   * After the insert, in the same turn: the file's own figures against the journal's, kept with the import and added
+   * to its report (docs/journal.md §Reconciliation). A failure here never fails the import: it is said in a warning.
+   */
+  private reconcileImport(turn: WriteTx, record: ImportRecord, source: string, rows: readonly ParsedRow[], statements: readonly FileStatement[], holdingBefore: ReadonlySet<number>): ImportRecord {
+    if (statements.length === 0 && holdingBefore.size === 0) return record;
+    let checked;
+    try {
+      const fileRows = rows.map((row) => row.transaction);
+      checked = this.db.transaction(() => this.reconciliation.checkImport(turn, record.id, source, record.accounts, fileRows, statements, holdingBefore))();
+    } catch (error) {
+      const message = `the file's own figures could not be checked against the journal: ${error instanceof Error ? error.message : String(error)}`;
+      const warned = { ...record, warnings: [...record.warnings, { line: null, message }], warningCount: record.warningCount + 1 };
+      this.importRows.finish(turn, { id: record.id, imported: record.imported, duplicates: record.duplicates, report_json: JSON.stringify(warned) });
+      return warned;
+    }
+    if (checked === null) return record;
+    const reconciled: ImportRecord = { ...record, status: checked.status, acknowledgedAt: null, ...boundReconciliation(checked.rows) };
+    this.importRows.finish(turn, { id: record.id, imported: record.imported, duplicates: record.duplicates, report_json: JSON.stringify(reconciled) });
+    return reconciled;
   }
 
   /** The import history, newest first, a page at a time (each report at most 64 KB). */
   listImports(query: { page?: number; limit?: number } = {}): { imports: ImportRecord[]; pagination: Pagination } {
     const { limit, offset, pagination } = pageOf(query.page, query.limit, this.importRows.count());
     // The report is the record this service wrote (store); the counts are the row's own.
-    const imports: ImportRecord[] = this.importRows.page(limit, offset).map((row) => ({ ...readStoredReport(row.report_json), id: row.id, imported: row.imported, duplicates: row.duplicates }));
+    // The reconciliation as the journal stands now: checked again whenever it changes.
+    const imports: ImportRecord[] = this.importRows.page(limit, offset).map((row) => this.withReconciliation({ ...readStoredReport(row.report_json), id: row.id, imported: row.imported, duplicates: row.duplicates }));
     const found = this.openedBeforeHistory(imports.map((record) => record.id));
     return { imports: imports.map((record) => withOpenedBeforeHistory(record, found.get(record.id))), pagination };
   }
@@ -215,6 +302,26 @@ export class JournalService {
     if (importIds.length === 0) return new Map();
     const names = new Map(this.index.snapshot().accounts.map((a) => [a.id, a.name]));
     return openedBeforeHistoryByImport(this.index.ledger(), importIds, (ids) => this.index.ledgerTransactions(ids), (id) => names.get(id) ?? id);
+  }
+
+  /** An import's record with its reconciliation now (ready, with none, when its file stated nothing). */
+  private withReconciliation(record: ImportRecord): ImportRecord {
+    const current = this.reconciliation.ofImport(record.id);
+    if (current === null) return { ...record, status: 'ready', acknowledgedAt: null, ...boundReconciliation([]) };
+    return { ...record, status: current.status, acknowledgedAt: current.acknowledgedAt, ...boundReconciliation(current.rows) };
+  }
+
+  /** Marks an import's differences from its broker's figures as seen (POST /imports/{id}/acknowledge). */
+  acknowledgeImport(turn: WriteTx, id: number): Result<{ id: number; acknowledgedAt: string | null; status: 'ready' | 'differs' | 'acknowledged' }> {
+    if (!this.importRows.exists(id)) return failure({ kind: 'not-found', what: 'import', id });
+    return ok(this.reconciliation.acknowledge(turn, id, nowIso(this.clock)));
+  }
+
+  /** A broker's positions file against the book (POST /journal/reconcile); stored as a balance assertion with `turn`. */
+  reconcilePositions(request: ReconcileRequest, turn: WriteTx | null): Result<ReconcileAnswer> {
+    const file = this.reconciliation.read(request);
+    if (!file.ok) return file;
+    return this.reconciliation.reconcile(file.value, request, this.clock.nowMs(), turn === null ? null : { turn, createdAt: nowIso(this.clock) });
   }
 
   /** Re-dates every transaction in a new journal time zone (the trade day is stored with each row). */
@@ -233,12 +340,21 @@ export class JournalService {
     return changed;
   }
 
-  /** Removes the transactions this import inserted (rows it found as duplicates stay with their first import). */
+  /**
+   * Removes the transactions this import inserted (rows it found as duplicates stay with their first import); the manual
+   * rows it superseded come back, dated in the journal zone of now.
+   */
   undoImport(turn: WriteTx, id: number): Result<{ id: number; removed: number }> {
     const result = this.db
       .transaction((): Result<{ id: number; removed: number }> => {
         // Decided before anything is written: a refusal commits an empty transaction.
         if (!this.importRows.exists(id)) return failure({ kind: 'not-found', what: 'import', id });
+        const restored = this.manual.duplicates.restore(turn, id);
+        if (restored.length > 0) {
+          const dayOf = makeDayOf(this.settings().timeZone);
+          for (const row of restored) this.transactionRows.setTradeDay(turn, row.id, dayOf(row.trade_date));
+          this.manual.recountImports(turn, restored.map((row) => row.import_id));
+        }
         const removed = this.transactionRows.deleteByImport(turn, id);
         this.importRows.delete(turn, id);
         this.accountRows.deleteUnused(turn);
@@ -248,6 +364,11 @@ export class JournalService {
       .immediate();
     if (result.ok) this.index.written();
     return result;
+  }
+
+  /** Every corporate action the journal applies (files' and entered by hand), with what each did, a page at a time. */
+  listCorporateActions(query: { page?: number; limit?: number }): { actions: ListedAction[]; pagination: Pagination } {
+    return this.corporateActions.list(query, this.index.snapshot().accounts, this.index.ledger().actionOutcomes);
   }
 
   /** A page of transactions (transactions.ts). */
@@ -283,9 +404,25 @@ export class JournalService {
     return ok(this.book.ledgerAt(this.clock.nowMs(), accountId).ledger);
   }
 
-  /** Open positions at `asOf`, marked from the newest snapshot of each underlying at or before it (journal-positions.ts). */
+  /**
+   * Open positions at `asOf`, marked from the newest snapshot of each underlying at or before it (journal-positions.ts),
+   * with the imports that differ from their broker's figures under needsAttention (kind `reconciliation`).
+   */
   positions(query: BookRequest): Result<WithJournal<PositionsResult>> {
-    return this.reads.positions(query);
+    const result = this.reads.positions(query);
+    if (!result.ok) return result;
+    const symbol = query.symbol?.toUpperCase();
+    const names = new Map(result.value.accounts.map((a) => [a.id, a.name]));
+    const items = this.reconciliation
+      .attention()
+      .filter((item) => (query.accountId === undefined || item.accountId === query.accountId) && (symbol === undefined || underlyingOf(item.row.symbol) === symbol))
+      .map((item) => reconciliationAttention(item, names.get(item.accountId) ?? item.row.accountName ?? ''));
+    return items.length === 0 ? result : ok({ ...result.value, needsAttention: [...result.value.needsAttention, ...items] });
+  }
+
+  /** The manual EXPIRATION rows of POST /journal/expirations, for options the book now lists as needing attention (expirations.ts). */
+  expirationEntries(items: readonly ExpirationItem[]): Result<{ entries: CheckedEntry[]; booked: BookedExpiration[] }> {
+    return expirationEntries(items, this.book.bookAt(this.clock.nowMs()).needsAttention, this.accountRows);
   }
 
   /** The campaigns at `asOf`, newest first, with their returns. */

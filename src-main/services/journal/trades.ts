@@ -10,7 +10,8 @@ import { markPosition, type UnderlyingMarks } from '../../../src-shared/journal/
 import type { OpenPosition } from '../../../src-shared/journal/index';
 import type { Account, Transaction } from '../../../src-shared/journal/model';
 import { queryTrades, tradeStats, type StatsRow, type TradeGroup, type TradeQuery } from '../../../src-shared/journal/trade-stats';
-import { entryLookupFromMarks } from '../../../src-shared/journal/trade-metrics';
+import { entryLookupFromMarks, levelsAtEntryIn, type LevelsAtEntry } from '../../../src-shared/journal/trade-metrics';
+import { DEFAULT_LEVELS_SCOPE, type LevelsScope } from '../../../src-shared/api/constants';
 import { buildTrades, tradeTimeline, type TimelineEntry, type Trade, type TradeBook } from '../../../src-shared/journal/trades';
 import { AnnotationsRepository, type Annotation, type AnnotationKind } from '../../db/annotations';
 import { Generations } from '../../db/generations';
@@ -30,6 +31,8 @@ export interface TradesSettings {
 
 export interface TradesRequest extends Omit<TradeQuery, 'taggedIds'> {
   tag?: string;
+  /** The levels at entry (docs/journal.md §Levels scope): own (default), nearest or book. */
+  levelsScope?: LevelsScope;
 }
 
 export interface StatsRequest {
@@ -50,16 +53,20 @@ export interface TradeRow {
   /** pnl (+ unrealized while open) / collateral and / max profit: closed trades as built, open ones with the marks. */
   returnOnCollateral: number | null;
   pctOfMaxProfit: number | null;
+  /** The levels at entry in the scope asked for (the built trade's are its own expiration's). */
+  levelsAtEntry: LevelsAtEntry | null;
 }
 
 export interface TradesResult {
   currency: string;
+  levelsScope: LevelsScope;
   trades: TradeRow[];
   pagination: Pagination;
 }
 
 export interface TradeDetailResult {
   currency: string;
+  levelsScope: LevelsScope;
   row: TradeRow;
   timeline: TimelineEntry[];
 }
@@ -176,23 +183,23 @@ export class JournalTrades {
     if (!known.ok) return known;
     const built = this.tradeBook();
     const notes = this.notesNow().trade;
-    const { tag, ...query } = request;
+    const { tag, levelsScope = DEFAULT_LEVELS_SCOPE, ...query } = request;
     const taggedIds = tag === undefined ? undefined : (notes.byTag.get(normalizeTag(tag)) ?? new Set<string>());
     const page = queryTrades(built.book, { ...query, ...(taggedIds === undefined ? {} : { taggedIds }) });
     const { accounts, demo } = this.index.snapshot();
-    const rowOf = this.rowMaker(built, notes, accounts);
-    return ok({ currency: this.settings().reportingCurrency, trades: page.trades.map(rowOf), pagination: page.pagination, accounts, demo });
+    const rowOf = this.rowMaker(built, notes, accounts, levelsScope);
+    return ok({ currency: this.settings().reportingCurrency, levelsScope, trades: page.trades.map(rowOf), pagination: page.pagination, accounts, demo });
   }
 
   /** One trade by its id (any case) as the list shows it, with its timeline: each of its rows, in order; or a 404. */
-  trade(id: string): Result<WithJournal<TradeDetailResult>> {
+  trade(id: string, levelsScope: LevelsScope = DEFAULT_LEVELS_SCOPE): Result<WithJournal<TradeDetailResult>> {
     const known = this.resolve('trade', id);
     if (!known.ok) return known;
     const built = this.tradeBook();
     const trade = built.book.byId.get(known.value);
     if (trade === undefined) return failure({ kind: 'not-found', what: 'trade', id });
     const { accounts, demo } = this.index.snapshot();
-    const row = this.rowMaker(built, this.notesNow().trade, accounts)(trade);
+    const row = this.rowMaker(built, this.notesNow().trade, accounts, levelsScope)(trade);
     // Inferred expirations are not rows of the file: the complete ledger holds them.
     const inferred = new Map(this.book.ledgerAt(Number.POSITIVE_INFINITY).inferred.map((item) => [item.transaction.id, item.transaction]));
     const rows = new Map(this.index.byIds(trade.legs.map((leg) => leg.txId).filter((txId) => !inferred.has(txId))).map((tx) => [tx.id, tx]));
@@ -200,12 +207,14 @@ export class JournalTrades {
       const tx = inferred.get(leg.txId);
       if (tx !== undefined) rows.set(tx.id, tx);
     }
-    return ok({ currency: this.settings().reportingCurrency, row, timeline: tradeTimeline(trade, rows), accounts, demo });
+    return ok({ currency: this.settings().reportingCurrency, levelsScope, row, timeline: tradeTimeline(trade, rows), accounts, demo });
   }
 
   /** A trade as answered (the list's rows and the detail's are one): its note and tags, and an open one marked now. */
-  private rowMaker(built: Built, notes: Notes, accounts: readonly Account[]): (trade: Trade) => TradeRow {
+  private rowMaker(built: Built, notes: Notes, accounts: readonly Account[], levelsScope: LevelsScope): (trade: Trade) => TradeRow {
     const names = new Map(accounts.map((a) => [a.id, a.name]));
+    // The built trades hold their own expiration's levels; another scope is computed for the answered rows alone.
+    const lookup = levelsScope === DEFAULT_LEVELS_SCOPE ? null : entryLookupFromMarks((underlying, atMs) => this.book.marks.marksAt(underlying, atMs));
     const marks = new Map<string, UnderlyingMarks | null>();
     const marksOf = (underlying: string) => {
       let found = marks.get(underlying);
@@ -227,6 +236,7 @@ export class JournalTrades {
         unrealizedMinor,
         returnOnCollateral: trade.status === 'open' ? (total === null ? null : ratio(total, trade.collateralMinor)) : trade.returnOnCollateral,
         pctOfMaxProfit: trade.status === 'open' ? (total === null ? null : ratio(total, trade.maxProfitMinor)) : trade.pctOfMaxProfit,
+        levelsAtEntry: lookup === null ? trade.levelsAtEntry : levelsAtEntryIn(lookup, trade, levelsScope),
       };
     };
   }

@@ -1,11 +1,13 @@
 /** What the journal service takes and returns (docs/journal.md): imports, transaction pages, the book (positions, campaigns); and the paging rule. */
-import { PAGE_LIMIT_CAP, PAGE_LIMIT_DEFAULT, type TransactionSort, type TransactionType } from '../../../src-shared/api/constants';
+import { PAGE_LIMIT_CAP, PAGE_LIMIT_DEFAULT, type LevelsScope, type TransactionSort, type TransactionType } from '../../../src-shared/api/constants';
 import type { CampaignRecord, CampaignStep } from '../../../src-shared/journal/index';
 import type { CampaignFigures, MarkedPosition } from '../../../src-shared/journal/book';
 import type { Account, Transaction } from '../../../src-shared/journal/model';
 import type { ImporterId, ParseResult } from '../../importers/types';
 import type { InferredExpiration, NeedsAttention } from './expiry-settlement';
+import type { SupersededManual } from './manual-duplicates';
 import type { Minor, MinorFields } from '../../../src-shared/money';
+import type { ReconciliationRow } from '../../../src-shared/journal/reconciliation';
 
 /** The record of one import: what was read, stored, found twice, skipped, and worth knowing. */
 export interface ImportRecord {
@@ -31,6 +33,16 @@ export interface ImportRecord {
   /** Rows merged into one transaction (the first groups), and every row merged away. */
   merged: Array<{ lines: number[]; reason: string }>;
   mergedCount: number;
+  /** The file's own figures against the journal's (docs/journal.md §Reconciliation): differs when one does not agree. */
+  status?: 'ready' | 'differs' | 'acknowledged';
+  /** The first rows (those that differ first), at most MAX_RECONCILIATION_BYTES of JSON; the counts count all. */
+  reconciliation?: ReconciliationRow[];
+  reconciliationCount?: number;
+  reconciliationDiffers?: number;
+  acknowledgedAt?: string | null;
+  /** Manual openings this import made duplicates, retired (undoing the import restores them): the first 100, and every one. */
+  supersededManual: SupersededManual[];
+  supersededManualCount: number;
 }
 
 export interface ImportRequest {
@@ -93,11 +105,15 @@ export interface BookRequest {
   asOf?: string;
   accountId?: string;
   symbol?: string;
+  /** The levels each position is held against (docs/journal.md §Levels scope): own (default), nearest or book. */
+  levelsScope?: LevelsScope;
 }
 
 /** Figures over positions (in the reporting currency): marked value and unrealized over the freshly marked ones only. */
 export interface PositionTotals {
   costBasisMinor: Minor;
+  /** Σ of the positions' collateral (collateral.ts: each campaign's figure now, shared out over its positions). */
+  collateralMinor: Minor;
   marketValueMinor: Minor;
   unrealizedMinor: Minor;
   /** Positions left out of marketValue and unrealized: unmarkedCount + staleCount. */
@@ -113,6 +129,7 @@ export type PositionRow = MarkedPosition & { accountName: string };
 export interface PositionsResult {
   asOf: string;
   currency: string;
+  levelsScope: LevelsScope;
   positions: PositionRow[];
   totals: PositionTotals & { byAccount: Array<PositionTotals & { accountId: string; accountName: string }> };
   /** The snapshot each underlying is marked from, with its age in trading days and whether it is stale. */

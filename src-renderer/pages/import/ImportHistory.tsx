@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { ImportsResponseT } from '../../../src-shared/api/schemas';
 import { DemoButton } from '../../components/DemoButton';
 import { Pager } from '../../components/Pager';
-import { AsyncStatus, colClass, DataTable, num, Panel } from '../../components/ui';
+import { AsyncStatus, Badge, colClass, DataTable, num, Panel } from '../../components/ui';
 import { fmtDateTime, fmtInt } from '../../format';
 import { useApi, useAsync, type AsyncState } from '../../hooks';
 
@@ -53,6 +53,14 @@ export function ImportHistory({
                 <td className={colClass('mid', 'tnum')}>{fmtDateTime(imp.createdAt)}</td>
                 <td className="import-file" title={imp.filename ?? undefined}>
                   {imp.kind === 'manual' ? <span className="muted">entered by hand</span> : (imp.filename ?? <span className="muted">—</span>)}
+                  {imp.status === 'differs' && (
+                    <>
+                      {' '}
+                      <Badge tone="warn" title={`${imp.reconciliationDiffers} of the ${imp.reconciliationCount} figures the file states about itself differ from the journal's`}>
+                        differs
+                      </Badge>
+                    </>
+                  )}
                 </td>
                 <td className={colClass('lo')} title={imp.broker}>
                   {imp.kind === 'manual' ? 'Manual entries' : (formatNames.get(imp.broker) ?? imp.broker)}

@@ -3,8 +3,9 @@ import { UNRECOGNISED_HEADER } from '../../../src-shared/api/constants';
 import type { ImportReport as ImportReportT } from '../../../src-shared/api/schemas';
 import type { ApiError, ChainPostResponseT } from '../../api/client';
 import { Badge, REFUSED_KEY } from '../../components/ui';
-import { fmtCount, fmtDateTime, fmtInt, fmtPrice } from '../../format';
-import { navigate, useKeyScreen } from '../../hooks';
+import { fmtCount, fmtDateTime, fmtInt, fmtNumber, fmtPrice, fmtSymbol, typeLabel } from '../../format';
+import { navigate, useApi, useKeyScreen } from '../../hooks';
+import { ReconciliationTable } from './ReconciliationTable';
 import { ChainRetry, missingChainValues } from './ChainRetry';
 import type { Outcome } from './upload';
 
@@ -176,7 +177,90 @@ function MergedLine({ report }: { report: ImportReportT }) {
   );
 }
 
+/**
+ * Whether the file agrees with itself as the journal reads it (docs/journal.md §Reconciliation): every figure it states
+ * (a total line, a realized P&L, its positions) beside the journal's, those that differ first; "Differs from the
+ * broker's figures" until fixed, undone or acknowledged.
+ */
+function Reconciliation({ report, status, onAcknowledge, busy }: { report: ImportReportT; status: ImportReportT['status']; onAcknowledge: () => void; busy: boolean }) {
+  if (report.reconciliationCount === 0) return null;
+  const listed = report.reconciliation.length < report.reconciliationCount ? <p className="muted small">The first {fmtInt(report.reconciliation.length)} of {fmtInt(report.reconciliationCount)} figures are listed.</p> : null;
+  if (status === 'ready') {
+    return (
+      <details className="report-details" data-testid="import-reconciliation">
+        <summary>Agrees with {fmtCount(report.reconciliationCount, 'figure')} the file states about itself</summary>
+        <ReconciliationTable rows={report.reconciliation} />
+        {listed}
+      </details>
+    );
+  }
+  return (
+    <div className="recon-block" data-testid="import-reconciliation">
+      <p className="small">
+        {report.reconciliationCount === 1 ? (
+          <>The figure the file states about itself differs from the journal&apos;s.</>
+        ) : (
+          <>
+            <strong>{fmtInt(report.reconciliationDiffers)}</strong> of the {fmtInt(report.reconciliationCount)} figures the file states about itself {report.reconciliationDiffers === 1 ? 'differs' : 'differ'} from the
+            journal&apos;s.
+          </>
+        )}{' '}
+        The journal checks them again whenever it changes: an opening entered, a missing file imported, this import undone.
+      </p>
+      <ReconciliationTable rows={report.reconciliation} />
+      {listed}
+      {status === 'differs' && (
+        <div className="report-actions">
+          <button type="button" className="btn btn-small" onClick={onAcknowledge} disabled={busy} data-testid="acknowledge-import">
+            Acknowledge the differences
+          </button>
+          <span className="muted small">They stay in this report; Positions stops listing them.</span>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The manual openings this file's rows replaced (docs/journal.md, "Manual entries"): retired, so that no position and no
+ * premium counts twice; undoing the import brings them back. A report of a server before issue 27 has none.
+ */
+function SupersededManual({ report }: { report: ImportReportT }) {
+  const known: Partial<Pick<ImportReportT, 'supersededManual' | 'supersededManualCount'>> = report;
+  const rows = known.supersededManual ?? [];
+  const count = known.supersededManualCount ?? rows.length;
+  if (count === 0) return null;
+  return (
+    <div className="report-superseded" data-testid="import-superseded">
+      <p className="small">
+        <strong>{fmtCount(count, 'opening')} entered by hand replaced</strong> by this file&apos;s rows of the same positions (retired, not deleted: undoing this import brings{' '}
+        {count === 1 ? 'it' : 'them'} back).
+      </p>
+      <ul className="small muted">
+        {rows.map((m) => (
+          <li key={m.id}>
+            {typeLabel(m.type)} {fmtNumber(m.quantity, 0)} {fmtSymbol(m.symbol)} on {m.tradeDate.slice(0, 10)}
+            {m.importedQuantity < m.quantity && ` — the file holds ${fmtNumber(m.importedQuantity, 0)} of them then: the rest is listed on Positions as opened before the history`}
+          </li>
+        ))}
+        {rows.length < count && <li>and {fmtInt(count - rows.length)} more</li>}
+      </ul>
+    </div>
+  );
+}
+
 function BrokerReport({ filename, report: r, onUndo }: { filename: string; report: ImportReportT; onUndo: (id: number) => void }) {
+  const api = useApi();
+  const [status, setStatus] = useState(r.status);
+  const [busy, setBusy] = useState(false);
+  const acknowledge = () => {
+    setBusy(true);
+    api
+      .acknowledgeImport(r.id)
+      .then((answer) => setStatus(answer.status))
+      .catch(() => undefined)
+      .finally(() => setBusy(false));
+  };
   const numbers: Array<[string, number, string]> = [
     ['Rows read', r.rows, ''],
     ['Imported', r.imported, 'pos'],
@@ -189,9 +273,19 @@ function BrokerReport({ filename, report: r, onUndo }: { filename: string; repor
   const listed = r.skipped.length + r.warnings.length;
   const counted = r.skippedCount + r.warningCount;
   return (
-    <div className="report report-ok" data-testid="import-report">
+    <div className={`report ${status === 'differs' ? 'report-warn' : 'report-ok'}`} data-testid="import-report" data-status={status}>
       <div className="report-head">
-        <Badge tone="pos">Imported</Badge>
+        {status === 'differs' ? (
+          <Badge tone="warn" title="A figure the file states about itself does not agree with the journal's">
+            Differs from the broker&apos;s figures
+          </Badge>
+        ) : status === 'acknowledged' ? (
+          <Badge tone="neutral" title="It differs; you acknowledged it">
+            Imported · differences acknowledged
+          </Badge>
+        ) : (
+          <Badge tone="pos">Imported</Badge>
+        )}
         <strong>{filename}</strong>
         <span className="muted">
           broker <strong data-testid="import-broker">{r.broker}</strong>
@@ -213,6 +307,8 @@ function BrokerReport({ filename, report: r, onUndo }: { filename: string; repor
           <a href="#/positions">Positions, Needs attention</a>, where each opening can be entered.
         </p>
       )}
+      <Reconciliation report={r} status={status} onAcknowledge={acknowledge} busy={busy} />
+      <SupersededManual report={r} />
       {counted > 0 && (
         <details className="report-details">
           <summary>Skipped rows and warnings</summary>

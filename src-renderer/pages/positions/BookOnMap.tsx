@@ -1,11 +1,15 @@
 /**
  * "Your book on the dealers' map": the underlying's net GEX by strike from the very snapshot its positions are marked
- * from (`snapshot=` the mark's id: a past "As of" shows that day's chain, never the newest one's other strikes), the
- * walls on top, spot and every short strike at the bottom, and under it each short strike in words: where it is
- * against spot and whether the snapshot lists it (a strike it does not list is drawn at the nearest one, and says so).
+ * from (`snapshot=` the mark's id: a past "As of" shows that day's chain, never the newest one's other strikes), in the
+ * levels scope of the page (own: the expirations held short, nearest: /gex's default, book: 0–45 DTE, named in the
+ * legend), the walls on top, spot and every short strike at the bottom, and under it each short strike in words: where
+ * it is against spot and whether the snapshot lists it (a strike it does not list is drawn at the nearest one, and
+ * says so).
  */
 import { useMemo } from 'react';
+import { LEVELS_SCOPE_LABELS, type LevelsScope } from '../../../src-shared/api/constants';
 import type { GexResponseT, PositionJson } from '../../../src-shared/api/schemas';
+import { gexScopeOf, scopeText } from '../../components/LevelsScope';
 import { dealerMapMarkers, nearestStrike, netGexSeries, StrikeChart, type StrikeMarker, type StrikeSeries, useChartPalette } from '../../components/charts';
 import { Loading } from '../../components/ui';
 import { fmtDateTime, fmtExposure, fmtInt, fmtPrice } from '../../format';
@@ -20,10 +24,23 @@ interface ShortStrike {
   drawnAt: number | null;
 }
 
-export function BookOnMap({ symbol, positions, snapshotId }: { symbol: string; positions: readonly PositionJson[]; snapshotId: number }) {
+/**
+ * The scope the map draws: under `own`, the expirations of the short options (those the snapshot lists: their levels
+ * say so), together; otherwise the page's scope.
+ */
+export function mapScope(positions: readonly PositionJson[], levelsScope: LevelsScope): { scope: LevelsScope; expirations: string[] } {
+  if (levelsScope !== 'own') return { scope: levelsScope, expirations: [] };
+  const held = new Set<string>();
+  for (const p of positions) if (p.isOption && p.quantity < 0 && p.levels?.scope === 'own') for (const e of p.levels.expirations) held.add(e);
+  return held.size === 0 ? { scope: 'nearest', expirations: [] } : { scope: 'own', expirations: [...held].sort() };
+}
+
+export function BookOnMap({ symbol, positions, snapshotId, levelsScope = 'own' }: { symbol: string; positions: readonly PositionJson[]; snapshotId: number; levelsScope?: LevelsScope }) {
   const api = useApi();
   const palette = useChartPalette();
-  const gex = useAsync<GexResponseT>((signal) => api.gex({ symbol, snapshot: snapshotId }, signal), [api, symbol, snapshotId]);
+  const drawn = useMemo(() => mapScope(positions, levelsScope), [positions, levelsScope]);
+  const scopeKey = `${drawn.scope}|${drawn.expirations.join(',')}`;
+  const gex = useAsync<GexResponseT>((signal) => api.gex({ symbol, snapshot: snapshotId, ...gexScopeOf(drawn) }, signal), [api, symbol, snapshotId, scopeKey]);
   const data = gex.data;
   const shorts = useMemo<ShortStrike[]>(() => {
     const strikes = data?.data.map((r) => r.strike) ?? [];
@@ -55,10 +72,12 @@ export function BookOnMap({ symbol, positions, snapshotId }: { symbol: string; p
     <div className="book-map" data-testid={`map-${symbol}`} data-snapshot-id={data.meta.snapshotId} data-snapshot-time={data.meta.snapshotTime}>
       <StrikeChart series={series} markers={markers} focus={focus} formatValue={formatValue} label={`Net GEX by strike for ${symbol} with your short strikes`} height={260} />
       <ul className="map-legend small" data-testid={`map-shorts-${symbol}`}>
-        <li className="muted">
-          Net GEX of the snapshot the marks come from, {fmtDateTime(data.meta.snapshotTime)} · spot {fmtPrice(data.stockPrice)}
+        <li className="muted" data-testid={`map-scope-${symbol}`}>
+          Net GEX of {drawn.scope === 'own' ? (drawn.expirations.length === 1 ? scopeText({ scope: 'own', expirations: drawn.expirations }) : `the expirations you hold short (${drawn.expirations.length})`) : scopeText({ scope: drawn.scope, expirations: data.meta.expirations })} in
+          the snapshot the marks come from, {fmtDateTime(data.meta.snapshotTime)} · spot {fmtPrice(data.stockPrice)}
           {data.callWall && <> · call wall {fmtPrice(data.callWall.strike)}</>}
           {data.putWall && <> · put wall {fmtPrice(data.putWall.strike)}</>}
+          {drawn.scope !== levelsScope && <> ({LEVELS_SCOPE_LABELS[drawn.scope]}: no short option of its own expiration in this snapshot)</>}
         </li>
         {shorts.map((s) => {
           const fromSpot = ((s.strike - data.stockPrice) / data.stockPrice) * 100;

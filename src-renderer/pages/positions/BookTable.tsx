@@ -8,6 +8,7 @@ import type { ReactNode } from 'react';
 import type { PositionJson, PositionsResponseT } from '../../../src-shared/api/schemas';
 import { Badge, colClass, Money, type Column } from '../../components/ui';
 import { dateInTimeZone, fmtCount, fmtDateTime, fmtDte, fmtMoney, fmtNumber, fmtPrice, fmtQuantity, fmtSymbol } from '../../format';
+import { scopeText } from '../../components/LevelsScope';
 import { BookOnMap } from './BookOnMap';
 import { instrumentLabel, moveDistance, moveKey, type BookGroup, type ExpectedMove, type Sort, type SortKey } from './book';
 
@@ -24,14 +25,28 @@ export function staleText(mark: AgedMark): string {
   return mark.ageDays === undefined ? `mark from ${day}, too old to count` : `mark from ${day}, ${fmtCount(mark.ageDays, 'trading day')} old`;
 }
 
+/** "an SPX chain", "a TSLA chain": tickers read letter by letter, where A, E, F, H, I, L, M, N, O, R, S and X sound a vowel. */
+export function article(symbol: string): 'a' | 'an' {
+  return /^[AEFHIL-ORSX]/.test(symbol.toUpperCase()) ? 'an' : 'a';
+}
+
 /** A short strike within this distance (% of the level) of a wall or the flip is in danger; within twice it, on watch. */
 const DANGER_PCT = 2;
 
-function Distance({ position, pct }: { position: PositionJson; pct: number | null }) {
+const LEVEL_WORDS = { putWall: 'put wall', callWall: 'call wall', gammaFlip: 'gamma flip' } as const;
+
+/** A strike's distance to a level, the level and its scope in the tooltip ("vs put wall 445 of own expiration 06 Oct 23"). */
+function Distance({ position, pct, level }: { position: PositionJson; pct: number | null; level: keyof typeof LEVEL_WORDS }) {
   if (pct === null) return <span className="muted">—</span>;
   const abs = Math.abs(pct);
   const tone = position.quantity >= 0 ? '' : abs <= DANGER_PCT ? 'neg strong' : abs <= 2 * DANGER_PCT ? 'warn' : '';
-  return <span className={tone}>{`${pct > 0 ? '+' : pct < 0 ? '−' : ''}${abs.toFixed(1)}%`}</span>;
+  const levels = position.levels;
+  const title = levels === null ? undefined : `Strike ${fmtPrice(position.strike)} vs ${LEVEL_WORDS[level]} ${fmtPrice(levels[level])} of ${scopeText(levels)}`;
+  return (
+    <span className={tone} title={title}>
+      {`${pct > 0 ? '+' : pct < 0 ? '−' : ''}${abs.toFixed(1)}%`}
+    </span>
+  );
 }
 
 /** A short strike against its expiration's expected move: "2.1% out" (beyond the band) or "0.8% in" (inside it). */
@@ -106,6 +121,14 @@ function columns(currency: string, moves: ReadonlyMap<string, ExpectedMove>, man
     { key: 'account', label: 'Account', hide: 'lo', cell: (p) => p.accountName },
     { key: 'qty', label: 'Qty', num: true, cell: (p) => fmtQuantity(p.quantity) },
     { key: 'costBasis', label: 'Cost basis', num: true, hide: 'lo', cell: (p) => fmtMoney(p.costBasis, currency) },
+    {
+      key: 'collateral',
+      label: 'Collateral',
+      num: true,
+      hide: 'lo',
+      title: 'Its part of its campaign’s collateral (the figure of Trades and Campaigns): shares at cost, a spread’s width on its short leg, a short put at its strike, naked calls Reg T; 0 for a leg another covers',
+      cell: (p) => ((p as Partial<PositionJson>).collateral === undefined ? '—' : fmtMoney(p.collateral, currency)),
+    },
     { key: 'mark', label: 'Mark', num: true, hide: 'mid', cell: (p) => <MarkCell position={p} /> },
     { key: 'unrealized', label: 'Unrealized', num: true, cell: (p) => (p.unrealizedPL === null ? <span className="muted">—</span> : <Money value={p.unrealizedPL} currency={currency} />) },
     { key: 'dte', label: 'DTE', num: true, title: 'Days to expiry (New York days)', cell: (p) => fmtDte(p.dte) },
@@ -119,23 +142,57 @@ function columns(currency: string, moves: ReadonlyMap<string, ExpectedMove>, man
       title: "A short strike's distance beyond (out) or inside (in) its expiration's expected move (spot ± the ATM straddle), in % of spot",
       cell: (p) => <MoveCell position={p} move={moves.get(moveKey(p))} />,
     },
-    { key: 'putWall', label: 'vs put wall', num: true, hide: 'lo', title: 'Strike vs put wall', cell: (p) => <Distance position={p} pct={p.strikeVs?.putWall ?? null} /> },
-    { key: 'callWall', label: 'vs call wall', num: true, hide: 'lo', title: 'Strike vs call wall', cell: (p) => <Distance position={p} pct={p.strikeVs?.callWall ?? null} /> },
-    { key: 'flip', label: 'vs flip', num: true, hide: 'lo', title: 'Strike vs gamma flip', cell: (p) => <Distance position={p} pct={p.strikeVs?.gammaFlip ?? null} /> },
+    { key: 'putWall', label: 'vs put wall', num: true, hide: 'lo', title: 'Strike vs put wall, of the levels scope chosen (hover a cell for its level and expirations)', cell: (p) => <Distance position={p} pct={p.strikeVs?.putWall ?? null} level="putWall" /> },
+    { key: 'callWall', label: 'vs call wall', num: true, hide: 'lo', title: 'Strike vs call wall, of the levels scope chosen', cell: (p) => <Distance position={p} pct={p.strikeVs?.callWall ?? null} level="callWall" /> },
+    { key: 'flip', label: 'vs flip', num: true, hide: 'lo', title: 'Strike vs gamma flip, of the levels scope chosen', cell: (p) => <Distance position={p} pct={p.strikeVs?.gammaFlip ?? null} level="gammaFlip" /> },
   ];
   return manyAccounts ? list : list.filter((c) => c.key !== 'account');
+}
+
+type Levels = NonNullable<PositionJson['levels']>;
+
+/** The distinct levels of a group's rows (one per expiration under `own`, one for the scope otherwise), by their expirations. */
+export function groupLevels(rows: readonly PositionJson[]): Levels[] {
+  const byKey = new Map<string, Levels>();
+  for (const row of rows) {
+    const levels = row.levels;
+    if (levels === null) continue;
+    const key = `${levels.scope}|${levels.expirations.join(',')}`;
+    if (!byKey.has(key)) byKey.set(key, levels);
+  }
+  return [...byKey.values()].sort((a, b) => (a.expirations[0] ?? '').localeCompare(b.expirations[0] ?? ''));
+}
+
+/** A group's levels in one line each: "put wall 445 · call wall 459 · flip 454.15 (own expiration 06 Oct 23)"; the rest said by count. */
+function LevelsLine({ list }: { list: readonly Levels[] }) {
+  const shown = list.slice(0, 2);
+  const line = (levels: Levels) => `put wall ${fmtPrice(levels.putWall)} · call wall ${fmtPrice(levels.callWall)} · flip ${fmtPrice(levels.gammaFlip)} (${scopeText(levels)})`;
+  return (
+    <span className="muted group-levels" title={list.map(line).join('\n')} data-testid="group-levels">
+      {shown.map((levels) => (
+        <span key={`${levels.scope}|${levels.expirations.join(',')}`} className="group-level">
+          {' '}
+          · {line(levels)}
+        </span>
+      ))}
+      {list.length > shown.length && <span> · +{list.length - shown.length} more expirations</span>}
+    </span>
+  );
 }
 
 function GroupHead({ group, marks, currency, span, mapOpen, onMap }: { group: BookGroup; marks: MarkOf | undefined; currency: string; span: number; mapOpen: boolean | null; onMap: () => void }) {
   const { underlying: symbol, rows } = group;
   const stale = marks?.stale === true;
-  const levels = rows.find((r) => r.levels !== null)?.levels ?? null;
+  // Options show the levels they are held against; shares alone show theirs (the nearest three).
+  const options = rows.filter((r) => r.isOption);
+  const levels = groupLevels(options.length > 0 ? options : rows);
   // A sum over no marked row is unknown ("—"), not $0.00.
   const marked = rows.filter((r) => r.unrealizedPL !== null);
   const unrealized = marked.length === 0 ? null : marked.reduce((sum, r) => sum + (r.unrealizedPL ?? 0), 0);
   const delta = rows.reduce((sum, r) => sum + (r.greeks?.delta ?? 0), 0);
   const thetas = rows.flatMap((r) => (r.greeks === null ? [] : [r.greeks.theta]));
   const theta = thetas.length === 0 ? null : thetas.reduce((sum, t) => sum + t, 0);
+  const collateral = rows.reduce((sum, r) => sum + ((r as Partial<PositionJson>).collateral ?? 0), 0);
   return (
     <tr className="group-row">
       <th colSpan={span} scope="rowgroup" id={`positions-${symbol}-title`}>
@@ -153,19 +210,18 @@ function GroupHead({ group, marks, currency, span, mapOpen, onMap }: { group: Bo
               </span>
             )}
             {!marks && (
-              <Badge tone="warn" title={`No chain snapshot of ${symbol} at or before this instant: import one on the Import page to mark these positions and see the dealers' levels`}>
+              <Badge tone="warn" title={`No chain snapshot of ${symbol} at or before this instant: load ${article(symbol)} ${symbol} chain on the Import page to mark these positions and see the dealers' levels`}>
                 unmarked
               </Badge>
             )}
           </span>
           <span className="group-figures small">
             <span data-testid={`group-unrealized-${symbol}`}>{unrealized === null ? '—' : <Money value={unrealized} currency={currency} />}</span> · Δ {fmtNumber(delta, 0)} sh · Θ {theta === null ? '—' : fmtMoney(theta, currency, true)}/day
-            {levels && (
-              <span className="muted">
-                {' '}
-                · put wall {fmtPrice(levels.putWall)} · call wall {fmtPrice(levels.callWall)} · flip {fmtPrice(levels.gammaFlip)}
-              </span>
-            )}
+            <span className="narrow-hide" title="Collateral of this underlying’s positions (the campaigns’ figure now)">
+              {' '}
+              · collateral {fmtMoney(collateral, currency)}
+            </span>
+            {levels.length > 0 && <LevelsLine list={levels} />}
           </span>
           {mapOpen !== null && (
             <button type="button" className="btn btn-small" aria-expanded={mapOpen} aria-controls={`map-row-${symbol}`} onClick={onMap} data-testid={`map-toggle-${symbol}`}>
@@ -246,7 +302,7 @@ export function BookTable({
               {open && marks && (
                 <tr className="map-row" id={`map-row-${symbol}`}>
                   <td colSpan={cols.length}>
-                    <BookOnMap symbol={symbol} positions={group.rows} snapshotId={marks.snapshotId} />
+                    <BookOnMap symbol={symbol} positions={group.rows} snapshotId={marks.snapshotId} levelsScope={data.levelsScope} />
                   </td>
                 </tr>
               )}

@@ -1,7 +1,8 @@
 /**
  * What the book cannot decide alone (docs/journal.md §Positions, "Needs attention"; docs/ui.md §Positions): an opening
  * the history never saw (with "Add opening position", a manual opening prefilled from the item), an expiry without
- * evidence (what to import), an option past expiry in the money. Items of a server without `kind` fall back to their
+ * evidence (what to import, or "Expired worthless" per item and for all out of the money at the last snapshot), an
+ * option past expiry in the money. Items of a server without `kind` fall back to their
  * `reason`.
  */
 import { useState, type ReactNode } from 'react';
@@ -14,6 +15,7 @@ import { fmtCount, fmtDateTime, fmtMoney, fmtNumber, fmtPrice, fmtQuantity, fmtS
 import { asApiError, useApi } from '../../hooks';
 import type { ApiError } from '../../api/client';
 import { errorsByField, Field, FormActions } from '../transactions/TransactionForm';
+import { ReconciliationTable } from '../import/ReconciliationTable';
 
 /** An item as the ledger of issue 17 sends it; every field beyond the first schema's may be absent (an older server). */
 export type AttentionItem = PositionsResponseT['needsAttention'][number] &
@@ -147,6 +149,81 @@ function expiryText(item: AttentionItem): string {
   return `${item.accountName}: ${fmtSymbol(item.symbol)} × ${fmtQuantity(item.quantity)} expired ${item.expiration ?? ''} with no closing row, and no chain snapshot of ${item.underlying} within one trading day of the expiry shows where it finished.`;
 }
 
+/** The last snapshot before the expiry, as an item of a server since issue 27 carries it (null: none, or an older server). */
+function lastSnapshotOf(item: AttentionItem): { spot: number; quoteTime: string; outOfTheMoney: boolean } | null {
+  const known: Partial<Pick<AttentionItem, 'lastSnapshot'>> = item;
+  return known.lastSnapshot ?? null;
+}
+
+function lastSnapshotText(item: AttentionItem): string | null {
+  const last = lastSnapshotOf(item);
+  if (last === null) return null;
+  return `Last snapshot before it: ${item.underlying} ${fmtPrice(last.spot)} at ${fmtDateTime(last.quoteTime)}, ${last.outOfTheMoney ? 'out of the money' : 'in the money'}.`;
+}
+
+/**
+ * "Expired worthless" (POST /journal/expirations): the user says how an expiry no row or snapshot shows ended. One
+ * manual import per click, undone on the Import page like any import.
+ */
+function useExpire(onAdded: (message: string) => void) {
+  const api = useApi();
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const expire = async (key: string, items: readonly AttentionItem[]) => {
+    setBusy(key);
+    setError(null);
+    try {
+      const booked = await api.bookExpirations(items.map((item) => ({ accountId: item.accountId, symbol: item.symbol })));
+      const what = booked.expired.length === 1 ? fmtSymbol(booked.expired[0]?.symbol ?? '') : fmtCount(booked.expired.length, 'option');
+      onAdded(`Booked ${what} as expired worthless (import #${booked.importId}; undo it on the Import page).`);
+    } catch (caught) {
+      setError(asApiError(caught));
+    } finally {
+      setBusy(null);
+    }
+  };
+  return { busy, error, expire };
+}
+
+function ExpiryUnknown({ items, onAdded }: { items: readonly AttentionItem[]; onAdded: (message: string) => void }) {
+  const { busy, error, expire } = useExpire(onAdded);
+  const outOfTheMoney = items.filter((item) => lastSnapshotOf(item)?.outOfTheMoney === true);
+  return (
+    <section className="attention-section">
+      <h3>Expiry unknown ({fmtNumber(items.length, 0)})</h3>
+      <p className="small muted">
+        Evidence missing: import the broker&apos;s expiration, assignment or exercise row, or a chain snapshot of the underlying taken within a trading day of the expiry (Import page, Option chain
+        snapshot). If you know it expired worthless, say so: the premium is then realized on its expiry day.
+      </p>
+      {error && <ErrorBanner error={error} />}
+      {outOfTheMoney.length > 0 && (
+        <div className="attention-bulk">
+          <button type="button" className="btn btn-small" disabled={busy !== null} onClick={() => void expire('all', outOfTheMoney)} data-testid="expire-all-otm">
+            {busy === 'all'
+              ? 'Booking…'
+              : outOfTheMoney.length === 1
+                ? 'Expired worthless: the one out of the money at its last snapshot'
+                : `Expired worthless: all ${fmtNumber(outOfTheMoney.length, 0)} out of the money at their last snapshot`}
+          </button>
+        </div>
+      )}
+      <Capped
+        items={items}
+        render={(item) => (
+          <li key={itemKey(item)} className="attention-item small" data-testid="attention-expiry-unknown">
+            <span>
+              {expiryText(item)} {lastSnapshotText(item) !== null && <span className="muted">{lastSnapshotText(item)}</span>}
+            </span>
+            <button type="button" className="btn btn-small" disabled={busy !== null} onClick={() => void expire(itemKey(item), [item])} data-testid="expire-one">
+              {busy === itemKey(item) ? 'Booking…' : 'Expired worthless'}
+            </button>
+          </li>
+        )}
+      />
+    </section>
+  );
+}
+
 /** The item's reason as text (an older server knows fewer of them). */
 const reasonOf = (item: AttentionItem): string => item.reason;
 
@@ -169,14 +246,60 @@ function Capped<T>({ items, render }: { items: readonly T[]; render: (item: T) =
   );
 }
 
+/**
+ * The imports whose files' own figures differ from the journal's (kind reconciliation), each with its differing
+ * figures and the button that acknowledges them.
+ */
+function DiffersFromBroker({ items, onAdded }: { items: readonly AttentionItem[]; onAdded: (message: string) => void }) {
+  const api = useApi();
+  const [busy, setBusy] = useState<number | null>(null);
+  const byImport = new Map<number, AttentionItem[]>();
+  for (const item of items) {
+    const id = item.reconciliation?.importId ?? 0;
+    byImport.set(id, [...(byImport.get(id) ?? []), item]);
+  }
+  const acknowledge = (id: number) => {
+    setBusy(id);
+    api
+      .acknowledgeImport(id)
+      .then(() => onAdded(`Import #${id}: its differences from the broker's figures are acknowledged (still in its report).`))
+      .catch(() => setBusy(null));
+  };
+  return (
+    <section className="attention-section" data-testid="attention-reconciliation">
+      <h3>Differs from the broker&apos;s figures ({fmtNumber(items.length, 0)})</h3>
+      <p className="small muted">
+        A figure an imported file states about itself (a total, a realized P&amp;L, a position at its end), or a balance assertion the import broke, does not agree with the journal:
+        a row misread, a file missing, an opening before the history. Fix it, undo the import, or acknowledge it.
+      </p>
+      <ul className="attention-list attention-list-figures">
+        {[...byImport].map(([id, rows]) => (
+          <li key={id} className="attention-item">
+            <div className="small attention-figures">
+              <strong>Import #{id}</strong>
+              <ReconciliationTable rows={rows.flatMap((item) => (item.reconciliation ? [item.reconciliation] : []))} testId={`attention-reconciliation-${id}`} />
+            </div>
+            <button type="button" className="btn btn-small" disabled={busy === id} onClick={() => acknowledge(id)} data-testid="acknowledge-differences">
+              Acknowledge
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export function NeedsAttention({ items, onAdded }: { items: readonly AttentionItem[]; onAdded: (message: string) => void }) {
-  const opened = items.filter((i) => i.kind === 'opened_before_history' || reasonOf(i) === 'opened-before-history');
-  const expiry = items.filter((i) => !opened.includes(i) && (i.kind === 'expiry_unknown' || (i.kind === undefined && reasonOf(i) === 'no-snapshot-after-expiry')));
-  const other = items.filter((i) => i.kind === 'other_rows');
-  const itm = items.filter((i) => !opened.includes(i) && !expiry.includes(i) && !other.includes(i) && (i.kind === undefined || i.kind === 'in_the_money'));
+  const differs = items.filter((i) => i.kind === 'reconciliation');
+  const rest = items.filter((i) => i.kind !== 'reconciliation');
+  const opened = rest.filter((i) => i.kind === 'opened_before_history' || reasonOf(i) === 'opened-before-history');
+  const expiry = rest.filter((i) => !opened.includes(i) && (i.kind === 'expiry_unknown' || (i.kind === undefined && reasonOf(i) === 'no-snapshot-after-expiry')));
+  const other = rest.filter((i) => i.kind === 'other_rows');
+  const itm = rest.filter((i) => !opened.includes(i) && !expiry.includes(i) && !other.includes(i) && (i.kind === undefined || i.kind === 'in_the_money'));
   return (
     <Panel title="Needs attention" className="panel-warn">
       <div data-testid="needs-attention">
+        {differs.length > 0 && <DiffersFromBroker items={differs} onAdded={onAdded} />}
         {opened.length > 0 && (
           <section className="attention-section">
             <h3>Opened before the history ({fmtNumber(opened.length, 0)})</h3>
@@ -184,20 +307,7 @@ export function NeedsAttention({ items, onAdded }: { items: readonly AttentionIt
             <Capped items={opened} render={(item) => <OpenedBefore key={itemKey(item)} item={item} onAdded={onAdded} />} />
           </section>
         )}
-        {expiry.length > 0 && (
-          <section className="attention-section">
-            <h3>Expiry unknown ({fmtNumber(expiry.length, 0)})</h3>
-            <p className="small muted">Evidence missing: import the broker&apos;s expiration, assignment or exercise row, or a chain snapshot of the underlying taken within a trading day of the expiry (Import page, Option chain snapshot).</p>
-            <Capped
-              items={expiry}
-              render={(item) => (
-                <li key={itemKey(item)} className="small" data-testid="attention-expiry-unknown">
-                  {expiryText(item)}
-                </li>
-              )}
-            />
-          </section>
-        )}
+        {expiry.length > 0 && <ExpiryUnknown items={expiry} onAdded={onAdded} />}
         {itm.length > 0 && (
           <section className="attention-section">
             <h3>In the money at expiry ({fmtNumber(itm.length, 0)})</h3>

@@ -4,7 +4,7 @@
  */
 import type { PositionJson } from '../../../src-shared/api/schemas';
 
-export type SortKey = 'instrument' | 'qty' | 'costBasis' | 'mark' | 'unrealized' | 'dte' | 'delta' | 'theta' | 'expectedMove' | 'putWall' | 'callWall' | 'flip';
+export type SortKey = 'instrument' | 'qty' | 'costBasis' | 'collateral' | 'mark' | 'unrealized' | 'dte' | 'delta' | 'theta' | 'expectedMove' | 'putWall' | 'callWall' | 'flip';
 export interface Sort {
   key: SortKey;
   /** 1 ascending, −1 descending. */
@@ -55,6 +55,8 @@ const SORT_VALUES: Record<SortKey, (position: PositionJson, moves: ReadonlyMap<s
   instrument: (p) => (p.isOption ? `1|${p.expiration ?? ''}|${String(p.strike ?? 0).padStart(12, '0')}|${p.right ?? ''}` : '0'),
   qty: (p) => p.quantity,
   costBasis: (p) => p.costBasis,
+  // An older server sends no collateral: the column sorts nothing then.
+  collateral: (p) => (p as Partial<PositionJson>).collateral ?? null,
   mark: (p) => p.mark?.price ?? null,
   unrealized: (p) => p.unrealizedPL,
   dte: (p) => p.dte,

@@ -8,7 +8,7 @@ import { StatBars } from '../../components/charts';
 import { AsyncStatus, DataTable, EmptyState, Money, num, Panel, Segmented } from '../../components/ui';
 import { fmtInt, fmtNumber, fmtPct } from '../../format';
 import { useApi, useAsync } from '../../hooks';
-import { GROUP_OPTIONS, groupKeyLabel, type GroupCode } from './labels';
+import { GROUP_OPTIONS, groupKeyLabel, STATEMENT_VIEW_NOTE, type GroupCode } from './labels';
 
 export function StrategyReport({ accountId }: { accountId: string }) {
   const api = useApi();
@@ -75,6 +75,11 @@ export function StrategyReport({ accountId }: { accountId: string }) {
               ))}
             </DataTable>
           </div>
+        )}
+        {data && rows.length > 0 && (
+          <p className="muted small" data-testid="strategy-report-note" title={STATEMENT_VIEW_NOTE}>
+            A trade’s P&L includes the shares an assignment delivered until they are sold or called away: a losing wheel cycle is a loss here, while the summary’s option P&L keeps the put’s premium (the broker statement’s view).
+          </p>
         )}
       </div>
     </Panel>

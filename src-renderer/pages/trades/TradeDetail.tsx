@@ -9,13 +9,16 @@ import type { TimelineEntryJson, TradeJson } from '../../../src-shared/api/schem
 import { Badge, DataTable, Money, num, Panel, Stat } from '../../components/ui';
 import { fmtDateTime, fmtDte, fmtMoney, fmtNumber, fmtPct, fmtPrice, fmtQuantity, fmtSymbol, typeLabel } from '../../format';
 import { routeHash, useApi, useAsync } from '../../hooks';
+import type { LevelsScope } from '../../../src-shared/api/constants';
+import { scopeText } from '../../components/LevelsScope';
 import { AnnotationEditor } from './AnnotationEditor';
 import { EntryOnMap } from './EntryOnMap';
-import { entryPlaceText, roleWord, STRATEGY_LABELS } from './labels';
+import { entryPlaceText, OUTCOME_LABELS, roleWord, STATEMENT_VIEW_NOTE, STRATEGY_LABELS } from './labels';
 
-const orDash = (value: number | null, currency: string) => (value === null ? '—' : fmtMoney(value, currency));
-/** 0: the first structure; n: the n-th rolled into the trade. */
-const structureText = (roll: number) => (roll === 0 ? 'first' : `roll ${roll}`);
+/** A figure of the trade: "unknown" when it was opened before the history, else `none` when null. */
+const figure = (trade: TradeJson, value: number | null, currency: string, none = '—') => (trade.openedBeforeHistory ? 'unknown' : value === null ? none : fmtMoney(value, currency));
+/** 0: the first structure; n: the n-th rolled into the trade (or sold against its shares). */
+const structureText = (roll: number) => (roll === 0 ? 'first' : `no. ${roll + 1}`);
 
 /** The timeline's rows; the list row's legs (no price, cash or running P&L) until the detail has answered. */
 function Timeline({ trade, timeline, currency }: { trade: TradeJson; timeline: TimelineEntryJson[] | null; currency: string }) {
@@ -26,7 +29,7 @@ function Timeline({ trade, timeline, currency }: { trade: TradeJson; timeline: T
       columns={[
         'Date',
         { label: 'Role', hide: 'mid' },
-        ...(rolled ? [{ label: 'Structure', hide: 'mid' as const, title: 'first: the trade’s first structure; roll n: the n-th rolled into it' }] : []),
+        ...(rolled ? [{ label: 'Structure', hide: 'mid' as const, title: 'first: the trade’s first structure; then each rolled into it or sold against its shares, in the order they opened' }] : []),
         { label: 'Type', hide: 'mid' },
         'Symbol',
         num('Qty'),
@@ -63,10 +66,10 @@ function Timeline({ trade, timeline, currency }: { trade: TradeJson; timeline: T
   );
 }
 
-export function TradeDetail({ trade, currency, onClose, onSaved }: { trade: TradeJson; currency: string; onClose: () => void; onSaved: () => void }) {
+export function TradeDetail({ trade, currency, onClose, onSaved, levelsScope = 'own' }: { trade: TradeJson; currency: string; onClose: () => void; onSaved: () => void; levelsScope?: LevelsScope }) {
   const api = useApi();
   // Read again when the list row changes (a note saved, a reload): the detail is the same row plus its timeline.
-  const detail = useAsync((signal) => api.trade(trade.id, signal), [api, trade]);
+  const detail = useAsync((signal) => api.trade(trade.id, signal, levelsScope), [api, trade, levelsScope]);
   const levels = trade.levelsAtEntry;
   const place = entryPlaceText(trade);
   // Unmarked open legs leave the total unknown ("—"); the realized part is said beneath it.
@@ -97,7 +100,7 @@ export function TradeDetail({ trade, currency, onClose, onSaved }: { trade: Trad
       id="trade-detail"
       title={
         <>
-          {trade.underlying} · {STRATEGY_LABELS[trade.strategy]} {trade.status === 'open' ? <Badge tone="info">open</Badge> : <Badge>closed</Badge>}
+          {trade.underlying} · {STRATEGY_LABELS[trade.strategy]} {trade.status === 'open' ? <Badge tone="info">open</Badge> : <Badge tone={trade.pnl !== null && trade.pnl <= 0 && trade.outcome === 'assigned' ? 'warn' : 'neutral'}>{OUTCOME_LABELS[trade.outcome].toLowerCase()}</Badge>}
         </>
       }
       actions={
@@ -124,30 +127,45 @@ export function TradeDetail({ trade, currency, onClose, onSaved }: { trade: Trad
             value={total === null ? '—' : <Money value={total} currency={currency} />}
             sub={trade.status === 'open' ? `realized ${trade.pnl === null ? '—' : fmtMoney(trade.pnl, currency, true)} + unrealized ${trade.unrealizedPL === null ? 'unmarked' : fmtMoney(trade.unrealizedPL, currency, true)}` : undefined}
           />
-          <Stat label="Credit" value={trade.credit === null ? '—' : <Money value={trade.credit} currency={currency} />} sub="net cash at open" />
-          <Stat label="Max profit" value={orDash(trade.maxProfit, currency)} />
-          <Stat label="Max loss" value={trade.maxLoss === null ? 'unbounded' : fmtMoney(trade.maxLoss, currency)} />
-          <Stat label="Collateral" value={orDash(trade.collateral, currency)} />
+          <Stat
+            label="Options P&L"
+            value={trade.optionPL === null ? 'unknown' : <Money value={trade.optionPL} currency={currency} />}
+            sub={trade.pnl !== null && trade.optionPL !== null && trade.pnl !== trade.optionPL ? `shares ${fmtMoney(trade.pnl - trade.optionPL, currency, true)}` : 'the broker statement’s view'}
+            title={STATEMENT_VIEW_NOTE}
+            testId="trade-option-pl"
+          />
+          <Stat label="Credit" value={trade.credit === null ? (trade.openedBeforeHistory ? 'unknown' : '—') : <Money value={trade.credit} currency={currency} />} sub="net cash at open" />
+          <Stat label="Max profit" value={figure(trade, trade.maxProfit, currency)} sub={trade.rolls > 0 ? 'every credit less roll debits' : undefined} />
+          <Stat label="Max loss" value={figure(trade, trade.maxLoss, currency, 'unbounded')} testId="trade-max-loss" />
+          <Stat label="Collateral" value={figure(trade, trade.collateral, currency)} {...(trade.collateralRule === null ? {} : { title: trade.collateralRule })} />
           <Stat label="Return on collateral" value={fmtPct(trade.returnOnCollateral, 1)} />
           <Stat label="% of max profit" value={fmtPct(trade.pctOfMaxProfit, 0)} />
           <Stat label="At entry" value={`${fmtDte(trade.dteAtEntry) || '—'} DTE`} sub={trade.deltaAtEntry === null ? 'Δ unknown' : `Δ ${fmtNumber(trade.deltaAtEntry, 2)}`} />
         </div>
         <section className="trade-entry" aria-label="The entry against the dealers' levels" data-testid="trade-entry">
           {levels === null ? (
-            <p className="muted small">No chain snapshot of {trade.underlying} from the day of the open or the trading day before: the levels at entry are unknown.</p>
+            <p className="muted small">
+              {trade.entrySnapshot === null
+                ? `No chain snapshot of ${trade.underlying} from the day of the open or the trading day before: the levels at entry are unknown.`
+                : `The snapshot at entry does not list the expiration of the main leg: no levels of its own expiration (choose 3 nearest or 0–45 DTE).`}
+            </p>
           ) : (
             <p>
               <strong data-testid="entry-place">{place ?? 'Levels at entry'}</strong>{' '}
               <span className="muted small">
                 {levels.gammaZone === 'positive' ? 'positive' : 'negative'} gamma · put wall {levels.putWall === null ? '—' : fmtPrice(levels.putWall)} · flip {levels.gammaFlip === null ? '—' : fmtPrice(levels.gammaFlip)} · call wall{' '}
-                {levels.callWall === null ? '—' : fmtPrice(levels.callWall)}
+                {levels.callWall === null ? '—' : fmtPrice(levels.callWall)} <span data-testid="entry-scope">({scopeText(levels)})</span>
                 {trade.entrySnapshot && <> · spot {fmtPrice(trade.entrySnapshot.spot)}</>}
-                {trade.mainLeg && (
-                  <>
-                    {' '}
-                    · {trade.mainLeg.side === 'short' ? 'short' : 'long'} {fmtPrice(trade.mainLeg.strike)}
-                    {trade.mainLeg.right}
-                  </>
+                {levels.shortStrikes.length > 1 ? (
+                  <> · short {levels.shortStrikes.map((leg) => `${fmtPrice(leg.strike)}${leg.right}`).join(', ')}</>
+                ) : (
+                  trade.mainLeg && (
+                    <>
+                      {' '}
+                      · {trade.mainLeg.side === 'short' ? 'short' : 'long'} {fmtPrice(trade.mainLeg.strike)}
+                      {trade.mainLeg.right}
+                    </>
+                  )
                 )}
               </span>
             </p>

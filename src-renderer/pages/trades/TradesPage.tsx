@@ -11,9 +11,10 @@ import { Pager } from '../../components/Pager';
 import { AsyncStatus, Badge, colClass, DataTable, EmptyState, InlineForm, Money, num, PageHead, Panel, StatusSegmented } from '../../components/ui';
 import { fmtCount, fmtDte, fmtInt, fmtMoney, fmtNumber, fmtPct } from '../../format';
 import { navigate, useApi, useAsync, useRoute } from '../../hooks';
-import { STRATEGY_CODES, STRATEGY_LABELS, type StrategyCode } from './labels';
+import { OUTCOME_LABELS, STRATEGY_CODES, STRATEGY_LABELS, type StrategyCode } from './labels';
 import { TradeDetail } from './TradeDetail';
 import { listAddressQuery, readListAddress, type ListAddress } from '../list-address';
+import { LevelsScopeControl, readLevelsScope } from '../../components/LevelsScope';
 
 /** The list's state as it stands in the address (`#/trades?status=closed&strategy=iron_condor&tag=…&trade=…`). */
 interface ListState extends ListAddress {
@@ -21,6 +22,8 @@ interface ListState extends ListAddress {
   tag: string;
   /** The trade whose detail is open. */
   trade: string;
+  /** The levels at entry (docs/journal.md §Levels scope): '' = own, the default. */
+  levels: '' | 'nearest' | 'book';
 }
 
 function readList(params: URLSearchParams): ListState {
@@ -30,6 +33,7 @@ function readList(params: URLSearchParams): ListState {
     strategy: (STRATEGY_CODES as string[]).includes(strategy) ? (strategy as StrategyCode) : '',
     tag: params.get('tag') ?? '',
     trade: params.get('trade') ?? '',
+    levels: ((scope) => (scope === 'own' ? '' : scope))(readLevelsScope(params.get('levels'))),
   };
 }
 
@@ -38,8 +42,29 @@ const listQuery = (state: ListState): Record<string, string> => listAddressQuery
 /** The P&L a row shows: realized, plus the marks' unrealized while open; an open trade without a mark has none (its realized part alone is no total). */
 const shownPnl = (t: TradeJson): number | null => (t.pnl === null || (t.status === 'open' && t.unrealizedPL === null) ? null : t.pnl + (t.unrealizedPL ?? 0));
 
+const UNKNOWN_TITLE = 'Opened before the imported history: its credit, risk and collateral are unknown';
+
+/** A money figure of the list: "unknown" for a trade opened before the history, `none` (∞ for an unbounded loss) when null. */
+function Figure({ t, value, currency, none = '' }: { t: TradeJson; value: number | null; currency: string; none?: string }) {
+  if (t.openedBeforeHistory) {
+    return (
+      <span className="muted" title={UNKNOWN_TITLE}>
+        unknown
+      </span>
+    );
+  }
+  return <>{value === null ? none : fmtMoney(value, currency)}</>;
+}
+
+/** "Options +2,951.40 · shares −11,025.26": an assigned or exercised trade's P&L in the broker statement's two parts. */
+function pnlParts(t: TradeJson, currency: string): string | undefined {
+  if (t.pnl === null || t.optionPL === null || t.pnl === t.optionPL) return undefined;
+  return `Options ${fmtMoney(t.optionPL, currency, true)} · shares ${fmtMoney(t.pnl - t.optionPL, currency, true)} (the broker statement's option P&L is the first)`;
+}
+
 function TradeRow({ t, currency, selected, onOpen }: { t: TradeJson; currency: string; selected: boolean; onOpen: () => void }) {
   const pnl = shownPnl(t);
+  const parts = pnlParts(t, currency);
   return (
     <tr className={`clickable ${selected ? 'selected' : ''}`} onClick={onOpen} data-testid="trade-row" data-trade-id={t.id} aria-selected={selected}>
       <td className="trade-what">
@@ -47,22 +72,35 @@ function TradeRow({ t, currency, selected, onOpen }: { t: TradeJson; currency: s
           {STRATEGY_LABELS[t.strategy]}
         </button>{' '}
         {t.rolls > 0 && (
-          <span className="muted small" title={`Rolled ${t.rolls} time${t.rolls === 1 ? '' : 's'}: max profit and % of max are of the first structure`}>
+          <span className="muted small" title={`Rolled ${t.rolls} time${t.rolls === 1 ? '' : 's'}: max profit counts every credit less the debits paid to roll`}>
             ↻{t.rolls}{' '}
           </span>
         )}
         {t.status === 'open' && <Badge tone="info">open</Badge>}
+        {(t.outcome === 'assigned' || t.outcome === 'exercised') && (
+          <Badge tone={t.pnl !== null && t.pnl <= 0 ? 'warn' : 'neutral'} {...(parts === undefined ? {} : { title: parts })}>
+            {OUTCOME_LABELS[t.outcome].toLowerCase()}
+          </Badge>
+        )}
         {t.tags.length > 0 && <span className="muted small narrow-hide"> #{t.tags.join(' #')}</span>}
       </td>
       <td className="sym">{t.underlying}</td>
       <td className={colClass('mid', 'num')}>{t.openedAt === null ? 'before history' : t.openedAt.slice(0, 10)}</td>
       <td className={colClass('lo', 'num')}>{fmtDte(t.dteAtEntry)}</td>
       <td className={colClass('lo', 'num')}>{t.deltaAtEntry === null ? '' : fmtNumber(t.deltaAtEntry, 2)}</td>
-      <td className={colClass('lo', 'num')}>{t.credit === null ? '' : fmtMoney(t.credit, currency)}</td>
-      <td className={colClass('lo', 'num')}>{t.maxProfit === null ? '' : fmtMoney(t.maxProfit, currency)}</td>
-      <td className={colClass('lo', 'num')}>{t.maxLoss === null ? '∞' : fmtMoney(t.maxLoss, currency)}</td>
-      <td className={colClass('lo', 'num')}>{t.collateral === null ? '' : fmtMoney(t.collateral, currency)}</td>
-      <td className="num" title={t.status === 'open' && t.unrealizedPL === null ? `No fresh mark of the open legs: realized so far ${t.pnl === null ? '—' : fmtMoney(t.pnl, currency, true)}` : undefined} data-testid="trade-pnl">
+      <td className={colClass('lo', 'num')}>
+        <Figure t={t} value={t.credit} currency={currency} />
+      </td>
+      <td className={colClass('lo', 'num')}>
+        <Figure t={t} value={t.maxProfit} currency={currency} none="—" />
+      </td>
+      <td className={colClass('lo', 'num')} title={!t.openedBeforeHistory && t.maxLoss === null ? 'Unbounded: a naked short call or short shares' : undefined}>
+        <Figure t={t} value={t.maxLoss} currency={currency} none="∞" />
+      </td>
+      <td className={colClass('lo', 'num')} title={t.collateralRule ?? undefined}>
+        <Figure t={t} value={t.collateral} currency={currency} />
+      </td>
+      <td className="num" title={t.status === 'open' && t.unrealizedPL === null ? `No fresh mark of the open legs: realized so far ${t.pnl === null ? '—' : fmtMoney(t.pnl, currency, true)}` : parts} data-testid="trade-pnl">
         {pnl === null ? '—' : <Money value={pnl} currency={currency} />}
         {t.status === 'open' && t.unrealizedPL === null && <span className="muted small narrow-hide"> unmarked</span>}
       </td>
@@ -77,14 +115,22 @@ export function TradesPage() {
   const api = useApi();
   const route = useRoute();
   const state = readList(route.params);
-  const { status, strategy, tag, accountId, page } = state;
+  const { status, strategy, tag, accountId, page, levels } = state;
   const result = useAsync(
     (signal) =>
       api.trades(
-        { ...(status === 'all' ? {} : { status }), ...(strategy === '' ? {} : { strategy }), ...(tag === '' ? {} : { tag }), ...(accountId === '' ? {} : { accountId }), page, limit: PAGE_LIMIT_CAP },
+        {
+          ...(status === 'all' ? {} : { status }),
+          ...(strategy === '' ? {} : { strategy }),
+          ...(tag === '' ? {} : { tag }),
+          ...(accountId === '' ? {} : { accountId }),
+          ...(levels === '' ? {} : { levelsScope: levels }),
+          page,
+          limit: PAGE_LIMIT_CAP,
+        },
         signal,
       ),
-    [api, status, strategy, tag, accountId, page],
+    [api, status, strategy, tag, accountId, page, levels],
   );
   const data = result.data;
   const go = (next: Partial<ListState>) => navigate('trades', listQuery({ ...state, page: 1, trade: '', ...next }));
@@ -120,6 +166,7 @@ export function TradesPage() {
               </label>
             </InlineForm>
             {data && <AccountSelect accounts={data.accounts} value={accountId} onChange={(value) => go({ accountId: value })} />}
+            <LevelsScopeControl value={levels === '' ? 'own' : levels} onChange={(value) => navigate('trades', listQuery({ ...state, levels: value === 'own' ? '' : value }))} />
           </>
         }
       />
@@ -129,7 +176,7 @@ export function TradesPage() {
           A trade is the legs of one underlying opened together and managed together until flat: a short put, a spread, an iron condor with its rolls.
         </EmptyState>
       )}
-      {selected && <TradeDetail trade={selected} currency={data?.currency ?? 'USD'} onClose={() => navigate('trades', listQuery({ ...state, trade: '' }))} onSaved={result.reload} />}
+      {selected && <TradeDetail trade={selected} currency={data?.currency ?? 'USD'} levelsScope={levels === '' ? 'own' : levels} onClose={() => navigate('trades', listQuery({ ...state, trade: '' }))} onSaved={result.reload} />}
       {data && data.trades.length > 0 && (
         <Panel>
           <DataTable
@@ -141,10 +188,10 @@ export function TradesPage() {
               num('DTE', 'Days to the nearest expiration at entry', 'lo'),
               num('Δ', "The main leg's delta at entry", 'lo'),
               num('Credit', 'Net cash at open (+ credit)', 'lo'),
-              num('Max profit', undefined, 'lo'),
-              num('Max loss', undefined, 'lo'),
-              num('Collateral', undefined, 'lo'),
-              num('P&L', 'Realized, plus unrealized from the marks while open'),
+              num('Max profit', 'Every credit of the trade (rolls and calls sold against its shares) less the debits paid to roll', 'lo'),
+              num('Max loss', 'The largest risk it held less those credits; ∞ only for a naked call or short shares', 'lo'),
+              num('Collateral', 'Spreads at their width, short puts at the strike, shares at cost, naked calls Reg T: the figure of Campaigns and Positions', 'lo'),
+              num('P&L', 'Realized, plus unrealized from the marks while open; an assigned trade’s includes its shares'),
               num('% of max', undefined, 'mid'),
               num('ROC', 'Return on collateral', 'mid'),
               num('Days', undefined, 'lo'),

@@ -56,8 +56,9 @@ describe('file modes under umask 000', () => {
     const result = withUmask(0, () => runCli(['keys', 'list', '--data-dir', dataDir]));
     expect(result.status, result.stderr).toBe(0);
     expect(mode(db).toString(8)).toBe('600');
-    const backups = readdirSync(dataDir).filter((name) => name.endsWith('.bak'));
+    const backups = readdirSync(join(dataDir, 'backups')).filter((name) => name.endsWith('-migration.db'));
     expect(backups).toHaveLength(1);
-    expect(mode(join(dataDir, backups[0] ?? '')).toString(8)).toBe('600');
+    expect(mode(join(dataDir, 'backups', backups[0] ?? '')).toString(8)).toBe('600');
+    expect(mode(join(dataDir, 'backups')).toString(8), 'the backups folder').toBe('700');
   });
 });

@@ -214,13 +214,14 @@ describe('openapi', () => {
     const expected: Record<string, string[]> = {
       '/v1/journal/performance': ['accountId', 'period', 'date', 'from', 'to'],
       '/v1/journal/summary': ['year', 'accountId'],
-      '/v1/journal/positions': ['asOf', 'accountId', 'symbol'],
+      '/v1/journal/positions': ['asOf', 'accountId', 'symbol', 'levelsScope'],
       '/v1/journal/chains': ['asOf', 'accountId', 'symbol', 'status', 'page', 'limit'],
       '/v1/journal/campaigns': ['asOf', 'accountId', 'symbol', 'status', 'page', 'limit'],
       '/v1/journal/transactions': ['page', 'limit', 'symbol', 'accountId', 'fromDate', 'toDate', 'type', 'sort'],
-      '/v1/journal/trades': ['status', 'strategy', 'symbol', 'accountId', 'tag', 'from', 'to', 'page', 'limit'],
+      '/v1/journal/trades': ['status', 'strategy', 'symbol', 'accountId', 'tag', 'from', 'to', 'page', 'limit', 'levelsScope'],
       '/v1/journal/stats': ['groupBy', 'from', 'to', 'accountId'],
-      '/v1/journal/trades/{id}': ['id'],
+      '/v1/journal/corporate-actions': ['page', 'limit'],
+      '/v1/journal/trades/{id}': ['id', 'levelsScope'],
       '/v1/gex': ['symbol', 'expirations', 'expirationsCount', 'minDte', 'maxDte', 'formula', 'snapshot', 'at'],
       '/v1/vanna': ['symbol', 'expiration', 'snapshot', 'at'],
       '/v1/gex/events': ['tickers', 'eventType', 'minDte', 'maxDte', 'scope', 'limit'],
@@ -238,8 +239,11 @@ describe('openapi', () => {
       expect(get?.parameters?.map((p) => p.name).sort(), `${path} parameters`).toEqual([...params].sort());
       expect(Object.keys(get?.responses ?? {}), `${path} documents 200 and problems`).toEqual(expect.arrayContaining(['200', '4XX']));
     }
-    for (const path of ['/v1/journal/accounts', '/v1/imports', '/v1/imports/{id}', '/v1/chains', '/v1/health', '/v1/gex/events/stream', '/v1/settings', '/v1/snapshots/{id}', '/v1/exports', '/v1/exports/{id}']) {
+    for (const path of ['/v1/journal/accounts', '/v1/imports', '/v1/imports/{id}', '/v1/chains', '/v1/health', '/v1/gex/events/stream', '/v1/settings', '/v1/snapshots/{id}', '/v1/exports', '/v1/exports/{id}', '/v1/journal/expirations', '/v1/imports/{id}/acknowledge', '/v1/journal/reconcile', '/v1/journal/reconciliations', '/v1/backups', '/v1/backups/restore']) {
       expect(doc.paths[path], `${path} is documented`).toBeDefined();
     }
+    const expirations = doc.paths['/v1/journal/expirations']?.post as { requestBody?: unknown; responses?: Record<string, unknown> } | undefined;
+    expect(expirations?.requestBody, 'POST /v1/journal/expirations documents its body').toBeDefined();
+    expect(Object.keys(expirations?.responses ?? {}), 'and 201 with problems').toEqual(expect.arrayContaining(['201', '4XX']));
   });
 });

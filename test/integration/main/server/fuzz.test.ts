@@ -90,6 +90,9 @@ const PATHS = [
   '/v1/journal/trades',
   '/v1/journal/trades/tx_nope',
   '/v1/journal/stats',
+  '/v1/journal/corporate-actions',
+  '/v1/journal/corporate-actions/1',
+  '/v1/journal/corporate-actions/abc',
   '/v1/gex',
   '/v1/vanna',
   '/v1/gex/events',
@@ -106,6 +109,10 @@ const PATHS = [
   '/v1/imports/1',
   '/v1/imports/abc',
   '/v1/imports/99999999999999999999',
+  '/v1/imports/1/acknowledge',
+  '/v1/imports/abc/acknowledge',
+  '/v1/journal/reconcile',
+  '/v1/journal/reconciliations',
   '/v1/import-formats',
   '/v1/import-formats/preview',
   '/v1/import-formats/abc123',
@@ -114,6 +121,9 @@ const PATHS = [
   '/v1/exports',
   '/v1/exports/abc',
   '/v1/exports/%2e%2e',
+  '/v1/backups',
+  '/v1/backups/restore',
+  '/v1/backups/%2e%2e',
   '/v1/settings',
   '/v1/health',
   '/v1/openapi.json',
@@ -148,6 +158,7 @@ const PATHS = [
   '/etc-link/passwd',
   '/up/api-key',
   '/assets/../leak',
+  '/v1/journal/expirations',
   '/v1/journal/transactions/mtx_0123',
   '/v1/journal/transactions/tx_abc',
   '/v1/journal/transactions/%2e%2e',
@@ -177,6 +188,15 @@ const BODIES = [
   '{"transactions":[{"accountId":"acc_x","type":"SELL_TO_OPEN","symbol":"X","expiration":"2024-02-30","strike":-1,"right":"Q","quantity":1e400,"date":"2024-13-45"}]}',
   '{"transactions":"all of them"}',
   '{"account":"A","type":"DEPOSIT","amount":1,"date":"2024-01-01"}',
+  // Issue 29: values each rule of its own refuses (settings, exports, manual rows).
+  '{"onlineSource":{"enabled":true,"baseUrl":"http://u:p@169.254.169.254:99999/x\\r\\nX: y","watchlist":["SPX"],"intervalSeconds":60}}',
+  '{"onlineSource":{"enabled":false,"baseUrl":"http://[fe80::1%25eth0]:0/","watchlist":[],"intervalSeconds":60}}',
+  '{"corsOrigins":["http://*.x.com","https://x.com:*","http://x_y.example"]}',
+  '{"from":"9999-12-31","to":"0001-01-01"}',
+  '{"from":"1900-01-01T00:00:00+14:00"}',
+  '{"transactions":[{"account":"A","type":"BUY","symbol":"X","quantity":1000000000,"price":1000000000,"date":"2200-12-31T23:00:00-14:00"}]}',
+  '{"positions":[{"symbol":"AAPL","quantity":1e400,"cost":"x"},{"symbol":"__proto__","quantity":1}]}',
+  'symbol,quantity,cost\nAAPL,1,$$\n-AAPL240119P180,-1,\n',
 ];
 
 /** The UI folder of the app under test, with symbolic links that lead out of it (none may be served). */
@@ -261,6 +281,7 @@ describe('hostile requests (docs/architecture.md §Reliability and security)', (
       { path: '/v1/journal/trades', base: 'status=closed', integers: ['page', 'limit'], dates: ['from', 'to'] },
       { path: '/v1/journal/stats', base: 'groupBy=tag', integers: [], dates: ['from', 'to'] },
       { path: '/v1/imports', base: '', integers: ['page', 'limit'], dates: [] },
+      { path: '/v1/journal/corporate-actions', base: '', integers: ['page', 'limit'], dates: [] },
       { path: '/v1/gex/events', base: 'eventType=all', integers: ['limit', 'minDte', 'maxDte'], dates: [] },
       { path: '/v1/gex', base: 'symbol=SPX', integers: ['expirationsCount', 'snapshot'], dates: ['at', 'expirations'] },
       { path: '/v1/gex/history', base: 'symbol=SPX', integers: ['minDte', 'maxDte'], dates: ['from', 'to'] },
@@ -334,6 +355,132 @@ describe('hostile bodies on the manual-entry routes (docs/journal.md, "Manual en
       }
     }
     expect(failures, failures.join('\n')).toEqual([]);
+    expect(Object.prototype).not.toHaveProperty('polluted');
+  });
+
+  it('POST /v1/journal/expirations: hostile bodies are 4xx problems, 1,001 items 400, nothing booked', async () => {
+    const item = { accountId: 'acc_nope', symbol: 'XYZ240621P00045000' };
+    const bodies: Array<{ label: string; body: string; want: number }> = [
+      { label: 'huge (3 MB)', body: JSON.stringify({ items: [{ ...item, symbol: 'X'.repeat(3 * 1024 * 1024) }] }), want: 413 },
+      { label: 'deeply nested', body: `{"items":${'['.repeat(200_000)}${']'.repeat(200_000)}}`, want: 400 },
+      { label: 'not JSON', body: '{"items":[', want: 400 },
+      { label: 'empty list', body: '{"items":[]}', want: 400 },
+      { label: 'a number as symbol', body: JSON.stringify({ items: [{ ...item, symbol: 45 }] }), want: 400 },
+      { label: 'injection in the symbol', body: JSON.stringify({ items: [{ ...item, symbol: "'; DROP TABLE transactions; --" }] }), want: 400 },
+      { label: 'unknown field', body: JSON.stringify({ items: [{ ...item, quantity: 1 }] }), want: 400 },
+      { label: 'prototype keys', body: '{"items":[{"__proto__":{"polluted":true},"accountId":"a","symbol":"X"}]}', want: 400 },
+      { label: 'an account the journal lacks', body: JSON.stringify({ items: [item] }), want: 400 },
+      { label: '1,001 items', body: JSON.stringify({ items: new Array(1001).fill(item) }), want: 400 },
+    ];
+    const failures: string[] = [];
+    for (const { label, body, want } of bodies) {
+      const response = await w.app.inject({ method: 'POST', url: '/v1/journal/expirations', headers: { host: HOST, authorization: `Bearer ${w.key}`, 'content-type': 'application/json' }, payload: body });
+      if (response.statusCode !== want) failures.push(`${label}: ${response.statusCode} (expected ${want}) ${response.body.slice(0, 200)}`);
+      if (!String(response.headers['content-type']).startsWith('application/problem+json')) failures.push(`${label}: not a problem body`);
+    }
+    expect(failures, failures.join('\n')).toEqual([]);
+    expect(Object.prototype).not.toHaveProperty('polluted');
+  });
+});
+
+describe('hostile values of the settings, export and manual bodies (issue 29, finding 6 and 8)', () => {
+  const w = useTestApp();
+
+  it('each is a 400 naming its field, never a 5xx or a stored value', async () => {
+    const send = (method: 'POST' | 'PUT', url: string, body: unknown) =>
+      w.app.inject({ method, url, headers: { host: HOST, authorization: `Bearer ${w.key}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+    const source = (baseUrl: string) => ({ onlineSource: { enabled: true, baseUrl, watchlist: ['SPX'], intervalSeconds: 60 } });
+    const buy = (fields: Record<string, unknown>) => ({ transactions: [{ account: 'Fuzz', type: 'BUY', symbol: 'X', quantity: 1, price: 1, date: '2024-01-02', ...fields }] });
+    const cases: Array<[method: 'POST' | 'PUT', url: string, body: unknown, param: string]> = [
+      ...['http://u:p@cdn.example/x', 'http://cdn.example/x\r\nX: y', 'http://cdn.example:99999/', 'http://cdn.example:0/', 'http://169.254.169.254/', 'http://[fe80::1]/', 'http://[::ffff:a9fe:a9fe]/', 'http://2852039166/', 'http://metadata.google.internal/', 'ftp://x/', 'http://x/?q=1', 'http://x/\u0000'].map(
+        (url): ['PUT', string, unknown, string] => ['PUT', '/v1/settings', source(url), 'onlineSource.baseUrl'],
+      ),
+      ...['http://*.x.com', 'https://x.com:*', 'http://x_y.example', 'http://x.example\t'].map((origin): ['PUT', string, unknown, string] => ['PUT', '/v1/settings', { corsOrigins: [origin] }, 'corsOrigins.0']),
+      ['POST', '/v1/exports', { from: '9999-12-31' }, 'from'],
+      // A restore names a backup of the list, never a path; the backups kept are 1–100 (issue 29, item 7).
+      ...['../strikebook.db', '/etc/passwd', 'strikebook-2026-11-20T15-00-00-000Z-daily.db/../../x.db', 'strikebook.db', ''].map((name): ['POST', string, unknown, string] => ['POST', '/v1/backups/restore', { name }, 'name']),
+      ...[0, 101, 1.5, -1].map((backupsKept): ['PUT', string, unknown, string] => ['PUT', '/v1/settings', { backupsKept }, 'backupsKept']),
+      ['POST', '/v1/exports', { to: '0001-01-01' }, 'to'],
+      ['POST', '/v1/exports', { to: '2200-12-31T23:00:00-14:00' }, 'to'],
+      ['POST', '/v1/journal/transactions', buy({ quantity: 1e9, price: 1e9 }), 'transactions.0.amount'],
+      ['POST', '/v1/journal/transactions', buy({ type: 'SELL_TO_OPEN', expiration: '2024-03-15', strike: 1, right: 'P', quantity: 1e9, price: 1e9 }), 'transactions.0.amount'],
+      ['POST', '/v1/journal/transactions', buy({ date: '2200-12-31T23:00:00-14:00' }), 'transactions.0.date'],
+      ['POST', '/v1/journal/transactions', buy({ date: '1900-01-01T00:00:00+14:00' }), 'transactions.0.date'],
+    ];
+    const before = (await w.get<Record<string, unknown>>('/v1/settings')).body;
+    const failures: string[] = [];
+    for (const [method, url, body, param] of cases) {
+      const response = await send(method, url, body);
+      const label = `${method} ${url} ${JSON.stringify(body).slice(0, 160)}`;
+      const problem = response.json<{ errors?: Array<{ param: string }> }>();
+      if (response.statusCode !== 400) failures.push(`${label}: ${response.statusCode} ${response.body.slice(0, 200)}`);
+      else if (problem.errors?.[0]?.param !== param) failures.push(`${label}: names ${problem.errors?.[0]?.param ?? 'nothing'}, not ${param}`);
+    }
+    expect(failures, failures.join('\n')).toEqual([]);
+    expect((await w.get<Record<string, unknown>>('/v1/settings')).body, 'no setting changed').toEqual(before);
+    expect(w.ctx.db.prepare<[], number>('SELECT COUNT(*) FROM transactions').pluck().get(), 'no row stored').toBe(0);
+  });
+});
+
+describe('hostile bodies on POST /journal/reconcile (docs/journal.md §Reconciliation)', () => {
+  const w = useTestApp();
+
+  it('huge, deeply nested, prototype keys, wrong types, too many positions: 413 or a 422 problem, never a 5xx; nothing saved', async () => {
+    const depth = 200_000;
+    const many = (n: number) => JSON.stringify({ positions: new Array(n).fill({ symbol: 'KO', quantity: 1 }) });
+    const bodies: Array<{ label: string; body: string; type: string; want: number }> = [
+      { label: 'huge (6 MB)', body: `symbol,quantity\n${'AAPL,1\n'.repeat(900_000)}`, type: 'text/csv', want: 413 },
+      { label: 'deeply nested arrays', body: `{"positions":${'['.repeat(depth)}${']'.repeat(depth)}}`, type: 'application/json', want: 422 },
+      { label: 'deeply nested objects', body: `{"positions":[${'{"a":'.repeat(depth / 2)}1${'}'.repeat(depth / 2)}]}`, type: 'application/json', want: 422 },
+      { label: 'not JSON', body: '{"positions":[', type: 'application/json', want: 422 },
+      { label: 'prototype keys', body: '{"positions":[{"__proto__":{"polluted":true},"symbol":"KO","quantity":1}]}', type: 'application/json', want: 422 },
+      { label: 'numbers as text', body: '{"positions":[{"symbol":"KO","quantity":"1"}]}', type: 'application/json', want: 422 },
+      { label: 'a number', body: '42', type: 'application/json', want: 422 },
+      { label: '20,001 positions (JSON)', body: many(20_001), type: 'application/json', want: 422 },
+      { label: '20,001 positions (CSV)', body: `symbol,quantity\n${'KO,1\n'.repeat(20_001)}`, type: 'text/csv', want: 422 },
+      { label: 'binary', body: '\u0000\u0001\u0002PK', type: 'application/octet-stream', want: 422 },
+      { label: '20,000 positions', body: many(20_000), type: 'application/json', want: 200 },
+    ];
+    const failures: string[] = [];
+    for (const { label, body, type, want } of bodies) {
+      const response = await w.app.inject({ method: 'POST', url: '/v1/journal/reconcile?save=true', headers: { host: HOST, authorization: `Bearer ${w.key}`, 'content-type': type }, payload: body });
+      if (response.statusCode !== want) failures.push(`${label}: ${response.statusCode} (expected ${want}) ${response.body.slice(0, 200)}`);
+      if (response.statusCode >= 400 && !String(response.headers['content-type']).startsWith('application/problem+json')) failures.push(`${label}: not a problem body`);
+    }
+    expect(failures, failures.join('\n')).toEqual([]);
+    expect(Object.prototype).not.toHaveProperty('polluted');
+    const saved = await w.app.inject({ method: 'GET', url: '/v1/journal/reconciliations', headers: { host: HOST, authorization: `Bearer ${w.key}` } });
+    expect(saved.json<{ reconciliations: unknown[] }>().reconciliations, 'only the good file was saved').toHaveLength(1);
+  });
+});
+
+describe('hostile bodies on the corporate-action routes (docs/journal.md §Corporate actions)', () => {
+  const w = useTestApp();
+
+  it('huge, deeply nested, wrong types, prototype keys: 400 or 413 problems, nothing stored', async () => {
+    const good = { type: 'split', symbol: 'X', ratio: 2, date: '2024-01-02' };
+    const depth = 200_000;
+    const bodies: Array<{ label: string; body: string; status: number }> = [
+      { label: 'huge (3 MB)', body: JSON.stringify({ ...good, note: 'x'.repeat(3 * 1024 * 1024) }), status: 413 },
+      { label: 'deeply nested', body: `{"type":${'['.repeat(depth)}${']'.repeat(depth)}}`, status: 400 },
+      { label: 'not JSON', body: '{"type":', status: 400 },
+      { label: 'a ratio as text', body: JSON.stringify({ ...good, ratio: '2' }), status: 400 },
+      { label: 'an infinite ratio', body: '{"type":"split","symbol":"X","ratio":1e400,"date":"2024-01-02"}', status: 400 },
+      { label: 'a symbol of injection', body: JSON.stringify({ ...good, symbol: "'; DROP TABLE corporate_actions; --" }), status: 400 },
+      { label: 'prototype keys', body: '{"__proto__":{"polluted":true},"type":"split","symbol":"X","ratio":2,"date":"2024-01-02"}', status: 400 },
+      { label: 'an unknown field', body: JSON.stringify({ ...good, extra: 1 }), status: 400 },
+      { label: 'an array', body: '[1,2]', status: 400 },
+    ];
+    const failures: string[] = [];
+    for (const { label, body, status } of bodies) {
+      for (const [method, url] of [['POST', '/v1/journal/corporate-actions'], ['PUT', '/v1/journal/corporate-actions/1']] as const) {
+        const response = await w.app.inject({ method, url, headers: { host: HOST, authorization: `Bearer ${w.key}`, 'content-type': 'application/json' }, payload: body });
+        if (response.statusCode !== status) failures.push(`${method} ${label}: ${response.statusCode} (expected ${status}) ${response.body.slice(0, 200)}`);
+        if (!String(response.headers['content-type']).startsWith('application/problem+json')) failures.push(`${method} ${label}: not a problem body`);
+      }
+    }
+    expect(failures, failures.join('\n')).toEqual([]);
+    expect(w.ctx.db.prepare('SELECT COUNT(*) FROM corporate_actions').pluck().get()).toBe(0);
     expect(Object.prototype).not.toHaveProperty('polluted');
   });
 });

@@ -1,13 +1,15 @@
 /**
- * Connections and timeouts (docs/conventions.md §HTTP API, issue 16): a request must arrive within the request
- * timeout (30 s; 1 s here) or is answered 408 REQUEST_TIMEOUT problem+json and closed, however slowly its body
- * trickles; past the connection cap (256; 4 here) a connection is answered 503 TOO_MANY_CONNECTIONS with Retry-After
- * and closed. Real loopback servers and raw sockets.
+ * Connections and timeouts (docs/conventions.md §HTTP API, issues 16 and 29): a request must arrive within the request
+ * timeout (30 s; 1 s here) and its headers within the headers timeout (5 s; 500 ms here), or it is answered 408
+ * REQUEST_TIMEOUT problem+json and closed, however slowly it trickles; at the connection cap (256; 4 here) the
+ * connection idle longest makes room, and only when every place has a request in progress is a new connection
+ * answered 503 TOO_MANY_CONNECTIONS with Retry-After and closed. Real loopback servers and raw sockets. The flood of
+ * an attacker at the real limits: listener.flood.test.ts.
  */
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../../../src-main/serve';
-import { MAX_CONNECTIONS, REQUEST_TIMEOUT_MS } from '../../../../src-main/server/listener';
+import { HEADERS_TIMEOUT_MS, MAX_CONNECTIONS, REQUEST_TIMEOUT_MS } from '../../../../src-main/server/listener';
 import { tempDir } from '../../../paths';
 
 const TIMEOUT_MS = 1000;
@@ -108,9 +110,12 @@ describe('the connection cap', () => {
     await server?.close();
   });
 
-  it(`serves ${CAP} connections at once; one more is answered 503 TOO_MANY_CONNECTIONS with Retry-After and closed; a freed place is served again`, async () => {
-    // Connections held open without a finished request (the timeout is 30 s here).
-    const held = await Promise.all(Array.from({ length: CAP }, () => open(server.port, 'GET /v1/health HTTP/1.1\r\n')));
+  it(`serves ${CAP} connections with a request in progress; one more is answered 503 TOO_MANY_CONNECTIONS with Retry-After and closed; a freed place is served again`, async () => {
+    // Connections each holding a request in progress: an upload with the key whose body has not arrived (30 s here).
+    const upload = `POST /v1/imports?broker=generic HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nAuthorization: Bearer ${server.apiKey}\r\nContent-Type: text/csv\r\nContent-Length: 1000\r\n\r\n`;
+    const held = await Promise.all(Array.from({ length: CAP }, () => open(server.port, upload)));
+    // The server has read each one's headers (the places are taken by requests, not by silent sockets).
+    await new Promise((resolve) => setTimeout(resolve, 200));
     const extra = await open(server.port, `GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n\r\n`);
     await extra.closed;
     const problem = problemOf(extra.received());
@@ -130,5 +135,66 @@ describe('the connection cap', () => {
     }
     expect(status, 'a freed place is served').toBe(200);
     for (const client of others) client.socket.destroy();
+  });
+
+  it(`at the cap, the connection idle longest is closed to make room (silent, half-sent headers, a keep-alive between requests): the oldest first`, async () => {
+    const keptAlive = await open(server.port, `GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n\r\n`);
+    for (let i = 0; i < 50 && !keptAlive.received().includes('"status":"ok"'); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(keptAlive.received(), 'answered, and kept alive for the next request').toMatch(/^HTTP\/1.1 200/);
+    const silent = await open(server.port);
+    const halfSent = await open(server.port, 'GET /v1/health HTTP/1.1\r\n');
+    const fourth = await open(server.port);
+    const order: string[] = [];
+    keptAlive.closed.then(() => order.push('keep-alive'), () => undefined);
+    silent.closed.then(() => order.push('silent'), () => undefined);
+    halfSent.closed.then(() => order.push('half-sent'), () => undefined);
+    // Each new connection stays open once answered (a keep-alive, now the most recently idle): each needs a place.
+    const served: Held[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const next = await open(server.port, `GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n\r\n`);
+      for (let wait = 0; wait < 100 && !next.received().includes('"status":"ok"'); wait += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(next.received(), `new connection ${i + 1} is served`).toMatch(/^HTTP\/1.1 200/);
+      served.push(next);
+    }
+    // Closed by the server at once, not by the 5 s headers timeout.
+    const startedMs = Date.now();
+    await Promise.all([keptAlive.closed, silent.closed, halfSent.closed]);
+    expect(Date.now() - startedMs).toBeLessThan(2000);
+    for (const client of served) client.socket.destroy();
+    expect(order, 'closed oldest-idle first').toEqual(['keep-alive', 'silent', 'half-sent']);
+    expect(keptAlive.received() + silent.received() + halfSent.received(), 'closed without an answer: they asked nothing').not.toMatch(/503/);
+    fourth.socket.destroy();
+  });
+});
+
+describe('the headers timeout', () => {
+  const HEADERS_MS = 500;
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ dataDir: tempDir(), port: 0, uiDir: null, listener: { headersTimeoutMs: HEADERS_MS } });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('defaults to 5 s', () => {
+    expect(HEADERS_TIMEOUT_MS).toBe(5000);
+  });
+
+  it('cuts off headers sent a byte every 100 ms (408), long before the request timeout; a body that trickles after whole headers is not cut by it', async () => {
+    const slowHeaders = await open(server.port, `GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nX-Slow: `);
+    const headerTrickle = setInterval(() => slowHeaders.socket.writable && slowHeaders.socket.write('a'), 100);
+    const slowBody = await open(server.port, `PUT /v1/settings HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nAuthorization: Bearer ${server.apiKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`);
+    const bodyTrickle = setInterval(() => slowBody.socket.writable && slowBody.socket.write(' '), 100);
+    const elapsedMs = await slowHeaders.closed;
+    clearInterval(headerTrickle);
+    expect(elapsedMs, 'not before the headers timeout').toBeGreaterThanOrEqual(HEADERS_MS);
+    expect(elapsedMs, 'nowhere near the 30 s of the request timeout').toBeLessThan(10_000);
+    expect(problemOf(slowHeaders.received())).toMatchObject({ status: 408, code: 'REQUEST_TIMEOUT' });
+    await new Promise((resolve) => setTimeout(resolve, 2 * HEADERS_MS));
+    expect(slowBody.socket.readyState, 'the body still trickling is still being read').toBe('open');
+    expect(slowBody.received()).toBe('');
+    clearInterval(bodyTrickle);
+    slowBody.socket.destroy();
   });
 });

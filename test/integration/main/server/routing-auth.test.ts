@@ -88,6 +88,13 @@ const REQUESTS: Record<string, { path: string; query?: string; body?: string; ty
   'POST /v1/journal/transactions': { path: '/v1/journal/transactions', body: '{"transactions":[]}', type: 'application/json' },
   'PUT /v1/journal/transactions/{id}': { path: '/v1/journal/transactions/mtx_nope', body: '{"account":"A","type":"DEPOSIT","amount":1,"date":"2024-01-02"}', type: 'application/json' },
   'DELETE /v1/journal/transactions/{id}': { path: '/v1/journal/transactions/mtx_nope' },
+  // Corporate actions: a refused body and an id that names no action (nothing is written).
+  'GET /v1/journal/corporate-actions': { path: '/v1/journal/corporate-actions', query: 'limit=5' },
+  'POST /v1/journal/corporate-actions': { path: '/v1/journal/corporate-actions', body: '{"type":"split","symbol":"X","date":"2024-01-02"}', type: 'application/json' },
+  'PUT /v1/journal/corporate-actions/{id}': { path: '/v1/journal/corporate-actions/987654', body: '{"type":"split","symbol":"X","ratio":2,"date":"2024-01-02"}', type: 'application/json' },
+  'DELETE /v1/journal/corporate-actions/{id}': { path: '/v1/journal/corporate-actions/987654' },
+  // Expired worthless by hand: a refused (empty) list, nothing written.
+  'POST /v1/journal/expirations': { path: '/v1/journal/expirations', body: '{"items":[]}', type: 'application/json' },
   'GET /v1/journal/trades': { path: '/v1/journal/trades', query: 'status=closed&limit=5' },
   'GET /v1/journal/trades/{id}': { path: '/v1/journal/trades/tx_nope' },
   'GET /v1/journal/stats': { path: '/v1/journal/stats', query: 'groupBy=zoneAtEntry' },
@@ -99,6 +106,10 @@ const REQUESTS: Record<string, { path: string; query?: string; body?: string; ty
   'POST /v1/imports': { path: '/v1/imports', query: 'broker=nope', body: 'a,b\n1,2\n', type: 'text/csv' },
   'GET /v1/imports': { path: '/v1/imports' },
   'DELETE /v1/imports/{id}': { path: '/v1/imports/987654' },
+  'POST /v1/imports/{id}/acknowledge': { path: '/v1/imports/987654/acknowledge' },
+  // A positions file compared, not saved (nothing written).
+  'POST /v1/journal/reconcile': { path: '/v1/journal/reconcile', query: 'asOf=2099-01-01', body: 'symbol,quantity\nAAPL,1\n', type: 'text/csv' },
+  'GET /v1/journal/reconciliations': { path: '/v1/journal/reconciliations' },
   'GET /v1/import-formats': { path: '/v1/import-formats' },
   'POST /v1/import-formats': { path: '/v1/import-formats', body: '{}', type: 'application/json' },
   'PUT /v1/import-formats/{id}': { path: '/v1/import-formats/abc123', body: '{"name":"x"}', type: 'application/json' },
@@ -119,6 +130,10 @@ const REQUESTS: Record<string, { path: string; query?: string; body?: string; ty
   'POST /v1/exports': { path: '/v1/exports', body: '{"bogus":1}', type: 'application/json' },
   'GET /v1/exports': { path: '/v1/exports' },
   'GET /v1/exports/{id}': { path: '/v1/exports/nope' },
+  'GET /v1/backups': { path: '/v1/backups' },
+  // An unknown parameter: 400 before a backup is taken; a name outside the backups' grammar: 400, nothing staged.
+  'POST /v1/backups': { path: '/v1/backups', query: 'bogus=1' },
+  'POST /v1/backups/restore': { path: '/v1/backups/restore', body: '{"name":"../strikebook.db"}', type: 'application/json' },
   // The stream's own validation answers (a stream that opened would never end: see the SSE tests).
   'GET /v1/gex/events/stream': { path: '/v1/gex/events/stream', query: 'eventType=bogus' },
   // An unknown parameter: each spelling gets the same answer (a ticket is new every time).

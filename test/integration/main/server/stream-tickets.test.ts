@@ -2,6 +2,9 @@
  * The event stream without the key in its URL (issue 18): the key, in the header, buys a ticket that opens one
  * stream within 60 s; the key-in-query form (`access_token`) is refused by name. The UI's client: test/e2e/stream-client.test.ts.
  */
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../../../src-main/serve';
 import { StreamTickets, TICKET_CAP, TICKET_TTL_MS } from '../../../../src-main/server/stream-tickets';
@@ -79,6 +82,60 @@ describe('stream tickets', () => {
     const issued = await ticket(doomed.key);
     expect(server.ctx.keys.revoke(doomed.id)).not.toBeNull();
     expect((await open(`${server.apiBaseUrl}/gex/events/stream?ticket=${issued.ticket}`)).status).toBe(401);
+  });
+});
+
+/** A HEAD request (node:http: fetch's HEAD gives up on a response that never ends): its status and headers, or 'no answer' within 3 s. */
+function head(url: string): Promise<{ status: number; contentType: string } | 'no answer'> {
+  return new Promise((resolve) => {
+    const request = httpRequest(url, { method: 'HEAD' }, (response) => {
+      response.resume();
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type']) }));
+    });
+    request.on('error', () => resolve('no answer'));
+    request.setTimeout(3000, () => {
+      request.destroy();
+      resolve('no answer');
+    });
+    request.end();
+  });
+}
+
+describe('HEAD on the stream and keys revoked elsewhere (issue 29, findings 1 and 7)', () => {
+  it('HEAD with a ticket is answered with the stream\'s headers and no body, and does not spend the ticket: GET then opens the stream', async () => {
+    const issued = await ticket();
+    const url = `${server.apiBaseUrl}/gex/events/stream?ticket=${issued.ticket}`;
+    expect(await head(url)).toEqual({ status: 200, contentType: 'text/event-stream; charset=utf-8' });
+    expect(await head(url), 'a second HEAD: the ticket is still waiting').toEqual({ status: 200, contentType: 'text/event-stream; charset=utf-8' });
+    const opened = await open(url);
+    expect(opened.status).toBe(200);
+    expect(opened.first).toContain(': connected');
+    expect(await head(url), 'once the GET used it, HEAD says so').toMatchObject({ status: 401 });
+  });
+
+  it('HEAD with the key, or with nothing: 200 headers only, or 401', async () => {
+    const withKey = await new Promise<number>((resolve) => {
+      const request = httpRequest(`${server.apiBaseUrl}/gex/events/stream`, { method: 'HEAD', headers: { authorization: `Bearer ${server.apiKey}` } }, (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      });
+      request.setTimeout(3000, () => request.destroy());
+      request.on('error', () => resolve(0));
+      request.end();
+    });
+    expect(withKey).toBe(200);
+    expect(await head(`${server.apiBaseUrl}/gex/events/stream`)).toMatchObject({ status: 401 });
+  });
+
+  it('a ticket whose key another process (the CLI) revoked is refused when the stream opens, at once', async () => {
+    const doomed = server.ctx.keys.create('revoked by the CLI before its stream');
+    const issued = await ticket(doomed.key);
+    const other = new Database(join(server.dataDir, 'strikebook.db'));
+    other.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(new Date().toISOString(), doomed.id);
+    other.close();
+    const refused = await open(`${server.apiBaseUrl}/gex/events/stream?ticket=${issued.ticket}`);
+    expect(refused.status).toBe(401);
+    expect(JSON.parse(refused.body)).toMatchObject({ code: 'UNAUTHORIZED' });
   });
 });
 

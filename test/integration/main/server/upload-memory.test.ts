@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type ServeProcess } from '../../../cli';
 import { tempDir } from '../../../paths';
-import { hugeCellChain, hugeCellImport, send, shortLinesChain, shortLinesImport, SMALL_CHAIN, smallImport, tinyObjectsJsonChain } from '../../../uploads';
+import { brokerHeadThenLines, hugeCellChain, hugeCellImport, send, shortLinesChain, shortLinesImport, SMALL_CHAIN, smallImport, tinyObjectsJsonChain } from '../../../uploads';
 
 const GROWTH_LIMIT_MB = 300;
 const SIZE_MB = 49;
@@ -42,6 +42,10 @@ const CASES: Array<{ name: string; path: string; body: () => Buffer }> = [
   { name: 'imports: short malformed lines', path: '/v1/imports?broker=generic', body: () => shortLinesImport(SIZE_MB) },
   { name: 'imports: one huge cell', path: '/v1/imports?broker=generic', body: () => hugeCellImport(SIZE_MB) },
   { name: 'imports (detected): short malformed lines', path: '/v1/imports', body: () => shortLinesImport(SIZE_MB) },
+  // Read whole for their sections: every line was a record kept (3 GB); now at most MAX_WHOLE_FILE_RECORDS (issue 29).
+  { name: 'imports: a thinkorswim statement, then short lines', path: '/v1/imports?broker=thinkorswim', body: () => brokerHeadThenLines('thinkorswim_statement_pfe_wheel_selfwritten.csv', 'x,y\n', SIZE_MB) },
+  { name: 'imports: an IBKR flex query, then short lines', path: '/v1/imports?broker=ibkr', body: () => brokerHeadThenLines('ibkr_flex_query_selfwritten.csv', 'x,y\n', SIZE_MB) },
+  { name: 'imports: an IBKR activity statement, then short section lines', path: '/v1/imports?broker=ibkr', body: () => brokerHeadThenLines('ibkr_activity_statement_selfwritten.csv', 'Trades,Data,x,y\n', SIZE_MB) },
   { name: 'chains: short malformed lines', path: '/v1/chains', body: () => shortLinesChain(SIZE_MB) },
   { name: 'chains: one huge cell', path: '/v1/chains', body: () => hugeCellChain(SIZE_MB) },
   // JSON.parse builds every element: its shape is counted first (chains/json.ts, jsonShapeProblem). 1.4 GB before.

@@ -45,11 +45,11 @@ describe.skipIf(!have)('the real files group into the trades a reader sees', () 
       ['SOFI', 'short_put', 'open', '2024-04-30', null, 0, 1],
     ]);
     const mpw = book.trades.find((trade) => trade.underlying === 'MPW');
-    expect([mpw?.creditMinor, mpw?.maxProfitMinor, mpw?.maxLossMinor, mpw?.collateralMinor], 'credit 19 − 4 − 2 − 0.27 = 12.73; width 50 − 12.73').toEqual([
+    expect([mpw?.creditMinor, mpw?.maxProfitMinor, mpw?.maxLossMinor, mpw?.collateralMinor], 'credit 19 − 4 − 2 − 0.27 = 12.73; max loss 50 − 12.73; collateral the width, 0.50 × 100').toEqual([
       minor(12.73),
       minor(12.73),
       minor(37.27),
-      minor(37.27),
+      minor(50),
     ]);
   });
 
@@ -202,5 +202,46 @@ describe.skipIf(!have)('over every real file', () => {
         for (const leg of trade.legs) if (!renamed.has(leg.symbol)) expect(chainOf.get(leg.txId), `${file}: ${trade.id} ${leg.symbol}`).toBe(trade.campaignId);
       }
     }
+  });
+});
+
+describe.skipIf(!have)('the real wheel files: a wheel cycle is one trade whose P&L is its cash (issue 27)', () => {
+  const WHEELS = [
+    'tastytrade_v2_21col_MPW_wheel_binnaculum.csv',
+    'tastytrade_v2_21col_TSLL_wheel_binnaculum.csv',
+    'tastytrade_v2_21col_PFE_binnaculum.csv',
+    'robinhood_activity_wheel_real_optionstradingtracker.csv',
+    'ibkr_activity_statement_2022_wheel_divstock.csv',
+  ];
+
+  it.each(WHEELS)('%s: every closed trade’s pnl is Σ of its legs’ cash, stock legs included; trades + outside = the ledger’s realized', (file) => {
+    const { ledger, book } = grouped(file);
+    let stockLegs = 0;
+    for (const trade of book.trades) {
+      if (trade.status !== 'closed' || trade.pnlMinor === null) continue;
+      stockLegs += trade.legs.filter((leg) => !leg.isOption).length;
+      expect(trade.legs.reduce((sum, leg) => sum + leg.cashMinor, 0), `${trade.id}`).toBe(trade.pnlMinor);
+    }
+    const trades = book.trades.reduce((sum, trade) => sum + (trade.pnlMinor ?? 0), 0);
+    const outside = [...book.outsideByTx.values()].reduce((sum, minor) => sum + minor, 0);
+    const realized = [...ledger.realizedByTx.values()].reduce((sum, minor) => sum + minor, 0);
+    expect(trades + outside, `${file}: Σ trades ${trades} + outside ${outside}`).toBe(realized);
+    if (file.startsWith('ibkr') || file.startsWith('robinhood')) expect(stockLegs, `${file}: the assigned shares are legs of their trades`).toBeGreaterThan(0);
+  });
+
+  it('IBKR 2022: the KWEB put assigned 03-11 and the covered call assigned 04-01 are one trade, its shares inside', () => {
+    const { book } = grouped('ibkr_activity_statement_2022_wheel_divstock.csv');
+    const kweb = book.trades.filter((trade) => trade.underlying === 'KWEB' && trade.legs.some((leg) => leg.type === 'ASSIGNMENT'));
+    expect(kweb.length).toBe(1);
+    const [trade] = kweb;
+    expect(trade?.legs.filter((leg) => !leg.isOption).map((leg) => [leg.type, leg.day, leg.quantity])).toEqual([
+      ['BUY', '2022-03-11', 100],
+      ['SELL', '2022-04-01', 100],
+    ]);
+    expect([trade?.status, trade?.outcome]).toEqual(['closed', 'assigned']);
+    // Bought at the 34 strike, called away at 30: the shares lost 400 (and their costs) inside the trade.
+    const shares = (trade?.legs ?? []).filter((leg) => !leg.isOption).reduce((sum, leg) => sum + leg.cashMinor, 0);
+    expect(shares).toBeLessThanOrEqual(minor(-400));
+    expect(trade?.pnlMinor).toBe((trade?.optionPLMinor ?? 0) + shares);
   });
 });

@@ -48,6 +48,14 @@ describe('export arguments', () => {
     expect(boundProblem('to', 'yesterday')).toMatch(/neither a date/);
   });
 
+  it('--from/--to lie in 1900–2200 like POST /v1/exports\'s (issue 29): a date by its year, an instant once its offset is applied', () => {
+    expect(boundProblem('from', '9999-12-31')).toBe('--from 9999-12-31 names the year 9999, outside 1900–2200');
+    expect(boundProblem('to', '1899-12-31')).toMatch(/year 1899, outside 1900–2200/);
+    expect(boundProblem('to', '2200-12-31T23:00:00-14:00')).toBe('--to 2200-12-31T23:00:00-14:00 names the year 2201 once its offset is applied, outside 1900–2200');
+    expect(boundProblem('from', '1900-01-01')).toBeNull();
+    expect(boundProblem('to', '2200-12-31')).toBeNull();
+  });
+
   it('partition values escape what would end a path segment or a key=value pair, as Hive does', () => {
     expect(partitionValue('SPX')).toBe('SPX');
     expect(partitionValue('BRK/B')).toBe('BRK%2FB');

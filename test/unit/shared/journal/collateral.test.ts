@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildLedger, type Ledger } from '../../../../src-shared/journal/index';
-import { describeCollateral, type SpotLookup } from '../../../../src-shared/journal/collateral';
+import { collateralOf, describeCollateral, type CollateralLeg, type SpotLookup } from '../../../../src-shared/journal/collateral';
 import { isCampaign } from '../../../../src-shared/journal/campaigns';
 import type { Transaction } from '../../../../src-shared/journal/model';
 import { MINOR_PER_UNIT } from '../../../../src-shared/money';
@@ -114,5 +114,81 @@ describe('stock-only chains are no campaigns', () => {
     expect(xyz !== undefined && isCampaign(xyz)).toBe(true);
     // The summary's flat-to-flat chains still count both (a stock trader's win rate: ledger.public-cases.test.ts).
     expect(yearJson(built, 2024).stats.chains.opened).toBe(2);
+  });
+});
+
+/** An option leg of `contracts` at `price` a share (premium 100 × price × contracts), no costs. */
+function leg(side: 1 | -1, right: 'C' | 'P', strike: number, contracts: number, price: number, expiration = '2024-03-15', spot: number | null = null): CollateralLeg {
+  return {
+    isOption: true,
+    expiration,
+    strike,
+    right,
+    multiplier: 100,
+    side,
+    quantity: contracts,
+    grossMinor: Math.round(price * 100 * contracts * MINOR_PER_UNIT),
+    costsMinor: 0,
+    entrySpot: spot === null ? null : { spot, quoteTime: '2024-03-01T14:45:00.000Z' },
+  };
+}
+
+describe('collateralOf: one rule for every page (DESIGN §5, issue 27)', () => {
+  it('put credit spreads at their width, whichever way their legs pair; the width sits on the short leg', () => {
+    // 4600/4595 × 1 and 4550/4545 × 2 of one expiration, 4500/4495 × 1 of another: 500 + 1,000 + 500 = 2,000 (the
+    // strike notional of the short puts, 1,830,000, was the campaign's figure).
+    const legs = [
+      leg(-1, 'P', 4600, 1, 3.1),
+      leg(1, 'P', 4595, 1, 2.6),
+      leg(-1, 'P', 4550, 2, 2),
+      leg(1, 'P', 4545, 2, 1.7),
+      leg(-1, 'P', 4500, 1, 1.4, '2024-03-22'),
+      leg(1, 'P', 4495, 1, 1.2, '2024-03-22'),
+    ];
+    const measured = collateralOf(legs);
+    expect(dollars(measured.collateralMinor)).toBe(2000);
+    expect(measured.byLegMinor.map(dollars)).toEqual([500, 0, 1000, 0, 500, 0]);
+    expect(measured.basis).toEqual({ rule: 'cash_secured' });
+  });
+
+  it('an iron condor is its wider side; a debit spread its debit; a lone long option its cost', () => {
+    // Put side 95/90 (5 wide), call side 110/120 (10 wide): only one side can lose, 1,000.
+    expect(dollars(collateralOf([leg(-1, 'P', 95, 1, 1.2), leg(1, 'P', 90, 1, 0.4), leg(-1, 'C', 110, 1, 1), leg(1, 'C', 120, 1, 0.3)]).collateralMinor)).toBe(1000);
+    // Bull call 100/105 bought for 3.00 − 1.00: the 200 debit.
+    expect(dollars(collateralOf([leg(1, 'C', 100, 1, 3), leg(-1, 'C', 105, 1, 1)]).collateralMinor)).toBe(200);
+    expect(dollars(collateralOf([leg(1, 'P', 100, 2, 1.5)]).collateralMinor), '2 × 150').toBe(300);
+  });
+
+  it('a cash-secured put, a covered call, and a strangle’s Reg T with the strike standing in for a missing spot', () => {
+    expect(dollars(collateralOf([leg(-1, 'P', 50, 2, 1)]).collateralMinor), '50 × 100 × 2').toBe(10_000);
+    const shares: CollateralLeg = { isOption: false, expiration: null, strike: null, right: null, multiplier: 1, side: 1, quantity: 100, grossMinor: 4_800 * MINOR_PER_UNIT, costsMinor: MINOR_PER_UNIT, entrySpot: null };
+    const covered = collateralOf([shares, leg(-1, 'C', 55, 1, 1)]);
+    expect([dollars(covered.collateralMinor), covered.byLegMinor.map(dollars)], 'the shares at cost, 4,801; the call adds nothing').toEqual([4801, [4801, 0]]);
+    // Spot 100: put 90 10 OTM → max(20 − 10, 10) × 100 = 1,000 + 100 premium; call 110 10 OTM → 1,000 + 150: the larger
+    // side 1,150 plus the put's 100 = 1,250.
+    const strangle = collateralOf([leg(-1, 'P', 90, 1, 1, '2024-03-15', 100), leg(-1, 'C', 110, 1, 1.5, '2024-03-15', 100)]);
+    expect([dollars(strangle.collateralMinor), strangle.byLegMinor.map(dollars)]).toEqual([1250, [100, 1150]]);
+    // Without a spot each leg's strike stands in: put at 90: 18 × 100 + 100 = 1,900; call at 110: 22 × 100 + 150 = 2,350.
+    expect(dollars(collateralOf([leg(-1, 'P', 90, 1, 1), leg(-1, 'C', 110, 1, 1.5)]).collateralMinor), '2,350 + 100').toBe(2450);
+  });
+});
+
+describe('a campaign of put spreads: the largest end-of-day sum of the spreads’ widths', () => {
+  it('three spreads over a week: the busiest close holds two of them', () => {
+    const put = (strike: number) => ({ expiration: '2024-03-15', strike, right: 'P' as const });
+    const spread = (short: number, at: string, orderId: string, contracts = 1) => [
+      tx({ type: 'SELL_TO_OPEN', ticker: 'SPXW', option: put(short), quantity: contracts, price: 3, at, orderId }),
+      tx({ type: 'BUY_TO_OPEN', ticker: 'SPXW', option: put(short - 5), quantity: contracts, price: 2.5, at, orderId }),
+    ];
+    const rows = [
+      ...spread(5000, '2024-03-04T10:00', 'a'),
+      ...spread(4950, '2024-03-05T10:00', 'b', 2),
+      tx({ type: 'BUY_TO_CLOSE', ticker: 'SPXW', option: put(5000), quantity: 1, price: 1, at: '2024-03-06T10:00', orderId: 'c' }),
+      tx({ type: 'SELL_TO_CLOSE', ticker: 'SPXW', option: put(4995), quantity: 1, price: 0.8, at: '2024-03-06T10:00', orderId: 'c' }),
+      ...spread(4900, '2024-03-07T10:00', 'd'),
+    ];
+    const [campaign] = ledger(rows).campaigns;
+    // 03-05 close: 5 × 100 + 5 × 100 × 2 = 1,500; 03-07 close: 1,000 + 500 = 1,500; never the strikes (1,495,000).
+    expect(dollars(campaign?.collateralPeakMinor)).toBe(1500);
   });
 });

@@ -51,9 +51,11 @@ describe('one leg', () => {
     expect(trade.entrySnapshot, 'the snapshot of 09:45 that morning').toEqual({ quoteTime: '2024-03-01T14:45:00.000Z', spot: 100 });
   });
 
-  it('short_call without a snapshot: no Reg T collateral and no return on it', () => {
+  it('short_call without a snapshot: Reg T with the strike standing in for the spot (the fallback of every page)', () => {
     const trade = onlyTrade([sto(105, 'C', 1, 2), expire(105, 'C', 1)]);
-    expect([trade.strategy, trade.collateralMinor, trade.returnOnCollateral, trade.pctOfMaxProfit]).toEqual(['short_call', null, null, 1]);
+    // At the money at 105: 20 % × 105 = 21 a share × 100 = 2,100, + the 200 premium = 2,300 (it was null).
+    expect([trade.strategy, trade.collateralMinor, trade.collateralRule, trade.pctOfMaxProfit]).toEqual(['short_call', minor(2_300), 'Reg T needs the spot at entry: no snapshot, strike used', 1]);
+    expect(trade.returnOnCollateral, '199 / 2,300').toBeCloseTo(199 / 2_300, 12);
   });
 
   it('covered_call on shares held: collateral is the cost of the shares covered', () => {
@@ -66,7 +68,7 @@ describe('one leg', () => {
     expect(rest, 'the shares bought on their own are no trade').toEqual([]);
     expect(trade?.strategy).toBe('covered_call');
     expect(trade?.collateralMinor, '100 × 95 = 9,500').toBe(minor(9_500));
-    expect([trade?.creditMinor, trade?.maxProfitMinor, trade?.maxLossMinor], 'the call alone: 120 − 1; its loss unbounded (the shares are the campaign\'s)').toEqual([minor(119), minor(119), null]);
+    expect([trade?.creditMinor, trade?.maxProfitMinor, trade?.maxLossMinor], 'the call: 120 − 1; its loss the shares covered less it: 9,500 − 119').toEqual([minor(119), minor(119), minor(9_381)]);
     expect(trade?.returnOnCollateral, '119 / 9,500').toBeCloseTo(119 / 9_500, 12);
   });
 
@@ -97,11 +99,11 @@ describe('one leg', () => {
 });
 
 describe('two legs', () => {
-  it('credit_spread (bull put 95/90): max loss the width less the credit', () => {
+  it('credit_spread (bull put 95/90): max loss the width less the credit, collateral the width', () => {
     const trade = onlyTrade([sto(95, 'P', 1, 1.8), bto(90, 'P', 1, 0.6), expire(95, 'P', 1), expire(90, 'P', 1)]);
     expect(trade.strategy).toBe('credit_spread');
     expect(trade.creditMinor, '180 − 60 − 2').toBe(minor(118));
-    expect([trade.maxProfitMinor, trade.maxLossMinor, trade.collateralMinor], '118; 500 − 118 = 382 (defined risk: the max loss)').toEqual([minor(118), minor(382), minor(382)]);
+    expect([trade.maxProfitMinor, trade.maxLossMinor, trade.collateralMinor], '118; 500 − 118 = 382; the width 5 × 100 = 500').toEqual([minor(118), minor(382), minor(500)]);
     expect([trade.pnlMinor, trade.pctOfMaxProfit], 'both expire: the credit').toEqual([minor(118), 1]);
   });
 
@@ -159,14 +161,14 @@ describe('two legs', () => {
 });
 
 describe('three and four legs', () => {
-  it('iron_condor 90/95/110/115: max loss the wider wing less the credit', () => {
+  it('iron_condor 90/95/110/115: max loss the wider wing less the credit, collateral the wider wing', () => {
     const trade = onlyTrade([sto(95, 'P', 1, 1.2), bto(90, 'P', 1, 0.4), sto(110, 'C', 1, 1), bto(115, 'C', 1, 0.3)]);
     expect(trade.strategy).toBe('iron_condor');
-    expect([trade.creditMinor, trade.maxProfitMinor, trade.maxLossMinor, trade.collateralMinor], '120 − 40 + 100 − 30 − 4 = 146; 500 − 146').toEqual([
+    expect([trade.creditMinor, trade.maxProfitMinor, trade.maxLossMinor, trade.collateralMinor], '120 − 40 + 100 − 30 − 4 = 146; 500 − 146; both wings 500 wide, only one can lose').toEqual([
       minor(146),
       minor(146),
       minor(354),
-      minor(354),
+      minor(500),
     ]);
   });
 
@@ -186,13 +188,16 @@ describe('three and four legs', () => {
     const trade = onlyTrade([sto(54, 'P', 4, 0.5), sto(61, 'P', 2, 1.6), bto(62, 'P', 2, 1.9)]);
     expect(trade.strategy).toBe('custom');
     // Credit 200 + 320 − 380 − 8 = 132; at 0: −4 × 5,400 − 2 × 6,100 + 2 × 6,200 + 132 = −21,400 + 132 = −21,268.
-    expect([trade.creditMinor, trade.maxLossMinor, trade.collateralMinor]).toEqual([minor(132), minor(21_268), minor(21_268)]);
+    // Collateral: the 62/61 pair is a debit spread, 380 + 2 − (320 − 2) = 64; the four 54 puts cash-secured, 21,600.
+    expect([trade.creditMinor, trade.maxLossMinor, trade.collateralMinor]).toEqual([minor(132), minor(21_268), minor(21_664)]);
     // From 61 down to 54 the spread is worth its full width, 1 × 100 × 2 = 200, and the naked puts nothing: 132 + 200.
     expect(trade.maxProfitMinor).toBe(minor(332));
   });
 
   it('custom: a ratio call spread (1 × 2) is no vertical, and its loss is unbounded', () => {
     const trade = onlyTrade([bto(100, 'C', 1, 3), sto(105, 'C', 2, 1.5)]);
-    expect([trade.strategy, trade.maxLossMinor, trade.collateralMinor]).toEqual(['custom', null, null]);
+    // Collateral: 100/105 one pair bought for 301 − (150 − 1) = 152; the other 105 call naked, Reg T at the strike
+    // (no snapshot): 20 % × 105 × 100 = 2,100 + its 150 premium = 2,250. Together 2,402.
+    expect([trade.strategy, trade.maxLossMinor, trade.collateralMinor]).toEqual(['custom', null, minor(2_402)]);
   });
 });

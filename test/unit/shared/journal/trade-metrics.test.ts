@@ -66,7 +66,7 @@ describe('where the strike stood', () => {
     const spread = onlyTrade([leg('BUY_TO_OPEN', 100, 'C', 3), leg('SELL_TO_OPEN', 105, 'C', 1)], lookup);
     expect(spread.deltaAtEntry, 'the short 105 call').toBe(0.105);
     const longCall = onlyTrade([leg('BUY_TO_OPEN', 102, 'C', 2)], lookup);
-    expect([longCall.deltaAtEntry, longCall.levelsAtEntry], 'no short leg: the long call').toEqual([0.102, { ...LEVELS, shortStrikeVs: 'flip_to_call_wall' }]);
+    expect([longCall.deltaAtEntry, longCall.levelsAtEntry], 'no short leg: the long call').toEqual([0.102, { ...LEVELS, scope: 'own', expirations: ['2024-03-15'], shortStrikeVs: 'flip_to_call_wall', shortStrikes: [] }]);
   });
 });
 
@@ -74,14 +74,18 @@ const SPY_FILE = join(CHAIN_FIXTURES, 'SPY_quotedata_2023-09-14_carlos.csv');
 
 /** The service's marks of a snapshot (src-main/services/journal-book.ts marksOf), written out for the test. */
 function marksOf(contracts: readonly OptionContract[], chain: ReturnType<typeof prepareChain>, spot: number, quoteTime: string): UnderlyingMarks {
-  const gex = computeGex(chain, { expirations: [], formula: 'nominal' });
   return {
     snapshotId: 1,
     quoteTime,
     spot,
     rate: 0.04,
     contracts: contracts.length,
-    levels: { callWall: gex.callWall?.strike ?? null, putWall: gex.putWall?.strike ?? null, gammaFlip: gex.gammaInflection, gammaZone: gex.gammaZone },
+    // /gex of the leg's expiration alone (own), or of the default three (nearest).
+    levelsIn(scope, expiration) {
+      const own = scope === 'own' && expiration !== null;
+      const gex = computeGex(chain, { expirations: own ? [expiration] : [], formula: 'nominal' });
+      return { callWall: gex.callWall?.strike ?? null, putWall: gex.putWall?.strike ?? null, gammaFlip: gex.gammaInflection, gammaZone: gex.gammaZone, scope: own ? 'own' : 'nearest', expirations: gex.meta.expirations };
+    },
     contract(expiration, strike, right) {
       const found = contracts.find((c) => c.expiration === expiration && c.strike === strike && c.right === right && c.root === 'SPY');
       if (!found) return null;
@@ -110,8 +114,19 @@ describe.skipIf(!existsSync(SPY_FILE))('on the real SPY chain of 2023-09-14 16:3
     // parity forward at IV 0.122, 15 days out.
     expect(Math.abs((trade.deltaAtEntry ?? 0) - -0.1779), `delta ${trade.deltaAtEntry} vs CBOE −0.1779`).toBeLessThan(0.01);
     expect(trade.dteAtEntry, '09-15 to 09-29').toBe(14);
-    const levels = marks.levels;
-    expect(trade.levelsAtEntry, 'the snapshot\'s /gex default-scope levels').toEqual({ ...levels, shortStrikeVs: levels ? placeStrike(440, levels) : null });
+    // The levels of the strangle's own expiration (/gex?expirations=2023-09-29), both short legs placed against them.
+    const own = computeGex(chain, { expirations: ['2023-09-29'], formula: 'nominal' });
+    const levels = { callWall: own.callWall?.strike ?? null, putWall: own.putWall?.strike ?? null, gammaFlip: own.gammaInflection, gammaZone: own.gammaZone };
+    expect(trade.levelsAtEntry).toEqual({
+      ...levels,
+      scope: 'own',
+      expirations: ['2023-09-29'],
+      shortStrikeVs: placeStrike(440, levels),
+      shortStrikes: [
+        { expiration: '2023-09-29', strike: 440, right: 'P', place: placeStrike(440, levels) },
+        { expiration: '2023-09-29', strike: 460, right: 'C', place: placeStrike(460, levels) },
+      ],
+    });
     // Reg T at 450.81: put 10.81 OTM, 90.162 − 10.81 = 79.352 × 100 + 105 = 8,040.20; call 9.19 OTM, 90.162 − 9.19 =
     // 80.972 × 100 + 49 = 8,146.20, the larger: + the put's 105.
     expect(trade.collateralMinor, '8,146.20 + 105 = 8,251.20').toBe(minor(8_251.2));

@@ -40,7 +40,7 @@ describe('a trade is managed until flat', () => {
     expect([whole.strategy, whole.status, whole.closeDay, whole.daysHeld]).toEqual(['credit_spread', 'closed', '2024-03-07', 6]);
     expect(whole.pnlMinor, '139 + (10 − 60 − 1) = 88').toBe(minor(88));
     expect(whole.pctOfMaxProfit, '88 / 118 (credit 180 − 60 − 2)').toBeCloseTo(88 / 118, 12);
-    expect(whole.returnOnCollateral, '88 / 382 (max loss 500 − 118)').toBeCloseTo(88 / 382, 12);
+    expect(whole.returnOnCollateral, '88 / 500 (collateral: the width, 5 × 100)').toBeCloseTo(88 / 500, 12);
     expect(whole.legs.map((leg) => [leg.role, leg.symbol.slice(-9), leg.realizedMinor])).toEqual([
       ['entry', 'P00095000', null],
       ['entry', 'P00090000', null],
@@ -71,10 +71,12 @@ describe('a trade is managed until flat', () => {
     expect(trade.rolls, 'the short call 110 → 100 and the long call 115 → 105: two rolls by the ledger\'s rule').toBe(2);
     expect(ledgerOf(rows).rolls.length, 'the ledger counts the same two').toBe(2);
     expect(trade.legs.filter((leg) => leg.role === 'open').map((leg) => leg.symbol.slice(-9)), 'the new legs joined the condor').toEqual(['C00100000', 'C00105000']);
-    expect([trade.creditMinor, trade.maxProfitMinor, trade.maxLossMinor], 'from the first structure: 146, 146, 354').toEqual([minor(146), minor(146), minor(354)]);
+    // Credit 146; max profit every credit less the roll's debits: 146 − 10 + 2 (the old call spread bought back) + 89 − 31
+    // (the new one sold) = 196; max loss the 500-wide condor, before and after the roll, less them: 304.
+    expect([trade.creditMinor, trade.maxProfitMinor, trade.maxLossMinor, trade.collateralMinor]).toEqual([minor(146), minor(196), minor(304), minor(500)]);
     // 95P 120 − 1, 90P −40 − 1, 110C 100 − 10 − 1, 115C 2 − 30 − 1, 100C 90 − 1, 105C −30 − 1.
     expect(trade.pnlMinor, '119 − 41 + 89 − 29 + 89 − 31 = 196').toBe(minor(196));
-    expect(trade.pctOfMaxProfit, 'the roll\'s credit takes it past 100 %: 196 / 146').toBeCloseTo(196 / 146, 12);
+    expect(trade.pctOfMaxProfit, 'everything expired: 196 / 196 (it read 134 % of the first credit)').toBe(1);
     expectAddsUpToLedger(rows);
   });
 
@@ -137,7 +139,9 @@ describe('a trade is managed until flat', () => {
     ];
     const trade = onlyTrade(rows);
     expect([trade.strategy, trade.rolls, trade.daysHeld]).toEqual(['diagonal', 1, 40]);
-    expect([trade.maxLossMinor, trade.maxProfitMinor, trade.collateralMinor], 'debit 2,200 − 100 + 2').toEqual([minor(2_102), null, minor(2_102)]);
+    // Max loss: the net debit after the roll, 2,201 − 99 + 20 − 109 = 2,013 (the long call's value floors the loss);
+    // collateral the diagonal's debit at open, 2,201 − 99 = 2,102 (after the roll, 2,201 − 109 = 2,092).
+    expect([trade.maxLossMinor, trade.maxProfitMinor, trade.collateralMinor]).toEqual([minor(2_013), null, minor(2_102)]);
     // Short March 100 − 20 − 1, short April 110 − 50 − 1, long 2,400 − 2,200 − 1 − 1.
     expect(trade.pnlMinor, '79 + 59 + 198 = 336').toBe(minor(336));
     expect(trade.returnOnCollateral, '336 / 2,102').toBeCloseTo(336 / 2_102, 12);
@@ -178,7 +182,7 @@ describe('a trade is managed until flat', () => {
 });
 
 describe('trades and the rest of the book', () => {
-  it('the wheel: the put and the covered call are two trades of one campaign; the assigned shares belong to neither', () => {
+  it('the wheel: the put, its assigned shares and the covered call are one trade of one campaign (DESIGN §5, 2026-11-29)', () => {
     const rows = [
       tx({ type: 'SELL_TO_OPEN', option: opt(50, 'P'), quantity: 1, price: 2, commission: 1, at: '2024-03-01T10:00', orderId: 'o1' }),
       tx({ type: 'ASSIGNMENT', option: opt(50, 'P'), quantity: 1, at: `${MAR}T16:00` }),
@@ -188,11 +192,13 @@ describe('trades and the rest of the book', () => {
       tx({ type: 'SELL', quantity: 100, price: 52, at: `${APR}T16:00` }),
     ];
     const book = tradesOf(rows);
-    const [call, put] = book.trades;
-    expect([put?.strategy, put?.pnlMinor, call?.strategy, call?.pnlMinor], 'premiums net of commission: 199 and 149').toEqual(['short_put', minor(199), 'covered_call', minor(149)]);
-    expect(call?.collateralMinor, 'the assigned shares\' cost, 100 × 50').toBe(minor(5_000));
-    expect([put?.campaignId, call?.campaignId], 'one chain from flat to flat').toEqual(['acct:USD:XYZ:2024-03-01', 'acct:USD:XYZ:2024-03-01']);
-    expect([...book.outsideByTx.values()], 'the shares, bought at 50 and called away at 52, are the campaign\'s').toEqual([minor(200)]);
+    const [trade, ...rest] = book.trades;
+    expect(rest).toEqual([]);
+    // Premiums net of commission 199 and 149, the shares bought at 50 and called away at 52: 200.
+    expect([trade?.strategy, trade?.outcome, trade?.pnlMinor, trade?.optionPLMinor]).toEqual(['short_put', 'assigned', minor(548), minor(348)]);
+    expect(trade?.collateralMinor, 'the put\'s 50 × 100, then the assigned shares\' cost, 100 × 50').toBe(minor(5_000));
+    expect(trade?.campaignId, 'one chain from flat to flat').toBe('acct:USD:XYZ:2024-03-01');
+    expect(book.outsideByTx.size, 'no share left outside the trade').toBe(0);
     expectAddsUpToLedger(rows);
   });
 

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DatabaseVersionError, openDatabase, userVersion } from '../../../../../src-main/db/open';
@@ -213,6 +213,133 @@ describe('migrations', () => {
     expect(() => insert.run('SPX', 'k3', 'above', 2, 'x'), 'near is 0 or 1').toThrow();
   });
 
+  it('012 superseded manual rows: a table of retired rows with the import that superseded them, gone with their own import; a partial index of manual rows', () => {
+    const path = join(tempDir(), 'a.db');
+    const v11 = open(path, 11).db;
+    v11.prepare("INSERT INTO imports (id, broker, source, filename, created_at, rows, imported, duplicates, report_json) VALUES (1, 'manual', 'manual', NULL, '2026-01-01', 1, 1, 0, '{}'), (2, 'generic', 'generic-csv', 'f.csv', '2026-01-02', 1, 1, 0, '{}')").run();
+    v11.prepare("INSERT INTO accounts (id, name, source) VALUES ('a1', 'Main', 'generic-csv')").run();
+    const row = (id: string, importId: number, source: string) =>
+      v11
+        .prepare(
+          `INSERT INTO transactions (id, import_id, account_id, broker_row_id, type, symbol, underlying, is_option, expiration, strike, right, quantity, price_minor, multiplier, amount_minor, commission_minor, fees_minor, currency, trade_date, trade_day, order_id, description, source, inferred, previous_symbol, sequence)
+           VALUES (?, ?, 'a1', ?, 'SELL_TO_OPEN', 'XYZ240419P00045000', 'XYZ', 1, '2024-04-19', 45, 'P', 1, 15000, 100, 1500000, 0, 0, 'USD', '2024-03-14T20:00:00.000Z', '2024-03-14', NULL, '', ?, 0, NULL, NULL)`,
+        )
+        .run(id, importId, id, source);
+    row('mtx_1', 1, 'manual');
+    row('tx_2', 2, 'generic-csv');
+    v11.close();
+    opened.pop();
+    const { db } = open(path, 12);
+    expect(userVersion(db)).toBe(12);
+    expect(tables(db)).toContain('superseded_transactions');
+    expect(db.prepare('SELECT COUNT(*) FROM transactions').pluck().get(), 'rows stored before stay where they were').toBe(2);
+    const plan = db.prepare("EXPLAIN QUERY PLAN SELECT id FROM transactions WHERE source = 'manual' AND type IN ('SELL_TO_OPEN')").all() as Array<{ detail: string }>;
+    expect(plan.map((p) => p.detail).join(' '), 'manual rows found without reading the imported ones').toContain('transactions_manual');
+    const columns = (db.prepare('PRAGMA table_info(transactions)').all() as Array<{ name: string }>).map((c) => c.name);
+    db.prepare(`INSERT INTO superseded_transactions (${columns.join(', ')}, superseded_by) SELECT ${columns.join(', ')}, 2 FROM transactions WHERE id = 'mtx_1'`).run();
+    db.prepare("DELETE FROM transactions WHERE id = 'mtx_1'").run();
+    expect(db.prepare('SELECT superseded_by FROM superseded_transactions').pluck().all()).toEqual([2]);
+    expect(() => db.prepare("UPDATE superseded_transactions SET account_id = 'nobody'").run(), 'its account must exist').toThrow();
+    db.prepare('DELETE FROM imports WHERE id = 1').run();
+    expect(db.prepare('SELECT COUNT(*) FROM superseded_transactions').pluck().get(), 'undoing its own manual import removes it too').toBe(0);
+  });
+
+  it('013 chain underlyings: option rows stored under a root (SPXW, NDXP, AMD1) take the chain’s symbol; campaign notes follow; alert states are dropped', () => {
+    const path = join(tempDir(), 'a.db');
+    const v12 = open(path, 12).db;
+    v12.prepare("INSERT INTO imports (broker, source, filename, created_at, rows, imported, duplicates, report_json) VALUES ('etrade', 'etrade-csv', 'a.csv', '2026-01-01', 1, 1, 0, '{}')").run();
+    v12.prepare("INSERT INTO accounts (id, name, source) VALUES ('acc_1', 'A', 'etrade-csv')").run();
+    const insert = v12.prepare("INSERT INTO transactions VALUES (?, 1, 'acc_1', ?, 'SELL_TO_OPEN', ?, ?, ?, NULL, NULL, NULL, 1, 10000, 100, 10000, 0, 0, 'USD', '2023-09-13T20:00:00.000Z', '2023-09-13', NULL, '', 'etrade-csv', 0, NULL, NULL)");
+    insert.run('t1', 'r1', 'SPXW230915P04400000', 'SPXW', 1);
+    insert.run('t2', 'r2', 'SPX230915P04400000', 'SPX', 1);
+    insert.run('t3', 'r3', 'NDXP230915C15000000', 'NDXP', 1);
+    insert.run('t4', 'r4', 'AMD1240119P00075000', 'AMD1', 1);
+    // A broker's own underlying, a futures option (its month's digit stays) and shares are left as they are.
+    insert.run('t5', 'r5', 'AMD1240119C00080000', 'AMD', 1);
+    insert.run('t6', 'r6', './ESZ4 EW4Z4 241129P4600', '/ESZ4', 1);
+    insert.run('t7', 'r7', 'AMD1', 'AMD1', 0);
+    const note = v12.prepare("INSERT INTO annotations (kind, id, note, updated_at) VALUES ('campaign', ?, ?, ?)");
+    const tag = v12.prepare("INSERT INTO annotation_tags (kind, id, tag) VALUES ('campaign', ?, ?)");
+    note.run('acc_1:USD:SPXW:2023-09-13', 'weekly puts', '2026-01-02');
+    tag.run('acc_1:USD:SPXW:2023-09-13', 'income');
+    note.run('acc_1:USD:SPX:2023-09-13', 'monthly put', '2026-01-01');
+    tag.run('acc_1:USD:SPX:2023-09-13', 'index');
+    note.run('acc_1:USD:NDXP:2023-09-13', 'ndx', '2026-01-01');
+    v12.prepare("INSERT INTO position_alert_state VALUES ('SPX', 'acc_1|2023-09-15|P|4400|putWall', 'below', 1, '2023-09-14T20:31:00.000Z')").run();
+    // A manual SPXW row an import retired (migration 012): its undo brings it back as SPX's.
+    v12.prepare("INSERT INTO superseded_transactions SELECT *, 1 FROM transactions WHERE id = 't1'").run();
+    const generation = v12.prepare('SELECT value FROM journal_generation').pluck().get();
+    v12.close();
+    opened.pop();
+    const { db } = open(path, 13);
+    expect(userVersion(db)).toBe(13);
+    expect(db.prepare('SELECT id, symbol, underlying FROM transactions ORDER BY id').all()).toEqual([
+      { id: 't1', symbol: 'SPXW230915P04400000', underlying: 'SPX' },
+      { id: 't2', symbol: 'SPX230915P04400000', underlying: 'SPX' },
+      { id: 't3', symbol: 'NDXP230915C15000000', underlying: 'NDX' },
+      { id: 't4', symbol: 'AMD1240119P00075000', underlying: 'AMD' },
+      { id: 't5', symbol: 'AMD1240119C00080000', underlying: 'AMD' },
+      { id: 't6', symbol: './ESZ4 EW4Z4 241129P4600', underlying: '/ESZ4' },
+      { id: 't7', symbol: 'AMD1', underlying: 'AMD1' },
+    ]);
+    expect(db.prepare('SELECT value FROM journal_generation').pluck().get(), 'the journal is read again').toBe(Number(generation) + 1);
+    // The SPXW campaign's note meets the SPX one's of the same day: joined, the newer date, the tags united.
+    expect(db.prepare("SELECT id, note, updated_at FROM annotations WHERE kind = 'campaign' ORDER BY id").all()).toEqual([
+      { id: 'acc_1:USD:NDX:2023-09-13', note: 'ndx', updated_at: '2026-01-01' },
+      { id: 'acc_1:USD:SPX:2023-09-13', note: 'monthly put\n\nweekly puts', updated_at: '2026-01-02' },
+    ]);
+    expect(db.prepare("SELECT id, tag FROM annotation_tags WHERE kind = 'campaign' ORDER BY id, tag").all()).toEqual([
+      { id: 'acc_1:USD:SPX:2023-09-13', tag: 'income' },
+      { id: 'acc_1:USD:SPX:2023-09-13', tag: 'index' },
+    ]);
+    expect(db.prepare('SELECT COUNT(*) FROM position_alert_state').pluck().get(), 'states of the old scope: seeded again by the next snapshot').toBe(0);
+    expect(db.prepare('SELECT id, underlying FROM superseded_transactions').all()).toEqual([{ id: 't1', underlying: 'SPX' }]);
+  });
+
+  it('014 reconciliation: adds import_statements (gone with its import) and balance_assertions beside the imports of v13', () => {
+    const path = join(tempDir(), 'a.db');
+    const v13 = open(path, 13).db;
+    expect(tables(v13)).not.toContain('import_statements');
+    v13.prepare("INSERT INTO imports (broker, source, filename, created_at, rows, imported, duplicates, report_json) VALUES ('etrade', 'etrade-csv', 'a.csv', '2026-01-02T00:00:00.000Z', 1, 1, 0, '{}')").run();
+    v13.close();
+    opened.pop();
+    const { db } = open(path, 14);
+    expect(userVersion(db)).toBe(14);
+    expect(tables(db)).toEqual(expect.arrayContaining(['import_statements', 'balance_assertions']));
+    const importId = db.prepare('SELECT id FROM imports').pluck().get() as number;
+    db.prepare('INSERT INTO import_statements (import_id, statements_json, acknowledged_at) VALUES (?, ?, NULL)').run(importId, '{"source":"etrade-csv","statements":[]}');
+    expect(() => db.prepare('INSERT INTO import_statements (import_id, statements_json) VALUES (?, ?)').run(importId, '{}'), 'one row per import').toThrow();
+    expect(() => db.prepare('INSERT INTO import_statements (import_id, statements_json) VALUES (?, ?)').run(999, '{}'), 'of an import that exists').toThrow();
+    db.prepare('DELETE FROM imports WHERE id = ?').run(importId);
+    expect(db.prepare('SELECT COUNT(*) FROM import_statements').pluck().get(), 'undone with its import').toBe(0);
+    const insert = db.prepare("INSERT INTO balance_assertions (created_at, as_of, account_id, format, filename, positions_json) VALUES ('2026-01-02', '2026-01-01T04:59:59.999Z', NULL, 'generic-csv', NULL, '[]')");
+    expect([Number(insert.run().lastInsertRowid), Number(insert.run().lastInsertRowid)]).toEqual([1, 2]);
+  });
+
+  it('015 corporate actions: transactions (and superseded rows) get a nullable corporate_action column; corporate_actions goes with its import', () => {
+    const path = join(tempDir(), 'a.db');
+    const v14 = open(path, 14).db;
+    v14.prepare("INSERT INTO imports (broker, source, filename, created_at, rows, imported, duplicates, report_json) VALUES ('generic', 'generic-csv', 'a.csv', '2026-01-01', 1, 1, 0, '{}')").run();
+    v14.prepare("INSERT INTO accounts (id, name, source) VALUES ('a1', 'A', 'generic-csv')").run();
+    const row = "'t1', 1, 'a1', 'r1', 'SPLIT', 'X', 'X', 0, NULL, NULL, NULL, 100, 0, 1, 0, 0, 0, 'USD', '2026-01-02T21:00:00.000Z', '2026-01-02', NULL, '', 'generic-csv', 0, NULL, NULL";
+    v14.prepare(`INSERT INTO transactions VALUES (${row})`).run();
+    v14.close();
+    opened.pop();
+    const { db } = open(path, 15);
+    expect(userVersion(db)).toBe(15);
+    expect(db.prepare("SELECT corporate_action FROM transactions WHERE id = 't1'").pluck().get(), 'a SPLIT imported before has no terms: it reads as it did').toBeNull();
+    const superseded = (db.prepare('PRAGMA table_info(superseded_transactions)').all() as Array<{ name: string }>).map((c) => c.name);
+    expect(superseded, 'a retired row keeps every column of its row').toContain('corporate_action');
+    expect(tables(db)).toContain('corporate_actions');
+    db.prepare("INSERT INTO imports (broker, source, filename, created_at, rows, imported, duplicates, report_json) VALUES ('manual', 'manual-action', NULL, '2026-01-03', 1, 1, 0, '{}')").run();
+    const insert = db.prepare('INSERT INTO corporate_actions (import_id, account_id, date, type, symbol, new_symbol, ratio, cash_per_share_minor, cost_fraction, quantity, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    insert.run(2, null, '2026-01-05', 'split', 'X', null, 2, null, null, null, '2026-01-03');
+    expect(() => insert.run(2, null, '2026-01-05', 'dividend', 'X', null, 2, null, null, null, '2026-01-03'), 'a kind of the six only').toThrow();
+    expect(() => insert.run(99, null, '2026-01-05', 'split', 'X', null, 2, null, null, null, '2026-01-03'), 'its import must exist').toThrow();
+    db.prepare('DELETE FROM imports WHERE id = 2').run();
+    expect(db.prepare('SELECT COUNT(*) FROM corporate_actions').pluck().get(), 'undoing the import removes the action').toBe(0);
+  });
+
   it('backs up to a file that opens at the old version', () => {
     const dir = tempDir();
     const path = join(dir, 'a.db');
@@ -226,7 +353,8 @@ describe('migrations', () => {
     expect(userVersion(copy)).toBe(1);
     expect(copy.prepare('SELECT value FROM settings').get()).toEqual({ value: '0.05' });
     copy.close();
-    expect(readdirSync(dir).filter((f) => f.endsWith('.bak'))).toHaveLength(1);
+    // In the backups folder beside it (db/backups.ts), named for the upgrade.
+    expect(readdirSync(join(dir, 'backups')).filter((f) => /^strikebook-.+-migration\.db$/.test(f))).toEqual([basename(backupPath ?? '')]);
   });
 
   it('refuses a database from a newer version with a clear message and leaves it unchanged', () => {

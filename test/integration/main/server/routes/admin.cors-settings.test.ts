@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { rmSync } from 'node:fs';
 import { SettingsRepository } from '../../../../../src-main/db/settings';
 import { DEFAULT_SETTINGS } from '../../../../../src-main/settings';
+import { startServer } from '../../../../../src-main/serve';
 import { buildTestApp, HOST, tempDir, useTestApp } from '../../../../helper';
 
 const t = useTestApp();
@@ -38,6 +39,11 @@ describe('CORS', () => {
       ['localhost:5173', /http:\/\/ or https:\/\//],
       ['file:///tmp/x.html', /http:\/\/ or https:\/\//],
       ['', /scheme:\/\/host/],
+      // Issue 29: the URL parser makes an origin of these; no browser sends them.
+      ['http://*.x.com', /wildcard/],
+      ['https://x.com:*', /wildcard/],
+      ['http://x_y.example', /not a DNS name/],
+      ['http://x.example\r\n', /control character/],
     ] as const) {
       const answer = await putSettings(JSON.stringify({ corsOrigins: ['http://127.0.0.1:3000', origin] }));
       expect(answer.statusCode, origin).toBe(400);
@@ -77,6 +83,33 @@ describe('CORS', () => {
     const other = await t.request({ url: '/v1/chains', headers: { origin: 'http://evil.example' } });
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
     expect((await putSettings('{"corsOrigins": []}')).statusCode).toBe(200);
+  });
+});
+
+describe('CORS origins on a real server (issue 29, finding 6)', () => {
+  it('PUT http://*.x.com is 400 naming corsOrigins.0 and why; one stored before (by an older version) is not used when read back', async () => {
+    const dataDir = tempDir();
+    // What an older version stored: a wildcard origin beside a good one.
+    const first = await buildTestApp({ dataDir });
+    await first.ctx.writes.run((turn) => new SettingsRepository(first.ctx.db).save(turn, [{ key: 'corsOrigins', value: JSON.stringify(['http://*.x.com', 'http://localhost:5173']) }]));
+    await first.close();
+    const server = await startServer({ dataDir, port: 0, uiDir: null });
+    try {
+      const headers = { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' };
+      const read = (await (await fetch(`${server.apiBaseUrl}/settings`, { headers })).json()) as { corsOrigins: string[] };
+      expect(read.corsOrigins, 'the stored wildcard is not read back').toEqual(['http://localhost:5173']);
+      const wildcardPreflight = await fetch(`${server.apiBaseUrl}/imports`, { method: 'OPTIONS', headers: { origin: 'http://*.x.com', 'access-control-request-method': 'POST' } });
+      expect(wildcardPreflight.status).toBe(401);
+      expect(wildcardPreflight.headers.get('access-control-allow-origin')).toBeNull();
+      const put = await fetch(`${server.apiBaseUrl}/settings`, { method: 'PUT', headers, body: JSON.stringify({ corsOrigins: ['http://*.x.com'] }) });
+      expect(put.status).toBe(400);
+      const problem = (await put.json()) as { code: string; errors: Array<{ param: string; message: string }> };
+      expect(problem.code).toBe('INVALID_PARAMETER');
+      expect(problem.errors).toEqual([{ param: 'corsOrigins.0', message: expect.stringMatching(/contains a \* \(a wildcard\)/) as unknown as string }]);
+    } finally {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -69,7 +69,8 @@ describe('GET /journal/trades/{id}', () => {
 
   it('a put credit spread opened and closed: its four rows, their cash adding up to its pnl', async () => {
     const body = await detail(tradeOf('S1').id);
-    expect(body.trade).toMatchObject({ strategy: 'credit_spread', status: 'closed', credit: 157.32, maxProfit: 157.32, maxLoss: 842.68, collateral: 842.68, pnl: 77.24, rolls: 0 });
+    // Collateral: the width, 5 × 100 × 2 = 1,000 (the max loss was shown before issue 27).
+    expect(body.trade).toMatchObject({ strategy: 'credit_spread', status: 'closed', outcome: 'closed', credit: 157.32, maxProfit: 157.32, maxLoss: 842.68, collateral: 1000, pnl: 77.24, optionPL: 77.24, rolls: 0 });
     expect(seen(body)).toEqual([
       ['60P', 'entry', 0, 2, 2, 1.2, 1.34, 238.66, null, 0],
       ['55P', 'entry', 0, 2, 2, 0.4, 1.34, -81.34, null, 0],

@@ -44,6 +44,8 @@ describe.skipIf(!chainFixturesPresent)('trades, stats and annotations on the rea
   const t = useTestApp({ clock });
   let importId = 0;
   let levels: Levels;
+  /** The levels of Sep 15 alone (/gex?expirations=2023-09-15): the own expiration of the trades that open on 08-21. */
+  let sep15: Levels;
 
   const trades = async (query = '') => {
     const { status, body } = await t.get<TradesResponseT>(`/v1/journal/trades${query}`);
@@ -60,6 +62,7 @@ describe.skipIf(!chainFixturesPresent)('trades, stats and annotations on the rea
     const chain = await t.request({ method: 'POST', url: '/v1/chains?symbol=AMD', headers: { 'content-type': 'text/csv' }, payload: readChain(AMD) });
     expect(chain.statusCode, chain.body).toBe(201);
     const snapshot = chain.json<{ id: number }>().id;
+
     const imported = await t.request({ method: 'POST', url: '/v1/imports?broker=generic', headers: { 'content-type': 'text/csv' }, payload: JOURNAL });
     expect(imported.statusCode, imported.body).toBe(201);
     importId = imported.json<{ id: number }>().id;
@@ -67,6 +70,9 @@ describe.skipIf(!chainFixturesPresent)('trades, stats and annotations on the rea
     levels = { putWall: gex.putWall?.strike ?? null, callWall: gex.callWall?.strike ?? null, gammaFlip: gex.gammaInflection, gammaZone: gex.gammaZone };
     expect(levels.putWall, 'the AMD chain has a put wall').not.toBeNull();
     expect(levels.callWall).not.toBeNull();
+    const own = (await t.get<{ callWall: { strike: number } | null; putWall: { strike: number } | null; gammaInflection: number | null; gammaZone: string }>(`/v1/gex?symbol=AMD&snapshot=${snapshot}&expirations=2023-09-15`)).body;
+    sep15 = { putWall: own.putWall?.strike ?? null, callWall: own.callWall?.strike ?? null, gammaFlip: own.gammaInflection, gammaZone: own.gammaZone };
+    expect(sep15.gammaFlip, 'Sep 15 alone has its own flip, not the nearest three’s').not.toBe(levels.gammaFlip);
   });
 
   it('lists the four trades, newest opened first, with strategy, credit, risk, collateral, pnl and the entry levels of /gex', async () => {
@@ -90,7 +96,7 @@ describe.skipIf(!chainFixturesPresent)('trades, stats and annotations on the rea
       rolls: 0,
       mainLeg: { symbol: 'AMD230915P00095000', expiration: '2023-09-15', strike: 95, right: 'P', side: 'short', contracts: 2 },
       entrySnapshot: { quoteTime: '2023-08-21T02:35:00.000Z', spot: 105.6 },
-      levelsAtEntry: { ...levels, shortStrikeVs: place(95, levels) },
+      levelsAtEntry: { ...sep15, scope: 'own', expirations: ['2023-09-15'], shortStrikeVs: place(95, sep15), shortStrikes: [{ expiration: '2023-09-15', strike: 95, right: 'P', place: place(95, sep15) }] },
     });
     expect(puts.returnOnCollateral).toBeCloseTo(193.36 / 19000, 10);
     expect(puts.pctOfMaxProfit).toBeCloseTo(193.36 / 274.68, 10);
@@ -102,7 +108,18 @@ describe.skipIf(!chainFixturesPresent)('trades, stats and annotations on the rea
     expect(Math.abs((puts.deltaAtEntry ?? 0) - cboeDelta('Fri Sep 15 2023', 95, 'P'))).toBeLessThan(0.03);
     expect(puts.deltaAtEntry).toBeLessThan(0);
     const call = byOrder(body.trades, 115, 'C', '2023-08-21');
-    expect(call).toMatchObject({ strategy: 'short_call', pnl: -105.32, levelsAtEntry: { ...levels, shortStrikeVs: place(115, levels) } });
+    expect(call).toMatchObject({ strategy: 'short_call', pnl: -105.32, levelsAtEntry: { ...sep15, shortStrikeVs: place(115, sep15) } });
+    // The /gex default scope on request, named with its expirations; the stats keep the own expiration's.
+    const nearest = (await trades('?levelsScope=nearest')).trades;
+    expect(byOrder(nearest, 95, 'P', '2023-08-21').levelsAtEntry).toEqual({
+      ...levels,
+      scope: 'nearest',
+      expirations: ['2023-08-25', '2023-09-01', '2023-09-08'],
+      shortStrikeVs: place(95, levels),
+      shortStrikes: [{ expiration: '2023-09-15', strike: 95, right: 'P', place: place(95, levels) }],
+    });
+    const detail = (await t.get<{ levelsScope: string; trade: TradeJson }>(`/v1/journal/trades/${encodeURIComponent(puts.id)}?levelsScope=nearest`)).body;
+    expect([detail.levelsScope, detail.trade.levelsAtEntry], 'the detail answers the scope it is asked').toEqual(['nearest', byOrder(nearest, 95, 'P', '2023-08-21').levelsAtEntry]);
     expect(call.deltaAtEntry).toBeGreaterThan(0);
     const early = byOrder(body.trades, 100, 'P', '2023-08-10');
     expect(early, 'opened ten days before any snapshot: no entry figures').toMatchObject({ pnl: 128.68, deltaAtEntry: null, levelsAtEntry: null, entrySnapshot: null });

@@ -93,6 +93,46 @@ describe('alerts on your strikes through the API', () => {
   });
 });
 
+describe('alerts hold a short option against its own expiration’s levels (DESIGN §5 "Levels scope")', () => {
+  const alertClock = manualClock('2099-11-20T17:00:00Z');
+  let own: RunningServer;
+  const headers = () => ({ authorization: `Bearer ${own.apiKey}` });
+  beforeAll(async () => {
+    own = await startServer({ dataDir: tempDir(), port: 0, uiDir: null, clock: alertClock });
+  });
+  afterAll(async () => {
+    await own?.close();
+  });
+  const NEAR = ['2099-11-27', '2099-12-04', '2099-12-11'];
+  const FAR = '2099-12-24';
+  /** Three near expirations with a put wall at 80 that never moves; the short put's own (the fourth) with its wall at `wall`. */
+  function fourExpirations(quoteTime: string, wall: number): ChainSnapshot {
+    const c = (expiration: string, right: 'C' | 'P', strike: number, openInterest: number): OptionContract => ({ root: 'FOUR', expiration, strike, right, openInterest, iv: 0.25, bid: 1, ask: 1.1, multiplier: 100 });
+    const near = NEAR.flatMap((e) => [c(e, 'C', 110, 3000), c(e, 'P', 80, 9000)]);
+    return { symbol: 'FOUR', spot: 100, quoteTime, source: 'generic', contracts: [...near, c(FAR, 'C', 110, 3000), c(FAR, 'P', wall, 5000), c(FAR, 'P', 90, 1000)] };
+  }
+
+  it('the fourth expiration’s put wall moves from 95 to 99.5 near the short 100 put: one alert, though the nearest three’s wall stays at 80', async () => {
+    const added = await fetch(`${own.apiBaseUrl}/journal/transactions`, {
+      method: 'POST',
+      headers: { ...headers(), 'content-type': 'application/json' },
+      body: JSON.stringify({ transactions: [{ account: 'Alpha', date: '2099-11-19', type: 'SELL_TO_OPEN', symbol: 'FOUR', expiration: FAR, strike: 100, right: 'P', quantity: 1, price: 1.5 }] }),
+    });
+    expect(added.status).toBe(201);
+    storeChain(own.ctx, fourExpirations('2099-11-20T15:00:00.000Z', 95));
+    await own.ctx.positionAlerts.idle();
+    storeChain(own.ctx, fourExpirations('2099-11-20T15:30:00.000Z', 99.5));
+    await own.ctx.positionAlerts.idle();
+    const get = async <T,>(path: string): Promise<T> => (await (await fetch(`${own.apiBaseUrl}${path}`, { headers: headers() })).json()) as T;
+    const nearest = await get<{ putWall: { strike: number } | null }>('/gex?symbol=FOUR');
+    expect(nearest.putWall?.strike, 'the /gex default scope (the nearest three): nothing moved').toBe(80);
+    const { events } = await get<{ events: ExposureEventJson[] }>('/gex/events?eventType=position');
+    expect(events.map((e) => (e.eventType === 'position' ? [e.expiration, e.level, e.alert, e.previousValue, e.newValue] : null))).toEqual([[FAR, 'putWall', 'within', 95, 99.5]]);
+    const positions = await get<{ positions: PositionJson[] }>('/journal/positions?symbol=FOUR');
+    expect(positions.positions[0]?.levels, 'the level Positions shows is the one that alerted').toMatchObject({ putWall: 99.5, scope: 'own', expirations: [FAR] });
+  });
+});
+
 describe.skipIf(!haveSharedChains)('the book scope on two real TSLA chains that share no expiration', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -2,8 +2,9 @@
  * Marks with an age, expiry evidence and unmatched closes through /v1 (docs/journal.md §Positions, §Unmatched
  * closes), on a self-written journal and self-written snapshots of XYZ, every figure by hand in the comments:
  * - marks older than `markMaxAgeDays` New York trading days are stale (Juneteenth 2024, a Wednesday, is no trading day);
- * - an option left open past its expiry is inferred expired only from a snapshot quoted within one trading day after
- *   the expiry, from the instant that snapshot was quoted; a snapshot of four days later decides nothing;
+ * - an option left open past its expiry is inferred expired only from a snapshot quoted within one trading day of the
+ *   expiry (after it here; before it: expiry-settlement.test.ts), from the instant that snapshot was quoted; a snapshot
+ *   of four days later decides nothing;
  * - a sale of shares never held is listed as an opening the history lacks until an opening is entered by hand.
  */
 import { describe, expect, it } from 'vitest';
@@ -153,6 +154,7 @@ describe('marks with an age, expiry evidence, unmatched closes', () => {
         closedBy: ['SELL'],
         spot: null,
         quoteTime: null,
+        lastSnapshot: null,
       },
     ]);
     const may = async () => (await app.get<PerformanceResponseT>(`/v1/journal/performance?accountId=${cut}&from=2024-05-01&to=2024-05-31&date=2024-05-02`)).body.custom?.summary;

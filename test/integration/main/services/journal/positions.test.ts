@@ -109,7 +109,10 @@ describe.skipIf(!chainFixturesPresent)('positions and campaigns on the real AMD 
     ]);
     // 11,000 − 198.90 − 238.90 − 297.80; 10,560 − 165 − 213.50 − 283; −440 + 33.90 + 25.40 + 14.80.
     expect(body.totals).toMatchObject({ costBasis: 10264.4, marketValue: 9898.5, unrealizedPL: -365.9, unmarked: 0 });
-    expect(body.totals.byAccount).toEqual([{ accountId: ira, accountName: 'IRA', costBasis: 10264.4, marketValue: 9898.5, unrealizedPL: -365.9, unmarked: 0, unmarkedCount: 0, staleCount: 0 }]);
+    // Collateral (docs/journal.md §Collateral): the shares at cost 11,000 (the call they cover adds nothing), the
+    // 100 put 100 × 100 = 10,000, the two 95 puts 95 × 100 × 2 = 19,000: 40,000.
+    expect(body.positions.map((p) => p.collateral)).toEqual([11000, 10000, 0, 19000]);
+    expect(body.totals.byAccount).toEqual([{ accountId: ira, accountName: 'IRA', costBasis: 10264.4, collateral: 40000, marketValue: 9898.5, unrealizedPL: -365.9, unmarked: 0, unmarkedCount: 0, staleCount: 0 }]);
     // Quoted Sunday 22:35 New York: Monday is the first trading day after it, so the mark is 1 trading day old (≤ 2).
     expect(body.marksAsOf).toEqual([{ symbol: 'AMD', snapshotId: expect.any(Number) as number, quoteTime: STORED_QUOTE_TIME, spot: SPOT, ageDays: 1, stale: false }]);
     expect(body.positions.map((p) => [p.mark?.ageDays, p.mark?.stale])).toEqual([[1, false], [1, false], [1, false], [1, false]]);
@@ -131,22 +134,34 @@ describe.skipIf(!chainFixturesPresent)('positions and campaigns on the real AMD 
     }
   });
 
-  it('joins each strike to the dealer levels of /gex on the same snapshot', async () => {
+  it('joins each strike to the dealer levels of /gex on the same snapshot: its own expiration by default, the nearest three or the book on request', async () => {
     const t = app;
-    const gex = (await t.get<{ callWall: { strike: number } | null; putWall: { strike: number } | null; gammaInflection: number | null; gammaZone: string }>('/v1/gex?symbol=AMD')).body;
-    const { body } = await t.get<PositionsResponseT>(`/v1/journal/positions?accountId=${await accountId('IRA')}`);
-    const levels = { callWall: gex.callWall?.strike ?? null, putWall: gex.putWall?.strike ?? null, gammaFlip: gex.gammaInflection, gammaZone: gex.gammaZone };
-    expect(levels.callWall).not.toBeNull();
-    for (const position of body.positions) {
-      expect(position.levels).toEqual(levels);
-      if (!position.isOption) {
-        expect(position.strikeVs).toBeNull();
-        continue;
+    type Gex = { callWall: { strike: number } | null; putWall: { strike: number } | null; gammaInflection: number | null; gammaZone: string; meta: { expirations: string[] } };
+    const levelsOf = async (query: string) => {
+      const gex = (await t.get<Gex>(`/v1/gex?symbol=AMD${query}`)).body;
+      return { callWall: gex.callWall?.strike ?? null, putWall: gex.putWall?.strike ?? null, gammaFlip: gex.gammaInflection, gammaZone: gex.gammaZone, expirations: gex.meta.expirations };
+    };
+    const ira = await accountId('IRA');
+    for (const scope of ['own', 'nearest', 'book'] as const) {
+      const { body } = await t.get<PositionsResponseT>(`/v1/journal/positions?accountId=${ira}${scope === 'own' ? '' : `&levelsScope=${scope}`}`);
+      expect(body.levelsScope, 'echoed (own when not asked)').toBe(scope);
+      for (const position of body.positions) {
+        // own: /gex of its expiration alone; shares have none, so the nearest three, said so. book: 0–45 dte as /gex?minDte=0&maxDte=45.
+        const used = scope === 'own' && position.isOption ? 'own' : scope === 'book' ? 'book' : 'nearest';
+        const levels = await levelsOf(used === 'own' ? `&expirations=${position.expiration ?? ''}` : used === 'book' ? '&minDte=0&maxDte=45' : '');
+        expect(levels.callWall).not.toBeNull();
+        expect(position.levels, `${scope}: ${position.symbol}`).toEqual({ ...levels, scope: used });
+        if (!position.isOption) {
+          expect(position.strikeVs).toBeNull();
+          continue;
+        }
+        const strike = position.strike ?? 0;
+        const pct = (level: number | null) => (level === null ? null : ((strike - level) / level) * 100);
+        expect(position.strikeVs).toEqual({ callWall: pct(levels.callWall), putWall: pct(levels.putWall), gammaFlip: pct(levels.gammaFlip) });
       }
-      const strike = position.strike ?? 0;
-      const pct = (level: number | null) => (level === null ? null : ((strike - level) / level) * 100);
-      expect(position.strikeVs).toEqual({ callWall: pct(levels.callWall), putWall: pct(levels.putWall), gammaFlip: pct(levels.gammaFlip) });
     }
+    const own = (await t.get<PositionsResponseT>(`/v1/journal/positions?accountId=${ira}`)).body.positions.filter((p) => p.isOption);
+    expect(own.map((p) => p.levels?.expirations), 'each option its own expiration').toEqual([['2023-09-01'], ['2023-09-01'], ['2023-09-15']]);
   });
 
   it('settles options past expiry: out of the money inferred, in the money under needsAttention', async () => {

@@ -61,3 +61,11 @@ describe('readTable reads rows as they are iterated', () => {
     expect([...csvRecords(text)]).toEqual(parseCsv(text).records);
   });
 });
+
+describe('a whole-file read (issue 29: 49 MB of `x,y` lines were twelve million records and 3 GB)', () => {
+  it('keeps at most maxRecords records, and says at which line it stopped', () => {
+    const text = 'h1,h2\nx,y\nx,y\n\nx,y\n';
+    expect(parseCsv(text, ',', 5).records).toHaveLength(5);
+    expect(parseCsv(text, ',', 4)).toEqual({ records: [], error: { line: 5, message: 'more than 4 lines: this format is read whole, and no real export has that many; export a shorter period' } });
+  });
+});

@@ -66,4 +66,13 @@ describe('chain files: strikes, open interest, IV, spot and dates within bounds'
     const year = chain('100', ['2024-01-19,100,C,1,0.2'], '2999-01-05T16:00');
     expect(year.ok ? [] : year.errors.map((e) => e.message)).toEqual(['the quote time 2999-01-05T21:00:00Z is outside the years 1900–2200']);
   });
+
+  it('refuses a symbol that is no ticker, as every route would (issue 29: `../../../ETC` was listed and unreachable)', () => {
+    const named = (symbol: string) => parseChainFile(`# symbol: ${symbol}\n# spot: 100\n# quoteTime: 2024-01-05T16:00\nexpiration,strike,right,openInterest,iv\n2024-01-19,100,C,1,0.2\n`);
+    const dots = named('../../../ETC');
+    expect(dots.ok ? [] : dots.errors.map((e) => [e.param, e.message])).toEqual([['symbol', 'the symbol "/../../ETC" is not a ticker (a letter or digit, then up to 15 letters, digits or . _ / ^ -)']]);
+    const long = named('A'.repeat(17));
+    expect(long.ok ? [] : long.errors.map((e) => e.param)).toEqual(['symbol']);
+    expect(named('BRK/B').ok, 'a class share is a ticker').toBe(true);
+  });
 });
