@@ -107,6 +107,7 @@ export function tradesColumns(book: readonly Trade[], tagsOf: (id: string) => re
     underlying: pick((t) => t.underlying),
     strategy: pick((t) => t.strategy),
     status: pick((t) => t.status),
+    outcome: pick((t) => t.outcome),
     opened_before_history: pick((t) => t.openedBeforeHistory),
     opened_at: pick((t) => t.openedAt),
     open_day: pick((t) => t.openDay),
@@ -120,6 +121,7 @@ export function tradesColumns(book: readonly Trade[], tagsOf: (id: string) => re
     max_loss: pick((t) => t.maxLossMinor),
     collateral: pick((t) => t.collateralMinor),
     pnl: pick((t) => t.pnlMinor),
+    option_pl: pick((t) => t.optionPLMinor),
     // A closed trade's ratios as built (an open one's move with its marks: not in a repeatable file).
     return_on_collateral: pick((t) => (t.status === 'closed' ? t.returnOnCollateral : null)),
     pct_of_max_profit: pick((t) => (t.status === 'closed' ? t.pctOfMaxProfit : null)),

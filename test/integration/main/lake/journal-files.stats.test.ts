@@ -2,7 +2,8 @@
  * trades.parquet carries what /journal/stats groups by (issue 27 item 10, docs/research.md §trades): a real DuckDB
  * redoes `/v1/journal/stats?groupBy=zoneAtEntry` from the file with the documented query, and its rows are the API's,
  * on the hand-written AMD trades around the real AMD chain (a zone at entry and "unknown"); the entry's columns (dte,
- * delta, levels, strike place), the ratios and the tags are each trade's as /journal/trades answers it.
+ * delta, levels, strike place), the ratios and the tags are each trade's as /journal/trades answers it, and so are its
+ * outcome and options P&L (a closed XYZ wheel beside them: a put assigned, a call assigned away).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatsResponseT, TradesResponseT } from '../../../../src-shared/api/schemas';
 import { exportLake } from '../../../../src-main/lake/export';
 import { AMD_TRADES } from '../../../amd-trades';
+import { AMD_WHEEL } from '../../../amd-wheel';
 import { documentedQueries, openDuck, query, scratchFolders, type Duck, type DuckRow } from '../../../duck';
 import { buildTestApp, type TestApp } from '../../../helper';
 import { CHAIN_FIXTURES } from '../../../paths';
@@ -57,6 +59,8 @@ describe.skipIf(!existsSync(AMD_CHAIN))('trades.parquet against /journal/stats',
     const post = async (url: string, body: string) => expect((await app.request({ method: 'POST', url, headers: { 'content-type': 'text/csv' }, payload: body })).statusCode).toBe(201);
     await post('/v1/chains?symbol=AMD', readFileSync(AMD_CHAIN, 'utf8'));
     await post('/v1/imports?broker=generic', AMD_TRADES);
+    // amd-wheel.ts's Taxable account: the closed XYZ wheel (its header and its own rows).
+    await post('/v1/imports?broker=generic', AMD_WHEEL.split('\n').filter((line, index) => index === 0 || line.includes(',Taxable,')).join('\n'));
     const trades = (await app.get<TradesResponseT>('/v1/journal/trades')).body.trades;
     const tagged = trades.find((t) => t.mainLeg?.strike === 95);
     const saved = await app.request({ method: 'PUT', url: `/v1/journal/trades/${encodeURIComponent(tagged?.id ?? '')}/annotation`, payload: { note: 'below the wall', tags: ['Earnings', 'wheel'] } });
@@ -130,5 +134,22 @@ describe.skipIf(!existsSync(AMD_CHAIN))('trades.parquet against /journal/stats',
     }
     expect(placed, 'trades opened beside the AMD snapshot have their levels').toBeGreaterThanOrEqual(2);
     expect(rows.some((r) => JSON.stringify(r.tags) === JSON.stringify(['earnings', 'wheel']))).toBe(true);
+  });
+
+  it("each trade's outcome and options P&L are the ones /journal/trades answers", async () => {
+    const api = (await app.get<TradesResponseT>('/v1/journal/trades')).body.trades;
+    const rows = await duck.rows('SELECT id, outcome, pnl::VARCHAR AS pnl, option_pl::VARCHAR AS option_pl FROM trades ORDER BY id');
+    expect(rows).toHaveLength(api.length);
+    const byId = new Map(rows.map((r) => [String(r.id), r]));
+    for (const trade of api) {
+      const row = byId.get(trade.id);
+      expect(row?.outcome, trade.id).toBe(trade.outcome);
+      expect(row?.option_pl === null ? null : cents(minorOf(row?.option_pl)), trade.id).toBe(trade.optionPL);
+    }
+    expect(new Set(rows.map((r) => r.outcome))).toEqual(new Set(['closed', 'open', 'assigned']));
+    // The XYZ wheel by hand: its options are the put's 1.00 × 100 − 1.00 = 99.00 and the call's 0.80 × 100 − 1.00 = 79.00,
+    // 178.00 in all; its shares bought at 50 and called away at 52 add 200.00 to its P&L (378.00).
+    const wheel = rows.find((r) => r.outcome === 'assigned');
+    expect(wheel).toMatchObject({ option_pl: '178.0000', pnl: '378.0000' });
   });
 });
