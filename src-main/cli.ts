@@ -17,6 +17,7 @@ import { importerIdOf } from './importers/index';
 import { CLI_OVERRIDE_NAMES } from './chains/index';
 import { runExport, runLakeImport } from './lake/cli';
 import { OPENED_BEFORE_LISTED, withOpenedBeforeHistory } from './services/journal/import-attention';
+import { runChainBackfill } from './backfill-cli';
 import { JournalService } from './services/journal/service';
 import { ok, type Result } from './services/result';
 
@@ -27,6 +28,7 @@ Usage:
   strikebook import <file...> [--broker <id>] [--account <name>] [--data-dir <dir>]
   strikebook chain import <file...> [--symbol <S>] [--spot <price>] [--quote-time <iso>] [--format <f>] [--data-dir <dir>]
   strikebook chain import <lake dir>                     a Parquet lake written by export, snapshot for snapshot
+  strikebook chain backfill <dir>                        a folder of historical chain files, oldest first (run again to continue)
   strikebook export --out <dir> [--symbol <S>] [--from <date>] [--to <date>] [--data-dir <dir>]
                                                           the Parquet lake for research (docs/research.md)
   strikebook keys create [--name <name>] | keys list | keys revoke <id> [--data-dir <dir>]
@@ -167,6 +169,9 @@ async function main(argv: string[]): Promise<void> {
     } else if (command === 'export') {
       if (rest.length > 0) fail(`export takes no file names (got ${rest.join(' ')}); name the folder with --out`);
       reportLakeFailure(runExport(folder, { ...(values.out === undefined ? {} : { out: values.out }), ...(values.symbol ? { symbol: values.symbol } : {}), ...(values.from ? { from: values.from } : {}), ...(values.to ? { to: values.to } : {}) }));
+    } else if (command === 'chain' && rest[0] === 'backfill') {
+      if (rest.length !== 2) fail('chain backfill: name one folder of chain files (strikebook chain backfill <dir>)');
+      reportLakeFailure(await runChainBackfill(rest[1] ?? '', folder, ctx.exposure, writes, clock));
     } else if (command === 'chain' && rest[0] === 'import' && rest.length === 2 && isFolder(rest[1])) {
       reportLakeFailure(await runLakeImport(rest[1] ?? '', ctx.exposure, folder.settings));
     } else if (command === 'chain' && rest[0] === 'import') {

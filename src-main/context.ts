@@ -17,6 +17,10 @@ import { ImportFormatsService } from './services/journal/import-formats';
 import { createJournalClient } from './services/journal/client';
 import { loadSettings, saveSettings, type Settings } from './settings';
 import { PositionAlerts } from './services/exposure/position-alerts';
+import { SourceHealth } from './services/source-health';
+import { WatchFolder } from './services/watch-folder';
+import { ChainBackfill } from './services/chain-backfill';
+import { RefreshSchedule } from './services/refresh-schedule';
 
 export const DB_FILE = 'strikebook.db';
 /** How often the last-used stamps of keys are written; a busy database leaves them for the next time. */
@@ -170,6 +174,7 @@ export function createContext(options: ContextOptions): OwnedContext {
   // This process serves the data folder: `strikebook restore` refuses to replace the journal under it.
   claimServerPid(options.dataDir);
   writes.onRollback(() => exposure.reset());
+  const sourceHealth = new SourceHealth(clock, options.log);
   // Settings are replaced on every change (updateSettings): each pass reads the current ones.
   const refresh = new ChainRefresh(
     {
@@ -179,6 +184,45 @@ export function createContext(options: ContextOptions): OwnedContext {
       clock,
       exposure,
       journal,
+      sourceHealth,
+    },
+    options.log,
+  );
+  // Chains that arrive by themselves (issue 30): built here, their timers started with the server (serve.ts).
+  const watchFolder = new WatchFolder(
+    {
+      get settings() {
+        return settings;
+      },
+      dataDir: options.dataDir,
+      clock,
+      exposure,
+      writes,
+      db,
+    },
+    options.log,
+  );
+  const backfill = new ChainBackfill(
+    {
+      get settings() {
+        return settings;
+      },
+      db,
+      writes,
+      exposure,
+      clock,
+      dataDir: options.dataDir,
+    },
+    options.log,
+  );
+  const schedule = new RefreshSchedule(
+    {
+      get settings() {
+        return settings;
+      },
+      clock,
+      refresh,
+      sourceHealth,
     },
     options.log,
   );
@@ -208,6 +252,10 @@ export function createContext(options: ContextOptions): OwnedContext {
     exports,
     refresh,
     backups,
+    sourceHealth,
+    watchFolder,
+    backfill,
+    schedule,
     writes,
     keyFilePath: folder.keyFilePath,
     apiKey: folder.apiKey,
@@ -263,6 +311,7 @@ export function createContext(options: ContextOptions): OwnedContext {
       if (closed) return;
       closed = true;
       clearInterval(usageTimer);
+      await Promise.all([schedule.stop(), watchFolder.stop(), backfill.stop()]);
       await refresh.stop();
       journal.stopJobs();
       exposure.stopJobs();

@@ -89,6 +89,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     online.start();
     // The daily backup of the journal (services/backups.ts): taken now when the newest is older than a day.
     ctx.backups.start();
+    // Chains that arrive by themselves (issue 30): the watch folder and the schedule look every second and every 15 s;
+    // a backfill the last run left half-way is marked interrupted (Settings offers to continue it).
+    ctx.watchFolder.start();
+    ctx.schedule.start();
+    ctx.backfill.markInterrupted().catch((error: unknown) => options.log?.(`[backfill] ${String(error)}`));
     const url = `http://${host}:${port}`;
     let closed = false;
     return {
@@ -107,6 +112,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         if (closed) return;
         closed = true;
         online.stop();
+        await Promise.all([ctx.schedule.stop(), ctx.watchFolder.stop(), ctx.backfill.stop()]);
         // Uploads being parsed are stopped first: the HTTP server waits for their requests (docs/decisions.md §Jobs).
         ctx.stopJobs();
         await app.close();

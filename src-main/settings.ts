@@ -5,6 +5,8 @@ import type { WriteTx } from './db/writes';
 import { NEW_YORK } from '../src-shared/zone';
 import { POSITION_ALERT_DISTANCE_PCT } from '../src-shared/exposure/position-alerts';
 import { originProblem } from './setting-rules';
+import { DEFAULT_MANAGE_RULES, type ManageRules } from '../src-shared/journal/manage';
+import { parseScheduleTime } from '../src-shared/refresh-schedule';
 
 /** User settings, kept in the `settings` table as JSON values; defaults per docs/conventions.md §HTTP API, docs/exposure.md, docs/journal.md. */
 export interface Settings {
@@ -39,6 +41,15 @@ export interface Settings {
   notifyPositionAlerts: boolean;
   /** Backups of the journal kept in the data folder's backups/ (the newest N; db/backups.ts). */
   backupsKept: number;
+  /** The management rules of GET /journal/manage and the Today page (docs/journal.md §Managing open trades). */
+  manageRules: ManageRules;
+  /**
+   * A folder whose new chain files are stored as they arrive, then moved to imported/ or failed/ ('' = none;
+   * docs/exposure.md §Chains that arrive by themselves).
+   */
+  watchFolder: string;
+  /** New York times of day (`HH:MM`) the online source is fetched on trading days (a "Refresh now" pass each). */
+  refreshSchedule: string[];
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -58,6 +69,9 @@ export const DEFAULT_SETTINGS: Settings = {
   positionAlertDistancePct: POSITION_ALERT_DISTANCE_PCT,
   notifyPositionAlerts: true,
   backupsKept: DEFAULT_BACKUPS_KEPT,
+  manageRules: DEFAULT_MANAGE_RULES,
+  watchFolder: '',
+  refreshSchedule: [],
 };
 
 export function loadSettings(db: Database, overrides: Partial<Settings> = {}): Settings {
@@ -72,7 +86,11 @@ export function loadSettings(db: Database, overrides: Partial<Settings> = {}): S
   const settings: Settings = { ...DEFAULT_SETTINGS, ...(stored as Partial<Settings>), ...overrides };
   // Held to the rules of PUT /v1/settings when read back (a value written by an older version, or by hand): an origin
   // that breaks them is not listed, so the gate never answers it (issue 29: http://*.x.com was stored and used).
+  // A rule added later takes its default in a stored object that lacks it.
+  settings.manageRules = { ...DEFAULT_MANAGE_RULES, ...(typeof settings.manageRules === 'object' && settings.manageRules !== null ? settings.manageRules : {}) };
   settings.corsOrigins = Array.isArray(settings.corsOrigins) ? settings.corsOrigins.filter((origin) => typeof origin === 'string' && originProblem(origin) === null) : [];
+  if (typeof settings.watchFolder !== 'string') settings.watchFolder = '';
+  settings.refreshSchedule = Array.isArray(settings.refreshSchedule) ? settings.refreshSchedule.filter((time) => typeof time === 'string' && parseScheduleTime(time) !== null) : [];
   return settings;
 }
 

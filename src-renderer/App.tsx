@@ -15,8 +15,11 @@ const ExposurePage = lazy(() => import('./pages/exposure/ExposurePage').then((m)
 const PositionsPage = lazy(() => import('./pages/Positions').then((m) => ({ default: m.PositionsPage })));
 const CampaignsPage = lazy(() => import('./pages/Campaigns').then((m) => ({ default: m.CampaignsPage })));
 const TradesPage = lazy(() => import('./pages/trades/TradesPage').then((m) => ({ default: m.TradesPage })));
+const TodayPage = lazy(() => import('./pages/today/TodayPage').then((m) => ({ default: m.TodayPage })));
 
 const PAGES = [
+  // What to manage this morning (docs/ui.md §Today): first in the list; the app still opens on the Journal.
+  { id: 'today', label: 'Today', icon: '◎' },
   { id: 'journal', label: 'Journal', icon: '▤' },
   { id: 'positions', label: 'Positions', icon: '◫' },
   { id: 'trades', label: 'Trades', icon: '⇄' },
@@ -149,6 +152,7 @@ export function App() {
             {/* A new key (Change key, a new #key= link) starts every page again, with its data loaded with that key. */}
             <main className="content" id="main" tabIndex={-1} aria-label={current?.label} key={api.baseUrl + (session?.token ?? '')}>
               <Suspense fallback={<Loading />}>
+                {page === 'today' && <TodayPage />}
                 {page === 'journal' && <JournalPage />}
                 {page === 'positions' && <PositionsPage />}
                 {page === 'trades' && <TradesPage />}

@@ -22,7 +22,6 @@ const MODULE_EXTENSIONS = ['.ts', '.tsx', '.mjs'];
  */
 const CROSS_MODULE_SUITES: Readonly<Record<string, string>> = {
   'unit/shared/exposure/chain-picture': 'issue 21’s chain picture on hand-made chains: expiration-stats, dex, grid, sweep and fast-exp together',
-  'unit/shared/journal/budget': 'the journal’s speed budgets (ledger build, performance, summary) on 100,000 rows',
   'unit/main/electron/desktop-check': 'scripts/desktop-check.mjs, the guard of `npm start`: a script, no module of src-main',
   'unit/main/electron/shell': 'the Electron shell booted with electron mocked: app, preload, menu, csp and window-state in one life',
   'unit/main/importers/bounded': 'what a hostile file can make every parser keep, broker importers and chain parsers alike',

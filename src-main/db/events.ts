@@ -26,6 +26,9 @@ export interface EventFilter {
   expirationTo?: string;
   /** Flip and wall events of one scope: per expiration, or of the book (expiration `book`); position events pass. */
   scope?: 'expiration' | 'book';
+  /** Quoted at or after / at or before these instants (ISO, as stored). */
+  timestampFrom?: string;
+  timestampTo?: string;
   limit: number;
 }
 
@@ -53,6 +56,8 @@ export class EventsRepository {
     if (filter.expirationTo !== undefined) conditions.push(sql`(expiration = ${BOOK} OR expiration <= ${filter.expirationTo})`);
     if (filter.scope === 'book') conditions.push(sql`(event_type = 'position' OR expiration = ${BOOK})`);
     if (filter.scope === 'expiration') conditions.push(sql`(event_type = 'position' OR expiration <> ${BOOK})`);
+    if (filter.timestampFrom !== undefined) conditions.push(sql`timestamp >= ${filter.timestampFrom}`);
+    if (filter.timestampTo !== undefined) conditions.push(sql`timestamp <= ${filter.timestampTo}`);
     const query = sql`SELECT id, payload FROM events ${sql.where(conditions)} ORDER BY timestamp DESC, id DESC LIMIT ${filter.limit}`;
     return this.db.prepare<SqlValue[], Pick<EventRow, 'id' | 'payload'>>(query.text).all(...query.params);
   }

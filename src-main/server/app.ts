@@ -30,6 +30,7 @@ import { registerImportFormatRoutes } from './routes/import-formats';
 import { registerExposureRoutes } from './routes/exposure';
 import { registerChainRoutes } from './routes/chains';
 import { registerChainRefreshRoutes } from './routes/chain-refresh';
+import { registerChainArrivalRoutes } from './routes/chain-arrival';
 import { registerAdminRoutes } from './routes/admin';
 import { registerExportRoutes } from './routes/exports';
 import { registerBackupRoutes } from './routes/backups';
@@ -204,6 +205,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     registerStreamTicketRoutes(v1, ctx, tickets);
     registerChainRoutes(v1, ctx);
     registerChainRefreshRoutes(v1, ctx);
+    registerChainArrivalRoutes(v1, ctx);
     registerAdminRoutes(v1, ctx);
     registerExportRoutes(v1, ctx);
     registerBackupRoutes(v1, ctx);

@@ -9,6 +9,10 @@ import type { PositionAlerts } from '../services/exposure/position-alerts';
 import type { ImportFormatsService } from '../services/journal/import-formats';
 import type { ChainRefresh } from '../services/chain-refresh';
 import type { Backups } from '../services/backups';
+import type { SourceHealth } from '../services/source-health';
+import type { WatchFolder } from '../services/watch-folder';
+import type { ChainBackfill } from '../services/chain-backfill';
+import type { RefreshSchedule } from '../services/refresh-schedule';
 
 /** Everything a route needs; built once by `createContext` (src-main/context.ts) and closed with it. */
 export interface AppContext {
@@ -32,6 +36,14 @@ export interface AppContext {
   refresh: ChainRefresh;
   /** Backups of the journal: daily, before an undo or a delete, when asked; a restore staged for the next start. */
   backups: Backups;
+  /** Whether the online source answers (the poller, Refresh now and the schedule tell it; the status line reads it). */
+  sourceHealth: SourceHealth;
+  /** The watch folder (its timer starts with the server: serve.ts). */
+  watchFolder: WatchFolder;
+  /** Backfills of folders of historical chain files, one at a time. */
+  backfill: ChainBackfill;
+  /** The online source at the times of refreshSchedule (its timer starts with the server). */
+  schedule: RefreshSchedule;
   /** Path of the plaintext key file for the user's scripts. */
   keyFilePath: string;
   demo: boolean;

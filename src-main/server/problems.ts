@@ -62,6 +62,8 @@ export function domainProblem(error: DomainError): ApiError {
       return new ApiError('UNKNOWN_ACCOUNT', detail, [{ param: 'accountId', message: 'names no account' }]);
     case 'refresh-refused':
       return new ApiError(error.reason === 'running' ? 'REFRESH_RUNNING' : 'SOURCE_NOT_CONFIGURED', detail);
+    case 'stale-snapshot':
+      return new ApiError('STALE_SNAPSHOT', detail, [{ param: 'snapshot', message: `is of ${error.date}, ${error.ageDays} trading days old (markMaxAgeDays ${error.maxAgeDays})` }]);
   }
 }
 

@@ -11,12 +11,14 @@ import type { JournalApi } from './journal/client';
 import { fetchAndStoreChain, MAX_RESPONSE_BYTES, REQUEST_TIMEOUT_MS, type FetchLimits } from './online-source';
 import { createSourceFetch, type SourceFetch } from './source-fetch';
 import { failure, ok, type Result } from './result';
+import { SourceUnreachableError, type SourceHealth } from './source-health';
 import { watchlistOf } from './watchlist';
 
 /** Symbols fetched at once: CBOE is a public CDN and the exposure worker plans one file at a time anyway. */
 export const REFRESH_CONCURRENCY = 2;
 
-export type RefreshState = 'queued' | 'fetching' | 'stored' | 'failed';
+/** `skipped`: not fetched because the source itself could not be reached (the pass's `sourceProblem` says why, once). */
+export type RefreshState = 'queued' | 'fetching' | 'stored' | 'failed' | 'skipped';
 
 export interface RefreshSymbol {
   symbol: string;
@@ -42,6 +44,15 @@ export interface RefreshPass {
   omitted: string[];
   /** Why the open positions could not be added (the pass then fetches the setting's list alone), else absent. */
   positionsProblem?: string;
+  /**
+   * The source could not be reached (no network, DNS, refused, timeout): one line for the whole pass, the symbols not
+   * fetched are `skipped` (issue 30: 23 rows of "fetch failed" said nothing).
+   */
+  sourceProblem?: string;
+  /** When the source is tried again (the poller and the schedule wait until then), with sourceProblem. */
+  retryAt?: string;
+  /** What started the pass: a request (Refresh now, a script) or the schedule (refreshSchedule). */
+  trigger?: 'request' | 'schedule';
 }
 
 export interface ChainRefreshContext {
@@ -49,6 +60,8 @@ export interface ChainRefreshContext {
   clock: Clock;
   exposure: ExposureService;
   journal: Pick<JournalApi, 'positions'>;
+  /** Whether the source answers (source-health.ts): told of each symbol's outcome. */
+  sourceHealth?: SourceHealth;
 }
 
 export class ChainRefresh {
@@ -73,14 +86,14 @@ export class ChainRefresh {
    * Starts a pass; answers once its watchlist is known (the symbols all `queued`). A second pass while one runs is
    * refused rather than joined: its caller learns that what runs was started before its request.
    */
-  async start(): Promise<Result<RefreshPass>> {
+  async start(trigger: 'request' | 'schedule' = 'request'): Promise<Result<RefreshPass>> {
     if (this.stopper.signal.aborted) return failure({ kind: 'refresh-refused', reason: 'running', detail: 'The server is stopping.' });
     if (this.current !== null) return failure({ kind: 'refresh-refused', reason: 'running', detail: `A refresh started at ${this.latest?.startedAt ?? 'a moment ago'} is still running: GET /v1/chains/refresh follows it.` });
     const baseUrl = this.ctx.settings.onlineSource.baseUrl.trim();
     if (baseUrl === '') {
       return failure({ kind: 'refresh-refused', reason: 'no-source', detail: 'The online source has no base URL: set onlineSource.baseUrl in Settings (the CBOE delayed-quotes address) to refresh chains.' });
     }
-    const pass: RefreshPass & { startedAt: string } = { startedAt: new Date(this.ctx.clock.nowMs()).toISOString(), finishedAt: null, running: true, symbols: [], omitted: [] };
+    const pass: RefreshPass & { startedAt: string } = { startedAt: new Date(this.ctx.clock.nowMs()).toISOString(), finishedAt: null, running: true, symbols: [], omitted: [], trigger };
     // Claimed before the watchlist is read (an await): a second request meanwhile finds the pass running.
     let release = () => undefined as void;
     this.current = new Promise<void>((resolve) => {
@@ -128,19 +141,40 @@ export class ChainRefresh {
         const entry = pass.symbols[next];
         next += 1;
         if (entry === undefined) return;
-        await this.refreshSymbol(entry, baseUrl);
+        // The source cannot be reached: the symbols left are not tried one by one, each to fail alike.
+        if (pass.sourceProblem !== undefined) {
+          entry.state = 'skipped';
+          continue;
+        }
+        await this.refreshSymbol(pass, entry, baseUrl);
       }
     };
     await Promise.all(Array.from({ length: REFRESH_CONCURRENCY }, worker));
   }
 
-  private async refreshSymbol(entry: RefreshSymbol, baseUrl: string): Promise<void> {
+  private async refreshSymbol(pass: RefreshPass, entry: RefreshSymbol, baseUrl: string): Promise<void> {
     entry.state = 'fetching';
     try {
       if (this.stopper.signal.aborted) throw new Error('the server stopped before the symbol was fetched');
       const result = await fetchAndStoreChain(this.ctx, baseUrl, entry.symbol, this.fetchImpl, this.limits, this.stopper.signal);
+      this.ctx.sourceHealth?.reachable();
       Object.assign(entry, { state: 'stored', snapshotId: result.id, quoteTime: result.quoteTime, contracts: result.contracts, unchanged: !result.stored });
     } catch (error) {
+      if (error instanceof SourceUnreachableError) {
+        entry.state = 'skipped';
+        if (pass.sourceProblem === undefined) {
+          pass.sourceProblem = error.problem.message;
+          const health = this.ctx.sourceHealth;
+          if (health === undefined) this.log?.(`[refresh] ${error.problem.message}`);
+          else {
+            health.unreachable(error.problem);
+            const retryMs = health.retryAtEpochMs();
+            if (retryMs !== null) pass.retryAt = new Date(retryMs).toISOString();
+          }
+        }
+        return;
+      }
+      if (!this.stopper.signal.aborted) this.ctx.sourceHealth?.reachable();
       entry.state = 'failed';
       entry.error = error instanceof Error ? error.message : String(error);
       this.log?.(`[refresh] ${entry.symbol}: ${entry.error}`);

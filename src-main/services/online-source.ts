@@ -3,7 +3,25 @@ import type { Settings } from '../settings';
 import type { ExposureService, IngestResult } from './exposure/service';
 import { describeError } from './result';
 import { watchlistOf, type WatchlistContext } from './watchlist';
-import { createSourceFetch, fetchFromSource, type SourceFetch } from './source-fetch';
+import { createSourceFetch, fetchFromSource, SourceAddressError, type SourceFetch } from './source-fetch';
+import { SourceUnreachableError, unreachableProblem, type SourceHealth, type SourceProblem } from './source-health';
+
+/** The host of the source's address, or the start of what was written when it is no URL. */
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl.slice(0, 100);
+  }
+}
+
+/** A failure of the fetch that is the whole source's (the network, or an address its rules refuse), else null. */
+function sourceProblemOf(error: unknown, baseUrl: string, timedOutMs: number | undefined): SourceProblem | null {
+  if (error instanceof SourceAddressError) {
+    return { host: hostOf(baseUrl), reason: 'address', message: error.message };
+  }
+  return unreachableProblem(error, baseUrl, timedOutMs);
+}
 
 /** How far a quote time may lie after the poll (clocks of two machines) before the snapshot is refused. */
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
@@ -75,7 +93,13 @@ export async function fetchAndStoreChain(
     throw timeout.aborted ? new Error(`no whole answer within ${limits.timeoutMs / 1000} s`) : error;
   };
   // Only where the setting points: its address rules, the addresses its host resolves to, redirects within its origin (source-fetch.ts).
-  const response = await fetchFromSource(baseUrl, chainUrl(baseUrl, symbol), fetchImpl, signal).catch(timedOut);
+  // No answer at all (no network, DNS, refused, no headers in time) is the source's failure, said once (source-health.ts).
+  const response = await fetchFromSource(baseUrl, chainUrl(baseUrl, symbol), fetchImpl, signal).catch((error: unknown) => {
+    if (stop?.aborted === true) throw new Error('the server stopped before the answer');
+    const problem = sourceProblemOf(error, baseUrl, timeout.aborted ? limits.timeoutMs : undefined);
+    if (problem !== null) throw new SourceUnreachableError(problem);
+    return timedOut(error);
+  });
   if (!response.ok) {
     await response.body?.cancel();
     throw new Error(`HTTP ${response.status}`);
@@ -96,6 +120,8 @@ export interface OnlineSourceContext extends WatchlistContext {
   readonly settings: Pick<Settings, 'onlineSource' | 'watchlistIncludesPositions'>;
   clock: Clock;
   exposure: ExposureService;
+  /** Whether the source answers: a round waits while it is unreachable (source-health.ts). */
+  sourceHealth?: SourceHealth;
 }
 
 export function chainUrl(baseUrl: string, symbol: string): string {
@@ -157,6 +183,8 @@ export class OnlineSource {
   async pollOnce(): Promise<PollStatus[]> {
     const source = this.ctx.settings.onlineSource;
     if (!source.enabled || source.baseUrl.trim() === '' || this.running) return [];
+    // Unreachable a moment ago: the round waits for the retry time rather than fail once per symbol.
+    if (this.ctx.sourceHealth?.waiting() === true) return [];
     this.running = true;
     const results: PollStatus[] = [];
     try {
@@ -164,7 +192,9 @@ export class OnlineSource {
       const { symbols } = await watchlistOf(this.ctx);
       for (const { symbol } of symbols) {
         if ((this.backoffUntilMs.get(symbol) ?? 0) > this.nowMs()) continue;
-        results.push(await this.pollSymbol(source.baseUrl, symbol));
+        const status = await this.pollSymbol(source.baseUrl, symbol);
+        if (status === null) break;
+        results.push(status);
       }
     } finally {
       this.running = false;
@@ -172,15 +202,22 @@ export class OnlineSource {
     return results;
   }
 
-  private async pollSymbol(baseUrl: string, symbol: string): Promise<PollStatus> {
+  /** One symbol's poll; null when the source itself cannot be reached (said once by the health, the round ends). */
+  private async pollSymbol(baseUrl: string, symbol: string): Promise<PollStatus | null> {
     const at = new Date(this.nowMs()).toISOString();
     let status: PollStatus;
     try {
       const result = await fetchAndStoreChain(this.ctx, baseUrl, symbol, this.fetchImpl, this.limits);
+      this.ctx.sourceHealth?.reachable();
       this.failures.delete(symbol);
       this.backoffUntilMs.delete(symbol);
       status = { symbol, ok: true, message: `${result.contracts} contracts at ${result.quoteTime}${result.stored ? '' : ' (unchanged)'}`, at };
     } catch (error) {
+      if (error instanceof SourceUnreachableError && this.ctx.sourceHealth !== undefined) {
+        this.ctx.sourceHealth.unreachable(error.problem);
+        return null;
+      }
+      if (!(error instanceof SourceUnreachableError)) this.ctx.sourceHealth?.reachable();
       const failures = (this.failures.get(symbol) ?? 0) + 1;
       this.failures.set(symbol, failures);
       const waitMs = Math.min(30 * 60_000, 2 ** failures * 15_000);

@@ -48,7 +48,9 @@ export type DomainError =
   /** An `accountId` that names no account of the journal. */
   | { kind: 'unknown-account'; accountId: string; known: readonly string[] }
   /** A chain refresh that cannot start: one is running, or the online source has no base URL. */
-  | { kind: 'refresh-refused'; reason: 'running' | 'no-source'; detail: string };
+  | { kind: 'refresh-refused'; reason: 'running' | 'no-source'; detail: string }
+  /** A snapshot too old to trade on (the roll assistant): quoted more than `maxAgeDays` New York trading days ago. */
+  | { kind: 'stale-snapshot'; symbol: string; id: number; quoteTime: string; date: string; ageDays: number; maxAgeDays: number };
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: DomainError };
 
@@ -106,5 +108,7 @@ export function describeError(error: DomainError): string {
       return `No account with id ${error.accountId}. ${error.known.length > 0 ? `Known accounts: ${error.known.join(', ')}.` : 'The journal has no account yet: import a broker file first.'}`;
     case 'refresh-refused':
       return error.detail;
+    case 'stale-snapshot':
+      return `The ${error.symbol} snapshot ${error.id} is of ${error.date} (${error.quoteTime}), ${error.ageDays} New York trading day${error.ageDays === 1 ? '' : 's'} old: older than markMaxAgeDays (${error.maxAgeDays}), its quotes are of another market. Import a newer chain of ${error.symbol} (POST /v1/chains) or name a newer snapshot.`;
   }
 }

@@ -108,7 +108,16 @@ export function createSourceFetch(options: { lookup?: HostLookup } = {}): Source
         const headers = webHeaders(response.headers);
         resolve(new Response(bodiless ? null : (Readable.toWeb(decoded(response, headers)) as ReadableStream<Uint8Array>), { status, headers }));
       });
-      request.on('error', reject);
+      // A connection never made (a host that drops the packets) is the source's failure, not the symbol's: when the time
+      // limit ends a request whose socket never connected, the error says so by its code (source-health.ts).
+      let connected = false;
+      request.on('socket', (socket) => {
+        connected = !socket.connecting;
+        if (!connected) socket.once('connect', () => (connected = true));
+      });
+      request.on('error', (error) => {
+        reject(init.signal.aborted && !connected ? Object.assign(new Error(`no connection to ${target.host} was made in time`), { code: 'ETIMEDOUT', cause: error }) : error);
+      });
       request.end();
     });
 }

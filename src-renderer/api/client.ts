@@ -69,6 +69,14 @@ import type {
   ReconcileQueryT,
   ReconcileResponseT,
   ReconciliationsResponseT,
+  ManageQueryT,
+  ManageResponseT,
+  RollsQueryT,
+  RollsResponseT,
+  AppStatusT,
+  BackfillJobT,
+  BackfillStatusT,
+  WatchStatusT,
 } from '../../src-shared/api/schemas';
 import type { ProblemFieldError } from '../../src-shared/api/errors';
 import type { LevelsScope } from '../../src-shared/api/constants';
@@ -265,6 +273,14 @@ export class ApiClient {
   trade(id: string, signal?: AbortSignal, levelsScope?: LevelsScope): Promise<TradeDetailResponseT> {
     return this.get(`/journal/trades/${encodeURIComponent(id)}`, levelsScope === undefined || levelsScope === 'own' ? undefined : { levelsScope }, signal);
   }
+  /** What to manage today: the open trades that hit a management rule (GET /journal/manage). */
+  manage(query: ManageQueryT, signal?: AbortSignal): Promise<ManageResponseT> {
+    return this.get('/journal/manage', { ...query }, signal);
+  }
+  /** The roll assistant: candidates for each short leg of an open trade (GET /journal/trades/{id}/rolls). */
+  rolls(id: string, query: RollsQueryT, signal?: AbortSignal): Promise<RollsResponseT> {
+    return this.get(`/journal/trades/${encodeURIComponent(id)}/rolls`, { ...query }, signal);
+  }
   tradeStats(query: StatsQueryT, signal?: AbortSignal): Promise<StatsResponseT> {
     return this.get('/journal/stats', { ...query }, signal);
   }
@@ -384,6 +400,21 @@ export class ApiClient {
   /** The latest refresh pass (startedAt null before the first). */
   refreshStatus(signal?: AbortSignal): Promise<RefreshPassT> {
     return this.get('/chains/refresh', undefined, signal);
+  }
+  /** The watch folder: watched or why not, files still growing, the last files handled with why one failed. */
+  watchStatus(signal?: AbortSignal): Promise<WatchStatusT> {
+    return this.get('/chains/watch', undefined, signal);
+  }
+  /** Starts a backfill of a folder of historical chain files (409 while one runs); follow it with backfillStatus. */
+  startBackfill(path: string): Promise<BackfillJobT> {
+    return this.request('POST', '/chains/backfill', { body: JSON.stringify({ path }), contentType: 'application/json' });
+  }
+  backfillStatus(signal?: AbortSignal): Promise<BackfillStatusT> {
+    return this.get('/chains/backfill', undefined, signal);
+  }
+  /** The status line: the online source, the schedule, the watch folder, a backfill. */
+  appStatus(signal?: AbortSignal): Promise<AppStatusT> {
+    return this.get('/status', undefined, signal);
   }
   snapshots(symbol: string, signal?: AbortSignal): Promise<SnapshotsResponseT> {
     return this.get('/snapshots', { symbol }, signal);

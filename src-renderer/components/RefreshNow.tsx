@@ -9,23 +9,26 @@ import { ApiError } from '../api/client';
 import { Badge, colClass, DataTable, ErrorBanner, Panel } from './ui';
 import { fmtCount, fmtDateTime, fmtInt } from '../format';
 import { asApiError, navigate, useAlive, useApi, useFollow } from '../hooks';
+import { statusChanged } from './StatusLine';
 
 const POLL_MS = 500;
 
 type RefreshSymbol = RefreshPassT['symbols'][number];
 
-const STATE_TONES = { queued: 'neutral', fetching: 'info', stored: 'pos', failed: 'neg' } as const;
+const STATE_TONES = { queued: 'neutral', fetching: 'info', stored: 'pos', failed: 'neg', skipped: 'warn' } as const;
 
 function resultOf(s: RefreshSymbol): string {
   if (s.state === 'failed') return s.error ?? 'failed';
+  if (s.state === 'skipped') return 'not fetched: the source could not be reached';
   if (s.state === 'stored') return `${fmtInt(s.contracts ?? 0)} contracts at ${s.quoteTime === undefined ? '?' : fmtDateTime(s.quoteTime)}${s.unchanged === true ? ' (already stored)' : ''}`;
   return s.state === 'fetching' ? 'fetching…' : 'waiting';
 }
 
 function summaryOf(pass: RefreshPassT): string {
   const count = (state: RefreshSymbol['state']) => pass.symbols.filter((s) => s.state === state).length;
-  const done = count('stored') + count('failed');
+  const done = count('stored') + count('failed') + count('skipped');
   if (pass.running) return `${done} of ${fmtCount(pass.symbols.length, 'symbol')} done`;
+  if (pass.sourceProblem !== undefined && count('stored') === 0) return `nothing fetched · finished ${pass.finishedAt === null ? '' : fmtDateTime(pass.finishedAt)}`;
   const failed = count('failed');
   return `${fmtInt(count('stored'))} stored${failed > 0 ? `, ${fmtInt(failed)} failed` : ''} · finished ${pass.finishedAt === null ? '' : fmtDateTime(pass.finishedAt)}`;
 }
@@ -55,6 +58,7 @@ export function useRefreshNow(onStored: () => void) {
     poll: (_current, signal) => api.refreshStatus(signal),
     onNext: (next) => {
       setPass(next);
+      if (!next.running) statusChanged();
       // New snapshots change the symbols and the newest chain: the page reloads its chains once per pass.
       if (!next.running && next.symbols.some((s) => s.state === 'stored' && s.unchanged !== true)) storedRef.current();
     },
@@ -107,6 +111,9 @@ function RefreshProgress({ pass, error, onClose }: { pass: RefreshPassT | null; 
     );
   }
   if (pass === null) return null;
+  // The source could not be reached: one line says so (issue 30), the symbols it left are named once, not row by row.
+  const skipped = pass.symbols.filter((s) => s.state === 'skipped');
+  const rows = pass.sourceProblem === undefined ? pass.symbols : pass.symbols.filter((s) => s.state !== 'skipped');
   return (
     <Panel
       title="Refresh now"
@@ -124,11 +131,24 @@ function RefreshProgress({ pass, error, onClose }: { pass: RefreshPassT | null; 
         </>
       }
     >
+      {pass.sourceProblem !== undefined && (
+        <div className="alert alert-error source-problem" role="alert" data-testid="refresh-source-problem">
+          <strong>{pass.sourceProblem}</strong>
+          <span className="small">
+            {pass.retryAt === undefined ? 'Try again when the connection is back.' : `The poller and the schedule try again at ${fmtDateTime(pass.retryAt)}, then less often while it lasts.`}
+          </span>
+        </div>
+      )}
+      {pass.sourceProblem !== undefined && skipped.length > 0 && (
+        <p className="muted small pad" data-testid="refresh-skipped">
+          Not fetched: {skipped.map((s) => s.symbol).join(', ')}.
+        </p>
+      )}
       {pass.symbols.length === 0 ? (
         <p className="muted pad">The watchlist is empty and no position is open: add symbols in Settings.</p>
-      ) : (
+      ) : rows.length === 0 ? null : (
         <DataTable columns={['Symbol', { label: 'Why', hide: 'lo' }, 'State', 'Result']} testId="refresh-table">
-          {pass.symbols.map((s) => (
+          {rows.map((s) => (
             <tr key={s.symbol} data-state={s.state}>
               <td>{s.symbol}</td>
               <td className={colClass('lo', 'muted')}>{s.origin === 'position' ? 'open position' : 'watchlist'}</td>

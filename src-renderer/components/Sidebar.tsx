@@ -5,6 +5,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { Theme } from '../hooks';
+import { StatusBadge, StatusLine, useAppStatus } from './StatusLine';
 
 export interface NavPage {
   id: string;
@@ -33,6 +34,7 @@ export function Sidebar({ pages, current, theme, onToggleTheme }: { pages: reado
   }, [open]);
 
   const currentLabel = pages.find((p) => p.id === current)?.label ?? '';
+  const status = useAppStatus();
 
   return (
     <>
@@ -51,6 +53,7 @@ export function Sidebar({ pages, current, theme, onToggleTheme }: { pages: reado
           <span className="brand-mark" aria-hidden="true" />
           Strikebook
         </span>
+        <StatusBadge status={status} />
         <span className="topbar-page">{currentLabel}</span>
       </header>
       {open && <div className="nav-backdrop" onClick={() => setOpen(false)} aria-hidden="true" />}
@@ -87,6 +90,7 @@ export function Sidebar({ pages, current, theme, onToggleTheme }: { pages: reado
           ))}
         </ul>
         <div className="sidebar-foot">
+          <StatusLine status={status} />
           <button type="button" className="btn btn-ghost theme-toggle" onClick={onToggleTheme} aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`}>
             <span aria-hidden="true">{theme === 'dark' ? '☀' : '☾'}</span> {theme === 'dark' ? 'Light' : 'Dark'} theme
           </button>

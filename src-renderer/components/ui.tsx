@@ -8,12 +8,14 @@ export function Money({ value, currency = 'USD', signed = true, colored = true }
   return <span className={`num ${colored ? signClass(value) : ''}`}>{fmtMoney(value, currency, signed)}</span>;
 }
 
-export function Stat({ label, value, sub, tone, title, testId }: { label: string; value: ReactNode; sub?: ReactNode; tone?: string; title?: string; testId?: string }) {
+export function Stat({ label, value, sub, tone, title, testId, explain }: { label: string; value: ReactNode; sub?: ReactNode; tone?: string; title?: string; testId?: string; explain?: string }) {
   return (
     <div className={`stat ${tone ?? ''}`} title={title} data-testid={testId}>
       <div className="stat-label">{label}</div>
       <div className="stat-value num">{value}</div>
       {sub !== undefined && <div className="stat-sub">{sub}</div>}
+      {/* What the figure means, in a few words (its title says it in a sentence). */}
+      {explain !== undefined && <div className="stat-explain">{explain}</div>}
     </div>
   );
 }

@@ -4,6 +4,10 @@ import { ApiError, type SettingsJson, type SettingsUpdateT } from '../api/client
 import { ErrorBanner, Loading, PageHead, Panel } from '../components/ui';
 import { BackupPanel } from '../components/BackupPanel';
 import { ExportPanel } from '../components/ExportPanel';
+import { ManageRulesPanel } from './settings/ManageRulesPanel';
+import { BackfillPanel, ScheduleStatus, WatchFolderStatus } from '../components/ChainArrival';
+import { statusChanged } from '../components/StatusLine';
+import { MAX_SCHEDULE_TIMES } from '../../src-shared/api/constants';
 import { asApiError, useApi, useAsync, useKeyScreen, type Theme } from '../hooks';
 
 async function copyText(text: string): Promise<boolean> {
@@ -43,6 +47,8 @@ interface Draft {
   backupsKept: string;
   notifyAlerts: boolean;
   includePositions: boolean;
+  watchFolder: string;
+  refreshSchedule: string;
 }
 
 function toDraft(s: SettingsJson): Draft {
@@ -59,6 +65,8 @@ function toDraft(s: SettingsJson): Draft {
     backupsKept: String(s.backupsKept),
     notifyAlerts: s.notifyPositionAlerts,
     includePositions: s.watchlistIncludesPositions,
+    watchFolder: s.watchFolder,
+    refreshSchedule: s.refreshSchedule.join(', '),
   };
 }
 
@@ -74,6 +82,15 @@ function fromDraft(d: Draft): { value: SettingsUpdateT } | { error: string } {
   const backupsKept = Number(d.backupsKept);
   if (!Number.isInteger(backupsKept) || backupsKept < 1 || backupsKept > 100) return { error: 'Backups kept is a whole number from 1 to 100.' };
   if (!/^[A-Z]{3}$/.test(d.reportingCurrency.trim().toUpperCase())) return { error: 'Reporting currency is a 3-letter ISO code, e.g. USD.' };
+  const times = d.refreshSchedule
+    .split(/[\s,;]+/)
+    .map((t) => t.trim())
+    .filter((t) => t !== '')
+    // 9:45 is 09:45: the schedule is written HH:MM.
+    .map((t) => (/^\d:\d\d$/.test(t) ? `0${t}` : t));
+  const badTime = times.find((t) => !/^(?:[01]\d|2[0-3]):[0-5]\d$/.test(t));
+  if (badTime !== undefined) return { error: `Refresh times are New York times written HH:MM (24 h), e.g. 09:45, 15:45; "${badTime}" is not one.` };
+  if (times.length > MAX_SCHEDULE_TIMES) return { error: `At most ${MAX_SCHEDULE_TIMES} refresh times a day.` };
   const watchlist = d.watchlist
     .split(/[\s,;]+/)
     .map((t) => t.trim().toUpperCase())
@@ -89,6 +106,8 @@ function fromDraft(d: Draft): { value: SettingsUpdateT } | { error: string } {
       backupsKept,
       notifyPositionAlerts: d.notifyAlerts,
       watchlistIncludesPositions: d.includePositions,
+      watchFolder: d.watchFolder.trim(),
+      refreshSchedule: [...new Set(times)].sort(),
     },
   };
 }
@@ -109,6 +128,8 @@ export function SettingsPage({ theme, onToggleTheme }: { theme: Theme; onToggleT
   const api = useApi();
   const keyScreen = useKeyScreen();
   const settings = useAsync((signal) => api.settings(signal), [api]);
+  const [statusTick, setStatusTick] = useState(0);
+  const appStatus = useAsync((signal) => api.appStatus(signal), [api, statusTick]);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [saveState, setSaveState] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const [saving, setSaving] = useState(false);
@@ -135,6 +156,8 @@ export function SettingsPage({ theme, onToggleTheme }: { theme: Theme; onToggleT
       setDraft(toDraft(saved));
       const portChanged = settings.data !== undefined && saved.port !== settings.data.port;
       setSaveState({ kind: 'ok', text: portChanged ? 'Saved. The new port applies after a restart.' : 'Saved.' });
+      setStatusTick((n) => n + 1);
+      statusChanged();
     } catch (error) {
       setSaveState({ kind: 'error', text: error instanceof ApiError ? `${error.message}${error.errors.length > 0 ? ` (${error.errors.map((e) => `${e.param}: ${e.message}`).join('; ')})` : ''}` : String(error) });
     } finally {
@@ -306,6 +329,27 @@ export function SettingsPage({ theme, onToggleTheme }: { theme: Theme; onToggleT
               </label>
             </div>
           </Panel>
+          <Panel title="Chains that arrive by themselves" id="arrival">
+            <p className="muted small">
+              A watch folder takes each chain file saved into it (any format the Import page reads) once it has stopped growing for 2 seconds, then moves it to{' '}
+              <code>imported/</code>, or to <code>failed/</code> beside a <code>.reason.txt</code> saying why. Scheduled refreshes fetch the online source at New York times
+              on trading days, whether polling is on or not.
+            </p>
+            <div className="form-grid">
+              <label className="field">
+                <span>Watch folder</span>
+                <input type="text" value={draft.watchFolder} onChange={(e) => setDraft({ ...draft, watchFolder: e.target.value })} placeholder="/home/me/Downloads/chains (empty: none)" spellCheck={false} data-testid="watch-folder" />
+                <small className="muted">An absolute path on the machine that runs Strikebook; never the data folder. Links are not followed.</small>
+              </label>
+              <label className="field">
+                <span>Refresh times (New York, trading days)</span>
+                <input type="text" value={draft.refreshSchedule} onChange={(e) => setDraft({ ...draft, refreshSchedule: e.target.value })} placeholder="09:45, 15:45" spellCheck={false} data-testid="refresh-schedule" className="input-times" />
+                <small className="muted">HH:MM, 24 h. Each time fetches the watchlist and the open positions&apos; underlyings once, like Refresh now.</small>
+              </label>
+            </div>
+            <ScheduleStatus status={appStatus.data} />
+            <WatchFolderStatus saved={settings.data.watchFolder} />
+          </Panel>
           <div className="form-actions">
             <button type="submit" className="btn btn-primary" disabled={saving}>
               {saving ? 'Saving…' : 'Save settings'}
@@ -322,6 +366,8 @@ export function SettingsPage({ theme, onToggleTheme }: { theme: Theme; onToggleT
         </form>
       )}
       {settings.data && <BackupPanel />}
+      {settings.data && <ManageRulesPanel rules={settings.data.manageRules} />}
+      {settings.data && <BackfillPanel />}
       {settings.data && <ExportPanel dataDir={settings.data.dataDir} />}
     </div>
   );

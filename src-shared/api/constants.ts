@@ -187,3 +187,8 @@ export const EXPIRATION_ITEMS_MAX = 1_000;
 /** What an import is: a broker file, manual entries, or the generated demo (told by its broker: `manual`, `demo`). */
 export const IMPORT_KINDS = ['file', 'manual', 'demo'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
+
+/** A time of `refreshSchedule`: `HH:MM`, 24 h, New York (docs/exposure.md §Chains that arrive by themselves). */
+export const SCHEDULE_TIME_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
+/** Times a day the schedule may name. */
+export const MAX_SCHEDULE_TIMES = 12;

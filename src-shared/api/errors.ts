@@ -25,6 +25,8 @@ export const PROBLEM_STATUS = {
   SOURCE_NOT_CONFIGURED: 409,
   /** A stored snapshot whose contracts cannot be decoded: the detail names it and how to delete it. */
   SNAPSHOT_DAMAGED: 409,
+  /** A chain snapshot older than markMaxAgeDays named for a trading decision (the roll assistant): the problem names its date. */
+  STALE_SNAPSHOT: 409,
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,
   UNSUPPORTED_FORMAT: 415,
@@ -72,6 +74,7 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   REFRESH_RUNNING: 'Refresh running',
   SOURCE_NOT_CONFIGURED: 'Online source not configured',
   SNAPSHOT_DAMAGED: 'Snapshot damaged',
+  STALE_SNAPSHOT: 'Stale snapshot',
   PAYLOAD_TOO_LARGE: 'Payload too large',
   URI_TOO_LONG: 'URI too long',
   UNSUPPORTED_FORMAT: 'Unsupported format',

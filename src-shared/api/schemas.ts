@@ -5,6 +5,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { SYMBOL_PATTERN } from './schema-kit';
+import { MAX_SCHEDULE_TIMES, SCHEDULE_TIME_PATTERN } from './constants';
 
 export type { BrokerId, Formula } from './constants';
 export { ProblemSchema, AccountSchema, NoQuery, HealthSchema, PaginationSchema, type AccountJson } from './schema-kit';
@@ -18,6 +19,9 @@ export * from './refresh-schemas';
 export * from './reconciliation-schemas';
 export * from './corporate-action-schemas';
 export * from './backup-schemas';
+export * from './manage-schemas';
+import { ManageRulesSchema } from './manage-schemas';
+export * from './arrival-schemas';
 
 // ---------------------------------------------------------------- settings, keys, demo
 
@@ -60,6 +64,15 @@ export const SettingsSchema = Type.Object({
   positionAlertDistancePct: Type.Number({ exclusiveMinimum: 0, maximum: 20, description: 'A dealer level (flip, call or put wall) that comes within this % of a short strike, or crosses it, is a position event (default 1)' }),
   notifyPositionAlerts: Type.Boolean({ description: 'The desktop app shows a system notification for each position event' }),
   backupsKept: Type.Integer({ minimum: 1, maximum: 100, description: "Backups of the journal kept in the data folder's backups/ (the newest N; GET /v1/backups)" }),
+  manageRules: ManageRulesSchema,
+  watchFolder: Type.String({
+    maxLength: 1000,
+    description: 'A folder whose new chain files are stored once they stop growing, then moved to imported/ or failed/ (with <name>.reason.txt); an absolute path, "" = none',
+  }),
+  refreshSchedule: Type.Array(Type.String({ pattern: SCHEDULE_TIME_PATTERN, description: 'HH:MM, New York time (24 h)' }), {
+    maxItems: MAX_SCHEDULE_TIMES,
+    description: 'New York times of day at which the online source is fetched once (a Refresh now pass), on trading days; [] = none',
+  }),
 });
 export type SettingsJson = Static<typeof SettingsSchema>;
 export const SettingsUpdate = Type.Partial(Type.Omit(SettingsSchema, ['dataDir']), { additionalProperties: false });

@@ -14,6 +14,7 @@ import { m012SupersededManual } from './012-superseded-manual';
 import { m013ChainUnderlyings } from './013-chain-underlyings';
 import { m014Reconciliation } from './014-reconciliation';
 import { m015CorporateActions } from './015-corporate-actions';
+import { m016ChainFiles } from './016-chain-files';
 
 export interface Migration {
   version: number;
@@ -22,6 +23,6 @@ export interface Migration {
 }
 
 /** Numbered, append-only. Each runs inside the one transaction that also sets PRAGMA user_version. */
-export const MIGRATIONS: readonly Migration[] = [m001Core, m002Journal, m003Chains, m004JournalGeneration, m005SnapshotGeneration, m006ImportFormats, m007GexHistory, m008TransactionSequence, m009BoundedReports, m010Annotations, m011PositionAlerts, m012SupersededManual, m013ChainUnderlyings, m014Reconciliation, m015CorporateActions];
+export const MIGRATIONS: readonly Migration[] = [m001Core, m002Journal, m003Chains, m004JournalGeneration, m005SnapshotGeneration, m006ImportFormats, m007GexHistory, m008TransactionSequence, m009BoundedReports, m010Annotations, m011PositionAlerts, m012SupersededManual, m013ChainUnderlyings, m014Reconciliation, m015CorporateActions, m016ChainFiles];
 
 export const LATEST_VERSION = MIGRATIONS.length;

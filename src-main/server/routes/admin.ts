@@ -5,6 +5,7 @@ import { parseJsonBody, strictBodyCompiler } from '../validation';
 import { loadDemo } from '../../demo';
 import { problemResponses, type V1 } from '../route-kit';
 import { originProblem, sourceUrlProblem } from '../../setting-rules';
+import { folderProblem } from '../../services/chain-folder';
 
 /** GET /settings: the settings and the data folder; the response schema (SettingsSchema) is what is written, nothing else kept beside them. */
 function settingsJson(ctx: AppContext): SettingsJson {
@@ -50,7 +51,14 @@ export function registerAdminRoutes(v1: V1, ctx: AppContext): void {
         const shown = JSON.stringify((baseUrl ?? '').slice(0, 200));
         throw new ApiError('INVALID_PARAMETER', `onlineSource.baseUrl: ${shown} ${sourceProblem}.`, [{ param: 'onlineSource.baseUrl', message: `${shown} ${sourceProblem}` }]);
       }
-      await ctx.updateSettings(update);
+      // The watch folder moves the files it reads: an existing folder of the user's, no link, not the data folder.
+      const watchFolder = update.watchFolder?.trim() ?? '';
+      const folder = watchFolder === '' ? null : await folderProblem(watchFolder, ctx.dataDir);
+      if (folder !== null) {
+        const shown = JSON.stringify(watchFolder.slice(0, 300));
+        throw new ApiError('INVALID_PARAMETER', `watchFolder: ${shown} ${folder}.`, [{ param: 'watchFolder', message: `${shown} ${folder}` }]);
+      }
+      await ctx.updateSettings(update.watchFolder === undefined ? update : { ...update, watchFolder });
       return settingsJson(ctx);
     },
   );

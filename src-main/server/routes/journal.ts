@@ -5,6 +5,8 @@ import {
   CampaignQuery,
   CampaignsQuery,
   CampaignsResponse,
+  ManageQuery,
+  ManageResponse,
   NoQuery,
   PositionsQuery,
   PositionsResponse,
@@ -22,6 +24,8 @@ import { positionKey } from '../../services/exposure/events';
 import type { AppContext } from '../context';
 import { presentAccounts, presentPerformance, presentTransaction, presentYear } from '../presenters/journal';
 import { presentCampaignDetail, presentCampaigns, presentPositions } from '../presenters/book';
+import { presentManage } from '../presenters/manage';
+import type { LevelAlertFact } from '../../../src-shared/journal/manage';
 import { unwrap } from '../problems';
 import { bothEnds, calendarDates, dateOrDateTime, datesInOrder, problemResponses, queryRules, readSchema, journalAnswer, type V1 } from '../route-kit';
 
@@ -34,6 +38,28 @@ function withAlerts<P extends { positions: PositionJson[] }>(answer: P, ctx: App
   const alerts = ctx.exposure.eventStore.positionAlerts(new Date(nowMs - ALERT_DAYS * 86_400_000).toISOString(), todayIn(NEW_YORK, nowDate(ctx.clock)));
   if (alerts.size === 0) return answer;
   return { ...answer, positions: answer.positions.map((p) => ({ ...p, ...(alerts.has(positionKey(p)) ? { alerts: alerts.get(positionKey(p)) } : {}) })) };
+}
+
+/** Position events kept for the management rules' level rule: the newest this many of the fortnight before asOf. */
+const MANAGE_ALERTS_LIMIT = 500;
+
+/**
+ * The position alerts the management rules read (docs/journal.md §Managing open trades): those quoted in the two weeks
+ * up to asOf (the worker keeps those within the marks' age); asOf as the journal reads it is decided there, so a
+ * wide window is read here.
+ */
+function manageAlerts(ctx: AppContext, asOf: string | undefined): LevelAlertFact[] {
+  const nowMs = nowDate(ctx.clock).getTime();
+  const parsed = asOf === undefined ? nowMs : Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(asOf) ? `${asOf}T23:59:59Z` : asOf);
+  // Without an offset the instant is read in the journal zone: a day either way covers any zone.
+  const toMs = (Number.isFinite(parsed) ? parsed : nowMs) + 86_400_000;
+  const from = new Date(toMs - 16 * 86_400_000).toISOString();
+  const facts: LevelAlertFact[] = [];
+  for (const event of ctx.exposure.eventStore.positionEvents(from, new Date(toMs).toISOString(), MANAGE_ALERTS_LIMIT)) {
+    if (event.eventType !== 'position') continue;
+    facts.push({ accountId: event.accountId, symbol: event.symbol, level: event.level, alert: event.alert, gapPct: event.gapPct, distancePct: event.distancePct, timestamp: event.timestamp, message: event.explanation ?? '' });
+  }
+  return facts;
 }
 
 export function registerJournalRoutes(v1: V1, ctx: AppContext): void {
@@ -64,6 +90,19 @@ export function registerJournalRoutes(v1: V1, ctx: AppContext): void {
       preHandler: queryRules(dateOrDateTime('asOf')),
     },
     async (request) => withAlerts(journalAnswer(await ctx.journal.positions(request.query), presentPositions), ctx),
+  );
+  v1.get(
+    '/journal/manage',
+    {
+      schema: readSchema(
+        'journal',
+        'What to manage today: the open trades that hit a management rule (settings manageRules: profit target, DTE, loss stop, in the money near expiry, dividend risk, level alerts), with the figures behind each, most urgent first; trades with stale marks apart',
+        ManageQuery,
+        ManageResponse,
+      ),
+      preHandler: queryRules(dateOrDateTime('asOf')),
+    },
+    async (request) => journalAnswer(await ctx.journal.manage(request.query, ctx.settings.manageRules, ctx.settings.manageRules.levelAlerts ? manageAlerts(ctx, request.query.asOf) : []), presentManage),
   );
   // Campaigns: `/journal/chains` is the public route (its JSON keeps `chains`); `/journal/campaigns` its alias, named as
   // the UI and the code name them (docs/decisions.md §The middle layer, round two).

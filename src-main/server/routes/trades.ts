@@ -4,10 +4,12 @@
  * and notes and tags on a trade or a campaign, `GET`/`PUT /journal/trades/{id}/annotation` and
  * `GET`/`PUT /journal/chains/{id}/annotation`, written through the journal worker's write lane like a manual entry.
  */
-import { AnnotationBody, AnnotationParams, AnnotationResponse, NoQuery, StatsQuery, StatsResponse, TradeDetailQuery, TradeDetailResponse, TradeParams, TradesQuery, TradesResponse } from '../../../src-shared/api/schemas';
+import { AnnotationBody, AnnotationParams, AnnotationResponse, NoQuery, RollsQuery, RollsResponse, StatsQuery, StatsResponse, TradeDetailQuery, TradeDetailResponse, TradeParams, TradesQuery, TradesResponse } from '../../../src-shared/api/schemas';
 import type { AnnotationKind } from '../../db/annotations';
 import type { AppContext } from '../context';
 import { presentAnnotation, presentStats, presentTradeDetail, presentTrades } from '../presenters/trades';
+import { presentRolls } from '../presenters/manage';
+import { ROLL_DEFAULTS } from '../../../src-shared/journal/roll-candidates';
 import { unwrap } from '../problems';
 import { BODY_LIMIT_BYTES, calendarDates, datesInOrder, problemResponses, queryRules, readSchema, journalAnswer, type V1 } from '../route-kit';
 import { parseJsonBody, strictBodyCompiler } from '../validation';
@@ -33,6 +35,33 @@ export function registerTradeRoutes(v1: V1, ctx: AppContext): void {
       },
     },
     async (request) => journalAnswer(await ctx.journal.trade(request.params.id, request.query.levelsScope), presentTradeDetail),
+  );
+  v1.get(
+    '/journal/trades/:id/rolls',
+    {
+      schema: {
+        summary:
+          'The roll assistant: for each short option leg of an open trade, the candidate rolls in a chain snapshot of its underlying (the next expirations × the same strike and strikes further out of the money), each with closing debit and opening credit at mid and natural, net, delta, probability OTM, collateral, return and its place against that expiration’s walls and flip; 409 STALE_SNAPSHOT for a snapshot older than markMaxAgeDays',
+        tags: ['journal'],
+        params: TradeParams,
+        querystring: RollsQuery,
+        response: { 200: RollsResponse, ...problemResponses },
+      },
+    },
+    async (request) => {
+      const { snapshot, maxDte, expirations, strikes, minNet, net, maxDelta, beyondWall } = request.query;
+      const result = await ctx.journal.rolls(request.params.id, {
+        ...(snapshot === undefined ? {} : { snapshot }),
+        maxDte: maxDte ?? ROLL_DEFAULTS.maxDte,
+        expirations: expirations ?? ROLL_DEFAULTS.expirations,
+        strikes: strikes ?? ROLL_DEFAULTS.strikes,
+        ...(minNet === undefined ? {} : { minNet }),
+        ...(net === undefined ? {} : { net }),
+        ...(maxDelta === undefined ? {} : { maxDelta }),
+        ...(beyondWall === undefined ? {} : { beyondWall: beyondWall === 'true' }),
+      });
+      return presentRolls(unwrap(result));
+    },
   );
   v1.get(
     '/journal/stats',

@@ -153,6 +153,16 @@ export class EventStore {
     return events;
   }
 
+  /** Position events quoted in [from, to] (ISO instants), newest first, at most `limit`: the management rules' level alerts. */
+  positionEvents(from: string, to: string, limit: number): ExposureEvent[] {
+    const events: ExposureEvent[] = [];
+    for (const row of this.rows.newest({ eventType: 'position', timestampFrom: from, timestampTo: to, limit })) {
+      const payload = parseEventPayload(row.payload);
+      if (payload !== null) events.push(withDte(row.id, payload, dateInZone(Date.parse(to), NEW_YORK)));
+    }
+    return events;
+  }
+
   /**
    * The recent position events (quoted after `since`, the newest 200) by position (`accountId` and option symbol),
    * newest first, as Positions shows them: `{kind: position_crossed | position_within, message, eventId, timestamp}`.

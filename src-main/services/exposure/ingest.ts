@@ -26,11 +26,13 @@ import type { BasisData } from './worker';
 import type { ExposureWorkerClient } from './worker-client';
 
 /**
- * What `ingest` stores: a chain file (its text, or its UTF-8 bytes, and how to read it) or a parsed snapshot.
- * `prune: false` keeps the symbol's older snapshots beyond the retention (the demo's snapshots at its trades' entries,
- * older than its market day: the next snapshot stored the usual way prunes as always).
+ * What `ingest` stores: a chain file (its text, or its UTF-8 bytes, and how to read it) or a parsed snapshot. `quiet`
+ * (a backfill's snapshots older than its newest): stored with their events, but nothing is streamed and no position
+ * alert is evaluated on them (docs/exposure.md §Chains that arrive by themselves). `prune: false` keeps the symbol's
+ * older snapshots beyond the retention (the demo's snapshots at its trades' entries, older than its market day: the
+ * next snapshot stored the usual way prunes as always).
  */
-export type IngestInput = { file: string | Uint8Array; options: ChainFileOptions } | { snapshot: ChainSnapshot; prune?: false };
+export type IngestInput = ({ file: string | Uint8Array; options: ChainFileOptions } | { snapshot: ChainSnapshot; prune?: false }) & { quiet?: boolean };
 
 /** What storing a snapshot touches. */
 export interface IngestStores {
@@ -105,7 +107,7 @@ export class ChainIngest {
     if (!plan.ok) return plan;
     // A rate changed while it was planned: the stored snapshot is right, its prepared chain is not kept.
     const prune = !('snapshot' in input) || input.prune !== false;
-    return this.writes.run((turn) => this.commitPlan(turn, plan.value, plan.value.chain.rate !== this.settings().rate, prune));
+    return this.writes.run((turn) => this.commitPlan(turn, plan.value, plan.value.chain.rate !== this.settings().rate, input.quiet === true, prune));
   }
 
   /**
@@ -146,7 +148,7 @@ export class ChainIngest {
   }
 
   /** Stores a planned snapshot with its events, states and default history point, in the caller's transaction. */
-  private commitPlan(turn: WriteTx, plan: IngestPlan, rateChanged = false, prune = true): Result<IngestResult> {
+  private commitPlan(turn: WriteTx, plan: IngestPlan, rateChanged = false, quiet = false, prune = true): Result<IngestResult> {
     const { head } = plan;
     const symbol = head.symbol;
     const { snapshots, history } = this.stores;
@@ -175,8 +177,8 @@ export class ChainIngest {
     )();
     if (pruned) this.cache.forgetOlder(symbol);
     if (stored.inserted) this.cache.changed(symbol);
-    for (const event of created) this.emitter.emit('event', event);
-    if (newest) this.emitter.emit('newest', { symbol, snapshotId: stored.id, quoteTime: head.quoteTime, spot: head.spot } satisfies NewestSnapshot);
+    if (!quiet) for (const event of created) this.emitter.emit('event', event);
+    if (newest && !quiet) this.emitter.emit('newest', { symbol, snapshotId: stored.id, quoteTime: head.quoteTime, spot: head.spot } satisfies NewestSnapshot);
     return ok({
       id: stored.id,
       symbol,

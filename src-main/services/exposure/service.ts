@@ -40,6 +40,9 @@ import { ChainCache } from './chain-cache';
 import { ChainIngest, type IngestInput } from './ingest';
 import { EventStore } from './events';
 import { failure, ok, type Result } from '../result';
+import { movable, newJob } from '../worker-thread';
+import type { ChainFormat } from '../../chains/index';
+import type { ChainFileDate } from './peek';
 
 export type { ChainFileOptions, GexScopeQuery } from './compute';
 export type { IngestInput } from './ingest';
@@ -127,6 +130,14 @@ export class ExposureService {
    */
   ingest(input: IngestInput, signal?: AbortSignal): Promise<Result<IngestResult>> {
     return this.ingester.ingest(input, signal);
+  }
+
+  /**
+   * A chain file's symbol and quote time, read in the exposure worker as a job (stopped with `signal`, the server's
+   * close or importTimeoutSeconds): a backfill dates its files before storing them oldest first.
+   */
+  peekFile(file: Uint8Array, options: { format?: ChainFormat } = {}, signal?: AbortSignal): Promise<Result<ChainFileDate>> {
+    return this.worker.job('peekChainFile', newJob(this.settings().importTimeoutSeconds, signal), movable(file), file, options);
   }
 
   /** Stores a snapshot in the caller's transaction: for a batch that already holds a write turn. */

@@ -11,6 +11,8 @@ import { parentPort } from 'node:worker_threads';
 import type { ConfirmedState, GexHistoryPoint, PreparedChain } from '../../../src-shared/exposure/index';
 import { packedHistoryPoint, planChainFile, preparePacked, type ChainFileOptions, type GexScopeQuery, type IngestPlan, type PackedSnapshot, type TextBox } from './compute';
 import type { Result } from '../result';
+import type { ChainFormat } from '../../chains/index';
+import { peekChainFile, type ChainFileDate } from './peek';
 import { underFlag } from '../../checkpoint';
 import { collectGarbage, COLLECT_AFTER_DECODE_BYTES } from '../worker-gc';
 import { announceStart, isMethod, serveCalls, workerPort, yieldToEventLoop, type CallMessage } from '../worker-thread';
@@ -51,6 +53,8 @@ const methods = {
       { defaultPoint: true, ...(large ? { afterParse: collectGarbage } : {}) },
     );
   },
+  /** A chain file's symbol and quote time (a backfill dates its files first, to store them oldest first): peek.ts. */
+  peekChainFile: (file: string | Uint8Array, options: { format?: ChainFormat }): Result<ChainFileDate> => peekChainFile(decoded(file), options),
   /** A stored snapshot prepared for the engine (the service keeps it; typed arrays and plain objects clone as they are). */
   prepare: (snapshot: PackedSnapshot, rate: number): PreparedChain => preparePacked(snapshot, rate),
   /** Points of stored snapshots, each from the scope's expirations alone (packedHistoryPoint): no full preparation. */

@@ -17,6 +17,9 @@ import type { BookedExpiration, ExpirationItem } from './expirations';
 import type { AnnotationKind } from '../../db/annotations';
 import type { AnnotationInput, AnnotationResult, StatsRequest, TradesRequest } from './trades';
 import type { LevelsScope } from '../../../src-shared/api/constants';
+import type { LevelAlertFact, ManageRules } from '../../../src-shared/journal/manage';
+import type { ManageRequest } from './manage';
+import type { RollsRequest } from './rolls';
 import { importText, type BookRequest, type CampaignsRequest, type ImportRecord, type ImportRequest, type JournalService, type PerformanceRequest, type TransactionFilter } from './service';
 
 /** What the handlers run on: the worker's journal and connection, and its ways to talk to the main thread. */
@@ -57,6 +60,10 @@ export const journalReads = {
   trade: ({ journal }: JournalHost, id: string, levelsScope?: LevelsScope) => journal.trades.trade(id, levelsScope),
   tradeStats: ({ journal }: JournalHost, query: StatsRequest) => journal.trades.stats(query),
   annotation: ({ journal }: JournalHost, kind: AnnotationKind, id: string) => journal.trades.annotationFor(kind, id),
+  /** What to manage today (manage.ts): the rules and the position alerts come with the call (the server holds both). */
+  manage: ({ journal }: JournalHost, query: ManageRequest, rules: ManageRules, alerts: LevelAlertFact[]) => journal.manage.manage(query, rules, alerts),
+  /** The roll assistant (rolls.ts): the candidates of an open trade's short legs in a snapshot. */
+  rolls: ({ journal }: JournalHost, id: string, request: RollsRequest) => journal.rolls.rolls(id, request),
   /** The Import page's mapping step (parsed in the worker: a preview can be half a megabyte of text). */
   previewFormat: ({ journal }: JournalHost, request: Parameters<JournalService['previewFormat']>[0]) => journal.previewFormat(request),
   /** The balance assertions saved from POST /journal/reconcile?save=true, with whether each holds now (reconciliation.ts). */

@@ -7,7 +7,7 @@ import type { Database } from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import { parseInstantMs } from '../../../src-shared/calendar';
 import type { LevelsScope } from '../../../src-shared/api/constants';
-import { prepareChain, settlementOf } from '../../../src-shared/exposure/index';
+import { prepareChain, settlementOf, type PreparedChain } from '../../../src-shared/exposure/index';
 import type { OptionContract } from '../../../src-shared/exposure/model';
 import { isAdjustedRoot } from '../../../src-shared/exposure/prepare';
 import { isAdjustedOptionRoot, underlyingOfRoot } from '../../../src-shared/exposure/roots';
@@ -70,6 +70,14 @@ class ContractIndex {
   }
 }
 
+/** A snapshot as the roll assistant reads it: its marks (quotes, levels), the prepared chain and the raw contracts. */
+export interface SnapshotChain {
+  marks: UnderlyingMarks;
+  symbol: string;
+  chain: PreparedChain;
+  contracts: readonly OptionContract[];
+}
+
 /** Contracts of the prepared snapshots kept for marking (about ten SPX chains' worth). */
 const MARKS_MAX_CONTRACTS = 200_000;
 
@@ -81,6 +89,8 @@ export class JournalMarks {
    * (21k contracts, a few MB) counts for what it weighs.
    */
   private readonly marks = new LRUCache<number, UnderlyingMarks>({ maxSize: MARKS_MAX_CONTRACTS, sizeCalculation: (marks) => Math.max(1, marks.contracts) });
+  /** The prepared chain and contracts behind each cached marks object (the roll assistant reads whole series). */
+  private readonly chains = new WeakMap<UnderlyingMarks, SnapshotChain>();
 
   constructor(
     db: Database,
@@ -156,6 +166,22 @@ export class JournalMarks {
     return best === undefined || marks === null ? null : { marks, ms: best.ms };
   }
 
+  /** The newest snapshot of the symbol (its chain's) at or before the instant: its id and instant. */
+  stampAt(symbol: string, atMs: number): Stamp | null {
+    let found: Stamp | null = null;
+    for (const stamp of this.stampsOf(symbol)) {
+      if (stamp.ms > atMs) break;
+      found = stamp;
+    }
+    return found;
+  }
+
+  /** A stored snapshot by id with its prepared chain and contracts (the roll assistant); null when there is none. */
+  snapshotChain(id: number): SnapshotChain | null {
+    const marks = this.marksOf(id);
+    return marks === null ? null : (this.chains.get(marks) ?? null);
+  }
+
   private marksOf(id: number): UnderlyingMarks | null {
     const cached = this.marks.get(id);
     if (cached !== undefined) return cached;
@@ -190,6 +216,7 @@ export class JournalMarks {
       },
     };
     this.marks.set(id, marks);
+    this.chains.set(marks, { marks, symbol: row.symbol, chain, contracts });
     return marks;
   }
 }

@@ -21,6 +21,8 @@ import { MAX_SUPERSEDED_LISTED } from './manual-duplicates';
 import { expirationEntries, type BookedExpiration, type ExpirationItem } from './expirations';
 import type { CheckedEntry } from './manual-entries';
 import { JournalTrades } from './trades';
+import { JournalManage } from './manage';
+import { JournalRolls } from './rolls';
 import { JournalIndex, type AccountSummary } from './ledger-index';
 import { accountIdFor, importText, transactionIdFor } from './ids';
 import { transactionsPage } from './transactions';
@@ -112,6 +114,8 @@ export class JournalService {
     this.corporateActions = new ManualCorporateActions(db, clock, () => this.index.written());
     this.trades = new JournalTrades(db, this.index, this.book, () => this.settings(), () => this.clock.nowMs());
     this.reconciliation = new JournalReconciliation(db, this.index, this.book, () => this.settings().timeZone);
+    this.manage = new JournalManage(this.index, this.book, this.trades, () => this.settings(), () => this.clock.nowMs());
+    this.rolls = new JournalRolls(this.trades, this.book.marks, () => this.settings(), () => this.clock.nowMs());
   }
 
   /** The broker's figures against the journal's (reconciliation.ts). */
@@ -124,6 +128,10 @@ export class JournalService {
   readonly corporateActions: ManualCorporateActions;
   /** Trades, their stats and the notes on trades and campaigns (trades.ts). */
   readonly trades: JournalTrades;
+  /** The management rules' list of what to manage (manage.ts). */
+  readonly manage: JournalManage;
+  /** The roll assistant (rolls.ts). */
+  readonly rolls: JournalRolls;
 
   invalidate(): void {
     this.index.invalidate();

@@ -20,6 +20,8 @@ import type { JournalIndex } from './ledger-index';
 import type { Pagination, WithJournal } from './values';
 import { failure, ok, type Result } from '../result';
 import { asMinor, type Minor } from '../../../src-shared/money';
+import { instantMs } from '../../../src-shared/journal/order';
+import { dateInZone } from '../../../src-shared/zone';
 import type { WriteTx } from '../../db/writes';
 
 export interface TradesSettings {
@@ -96,7 +98,8 @@ interface Notes {
   byTag: Map<string, Set<string>>;
 }
 
-interface Built {
+/** The trades of the whole journal as built once per data version. */
+export interface TradesBuilt {
   ledger: object;
   snapshots: number;
   rate: number;
@@ -108,7 +111,13 @@ interface Built {
   campaignIds: Map<string, string>;
 }
 
-const positionKey = (accountId: string, currency: string, symbol: string) => `${accountId}\u0000${currency}\u0000${symbol}`;
+/** Trades and the book's open positions (by account, currency and symbol) at one instant. */
+export interface TradesAt {
+  book: TradeBook;
+  positions: Map<string, OpenPosition>;
+}
+
+export const positionKey = (accountId: string, currency: string, symbol: string) => `${accountId}\u0000${currency}\u0000${symbol}`;
 
 /** A tag as kept: trimmed, inner spaces as one, lower case (so `Earnings` and `earnings ` are one tag). */
 export function normalizeTag(tag: string): string {
@@ -120,7 +129,9 @@ const ratio = (numerator: number, denominator: number | null): number | null => 
 export class JournalTrades {
   private readonly annotations: AnnotationsRepository;
   private readonly generations: Generations;
-  private built: Built | null = null;
+  private built: TradesBuilt | null = null;
+  /** The trades at a past instant (the management rules' asOf), kept for the next read of the same instant. */
+  private past: { ledger: object; asOfMs: number; at: TradesAt } | null = null;
   private notes: { generation: number; trade: Notes; campaign: Notes } | null = null;
 
   constructor(
@@ -135,7 +146,7 @@ export class JournalTrades {
   }
 
   /** The trades of the whole journal (every row and inferred expiration), built once per data version. */
-  tradeBook(): Built {
+  tradeBook(): TradesBuilt {
     // The complete ledger first: it notices a change of the journal or the snapshots and drops the stale marks.
     const { ledger, inferred } = this.book.ledgerAt(Number.POSITIVE_INFINITY);
     const snapshots = this.generations.snapshots();
@@ -150,6 +161,24 @@ export class JournalTrades {
     const campaignIds = new Map(ledger.campaigns.map((c) => [c.id.toLowerCase(), c.id]));
     this.built = { ledger, snapshots, rate, timeZone, book, positions, campaignIds };
     return this.built;
+  }
+
+  /**
+   * The trades as they stood at an instant, with the book's positions then: the built trades when the journal holds
+   * nothing dated after that day; else built from the rows up to the instant and the expirations inferred by then
+   * (without the entry figures, which no read at an instant needs), kept for the next read of that instant.
+   */
+  tradesAt(asOfMs: number): TradesAt {
+    const built = this.tradeBook();
+    const lastDay = this.index.snapshot().accounts.reduce((last, a) => (a.lastTradeDay > last ? a.lastTradeDay : last), '');
+    if (lastDay === '' || dateInZone(asOfMs, this.settings().timeZone) > lastDay) return built;
+    if (this.past !== null && this.past.ledger === built.ledger && this.past.asOfMs === asOfMs) return this.past.at;
+    const { ledger, inferred } = this.book.bookAt(asOfMs);
+    const rows = this.index.readTransactions((tx) => instantMs(tx.tradeDate, tx.tradeDay) <= asOfMs);
+    for (const item of inferred) rows.push(item.transaction);
+    const at: TradesAt = { book: buildTrades(rows), positions: new Map(ledger.positions.map((p) => [positionKey(p.accountId, p.currency, p.symbol), p])) };
+    this.past = { ledger: built.ledger, asOfMs, at };
+    return at;
   }
 
   private notesNow(): { trade: Notes; campaign: Notes } {
@@ -211,7 +240,7 @@ export class JournalTrades {
   }
 
   /** A trade as answered (the list's rows and the detail's are one): its note and tags, and an open one marked now. */
-  private rowMaker(built: Built, notes: Notes, accounts: readonly Account[], levelsScope: LevelsScope): (trade: Trade) => TradeRow {
+  private rowMaker(built: TradesBuilt, notes: Notes, accounts: readonly Account[], levelsScope: LevelsScope): (trade: Trade) => TradeRow {
     const names = new Map(accounts.map((a) => [a.id, a.name]));
     // The built trades hold their own expiration's levels; another scope is computed for the answered rows alone.
     const lookup = levelsScope === DEFAULT_LEVELS_SCOPE ? null : entryLookupFromMarks((underlying, atMs) => this.book.marks.marksAt(underlying, atMs));
@@ -246,7 +275,7 @@ export class JournalTrades {
    * (markPosition: the mid of the newest fresh snapshot): each of its parts is a position of its own, with the
    * instrument of the book's position and the trade's units, entry value and costs. Null when a part has no fresh mark.
    */
-  private unrealized(trade: Trade, built: Built, marksOf: (underlying: string) => UnderlyingMarks | null): Minor | null {
+  private unrealized(trade: Trade, built: TradesBuilt, marksOf: (underlying: string) => UnderlyingMarks | null): Minor | null {
     const maxAgeDays = this.settings().markMaxAgeDays;
     const nowMs = this.nowMs();
     let sum = 0;

@@ -3,6 +3,7 @@ import type { ExpirationsResponseT, GexResponseT } from '../../../src-shared/api
 import { Badge, Stat } from '../../components/ui';
 import { fmtCount, fmtExposure, fmtInt, fmtMoney, fmtPct, fmtPrice } from '../../format';
 import { flipWords } from './flip-words';
+import { FIGURE_WORDS as W } from './figure-words';
 
 export type ExpirationDetail = ExpirationsResponseT['details'][number];
 
@@ -27,6 +28,9 @@ export function KeyNumbers({ gex, nearest }: { gex: GexResponseT; nearest: Expir
       <Stat label="Spot" value={fmtPrice(gex.stockPrice)} sub={fmtCount(gex.meta.contracts, 'contract')} />
       <Stat
         label="Total GEX"
+        title={W.totalGex.long}
+        explain={W.totalGex.short}
+        testId="total-gex"
         value={<span className={gex.totalGEX >= 0 ? 'pos' : 'neg'}>{fmtExposure(gex.totalGEX, unit)}</span>}
         sub={
           gex.emptyScope !== null ? (
@@ -45,23 +49,27 @@ export function KeyNumbers({ gex, nearest }: { gex: GexResponseT; nearest: Expir
         label={gex.flipStatus === 'multiple' ? 'Gamma flip (nearest spot)' : 'Gamma flip'}
         value={fmtPrice(gex.gammaInflection)}
         sub={<span data-testid="flip-words">{flipWords(gex.flipStatus, gex.flipRoots, gex.stockPrice)}</span>}
-        title="Where the gamma profile changes sign between 0.8 and 1.2 × spot"
+        title={W.gammaFlip.long}
+        explain={W.gammaFlip.short}
+        testId="gamma-flip"
       />
-      <Stat label="Call wall" tone="tone-pos" value={gex.callWall ? fmtPrice(gex.callWall.strike) : '—'} sub={gex.callWall ? fmtExposure(gex.callWall.gex, unit) : 'no calls'} title="Largest call GEX: resistance / pin magnet" />
-      <Stat label="Put wall" tone="tone-neg" value={gex.putWall ? fmtPrice(gex.putWall.strike) : '—'} sub={gex.putWall ? fmtExposure(gex.putWall.gex, unit) : 'no puts'} title="Most negative put GEX: support / acceleration point" />
+      <Stat label="Call wall" tone="tone-pos" value={gex.callWall ? fmtPrice(gex.callWall.strike) : '—'} sub={gex.callWall ? fmtExposure(gex.callWall.gex, unit) : 'no calls'} title={W.callWall.long} explain={W.callWall.short} testId="call-wall" />
+      <Stat label="Put wall" tone="tone-neg" value={gex.putWall ? fmtPrice(gex.putWall.strike) : '—'} sub={gex.putWall ? fmtExposure(gex.putWall.gex, unit) : 'no puts'} title={W.putWall.long} explain={W.putWall.short} testId="put-wall" />
       <Stat label="Expirations" value={fmtInt(exps.length)} sub={exps.length <= 2 ? exps.join(', ') || 'none in scope' : `${exps[0] ?? ''} … ${exps[exps.length - 1] ?? ''}`} />
       <Stat
         label="Total DEX"
         value={<span className={gex.totalDEX >= 0 ? 'pos' : 'neg'}>{fmtExposure(gex.totalDEX, DEX_UNIT)}</span>}
         sub={`${fmtExposure(gex.totalDEXNotional, 'USD')} notional`}
-        title="Σ Δ·OI·100: the open interest's own delta in shares (the dealers' hedge, if they are short it, is the opposite)"
+        title={W.totalDex.long}
+        explain={W.totalDex.short}
         testId="total-dex"
       />
       <Stat
         label="Expected move"
         value={fmtMove(nearest)}
         sub={nearest ? `${fmtMovePct(nearest)} to ${nearest.expiration} · max pain ${fmtPrice(nearest.maxPain)}` : 'no expiration in scope'}
-        title="The at-the-money straddle of the nearest expiration in scope: the move to expiry the market prices"
+        title={W.expectedMove.long}
+        explain={W.expectedMove.short}
         testId="expected-move"
       />
     </div>

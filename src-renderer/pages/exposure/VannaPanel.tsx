@@ -6,6 +6,7 @@ import { AsyncStatus, Badge, Options, Panel, Stat } from '../../components/ui';
 import { fmtCount, fmtExposure, fmtNumber, fmtPrice } from '../../format';
 import { useApi, useAsync } from '../../hooks';
 import { dteOf } from './scope';
+import { FIGURE_WORDS as W } from './figure-words';
 
 export function VannaPanel({ symbol, snapshotTime, snapshot }: { symbol: string; snapshotTime: string; snapshot: number | null }) {
   const api = useApi();
@@ -65,14 +66,16 @@ export function VannaPanel({ symbol, snapshotTime, snapshot }: { symbol: string;
               label="Vanna regime"
               value={<Badge tone={v.keyLevels.vannaRegime === 'positive' ? 'pos' : 'neg'}>{v.keyLevels.vannaRegime}</Badge>}
               sub={`${v.mode === 'aggregate' ? `${v.minDte}–${v.maxDte} DTE` : `${v.expiration ?? ''} (${v.minDte}d)`} · ${fmtCount(v.meta.contracts, 'contract')}`}
+              title={W.vannaRegime.long}
+              explain={W.vannaRegime.short}
             />
-            <Stat label="Total vanna" value={<span className={v.totalVanna >= 0 ? 'pos' : 'neg'}>{fmtExposure(v.totalVanna, 'USD')}</span>} sub="dealer Δ per +1 vol point" />
-            <Stat label="Total charm" value={<span className={v.totalCharm >= 0 ? 'pos' : 'neg'}>{fmtExposure(v.totalCharm, 'USD')}</span>} sub="dealer Δ per calendar day" />
-            <Stat label="Vanna flip" value={fmtPrice(v.keyLevels.vannaFlip)} sub="sign change of the vanna profile" />
-            <Stat label="Bull drift target" tone="tone-pos" value={fmtPrice(v.keyLevels.bullDriftTarget)} sub="IV falls, a day passes: dealers buy most" />
-            <Stat label="Bear max danger" tone="tone-neg" value={fmtPrice(v.keyLevels.bearMaxDanger)} sub="IV rises: dealers sell most" />
-            <Stat label="Bear deceleration" value={fmtPrice(v.keyLevels.bearDeceleration)} sub="selling eases — CSP zone" />
-            <Stat label="Bull / bear ratio" value={v.keyLevels.bullBearRatio === null ? '—' : fmtNumber(v.keyLevels.bullBearRatio, 2)} sub="Σ bull flows / Σ bear flows" />
+            <Stat label="Total vanna" value={<span className={v.totalVanna >= 0 ? 'pos' : 'neg'}>{fmtExposure(v.totalVanna, 'USD')}</span>} sub={W.totalVanna.short} title={W.totalVanna.long} testId="total-vanna" />
+            <Stat label="Total charm" value={<span className={v.totalCharm >= 0 ? 'pos' : 'neg'}>{fmtExposure(v.totalCharm, 'USD')}</span>} sub={W.totalCharm.short} title={W.totalCharm.long} testId="total-charm" />
+            <Stat label="Vanna flip" value={fmtPrice(v.keyLevels.vannaFlip)} sub={W.vannaFlip.short} title={W.vannaFlip.long} />
+            <Stat label="Bull drift target" tone="tone-pos" value={fmtPrice(v.keyLevels.bullDriftTarget)} sub={W.bullDriftTarget.short} title={W.bullDriftTarget.long} />
+            <Stat label="Bear max danger" tone="tone-neg" value={fmtPrice(v.keyLevels.bearMaxDanger)} sub={W.bearMaxDanger.short} title={W.bearMaxDanger.long} />
+            <Stat label="Bear deceleration" value={fmtPrice(v.keyLevels.bearDeceleration)} sub={W.bearDeceleration.short} title={W.bearDeceleration.long} />
+            <Stat label="Bull / bear ratio" value={v.keyLevels.bullBearRatio === null ? '—' : fmtNumber(v.keyLevels.bullBearRatio, 2)} sub={W.bullBearRatio.short} title={W.bullBearRatio.long} />
           </div>
           {v.data.length > 0 ? (
             <>

@@ -4,7 +4,7 @@
  * trade's units and the realized P&L so far; the list row's legs until it arrives), and its note and tags, editable
  * (PUT …/annotation).
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { TimelineEntryJson, TradeJson } from '../../../src-shared/api/schemas';
 import { Badge, DataTable, Money, num, Panel, Stat } from '../../components/ui';
 import { fmtDateTime, fmtDte, fmtMoney, fmtNumber, fmtPct, fmtPrice, fmtQuantity, fmtSymbol, typeLabel } from '../../format';
@@ -13,6 +13,7 @@ import type { LevelsScope } from '../../../src-shared/api/constants';
 import { scopeText } from '../../components/LevelsScope';
 import { AnnotationEditor } from './AnnotationEditor';
 import { EntryOnMap } from './EntryOnMap';
+import { RollsPanel } from './RollsPanel';
 import { entryPlaceText, OUTCOME_LABELS, roleWord, STATEMENT_VIEW_NOTE, STRATEGY_LABELS } from './labels';
 
 /** A figure of the trade: "unknown" when it was opened before the history, else `none` when null. */
@@ -66,8 +67,25 @@ function Timeline({ trade, timeline, currency }: { trade: TradeJson; timeline: T
   );
 }
 
-export function TradeDetail({ trade, currency, onClose, onSaved, levelsScope = 'own' }: { trade: TradeJson; currency: string; onClose: () => void; onSaved: () => void; levelsScope?: LevelsScope }) {
+export function TradeDetail({
+  trade,
+  currency,
+  onClose,
+  onSaved,
+  levelsScope = 'own',
+  showRolls = false,
+}: {
+  trade: TradeJson;
+  currency: string;
+  onClose: () => void;
+  onSaved: () => void;
+  levelsScope?: LevelsScope;
+  /** Opened from Today's "Rolls": the roll assistant shown at once, in view. */
+  showRolls?: boolean;
+}) {
   const api = useApi();
+  const [rollsOpen, setRollsOpen] = useState(showRolls);
+  const rollsRef = useRef<HTMLElement>(null);
   // Read again when the list row changes (a note saved, a reload): the detail is the same row plus its timeline.
   const detail = useAsync((signal) => api.trade(trade.id, signal, levelsScope), [api, trade, levelsScope]);
   const levels = trade.levelsAtEntry;
@@ -94,6 +112,13 @@ export function TradeDetail({ trade, currency, onClose, onSaved, levelsScope = '
       if (opener instanceof HTMLElement && opener.isConnected) opener.focus({ preventScroll: true });
     };
   }, [trade.id]);
+  // After the focus's scroll (effects run in order): opened from Today's "Rolls", the roll assistant is what is in view.
+  useEffect(() => {
+    if (showRolls) {
+      setRollsOpen(true);
+      rollsRef.current?.scrollIntoView({ block: 'start' });
+    }
+  }, [showRolls, trade.id]);
   return (
     <Panel
       className="trade-detail"
@@ -172,6 +197,17 @@ export function TradeDetail({ trade, currency, onClose, onSaved, levelsScope = '
           )}
           {trade.entrySnapshot !== null && <EntryOnMap trade={trade} />}
         </section>
+        {trade.status === 'open' && (
+          <section className="trade-rolls" aria-label="Rolls" ref={rollsRef} data-testid="trade-rolls">
+            <h3 className="subhead">
+              Rolls{' '}
+              <button type="button" className="btn btn-small" onClick={() => setRollsOpen((open) => !open)} aria-expanded={rollsOpen} data-testid="rolls-toggle">
+                {rollsOpen ? 'Hide' : 'Find rolls'}
+              </button>
+            </h3>
+            {rollsOpen && <RollsPanel tradeId={trade.id} />}
+          </section>
+        )}
         <h3 className="subhead">Timeline</h3>
         <Timeline trade={trade} timeline={detail.data?.trade.id === trade.id ? detail.data.timeline : null} currency={currency} />
         <h3 className="subhead">Note and tags</h3>

@@ -134,7 +134,12 @@ export function TradesPage() {
   );
   const data = result.data;
   const go = (next: Partial<ListState>) => navigate('trades', listQuery({ ...state, page: 1, trade: '', ...next }));
-  const selected = data?.trades.find((t) => t.id === state.trade) ?? null;
+  // A trade named in the address but not on this page (Today links to any open trade): read on its own.
+  const onPage = data?.trades.find((t) => t.id === state.trade) ?? null;
+  const away = state.trade !== '' && data !== undefined && onPage === null;
+  const fetched = useAsync((signal) => (away ? api.trade(state.trade, signal, levels === '' ? 'own' : levels) : Promise.resolve(null)), [api, state.trade, away, levels]);
+  const selected = onPage ?? (away && fetched.data?.trade.id === state.trade ? fetched.data.trade : null);
+  const showRolls = route.params.get('rolls') === '1';
   return (
     <div className="page" data-testid="page-trades">
       <PageHead
@@ -176,7 +181,20 @@ export function TradesPage() {
           A trade is the legs of one underlying opened together and managed together until flat: a short put, a spread, an iron condor with its rolls.
         </EmptyState>
       )}
-      {selected && <TradeDetail trade={selected} currency={data?.currency ?? 'USD'} levelsScope={levels === '' ? 'own' : levels} onClose={() => navigate('trades', listQuery({ ...state, trade: '' }))} onSaved={result.reload} />}
+      {away && fetched.error && <p className="alert alert-error">Trade {state.trade}: {fetched.error.message}</p>}
+      {selected && (
+        <TradeDetail
+          trade={selected}
+          currency={data?.currency ?? 'USD'}
+          levelsScope={levels === '' ? 'own' : levels}
+          showRolls={showRolls}
+          onClose={() => navigate('trades', listQuery({ ...state, trade: '' }))}
+          onSaved={() => {
+            result.reload();
+            fetched.reload();
+          }}
+        />
+      )}
       {data && data.trades.length > 0 && (
         <Panel>
           <DataTable

@@ -222,6 +222,8 @@ describe('openapi', () => {
       '/v1/journal/stats': ['groupBy', 'from', 'to', 'accountId'],
       '/v1/journal/corporate-actions': ['page', 'limit'],
       '/v1/journal/trades/{id}': ['id', 'levelsScope'],
+      '/v1/journal/trades/{id}/rolls': ['id', 'snapshot', 'maxDte', 'expirations', 'strikes', 'minNet', 'net', 'maxDelta', 'beyondWall'],
+      '/v1/journal/manage': ['asOf', 'accountId'],
       '/v1/gex': ['symbol', 'expirations', 'expirationsCount', 'minDte', 'maxDte', 'formula', 'snapshot', 'at'],
       '/v1/vanna': ['symbol', 'expiration', 'snapshot', 'at'],
       '/v1/gex/events': ['tickers', 'eventType', 'minDte', 'maxDte', 'scope', 'limit'],
@@ -239,7 +241,7 @@ describe('openapi', () => {
       expect(get?.parameters?.map((p) => p.name).sort(), `${path} parameters`).toEqual([...params].sort());
       expect(Object.keys(get?.responses ?? {}), `${path} documents 200 and problems`).toEqual(expect.arrayContaining(['200', '4XX']));
     }
-    for (const path of ['/v1/journal/accounts', '/v1/imports', '/v1/imports/{id}', '/v1/chains', '/v1/health', '/v1/gex/events/stream', '/v1/settings', '/v1/snapshots/{id}', '/v1/exports', '/v1/exports/{id}', '/v1/journal/expirations', '/v1/imports/{id}/acknowledge', '/v1/journal/reconcile', '/v1/journal/reconciliations', '/v1/backups', '/v1/backups/restore']) {
+    for (const path of ['/v1/journal/accounts', '/v1/imports', '/v1/imports/{id}', '/v1/chains', '/v1/health', '/v1/gex/events/stream', '/v1/settings', '/v1/snapshots/{id}', '/v1/exports', '/v1/exports/{id}', '/v1/journal/expirations', '/v1/imports/{id}/acknowledge', '/v1/journal/reconcile', '/v1/journal/reconciliations', '/v1/backups', '/v1/backups/restore', '/v1/chains/watch', '/v1/chains/backfill', '/v1/status']) {
       expect(doc.paths[path], `${path} is documented`).toBeDefined();
     }
     const expirations = doc.paths['/v1/journal/expirations']?.post as { requestBody?: unknown; responses?: Record<string, unknown> } | undefined;

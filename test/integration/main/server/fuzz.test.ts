@@ -76,7 +76,7 @@ const HOSTILE = [
   '-1',
   '2.5',
 ];
-const PARAMS = ['symbol', 'expirations', 'expirationsCount', 'formula', 'expiration', 'page', 'limit', 'fromDate', 'toDate', 'accountId', 'asOf', 'status', 'sort', 'type', 'year', 'period', 'date', 'from', 'to', 'tickers', 'eventType', 'minDte', 'maxDte', 'broker', 'account', 'quoteTime', 'format', 'access_token', 'snapshot', 'at', 'groupBy', 'tag', 'strategy', '__proto__', 'constructor', 'x', ''];
+const PARAMS = ['symbol', 'expirations', 'expirationsCount', 'formula', 'expiration', 'page', 'limit', 'fromDate', 'toDate', 'accountId', 'asOf', 'status', 'sort', 'type', 'year', 'period', 'date', 'from', 'to', 'tickers', 'eventType', 'minDte', 'maxDte', 'broker', 'account', 'quoteTime', 'format', 'access_token', 'snapshot', 'at', 'groupBy', 'tag', 'strategy', 'minNet', 'maxDelta', 'beyondWall', 'strikes', '__proto__', 'constructor', 'x', ''];
 const PATHS = [
   '/v1/journal/performance',
   '/v1/journal/summary',
@@ -89,6 +89,8 @@ const PATHS = [
   '/v1/journal/campaigns/acc_x:USD:AMD:2024-01-02',
   '/v1/journal/trades',
   '/v1/journal/trades/tx_nope',
+  '/v1/journal/trades/tx_nope/rolls',
+  '/v1/journal/manage',
   '/v1/journal/stats',
   '/v1/journal/corporate-actions',
   '/v1/journal/corporate-actions/1',
@@ -118,6 +120,9 @@ const PATHS = [
   '/v1/import-formats/abc123',
   '/v1/import-formats/%2e%2e',
   '/v1/chains',
+  '/v1/chains/watch',
+  '/v1/chains/backfill',
+  '/v1/status',
   '/v1/exports',
   '/v1/exports/abc',
   '/v1/exports/%2e%2e',
@@ -187,6 +192,9 @@ const BODIES = [
   '{"transactions":[{"account":"A","type":"BUY","symbol":"X","quantity":1,"price":1,"date":"2024-01-01"}]}',
   '{"transactions":[{"accountId":"acc_x","type":"SELL_TO_OPEN","symbol":"X","expiration":"2024-02-30","strike":-1,"right":"Q","quantity":1e400,"date":"2024-13-45"}]}',
   '{"transactions":"all of them"}',
+  '{"path":"../../etc"}',
+  '{"path":["/tmp"]}',
+  '{"watchFolder":"/proc/self","refreshSchedule":["25:00"]}',
   '{"account":"A","type":"DEPOSIT","amount":1,"date":"2024-01-01"}',
   // Issue 29: values each rule of its own refuses (settings, exports, manual rows).
   '{"onlineSource":{"enabled":true,"baseUrl":"http://u:p@169.254.169.254:99999/x\\r\\nX: y","watchlist":["SPX"],"intervalSeconds":60}}',
@@ -280,6 +288,8 @@ describe('hostile requests (docs/architecture.md §Reliability and security)', (
       { path: '/v1/journal/chains', base: 'status=open', integers: ['page', 'limit'], dates: ['asOf'] },
       { path: '/v1/journal/trades', base: 'status=closed', integers: ['page', 'limit'], dates: ['from', 'to'] },
       { path: '/v1/journal/stats', base: 'groupBy=tag', integers: [], dates: ['from', 'to'] },
+      { path: '/v1/journal/manage', base: '', integers: [], dates: ['asOf'] },
+      { path: '/v1/journal/trades/tx_nope/rolls', base: 'net=mid', integers: ['snapshot', 'maxDte', 'expirations', 'strikes'], dates: [] },
       { path: '/v1/imports', base: '', integers: ['page', 'limit'], dates: [] },
       { path: '/v1/journal/corporate-actions', base: '', integers: ['page', 'limit'], dates: [] },
       { path: '/v1/gex/events', base: 'eventType=all', integers: ['limit', 'minDte', 'maxDte'], dates: [] },
@@ -406,6 +416,12 @@ describe('hostile values of the settings, export and manual bodies (issue 29, fi
       ['POST', '/v1/journal/transactions', buy({ type: 'SELL_TO_OPEN', expiration: '2024-03-15', strike: 1, right: 'P', quantity: 1e9, price: 1e9 }), 'transactions.0.amount'],
       ['POST', '/v1/journal/transactions', buy({ date: '2200-12-31T23:00:00-14:00' }), 'transactions.0.date'],
       ['POST', '/v1/journal/transactions', buy({ date: '1900-01-01T00:00:00+14:00' }), 'transactions.0.date'],
+      // Issue 30: folders the server would read (a backfill) or move files out of (the watch folder), and schedule times.
+      ...['chains', '../../etc', '/', '/proc/self', '/dev', 'C:relative', `/tmp/x\u0000y`, '/definitely/not/here'].flatMap((path): Array<['POST' | 'PUT', string, unknown, string]> => [
+        ['POST', '/v1/chains/backfill', { path }, 'path'],
+        ['PUT', '/v1/settings', { watchFolder: path }, 'watchFolder'],
+      ]),
+      ...['24:00', '9:45', '09:60', '', '09:45 '].map((time): ['PUT', string, unknown, string] => ['PUT', '/v1/settings', { refreshSchedule: ['15:45', time] }, 'refreshSchedule.1']),
     ];
     const before = (await w.get<Record<string, unknown>>('/v1/settings')).body;
     const failures: string[] = [];

@@ -36,6 +36,8 @@ const BASE: Record<string, { query?: Record<string, string>; path?: Record<strin
   'GET /v1/journal/campaigns/{id}': { path: { id: 'nope' } },
   'GET /v1/journal/trades': {},
   'GET /v1/journal/trades/{id}': { path: { id: 'tx_nope' } },
+  'GET /v1/journal/trades/{id}/rolls': { path: { id: 'tx_nope' } },
+  'GET /v1/journal/manage': {},
   'GET /v1/journal/stats': {},
   'GET /v1/journal/corporate-actions': {},
   'PUT /v1/journal/corporate-actions/{id}': { path: { id: '987654' }, body: '{"type":"split","symbol":"X","ratio":2,"date":"2024-01-02"}', type: 'application/json' },

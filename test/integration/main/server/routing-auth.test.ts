@@ -97,6 +97,8 @@ const REQUESTS: Record<string, { path: string; query?: string; body?: string; ty
   'POST /v1/journal/expirations': { path: '/v1/journal/expirations', body: '{"items":[]}', type: 'application/json' },
   'GET /v1/journal/trades': { path: '/v1/journal/trades', query: 'status=closed&limit=5' },
   'GET /v1/journal/trades/{id}': { path: '/v1/journal/trades/tx_nope' },
+  'GET /v1/journal/trades/{id}/rolls': { path: '/v1/journal/trades/tx_nope/rolls', query: 'strikes=2' },
+  'GET /v1/journal/manage': { path: '/v1/journal/manage', query: 'asOf=2099-01-01' },
   'GET /v1/journal/stats': { path: '/v1/journal/stats', query: 'groupBy=zoneAtEntry' },
   // Notes on a trade and a campaign the journal does not have: 404, nothing written.
   'PUT /v1/journal/trades/{id}/annotation': { path: '/v1/journal/trades/tx_nope/annotation', body: '{"note":"n","tags":[]}', type: 'application/json' },
@@ -143,6 +145,11 @@ const REQUESTS: Record<string, { path: string; query?: string; body?: string; ty
   // An unknown parameter: the route answers 400 before a pass starts (no fetch from this test, the same answer each time).
   'POST /v1/chains/refresh': { path: '/v1/chains/refresh', query: 'unknown=1' },
   'GET /v1/chains/refresh': { path: '/v1/chains/refresh', query: 'unknown=1' },
+  'GET /v1/chains/watch': { path: '/v1/chains/watch' },
+  // A relative path: the route refuses it (400) before any backfill starts.
+  'POST /v1/chains/backfill': { path: '/v1/chains/backfill', body: '{"path":"chains"}', type: 'application/json' },
+  'GET /v1/chains/backfill': { path: '/v1/chains/backfill' },
+  'GET /v1/status': { path: '/v1/status' },
   'GET /v1/settings': { path: '/v1/settings' },
   'PUT /v1/settings': { path: '/v1/settings', body: '{}', type: 'application/json' },
   'POST /v1/keys/rotate': { path: '/v1/keys/rotate' },

@@ -340,6 +340,28 @@ describe('migrations', () => {
     expect(db.prepare('SELECT COUNT(*) FROM corporate_actions').pluck().get(), 'undoing the import removes the action').toBe(0);
   });
 
+  it('016 chain files: adds chain_files (a file by its digest, going with its snapshot) and chain_backfills', () => {
+    const path = join(tempDir(), 'a.db');
+    const v15 = open(path, 15).db;
+    expect(tables(v15)).not.toContain('chain_files');
+    v15.prepare("INSERT INTO snapshots (symbol, quote_time, spot, source, contracts, expirations, digest, payload, created_at) VALUES ('SPX', '2025-01-07T01:57:00.000Z', 5975.38, 'cboe-csv', 40, 1, 'd1', x'00', '2025-01-07T02:00:00.000Z')").run();
+    v15.close();
+    opened.pop();
+    const { db } = open(path, 16);
+    expect(userVersion(db)).toBe(16);
+    expect(tables(db)).toEqual(expect.arrayContaining(['chain_files', 'chain_backfills']));
+    const id = db.prepare("SELECT id FROM snapshots WHERE symbol = 'SPX'").pluck().get();
+    const insert = db.prepare('INSERT INTO chain_files VALUES (?, ?, ?, ?)');
+    insert.run('f'.repeat(64), id, 'spx.csv', '2025-01-07T02:00:00.000Z');
+    expect(() => insert.run('f'.repeat(64), id, 'again.csv', 'x'), 'one row per digest').toThrow();
+    expect(() => insert.run('e'.repeat(64), 987654, 'x.csv', 'x'), 'only a stored snapshot').toThrow();
+    db.prepare('DELETE FROM snapshots WHERE id = ?').run(id);
+    expect(db.prepare('SELECT COUNT(*) FROM chain_files').pluck().get(), 'a file row goes with its snapshot').toBe(0);
+    const backfill = db.prepare('INSERT INTO chain_backfills (path, state, started_at, finished_at, progress) VALUES (?, ?, ?, ?, ?)');
+    backfill.run('/chains', 'running', '2025-01-07T02:00:00.000Z', null, '{}');
+    expect(() => backfill.run('/chains', 'paused', 'x', null, '{}'), 'a state of the list').toThrow();
+  });
+
   it('backs up to a file that opens at the old version', () => {
     const dir = tempDir();
     const path = join(dir, 'a.db');

@@ -117,7 +117,7 @@ describe('PUT /v1/settings body', () => {
   it('is declared in the OpenAPI document', async () => {
     const doc = (await t.get<{ paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown>; additionalProperties: boolean } }> } }>> }>('/v1/openapi.json')).body;
     const schema = doc.paths['/v1/settings']?.put?.requestBody?.content['application/json']?.schema;
-    expect(Object.keys(schema?.properties ?? {}).sort()).toEqual(['cacheSeconds', 'corsOrigins', 'importTimeoutSeconds', 'onlineSource', 'port', 'rateLimit', 'rate', 'reportingCurrency', 'markMaxAgeDays', 'notifyPositionAlerts', 'positionAlertDistancePct', 'snapshotRetention', 'snapshotRetentionBySymbol', 'timeZone', 'watchlistIncludesPositions'].sort());
+    expect(Object.keys(schema?.properties ?? {}).sort()).toEqual(['cacheSeconds', 'corsOrigins', 'importTimeoutSeconds', 'onlineSource', 'port', 'rateLimit', 'rate', 'reportingCurrency', 'manageRules', 'markMaxAgeDays', 'notifyPositionAlerts', 'positionAlertDistancePct', 'snapshotRetention', 'snapshotRetentionBySymbol', 'timeZone', 'watchlistIncludesPositions', 'backupsKept', 'refreshSchedule', 'watchFolder'].sort());
     expect(schema?.additionalProperties).toBe(false);
   });
 
