@@ -16,6 +16,7 @@ import { ExposureService } from './services/exposure/service';
 import { importerIdOf } from './importers/index';
 import { CLI_OVERRIDE_NAMES } from './chains/index';
 import { runExport, runLakeImport } from './lake/cli';
+import { OPENED_BEFORE_LISTED, withOpenedBeforeHistory } from './services/journal/import-attention';
 import { runChainBackfill } from './backfill-cli';
 import { JournalService } from './services/journal/service';
 import { ok, type Result } from './services/result';
@@ -152,16 +153,22 @@ async function main(argv: string[]): Promise<void> {
         async (text, file) => {
           // Parsed before the turn, as the server does: the lock is held for the store alone.
           const parsed = ctx.journal.parse({ text, broker: importerIdOf(broker), ...(values.account ? { accountName: values.account } : {}), filename: file });
-          return parsed.ok ? ok(await writes.run((turn) => ctx.journal.storeParsed(turn, parsed.value))) : parsed;
+          if (!parsed.ok) return parsed;
+          const stored = await writes.run((turn) => ctx.journal.storeParsed(turn, parsed.value));
+          // Its closes without an opening, in the words of the Positions page (services/journal/import-attention.ts).
+          return ok(withOpenedBeforeHistory(stored, ctx.journal.openedBeforeHistory([stored.id]).get(stored.id)));
         },
         (file, report) => {
           process.stdout.write(`${file}: ${report.broker}, ${report.rows} rows, ${report.imported} imported, ${report.duplicates} duplicates, ${report.skippedCount} skipped, ${report.warningCount} warnings (import #${report.id})\n`);
           // Openings entered by hand that this file's rows replace (docs/journal.md, "Manual entries").
           if (report.supersededManualCount > 0) process.stdout.write(`${file}: ${report.supersededManualCount} manual opening(s) replaced by the file's rows (undo the import to restore them)\n`);
           for (const s of report.skipped.slice(0, 20)) process.stdout.write(`  skipped line ${s.line}: ${s.reason}\n`);
+          // The closes without an opening are the report's last warnings (import-attention.ts).
+          const listed = Math.min(report.openedBeforeHistory ?? 0, OPENED_BEFORE_LISTED);
+          for (const w of report.warnings.slice(report.warnings.length - listed).slice(0, 20)) process.stdout.write(`  warning: ${w.message}\n`);
           // The file's own figures against the journal's (docs/journal.md §Reconciliation): the differences, each with its line.
           const rows = report.reconciliation ?? [];
-          if (rows.length > 0) process.stdout.write(`${file}: ${report.status === 'differs' ? 'differs from the broker’s figures' : 'agrees with the broker’s figures'} (${rows.length - (report.reconciliationDiffers ?? 0)} of ${report.reconciliationCount ?? rows.length} agree)\n`);
+          if (rows.length > 0) process.stdout.write(`${file}: ${report.status === 'differs' ? 'differs from the broker’s figures' : 'agrees with the broker’s figures'} (${(report.reconciliationCount ?? rows.length) - (report.reconciliationDiffers ?? 0)} of ${report.reconciliationCount ?? rows.length} agree)\n`);
           for (const row of rows.filter((r) => !r.ok).slice(0, 20)) process.stdout.write(`  differs${row.line === null ? '' : ` line ${row.line}`}: ${row.label}${row.symbol === null ? '' : ` ${row.symbol}`}: broker ${figure(row.what, row.broker)}, journal ${figure(row.what, row.journal)}, difference ${figure(row.what, row.difference)}${row.note === null ? '' : ` (${row.note})`}\n`);
         },
       );

@@ -1,5 +1,6 @@
 import { DEMO_SEED, demoMarket, demoMarketDay } from '../src-shared/demo/market';
 import { DEMO_JOURNAL_SEED, demoTransactions } from '../src-shared/demo/journal';
+import { demoEntryChain, demoEntryQuotes } from '../src-shared/demo/entries';
 import { nowDate } from './clock';
 import type { AppContext } from './server/context';
 import { todayIn } from '../src-shared/zone';
@@ -30,5 +31,29 @@ export async function loadDemo(ctx: AppContext): Promise<{ transactions: number;
     NO_NOTES,
     'demo',
   );
+  snapshots += await storeEntrySnapshots(ctx, today);
   return { transactions: report.imported, snapshots, events };
+}
+
+/**
+ * A snapshot of the underlying just before each opening of the demo journal (src-shared/demo/entries.ts), so that its
+ * trades have their levels, regime and delta at entry and the reports by them show rows. Older than the market day:
+ * stored beside it without pruning (the retention keeps the newest 20 of a symbol) and without events (only a
+ * symbol's newest snapshot is compared). One stored already is not priced again: a second load costs a listing.
+ */
+async function storeEntrySnapshots(ctx: AppContext, today: string): Promise<number> {
+  const quotes = demoEntryQuotes(DEMO_JOURNAL_SEED, today);
+  const stored = new Set<string>();
+  for (const symbol of new Set(quotes.map((quote) => quote.symbol))) {
+    const listed = ctx.exposure.snapshotList(symbol);
+    if (listed.ok) for (const head of listed.value) stored.add(`${symbol}|${Date.parse(head.quoteTime)}`);
+  }
+  let count = 0;
+  for (const quote of quotes) {
+    if (stored.has(`${quote.symbol}|${Date.parse(quote.quoteTime)}`)) continue;
+    const result = await ctx.exposure.ingest({ snapshot: demoEntryChain(quote), prune: false });
+    if (!result.ok) throw new Error(`demo entry snapshot ${quote.symbol} ${quote.quoteTime} refused: ${result.error.kind}`);
+    if (result.value.stored) count += 1;
+  }
+  return count;
 }

@@ -4,6 +4,7 @@
  */
 import { dateToUtcMs } from '../src-shared/calendar';
 import { NEW_YORK } from '../src-shared/zone';
+import { countText, quantityText, symbolText } from '../src-shared/journal/words';
 
 const moneyFormatters = new Map<string, Intl.NumberFormat>();
 
@@ -67,11 +68,16 @@ export function fmtInt(value: number): string {
 }
 
 /**
- * A count with its noun, singular for exactly one: `1 contract`, `2 contracts`, `1,204 expirations`. The one
- * place the UI pluralises, so "1 contracts" cannot come back.
+ * A count with its noun, singular for exactly one: `1 contract`, `2 contracts`, `0.5 shares`, `1,204 expirations`. The
+ * one place the UI pluralises, so "1 contracts" cannot come back; a fraction keeps its decimals (src-shared/journal/words.ts).
  */
 export function fmtCount(count: number, singular: string, plural = `${singular}s`): string {
-  return `${fmtInt(count)} ${count === 1 ? singular : plural}`;
+  return Number.isFinite(count) ? countText(count, singular, plural) : `— ${plural}`;
+}
+
+/** A quantity of shares or contracts: its decimals kept (0.5, 12.3456), none added (100). */
+export function fmtQuantity(value: number): string {
+  return quantityText(value);
 }
 
 /**
@@ -136,12 +142,7 @@ export function fmtDateTime(iso: string, timeZone: string = NEW_YORK): string {
 
 /** `SPY250117P00450000` → `SPY 17 Jan 25 450 P`; plain tickers pass through. */
 export function fmtSymbol(symbol: string): string {
-  const match = /^([A-Z0-9.^/]{1,6})(\d{2})(\d{2})(\d{2})([CP])(\d{8})$/.exec(symbol);
-  if (!match) return symbol;
-  const [, root, yy, mm, dd, right, strike] = match;
-  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-  const month = months[Number(mm) - 1] ?? mm;
-  return `${root} ${dd} ${month} ${yy} ${fmtPrice(Number(strike) / 1000, 3)} ${right}`;
+  return symbolText(symbol);
 }
 
 export function signClass(value: number): string {

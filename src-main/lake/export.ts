@@ -18,7 +18,7 @@ import { DEFAULT_SCOPE, historyPoint, resolveScope, scopeKey } from '../services
 import { instantBound } from '../services/exposure/values';
 import { failure, ok, type Result } from '../services/result';
 import { exportFolderProblem, LinkRefused, makeFolders, refuseLinksUnder } from './folder';
-import { spotEntryLookup, writeJournalFiles, type JournalFileState } from './journal-files';
+import { journalTrades, writeJournalFiles, type JournalFileState } from './journal-files';
 import { contractsFile, levelsFile } from './layout';
 import { buildParquet, lakeMetaText, readFooter, writeFileAtomic } from './parquet';
 import { contractsColumns, levelsColumns } from './rows';
@@ -152,7 +152,7 @@ function exportInto(db: Database, request: ExportRequest, rate: number, onProgre
     }
     onProgress({ snapshotsDone: index + 1, snapshotsTotal: heads.length, rowsWritten: summary.rows.contracts });
   }
-  const journal = writeJournalFiles(lake, request.out, write, spotEntryLookup(snapshots));
+  const journal = writeJournalFiles(lake, request.out, write, journalTrades(db, rate));
   summary.transactions = journal.transactions.state;
   summary.rows.transactions = journal.transactions.rows;
   summary.trades = journal.trades.state;

@@ -4,11 +4,16 @@
  * export and written only when its bytes differ from the file's (an import or an undo since the last export), so an
  * export of unchanged data writes nothing.
  */
+import type { Database } from 'better-sqlite3';
 import type { EntryLookup } from '../../src-shared/journal/trade-metrics';
-import { buildTrades } from '../../src-shared/journal/trades';
+import { buildTrades, type Trade } from '../../src-shared/journal/trades';
+import type { Clock } from '../clock';
+import { AnnotationsRepository } from '../db/annotations';
 import type { LakeRepository } from '../db/lake';
 import type { SnapshotRepository } from '../db/snapshots';
 import { toTransaction } from '../db/transactions';
+import { JournalService } from '../services/journal/service';
+import { loadSettings } from '../settings';
 import { readFileUnder } from './folder';
 import { tradesFile, transactionsFile } from './layout';
 import { buildParquet } from './parquet';
@@ -23,10 +28,31 @@ export interface JournalFiles {
   trades: { state: JournalFileState; rows: number };
 }
 
+/** The trades a lake writes and their tags. */
+export interface LakeTrades {
+  trades: readonly Trade[];
+  tagsOf: (id: string) => readonly string[];
+}
+
+/**
+ * The journal's trades as /journal/trades builds them (services/journal/trades.ts: the rows with the inferred
+ * expirations, the entry figures from the stored snapshots, the journal's settings at the export's rate), and their
+ * tags: so that trades.parquet grouped in SQL gives /journal/stats's rows (docs/research.md). Nothing reads a clock.
+ */
+export function journalTrades(db: Database, rate: number): LakeTrades {
+  const settings = { ...loadSettings(db), rate };
+  const journal = new JournalService(db, () => settings, NO_CLOCK);
+  const notes = new AnnotationsRepository(db).all('trade');
+  return { trades: journal.trades.tradeBook().book.trades, tagsOf: (id) => notes.get(id)?.tags ?? [] };
+}
+
+/** The trades' build asks no time (their entry figures come from the snapshots): a constant, so no file depends on the day. */
+const NO_CLOCK: Clock = { nowMs: () => 0, monotonicMs: () => 0 };
+
 /**
  * The spot of the underlying's newest snapshot at or before an instant, for the trades' Reg T collateral at entry (the
- * figure /journal/trades shows: the same snapshot, the same usable-entry rule in collateral.ts). The lake's trades carry
- * no other entry figure, so no chain is prepared.
+ * figure /journal/trades shows: the same snapshot, the same usable-entry rule in collateral.ts), for a lake written
+ * without the journal's own trades (journalTrades). No chain is prepared.
  */
 export function spotEntryLookup(snapshots: SnapshotRepository): EntryLookup {
   // Quote times compared as instants (services/journal/marks.ts does the same), each symbol's read once.
@@ -54,10 +80,14 @@ export function spotEntryLookup(snapshots: SnapshotRepository): EntryLookup {
   };
 }
 
-export function writeJournalFiles(lake: LakeRepository, out: string, write: (path: string, bytes: Uint8Array) => void, lookup?: EntryLookup): JournalFiles {
+/**
+ * The journal files. `source`: the trades and tags to write (the export gives journalTrades'); without it the trades
+ * are built from the lake's rows, their collateral at entry from `lookup` (spotEntryLookup) when given.
+ */
+export function writeJournalFiles(lake: LakeRepository, out: string, write: (path: string, bytes: Uint8Array) => void, source?: LakeTrades, lookup?: EntryLookup): JournalFiles {
   const rows = [...lake.transactions()];
   const names = new Map(rows.map((row) => [row.account_id, row.account_name]));
-  const trades = buildTrades(rows.map((row) => toTransaction(row, names)), lookup === undefined ? {} : { lookup }).trades;
+  const trades = source?.trades ?? buildTrades(rows.map((row) => toTransaction(row, names)), lookup === undefined ? {} : { lookup }).trades;
   const file = (path: string, count: number, bytes: () => Uint8Array): { state: JournalFileState; rows: number } => {
     // Read without following a link (folder.ts): a transactions.parquet that is a link stops the export.
     const existing = readFileUnder(out, path);
@@ -69,6 +99,6 @@ export function writeJournalFiles(lake: LakeRepository, out: string, write: (pat
   };
   return {
     transactions: file(transactionsFile(out), rows.length, () => buildParquet(TRANSACTIONS, transactionsColumns(rows), { version: LAKE_VERSION, table: 'transactions', rows: rows.length })),
-    trades: file(tradesFile(out), trades.length, () => buildParquet(TRADES, tradesColumns(trades), { version: LAKE_VERSION, table: 'trades', rows: trades.length })),
+    trades: file(tradesFile(out), trades.length, () => buildParquet(TRADES, tradesColumns(trades, source?.tagsOf), { version: LAKE_VERSION, table: 'trades', rows: trades.length })),
   };
 }

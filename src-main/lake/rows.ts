@@ -89,8 +89,11 @@ export function transactionsColumns(rows: readonly LakeTransactionRow[]): Column
   return columns;
 }
 
-/** The journal's trades as rows, oldest opened first (a trade opened before history at its first close), then by id. */
-export function tradesColumns(book: readonly Trade[]): Columns {
+/**
+ * The journal's trades as rows, oldest opened first (a trade opened before history at its first close), then by id;
+ * `tagsOf` gives a trade's tags (its annotation's).
+ */
+export function tradesColumns(book: readonly Trade[], tagsOf: (id: string) => readonly string[] = () => []): Columns {
   const trades = [...book].sort((a, b) => {
     const at = (t: Trade) => t.openedAt ?? t.closedAt ?? '';
     return at(a) < at(b) ? -1 : at(a) > at(b) ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
@@ -104,6 +107,7 @@ export function tradesColumns(book: readonly Trade[]): Columns {
     underlying: pick((t) => t.underlying),
     strategy: pick((t) => t.strategy),
     status: pick((t) => t.status),
+    outcome: pick((t) => t.outcome),
     opened_before_history: pick((t) => t.openedBeforeHistory),
     opened_at: pick((t) => t.openedAt),
     open_day: pick((t) => t.openDay),
@@ -117,6 +121,21 @@ export function tradesColumns(book: readonly Trade[]): Columns {
     max_loss: pick((t) => t.maxLossMinor),
     collateral: pick((t) => t.collateralMinor),
     pnl: pick((t) => t.pnlMinor),
+    option_pl: pick((t) => t.optionPLMinor),
+    // A closed trade's ratios as built (an open one's move with its marks: not in a repeatable file).
+    return_on_collateral: pick((t) => (t.status === 'closed' ? t.returnOnCollateral : null)),
+    pct_of_max_profit: pick((t) => (t.status === 'closed' ? t.pctOfMaxProfit : null)),
+    dte_at_entry: pick((t) => t.dteAtEntry),
+    delta_at_entry: pick((t) => t.deltaAtEntry),
+    entry_quote_time: pick((t) => t.entrySnapshot?.quoteTime ?? null),
+    entry_spot: pick((t) => t.entrySnapshot?.spot ?? null),
+    gamma_zone_at_entry: pick((t) => t.levelsAtEntry?.gammaZone ?? null),
+    put_wall_at_entry: pick((t) => t.levelsAtEntry?.putWall ?? null),
+    gamma_flip_at_entry: pick((t) => t.levelsAtEntry?.gammaFlip ?? null),
+    call_wall_at_entry: pick((t) => t.levelsAtEntry?.callWall ?? null),
+    strike_vs_levels: pick((t) => t.levelsAtEntry?.shortStrikeVs ?? null),
+    campaign_id: pick((t) => t.campaignId),
+    tags: pick((t) => JSON.stringify(tagsOf(t.id))),
   };
 }
 

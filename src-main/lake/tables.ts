@@ -102,9 +102,11 @@ export const TRANSACTIONS: readonly ColumnSpec[] = [
 ];
 
 /**
- * The journal's trades (src-shared/journal/trades.ts, docs/journal.md §Trades and strategies), oldest opened first;
- * money exact as DECIMAL(18,4). Built from the transactions alone: the figures that need a snapshot at entry (dte,
- * delta, levels, Reg T collateral) and campaigns are the journal's, not the lake's.
+ * The journal's trades as /journal/trades answers them (src-shared/journal/trades.ts, docs/journal.md §Trades and
+ * strategies: the same build, the inferred expirations and the snapshots at entry included), oldest opened first;
+ * money exact as DECIMAL(18,4). The entry's figures (dte, delta, the dealers' levels and zone, where the main strike
+ * stood) and the ratios of a closed trade are what /journal/stats groups by; an open trade's ratios are null (the API
+ * marks them now, which no repeatable file can). Tags as a JSON array of strings.
  */
 export const TRADES: readonly ColumnSpec[] = [
   column('id', 'string'),
@@ -114,6 +116,7 @@ export const TRADES: readonly ColumnSpec[] = [
   column('underlying', 'string'),
   column('strategy', 'string'),
   column('status', 'string'),
+  column('outcome', 'string'),
   column('opened_before_history', 'boolean'),
   column('opened_at', 'timestamp', true),
   column('open_day', 'date', true),
@@ -127,6 +130,20 @@ export const TRADES: readonly ColumnSpec[] = [
   column('max_loss', 'money', true),
   column('collateral', 'money', true),
   column('pnl', 'money', true),
+  column('option_pl', 'money', true),
+  column('return_on_collateral', 'double', true),
+  column('pct_of_max_profit', 'double', true),
+  column('dte_at_entry', 'int32', true),
+  column('delta_at_entry', 'double', true),
+  column('entry_quote_time', 'timestamp', true),
+  column('entry_spot', 'double', true),
+  column('gamma_zone_at_entry', 'string', true),
+  column('put_wall_at_entry', 'double', true),
+  column('gamma_flip_at_entry', 'double', true),
+  column('call_wall_at_entry', 'double', true),
+  column('strike_vs_levels', 'string', true),
+  column('campaign_id', 'string', true),
+  column('tags', 'string'),
 ];
 
 export const TABLES: Record<TableName, readonly ColumnSpec[]> = { contracts: CONTRACTS, levels: LEVELS, transactions: TRANSACTIONS, trades: TRADES };

@@ -27,7 +27,7 @@ export interface AppContext {
   journal: JournalApi;
   exposure: ExposureService;
   /** Position events of each new snapshot (services/exposure/position-alerts.ts); `idle()` resolves when all are evaluated. */
-  positionAlerts: Pick<PositionAlerts, 'idle'>;
+  positionAlerts: Pick<PositionAlerts, 'idle' | 'createdFor'>;
   /** The saved import formats (the Import page's mapping step). */
   importFormats: ImportFormatsService;
   /** Research exports (the Parquet lake), each in a lake worker thread of its own. */

@@ -4,13 +4,13 @@ import { openEventStream, type LiveState } from '../api/event-stream';
 import { DemoButton } from '../components/DemoButton';
 import { Pager } from '../components/Pager';
 import { AsyncStatus, Badge, colClass, DataTable, EmptyState, InlineForm, num, PageHead, Panel, Segmented } from '../components/ui';
-import { fmtCount, fmtDateTime, fmtDte, fmtNumber, fmtPrice } from '../format';
+import { fmtCount, fmtDateTime, fmtDte, fmtNumber, fmtPrice, fmtQuantity } from '../format';
 import { navigate, useApi, useAsync } from '../hooks';
 import { Comparisons } from './events/Comparisons';
 
 type TypeFilter = 'all' | 'flip' | 'wall' | 'position';
-/** Flip and wall events per expiration, or of the whole book (all expirations within 0–45 dte together). */
-type ScopeFilter = 'expiration' | 'book';
+/** Flip and wall events of every scope (the default: what a chain import counts), per expiration, or of the whole book (all expirations within 0–45 dte together). */
+type ScopeFilter = 'all' | 'expiration' | 'book';
 /** Events per page: the table stays within a screen instead of running 200 rows down the page. */
 const EVENTS_PER_PAGE = 25;
 
@@ -36,7 +36,7 @@ function describe(event: ExposureEventJson) {
       <>
         {LEVEL_WORDS[event.level]} {event.previousValue === null ? '' : <>{fmtPrice(event.previousValue)} → </>}
         <strong>{fmtPrice(event.newValue)}</strong> {event.alert === 'crossed' ? 'crossed' : `within ${fmtPrice(event.distancePct)}% of`} your short {fmtPrice(event.strike)} {event.right === 'P' ? 'put' : 'call'} ×{' '}
-        {fmtNumber(-event.quantity, 0)}
+        {fmtQuantity(-event.quantity)}
       </>
     );
   }
@@ -59,7 +59,7 @@ function describe(event: ExposureEventJson) {
 function matches(event: ExposureEventJson, filters: Filters): boolean {
   if (filters.tickers.length > 0 && !filters.tickers.includes(event.ticker)) return false;
   if (filters.eventType !== 'all' && event.eventType !== filters.eventType) return false;
-  if (event.eventType !== 'position' && (event.expiration === 'book') !== (filters.scope === 'book')) return false;
+  if (filters.scope !== 'all' && event.eventType !== 'position' && (event.expiration === 'book') !== (filters.scope === 'book')) return false;
   if (filters.minDte !== '' && event.dte < Number(filters.minDte)) return false;
   if (filters.maxDte !== '' && event.dte > Number(filters.maxDte)) return false;
   return true;
@@ -68,7 +68,7 @@ function matches(event: ExposureEventJson, filters: Filters): boolean {
 export function EventsPage() {
   const api = useApi();
   const chains = useAsync((signal) => api.chains(signal), [api]);
-  const [filters, setFilters] = useState<Filters>({ tickers: [], eventType: 'all', scope: 'expiration', minDte: '', maxDte: '' });
+  const [filters, setFilters] = useState<Filters>({ tickers: [], eventType: 'all', scope: 'all', minDte: '', maxDte: '' });
   const [dteDraft, setDteDraft] = useState({ minDte: '', maxDte: '' });
   const [live, setLive] = useState<ExposureEventJson[]>([]);
   const [liveState, setLiveState] = useState<LiveState>('off');
@@ -128,7 +128,7 @@ export function EventsPage() {
 
   const tickers = chains.data?.symbols.map((s) => s.symbol) ?? [];
   const noChains = chains.data !== undefined && tickers.length === 0;
-  const defaultFilters = filters.tickers.length === 0 && filters.eventType === 'all' && filters.scope === 'expiration' && filters.minDte === '' && filters.maxDte === '';
+  const defaultFilters = filters.tickers.length === 0 && filters.eventType === 'all' && filters.scope === 'all' && filters.minDte === '' && filters.maxDte === '';
   const pages = Math.max(1, Math.ceil(rows.length / EVENTS_PER_PAGE));
   const shownPage = Math.min(page, pages);
   const pageRows = rows.slice((shownPage - 1) * EVENTS_PER_PAGE, shownPage * EVENTS_PER_PAGE);
@@ -191,6 +191,7 @@ export function EventsPage() {
               value={filters.scope}
               onChange={(scope) => setFilters((f) => ({ ...f, scope }))}
               options={[
+                { value: 'all', label: 'All', title: 'Per expiration, the whole book and your strikes: every event a chain import counts' },
                 { value: 'expiration', label: 'Per expiration', title: 'Each expiration against its own confirmed state' },
                 { value: 'book', label: 'Whole book', title: 'All expirations within 0–45 days taken together' },
               ]}

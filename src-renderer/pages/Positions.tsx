@@ -113,6 +113,7 @@ export function PositionsPage() {
   // New snapshots of the held underlyings mark the book anew: the positions are read again when a pass stored one.
   const refresh = useRefreshNow(result.reload);
   const moves = useExpectedMoves(data);
+  const noneMarked = data !== null && data !== undefined && data.positions.length > 0 && data.totals.unmarked >= data.positions.length;
   const groups = useMemo(() => groupAndSort(data?.positions ?? [], sort, moves, optionsOnly), [data, sort, moves, optionsOnly]);
   const mappable = useMemo(() => {
     const fresh = new Set((data?.marksAsOf ?? []).filter((m) => !m.stale).map((m) => m.symbol));
@@ -170,8 +171,9 @@ export function PositionsPage() {
         <>
           <div className="stats-grid">
             <Stat label="Cost basis" value={fmtMoney(data.totals.costBasis, data.currency)} title="Net cash paid to open what is still open, costs included; shorts count negative" />
-            <Stat label="Market value" value={fmtMoney(data.totals.marketValue, data.currency)} sub={<span data-testid="positions-left-out">{leftOut(data.totals)}</span>} />
-            <Stat label="Unrealized" value={<Money value={data.totals.unrealizedPL} currency={data.currency} />} testId="positions-unrealized" />
+            {/* Every open position left out (unmarked or stale): the sums are unknown ("—"), not $0.00. */}
+            <Stat label="Market value" value={noneMarked ? '—' : fmtMoney(data.totals.marketValue, data.currency)} sub={<span data-testid="positions-left-out">{leftOut(data.totals)}</span>} testId="positions-market-value" />
+            <Stat label="Unrealized" value={noneMarked ? '—' : <Money value={data.totals.unrealizedPL} currency={data.currency} />} testId="positions-unrealized" />
             <OldestMark marks={data.marksAsOf} />
           </div>
           {message !== null && (

@@ -396,7 +396,11 @@ export const ChainPostResponse = Type.Object({
   ),
   warnings: Type.Array(Type.String(), { description: 'What was accepted but should be known: one side of the chain only, the quote time taken from the newest trade' }),
   stored: Type.Boolean({ description: 'false when this exact snapshot was already stored' }),
-  events: Type.Integer({ description: 'Per-expiration events created by this snapshot (the book scope\'s: eventReport.fired.book)' }),
+  events: Type.Integer({ description: 'Events created by this snapshot, as GET /v1/gex/events?scope=all (the Events page) lists them: per expiration, of the book, and on your strikes (position events)' }),
+  eventsByScope: Type.Object(
+    { expiration: Type.Integer(), book: Type.Integer(), position: Type.Integer({ description: 'Position events: a dealer level crossed or came near a short strike of the journal' }) },
+    { description: 'events by scope (they add up to events)' },
+  ),
   // null when the snapshot was stored before or is older than the newest: nothing was compared.
   eventReport: Nullable(EventReportSchema),
 });

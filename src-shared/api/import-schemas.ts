@@ -37,6 +37,9 @@ export const ImportReportSchema = Type.Object({
   skippedReasons: Type.Array(Type.Object({ reason: Type.String(), count: Type.Integer() }), { description: 'Skipped lines by reason, most frequent first; "other reasons" counts the rest' }),
   warnings: Type.Array(Type.Object({ line: Nullable(Type.Integer()), message: Type.String() }), { description: 'The first lines of each warning' }),
   warningCount: Type.Integer({ description: 'Every warning' }),
+  openedBeforeHistory: Type.Integer({
+    description: 'Closes without an opening among its rows, as the journal stands now: counted in warningCount, the first 50 listed under warnings in the words of /journal/positions needsAttention (opened_before_history)',
+  }),
   merged: Type.Array(Type.Object({ lines: Type.Array(Type.Integer()), reason: Type.String() }), {
     description: 'Rows of the file that became one transaction (a symbol change’s or a special dividend’s two rows), every line of each group: the first 100 groups',
   }),

@@ -352,6 +352,7 @@ const NeedsAttentionSchema = Type.Object(
     firstDate: Nullable(Type.String({ description: 'opened_before_history: New York date of the first unmatched close (an opening dated on or before it matches it)' })),
     firstTradeDate: Nullable(Type.String({ description: 'opened_before_history: the instant of the first unmatched close' })),
     closes: Type.Integer({ description: 'opened_before_history: rows with an unmatched part; 0 for the others' }),
+    closedBy: Type.Optional(Type.Array(Type.String(), { description: 'opened_before_history: the types of those rows (ASSIGNMENT, BUY_TO_CLOSE, …), first seen first' })),
     spot: Nullable(Type.Number({ description: 'in_the_money: the snapshot that shows it' })),
     quoteTime: Nullable(Type.String()),
     lastSnapshot: Nullable(

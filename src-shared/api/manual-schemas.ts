@@ -25,7 +25,8 @@ export const ManualTransaction = Type.Object(
   {
     accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'An account of the journal (from GET /journal/transactions `accounts`); or give `account`' })),
     account: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'An account by name: the journal’s account of that name (400 when several have it), else a manual account of that name (made on first use); or give `accountId`' })),
-    date: Type.String({ pattern: DATE_OR_INSTANT_PATTERN, maxLength: 40, description: 'YYYY-MM-DD (16:00 New York) or an ISO 8601 instant with offset; 1900–2200' }),
+    date: Type.String({ pattern: DATE_OR_INSTANT_PATTERN, maxLength: 40, description: 'YYYY-MM-DD (16:00 New York, or at `time`) or an ISO 8601 instant with offset; 1900–2200' }),
+    time: Type.Optional(Type.String({ pattern: '^([01]?\\d|2[0-3]):[0-5]\\d(:[0-5]\\d)?$', description: 'HH:MM[:SS], New York time, with a date alone: the row is at that instant (without it, the day’s close: 16:00)' })),
     type: Type.Enum(TRANSACTION_TYPES),
     symbol: Type.Optional(Type.String({ maxLength: 32, pattern: '^[A-Za-z0-9 ./^-]*$', description: 'Ticker, or an OCC option symbol; with expiration, strike and right: the option root' })),
     underlying: Type.Optional(Type.String({ pattern: SYMBOL_PATTERN, description: 'Default: the ticker, or the option root' })),

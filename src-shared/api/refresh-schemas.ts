@@ -22,7 +22,7 @@ export const RefreshPassSchema = Type.Object({
   symbols: Type.Array(RefreshSymbolSchema),
   omitted: Type.Array(Type.String(), { description: 'Symbols past the cap of 50, not fetched' }),
   positionsProblem: Type.Optional(Type.String({ description: 'Why the open positions could not be added (the pass fetched the watchlist setting alone)' })),
-  sourceProblem: Type.Optional(Type.String({ description: 'The source could not be reached: one line naming the host and the reason (no network, DNS, refused, timeout); the symbols not fetched are skipped' })),
+  sourceProblem: Type.Optional(Type.String({ description: 'The source could not be reached: one line naming the host and the reason (no network, DNS, refused, timeout, or an address its rules refuse: a redirect outside its origin, a link-local or metadata address); the symbols not fetched are skipped' })),
   retryAt: Type.Optional(Type.String({ description: 'With sourceProblem: when the poller and the schedule try the source again (backoff)' })),
   trigger: Type.Optional(Type.Union([Type.Literal('request'), Type.Literal('schedule')], { description: 'What started the pass: a request (Refresh now) or refreshSchedule' })),
 });

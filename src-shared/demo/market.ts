@@ -12,7 +12,7 @@ import { normCdf } from '../exposure/greeks';
 import { addDays, dayOfWeek, daysBetween, isoInstant } from '../calendar';
 import { isTradingDay } from '../trading-days';
 import { expiryInstantMs, settlementOf, yearsToExpiry } from '../exposure/time';
-import { NEW_YORK, zonedTimeToMs } from '../zone';
+import { dateInZone, NEW_YORK, zonedTimeToMs } from '../zone';
 import { gaussian, seededRandom } from './random';
 
 export const DEMO_DATE = '2026-11-20';
@@ -172,11 +172,21 @@ interface StrikeBase {
   putNoise: number;
 }
 
-/** Open interest of the day (fixed, as exchanges publish it once a day) for one ticker. */
-function baseBook(spec: TickerSpec, day: string, random: () => number): StrikeBase[] {
+/**
+ * Open interest of the day (fixed, as exchanges publish it once a day) for one ticker; `extra` contracts (a journal's
+ * legs) are listed too, their expiration as a weekly and their strike on every expiration, when the grid lacks them.
+ */
+function baseBook(spec: TickerSpec, day: string, random: () => number, extra: ReadonlyArray<{ expiration: string; strike: number }> = []): StrikeBase[] {
   const book: StrikeBase[] = [];
   const strikes = strikesFor(spec);
-  for (const { expiration, root, monthly } of expirationsFor(spec, day)) {
+  for (const leg of extra) if (!strikes.includes(leg.strike)) strikes.push(leg.strike);
+  strikes.sort((a, b) => a - b);
+  const expirations = expirationsFor(spec, day);
+  for (const leg of extra) {
+    if (!expirations.some((e) => e.expiration === leg.expiration && e.root === spec.weeklyRoot)) expirations.push({ expiration: leg.expiration, root: spec.weeklyRoot, monthly: false });
+  }
+  expirations.sort((a, b) => (a.expiration < b.expiration ? -1 : a.expiration > b.expiration ? 1 : a.root < b.root ? -1 : 1));
+  for (const { expiration, root, monthly } of expirations) {
     const days = Math.max(daysBetween(day, expiration), 0.3);
     // Longer books hold more open interest spread over a wider range of strikes.
     const width = spec.vol * Math.sqrt(Math.max(days, 3) / 365) * 1.6;
@@ -262,6 +272,35 @@ export function demoClosingSpots(seed: number = DEMO_SEED, day: string = DEMO_DA
   return new Map(planDay(seed, day).map((plan) => [plan.spec.symbol, spotAt(plan, SLOTS - 1)]));
 }
 
+/** One ticker's chain at an instant: its book of the day priced at `spot` (the smile moved by the ticker's return). */
+function pricedSnapshot(spec: TickerSpec, book: readonly StrikeBase[], spot: number, marketReturn: number, quoteMs: number): ChainSnapshot {
+  const contracts: OptionContract[] = [];
+  const tick = spec.spot > 1000 ? 0.05 : 0.01;
+  const tCache = new Map<string, number>();
+  for (const base of book) {
+    const key = `${base.expiration}|${base.root}`;
+    let tYears = tCache.get(key);
+    if (tYears === undefined) {
+      const expiryMs = expiryInstantMs(base.expiration, settlementOf(base.root));
+      tYears = expiryMs > quoteMs ? yearsToExpiry(expiryMs, quoteMs) : -1;
+      tCache.set(key, tYears);
+    }
+    if (tYears < 0) continue; // expired during the day (the AM-settled monthly, or 0DTE at the close)
+    const smile = smileIv(spec, spot, base.strike, tYears, marketReturn, 0);
+    const theo = prices(spot, base.strike, tYears, smile);
+    const sides = [
+      { right: 'C' as const, openInterest: base.callOI, noise: base.callNoise, value: theo.call },
+      { right: 'P' as const, openInterest: base.putOI, noise: base.putNoise, value: theo.put },
+    ];
+    for (const side of sides) {
+      const iv = Math.round(Math.min(Math.max(smile + side.noise, 0.04), 3) * 10000) / 10000;
+      const { bid, ask } = bidAsk(side.value, tick);
+      contracts.push({ root: base.root, expiration: base.expiration, strike: base.strike, right: side.right, openInterest: side.openInterest, iv, bid, ask, multiplier: 100 });
+    }
+  }
+  return { symbol: spec.symbol, spot, quoteTime: isoInstant(quoteMs, { compact: true }), source: 'demo', contracts };
+}
+
 /**
  * The demo market of `day` (a trading day; default DEMO_DATE): for each ticker 14 snapshots (09:30, 10:00, …, 16:00
  * New York), ordered by quote time then ticker. Same seed and day, same market.
@@ -272,37 +311,47 @@ export function demoMarket(seed: number = DEMO_SEED, day: string = DEMO_DATE): C
   const openMs = zonedTimeToMs(day, { hour: 9, minute: 30 }, NEW_YORK);
   for (let slot = 0; slot < SLOTS; slot += 1) {
     const quoteMs = openMs + slot * 30 * 60_000;
-    const quoteIso = isoInstant(quoteMs, { compact: true });
-    for (const plan of books) {
-      const { spec, book } = plan;
-      const marketReturn = returnAt(plan, slot);
-      const spot = spotAt(plan, slot);
-      const contracts: OptionContract[] = [];
-      const tick = spec.spot > 1000 ? 0.05 : 0.01;
-      const tCache = new Map<string, number>();
-      for (const base of book) {
-        const key = `${base.expiration}|${base.root}`;
-        let tYears = tCache.get(key);
-        if (tYears === undefined) {
-          const expiryMs = expiryInstantMs(base.expiration, settlementOf(base.root));
-          tYears = expiryMs > quoteMs ? yearsToExpiry(expiryMs, quoteMs) : -1;
-          tCache.set(key, tYears);
-        }
-        if (tYears < 0) continue; // expired during the day (the AM-settled monthly, or 0DTE at the close)
-        const smile = smileIv(spec, spot, base.strike, tYears, marketReturn, 0);
-        const theo = prices(spot, base.strike, tYears, smile);
-        const sides = [
-          { right: 'C' as const, openInterest: base.callOI, noise: base.callNoise, value: theo.call },
-          { right: 'P' as const, openInterest: base.putOI, noise: base.putNoise, value: theo.put },
-        ];
-        for (const side of sides) {
-          const iv = Math.round(Math.min(Math.max(smile + side.noise, 0.04), 3) * 10000) / 10000;
-          const { bid, ask } = bidAsk(side.value, tick);
-          contracts.push({ root: base.root, expiration: base.expiration, strike: base.strike, right: side.right, openInterest: side.openInterest, iv, bid, ask, multiplier: 100 });
-        }
-      }
-      snapshots.push({ symbol: spec.symbol, spot, quoteTime: quoteIso, source: 'demo', contracts });
-    }
+    for (const plan of books) snapshots.push(pricedSnapshot(plan.spec, plan.book, spotAt(plan, slot), returnAt(plan, slot), quoteMs));
   }
   return snapshots;
 }
+
+/** What an entry snapshot is asked for: the ticker, its instant, the journal's spot then and where its open interest was built. */
+export interface DemoEntryQuote {
+  symbol: string;
+  /** The snapshot's quote time (ISO 8601 UTC). */
+  quoteTime: string;
+  spot: number;
+  /**
+   * The spot around which the day's open interest sits (the journal's spot some weeks before): a ticker that fell from
+   * there trades among its put open interest, one that rose among its calls, as dealers' books do.
+   */
+  anchorSpot: number;
+  /** The contracts the journal trades at that instant: listed whatever the simulator's grid (an expiration, a strike). */
+  legs: ReadonlyArray<{ expiration: string; strike: number }>;
+}
+
+/** A number of its own per (seed, ticker, instant): the same entry snapshot on every load. */
+function entrySeed(seed: number, text: string): number {
+  let hash = seed >>> 0;
+  for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return hash;
+}
+
+/**
+ * One snapshot of a demo ticker at a journal entry (issue 27 item 11): the same simulator as the market day (open
+ * interest clustered on round strikes, puts below and calls above, the skewed smile, Black–Scholes quotes), its book
+ * built around `anchorSpot` and priced at the journal's `spot`, the entry's contracts listed. Deterministic per (seed,
+ * symbol, quote time).
+ */
+export function demoEntrySnapshot(seed: number, quote: DemoEntryQuote): ChainSnapshot {
+  const base = specOf(quote.symbol);
+  const spec: TickerSpec = { ...base, spot: quote.anchorSpot, oi: base.oi };
+  const quoteMs = Date.parse(quote.quoteTime);
+  const day = dateInZone(quoteMs, NEW_YORK);
+  const random = seededRandom(entrySeed(seed, `${quote.symbol}|${quote.quoteTime}`));
+  const extra = quote.legs.filter((leg) => leg.expiration >= day);
+  const book = baseBook(spec, day, random, extra);
+  return pricedSnapshot(spec, book, Math.round(quote.spot * 100) / 100, Math.log(quote.spot / quote.anchorSpot), quoteMs);
+}
+

@@ -105,6 +105,31 @@ function listedStrike(strikes: readonly number[], target: number, right: OptionR
  * described above. Deterministic for a given (seed, today).
  */
 export function demoTransactions(seed: number, today: string): ImportedTransaction[] {
+  return simulate(seed, today).rows;
+}
+
+/** A journal opening of the demo: its underlying, instant and spot, where the open interest was built, and its legs. */
+export interface DemoEntry {
+  symbol: string;
+  tradeDate: string;
+  spot: number;
+  anchorSpot: number;
+  legs: Array<{ expiration: string; strike: number }>;
+}
+
+/** Trading days before an opening at whose spot the day's open interest sits (about a month: where positions were built). */
+const ANCHOR_TRADING_DAYS = 15;
+
+/**
+ * The openings of the demo journal of `today` (each sale to open, a roll's new leg included), one per underlying and
+ * instant (a strangle's two legs are one): the demo stores a snapshot of each just before it (demo.ts), so that the
+ * trades have their levels and delta at entry.
+ */
+export function demoEntries(seed: number, today: string): DemoEntry[] {
+  return simulate(seed, today).entries;
+}
+
+function simulate(seed: number, today: string): { rows: ImportedTransaction[]; entries: DemoEntry[] } {
   const marketDay = demoMarketDay(today);
   const closing = demoClosingSpots(DEMO_SEED, marketDay);
   const random = seededRandom(seed);
@@ -115,6 +140,12 @@ export function demoTransactions(seed: number, today: string): ImportedTransacti
   let orderSequence = 0;
   const nextOrder = () => `D${seed}-${String((orderSequence += 1)).padStart(5, '0')}`;
   const push = (input: RowInput) => rows.push(row(DEMO_ACCOUNT, DEMO_SOURCE, 'USD', nextId(), input));
+  const entries: DemoEntry[] = [];
+  const entered = (symbol: string, tradeDate: string, spot: number, anchorSpot: number, leg: { expiration: string; strike: number }) => {
+    const known = entries.find((e) => e.symbol === symbol && e.tradeDate === tradeDate);
+    if (known) known.legs.push({ expiration: leg.expiration, strike: leg.strike });
+    else entries.push({ symbol, tradeDate, spot, anchorSpot, legs: [{ expiration: leg.expiration, strike: leg.strike }] });
+  };
   const optionFees = (contracts: number, opening: boolean) => ({
     // tastytrade-like: $1 a contract to open (capped at $10 a leg), nothing to close; clearing + regulatory fees on every fill.
     commissionMinor: opening ? Math.min(contracts, 10) * 10_000 : 0,
@@ -135,6 +166,7 @@ export function demoTransactions(seed: number, today: string): ImportedTransacti
     const endSpot = closing.get(plan.ticker) ?? 100;
     const spotOf = (index: number) => endSpot * Math.exp((logPath[index] ?? 0) - (logPath[last] ?? 0));
     const lastOpenIndex = Math.max(last - plan.lastOpenDaysBefore, 0);
+    const anchorOf = (index: number) => spotOf(Math.max(index - ANCHOR_TRADING_DAYS, 0));
     const lastOpenDay = tradingDays[lastOpenIndex] ?? marketDay;
 
     let option: OpenOption | null = null;
@@ -173,6 +205,7 @@ export function demoTransactions(seed: number, today: string): ImportedTransacti
       for (const leg of legs) {
         const priceMinor = Math.max(centsMinor(blackScholes(leg.right, spot, leg.strike, Math.max(daysBetween(day, leg.expiration), 0.25) / 365, p.iv)), 500);
         push({ type: 'SELL_TO_OPEN', ticker: p.ticker, option: { expiration: leg.expiration, strike: leg.strike, right: leg.right }, quantity: leg.contracts, priceMinor, ...optionFees(leg.contracts, true), tradeDate, orderId, description: describe('Sold', p.ticker, leg, priceMinor) });
+        entered(p.ticker, tradeDate, spot, anchorOf(lastOpenIndex), leg);
       }
     };
 
@@ -262,6 +295,7 @@ export function demoTransactions(seed: number, today: string): ImportedTransacti
           rolled.premiumMinor = openMinor;
           push({ type: 'BUY_TO_CLOSE', ticker: plan.ticker, option: spec, quantity: o.contracts, priceMinor: valueMinor, ...optionFees(o.contracts, false), tradeDate: at(12, 30), orderId, description: describe('Bought', plan.ticker, o, valueMinor) + ' (roll)' });
           push({ type: 'SELL_TO_OPEN', ticker: plan.ticker, option: { expiration: rolled.expiration, strike: rolled.strike, right: rolled.right }, quantity: rolled.contracts, priceMinor: openMinor, ...optionFees(rolled.contracts, true), tradeDate: at(12, 30), orderId, description: describe('Sold', plan.ticker, rolled, openMinor) + ' (roll)' });
+          entered(plan.ticker, at(12, 30), spot, anchorOf(index), rolled);
           option = rolled;
         }
         return;
@@ -287,10 +321,12 @@ export function demoTransactions(seed: number, today: string): ImportedTransacti
       if (premiumMinor < 500) return;
       fresh.premiumMinor = premiumMinor;
       push({ type: 'SELL_TO_OPEN', ticker: plan.ticker, option: { expiration: fresh.expiration, strike: fresh.strike, right: fresh.right }, quantity: fresh.contracts, priceMinor: premiumMinor, ...optionFees(fresh.contracts, true), tradeDate: at(10, 15), orderId: nextOrder(), description: describe('Sold', plan.ticker, fresh, premiumMinor) });
+      entered(plan.ticker, at(10, 15), spot, anchorOf(index), fresh);
       option = fresh;
     });
 
   }
   rows.sort((a, b) => (a.tradeDate < b.tradeDate ? -1 : a.tradeDate > b.tradeDate ? 1 : a.brokerRowId < b.brokerRowId ? -1 : 1));
-  return rows;
+  entries.sort((a, b) => (a.tradeDate < b.tradeDate ? -1 : a.tradeDate > b.tradeDate ? 1 : a.symbol < b.symbol ? -1 : 1));
+  return { rows, entries };
 }

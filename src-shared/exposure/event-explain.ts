@@ -105,9 +105,11 @@ export function formatLevel(value: number): string {
   return LEVEL_FORMAT.format(value);
 }
 
+const PERCENT_FORMAT = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: true });
+
 function percent(fraction: number, signed = false): string {
   const value = Math.round(fraction * 1000) / 10;
-  const text = `${Math.abs(value).toFixed(1)}%`;
+  const text = `${PERCENT_FORMAT.format(Math.abs(value))}%`;
   if (!signed) return text;
   return `${value > 0 ? '+' : value < 0 ? '−' : '±'}${text}`;
 }
@@ -127,6 +129,19 @@ function flipWords(flip: FlipOutcome): string {
   }
 }
 
+/**
+ * A new wall whose old strike kept less than 1% of its gamma (ratio ≥ 100): said as a wall from ~0, not as "+105,656.6%"
+ * beating a margin of 10% (issue 27 item 9).
+ */
+export const FROM_ZERO_RATIO = 100;
+
+/** Why a wall moved: beat the margin by so much, or a new wall grown from ~0 at the old strike. */
+function firedWords(previousStrike: number, ratio: number | null): string {
+  if (ratio === null) return 'new wall: the old strike has no gamma left';
+  if (ratio >= FROM_ZERO_RATIO) return `new wall from ~0 — ${formatLevel(previousStrike)} keeps under 1% of its gamma`;
+  return `${percent(ratio - 1, true)} beat the margin`;
+}
+
 function wallWords(label: string, wall: WallOutcome): string {
   switch (wall.result) {
     case 'unchanged':
@@ -134,7 +149,7 @@ function wallWords(label: string, wall: WallOutcome): string {
     case 'margin':
       return `${label} ${formatLevel(wall.previousStrike)} → ${formatLevel(wall.strike)} within the ${percent(WALL_MARGIN - 1)} margin (${percent(wall.ratio - 1, true)}): no event`;
     case 'fired':
-      return `${label} ${formatLevel(wall.previousStrike)} → ${formatLevel(wall.strike)} (${wall.ratio === null ? 'the old strike has no gamma left' : `${percent(wall.ratio - 1, true)} beat the margin`}: event)`;
+      return `${label} ${formatLevel(wall.previousStrike)} → ${formatLevel(wall.strike)} (${firedWords(wall.previousStrike, wall.ratio)}: event)`;
     case 'empty':
       return `${label} side empty: ${formatLevel(wall.previousStrike)} kept`;
     case 'adopted':

@@ -4,7 +4,7 @@
  * is unknown and the opening they need is kept here, per account × instrument × currency × side, until one is entered.
  */
 import type { Position } from './lots';
-import type { PositionInstrument, Transaction } from './model';
+import type { PositionInstrument, Transaction, TransactionType } from './model';
 
 /**
  * The opening position a history lacks: the units its closes, sales and settlements removed beyond what was open, per
@@ -20,6 +20,8 @@ export interface UnmatchedOpening extends PositionInstrument {
   firstTradeDate: string;
   /** Rows with an unmatched part. */
   closes: number;
+  /** The kinds of those rows, first seen first (the sentence says "assigned" for an assignment: journal/words.ts). */
+  closedBy: TransactionType[];
 }
 
 function keyOf(u: Pick<UnmatchedOpening, 'accountId' | 'currency' | 'symbol' | 'quantity'>): string {
@@ -37,15 +39,16 @@ export class UnmatchedBook {
       known.quantity += signedQty;
       known.closes += 1;
       known.sideKnown &&= sideKnown;
+      if (!known.closedBy.includes(t.type)) known.closedBy.push(t.type);
       return;
     }
     const { accountId, symbol, underlying, currency, isOption, expiration, strike, right, multiplier } = pos;
-    this.byKey.set(key, { accountId, symbol, underlying, currency, isOption, expiration, strike, right, multiplier, quantity: signedQty, sideKnown, firstDay: t.tradeDay, firstTradeDate: t.tradeDate, closes: 1 });
+    this.byKey.set(key, { accountId, symbol, underlying, currency, isOption, expiration, strike, right, multiplier, quantity: signedQty, sideKnown, firstDay: t.tradeDay, firstTradeDate: t.tradeDate, closes: 1, closedBy: [t.type] });
   }
 
   /** Starts from a checkpoint's (copies: the checkpoint serves many replays). */
   restore(list: readonly UnmatchedOpening[]): void {
-    for (const u of list) this.byKey.set(keyOf(u), { ...u });
+    for (const u of list) this.byKey.set(keyOf(u), { ...u, closedBy: [...u.closedBy] });
   }
 
   /** Oldest first. */

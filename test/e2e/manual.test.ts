@@ -68,6 +68,7 @@ describe.skipIf(!hasChromium)('manual entries in the browser', () => {
         await page.getByTestId('tx-type').selectOption('BUY');
         await page.getByTestId('tx-account').selectOption({ label: 'Cash' });
         await page.getByTestId('tx-date').fill('2024-03-14');
+        await page.getByTestId('tx-time').fill('09:45');
         await page.getByTestId('tx-symbol').fill('acme');
         await page.getByTestId('tx-quantity').fill('100');
         await page.getByTestId('tx-fees').fill('1');
@@ -85,16 +86,21 @@ describe.skipIf(!hasChromium)('manual entries in the browser', () => {
         const manualRow = page.locator('[data-testid="transactions-table"] tbody tr[data-source="manual"]');
         // −(100 × 10.00 + 1.00): the cash of a fill entered without an amount.
         await expect.poll(() => manualRow.textContent()).toContain('−$1,001.00');
+        // 09:45 New York on 2024-03-14 is EDT (from March 10): 13:45Z.
+        const stored = async () => (await api<TransactionsResponseT>(suite.served(), '/journal/transactions?symbol=ACME&limit=100')).transactions.find((tx) => tx.source === 'manual')?.tradeDate;
+        expect(await stored()).toBe('2024-03-14T13:45:00.000Z');
         await screenshot(page, `${name}-added`);
 
         await manualRow.getByTestId('row-edit').click();
         await expect.poll(() => page.getByTestId('tx-price').inputValue()).toBe('10');
+        expect(await page.getByTestId('tx-time').inputValue(), 'the edit shows the time it was entered at').toBe('09:45');
         await page.getByTestId('tx-price').fill('11');
         const saved = page.waitForResponse((r) => r.request().method() === 'PUT' && r.status() === 200);
         await page.getByTestId('tx-submit').click();
         await saved;
         // (12.00 − 11.00) × 100 − 1.00 − 1.05.
         await expect.poll(() => saleRealized(page)).toBe('+$97.95');
+        expect(await stored(), 'an edit of the price keeps the instant').toBe('2024-03-14T13:45:00.000Z');
         await screenshot(page, `${name}-edited`);
 
         await manualRow.getByTestId('row-delete').click();
@@ -181,6 +187,11 @@ describe.skipIf(!hasChromium || !existsSync(AMD_CHAIN))('stale marks and expirie
         await expect.poll(() => note.textContent()).toContain(`mark from 2023-08-20, ${shares.mark?.ageDays?.toLocaleString('en-US') ?? ''} trading days old`);
         expect(await page.getByTestId('mark-stale').count()).toBe(1);
         expect(await page.getByTestId('positions-left-out').textContent()).toBe('1 stale: left out');
+        // The only open position left out: the sums over no marked position are unknown, "—", never $0.00.
+        expect(book.positions).toHaveLength(1);
+        expect(await page.getByTestId('positions-market-value').locator('.stat-value').textContent()).toBe('—');
+        expect(await page.getByTestId('positions-unrealized').locator('.stat-value').textContent()).toBe('—');
+        expect(await page.getByTestId('group-unrealized-AMD').textContent()).toBe('—');
         expect(await page.getByTestId('attention-expiry-unknown').count()).toBe(expiries);
         expect(await page.getByTestId('needs-attention').textContent()).toContain('import the broker');
         const width = await page.evaluate(() => document.documentElement.scrollWidth);

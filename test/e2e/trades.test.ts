@@ -56,6 +56,10 @@ describe.skipIf(!hasChromium || !existsSync(AMD_CHAIN))('trades and the strategy
           const row = page.locator(`[data-testid="trade-row"][data-trade-id="${puts.id}"]`);
           await expect.poll(() => row.textContent()).toContain(signedMoney(puts.pnl ?? 0));
           expect(await row.textContent()).toContain('AMD');
+          // An open trade without a mark has no total: "—", never its realized part dressed as one ($0.00).
+          const unmarked = list.trades.filter((t) => t.status === 'open' && t.unrealizedPL === null);
+          expect(unmarked.length, 'the AMD file leaves a put open past its chain').toBeGreaterThan(0);
+          for (const t of unmarked) expect(await page.locator(`[data-testid="trade-row"][data-trade-id="${t.id}"] [data-testid="trade-pnl"]`).textContent()).toMatch(/^—( unmarked)?$/);
           if (width === 390) {
             // The key columns (strategy, underlying, P&L) in view, and no sideways scroll of the page.
             const pnl = await row.locator('td').nth(9).boundingBox();
@@ -76,6 +80,12 @@ describe.skipIf(!hasChromium || !existsSync(AMD_CHAIN))('trades and the strategy
             expect(await page.locator('[data-testid="trade-legs"] tbody tr').first().textContent()).toContain(signedMoney(puts.credit ?? 0));
           }
           await screenshot(page, `trades-detail-${width}-${theme}`);
+          // Opened, the detail holds the focus; Escape closes it and gives the focus back to the row's button.
+          expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('trade-detail-close');
+          await page.keyboard.press('Escape');
+          await expect.poll(() => page.getByTestId('trade-detail').count()).toBe(0);
+          expect(await page.evaluate(() => location.hash)).not.toContain('trade=');
+          expect(await page.evaluate(() => document.activeElement?.closest('[data-testid="trade-row"]')?.getAttribute('data-trade-id'))).toBe(puts.id);
         });
       }
     }
@@ -176,6 +186,16 @@ describe.skipIf(!hasChromium)('trades on the demo', () => {
     const list = await api<TradesResponseT>(suite.served(), '/journal/trades?limit=100');
     const places = await api<StatsResponseT>(suite.served(), '/journal/stats?groupBy=strikeVsLevels');
     expect(list.pagination.total).toBeGreaterThan(0);
+    await suite.onPage({ width: 390, theme: 'light' }, async (page) => {
+      await goTo(page, 'Trades');
+      await page.waitForSelector('[data-testid="trades-table"]');
+      // The demo's widest figures (five-digit P&L, open and unmarked): every row's P&L cell inside a phone's window.
+      const rights = await page.locator('[data-testid="trade-row"] td:nth-child(10)').evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().right));
+      expect(rights).toHaveLength(list.trades.length);
+      expect(Math.max(...rights), 'the P&L column inside the window').toBeLessThanOrEqual(390);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), 'no sideways scroll').toBeLessThanOrEqual(390);
+      await screenshot(page, 'trades-demo-390-light');
+    });
     await suite.onPage({ width: 1440, theme: 'dark' }, async (page) => {
       await goTo(page, 'Trades');
       await page.waitForSelector('[data-testid="trades-table"]');

@@ -89,6 +89,7 @@ export function presentPositions(result: PositionsResult): Omit<PositionsRespons
       firstDate: n.firstDate,
       firstTradeDate: n.firstTradeDate,
       closes: n.closes,
+      ...(n.closedBy === undefined ? {} : { closedBy: n.closedBy }),
       spot: n.spot,
       quoteTime: n.quoteTime,
       lastSnapshot: n.lastSnapshot,

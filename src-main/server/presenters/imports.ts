@@ -24,6 +24,7 @@ export function presentImport(record: ImportRecord): ImportReport {
   return {
     ...record,
     kind,
+    openedBeforeHistory: record.openedBeforeHistory ?? 0,
     // A record without them (an import whose file stated nothing, one stored before issue 28) is ready.
     status: record.status ?? 'ready',
     reconciliation: rows.map(presentReconciliationRow),

@@ -24,7 +24,10 @@ export function registerChainRoutes(v1: V1, ctx: AppContext): void {
         // Parsed, prepared and evaluated in the exposure worker outside any write turn, stopped if the client goes away;
         // stored in a write turn (services/exposure/ingest.ts, ingest; docs/decisions.md §Jobs).
         const result = unwrap(await ctx.exposure.ingest({ file: body, options: request.query }, clientGone(reply)));
-        return reply.code(result.stored ? 201 : 200).header('Location', `/v1/snapshots/${result.id}`).send(result);
+        // The events the Events page lists for it: its flips and walls, and the position events its commit raised.
+        const position = result.stored ? await ctx.positionAlerts.createdFor(result.id) : 0;
+        const answer = { ...result, events: result.events + position, eventsByScope: { ...result.eventsByScope, position } };
+        return reply.code(result.stored ? 201 : 200).header('Location', `/v1/snapshots/${result.id}`).send(answer);
       },
     );
   });

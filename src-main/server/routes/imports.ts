@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errorCodes, type FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { unwrap } from '../problems';
+import { withOpenedBeforeHistory } from '../../services/journal/import-attention';
 import { presentImport } from '../presenters/imports';
 import { importerIdOf } from '../../importers/index';
 import { clientGone, problemResponses, UPLOAD_CONTENT_TYPES, UPLOAD_LIMIT_BYTES, type V1 } from '../route-kit';
@@ -93,7 +94,10 @@ export function registerImportRoutes(v1: V1, ctx: AppContext): void {
           },
           clientGone(reply),
         );
-        return reply.code(201).send(presentImport(unwrap(report)));
+        const record = unwrap(report);
+        // Its closes without an opening, from the ledger built now (the next journal read takes the same one).
+        const found = await ctx.journal.openedBeforeHistory([record.id]);
+        return reply.code(201).send(presentImport(withOpenedBeforeHistory(record, found.get(record.id))));
       },
     );
   });

@@ -28,9 +28,11 @@ import type { ExposureWorkerClient } from './worker-client';
 /**
  * What `ingest` stores: a chain file (its text, or its UTF-8 bytes, and how to read it) or a parsed snapshot. `quiet`
  * (a backfill's snapshots older than its newest): stored with their events, but nothing is streamed and no position
- * alert is evaluated on them (docs/exposure.md §Chains that arrive by themselves).
+ * alert is evaluated on them (docs/exposure.md §Chains that arrive by themselves). `prune: false` keeps the symbol's
+ * older snapshots beyond the retention (the demo's snapshots at its trades' entries, older than its market day: the
+ * next snapshot stored the usual way prunes as always).
  */
-export type IngestInput = ({ file: string | Uint8Array; options: ChainFileOptions } | { snapshot: ChainSnapshot }) & { quiet?: boolean };
+export type IngestInput = ({ file: string | Uint8Array; options: ChainFileOptions } | { snapshot: ChainSnapshot; prune?: false }) & { quiet?: boolean };
 
 /** What storing a snapshot touches. */
 export interface IngestStores {
@@ -104,7 +106,8 @@ export class ChainIngest {
     const plan = 'snapshot' in input ? this.planSnapshot(input.snapshot) : await this.planFile(input.file, input.options, signal);
     if (!plan.ok) return plan;
     // A rate changed while it was planned: the stored snapshot is right, its prepared chain is not kept.
-    return this.writes.run((turn) => this.commitPlan(turn, plan.value, plan.value.chain.rate !== this.settings().rate, input.quiet === true));
+    const prune = !('snapshot' in input) || input.prune !== false;
+    return this.writes.run((turn) => this.commitPlan(turn, plan.value, plan.value.chain.rate !== this.settings().rate, input.quiet === true, prune));
   }
 
   /**
@@ -145,7 +148,7 @@ export class ChainIngest {
   }
 
   /** Stores a planned snapshot with its events, states and default history point, in the caller's transaction. */
-  private commitPlan(turn: WriteTx, plan: IngestPlan, rateChanged = false, quiet = false): Result<IngestResult> {
+  private commitPlan(turn: WriteTx, plan: IngestPlan, rateChanged = false, quiet = false, prune = true): Result<IngestResult> {
     const { head } = plan;
     const symbol = head.symbol;
     const { snapshots, history } = this.stores;
@@ -167,7 +170,7 @@ export class ChainIngest {
             this.cache.setNewest(symbol, rateChanged ? null : loadedFrom(row.id, plan.chain));
           }
           for (const { scope, point } of aheadPoints(plan.defaultPoint ?? historyPoint(plan.chain, DEFAULT_SCOPE))) history.insert(turn, row.id, scope, point);
-          if (snapshots.prune(turn, symbol, this.retention(symbol)) > 0) pruned = true;
+          if (prune && snapshots.prune(turn, symbol, this.retention(symbol)) > 0) pruned = true;
         }
         return row;
       }),
@@ -187,7 +190,8 @@ export class ChainIngest {
       excluded: plan.excluded,
       warnings: plan.warnings,
       stored: stored.inserted,
-      events: created.filter((event) => event.expiration !== BOOK_SCOPE).length,
+      events: created.length,
+      eventsByScope: { expiration: created.filter((event) => event.expiration !== BOOK_SCOPE).length, book: created.filter((event) => event.expiration === BOOK_SCOPE).length },
       eventReport,
     });
   }

@@ -38,6 +38,9 @@ function levelsOf(point: GexHistoryPoint | undefined): DealerLevelValues | null 
   return { gammaFlip: point.gammaInflection, callWall: point.callWall?.strike ?? null, putWall: point.putWall?.strike ?? null };
 }
 
+/** Snapshots whose position-event count is remembered for their import's answer. */
+const CREATED_KEPT = 256;
+
 export interface PositionAlertDeps {
   db: Database;
   exposure: Pick<ExposureService, 'onNewestSnapshot' | 'eventStore' | 'publishEvent' | 'scopePoints'>;
@@ -72,6 +75,18 @@ export class PositionAlerts {
     return this.queue;
   }
 
+  /** Position events stored per snapshot evaluated lately (a chain import's count of new events): at most CREATED_KEPT. */
+  private readonly createdBySnapshot = new Map<number, number>();
+
+  /**
+   * How many position events a stored snapshot made, once it is evaluated (POST /v1/chains counts them with its flip and
+   * wall events, as the Events page lists them); 0 for one not heard of as its symbol's newest.
+   */
+  async createdFor(snapshotId: number): Promise<number> {
+    await this.queue;
+    return this.createdBySnapshot.get(snapshotId) ?? 0;
+  }
+
   close(): Promise<void> {
     this.unsubscribe();
     return this.queue;
@@ -101,6 +116,8 @@ export class PositionAlerts {
     const levels = await this.ownLevels(snapshot, previousId, positions);
     const today = todayIn(NEW_YORK, nowDate(this.deps.clock));
     const created = await this.deps.writes.run((turn) => this.store(turn, snapshot, positions, levels, today));
+    this.createdBySnapshot.set(snapshot.snapshotId, created.length);
+    if (this.createdBySnapshot.size > CREATED_KEPT) this.createdBySnapshot.delete(this.createdBySnapshot.keys().next().value ?? snapshot.snapshotId);
     for (const event of created) this.deps.exposure.publishEvent(event);
     return created;
   }

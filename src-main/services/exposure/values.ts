@@ -141,8 +141,9 @@ export interface IngestResult extends SnapshotHead {
   warnings: string[];
   excluded: ExcludedContracts;
   stored: boolean;
-  /** Per-expiration events this snapshot created (the book's are counted in eventReport.fired.book). */
+  /** Flip and wall events this snapshot created, per expiration and of the book (position events follow its commit: PositionAlerts). */
   events: number;
+  eventsByScope: { expiration: number; book: number };
   /** The comparison with the confirmed states (null: the snapshot was stored before, or is not the newest). */
   eventReport: EventReportJson | null;
 }

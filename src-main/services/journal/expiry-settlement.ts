@@ -31,6 +31,8 @@ export interface NeedsAttention extends Instrument {
   firstDate: string | null;
   firstTradeDate: string | null;
   closes: number;
+  /** opened_before_history: the types of the rows with an unmatched part (the sentence says what they did). */
+  closedBy?: string[];
   /** in_the_money: the snapshot that shows it. */
   spot: number | null;
   quoteTime: string | null;
@@ -121,6 +123,7 @@ export function openedBeforeHistory(u: UnmatchedOpening): NeedsAttention {
     firstDate: Number.isFinite(ms) ? dateInZone(ms, NEW_YORK) : u.firstDay,
     firstTradeDate: u.firstTradeDate,
     closes: u.closes,
+    closedBy: [...u.closedBy],
     spot: null,
     quoteTime: null,
     lastSnapshot: null,

@@ -45,6 +45,8 @@ export interface WriteCall {
 /** Reads: answered at once, also while a write waits for another process's lock. */
 export const journalReads = {
   listImports: ({ journal }: JournalHost, query: { page?: number; limit?: number } = {}) => journal.listImports(query),
+  /** The closes without an opening of these imports (a new import's report: the ledger is built here, not in its write). */
+  openedBeforeHistory: ({ journal }: JournalHost, importIds: number[]) => journal.openedBeforeHistory(importIds),
   transactions: ({ journal }: JournalHost, query: TransactionFilter) => journal.transactions(query),
   performance: ({ journal }: JournalHost, query: PerformanceRequest) => journal.performance(query),
   summary: ({ journal }: JournalHost, year: number | undefined, accountId?: string) => journal.summary(year, accountId),

@@ -9,13 +9,13 @@ import { hash, randomBytes } from 'node:crypto';
 import { MANUAL_SOURCE, type TransactionType } from '../../../src-shared/api/constants';
 import type { ManualTransactionT } from '../../../src-shared/api/manual-schemas';
 import type { ImportedTransaction } from '../../../src-shared/journal/model';
-import { makeDayOf } from '../../../src-shared/zone';
+import { makeDayOf, NEW_YORK } from '../../../src-shared/zone';
 import { nowIso, type Clock } from '../../clock';
 import { AccountsRepository } from '../../db/accounts';
 import { Generations } from '../../db/generations';
 import { ImportsRepository } from '../../db/imports';
 import { toRow, TransactionsRepository, type TransactionRow } from '../../db/transactions';
-import { dayToUtc } from '../../importers/common/dates';
+import { dayToUtc, localToUtc } from '../../importers/common/dates';
 import { FILLS } from '../../../src-shared/api/constants';
 import { readManualRow } from './manual-row';
 import { saneYear } from '../../../src-shared/bounds';
@@ -115,10 +115,13 @@ export class ManualEntries {
       if (fill && row.quantity !== undefined && !(row.quantity > 0)) fail('quantity', `must be > 0 for ${row.type}`);
       const costsGiven = row.commission !== undefined || row.fees !== undefined;
       if (CASH_ROWS.has(row.type) && row.amount === undefined && !(row.type === 'FEE' && costsGiven)) fail('amount', `required for ${row.type} (the cash it moved, + = credit)`);
-      let instant = instants.get(row.date);
+      if (row.time !== undefined && row.date.length !== 10) fail('time', `goes with a date alone (YYYY-MM-DD): "${row.date}" is an instant with its own time`);
+      // A date alone is the day's close (16:00 New York); with a time, that instant in New York.
+      const key = row.time === undefined ? row.date : `${row.date} ${row.time}`;
+      let instant = instants.get(key);
       if (instant === undefined && row.date.length === 10) {
-        instant = dayToUtc(row.date);
-        instants.set(row.date, instant);
+        instant = row.time === undefined ? dayToUtc(row.date) : localToUtc(row.date, row.time, NEW_YORK);
+        instants.set(key, instant);
       }
       // The reader takes a canonical instant as it is; a date that is no day keeps its text for the reader's message.
       const transaction = readManualRow({ ...row, date: instant ?? row.date }, account?.name ?? '', (field, message) => fail(field, message));

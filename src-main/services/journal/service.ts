@@ -34,6 +34,7 @@ import type { FileStatement } from '../../../src-shared/journal/statements';
 import { boundReconciliation } from '../../../src-shared/journal/import-report';
 import type { ImportFormatDraftT } from '../../../src-shared/api/schemas';
 import { pageOf } from './values';
+import { openedBeforeHistoryByImport, withOpenedBeforeHistory, type OpenedBeforeHistory } from './import-attention';
 import type {
   BookRequest,
   CampaignsRequest,
@@ -294,12 +295,21 @@ export class JournalService {
   /** The import history, newest first, a page at a time (each report at most 64 KB). */
   listImports(query: { page?: number; limit?: number } = {}): { imports: ImportRecord[]; pagination: Pagination } {
     const { limit, offset, pagination } = pageOf(query.page, query.limit, this.importRows.count());
-    return {
-      // The report is the record this service wrote (store); the counts are the row's own.
-      // The reconciliation as the journal stands now: checked again whenever it changes.
-      imports: this.importRows.page(limit, offset).map((row) => this.withReconciliation({ ...readStoredReport(row.report_json), id: row.id, imported: row.imported, duplicates: row.duplicates })),
-      pagination,
-    };
+    // The report is the record this service wrote (store); the counts are the row's own.
+    // The reconciliation as the journal stands now: checked again whenever it changes.
+    const imports: ImportRecord[] = this.importRows.page(limit, offset).map((row) => this.withReconciliation({ ...readStoredReport(row.report_json), id: row.id, imported: row.imported, duplicates: row.duplicates }));
+    const found = this.openedBeforeHistory(imports.map((record) => record.id));
+    return { imports: imports.map((record) => withOpenedBeforeHistory(record, found.get(record.id))), pagination };
+  }
+
+  /**
+   * The closes without an opening that these imports' rows are, in the Positions page's words (import-attention.ts):
+   * the import report's warnings, read from the ledger as it stands now.
+   */
+  openedBeforeHistory(importIds: readonly number[]): Map<number, OpenedBeforeHistory> {
+    if (importIds.length === 0) return new Map();
+    const names = new Map(this.index.snapshot().accounts.map((a) => [a.id, a.name]));
+    return openedBeforeHistoryByImport(this.index.ledger(), importIds, (ids) => this.index.ledgerTransactions(ids), (id) => names.get(id) ?? id);
   }
 
   /** An import's record with its reconciliation now (ready, with none, when its file stated nothing). */

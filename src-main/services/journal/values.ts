@@ -28,6 +28,8 @@ export interface ImportRecord {
   /** The first lines of each warning. */
   warnings: Array<{ line: number | null; message: string }>;
   warningCount: number;
+  /** Closes without an opening among its rows, as the journal stands now (counted in warningCount): import-attention.ts. */
+  openedBeforeHistory?: number;
   /** Rows merged into one transaction (the first groups), and every row merged away. */
   merged: Array<{ lines: number[]; reason: string }>;
   mergedCount: number;

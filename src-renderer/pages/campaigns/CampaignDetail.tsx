@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { createChart, LineSeries, type Time } from 'lightweight-charts';
 import { fixedOptions, useChart } from '../../components/charts';
 import { Badge, colClass, DataTable, ErrorBanner, Loading, Money, num, PageHead, Panel, Stat } from '../../components/ui';
-import { fmtCount, fmtMoney, fmtNumber, fmtPct, fmtSymbol, typeLabel } from '../../format';
+import { fmtCount, fmtMoney, fmtNumber, fmtPct, fmtQuantity, fmtSymbol, typeLabel } from '../../format';
 import { routeHash, useApi, useAsync } from '../../hooks';
 import { basisAxisLabel } from './figures';
 import { AnnualizedText } from './returns';
@@ -100,7 +100,7 @@ export function CampaignDetail({ id, listQuery }: { id: string; listQuery: Recor
               </>
             }
           />
-          <Stat label="Shares" value={fmtNumber(c.sharesHeld, 0)} sub={c.adjustedCostBasis === null ? 'no shares held' : `adjusted basis ${fmtNumber(c.adjustedCostBasis, 2)}`} />
+          <Stat label="Shares" value={fmtQuantity(c.sharesHeld)} sub={c.adjustedCostBasis === null ? 'no shares held' : `adjusted basis ${fmtNumber(c.adjustedCostBasis, 2)}`} />
         </div>
         {basis.length > 1 && (
           <Panel title="Adjusted cost basis per share">
@@ -114,10 +114,10 @@ export function CampaignDetail({ id, listQuery }: { id: string; listQuery: Recor
                 <td className="num">{s.date}</td>
                 <td>{typeLabel(s.type)}</td>
                 <td>{fmtSymbol(s.symbol)}</td>
-                <td className={colClass('mid', 'num')}>{fmtNumber(s.quantity, Number.isInteger(s.quantity) ? 0 : 4)}</td>
+                <td className={colClass('mid', 'num')}>{fmtQuantity(s.quantity)}</td>
                 <td className="num">{fmtMoney(s.cash, currency, true)}</td>
                 <td className="num">{s.realizedPL === 0 ? '' : <Money value={s.realizedPL} currency={currency} />}</td>
-                <td className={colClass('lo', 'num')}>{fmtNumber(s.sharesHeld, 0)}</td>
+                <td className={colClass('lo', 'num')}>{fmtQuantity(s.sharesHeld)}</td>
                 <td className={colClass('lo', 'num')}>{s.adjustedCostBasis === null ? '' : fmtNumber(s.adjustedCostBasis, 2)}</td>
                 <td className={colClass('mid', 'num')}>{fmtMoney(s.collateral, currency)}</td>
               </tr>

@@ -90,6 +90,16 @@ function FailedReport({ filename, error, onMap, children }: { filename: string; 
   );
 }
 
+/** A chain import's new events by scope, as the Events page shows them (all scopes by default). */
+function eventScopes(scopes: ChainPostResponseT['eventsByScope']): string {
+  const parts = [
+    scopes.expiration > 0 ? `${fmtInt(scopes.expiration)} per expiration` : '',
+    scopes.book > 0 ? `${fmtInt(scopes.book)} of the whole book` : '',
+    scopes.position > 0 ? `${fmtInt(scopes.position)} on your strikes` : '',
+  ];
+  return parts.filter((part) => part !== '').join(' · ');
+}
+
 function ChainReport({ filename, result: r }: { filename: string; result: ChainPostResponseT }) {
   return (
     <div className="report report-ok" data-testid="import-report">
@@ -98,13 +108,16 @@ function ChainReport({ filename, result: r }: { filename: string; result: ChainP
         <strong>{filename}</strong>
       </div>
       <p>
-        {r.symbol} · spot {fmtPrice(r.spot)} · {fmtCount(r.contracts, 'contract')} · {fmtCount(r.expirations, 'expiration')} · quoted {fmtDateTime(r.quoteTime)} · {fmtCount(r.events, 'new event')}
+        {r.symbol} · spot {fmtPrice(r.spot)} · {fmtCount(r.contracts, 'contract')} · {fmtCount(r.expirations, 'expiration')} · quoted {fmtDateTime(r.quoteTime)} ·{' '}
+        <span data-testid="chain-new-events">
+          {fmtCount(r.events, 'new event')}
+          {r.events > 0 && ` (${eventScopes(r.eventsByScope)})`}
+        </span>
       </p>
       {r.eventReport !== null && (
         <details className="small" data-testid="chain-event-report">
           <summary>
             Events: {r.eventReport.lines[0]}
-            {r.eventReport.fired.book > 0 && ` · the book: ${fmtCount(r.eventReport.fired.book, 'event')}`}
           </summary>
           <ul className="comparison-lines">
             {r.eventReport.lines.slice(1).map((line) => (
@@ -130,6 +143,11 @@ function ChainReport({ filename, result: r }: { filename: string; result: ChainP
         <button type="button" className="btn btn-small" onClick={() => navigate('exposure', { symbol: r.symbol })}>
           Open exposure for {r.symbol}
         </button>
+        {r.events > 0 && (
+          <button type="button" className="btn btn-small btn-ghost" onClick={() => navigate('events')}>
+            See the events
+          </button>
+        )}
       </div>
     </div>
   );
@@ -283,6 +301,12 @@ function BrokerReport({ filename, report: r, onUndo }: { filename: string; repor
         ))}
       </dl>
       <MergedLine report={r} />
+      {r.openedBeforeHistory > 0 && (
+        <p className="small warn" data-testid="import-opened-before-history">
+          {fmtCount(r.openedBeforeHistory, 'close', 'closes')} without an opening (opened before this file&apos;s first row): counted among the warnings below and listed on{' '}
+          <a href="#/positions">Positions, Needs attention</a>, where each opening can be entered.
+        </p>
+      )}
       <Reconciliation report={r} status={status} onAcknowledge={acknowledge} busy={busy} />
       <SupersededManual report={r} />
       {counted > 0 && (

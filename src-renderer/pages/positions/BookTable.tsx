@@ -7,7 +7,7 @@
 import type { ReactNode } from 'react';
 import type { PositionJson, PositionsResponseT } from '../../../src-shared/api/schemas';
 import { Badge, colClass, Money, type Column } from '../../components/ui';
-import { dateInTimeZone, fmtCount, fmtDateTime, fmtDte, fmtMoney, fmtNumber, fmtPrice, fmtSymbol } from '../../format';
+import { dateInTimeZone, fmtCount, fmtDateTime, fmtDte, fmtMoney, fmtNumber, fmtPrice, fmtQuantity, fmtSymbol } from '../../format';
 import { scopeText } from '../../components/LevelsScope';
 import { BookOnMap } from './BookOnMap';
 import { instrumentLabel, moveDistance, moveKey, type BookGroup, type ExpectedMove, type Sort, type SortKey } from './book';
@@ -119,7 +119,7 @@ function columns(currency: string, moves: ReadonlyMap<string, ExpectedMove>, man
   const list: BookColumn[] = [
     { key: 'instrument', label: 'Instrument', cell: (p) => <Instrument position={p} /> },
     { key: 'account', label: 'Account', hide: 'lo', cell: (p) => p.accountName },
-    { key: 'qty', label: 'Qty', num: true, cell: (p) => fmtNumber(p.quantity, Number.isInteger(p.quantity) ? 0 : 4) },
+    { key: 'qty', label: 'Qty', num: true, cell: (p) => fmtQuantity(p.quantity) },
     { key: 'costBasis', label: 'Cost basis', num: true, hide: 'lo', cell: (p) => fmtMoney(p.costBasis, currency) },
     {
       key: 'collateral',
@@ -186,9 +186,12 @@ function GroupHead({ group, marks, currency, span, mapOpen, onMap }: { group: Bo
   // Options show the levels they are held against; shares alone show theirs (the nearest three).
   const options = rows.filter((r) => r.isOption);
   const levels = groupLevels(options.length > 0 ? options : rows);
-  const unrealized = rows.reduce((sum, r) => sum + (r.unrealizedPL ?? 0), 0);
+  // A sum over no marked row is unknown ("—"), not $0.00.
+  const marked = rows.filter((r) => r.unrealizedPL !== null);
+  const unrealized = marked.length === 0 ? null : marked.reduce((sum, r) => sum + (r.unrealizedPL ?? 0), 0);
   const delta = rows.reduce((sum, r) => sum + (r.greeks?.delta ?? 0), 0);
-  const theta = rows.reduce((sum, r) => sum + (r.greeks?.theta ?? 0), 0);
+  const thetas = rows.flatMap((r) => (r.greeks === null ? [] : [r.greeks.theta]));
+  const theta = thetas.length === 0 ? null : thetas.reduce((sum, t) => sum + t, 0);
   const collateral = rows.reduce((sum, r) => sum + ((r as Partial<PositionJson>).collateral ?? 0), 0);
   return (
     <tr className="group-row">
@@ -213,7 +216,7 @@ function GroupHead({ group, marks, currency, span, mapOpen, onMap }: { group: Bo
             )}
           </span>
           <span className="group-figures small">
-            <Money value={unrealized} currency={currency} /> · Δ {fmtNumber(delta, 0)} sh · Θ {fmtMoney(theta, currency, true)}/day
+            <span data-testid={`group-unrealized-${symbol}`}>{unrealized === null ? '—' : <Money value={unrealized} currency={currency} />}</span> · Δ {fmtNumber(delta, 0)} sh · Θ {theta === null ? '—' : fmtMoney(theta, currency, true)}/day
             <span className="narrow-hide" title="Collateral of this underlying’s positions (the campaigns’ figure now)">
               {' '}
               · collateral {fmtMoney(collateral, currency)}

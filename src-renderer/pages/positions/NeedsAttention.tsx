@@ -10,7 +10,8 @@ import { addDays, isoInstant, parseInstantMs } from '../../../src-shared/calenda
 import { TRANSACTION_TYPES, type TransactionType } from '../../../src-shared/api/constants';
 import type { PositionsResponseT } from '../../../src-shared/api/schemas';
 import { ErrorBanner, Panel } from '../../components/ui';
-import { fmtCount, fmtDateTime, fmtMoney, fmtNumber, fmtPrice, fmtSymbol, typeLabel } from '../../format';
+import { openedBeforeHistoryText } from '../../../src-shared/journal/words';
+import { fmtCount, fmtDateTime, fmtMoney, fmtNumber, fmtPrice, fmtQuantity, fmtSymbol, typeLabel } from '../../format';
 import { asApiError, useApi } from '../../hooks';
 import type { ApiError } from '../../api/client';
 import { errorsByField, Field, FormActions } from '../transactions/TransactionForm';
@@ -18,7 +19,7 @@ import { ReconciliationTable } from '../import/ReconciliationTable';
 
 /** An item as the ledger of issue 17 sends it; every field beyond the first schema's may be absent (an older server). */
 export type AttentionItem = PositionsResponseT['needsAttention'][number] &
-  Partial<{ kind: string; isOption: boolean; multiplier: number; currency: string; sideKnown: boolean; firstDate: string | null; firstTradeDate: string | null; closes: number }>;
+  Partial<{ kind: string; isOption: boolean; multiplier: number; currency: string; sideKnown: boolean; firstDate: string | null; firstTradeDate: string | null; closes: number; closedBy: string[] }>;
 
 /** A stock short is opened by a short sale where the journal knows the type (issue 17), else by a plain SELL. */
 const SHORT_SALE: TransactionType = TRANSACTION_TYPES.find((type) => (type as string) === 'SELL_SHORT') ?? 'SELL';
@@ -128,13 +129,11 @@ function itemKey(item: AttentionItem): string {
 /** The opening the history never saw: what was closed, when, and the button that enters it. */
 function OpenedBefore({ item, onAdded }: { item: AttentionItem; onAdded: (message: string) => void }) {
   const [open, setOpen] = useState(false);
-  const quantity = Math.abs(item.quantity);
   return (
     <li className="attention-item" data-testid="attention-opened-before-history">
-      <span className="small">
-        <strong>{item.accountName}</strong> · {fmtSymbol(item.symbol)}: {units(item, quantity)} {item.quantity > 0 ? 'sold or closed' : 'bought back or covered'}
-        {item.firstDate ? ` (first on ${item.firstDate})` : ''} that the history never {item.quantity > 0 ? 'bought' : 'sold'}: opened before the first imported row.
-        {item.sideKnown === false && ' No row says the side: taken as short.'} Its P&amp;L is left out until you enter the opening.
+      {/* The import report warns of the same close in the same words (src-shared/journal/words.ts). */}
+      <span className="small" data-testid="attention-sentence">
+        {openedBeforeHistoryText({ ...item, isOption: isOptionItem(item), firstDate: item.firstDate ?? null })}
       </span>
       {!open && (
         <button type="button" className="btn btn-small" onClick={() => setOpen(true)} data-testid="add-opening">
@@ -147,7 +146,7 @@ function OpenedBefore({ item, onAdded }: { item: AttentionItem; onAdded: (messag
 }
 
 function expiryText(item: AttentionItem): string {
-  return `${item.accountName}: ${fmtSymbol(item.symbol)} × ${fmtNumber(item.quantity, 0)} expired ${item.expiration ?? ''} with no closing row, and no chain snapshot of ${item.underlying} within one trading day of the expiry shows where it finished.`;
+  return `${item.accountName}: ${fmtSymbol(item.symbol)} × ${fmtQuantity(item.quantity)} expired ${item.expiration ?? ''} with no closing row, and no chain snapshot of ${item.underlying} within one trading day of the expiry shows where it finished.`;
 }
 
 /** The last snapshot before the expiry, as an item of a server since issue 27 carries it (null: none, or an older server). */
@@ -317,7 +316,7 @@ export function NeedsAttention({ items, onAdded }: { items: readonly AttentionIt
               items={itm}
               render={(item) => (
                 <li key={itemKey(item)} className="small" data-testid="attention-in-the-money">
-                  {item.accountName}: {fmtSymbol(item.symbol)} × {fmtNumber(item.quantity, 0)} —{' '}
+                  {item.accountName}: {fmtSymbol(item.symbol)} × {fmtQuantity(item.quantity)} —{' '}
                   {item.spot !== null ? `in the money (spot ${fmtPrice(item.spot)} at ${fmtDateTime(item.quoteTime ?? '')})` : 'no chain snapshot after its expiry'}
                 </li>
               )}

@@ -4,21 +4,20 @@
  * trade's units and the realized P&L so far; the list row's legs until it arrives), and its note and tags, editable
  * (PUT …/annotation).
  */
+import { useEffect, useRef, useState } from 'react';
 import type { TimelineEntryJson, TradeJson } from '../../../src-shared/api/schemas';
 import { Badge, DataTable, Money, num, Panel, Stat } from '../../components/ui';
-import { fmtDateTime, fmtDte, fmtMoney, fmtNumber, fmtPct, fmtPrice, fmtSymbol, typeLabel } from '../../format';
+import { fmtDateTime, fmtDte, fmtMoney, fmtNumber, fmtPct, fmtPrice, fmtQuantity, fmtSymbol, typeLabel } from '../../format';
 import { routeHash, useApi, useAsync } from '../../hooks';
 import type { LevelsScope } from '../../../src-shared/api/constants';
 import { scopeText } from '../../components/LevelsScope';
 import { AnnotationEditor } from './AnnotationEditor';
 import { EntryOnMap } from './EntryOnMap';
 import { RollsPanel } from './RollsPanel';
-import { useEffect, useRef, useState } from 'react';
-import { entryPlaceText, OUTCOME_LABELS, STATEMENT_VIEW_NOTE, STRATEGY_LABELS } from './labels';
+import { entryPlaceText, OUTCOME_LABELS, roleWord, STATEMENT_VIEW_NOTE, STRATEGY_LABELS } from './labels';
 
 /** A figure of the trade: "unknown" when it was opened before the history, else `none` when null. */
 const figure = (trade: TradeJson, value: number | null, currency: string, none = '—') => (trade.openedBeforeHistory ? 'unknown' : value === null ? none : fmtMoney(value, currency));
-const ROLE_WORDS = { entry: 'Entry', open: 'Opened', close: 'Closed' } as const;
 /** 0: the first structure; n: the n-th rolled into the trade (or sold against its shares). */
 const structureText = (roll: number) => (roll === 0 ? 'first' : `no. ${roll + 1}`);
 
@@ -48,13 +47,13 @@ function Timeline({ trade, timeline, currency }: { trade: TradeJson; timeline: T
             {/* The time goes on narrow windows: the key columns (what, how many, its P&L) stay in view. */}
             {row.tradeDate !== null && <span className="col-mid"> {fmtDateTime(row.tradeDate).slice(11)}</span>}
           </td>
-          <td className="col-mid">{ROLE_WORDS[row.role]}</td>
+          <td className="col-mid">{roleWord(row.role, row.type)}</td>
           {rolled && <td className="col-mid">{row.roll === null ? '' : structureText(row.roll)}</td>}
           <td className="col-mid">{typeLabel(row.type)}</td>
           <td className="sym">{fmtSymbol(row.symbol)}</td>
-          <td className="num" title={row.rowQuantity !== null && row.rowQuantity !== row.quantity ? `of a row of ${fmtNumber(row.rowQuantity, 0)} shared with another trade` : undefined}>
-            {fmtNumber(row.quantity, 0)}
-            {row.rowQuantity !== null && row.rowQuantity !== row.quantity && <span className="muted small"> of {fmtNumber(row.rowQuantity, 0)}</span>}
+          <td className="num" title={row.rowQuantity !== null && row.rowQuantity !== row.quantity ? `of a row of ${fmtQuantity(row.rowQuantity)} shared with another trade` : undefined}>
+            {fmtQuantity(row.quantity)}
+            {row.rowQuantity !== null && row.rowQuantity !== row.quantity && <span className="muted small"> of {fmtQuantity(row.rowQuantity)}</span>}
           </td>
           <td className="num col-lo">{row.price === null ? '' : row.price.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 4 })}</td>
           <td className="num col-lo">{row.cash === null ? '' : <Money value={row.cash} currency={currency} colored={false} />}</td>
@@ -87,17 +86,39 @@ export function TradeDetail({
   const api = useApi();
   const [rollsOpen, setRollsOpen] = useState(showRolls);
   const rollsRef = useRef<HTMLElement>(null);
+  // Read again when the list row changes (a note saved, a reload): the detail is the same row plus its timeline.
+  const detail = useAsync((signal) => api.trade(trade.id, signal, levelsScope), [api, trade, levelsScope]);
+  const levels = trade.levelsAtEntry;
+  const place = entryPlaceText(trade);
+  // Unmarked open legs leave the total unknown ("—"); the realized part is said beneath it.
+  const total = trade.pnl === null || (trade.status === 'open' && trade.unrealizedPL === null) ? null : trade.pnl + (trade.unrealizedPL ?? 0);
+  const closeButton = useRef<HTMLButtonElement>(null);
+  const close = useRef(onClose);
+  close.current = onClose;
+  // Opened, the detail takes the focus (a keyboard or screen-reader user lands on it, above the list) and Escape closes
+  // it; closed, the focus goes back to what opened it (the row's strategy button).
+  useEffect(() => {
+    const opener = document.activeElement;
+    closeButton.current?.focus({ preventScroll: true });
+    closeButton.current?.closest('.trade-detail')?.scrollIntoView({ block: 'nearest' });
+    const onKey = (event: KeyboardEvent) => {
+      // Escape in the note's fields leaves the typing alone.
+      if (event.key !== 'Escape' || event.defaultPrevented || (event.target instanceof HTMLElement && event.target.closest('input, textarea, select') !== null)) return;
+      close.current();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      if (opener instanceof HTMLElement && opener.isConnected) opener.focus({ preventScroll: true });
+    };
+  }, [trade.id]);
+  // After the focus's scroll (effects run in order): opened from Today's "Rolls", the roll assistant is what is in view.
   useEffect(() => {
     if (showRolls) {
       setRollsOpen(true);
       rollsRef.current?.scrollIntoView({ block: 'start' });
     }
   }, [showRolls, trade.id]);
-  // Read again when the list row changes (a note saved, a reload): the detail is the same row plus its timeline.
-  const detail = useAsync((signal) => api.trade(trade.id, signal, levelsScope), [api, trade, levelsScope]);
-  const levels = trade.levelsAtEntry;
-  const place = entryPlaceText(trade);
-  const total = trade.pnl === null ? null : trade.pnl + (trade.unrealizedPL ?? 0);
   return (
     <Panel
       className="trade-detail"
@@ -108,7 +129,7 @@ export function TradeDetail({
         </>
       }
       actions={
-        <button type="button" className="btn btn-small" onClick={onClose} aria-label="Close the trade">
+        <button ref={closeButton} type="button" className="btn btn-small" onClick={onClose} aria-label="Close the trade" aria-keyshortcuts="Escape" data-testid="trade-detail-close">
           Close
         </button>
       }
@@ -129,7 +150,7 @@ export function TradeDetail({
           <Stat
             label="P&L"
             value={total === null ? '—' : <Money value={total} currency={currency} />}
-            sub={trade.status === 'open' ? `realized ${fmtMoney(trade.pnl ?? 0, currency, true)} + unrealized ${trade.unrealizedPL === null ? 'unmarked' : fmtMoney(trade.unrealizedPL, currency, true)}` : undefined}
+            sub={trade.status === 'open' ? `realized ${trade.pnl === null ? '—' : fmtMoney(trade.pnl, currency, true)} + unrealized ${trade.unrealizedPL === null ? 'unmarked' : fmtMoney(trade.unrealizedPL, currency, true)}` : undefined}
           />
           <Stat
             label="Options P&L"

@@ -39,8 +39,8 @@ function readList(params: URLSearchParams): ListState {
 
 const listQuery = (state: ListState): Record<string, string> => listAddressQuery(state);
 
-/** The P&L a row shows: realized, plus the marks' unrealized while open. */
-const shownPnl = (t: TradeJson): number | null => (t.pnl === null ? null : t.pnl + (t.unrealizedPL ?? 0));
+/** The P&L a row shows: realized, plus the marks' unrealized while open; an open trade without a mark has none (its realized part alone is no total). */
+const shownPnl = (t: TradeJson): number | null => (t.pnl === null || (t.status === 'open' && t.unrealizedPL === null) ? null : t.pnl + (t.unrealizedPL ?? 0));
 
 const UNKNOWN_TITLE = 'Opened before the imported history: its credit, risk and collateral are unknown';
 
@@ -67,7 +67,7 @@ function TradeRow({ t, currency, selected, onOpen }: { t: TradeJson; currency: s
   const parts = pnlParts(t, currency);
   return (
     <tr className={`clickable ${selected ? 'selected' : ''}`} onClick={onOpen} data-testid="trade-row" data-trade-id={t.id} aria-selected={selected}>
-      <td>
+      <td className="trade-what">
         <button type="button" className="linklike" onClick={(e) => (e.stopPropagation(), onOpen())}>
           {STRATEGY_LABELS[t.strategy]}
         </button>{' '}
@@ -100,7 +100,7 @@ function TradeRow({ t, currency, selected, onOpen }: { t: TradeJson; currency: s
       <td className={colClass('lo', 'num')} title={t.collateralRule ?? undefined}>
         <Figure t={t} value={t.collateral} currency={currency} />
       </td>
-      <td className="num" title={t.status === 'open' && t.unrealizedPL === null ? 'Realized so far: no fresh mark of the open legs' : parts}>
+      <td className="num" title={t.status === 'open' && t.unrealizedPL === null ? `No fresh mark of the open legs: realized so far ${t.pnl === null ? '—' : fmtMoney(t.pnl, currency, true)}` : parts} data-testid="trade-pnl">
         {pnl === null ? '—' : <Money value={pnl} currency={currency} />}
         {t.status === 'open' && t.unrealizedPL === null && <span className="muted small narrow-hide"> unmarked</span>}
       </td>

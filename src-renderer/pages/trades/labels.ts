@@ -102,3 +102,12 @@ export function entryPlaceText(trade: TradeJson): string | null {
   if (place === null) return null;
   return `${trade.mainLeg.side === 'short' ? 'Sold' : 'Bought'} ${PLACE_PHRASES[place]}`;
 }
+
+/** What closed a leg, where the row's type says more than "closed": an assignment is an assignment (issue 27 item 9). */
+const CLOSE_WORDS: Record<string, string> = { ASSIGNMENT: 'Assigned', EXERCISE: 'Exercised', EXPIRATION: 'Expired' };
+const ROLE_WORDS = { entry: 'Entry', open: 'Opened', close: 'Closed' } as const;
+
+/** A timeline row's role in words: Entry, Opened (a roll's new leg), or what closed it (Closed, Assigned, Exercised, Expired). */
+export function roleWord(role: keyof typeof ROLE_WORDS, type: string): string {
+  return role === 'close' ? (CLOSE_WORDS[type] ?? ROLE_WORDS.close) : ROLE_WORDS[role];
+}

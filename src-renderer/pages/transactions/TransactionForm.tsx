@@ -9,7 +9,7 @@ import type { AccountJson, ManualTransactionT, TransactionJson } from '../../../
 import type { ApiError } from '../../api/client';
 import { asApiError } from '../../hooks';
 import { ErrorBanner, Options } from '../../components/ui';
-import { typeLabel } from '../../format';
+import { fmtDateTime, typeLabel } from '../../format';
 
 /** Types that name an option (the generic CSV's rule): the form asks for its parts. */
 const OPTION_TYPES: ReadonlySet<string> = new Set(['BUY_TO_OPEN', 'SELL_TO_OPEN', 'BUY_TO_CLOSE', 'SELL_TO_CLOSE', 'ASSIGNMENT', 'EXERCISE', 'EXPIRATION']);
@@ -36,8 +36,10 @@ export interface FormState {
   commission: string;
   fees: string;
   amount: string;
-  /** YYYY-MM-DD (the day's close, 16:00 New York). */
+  /** YYYY-MM-DD (the day's close, 16:00 New York, unless a time is given). */
   date: string;
+  /** HH:MM New York, or '' (the day's close). */
+  time: string;
   /** A 3-letter code (every transaction keeps its own currency). */
   currency: string;
   description: string;
@@ -46,6 +48,8 @@ export interface FormState {
 /** What an edited row keeps when the form does not change it: its instant (a row entered with a time keeps it). */
 export interface Original {
   day: string;
+  /** Its New York time as the form shows it ('' for the day's close). */
+  time: string;
   instant: string;
   underlying: string;
   /** Fields the form does not show, kept as they are. */
@@ -55,14 +59,26 @@ export interface Original {
 }
 
 export function blankState(accounts: readonly AccountJson[], today: string): FormState {
-  return { type: 'BUY', accountId: accounts[0]?.id ?? NEW_ACCOUNT, accountName: '', symbol: '', expiration: '', strike: '', right: 'P', quantity: '', price: '', commission: '', fees: '', amount: '', date: today, currency: 'USD', description: '' };
+  return { type: 'BUY', accountId: accounts[0]?.id ?? NEW_ACCOUNT, accountName: '', symbol: '', expiration: '', strike: '', right: 'P', quantity: '', price: '', commission: '', fees: '', amount: '', date: today, time: '', currency: 'USD', description: '' };
 }
 
 const OCC = /^([A-Z0-9./^]{1,6})\d{6}[CP]\d{8}$/;
 const text = (value: number) => (value === 0 ? '' : String(value));
 
+/**
+ * An instant's New York day and time as the form's fields hold them (the server reads both in New York, whatever the
+ * journal's zone); the day's close (16:00, a date alone) is time ''.
+ */
+function nyDayTime(instant: string, fallbackDay: string): { day: string; time: string } {
+  const shown = fmtDateTime(instant);
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(shown.slice(0, 10)) ? shown.slice(0, 10) : fallbackDay;
+  const time = shown.slice(11, 16);
+  return { day, time: /^\d{2}:\d{2}$/.test(time) && time !== '16:00' ? time : '' };
+}
+
 /** A stored manual row as the form shows it. */
 export function stateOf(tx: TransactionJson): { initial: FormState; original: Original } {
+  const at = nyDayTime(tx.tradeDate, tx.tradeDay);
   const root = tx.isOption ? (OCC.exec(tx.symbol)?.[1] ?? tx.underlying) : tx.symbol;
   return {
     initial: {
@@ -79,11 +95,12 @@ export function stateOf(tx: TransactionJson): { initial: FormState; original: Or
       fees: text(tx.fees),
       // A fill's cash is computed from its price; a cash row's is what it is.
       amount: CASH_TYPES.has(tx.type) ? String(tx.amount) : '',
-      date: tx.tradeDay,
+      date: at.day,
+      time: at.time,
       currency: tx.currency,
       description: tx.description,
     },
-    original: { day: tx.tradeDay, instant: tx.tradeDate, underlying: tx.underlying, multiplier: tx.multiplier, isOption: tx.isOption, orderId: tx.orderId },
+    original: { day: at.day, time: at.time, instant: tx.tradeDate, underlying: tx.underlying, multiplier: tx.multiplier, isOption: tx.isOption, orderId: tx.orderId },
   };
 }
 
@@ -110,8 +127,8 @@ export function rowOf(state: FormState, original: Original | null): ManualTransa
   const show = fieldsOf(state.type);
   const row: ManualTransactionT = {
     type: state.type,
-    // An edit that keeps the day keeps the row's own instant.
-    date: original !== null && state.date === original.day ? original.instant : state.date,
+    // An edit that keeps the day and the time keeps the row's own instant; a time is New York's (the server's rule).
+    ...(original !== null && state.date === original.day && state.time === original.time ? { date: original.instant } : { date: state.date, ...(state.time === '' ? {} : { time: state.time }) }),
     ...(state.accountId === NEW_ACCOUNT ? { account: state.accountName.trim() } : { accountId: state.accountId }),
   };
   const symbol = state.symbol.trim().toUpperCase();
@@ -268,6 +285,9 @@ export function TransactionForm({
         )}
         <Field label="Date" error={problems.get('date')}>
           {(field) => <input {...field} type="date" value={state.date} required min="1900-01-01" max="2200-12-31" onChange={(e) => set('date', e.target.value)} data-testid="tx-date" />}
+        </Field>
+        <Field label="Time, ET (optional)" error={problems.get('time')}>
+          {(field) => <input {...field} type="time" value={state.time} title="Without a time the row is at the day's close, 16:00 New York" onChange={(e) => set('time', e.target.value)} data-testid="tx-time" />}
         </Field>
         {show.symbol && (
           <Field label={show.option ? 'Underlying' : CASH_TYPES.has(state.type) ? 'Symbol (optional)' : 'Symbol'} error={problems.get('symbol') ?? problems.get('underlying')}>

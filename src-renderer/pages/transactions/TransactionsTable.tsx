@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { MANUAL_SOURCE, type TransactionSort, type TransactionSortColumn } from '../../../src-shared/api/constants';
 import type { TransactionJson } from '../../../src-shared/api/schemas';
 import { Badge } from '../../components/ui';
-import { fmtDateTime, fmtMoney, fmtPrice, fmtSymbol, signClass, typeLabel } from '../../format';
+import { fmtDateTime, fmtMoney, fmtQuantity, fmtSymbol, signClass, typeLabel } from '../../format';
 
 /** Fill prices with at least cents and at most the 4 decimals stored, so a column of prices lines up. */
 function fmtFillPrice(value: number): string {
@@ -122,7 +122,7 @@ export function TransactionsTable({
               <td className="tx-type">
                 <Badge tone={typeTone(t.type)}>{typeLabel(t.type)}</Badge>
                 {t.inferred && (
-                  <span className="muted small" title="Inferred (e.g. stock from an assignment)">
+                  <span className="muted small" title={`Inferred: the file holds no row for this ${typeLabel(t.type).toLowerCase()}; it was read from the positions (and the stock an assignment delivered)`}>
                     {' '}
                     inferred
                   </span>
@@ -131,7 +131,7 @@ export function TransactionsTable({
               <td className="nowrap tx-symbol">
                 <span className="sym">{fmtSymbol(t.symbol)}</span>
               </td>
-              <td className="num tx-qty">{t.quantity === 0 ? '—' : fmtPrice(t.quantity, 4)}</td>
+              <td className="num tx-qty">{t.quantity === 0 ? '—' : fmtQuantity(t.quantity)}</td>
               <td className="num tx-price">{t.price === 0 ? '—' : fmtFillPrice(t.price)}</td>
               <td className={`num tx-amount ${signClass(t.amount)}`} data-testid="amount">
                 {fmtMoney(t.amount, t.currency, true)}

@@ -1,6 +1,6 @@
 /** The renderer's number formats: no sign on a value that rounds to zero, and one pluraliser. */
 import { describe, expect, it } from 'vitest';
-import { fmtCount, fmtExposure, fmtInt, fmtMoney, fmtMoneyCompact, fmtNumber, fmtPct, fmtPrice } from '../../../src-renderer/format';
+import { fmtCount, fmtExposure, fmtInt, fmtMoney, fmtMoneyCompact, fmtNumber, fmtPct, fmtPrice, fmtQuantity } from '../../../src-renderer/format';
 
 describe('signs on numbers that round to zero', () => {
   it('calendar money: −0.12, −0.49 and +0.4 show as $0; −0.5 is −$1 (half away from zero) and −12.6 is −$13', () => {
@@ -44,5 +44,17 @@ describe('fmtCount', () => {
     expect(fmtCount(1204, 'new event')).toBe('1,204 new events');
     expect(fmtCount(1, 'active day')).toBe('1 active day');
     expect(fmtCount(3, 'entry', 'entries')).toBe('3 entries');
+  });
+});
+
+describe('fractional shares keep their decimals (issue 27 item 9)', () => {
+  it('0.5 shares is 0.5, never 1 or 0; whole counts stay whole; six decimals at most', () => {
+    expect(fmtCount(0.5, 'share')).toBe('0.5 shares');
+    expect(fmtQuantity(0.5)).toBe('0.5');
+    expect(fmtQuantity(-0.5)).toBe('−0.5');
+    expect(fmtQuantity(1200)).toBe('1,200');
+    expect(fmtQuantity(12.3456)).toBe('12.3456');
+    expect(fmtQuantity(0.1234567)).toBe('0.123457');
+    expect(fmtCount(1.5, 'contract')).toBe('1.5 contracts');
   });
 });

@@ -63,8 +63,9 @@ describe('events through the API', () => {
 
     // Call OI moves from 105 to 110: 110's call GEX now beats 105's by far more than 10%.
     const moved = storeChain(server.ctx, snapshot(t1, { 105: 500, 110: 8000 }, { 95: 2000, 90: 1000 }));
-    // One per expiration; the book (one expiration: the same move) fires its own, counted apart.
-    expect(moved.events).toBe(1);
+    // One per expiration; the book (one expiration: the same move) fires its own: both counted, as the Events page lists them.
+    expect(moved.events).toBe(2);
+    expect(moved.eventsByScope).toEqual({ expiration: 1, book: 1 });
     expect(moved.eventReport).toMatchObject({ compared: 1, firstState: 0, book: 'compared', fired: { expiration: 1, book: 1 } });
     // Puts swamp calls near spot: the expiration's total turns negative well beyond the 2% dead band.
     const flipped = storeChain(server.ctx, snapshot(t2, { 105: 500, 110: 8000 }, { 100: 60000, 95: 2000, 90: 1000 }));

@@ -146,14 +146,16 @@ describe.skipIf(!haveSharedChains)('the book scope on two real TSLA chains that 
     const post = async (file: string) => {
       const response = await t.request({ method: 'POST', url: '/v1/chains?symbol=TSLA', headers: { 'content-type': 'text/csv' }, payload: readFileSync(join(CHAIN_FIXTURES, file)) });
       expect(response.statusCode, response.body).toBe(201);
-      return response.json<{ events: number; eventReport: EventReportJson }>();
+      return response.json<{ events: number; eventsByScope: Record<string, number>; eventReport: EventReportJson }>();
     };
     const first = await post('TSLA_quotedata_2023-08-20_aryaman.csv');
     expect(first.events).toBe(0);
     expect(first.eventReport).toMatchObject({ compared: 0, book: 'first' });
     const second = await post('TSLA_quotedata_2023-11-10_frlocale_hicham.csv');
     // The book of 2023-11-10 (2023-11-17 and 11-24) against that of 2023-08-20 (2023-08-25): all three rules fire.
-    expect(second.events, 'per expiration: none').toBe(0);
+    // Counted as the Events page lists them (all scopes): none per expiration, the book's three.
+    expect(second.events).toBe(3);
+    expect(second.eventsByScope).toEqual({ expiration: 0, book: 3, position: 0 });
     expect(second.eventReport).toMatchObject({ firstState: 2, expired: 1, fired: { expiration: 0, book: 3 } });
     expect(second.eventReport.lines).toEqual([
       'no expiration in common with the confirmed states: no per-expiration event can fire on this snapshot',

@@ -151,6 +151,7 @@ describe('marks with an age, expiry evidence, unmatched closes', () => {
         firstDate: '2024-05-02',
         firstTradeDate: '2024-05-02T14:00:00.000Z',
         closes: 1,
+        closedBy: ['SELL'],
         spot: null,
         quoteTime: null,
         lastSnapshot: null,

@@ -1,7 +1,10 @@
-/** The entry sentence of a trade (docs/journal.md §Trades and strategies): one short leg by its place, several each by name. */
+/**
+ * The trades page's words (src-renderer/pages/trades/labels.ts): the entry sentence of a trade (docs/journal.md §Trades
+ * and strategies: one short leg by its place, several each by name), and a timeline leg closed by an assignment says so.
+ */
 import { describe, expect, it } from 'vitest';
 import type { TradeJson } from '../../../../../src-shared/api/schemas';
-import { entryPlaceText } from '../../../../../src-renderer/pages/trades/labels';
+import { entryPlaceText, roleWord } from '../../../../../src-renderer/pages/trades/labels';
 
 type Levels = NonNullable<TradeJson['levelsAtEntry']>;
 const LEVELS: Omit<Levels, 'shortStrikeVs' | 'shortStrikes'> = { gammaZone: 'negative', putWall: 445, callWall: 459, gammaFlip: 454.15, scope: 'own', expirations: ['2023-10-06'] };
@@ -34,5 +37,16 @@ describe('entryPlaceText', () => {
     expect(entryPlaceText(trade({ ...LEVELS, shortStrikeVs: 'below_put_wall', shortStrikes: [{ expiration: '2023-10-06', strike: 440, right: 'P', place: 'below_put_wall' }] }))).toBe('Sold below the put wall');
     expect(entryPlaceText(trade({ ...LEVELS, shortStrikeVs: 'above_call_wall', shortStrikes: [] }, 'long'))).toBe('Bought above the call wall');
     expect(entryPlaceText(trade(null))).toBeNull();
+  });
+});
+
+describe('roleWord', () => {
+  it('an ASSIGNMENT row is "Assigned", never "Closed"; exercise and expiration likewise; fills keep Entry, Opened, Closed', () => {
+    expect(roleWord('close', 'ASSIGNMENT')).toBe('Assigned');
+    expect(roleWord('close', 'EXERCISE')).toBe('Exercised');
+    expect(roleWord('close', 'EXPIRATION')).toBe('Expired');
+    expect(roleWord('close', 'BUY_TO_CLOSE')).toBe('Closed');
+    expect(roleWord('entry', 'SELL_TO_OPEN')).toBe('Entry');
+    expect(roleWord('open', 'SELL_TO_OPEN')).toBe('Opened');
   });
 });
