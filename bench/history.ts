@@ -10,7 +10,8 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { parseChainFile } from '../src-main/chains/index';
 import { createContext } from '../src-main/context';
 import { GexHistoryRepository } from '../src-main/db/gex-history';
-import { packContracts, SnapshotRepository } from '../src-main/db/snapshots';
+import { packContracts, snapshotDigest, SnapshotRepository } from '../src-main/db/snapshots';
+import { packColumns } from '../src-main/db/snapshot-columns';
 import { presentHistory } from '../src-main/server/presenters/exposure';
 import { aheadPoints, DEFAULT_SCOPE, historyPoint, packedHistoryPoint, preparePacked } from '../src-main/services/exposure/compute';
 import type { Result } from '../src-main/services/result';
@@ -53,14 +54,16 @@ export async function benchHistory(snapshots: number): Promise<BenchLine[]> {
     const empty = bytes();
     // Stored straight through the repositories (parsing the file N times would be the bench's own hour), each with
     // the points an ingest stores (aheadPoints: the default scope in the three formulas).
-    const payload = packContracts(parsed.snapshot.contracts);
+    // In the stored (column) form, each with the digest an ingest gives it (over the JSON form, computed once here).
+    const payload = packColumns(parsed.snapshot.contracts);
+    const json = packContracts(parsed.snapshot.contracts);
     const repository = new SnapshotRepository(ctx.db);
     const history = new GexHistoryRepository(ctx.db);
     const nominal = historyPoint(prepareChain({ ...parsed.snapshot, quoteTime: quoteTime(0) }, { rate: ctx.settings.rate }), DEFAULT_SCOPE);
     const head = { symbol: 'SPX', spot: parsed.snapshot.spot, source: parsed.snapshot.source, contracts: parsed.snapshot.contracts.length, expirations: 54 };
     writeNow(ctx.db, (turn) => {
       for (let i = 0; i < snapshots; i += 1) {
-        const { id } = repository.insert(turn, { ...head, quoteTime: quoteTime(i) }, payload, '2024-01-05T21:00:00.000Z');
+        const { id } = repository.insert(turn, { ...head, quoteTime: quoteTime(i) }, payload, '2024-01-05T21:00:00.000Z', snapshotDigest({ quoteTime: quoteTime(i), spot: head.spot }, json));
         for (const { scope, point } of aheadPoints({ ...nominal, quoteTime: quoteTime(i) })) history.insert(turn, id, scope, point);
       }
     });

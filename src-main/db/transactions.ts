@@ -294,6 +294,18 @@ export class TransactionsRepository {
       .all(untilIso);
   }
 
+  /**
+   * Every row kept as OTHER that moves cash, by account, currency and trade date (binary order, as otherCash's GROUP
+   * BY): the journal index reads them once per version of the journal and sums them per instant.
+   */
+  otherCashRows(): Array<{ account_id: string; currency: string; amount_minor: number; trade_date: string }> {
+    return this.db
+      .prepare<[], { account_id: string; currency: string; amount_minor: number; trade_date: string }>(
+        "SELECT account_id, currency, amount_minor, trade_date FROM transactions WHERE type = 'OTHER' AND amount_minor != 0 ORDER BY account_id, currency, trade_date",
+      )
+      .all();
+  }
+
   hasSource(source: string): boolean {
     return this.hasSourceStatement.get(source) === 1;
   }

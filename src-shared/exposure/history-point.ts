@@ -14,16 +14,32 @@ import type { ChainSnapshot, OptionContract, SnapshotSourceId } from './model';
 import { isAdjustedRoot, prepareChain } from './prepare';
 import { expiryInstantMs, settlementOf } from './time';
 
-/** A snapshot's contracts column-wise, as the snapshot store keeps them (dictionary-coded roots and expirations). */
+/**
+ * A stored snapshot's contracts as a point reads them (db/snapshots.ts): the identity of every contract column-wise
+ * (dictionary-coded roots and expirations), and the contracts of the expirations asked for. The column form reads
+ * only those expirations' quotes.
+ */
 export interface ChainColumns {
   roots: readonly string[];
   expirations: readonly string[];
   /** Index into `roots`, per contract. */
-  root: readonly number[];
+  root: ArrayLike<number>;
   /** Index into `expirations`, per contract. */
+  expiration: ArrayLike<number>;
+  strike: ArrayLike<number>;
+  /** One character per contract: C or P. */
+  right: string;
+  /** The contracts of the expirations flagged 1 in `wanted` (by index into `expirations`), in stored order. */
+  contractsOf(wanted: Uint8Array): OptionContract[];
+}
+
+/** Every column of the deflated JSON form (db/snapshots.ts, versions 1 and 2), read at once. */
+export interface PackedColumns {
+  roots: readonly string[];
+  expirations: readonly string[];
+  root: readonly number[];
   expiration: readonly number[];
   strike: readonly number[];
-  /** One character per contract: C or P. */
   right: string;
   oi: readonly number[];
   iv: readonly number[];
@@ -74,7 +90,7 @@ export function columnExpirations(head: ChainHead, columns: ChainColumns): Expir
 }
 
 /** The contract at row `i` of the packed columns (with its volume when the snapshot has one). */
-export function contractAt(columns: ChainColumns, i: number): OptionContract {
+export function contractAt(columns: PackedColumns, i: number): OptionContract {
   const contract: OptionContract = {
     root: columns.roots[columns.root[i] ?? 0] ?? '',
     expiration: columns.expirations[columns.expiration[i] ?? 0] ?? '',
@@ -91,6 +107,18 @@ export function contractAt(columns: ChainColumns, i: number): OptionContract {
   return contract;
 }
 
+/** The JSON form's columns as a point reads them. */
+export function packedChainColumns(columns: PackedColumns): ChainColumns {
+  return {
+    ...columns,
+    contractsOf(wanted) {
+      const contracts: OptionContract[] = [];
+      for (let i = 0; i < columns.strike.length; i += 1) if (wanted[columns.expiration[i] ?? 0] === 1) contracts.push(contractAt(columns, i));
+      return contracts;
+    },
+  };
+}
+
 /** The snapshot restricted to the contracts of some expirations, in the stored order (prepare sorts them stably). */
 export function snapshotOf(head: ChainHead, columns: ChainColumns, expirations: readonly string[]): ChainSnapshot {
   const wanted = new Uint8Array(columns.expirations.length);
@@ -98,13 +126,7 @@ export function snapshotOf(head: ChainHead, columns: ChainColumns, expirations: 
   columns.expirations.forEach((expiration, e) => {
     if (asked.has(expiration)) wanted[e] = 1;
   });
-  const contracts: OptionContract[] = [];
-  for (let i = 0; i < columns.strike.length; i += 1) {
-    const e = columns.expiration[i] ?? 0;
-    if (wanted[e] !== 1) continue;
-    contracts.push(contractAt(columns, i));
-  }
-  return { symbol: head.symbol, spot: head.spot, quoteTime: head.quoteTime, source: head.source, contracts };
+  return { symbol: head.symbol, spot: head.spot, quoteTime: head.quoteTime, source: head.source, contracts: columns.contractsOf(wanted) };
 }
 
 /**

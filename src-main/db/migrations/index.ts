@@ -15,6 +15,7 @@ import { m013ChainUnderlyings } from './013-chain-underlyings';
 import { m014Reconciliation } from './014-reconciliation';
 import { m015CorporateActions } from './015-corporate-actions';
 import { m016ChainFiles } from './016-chain-files';
+import { m017SnapshotColumns } from './017-snapshot-columns';
 
 export interface Migration {
   version: number;
@@ -23,6 +24,6 @@ export interface Migration {
 }
 
 /** Numbered, append-only. Each runs inside the one transaction that also sets PRAGMA user_version. */
-export const MIGRATIONS: readonly Migration[] = [m001Core, m002Journal, m003Chains, m004JournalGeneration, m005SnapshotGeneration, m006ImportFormats, m007GexHistory, m008TransactionSequence, m009BoundedReports, m010Annotations, m011PositionAlerts, m012SupersededManual, m013ChainUnderlyings, m014Reconciliation, m015CorporateActions, m016ChainFiles];
+export const MIGRATIONS: readonly Migration[] = [m001Core, m002Journal, m003Chains, m004JournalGeneration, m005SnapshotGeneration, m006ImportFormats, m007GexHistory, m008TransactionSequence, m009BoundedReports, m010Annotations, m011PositionAlerts, m012SupersededManual, m013ChainUnderlyings, m014Reconciliation, m015CorporateActions, m016ChainFiles, m017SnapshotColumns];
 
 export const LATEST_VERSION = MIGRATIONS.length;

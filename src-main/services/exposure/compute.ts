@@ -25,7 +25,8 @@ import type { ChainSnapshot, SnapshotSourceId } from '../../../src-shared/exposu
 import { evaluateSnapshotEvents, type SnapshotEventDraft } from '../../../src-shared/exposure/snapshot-events';
 import type { EventsExplanation } from '../../../src-shared/exposure/event-explain';
 import { parseChainFile, type ChainFormat, type OverrideNames } from '../../chains/index';
-import { packContracts, storedColumns, storedContracts } from '../../db/snapshots';
+import { packContracts, snapshotDigest, storedColumns, storedContracts } from '../../db/snapshots';
+import { packColumns } from '../../db/snapshot-columns';
 import { historyPointOf, pointInFormula } from '../../../src-shared/exposure/history-point';
 import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from '../result';
 
@@ -133,7 +134,10 @@ export interface IngestBasis {
 /** A snapshot parsed, prepared, packed and evaluated, ready to be stored (exposure.ts, commitIngest). */
 export interface IngestPlan {
   head: { symbol: string; spot: number; quoteTime: string; source: SnapshotSourceId; contracts: number; expirations: number };
+  /** The contracts in the stored (column) form. */
   payload: Uint8Array;
+  /** What finds the snapshot if posted again (db/snapshots.ts, snapshotDigest), computed here, off the event loop. */
+  digest: string;
   chain: PreparedChain;
   excluded: ExcludedContracts;
   /** The expirations /v1/expirations shows (unexpired, standard roots). */
@@ -184,7 +188,8 @@ export function planIngest(snapshot: ChainSnapshot, basis: IngestBasis, options:
       contracts: normalized.contracts.length,
       expirations: new Set(normalized.contracts.map((c) => c.expiration)).size,
     },
-    payload: packContracts(normalized.contracts),
+    payload: packColumns(normalized.contracts),
+    digest: snapshotDigest(normalized, packContracts(normalized.contracts)),
     chain,
     excluded: chain.excluded,
     unexpired: chain.expirations.length,

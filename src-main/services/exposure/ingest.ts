@@ -159,7 +159,7 @@ export class ChainIngest {
     const stored = this.stores.db.transaction(() =>
       // Snapshots another process stored before this write are not taken for ours (ChainCache.writing).
       this.cache.writing(() => {
-        const row = snapshots.insert(turn, head, Buffer.from(plan.payload.buffer, plan.payload.byteOffset, plan.payload.byteLength), nowIso(this.clock));
+        const row = snapshots.insert(turn, head, Buffer.from(plan.payload.buffer, plan.payload.byteOffset, plan.payload.byteLength), nowIso(this.clock), plan.digest);
         if (row.inserted) {
           const previousLatest = snapshots.latestQuoteTime(symbol, row.id);
           newest = previousLatest === null || head.quoteTime > previousLatest;

@@ -22,8 +22,16 @@ export interface Stamp {
   ms: number;
 }
 
-function contractKey(expiration: string, right: OptionRight, strike: number): string {
-  return `${expiration}|${right}|${strike}`;
+/** Contracts by right, then strike: numbers as keys (a positions read looks up hundreds; a text key per lookup cost more than the rest of its mark). */
+interface ByStrike<T> {
+  C: Map<number, T>;
+  P: Map<number, T>;
+}
+
+function strikesOf<T>(map: Map<string, ByStrike<T>>, key: string): ByStrike<T> {
+  let sides = map.get(key);
+  if (sides === undefined) map.set(key, (sides = { C: new Map(), P: new Map() }));
+  return sides;
 }
 
 /**
@@ -33,37 +41,40 @@ function contractKey(expiration: string, right: OptionRight, strike: number): st
  * does not list there (a broker that writes SPX for an SPXW weekly).
  */
 class ContractIndex {
-  private readonly byRoot = new Map<string, OptionContract>();
+  /** By root, then expiration. */
+  private readonly byRoot = new Map<string, Map<string, ByStrike<OptionContract>>>();
   private readonly rootsAt = new Map<string, Set<string>>();
-  private readonly standard = new Map<string, OptionContract[]>();
+  /** By expiration. */
+  private readonly standard = new Map<string, ByStrike<OptionContract[]>>();
 
   constructor(contracts: readonly OptionContract[], symbol: string) {
     for (const contract of contracts) {
-      const key = contractKey(contract.expiration, contract.right, contract.strike);
       const root = contract.root.toUpperCase();
-      const rooted = `${root}|${key}`;
-      if (!this.byRoot.has(rooted)) this.byRoot.set(rooted, contract);
+      let expirations = this.byRoot.get(root);
+      if (expirations === undefined) this.byRoot.set(root, (expirations = new Map()));
+      const rooted = strikesOf(expirations, contract.expiration)[contract.right];
+      if (!rooted.has(contract.strike)) rooted.set(contract.strike, contract);
       let roots = this.rootsAt.get(contract.expiration);
       if (roots === undefined) this.rootsAt.set(contract.expiration, (roots = new Set()));
       roots.add(root);
       // An adjusted root (AMD1) shares the strikes but delivers something else: never the mark of a standard position.
       if (isAdjustedRoot(contract.root, symbol)) continue;
-      const list = this.standard.get(key);
-      if (list === undefined) this.standard.set(key, [contract]);
+      const standard = strikesOf(this.standard, contract.expiration)[contract.right];
+      const list = standard.get(contract.strike);
+      if (list === undefined) standard.set(contract.strike, [contract]);
       else if (!list.some((c) => c.root === contract.root)) list.push(contract);
     }
   }
 
   find(expiration: string, strike: number, right: OptionRight, root: string | null): OptionContract | null {
-    const key = contractKey(expiration, right, strike);
     const wanted = root?.toUpperCase() ?? null;
     if (wanted !== null) {
-      const exact = this.byRoot.get(`${wanted}|${key}`);
+      const exact = this.byRoot.get(wanted)?.get(expiration)?.[right].get(strike);
       if (exact !== undefined) return exact;
       // A root the snapshot lists at that expiration has no such strike; an adjusted one is marked from its own rows alone.
       if (this.rootsAt.get(expiration)?.has(wanted) === true || isAdjustedOptionRoot(wanted)) return null;
     }
-    const candidates = this.standard.get(key) ?? [];
+    const candidates = this.standard.get(expiration)?.[right].get(strike) ?? [];
     if (candidates.length <= 1 || wanted === null) return candidates[0] ?? null;
     const settlement = settlementOf(wanted);
     return candidates.find((c) => settlementOf(c.root) === settlement) ?? candidates[0] ?? null;
@@ -193,6 +204,8 @@ export class JournalMarks {
     const index = new ContractIndex(contracts, row.symbol);
     // Levels per scope and expiration, computed when first asked (a book holds a few expirations of an underlying).
     const levels = new Map<string, ScopedLevels | null>();
+    // Each contract's quote, made when first asked for: the positions of one read share them.
+    const quotes = new Map<OptionContract, SnapshotQuote>();
     const marks: UnderlyingMarks = {
       snapshotId: row.id,
       quoteTime: row.quoteTime,
@@ -210,9 +223,14 @@ export class JournalMarks {
       contract(expiration, strike, right, root): SnapshotQuote | null {
         const contract = index.find(expiration, strike, right, root ?? null);
         if (contract === null) return null;
-        const groups = chain.byExpiration.get(expiration)?.groups ?? [];
-        const group = groups.find((g) => g.settlement === settlementOf(contract.root)) ?? groups[0];
-        return { bid: contract.bid, ask: contract.ask, iv: contract.iv, tYears: group?.tYears ?? null, forward: group?.forward ?? null };
+        let quote = quotes.get(contract);
+        if (quote === undefined) {
+          const groups = chain.byExpiration.get(expiration)?.groups ?? [];
+          const group = groups.find((g) => g.settlement === settlementOf(contract.root)) ?? groups[0];
+          quote = { bid: contract.bid, ask: contract.ask, iv: contract.iv, tYears: group?.tYears ?? null, forward: group?.forward ?? null };
+          quotes.set(contract, quote);
+        }
+        return quote;
       },
     };
     this.marks.set(id, marks);

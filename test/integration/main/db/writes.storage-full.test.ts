@@ -26,10 +26,11 @@ function generic(rows: number, prefix: string): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** Open interest and IV that do not repeat: the column form (issue 32) packs a regular chain into less than a page. */
 function chain(symbol: string, strikes: number): string {
   const lines = [`# symbol: ${symbol}`, '# spot: 100', '# quoteTime: 2099-02-02T16:00', 'expiration,strike,right,openInterest,iv,bid,ask'];
   for (let i = 0; i < strikes; i += 1) {
-    for (const right of ['C', 'P']) lines.push(`2099-02-20,${50 + i * 0.5},${right},${1000 + i},0.${30 + (i % 9)},1.${i % 10},1.${(i % 10) + 1}`);
+    for (const right of ['C', 'P']) lines.push(`2099-02-20,${50 + i * 0.5},${right},${(i * 7919 + (right === 'C' ? 13 : 71)) % 100_003},0.${1000 + ((i * 104_729) % 8999)},1.${i % 10},1.${(i % 10) + 1}`);
   }
   return lines.join('\n');
 }

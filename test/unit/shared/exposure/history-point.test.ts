@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseChainFile } from '../../../../src-main/chains/index';
 import { packContracts } from '../../../../src-main/db/snapshots';
+import { packColumns } from '../../../../src-main/db/snapshot-columns';
 import { historyPoint, packedHistoryPoint, preparePacked, type GexScopeQuery, type PackedSnapshot } from '../../../../src-main/services/exposure/compute';
 import { FORMULAS } from '../../../../src-shared/api/constants';
 import { pointInFormula } from '../../../../src-shared/exposure/history-point';
@@ -30,20 +31,26 @@ function scopes(expirations: readonly string[]): GexScopeQuery[] {
   ];
 }
 
-function stored(text: string, quoteTime?: string): PackedSnapshot {
+/** The stored forms: the deflated JSON of before issue 32, the columns since (db/snapshot-columns.ts). */
+const FORMS = [
+  { form: 'json', pack: packContracts },
+  { form: 'columns', pack: packColumns },
+] as const;
+
+function stored(text: string, quoteTime?: string, pack: (contracts: Parameters<typeof packColumns>[0]) => Buffer = packColumns): PackedSnapshot {
   const parsed = parseChainFile(text, quoteTime === undefined ? {} : { quoteTime });
   if (!parsed.ok) throw new Error('the fixture does not parse');
   const { symbol, spot, source, contracts } = parsed.snapshot;
-  return { id: 1, symbol, spot, source, quoteTime: new Date(Date.parse(parsed.snapshot.quoteTime)).toISOString(), payload: packContracts(contracts) };
+  return { id: 1, symbol, spot, source, quoteTime: new Date(Date.parse(parsed.snapshot.quoteTime)).toISOString(), payload: pack(contracts) };
 }
 
 const files = existsSync(CHAIN_FIXTURES) ? readdirSync(CHAIN_FIXTURES).filter((name) => name.endsWith('.csv')) : [];
 
 describe('a history point from the scope’s expirations alone equals the point of the whole prepared chain', () => {
-  it.skipIf(files.length === 0)('on every real chain (test/paths.ts CHAIN_FIXTURES), every scope and formula, to the bit', () => {
+  it.skipIf(files.length === 0).each(FORMS)('on every real chain (test/paths.ts CHAIN_FIXTURES), every scope and formula, to the bit, stored as $form', ({ pack }) => {
     let compared = 0;
     for (const name of files) {
-      const snapshotRow = stored(readFileSync(join(CHAIN_FIXTURES, name), 'utf8'));
+      const snapshotRow = stored(readFileSync(join(CHAIN_FIXTURES, name), 'utf8'), undefined, pack);
       const chain = preparePacked(snapshotRow, RATE);
       for (const query of scopes(chain.expirations.map((e) => e.expiration))) {
         expect(packedHistoryPoint(snapshotRow, query, RATE), `${name} ${JSON.stringify(query)}`).toStrictEqual(historyPoint(chain, query));
@@ -81,7 +88,7 @@ describe('a history point from the scope’s expirations alone equals the point 
     expect(flips.size).toBeGreaterThan(10);
   });
 
-  it('leaves out what the engine leaves out: expired contracts, adjusted roots and strikes ≤ 0 do not make an expiration', () => {
+  it.each(FORMS)('leaves out what the engine leaves out: expired contracts, adjusted roots and strikes ≤ 0 do not make an expiration ($form)', ({ pack }) => {
     // Quoted 2026-02-02 (helpers.ts): 2026-01-30 is expired, AMD1 is adjusted, the 2026-03-20 contract has strike 0.
     const contracts = [
       contract({ expiration: '2026-01-30', strike: 100, right: 'C' }),
@@ -92,7 +99,7 @@ describe('a history point from the scope’s expirations alone equals the point 
       contract({ expiration: '2026-02-13', strike: 105, right: 'C' }),
     ];
     const chain = snapshot(contracts);
-    const row: PackedSnapshot = { id: 1, symbol: chain.symbol, spot: chain.spot, quoteTime: chain.quoteTime, source: chain.source, payload: packContracts(contracts) };
+    const row: PackedSnapshot = { id: 1, symbol: chain.symbol, spot: chain.spot, quoteTime: chain.quoteTime, source: chain.source, payload: pack(contracts) };
     const prepared = prepareChain(chain, { rate: RATE });
     expect(prepared.expirations.map((e) => e.expiration)).toEqual(['2026-02-09', '2026-02-13']);
     for (const query of [{}, { expirationsCount: 1 }, { minDte: 0 }, { expirations: '2026-01-30,2026-02-13' }, { expirations: '2026-02-27' }]) {

@@ -5,6 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DatabaseVersionError, openDatabase, userVersion } from '../../../../../src-main/db/open';
 import { LATEST_VERSION, MIGRATIONS } from '../../../../../src-main/db/migrations/index';
 import { tempDir } from '../../../../paths';
+import { isColumnsPayload } from '../../../../../src-main/db/snapshot-columns';
+import { packContracts, unpackContracts } from '../../../../../src-main/db/snapshots';
+import type { OptionContract } from '../../../../../src-shared/exposure/model';
 
 const opened: Array<{ close(): void }> = [];
 afterEach(() => {
@@ -360,6 +363,28 @@ describe('migrations', () => {
     const backfill = db.prepare('INSERT INTO chain_backfills (path, state, started_at, finished_at, progress) VALUES (?, ?, ?, ?, ?)');
     backfill.run('/chains', 'running', '2025-01-07T02:00:00.000Z', null, '{}');
     expect(() => backfill.run('/chains', 'paused', 'x', null, '{}'), 'a state of the list').toThrow();
+  });
+
+  it('017 snapshot columns: every JSON-form payload rewritten as columns, contract for contract, its digest kept; a damaged one left as it was', () => {
+    const path = join(tempDir(), 'a.db');
+    const v16 = open(path, 16).db;
+    const contracts: OptionContract[] = [
+      { root: 'SPXW', expiration: '2024-01-19', strike: 4700, right: 'C', openInterest: 5621, iv: 0.1187, bid: 48.1, ask: 48.9, multiplier: 100, volume: 12 },
+      { root: 'SPX', expiration: '2024-01-19', strike: 4700, right: 'P', openInterest: 7032, iv: 0.1213, bid: 45.9, ask: 46.6, multiplier: 100 },
+      { root: 'SPXW', expiration: '2024-02-16', strike: 4800.5, right: 'C', openInterest: 0, iv: 1 / 3, bid: 0, ask: 0.05, multiplier: 10 },
+    ];
+    const insert = v16.prepare("INSERT INTO snapshots (symbol, quote_time, spot, source, contracts, expirations, digest, payload, created_at) VALUES ('SPX', ?, 4700, 'cboe-csv', 3, 2, ?, ?, '2026-01-01')");
+    insert.run('2024-01-05T21:00:00.000Z', 'a'.repeat(64), packContracts(contracts));
+    insert.run('2024-01-05T21:30:00.000Z', 'b'.repeat(64), Buffer.from('not a deflated chain'));
+    v16.close();
+    opened.pop();
+    const { db } = open(path, 17);
+    expect(userVersion(db)).toBe(17);
+    const rows = db.prepare('SELECT id, digest, payload FROM snapshots ORDER BY id').all() as Array<{ id: number; digest: string; payload: Buffer }>;
+    expect(rows.map((row) => row.digest), 'digests as they were').toEqual(['a'.repeat(64), 'b'.repeat(64)]);
+    expect(isColumnsPayload(rows[0]?.payload ?? Buffer.alloc(0)), 'the chain in the column form').toBe(true);
+    expect(unpackContracts(rows[0]?.payload ?? Buffer.alloc(0)), 'contract for contract, volume where it was').toStrictEqual(contracts);
+    expect(rows[1]?.payload.toString(), 'a payload that does not decode is left for reads to name damaged').toBe('not a deflated chain');
   });
 
   it('backs up to a file that opens at the old version', () => {
