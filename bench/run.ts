@@ -12,6 +12,7 @@ import { benchChainPicture } from './chain-picture';
 import { benchJournal } from './journal';
 import { benchTrades } from './trades';
 import { benchTradesApi } from './trades-api';
+import { benchRolls } from './rolls';
 import { benchLake } from './lake';
 import { benchHistory } from './history';
 import { benchImportFormats } from './import-formats';
@@ -48,6 +49,7 @@ async function main(): Promise<void> {
   if (wanted('journal.custom')) for (const line of benchImportFormats()) emit(line);
   if (wanted('journal.trades')) for (const line of await benchTrades()) emit(line);
   if (wanted('journal.trades_api')) for (const line of await benchTradesApi()) emit(line);
+  if (wanted('journal.rolls') || wanted('journal.manage')) for (const line of await benchRolls()) emit(line);
   if (wanted('responsiveness')) for (const line of await benchResponsiveness()) emit(line);
   if (wanted('server') || wanted('soak')) for (const line of await benchServer()) emit(line);
   if (wanted('lake')) for (const line of benchLake(lakeSnapshots)) emit(line);
