@@ -12,6 +12,8 @@ const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+/** The failing tests and checks by name, repeated just above the summary (a CI log shows its tail). */
+const failures = [];
 
 function run(label, command, args) {
   console.log(`\n== ${label}: ${command} ${args.join(' ')}`);
@@ -23,6 +25,7 @@ function check(label, command, args) {
   if (run(label, command, args)) passed += 1;
   else {
     failed += 1;
+    failures.push(label);
     console.log(`!! ${label} failed`);
   }
 }
@@ -35,6 +38,7 @@ function vitest(label, config) {
   const ok = run(label, 'npx', ['vitest', 'run', '--config', config, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
   if (!existsSync(report)) {
     failed += 1;
+    failures.push(`${label}: no report (the runner crashed)`);
     console.log(`!! ${label}: no report (the runner crashed)`);
     return;
   }
@@ -45,7 +49,15 @@ function vitest(label, config) {
   // A suite that fails to load has no failed tests but a failed file: count it.
   const brokenFiles = data.testResults.filter((file) => file.status === 'failed' && file.assertionResults.every((t) => t.status !== 'failed'));
   failed += brokenFiles.length;
-  if (!ok && data.numFailedTests === 0 && brokenFiles.length === 0) failed += 1;
+  for (const file of data.testResults) {
+    const name = file.name.startsWith(root) ? file.name.slice(root.length) : file.name;
+    for (const t of file.assertionResults) if (t.status === 'failed') failures.push(`${name} › ${t.fullName}`);
+    if (brokenFiles.includes(file)) failures.push(`${name} (did not load: ${String(file.message ?? '').split('\n')[0].slice(0, 200)})`);
+  }
+  if (!ok && data.numFailedTests === 0 && brokenFiles.length === 0) {
+    failed += 1;
+    failures.push(`${label}: the runner exited non-zero with no failing test`);
+  }
 }
 
 if (!e2eOnly) {
@@ -58,6 +70,7 @@ if (existsSync(chromium)) {
   if (run('build:web', 'npm', ['run', '--silent', 'build:web'])) vitest('e2e', 'vitest.e2e.config.ts');
   else {
     failed += 1;
+    failures.push('build:web (browser tests not run)');
     console.log('!! build:web failed: browser tests not run');
   }
 } else {
@@ -67,5 +80,6 @@ if (existsSync(chromium)) {
 
 // A skipped test hides whatever it would have caught (a missing Chromium, a guard left from a branch): it fails the run.
 if (skipped > 0) console.log(`!! ${skipped} skipped: every test must run (install chromium for the browser tests; ../shared/fixtures must be present)`);
+if (failures.length > 0) console.log(`\n!! failed:\n${failures.map((f) => `   ${f}`).join('\n')}`);
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || skipped > 0 ? 1 : 0);
