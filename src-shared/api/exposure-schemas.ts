@@ -398,8 +398,8 @@ export const ChainPostResponse = Type.Object({
   stored: Type.Boolean({ description: 'false when this exact snapshot was already stored' }),
   events: Type.Integer({ description: 'Events created by this snapshot, as GET /v1/gex/events?scope=all (the Events page) lists them: per expiration, of the book, and on your strikes (position events)' }),
   eventsByScope: Type.Object(
-    { expiration: Type.Integer(), book: Type.Integer(), position: Type.Integer({ description: 'Position events: a dealer level crossed or came near a short strike of the journal' }) },
-    { description: 'events by scope (they add up to events)' },
+    { expiration: Type.Integer(), book: Type.Integer(), position: Nullable(Type.Integer({ description: 'Position events: a dealer level crossed or came near a short strike of the journal; null when the journal was busy (a large import being read) and they were not counted within 2 s: GET /v1/gex/events lists them once made' })) },
+    { description: 'events by scope (they add up to events; a null position count adds nothing)' },
   ),
   // null when the snapshot was stored before or is older than the newest: nothing was compared.
   eventReport: Nullable(EventReportSchema),

@@ -95,7 +95,7 @@ function eventScopes(scopes: ChainPostResponseT['eventsByScope']): string {
   const parts = [
     scopes.expiration > 0 ? `${fmtInt(scopes.expiration)} per expiration` : '',
     scopes.book > 0 ? `${fmtInt(scopes.book)} of the whole book` : '',
-    scopes.position > 0 ? `${fmtInt(scopes.position)} on your strikes` : '',
+    scopes.position === null ? 'those on your strikes still being worked out: see Events' : scopes.position > 0 ? `${fmtInt(scopes.position)} on your strikes` : '',
   ];
   return parts.filter((part) => part !== '').join(' · ');
 }
@@ -111,7 +111,7 @@ function ChainReport({ filename, result: r }: { filename: string; result: ChainP
         {r.symbol} · spot {fmtPrice(r.spot)} · {fmtCount(r.contracts, 'contract')} · {fmtCount(r.expirations, 'expiration')} · quoted {fmtDateTime(r.quoteTime)} ·{' '}
         <span data-testid="chain-new-events">
           {fmtCount(r.events, 'new event')}
-          {r.events > 0 && ` (${eventScopes(r.eventsByScope)})`}
+          {(r.events > 0 || r.eventsByScope.position === null) && ` (${eventScopes(r.eventsByScope)})`}
         </span>
       </p>
       {r.eventReport !== null && (
