@@ -19,7 +19,11 @@ function contract(right: 'C' | 'P', strike: number, openInterest: number): Optio
   return { root: 'SSE', expiration: EXPIRATION, strike, right, openInterest, iv: 0.25, bid: 1, ask: 1.1, multiplier: 100 };
 }
 
-/** The next snapshot moves the call wall between 105 and 110: one wall event each time (events.test.ts). */
+/**
+ * The next snapshot moves the call wall between 105 and 110: one wall event of its expiration each time (events.test.ts),
+ * and one of the book (that expiration alone). The count returned is both, as the Events page lists them; a stream's
+ * default scope (per expiration) sends the first.
+ */
 function ingestWallMove(): number {
   step += 1;
   const calls: Record<number, number> = step % 2 === 0 ? { 105: 5000, 110: 1000 } : { 105: 500, 110: 8000 };
@@ -87,7 +91,7 @@ async function expectEndsAndStaysSilent(stream: OpenStream, timeoutMs: number): 
   expect(await Promise.race([stream.ended.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs))]), `the stream ended within ${timeoutMs} ms`).toBe(true);
   expect(Date.now() - started).toBeLessThan(timeoutMs);
   const seen = stream.events();
-  for (let i = 0; i < 3; i += 1) expect(ingestWallMove(), 'events keep being created').toBe(1);
+  for (let i = 0; i < 3; i += 1) expect(ingestWallMove(), 'events keep being created (the expiration’s and the book’s)').toBe(2);
   await new Promise((resolve) => setTimeout(resolve, 100));
   expect(stream.events(), 'no event after the end').toBe(seen);
 }
@@ -106,7 +110,7 @@ describe('SSE streams end with their key', () => {
     const kept = server.ctx.keys.create('kept');
     const doomed = await openStream({ header: revoked.key });
     const other = await openStream({ token: kept.key });
-    expect(ingestWallMove()).toBe(1);
+    expect(ingestWallMove(), 'the expiration’s wall event and the book’s').toBe(2);
     expect(await until(() => doomed.events() === 1 && other.events() === 1, 2000), 'both streams got the event').toBe(true);
 
     expect(server.ctx.keys.revoke(revoked.id)).not.toBeNull();
