@@ -58,7 +58,7 @@ describe('sql and Table', () => {
     expect(values, 'in the order of the list, whatever the order of the object').toEqual(['x', 2]);
     // @ts-expect-error a column of the row left out of the list is a type error
     Table.of<Pair>()('pairs', ['a']);
-    expect(TRANSACTIONS.columns, "25 of migration 002 and the sequence of 008").toHaveLength(26);
+    expect(TRANSACTIONS.columns, '25 of migration 002, the sequence of 008 and the corporate action of 015').toHaveLength(27);
   });
 });
 
