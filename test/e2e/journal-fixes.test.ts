@@ -253,8 +253,10 @@ describe.skipIf(!hasChromium)('narrow windows (serve --demo)', () => {
       expect(await menu.getAttribute('aria-expanded')).toBe('true');
       expect(await nav.isVisible()).toBe(true);
       await screenshot(page, 'fix-menu-open-820-dark');
-      expect(await page.evaluate(() => document.activeElement?.textContent?.trim()), 'focus moves into the menu').toMatch(/Journal$/);
-      // The link after Journal is Positions.
+      expect(await page.evaluate(() => document.activeElement?.textContent?.trim()), 'focus moves into the menu, on its first page').toMatch(/Today$/);
+      // Today, then Journal, then Positions.
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toMatch(/Journal$/);
       await page.keyboard.press('Tab');
       await page.keyboard.press('Enter');
       await page.waitForSelector('[data-testid="page-positions"]');
