@@ -119,7 +119,8 @@ describe.skipIf(!hasChromium)('issue 18 on the demo', () => {
 
   for (const theme of THEMES) {
     it(`Events (${theme}): DTE today is never negative; an expiration already past says "expired"`, async () => {
-      const events = await api<Static<typeof EventsResponse>>(suite.served(), '/gex/events?limit=25');
+      const events = await api<Static<typeof EventsResponse>>(suite.served(), '/gex/events?limit=25&scope=all');
+      // The Events page lists every scope by default (per expiration, the book, your strikes), as scope=all does.
       // The demo market is the trading day before today: its own 0DTE books (a Monday, Wednesday or Friday of SPX and
       // SPY) have expired by now. On other days there may be none; the format is checked all the same (and by
       // test/unit/renderer/pages/daily-figures.test.ts).
