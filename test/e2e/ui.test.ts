@@ -203,7 +203,7 @@ describe.skipIf(!hasChromium)('renderer in Chromium (serve --demo)', () => {
     await page.getByRole('button', { name: 'Apply' }).click();
     await filtered;
     await page.waitForTimeout(300);
-    const expected = await api<Static<typeof EventsResponse>>(suite.served(), `/gex/events?tickers=${ticker}&eventType=wall&minDte=0&maxDte=30&limit=200`);
+    const expected = await api<Static<typeof EventsResponse>>(suite.served(), `/gex/events?tickers=${ticker}&eventType=wall&minDte=0&maxDte=30&scope=all&limit=200`);
     const rows = page.getByTestId('events-table').locator('tbody tr');
     const count = expected.events.length;
     if (count === 0) expect(await page.getByTestId('events-table').count()).toBe(0);
