@@ -13,6 +13,7 @@ import type { ExpirationsResponseT, GexGridResponseT, GexProfileResponseT, GexRe
 import { CHAIN_FIXTURES, REPO_ROOT } from '../paths';
 import { api, goTo, hasChromium, openPage, screenshot, type Served } from './harness';
 import { serveForSuite } from './suite';
+import { FIGURE_WORDS } from '../../src-renderer/pages/exposure/figure-words';
 
 const SPX = join(CHAIN_FIXTURES, 'SPX_quotedata_2024-01-05close_phammings.csv');
 const NDX = join(CHAIN_FIXTURES, 'NDX_quotedata_2022-02-04close_luca.csv');
@@ -118,12 +119,13 @@ describe.skipIf(!hasChromium || !haveFiles)('the chain picture on real SPX and N
         const nearest = exps.details.find((d) => d.expiration === gex.meta.expirations[0]);
         if (!nearest || nearest.expectedMove === null || nearest.expectedMovePct === null || nearest.maxPain === null) throw new Error('SPX 2024-01-08 has a straddle and max pain');
         const em = nearest.expectedMove;
-        expect(await page.getByTestId('expected-move').textContent()).toBe(`Expected move±$${fixed(em, 2)}±${pct(nearest.expectedMovePct, 2)} to ${nearest.expiration} · max pain ${price(nearest.maxPain)}`);
+        // The figures, then the card's line in plain words (figure-words.ts).
+        expect(await page.getByTestId('expected-move').textContent()).toBe(`Expected move±$${fixed(em, 2)}±${pct(nearest.expectedMovePct, 2)} to ${nearest.expiration} · max pain ${price(nearest.maxPain)}${FIGURE_WORDS.expectedMove.short}`);
         expect(await page.getByTestId('expected-move-band').textContent()).toBe(
           `Expected move to ${nearest.expiration}: ±$${fixed(em, 2)} (±${pct(nearest.expectedMovePct, 2)}), ${fixed(gex.stockPrice - em, 2)}–${fixed(gex.stockPrice + em, 2)}`,
         );
         expect(await page.getByTestId('strike-levels').textContent()).toContain(`Max pain ${price(nearest.maxPain)} (${nearest.expiration})`);
-        expect(await page.getByTestId('total-dex').textContent()).toBe(`Total DEX${compact(gex.totalDEX, 'shares')}${compact(gex.totalDEXNotional, 'USD')} notional`);
+        expect(await page.getByTestId('total-dex').textContent()).toBe(`Total DEX${compact(gex.totalDEX, 'shares')}${compact(gex.totalDEXNotional, 'USD')} notional${FIGURE_WORDS.totalDex.short}`);
         await screenshot(page, `exposure-picture-${theme}`);
 
         // DEX by strike: the tooltip of the strike under the pointer is the API's row.
