@@ -69,9 +69,15 @@ describe.skipIf(!hasChromium || !haveFiles)('Events explain themselves', () => {
         expect(await tsla.locator('li').allTextContents()).toEqual(tslaReport?.lines.slice(1).map((l) => l.trim()));
         expect(await tsla.textContent()).toContain('the book (2 expirations, 0–45 dte together): zone negative → positive');
 
-        // Per expiration (the default): TSLA has none (its two chains share no expiration); TEST's wall event is there.
+        // All scopes (the default, as a chain import counts them): TSLA's three book events among them.
         const table = page.getByTestId('events-table');
-        expect(await table.locator('tbody tr').count()).toBe(listed.events.length);
+        const everyScope = await api<Events>(served, '/gex/events?limit=200&scope=all');
+        await expect.poll(() => table.locator('tbody tr').count()).toBe(everyScope.events.length);
+        expect(await table.locator('tbody tr', { hasText: 'TSLA' }).count()).toBe(3);
+
+        // Per expiration: TSLA has none (its two chains share no expiration); TEST's wall event is there.
+        await page.getByRole('group', { name: 'Event scope' }).getByRole('button', { name: 'Per expiration' }).click();
+        await expect.poll(() => table.locator('tbody tr').count()).toBe(listed.events.length);
         expect(await table.locator('tbody tr', { hasText: 'TSLA' }).count()).toBe(0);
 
         // The whole book: TSLA's three events, and TEST's (one expiration: its book moved too).

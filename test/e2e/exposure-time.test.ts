@@ -142,7 +142,7 @@ describe.skipIf(!hasChromium)('Exposure over time and events on the demo', () =>
     await suite.onPage({ width: 1440, height: 1000, theme: 'light' }, async (page) => {
       await goTo(page, 'Events');
       await page.waitForSelector('[data-testid="events-table"]');
-      const all = await api<{ events: Array<{ dte: number; eventDte: number; timestamp: string }> }>(suite.served(), '/gex/events?limit=200');
+      const all = await api<{ events: Array<{ dte: number; eventDte: number; timestamp: string }> }>(suite.served(), '/gex/events?limit=200&scope=all');
       const rows = page.getByTestId('events-table').locator('tbody tr');
       expect(await rows.count()).toBe(Math.min(all.events.length, 25));
       const first = all.events[0];
