@@ -5,7 +5,7 @@
  * test-results/screenshots/daily-server-*.
  */
 import { describe, expect, it } from 'vitest';
-import type { CampaignDetailResponseT, CampaignsResponseT } from '../../src-shared/api/schemas';
+import type { CampaignDetailResponseT, CampaignsResponseT, SnapshotsResponseT } from '../../src-shared/api/schemas';
 import { api, goTo, hasChromium, screenshot } from './harness';
 import { serveForSuite } from './suite';
 
@@ -35,8 +35,14 @@ describe.skipIf(!hasChromium)('issue 18, server part, on the demo', () => {
       const served = suite.served();
       const open = await api<CampaignsResponseT>(served, '/journal/chains?status=open&symbol=SPY');
       const spy = open.chains[0];
-      // The demo market has snapshots of its last trading day only, after the strangle opened: the strike stands in.
-      expect(spy?.collateralRule, 'the demo’s SPY strangle is margined by Reg T, and says where its spot came from').toBe('Reg T needs the spot at entry: no snapshot, strike used');
+      // The demo stores a snapshot of each traded underlying 5 minutes before each opening: the naked call's Reg T reads
+      // the spot of the SPY snapshot of its entry, one of those stored, dated within the campaign.
+      const rule = /^Reg T, spot (\d+\.\d\d) from the (\d{4}-\d\d-\d\d) snapshot$/.exec(spy?.collateralRule ?? '');
+      expect(rule, `the demo’s SPY strangle is margined by Reg T, and says where its spot came from: ${spy?.collateralRule ?? ''}`).not.toBeNull();
+      const snapshots = await api<SnapshotsResponseT>(served, '/snapshots?symbol=SPY');
+      const newYorkDay = (iso: string) => new Date(iso).toLocaleDateString('en-CA', { timeZone: 'America/New_York' });
+      expect(snapshots.snapshots.some((x) => x.spot.toFixed(2) === rule?.[1] && newYorkDay(x.quoteTime) === rule[2]), 'a stored SPY snapshot of that spot and day').toBe(true);
+      expect((rule?.[2] ?? '') >= (spy?.openedAt ?? '9999'), `quoted within the campaign (opened ${spy?.openedAt ?? ''})`).toBe(true);
       const detail = await api<CampaignDetailResponseT>(served, `/journal/chains/${encodeURIComponent(spy?.id ?? '')}`);
       expect(Math.max(...detail.timeline.map((s) => s.collateral)), 'the timeline’s largest figure is the peak').toBe(detail.chain.collateralPeak);
       await suite.onPage({ width, theme }, async (page) => {
