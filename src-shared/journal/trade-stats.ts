@@ -3,6 +3,7 @@
  * TradeBook, and rows per group (strategy, outcome, dte or |delta| bucket at entry, gamma zone, strike against the
  * levels, underlying, month, tag) over closed trades. Reads only what buildTrades made: one pass over the trades.
  */
+import { underlyingOfRoot } from '../exposure/roots';
 import type { Strategy } from './strategies';
 import type { Trade, TradeBook } from './trades';
 import { asMinorOrNull, asMinor, type Minor } from '../money';
@@ -49,10 +50,12 @@ function listDay(trade: Trade): string {
 /** A page of the trades (newest opened first, as built), after the filters. */
 export function queryTrades(book: TradeBook, query: TradeQuery = {}): TradePage {
   const symbol = query.symbol?.toUpperCase();
+  // An option root names its chain's underlying, as trades are (SPXW → SPX); a symbol stored as it is matches too.
+  const chainSymbol = symbol === undefined ? undefined : underlyingOfRoot(symbol);
   const matches = (trade: Trade): boolean =>
     (query.status === undefined || trade.status === query.status) &&
     (query.strategy === undefined || trade.strategy === query.strategy) &&
-    (symbol === undefined || trade.underlying.toUpperCase() === symbol) &&
+    (symbol === undefined || trade.underlying.toUpperCase() === symbol || trade.underlying.toUpperCase() === chainSymbol) &&
     (query.accountId === undefined || trade.accountId === query.accountId) &&
     (query.taggedIds === undefined || query.taggedIds.has(trade.id)) &&
     (query.from === undefined || listDay(trade) >= query.from) &&

@@ -28,6 +28,7 @@ import { accountIdFor, importText, transactionIdFor } from './ids';
 import { transactionsPage } from './transactions';
 import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from '../result';
 import { previewFormat, savedImporters, type FormatPreview } from './import-formats';
+import { underlyingOfRoot } from '../../../src-shared/exposure/roots';
 import { JournalReconciliation, underlyingOf, type ReconcileAnswer, type ReconcileRequest, type ReconciliationItem } from './reconciliation';
 import { parseOccSymbol } from '../../../src-shared/journal/model';
 import type { FileStatement } from '../../../src-shared/journal/statements';
@@ -419,7 +420,7 @@ export class JournalService {
   positions(query: BookRequest): Result<WithJournal<PositionsResult>> {
     const result = this.reads.positions(query);
     if (!result.ok) return result;
-    const symbol = query.symbol?.toUpperCase();
+    const symbol = query.symbol === undefined ? undefined : underlyingOfRoot(query.symbol);
     const names = new Map(result.value.accounts.map((a) => [a.id, a.name]));
     const items = this.reconciliation
       .attention()

@@ -6,6 +6,7 @@
 import { firstIndex, type JournalIndex } from './ledger-index';
 import { pageOf, type TransactionFilter, type TransactionsPage } from './values';
 import { asMinorOrNull } from '../../../src-shared/money';
+import { underlyingOfRoot } from '../../../src-shared/exposure/roots';
 
 export function transactionsPage(index: JournalIndex, query: TransactionFilter): TransactionsPage {
   const { page, limit } = pageOf(query.page, query.limit, 0);
@@ -14,7 +15,9 @@ export function transactionsPage(index: JournalIndex, query: TransactionFilter):
   const { accountId, fromDate, toDate } = query;
   // Positions are newest first; a symbol or account narrows to its group, dates to a slice found by bisection.
   let positions: readonly number[] | null = null;
-  if (symbol !== undefined) positions = index.grouped('underlying').get(symbol) ?? [];
+  // An option root names its chain's underlying, as rows are stored (SPXW → SPX; docs/importers.md §Underlying roots);
+  // a symbol stored as it is (a share symbol ending in a digit) is found as it is.
+  if (symbol !== undefined) positions = index.grouped('underlying').get(symbol) ?? index.grouped('underlying').get(underlyingOfRoot(symbol)) ?? [];
   if (accountId !== undefined) {
     positions = positions === null ? (index.grouped('accountId').get(accountId) ?? []) : positions.filter((p) => snapshot.accountIds[p] === accountId);
   }
