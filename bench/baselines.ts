@@ -80,16 +80,21 @@ function cpuBaseline(): Baseline {
 export const BASELINES = { sqlite: sqliteBaseline, json: jsonBaseline, cpu: cpuBaseline } as const;
 
 /**
- * A baseline's wall time now: the median of `runs` after one warm-up. Sampled right after the line it divides (the
- * load of the next seconds is the load of the last ones, more than of a minute ago).
+ * A baseline's wall time now, per run: runs back to back for about `spanMs` (the line's own time, so that both meet
+ * the scheduler alike: on a loaded machine a 1.5 ms run often finishes inside one time slice while a 30 ms request
+ * waits for several, so a short baseline stretched far less than the line it divided), the median of 5 such batches
+ * (3 past 100 ms) after one warm-up run, ÷ the runs of a batch. Sampled right after the line it divides.
  */
-export function sampleMs(baseline: Baseline, runs = 9): number {
+export function sampleMs(baseline: Baseline, spanMs: number): number {
+  // At most half a second a batch (a ledger build of seconds needs no longer one to meet the scheduler as it does).
+  const batchMs = Math.min(500, spanMs);
+  const reps = Math.max(1, Math.round(batchMs / baseline.referenceMs));
   let sink = baseline.run();
   const samples: number[] = [];
-  for (let i = 0; i < runs; i += 1) {
+  for (let i = 0; i < (batchMs > 100 ? 3 : 5); i += 1) {
     const start = performance.now();
-    sink += baseline.run();
-    samples.push(performance.now() - start);
+    for (let k = 0; k < reps; k += 1) sink += baseline.run();
+    samples.push((performance.now() - start) / reps);
   }
   if (!Number.isFinite(sink)) throw new Error(`baseline ${baseline.name} lost its work`);
   return median(samples);

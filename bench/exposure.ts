@@ -54,7 +54,7 @@ export async function benchExposure(): Promise<BenchLine[]> {
     }, 9, 3);
     // Each absolute line beside a baseline sampled right after it (baselines.ts, docs/decisions.md §Benchmarks).
     const base = baselines();
-    const parseStoreBase = sampleMs(base.sqlite);
+    const parseStoreBase = sampleMs(base.sqlite, parseStoreMs);
 
     const ctx = fresh[0];
     if (!ctx) throw new Error('no context');
@@ -62,10 +62,10 @@ export async function benchExposure(): Promise<BenchLine[]> {
     const gex = async (query: Parameters<typeof ctx.exposure.gex>[0]) => JSON.stringify(presentGex(value(await ctx.exposure.gex(query)).compute()));
     const all = value(await ctx.exposure.expirations('SPX')).snapshot.expirations;
     const gex3Ms = await timeMs(() => gex({ symbol: 'SPX', expirationsCount: 3 }), 25, 5);
-    const gex3Base = sampleMs(base.cpu);
+    const gex3Base = sampleMs(base.cpu, gex3Ms);
     const gexAllMs = await timeMs(() => gex({ symbol: 'SPX', expirations: all.join(',') }), 15, 3);
     const vannaMs = await timeMs(async () => JSON.stringify(presentVanna(value(await ctx.exposure.vanna({ symbol: 'SPX' })).compute())), 15, 3);
-    const vannaBase = sampleMs(base.cpu);
+    const vannaBase = sampleMs(base.cpu, vannaMs);
 
     // The floor over the contracts the whole-chain sweep visits, timed right after the /gex it is compared with.
     const parsed = parseChainFile(text, {});
@@ -93,7 +93,7 @@ export async function benchExposure(): Promise<BenchLine[]> {
 
     // /gex/profile on SPX (default scope, nominal): one sweep for curve and flip, presented and serialised.
     const profileMs = await timeMs(async () => JSON.stringify(presentGexProfile(value(await ctx.exposure.gexProfile({ symbol: 'SPX' })).compute())), 25, 5);
-    const profileBase = sampleMs(base.cpu);
+    const profileBase = sampleMs(base.cpu, profileMs);
 
     // /gex/history over 20 stored SPX snapshots (the same chain at 20 quote times, as a day of polling stores it).
     const historyDir = tempDir('strikebook-bench-');
@@ -132,7 +132,7 @@ export async function benchExposure(): Promise<BenchLine[]> {
     }
     const coldMs = median(coldSamples);
     const prepareMs = median(prepareSamples);
-    const warmBase = sampleMs(base.sqlite);
+    const warmBase = sampleMs(base.sqlite, median(warmSamples));
     return [
       against(atMost('exposure.parse_store_spx_ms', parseStoreMs, 'ms', 150, `${text.length} bytes, 21,038 contracts`), base.sqlite, parseStoreBase),
       against(atMost('exposure.vanna_aggregate_ms', vannaMs, 'ms', 30, '0–45 dte, both sweeps, uncached'), base.cpu, vannaBase),

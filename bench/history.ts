@@ -99,7 +99,7 @@ export async function benchHistory(snapshots: number): Promise<BenchLine[]> {
       if (run >= 3) warmSamples.push(performance.now() - start);
     }
     const warmBase = baselines().sqlite;
-    const warmBaseMs = sampleMs(warmBase);
+    const warmBaseMs = sampleMs(warmBase, median(warmSamples));
     // On this thread, in CPU time (the shared machine's load moves wall time): a point the cheap way (the scope's
     // expirations prepared) against the full preparation a /gex answer needs.
     const stored = repository.latest('SPX');

@@ -141,7 +141,7 @@ export async function benchJournal(): Promise<BenchLine[]> {
     const ledgerMs = performance.now() - ledgerStart;
     // Each absolute line beside a baseline sampled right after it (baselines.ts, docs/decisions.md §Benchmarks).
     const base = baselines();
-    const ledgerBase = sampleMs(base.sqlite);
+    const ledgerBase = sampleMs(base.sqlite, ledgerMs);
 
     const app = await buildApp(journalCtx, { port: 7717 });
     await app.ready();
@@ -154,11 +154,11 @@ export async function benchJournal(): Promise<BenchLine[]> {
     const years = journalCtx.db.prepare('SELECT substr(trade_day, 1, 4) AS y, COUNT(*) AS n FROM transactions GROUP BY y ORDER BY n DESC LIMIT 1').get() as { y: string };
     const busiest = journalCtx.db.prepare('SELECT trade_day AS d FROM transactions GROUP BY trade_day ORDER BY COUNT(*) DESC LIMIT 1').get() as { d: string };
     const summaryMs = await timeMs(() => get(`/v1/journal/summary?year=${years.y}`), 15, 3);
-    const summaryBase = sampleMs(base.json);
+    const summaryBase = sampleMs(base.json, summaryMs);
     const performanceMs = await timeMs(() => get(`/v1/journal/performance?date=${busiest.d}`), 25, 5);
-    const performanceBase = sampleMs(base.json);
+    const performanceBase = sampleMs(base.json, performanceMs);
     const pageMs = await timeMs(() => get('/v1/journal/transactions?page=40&limit=100'), 40, 5);
-    const pageBase = sampleMs(base.sqlite);
+    const pageBase = sampleMs(base.sqlite, pageMs);
     // Positions and campaigns in the middle of the journal (it ends flat), with a snapshot of each underlying quoted
     // then; the ledger of that instant is built on the first (unmeasured) call and kept.
     const lastInstant = journalCtx.db.prepare('SELECT trade_date FROM transactions ORDER BY trade_date LIMIT 1 OFFSET ?').pluck().get(COUNT / 2) as string;
@@ -170,16 +170,16 @@ export async function benchJournal(): Promise<BenchLine[]> {
       if (!stored.ok) throw new Error(`bench snapshot of ${symbol} refused: ${stored.error.kind}`);
     }
     const positionsMs = await timeMs(() => get(`/v1/journal/positions?asOf=${asOf}`), 15, 3);
-    const positionsBase = sampleMs(base.json);
+    const positionsBase = sampleMs(base.json, positionsMs);
     const marked = JSON.parse((await get(`/v1/journal/positions?asOf=${asOf}`)).body) as PositionsResponseT;
     // Campaigns come a page at a time (docs/journal.md §Campaigns): the largest page, 100 of them with their legs.
     const chainsMs = await timeMs(() => get(`/v1/journal/chains?asOf=${asOf}&limit=100`), 15, 3);
-    const chainsBase = sampleMs(base.json);
+    const chainsBase = sampleMs(base.json, chainsMs);
     const campaigns = JSON.parse((await get(`/v1/journal/chains?asOf=${asOf}&limit=100`)).body) as CampaignsResponseT;
     const openChainsMs = await timeMs(() => get(`/v1/journal/chains?asOf=${asOf}&status=open&limit=100`), 15, 3);
-    const openChainsBase = sampleMs(base.json);
+    const openChainsBase = sampleMs(base.json, openChainsMs);
     const filteredMs = await timeMs(() => get(`/v1/journal/transactions?symbol=SPY&fromDate=${years.y}-01-01&toDate=${years.y}-12-31&limit=100`), 40, 5);
-    const filteredBase = sampleMs(base.sqlite);
+    const filteredBase = sampleMs(base.sqlite, filteredMs);
     // Past instants not asked before (cold): each book is replayed from the nearest checkpoint (docs/journal.md §Checkpoints).
     const instants = journalCtx.db.prepare('SELECT trade_date FROM transactions ORDER BY trade_date').pluck().all() as string[];
     let asked = 0;
@@ -189,9 +189,9 @@ export async function benchJournal(): Promise<BenchLine[]> {
       return encodeURIComponent(instants[Math.floor((((asked * 7919) % 997) + 0.5) / 997 * instants.length)] ?? '');
     };
     const pastPositionsMs = await timeMs(() => get(`/v1/journal/positions?asOf=${coldAsOf()}`), 15, 3);
-    const pastPositionsBase = sampleMs(base.sqlite);
+    const pastPositionsBase = sampleMs(base.sqlite, pastPositionsMs);
     const pastChainsMs = await timeMs(() => get(`/v1/journal/chains?asOf=${coldAsOf()}&limit=100`), 15, 3);
-    const pastChainsBase = sampleMs(base.sqlite);
+    const pastChainsBase = sampleMs(base.sqlite, pastChainsMs);
     await app.close();
     return [
       atLeast(

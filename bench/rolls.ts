@@ -43,7 +43,7 @@ export async function benchRolls(): Promise<BenchLine[]> {
     const candidates = first.legs.reduce((sum, l) => sum + l.candidates.length, 0);
     const rollsMs = await timeMs(() => send('GET', url), 31, 5);
     const base = baselines();
-    const rollsBase = sampleMs(base.json);
+    const rollsBase = sampleMs(base.json, rollsMs);
     const manageMs = await timeMs(() => send('GET', '/v1/journal/manage'), 31, 5);
     await app.close();
     return [

@@ -57,16 +57,16 @@ export async function benchTradesApi(): Promise<BenchLine[]> {
     const withLevels = (await get<StatsResponseT>('/v1/journal/stats?groupBy=zoneAtEntry')).rows.filter((r) => r.key !== 'unknown').reduce((sum, r) => sum + r.trades, 0);
     const pageMs = await timeMs(() => get('/v1/journal/trades?limit=100'), 31, 5);
     const base = baselines();
-    const pageBase = sampleMs(base.json);
+    const pageBase = sampleMs(base.json, pageMs);
     const filteredMs = await timeMs(() => get('/v1/journal/trades?status=closed&strategy=short_put&symbol=spy&tag=bench&limit=100'), 31, 5);
-    const filteredBase = sampleMs(base.json);
+    const filteredBase = sampleMs(base.json, filteredMs);
     const latePageMs = await timeMs(() => get(`/v1/journal/trades?status=closed&limit=100&page=${Math.max(1, Math.floor(first.pagination.pages / 3))}`), 31, 5);
-    const latePageBase = sampleMs(base.json);
+    const latePageBase = sampleMs(base.json, latePageMs);
     // One trade with its timeline: the trades of the pages read, the ones with the most rows (rolled) first, in turn.
     const details = [...first.trades, ...late.trades].sort((a, b) => b.legs.length - a.legs.length).slice(0, 20);
     let at = 0;
     const detailMs = await timeMs(() => get(`/v1/journal/trades/${encodeURIComponent(details[at++ % details.length]?.id ?? '')}`), 31, 5);
-    const detailBase = sampleMs(base.json);
+    const detailBase = sampleMs(base.json, detailMs);
     let statsWorstMs = 0;
     let statsWorst = '';
     for (const groupBy of TRADE_GROUPS) {
@@ -76,7 +76,7 @@ export async function benchTradesApi(): Promise<BenchLine[]> {
         statsWorst = groupBy;
       }
     }
-    const statsBase = sampleMs(base.json);
+    const statsBase = sampleMs(base.json, statsWorstMs);
     await app.close();
     const detail = `${first.pagination.total} trades from ${COUNT} transactions; ${withLevels} closed ones with levels at entry from ${underlyings.length} snapshots; ${TAGGED} tagged`;
     return [
