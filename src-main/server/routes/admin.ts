@@ -23,6 +23,7 @@ function isValidZone(zone: string): boolean {
 }
 
 export function registerAdminRoutes(v1: V1, ctx: AppContext): void {
+  serve(v1, 'GET /settings', async () => settingsJson(ctx));
   serve(
     v1,
     'PUT /settings',
@@ -60,7 +61,6 @@ export function registerAdminRoutes(v1: V1, ctx: AppContext): void {
       validatorCompiler: strictBodyCompiler,
     },
   );
-  serve(v1, 'GET /settings', async () => settingsJson(ctx));
   serve(v1, 'POST /keys/rotate', async () => ({ key: await ctx.rotateKey(), keyFile: ctx.keyFilePath }));
   serve(v1, 'POST /demo', async () => loadDemo(ctx));
 }
