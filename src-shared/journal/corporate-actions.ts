@@ -23,20 +23,12 @@
  * - the same action from a file and entered by hand (same account, day, kind and symbol) applies once: the one entered
  *   by hand (order.ts puts it first), the file's is a duplicate.
  */
-import type { CorporateActionOutcome, CorporateActionType } from '../api/constants';
+import type { CorporateActionOutcome, CorporateActionType } from './constants';
 import { isAdjustedOptionRoot } from '../exposure/roots';
-import { QTY_EPSILON } from './lots';
+import { QTY_EPSILON, type Deliverable } from './records';
 import { occSymbol, parseOccSymbol, type CorporateActionTerms, type OptionRight, type Transaction } from './model';
 
-/** What an adjusted contract delivers on exercise or assignment, per contract. */
-export interface Deliverable {
-  /** The root it trades under (`DKNG1`): a chain marks it only where it lists that root. */
-  root: string;
-  /** Shares per contract, by symbol; null when a file named the adjusted contract without its terms. */
-  shares: Array<{ symbol: string; quantity: number }> | null;
-  /** Cash per contract, minor units. */
-  cashMinor: number;
-}
+export type { Deliverable };
 
 /** A lot as the actions read and change it (lots.ts Lot, trade-lots.ts TaggedLot). */
 export interface ActionLot {

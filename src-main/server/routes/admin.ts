@@ -2,7 +2,7 @@ import { DemoResponse, KeyRotateResponse, NoQuery, SettingsSchema, SettingsUpdat
 import type { AppContext } from '../context';
 import { ApiError } from '../problems';
 import { parseJsonBody, strictBodyCompiler } from '../validation';
-import { loadDemo } from '../../demo';
+import { loadDemo } from '../../services/demo';
 import { problemResponses, type V1 } from '../route-kit';
 import { originProblem, sourceUrlProblem } from '../../setting-rules';
 import { folderProblem } from '../../services/chain-folder';
