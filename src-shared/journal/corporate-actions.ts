@@ -26,7 +26,7 @@
 import type { CorporateActionOutcome, CorporateActionType } from './constants';
 import { isAdjustedOptionRoot } from '../exposure/roots';
 import { QTY_EPSILON, type Deliverable } from './records';
-import { occSymbol, parseOccSymbol, type CorporateActionTerms, type OptionRight, type Transaction } from './model';
+import { occSymbol, parseOccSymbol, type CorporateActionTerms, type PositionInstrument, type Transaction } from './model';
 
 export type { Deliverable };
 
@@ -39,15 +39,7 @@ export interface ActionLot {
 }
 
 /** What a position is, as the actions need it. */
-export interface ActionInstrument {
-  symbol: string;
-  underlying: string;
-  isOption: boolean;
-  expiration: string | null;
-  strike: number | null;
-  right: OptionRight | null;
-  multiplier: number;
-}
+export type ActionInstrument = Pick<PositionInstrument, 'symbol' | 'underlying' | 'isOption' | 'expiration' | 'strike' | 'right' | 'multiplier'>;
 
 /** A position of a book: its instrument, account and currency, side (+1 long, −1 short) and open lots from `head`. */
 export interface ActionPosition<L extends ActionLot> extends ActionInstrument {
