@@ -12,7 +12,7 @@ import { Worker } from 'node:worker_threads';
 import { nowIso, type Clock } from '../clock';
 import { LakeRepository } from '../db/lake';
 import { SnapshotRepository } from '../db/snapshots';
-import type { ExportProgress, ExportSummary } from '../lake/export';
+import type { ExportProgress, ExportSummary } from './lake/export';
 import { exportFolderProblem } from '../lake/folder';
 import type { LakeWorkerData, LakeWorkerMessage } from './lake-worker';
 import { describeError, failure, ok, type Result } from './result';

@@ -1,5 +1,5 @@
 /**
- * The lake worker thread: one research export (src-main/lake/export.ts) on its own SQLite connection, so that the
+ * The lake worker thread: one research export (src-main/services/lake/export.ts) on its own SQLite connection, so that the
  * server's event loop (Electron's main process) never packs a 21k-contract chain into Parquet. It reports progress
  * after each snapshot and its result at the end as the workers' protocol's reply (worker-thread.ts), then ends: a
  * thread per export, its memory given back with it.
@@ -8,7 +8,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { joinDatabase } from '../db/open';
-import { exportLake, type ExportProgress, type ExportRequest } from '../lake/export';
+import { exportLake, type ExportProgress, type ExportRequest } from './lake/export';
 import { toWire, workerPort, yieldToEventLoop, type ReplyMessage } from './worker-thread';
 
 export interface LakeWorkerData {

@@ -22,7 +22,6 @@ import { pricePerShareMinor } from '../common/amounts';
 import type { RowReader } from '../common/cells';
 import { clockTo24h, dayMonYyToYmd, localToUtc, mdyToYmd } from '../common/dates';
 import { contractColumns, rightOf } from '../common/options';
-import type { ResultCollector, RowIdentity } from '../common/result';
 import { transaction } from '../common/result';
 import { describedOrder } from './described';
 import type { StatementFacts } from './figures';
@@ -30,63 +29,11 @@ import { inferOptionEffects } from './positions';
 import { placeRemovals, type Removal } from './removals';
 import { cleanRef } from './schema';
 import { ZERO_MINOR, MINOR_PER_UNIT, absMinor, subMinor, asMinor, type Minor } from '../../../src-shared/money';
+import type { CashRow, Context, Contract, Leg, Order, When } from './rows';
+
+export type { CashRow, Context, Contract, Order } from './rows';
 
 export const SOURCE = 'thinkorswim-csv';
-
-export interface Context {
-  accountName: string;
-  zone: string;
-  identity: RowIdentity;
-  out: ResultCollector;
-}
-
-interface When {
-  /** `YYYY-MM-DD HH:MM:SS` (or `YYYY-MM-DD HH:MM` when the file gives no seconds), local to the statement. */
-  key: string;
-  /** `YYYY-MM-DD HH:MM`: what a time without seconds can be matched on. */
-  minute: string;
-  tradeDate: string;
-  withSeconds: boolean;
-}
-
-export interface Contract {
-  root: string;
-  expiration: string;
-  strike: number;
-  right: OptionRight;
-  multiplier: number;
-}
-
-interface Leg {
-  line: number;
-  rowId: string;
-  side: 'BUY' | 'SELL';
-  quantity: number;
-  effect: string;
-  /** The ticker, or the future (`/NQM22`) for futures options. */
-  symbol: string;
-  option: Contract | null;
-  priceMinor: Minor;
-  description: string;
-}
-
-export interface Order {
-  when: When;
-  legs: Leg[];
-  matched: boolean;
-}
-
-export interface CashRow {
-  line: number;
-  rowId: string;
-  when: When;
-  type: string;
-  ref: string;
-  description: string;
-  miscFeesMinor: Minor;
-  commissionMinor: Minor;
-  amountMinor: Minor;
-}
 
 function whenOf(ymd: string | null, clock: string | null, ctx: Context, withSeconds: boolean): When | null {
   if (ymd === null || clock === null) return null;

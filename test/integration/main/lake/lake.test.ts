@@ -13,8 +13,8 @@ import type { GexHistoryResponseT, GexResponseT, SnapshotsResponseT } from '../.
 import { DEMO_JOURNAL_SEED, demoTransactions } from '../../../../src-shared/demo/journal';
 import { DEMO_SEED, demoMarket } from '../../../../src-shared/demo/market';
 import type { ChainSnapshot } from '../../../../src-shared/exposure/model';
-import { exportLake, type ExportSummary } from '../../../../src-main/lake/export';
-import { importLake } from '../../../../src-main/lake/import';
+import { exportLake, type ExportSummary } from '../../../../src-main/services/lake/export';
+import { importLake } from '../../../../src-main/services/lake/import';
 import { buildTestApp, storeChain, type TestApp } from '../../../helper';
 import { chainFixturesPresent, CHAIN_TABLE, liveContracts, rawContracts, readChain, settlementGroups } from '../../../quotedata';
 import { documentedQueries, openDuck, query, type Duck, scratchFolders } from '../../../duck';

@@ -8,13 +8,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StatsResponseT, TradesResponseT } from '../../../../src-shared/api/schemas';
-import { exportLake } from '../../../../src-main/lake/export';
-import { AMD_TRADES } from '../../../amd-trades';
-import { AMD_WHEEL } from '../../../amd-wheel';
-import { documentedQueries, openDuck, query, scratchFolders, type Duck, type DuckRow } from '../../../duck';
-import { buildTestApp, type TestApp } from '../../../helper';
-import { CHAIN_FIXTURES } from '../../../paths';
+import type { StatsResponseT, TradesResponseT } from '../../../../../src-shared/api/schemas';
+import { exportLake } from '../../../../../src-main/services/lake/export';
+import { AMD_TRADES } from '../../../../amd-trades';
+import { AMD_WHEEL } from '../../../../amd-wheel';
+import { documentedQueries, openDuck, query, scratchFolders, type Duck, type DuckRow } from '../../../../duck';
+import { buildTestApp, type TestApp } from '../../../../helper';
+import { CHAIN_FIXTURES } from '../../../../paths';
 
 const AMD_CHAIN = join(CHAIN_FIXTURES, 'AMD_quotedata_2023-08-18close_aryaman.csv');
 

@@ -7,14 +7,14 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
-import type { ChainSnapshot } from '../../src-shared/exposure/model';
-import { describeError, failure, ok, type Result } from '../services/result';
-import type { IngestResult } from '../services/exposure/values';
-import { parquetFilesUnder } from './layout';
+import type { ChainSnapshot } from '../../../src-shared/exposure/model';
+import { describeError, failure, ok, type Result } from '../result';
+import type { IngestResult } from '../exposure/values';
+import { parquetFilesUnder } from '../../lake/layout';
 import type { FileMetaData } from 'hyparquet';
-import { lakeMetaText, layoutProblems, readFooter, readRowGroups } from './parquet';
-import { SnapshotRows } from './rows';
-import { parseLakeMeta, schemaProblems, type SnapshotFileMeta } from './tables';
+import { lakeMetaText, layoutProblems, readFooter, readRowGroups } from '../../lake/parquet';
+import { SnapshotRows } from '../../lake/rows';
+import { parseLakeMeta, schemaProblems, type SnapshotFileMeta } from '../../lake/tables';
 
 
 export interface LakeImportSummary {
