@@ -51,7 +51,7 @@ async function prepare(served: Served): Promise<void> {
   });
 }
 
-describe.skipIf(!hasChromium || !chainFixturesPresent)('Refresh now on the Exposure page', () => {
+describe.skipIf(!hasChromium)('Refresh now on the Exposure page', () => {
   const suite = serveForSuite({ demo: false, prepare });
 
   it('fetches the watchlist and the open position’s underlying, shows each result, then the chains; volume by strike is the API’s', async () => {

@@ -262,7 +262,7 @@ describe('one pass with a symbol that never answers and one over the size cap', 
   }, 30_000);
 });
 
-describe.skipIf(!chainFixturesPresent)('a refreshed chain is the chain: /gex of the delayed-quotes JSON built from a real quotedata file equals /gex of the file', () => {
+describe('a refreshed chain is the chain: /gex of the delayed-quotes JSON built from a real quotedata file equals /gex of the file', () => {
   it(SPY_FILE, async () => {
     const online = await buildTestApp({ clock });
     const direct = await buildTestApp({ clock });

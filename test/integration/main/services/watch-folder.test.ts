@@ -66,7 +66,7 @@ describe('the watchFolder setting', () => {
   });
 });
 
-describe.skipIf(!chainFixturesPresent)('a watched folder', () => {
+describe('a watched folder', () => {
   const chain = chainFixturesPresent ? withQuoteTime(readChain(SMALL_SPX), SMALL_SPX_QUOTE) : '';
 
   it('reads a file only once it has stopped growing for 2 s, then moves it to imported/', async () => {

@@ -57,7 +57,7 @@ describe('closed chains of the real TSLL wheel equal its own cash flows', () => 
     }
   });
 
-  it.skipIf(!existsSync(BINNACULUM))(
+  it(
     'Binnaculum’s per-campaign "realized" agrees on five campaigns; elsewhere it is not the file’s cash (their convention)',
     () => {
       const expected = (JSON.parse(readFileSync(BINNACULUM, 'utf8')) as { TSLL: Array<{ openDate: string; realized: number }> }).TSLL;

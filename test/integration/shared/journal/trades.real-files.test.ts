@@ -28,7 +28,7 @@ function seen(trade: Trade): [string, string, string, string | null, string | nu
   return [trade.underlying, trade.strategy, trade.status, trade.openDay, trade.closeDay, trade.pnlMinor === null ? null : trade.pnlMinor / 10_000, trade.legs.length];
 }
 
-describe.skipIf(!have)('the real files group into the trades a reader sees', () => {
+describe('the real files group into the trades a reader sees', () => {
   it('tastytrade spreads and rolls (Binnaculum): five trades', () => {
     const { book } = grouped('tastytrade_v2_20col_spreads_rolls_binnaculum.csv');
     expect(book.trades.map(seen).reverse()).toEqual([
@@ -88,7 +88,7 @@ function ledgerBooksUnmatchedCloses(): boolean {
 
 const FILL_OR_SETTLEMENT = new Set(['BUY_TO_OPEN', 'SELL_TO_OPEN', 'BUY_TO_CLOSE', 'SELL_TO_CLOSE', 'BUY', 'SELL', 'EXPIRATION', 'ASSIGNMENT', 'EXERCISE']);
 
-describe.skipIf(!have)('over every real file', () => {
+describe('over every real file', () => {
   const files = have ? readdirSync(BROKER_FIXTURES_SHARED).filter((file) => file.endsWith('.csv') && !file.includes('EXPECTED')) : [];
   const books = files.map((file) => ({ file, ...grouped(file) }));
 
@@ -205,7 +205,7 @@ describe.skipIf(!have)('over every real file', () => {
   });
 });
 
-describe.skipIf(!have)('the real wheel files: a wheel cycle is one trade whose P&L is its cash (issue 27)', () => {
+describe('the real wheel files: a wheel cycle is one trade whose P&L is its cash (issue 27)', () => {
   const WHEELS = [
     'tastytrade_v2_21col_MPW_wheel_binnaculum.csv',
     'tastytrade_v2_21col_TSLL_wheel_binnaculum.csv',

@@ -19,7 +19,7 @@ interface Case {
   expected: { aggregate: { pnl: number }; realized_pnl: Array<number | null> };
 }
 
-describe.skipIf(!present)('tradetally P&L engine contracts (Apache-2.0, GeneBO98/tradetally)', () => {
+describe('tradetally P&L engine contracts (Apache-2.0, GeneBO98/tradetally)', () => {
   const cases = (): Map<string, Case> => {
     const json = JSON.parse(readFileSync(TRADETALLY, 'utf8')) as { pnl_engine_cases: Case[] };
     return new Map(json.pnl_engine_cases.map((c) => [c.id, c]));
@@ -135,7 +135,7 @@ describe.skipIf(!present)('tradetally P&L engine contracts (Apache-2.0, GeneBO98
   });
 });
 
-describe.skipIf(!present)('Binnaculum PFE (MIT, DarioAlonsoCerezo/Binnaculum), hand-built from the tastytrade CSV', () => {
+describe('Binnaculum PFE (MIT, DarioAlonsoCerezo/Binnaculum), hand-built from the tastytrade CSV', () => {
   // tastytrade_v2_21col_PFE_binnaculum.csv, oldest first (its times are +01:00; UTC below):
   //   2025-08-25T19:26:41+0100 BUY_TO_OPEN  PFE 260116C00020000 1 @ 5.54  commission 1.00 fees 0.12 order 403310257
   //   2025-10-01T16:16:44+0100 SELL_TO_OPEN PFE 251010C00027000 1 @ 0.51  commission 1.00 fees 0.12 order 410536999

@@ -3,7 +3,7 @@
  * or the previous trading day), the main leg, where its strike stood against the dealer levels, and, on the real SPY
  * chain of 2023-09-14, the delta and levels the service's lookup gives against CBOE's own delta column.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseChainFile } from '../../../../src-main/chains/index';
@@ -96,7 +96,7 @@ function marksOf(contracts: readonly OptionContract[], chain: ReturnType<typeof 
   };
 }
 
-describe.skipIf(!existsSync(SPY_FILE))('on the real SPY chain of 2023-09-14 16:31 (CBOE quotedata)', () => {
+describe('on the real SPY chain of 2023-09-14 16:31 (CBOE quotedata)', () => {
   it('a short strangle opened the next morning: the put\'s delta near CBOE\'s, the levels of /gex, Reg T at its spot', () => {
     const parsed = parseChainFile(readFileSync(SPY_FILE, 'utf8'));
     if (!parsed.ok) throw new Error('the SPY chain does not parse');

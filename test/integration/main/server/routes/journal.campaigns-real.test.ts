@@ -26,7 +26,7 @@ interface Expected {
 
 const cents = (value: number) => Math.round(value * 100);
 
-describe.skipIf(!existsSync(BINNACULUM))('campaigns of the real TSLL and MPW wheels against Binnaculum', () => {
+describe('campaigns of the real TSLL and MPW wheels against Binnaculum', () => {
   const app = useTestApp();
   const expected = JSON.parse(existsSync(BINNACULUM) ? readFileSync(BINNACULUM, 'utf8') : '{}') as Record<'TSLL' | 'MPW', Expected[]>;
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { AnnotationResponseT, StatsResponseT, TradeJson, TradesResponseT } from '../../../../../src-shared/api/schemas';
 import { manualClock } from '../../../../clock';
 import { useTestApp } from '../../../../helper';
-import { chainFixturesPresent, rawContracts, readChain } from '../../../../quotedata';
+import { rawContracts, readChain } from '../../../../quotedata';
 import { AMD_TRADES as JOURNAL } from '../../../../amd-trades';
 
 const AMD = 'AMD_quotedata_2023-08-18close_aryaman.csv';
@@ -38,7 +38,7 @@ function cboeDelta(expirationText: string, strike: number, right: 'C' | 'P'): nu
   throw new Error('contract not in the file');
 }
 
-describe.skipIf(!chainFixturesPresent)('trades, stats and annotations on the real AMD chain', () => {
+describe('trades, stats and annotations on the real AMD chain', () => {
   // Tuesday after the Sunday-evening quote: the open trade's mark is 2 trading days old, fresh (markMaxAgeDays 2).
   const clock = manualClock('2023-08-22T20:00:00Z');
   const t = useTestApp({ clock });
@@ -234,7 +234,7 @@ describe.skipIf(!chainFixturesPresent)('trades, stats and annotations on the rea
   });
 });
 
-describe.skipIf(!chainFixturesPresent)('trades follow the data version: a snapshot stored after the import', () => {
+describe('trades follow the data version: a snapshot stored after the import', () => {
   const t = useTestApp({ clock: manualClock('2023-08-22T20:00:00Z') });
 
   it('has no entry figures before the chain, and the /gex levels once it is stored (built again, not per request)', async () => {
