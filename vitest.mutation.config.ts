@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The tests Stryker runs against each mutant (stryker.config.mjs): the unit tests of the mutated modules. The
+ * integration suites reach the same code through HTTP and SQLite but cost seconds a mutant.
+ */
+export default defineConfig({
+  test: {
+    globalSetup: ['test/fixtures-present.ts'],
+    include: ['test/unit/shared/journal/**/*.test.ts', 'test/unit/shared/money*.test.ts', 'test/unit/main/server/**/*.test.ts'],
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
