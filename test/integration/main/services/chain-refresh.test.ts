@@ -244,11 +244,11 @@ describe('one pass with a symbol that never answers and one over the size cap', 
     try {
       await settings(t, { onlineSource: { enabled: false, baseUrl, watchlist: ['SLOW', 'QQQ', 'HUGE', 'SPX'], intervalSeconds: 300 } });
       const refresh = new ChainRefresh(t.ctx, undefined, fetch, { timeoutMs: 500, maxBytes: 1024 * 1024 });
-      const started = performance.now();
       const pass = await refresh.start();
       expect(pass.ok).toBe(true);
+      // The silent server never answers: that the pass settles at all is the hang check (the reasons below say it was
+      // the limit); how soon is no test's business on a shared machine.
       await refresh.settled();
-      expect(performance.now() - started, 'the silent server is given up at its limit').toBeLessThan(10_000);
       const status = refresh.status();
       const bySymbol = new Map(status?.symbols.map((s) => [s.symbol, s]));
       expect(bySymbol.get('SLOW')).toMatchObject({ state: 'failed', error: 'no whole answer within 0.5 s' });
