@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { AccountsResponseT, ImportReport, PositionsResponseT, ReconcileResponseT, ReconciliationsResponseT } from '../../../../../src-shared/api/schemas';
 import { REPO_ROOT, useTestApp } from '../../../../helper';
 
@@ -37,14 +37,16 @@ async function addRows(rows: unknown[]): Promise<number> {
 let individual = '';
 let margin = '';
 
+// The journal of two accounts every test reconciles against: imported before any of them, so that each runs alone.
+beforeAll(async () => {
+  await importText(fixture('generic_positions_journal_selfwritten.csv'), 'book.csv');
+  const { body } = await t.get<AccountsResponseT>('/v1/journal/accounts');
+  individual = body.accounts.find((a) => a.name === 'Individual ...4821')?.id ?? '';
+  margin = body.accounts.find((a) => a.name === 'Margin ...7300')?.id ?? '';
+  expect([individual, margin].every((id) => id !== ''), 'the journal has both accounts').toBe(true);
+});
+
 describe('a broker positions file against the book', () => {
-  it('imports the journal of two accounts', async () => {
-    await importText(fixture('generic_positions_journal_selfwritten.csv'), 'book.csv');
-    const { body } = await t.get<AccountsResponseT>('/v1/journal/accounts');
-    individual = body.accounts.find((a) => a.name === 'Individual ...4821')?.id ?? '';
-    margin = body.accounts.find((a) => a.name === 'Margin ...7300')?.id ?? '';
-    expect([individual, margin].every((id) => id !== '')).toBe(true);
-  });
 
   const exports: Array<[string, string]> = [
     ['schwab_positions_selfwritten.csv', 'schwab-positions'],

@@ -6,7 +6,7 @@
  * tests' own reader, test/quotedata.ts); each expiration's walls and flip are `/gex?expirations=<date>`'s; the delta is
  * worked out again here from docs/exposure.md's forward and T (Black–Scholes on the forward, an erf of its own).
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RollLegJson, RollsResponseT } from '../../../../../src-shared/api/schemas';
 import { manualClock } from '../../../../clock';
 import { useTestApp } from '../../../../helper';
@@ -70,7 +70,9 @@ describe('GET /journal/trades/{id}/rolls on the real SPX chain', () => {
   };
   const raw = chainFixturesPresent ? liveContracts(rawContracts(readChain(FILE)), QUOTE_TIME) : [];
 
-  it('stores the chain and three trades: the strangle, a lone put, and a put sold and bought back (closed)', async () => {
+  // The chain and three trades stored before every test (each reads them alone): the strangle, a lone put, and a put
+  // sold and bought back (closed).
+  beforeAll(async () => {
     const chain = await t.request({ method: 'POST', url: '/v1/chains?symbol=SPX', headers: { 'content-type': 'text/csv' }, payload: readChain(FILE) });
     expect(chain.statusCode, chain.body).toBe(201);
     snapshotId = (chain.json() as { id: number }).id;

@@ -4,7 +4,7 @@
  * (2023-08-20 22:35 New York): their levels at entry are `/gex` of that snapshot, their strike's place is worked out
  * here from those levels, their P&L by hand in the comments. Notes and tags survive an undo and a re-import of the file.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { AnnotationResponseT, StatsResponseT, TradeJson, TradesResponseT } from '../../../../../src-shared/api/schemas';
 import { manualClock } from '../../../../clock';
 import { useTestApp } from '../../../../helper';
@@ -58,7 +58,8 @@ describe('trades, stats and annotations on the real AMD chain', () => {
     return found;
   };
 
-  it('imports the chain and the journal; /gex of the snapshot gives the levels', async () => {
+  // The chain and the journal imported, and the levels of /gex read, before every test (each reads them alone).
+  beforeAll(async () => {
     const chain = await t.request({ method: 'POST', url: '/v1/chains?symbol=AMD', headers: { 'content-type': 'text/csv' }, payload: readChain(AMD) });
     expect(chain.statusCode, chain.body).toBe(201);
     const snapshot = chain.json<{ id: number }>().id;
