@@ -15,6 +15,9 @@ const config = {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.mutation.config.ts', related: false },
   coverageAnalysis: 'perTest',
+  // Code run while the test files load (tables built at describe level) counts as static: each such mutant reruns
+  // every test, 99% of the time for 44% of the mutants here. Left out (reported as ignored), not counted either way.
+  ignoreStatic: true,
   mutate: [
     'src-shared/journal/**/*.ts',
     'src-shared/money.ts',
