@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../../src-main/server/problems';
+import type { ApiError } from '../../../../src-main/server/problems';
 import { bothEnds, calendarDates, dateOrDateTime, datesInOrder, numbersInOrder, oneOf, queryRules } from '../../../../src-main/server/route-kit';
 
 /** The problem a rule answers, as the client reads it (code, detail, the parameters named), or null. */
