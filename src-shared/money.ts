@@ -56,8 +56,8 @@ export function parseMoneyMinor(raw: string): ParseMoneyResult {
 
 /**
  * A plain decimal (`-?` 1–15 digits, then at most four decimals: `1234.5`, `-0.0325`) in minor units, exactly (below
- * 2^53); NaN for any
- * other text. Read by hand, without a regular expression or an object: money cells of 100k-row imports.
+ * 2^53); NaN for any other text. Read by hand, without a regular expression or an object: money cells of 100k-row
+ * imports.
  */
 export function plainDecimalMinor(raw: string): Minor {
   const length = raw.length;
