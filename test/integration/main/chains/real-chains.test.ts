@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { detectChainFormat, parseChainFile } from '../../../../src-main/chains/index';
 import { availableExpirations, computeGex, computeVanna, prepareChain } from '../../../../src-shared/exposure/index';
-import { CHAIN_FIXTURES } from '../../../paths';
-import { CHAIN_TABLE as TABLE, chainFixturesPresent as present, rawContracts, readChain as read } from '../../../quotedata';
-
-if (!present) console.log(`skipping real-chain tests: ${CHAIN_FIXTURES} is absent`);
+import { CHAIN_TABLE as TABLE, rawContracts, readChain as read } from '../../../quotedata';
 
 describe('CBOE quotedata fixtures', () => {
   it.each(TABLE)('$file is detected and parses with the README figures', ({ file, symbol, spot, quoteTime, contracts }) => {

@@ -2,7 +2,7 @@
  * The broker cases of issue 9, one test each, through the public entry point (`parseImport`, auto-detection)
  * and, for the messages, through the real HTTP server. Each failed before its fix.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseImport, type ParseImportOutcome } from '../../../../src-main/importers/index';
@@ -14,7 +14,6 @@ import { amountSum, figures, ledgerFor, minorOf, tableRows } from './file-totals
 
 const LOCAL = join(REPO_ROOT, 'test', 'fixtures', 'brokers');
 const local = (file: string): string => readFileSync(join(LOCAL, file), 'utf8');
-const haveShared = existsSync(BROKER_FIXTURES_SHARED);
 const shared = (file: string): string => readFileSync(join(BROKER_FIXTURES_SHARED, file), 'utf8');
 
 function parsed(text: string, options: ParseOptions = {}, broker: Parameters<typeof parseImport>[1] = 'auto'): ParseResult {
@@ -97,7 +96,7 @@ describe('Fidelity', () => {
 });
 
 describe('Webull orders', () => {
-  const text = haveShared ? shared('webull_options_orders_multileg_2026_nkhanhtrn.csv') : '';
+  const text = shared('webull_options_orders_multileg_2026_nkhanhtrn.csv');
 
   it('strategy parent rows ("GLD Vertical", no Symbol) are skipped; their legs are the trades', () => {
     const result = parsed(text, { asOf: new Date('2026-03-09T00:00:00Z') });

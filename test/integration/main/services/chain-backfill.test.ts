@@ -13,7 +13,6 @@ import type { BackfillJobT, BackfillStatusT, GexResponseT, SnapshotsResponseT, T
 import { manualClock } from '../../../clock';
 import { buildTestApp, type TestApp } from '../../../helper';
 import { tempDir } from '../../../paths';
-import { chainFixturesPresent } from '../../../quotedata';
 import { writeShiftedChains, type GeneratedFile } from '../../../chain-files';
 
 const COUNT = 200;
@@ -33,7 +32,7 @@ async function startBackfill(t: TestApp, path: string) {
 }
 
 beforeAll(() => {
-  if (chainFixturesPresent) files = writeShiftedChains(chainsDir, COUNT);
+  files = writeShiftedChains(chainsDir, COUNT);
 });
 afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });

@@ -12,7 +12,7 @@ import { OnlineSource } from '../../../../src-main/services/online-source';
 import { manualClock } from '../../../clock';
 import { buildTestApp, type TestApp } from '../../../helper';
 import { delayedQuotesFromQuotedata, smallChain } from '../../../delayed-quotes';
-import { chainFixturesPresent, readChain } from '../../../quotedata';
+import { readChain } from '../../../quotedata';
 
 const SPY_FILE = 'SPY_quotedata_2025-05-16_photon1c.csv';
 
@@ -60,7 +60,7 @@ let baseUrl = '';
 const clock = manualClock('2099-11-20T20:00:00Z');
 
 beforeAll(async () => {
-  if (chainFixturesPresent) spyJson = delayedQuotesFromQuotedata(SPY_FILE);
+  spyJson = delayedQuotesFromQuotedata(SPY_FILE);
   server = createServer(serve);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();

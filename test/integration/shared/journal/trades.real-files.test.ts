@@ -5,7 +5,7 @@
  * ledger's realized P&L of the options and the covered shares, closes with no known opening left out
  * (docs/journal.md §Trades and strategies).
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildLedger, type Ledger } from '../../../../src-shared/journal/ledger';
 import type { Transaction } from '../../../../src-shared/journal/model';
@@ -14,7 +14,6 @@ import { BROKER_FIXTURES_SHARED } from '../../../paths';
 import { loadRealBrokerFile, tx } from '../../../journal-helpers';
 import { minor } from '../../../trade-helpers';
 
-const have = existsSync(BROKER_FIXTURES_SHARED);
 const load = loadRealBrokerFile;
 
 function grouped(file: string): { rows: Transaction[]; ledger: Ledger; book: TradeBook } {
@@ -89,7 +88,7 @@ function ledgerBooksUnmatchedCloses(): boolean {
 const FILL_OR_SETTLEMENT = new Set(['BUY_TO_OPEN', 'SELL_TO_OPEN', 'BUY_TO_CLOSE', 'SELL_TO_CLOSE', 'BUY', 'SELL', 'EXPIRATION', 'ASSIGNMENT', 'EXERCISE']);
 
 describe('over every real file', () => {
-  const files = have ? readdirSync(BROKER_FIXTURES_SHARED).filter((file) => file.endsWith('.csv') && !file.includes('EXPECTED')) : [];
+  const files = readdirSync(BROKER_FIXTURES_SHARED).filter((file) => file.endsWith('.csv') && !file.includes('EXPECTED'));
   const books = files.map((file) => ({ file, ...grouped(file) }));
 
   it('every option contract of every row is in exactly one trade', () => {

@@ -2,7 +2,7 @@
  * Published expectations of other tools, translated to neutral transactions. Where their convention
  * differs from ours (docs/journal.md, docs/journal.md) the test says so and pins our number by hand instead.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { allTime, ledgerOf, tx, yearJson } from '../../../journal-helpers';
@@ -11,8 +11,6 @@ import { BROKER_FIXTURES_SHARED as FIXTURES } from '../../../paths';
 const TRADETALLY = path.join(FIXTURES, 'tradetally_EXPECTED_pnl_engine_contracts.json');
 const BINNACULUM = path.join(FIXTURES, 'binnaculum_EXPECTED_operations_TSLL_MPW_PFE.json');
 const PFE_CSV = path.join(FIXTURES, 'tastytrade_v2_21col_PFE_binnaculum.csv');
-const present = existsSync(TRADETALLY) && existsSync(BINNACULUM) && existsSync(PFE_CSV);
-if (!present) console.warn(`skipping public journal cases: ${FIXTURES} is absent`);
 
 interface Case {
   id: string;

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { RollLegJson, RollsResponseT } from '../../../../../src-shared/api/schemas';
 import { manualClock } from '../../../../clock';
 import { useTestApp } from '../../../../helper';
-import { chainFixturesPresent, liveContracts, rawContracts, readChain, settlementGroups } from '../../../../quotedata';
+import { liveContracts, rawContracts, readChain, settlementGroups } from '../../../../quotedata';
 
 const FILE = 'SPX_quotedata_2024-01-05close_phammings.csv';
 const QUOTE_TIME = '2024-01-07T15:52:00Z';
@@ -68,7 +68,7 @@ describe('GET /journal/trades/{id}/rolls on the real SPX chain', () => {
     if (found === undefined) throw new Error(`no leg ${symbol}: ${body.legs.map((l) => l.leg.symbol).join(', ')}`);
     return found;
   };
-  const raw = chainFixturesPresent ? liveContracts(rawContracts(readChain(FILE)), QUOTE_TIME) : [];
+  const raw = liveContracts(rawContracts(readChain(FILE)), QUOTE_TIME);
 
   // The chain and three trades stored before every test (each reads them alone): the strangle, a lone put, and a put
   // sold and bought back (closed).
