@@ -26,7 +26,7 @@ const config = {
     'src-main/server/route-kit.ts:82-178',
     'src-main/server/validation.ts',
   ],
-  ignorePatterns: ['out', 'dist', 'release', 'test-results', 'coverage', '.data', 'reports', 'bench', 'src-renderer', 'test/e2e'],
+  ignorePatterns: ['out', 'dist', 'release', 'test-results', 'coverage', '.data', 'reports', 'bench', 'src-renderer', 'test/e2e', '.stryker-tmp*'],
   tempDirName: '.stryker-tmp',
   cleanTempDir: true,
   concurrency: 2,
