@@ -294,5 +294,5 @@ describe('the Parquet lake', () => {
     } finally {
       await target.close();
     }
-  });
+  }, 180_000); // A hang guard, not a budget: it ingests every snapshot again, 30 s on a quiet machine and more on a loaded one.
 });
