@@ -11,7 +11,7 @@ const nodeBuiltins = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'release/**', 'test-results/**', 'coverage/**'] },
+  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'release/**', 'test-results/**', 'coverage/**', '.stryker-tmp/**', 'reports/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

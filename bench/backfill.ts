@@ -7,7 +7,7 @@ import type { BackfillStatusT } from '../src-shared/api/schemas';
 import { startServe } from '../test/cli';
 import { withQuoteTime } from '../test/chain-files';
 import { REPO_ROOT, tempDir } from '../test/paths';
-import { chainFixturesPresent, CHAIN_TABLE, readChain } from '../test/quotedata';
+import { CHAIN_TABLE, readChain } from '../test/quotedata';
 import { healthWhile } from './responsiveness';
 import { atLeast, atMost, info, percentile, type BenchLine } from './lib';
 
@@ -51,7 +51,6 @@ function writeFiles(dir: string, count: number): { bytes: number } {
  * authenticated /v1/status (what the app's status line asks) from here every 50 ms.
  */
 export async function benchBackfill(): Promise<BenchLine[]> {
-  if (!chainFixturesPresent) return [info({ name: 'backfill.skipped', value: 0, unit: '', budget: '', ok: true, detail: 'no ../shared/fixtures/chains' })];
   const build = spawnSync(process.execPath, ['scripts/build-node.mjs'], { cwd: REPO_ROOT, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('build:node failed');
   const chainsDir = tempDir('strikebook-bench-backfill-');

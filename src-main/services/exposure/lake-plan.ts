@@ -6,7 +6,7 @@
  */
 import { snapshotProblems } from '../../chains/common';
 import { underFlag } from '../../checkpoint';
-import { lakeFileKind, lakeSnapshotOfBytes } from '../../lake/lake-file';
+import { lakeFileKind, lakeSnapshotOfBytes } from '../lake/lake-file';
 import { failure, ok, type Result } from '../result';
 import { planIngest, type IngestBasis, type IngestPlan } from './compute';
 import type { ChainFileDate } from './peek';

@@ -8,11 +8,10 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportLake } from '../../../src-main/lake/export';
+import { exportLake } from '../../../src-main/services/lake/export';
 import { runCli } from '../../cli';
 import { buildTestApp } from '../../helper';
 import { tempDir } from '../../paths';
-import { chainFixturesPresent } from '../../quotedata';
 import { writeShiftedChains } from '../../chain-files';
 
 const chainsDir = tempDir('strikebook-cli-backfill-chains-');
@@ -23,7 +22,7 @@ afterAll(() => {
   for (const dir of [chainsDir, lakeDir, dataDir]) rmSync(dir, { recursive: true, force: true });
 });
 
-describe.skipIf(!chainFixturesPresent)('strikebook chain backfill <lake>', () => {
+describe('strikebook chain backfill <lake>', () => {
   beforeAll(async () => {
     const files = writeShiftedChains(chainsDir, 3, 60);
     const source = await buildTestApp();

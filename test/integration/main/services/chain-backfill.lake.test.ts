@@ -13,12 +13,12 @@ import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BackfillJobT, BackfillStatusT, GexResponseT, PositionsResponseT, SnapshotsResponseT, TradesResponseT } from '../../../../src-shared/api/schemas';
-import { exportLake } from '../../../../src-main/lake/export';
+import { exportLake } from '../../../../src-main/services/lake/export';
 import { parquetFilesUnder } from '../../../../src-main/lake/layout';
 import { manualClock } from '../../../clock';
 import { buildTestApp, type TestApp } from '../../../helper';
 import { CHAIN_FIXTURES, tempDir } from '../../../paths';
-import { chainFixturesPresent, CHAIN_TABLE, rawContracts, readChain } from '../../../quotedata';
+import { CHAIN_TABLE, rawContracts, readChain } from '../../../quotedata';
 import { writeShiftedChains } from '../../../chain-files';
 
 const RATE = 0.04;
@@ -61,7 +61,7 @@ afterAll(() => {
   for (const dir of [chainsDir, lakeDir, targetDir, badDir]) rmSync(dir, { recursive: true, force: true });
 });
 
-describe.skipIf(!chainFixturesPresent)('POST /v1/chains/backfill of a Parquet lake', () => {
+describe('POST /v1/chains/backfill of a Parquet lake', () => {
   let source: TestApp;
   const snapshotCount = REAL.length + SHIFTED;
 

@@ -5,11 +5,11 @@
  * backfill reads the file (hashing it as it reads) and moves its bytes there, so that nothing of the decoding holds
  * the server's event loop.
  */
-import type { ChainSnapshot } from '../../src-shared/exposure/model';
+import type { ChainSnapshot } from '../../../src-shared/exposure/model';
 import { checkLakeFooter } from './import';
-import { footerOfBytes, rowGroupsOfBytes } from './parquet';
-import { SnapshotRows } from './rows';
-import type { SnapshotFileMeta } from './tables';
+import { footerOfBytes, rowGroupsOfBytes } from '../../lake/parquet';
+import { SnapshotRows } from '../../lake/rows';
+import type { SnapshotFileMeta } from '../../lake/tables';
 
 /** What a lake file is: a snapshot's contracts (with its footer's metadata), another table of the lake, or refused. */
 export type LakeFileKind = { kind: 'contracts'; meta: SnapshotFileMeta } | { kind: 'other' } | { kind: 'refused'; problems: string[] };
