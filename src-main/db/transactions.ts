@@ -247,6 +247,12 @@ export class TransactionsRepository {
     return rows;
   }
 
+  /** The ledger's columns of one import's rows, in no particular order (a ledger walking on with them: ledger-index.ts). */
+  ledgerRowsOfImport(importId: number): LedgerRow[] {
+    const query = sql`SELECT ${LEDGER_COLUMNS_SQL} FROM transactions WHERE import_id = ${importId}`;
+    return this.db.prepare<SqlValue[], LedgerRow>(query.text).all(...query.params);
+  }
+
   /** Full rows of these ids, in no particular order. */
   byIds(ids: readonly string[]): TransactionRow[] {
     if (ids.length === 0) return [];

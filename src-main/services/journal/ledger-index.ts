@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
-import { buildLedger, type Ledger } from '../../../src-shared/journal/index';
+import type { Ledger } from '../../../src-shared/journal/index';
+import { LiveLedger } from '../../../src-shared/journal/ledger';
 import type { Account, Transaction } from '../../../src-shared/journal/model';
 import { firstWhere } from '../../../src-shared/journal/checkpoints';
 import { AccountsRepository } from '../../db/accounts';
@@ -8,6 +9,16 @@ import { dataVersionReader } from '../../db/open';
 import { toTransaction, TransactionsRepository, type LedgerRow } from '../../db/transactions';
 import { CorporateActionsRepository } from '../../db/corporate-actions';
 import { actionTransactions } from './corporate-actions';
+
+/** A write that only added rows: those of this import (a file's, or manual entries'). */
+export interface AddedRows {
+  importId: number;
+}
+
+/** The manual corporate actions' rows as the ledger walks them (any change: a build from the first row). */
+function actionsKey(actions: ReadonlyMap<string, Transaction>): string {
+  return JSON.stringify([...actions.values()]);
+}
 
 /** One shared copy per distinct string (currencies, symbols, account ids repeat on every row). */
 function interner(): (text: string) => string {
@@ -91,6 +102,8 @@ export class JournalIndex {
   private readonly readDataVersion: () => number;
   private dataVersion = -1;
   private generation = -1;
+  /** The open build of the last ledger, the manual corporate actions it walked, and the rows added since (written). */
+  private live: { live: LiveLedger; actions: string; added: AddedRows[] } | null = null;
   private cache: {
     snapshot: JournalSnapshot;
     ledger: Ledger | null;
@@ -114,12 +127,20 @@ export class JournalIndex {
 
   invalidate(): void {
     this.cache = null;
+    this.live = null;
   }
 
-  /** After a write of ours (which raised the generation in its transaction): drop the caches, note the new value. */
-  written(): void {
+  /**
+   * After a write of ours (which raised the generation in its transaction): drop the caches, note the new value. A
+   * write that only added rows says which (`added`: the rows of one import), so that the next
+   * ledger walks on from the open build with them when they all come after it (docs/journal.md §Staying current);
+   * any other write (an undo, an edit, a delete, superseded manual openings) leaves it to a build from the first row.
+   */
+  written(added?: AddedRows): void {
     this.cache = null;
     this.generation = this.generations.journal();
+    if (added === undefined) this.live = null;
+    else this.live?.added.push(added);
   }
 
   private load(): NonNullable<JournalIndex['cache']> {
@@ -128,8 +149,10 @@ export class JournalIndex {
       this.dataVersion = version;
       const generation = this.generations.journal();
       if (generation !== this.generation) {
+        // Another connection wrote: what it changed is unknown.
         this.generation = generation;
         this.cache = null;
+        this.live = null;
       }
     }
     if (this.cache) return this.cache;
@@ -187,30 +210,53 @@ export class JournalIndex {
 
   ledger(): Ledger {
     const cache = this.load();
-    if (!cache.ledger) {
-      // Lean objects exist only while the ledger is built: rows of the columns the analytics read (no descriptions),
-      // with the strings repeated on every row shared; row by row, so that each row dies young.
-      const intern = interner();
-      const accountNames = new Map(cache.snapshot.accounts.map((a) => [a.id, a.name]));
-      // The ledger keeps ids (campaign legs, realized P&L per row): the index's own copies, not a second 100k strings.
-      const sharedIds = new Map(cache.snapshot.ids.map((id) => [id, id]));
-      const transactions: Transaction[] = [];
-      const rowids: number[] = [];
-      for (const row of this.transactions.ledgerRows()) {
-        const tx = toTransaction(row, accountNames, intern);
-        tx.id = sharedIds.get(tx.id) ?? tx.id;
-        transactions.push(tx);
-        rowids.push(row.row_id ?? -1);
-      }
-      sharedIds.clear();
-      for (const tx of cache.actions.values()) {
-        transactions.push(tx);
-        rowids.push(-1);
-      }
-      // With checkpoints: the book at a past instant replays a few thousand rows from the nearest (journal-book.ts).
-      cache.ledger = withRowids(buildLedger(transactions, { reportingCurrency: this.reportingCurrency(), checkpointEvery: CHECKPOINT_EVERY }), rowids);
-    }
+    if (!cache.ledger) cache.ledger = this.extended(cache) ?? this.build(cache);
     return cache.ledger;
+  }
+
+  /**
+   * The open build walked on with the rows added since, when every one is dated after its last day and the manual
+   * corporate actions are the same (one entered for every account makes rows for a new account: dated before); null
+   * otherwise, and the caller builds from the first row.
+   */
+  private extended(cache: NonNullable<JournalIndex['cache']>): Ledger | null {
+    const live = this.live;
+    this.live = null;
+    if (live === null || live.added.length === 0 || live.actions !== actionsKey(cache.actions)) return null;
+    const rowids: number[] = [];
+    const rows: Transaction[] = [];
+    for (const { importId } of live.added) for (const tx of this.lean(this.transactions.ledgerRowsOfImport(importId), () => true, true, rowids)) rows.push(tx);
+    const ledger = live.live.extend(rows, rowids);
+    if (ledger === null) return null;
+    this.live = { live: live.live, actions: live.actions, added: [] };
+    return ledger;
+  }
+
+  /** The ledger from the first row, its build kept open (LiveLedger) for the rows added later. */
+  private build(cache: NonNullable<JournalIndex['cache']>): Ledger {
+    // Lean objects exist only while the ledger is built: rows of the columns the analytics read (no descriptions),
+    // with the strings repeated on every row shared; row by row, so that each row dies young.
+    const intern = interner();
+    const accountNames = new Map(cache.snapshot.accounts.map((a) => [a.id, a.name]));
+    // The ledger keeps ids (campaign legs, realized P&L per row): the index's own copies, not a second 100k strings.
+    const sharedIds = new Map(cache.snapshot.ids.map((id) => [id, id]));
+    const transactions: Transaction[] = [];
+    const rowids: number[] = [];
+    for (const row of this.transactions.ledgerRows()) {
+      const tx = toTransaction(row, accountNames, intern);
+      tx.id = sharedIds.get(tx.id) ?? tx.id;
+      transactions.push(tx);
+      rowids.push(row.row_id ?? -1);
+    }
+    sharedIds.clear();
+    for (const tx of cache.actions.values()) {
+      transactions.push(tx);
+      rowids.push(-1);
+    }
+    // With checkpoints: the book at a past instant replays a few thousand rows from the nearest (journal-book.ts).
+    const { live, ledger } = LiveLedger.build(transactions, { reportingCurrency: this.reportingCurrency(), checkpointEvery: CHECKPOINT_EVERY }, rowids);
+    this.live = { live, actions: actionsKey(cache.actions), added: [] };
+    return ledger;
   }
 
   /** The transactions that pass `keep`, read again from the file (whole ledgers of an account, of a past instant, with inferred expirations). */

@@ -1,6 +1,7 @@
 /**
  * Manual entries (docs/journal.md, "Manual entries"): transactions the user types in, read with the generic CSV's
- * fields and rules (importers/generic: one grammar for a file and a form) and stored as one import of broker and source
+ * fields and rules (importers/generic: one grammar for a file and a form) and stored as one import type { AddedRows } from './ledger-index';
+import of broker and source
  * `manual`, so that they are undone like any import; and the only rows that change one by one
  * (PUT and DELETE /v1/journal/transactions/{id}). Runs in the journal worker, on its connection.
  */
@@ -76,7 +77,7 @@ export class ManualEntries {
     private readonly settings: () => { timeZone: string },
     private readonly clock: Clock,
     /** After a commit: the journal's in-memory index and ledger follow (JournalIndex.written). */
-    private readonly written: () => void,
+    private readonly written: (added?: AddedRows) => void,
   ) {
     this.transactions = new TransactionsRepository(db);
     this.accounts = new AccountsRepository(db);
@@ -210,7 +211,8 @@ export class ManualEntries {
         return ok({ importId, ids });
       })
       .immediate();
-    if (added.ok) this.written();
+    // Rows added alone: the ledger may walk on with them (ledger-index.ts).
+    if (added.ok) this.written({ importId: added.value.importId });
     return added;
   }
 
