@@ -37,6 +37,9 @@ function interner(): (text: string) => string {
  */
 export const CHECKPOINT_EVERY = 1_000;
 
+/** Extensions remembered for the trades (a trades read comes after a few imports at most; older ones build again). */
+const MAX_EXTENSIONS = 16;
+
 /**
  * The ledger with the stored row of each checkpointed position (`rowids` by input index): the book replays a stretch
  * by rowid ranges (journal-book.ts); the input order is dropped.
@@ -103,7 +106,9 @@ export class JournalIndex {
   private dataVersion = -1;
   private generation = -1;
   /** The open build of the last ledger, the manual corporate actions it walked, and the rows added since (written). */
-  private live: { live: LiveLedger; actions: string; added: AddedRows[] } | null = null;
+  private live: { live: LiveLedger; ledger: Ledger; actions: string; added: AddedRows[] } | null = null;
+  /** The last ledgers walked on from another, with the rows each walked (the trades walk on with them: rowsSince). */
+  private readonly extensions: Array<{ from: Ledger; to: Ledger; rows: Transaction[] }> = [];
   private cache: {
     snapshot: JournalSnapshot;
     ledger: Ledger | null;
@@ -228,8 +233,24 @@ export class JournalIndex {
     for (const { importId } of live.added) for (const tx of this.lean(this.transactions.ledgerRowsOfImport(importId), () => true, true, rowids)) rows.push(tx);
     const ledger = live.live.extend(rows, rowids);
     if (ledger === null) return null;
-    this.live = { live: live.live, actions: live.actions, added: [] };
+    this.live = { live: live.live, ledger, actions: live.actions, added: [] };
+    this.extensions.push({ from: live.ledger, to: ledger, rows });
+    if (this.extensions.length > MAX_EXTENSIONS) this.extensions.shift();
     return ledger;
+  }
+
+  /** The rows walked from ledger `from` to ledger `to` by extensions alone (null: a build from the first row came between). */
+  rowsSince(from: Ledger, to: Ledger): Transaction[] | null {
+    let at = this.extensions.findIndex((step) => step.from === from);
+    if (at < 0) return null;
+    const rows: Transaction[] = [];
+    for (; at < this.extensions.length; at += 1) {
+      const step = this.extensions[at];
+      if (step === undefined) return null;
+      for (const tx of step.rows) rows.push(tx);
+      if (step.to === to) return rows;
+    }
+    return null;
   }
 
   /** The ledger from the first row, its build kept open (LiveLedger) for the rows added later. */
@@ -255,7 +276,8 @@ export class JournalIndex {
     }
     // With checkpoints: the book at a past instant replays a few thousand rows from the nearest (journal-book.ts).
     const { live, ledger } = LiveLedger.build(transactions, { reportingCurrency: this.reportingCurrency(), checkpointEvery: CHECKPOINT_EVERY }, rowids);
-    this.live = { live, actions: actionsKey(cache.actions), added: [] };
+    this.live = { live, ledger, actions: actionsKey(cache.actions), added: [] };
+    this.extensions.length = 0;
     return ledger;
   }
 

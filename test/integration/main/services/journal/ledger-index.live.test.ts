@@ -16,6 +16,7 @@ import { JournalIndex } from '../../../../../src-main/services/journal/ledger-in
 import { JournalService, type ParsedImport } from '../../../../../src-main/services/journal/service';
 import { DEFAULT_SETTINGS } from '../../../../../src-main/settings';
 import { LiveLedger, type Ledger } from '../../../../../src-shared/journal/ledger';
+import { LiveTrades } from '../../../../../src-shared/journal/trades';
 import { syntheticTransactions } from '../../../../../src-shared/demo/journal';
 import type { ManualTransactionT } from '../../../../../src-shared/api/manual-schemas';
 import { dayOfInstant } from '../../../../../src-shared/zone';
@@ -76,14 +77,16 @@ function cutDays(rows: readonly ParsedRow[], ledger: Ledger): string[] {
   return [...picks].filter((day): day is string => day !== undefined);
 }
 
-/** Counts the builds from the first row (LiveLedger.build) during `fn`. */
+/** Counts the builds from the first row (LiveLedger.build, LiveTrades.build) during `fn`. */
 function builds(fn: () => void): number {
-  const spy = vi.spyOn(LiveLedger, 'build');
+  const ledgers = vi.spyOn(LiveLedger, 'build');
+  const trades = vi.spyOn(LiveTrades, 'build');
   try {
     fn();
-    return spy.mock.calls.length;
+    return ledgers.mock.calls.length + trades.mock.calls.length;
   } finally {
-    spy.mockRestore();
+    ledgers.mockRestore();
+    trades.mockRestore();
   }
 }
 
@@ -102,7 +105,10 @@ function checkSplits(parsed: ParsedImport, label: string): void {
     j.service.trades.tradeBook();
     store(j, parsed, tail);
     // A head with rows: the tail comes after its last day and extends it.
-    const rebuilt = builds(() => j.service.positions({}));
+    const rebuilt = builds(() => {
+      j.service.positions({});
+      j.service.trades.trades({ page: 1, limit: 100 });
+    });
     expectCurrent(j, `${label} split at ${day}`);
     if (head.length > 0) expect(rebuilt, `${label} split at ${day}: extended, not built again`).toBe(0);
     j.db.close();
@@ -158,6 +164,7 @@ describe('the journal stays current: a generated journal and manual rows', () =>
     if (!parsed.ok) throw new Error('refused');
     store(j, parsed.value, parsed.value.result.transactions);
     j.service.positions({});
+    j.service.trades.trades({});
     const account = j.service.accounts().accounts[0]?.name ?? '';
     const row = (date: string, type: ManualTransactionT['type'], quantity: number): ManualTransactionT =>
       ({ account, type, symbol: 'KO', date, quantity, price: 61.25, commission: 1, fees: 0, currency: 'USD' }) as ManualTransactionT;
@@ -169,10 +176,16 @@ describe('the journal stays current: a generated journal and manual rows', () =>
       return added.value;
     };
     const late = add([row('2030-01-02T15:00:00Z', 'BUY', 100)]);
-    expect(builds(() => j.service.positions({}))).toBe(0);
+    expect(builds(() => {
+      j.service.positions({});
+      j.service.trades.trades({});
+    })).toBe(0);
     expectCurrent(j, 'manual added after the last day');
     add([row('2030-01-03T15:00:00Z', 'SELL', 40)]);
-    expect(builds(() => j.service.positions({}))).toBe(0);
+    expect(builds(() => {
+      j.service.positions({});
+      j.service.trades.trades({});
+    })).toBe(0);
     expectCurrent(j, 'a second manual row after it');
     add([row('2021-06-01T15:00:00Z', 'BUY', 10)]);
     expectCurrent(j, 'manual added in the middle');
