@@ -1,11 +1,11 @@
 /**
  * Manual entries (docs/journal.md, "Manual entries"): transactions the user types in, read with the generic CSV's
- * fields and rules (importers/generic: one grammar for a file and a form) and stored as one import type { AddedRows } from './ledger-index';
-import of broker and source
+ * fields and rules (importers/generic: one grammar for a file and a form) and stored as one import of broker and source
  * `manual`, so that they are undone like any import; and the only rows that change one by one
  * (PUT and DELETE /v1/journal/transactions/{id}). Runs in the journal worker, on its connection.
  */
 import type { Database } from 'better-sqlite3';
+import type { AddedRows } from './ledger-index';
 import { hash, randomBytes } from 'node:crypto';
 import { MANUAL_SOURCE, type TransactionType } from '../../../src-shared/api/constants';
 import type { ManualTransactionT } from '../../../src-shared/api/manual-schemas';
