@@ -107,6 +107,8 @@ export class JournalIndex {
   private generation = -1;
   /** The open build of the last ledger, the manual corporate actions it walked, and the rows added since (written). */
   private live: { live: LiveLedger; ledger: Ledger; actions: string; added: AddedRows[] } | null = null;
+  /** The index before writes that only added rows (these imports'): the next one puts their rows in front (extendSnapshot). */
+  private appended: { snapshot: JournalSnapshot; imports: number[] } | null = null;
   /** The last ledgers walked on from another, with the rows each walked (the trades walk on with them: rowsSince). */
   private readonly extensions: Array<{ from: Ledger; to: Ledger; rows: Transaction[] }> = [];
   private cache: {
@@ -142,10 +144,16 @@ export class JournalIndex {
    * any other write (an undo, an edit, a delete, superseded manual openings) leaves it to a build from the first row.
    */
   written(added?: AddedRows): void {
+    if (added === undefined) {
+      this.live = null;
+      this.appended = null;
+    } else {
+      this.live?.added.push(added);
+      if (this.appended !== null) this.appended.imports.push(added.importId);
+      else if (this.cache !== null) this.appended = { snapshot: this.cache.snapshot, imports: [added.importId] };
+    }
     this.cache = null;
     this.generation = this.generations.journal();
-    if (added === undefined) this.live = null;
-    else this.live?.added.push(added);
   }
 
   private load(): NonNullable<JournalIndex['cache']> {
@@ -158,9 +166,18 @@ export class JournalIndex {
         this.generation = generation;
         this.cache = null;
         this.live = null;
+        this.appended = null;
       }
     }
     if (this.cache) return this.cache;
+    const appended = this.appended;
+    this.appended = null;
+    const extended = appended === null ? null : this.extendSnapshot(appended.snapshot, appended.imports);
+    if (extended !== null) {
+      const actions = actionTransactions(this.corporateActions.all(), extended.accounts, this.reportingCurrency());
+      this.cache = { snapshot: extended, ledger: null, groups: new Map(), sortKeys: null, actions: new Map(actions.map((tx) => [tx.id, tx])) };
+      return this.cache;
+    }
     const intern = interner();
     const snapshot: JournalSnapshot = { ids: [], days: [], underlyings: [], accountIds: [], accounts: [], demo: this.transactions.hasSource('demo') };
     const held = new Map<string, { transactions: number; firstTradeDay: string; lastTradeDay: string }>();
@@ -184,6 +201,41 @@ export class JournalIndex {
     const actions = actionTransactions(this.corporateActions.all(), snapshot.accounts, this.reportingCurrency());
     this.cache = { snapshot, ledger: null, groups: new Map(), sortKeys: null, actions: new Map(actions.map((tx) => [tx.id, tx])) };
     return this.cache;
+  }
+
+  /**
+   * The index after writes that only added rows, without reading the journal again: when every added row comes before
+   * every other in the index's order (newest first), they are put in front of the index before them; null otherwise.
+   */
+  private extendSnapshot(before: JournalSnapshot, imports: readonly number[]): JournalSnapshot | null {
+    const rows = this.transactions.indexRowsOfImports(imports);
+    const { newest, count } = this.transactions.newestOutside(imports);
+    const oldest = rows[rows.length - 1];
+    if (count !== before.ids.length + rows.length) return null;
+    if (oldest !== undefined && newest !== null && !(oldest.trade_date > newest.trade_date || (oldest.trade_date === newest.trade_date && oldest.id > newest.id))) return null;
+    const held = new Map(before.accounts.map((a) => [a.id, { transactions: a.transactions, firstTradeDay: a.firstTradeDay, lastTradeDay: a.lastTradeDay }]));
+    const snapshot: JournalSnapshot = { ids: [], days: [], underlyings: [], accountIds: [], accounts: [], demo: before.demo || this.transactions.hasSource('demo') };
+    for (const row of rows) {
+      snapshot.ids.push(row.id);
+      snapshot.days.push(row.trade_day);
+      snapshot.underlyings.push(row.underlying);
+      snapshot.accountIds.push(row.account_id);
+      const account = held.get(row.account_id);
+      if (account === undefined) held.set(row.account_id, { transactions: 1, firstTradeDay: row.trade_day, lastTradeDay: row.trade_day });
+      else {
+        account.transactions += 1;
+        if (row.trade_day < account.firstTradeDay) account.firstTradeDay = row.trade_day;
+        if (row.trade_day > account.lastTradeDay) account.lastTradeDay = row.trade_day;
+      }
+    }
+    for (const [key, list] of [['ids', before.ids], ['days', before.days], ['underlyings', before.underlyings], ['accountIds', before.accountIds]] as const) {
+      for (const value of list) snapshot[key].push(value);
+    }
+    for (const account of this.accounts.inUse()) {
+      const holding = held.get(account.id);
+      if (holding !== undefined) snapshot.accounts.push({ ...account, ...holding });
+    }
+    return snapshot;
   }
 
   snapshot(): JournalSnapshot {

@@ -49,8 +49,10 @@ function comparable(ledger: Ledger) {
 /** What the service answers now against a build of the same database from scratch: the ledger, positions, trades, stats. */
 function expectCurrent(j: Journal, label: string): void {
   const fresh = new JournalService(j.db, () => j.settings, manualClock('2100-01-01T00:00:00Z'));
-  const ledger = (j.service as unknown as { index: JournalIndex }).index.ledger();
-  expect(comparable(ledger), `${label}: ledger`).toEqual(comparable(new JournalIndex(j.db, () => j.settings.reportingCurrency).ledger()));
+  const index = (j.service as unknown as { index: JournalIndex }).index;
+  const freshIndex = new JournalIndex(j.db, () => j.settings.reportingCurrency);
+  expect(index.snapshot(), `${label}: the newest-first index`).toEqual(freshIndex.snapshot());
+  expect(comparable(index.ledger()), `${label}: ledger`).toEqual(comparable(freshIndex.ledger()));
   expect(j.service.positions({}), `${label}: positions`).toEqual(fresh.positions({}));
   expect(j.service.trades.tradeBook().book, `${label}: trades`).toEqual(fresh.trades.tradeBook().book);
   expect(j.service.trades.stats({ groupBy: 'strategy' }), `${label}: stats`).toEqual(fresh.trades.stats({ groupBy: 'strategy' }));
