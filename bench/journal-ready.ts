@@ -17,7 +17,8 @@ import { toGenericCsv } from './journal';
 
 const COUNT = 100_000;
 const ADDED = 1_000;
-const RUNS = 3;
+/** Timed rounds per line (BENCH_READY_RUNS: fewer while developing on a loaded machine). */
+const RUNS = Number(process.env.BENCH_READY_RUNS) || 3;
 
 /** The generated rows split at a day boundary: `head` the journal, `tail` the 1,000 rows imported after it. */
 function split(where: 'append' | 'middle'): { head: ImportedTransaction[]; tail: ImportedTransaction[] } {
