@@ -12,7 +12,8 @@ import { openDatabase } from '../src-main/db/open';
 import { writeNow } from '../src-main/db/writes';
 import { JournalService } from '../src-main/services/journal/service';
 import { DEFAULT_SETTINGS } from '../src-main/settings';
-import { atMost, median, type BenchLine } from './lib';
+import { against, atMost, median, type BenchLine } from './lib';
+import { baselines, sampleMs } from './baselines';
 import { toGenericCsv } from './journal';
 
 const COUNT = 100_000;
@@ -33,7 +34,7 @@ function split(where: 'append' | 'middle'): { head: ImportedTransaction[]; tail:
   return { head: [...rows.slice(0, start), ...rows.slice(end)], tail };
 }
 
-async function ready(where: 'append' | 'middle'): Promise<{ readyMs: number; fullMs: number; rows: number }> {
+async function ready(where: 'append' | 'middle'): Promise<{ readyMs: number; fullMs: number; baseMs: number; rows: number }> {
   const { head, tail } = split(where);
   const { db } = openDatabase(':memory:');
   const settings = { ...DEFAULT_SETTINGS };
@@ -50,12 +51,16 @@ async function ready(where: 'append' | 'middle'): Promise<{ readyMs: number; ful
   reads();
   const readySamples: number[] = [];
   const fullSamples: number[] = [];
+  // A baseline beside each timed round (baselines.ts): a loaded machine stretches both.
+  const base = baselines().cpu;
+  const baseSamples: number[] = [];
   for (let run = 0; run < RUNS; run += 1) {
     const start = performance.now();
     const added = writeNow(db, (turn) => service.importFile(turn, { text, accountName: 'bench' }));
     if (!added.ok) throw new Error('bench journal.ready: the rows were refused');
     reads();
     readySamples.push(performance.now() - start);
+    baseSamples.push(sampleMs(base, readySamples[readySamples.length - 1] ?? 0));
     // The same reads after a full rebuild, with the same rows.
     const fullStart = performance.now();
     service.invalidate();
@@ -66,20 +71,21 @@ async function ready(where: 'append' | 'middle'): Promise<{ readyMs: number; ful
     reads();
   }
   db.close();
-  return { readyMs: median(readySamples), fullMs: median(fullSamples), rows: tail.length };
+  return { readyMs: median(readySamples), fullMs: median(fullSamples), baseMs: median(baseSamples), rows: tail.length };
 }
 
 export async function benchJournalReady(): Promise<BenchLine[]> {
   const lines: BenchLine[] = [];
   for (const [where, budget] of [['append', 1000], ['middle', 4000]] as const) {
-    const { readyMs, fullMs, rows } = await ready(where);
-    lines.push(atMost(`journal.ready_${where}_ms`, readyMs, 'ms', budget, `import ${rows} rows ${where === 'append' ? 'after the last day' : 'in the middle'} of a ${COUNT}-row journal + first positions + first trades page; a full rebuild's reads ${fullMs.toFixed(0)} ms (ratio ${(readyMs / fullMs).toFixed(2)})`));
+    const { readyMs, fullMs, baseMs, rows } = await ready(where);
+    const line = atMost(`journal.ready_${where}_ms`, readyMs, 'ms', budget, `import ${rows} rows ${where === 'append' ? 'after the last day' : 'in the middle'} of a ${COUNT}-row journal + first positions + first trades page; a full rebuild's reads ${fullMs.toFixed(0)} ms (ratio ${(readyMs / fullMs).toFixed(2)})`);
+    lines.push(against(line, baselines().cpu, baseMs));
   }
   return lines;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   for (const line of await benchJournalReady()) {
-    process.stdout.write(`${line.info ? 'info' : line.ok ? 'ok  ' : 'MISS'} ${line.name.padEnd(34)} ${String(line.value).padStart(10)} ${line.unit} budget ${line.budget}  (${line.detail ?? ''})\n`);
+    process.stdout.write(`${line.info ? 'info' : line.ok ? 'ok  ' : 'MISS'} ${line.name.padEnd(34)} ${String(line.value).padStart(10)} ${line.unit} budget ${line.budget}${line.ratio ? `; ${line.ratio.value} × ${line.ratio.baseline} (budget ${line.ratio.budget})` : ''}  (${line.detail ?? ''})\n`);
   }
 }
