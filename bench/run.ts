@@ -10,6 +10,7 @@ import { benchHttp } from './http';
 import { benchExposure } from './exposure';
 import { benchChainPicture } from './chain-picture';
 import { benchJournal } from './journal';
+import { benchJournalReady } from './journal-ready';
 import { benchTrades } from './trades';
 import { benchTradesApi } from './trades-api';
 import { benchRolls } from './rolls';
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
   if (wanted('exposure')) for (const line of await benchExposure()) emit(line);
   if (wanted('exposure')) for (const line of await benchChainPicture()) emit(line);
   if (wanted('journal')) for (const line of await benchJournal()) emit(line);
+  if (wanted('journal.ready')) for (const line of await benchJournalReady()) emit(line);
   if (wanted('journal.custom')) for (const line of benchImportFormats()) emit(line);
   if (wanted('journal.trades')) for (const line of await benchTrades()) emit(line);
   if (wanted('journal.trades_api')) for (const line of await benchTradesApi()) emit(line);

@@ -247,6 +247,26 @@ export class TransactionsRepository {
     return rows;
   }
 
+  /** The ledger's columns of one import's rows, in no particular order (a ledger walking on with them: ledger-index.ts). */
+  ledgerRowsOfImport(importId: number): LedgerRow[] {
+    const query = sql`SELECT ${LEDGER_COLUMNS_SQL} FROM transactions WHERE import_id = ${importId}`;
+    return this.db.prepare<SqlValue[], LedgerRow>(query.text).all(...query.params);
+  }
+
+  /** The index's columns of these imports' rows, newest first (as indexNewestFirst orders), with their trade_date. */
+  indexRowsOfImports(importIds: readonly number[]): Array<IndexRow & Pick<TransactionRow, 'trade_date'>> {
+    const query = sql`SELECT ${new Sql(TRANSACTIONS.select(['id', 'trade_day', 'underlying', 'account_id', 'trade_date']), [])} FROM transactions WHERE import_id IN ${sql.list(importIds)} ORDER BY trade_date DESC, id DESC`;
+    return this.db.prepare<SqlValue[], IndexRow & Pick<TransactionRow, 'trade_date'>>(query.text).all(...query.params);
+  }
+
+  /** The newest row (by trade_date, then id: the index's order) outside these imports, and how many rows there are in all. */
+  newestOutside(importIds: readonly number[]): { newest: Pick<TransactionRow, 'id' | 'trade_date'> | null; count: number } {
+    const query = sql`SELECT id, trade_date FROM transactions WHERE import_id NOT IN ${sql.list(importIds)} ORDER BY trade_date DESC, id DESC LIMIT 1`;
+    const newest = this.db.prepare<SqlValue[], Pick<TransactionRow, 'id' | 'trade_date'>>(query.text).get(...query.params) ?? null;
+    const count = this.db.prepare<[], number>('SELECT COUNT(*) FROM transactions').pluck().get() ?? 0;
+    return { newest, count };
+  }
+
   /** Full rows of these ids, in no particular order. */
   byIds(ids: readonly string[]): TransactionRow[] {
     if (ids.length === 0) return [];

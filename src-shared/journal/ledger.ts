@@ -12,7 +12,7 @@ import { BUYS, CLOSING, instantMs, OPENING, rowOrder } from './order';
 import { PositionBook, QTY_EPSILON, prorate, tradeValueMinor, type Lot, type OpenPosition, type Position, type RealizedSink } from './lots';
 import { FILLS, TRANSACTION_TYPES, type Transaction, type TransactionType } from './model';
 import { MANUAL_ACTION_SOURCE, type CorporateActionOutcome } from './constants';
-import { DayBook, type CurrencyDays } from './periods';
+import { DayBook, type CurrencyDays, type DayAgg } from './periods';
 import { addRollLegs, matchRolls, type RollLeg, type RollRecord } from './rolls';
 import { UnmatchedBook, type UnmatchedOpening } from './unmatched';
 import type { LedgerWarnings } from './records';
@@ -404,36 +404,72 @@ class LedgerBuilder implements RealizedSink {
     this.campaigns.touch(newSlot);
   }
 
+  /** The checkpoints being kept, and the walk's place (a live ledger walks on from here: LiveLedger). */
+  private book: LedgerCheckpoints | null = null;
+  private sinceCheckpoint = 0;
+  private walkedInstantMs = -Infinity;
+  private walked = 0;
+  /** The rolls of the days walked so far, and how many legs they were matched from (a live ledger: publish). */
+  private readonly rollsSoFar: RollRecord[] = [];
+  private legsMatched = 0;
+
+  /** The last day walked (null before any row). */
+  get lastDay(): string | null {
+    return this.currentDay;
+  }
+
   /**
    * Walks the rows in processing order, up to those counting at `untilMs`; with `every`, keeps a checkpoint at the first
-   * day boundary after each `every` rows.
+   * day boundary after each `every` rows. Called again (a live ledger), it walks on with rows that all come after those
+   * walked (LiveLedger.extend checks it); `rowids` (by input index) are kept by position instead of the input order.
    */
-  process(transactions: readonly Transaction[], every = 0, untilMs = Infinity): LedgerCheckpoints | null {
+  process(transactions: readonly Transaction[], every = 0, untilMs = Infinity, rowids?: readonly number[]): LedgerCheckpoints | null {
     const { order, effectiveMs, lastInstantMs } = rowOrder(transactions);
     const count = order.length;
-    const book: LedgerCheckpoints | null =
-      every > 0 ? { ids: new Array<string>(count), samplesMs: new Float64Array(Math.ceil(count / SAMPLE_EVERY)), order, checkpoints: [], codec: new CheckpointCodec() } : null;
-    let sinceCheckpoint = 0;
-    let lastInstant = -Infinity;
-    for (let k = 0; k < count; k += 1) {
-      const index = order[k] ?? 0;
+    const base = this.walked;
+    if (every > 0 && this.book === null) {
+      this.book = { ids: new Array<string>(count), samplesMs: new Float64Array(Math.ceil(count / SAMPLE_EVERY)), checkpoints: [], codec: new CheckpointCodec() };
+      if (rowids === undefined) this.book.order = order;
+      else this.book.rowids = new Int32Array(count);
+    } else if (this.book !== null && count > 0) {
+      // Walking on: the arrays as long as a build of every row would make them.
+      const samples = new Float64Array(Math.ceil((base + count) / SAMPLE_EVERY));
+      samples.set(this.book.samplesMs.subarray(0, Math.min(this.book.samplesMs.length, samples.length)));
+      this.book.samplesMs = samples;
+      if (this.book.rowids !== undefined) {
+        const grown = new Int32Array(base + count);
+        grown.set(this.book.rowids);
+        this.book.rowids = grown;
+      }
+    }
+    const book = this.book;
+    const checkpointEvery = every > 0 ? every : this.every;
+    if (every > 0) this.every = every;
+    for (let n = 0; n < count; n += 1) {
+      const k = base + n;
+      const index = order[n] ?? 0;
       const t = transactions[index];
       if (!t) continue;
       if ((effectiveMs[index] ?? 0) > untilMs) break;
       if (this.currentDay !== null && t.tradeDay !== this.currentDay) {
         this.campaigns.endOfDay(this.currentDay);
-        if (book && sinceCheckpoint >= every) {
-          book.checkpoints.push(this.capture(book.codec, k, t.tradeDay, lastInstant));
-          sinceCheckpoint = 0;
+        if (book && this.sinceCheckpoint >= checkpointEvery) {
+          book.checkpoints.push(this.capture(book.codec, k, t.tradeDay, this.walkedInstantMs));
+          this.sinceCheckpoint = 0;
         }
       }
       this.currentDay = t.tradeDay;
       if (book) {
         book.ids[k] = t.id;
         if (k % SAMPLE_EVERY === 0) book.samplesMs[k / SAMPLE_EVERY] = effectiveMs[index] ?? 0;
-        sinceCheckpoint += 1;
+        if (book.rowids !== undefined && rowids !== undefined) {
+          // A rowid past 32 bits (never, for rows SQLite numbered itself) is read by id instead.
+          const rowid = rowids[index] ?? -1;
+          book.rowids[k] = rowid <= 0x7fffffff ? rowid : -1;
+        }
+        this.sinceCheckpoint += 1;
       }
-      lastInstant = Math.max(lastInstant, effectiveMs[index] ?? 0);
+      this.walkedInstantMs = Math.max(this.walkedInstantMs, effectiveMs[index] ?? 0);
       // An action entered by hand is no transaction of the journal (one row per account it applies to): not counted.
       if (t.source !== MANUAL_ACTION_SOURCE) {
         const counts = this.days.day(t.currency, t.tradeDay).typeCounts;
@@ -446,11 +482,15 @@ class LedgerBuilder implements RealizedSink {
       else if (t.type === 'SPLIT' || t.type === 'SYMBOL_CHANGE') this.corporateAction(t);
       this.endRow(t);
     }
+    this.walked = base + count;
+    // The end of the last day: a walk that goes on starts with a later day, whose change finds no slot touched since.
     if (this.currentDay !== null) this.campaigns.endOfDay(this.currentDay);
     // The rows' own latest instant; of those walked when the walk stopped at an instant.
-    this.lastInstantMs = Math.max(this.lastInstantMs, untilMs === Infinity ? lastInstantMs : lastInstant);
+    this.lastInstantMs = Math.max(this.lastInstantMs, untilMs === Infinity ? lastInstantMs : this.walkedInstantMs);
     return book;
   }
+
+  private every = 0;
 
   /** The book between two days, before row `position` (docs/journal.md §Checkpoints). */
   private capture(codec: CheckpointCodec, position: number, day: string, lastInstantMs: number): LedgerCheckpoint {
@@ -555,6 +595,70 @@ class LedgerBuilder implements RealizedSink {
   }
 
   /**
+   * The ledger so far, as finish makes it, without changing what a later walk goes on from (a live ledger): what the
+   * walk goes on changing (days, campaigns, maps, lists) is copied; the rolls of the days walked are matched once, as
+   * every later row is of a later day (matchRolls pairs legs within a day and marks them used).
+   */
+  publish(transactionCount: number): Ledger {
+    const fresh = matchRolls(this.legs.slice(this.legsMatched));
+    this.legsMatched = this.legs.length;
+    for (const roll of fresh) this.rollsSoFar.push(roll);
+    const rolls = this.rollsSoFar.slice();
+    const { currencies, byCurrency: liveDays } = this.days.finish(this.reportingCurrency);
+    const byCurrency = new Map<string, CurrencyDays>();
+    const copies = new Map<DayAgg, DayAgg>();
+    for (const [currency, days] of liveDays) {
+      byCurrency.set(currency, {
+        ...days,
+        aggs: days.aggs.map((agg) => {
+          const copy: DayAgg = { ...agg, typeCounts: agg.typeCounts.slice(), symbols: new Map([...agg.symbols].map(([symbol, row]) => [symbol, { ...row }])) };
+          copies.set(agg, copy);
+          return copy;
+        }),
+      });
+    }
+    for (const roll of rolls) {
+      const live = this.days.day(roll.currency, roll.day);
+      const agg = copies.get(live) ?? live;
+      agg.rolls += 1;
+      agg.rollCreditsMinor += roll.creditMinor;
+      const sym = agg.symbols.get(roll.underlying);
+      if (sym) sym.rolls += 1;
+    }
+    const campaigns = this.campaigns.finish().map((c) => ({ ...c, legs: c.legs.slice(), steps: c.steps.map((step) => ({ ...step })), collateralBasis: { ...c.collateralBasis } }));
+    attributeRolls(campaigns, rolls);
+    const ledger: Ledger = {
+      reportingCurrency: this.reportingCurrency,
+      currencies,
+      byCurrency,
+      campaigns,
+      rolls,
+      positions: this.openPositions(),
+      realizedByTx: new Map(this.realizedByTx),
+      unmatched: this.unmatched.list().map((u) => ({ ...u })),
+      unmatchedByTx: new Map(this.unmatchedByTx),
+      warnings: { ...this.warnings },
+      transactionCount,
+      lastInstantMs: this.lastInstantMs,
+      regTCloses: this.campaigns.regTCloses,
+      entrySpots: new Map([...this.entrySpots].map(([key, list]) => [key, list.slice()])),
+      actionOutcomes: new Map(this.actionOutcomes),
+      deliverables: new Map(this.actions.deliverables),
+      actionRoots: new Map(this.actions.roots),
+      accountDividends: [...this.accountDividends.values()].map((d) => ({ ...d })),
+    };
+    const book = this.book;
+    if (book !== null) {
+      // The codec only grows (a live build never seals it): the checkpoints published keep reading their offsets.
+      const checkpoints: LedgerCheckpoints = { ids: book.ids.slice(0, this.walked), samplesMs: book.samplesMs.slice(), checkpoints: book.checkpoints.map((c) => ({ ...c })), codec: book.codec };
+      if (book.rowids !== undefined) checkpoints.rowids = book.rowids.slice();
+      countRolls(checkpoints, campaigns, rolls);
+      ledger.checkpoints = checkpoints;
+    }
+    return ledger;
+  }
+
+  /**
    * The book after a replay from `checkpoint`: the complete ledger's rolls of the days before it and the replayed
    * days' own. A live campaign starts with its rolls before the checkpoint and counts the replayed ones (all again when a
    * rename moved it since: rolls count under a campaign's last name); the frozen campaigns are the complete ones.
@@ -604,4 +708,51 @@ export function resumeLedger(complete: Ledger, checkpoint: LedgerCheckpoint | nu
   if (checkpoint !== null) builder.restore(checkpoint, complete);
   builder.process(rows, 0, untilMs);
   return builder.finishBook(complete, checkpoint);
+}
+
+/**
+ * A ledger build kept open in the journal worker (docs/journal.md §Staying current): rows dated after every row it
+ * walked extend it (the daily import, a manual entry of today) instead of a build from the first row. Each extension
+ * publishes a new Ledger; the ones published before are never changed (reads answer from them meanwhile).
+ */
+export class LiveLedger {
+  private count: number;
+  private constructor(
+    private readonly builder: LedgerBuilder,
+    count: number,
+  ) {
+    this.count = count;
+  }
+
+  /** Builds the ledger of `transactions` and keeps the build open; `rowids` by input index (checkpoints by stored row). */
+  static build(transactions: readonly Transaction[], options: LedgerOptions, rowids?: readonly number[]): { live: LiveLedger; ledger: Ledger } {
+    const builder = new LedgerBuilder(options.reportingCurrency, options.timeline === true, options.spotAt);
+    builder.process(transactions, options.checkpointEvery ?? 0, Infinity, rowids);
+    const live = new LiveLedger(builder, transactions.length);
+    return { live, ledger: builder.publish(transactions.length) };
+  }
+
+  /** The last day walked (null: none), and the latest instant. */
+  get lastDay(): string | null {
+    return this.builder.lastDay;
+  }
+
+  /**
+   * Whether `rows` can extend the build: every one is of a day after the last day walked and counts after its last
+   * instant. Not otherwise: a row of the last day or before changes what came after it (the day's start, where manual
+   * openings and corporate actions sort: order.ts; the rolls of its day; a campaign closed at that day's close).
+   */
+  canExtend(rows: readonly Transaction[]): boolean {
+    const lastDay = this.builder.lastDay;
+    const lastMs = this.builder.lastInstantMs;
+    return rows.every((t) => lastDay === null || (t.tradeDay > lastDay && instantMs(t.tradeDate, t.tradeDay) > lastMs));
+  }
+
+  /** The ledger with `rows` walked on from the end (null, and nothing changed, when canExtend says no). */
+  extend(rows: readonly Transaction[], rowids?: readonly number[]): Ledger | null {
+    if (!this.canExtend(rows)) return null;
+    this.builder.process(rows, 0, Infinity, rowids);
+    this.count += rows.length;
+    return this.builder.publish(this.count);
+  }
 }

@@ -66,6 +66,8 @@ export class TaggedLotBook {
   private readonly slots = new Map<string, Map<string, Map<string, SlotHoldings>>>();
   /** Open lots per node: a trade is open while one of its nodes has some. */
   readonly openLots = new Map<number, number>();
+  /** While a walk goes on (LiveTrades.extend): the nodes whose open lots changed. */
+  touched: Set<number> | null = null;
 
   holdings(accountId: string, currency: string, underlying: string): SlotHoldings {
     const byUnderlying = innerMap(innerMap(this.slots, accountId), currency);
@@ -135,6 +137,7 @@ export class TaggedLotBook {
 
   private countLot(node: number, change: number): void {
     if (node === NO_NODE) return;
+    this.touched?.add(node);
     this.openLots.set(node, (this.openLots.get(node) ?? 0) + change);
   }
 

@@ -104,9 +104,40 @@ export class Grouper {
   private readonly unclaimed = new Map<string, Unclaimed[]>();
   private deliveryDay = '';
   private seq = 0;
+  /** Roll legs already matched (a walk that goes on matches only its own days': linkRolls). */
+  private legsLinked = 0;
+  /** While a walk goes on (LiveTrades.extend): the nodes it read or changed, whose trades are assembled again. */
+  touched: Set<number> | null = null;
 
   /** Structure keys with an option fill: shares bought in one of them are part of the trade (a buy-write). */
-  constructor(private readonly optionKeys: ReadonlySet<string>) {}
+  constructor(private readonly optionKeys: Set<string> = new Set()) {}
+
+  /** The node at an index, noted as touched while a walk goes on. */
+  private nodeAt(index: number): Node | undefined {
+    this.touched?.add(index);
+    return this.nodes[index];
+  }
+
+  /**
+   * Walks rows in the ledger's order: all of them, or (a walk that goes on) rows that all come after those walked.
+   * The rolls and covers are linked after (linkRolls, linkCovers).
+   */
+  walk(transactions: readonly Transaction[]): void {
+    const { order, effectiveMs: ms } = rowOrder(transactions);
+    const keys: Array<string | undefined> = new Array<string | undefined>(transactions.length);
+    for (let i = 0; i < transactions.length; i += 1) {
+      const t = transactions[i];
+      if (!t || !FILLS.has(t.type)) continue;
+      const key = structureKey(t, ms[i] ?? 0);
+      keys[i] = key;
+      if (t.isOption && OPENING_FILLS.has(t.type)) this.optionKeys.add(key);
+    }
+    for (let k = 0; k < order.length; k += 1) {
+      const index = order[k] ?? 0;
+      const t = transactions[index];
+      if (t) this.row(t, ms[index] ?? 0, keys[index]);
+    }
+  }
 
   find(node: number): number {
     let root = node;
@@ -160,7 +191,7 @@ export class Grouper {
    * row's place in the walk (an earlier row's, for shares an assignment claims after their stock row).
    */
   private addLeg(index: number, t: Transaction, ms: number, role: TradeLeg['role'], quantity: number, realizedMinor: number | null, dir: number, booked: Booked, seq = this.seq): void {
-    const node = this.nodes[index];
+    const node = this.nodeAt(index);
     if (!node) return;
     const cashMinor = (dir === 0 ? 0 : -dir * booked.grossMinor) - booked.costsMinor;
     const last = node.legs[node.legs.length - 1];
@@ -215,7 +246,7 @@ export class Grouper {
     this.beforeBySymbol.set(symbolKey, index);
     this.beforeByKey.set(key, index);
     this.addLeg(index, t, ms, 'close', quantity, null, dir, booked);
-    const node = this.nodes[index];
+    const node = this.nodeAt(index);
     if (node) addToStructure(node, t, impliedSide(t.type), quantity, 0, 0, t.multiplier > 0 ? t.multiplier : 1);
   }
 
@@ -227,7 +258,7 @@ export class Grouper {
     const index = this.nodeByKey.get(key) ?? this.createNode(t, ms, false);
     this.nodeByKey.set(key, index);
     this.lots.open(pos, t.tradeDay, dir, qty, grossMinor, costsMinor, index);
-    const node = this.nodes[index];
+    const node = this.nodeAt(index);
     if (!node) return index;
     this.addLeg(index, t, ms, 'entry', qty, null, dir, { grossMinor, costsMinor });
     addToStructure(node, t, dir, qty, grossMinor, costsMinor, pos.multiplier);
@@ -479,9 +510,12 @@ export class Grouper {
    * one instant): an opening earlier that day, while the old leg was still on, started a trade of its own.
    */
   linkRolls(): void {
-    matchRolls(this.rollLegs, (close, open, linkedBy) => {
+    // Legs pair within a day (matchRolls): a walk that goes on brings only later days, whose legs are matched alone.
+    const legs = this.legsLinked === 0 ? this.rollLegs : this.rollLegs.slice(this.legsLinked);
+    this.legsLinked = this.rollLegs.length;
+    matchRolls(legs, (close, open, linkedBy) => {
       if (close.node === NO_NODE || open.node === NO_NODE || (linkedBy === 'day' && open.ms < close.ms)) return;
-      const node = this.nodes[close.node];
+      const node = this.nodeAt(close.node);
       if (node) {
         node.rolls += 1;
         node.rollCloses.add(`${close.symbol}\u0000${close.day}`);
@@ -529,22 +563,8 @@ function addToStructure(node: Node, t: Transaction, side: number, qty: number, g
 
 /** The nodes of a whole journal: every row walked in the ledger's order, then the rolls linked. */
 export function walkTrades(transactions: readonly Transaction[]): Grouper {
-  const { order, effectiveMs: ms } = rowOrder(transactions);
-  const keys: Array<string | undefined> = new Array<string | undefined>(transactions.length);
-  const optionKeys = new Set<string>();
-  for (let i = 0; i < transactions.length; i += 1) {
-    const t = transactions[i];
-    if (!t || !FILLS.has(t.type)) continue;
-    const key = structureKey(t, ms[i] ?? 0);
-    keys[i] = key;
-    if (t.isOption && OPENING_FILLS.has(t.type)) optionKeys.add(key);
-  }
-  const grouper = new Grouper(optionKeys);
-  for (let k = 0; k < order.length; k += 1) {
-    const index = order[k] ?? 0;
-    const t = transactions[index];
-    if (t) grouper.row(t, ms[index] ?? 0, keys[index]);
-  }
+  const grouper = new Grouper();
+  grouper.walk(transactions);
   grouper.linkRolls();
   grouper.linkCovers();
   return grouper;

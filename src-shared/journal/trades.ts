@@ -12,6 +12,7 @@ import { daysBetween } from '../calendar';
 import type { CampaignRecord } from './campaigns';
 import { describeCollateral, spotAtEntry, type SpotFact } from './collateral';
 import type { Transaction, TransactionType } from './model';
+import { instantMs } from './order';
 import { classify, mainLeg, structureCreditMinor, type Strategy, type StructureLeg } from './strategies';
 import { tradeRisk } from './trade-risk';
 import { dteAtEntry, entryFigures, outcomeRatios, type EntryLookup, type LevelsAtEntry } from './trade-metrics';
@@ -113,7 +114,7 @@ const NOTHING_HELD = { sharesLong: 0, shareCostMinor: 0, shortCallShares: 0 };
 function publicLegs(members: readonly Node[]): Array<MinorFields<TradeLeg>> {
   const [root] = members;
   if (!root) return [];
-  if (members.length === 1) return minorFieldsAll(root.legs);
+  if (members.length === 1) return minorFieldsAll(root.legs.slice());
   const records: Array<{ seq: number; leg: TradeLeg }> = [];
   members.forEach((node, roll) => {
     node.legs.forEach((leg, i) => {
@@ -272,12 +273,29 @@ function attachCampaigns(trades: readonly Trade[], campaigns: readonly CampaignR
 
 /** Every trade of the transactions (any order: they are walked as the ledger walks them). */
 export function buildTrades(transactions: readonly Transaction[], options: TradeOptions = {}): TradeBook {
-  const grouper = walkTrades(transactions);
+  return assembleBook(walkTrades(transactions), options, null).book;
+}
+
+/** The trades assembled from a walk's nodes: before-history ones by node, the others by root with their group's size. */
+interface Assembled {
+  before: Map<number, Trade>;
+  groups: Map<number, { size: number; trade: Trade | null }>;
+}
+
+/**
+ * The trades of a walk's nodes. With `reuse` (a walk that went on): a trade whose nodes the later rows neither read
+ * nor changed, and whose group kept its members, is the one assembled before (its figures are its nodes').
+ */
+function assembleBook(grouper: Grouper, options: TradeOptions, reuse: { touched: ReadonlySet<number>; previous: Assembled } | null): { book: TradeBook; assembled: Assembled } {
   const groups = new Map<number, number[]>();
   const made: Array<{ ms: number; trade: Trade }> = [];
+  const assembled: Assembled = { before: new Map(), groups: new Map() };
   grouper.nodes.forEach((node, index) => {
     if (node.beforeHistory) {
-      made.push({ ms: node.openMs, trade: assembleBeforeHistory(node) });
+      const kept = reuse !== null && !reuse.touched.has(index) ? reuse.previous.before.get(index) : undefined;
+      const trade = kept ?? assembleBeforeHistory(node);
+      assembled.before.set(index, trade);
+      made.push({ ms: node.openMs, trade });
       return;
     }
     const root = grouper.find(index);
@@ -288,8 +306,14 @@ export function buildTrades(transactions: readonly Transaction[], options: Trade
   const idByRoot = new Map<number, string>();
   for (const [root, indices] of groups) {
     const members = indices.map((index) => grouper.nodes[index]).filter((node): node is Node => node !== undefined);
-    const open = indices.some((index) => (grouper.lots.openLots.get(index) ?? 0) > 0);
-    const trade = assemble(members, open, options.lookup);
+    const previous = reuse?.previous.groups.get(root);
+    let trade: Trade | null;
+    if (reuse !== null && previous !== undefined && previous.size === indices.length && !indices.some((index) => reuse.touched.has(index))) trade = previous.trade;
+    else {
+      const open = indices.some((index) => (grouper.lots.openLots.get(index) ?? 0) > 0);
+      trade = assemble(members, open, options.lookup);
+    }
+    assembled.groups.set(root, { size: indices.length, trade });
     if (trade && members[0]) {
       made.push({ ms: members[0].openMs, trade });
       idByRoot.set(root, trade.id);
@@ -297,8 +321,64 @@ export function buildTrades(transactions: readonly Transaction[], options: Trade
   }
   made.sort((a, b) => b.ms - a.ms || (a.trade.id < b.trade.id ? -1 : a.trade.id > b.trade.id ? 1 : 0));
   const trades = made.map((entry) => entry.trade);
+  // A kept trade's campaign is the one holding its first row, as before: set again to the same id.
   if (options.campaigns) attachCampaigns(trades, options.campaigns);
-  return { trades, byId: new Map(trades.map((trade) => [trade.id, trade])), outsideByTx: grouper.outsideByTx, openParts: openParts(grouper, idByRoot) };
+  return { book: { trades, byId: new Map(trades.map((trade) => [trade.id, trade])), outsideByTx: new Map(grouper.outsideByTx), openParts: openParts(grouper, idByRoot) }, assembled };
+}
+
+/**
+ * Trades built with their walk kept open (docs/journal.md §Staying current): rows dated after every row walked extend
+ * them, and only the trades whose nodes those rows reached are assembled again. Each extension gives a new TradeBook;
+ * the books given before keep their lists (a kept trade is shared: nothing changes it after its assembly but its
+ * campaign id, set again to the same value).
+ */
+export class LiveTrades {
+  private lastDay = '';
+  private lastMs = -Infinity;
+
+  private constructor(
+    private readonly grouper: Grouper,
+    private assembled: Assembled,
+  ) {}
+
+  static build(transactions: readonly Transaction[], options: TradeOptions = {}): { live: LiveTrades; book: TradeBook } {
+    const grouper = walkTrades(transactions);
+    const { book, assembled } = assembleBook(grouper, options, null);
+    const live = new LiveTrades(grouper, assembled);
+    live.note(transactions);
+    return { live, book };
+  }
+
+  private note(rows: readonly Transaction[]): void {
+    for (const t of rows) {
+      if (t.tradeDay > this.lastDay) this.lastDay = t.tradeDay;
+      const ms = instantMs(t.tradeDate, t.tradeDay);
+      if (ms > this.lastMs) this.lastMs = ms;
+    }
+  }
+
+  /**
+   * The trades with `rows` walked on (null, and nothing changed, unless every row is of a day after the last one walked
+   * and counts after its last instant: as LiveLedger.canExtend). `options` as the build's (the same entry lookup).
+   */
+  extend(rows: readonly Transaction[], options: TradeOptions = {}): TradeBook | null {
+    if (!rows.every((t) => t.tradeDay > this.lastDay && instantMs(t.tradeDate, t.tradeDay) > this.lastMs)) return null;
+    const touched = new Set<number>();
+    this.grouper.touched = touched;
+    this.grouper.lots.touched = touched;
+    try {
+      this.grouper.walk(rows);
+      this.grouper.linkRolls();
+      this.grouper.linkCovers();
+    } finally {
+      this.grouper.touched = null;
+      this.grouper.lots.touched = null;
+    }
+    this.note(rows);
+    const { book, assembled } = assembleBook(this.grouper, options, { touched, previous: this.assembled });
+    this.assembled = assembled;
+    return book;
+  }
 }
 
 /** The open lots of each trade, added up per instrument. */

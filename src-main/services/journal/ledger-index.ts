@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
-import { buildLedger, type Ledger } from '../../../src-shared/journal/index';
+import type { Ledger } from '../../../src-shared/journal/index';
+import { LiveLedger } from '../../../src-shared/journal/ledger';
 import type { Account, Transaction } from '../../../src-shared/journal/model';
 import { firstWhere } from '../../../src-shared/journal/checkpoints';
 import { AccountsRepository } from '../../db/accounts';
@@ -8,6 +9,16 @@ import { dataVersionReader } from '../../db/open';
 import { toTransaction, TransactionsRepository, type LedgerRow } from '../../db/transactions';
 import { CorporateActionsRepository } from '../../db/corporate-actions';
 import { actionTransactions } from './corporate-actions';
+
+/** A write that only added rows: those of this import (a file's, or manual entries'). */
+export interface AddedRows {
+  importId: number;
+}
+
+/** The manual corporate actions' rows as the ledger walks them (any change: a build from the first row). */
+function actionsKey(actions: ReadonlyMap<string, Transaction>): string {
+  return JSON.stringify([...actions.values()]);
+}
 
 /** One shared copy per distinct string (currencies, symbols, account ids repeat on every row). */
 function interner(): (text: string) => string {
@@ -25,6 +36,9 @@ function interner(): (text: string) => string {
  * instant replays at most about this many (docs/journal.md §Checkpoints).
  */
 export const CHECKPOINT_EVERY = 1_000;
+
+/** Extensions remembered for the trades (a trades read comes after a few imports at most; older ones build again). */
+const MAX_EXTENSIONS = 16;
 
 /**
  * The ledger with the stored row of each checkpointed position (`rowids` by input index): the book replays a stretch
@@ -91,6 +105,12 @@ export class JournalIndex {
   private readonly readDataVersion: () => number;
   private dataVersion = -1;
   private generation = -1;
+  /** The open build of the last ledger, the manual corporate actions it walked, and the rows added since (written). */
+  private live: { live: LiveLedger; ledger: Ledger; actions: string; added: AddedRows[] } | null = null;
+  /** The index before writes that only added rows (these imports'): the next one puts their rows in front (extendSnapshot). */
+  private appended: { snapshot: JournalSnapshot; imports: number[] } | null = null;
+  /** The last ledgers walked on from another, with the rows each walked (the trades walk on with them: rowsSince). */
+  private readonly extensions: Array<{ from: Ledger; to: Ledger; rows: Transaction[] }> = [];
   private cache: {
     snapshot: JournalSnapshot;
     ledger: Ledger | null;
@@ -114,10 +134,24 @@ export class JournalIndex {
 
   invalidate(): void {
     this.cache = null;
+    this.live = null;
   }
 
-  /** After a write of ours (which raised the generation in its transaction): drop the caches, note the new value. */
-  written(): void {
+  /**
+   * After a write of ours (which raised the generation in its transaction): drop the caches, note the new value. A
+   * write that only added rows says which (`added`: the rows of one import), so that the next
+   * ledger walks on from the open build with them when they all come after it (docs/journal.md §Staying current);
+   * any other write (an undo, an edit, a delete, superseded manual openings) leaves it to a build from the first row.
+   */
+  written(added?: AddedRows): void {
+    if (added === undefined) {
+      this.live = null;
+      this.appended = null;
+    } else {
+      this.live?.added.push(added);
+      if (this.appended !== null) this.appended.imports.push(added.importId);
+      else if (this.cache !== null) this.appended = { snapshot: this.cache.snapshot, imports: [added.importId] };
+    }
     this.cache = null;
     this.generation = this.generations.journal();
   }
@@ -128,11 +162,22 @@ export class JournalIndex {
       this.dataVersion = version;
       const generation = this.generations.journal();
       if (generation !== this.generation) {
+        // Another connection wrote: what it changed is unknown.
         this.generation = generation;
         this.cache = null;
+        this.live = null;
+        this.appended = null;
       }
     }
     if (this.cache) return this.cache;
+    const appended = this.appended;
+    this.appended = null;
+    const extended = appended === null ? null : this.extendSnapshot(appended.snapshot, appended.imports);
+    if (extended !== null) {
+      const actions = actionTransactions(this.corporateActions.all(), extended.accounts, this.reportingCurrency());
+      this.cache = { snapshot: extended, ledger: null, groups: new Map(), sortKeys: null, actions: new Map(actions.map((tx) => [tx.id, tx])) };
+      return this.cache;
+    }
     const intern = interner();
     const snapshot: JournalSnapshot = { ids: [], days: [], underlyings: [], accountIds: [], accounts: [], demo: this.transactions.hasSource('demo') };
     const held = new Map<string, { transactions: number; firstTradeDay: string; lastTradeDay: string }>();
@@ -156,6 +201,41 @@ export class JournalIndex {
     const actions = actionTransactions(this.corporateActions.all(), snapshot.accounts, this.reportingCurrency());
     this.cache = { snapshot, ledger: null, groups: new Map(), sortKeys: null, actions: new Map(actions.map((tx) => [tx.id, tx])) };
     return this.cache;
+  }
+
+  /**
+   * The index after writes that only added rows, without reading the journal again: when every added row comes before
+   * every other in the index's order (newest first), they are put in front of the index before them; null otherwise.
+   */
+  private extendSnapshot(before: JournalSnapshot, imports: readonly number[]): JournalSnapshot | null {
+    const rows = this.transactions.indexRowsOfImports(imports);
+    const { newest, count } = this.transactions.newestOutside(imports);
+    const oldest = rows[rows.length - 1];
+    if (count !== before.ids.length + rows.length) return null;
+    if (oldest !== undefined && newest !== null && !(oldest.trade_date > newest.trade_date || (oldest.trade_date === newest.trade_date && oldest.id > newest.id))) return null;
+    const held = new Map(before.accounts.map((a) => [a.id, { transactions: a.transactions, firstTradeDay: a.firstTradeDay, lastTradeDay: a.lastTradeDay }]));
+    const snapshot: JournalSnapshot = { ids: [], days: [], underlyings: [], accountIds: [], accounts: [], demo: before.demo || this.transactions.hasSource('demo') };
+    for (const row of rows) {
+      snapshot.ids.push(row.id);
+      snapshot.days.push(row.trade_day);
+      snapshot.underlyings.push(row.underlying);
+      snapshot.accountIds.push(row.account_id);
+      const account = held.get(row.account_id);
+      if (account === undefined) held.set(row.account_id, { transactions: 1, firstTradeDay: row.trade_day, lastTradeDay: row.trade_day });
+      else {
+        account.transactions += 1;
+        if (row.trade_day < account.firstTradeDay) account.firstTradeDay = row.trade_day;
+        if (row.trade_day > account.lastTradeDay) account.lastTradeDay = row.trade_day;
+      }
+    }
+    for (const [key, list] of [['ids', before.ids], ['days', before.days], ['underlyings', before.underlyings], ['accountIds', before.accountIds]] as const) {
+      for (const value of list) snapshot[key].push(value);
+    }
+    for (const account of this.accounts.inUse()) {
+      const holding = held.get(account.id);
+      if (holding !== undefined) snapshot.accounts.push({ ...account, ...holding });
+    }
+    return snapshot;
   }
 
   snapshot(): JournalSnapshot {
@@ -187,30 +267,70 @@ export class JournalIndex {
 
   ledger(): Ledger {
     const cache = this.load();
-    if (!cache.ledger) {
-      // Lean objects exist only while the ledger is built: rows of the columns the analytics read (no descriptions),
-      // with the strings repeated on every row shared; row by row, so that each row dies young.
-      const intern = interner();
-      const accountNames = new Map(cache.snapshot.accounts.map((a) => [a.id, a.name]));
-      // The ledger keeps ids (campaign legs, realized P&L per row): the index's own copies, not a second 100k strings.
-      const sharedIds = new Map(cache.snapshot.ids.map((id) => [id, id]));
-      const transactions: Transaction[] = [];
-      const rowids: number[] = [];
-      for (const row of this.transactions.ledgerRows()) {
-        const tx = toTransaction(row, accountNames, intern);
-        tx.id = sharedIds.get(tx.id) ?? tx.id;
-        transactions.push(tx);
-        rowids.push(row.row_id ?? -1);
-      }
-      sharedIds.clear();
-      for (const tx of cache.actions.values()) {
-        transactions.push(tx);
-        rowids.push(-1);
-      }
-      // With checkpoints: the book at a past instant replays a few thousand rows from the nearest (journal-book.ts).
-      cache.ledger = withRowids(buildLedger(transactions, { reportingCurrency: this.reportingCurrency(), checkpointEvery: CHECKPOINT_EVERY }), rowids);
-    }
+    if (!cache.ledger) cache.ledger = this.extended(cache) ?? this.build(cache);
     return cache.ledger;
+  }
+
+  /**
+   * The open build walked on with the rows added since, when every one is dated after its last day and the manual
+   * corporate actions are the same (one entered for every account makes rows for a new account: dated before); null
+   * otherwise, and the caller builds from the first row.
+   */
+  private extended(cache: NonNullable<JournalIndex['cache']>): Ledger | null {
+    const live = this.live;
+    this.live = null;
+    if (live === null || live.added.length === 0 || live.actions !== actionsKey(cache.actions)) return null;
+    const rowids: number[] = [];
+    const rows: Transaction[] = [];
+    for (const { importId } of live.added) for (const tx of this.lean(this.transactions.ledgerRowsOfImport(importId), () => true, true, rowids)) rows.push(tx);
+    const ledger = live.live.extend(rows, rowids);
+    if (ledger === null) return null;
+    this.live = { live: live.live, ledger, actions: live.actions, added: [] };
+    this.extensions.push({ from: live.ledger, to: ledger, rows });
+    if (this.extensions.length > MAX_EXTENSIONS) this.extensions.shift();
+    return ledger;
+  }
+
+  /** The rows walked from ledger `from` to ledger `to` by extensions alone (null: a build from the first row came between). */
+  rowsSince(from: Ledger, to: Ledger): Transaction[] | null {
+    let at = this.extensions.findIndex((step) => step.from === from);
+    if (at < 0) return null;
+    const rows: Transaction[] = [];
+    for (; at < this.extensions.length; at += 1) {
+      const step = this.extensions[at];
+      if (step === undefined) return null;
+      for (const tx of step.rows) rows.push(tx);
+      if (step.to === to) return rows;
+    }
+    return null;
+  }
+
+  /** The ledger from the first row, its build kept open (LiveLedger) for the rows added later. */
+  private build(cache: NonNullable<JournalIndex['cache']>): Ledger {
+    // Lean objects exist only while the ledger is built: rows of the columns the analytics read (no descriptions),
+    // with the strings repeated on every row shared; row by row, so that each row dies young.
+    const intern = interner();
+    const accountNames = new Map(cache.snapshot.accounts.map((a) => [a.id, a.name]));
+    // The ledger keeps ids (campaign legs, realized P&L per row): the index's own copies, not a second 100k strings.
+    const sharedIds = new Map(cache.snapshot.ids.map((id) => [id, id]));
+    const transactions: Transaction[] = [];
+    const rowids: number[] = [];
+    for (const row of this.transactions.ledgerRows()) {
+      const tx = toTransaction(row, accountNames, intern);
+      tx.id = sharedIds.get(tx.id) ?? tx.id;
+      transactions.push(tx);
+      rowids.push(row.row_id ?? -1);
+    }
+    sharedIds.clear();
+    for (const tx of cache.actions.values()) {
+      transactions.push(tx);
+      rowids.push(-1);
+    }
+    // With checkpoints: the book at a past instant replays a few thousand rows from the nearest (journal-book.ts).
+    const { live, ledger } = LiveLedger.build(transactions, { reportingCurrency: this.reportingCurrency(), checkpointEvery: CHECKPOINT_EVERY }, rowids);
+    this.live = { live, ledger, actions: actionsKey(cache.actions), added: [] };
+    this.extensions.length = 0;
+    return ledger;
   }
 
   /** The transactions that pass `keep`, read again from the file (whole ledgers of an account, of a past instant, with inferred expirations). */

@@ -5,6 +5,7 @@
  * (PUT and DELETE /v1/journal/transactions/{id}). Runs in the journal worker, on its connection.
  */
 import type { Database } from 'better-sqlite3';
+import type { AddedRows } from './ledger-index';
 import { hash, randomBytes } from 'node:crypto';
 import { MANUAL_SOURCE, type TransactionType } from '../../../src-shared/api/constants';
 import type { ManualTransactionT } from '../../../src-shared/api/manual-schemas';
@@ -70,7 +71,7 @@ export class ManualEntries {
     private readonly settings: () => { timeZone: string },
     private readonly clock: Clock,
     /** After a commit: the journal's in-memory index and ledger follow (JournalIndex.written). */
-    private readonly written: () => void,
+    private readonly written: (added?: AddedRows) => void,
   ) {
     this.transactions = new TransactionsRepository(db);
     this.accounts = new AccountsRepository(db);
@@ -204,7 +205,8 @@ export class ManualEntries {
         return ok({ importId, ids });
       })
       .immediate();
-    if (added.ok) this.written();
+    // Rows added alone: the ledger may walk on with them (ledger-index.ts).
+    if (added.ok) this.written({ importId: added.value.importId });
     return added;
   }
 

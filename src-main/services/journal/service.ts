@@ -111,7 +111,7 @@ export class JournalService {
     this.generations = new Generations(db);
     this.book = new JournalBook(this.index, new JournalMarks(db, () => this.settings().rate), this.generations, () => this.settings());
     this.reads = new JournalBookReads(this.index, this.book, () => this.settings(), () => this.clock.nowMs());
-    this.manual = new ManualEntries(db, () => this.settings(), clock, () => this.index.written());
+    this.manual = new ManualEntries(db, () => this.settings(), clock, (added) => this.index.written(added));
     this.corporateActions = new ManualCorporateActions(db, clock, () => this.index.written());
     this.trades = new JournalTrades(db, this.index, this.book, () => this.settings(), () => this.clock.nowMs());
     this.reconciliation = new JournalReconciliation(db, this.index, this.book, () => this.settings().timeZone);
@@ -217,6 +217,8 @@ export class JournalService {
     const holdingBefore = this.reconciliation.holdingNow();
     // A big import keeps its pages in a larger cache until the commit, then gives the memory back.
     setCacheSize(this.db, IMPORT_CACHE_KIB);
+    // Rows added and nothing else changed (no manual opening superseded): the ledger may walk on with them (ledger-index.ts).
+    let onlyAdded = false;
     const insertAll = this.db.transaction((): ImportRecord => {
       const importId = this.importRows.insert(turn, { broker, source, filename, created_at: createdAt, rows: rowCount, imported: 0, duplicates: 0, report_json: '{}' });
       const accounts = new Map<string, string>();
@@ -257,6 +259,7 @@ export class JournalService {
       );
       this.importRows.finish(turn, { id: importId, imported, duplicates: rows.length - imported, report_json: JSON.stringify(record) });
       this.generations.bumpJournal(turn);
+      onlyAdded = superseded.length === 0;
       return record;
     });
     let record: ImportRecord;
@@ -267,7 +270,7 @@ export class JournalService {
       setCacheSize(this.db, DEFAULT_CACHE_KIB);
       shrinkMemory(this.db);
     }
-    this.index.written();
+    this.index.written(onlyAdded ? { importId: record.id } : undefined);
     return this.reconcileImport(turn, record, source, rows, statements, holdingBefore);
   }
 

@@ -7,12 +7,12 @@
  */
 import type { Database } from 'better-sqlite3';
 import { markPosition, type UnderlyingMarks } from '../../../src-shared/journal/book';
-import type { OpenPosition } from '../../../src-shared/journal/index';
+import type { Ledger, OpenPosition } from '../../../src-shared/journal/index';
 import type { Account, Transaction } from '../../../src-shared/journal/model';
 import { queryTrades, tradeStats, type StatsRow, type TradeGroup, type TradeQuery } from '../../../src-shared/journal/trade-stats';
 import { entryLookupFromMarks, levelsAtEntryIn, type LevelsAtEntry } from '../../../src-shared/journal/trade-metrics';
 import { DEFAULT_LEVELS_SCOPE, type LevelsScope } from '../../../src-shared/api/constants';
-import { buildTrades, tradeTimeline, type TimelineEntry, type Trade, type TradeBook } from '../../../src-shared/journal/trades';
+import { buildTrades, LiveTrades, tradeTimeline, type TimelineEntry, type Trade, type TradeBook } from '../../../src-shared/journal/trades';
 import { AnnotationsRepository, type Annotation, type AnnotationKind } from '../../db/annotations';
 import { Generations } from '../../db/generations';
 import type { JournalBook } from './book';
@@ -101,6 +101,11 @@ interface Notes {
 /** The trades of the whole journal as built once per data version. */
 export interface TradesBuilt {
   ledger: object;
+  /** The journal's ledger (without inferred expirations) they were built with, and their walk kept open (LiveTrades). */
+  base?: Ledger;
+  live?: LiveTrades;
+  /** The inferred expirations walked (their ids, evidence and days). */
+  inferredKey?: string;
   snapshots: number;
   rate: number;
   timeZone: string;
@@ -153,13 +158,26 @@ export class JournalTrades {
     const { rate, timeZone } = this.settings();
     const built = this.built;
     if (built !== null && built.ledger === ledger && built.snapshots === snapshots && built.rate === rate && built.timeZone === timeZone) return built;
-    const rows: Transaction[] = this.index.readTransactions(() => true);
-    for (const item of inferred) rows.push(item.transaction);
+    const base = this.index.ledger();
+    const inferredKey = inferred.map((i) => `${i.transaction.id}@${i.evidenceMs}@${i.transaction.tradeDay}`).join(',');
     const lookup = entryLookupFromMarks((underlying, atMs) => this.book.marks.marksAt(underlying, atMs));
-    const book = buildTrades(rows, { campaigns: ledger.campaigns, lookup });
+    const options = { campaigns: ledger.campaigns, lookup };
     const positions = new Map(ledger.positions.map((p) => [positionKey(p.accountId, p.currency, p.symbol), p]));
     const campaignIds = new Map(ledger.campaigns.map((c) => [c.id.toLowerCase(), c.id]));
-    this.built = { ledger, snapshots, rate, timeZone, book, positions, campaignIds };
+    // The journal's ledger walked on with rows dated after it, the snapshots, settings and inferred expirations the
+    // same: the trades walk on with those rows (docs/journal.md §Staying current); else they are built from the first row.
+    if (built?.live !== undefined && built.base !== undefined && built.snapshots === snapshots && built.rate === rate && built.timeZone === timeZone && built.inferredKey === inferredKey) {
+      const added = this.index.rowsSince(built.base, base);
+      const book = added === null ? null : built.live.extend(added, options);
+      if (book !== null) {
+        this.built = { ledger, base, live: built.live, inferredKey, snapshots, rate, timeZone, book, positions, campaignIds };
+        return this.built;
+      }
+    }
+    const rows: Transaction[] = this.index.readTransactions(() => true);
+    for (const item of inferred) rows.push(item.transaction);
+    const { live, book } = LiveTrades.build(rows, options);
+    this.built = { ledger, base, live, inferredKey, snapshots, rate, timeZone, book, positions, campaignIds };
     return this.built;
   }
 
