@@ -64,6 +64,11 @@ const FIELDS: readonly Field[] = [...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS];
  * the header's spelling of the column. One object serves every row of a file (`load`): a RowReader per row looked each
  * name up and trimmed the cell again on every one of ~30 reads, most of the import's parse (issue 32).
  */
+/** The trimmed cell at `index`, '' when the column is absent (-1, undefined) or the row short. */
+function cellAt(cells: readonly string[], index: number | undefined): string {
+  return index === undefined || index < 0 ? '' : (cells[index] ?? '').trim();
+}
+
 export class GenericRow {
   line = 0;
   ok = true;
@@ -104,31 +109,28 @@ export class GenericRow {
   /** Reads the record's cells into the fields; the row is ok until a cell fails. */
   load(cells: readonly string[], line: number): void {
     const at = this.at;
-    const cell = (k: number): string => {
-      const index = at[k] ?? -1;
-      return index < 0 ? '' : (cells[index] ?? '').trim();
-    };
+    // No closure here: a function made per row is garbage per row (and tsx names each one as it is made).
     this.line = line;
     this.ok = true;
-    this.date = cell(0);
-    this.type = cell(1);
-    this.symbol = cell(2);
-    this.quantity = cell(3);
-    this.price = cell(4);
-    this.amount = cell(5);
-    this.account = cell(6);
-    this.commission = cell(7);
-    this.fees = cell(8);
-    this.currency = cell(9);
-    this.orderId = cell(10);
-    this.description = cell(11);
-    this.expiration = cell(12);
-    this.strike = cell(13);
-    this.right = cell(14);
-    this.multiplier = cell(15);
-    this.id = cell(16);
-    this.underlying = cell(17);
-    this.previousSymbol = cell(18);
+    this.date = cellAt(cells, at[0]);
+    this.type = cellAt(cells, at[1]);
+    this.symbol = cellAt(cells, at[2]);
+    this.quantity = cellAt(cells, at[3]);
+    this.price = cellAt(cells, at[4]);
+    this.amount = cellAt(cells, at[5]);
+    this.account = cellAt(cells, at[6]);
+    this.commission = cellAt(cells, at[7]);
+    this.fees = cellAt(cells, at[8]);
+    this.currency = cellAt(cells, at[9]);
+    this.orderId = cellAt(cells, at[10]);
+    this.description = cellAt(cells, at[11]);
+    this.expiration = cellAt(cells, at[12]);
+    this.strike = cellAt(cells, at[13]);
+    this.right = cellAt(cells, at[14]);
+    this.multiplier = cellAt(cells, at[15]);
+    this.id = cellAt(cells, at[16]);
+    this.underlying = cellAt(cells, at[17]);
+    this.previousSymbol = cellAt(cells, at[18]);
   }
 
   /** Records a problem with a cell (once per row: the first problem is the one to fix), as RowReader.fail does. */
