@@ -90,6 +90,18 @@ export function canonicalNumber(raw: string): string | null {
   return negative ? `-${body}` : body;
 }
 
+/**
+ * A plain decimal cell's value (most cells of a 100k-row file), NaN for anything else: callers that read cells without
+ * a RowReader (the generic importer's fused rows) ask the cell grammar (parseNumber) only then, as RowReader.number does.
+ */
+export function plainNumber(raw: string): number {
+  if (PLAIN.test(raw)) {
+    const value = Number(raw);
+    if (Number.isFinite(value)) return value;
+  }
+  return Number.NaN;
+}
+
 export type CellNumber = CellValue<number>;
 
 /** A cell read as T (a count, or money in minor units), null when empty, or the error naming the problem. */

@@ -5,13 +5,13 @@
  */
 import type { ImportedTransaction, OptionRight, TransactionType } from '../../../src-shared/journal/model';
 import { TRANSACTION_TYPES, occSymbol, parseOccSymbol } from '../../../src-shared/journal/model';
-import { RowReader } from '../common/cells';
+import { plainNumber, parseMoney, parseNumber, type Columns } from '../common/cells';
 import { checkYmd, dayToUtc, offsetIsoToUtc } from '../common/dates';
 import { ResultCollector, RowIdentity, accountFor } from '../common/result';
 import { headerNear, readTable } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { BROKER_LABELS } from '../../../src-shared/api/constants';
-import type { Minor } from '../../../src-shared/money';
+import { ZERO_MINOR, plainDecimalMinor, type Minor } from '../../../src-shared/money';
 
 export const SOURCE = 'generic-csv';
 
@@ -50,102 +50,223 @@ function isTransactionType(text: string): text is TransactionType {
   return TYPE_SET.has(text);
 }
 
-function readDate(reader: RowReader): string | null {
-  const raw = reader.text('date');
-  const day = checkYmd(raw);
-  const iso = day !== null ? dayToUtc(day) : offsetIsoToUtc(raw);
-  if (iso === null) {
-    reader.fail('date', `expected YYYY-MM-DD or an ISO 8601 date-time with offset (2024-03-15T14:30:00Z, 2024-03-15T10:30:00-04:00): "${raw}"`);
-  }
-  return iso;
-}
-
-function unsignedMoney(reader: RowReader, column: string): Minor {
-  const minor = reader.money(column);
-  if (minor < 0) reader.fail(column, `must not be negative: "${reader.text(column)}"`);
-  return minor;
-}
-
 /** A header of this format: every required column, and no column it does not know (a typo is an error). */
 function isGenericHeader(names: Set<string>): boolean {
   return REQUIRED_COLUMNS.every((name) => names.has(name.toLowerCase()));
 }
 
-function readRight(reader: RowReader): OptionRight | null {
-  const raw = reader.text('right').toUpperCase();
+type Field = (typeof REQUIRED_COLUMNS)[number] | (typeof OPTIONAL_COLUMNS)[number];
+const FIELDS: readonly Field[] = [...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS];
+
+/**
+ * One row of the generic fields: each cell trimmed once into a field of its own ('' when the column is absent or the
+ * row short), read by the column index found once per file, and the row's first problem reported at its line naming
+ * the header's spelling of the column. One object serves every row of a file (`load`): a RowReader per row looked each
+ * name up and trimmed the cell again on every one of ~30 reads, most of the import's parse (issue 32).
+ */
+/** The trimmed cell at `index`, '' when the column is absent (-1, undefined) or the row short. */
+function cellAt(cells: readonly string[], index: number | undefined): string {
+  return index === undefined || index < 0 ? '' : (cells[index] ?? '').trim();
+}
+
+export class GenericRow {
+  line = 0;
+  ok = true;
+  date = '';
+  type = '';
+  symbol = '';
+  quantity = '';
+  price = '';
+  amount = '';
+  account = '';
+  commission = '';
+  fees = '';
+  currency = '';
+  orderId = '';
+  description = '';
+  expiration = '';
+  strike = '';
+  right = '';
+  multiplier = '';
+  id = '';
+  underlying = '';
+  previousSymbol = '';
+  /** Column indexes of the fields in FIELDS' order, -1 when the header lacks the column. */
+  private readonly at: Int32Array;
+  private readonly labels: Map<Field, string>;
+  /** The fields the header has, in IDENTITY_ORDER (a row without an id is identified by their cells). */
+  readonly identityFields: readonly Field[];
+
+  constructor(
+    columns: Columns,
+    private readonly out: ResultCollector,
+  ) {
+    this.at = Int32Array.from(FIELDS, (field) => columns.index(field) ?? -1);
+    this.labels = new Map(FIELDS.map((field) => [field, columns.label(field)]));
+    this.identityFields = IDENTITY_ORDER.filter((field) => columns.has(field));
+  }
+
+  /** Reads the record's cells into the fields; the row is ok until a cell fails. */
+  load(cells: readonly string[], line: number): void {
+    const at = this.at;
+    // No closure here: a function made per row is garbage per row (and tsx names each one as it is made).
+    this.line = line;
+    this.ok = true;
+    this.date = cellAt(cells, at[0]);
+    this.type = cellAt(cells, at[1]);
+    this.symbol = cellAt(cells, at[2]);
+    this.quantity = cellAt(cells, at[3]);
+    this.price = cellAt(cells, at[4]);
+    this.amount = cellAt(cells, at[5]);
+    this.account = cellAt(cells, at[6]);
+    this.commission = cellAt(cells, at[7]);
+    this.fees = cellAt(cells, at[8]);
+    this.currency = cellAt(cells, at[9]);
+    this.orderId = cellAt(cells, at[10]);
+    this.description = cellAt(cells, at[11]);
+    this.expiration = cellAt(cells, at[12]);
+    this.strike = cellAt(cells, at[13]);
+    this.right = cellAt(cells, at[14]);
+    this.multiplier = cellAt(cells, at[15]);
+    this.id = cellAt(cells, at[16]);
+    this.underlying = cellAt(cells, at[17]);
+    this.previousSymbol = cellAt(cells, at[18]);
+  }
+
+  /** Records a problem with a cell (once per row: the first problem is the one to fix), as RowReader.fail does. */
+  fail(field: Field, message: string): void {
+    if (!this.ok) return;
+    this.ok = false;
+    this.out.error(this.line, `column "${this.labels.get(field) ?? field}": ${message}`);
+  }
+
+  /** A number as written (signed); an empty cell is 0, or an error when `required` (RowReader.number's grammar). */
+  number(field: Field, raw: string, required = false): number {
+    const plain = plainNumber(raw);
+    if (!Number.isNaN(plain)) return plain;
+    const parsed = parseNumber(raw);
+    if (!parsed.ok) {
+      this.fail(field, parsed.error);
+      return 0;
+    }
+    if (parsed.value === null) {
+      if (required) this.fail(field, 'empty');
+      return 0;
+    }
+    return parsed.value;
+  }
+
+  /** Money in minor units; an empty cell is 0 (RowReader.money's grammar). */
+  money(field: Field, raw: string): Minor {
+    const plain = plainDecimalMinor(raw);
+    if (!Number.isNaN(plain)) return plain;
+    const parsed = parseMoney(raw);
+    if (!parsed.ok) {
+      this.fail(field, parsed.error);
+      return ZERO_MINOR;
+    }
+    return parsed.value ?? ZERO_MINOR;
+  }
+
+  /** Money that must not be negative. */
+  unsignedMoney(field: Field, raw: string): Minor {
+    const minor = this.money(field, raw);
+    if (minor < 0) this.fail(field, `must not be negative: "${raw}"`);
+    return minor;
+  }
+}
+
+function readDate(row: GenericRow): string | null {
+  const raw = row.date;
+  const day = checkYmd(raw);
+  const iso = day !== null ? dayToUtc(day) : offsetIsoToUtc(raw);
+  if (iso === null) {
+    row.fail('date', `expected YYYY-MM-DD or an ISO 8601 date-time with offset (2024-03-15T14:30:00Z, 2024-03-15T10:30:00-04:00): "${raw}"`);
+  }
+  return iso;
+}
+
+function readRight(row: GenericRow): OptionRight | null {
+  const raw = row.right.toUpperCase();
   if (raw === 'C' || raw === 'CALL') return 'C';
   if (raw === 'P' || raw === 'PUT') return 'P';
-  reader.fail('right', `expected C, P, CALL or PUT: "${reader.text('right')}"`);
+  row.fail('right', `expected C, P, CALL or PUT: "${row.right}"`);
   return null;
 }
 
+/** The first of the option's own cells that is filled, when some but not all are. */
+function firstOptionCell(row: GenericRow): Field | null {
+  const filled = (row.expiration !== '' ? 1 : 0) + (row.strike !== '' ? 1 : 0) + (row.right !== '' ? 1 : 0);
+  if (filled === 0 || filled === 3) return null;
+  return row.expiration !== '' ? 'expiration' : row.strike !== '' ? 'strike' : 'right';
+}
+
 /** One row of the generic fields (also the rules of manual entries, services/manual-entries.ts: one grammar for both). */
-export function readRow(reader: RowReader, accountName: string, identity: RowIdentity): ImportedTransaction | null {
-  const tradeDate = readDate(reader);
-  const typeText = reader.text('type').toUpperCase();
+export function readRow(row: GenericRow, accountName: string, identity: RowIdentity): ImportedTransaction | null {
+  const tradeDate = readDate(row);
+  const typeText = row.type.toUpperCase();
   const type = isTransactionType(typeText) ? typeText : null;
-  if (type === null) reader.fail('type', `"${reader.text('type')}" is not one of ${TRANSACTION_TYPES.join(', ')}`);
-  const symbolText = reader.text('symbol').toUpperCase();
-  const quantity = reader.number('quantity', { required: true });
-  const priceMinor = unsignedMoney(reader, 'price');
-  const amountMinor = reader.money('amount');
-  if (reader.text('amount') === '') reader.fail('amount', 'required (0 when no cash moved)');
-  const commissionMinor = unsignedMoney(reader, 'commission');
-  const feesMinor = unsignedMoney(reader, 'fees');
-  const currency = reader.text('currency').toUpperCase() || 'USD';
-  if (!/^[A-Z]{3}$/.test(currency)) reader.fail('currency', `expected a 3-letter ISO code: "${reader.text('currency')}"`);
+  if (type === null) row.fail('type', `"${row.type}" is not one of ${TRANSACTION_TYPES.join(', ')}`);
+  const symbolText = row.symbol.toUpperCase();
+  const quantity = row.number('quantity', row.quantity, true);
+  const priceMinor = row.unsignedMoney('price', row.price);
+  const amountMinor = row.money('amount', row.amount);
+  if (row.amount === '') row.fail('amount', 'required (0 when no cash moved)');
+  const commissionMinor = row.unsignedMoney('commission', row.commission);
+  const feesMinor = row.unsignedMoney('fees', row.fees);
+  const currency = row.currency.toUpperCase() || 'USD';
+  if (!/^[A-Z]{3}$/.test(currency)) row.fail('currency', `expected a 3-letter ISO code: "${row.currency}"`);
 
   // An option is named by its OCC symbol, or by symbol = root plus expiration, strike and right.
   const occ = parseOccSymbol(symbolText);
   let option: { root: string; expiration: string; strike: number; right: OptionRight } | null = occ;
-  // Most rows are shares or OCC symbols: the cells are looked at (and a list made) only when the row has some.
-  const optionCells = option === null && (reader.text('expiration') !== '' || reader.text('strike') !== '' || reader.text('right') !== '') ? ['expiration', 'strike', 'right'].filter((column) => reader.text(column) !== '') : [];
-  if (option === null && optionCells.length > 0) {
-    if (optionCells.length < 3) {
-      reader.fail(optionCells[0] ?? 'expiration', 'an option needs all of expiration, strike and right');
+  if (option === null && (row.expiration !== '' || row.strike !== '' || row.right !== '')) {
+    const partial = firstOptionCell(row);
+    if (partial !== null) {
+      row.fail(partial, 'an option needs all of expiration, strike and right');
     } else {
-      const expiration = checkYmd(reader.text('expiration'));
-      if (expiration === null) reader.fail('expiration', `expected YYYY-MM-DD: "${reader.text('expiration')}"`);
-      const strikeText = reader.text('strike');
-      const strike = reader.number('strike');
-      if (!(strike > 0)) reader.fail('strike', `expected a positive number: "${strikeText}"`);
-      const right = readRight(reader);
+      const expiration = checkYmd(row.expiration);
+      if (expiration === null) row.fail('expiration', `expected YYYY-MM-DD: "${row.expiration}"`);
+      const strikeText = row.strike;
+      const strike = row.number('strike', strikeText);
+      if (!(strike > 0)) row.fail('strike', `expected a positive number: "${strikeText}"`);
+      const right = readRight(row);
       if (expiration !== null && right !== null && strike > 0) option = { root: symbolText, expiration, strike, right };
     }
   }
   let multiplier = option ? 100 : 1;
-  if (reader.text('multiplier') !== '') {
-    multiplier = reader.number('multiplier');
-    if (!(multiplier > 0)) reader.fail('multiplier', `must be positive: "${reader.text('multiplier')}"`);
+  if (row.multiplier !== '') {
+    multiplier = row.number('multiplier', row.multiplier);
+    if (!(multiplier > 0)) row.fail('multiplier', `must be positive: "${row.multiplier}"`);
   }
   if (type !== null) {
-    if (NEEDS_SYMBOL.has(type) && symbolText === '') reader.fail('symbol', `required for ${type}`);
+    if (NEEDS_SYMBOL.has(type) && symbolText === '') row.fail('symbol', `required for ${type}`);
     if (OPTION_ONLY.has(type) && option === null && symbolText !== '') {
-      reader.fail('symbol', `${type} needs an option: an OCC symbol (SPY250117P00450000) or expiration, strike and right`);
+      row.fail('symbol', `${type} needs an option: an OCC symbol (SPY250117P00450000) or expiration, strike and right`);
     }
     if (SHARES_ONLY.has(type) && option !== null) {
-      reader.fail('type', `${type} is for shares; options use BUY_TO_OPEN, SELL_TO_OPEN, BUY_TO_CLOSE or SELL_TO_CLOSE`);
+      row.fail('type', `${type} is for shares; options use BUY_TO_OPEN, SELL_TO_OPEN, BUY_TO_CLOSE or SELL_TO_CLOSE`);
     }
-    if (type !== 'SPLIT' && quantity < 0) reader.fail('quantity', `must not be negative for ${type} (only SPLIT is signed): "${reader.text('quantity')}"`);
-    if (PAYS.has(type) && amountMinor > 0) reader.fail('amount', `${type} pays cash: the amount must be ≤ 0, got "${reader.text('amount')}"`);
+    if (type !== 'SPLIT' && quantity < 0) row.fail('quantity', `must not be negative for ${type} (only SPLIT is signed): "${row.quantity}"`);
+    if (PAYS.has(type) && amountMinor > 0) row.fail('amount', `${type} pays cash: the amount must be ≤ 0, got "${row.amount}"`);
     // The amount is net: closing a $0.01 option can receive less than its commission, so check the gross.
     if (RECEIVES.has(type) && amountMinor + commissionMinor + feesMinor < 0) {
-      reader.fail('amount', `${type} receives cash: amount + commission + fees must be ≥ 0, got "${reader.text('amount')}"`);
+      row.fail('amount', `${type} receives cash: amount + commission + fees must be ≥ 0, got "${row.amount}"`);
     }
-    if (type === 'SYMBOL_CHANGE' && reader.text('previousSymbol') === '') reader.fail('previousSymbol', 'required for SYMBOL_CHANGE');
+    if (type === 'SYMBOL_CHANGE' && row.previousSymbol === '') row.fail('previousSymbol', 'required for SYMBOL_CHANGE');
   }
-  if (!reader.ok || tradeDate === null || type === null) return null;
-  const id = reader.text('id');
+  if (!row.ok || tradeDate === null || type === null) return null;
+  const id = row.id;
   // Every field is given: written out rather than through transaction()'s defaults (a spread per row of 100k).
   const tx: ImportedTransaction = {
-    accountName: reader.text('account') || accountName,
-    brokerRowId: id !== '' ? `id:${id}` : identity.next(IDENTITY_ORDER.filter((name) => reader.has(name)).map((name) => reader.text(name))),
+    accountName: row.account || accountName,
+    brokerRowId: id !== '' ? `id:${id}` : identity.next(row.identityFields.map((field) => row[field])),
     type,
     tradeDate,
     source: SOURCE,
     // An unpadded OCC symbol is already the canonical one (rebuilding it gives the same text).
     symbol: option === null ? symbolText : option === occ && !/\s/.test(symbolText) ? symbolText : occSymbol(option.root, option.expiration, option.right, option.strike),
-    underlying: reader.text('underlying').toUpperCase() || (option ? option.root : symbolText),
+    underlying: row.underlying.toUpperCase() || (option ? option.root : symbolText),
     // The contract's columns written out (contractColumns would spread a new object per row).
     isOption: option !== null,
     expiration: option === null ? null : option.expiration,
@@ -158,10 +279,10 @@ export function readRow(reader: RowReader, accountName: string, identity: RowIde
     commissionMinor,
     feesMinor,
     currency,
-    orderId: reader.text('orderId') || null,
-    description: reader.text('description'),
+    orderId: row.orderId || null,
+    description: row.description,
   };
-  const previous = reader.text('previousSymbol').toUpperCase();
+  const previous = row.previousSymbol.toUpperCase();
   if (previous !== '') tx.previousSymbol = previous;
   return tx;
 }
@@ -185,14 +306,17 @@ export function parseGeneric(text: string, options: ParseOptions): ParseResult {
   const identity = new RowIdentity();
   const ids = new Map<string, number>();
   const accountName = accountFor(null, options, 'Generic');
+  const row = new GenericRow(table.columns, out);
   for (const record of table.rows) {
-    const reader = new RowReader(record, table.columns, out);
-    const id = reader.text('id');
-    const seenAt = ids.get(id);
-    if (id !== '' && seenAt !== undefined) reader.fail('id', `"${id}" already used on line ${seenAt}`);
-    if (id !== '') ids.set(id, record.line);
-    const tx = readRow(reader, accountName, identity);
-    if (tx && reader.ok) out.add(record.line, tx);
+    row.load(record.cells, record.line);
+    const id = row.id;
+    if (id !== '') {
+      const seenAt = ids.get(id);
+      if (seenAt !== undefined) row.fail('id', `"${id}" already used on line ${seenAt}`);
+      ids.set(id, record.line);
+    }
+    const tx = readRow(row, accountName, identity);
+    if (tx && row.ok) out.add(record.line, tx);
   }
   const result = out.result();
   return result.errors.length > 0 ? { ...result, transactions: [] } : result;

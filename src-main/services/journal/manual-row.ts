@@ -5,10 +5,10 @@
 import { FILLS, MANUAL_SOURCE } from '../../../src-shared/api/constants';
 import type { ManualTransactionT } from '../../../src-shared/api/manual-schemas';
 import type { ImportedTransaction } from '../../../src-shared/journal/model';
-import { Columns, RowReader } from '../../importers/common/cells';
+import { Columns } from '../../importers/common/cells';
 import { ResultCollector, RowIdentity } from '../../importers/common/result';
 import { chainUnderlying } from '../../../src-shared/exposure/roots';
-import { OPTIONAL_COLUMNS, readRow, REQUIRED_COLUMNS } from '../../importers/generic/index';
+import { GenericRow, OPTIONAL_COLUMNS, readRow, REQUIRED_COLUMNS } from '../../importers/generic/index';
 import { asMinor, MINOR_PER_UNIT } from '../../../src-shared/money';
 import { MAX_MONEY_MINOR } from '../../../src-shared/bounds';
 
@@ -55,7 +55,8 @@ export function readManualRow(row: ManualTransactionT, accountName: string, fail
     previousSymbol: cell(row.previousSymbol),
   };
   const out = new ResultCollector('generic', MANUAL_SOURCE, 'oldest-first');
-  const reader = new RowReader({ line: 1, cells: COLUMNS.names.map(({ name }) => cells[FIELD_NAMES.get(name) ?? name] ?? '') }, COLUMNS, out);
+  const reader = new GenericRow(COLUMNS, out);
+  reader.load(COLUMNS.names.map(({ name }) => cells[FIELD_NAMES.get(name) ?? name] ?? ''), 1);
   const transaction = readRow(reader, accountName, new RowIdentity());
   for (const problem of out.errors) {
     const match = CELL.exec(problem.message);
