@@ -14,6 +14,6 @@ describe('the broker registry', () => {
     expect(importerList().map(({ id, label }) => ({ id, label }))).toEqual(BROKER_IDS.map((id) => ({ id, label: BROKER_LABELS[id] })));
     const page = readFileSync(join(REPO_ROOT, 'src-renderer', 'pages', 'Import.tsx'), 'utf8');
     expect(page).not.toMatch(/\bBROKER_(IDS|LABELS)\b/);
-    expect(page).toMatch(/api\.importFormats\(/);
+    expect(page).toMatch(/api\.call\('GET \/import-formats'/);
   });
 });
