@@ -7,9 +7,8 @@ import { NoQuery, ReconcileQuery, ReconcileResponse, ReconciliationsResponse } f
 import type { AppContext } from '../context';
 import { presentAssertions, presentReconcile } from '../presenters/reconciliation';
 import { unwrap } from '../problems';
-import { dateOrDateTime, problemResponses, queryRules, readSchema, type V1 } from '../route-kit';
+import { dateOrDateTime, problemResponses, queryRules, readSchema, uploadRoutes, type V1 } from '../route-kit';
 import { MAX_POSITIONS_FILE_BYTES } from '../../services/journal/reconciliation';
-import { uploadRoutes } from './imports';
 
 export function registerReconciliationRoutes(v1: V1, ctx: AppContext): void {
   uploadRoutes(v1, (uploads) => {

@@ -5,6 +5,7 @@
  */
 import { DEFAULT_LEVELS_SCOPE } from '../../../src-shared/api/constants';
 import { isoInstant } from '../../../src-shared/calendar';
+import { asOfMs as asOfInZone } from '../../../src-shared/date-or-instant';
 import { underlyingOfRoot } from '../../../src-shared/exposure/roots';
 import { campaignFigures, markAgeDays, markPosition, positionsByCampaign, type UnderlyingMarks } from '../../../src-shared/journal/book';
 import type { BookLedger } from '../../../src-shared/journal/checkpoints';
@@ -92,9 +93,7 @@ export class JournalBookReads {
   /** `asOf` of a book read: an instant (read in the journal zone without an offset), a date the end of that day; default now. */
   private asOfMs(asOf: string | undefined): number {
     if (asOf === undefined) return this.nowMs();
-    const zone = this.settings().timeZone;
-    if (/^\d{4}-\d{2}-\d{2}$/.test(asOf)) return zonedTimeToMs(asOf, { hour: 23, minute: 59, second: 59 }, zone) + 999;
-    return parseDateTimeInZone(asOf, zone);
+    return asOfInZone(asOf, this.settings().timeZone);
   }
 
   /** Open positions at `asOf`, marked from the newest snapshot of each underlying at or before it. */
