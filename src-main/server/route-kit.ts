@@ -9,7 +9,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errorCodes, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { isIsoDate } from '../../src-shared/calendar';
-import { parseDateTimeInZone } from '../../src-shared/zone';
+import { readDateOrInstant, writtenAsDay } from '../../src-shared/date-or-instant';
 import type { Account } from '../../src-shared/journal/model';
 import type { WithJournal } from '../services/journal/service';
 import type { Result } from '../services/result';
@@ -122,8 +122,8 @@ export function dateOrDateTime(name: string): QueryRule {
   return (query) => {
     const value = text(query, name);
     if (value === undefined) return null;
-    if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return calendarDates(name)(query);
-    if (!Number.isNaN(parseDateTimeInZone(value))) return null;
+    if (writtenAsDay(value)) return calendarDates(name)(query);
+    if (readDateOrInstant(value) !== null) return null;
     return new ApiError('INVALID_PARAMETER', `${name}: ${value} is not a valid ISO 8601 date-time`, [{ param: name, message: 'is not a valid ISO 8601 date-time' }]);
   };
 }

@@ -11,7 +11,7 @@ import type { OpenPosition } from '../../../src-shared/journal/index';
 import { evaluateTrade, legFigures, ruleRank, type LegFigures, type LevelAlertFact, type ManagedLeg, type ManageRules, type RuleHit } from '../../../src-shared/journal/manage';
 import type { Trade } from '../../../src-shared/journal/trades';
 import { asMinor, type Minor } from '../../../src-shared/money';
-import { dateInZone, NEW_YORK, parseDateTimeInZone, zonedTimeToMs } from '../../../src-shared/zone';
+import { dateInZone, NEW_YORK } from '../../../src-shared/zone';
 import type { JournalBook } from './book';
 import type { JournalIndex } from './ledger-index';
 import { positionKey, type JournalTrades } from './trades';

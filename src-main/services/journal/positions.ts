@@ -12,7 +12,7 @@ import type { BookLedger } from '../../../src-shared/journal/checkpoints';
 import type { CampaignRecord } from '../../../src-shared/journal/index';
 import { isCampaign } from '../../../src-shared/journal/campaigns';
 import type { Account } from '../../../src-shared/journal/model';
-import { dateInZone, parseDateTimeInZone, zonedTimeToMs } from '../../../src-shared/zone';
+import { dateInZone } from '../../../src-shared/zone';
 import type { JournalBook } from './book';
 import { otherRows } from './expiry-settlement';
 import type { JournalIndex } from './ledger-index';

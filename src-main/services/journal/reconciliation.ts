@@ -32,7 +32,7 @@ import {
 import { STATEMENT_KINDS, STATEMENT_ROWS, type FileStatement } from '../../../src-shared/journal/statements';
 import { isoInstant } from '../../../src-shared/calendar';
 import { asOfMs as asOfInZone } from '../../../src-shared/date-or-instant';
-import { dateInZone, parseDateTimeInZone, zonedTimeToMs } from '../../../src-shared/zone';
+import { dateInZone } from '../../../src-shared/zone';
 import { ReconciliationRepository, type BalanceAssertionRow } from '../../db/reconciliation';
 import type { WriteTx } from '../../db/writes';
 import { parsePositions, type PositionsFile } from '../../importers/positions/index';
