@@ -27,6 +27,7 @@ import { registerReconciliationRoutes } from './routes/reconciliation';
 import { registerCorporateActionRoutes } from './routes/corporate-actions';
 import { registerTradeRoutes } from './routes/trades';
 import { registerImportFormatRoutes } from './routes/import-formats';
+import { tickerKeyword } from './ticker-keyword';
 import { registerExposureRoutes } from './routes/exposure';
 import { registerChainRoutes } from './routes/chains';
 import { registerChainRefreshRoutes } from './routes/chain-refresh';
@@ -90,6 +91,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     ajv: {
       // Strict: an unknown parameter is an error (not silently dropped); report every bad parameter.
       customOptions: { removeAdditional: false, coerceTypes: true, allErrors: true, useDefaults: false },
+      // A ticker parameter is upper-cased as the query is decoded (src-shared/ids.ts, Ticker).
+      plugins: [tickerKeyword],
     },
     schemaErrorFormatter: (errors: FastifySchemaValidationError[], context: string) => validationProblem(errors, context),
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -7,6 +7,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EventScope, EventTypeFilter } from '../../src-shared/api/constants';
+import { tickerList } from '../../src-shared/ids';
 import type { ExposureEvent } from '../services/exposure/service';
 import type { ConnectionBook } from './connections';
 import type { AppContext } from './context';
@@ -32,7 +33,7 @@ export interface StreamFilter {
 
 export function streamFilter(query: { tickers?: string; eventType?: EventTypeFilter; scope?: EventScope }): StreamFilter {
   return {
-    tickers: query.tickers === undefined ? null : new Set(query.tickers.split(',').map((t) => t.toUpperCase())),
+    tickers: query.tickers === undefined ? null : new Set(tickerList(query.tickers)),
     eventType: query.eventType ?? 'all',
     scope: query.scope ?? 'expiration',
   };

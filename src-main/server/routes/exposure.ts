@@ -24,6 +24,7 @@ import {
   VannaQuery,
   VannaResponse,
 } from '../../../src-shared/api/schemas';
+import { tickerList } from '../../../src-shared/ids';
 import type { PlannedAnswer } from '../../services/exposure/service';
 import type { AnswerCache } from '../answer-cache';
 import type { ConnectionBook } from '../connections';
@@ -52,11 +53,6 @@ const selectorRules = [oneOf('snapshot', 'at'), dateOrDateTime('at')];
 /** Responses of a cached-answer route: the answer, or 304 when If-None-Match names its ETag. */
 function cachedResponses(answer: Record<string, unknown>) {
   return { 200: answer, 304: { type: 'null', description: 'Not modified (If-None-Match)' }, ...problemResponses };
-}
-
-/** A comma-separated query value as a list (`tickers=SPX,SPY`). */
-function list(value: string | undefined): string[] | undefined {
-  return value === undefined ? undefined : value.split(',');
 }
 
 export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerCache, connections: ConnectionBook): void {
@@ -161,7 +157,7 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerC
     { schema: readSchema('exposure', 'Stored snapshots of a symbol, newest first', SnapshotsQuery, SnapshotsResponse) },
     async (request) => {
       const listed = unwrap(ctx.exposure.snapshotList(request.query.symbol));
-      return presentSnapshots(request.query.symbol.toUpperCase(), listed);
+      return presentSnapshots(request.query.symbol, listed);
     },
   );
   v1.get(
@@ -186,7 +182,7 @@ export function registerExposureRoutes(v1: V1, ctx: AppContext, answers: AnswerC
     },
     async (request) => {
       const { tickers, ...query } = request.query;
-      const named = tickers === undefined ? undefined : list(tickers);
+      const named = tickers === undefined ? undefined : tickerList(tickers);
       const events = ctx.exposure.events({ ...query, ...(named === undefined ? {} : { tickers: named }) });
       return { events: events.map(presentEvent), explanations: ctx.exposure.explanations(named) };
     },

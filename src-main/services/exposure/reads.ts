@@ -5,6 +5,7 @@
  * read is an entry here, its service line, and its route.
  */
 import { DEFAULT_FORMULA, EVENTS_LIMIT_CAP, EVENTS_LIMIT_DEFAULT, type Formula } from '../../../src-shared/api/constants';
+import { asTicker, type Ticker } from '../../../src-shared/ids';
 import { computeGex, computeGexGrid, computeGexProfile, computeVanna, diffGex, expirationDetails, lookupExpirations, type GexGridResult, type GexHistoryPoint, type GexResult } from '../../../src-shared/exposure/index';
 import type { LevelAlertFact } from '../../../src-shared/journal/manage';
 import { NEW_YORK, todayIn } from '../../../src-shared/zone';
@@ -97,7 +98,7 @@ export async function gexAnswer<T>(
 
 /** /v1/snapshots: the symbol's stored snapshots, newest first. */
 function snapshotList(host: ExposureReadHost, symbolParam: string): Result<SnapshotListing[]> {
-  const symbol = symbolParam.toUpperCase();
+  const symbol = asTicker(symbolParam);
   const list = host.snapshots.list(symbol);
   if (list.length === 0) return failure({ kind: 'unknown-symbol', symbol, known: host.snapshots.symbols() });
   return ok(list);
@@ -161,7 +162,7 @@ export const exposureReads = {
       signal,
     );
     return ok({
-      symbol: listed.value[0]?.symbol ?? query.symbol.toUpperCase(),
+      symbol: listed.value[0]?.symbol ?? asTicker(query.symbol),
       formula: query.formula ?? DEFAULT_FORMULA,
       points: heads.flatMap((h) => {
         const point = points.get(h.id);
@@ -215,7 +216,7 @@ export const exposureReads = {
   events: (host: ExposureReadHost, query: EventQuery): ExposureEvent[] =>
     host.events.read({ ...query, limit: Math.min(query.limit ?? EVENTS_LIMIT_DEFAULT, EVENTS_LIMIT_CAP) }, today(host)),
   /** The latest comparison of each ticker named (all without a list): /gex/events beside its events. */
-  explanations: (host: ExposureReadHost, tickers: readonly string[] | undefined): TickerExplanation[] => host.events.latestExplanations(tickers),
+  explanations: (host: ExposureReadHost, tickers: readonly Ticker[] | undefined): TickerExplanation[] => host.events.latestExplanations(tickers),
   /** The position alerts of the last ALERT_DAYS, by position key (positionKey): Positions lists them on each position. */
   recentPositionAlerts: (host: ExposureReadHost): Map<string, PositionAlertJson[]> =>
     host.events.positionAlerts(new Date(nowDate(host.clock).getTime() - ALERT_DAYS * DAY_MS).toISOString(), today(host)),

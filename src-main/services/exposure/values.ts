@@ -3,6 +3,7 @@
  * `at=`/`from`/`to` names, how expirations resolve, an event's id and its days to expiry.
  */
 import type { EventScope, EventTypeFilter, Formula } from '../../../src-shared/api/constants';
+import type { Ticker } from '../../../src-shared/ids';
 import type { EventReportJson } from '../../../src-shared/api/exposure-schemas';
 import {
   availableExpirations,
@@ -108,7 +109,7 @@ export interface DiffValue {
 export type SnapshotListing = SnapshotHeadRow;
 
 export interface EventQuery {
-  tickers?: readonly string[];
+  tickers?: readonly Ticker[];
   eventType?: EventTypeFilter;
   scope?: EventScope;
   minDte?: number;
