@@ -1,7 +1,7 @@
 /** The /v1 exposure contract: /gex, /vanna, /expirations, events, exposure over time, chains (docs/exposure.md). */
 import { Type, type Static } from 'typebox';
 import { CHAIN_FORMATS, EVENT_SCOPES, EVENT_TYPE_FILTERS, EXPIRATIONS_COUNT_CAP, FORMULAS, EVENTS_LIMIT_CAP, EVENTS_LIMIT_DEFAULT, SNAPSHOT_SOURCES } from './constants';
-import { Nullable, Params, OneOf, DATETIME_PATTERN, EXPIRATIONS_PATTERN, SYMBOL_PATTERN, IsoDate, TickerParam } from './schema-kit';
+import { Nullable, Params, OneOf, DATETIME_PATTERN, EXPIRATIONS_PATTERN, IsoDate, TickerParam } from './schema-kit';
 
 // ---------------------------------------------------------------- exposure
 
