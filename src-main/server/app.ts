@@ -55,7 +55,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
   const connections = connectionBook(options);
   const gate = makeGate(ctx, options.port, tickets);
   // Exposure answers, serialised, with the URLs that led to them: the routes fill it, the fast path reads it.
-  const answers = new AnswerCache(ctx.exposure.changes, ctx.clock, () => ctx.settings.cacheSeconds);
+  const answers = new AnswerCache(ctx.exposure, ctx.clock, () => ctx.settings.cacheSeconds);
   const fastPath = makeFastPath(ctx, gate, answers);
   // Targets refused before routing (bad encoding, too long, a foreign absolute-form authority): the first hook
   // answers them, whatever route the placeholder URL reached.

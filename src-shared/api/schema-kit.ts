@@ -47,6 +47,8 @@ export const SYMBOL_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._/^-]{0,15}$';
 /** The schema keyword whose decode upper-cases a ticker (server/ticker-keyword.ts): its value is a Ticker after it. */
 export const TICKER_KEYWORD = 'x-ticker';
 /** A query's ticker: any case on the wire, upper case (a Ticker) once decoded. */
+/** A request as a client sends it: a Ticker is any text there (the server's decode makes it one: TickerParam). */
+export type Sent<T> = { [K in keyof T]: [T[K]] extends [Ticker] ? string : [T[K]] extends [Ticker | undefined] ? string | undefined : T[K] };
 export const TickerParam = (description: string) => Type.Unsafe<Ticker>(Type.String({ pattern: SYMBOL_PATTERN, description, [TICKER_KEYWORD]: true }));
 export const IsoDate = (description: string) => Type.String({ pattern: DATE_PATTERN, description, examples: ['2024-01-05'] });
 export const Money = (description: string) => Type.Number({ description });

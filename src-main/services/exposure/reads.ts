@@ -5,7 +5,7 @@
  * read is an entry here, its service line, and its route.
  */
 import { DEFAULT_FORMULA, EVENTS_LIMIT_CAP, EVENTS_LIMIT_DEFAULT, type Formula } from '../../../src-shared/api/constants';
-import { asTicker, type Ticker } from '../../../src-shared/ids';
+import { asTicker, type SnapshotId, type Ticker } from '../../../src-shared/ids';
 import { computeGex, computeGexGrid, computeGexProfile, computeVanna, diffGex, expirationDetails, lookupExpirations, type GexGridResult, type GexHistoryPoint, type GexResult } from '../../../src-shared/exposure/index';
 import type { LevelAlertFact } from '../../../src-shared/journal/manage';
 import { NEW_YORK, todayIn } from '../../../src-shared/zone';
@@ -124,7 +124,7 @@ async function scopePoints(host: ExposureReadHost, ids: readonly number[], query
 export const exposureReads = {
   snapshotList,
   /** One stored snapshot without its contracts (`GET /v1/snapshots/{id}`, the Location of `POST /v1/chains`). */
-  snapshotById: (host: ExposureReadHost, id: number): Result<SnapshotListing> => {
+  snapshotById: (host: ExposureReadHost, id: SnapshotId): Result<SnapshotListing> => {
     const head = host.snapshots.headById(id);
     return head === null ? failure({ kind: 'unknown-snapshot', id }) : ok(head);
   },

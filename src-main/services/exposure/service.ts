@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { Formula } from '../../../src-shared/api/constants';
 import type { ChainSnapshot } from '../../../src-shared/exposure/model';
+import type { SnapshotId } from '../../../src-shared/ids';
 import type { Clock } from '../../clock';
 import { ExposureStateRepository } from '../../db/exposure-state';
 import { GexHistoryRepository } from '../../db/gex-history';
@@ -129,7 +130,7 @@ export class ExposureService {
    * Deletes one snapshot and its history points, in a write turn of its own. Events and the confirmed states stay:
    * they record what was seen when that snapshot arrived (docs/exposure.md, "Deleting a snapshot").
    */
-  deleteSnapshot(id: number): Promise<Result<{ id: number; symbol: string; quoteTime: string }>> {
+  deleteSnapshot(id: SnapshotId): Promise<Result<{ id: number; symbol: string; quoteTime: string }>> {
     return this.writes.run((turn) => {
       const stored = this.snapshots.byId(id);
       if (stored === null) return failure({ kind: 'unknown-snapshot', id });
