@@ -17,7 +17,8 @@ import { isAdjustedRoot, prepareChain } from '../src-shared/exposure/prepare';
 import { settlementOf } from '../src-shared/exposure/time';
 import { REPO_ROOT, tempDir } from '../test/paths';
 import { SPX_FIXTURE } from './exposure';
-import { atLeast, atMost, info, median, timeMs, type BenchLine } from './lib';
+import { against, atLeast, atMost, info, median, timeMs, type BenchLine } from './lib';
+import { baselines, sampleMs } from './baselines';
 
 export const NUMPY_PEER = join(REPO_ROOT, '..', 'shared', 'peers', 'gex_numpy.py');
 
@@ -54,7 +55,10 @@ export async function benchChainPicture(): Promise<BenchLine[]> {
     const exposure = ctx.exposure;
     value(await exposure.ingest({ file: text, options: {} }));
     const expirationsMs = await timeMs(async () => JSON.stringify(presentExpirations(value(await exposure.expirations('SPX')))), 25, 5);
+    const base = baselines();
+    const expirationsBase = sampleMs(base.json, expirationsMs);
     const gridMs = await timeMs(async () => JSON.stringify(presentGexGrid(value(await exposure.gexGrid({ symbol: 'SPX', formula: 'per_1pct' })).compute())), 15, 3);
+    const gridBase = sampleMs(base.cpu, gridMs);
     const grid = value(await exposure.gexGrid({ symbol: 'SPX' })).compute().result;
 
     // The statistics' own cost (prepare computes them once per snapshot): every expiration's rows, sorted, each summarised.
@@ -77,9 +81,9 @@ export async function benchChainPicture(): Promise<BenchLine[]> {
     }, 25, 5);
 
     const lines: BenchLine[] = [
-      atMost('exposure.expirations_spx_ms', expirationsMs, 'ms', 15, `${chain.expirations.length} expirations with every statistic and the term structure, presented and serialised`),
+      against(atMost('exposure.expirations_spx_ms', expirationsMs, 'ms', 15, `${chain.expirations.length} expirations with every statistic and the term structure, presented and serialised`), base.json, expirationsBase),
       info(atMost('exposure.expiration_stats_spx_ms', statsMs, 'ms', 15, 'the statistics of every expiration from the contracts (prepare computes them once per snapshot)')),
-      atMost('exposure.gex_grid_spx_ms', gridMs, 'ms', 40, `whole chain: ${grid.expirations.length} expirations × ${grid.strikes.length} strikes, uncached`),
+      against(atMost('exposure.gex_grid_spx_ms', gridMs, 'ms', 40, `whole chain: ${grid.expirations.length} expirations × ${grid.strikes.length} strikes, uncached`), base.cpu, gridBase),
     ];
 
     const missing = peerMissing();

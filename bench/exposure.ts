@@ -8,7 +8,8 @@ import type { Result } from '../src-main/services/result';
 import { prepareChain } from '../src-shared/exposure/prepare';
 import { CHAIN_FIXTURES, tempDir } from '../test/paths';
 import { floorInput, floorLoop } from './floor';
-import { atMost, info, median, timeMs, type BenchLine } from './lib';
+import { against, atMost, info, median, timeMs, type BenchLine } from './lib';
+import { baselines, sampleMs } from './baselines';
 
 export const SPX_FIXTURE = join(CHAIN_FIXTURES, 'SPX_quotedata_2024-01-05close_phammings.csv');
 
@@ -51,6 +52,9 @@ export async function benchExposure(): Promise<BenchLine[]> {
       if (!parsedFile.ok) throw new Error('the SPX fixture does not parse');
       value(await ctx.exposure.ingest({ snapshot: parsedFile.snapshot }));
     }, 9, 3);
+    // Each absolute line beside a baseline sampled right after it (baselines.ts, docs/decisions.md §Benchmarks).
+    const base = baselines();
+    const parseStoreBase = sampleMs(base.sqlite, parseStoreMs);
 
     const ctx = fresh[0];
     if (!ctx) throw new Error('no context');
@@ -58,8 +62,10 @@ export async function benchExposure(): Promise<BenchLine[]> {
     const gex = async (query: Parameters<typeof ctx.exposure.gex>[0]) => JSON.stringify(presentGex(value(await ctx.exposure.gex(query)).compute()));
     const all = value(await ctx.exposure.expirations('SPX')).snapshot.expirations;
     const gex3Ms = await timeMs(() => gex({ symbol: 'SPX', expirationsCount: 3 }), 25, 5);
+    const gex3Base = sampleMs(base.cpu, gex3Ms);
     const gexAllMs = await timeMs(() => gex({ symbol: 'SPX', expirations: all.join(',') }), 15, 3);
     const vannaMs = await timeMs(async () => JSON.stringify(presentVanna(value(await ctx.exposure.vanna({ symbol: 'SPX' })).compute())), 15, 3);
+    const vannaBase = sampleMs(base.cpu, vannaMs);
 
     // The floor over the contracts the whole-chain sweep visits, timed right after the /gex it is compared with.
     const parsed = parseChainFile(text, {});
@@ -87,6 +93,7 @@ export async function benchExposure(): Promise<BenchLine[]> {
 
     // /gex/profile on SPX (default scope, nominal): one sweep for curve and flip, presented and serialised.
     const profileMs = await timeMs(async () => JSON.stringify(presentGexProfile(value(await ctx.exposure.gexProfile({ symbol: 'SPX' })).compute())), 25, 5);
+    const profileBase = sampleMs(base.cpu, profileMs);
 
     // /gex/history over 20 stored SPX snapshots (the same chain at 20 quote times, as a day of polling stores it).
     const historyDir = tempDir('strikebook-bench-');
@@ -125,10 +132,11 @@ export async function benchExposure(): Promise<BenchLine[]> {
     }
     const coldMs = median(coldSamples);
     const prepareMs = median(prepareSamples);
+    const warmBase = sampleMs(base.sqlite, median(warmSamples));
     return [
-      atMost('exposure.parse_store_spx_ms', parseStoreMs, 'ms', 150, `${text.length} bytes, 21,038 contracts`),
-      atMost('exposure.vanna_aggregate_ms', vannaMs, 'ms', 30, '0–45 dte, both sweeps, uncached'),
-      atMost('exposure.gex_3_expirations_ms', gex3Ms, 'ms', 10, 'with inflection, uncached'),
+      against(atMost('exposure.parse_store_spx_ms', parseStoreMs, 'ms', 150, `${text.length} bytes, 21,038 contracts`), base.sqlite, parseStoreBase),
+      against(atMost('exposure.vanna_aggregate_ms', vannaMs, 'ms', 30, '0–45 dte, both sweeps, uncached'), base.cpu, vannaBase),
+      against(atMost('exposure.gex_3_expirations_ms', gex3Ms, 'ms', 10, 'with inflection, uncached'), base.cpu, gex3Base),
       atMost(
         'exposure.gex_whole_chain_vs_floor',
         median(ratios),
@@ -136,7 +144,7 @@ export async function benchExposure(): Promise<BenchLine[]> {
         3,
         `whole-chain /gex time ÷ a loop of one exp, one log and one sqrt per contract per sweep point (${floor.sigmaSqrtT.length} contracts × ${floor.levels.length} points, ${median(floorSamples).toFixed(1)} ms), median of ${ratios.length} back-to-back pairs`,
       ),
-      atMost('exposure.gex_profile_spx_ms', profileMs, 'ms', 10, '201 points and the flip from one sweep, nearest 3 expirations, uncached'),
+      against(atMost('exposure.gex_profile_spx_ms', profileMs, 'ms', 10, '201 points and the flip from one sweep, nearest 3 expirations, uncached'), base.cpu, profileBase),
       atMost(
         'exposure.gex_history_cold_vs_prepare',
         coldMs / prepareMs,
@@ -145,7 +153,7 @@ export async function benchExposure(): Promise<BenchLine[]> {
         `cold /gex/history over 20 SPX snapshots (${coldMs.toFixed(0)} ms, in the exposure worker) ÷ preparing the 20 snapshots back to back on this thread (${prepareMs.toFixed(0)} ms), median of ${coldSamples.length}`,
       ),
       info(atMost('exposure.gex_history_cold_20_spx_ms', coldMs, 'ms', 2500, '20 points computed in the worker and stored')),
-      atMost('exposure.gex_history_warm_20_spx_ms', median(warmSamples), 'ms', 10, '20 kept points read from gex_history, presented, serialised'),
+      against(atMost('exposure.gex_history_warm_20_spx_ms', median(warmSamples), 'ms', 10, '20 kept points read from gex_history, presented, serialised'), base.sqlite, warmBase),
       info(
         atMost(
           'exposure.gex_whole_chain_ms',

@@ -10,6 +10,13 @@ export interface BenchLine {
    */
   info?: true;
   detail?: string;
+  /**
+   * The same figure divided by a baseline measured beside it in the same run (baselines.ts): a loaded machine
+   * stretches both, so the ratio holds where the absolute figure drifts. When present, the ratio decides `ok`; the
+   * absolute figure's own verdict is `absoluteOk` (shown, never failing the run).
+   */
+  ratio?: { value: number; budget: string; baseline: string; baselineMs: number };
+  absoluteOk?: boolean;
 }
 
 export function median(values: readonly number[]): number {
@@ -42,6 +49,25 @@ export function atMost(name: string, value: number, unit: string, budget: number
 
 export function atLeast(name: string, value: number, unit: string, budget: number, detail?: string): BenchLine {
   return { name, value: round(value), unit, budget: `>= ${budget}`, ok: value >= budget, ...(detail ? { detail } : {}) };
+}
+
+/**
+ * The line divided by a baseline sampled beside it (`baselineMs`, wall time now): its ratio budget is the absolute
+ * budget ÷ the baseline's time on the unloaded machine (`referenceMs`), so both say the same on a quiet machine and
+ * the ratio still says it on a loaded one (docs/decisions.md §Benchmarks, "Ratios to a baseline"). Lines of `<=`
+ * budgets only: the absolute figure stays in the line, its verdict in `absoluteOk`.
+ */
+export function against(line: BenchLine, baseline: { name: string; referenceMs: number }, baselineMs: number): BenchLine {
+  const limit = Number(line.budget.replace(/^<=\s*/, ''));
+  if (!line.budget.startsWith('<=') || !Number.isFinite(limit)) throw new Error(`${line.name}: only a <= budget takes a baseline`);
+  const value = line.value / baselineMs;
+  const budget = limit / baseline.referenceMs;
+  return {
+    ...line,
+    ok: value <= budget,
+    absoluteOk: line.ok,
+    ratio: { value: round(value), budget: `<= ${round(budget)}`, baseline: baseline.name, baselineMs: round(baselineMs) },
+  };
 }
 
 /** The same line, for information only (see BenchLine.info). */

@@ -11,7 +11,8 @@ import { buildApp } from '../src-main/server/app';
 import { createContext } from '../src-main/context';
 import { manualClock } from '../test/clock';
 import { CHAIN_FIXTURES, tempDir } from '../test/paths';
-import { atMost, info, timeMs, type BenchLine } from './lib';
+import { against, atMost, info, timeMs, type BenchLine } from './lib';
+import { baselines, sampleMs } from './baselines';
 
 const CHAIN = join(CHAIN_FIXTURES, 'SPX_quotedata_2024-01-05close_phammings.csv');
 
@@ -41,10 +42,12 @@ export async function benchRolls(): Promise<BenchLine[]> {
     const firstMs = performance.now() - firstStart;
     const candidates = first.legs.reduce((sum, l) => sum + l.candidates.length, 0);
     const rollsMs = await timeMs(() => send('GET', url), 31, 5);
+    const base = baselines();
+    const rollsBase = sampleMs(base.json, rollsMs);
     const manageMs = await timeMs(() => send('GET', '/v1/journal/manage'), 31, 5);
     await app.close();
     return [
-      atMost('journal.rolls_ms', rollsMs, 'ms', 50, `a short strangle's ${first.legs.length} legs, ${candidates} candidates, on the real SPX chain of ${contracts} contracts; first read ${Math.round(firstMs)} ms`),
+      against(atMost('journal.rolls_ms', rollsMs, 'ms', 50, `a short strangle's ${first.legs.length} legs, ${candidates} candidates, on the real SPX chain of ${contracts} contracts; first read ${Math.round(firstMs)} ms`), base.json, rollsBase),
       info(atMost('journal.manage_ms', manageMs, 'ms', 50, 'GET /journal/manage beside it (one open trade, its rules)')),
     ];
   } finally {

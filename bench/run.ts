@@ -35,7 +35,11 @@ const lines: BenchLine[] = [];
 function emit(line: BenchLine): void {
   lines.push(line);
   if (json) process.stdout.write(`${JSON.stringify(line)}\n`);
-  else process.stdout.write(`${line.info ? 'info' : line.ok ? 'ok  ' : 'MISS'} ${line.name.padEnd(34)} ${String(line.value).padStart(12)} ${line.unit.padEnd(8)} budget ${line.budget}${line.detail ? `  (${line.detail})` : ''}\n`);
+  else {
+    // A line with a ratio shows both: the absolute figure (its verdict in brackets: information) and the deciding ratio.
+    const ratio = line.ratio ? `  [absolute ${line.absoluteOk ? 'ok' : 'over'}; ÷ ${line.ratio.baseline} ${line.ratio.baselineMs} ms = ${line.ratio.value} budget ${line.ratio.budget}]` : '';
+    process.stdout.write(`${line.info ? 'info' : line.ok ? 'ok  ' : 'MISS'} ${line.name.padEnd(34)} ${String(line.value).padStart(12)} ${line.unit.padEnd(8)} budget ${line.budget}${ratio}${line.detail ? `  (${line.detail})` : ''}\n`);
+  }
 }
 
 function wanted(prefix: string): boolean {

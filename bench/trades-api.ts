@@ -15,7 +15,8 @@ import { buildApp } from '../src-main/server/app';
 import { createContext } from '../src-main/context';
 import { tempDir } from '../test/paths';
 import { snapshotFor, toGenericCsv } from './journal';
-import { atMost, info, timeMs, type BenchLine } from './lib';
+import { against, atMost, info, timeMs, type BenchLine } from './lib';
+import { baselines, sampleMs } from './baselines';
 
 const COUNT = 100_000;
 const TAGGED = 300;
@@ -55,12 +56,17 @@ export async function benchTradesApi(): Promise<BenchLine[]> {
     }
     const withLevels = (await get<StatsResponseT>('/v1/journal/stats?groupBy=zoneAtEntry')).rows.filter((r) => r.key !== 'unknown').reduce((sum, r) => sum + r.trades, 0);
     const pageMs = await timeMs(() => get('/v1/journal/trades?limit=100'), 31, 5);
+    const base = baselines();
+    const pageBase = sampleMs(base.json, pageMs);
     const filteredMs = await timeMs(() => get('/v1/journal/trades?status=closed&strategy=short_put&symbol=spy&tag=bench&limit=100'), 31, 5);
+    const filteredBase = sampleMs(base.json, filteredMs);
     const latePageMs = await timeMs(() => get(`/v1/journal/trades?status=closed&limit=100&page=${Math.max(1, Math.floor(first.pagination.pages / 3))}`), 31, 5);
+    const latePageBase = sampleMs(base.json, latePageMs);
     // One trade with its timeline: the trades of the pages read, the ones with the most rows (rolled) first, in turn.
     const details = [...first.trades, ...late.trades].sort((a, b) => b.legs.length - a.legs.length).slice(0, 20);
     let at = 0;
     const detailMs = await timeMs(() => get(`/v1/journal/trades/${encodeURIComponent(details[at++ % details.length]?.id ?? '')}`), 31, 5);
+    const detailBase = sampleMs(base.json, detailMs);
     let statsWorstMs = 0;
     let statsWorst = '';
     for (const groupBy of TRADE_GROUPS) {
@@ -70,15 +76,16 @@ export async function benchTradesApi(): Promise<BenchLine[]> {
         statsWorst = groupBy;
       }
     }
+    const statsBase = sampleMs(base.json, statsWorstMs);
     await app.close();
     const detail = `${first.pagination.total} trades from ${COUNT} transactions; ${withLevels} closed ones with levels at entry from ${underlyings.length} snapshots; ${TAGGED} tagged`;
     return [
       info(atMost('journal.trades_api_first_ms', buildMs, 'ms', 10_000, `${detail}; the first read after a change builds them in the journal worker`)),
-      atMost('journal.trades_api_page_ms', pageMs, 'ms', 50, 'GET /v1/journal/trades?limit=100 (open trades marked)'),
-      atMost('journal.trades_api_filtered_ms', filteredMs, 'ms', 50, 'status, strategy, symbol and tag'),
-      atMost('journal.trades_api_late_page_ms', latePageMs, 'ms', 50, 'status=closed, a page a third of the way in'),
-      atMost('journal.trades_api_detail_ms', detailMs, 'ms', 50, `GET /v1/journal/trades/{id}, ${details.length} trades in turn (up to ${details[0]?.legs.length ?? 0} rows)`),
-      atMost('journal.trades_api_stats_ms', statsWorstMs, 'ms', 50, `GET /v1/journal/stats, the slowest groupBy: ${statsWorst}`),
+      against(atMost('journal.trades_api_page_ms', pageMs, 'ms', 50, 'GET /v1/journal/trades?limit=100 (open trades marked)'), base.json, pageBase),
+      against(atMost('journal.trades_api_filtered_ms', filteredMs, 'ms', 50, 'status, strategy, symbol and tag'), base.json, filteredBase),
+      against(atMost('journal.trades_api_late_page_ms', latePageMs, 'ms', 50, 'status=closed, a page a third of the way in'), base.json, latePageBase),
+      against(atMost('journal.trades_api_detail_ms', detailMs, 'ms', 50, `GET /v1/journal/trades/{id}, ${details.length} trades in turn (up to ${details[0]?.legs.length ?? 0} rows)`), base.json, detailBase),
+      against(atMost('journal.trades_api_stats_ms', statsWorstMs, 'ms', 50, `GET /v1/journal/stats, the slowest groupBy: ${statsWorst}`), base.json, statsBase),
     ];
   } finally {
     await ctx.close();

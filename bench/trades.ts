@@ -11,7 +11,8 @@ import type { Transaction } from '../src-shared/journal/model';
 import { TRADE_GROUPS, queryTrades, tradeStats } from '../src-shared/journal/trade-stats';
 import type { EntryLookup } from '../src-shared/journal/trade-metrics';
 import { buildTrades } from '../src-shared/journal/trades';
-import { atMost, info, median, timeMs, type BenchLine } from './lib';
+import { against, atMost, info, median, timeMs, type BenchLine } from './lib';
+import { baselines, sampleMs } from './baselines';
 
 const COUNT = 100_000;
 
@@ -56,8 +57,11 @@ export async function benchTrades(): Promise<BenchLine[]> {
   const book = buildTrades(rows, options);
   const closed = book.trades.filter((trade) => trade.status === 'closed').length;
   const pageMs = await timeMs(() => queryTrades(book, { page: 1, limit: 100 }), 31, 5);
+  const base = baselines();
+  const pageBase = sampleMs(base.json, pageMs);
   // The slowest list: a filter that keeps few trades, so every trade is read, and a late page.
   const filteredMs = await timeMs(() => queryTrades(book, { status: 'closed', strategy: 'short_call', symbol: 'ko', from: '2020-01-01', to: '2030-12-31', page: 3, limit: 100 }), 31, 5);
+  const filteredBase = sampleMs(base.json, filteredMs);
   let statsWorstMs = 0;
   let statsWorst = '';
   for (const groupBy of TRADE_GROUPS) {
@@ -67,13 +71,14 @@ export async function benchTrades(): Promise<BenchLine[]> {
       statsWorst = groupBy;
     }
   }
+  const statsBase = sampleMs(base.json, statsWorstMs);
   const detail = `${book.trades.length} trades (${closed} closed) from ${COUNT} transactions`;
   return [
     info(atMost('journal.trades_build_ms', buildMs, 'ms', 500, `${detail}; once per ledger build, in the journal worker`)),
     atMost('journal.trades_build_vs_ledger', buildMs / ledgerMs, 'x', 3, `the ledger build: ${ledgerMs.toFixed(0)} ms`),
-    atMost('journal.trades_page_ms', pageMs, 'ms', 50, 'the first page of 100'),
-    atMost('journal.trades_filtered_page_ms', filteredMs, 'ms', 50, 'status, strategy, symbol and dates, page 3'),
-    atMost('journal.trades_stats_ms', statsWorstMs, 'ms', 50, `the slowest groupBy, ${statsWorst}, over every closed trade`),
+    against(atMost('journal.trades_page_ms', pageMs, 'ms', 50, 'the first page of 100'), base.json, pageBase),
+    against(atMost('journal.trades_filtered_page_ms', filteredMs, 'ms', 50, 'status, strategy, symbol and dates, page 3'), base.json, filteredBase),
+    against(atMost('journal.trades_stats_ms', statsWorstMs, 'ms', 50, `the slowest groupBy, ${statsWorst}, over every closed trade`), base.json, statsBase),
   ];
 }
 

@@ -4,7 +4,7 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifySchemaValidationError } from 'fastify/types/schema';
 import { makeProblem, type Problem } from '../../src-shared/api/errors';
-import { NoQuery, ProblemSchema } from '../../src-shared/api/schemas';
+import { ProblemSchema } from '../../src-shared/api/schemas';
 import { isDatabaseBusy } from '../db/writes';
 import { SnapshotDamagedError } from '../db/snapshots';
 import { AnswerCache } from './answer-cache';
@@ -37,6 +37,7 @@ import { registerExportRoutes } from './routes/exports';
 import { registerBackupRoutes } from './routes/backups';
 import { registerStreamTicketRoutes } from './routes/stream-ticket';
 import { registerStaticRoutes } from './routes/static';
+import { serve, tableProblems, type RegisteredRoute } from './route-table';
 
 export type { App } from './route-kit';
 
@@ -187,8 +188,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
   app.addSchema(ProblemSchema);
 
   const routes: Array<{ url: string; methods: string[]; access: Access }> = [];
+  // What /v1 serves, to be held against the route table once every route is registered.
+  const served: RegisteredRoute[] = [];
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) served.push({ method, url: route.url, routeKey: route.config?.routeKey });
     const entry = routes.find((r) => r.url === route.url);
     if (entry) entry.methods.push(...methods);
     // The 405 answers of a path need what its routes need (but the stream ticket is the SSE stream's alone).
@@ -212,8 +216,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     registerAdminRoutes(v1, ctx);
     registerExportRoutes(v1, ctx);
     registerBackupRoutes(v1, ctx);
-    v1.get('/openapi.json', { config: { access: 'public' }, schema: { hide: true, querystring: NoQuery } }, async (_request, reply) => reply.type('application/json').send(JSON.stringify(app.swagger())));
+    serve(v1, 'GET /openapi.json', async (_request, reply) => reply.type('application/json').send(JSON.stringify(app.swagger())));
   }, { prefix: '/v1' });
+  // The route table and the handlers are one: an entry without a handler, or a route without an entry, stops the start.
+  const problems = tableProblems(served.filter((route) => route.url.startsWith('/v1')));
+  if (problems.length > 0) throw new Error(`The /v1 routes differ from the route table:\n${problems.join('\n')}`);
   app.addHook('onClose', async () => answers.close());
 
   // Any other path under /v1, with any method: 404 after the key check (the route map is not probed anonymously).

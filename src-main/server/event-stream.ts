@@ -80,7 +80,7 @@ export function eventStreams(v1: V1, ctx: AppContext, connections: ConnectionBoo
     // The gate admitted this route only with a key; without one the stream could not end on its revocation.
     if (keyId === null) throw new ApiError('UNAUTHORIZED', 'The event stream needs a key.');
     // HEAD: the stream's headers and no body, at once; a response that never ended held the connection (issue 29).
-    if (request.method === 'HEAD') return reply.code(200).headers(STREAM_HEADERS).send();
+    if (request.method === 'HEAD') return reply.code(200).headers(STREAM_HEADERS).send('');
     // Per key and in all, counted apart from the connection cap (connections.ts).
     const slot = connections.openStream(request.raw.socket, keyId);
     if (!slot.ok) throw new ApiError('TOO_MANY_STREAMS', slot.detail, undefined, { headers: { 'Retry-After': String(CONNECTIONS_RETRY_AFTER_SECONDS * 5) } });

@@ -7,7 +7,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errorCodes, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { TSchema } from 'typebox';
+import type { Access } from '../../src-shared/api/routes';
 import { isIsoDate } from '../../src-shared/calendar';
 import { readDateOrInstant, writtenAsDay } from '../../src-shared/date-or-instant';
 import type { Account } from '../../src-shared/journal/model';
@@ -21,11 +21,12 @@ export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, Fasti
 export type V1 = App;
 
 /**
- * Who may call a route, declared on the route as `config.access` and read from the route the router matched
- * (gate.ts). A route without it needs a key (fail closed). `key-or-ticket` (the event stream) also takes a stream
- * ticket as `?ticket=` (EventSource cannot send headers; the key itself never goes into a URL: stream-tickets.ts).
+ * Who may call a route (src-shared/api/routes.ts), set on the route as `config.access` from its table entry and read
+ * from the route the router matched (gate.ts). A route without it needs a key (fail closed). `key-or-ticket` (the
+ * event stream) also takes a stream ticket as `?ticket=` (EventSource cannot send headers; the key itself never goes
+ * into a URL: stream-tickets.ts).
  */
-export type Access = 'public' | 'key' | 'key-or-ticket';
+export type { Access };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -45,14 +46,6 @@ export const problemResponses = {
   '4xx': { $ref: 'Problem#' },
   '5xx': { $ref: 'Problem#' },
 } as const;
-
-/**
- * The schema of a read (a GET): its OpenAPI summary and tag, its query, and its one answer beside the problem answers
- * (routes with more answers, as a cached answer's 304, or with path parameters write their schema out).
- */
-export function readSchema<Q extends TSchema, R extends object>(tag: string, summary: string, querystring: Q, answer: R) {
-  return { summary, tags: [tag], querystring, response: { 200: answer, ...problemResponses } };
-}
 
 /** Raw uploads (broker files, chain files): at most 50 MB. */
 export const UPLOAD_LIMIT_BYTES = 50 * 1024 * 1024;

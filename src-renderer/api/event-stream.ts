@@ -3,7 +3,10 @@
  * `eventsStreamUrl`): a ticket opens one stream, so EventSource's own reconnect, which presents the same URL again,
  * would be refused; a dropped stream is closed and opened anew with a new ticket instead.
  */
-import { ApiError, type ApiClient } from './client';
+import { ApiError, type ApiClient, type RouteInput } from './client';
+
+/** The scope of a stream: the query of `GET /gex/events/stream` (its ticket is the client's to add). */
+export type StreamQuery = RouteInput<'GET /gex/events/stream'>['query'];
 
 export type LiveState = 'connecting' | 'live' | 'reconnecting' | 'off';
 
@@ -18,7 +21,7 @@ export interface StreamHandlers {
 const RETRY_MS = 3000;
 
 /** Opens the stream and keeps it open until the returned function is called. */
-export function openEventStream(api: ApiClient, query: { tickers?: string; eventType?: string; scope?: string }, handlers: StreamHandlers): () => void {
+export function openEventStream(api: ApiClient, query: StreamQuery, handlers: StreamHandlers): () => void {
   let source: EventSource | null = null;
   let retry: ReturnType<typeof setTimeout> | null = null;
   const controller = new AbortController();
@@ -27,7 +30,7 @@ export function openEventStream(api: ApiClient, query: { tickers?: string; event
   const open = () => {
     retry = null;
     handlers.onState(source === null ? 'connecting' : 'reconnecting');
-    api.eventsStreamUrl(query, controller.signal).then(
+    api.streamUrl('GET /gex/events/stream', { query }, { signal: controller.signal }).then(
       (url) => {
         if (controller.signal.aborted) return;
         const current = new EventSource(url);

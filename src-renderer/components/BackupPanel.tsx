@@ -26,7 +26,7 @@ function size(bytes: number): string {
 
 export function BackupPanel() {
   const api = useApi();
-  const listing = useAsync((signal) => api.backups(signal), [api]);
+  const listing = useAsync((signal) => api.call('GET /backups', {}, { signal }), [api]);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
@@ -36,7 +36,7 @@ export function BackupPanel() {
     setError(null);
     setMessage(null);
     try {
-      const taken = await api.backupNow();
+      const taken = await api.call('POST /backups');
       setMessage(`Backed up: ${taken.name} (${size(taken.bytes)}).`);
       listing.reload();
     } catch (caught) {
@@ -52,7 +52,7 @@ export function BackupPanel() {
     setError(null);
     setMessage(null);
     try {
-      const staged = await api.restoreBackup(backup.name);
+      const staged = await api.call('POST /backups/restore', { body: { name: backup.name } });
       setMessage(staged.detail);
       listing.reload();
     } catch (caught) {

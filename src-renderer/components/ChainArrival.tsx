@@ -26,7 +26,7 @@ export function WatchFolderStatus({ saved }: { saved: string }) {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const controller = new AbortController();
     const poll = () => {
-      api.watchStatus(controller.signal).then(
+      api.call('GET /chains/watch', {}, { signal: controller.signal }).then(
         (next) => {
           if (stopped) return;
           setStatus(next);
@@ -158,7 +158,7 @@ export function BackfillPanel() {
 
   useEffect(() => {
     const controller = new AbortController();
-    api.backfillStatus(controller.signal).then(
+    api.call('GET /chains/backfill', {}, { signal: controller.signal }).then(
       ({ backfill }) => {
         if (!alive.current || backfill === null) return;
         setJob((current) => current ?? backfill);
@@ -172,7 +172,7 @@ export function BackfillPanel() {
   useFollow(job, {
     isRunning: (current) => current.state === 'running',
     poll: async (_current, signal) => {
-      const { backfill } = await api.backfillStatus(signal);
+      const { backfill } = await api.call('GET /chains/backfill', {}, { signal });
       if (backfill === null) throw new ApiError(0, 'BACKFILL_GONE', 'The backfill is no longer known', '');
       return backfill;
     },
@@ -188,7 +188,7 @@ export function BackfillPanel() {
   const start = async (folder: string) => {
     setError(null);
     try {
-      setJob(await api.startBackfill(folder.trim()));
+      setJob(await api.call('POST /chains/backfill', { body: { path: folder.trim() } }));
       statusChanged();
     } catch (caught) {
       setError(asApiError(caught, 'Backfill refused'));

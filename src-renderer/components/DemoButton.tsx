@@ -17,7 +17,7 @@ export function DemoButton({ onLoaded, className = 'btn' }: { onLoaded: () => vo
           setBusy(true);
           setError(null);
           api
-            .loadDemo()
+            .call('POST /demo')
             .then(() => onLoaded())
             .catch((err: unknown) => setError(err instanceof ApiError ? err.message : String(err)))
             .finally(() => setBusy(false));

@@ -41,7 +41,7 @@ export function ExportPanel({ dataDir }: { dataDir: string }) {
   // An export started before this page was opened (another window, a script) is followed too.
   useEffect(() => {
     const controller = new AbortController();
-    api.exports(controller.signal).then(
+    api.call('GET /exports', {}, { signal: controller.signal }).then(
       ({ exports }) => {
         const newest = exports[0];
         if (alive.current && newest?.state === 'running') setJob((current) => current ?? newest);
@@ -54,7 +54,7 @@ export function ExportPanel({ dataDir }: { dataDir: string }) {
   // Follows a running export until it is done or failed.
   useFollow(job, {
     isRunning: (current) => current.state === 'running',
-    poll: (current, signal) => api.exportJob(current.id, signal),
+    poll: (current, signal) => api.call('GET /exports/{id}', { params: { id: current.id } }, { signal }),
     onNext: setJob,
     onError: setError,
     failure: 'Export status failed',
@@ -65,7 +65,7 @@ export function ExportPanel({ dataDir }: { dataDir: string }) {
     setError(null);
     try {
       const trimmed = symbol.trim().toUpperCase();
-      setJob(await api.startExport({ ...(trimmed === '' ? {} : { symbol: trimmed }), ...(chosen === null ? {} : { folder: chosen.folder }) }));
+      setJob(await api.call('POST /exports', { body: { ...(trimmed === '' ? {} : { symbol: trimmed }), ...(chosen === null ? {} : { folder: chosen.folder }) } }));
     } catch (caught) {
       setError(asApiError(caught, 'Export failed'));
     }

@@ -46,7 +46,7 @@ export function useRefreshNow(onStored: () => void) {
   useEffect(() => {
     // A pass started elsewhere and still running is shown and followed.
     const controller = new AbortController();
-    api.refreshStatus(controller.signal).then(
+    api.call('GET /chains/refresh', {}, { signal: controller.signal }).then(
       (latest) => alive.current && latest.running && setPass(latest),
       () => undefined,
     );
@@ -55,7 +55,7 @@ export function useRefreshNow(onStored: () => void) {
 
   useFollow(pass, {
     isRunning: (current) => current.running,
-    poll: (_current, signal) => api.refreshStatus(signal),
+    poll: (_current, signal) => api.call('GET /chains/refresh', {}, { signal }),
     onNext: (next) => {
       setPass(next);
       if (!next.running) statusChanged();
@@ -71,11 +71,11 @@ export function useRefreshNow(onStored: () => void) {
     setError(null);
     setStarting(true);
     try {
-      setPass(await api.startRefresh());
+      setPass(await api.call('POST /chains/refresh'));
     } catch (caught) {
       if (caught instanceof ApiError && caught.code === 'REFRESH_RUNNING') {
         // Someone else's pass: follow it.
-        setPass(await api.refreshStatus().catch(() => null));
+        setPass(await api.call('GET /chains/refresh').catch(() => null));
       } else {
         setError(asApiError(caught, 'Refresh failed'));
       }

@@ -22,7 +22,7 @@ export function useAppStatus(): AppStatusT | null {
     let controller: AbortController | null = null;
     const poll = () => {
       controller = new AbortController();
-      api.appStatus(controller.signal).then(
+      api.call('GET /status', {}, { signal: controller.signal }).then(
         (next) => {
           if (stopped) return;
           setStatus(next);

@@ -68,7 +68,7 @@ function CampaignRow({ c, currency, list }: { c: CampaignJson; currency: string;
  */
 function DividendsOutside({ accountId }: { accountId: string }) {
   const api = useApi();
-  const result = useAsync((signal) => api.accounts(signal), [api]);
+  const result = useAsync((signal) => api.call('GET /journal/accounts', {}, { signal }), [api]);
   const lines = (result.data?.accounts ?? [])
     .filter((a) => accountId === '' || a.id === accountId)
     .flatMap((a) => a.dividendsOutsideCampaigns.filter((d) => d.amount !== 0).map((d) => ({ key: `${a.id}|${d.currency}`, name: a.name, amount: d.amount, currency: d.currency })));
@@ -91,7 +91,7 @@ function CampaignList({ state }: { state: ListState }) {
   const api = useApi();
   const { status, accountId, page, asOf } = state;
   const result = useAsync(
-    (signal) => api.campaigns({ ...(status === 'all' ? {} : { status }), ...(accountId === '' ? {} : { accountId }), ...(asOf === '' ? {} : { asOf }), page, limit: PAGE_LIMIT_CAP }, signal),
+    (signal) => api.call('GET /journal/chains', { query: { ...(status === 'all' ? {} : { status }), ...(accountId === '' ? {} : { accountId }), ...(asOf === '' ? {} : { asOf }), page, limit: PAGE_LIMIT_CAP } }, { signal }),
     [api, status, accountId, page, asOf],
   );
   const data = result.data;

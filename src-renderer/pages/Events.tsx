@@ -67,7 +67,7 @@ function matches(event: ExposureEventJson, filters: Filters): boolean {
 
 export function EventsPage() {
   const api = useApi();
-  const chains = useAsync((signal) => api.chains(signal), [api]);
+  const chains = useAsync((signal) => api.call('GET /chains', {}, { signal }), [api]);
   const [filters, setFilters] = useState<Filters>({ tickers: [], eventType: 'all', scope: 'all', minDte: '', maxDte: '' });
   const [dteDraft, setDteDraft] = useState({ minDte: '', maxDte: '' });
   const [live, setLive] = useState<ExposureEventJson[]>([]);
@@ -82,7 +82,7 @@ export function EventsPage() {
     if (filters.maxDte !== '') q.maxDte = Number(filters.maxDte);
     return q;
   }, [filters]);
-  const events = useAsync((signal) => api.events(query, signal), [api, query]);
+  const events = useAsync((signal) => api.call('GET /gex/events', { query }, { signal }), [api, query]);
 
   useEffect(() => {
     setLive([]);

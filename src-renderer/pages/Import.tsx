@@ -75,7 +75,7 @@ export function ImportPage() {
   const [kind, setKind] = useState<ImportKind>('broker');
   const [broker, setBroker] = useState<ImporterChoice>('auto');
   const [mapping, setMapping] = useState<File | null>(null);
-  const importers = useAsync((signal) => api.importFormats(signal), []);
+  const importers = useAsync((signal) => api.call('GET /import-formats', {}, { signal }), []);
   const [account, setAccount] = useState('');
   const [queue, setQueue] = useState<Queued[]>([]);
   const [progress, setProgress] = useState<UploadProgress | null>(null);
@@ -111,7 +111,7 @@ export function ImportPage() {
   const deleteFormat = async (id: string, name: string) => {
     if (!window.confirm(`Delete the format "${name}"? Files with its columns are no longer recognised; its past imports stay.`)) return;
     try {
-      await api.deleteImportFormat(id);
+      await api.call('DELETE /import-formats/{id}', { params: { id } });
       if (broker === `custom:${id}`) setBroker('auto');
       importers.reload();
     } catch (error) {
@@ -122,7 +122,7 @@ export function ImportPage() {
   const undo = async (id: number) => {
     if (!window.confirm(`Undo import #${id}? Its transactions are removed from the journal.`)) return;
     try {
-      const result = await api.undoImport(id);
+      const result = await api.call('DELETE /imports/{id}', { params: { id } });
       setUndoMessage(`Import #${result.id} undone: ${fmtCount(result.removed, 'transaction')} removed.`);
       setOutcomes((list) => list.filter((o) => o.kind !== 'broker' || o.report.id !== id));
       history.reload();

@@ -224,11 +224,11 @@ export function JournalPage() {
   const account = accountId === '' ? {} : { accountId };
 
   const perf = useAsync(
-    (signal) => (mode === 'custom' ? api.performance({ from: custom.from, to: custom.to, ...account }, signal) : api.performance({ period: mode, date, ...account }, signal)),
+    (signal) => (mode === 'custom' ? api.call('GET /journal/performance', { query: { from: custom.from, to: custom.to, ...account } }, { signal }) : api.call('GET /journal/performance', { query: { period: mode, date, ...account } }, { signal })),
     [api, mode, date, custom, accountId],
   );
-  const summary = useAsync((signal) => api.summary(year, signal, accountId === '' ? undefined : accountId), [api, year, accountId]);
-  const latest = useAsync((signal) => api.transactions({ limit: 1 }, signal), [api]);
+  const summary = useAsync((signal) => api.call('GET /journal/summary', { query: { year, accountId: accountId === '' ? undefined : accountId } }, { signal }), [api, year, accountId]);
+  const latest = useAsync((signal) => api.call('GET /journal/transactions', { query: { limit: 1 } }, { signal }), [api]);
 
   const reloadAll = () => {
     perf.reload();

@@ -77,7 +77,7 @@ function useExpectedMoves(data: PositionsResponseT | undefined) {
   }, [data]);
   const key = wanted.map((w) => `${w.symbol}:${w.snapshotId}`).join(',');
   const moves = useAsync(async (signal) => {
-    const answers = await Promise.allSettled(wanted.map((w) => api.expirations(w.symbol, signal, w.snapshotId).then((r) => ({ w, r }))));
+    const answers = await Promise.allSettled(wanted.map((w) => api.call('GET /expirations', { query: { symbol: w.symbol, snapshot: w.snapshotId } }, { signal }).then((r) => ({ w, r }))));
     const map = new Map<string, ExpectedMove>();
     for (const answer of answers) {
       // A chain without a move for its expirations (one-sided, no ATM quotes) leaves those strikes at "—".
@@ -106,7 +106,7 @@ export function PositionsPage() {
   const [checking, setChecking] = useState(false);
   const result = useAsync(
     (signal) =>
-      api.positions({ ...(accountId === '' ? {} : { accountId }), ...(asOf === '' ? {} : { asOf: asOf.length === 16 ? `${asOf}:00` : asOf }), ...(levelsScope === 'own' ? {} : { levelsScope }) }, signal),
+      api.call('GET /journal/positions', { query: { ...(accountId === '' ? {} : { accountId }), ...(asOf === '' ? {} : { asOf: asOf.length === 16 ? `${asOf}:00` : asOf }), ...(levelsScope === 'own' ? {} : { levelsScope }) } }, { signal }),
     [api, accountId, asOf, levelsScope],
   );
   const data = result.data;

@@ -127,9 +127,9 @@ function servingPort(baseUrl: string): string {
 export function SettingsPage({ theme, onToggleTheme }: { theme: Theme; onToggleTheme: () => void }) {
   const api = useApi();
   const keyScreen = useKeyScreen();
-  const settings = useAsync((signal) => api.settings(signal), [api]);
+  const settings = useAsync((signal) => api.call('GET /settings', {}, { signal }), [api]);
   const [statusTick, setStatusTick] = useState(0);
-  const appStatus = useAsync((signal) => api.appStatus(signal), [api, statusTick]);
+  const appStatus = useAsync((signal) => api.call('GET /status', {}, { signal }), [api, statusTick]);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [saveState, setSaveState] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const [saving, setSaving] = useState(false);
@@ -152,7 +152,7 @@ export function SettingsPage({ theme, onToggleTheme }: { theme: Theme; onToggleT
     setSaving(true);
     setSaveState(null);
     try {
-      const saved = await api.saveSettings(parsed.value);
+      const saved = await api.call('PUT /settings', { body: parsed.value });
       setDraft(toDraft(saved));
       const portChanged = settings.data !== undefined && saved.port !== settings.data.port;
       setSaveState({ kind: 'ok', text: portChanged ? 'Saved. The new port applies after a restart.' : 'Saved.' });

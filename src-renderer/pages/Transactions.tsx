@@ -41,7 +41,7 @@ export function TransactionsPage() {
     setPage(1);
   }, [initialSymbol]);
 
-  const result = useAsync((signal) => api.transactions({ ...toQuery(filters), page, limit, ...(sort === '-tradeDate' ? {} : { sort }) }, signal), [api, filters, page, limit, sort]);
+  const result = useAsync((signal) => api.call('GET /journal/transactions', { query: { ...toQuery(filters), page, limit, ...(sort === '-tradeDate' ? {} : { sort }) } }, { signal }), [api, filters, page, limit, sort]);
 
   const apply = (next: Filters) => {
     setFilters(next);
@@ -78,7 +78,7 @@ export function TransactionsPage() {
   const remove = async (tx: TransactionJson) => {
     setActionError(null);
     try {
-      const removed = await api.deleteTransaction(tx.id);
+      const removed = await api.call('DELETE /journal/transactions/{id}', { params: { id: tx.id } });
       setMessage(`Deleted the ${tx.symbol === '' ? '' : `${tx.symbol} `}row of ${tx.tradeDay}${removed.importRemoved ? ` (import #${removed.importId} held nothing else and is gone)` : ''}.`);
       if (editor?.mode === 'edit' && editor.tx.id === tx.id) setEditor(null);
       result.reload();
@@ -115,10 +115,10 @@ export function TransactionsPage() {
               onCancel={() => setEditor(null)}
               onSubmit={async (row) => {
                 if (editor.mode === 'add') {
-                  const added = await api.addTransactions([row]);
+                  const added = await api.call('POST /journal/transactions', { body: { transactions: [row] } });
                   setMessage(`Added ${fmtCount(added.ids.length, 'transaction')} as import #${added.importId} (undo it on the Import page, or edit the row here).`);
                 } else {
-                  await api.replaceTransaction(editor.tx.id, row);
+                  await api.call('PUT /journal/transactions/{id}', { params: { id: editor.tx.id }, body: row });
                   setMessage(`Saved the changes to the ${row.symbol ?? typeLabel(row.type)} row.`);
                 }
                 setEditor(null);

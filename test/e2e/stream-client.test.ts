@@ -18,7 +18,7 @@ afterAll(async () => {
 
 it('the stream URL the UI opens carries a one-use ticket, not the key', async () => {
   const api = new ApiClient(server.apiBaseUrl, server.apiKey);
-  const url = await api.eventsStreamUrl({ tickers: 'SPX', eventType: 'wall' });
+  const url = await api.streamUrl('GET /gex/events/stream', { query: { tickers: 'SPX', eventType: 'wall' } });
   expect(url).not.toContain(server.apiKey);
   expect(url).not.toContain('access_token');
   expect(url).toMatch(/[&?]ticket=[\w-]{43}(?:&|$)/);

@@ -43,8 +43,11 @@ const NEEDS_SYMBOL: ReadonlySet<TransactionType> = new Set<TransactionType>([
 const PAYS: ReadonlySet<TransactionType> = new Set<TransactionType>(['BUY', 'BUY_TO_OPEN', 'BUY_TO_CLOSE', 'BUY_TO_COVER', 'WITHDRAWAL']);
 const RECEIVES: ReadonlySet<TransactionType> = new Set<TransactionType>(['SELL', 'SELL_TO_OPEN', 'SELL_TO_CLOSE', 'SELL_SHORT', 'DEPOSIT']);
 
+/** A Set rather than the list's includes(): asked once per row of 100k-row files. */
+const TYPE_SET: ReadonlySet<string> = new Set<string>(TRANSACTION_TYPES);
+
 function isTransactionType(text: string): text is TransactionType {
-  return (TRANSACTION_TYPES as readonly string[]).includes(text);
+  return TYPE_SET.has(text);
 }
 
 function readDate(reader: RowReader): string | null {

@@ -1,9 +1,10 @@
-import { DemoResponse, KeyRotateResponse, NoQuery, SettingsSchema, SettingsUpdate, type SettingsJson } from '../../../src-shared/api/schemas';
+import type { SettingsJson } from '../../../src-shared/api/schemas';
 import type { AppContext } from '../context';
 import { ApiError } from '../problems';
 import { parseJsonBody, strictBodyCompiler } from '../validation';
 import { loadDemo } from '../../demo';
-import { problemResponses, type V1 } from '../route-kit';
+import type { V1 } from '../route-kit';
+import { serve } from '../route-table';
 import { originProblem, sourceUrlProblem } from '../../setting-rules';
 import { folderProblem } from '../../services/chain-folder';
 
@@ -22,18 +23,10 @@ function isValidZone(zone: string): boolean {
 }
 
 export function registerAdminRoutes(v1: V1, ctx: AppContext): void {
-  v1.get('/settings', { schema: { summary: 'Current settings', tags: ['settings'], querystring: NoQuery, response: { 200: SettingsSchema, ...problemResponses } } }, async () => settingsJson(ctx));
-  v1.put(
-    '/settings',
-    {
-      // The body arrives as text (app.ts): parse it here, refusing prototype keys, then validate without coercion.
-      preValidation: async (request) => {
-        // Typed as the schema's type already; the validator that runs next makes it so.
-        request.body = parseJsonBody(request.body) as typeof request.body;
-      },
-      validatorCompiler: strictBodyCompiler,
-      schema: { summary: 'Change settings (JSON body with any subset of the fields)', tags: ['settings'], querystring: NoQuery, body: SettingsUpdate, response: { 200: SettingsSchema, ...problemResponses } },
-    },
+  serve(v1, 'GET /settings', async () => settingsJson(ctx));
+  serve(
+    v1,
+    'PUT /settings',
     async (request) => {
       const update = request.body;
       if (update.timeZone !== undefined && !isValidZone(update.timeZone)) {
@@ -61,15 +54,13 @@ export function registerAdminRoutes(v1: V1, ctx: AppContext): void {
       await ctx.updateSettings(update.watchFolder === undefined ? update : { ...update, watchFolder });
       return settingsJson(ctx);
     },
+    {
+      preValidation: async (request) => {
+        request.body = parseJsonBody(request.body);
+      },
+      validatorCompiler: strictBodyCompiler,
+    },
   );
-  v1.post(
-    '/keys/rotate',
-    { schema: { summary: 'Replace the key of the api-key file (the old key stops working)', tags: ['settings'], querystring: NoQuery, response: { 200: KeyRotateResponse, ...problemResponses } } },
-    async () => ({ key: await ctx.rotateKey(), keyFile: ctx.keyFilePath }),
-  );
-  v1.post(
-    '/demo',
-    { schema: { summary: 'Load the generated demo market and demo journal (clearly marked source demo)', tags: ['settings'], querystring: NoQuery, response: { 200: DemoResponse, ...problemResponses } } },
-    async () => loadDemo(ctx),
-  );
+  serve(v1, 'POST /keys/rotate', async () => ({ key: await ctx.rotateKey(), keyFile: ctx.keyFilePath }));
+  serve(v1, 'POST /demo', async () => loadDemo(ctx));
 }

@@ -4,7 +4,6 @@
  * recent ones. The folder is the data folder's `exports/` or one granted by the desktop app's dialog, never a path
  * from the request.
  */
-import { ExportIdParams, ExportJobSchema, ExportRequestBody, ExportsResponse, NoQuery } from '../../../src-shared/api/schemas';
 import { isIsoDate } from '../../../src-shared/calendar';
 import { boundYearOutOfRange, DATE_YEARS } from '../../../src-shared/api/schema-kit';
 import { parseDateTimeInZone } from '../../../src-shared/zone';
@@ -12,7 +11,8 @@ import { writtenAsDay } from '../../../src-shared/date-or-instant';
 import { instantBound } from '../../services/exposure/values';
 import type { AppContext } from '../context';
 import { ApiError, unwrap } from '../problems';
-import { problemResponses, type V1 } from '../route-kit';
+import type { V1 } from '../route-kit';
+import { serve } from '../route-table';
 import { parseJsonBody, strictBodyCompiler } from '../validation';
 
 /**
@@ -34,23 +34,9 @@ function checkBound(name: 'from' | 'to', value: string | undefined): void {
 }
 
 export function registerExportRoutes(v1: V1, ctx: AppContext): void {
-  v1.post(
-    '/exports',
-    {
-      // No body is an export of everything; a body is JSON, parsed refusing prototype keys, validated without coercion.
-      preValidation: async (request) => {
-        const body: unknown = request.body;
-        request.body = (body === undefined || body === '' ? {} : parseJsonBody(body)) as typeof request.body;
-      },
-      validatorCompiler: strictBodyCompiler,
-      schema: {
-        summary: 'Export the Parquet lake for research (in a worker thread); 202 with the job, then GET /v1/exports/{id}',
-        tags: ['exports'],
-        querystring: NoQuery,
-        body: ExportRequestBody,
-        response: { 202: ExportJobSchema, ...problemResponses },
-      },
-    },
+  serve(
+    v1,
+    'POST /exports',
     async (request, reply) => {
       const { from, to } = request.body;
       checkBound('from', from);
@@ -61,11 +47,15 @@ export function registerExportRoutes(v1: V1, ctx: AppContext): void {
       const job = unwrap(ctx.exports.start(request.body));
       return reply.code(202).header('Location', `/v1/exports/${job.id}`).send(job);
     },
+    {
+      // No body is an export of everything; a body is JSON, parsed refusing prototype keys, validated without coercion.
+      preValidation: async (request) => {
+        const body: unknown = request.body;
+        request.body = body === undefined || body === '' ? {} : parseJsonBody(body);
+      },
+      validatorCompiler: strictBodyCompiler,
+    },
   );
-  v1.get('/exports', { schema: { summary: 'Recent exports, newest first', tags: ['exports'], querystring: NoQuery, response: { 200: ExportsResponse, ...problemResponses } } }, async () => ({ exports: ctx.exports.list() }));
-  v1.get(
-    '/exports/:id',
-    { schema: { summary: 'An export’s state and progress', tags: ['exports'], querystring: NoQuery, params: ExportIdParams, response: { 200: ExportJobSchema, ...problemResponses } } },
-    async (request) => unwrap(ctx.exports.get(request.params.id)),
-  );
+  serve(v1, 'GET /exports', async () => ({ exports: ctx.exports.list() }));
+  serve(v1, 'GET /exports/{id}', async (request) => unwrap(ctx.exports.get(request.params.id)));
 }

@@ -35,7 +35,7 @@ function BasisChart({ points, currency }: { points: ReadonlyArray<{ date: string
 
 export function CampaignDetail({ id, listQuery }: { id: string; listQuery: Record<string, string> }) {
   const api = useApi();
-  const detail = useAsync((signal) => api.campaign(id, signal), [api, id]);
+  const detail = useAsync((signal) => api.call('GET /journal/chains/{id}', { params: { id } }, { signal }), [api, id]);
   const data = detail.data;
   const heading = useRef<HTMLHeadingElement>(null);
   const basis = useMemo(() => {

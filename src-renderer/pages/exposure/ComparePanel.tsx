@@ -15,7 +15,7 @@ export function ComparePanel({ symbol, formula, scope, snapshots, current, unit 
   const others = snapshots.filter((s) => s.id !== current);
   const base = other !== null && others.some((s) => s.id === other) ? other : null;
   const key = JSON.stringify(scope);
-  const diff = useAsync((signal) => (base === null ? Promise.resolve(undefined) : api.gexDiff({ symbol, formula, ...scope, from: base, to: current }, signal)), [api, symbol, formula, key, base, current]);
+  const diff = useAsync((signal) => (base === null ? Promise.resolve(undefined) : api.call('GET /gex/diff', { query: { symbol, formula, ...scope, from: base, to: current } }, { signal })), [api, symbol, formula, key, base, current]);
   const d = diff.data;
   const series = useMemo<StrikeSeries[]>(() => (d ? [{ label: 'Change in net GEX', color: palette.net, values: d.data.map((r) => ({ strike: r.strike, value: r.netGEX })) }] : []), [d, palette]);
   const { formatValue, tooltip } = useExposureTooltip(d?.data, unit, (r) => [

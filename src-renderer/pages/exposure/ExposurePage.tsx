@@ -22,7 +22,7 @@ import { VannaPanel } from './VannaPanel';
 
 export function ExposurePage({ route }: { route: Route }) {
   const api = useApi();
-  const chains = useAsync((signal) => api.chains(signal), [api]);
+  const chains = useAsync((signal) => api.call('GET /chains', {}, { signal }), [api]);
   const routeSymbol = route.params.get('symbol') ?? '';
   const [symbol, setSymbol] = useState(routeSymbol);
   const [formula, setFormula] = useState<Formula>('nominal');
@@ -48,18 +48,18 @@ export function ExposurePage({ route }: { route: Route }) {
   const pickedKey = picked.join(',');
   const scopeParams = useMemo(() => scopeQuery(scope, pickedKey, count, dte), [scope, pickedKey, count, dte]);
   const scopeKey = JSON.stringify(scopeParams);
-  const snapshots = useAsync((signal) => (activeSymbol === '' ? Promise.resolve(undefined) : api.snapshots(activeSymbol, signal)), [api, activeSymbol, info?.quoteTime, info?.snapshots]);
+  const snapshots = useAsync((signal) => (activeSymbol === '' ? Promise.resolve(undefined) : api.call('GET /snapshots', { query: { symbol: activeSymbol } }, { signal })), [api, activeSymbol, info?.quoteTime, info?.snapshots]);
   const stored = snapshots.data?.snapshots ?? [];
   const selected = snapshot !== null && stored.some((s) => s.id === snapshot) ? snapshot : null;
   const gex = useAsync(
-    (signal) => (activeSymbol === '' ? Promise.resolve(undefined) : api.gex({ symbol: activeSymbol, formula, ...scopeParams, ...(selected === null ? {} : { snapshot: selected }) }, signal)),
+    (signal) => (activeSymbol === '' ? Promise.resolve(undefined) : api.call('GET /gex', { query: { symbol: activeSymbol, formula, ...scopeParams, ...(selected === null ? {} : { snapshot: selected }) } }, { signal })),
     // scopeKey stands for scopeParams (useAsync compares its dependencies by identity).
     [api, activeSymbol, formula, scopeKey, selected, info?.quoteTime],
   );
   const gexData = gex.data;
   const inScope = useMemo(() => new Set(gexData?.meta.expirations ?? []), [gexData]);
   const expirations = useAsync(
-    (signal) => (activeSymbol === '' ? Promise.resolve(undefined) : api.expirations(activeSymbol, signal, selected ?? undefined)),
+    (signal) => (activeSymbol === '' ? Promise.resolve(undefined) : api.call('GET /expirations', { query: { symbol: activeSymbol, snapshot: selected ?? undefined } }, { signal })),
     [api, activeSymbol, info?.quoteTime, selected],
   );
 

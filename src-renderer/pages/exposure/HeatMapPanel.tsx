@@ -28,7 +28,7 @@ export function HeatMapPanel({ symbol, formula, snapshot, snapshotTime, dteByExp
   const [horizon, setHorizon] = useState<Horizon>('all');
   const [mode, setMode] = useState<HeatScaleMode>('grid');
   const grid = useAsync(
-    (signal) => api.gexGrid({ symbol, formula, ...(horizon === 'all' ? {} : { maxDte: Number(horizon) }), ...(snapshot === null ? {} : { snapshot }) }, signal),
+    (signal) => api.call('GET /gex/grid', { query: { symbol, formula, ...(horizon === 'all' ? {} : { maxDte: Number(horizon) }), ...(snapshot === null ? {} : { snapshot }) } }, { signal }),
     [api, symbol, formula, horizon, snapshot, snapshotTime],
   );
   const g = grid.data;

@@ -16,7 +16,7 @@ function span(from: string, to: string): string {
 export function HistoryPanel({ symbol, formula, scope, version }: { symbol: string; formula: Formula; scope: ScopeQuery; version: string }) {
   const api = useApi();
   const key = JSON.stringify(scope);
-  const history = useAsync((signal) => api.gexHistory({ symbol, formula, ...scope }, signal), [api, symbol, formula, key, version]);
+  const history = useAsync((signal) => api.call('GET /gex/history', { query: { symbol, formula, ...scope } }, { signal }), [api, symbol, formula, key, version]);
   const h = history.data;
   const first = h?.points[0];
   const last = h?.points[h.points.length - 1];

@@ -11,7 +11,7 @@ import type { ScopeQuery } from './scope';
 export function ProfilePanel({ symbol, formula, scope, snapshot, unit }: { symbol: string; formula: Formula; scope: ScopeQuery; snapshot: number | null; unit: string }) {
   const api = useApi();
   const key = JSON.stringify(scope);
-  const profile = useAsync((signal) => api.gexProfile({ symbol, formula, ...scope, ...(snapshot === null ? {} : { snapshot }) }, signal), [api, symbol, formula, key, snapshot]);
+  const profile = useAsync((signal) => api.call('GET /gex/profile', { query: { symbol, formula, ...scope, ...(snapshot === null ? {} : { snapshot }) } }, { signal }), [api, symbol, formula, key, snapshot]);
   const formatValue = useCallback((v: number) => fmtExposure(v, unit, false), [unit]);
   return (
     <Panel title="Gamma profile" id="gex-profile" actions={<span className="muted small">net GEX if spot were x · {unit}</span>}>

@@ -34,7 +34,7 @@ export function SnapshotPicker({
     setBusy(true);
     setError(null);
     try {
-      await api.deleteSnapshot(snapshot.id);
+      await api.call('DELETE /snapshots/{id}', { params: { id: snapshot.id } });
       onSelect(null);
       onDeleted();
     } catch (e) {

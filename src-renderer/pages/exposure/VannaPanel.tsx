@@ -13,7 +13,7 @@ export function VannaPanel({ symbol, snapshotTime, snapshot }: { symbol: string;
   const palette = useChartPalette();
   const [expiration, setExpiration] = useState('');
   const vanna = useAsync(
-    (signal) => api.vanna({ symbol, ...(expiration === '' ? {} : { expiration }), ...(snapshot === null ? {} : { snapshot }) }, signal),
+    (signal) => api.call('GET /vanna', { query: { symbol, ...(expiration === '' ? {} : { expiration }), ...(snapshot === null ? {} : { snapshot }) } }, { signal }),
     [api, symbol, expiration, snapshotTime, snapshot],
   );
   const v: VannaResponseT | undefined = vanna.data;

@@ -50,7 +50,7 @@ export function ChainRetry({ file, missing, onStored, onFailed }: { file: File; 
     try {
       const symbol = values.symbol.trim().toUpperCase();
       const quoteTime = values.quoteTime.trim();
-      const result = await api.importChain(file, { format: 'auto', ...(symbol !== '' ? { symbol } : {}), ...(spot !== undefined ? { spot } : {}), ...(quoteTime !== '' ? { quoteTime } : {}) }, { contentType: contentTypeOf(file) });
+      const result = await api.upload('POST /chains', { query: { format: 'auto', ...(symbol !== '' ? { symbol } : {}), ...(spot !== undefined ? { spot } : {}), ...(quoteTime !== '' ? { quoteTime } : {}) } }, file, { contentType: contentTypeOf(file) });
       onStored(result);
     } catch (error) {
       onFailed(asApiError(error, 'Upload failed'));

@@ -192,7 +192,7 @@ export function FormatMapper({ file, onClose, onSaved, onImport }: { file: File;
     void (async () => {
       try {
         const start = await previewText(file);
-        const answer = await api.previewImportFormat({ text: start });
+        const answer = await api.call('POST /import-formats/preview', { body: { text: start } });
         if (!live) return;
         setText(start);
         setColumns(answer);
@@ -222,7 +222,7 @@ export function FormatMapper({ file, onClose, onSaved, onImport }: { file: File;
     setBusy(true);
     setProblem(null);
     try {
-      const answer = await api.previewImportFormat({ text, format: draft });
+      const answer = await api.call('POST /import-formats/preview', { body: { text, format: draft } });
       const known = new Set(settings.words.map((w) => w.word.trim().toLowerCase()));
       const added = (answer.preview?.words ?? []).filter((word) => !known.has(word.trim().toLowerCase())).map((word) => ({ word, type: guessType(word) }));
       if (added.length > 0) {
@@ -230,7 +230,7 @@ export function FormatMapper({ file, onClose, onSaved, onImport }: { file: File;
         const words = [...settings.words, ...added].slice(0, IMPORT_FORMAT_LIMITS.words);
         setSettings({ ...settings, words });
         const again = toDraft(header, { ...settings, words });
-        setResult(again === null ? answer.preview : (await api.previewImportFormat({ text, format: again })).preview);
+        setResult(again === null ? answer.preview : (await api.call('POST /import-formats/preview', { body: { text, format: again } })).preview);
       } else setResult(answer.preview);
     } catch (error) {
       setProblem(asApiError(error, 'Preview failed'));
@@ -244,7 +244,7 @@ export function FormatMapper({ file, onClose, onSaved, onImport }: { file: File;
     setBusy(true);
     setProblem(null);
     try {
-      const format = await api.saveImportFormat(draft);
+      const format = await api.call('POST /import-formats', { body: draft });
       setSaved(format);
       onSaved(format);
     } catch (error) {

@@ -10,7 +10,7 @@ import { useApi, useAsync, type AsyncState } from '../../hooks';
 export function useImportHistory(): { history: AsyncState<ImportsResponseT>; page: number; setPage: (page: number) => void } {
   const api = useApi();
   const [page, setPage] = useState(1);
-  const history = useAsync((signal) => api.imports({ page }, signal), [api, page]);
+  const history = useAsync((signal) => api.call('GET /imports', { query: { page } }, { signal }), [api, page]);
   const pastEnd = history.data !== undefined && history.data.imports.length === 0 && page > 1;
   useEffect(() => {
     if (pastEnd) setPage((p) => Math.max(1, p - 1));

@@ -256,7 +256,7 @@ function BrokerReport({ filename, report: r, onUndo }: { filename: string; repor
   const acknowledge = () => {
     setBusy(true);
     api
-      .acknowledgeImport(r.id)
+      .call('POST /imports/{id}/acknowledge', { params: { id: r.id } })
       .then((answer) => setStatus(answer.status))
       .catch(() => undefined)
       .finally(() => setBusy(false));

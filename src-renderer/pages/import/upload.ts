@@ -68,10 +68,10 @@ export async function uploadAll(
     try {
       if (target.kind === 'broker') {
         const account = target.account.trim();
-        const report = await api.importFile(item.file, { broker: target.broker, filename: item.file.name.slice(0, 255), ...(account !== '' ? { account } : {}) }, upload);
+        const report = await api.upload('POST /imports', { query: { broker: target.broker, filename: item.file.name.slice(0, 255), ...(account !== '' ? { account } : {}) } }, item.file, upload);
         results.push({ kind: 'broker', filename: item.file.name, report });
       } else {
-        const result = await api.importChain(item.file, { format: 'auto' }, upload);
+        const result = await api.upload('POST /chains', { query: { format: 'auto' } }, item.file, upload);
         results.push({ kind: 'chain', filename: item.file.name, result });
       }
     } catch (error) {

@@ -40,7 +40,7 @@ export function BookOnMap({ symbol, positions, snapshotId, levelsScope = 'own' }
   const palette = useChartPalette();
   const drawn = useMemo(() => mapScope(positions, levelsScope), [positions, levelsScope]);
   const scopeKey = `${drawn.scope}|${drawn.expirations.join(',')}`;
-  const gex = useAsync<GexResponseT>((signal) => api.gex({ symbol, snapshot: snapshotId, ...gexScopeOf(drawn) }, signal), [api, symbol, snapshotId, scopeKey]);
+  const gex = useAsync<GexResponseT>((signal) => api.call('GET /gex', { query: { symbol, snapshot: snapshotId, ...gexScopeOf(drawn) } }, { signal }), [api, symbol, snapshotId, scopeKey]);
   const data = gex.data;
   const shorts = useMemo<ShortStrike[]>(() => {
     const strikes = data?.data.map((r) => r.strike) ?? [];

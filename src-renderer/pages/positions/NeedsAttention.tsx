@@ -66,21 +66,25 @@ function OpeningForm({ item, onAdded, onCancel }: { item: AttentionItem; onAdded
     setBusy(true);
     setError(null);
     try {
-      const added = await api.addTransactions([
-        {
-          accountId: item.accountId,
-          type,
-          symbol: item.symbol,
-          ...(item.underlying !== '' ? { underlying: item.underlying } : {}),
-          quantity: Number(quantity),
-          price: Number(price),
-          ...(fees.trim() === '' ? {} : { fees: Number(fees) }),
-          ...(option && item.multiplier !== undefined ? { multiplier: item.multiplier } : {}),
-          ...(item.currency !== undefined ? { currency: item.currency } : {}),
-          date: openingDate(date, item),
-          description: 'Opening position (before the imported history)',
+      const added = await api.call('POST /journal/transactions', {
+        body: {
+          transactions: [
+            {
+              accountId: item.accountId,
+              type,
+              symbol: item.symbol,
+              ...(item.underlying !== '' ? { underlying: item.underlying } : {}),
+              quantity: Number(quantity),
+              price: Number(price),
+              ...(fees.trim() === '' ? {} : { fees: Number(fees) }),
+              ...(option && item.multiplier !== undefined ? { multiplier: item.multiplier } : {}),
+              ...(item.currency !== undefined ? { currency: item.currency } : {}),
+              date: openingDate(date, item),
+              description: 'Opening position (before the imported history)',
+            },
+          ],
         },
-      ]);
+      });
       onAdded(`Added the opening of ${fmtSymbol(item.symbol)} in ${item.accountName} as import #${added.importId} (undo it on the Import page).`);
     } catch (caught) {
       setError(asApiError(caught));
@@ -173,7 +177,7 @@ function useExpire(onAdded: (message: string) => void) {
     setBusy(key);
     setError(null);
     try {
-      const booked = await api.bookExpirations(items.map((item) => ({ accountId: item.accountId, symbol: item.symbol })));
+      const booked = await api.call('POST /journal/expirations', { body: { items: items.map((item) => ({ accountId: item.accountId, symbol: item.symbol })) } });
       const what = booked.expired.length === 1 ? fmtSymbol(booked.expired[0]?.symbol ?? '') : fmtCount(booked.expired.length, 'option');
       onAdded(`Booked ${what} as expired worthless (import #${booked.importId}; undo it on the Import page).`);
     } catch (caught) {
@@ -261,7 +265,7 @@ function DiffersFromBroker({ items, onAdded }: { items: readonly AttentionItem[]
   const acknowledge = (id: number) => {
     setBusy(id);
     api
-      .acknowledgeImport(id)
+      .call('POST /imports/{id}/acknowledge', { params: { id } })
       .then(() => onAdded(`Import #${id}: its differences from the broker's figures are acknowledged (still in its report).`))
       .catch(() => setBusy(null));
   };

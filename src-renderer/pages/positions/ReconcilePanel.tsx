@@ -46,7 +46,7 @@ function FixButton({ difference, onApplied }: { difference: PositionDifferenceJs
     setError(null);
     try {
       const rows = fix.transactions.map((row) => ({ ...row, ...(fix.needsPrice ? { price: Number(price) } : {}) }) as ManualTransactionT);
-      const added = await api.addTransactions(rows);
+      const added = await api.call('POST /journal/transactions', { body: { transactions: rows } });
       onApplied(`${fix.label}: ${fmtSymbol(difference.symbol)}, entered as import #${added.importId} (undo it on the Import page).`);
     } catch (caught) {
       setError(asApiError(caught));
@@ -100,7 +100,7 @@ export function ReconcilePanel({ accountId, accounts, asOf, onChanged, onClose }
     try {
       const json = chosen.name.toLowerCase().endsWith('.json') || chosen.type === 'application/json';
       const query = { ...(date === '' ? {} : { asOf: date }), ...(accountId === '' ? {} : { accountId }), ...(saving ? { save: 'true' as const } : {}), filename: chosen.name.slice(0, 255) };
-      setAnswer(await api.reconcile(chosen, query, json ? 'application/json' : 'text/csv'));
+      setAnswer(await api.upload('POST /journal/reconcile', { query }, chosen, { contentType: json ? 'application/json' : 'text/csv' }));
     } catch (caught) {
       setAnswer(null);
       setError(asApiError(caught));

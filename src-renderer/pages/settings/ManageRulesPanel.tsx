@@ -26,7 +26,7 @@ export function ManageRulesPanel({ rules }: { rules: ManageRulesJson }) {
     setSaving(true);
     setState(null);
     try {
-      const saved = await api.saveSettings({ manageRules: parsed.value });
+      const saved = await api.call('PUT /settings', { body: { manageRules: parsed.value } });
       setDraft(toRulesDraft(saved.manageRules));
       setState({ kind: 'ok', text: 'Saved: the Today page reads them at once.' });
     } catch (error) {

@@ -126,7 +126,7 @@ export function TodayPage() {
   const api = useApi();
   const route = useRoute();
   const [accountId, setAccountId] = useState(route.params.get('accountId') ?? '');
-  const result = useAsync((signal) => api.manage(accountId === '' ? {} : { accountId }, signal), [api, accountId]);
+  const result = useAsync((signal) => api.call('GET /journal/manage', { query: accountId === '' ? {} : { accountId } }, { signal }), [api, accountId]);
   const data = result.data;
   // New snapshots mark the book anew: the list is read again when a pass stored one.
   const refresh = useRefreshNow(result.reload);

@@ -1,6 +1,6 @@
 /** The note and tags of a trade or a campaign (docs/journal.md §Annotations), edited in place. */
 import { useEffect, useState } from 'react';
-import type { AnnotatedKind, ApiError } from '../../api/client';
+import { ANNOTATIONS, type AnnotatedKind, type ApiError } from '../../api/client';
 import { AsyncStatus, ErrorBanner, Panel } from '../../components/ui';
 import { useApi, useAsync } from '../../hooks';
 
@@ -38,7 +38,7 @@ export function AnnotationEditor({ kind, id, note: storedNote, tags: storedTags,
         event.preventDefault();
         setSaving(true);
         api
-          .annotate(kind, id, { note, tags: parseTags(tags) })
+          .call(ANNOTATIONS[kind].write, { params: { id }, body: { note, tags: parseTags(tags) } })
           .then(() => {
             setError(null);
             setSaved(true);
@@ -73,7 +73,7 @@ export function AnnotationEditor({ kind, id, note: storedNote, tags: storedTags,
 /** A campaign's note and tags on its page (GET, then the editor). */
 export function CampaignNote({ id }: { id: string }) {
   const api = useApi();
-  const stored = useAsync((signal) => api.annotation('campaigns', id, signal), [api, id]);
+  const stored = useAsync((signal) => api.call(ANNOTATIONS.campaigns.read, { params: { id } }, { signal }), [api, id]);
   return (
     <Panel title="Note and tags">
       <AsyncStatus state={stored} label="Loading the note…" />

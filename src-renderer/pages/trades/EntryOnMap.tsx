@@ -19,7 +19,7 @@ export function EntryOnMap({ trade }: { trade: TradeJson }) {
   const levels = trade.levelsAtEntry;
   const scope = gexScopeOf(levels);
   const scopeKey = JSON.stringify(scope);
-  const gex = useAsync<GexResponseT>((signal) => api.gex({ symbol: trade.underlying, at: quoteTime, ...scope }, signal), [api, trade.underlying, quoteTime, scopeKey]);
+  const gex = useAsync<GexResponseT>((signal) => api.call('GET /gex', { query: { symbol: trade.underlying, at: quoteTime, ...scope } }, { signal }), [api, trade.underlying, quoteTime, scopeKey]);
   const data = gex.data;
   const leg = trade.mainLeg;
   const series = useMemo<StrikeSeries[]>(() => (data ? netGexSeries(data, palette) : []), [data, palette]);

@@ -44,7 +44,7 @@ function Filters({ value, onChange }: { value: RollFilters; onChange: (next: Rol
 function RollMap({ symbol, snapshotId, leg, expiration, candidates, picked }: { symbol: string; snapshotId: number; leg: RollLegJson; expiration: string; candidates: RollCandidateJson[]; picked: RollCandidateJson | null }) {
   const api = useApi();
   const palette = useChartPalette();
-  const gex = useAsync<GexResponseT>((signal) => api.gex({ symbol, snapshot: snapshotId, expirations: expiration }, signal), [api, symbol, snapshotId, expiration]);
+  const gex = useAsync<GexResponseT>((signal) => api.call('GET /gex', { query: { symbol, snapshot: snapshotId, expirations: expiration } }, { signal }), [api, symbol, snapshotId, expiration]);
   const data = gex.data;
   const series = useMemo<StrikeSeries[]>(() => (data ? netGexSeries(data, palette) : []), [data, palette]);
   const drawnAt = useMemo(() => {
@@ -219,7 +219,7 @@ export function RollsPanel({ tradeId }: { tradeId: string }) {
   const [filters, setFilters] = useState<RollFilters>({ credit: false, net: 'mid', maxDelta: '', beyondWall: false });
   const query: RollsQueryT = wantedQuery(filters);
   const key = JSON.stringify(query);
-  const rolls = useAsync((signal) => api.rolls(tradeId, query, signal), [api, tradeId, key]);
+  const rolls = useAsync((signal) => api.call('GET /journal/trades/{id}/rolls', { params: { id: tradeId }, query: query }, { signal }), [api, tradeId, key]);
   const body = rolls.data;
   return (
     <section className="rolls" aria-label="Rolls" data-testid="rolls">

@@ -13,7 +13,7 @@ import { GROUP_OPTIONS, groupKeyLabel, STATEMENT_VIEW_NOTE, type GroupCode } fro
 export function StrategyReport({ accountId }: { accountId: string }) {
   const api = useApi();
   const [groupBy, setGroupBy] = useState<GroupCode>('strategy');
-  const stats = useAsync((signal) => api.tradeStats({ groupBy, ...(accountId === '' ? {} : { accountId }) }, signal), [api, groupBy, accountId]);
+  const stats = useAsync((signal) => api.call('GET /journal/stats', { query: { groupBy, ...(accountId === '' ? {} : { accountId }) } }, { signal }), [api, groupBy, accountId]);
   const data = stats.data;
   const rows = data?.rows ?? [];
   return (

@@ -87,7 +87,7 @@ export function TradeDetail({
   const [rollsOpen, setRollsOpen] = useState(showRolls);
   const rollsRef = useRef<HTMLElement>(null);
   // Read again when the list row changes (a note saved, a reload): the detail is the same row plus its timeline.
-  const detail = useAsync((signal) => api.trade(trade.id, signal, levelsScope), [api, trade, levelsScope]);
+  const detail = useAsync((signal) => api.call('GET /journal/trades/{id}', { params: { id: trade.id }, query: levelsScope === 'own' ? {} : { levelsScope } }, { signal }), [api, trade, levelsScope]);
   const levels = trade.levelsAtEntry;
   const place = entryPlaceText(trade);
   // Unmarked open legs leave the total unknown ("—"); the realized part is said beneath it.

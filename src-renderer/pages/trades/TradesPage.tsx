@@ -118,17 +118,20 @@ export function TradesPage() {
   const { status, strategy, tag, accountId, page, levels } = state;
   const result = useAsync(
     (signal) =>
-      api.trades(
+      api.call(
+        'GET /journal/trades',
         {
-          ...(status === 'all' ? {} : { status }),
-          ...(strategy === '' ? {} : { strategy }),
-          ...(tag === '' ? {} : { tag }),
-          ...(accountId === '' ? {} : { accountId }),
-          ...(levels === '' ? {} : { levelsScope: levels }),
-          page,
-          limit: PAGE_LIMIT_CAP,
+          query: {
+            ...(status === 'all' ? {} : { status }),
+            ...(strategy === '' ? {} : { strategy }),
+            ...(tag === '' ? {} : { tag }),
+            ...(accountId === '' ? {} : { accountId }),
+            ...(levels === '' ? {} : { levelsScope: levels }),
+            page,
+            limit: PAGE_LIMIT_CAP,
+          },
         },
-        signal,
+        { signal },
       ),
     [api, status, strategy, tag, accountId, page, levels],
   );
@@ -137,7 +140,7 @@ export function TradesPage() {
   // A trade named in the address but not on this page (Today links to any open trade): read on its own.
   const onPage = data?.trades.find((t) => t.id === state.trade) ?? null;
   const away = state.trade !== '' && data !== undefined && onPage === null;
-  const fetched = useAsync((signal) => (away ? api.trade(state.trade, signal, levels === '' ? 'own' : levels) : Promise.resolve(null)), [api, state.trade, away, levels]);
+  const fetched = useAsync((signal) => (away ? api.call('GET /journal/trades/{id}', { params: { id: state.trade }, query: levels === '' ? {} : { levelsScope: levels } }, { signal }) : Promise.resolve(null)), [api, state.trade, away, levels]);
   const selected = onPage ?? (away && fetched.data?.trade.id === state.trade ? fetched.data.trade : null);
   const showRolls = route.params.get('rolls') === '1';
   return (

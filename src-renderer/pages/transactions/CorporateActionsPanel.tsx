@@ -27,7 +27,7 @@ const describe = (input: Pick<CorporateActionInputT, 'type' | 'symbol' | 'date'>
 export function CorporateActionsPanel({ accounts, onChanged }: { accounts: readonly AccountJson[]; onChanged: () => void }) {
   const api = useApi();
   const [page, setPage] = useState(1);
-  const list = useAsync((signal) => api.corporateActions({ page }, signal), [api, page]);
+  const list = useAsync((signal) => api.call('GET /journal/corporate-actions', { query: { page } }, { signal }), [api, page]);
   const [editor, setEditor] = useState<Editor | null>(null);
   const [done, setDone] = useState<Done | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
@@ -42,11 +42,11 @@ export function CorporateActionsPanel({ accounts, onChanged }: { accounts: reado
     if (action.id === null) return;
     const input = actionInput(actionState(action));
     try {
-      await api.deleteCorporateAction(action.id);
+      await api.call('DELETE /journal/corporate-actions/{id}', { params: { id: action.id } });
       changed({
         text: `Deleted the ${describe(input)}.`,
         undo: async () => {
-          const again = await api.addCorporateAction(input);
+          const again = await api.call('POST /journal/corporate-actions', { body: input });
           return `Restored the ${describe(input)} as import #${again.importId}.`;
         },
       });
@@ -83,13 +83,13 @@ export function CorporateActionsPanel({ accounts, onChanged }: { accounts: reado
             onCancel={() => setEditor(null)}
             onSubmit={async (input) => {
               if (editor.mode === 'add') {
-                const added = await api.addCorporateAction(input);
-                changed({ text: `Added the ${describe(input)} as import #${added.importId}.`, undo: async () => (await api.deleteCorporateAction(added.id), `Took back the ${describe(input)}.`) });
+                const added = await api.call('POST /journal/corporate-actions', { body: input });
+                changed({ text: `Added the ${describe(input)} as import #${added.importId}.`, undo: async () => (await api.call('DELETE /journal/corporate-actions/{id}', { params: { id: added.id } }), `Took back the ${describe(input)}.`) });
               } else {
                 const before = actionInput(actionState(editor.action));
                 const id = editor.action.id ?? 0;
-                await api.replaceCorporateAction(id, input);
-                changed({ text: `Saved the ${describe(input)}.`, undo: async () => (await api.replaceCorporateAction(id, before), `Put back the ${describe(before)} as it was.`) });
+                await api.call('PUT /journal/corporate-actions/{id}', { params: { id }, body: input });
+                changed({ text: `Saved the ${describe(input)}.`, undo: async () => (await api.call('PUT /journal/corporate-actions/{id}', { params: { id }, body: before }), `Put back the ${describe(before)} as it was.`) });
               }
               setEditor(null);
             }}

@@ -20,7 +20,7 @@ export async function exportTransactions(api: ApiClient, filters: Filters, onSta
   let pages = 1;
   do {
     onStatus(`Exporting page ${current} of ${pages}…`);
-    const response = await api.transactions({ ...toQuery(filters), page: current, limit: 100 });
+    const response = await api.call('GET /journal/transactions', { query: { ...toQuery(filters), page: current, limit: 100 } });
     rows.push(...response.transactions);
     pages = response.pagination.pages;
     current += 1;

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { buildTestApp, HOST, type TestApp, useTestApp } from '../../../helper';
+import { Value } from 'typebox/value';
+import type { ChainSnapshot } from '../../../../src-shared/exposure/model';
+import { ROUTE_KEYS, ROUTES, splitRouteKey } from '../../../../src-shared/api/routes';
+import { ProblemSchema } from '../../../../src-shared/api/schemas';
+import { buildTestApp, HOST, storeChain, type TestApp, useTestApp } from '../../../helper';
+import { sampledRoutes } from './route-samples';
 
 interface ProblemBody {
   type: string;
@@ -241,11 +246,75 @@ describe('openapi', () => {
       expect(get?.parameters?.map((p) => p.name).sort(), `${path} parameters`).toEqual([...params].sort());
       expect(Object.keys(get?.responses ?? {}), `${path} documents 200 and problems`).toEqual(expect.arrayContaining(['200', '4XX']));
     }
-    for (const path of ['/v1/journal/accounts', '/v1/imports', '/v1/imports/{id}', '/v1/chains', '/v1/health', '/v1/gex/events/stream', '/v1/settings', '/v1/snapshots/{id}', '/v1/exports', '/v1/exports/{id}', '/v1/journal/expirations', '/v1/imports/{id}/acknowledge', '/v1/journal/reconcile', '/v1/journal/reconciliations', '/v1/backups', '/v1/backups/restore', '/v1/chains/watch', '/v1/chains/backfill', '/v1/status']) {
-      expect(doc.paths[path], `${path} is documented`).toBeDefined();
+    // Every entry of the route table, with its method, the parameters its schemas name and the answers it declares.
+    for (const key of ROUTE_KEYS) {
+      const spec = ROUTES[key];
+      const { method, path } = splitRouteKey(key);
+      const operation = doc.paths[`/v1${path}`]?.[method.toLowerCase()];
+      if ('hidden' in spec) {
+        expect(operation, `${key} is left out`).toBeUndefined();
+        continue;
+      }
+      expect(operation, `${key} is documented`).toBeDefined();
+      const names = ['params' in spec ? spec.params : null, 'query' in spec ? spec.query : null].flatMap((schema) => (schema === null ? [] : Object.keys(schema.properties)));
+      expect(operation?.parameters?.map((p) => p.name).sort() ?? [], `${key} parameters`).toEqual(names.sort());
+      const statuses = Object.keys(spec.response);
+      expect(Object.keys(operation?.responses ?? {}), `${key} answers`).toEqual(expect.arrayContaining(spec.access === 'public' ? statuses : [...statuses, '4XX', '5XX']));
     }
     const expirations = doc.paths['/v1/journal/expirations']?.post as { requestBody?: unknown; responses?: Record<string, unknown> } | undefined;
     expect(expirations?.requestBody, 'POST /v1/journal/expirations documents its body').toBeDefined();
     expect(Object.keys(expirations?.responses ?? {}), 'and 201 with problems').toEqual(expect.arrayContaining(['201', '4XX']));
   });
+});
+
+function sweepChain(): ChainSnapshot {
+  const contracts = [90, 95, 100, 105, 110].flatMap((strike) =>
+    (['C', 'P'] as const).map((right) => ({ root: 'RTA', expiration: '2099-12-18', strike, right, openInterest: 1000 + strike, iv: 0.3, bid: 1, ask: 1.2, multiplier: 100 })),
+  );
+  return { symbol: 'RTA', spot: 100, quoteTime: '2099-11-20T15:00:00Z', source: 'generic', contracts };
+}
+
+describe('the route table', () => {
+  it('every route answers its request with an answer its table entry declares, in its schema, or a problem', async () => {
+    // An app of its own: the sweep rotates the key of the key file and loads the demo. Its rate limit is the largest
+    // the settings' schema allows (the tests' usual 1e6 is no setting a user could save, and GET /settings shows it).
+    const own = await buildTestApp({ overrides: { rateLimit: { perSecond: 100_000, burst: 100_000 } } });
+    try {
+      storeChain(own.ctx, sweepChain());
+      const key = own.ctx.keys.create('contract sweep').key;
+      const failures: string[] = [];
+      const answered: string[] = [];
+      for (const route of sampledRoutes()) {
+        const spec = ROUTES[route.key];
+        const url = `${route.path}${route.sample.query === undefined ? '' : `?${route.sample.query}`}`;
+        const response = await own.app.inject({
+          method: route.method as 'GET',
+          url,
+          headers: { host: HOST, authorization: `Bearer ${key}`, ...(route.sample.type === undefined ? {} : { 'content-type': route.sample.type }) },
+          ...(route.sample.body === undefined ? {} : { payload: route.sample.body }),
+        });
+        const status = response.statusCode;
+        const type = String(response.headers['content-type'] ?? '');
+        if (status >= 400) {
+          if (!type.startsWith('application/problem+json') || !Value.Check(ProblemSchema, response.json())) failures.push(`${route.label} ${url}: ${status} is no problem: ${response.body.slice(0, 120)}`);
+          continue;
+        }
+        const schema = Object.entries(spec.response).find(([declared]) => declared === String(status))?.[1];
+        if (schema === undefined) {
+          failures.push(`${route.label}: ${status} is not among its answers (${Object.keys(spec.response).join(', ')})`);
+          continue;
+        }
+        answered.push(route.label);
+        if (spec.kind === 'json' && !Value.Check(schema, response.json())) {
+          const first = Value.Errors(schema, response.json())[0];
+          failures.push(`${route.label}: its ${status} does not match its schema: ${first?.instancePath ?? ''} ${first?.message ?? ''}`);
+        }
+      }
+      expect(failures, failures.join('\n')).toEqual([]);
+      // The requests are chosen to write nothing: most read, and those answer with their figures (not only refusals).
+      expect(answered.length, answered.join(', ')).toBeGreaterThanOrEqual(30);
+    } finally {
+      await own.close();
+    }
+  }, 60_000);
 });

@@ -2,10 +2,12 @@ import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
-import { yearOutOfRange } from '../../../../src-shared/api/schema-kit';
+import { DATE_TEXT_PATTERNS, yearOutOfRange } from '../../../../src-shared/api/schema-kit';
+import { ROUTES } from '../../../../src-shared/api/routes';
 import { seededRandom } from '../../../../src-shared/demo/random';
 import { HOST, tempDir, useTestApp } from '../../../helper';
 import { tempUiDir } from '../../../paths';
+import { sampledRoutes } from './route-samples';
 
 const HOSTILE = [
   "' OR 1=1 --",
@@ -76,97 +78,71 @@ const HOSTILE = [
   '-1',
   '2.5',
 ];
-const PARAMS = ['symbol', 'expirations', 'expirationsCount', 'formula', 'expiration', 'page', 'limit', 'fromDate', 'toDate', 'accountId', 'asOf', 'status', 'sort', 'type', 'year', 'period', 'date', 'from', 'to', 'tickers', 'eventType', 'minDte', 'maxDte', 'broker', 'account', 'quoteTime', 'format', 'access_token', 'snapshot', 'at', 'groupBy', 'tag', 'strategy', 'minNet', 'maxDelta', 'beyondWall', 'strikes', '__proto__', 'constructor', 'x', ''];
+/** Every query parameter of the table, and names no route takes. */
+const PARAMS = [
+  ...new Set([...Object.values(ROUTES).flatMap((spec) => ('query' in spec ? Object.keys(spec.query.properties) : [])), 'format', 'access_token', '__proto__', 'constructor', 'x', '']),
+];
+/**
+ * Every route of the table at its sample path (route-samples.ts), then paths near them and paths that are none. Not
+ * the event stream: a request it accepts stays open (test/e2e/stream-client.test.ts and the SSE tests hold it).
+ */
 const PATHS = [
-  '/v1/journal/performance',
-  '/v1/journal/summary',
-  '/v1/journal/accounts',
-  '/v1/journal/transactions',
-  '/v1/journal/positions',
-  '/v1/journal/chains',
-  '/v1/journal/chains/acc_x:USD:AMD:2024-01-02',
-  '/v1/journal/campaigns',
-  '/v1/journal/campaigns/acc_x:USD:AMD:2024-01-02',
-  '/v1/journal/trades',
-  '/v1/journal/trades/tx_nope',
-  '/v1/journal/trades/tx_nope/rolls',
-  '/v1/journal/manage',
-  '/v1/journal/stats',
-  '/v1/journal/corporate-actions',
-  '/v1/journal/corporate-actions/1',
-  '/v1/journal/corporate-actions/abc',
-  '/v1/gex',
-  '/v1/vanna',
-  '/v1/gex/events',
-  '/v1/expirations',
-  '/v1/gex/profile',
-  '/v1/gex/grid',
-  '/v1/gex/history',
-  '/v1/gex/diff',
-  '/v1/snapshots',
-  '/v1/snapshots/1',
-  '/v1/snapshots/abc',
-  '/v1/snapshots/99999999999999999999',
-  '/v1/imports',
-  '/v1/imports/1',
-  '/v1/imports/abc',
-  '/v1/imports/99999999999999999999',
-  '/v1/imports/1/acknowledge',
-  '/v1/imports/abc/acknowledge',
-  '/v1/journal/reconcile',
-  '/v1/journal/reconciliations',
-  '/v1/import-formats',
-  '/v1/import-formats/preview',
-  '/v1/import-formats/abc123',
-  '/v1/import-formats/%2e%2e',
-  '/v1/chains',
-  '/v1/chains/watch',
-  '/v1/chains/backfill',
-  '/v1/status',
-  '/v1/exports',
-  '/v1/exports/abc',
-  '/v1/exports/%2e%2e',
-  '/v1/backups',
-  '/v1/backups/restore',
-  '/v1/backups/%2e%2e',
-  '/v1/settings',
-  '/v1/health',
-  '/v1/openapi.json',
-  '/v1/',
-  '/v1',
-  '/',
-  '/v2/gex',
-  '/v1/gex/../journal/summary',
-  '/v1/%2e%2e/%2e%2e/etc/passwd',
-  '/v1/gex%00',
-  '/v1/\u00e9',
-  '/v1/gex/events/extra',
-  '//v1//gex',
-  // Other spellings of routes (routing-auth.test.ts checks their keys over a real socket).
-  '/%761/settings',
-  '/v%31/imports',
-  '/%76%31/keys/rotate',
-  '/./v1/settings',
-  '/x/../v1/demo',
-  '/V1/GEX',
-  '/v1/settings/',
-  '/v1/settings;x=1',
-  '/v1/%ff',
-  '/v1%2fimports',
-  '/v1/imports/%31',
-  '/v1/snapshots/1.0',
-  '/v1/snapshots/%2B1',
-  '/v1/snapshots/0x1',
-  '/v1/imports/1e0',
-  // Symbolic links in the UI folder (beforeAll): to the data folder's key file, to /etc, and to the folder's parent.
-  '/leak',
-  '/etc-link/passwd',
-  '/up/api-key',
-  '/assets/../leak',
-  '/v1/journal/expirations',
-  '/v1/journal/transactions/mtx_0123',
-  '/v1/journal/transactions/tx_abc',
-  '/v1/journal/transactions/%2e%2e',
+  ...new Set([
+    ...sampledRoutes()
+      .filter((route) => ROUTES[route.key].kind !== 'sse')
+      .map((route) => route.path),
+    '/v1/journal/chains/acc_x:USD:AMD:2024-01-02',
+    '/v1/journal/campaigns/acc_x:USD:AMD:2024-01-02',
+    '/v1/journal/corporate-actions/1',
+    '/v1/journal/corporate-actions/abc',
+    '/v1/snapshots/1',
+    '/v1/snapshots/abc',
+    '/v1/snapshots/99999999999999999999',
+    '/v1/imports/1',
+    '/v1/imports/abc',
+    '/v1/imports/99999999999999999999',
+    '/v1/imports/1/acknowledge',
+    '/v1/imports/abc/acknowledge',
+    '/v1/import-formats/%2e%2e',
+    '/v1/exports/abc',
+    '/v1/exports/%2e%2e',
+    '/v1/backups/%2e%2e',
+    '/v1/',
+    '/v1',
+    '/',
+    '/v2/gex',
+    '/v1/gex/../journal/summary',
+    '/v1/%2e%2e/%2e%2e/etc/passwd',
+    '/v1/gex%00',
+    '/v1/\u00e9',
+    '/v1/gex/events/extra',
+    '//v1//gex',
+    // Other spellings of routes (routing-auth.test.ts checks their keys over a real socket).
+    '/%761/settings',
+    '/v%31/imports',
+    '/%76%31/keys/rotate',
+    '/./v1/settings',
+    '/x/../v1/demo',
+    '/V1/GEX',
+    '/v1/settings/',
+    '/v1/settings;x=1',
+    '/v1/%ff',
+    '/v1%2fimports',
+    '/v1/imports/%31',
+    '/v1/snapshots/1.0',
+    '/v1/snapshots/%2B1',
+    '/v1/snapshots/0x1',
+    '/v1/imports/1e0',
+    // Symbolic links in the UI folder (beforeAll): to the data folder's key file, to /etc, and to the folder's parent.
+    '/leak',
+    '/etc-link/passwd',
+    '/up/api-key',
+    '/assets/../leak',
+    '/v1/journal/transactions/mtx_0123',
+    '/v1/journal/transactions/tx_abc',
+    '/v1/journal/transactions/%2e%2e',
+
+  ]),
 ];
 const METHODS: Array<InjectOptions['method']> = ['GET', 'GET', 'GET', 'GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'];
 const CONTENT_TYPES = ['text/csv', 'application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', '', 'text/csv; charset=utf-16'];
@@ -279,33 +255,26 @@ describe('hostile requests (docs/architecture.md §Reliability and security)', (
   it('refuses 1,000 random number forms and out-of-range dates on parameters their routes take, beside valid ones: 400 naming them', async () => {
     const random = seededRandom(20261126);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
-    // Each route with a valid base query and the integer and date parameters it takes.
-    const ROUTES = [
-      { path: '/v1/journal/transactions', base: 'sort=-tradeDate', integers: ['page', 'limit'], dates: ['fromDate', 'toDate'] },
-      { path: '/v1/journal/summary', base: '', integers: ['year'], dates: [] },
-      { path: '/v1/journal/performance', base: 'period=weekly', integers: [], dates: ['date'] },
-      { path: '/v1/journal/positions', base: '', integers: [], dates: ['asOf'] },
-      { path: '/v1/journal/chains', base: 'status=open', integers: ['page', 'limit'], dates: ['asOf'] },
-      { path: '/v1/journal/trades', base: 'status=closed', integers: ['page', 'limit'], dates: ['from', 'to'] },
-      { path: '/v1/journal/stats', base: 'groupBy=tag', integers: [], dates: ['from', 'to'] },
-      { path: '/v1/journal/manage', base: '', integers: [], dates: ['asOf'] },
-      { path: '/v1/journal/trades/tx_nope/rolls', base: 'net=mid', integers: ['snapshot', 'maxDte', 'expirations', 'strikes'], dates: [] },
-      { path: '/v1/imports', base: '', integers: ['page', 'limit'], dates: [] },
-      { path: '/v1/journal/corporate-actions', base: '', integers: ['page', 'limit'], dates: [] },
-      { path: '/v1/gex/events', base: 'eventType=all', integers: ['limit', 'minDte', 'maxDte'], dates: [] },
-      { path: '/v1/gex', base: 'symbol=SPX', integers: ['expirationsCount', 'snapshot'], dates: ['at', 'expirations'] },
-      { path: '/v1/gex/history', base: 'symbol=SPX', integers: ['minDte', 'maxDte'], dates: ['from', 'to'] },
-      { path: '/v1/vanna', base: 'symbol=SPX', integers: ['snapshot'], dates: ['at', 'expiration'] },
-    ];
+    // Each GET of the table with the integer and date parameters its query schema takes, from its sample request.
+    const routes = sampledRoutes().flatMap((route) => {
+      const spec = ROUTES[route.key];
+      if (route.method !== 'GET' || spec.kind !== 'json' || !('query' in spec)) return [];
+      const properties: Array<[string, { type?: unknown; pattern?: unknown }]> = Object.entries(spec.query.properties);
+      const integers = properties.filter(([, schema]) => schema.type === 'integer').map(([name]) => name);
+      const dates = properties.filter(([, schema]) => typeof schema.pattern === 'string' && DATE_TEXT_PATTERNS.includes(schema.pattern)).map(([name]) => name);
+      return integers.length + dates.length === 0 ? [] : [{ path: route.path, base: route.sample.query ?? '', integers, dates }];
+    });
+    expect(routes.length, 'the table has routes with integer and date parameters').toBeGreaterThanOrEqual(15);
     const numbers = [...BAD_NUMBERS].filter((value) => value !== '');
     const dates = HOSTILE.filter((value) => /^\d{4}-/.test(value) && yearOutOfRange(value) !== null);
     const failures: string[] = [];
     for (let i = 0; i < 1000; i += 1) {
-      const route = pick(ROUTES);
+      const route = pick(routes);
       const useDate = route.integers.length === 0 || (route.dates.length > 0 && random() < 0.5);
       const name = pick(useDate ? route.dates : route.integers);
       const value = useDate ? (name === 'expirations' ? `2099-01-16,${pick(dates)}` : pick(dates)) : pick(numbers);
       const query = new URLSearchParams(route.base);
+      query.delete(name);
       query.append(name, value);
       const response = await t.request(`${route.path}?${query.toString()}`);
       const body = response.json<{ code?: string; errors?: Array<{ param: string }> }>();

@@ -1,12 +1,13 @@
 /**
  * The grammar of numbers and dates in query and path parameters (docs/conventions.md §HTTP API, issue 16): integers
- * are digits only, dates and instants lie in the years 1900–2200. Every route's parameters come from the OpenAPI
- * document, so a parameter added later is covered without editing this file. Each refusal is 400 INVALID_PARAMETER
+ * are digits only, dates and instants lie in the years 1900–2200. Every route's parameters come from the route table
+ * (src-shared/api/routes.ts), so a parameter added later is covered without editing this file. Each refusal is 400 INVALID_PARAMETER
  * naming the parameter; the extremes inside the range answer without a 5xx.
  */
 import { describe, expect, it } from 'vitest';
 import type { ChainSnapshot } from '../../../../src-shared/exposure/model';
 import { DATE_TEXT_PATTERNS } from '../../../../src-shared/api/schema-kit';
+import { ROUTE_KEYS, ROUTES, splitRouteKey, type RouteKey, type RouteSpec } from '../../../../src-shared/api/routes';
 import { storeChain, useTestApp } from '../../../helper';
 
 interface ProblemBody {
@@ -23,43 +24,30 @@ interface Parameter {
   schema: { type?: string; pattern?: string };
 }
 
-/** A request each route answers with something other than 400 (its required parameters filled in). */
-const BASE: Record<string, { query?: Record<string, string>; path?: Record<string, string>; body?: string; type?: string }> = {
-  'GET /v1/journal/performance': {},
-  'GET /v1/journal/summary': {},
-  'GET /v1/journal/accounts': {},
-  'GET /v1/journal/transactions': {},
-  'GET /v1/journal/positions': {},
-  'GET /v1/journal/chains': {},
-  'GET /v1/journal/chains/{id}': { path: { id: 'nope' } },
-  'GET /v1/journal/campaigns': {},
-  'GET /v1/journal/campaigns/{id}': { path: { id: 'nope' } },
-  'GET /v1/journal/trades': {},
-  'GET /v1/journal/trades/{id}': { path: { id: 'tx_nope' } },
-  'GET /v1/journal/trades/{id}/rolls': { path: { id: 'tx_nope' } },
-  'GET /v1/journal/manage': {},
-  'GET /v1/journal/stats': {},
-  'GET /v1/journal/corporate-actions': {},
-  'PUT /v1/journal/corporate-actions/{id}': { path: { id: '987654' }, body: '{"type":"split","symbol":"X","ratio":2,"date":"2024-01-02"}', type: 'application/json' },
-  'DELETE /v1/journal/corporate-actions/{id}': { path: { id: '987654' } },
+/** A request each route answers with something other than 400: its required parameters and its body (a route needing neither needs no line). */
+const BASE: Partial<Record<RouteKey, { query?: Record<string, string>; path?: Record<string, string>; body?: string; type?: string }>> = {
+  'GET /journal/chains/{id}': { path: { id: 'nope' } },
+  'GET /journal/campaigns/{id}': { path: { id: 'nope' } },
+  'GET /journal/trades/{id}': { path: { id: 'tx_nope' } },
+  'GET /journal/trades/{id}/rolls': { path: { id: 'tx_nope' } },
+  'PUT /journal/corporate-actions/{id}': { path: { id: '987654' }, body: '{"type":"split","symbol":"X","ratio":2,"date":"2024-01-02"}', type: 'application/json' },
+  'DELETE /journal/corporate-actions/{id}': { path: { id: '987654' } },
   // Takes no parameter: its body's numbers and dates are the schema's (the fuzz test sends hostile ones).
-  'POST /v1/journal/expirations': { body: '{"items":[{"accountId":"acc_nope","symbol":"XYZ240621P00045000"}]}', type: 'application/json' },
-  'GET /v1/imports': {},
-  'DELETE /v1/imports/{id}': { path: { id: '987654' } },
-  'POST /v1/imports/{id}/acknowledge': { path: { id: '987654' } },
-  'POST /v1/journal/reconcile': { body: 'symbol,quantity\nAAPL,1\n', type: 'text/csv' },
-  'GET /v1/gex': { query: { symbol: 'RTA' } },
-  'GET /v1/vanna': { query: { symbol: 'RTA' } },
-  'GET /v1/expirations': { query: { symbol: 'RTA' } },
-  'GET /v1/gex/profile': { query: { symbol: 'RTA' } },
-  'GET /v1/gex/history': { query: { symbol: 'RTA' } },
-  'GET /v1/gex/diff': { query: { symbol: 'RTA', from: '1', to: '1' } },
-  'GET /v1/gex/events': {},
-  'GET /v1/snapshots': { query: { symbol: 'RTA' } },
-  'DELETE /v1/snapshots/{id}': { path: { id: '987654' } },
-  'GET /v1/snapshots/{id}': { path: { id: '987654' } },
-  'GET /v1/gex/grid': { query: { symbol: 'RTA' } },
-  'POST /v1/chains': { body: 'expiration,strike,right,openInterest,iv,bid,ask\n2099-12-18,100,C,10,0.3,1,1.2\n', type: 'text/csv' },
+  'POST /journal/expirations': { body: '{"items":[{"accountId":"acc_nope","symbol":"XYZ240621P00045000"}]}', type: 'application/json' },
+  'DELETE /imports/{id}': { path: { id: '987654' } },
+  'POST /imports/{id}/acknowledge': { path: { id: '987654' } },
+  'POST /journal/reconcile': { body: 'symbol,quantity\nAAPL,1\n', type: 'text/csv' },
+  'GET /gex': { query: { symbol: 'RTA' } },
+  'GET /vanna': { query: { symbol: 'RTA' } },
+  'GET /expirations': { query: { symbol: 'RTA' } },
+  'GET /gex/profile': { query: { symbol: 'RTA' } },
+  'GET /gex/history': { query: { symbol: 'RTA' } },
+  'GET /gex/diff': { query: { symbol: 'RTA', from: '1', to: '1' } },
+  'GET /snapshots': { query: { symbol: 'RTA' } },
+  'DELETE /snapshots/{id}': { path: { id: '987654' } },
+  'GET /snapshots/{id}': { path: { id: '987654' } },
+  'GET /gex/grid': { query: { symbol: 'RTA' } },
+  'POST /chains': { body: 'expiration,strike,right,openInterest,iv,bid,ask\n2099-12-18,100,C,10,0.3,1,1.2\n', type: 'text/csv' },
 };
 
 /** Numbers that JavaScript's Number() reads but the grammar refuses (%2B5 is "+5" once decoded; a raw + is a space). */
@@ -78,15 +66,23 @@ function chain(quoteTime: string): ChainSnapshot {
   return { symbol: 'RTA', spot: 100, quoteTime, source: 'generic', contracts };
 }
 
-async function operations(): Promise<Array<{ route: string; method: string; path: string; parameters: Parameter[] }>> {
-  const doc = (await t.get<{ paths: Record<string, Record<string, { parameters?: Parameter[] }>> }>('/v1/openapi.json')).body;
-  return Object.entries(doc.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, operation]) => ({ route: `${method.toUpperCase()} ${path}`, method: method.toUpperCase(), path, parameters: operation.parameters ?? [] })),
-  );
+/** Each route of the table with its path and query parameters, as its schemas declare them. */
+function operations(): Array<{ route: RouteKey; method: string; path: string; parameters: Parameter[] }> {
+  return ROUTE_KEYS.map((route) => {
+    const spec: RouteSpec = ROUTES[route];
+    const { method, path } = splitRouteKey(route);
+    const parameters = (['path', 'query'] as const).flatMap((place) => {
+      const schema = place === 'path' ? spec.params : spec.query;
+      const properties: Record<string, Parameter['schema']> = schema === undefined ? {} : (schema as { properties: Record<string, Parameter['schema']> }).properties;
+      const required = new Set(schema === undefined ? [] : ((schema as { required?: string[] }).required ?? []));
+      return Object.entries(properties).map(([name, property]) => ({ in: place, name, schema: property, required: required.has(name) }));
+    });
+    return { route, method, path: `/v1${path}`, parameters };
+  });
 }
 
 /** The route's base request with one parameter's raw (already percent-encoded) text. */
-function send(route: string, method: string, path: string, parameter: Parameter, raw: string) {
+function send(route: RouteKey, method: string, path: string, parameter: Parameter, raw: string) {
   const base = BASE[route] ?? {};
   let url = path;
   for (const [name, value] of Object.entries(base.path ?? {})) url = url.replace(`{${name}}`, parameter.in === 'path' && parameter.name === name ? raw : value);
@@ -102,17 +98,19 @@ function send(route: string, method: string, path: string, parameter: Parameter,
 }
 
 describe('numbers and dates in parameters', () => {
-  it('every route that takes an integer, a date or an instant has a base request here', async () => {
-    const taking = (await operations()).filter((op) => op.parameters.some((p) => p.schema.type === 'integer' || p.schema.type === 'number' || DATE_TEXT_PATTERNS.includes(p.schema.pattern ?? '')));
+  it('every route that takes an integer, a date or an instant, and needs a parameter or a body, has a base request here', () => {
+    const taking = operations().filter((op) => op.parameters.some((p) => p.schema.type === 'integer' || p.schema.type === 'number' || DATE_TEXT_PATTERNS.includes(p.schema.pattern ?? '')));
     expect(taking.length).toBeGreaterThanOrEqual(15);
-    expect(taking.map((op) => op.route).filter((route) => !(route in BASE))).toEqual([]);
+    const needing = taking.filter((op) => op.parameters.some((p) => p.required === true) || 'body' in ROUTES[op.route] || ROUTES[op.route].kind === 'upload');
+    expect(needing.length, 'path ids, symbols, bodies').toBeGreaterThanOrEqual(10);
+    expect(needing.map((op) => op.route).filter((route) => !(route in BASE))).toEqual([]);
   });
 
   it('integers are digits: 0x10, 1e1, 0b11, 0o7, +5, %2B5, " 5", 5.0, 1e9 pages... are 400 INVALID_PARAMETER naming the parameter, in the query and the path', async () => {
     storeChain(t.ctx, chain('2099-11-20T15:00:00Z'));
     const failures: string[] = [];
     let checked = 0;
-    for (const { route, method, path, parameters } of await operations()) {
+    for (const { route, method, path, parameters } of operations()) {
       for (const parameter of parameters.filter((p) => p.schema.type === 'integer' || p.schema.type === 'number')) {
         // In a path, an empty segment is another route and a segment over 200 characters no route at all.
         const bad = parameter.schema.type === 'number' ? BAD_DECIMALS : BAD_INTEGERS;
@@ -162,7 +160,7 @@ describe('numbers and dates in parameters', () => {
     storeChain(t.ctx, chain('2099-11-20T15:10:00Z'));
     const failures: string[] = [];
     let checked = 0;
-    for (const { route, method, path, parameters } of await operations()) {
+    for (const { route, method, path, parameters } of operations()) {
       for (const parameter of parameters.filter((p) => DATE_TEXT_PATTERNS.includes(p.schema.pattern ?? ''))) {
         for (const date of OUT_OF_RANGE_DATES) {
           // An instant only where the parameter takes one; a list of dates is refused for any one of them.
@@ -183,7 +181,7 @@ describe('numbers and dates in parameters', () => {
 
   it('the extremes inside the range answer without a 5xx, on every route that takes a date', async () => {
     const failures: string[] = [];
-    for (const { route, method, path, parameters } of await operations()) {
+    for (const { route, method, path, parameters } of operations()) {
       for (const parameter of parameters.filter((p) => DATE_TEXT_PATTERNS.includes(p.schema.pattern ?? ''))) {
         for (const date of EXTREME_DATES) {
           if (date.includes('T') && !(parameter.schema.pattern ?? '').includes('T')) continue;
