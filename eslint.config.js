@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import regexpPlugin from 'eslint-plugin-regexp';
+import strikebook from './eslint-rules/index.js';
 
 const nodeBuiltins = [
   'assert', 'buffer', 'child_process', 'cluster', 'crypto', 'dgram', 'dns', 'events', 'fs', 'fs/promises', 'http',
@@ -10,7 +11,7 @@ const nodeBuiltins = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'release/**', 'test-results/**', 'coverage/**'] },
+  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'release/**', 'test-results/**', 'coverage/**', '.stryker-tmp/**', 'reports/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -42,6 +43,16 @@ export default tseslint.config(
       globals: Object.fromEntries(
         ['process', 'Buffer', 'console', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance', 'URL', 'URLSearchParams', 'fetch', 'AbortController', 'TextDecoder', 'TextEncoder', 'structuredClone', '__dirname', 'require', 'module'].map((name) => [name, 'readonly']),
       ),
+    },
+  },
+  {
+    // The layer table and the import-loop check (docs/architecture.md §Layout; eslint-rules/): imports go down,
+    // never up, and no files import each other round a loop, type imports included.
+    files: ['src-*/**/*.{ts,tsx,mjs}'],
+    plugins: { strikebook },
+    rules: {
+      'strikebook/layers': 'error',
+      'strikebook/no-import-loops': 'error',
     },
   },
   {

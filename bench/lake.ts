@@ -11,7 +11,7 @@ import { parseChainFile } from '../src-main/chains/index';
 import { openDataFolder } from '../src-main/context';
 import { GexHistoryRepository } from '../src-main/db/gex-history';
 import { packContracts, SnapshotRepository } from '../src-main/db/snapshots';
-import { exportLake } from '../src-main/lake/export';
+import { exportLake } from '../src-main/services/lake/export';
 import { DEFAULT_SCOPE, historyPoint, preparePacked, scopeKey } from '../src-main/services/exposure/compute';
 import { prepareChain } from '../src-shared/exposure/prepare';
 import { tempDir } from '../test/paths';

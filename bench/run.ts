@@ -15,6 +15,7 @@ import { benchTradesApi } from './trades-api';
 import { benchRolls } from './rolls';
 import { benchLake } from './lake';
 import { benchHistory } from './history';
+import { benchBackfill } from './backfill';
 import { benchImportFormats } from './import-formats';
 import { benchResponsiveness } from './responsiveness';
 import { benchServer } from './server';
@@ -57,6 +58,7 @@ async function main(): Promise<void> {
   if (wanted('responsiveness')) for (const line of await benchResponsiveness()) emit(line);
   if (wanted('server') || wanted('soak')) for (const line of await benchServer()) emit(line);
   if (wanted('lake')) for (const line of benchLake(lakeSnapshots)) emit(line);
+  if (wanted('backfill')) for (const line of await benchBackfill()) emit(line);
   if (wanted('history')) for (const line of await benchHistory(historySnapshots)) emit(line);
   if (wanted('ui')) for (const metric of await benchUi()) emit({ ...metric, budget: `<= ${metric.budget}` });
   if (wanted('http')) {

@@ -1,7 +1,8 @@
 /**
  * `strikebook chain backfill DIR` (docs/exposure.md §Chains that arrive by themselves): the backfill of the server
  * (services/chain-backfill.ts) run by the CLI on its own connection, with a progress bar on stderr (reading, then
- * storing) and a summary on stdout. Run again, it continues where it stopped: files stored are skipped by their bytes.
+ * storing) and a summary on stdout. DIR may be a Parquet lake (`strikebook export --out DIR`): its snapshots are stored
+ * as the chain files they came from. Run again, it continues where it stopped: files stored are skipped by their bytes.
  */
 import { resolve } from 'node:path';
 import type { CliFailure } from './cli-errors';
@@ -32,11 +33,13 @@ export function describeBackfill(job: BackfillJob): string[] {
     `${plural(c.events, 'event')}`,
     ...(c.failed > 0 ? [`${plural(c.failed, 'file')} failed`] : []),
     ...(c.beyondRetention > 0 ? [`${plural(c.beyondRetention, 'older snapshot')} not read: the retention keeps fewer (${job.retention.map((r) => `${r.symbol} ${r.keep}`).join(', ')}; raise snapshotRetentionBySymbol)`] : []),
+    ...(c.lakeOther > 0 ? [`${plural(c.lakeOther, 'lake file')} without a chain (levels, transactions, trades) not stored`] : []),
     ...(c.links > 0 ? [`${plural(c.links, 'symbolic link')} not followed`] : []),
     ...(c.omitted > 0 ? [`${plural(c.omitted, 'file')} past the 50,000 listed`] : []),
   ];
   const span = job.oldest === null ? '' : ` (${job.oldest} … ${job.newest ?? ''})`;
-  const lines = [`${job.path}: ${plural(c.files, 'chain file')}${span}: ${parts.join(', ')}${job.state === 'interrupted' ? ' — interrupted: run it again to continue' : ''}`];
+  const lake = c.lakeFiles > 0 ? ` (${plural(c.lakeFiles, 'Parquet lake file')})` : '';
+  const lines = [`${job.path}: ${plural(c.files, 'chain file')}${lake}${span}: ${parts.join(', ')}${job.state === 'interrupted' ? ' — interrupted: run it again to continue' : ''}`];
   if (job.error !== null) lines.push(`stopped: ${job.error}`);
   return lines;
 }
@@ -44,7 +47,7 @@ export function describeBackfill(job: BackfillJob): string[] {
 export async function runChainBackfill(
   dir: string,
   folder: Pick<DataFolder, 'db' | 'settings' | 'dataDir'>,
-  exposure: Pick<ExposureService, 'ingest' | 'peekFile'>,
+  exposure: Pick<ExposureService, 'ingest' | 'peekFile' | 'peekLakeFile'>,
   writes: WriteQueue,
   clock: Clock,
   io: BackfillCliIo = { out: process.stdout, err: process.stderr },

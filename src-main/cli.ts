@@ -30,7 +30,7 @@ Usage:
   strikebook import <file...> [--broker <id>] [--account <name>] [--data-dir <dir>]
   strikebook chain import <file...> [--symbol <S>] [--spot <price>] [--quote-time <iso>] [--format <f>] [--data-dir <dir>]
   strikebook chain import <lake dir>                     a Parquet lake written by export, snapshot for snapshot
-  strikebook chain backfill <dir>                        a folder of historical chain files, oldest first (run again to continue)
+  strikebook chain backfill <dir>                        a folder of historical chain files or a Parquet lake, oldest first (run again to continue)
   strikebook export --out <dir> [--symbol <S>] [--from <date>] [--to <date>] [--data-dir <dir>]
                                                           the Parquet lake for research (docs/research.md)
   strikebook keys create [--name <name>] | keys list | keys revoke <id> [--data-dir <dir>]
@@ -176,7 +176,7 @@ async function main(argv: string[]): Promise<void> {
       if (rest.length > 0) fail(`export takes no file names (got ${rest.join(' ')}); name the folder with --out`);
       reportLakeFailure(runExport(folder, { ...(values.out === undefined ? {} : { out: values.out }), ...(values.symbol ? { symbol: values.symbol } : {}), ...(values.from ? { from: values.from } : {}), ...(values.to ? { to: values.to } : {}) }));
     } else if (command === 'chain' && rest[0] === 'backfill') {
-      if (rest.length !== 2) fail('chain backfill: name one folder of chain files (strikebook chain backfill <dir>)');
+      if (rest.length !== 2) fail('chain backfill: name one folder of chain files or a Parquet lake (strikebook chain backfill <dir>)');
       reportLakeFailure(await runChainBackfill(rest[1] ?? '', folder, ctx.exposure, writes, clock));
     } else if (command === 'chain' && rest[0] === 'import' && rest.length === 2 && isFolder(rest[1])) {
       reportLakeFailure(await runLakeImport(rest[1] ?? '', ctx.exposure, folder.settings));

@@ -4,7 +4,7 @@ import { buildApp, type App } from './server/app';
 import type { ListenerOptions } from './server/listener';
 import type { Clock } from './clock';
 import { createContext, type OwnedContext } from './context';
-import { loadDemo } from './demo';
+import { loadDemo } from './services/demo';
 import { OnlineSource } from './services/online-source';
 import type { Settings } from './settings';
 

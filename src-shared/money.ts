@@ -55,8 +55,9 @@ export function parseMoneyMinor(raw: string): ParseMoneyResult {
 }
 
 /**
- * A plain decimal (`-?` 1–15 digits, then at most four decimals: `1234.5`, `-0.0325`) in minor units; NaN for any
- * other text. Read by hand, without a regular expression or an object: money cells of 100k-row imports.
+ * A plain decimal (`-?` 1–15 digits, then at most four decimals: `1234.5`, `-0.0325`) in minor units, exactly (below
+ * 2^53); NaN for any other text. Read by hand, without a regular expression or an object: money cells of 100k-row
+ * imports.
  */
 export function plainDecimalMinor(raw: string): Minor {
   const length = raw.length;
@@ -82,6 +83,8 @@ export function plainDecimalMinor(raw: string): Minor {
     }
   }
   const minor = whole * MINOR_PER_UNIT + fraction;
+  // 13 digits and more can exceed 2^53 in minor units: the general path refuses them ("amount out of range").
+  if (!Number.isSafeInteger(minor)) return Number.NaN as Minor;
   return (negative && minor !== 0 ? -minor : minor) as Minor;
 }
 

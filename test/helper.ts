@@ -10,7 +10,7 @@ import { writeNow } from '../src-main/db/writes';
 import { parseChainFile, type ChainParseOptions } from '../src-main/chains/index';
 import type { ChainSnapshot } from '../src-shared/exposure/model';
 
-export { REPO_ROOT, SHARED_FIXTURES, CHAIN_FIXTURES, BROKER_FIXTURES_SHARED, haveSharedChains, TEST_PORT, HOST, tempDir } from './paths';
+export { REPO_ROOT, SHARED_FIXTURES, CHAIN_FIXTURES, BROKER_FIXTURES_SHARED, TEST_PORT, HOST, tempDir } from './paths';
 import { HOST, TEST_PORT, tempDir } from './paths';
 
 export interface TestApp {

@@ -3,13 +3,12 @@
  * of their rows written for the tests alone (fixed columns of the README layout, OCC symbols cut by hand), so
  * that the tests' figures come from the files, not from the parser under test.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import { CHAIN_FIXTURES } from './paths';
 
-export const chainFixturesPresent = existsSync(CHAIN_FIXTURES);
-export const chainFiles = chainFixturesPresent ? readdirSync(CHAIN_FIXTURES).filter((f) => f.endsWith('.csv')).sort() : [];
+export const chainFiles = readdirSync(CHAIN_FIXTURES).filter((f) => f.endsWith('.csv')).sort();
 export const readChain = (file: string): string => readFileSync(join(CHAIN_FIXTURES, file), 'utf8');
 
 export interface ChainFixture {

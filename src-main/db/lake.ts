@@ -21,7 +21,7 @@ export type LakeTransactionRow = TransactionRow & { account_name: string };
 type HeadColumns = Pick<SnapshotRow, 'id' | 'symbol' | 'quote_time' | 'spot' | 'source' | 'digest'>;
 const HEAD_COLUMNS = SNAPSHOTS.select(['id', 'symbol', 'quote_time', 'spot', 'source', 'digest']);
 
-/** The reads of the Parquet lake's export (src-main/lake/export.ts): snapshots by symbol and quote time, the journal. */
+/** The reads of the Parquet lake's export (src-main/services/lake/export.ts): snapshots by symbol and quote time, the journal. */
 export class LakeRepository {
   private readonly transactionsStatement: Statement<[], LakeTransactionRow>;
 

@@ -19,7 +19,7 @@
 import { deflateSync, inflateSync } from 'node:zlib';
 import type { ChainColumns } from '../../src-shared/exposure/history-point';
 import type { OptionContract } from '../../src-shared/exposure/model';
-import { PackedSnapshotError } from './snapshots';
+import { interner, PackedSnapshotError } from './packing';
 
 /** "SBKC" as its four bytes: a zlib stream (the JSON forms) starts with 0x78, so the two cannot be mistaken. */
 const MAGIC = [0x53, 0x42, 0x4b, 0x43] as const;
@@ -177,10 +177,8 @@ function indexWidth(size: number): number {
 /** The contracts in the stored form. */
 export function packColumns(contracts: readonly OptionContract[]): Buffer {
   const n = contracts.length;
-  const roots: string[] = [];
-  const expirations: string[] = [];
-  const rootIndex = new Map<string, number>();
-  const expirationIndex = new Map<string, number>();
+  const { values: roots, intern: rootIndex } = interner();
+  const { values: expirations, intern: expirationIndex } = interner();
   const rootOf = new Uint32Array(n);
   const expirationOf = new Uint32Array(n);
   const rights = new Uint8Array(n);
@@ -189,18 +187,8 @@ export function packColumns(contracts: readonly OptionContract[]): Buffer {
   for (let i = 0; i < n; i += 1) {
     const c = contracts[i];
     if (c === undefined) continue;
-    let r = rootIndex.get(c.root);
-    if (r === undefined) {
-      r = roots.push(c.root) - 1;
-      rootIndex.set(c.root, r);
-    }
-    let e = expirationIndex.get(c.expiration);
-    if (e === undefined) {
-      e = expirations.push(c.expiration) - 1;
-      expirationIndex.set(c.expiration, e);
-    }
-    rootOf[i] = r;
-    expirationOf[i] = e;
+    rootOf[i] = rootIndex(c.root);
+    expirationOf[i] = expirationIndex(c.expiration);
     rights[i] = c.right === 'P' ? 0x50 : 0x43;
     strikes[i] = c.strike;
     if (c.volume !== undefined) hasVolume = true;

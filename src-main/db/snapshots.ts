@@ -3,9 +3,12 @@ import { createHash } from 'node:crypto';
 import { deflateSync, inflateSync, constants } from 'node:zlib';
 import { contractAt, packedChainColumns, type ChainColumns } from '../../src-shared/exposure/history-point';
 import type { OptionContract, SnapshotSourceId } from '../../src-shared/exposure/model';
+import { interner, PackedSnapshotError } from './packing';
 import { isColumnsPayload, StoredColumns } from './snapshot-columns';
 import { Table } from './sql';
 import type { WriteTx } from './writes';
+
+export { PackedSnapshotError } from './packing';
 
 /**
  * Snapshot repository. Contracts are stored column-wise (dictionary-coded roots and expirations, numeric columns),
@@ -82,28 +85,16 @@ function jsonNumber(value: number): string {
 }
 
 export function packContracts(contracts: readonly OptionContract[]): Buffer {
-  const roots: string[] = [];
-  const expirations: string[] = [];
-  const rootIndex = new Map<string, number>();
-  const expirationIndex = new Map<string, number>();
+  const { values: roots, intern: rootIndex } = interner();
+  const { values: expirations, intern: expirationIndex } = interner();
   const rootOf = new Int32Array(contracts.length);
   const expirationOf = new Int32Array(contracts.length);
   let hasVolume = false;
   for (let i = 0; i < contracts.length; i += 1) {
     const c = contracts[i];
     if (c === undefined) continue;
-    let r = rootIndex.get(c.root);
-    if (r === undefined) {
-      r = roots.push(c.root) - 1;
-      rootIndex.set(c.root, r);
-    }
-    let e = expirationIndex.get(c.expiration);
-    if (e === undefined) {
-      e = expirations.push(c.expiration) - 1;
-      expirationIndex.set(c.expiration, e);
-    }
-    rootOf[i] = r;
-    expirationOf[i] = e;
+    rootOf[i] = rootIndex(c.root);
+    expirationOf[i] = expirationIndex(c.expiration);
     if (c.volume !== undefined) hasVolume = true;
   }
   // The keys in Packed's order; version 2 adds volume last (as `{ ...packed, v: 2, volume }` spelled it).
@@ -125,13 +116,6 @@ export function packContracts(contracts: readonly OptionContract[]): Buffer {
   return deflateSync(out.view, { level: hasVolume ? 4 : constants.Z_BEST_SPEED });
 }
 
-/** A stored payload that is not a packed chain of a known version (a damaged row, or a newer version's). */
-export class PackedSnapshotError extends Error {
-  constructor(detail: string) {
-    super(`stored snapshot payload is not readable: ${detail}`);
-    this.name = 'PackedSnapshotError';
-  }
-}
 
 function isNumberColumn(value: unknown, length: number, nullable = false): value is number[] {
   if (!Array.isArray(value) || value.length !== length) return false;

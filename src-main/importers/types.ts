@@ -2,7 +2,7 @@ import type { BrokerId } from '../../src-shared/api/constants';
 import type { ReasonCount, ReportNotes } from '../../src-shared/journal/import-report';
 import type { ImportedTransaction } from '../../src-shared/journal/model';
 import type { FileStatement } from '../../src-shared/journal/statements';
-import type { FileHead } from './common/table';
+import type { CsvRecord } from './common/csv';
 
 /**
  * A built-in broker (`tastytrade`, `schwab`, ...) or a user-defined mapping saved from the Import page
@@ -55,6 +55,17 @@ export interface ParseOptions {
    * this instant are not settled. Default: the parse time.
    */
   asOf?: Date;
+}
+
+/**
+ * What detection looks at: the first records of the file (blank ones dropped), parsed once (common/table.ts's
+ * fileHead). Declared here, with the importer it is handed to, so that this contract imports nothing of the
+ * pipeline that imports it (docs/architecture.md §Layout: no import loops).
+ */
+export interface FileHead {
+  /** The start of the file, BOM removed. */
+  text: string;
+  records: CsvRecord[];
 }
 
 /** One folder per broker exports one of these; the registry (registry.ts) lists them. */

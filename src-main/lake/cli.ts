@@ -10,8 +10,8 @@ import { parseDateTimeInZone } from '../../src-shared/zone';
 import { domainFailure, type CliFailure } from '../cli-errors';
 import type { DataFolder } from '../context';
 import type { ExposureService } from '../services/exposure/service';
-import { exportLake, type ExportSummary } from './export';
-import { importLake, type LakeImportSummary } from './import';
+import { exportLake, type ExportSummary } from '../services/lake/export';
+import { importLake, type LakeImportSummary } from '../services/lake/import';
 import { progressBar, type ProgressStream } from './progress';
 
 export interface LakeCliIo {

@@ -151,25 +151,57 @@ const MIN_BYTES_PER_ROW = 1;
 /** Snappy expands a byte into at most about 21 (a 3-byte copy of 64 bytes): a page claiming more is a lie. */
 const MAX_SNAPPY_RATIO = 24;
 
+/** A Parquet file's bytes by range: an open file (the lake import, the export) or bytes in memory (a backfill's worker). */
+interface ByteRanges {
+  size: number;
+  /** The bytes [start, end); throws when the file ends before `end`. */
+  read(start: number, end: number): Uint8Array;
+}
+
+function footerFrom(source: ByteRanges): FileMetaData {
+  const size = source.size;
+  if (size < TRAILER_BYTES + 4) throw new Error(`${size} bytes: too short for a Parquet file`);
+  const trailer = Buffer.from(source.read(size - TRAILER_BYTES, size));
+  if (trailer.toString('latin1', 4) !== MAGIC) throw new Error('no Parquet trailer (PAR1) at its end: not a Parquet file, or cut short');
+  const footerBytes = trailer.readUInt32LE(0);
+  if (footerBytes + TRAILER_BYTES + 4 > size) throw new Error(`its footer claims ${footerBytes} bytes, more than the file holds`);
+  if (footerBytes > MAX_FOOTER_BYTES) throw new Error(`its footer claims ${footerBytes.toLocaleString('en-US')} bytes; a lake file's is a few thousand`);
+  // A copy of its own: hyparquet reads an ArrayBuffer, and the tail of bytes in memory is a view of the whole file.
+  const tail = new Uint8Array(footerBytes + TRAILER_BYTES);
+  tail.set(source.read(size - tail.byteLength, size));
+  return parquetMetadata(tail.buffer);
+}
+
+/** Ranges of an open file. */
+function fileRanges(fd: number): ByteRanges {
+  return { size: fstatSync(fd).size, read: (start, end) => readRange(fd, start, end) };
+}
+
+/** Ranges of bytes in memory (a lake file a backfill read whole and moved to the exposure worker). */
+function memoryRanges(bytes: Uint8Array): ByteRanges {
+  return {
+    size: bytes.byteLength,
+    read: (start, end) => {
+      if (end > bytes.byteLength) throw new Error(`the file ends at byte ${bytes.byteLength}, before its footer says`);
+      return bytes.subarray(start, end);
+    },
+  };
+}
+
 /** The footer of a Parquet file, read from its tail only; throws when the file is not Parquet or is cut short. */
 export function readFooter(path: string): FileMetaData {
   // Never through a link (folder.ts): the lake's walk skips links, and an export reads only its own folder's files.
   const fd = openNoFollow(path, constants.O_RDONLY);
   try {
-    const size = fstatSync(fd).size;
-    if (size < TRAILER_BYTES + 4) throw new Error(`${size} bytes: too short for a Parquet file`);
-    const trailer = Buffer.alloc(TRAILER_BYTES);
-    readSync(fd, trailer, 0, TRAILER_BYTES, size - TRAILER_BYTES);
-    if (trailer.toString('latin1', 4) !== MAGIC) throw new Error('no Parquet trailer (PAR1) at its end: not a Parquet file, or cut short');
-    const footerBytes = trailer.readUInt32LE(0);
-    if (footerBytes + TRAILER_BYTES + 4 > size) throw new Error(`its footer claims ${footerBytes} bytes, more than the file holds`);
-    if (footerBytes > MAX_FOOTER_BYTES) throw new Error(`its footer claims ${footerBytes.toLocaleString('en-US')} bytes; a lake file's is a few thousand`);
-    const tail = Buffer.alloc(footerBytes + TRAILER_BYTES);
-    readSync(fd, tail, 0, tail.byteLength, size - tail.byteLength);
-    return parquetMetadata(tail.buffer.slice(tail.byteOffset, tail.byteOffset + tail.byteLength));
+    return footerFrom(fileRanges(fd));
   } finally {
     closeSync(fd);
   }
+}
+
+/** readFooter of a file's bytes in memory. */
+export function footerOfBytes(bytes: Uint8Array): FileMetaData {
+  return footerFrom(memoryRanges(bytes));
 }
 
 /** A count from the footer (an INT64 read as a bigint or a number) as a number, or NaN when it is no count. */
@@ -279,43 +311,52 @@ function readRange(fd: number, start: number, end: number): Uint8Array {
 export async function* readRowGroups(path: string, metadata: FileMetaData): AsyncGenerator<{ start: number; rows: ParquetRow[] }> {
   const fd = openNoFollow(path, constants.O_RDONLY);
   try {
-    // Again here, on the file as it is now: it may have changed since its footer was first checked.
-    const [problem] = layoutProblems(metadata, fstatSync(fd).size);
-    if (problem !== undefined) throw new Error(problem);
-    let start = 0;
-    for (const group of metadata.row_groups) {
-      const groupRows = Number(group.num_rows);
-      const chunks = group.columns.map((chunk) => {
-        const meta = chunk.meta_data;
-        if (meta === undefined) throw new Error('a column chunk has no metadata');
-        const from = chunkStart(meta);
-        return { name: meta.path_in_schema.join('.'), codec: meta.codec, from, to: from + Number(meta.total_compressed_size) };
-      });
-      const loaded = chunks.map((chunk) => ({ ...chunk, bytes: readRange(fd, chunk.from, chunk.to) }));
-      for (const chunk of loaded) {
-        const problem = pageProblem(chunk.bytes, chunk.codec, groupRows);
-        if (problem !== null) throw new Error(`column ${chunk.name}: ${problem}`);
-      }
-      // hyparquet asks for byte ranges of the group: each is served from the chunks read and checked above.
-      const file = {
-        byteLength: fstatSync(fd).size,
-        slice: (from: number, to?: number): Promise<ArrayBuffer> => {
-          const end = to ?? from;
-          const bytes = new Uint8Array(end - from);
-          for (const chunk of loaded) {
-            const lo = Math.max(from, chunk.from);
-            const hi = Math.min(end, chunk.to);
-            if (lo < hi) bytes.set(chunk.bytes.subarray(lo - chunk.from, hi - chunk.from), lo - from);
-          }
-          return Promise.resolve(bytes.buffer);
-        },
-      };
-      const rows = await parquetReadObjects({ file, metadata, rowStart: start, rowEnd: start + groupRows });
-      yield { start, rows };
-      start += groupRows;
-    }
+    yield* rowGroupsFrom(fileRanges(fd), metadata);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** readRowGroups of a file's bytes in memory. */
+export function rowGroupsOfBytes(bytes: Uint8Array, metadata: FileMetaData): AsyncGenerator<{ start: number; rows: ParquetRow[] }> {
+  return rowGroupsFrom(memoryRanges(bytes), metadata);
+}
+
+async function* rowGroupsFrom(source: ByteRanges, metadata: FileMetaData): AsyncGenerator<{ start: number; rows: ParquetRow[] }> {
+  // Again here, on the file as it is now: it may have changed since its footer was first checked.
+  const [problem] = layoutProblems(metadata, source.size);
+  if (problem !== undefined) throw new Error(problem);
+  let start = 0;
+  for (const group of metadata.row_groups) {
+    const groupRows = Number(group.num_rows);
+    const chunks = group.columns.map((chunk) => {
+      const meta = chunk.meta_data;
+      if (meta === undefined) throw new Error('a column chunk has no metadata');
+      const from = chunkStart(meta);
+      return { name: meta.path_in_schema.join('.'), codec: meta.codec, from, to: from + Number(meta.total_compressed_size) };
+    });
+    const loaded = chunks.map((chunk) => ({ ...chunk, bytes: source.read(chunk.from, chunk.to) }));
+    for (const chunk of loaded) {
+      const problem = pageProblem(chunk.bytes, chunk.codec, groupRows);
+      if (problem !== null) throw new Error(`column ${chunk.name}: ${problem}`);
+    }
+    // hyparquet asks for byte ranges of the group: each is served from the chunks read and checked above.
+    const file = {
+      byteLength: source.size,
+      slice: (from: number, to?: number): Promise<ArrayBuffer> => {
+        const end = to ?? from;
+        const bytes = new Uint8Array(end - from);
+        for (const chunk of loaded) {
+          const lo = Math.max(from, chunk.from);
+          const hi = Math.min(end, chunk.to);
+          if (lo < hi) bytes.set(chunk.bytes.subarray(lo - chunk.from, hi - chunk.from), lo - from);
+        }
+        return Promise.resolve(bytes.buffer);
+      },
+    };
+    const rows = await parquetReadObjects({ file, metadata, rowStart: start, rowEnd: start + groupRows });
+    yield { start, rows };
+    start += groupRows;
   }
 }
 

@@ -12,6 +12,11 @@
  *   (counted, and said).
  * - Quiet but the newest: a backfilled snapshot older than the backfill's newest of its symbol is stored with its
  *   events but streams nothing and raises no position alert (those are about your positions now).
+ * - A Parquet lake (docs/research.md: `strikebook export`'s folder, or any folder holding its files) is backfilled the
+ *   same way: each `.parquet` file is a lake file, dated by its footer and read back into its snapshot in the exposure
+ *   worker (lake-plan.ts), so that it is stored exactly as the chain file it came from (same contracts, digest, /gex);
+ *   the lake's levels, transactions and trades files hold no chain (counted as `lakeOther`); a foreign or damaged
+ *   Parquet file fails alone with its reason. Chain files and lake files may sit in one folder.
  * - Progress is kept in memory for GET and, every PERSIST_MS, in chain_backfills, so that one interrupted by a stop or
  *   a crash is shown as interrupted after the restart and continued by starting it again.
  */
@@ -22,7 +27,7 @@ import { SnapshotRepository } from '../db/snapshots';
 import { isDatabaseBusy, isStorageFull, type WriteQueue } from '../db/writes';
 import type { Settings } from '../settings';
 import type { ExposureService } from './exposure/service';
-import { folderProblem, listChainFiles, readChainFile } from './chain-folder';
+import { CHAIN_FILE_EXTENSIONS, folderProblem, LAKE_FILE_EXTENSION, listChainFiles, readChainFile } from './chain-folder';
 import { failure, ok, type Result } from './result';
 import { reasonText } from './watch-folder';
 
@@ -58,6 +63,10 @@ export interface BackfillCounts {
   links: number;
   /** Files past the listing's bound. */
   omitted: number;
+  /** Of files, the lake's Parquet files (snapshots' contracts, and the others below). */
+  lakeFiles: number;
+  /** Lake files that hold no chain (levels, transactions, trades): read, not stored. */
+  lakeOther: number;
 }
 
 export interface BackfillJob {
@@ -84,7 +93,7 @@ export interface BackfillJob {
 export interface BackfillContext {
   db: Database;
   writes: WriteQueue;
-  exposure: Pick<ExposureService, 'ingest' | 'peekFile'>;
+  exposure: Pick<ExposureService, 'ingest' | 'peekFile' | 'peekLakeFile'>;
   readonly settings: Pick<Settings, 'snapshotRetention' | 'snapshotRetentionBySymbol'>;
   clock: Clock;
   /** The data folder: never a backfill's folder. */
@@ -97,9 +106,11 @@ interface Candidate {
   digest: string;
   symbol: string;
   quoteTime: string;
+  /** A lake's contracts file (stored through planLakeFile), not a chain file. */
+  lake: boolean;
 }
 
-const emptyCounts = (): BackfillCounts => ({ files: 0, dated: 0, toImport: 0, imported: 0, stored: 0, alreadyStored: 0, failed: 0, beyondRetention: 0, events: 0, links: 0, omitted: 0 });
+const emptyCounts = (): BackfillCounts => ({ files: 0, dated: 0, toImport: 0, imported: 0, stored: 0, alreadyStored: 0, failed: 0, beyondRetention: 0, events: 0, links: 0, omitted: 0, lakeFiles: 0, lakeOther: 0 });
 
 function copyJob(job: BackfillJob): BackfillJob {
   return { ...job, counts: { ...job.counts }, failures: job.failures.map((f) => ({ ...f })), retention: job.retention.map((r) => ({ ...r })) };
@@ -262,8 +273,10 @@ export class ChainBackfill {
 
   private async run(job: BackfillJob): Promise<void> {
     const signal = this.stopper.signal;
-    const listing = await listChainFiles(job.path, { recursive: true });
+    const listing = await listChainFiles(job.path, { recursive: true, extensions: [...CHAIN_FILE_EXTENSIONS, LAKE_FILE_EXTENSION] });
+    const isLake = (name: string) => name.toLowerCase().endsWith(LAKE_FILE_EXTENSION);
     job.counts.files = listing.files.length;
+    job.counts.lakeFiles = listing.files.filter((file) => isLake(file.name)).length;
     job.counts.links = listing.linkCount;
     job.counts.omitted = listing.omitted;
     job.phase = 'dating';
@@ -277,9 +290,14 @@ export class ChainBackfill {
       try {
         const read = await readChainFile(file.path);
         if (this.files.known(read.digest) !== null) job.counts.alreadyStored += 1;
-        else {
+        else if (isLake(file.name)) {
+          const dated = await this.ctx.exposure.peekLakeFile(read.bytes, signal);
+          if (!dated.ok) this.failed(job, file.name, reasonText(dated.error));
+          else if (dated.value.table === 'other') job.counts.lakeOther += 1;
+          else candidates.push({ path: file.path, name: file.name, digest: read.digest, symbol: dated.value.symbol, quoteTime: dated.value.quoteTime, lake: true });
+        } else {
           const dated = await this.ctx.exposure.peekFile(read.bytes, {}, signal);
-          if (dated.ok) candidates.push({ path: file.path, name: file.name, digest: read.digest, ...dated.value });
+          if (dated.ok) candidates.push({ path: file.path, name: file.name, digest: read.digest, ...dated.value, lake: false });
           else this.failed(job, file.name, reasonText(dated.error));
         }
       } catch (error) {
@@ -358,7 +376,7 @@ export class ChainBackfill {
         return error instanceof Error ? error.message : String(error);
       }
       try {
-        const stored = await this.ctx.exposure.ingest({ file: read.bytes, options: {}, quiet }, signal);
+        const stored = await this.ctx.exposure.ingest(candidate.lake ? { lakeFile: read.bytes, quiet } : { file: read.bytes, options: {}, quiet }, signal);
         if (!stored.ok) return reasonText(stored.error);
         const at = new Date(this.ctx.clock.nowMs()).toISOString();
         await this.ctx.writes.run((turn) => this.files.record(turn, { digest: read.digest, snapshot_id: stored.value.id, name: candidate.name.slice(0, 500), stored_at: at }));

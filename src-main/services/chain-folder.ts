@@ -23,8 +23,11 @@ const CHUNK_BYTES = 1024 * 1024;
 /** O_NOFOLLOW where the system has it (not on Windows, where a link is seen by lstat before the open). */
 const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 
-export function isChainFileName(name: string): boolean {
-  return !name.startsWith('.') && CHAIN_FILE_EXTENSIONS.includes(extname(name).toLowerCase()) && !name.toLowerCase().endsWith('.reason.txt');
+/** A lake's files (docs/research.md §Layout): a backfill reads them beside chain files. */
+export const LAKE_FILE_EXTENSION = '.parquet';
+
+export function isChainFileName(name: string, extensions: readonly string[] = CHAIN_FILE_EXTENSIONS): boolean {
+  return !name.startsWith('.') && extensions.includes(extname(name).toLowerCase()) && !name.toLowerCase().endsWith('.reason.txt');
 }
 
 function errorCode(error: unknown): string {
@@ -103,7 +106,7 @@ export interface Listing {
  * The chain files of a folder, by name; with `recursive`, of its subfolders too (at most MAX_DEPTH deep, links never
  * entered), `skip` naming subfolders left out (the watch folder's imported/ and failed/).
  */
-export async function listChainFiles(dir: string, options: { recursive?: boolean; skip?: readonly string[]; max?: number } = {}): Promise<Listing> {
+export async function listChainFiles(dir: string, options: { recursive?: boolean; skip?: readonly string[]; max?: number; extensions?: readonly string[] } = {}): Promise<Listing> {
   const max = options.max ?? MAX_LISTED_FILES;
   const listing: Listing = { files: [], links: [], linkCount: 0, omitted: 0 };
   const walk = async (folder: string, depth: number): Promise<void> => {
@@ -127,7 +130,7 @@ export async function listChainFiles(dir: string, options: { recursive?: boolean
         if (options.recursive === true && depth < MAX_DEPTH && !entry.name.startsWith('.') && !(depth === 0 && options.skip?.includes(entry.name) === true)) await walk(path, depth + 1);
         continue;
       }
-      if (!entry.isFile() || !isChainFileName(entry.name)) continue;
+      if (!entry.isFile() || !isChainFileName(entry.name, options.extensions)) continue;
       if (listing.files.length >= max) {
         listing.omitted += 1;
         continue;

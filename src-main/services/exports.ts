@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { nowIso, type Clock } from '../clock';
 import { LakeRepository } from '../db/lake';
 import { SnapshotRepository } from '../db/snapshots';
-import type { ExportProgress, ExportRequest, ExportSummary } from '../lake/export';
+import type { ExportProgress, ExportRequest, ExportSummary } from './lake/export';
 import { exportFolderProblem } from '../lake/folder';
 import type { LakeProgressMessage, LakeWorkerData, LakeWorkerMethods } from './lake-worker';
 import { describeError, failure, ok, type Result } from './result';

@@ -1,5 +1,5 @@
 /**
- * The lake worker thread: research exports (src-main/lake/export.ts) on its own SQLite connection, so that the
+ * The lake worker thread: research exports (src-main/services/lake/export.ts) on its own SQLite connection, so that the
  * server's event loop (Electron's main process) never packs a 21k-contract chain into Parquet. It serves the workers'
  * protocol (worker-thread.ts: calls, replies, errors on the wire) with one call, `exportLake`, and reports progress
  * after each snapshot as a message of its own; exports.ts starts a thread per export and ends it after, its memory
@@ -9,7 +9,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { joinDatabase } from '../db/open';
-import { exportLake, type ExportProgress, type ExportRequest } from '../lake/export';
+import { exportLake, type ExportProgress, type ExportRequest } from './lake/export';
 import { isMethod, serveCalls, workerPort, yieldToEventLoop, type CallMessage } from './worker-thread';
 
 export interface LakeWorkerData {

@@ -202,7 +202,8 @@ export function BackfillPanel() {
   return (
     <Panel title="Backfill a folder of chains" id="backfill">
       <p className="muted small">
-        Stores a folder of historical chain files (CBOE quotedata CSV or JSON, Schwab JSON, yfinance CSV, the generic formats; subfolders too) oldest first, so that events
+        Stores a folder of historical chain files (CBOE quotedata CSV or JSON, Schwab JSON, yfinance CSV, the generic formats; subfolders too), or a Parquet lake written by
+        Export for research (its snapshots are stored as the chain files they came from), oldest first, so that events
         come out as they did and trades already in the journal get their levels at entry, marks and expiry evidence. Files stored before are skipped by their bytes: start it
         again to continue one that was interrupted. <code>strikebook chain backfill DIR</code> does the same from a terminal.
       </p>
@@ -214,7 +215,7 @@ export function BackfillPanel() {
         }}
       >
         <label className="field">
-          <span>Folder (an absolute path on the machine that runs Strikebook)</span>
+          <span>Folder of chain files or a lake (an absolute path on the machine that runs Strikebook)</span>
           <input type="text" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/home/me/chains/spx" spellCheck={false} data-testid="backfill-path" />
         </label>
         <div className="form-actions">
@@ -233,7 +234,7 @@ export function BackfillPanel() {
           <progress className="progress" max={Math.max(1, total)} value={done} />
           <div className="arrival-counts">
             <span>
-              <strong>{fmtInt(c.files)}</strong> files
+              <strong>{fmtInt(c.files)}</strong> files{c.lakeFiles > 0 && <span className="muted"> ({fmtInt(c.lakeFiles)} of a lake)</span>}
             </span>
             <span>
               <strong>{fmtInt(c.stored)}</strong> stored
@@ -259,6 +260,7 @@ export function BackfillPanel() {
               snapshotRetentionBySymbol to keep them, then continue.
             </p>
           )}
+          {c.lakeOther > 0 && <p className="muted small">{fmtCount(c.lakeOther, 'lake file')} without a chain (levels, transactions, trades): not stored.</p>}
           {c.links > 0 && <p className="muted small">{fmtCount(c.links, 'symbolic link')} not followed.</p>}
           {job.error !== null && <p className="neg small">Stopped: {job.error}</p>}
           {job.failures.length > 0 && (

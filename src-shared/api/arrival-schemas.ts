@@ -34,7 +34,7 @@ export const BACKFILL_STATES = ['running', 'done', 'failed', 'interrupted'] as c
 export const BACKFILL_PHASES = ['listing', 'dating', 'importing', 'finished'] as const;
 
 export const BackfillBody = Type.Object(
-  { path: Type.String({ minLength: 1, maxLength: 1000, description: 'An absolute path to a folder of chain files (subfolders included) on this machine' }) },
+  { path: Type.String({ minLength: 1, maxLength: 1000, description: 'An absolute path to a folder of chain files or a Parquet lake (`strikebook export`; subfolders included) on this machine' }) },
   { additionalProperties: false },
 );
 export type BackfillBodyT = Static<typeof BackfillBody>;
@@ -48,7 +48,7 @@ export const BackfillJobSchema = Type.Object({
   finishedAt: Nullable(Type.String()),
   current: Nullable(Type.String({ description: 'The file being read or stored' })),
   counts: Type.Object({
-    files: Type.Integer({ description: 'Chain files found (.csv, .json; subfolders included)' }),
+    files: Type.Integer({ description: 'Chain files found (.csv, .json, a lake\'s .parquet; subfolders included)' }),
     dated: Type.Integer({ description: 'Files read and dated so far' }),
     toImport: Type.Integer({ description: 'Files to store (not stored before, within retention)' }),
     imported: Type.Integer({ description: 'Of toImport, handled so far' }),
@@ -59,6 +59,8 @@ export const BackfillJobSchema = Type.Object({
     events: Type.Integer({ description: 'Flip and wall events the stored snapshots produced' }),
     links: Type.Integer({ description: 'Symbolic links met, not followed' }),
     omitted: Type.Integer({ description: 'Files past the 50,000 listed' }),
+    lakeFiles: Type.Integer({ description: 'Of files, a Parquet lake\'s (each contracts file is a snapshot)' }),
+    lakeOther: Type.Integer({ description: 'Lake files holding no chain (levels, transactions, trades): read, not stored' }),
   }),
   failures: Type.Array(Type.Object({ file: Type.String(), reason: Type.String() }), { description: 'The first 50 files that failed, with why' }),
   retention: Type.Array(Type.Object({ symbol: Type.String(), keep: Type.Integer(), left: Type.Integer() }), { description: 'Symbols whose retention left older snapshots out' }),

@@ -1,17 +1,16 @@
 /**
  * The words of the /v1 contract, as plain values: formulas and their units, broker ids and labels, transaction
  * types, event types, chain formats and snapshot sources. The schemas (schemas.ts), the server, the CLI, the
- * importers and the renderer all read them from here. No imports: the renderer takes these without pulling
+ * importers and the renderer all read them from here. The domain's own words (formulas, transaction types,
+ * corporate actions, levels scopes) are defined in the domain (exposure/formulas.ts, journal/constants.ts) and
+ * re-exported here. Imports only of those two files, which import nothing: the renderer takes these without pulling
  * typebox into its bundle. Problem codes live in errors.ts.
  */
 
 // ---------------------------------------------------------------- exposure
 
-/** `formula` of /gex: how dealer gamma is scaled at spot S (docs/exposure.md). */
-export const FORMULAS = ['nominal', 'per_1dollar', 'per_1pct'] as const;
-export type Formula = (typeof FORMULAS)[number];
-/** `formula` when none is given. */
-export const DEFAULT_FORMULA: Formula = 'nominal';
+export { DEFAULT_FORMULA, FORMULAS, type Formula } from '../exposure/formulas';
+import type { Formula } from '../exposure/formulas';
 
 /** `meta.unit` of a /gex answer, per formula. */
 export const FORMULA_UNITS: Record<Formula, string> = {
@@ -50,6 +49,23 @@ export type ChainFormat = (typeof CHAIN_FORMATS)[number];
 
 // ---------------------------------------------------------------- journal
 
+export {
+  CORPORATE_ACTION_OUTCOMES,
+  CORPORATE_ACTION_TYPES,
+  DEFAULT_LEVELS_SCOPE,
+  FILL_TYPES,
+  FILLS,
+  LEVELS_SCOPES,
+  MANUAL_ACTION_SOURCE,
+  TRADE_ROW_TYPES,
+  TRANSACTION_TYPES,
+  type CorporateActionOutcome,
+  type CorporateActionType,
+  type LevelsScope,
+  type TransactionType,
+} from '../journal/constants';
+import type { CorporateActionType, LevelsScope } from '../journal/constants';
+
 /** Brokers with an importer, in the order the Import page and `strikebook import --broker` list them. */
 export const BROKER_IDS = ['tastytrade', 'schwab', 'thinkorswim', 'ibkr', 'fidelity', 'robinhood', 'etrade', 'webull', 'generic'] as const;
 export type BrokerId = (typeof BROKER_IDS)[number];
@@ -70,33 +86,6 @@ export const BROKER_LABELS: Record<BrokerId, string> = {
 export const AUTO_BROKER_LABEL = 'Detect from header';
 
 
-/** Transaction types that are fills: they open or close a position at a price. */
-export const FILL_TYPES = ['BUY_TO_OPEN', 'SELL_TO_OPEN', 'BUY_TO_CLOSE', 'SELL_TO_CLOSE', 'BUY', 'SELL', 'SELL_SHORT', 'BUY_TO_COVER'] as const;
-/** FILL_TYPES as a set: whether a row (or a type a person or a file wrote) is a fill. */
-export const FILLS: ReadonlySet<string> = new Set(FILL_TYPES);
-
-/** Types of the neutral transaction (docs/journal.md). */
-export const TRANSACTION_TYPES = [
-  ...FILL_TYPES,
-  'ASSIGNMENT',
-  'EXERCISE',
-  'EXPIRATION',
-  'DIVIDEND',
-  'INTEREST',
-  'FEE',
-  'DEPOSIT',
-  'WITHDRAWAL',
-  'SPLIT',
-  'SYMBOL_CHANGE',
-  'OTHER',
-] as const;
-export type TransactionType = (typeof TRANSACTION_TYPES)[number];
-/**
- * Kinds of corporate action (DESIGN §5 "Corporate actions", docs/journal.md §Corporate actions): what a broker's
- * SPLIT / SYMBOL_CHANGE row stands for, or what a person enters at POST /journal/corporate-actions.
- */
-export const CORPORATE_ACTION_TYPES = ['split', 'symbol_change', 'merger', 'stock_dividend', 'spinoff', 'free_shares'] as const;
-export type CorporateActionType = (typeof CORPORATE_ACTION_TYPES)[number];
 export const CORPORATE_ACTION_LABELS: Record<CorporateActionType, string> = {
   split: 'Split',
   symbol_change: 'Symbol change',
@@ -105,14 +94,6 @@ export const CORPORATE_ACTION_LABELS: Record<CorporateActionType, string> = {
   spinoff: 'Spin-off',
   free_shares: 'Free shares',
 };
-/** What became of a corporate action in the ledger (GET /journal/corporate-actions `outcome`). */
-export const CORPORATE_ACTION_OUTCOMES = ['applied', 'nothing_held', 'duplicate', 'not_applied'] as const;
-export type CorporateActionOutcome = (typeof CORPORATE_ACTION_OUTCOMES)[number];
-/** `source` of a corporate action entered by hand: its import is of broker `manual` (undone as one). */
-export const MANUAL_ACTION_SOURCE = 'manual-action';
-
-/** The types that are trades (a summary's `tradesByType`): fills and option settlements; deposits, dividends and the like are not. */
-export const TRADE_ROW_TYPES: readonly TransactionType[] = [...FILL_TYPES, 'ASSIGNMENT', 'EXERCISE', 'EXPIRATION'];
 
 /** `period` of /journal/performance, and the `range.period` of its answer (which adds `custom`). */
 export const PERFORMANCE_PERIODS = ['weekly', 'monthly'] as const;
@@ -133,14 +114,6 @@ export const EVENTS_LIMIT_CAP = 200;
 /** The /gex scope's `expirationsCount`: larger values are clamped to this, like `limit` (issue 18). */
 export const EXPIRATIONS_COUNT_CAP = 5;
 
-/**
- * `levelsScope` of /journal/positions and /journal/trades (DESIGN §5 "Levels scope"): the dealer levels a position or a
- * trade's entry is held against. `own`: its own expiration alone (a trade's main short leg's); `nearest`: /gex's
- * default scope (the 3 nearest expirations); `book`: every expiration within 0–45 dte.
- */
-export const LEVELS_SCOPES = ['own', 'nearest', 'book'] as const;
-export type LevelsScope = (typeof LEVELS_SCOPES)[number];
-export const DEFAULT_LEVELS_SCOPE: LevelsScope = 'own';
 /** A scope in the words the pages put beside a level. */
 export const LEVELS_SCOPE_LABELS: Record<LevelsScope, string> = { own: 'own expiration', nearest: '3 nearest expirations', book: '0–45 DTE' };
 

@@ -6,6 +6,7 @@
 import { Type, type Static } from 'typebox';
 import { EXPIRATION_ITEMS_MAX, MANUAL_ROWS_MAX, TRANSACTION_TYPES } from './constants';
 import { DATE_PATTERN, SYMBOL_PATTERN } from './schema-kit';
+import type { ManualRow } from '../journal/reconciliation';
 
 /** Money in currency units (at most 4 decimals are kept: 1/10,000 is the journal's minor unit). */
 const Units = (description: string, minimum: number, maximum = 1e9) => Type.Number({ minimum, maximum, description });
@@ -47,6 +48,8 @@ export const ManualTransaction = Type.Object(
   { additionalProperties: false },
 );
 export type ManualTransactionT = Static<typeof ManualTransaction>;
+/** The schema and the journal's ManualRow (reconciliation.ts's fixes) are one shape: this fails to compile when they part. */
+const _manualRowIsTheSchema: [ManualTransactionT, ManualRow] extends [ManualRow, ManualTransactionT] ? true : never = true;
 
 export const ManualTransactionsRequest = Type.Object(
   { transactions: Type.Array(ManualTransaction, { minItems: 1, maxItems: MANUAL_ROWS_MAX, description: `1 to ${MANUAL_ROWS_MAX.toLocaleString('en-US')} transactions, stored as one import (all or none)` }) },

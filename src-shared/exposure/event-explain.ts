@@ -7,9 +7,11 @@
  */
 import type { PreparedChain } from './prepare';
 import { quoteDate } from './prepare';
-import { EVENT_MAX_DTE, EVENT_MIN_DTE, FLIP_DEAD_BAND, WALL_MARGIN, type ExpirationEvaluation, type FlipOutcome, type ScopeOutcome, type WallOutcome } from './events';
-import { BOOK_SCOPE, type BookEvaluation } from './book-events';
-import type { SnapshotEventDraft } from './snapshot-events';
+import { EVENT_MAX_DTE, EVENT_MIN_DTE, FLIP_DEAD_BAND, WALL_MARGIN, type EventDraft, type ExpirationEvaluation, type FlipOutcome, type ScopeOutcome, type WallOutcome } from './events';
+import { BOOK_SCOPE, type BookEvaluation, type BookEventDraft } from './book-events';
+
+/** A drafted event of either kind (snapshot-events.ts's SnapshotEventDraft, spelled here: that file calls this one). */
+type SnapshotEventDraft = EventDraft | BookEventDraft;
 
 /** At most this many entries per list of an explanation (each list has its full count beside it). */
 export const EXPLAIN_MAX_ENTRIES = 50;

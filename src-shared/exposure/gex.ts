@@ -1,7 +1,7 @@
 /**
  * Gamma exposure by strike, walls, zone and inflection (docs/exposure.md).
  */
-import type { Formula } from '../api/constants';
+import type { Formula } from './formulas';
 import type { PreparedChain, PreparedExpiration } from './prepare';
 import { flipStatusOf, nearestRoot, profileWithRoots, type FlipStatus, type SweepResult } from './sweep';
 import { gammaShares, inFormula, type GammaShares, type GexInFormula } from './units';

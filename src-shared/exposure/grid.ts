@@ -2,7 +2,7 @@
  * The strike × expiration grid of net GEX (docs/exposure.md, "Grid"), for a heat map: one row per expiration of the
  * scope, one column per strike within [0.8S, 1.2S] that holds open interest in some expiration of the scope.
  */
-import type { Formula } from '../api/constants';
+import type { Formula } from './formulas';
 import { formulaFactor, lookupExpirations } from './gex';
 import type { PreparedChain } from './prepare';
 import { SWEEP_HIGH, SWEEP_LOW } from './sweep';

@@ -8,7 +8,7 @@
  */
 import { daysBetween, parseInstantMs } from '../calendar';
 import { dateInZone, NEW_YORK } from '../zone';
-import type { Formula } from '../api/constants';
+import type { Formula } from './formulas';
 import { computeGex, formulaFactor, gexHistoryPoint, type ExpirationIndex, type GexHistoryPoint, type ScopeExpiration, type Wall } from './gex';
 import type { ChainSnapshot, OptionContract, SnapshotSourceId } from './model';
 import { isAdjustedRoot, prepareChain } from './prepare';

@@ -3,7 +3,7 @@
  * the range (binary search to the first day), never the raw transactions. Results are domain values: money in
  * integer minor units, summed exactly; the server's presenters round to cents for the /v1 JSON.
  */
-import { TRADE_ROW_TYPES } from '../api/constants';
+import { TRADE_ROW_TYPES } from './constants';
 import { TRANSACTION_TYPES } from './model';
 import { monthRange, weekRange } from '../calendar';
 import { dateOfQuery as journalDate } from '../zone';

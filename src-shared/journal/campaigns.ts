@@ -6,68 +6,10 @@
 import { addDays } from '../calendar';
 import { innerMap } from '../maps';
 import { MINOR_PER_UNIT } from '../money';
-import type { CollateralBasis, SlotCollateral } from './collateral';
-import type { Position } from './lots';
-import type { TransactionType } from './model';
+import type { SlotSink } from './lots';
+import type { CampaignRecord, CampaignSlot, SlotCollateral, SlotState } from './records';
 
-
-/**
- * One transaction of a campaign (a leg: a fill, a settlement, a dividend, a fee) with the campaign's state after it:
- * its timeline (docs/journal.md §Campaigns).
- */
-export interface CampaignStep {
-  txId: string;
-  day: string;
-  type: TransactionType;
-  symbol: string;
-  quantity: number;
-  /** Signed cash of the row as the ledger books it (+ = credit), costs included. */
-  cashMinor: number;
-  /** Realized P&L booked by this row. */
-  realizedMinor: number;
-  /** After the row: long shares held, their cost (entry value + entry costs of the open lots). */
-  sharesHeld: number;
-  shareCostMinor: number;
-  /** After the row: the campaign's net option cash so far. */
-  netOptionCashMinor: number;
-  /** The campaign's collateral at the close of the row's day (collateral.ts): the figure the peak and the card read. */
-  collateralMinor: number;
-}
-
-/** From flat to flat per (account, underlying, currency). */
-export interface CampaignRecord {
-  /** Stable for the campaign's slot and opening day: `accountId:currency:underlying:openDay`. */
-  id: string;
-  accountId: string;
-  underlying: string;
-  currency: string;
-  openDay: string;
-  /** Day it was flat again at the close of trading; null while open. */
-  closeDay: string | null;
-  realizedMinor: number;
-  dividendsMinor: number;
-  feesMinor: number;
-  /** Commission + fees charged on its fills and settlements (the part whose opening is known), positive = cost. */
-  commissionsMinor: number;
-  /** realized + dividends − standalone fees. */
-  plMinor: number;
-  /** Gross sell-to-open credits (the part that opened short option lots). */
-  premiumsMinor: number;
-  /** Σ option cash: credits − debits of its option fills, costs included. */
-  netOptionCashMinor: number;
-  rolls: number;
-  assignments: number;
-  /** The largest collateral at the close of a trading day over the campaign's life (see CampaignStep.collateralMinor). */
-  collateralPeakMinor: number;
-  /** The rule (and spot) of the peak's figure. */
-  collateralBasis: CollateralBasis;
-  /** Its transaction ids, in processing order. */
-  legs: string[];
-  /** How many of them are option rows: a record without any is not listed as a campaign (isCampaign). */
-  optionLegs: number;
-  /** The timeline (one step per leg) when the ledger was built with `timeline`, else empty. */
-  steps: CampaignStep[];
-}
+export type { CampaignRecord, CampaignSlot, CampaignStep, SlotState } from './records';
 
 /**
  * Calendar days from an ex-date to its payment taken for granted: a dividend paid while no campaign holds shares goes
@@ -75,39 +17,6 @@ export interface CampaignRecord {
  * US ex-dates come one to five weeks before the payment; 60 days leaves room for the slow payers (ADRs, some funds).
  */
 export const DIVIDEND_EX_WINDOW_DAYS = 60;
-
-/** One (account, underlying, currency): its open positions and its campaigns. */
-export interface CampaignSlot {
-  accountId: string;
-  underlying: string;
-  currency: string;
-  /**
-   * Its key among the account's slots of its currency: the underlying, or for a campaign that takes no later trade
-   * (its expiry unknown: CampaignBook.strandExpired) the underlying, NUL and that campaign's opening day.
-   */
-  key: string;
-  openPositions: number;
-  /** The open positions of the slot (options and shares). */
-  members: Set<Position>;
-  current: CampaignRecord | null;
-  last: CampaignRecord | null;
-  /** The campaign that last held long shares at a close (a dividend's campaign when none holds them on its payment day). */
-  holder: CampaignRecord | null;
-  /** The day the holder's shares were gone at a close; null while it holds them. */
-  holderLeftDay: string | null;
-}
-
-/** A slot as a checkpoint keeps it: its campaigns by their index in the ledger's campaign list (−1: none). */
-export interface SlotState {
-  accountId: string;
-  /** The slot's key (CampaignSlot.key: the underlying, or a campaign's own slot). */
-  underlying: string;
-  currency: string;
-  current: number;
-  last: number;
-  holder: number;
-  holderLeftDay: string | null;
-}
 
 /** The underlying of a slot's key. */
 function underlyingOfKey(key: string): string {
@@ -120,7 +29,7 @@ function holdsShares(slot: CampaignSlot): boolean {
   return false;
 }
 
-export class CampaignBook {
+export class CampaignBook implements SlotSink {
   /** Closes at which a campaign's collateral was Reg T (naked calls): the ledger is worth building with the snapshots' spots. */
   regTCloses = 0;
 

@@ -13,7 +13,7 @@
  */
 import type { CollateralBasis } from './collateral';
 import type { CampaignRecord, CampaignSlot, SlotState } from './campaigns';
-import type { LedgerWarnings } from './ledger';
+import type { LedgerWarnings } from './records';
 import type { Lot, OpenPosition, Position } from './lots';
 import { occSymbol, type OptionRight, type PositionInstrument } from './model';
 import { Records, Table } from './packed';

@@ -19,10 +19,12 @@
 import { parseInstantMs } from '../calendar';
 import { MINOR_PER_UNIT } from '../money';
 import { dateInZone, NEW_YORK } from '../zone';
-import type { CampaignSlot } from './campaigns';
-import { QTY_EPSILON, type Position } from './lots';
+import { QTY_EPSILON, type CampaignSlot, type CollateralBasis, type Position, type SlotCollateral } from './records';
 import type { OptionRight } from './model';
+import type { StructureLeg } from './strategies';
 import { isUsableEntry } from './trade-metrics';
+
+export type { CollateralBasis, SlotCollateral };
 
 /** The spot of the newest snapshot at or before an instant, with its quote time. */
 export interface SpotFact {
@@ -33,25 +35,10 @@ export interface SpotFact {
 /** The snapshots' spot of an underlying at an instant (injected: src-shared stays pure). */
 export type SpotLookup = (underlying: string, atMs: number) => SpotFact | null;
 
-/** What a collateral figure rests on: no naked call (shares, spreads, cash-secured puts, long options), or Reg T at a snapshot's spot or, without one, the strike. */
-export type CollateralBasis = { rule: 'cash_secured' } | { rule: 'reg_t'; spot: number | null; quoteTime: string | null };
-
 export const CASH_SECURED: CollateralBasis = { rule: 'cash_secured' };
 
 /** One open leg: an option of either side, or shares. */
-export interface CollateralLeg {
-  isOption: boolean;
-  expiration: string | null;
-  strike: number | null;
-  right: OptionRight | null;
-  multiplier: number;
-  /** +1 long, −1 short. */
-  side: number;
-  /** Contracts or shares, unsigned. */
-  quantity: number;
-  /** Entry value of these units (unsigned) and their entry costs. */
-  grossMinor: number;
-  costsMinor: number;
+export interface CollateralLeg extends Omit<StructureLeg, 'symbol'> {
   /** A short option's spot at entry (spotAtEntry), null when no snapshot describes it. */
   entrySpot: SpotFact | null;
 }
@@ -281,13 +268,6 @@ function addDebit(legs: readonly CollateralLeg[], pairs: readonly Pair[], parts:
     paid.push({ leg: pair.long.leg, weight: longCost });
   }
   if (debit > 0) spread(Math.round(debit), paid, parts);
-}
-
-export interface SlotCollateral {
-  collateralMinor: number;
-  basis: CollateralBasis;
-  /** Each open position's part (Positions shows it), when asked for. */
-  byPosition: Map<Position, number> | null;
 }
 
 /**

@@ -23,20 +23,12 @@
  * - the same action from a file and entered by hand (same account, day, kind and symbol) applies once: the one entered
  *   by hand (order.ts puts it first), the file's is a duplicate.
  */
-import type { CorporateActionOutcome, CorporateActionType } from '../api/constants';
+import type { CorporateActionOutcome, CorporateActionType } from './constants';
 import { isAdjustedOptionRoot } from '../exposure/roots';
-import { QTY_EPSILON } from './lots';
-import { occSymbol, parseOccSymbol, type CorporateActionTerms, type OptionRight, type Transaction } from './model';
+import { QTY_EPSILON, type Deliverable } from './records';
+import { occSymbol, parseOccSymbol, type CorporateActionTerms, type PositionInstrument, type Transaction } from './model';
 
-/** What an adjusted contract delivers on exercise or assignment, per contract. */
-export interface Deliverable {
-  /** The root it trades under (`DKNG1`): a chain marks it only where it lists that root. */
-  root: string;
-  /** Shares per contract, by symbol; null when a file named the adjusted contract without its terms. */
-  shares: Array<{ symbol: string; quantity: number }> | null;
-  /** Cash per contract, minor units. */
-  cashMinor: number;
-}
+export type { Deliverable };
 
 /** A lot as the actions read and change it (lots.ts Lot, trade-lots.ts TaggedLot). */
 export interface ActionLot {
@@ -47,15 +39,7 @@ export interface ActionLot {
 }
 
 /** What a position is, as the actions need it. */
-export interface ActionInstrument {
-  symbol: string;
-  underlying: string;
-  isOption: boolean;
-  expiration: string | null;
-  strike: number | null;
-  right: OptionRight | null;
-  multiplier: number;
-}
+export type ActionInstrument = Pick<PositionInstrument, 'symbol' | 'underlying' | 'isOption' | 'expiration' | 'strike' | 'right' | 'multiplier'>;
 
 /** A position of a book: its instrument, account and currency, side (+1 long, −1 short) and open lots from `head`. */
 export interface ActionPosition<L extends ActionLot> extends ActionInstrument {

@@ -11,10 +11,11 @@ import { attributeRolls, CheckpointCodec, countRolls, firstWhere, SAMPLE_EVERY, 
 import { BUYS, CLOSING, instantMs, OPENING, rowOrder } from './order';
 import { PositionBook, QTY_EPSILON, prorate, tradeValueMinor, type Lot, type OpenPosition, type Position, type RealizedSink } from './lots';
 import { FILLS, TRANSACTION_TYPES, type Transaction, type TransactionType } from './model';
-import { MANUAL_ACTION_SOURCE, type CorporateActionOutcome } from '../api/constants';
+import { MANUAL_ACTION_SOURCE, type CorporateActionOutcome } from './constants';
 import { DayBook, type CurrencyDays } from './periods';
 import { addRollLegs, matchRolls, type RollLeg, type RollRecord } from './rolls';
 import { UnmatchedBook, type UnmatchedOpening } from './unmatched';
+import type { LedgerWarnings } from './records';
 
 export type { CampaignRecord, CampaignStep } from './campaigns';
 export type { Deliverable } from './corporate-actions';
@@ -22,22 +23,11 @@ export type { OpenPosition } from './lots';
 export type { CurrencyDays, DayAgg, SymbolAgg } from './periods';
 export type { RollRecord } from './rolls';
 export type { UnmatchedOpening } from './unmatched';
+export type { LedgerWarnings };
 
 const TYPE_INDEX: Record<TransactionType, number> = Object.fromEntries(
   TRANSACTION_TYPES.map((type, index) => [type, index]),
 ) as Record<TransactionType, number>;
-
-
-export interface LedgerWarnings {
-  /** Rows that removed more than was open: closing fills, sales of shares, settlements (docs/journal.md §Unmatched closes). */
-  unmatchedCloses: number;
-  /** EXPIRATION / ASSIGNMENT / EXERCISE with no (or not enough) open option lot (also counted in unmatchedCloses when they name a quantity). */
-  unmatchedSettlements: number;
-  /** BUY_TO_OPEN / SELL_TO_OPEN / SELL_SHORT that met an opposite position in the same instrument (netted FIFO). */
-  openedAgainstOpposite: number;
-  /** SPLIT / SYMBOL_CHANGE rows of a file that found nothing open to adjust, or a SYMBOL_CHANGE without previousSymbol. */
-  corporateActionsWithoutLots: number;
-}
 
 export interface Ledger {
   reportingCurrency: string;

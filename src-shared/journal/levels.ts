@@ -4,7 +4,8 @@
  * on request. Computed as /gex computes them (walls as strikes, the flip nearest spot), on the expirations the scope
  * resolves to, which go with the levels so that every page can say where they come from.
  */
-import { DEFAULT_FORMULA, type LevelsScope } from '../api/constants';
+import { DEFAULT_FORMULA } from '../exposure/formulas';
+import type { LevelsScope } from './constants';
 import { bookExpirations } from '../exposure/book-events';
 import { computeGex, resolveGexExpirations } from '../exposure/gex';
 import type { PreparedChain, PreparedExpiration } from '../exposure/prepare';

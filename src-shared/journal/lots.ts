@@ -4,45 +4,11 @@
  * Conventions: docs/journal.md §Lots and realized P&L.
  */
 import { innerMap } from '../maps';
-import type { CampaignBook, CampaignSlot } from './campaigns';
-import type { Deliverable } from './corporate-actions';
 import type { PositionInstrument, Transaction } from './model';
+import { QTY_EPSILON, type CampaignSlot, type Lot, type OpenPosition, type Position } from './records';
 
-/** Quantities below this are zero (fractional shares leave float residues after subtraction). */
-export const QTY_EPSILON = 1e-9;
-
-export interface OpenPosition extends PositionInstrument {
-  /** The campaign the position belongs to. */
-  campaignId: string | null;
-  /** Signed: + long, − short. */
-  quantity: number;
-  /** Gross entry value of the open lots (unsigned) and their unrealized entry costs. */
-  entryGrossMinor: number;
-  entryCostsMinor: number;
-  openedDay: string;
-  /** Its part of its campaign's collateral now (collateral.ts slotCollateral); set by the ledger. */
-  collateralMinor?: number;
-  /** An option a corporate action adjusted: what it delivers, and the root a chain lists it under (corporate-actions.ts). */
-  deliverable?: Deliverable;
-}
-
-export interface Lot {
-  qty: number;
-  grossMinor: number;
-  costsMinor: number;
-  openDay: string;
-}
-
-export interface Position extends PositionInstrument {
-  /** +1 long, −1 short, 0 flat. */
-  side: number;
-  qty: number;
-  lots: Lot[];
-  head: number;
-  /** Σ gross + costs of the open lots (kept as they change: the campaigns read it after every row). */
-  openCostMinor: number;
-  slot: CampaignSlot;
-}
+export { QTY_EPSILON };
+export type { Lot, OpenPosition, Position };
 
 /** Where FIFO matching books the realized P&L of each lot it closes. */
 export interface RealizedSink {
@@ -143,11 +109,26 @@ export function tradeValueMinor(t: Transaction, dir: number, qty: number, costsM
   return fromCash > 0 && Math.abs(fromCash - fromPrice) <= tolerance ? fromCash : fromPrice;
 }
 
+/**
+ * What the lots tell the campaigns (campaigns.ts's CampaignBook is the one): the slot a new position joins, and each
+ * change of a slot's holdings. The lots report to it and know no campaign: the campaigns stand above them.
+ */
+export interface SlotSink {
+  /** The slot of (account, key, currency), made when new. */
+  slot(accountId: string, key: string, currency: string): CampaignSlot;
+  /** The slot's holdings changed (a position opened, grew, shrank or closed). */
+  touch(slot: CampaignSlot): void;
+  /** A lot opens in the slot on `day`: a campaign left open past its expiry moves to a slot of its own first. */
+  strandExpired(slot: CampaignSlot, day: string): void;
+  /** The slot trades on `day`: its campaign is the current one, opened when none is. */
+  active(slot: CampaignSlot, day: string): unknown;
+}
+
 /** The positions of a ledger being built: account → currency → symbol, each in the campaign slot of its underlying. */
 export class PositionBook {
   private readonly positions = new Map<string, Map<string, Map<string, Position>>>();
 
-  constructor(private readonly campaigns: CampaignBook) {}
+  constructor(private readonly campaigns: SlotSink) {}
 
   find(accountId: string, symbol: string, currency: string): Position | undefined {
     return this.positions.get(accountId)?.get(currency)?.get(symbol);

@@ -4,8 +4,8 @@
  * Money fields are integer minor units (1/10,000 of the currency unit), see src-shared/money.ts.
  */
 
-export { FILL_TYPES, FILLS, TRANSACTION_TYPES, type TransactionType } from '../api/constants';
-import type { CorporateActionType, TransactionType } from '../api/constants';
+export { FILL_TYPES, FILLS, TRANSACTION_TYPES, type TransactionType } from './constants';
+import type { CorporateActionType, TransactionType } from './constants';
 import type { Minor } from '../money';
 
 export type OptionRight = 'C' | 'P';

@@ -4,7 +4,7 @@
  * opening and closing.
  */
 import { dateToUtcMs, parseInstantMs } from '../calendar';
-import { MANUAL_ACTION_SOURCE } from '../api/constants';
+import { MANUAL_ACTION_SOURCE } from './constants';
 import { keepEventOrder } from './event-order';
 import type { Transaction, TransactionType } from './model';
 

@@ -4,8 +4,7 @@
  * broker's positions set beside the book at an instant, each difference with the fix that removes it. Pure: the
  * service hands in the journal's rows and positions.
  */
-import type { TransactionType } from '../api/constants';
-import type { ManualTransactionT } from '../api/manual-schemas';
+import type { TransactionType } from './constants';
 import { FILLS, parseOccSymbol } from './model';
 import type { FileStatement, StatementKind, StatementRows } from './statements';
 
@@ -164,8 +163,35 @@ export type DifferenceKind = (typeof DIFFERENCE_KINDS)[number];
 export const FIX_KINDS = ['add_opening', 'add_closing', 'mark_expired', 'corporate_action', 'review'] as const;
 export type FixKind = (typeof FIX_KINDS)[number];
 
+/**
+ * A manual row as POST /v1/journal/transactions takes it: the journal's shape, which api/manual-schemas.ts's
+ * ManualTransaction is checked against (each assignable to the other), so that the domain imports no schema.
+ */
+export interface ManualRow {
+  accountId?: string;
+  account?: string;
+  date: string;
+  time?: string;
+  type: TransactionType;
+  symbol?: string;
+  underlying?: string;
+  expiration?: string;
+  strike?: number;
+  right?: 'C' | 'P' | 'CALL' | 'PUT';
+  quantity?: number;
+  price?: number;
+  multiplier?: number;
+  amount?: number;
+  commission?: number;
+  fees?: number;
+  currency?: string;
+  orderId?: string;
+  description?: string;
+  previousSymbol?: string;
+}
+
 /** A manual row the fix would add (POST /v1/journal/transactions), prefilled; `price` absent where the user must give it. */
-export type FixRow = Omit<ManualTransactionT, 'price'> & { price?: number };
+export type FixRow = Omit<ManualRow, 'price'> & { price?: number };
 
 /** What removes a difference: the rows to add (one click when nothing is missing), or what to look at. */
 export interface Fix {

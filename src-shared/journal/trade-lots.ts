@@ -6,7 +6,7 @@
  */
 import { innerMap } from '../maps';
 import { closeLotsFifo, prorate, QTY_EPSILON } from './lots';
-import type { OptionRight, Transaction } from './model';
+import type { PositionInstrument, Transaction } from './model';
 
 /** A lot's trade when it belongs to none: shares bought on their own (an assignment's delivery, a plain purchase). */
 export const NO_NODE = -1;
@@ -28,16 +28,7 @@ export interface SlotHoldings {
   shortCallShares: number;
 }
 
-export interface TaggedPosition {
-  accountId: string;
-  currency: string;
-  symbol: string;
-  underlying: string;
-  isOption: boolean;
-  expiration: string | null;
-  strike: number | null;
-  right: OptionRight | null;
-  multiplier: number;
+export interface TaggedPosition extends PositionInstrument {
   /** +1 long, −1 short, 0 flat. */
   side: number;
   qty: number;

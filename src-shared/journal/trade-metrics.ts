@@ -3,7 +3,7 @@
  * open (spot, the main leg's delta, the dealer levels and where the strike stood against them), taken through an
  * injected lookup so this stays pure, and the ratios (return on collateral, % of max profit, days held, dte).
  */
-import { DEFAULT_LEVELS_SCOPE, type LevelsScope } from '../api/constants';
+import { DEFAULT_LEVELS_SCOPE, type LevelsScope } from './constants';
 import { addDays, daysBetween, dayOfWeek, parseInstantMs } from '../calendar';
 import { bsmGreeks } from '../exposure/greeks';
 import { MAX_USABLE_IV } from '../exposure/prepare';

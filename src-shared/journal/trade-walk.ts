@@ -11,7 +11,7 @@ import { CorporateActionWalk, type ActionBook } from './corporate-actions';
 import { addRollLegs, matchRolls, type RollLeg } from './rolls';
 import type { StructureLeg } from './strategies';
 import { NO_NODE, TaggedLotBook, type ClosedSlice, type SlotHoldings, type TaggedLot, type TaggedPosition } from './trade-lots';
-import type { TradeLeg } from './trades';
+import type { TradeLeg } from './records';
 import { MINOR_PER_UNIT } from '../money';
 
 export interface Node {

@@ -18,34 +18,13 @@ import { dteAtEntry, entryFigures, outcomeRatios, type EntryLookup, type LevelsA
 import { NO_NODE } from './trade-lots';
 import { walkTrades, type Grouper, type Node } from './trade-walk';
 import { asMinorOrNull, minorFieldsAll, asMinor, type Minor, type MinorFields } from '../money';
+import type { TradeLeg } from './records';
+
+export type { TradeLeg };
 
 /** How a closed trade ended (DESIGN §5): assigned or exercised when one of its options was, else by its options' last way out. */
 export const OUTCOMES = ['expired', 'closed', 'assigned', 'exercised', 'open'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
-
-export interface TradeLeg {
-  txId: string;
-  type: TransactionType;
-  symbol: string;
-  isOption: boolean;
-  tradeDate: string;
-  day: string;
-  /** `entry`: the first structure; `open`: a later opening (a roll's new leg, shares delivered, a call sold against them); `close`: a close, expiration or assignment. */
-  role: 'entry' | 'open' | 'close';
-  /** The units of the row that belong to this trade (a row can close lots of two trades). */
-  quantity: number;
-  /** Realized P&L booked on these units, net of both legs' costs; null for openings and for units opened before history. */
-  realizedMinor: number | null;
-  /**
-   * The cash of these units as the ledger booked it (+ received, − paid, costs included): the row's value and costs,
-   * prorated when the row is shared with another trade. A closed trade's legs add up to its P&L.
-   */
-  cashMinor: number;
-  /** The costs (commission and fees) within `cashMinor`. */
-  costsMinor: number;
-  /** Which structure of the trade it belongs to: 0 the first, n the n-th rolled into it or sold against its shares (in the order they opened). */
-  roll: number;
-}
 
 export interface Trade {
   /** The id of its first opening transaction (`before:` + the first close's for a trade opened before history): stable across rebuilds. */
@@ -128,7 +107,6 @@ export interface OpenPart {
   entryGrossMinor: number;
   entryCostsMinor: number;
 }
-
 
 const NOTHING_HELD = { sharesLong: 0, shareCostMinor: 0, shortCallShares: 0 };
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AppStatusT, BackfillStatusT, WatchStatusT } from '../../src-shared/api/schemas';
 import { FIGURE_WORDS } from '../../src-renderer/pages/exposure/figure-words';
-import { chainFixturesPresent, readChain } from '../quotedata';
+import { readChain } from '../quotedata';
 import { SMALL_SPX, SMALL_SPX_QUOTE, withQuoteTime, writeShiftedChains } from '../chain-files';
 import { tempDir } from '../paths';
 import { api, goTo, hasChromium, screenshot, screenshotDir, type Served } from './harness';
@@ -69,7 +69,7 @@ async function prepare(served: Served): Promise<void> {
   await until(() => api<AppStatusT>(served, '/status'), (s) => s.source.state === 'unreachable' && !s.refresh.running, 'the refresh finds the source unreachable');
 }
 
-describe.skipIf(!hasChromium || !chainFixturesPresent)('chains that arrive by themselves', () => {
+describe.skipIf(!hasChromium)('chains that arrive by themselves', () => {
   const suite = serveForSuite({ demo: true, prepare });
 
   for (const theme of ['light', 'dark'] as const) {

@@ -5,7 +5,7 @@
  * snapshot, formatted here by the test's own rules; both themes at 1440 and 390 px. And the Import page asking a
  * yfinance dump for its spot. Screenshots: test-results/screenshots/exposure-picture-*.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -17,7 +17,6 @@ import { FIGURE_WORDS } from '../../src-renderer/pages/exposure/figure-words';
 
 const SPX = join(CHAIN_FIXTURES, 'SPX_quotedata_2024-01-05close_phammings.csv');
 const NDX = join(CHAIN_FIXTURES, 'NDX_quotedata_2022-02-04close_luca.csv');
-const haveFiles = existsSync(SPX) && existsSync(NDX);
 const YFINANCE = join(REPO_ROOT, 'test/fixtures/chains/yfinance_spy_2025-05-16_selfwritten.csv');
 
 async function postChains(served: Served): Promise<void> {
@@ -89,7 +88,7 @@ async function openSymbol(page: Page, served: Served, symbol: string): Promise<v
   await page.getByTestId('vanna-levels').waitFor();
 }
 
-describe.skipIf(!hasChromium || !haveFiles)('the chain picture on real SPX and NDX chains (issue 21)', () => {
+describe.skipIf(!hasChromium)('the chain picture on real SPX and NDX chains (issue 21)', () => {
   const suite = serveForSuite({ demo: false, prepare: postChains });
 
   for (const theme of ['light', 'dark'] as const) {

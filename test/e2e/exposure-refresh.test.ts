@@ -9,7 +9,6 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GexResponseT, RefreshPassT } from '../../src-shared/api/schemas';
 import { delayedQuotesFromQuotedata, smallChain } from '../delayed-quotes';
-import { chainFixturesPresent } from '../quotedata';
 import { api, goTo, hasChromium, screenshot, type Served } from './harness';
 import { serveForSuite } from './suite';
 
@@ -21,7 +20,7 @@ let baseUrl = '';
 beforeAll(async () => {
   // Quoted a minute ago: the online source refuses quote times after the poll.
   const quoted = new Date(Date.now() - 60_000).toISOString().replace('T', ' ').slice(0, 19);
-  const spy = chainFixturesPresent ? delayedQuotesFromQuotedata(SPY_FILE) : '';
+  const spy = delayedQuotesFromQuotedata(SPY_FILE);
   standIn = createServer((request, response) => {
     const name = (request.url ?? '').replace(/^\/options\//, '');
     const body = name === 'SPY.json' ? spy : name === 'QQQ.json' ? smallChain('QQQ', 'QQQ', quoted) : null;
@@ -51,7 +50,7 @@ async function prepare(served: Served): Promise<void> {
   });
 }
 
-describe.skipIf(!hasChromium || !chainFixturesPresent)('Refresh now on the Exposure page', () => {
+describe.skipIf(!hasChromium)('Refresh now on the Exposure page', () => {
   const suite = serveForSuite({ demo: false, prepare });
 
   it('fetches the watchlist and the open position’s underlying, shows each result, then the chains; volume by strike is the API’s', async () => {

@@ -3,7 +3,7 @@
  * the demo's day of snapshots. What the page shows is checked against the API's own answers; screenshots go to
  * test-results/screenshots/ (exposure-time-*, exposure-demo-*, events-paged-*).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -13,7 +13,6 @@ import { api, goTo, hasChromium, screenshot, type Served } from './harness';
 import { serveForSuite } from './suite';
 
 const SPX_FILES = ['SPX_quotedata_2022-02-04close_luca.csv', 'SPX_quotedata_2023-09-14_carlos.csv', 'SPX_quotedata_2024-01-05close_phammings.csv'];
-const haveFiles = SPX_FILES.every((file) => existsSync(join(CHAIN_FIXTURES, file)));
 
 async function postChains(served: Served): Promise<void> {
   for (const file of SPX_FILES) {
@@ -31,7 +30,7 @@ async function openExposure(page: Page): Promise<void> {
   await page.waitForSelector(`${panel('gex-profile')} .chart canvas`);
 }
 
-describe.skipIf(!hasChromium || !haveFiles)('Exposure over time on three real SPX chains', () => {
+describe.skipIf(!hasChromium)('Exposure over time on three real SPX chains', () => {
   const suite = serveForSuite({ demo: false, prepare: postChains });
 
   for (const theme of ['light', 'dark'] as const) {

@@ -5,7 +5,7 @@
  * and map naming both short legs; and an NDXP put without any NDX chain asking for the NDX chain. Both themes, 1440 and
  * 390 px. Expected figures are the API's own answers. Screenshots: test-results/screenshots/levels-*.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PositionsResponseT, TradesResponseT } from '../../src-shared/api/schemas';
@@ -19,7 +19,7 @@ const WIDTHS = [1440, 390] as const;
 /** Friday 2023-09-15 16:00 New York: the strangle is open, the Thursday chain 1 trading day old. */
 const AS_OF_INPUT = '2023-09-15T16:00';
 
-describe.skipIf(!hasChromium || !existsSync(SPY_CHAIN))('levels scope and underlying roots on Positions and Trades', () => {
+describe.skipIf(!hasChromium)('levels scope and underlying roots on Positions and Trades', () => {
   const suite = serveForSuite({
     demo: false,
     prepare: async (served) => {

@@ -4,7 +4,7 @@
  * (bars and table by strategy and by regime at entry), on the hand-written AMD trades around the real AMD chain, in both
  * themes at 1440 and 390 px. Expected figures are the API's own answers. Screenshots: test-results/screenshots/trades-*.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AnnotationResponseT, StatsResponseT, TradesResponseT } from '../../src-shared/api/schemas';
@@ -33,7 +33,7 @@ async function post(served: Served, path: string, body: string): Promise<void> {
   await api(served, path, { method: 'POST', headers: { 'Content-Type': 'text/csv' }, body });
 }
 
-describe.skipIf(!hasChromium || !existsSync(AMD_CHAIN))('trades and the strategy report', () => {
+describe.skipIf(!hasChromium)('trades and the strategy report', () => {
   const suite = serveForSuite({
     demo: false,
     prepare: async (served) => {

@@ -1,4 +1,4 @@
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 /** API keys (hashed) and key/value settings. */
 export const m001Core: Migration = {

@@ -1,4 +1,4 @@
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 /**
  * Journal: accounts, imports (each undoable), transactions. Money columns are integer minor units

@@ -1,4 +1,4 @@
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 /**
  * Chain snapshots (contracts packed in one compressed blob per snapshot: a 21k-contract SPX chain is a few

@@ -1,4 +1,4 @@
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 /**
  * A counter that every write to the journal (import, undo, re-dating) raises in its own transaction. The journal's

@@ -1,4 +1,4 @@
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 /**
  * The snapshots' generation: a counter raised by every change to `snapshots` (triggers, so that no writer can

@@ -1,4 +1,4 @@
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 /**
  * User-defined import formats (docs/importers.md, "User-defined formats"): a column mapping saved from the Import

@@ -1,4 +1,4 @@
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 /**
  * The points of /v1/gex/history: one row per (snapshot, scope), computed once and kept (docs/exposure.md,

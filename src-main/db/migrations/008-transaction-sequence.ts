@@ -1,4 +1,4 @@
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 /**
  * The broker's event order (docs/journal.md, "Event order"): each imported row's place in its file's chronological

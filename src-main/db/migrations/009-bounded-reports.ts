@@ -1,4 +1,4 @@
-import type { Migration } from './index';
+import type { Migration } from './migration';
 import { MAX_REPORT_BYTES, readStoredReport, utf8Length } from '../../../src-shared/journal/import-report';
 
 /**

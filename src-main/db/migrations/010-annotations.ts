@@ -1,4 +1,4 @@
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 /**
  * Notes and tags on trades and campaigns (docs/journal.md §Annotations). Keyed by the stable id of what they describe

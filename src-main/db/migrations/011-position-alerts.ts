@@ -1,4 +1,4 @@
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 /**
  * Issue 18: the confirmed relation of each dealer level to each short strike (the position alerts' hysteresis,

@@ -1,4 +1,4 @@
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 /**
  * Manual and imported rows never double (DESIGN §5; docs/journal.md, "Manual entries"): a manual opening that an import

@@ -1,5 +1,5 @@
 import { chainUnderlying } from '../../../src-shared/exposure/roots';
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 /**
  * Underlying roots (docs/journal.md §Underlying roots, DESIGN §5): an option's underlying is its chain's symbol. Rows

@@ -1,4 +1,4 @@
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 /**
  * Reconciliation with the broker's figures (DESIGN §5 "Reconciliation", docs/journal.md §Reconciliation): what each

@@ -1,4 +1,4 @@
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 /**
  * Issue 28 (DESIGN §5 "Corporate actions"): the terms of a corporate action a file states on its SPLIT /

@@ -1,4 +1,4 @@
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 /**
  * Issue 30 (docs/exposure.md §Chains that arrive by themselves): `chain_files` remembers each chain file stored from

@@ -1,6 +1,6 @@
 import { isColumnsPayload, packColumns } from '../snapshot-columns';
 import { unpackContracts } from '../snapshots';
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 /**
  * Stored snapshots in the column form (db/snapshot-columns.ts; docs/decisions.md, "Snapshots stored as columns of

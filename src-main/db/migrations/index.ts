@@ -1,4 +1,3 @@
-import type { Database } from 'better-sqlite3';
 import { m001Core } from './001-core';
 import { m002Journal } from './002-journal';
 import { m003Chains } from './003-chains';
@@ -16,12 +15,9 @@ import { m014Reconciliation } from './014-reconciliation';
 import { m015CorporateActions } from './015-corporate-actions';
 import { m016ChainFiles } from './016-chain-files';
 import { m017SnapshotColumns } from './017-snapshot-columns';
+import type { Migration } from './migration';
 
-export interface Migration {
-  version: number;
-  name: string;
-  up(db: Database): void;
-}
+export type { Migration } from './migration';
 
 /** Numbered, append-only. Each runs inside the one transaction that also sets PRAGMA user_version. */
 export const MIGRATIONS: readonly Migration[] = [m001Core, m002Journal, m003Chains, m004JournalGeneration, m005SnapshotGeneration, m006ImportFormats, m007GexHistory, m008TransactionSequence, m009BoundedReports, m010Annotations, m011PositionAlerts, m012SupersededManual, m013ChainUnderlyings, m014Reconciliation, m015CorporateActions, m016ChainFiles, m017SnapshotColumns];

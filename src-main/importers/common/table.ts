@@ -6,14 +6,10 @@
  */
 import { Columns, RowReader } from './cells';
 import { csvRecords, isBlankRecord, MAX_WHOLE_FILE_RECORDS, parseCsv, type CsvRecord } from './csv';
+import type { FileHead } from '../types';
 import type { ResultCollector } from './result';
 
-/** What detection looks at: the first records of the file (blank ones dropped), parsed once. */
-export interface FileHead {
-  /** The start of the file, BOM removed. */
-  text: string;
-  records: CsvRecord[];
-}
+export type { FileHead };
 
 /** Detection reads at most this much of a file (headers sit in the first lines; files can be 100k rows). */
 const HEAD_CHARS = 64 * 1024;

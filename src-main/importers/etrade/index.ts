@@ -19,17 +19,18 @@
  */
 import type { ImportedTransaction } from '../../../src-shared/journal/model';
 import { impliedFeesMinor, inferOptionFill, parMultiplier, pricePerShareMinor } from '../common/amounts';
-import { RowReader, parseMoney } from '../common/cells';
-import type { CsvRecord } from '../common/csv';
-import { dayEndIso, dayStartIso, latestTradeDate, moneyStatement } from '../common/statements';
+import { RowReader } from '../common/cells';
 import { dayToUtc, mdyToYmd } from '../common/dates';
-import { occOption, optionFields, rightOf, withOption, type OptionFields } from '../common/options';
+import { withOption, type OptionFields } from '../common/options';
 import { ResultCollector, RowIdentity, accountFor, transaction } from '../common/result';
 import { HEAD_RECORDS, headerNear, readTable } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { BROKER_LABELS } from '../../../src-shared/api/constants';
+import { parseEtradeOption } from './options';
+import { preambleAccount, stateTotal } from './preamble';
 import { ZERO_MINOR, formatMinor, MINOR_PER_UNIT, absMinor, negMinor, addMinor, asMinor, type Minor } from '../../../src-shared/money';
 
+export { parseEtradeOption };
 export const ETRADE_SOURCE = 'etrade-csv';
 
 const ALIASES = {
@@ -43,43 +44,6 @@ const REQUIRED = ['date', 'kind', 'Symbol', 'quantity', 'amount', 'price', 'Comm
 
 function isEtradeHeader(names: Set<string>): boolean {
   return (names.has('transactiondate') && names.has('transactiontype')) || (names.has('activity/trade date') && names.has('activity type'));
-}
-
-const MONTHS: Record<string, number> = { JAN: 1, FEB: 2, MAR: 3, APR: 4, MAY: 5, JUN: 6, JUL: 7, AUG: 8, SEP: 9, OCT: 10, NOV: 11, DEC: 12 };
-
-/** `PUT AAPL 01/19/24 180.000`, `CALL  SPY   03/15/24   480.50` (descriptions); `TSLA Dec 15 '28 $400 Call`, OCC (symbols). */
-export function parseEtradeOption(text: string): OptionFields | null {
-  const described = /^(CALL|PUT)\s+([A-Z0-9.]+)\s+(\d{1,2}\/\d{1,2}\/\d{2,4})\s+\$?(\d+(?:\.\d+)?)\b/i.exec(text.trim());
-  if (described) {
-    const [, rightText = '', root = '', date = '', strike = ''] = described;
-    const expiration = mdyToYmd(date);
-    const right = rightOf(rightText);
-    return expiration !== null && right !== null ? optionFields(root, expiration, right, Number(strike)) : null;
-  }
-  const named = /^([A-Z0-9.]+)\s+([A-Z]{3})\s+(\d{1,2})\s+'(\d{2})\s+\$(\d+(?:\.\d+)?)\s+(Call|Put)$/i.exec(text.trim());
-  if (named) {
-    const [, root = '', monthText = '', day = '', yy = '', strike = '', rightText = ''] = named;
-    const month = MONTHS[monthText.toUpperCase()];
-    const right = rightOf(rightText);
-    const expiration = month === undefined ? null : mdyToYmd(`${month}/${day}/20${yy}`);
-    return expiration !== null && right !== null ? optionFields(root, expiration, right, Number(strike)) : null;
-  }
-  return occOption(withoutDashesBeforeTail(text));
-}
-
-/** The 15-character tail of an OCC symbol: YYMMDD, C or P, the strike × 1000 in 8 digits. */
-const OCC_TAIL = /^\d{6}[CP]\d{8}$/;
-
-/**
- * `SPY---220923C00371000` → `SPY220923C00371000`: the dashes before an OCC tail dropped. Cut by hand: as a search,
- * `-+(?=…$)` started again at every dash of a run and read the run to its end each time (docs/importers.md §Linear time).
- */
-function withoutDashesBeforeTail(text: string): string {
-  const tailAt = text.length - 15;
-  if (tailAt < 1 || text.charAt(tailAt - 1) !== '-' || !OCC_TAIL.test(text.slice(tailAt))) return text;
-  let start = tailAt - 1;
-  while (start > 0 && text.charAt(start - 1) === '-') start -= 1;
-  return text.slice(0, start) + text.slice(tailAt);
 }
 
 type Rule =
@@ -173,62 +137,6 @@ interface Row {
   priceMinor: Minor;
   commissionMinor: Minor;
   rowId: string;
-}
-
-/** The account the preamble names: `For Account:,####1234`, `Account Activity for <name> from ...`, `Account <id> | ...`. */
-function preambleAccount(cells: readonly string[][]): string | null {
-  for (const record of cells) {
-    if (/^for account:?$/i.test(record[0]?.trim() ?? '')) return record[1]?.trim() ?? null;
-    const line = record.join(',').trim();
-    const named = accountOfLine(line);
-    if (named !== null) return named;
-  }
-  return null;
-}
-
-/**
- * `Account Activity for <name> from ...`, `Account <id> | ...` → the name; null for other lines. Cut at the first
- * ` from ` or `|` by hand: `\s+(.+?)(?:\s+from\s+|\s*\|)` tried every split of a run of blanks (docs/importers.md §Linear time).
- */
-function accountOfLine(line: string): string | null {
-  const head = /^Account(?: Activity for)?\s/i.exec(line);
-  if (head === null) return null;
-  const rest = line.slice(head[0].length);
-  const bar = rest.indexOf('|');
-  const from = rest.search(/\sfrom\s/i);
-  const ends = [bar, from].filter((at) => at >= 0);
-  if (ends.length === 0) return null;
-  const name = rest.slice(0, Math.min(...ends)).trim();
-  return name === '' ? null : name;
-}
-
-/** `Account Activity for <name> from 01/01/26 to 03/31/26` → the period's first and last days. */
-function preamblePeriod(preamble: readonly CsvRecord[]): { from: string; to: string } | null {
-  for (const record of preamble) {
-    const match = /\sfrom\s+(\d{1,2}\/\d{1,2}\/\d{2,4})\s+to\s+(\d{1,2}\/\d{1,2}\/\d{2,4})\s*$/i.exec(record.cells.join(',').trim());
-    const from = match?.[1] === undefined ? null : mdyToYmd(match[1]);
-    const to = match?.[2] === undefined ? null : mdyToYmd(match[2]);
-    if (from !== null && to !== null) return { from, to };
-  }
-  return null;
-}
-
-/**
- * The newer layout's `Total:,3878.52` above its header: the net cash of the rows listed (docs/importers.md
- * §Reconciliation), over the period its preamble names (else every row of the file, up to the last).
- */
-function stateTotal(out: ResultCollector, preamble: readonly CsvRecord[], accountName: string): void {
-  const record = preamble.find((candidate) => /^total:?$/i.test(candidate.cells[0]?.trim() ?? ''));
-  if (record === undefined) return;
-  const value = parseMoney(record.cells[1] ?? '');
-  if (!value.ok || value.value === null) {
-    out.warn(record.line, `"Total:" is not an amount ("${record.cells[1] ?? ''}"): the file's total is not checked`);
-    return;
-  }
-  const period = preamblePeriod(preamble);
-  const asOf = period === null ? latestTradeDate(out.transactions) : dayEndIso(period.to);
-  if (asOf === null) return;
-  out.state(moneyStatement({ what: 'cash_total', label: 'Total:', line: record.line, asOf, from: period === null ? null : dayStartIso(period.from), currency: 'USD', accountName, valueMinor: value.value }));
 }
 
 /** `REINVEST PRICE $  8.78`, `REIN @  25.0299` → the price per share in the description. */

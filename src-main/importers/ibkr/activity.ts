@@ -6,10 +6,9 @@
  *
  * Times like `2021-12-17, 16:20:00` are New York wall-clock time; date-only cells get 16:00 New York.
  */
-import { DateTime } from 'luxon';
 import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
 import { inferOptionFill } from '../common/amounts';
-import { Columns, RowReader, parseNumber } from '../common/cells';
+import { Columns, RowReader } from '../common/cells';
 import { isBlankRecord, MAX_WHOLE_FILE_RECORDS, parseCsv, type CsvRecord } from '../common/csv';
 import { clockTo24h, dayToUtc, isoToYmd, localToUtc } from '../common/dates';
 import { NEW_YORK } from '../../../src-shared/zone';
@@ -19,6 +18,7 @@ import type { FileHead } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { parseIbkrOptionSymbol, symbolFromCashDescription } from './symbols';
 import { stateIbkrFigures } from './statements';
+import { contractSizes, impliedStartPositions, statementPeriodEnd, type ContractSize } from './statement-positions';
 import { mapIbkrActions, readIbkrActionRow, type IbkrActionRow } from './corporate-actions';
 import { BROKER_LABELS } from '../../../src-shared/api/constants';
 import { ZERO_MINOR, absMinor, negMinor, addMinor, maxMinor } from '../../../src-shared/money';
@@ -158,86 +158,6 @@ export function parseIbkrActivity(text: string, options: ParseOptions): ParseRes
   }
   if (!isHistory) stateIbkrFigures(out, records, { accountName, baseCurrency });
   return out.result();
-}
-
-/** The last day of `Statement,Data,Period,"January 5, 2021 - December 31, 2021"`, as YYYY-MM-DD. */
-function statementPeriodEnd(records: CsvRecord[]): string | null {
-  for (const record of records) {
-    if (record.cells[0] !== 'Statement' || record.cells[2] !== 'Period') continue;
-    const last = (record.cells[3] ?? '').split(' - ').pop() ?? '';
-    const date = DateTime.fromFormat(last.trim(), 'MMMM d, yyyy', { locale: 'en-US' });
-    return date.isValid ? date.toISODate() : null;
-  }
-  return null;
-}
-
-/**
- * Statements exported without O/C codes (the fixtures' trades-only export keeps only A, C, Ep) leave
- * opening vs closing to be inferred from the running position, which is unknown at the period start. An
- * option that expired before the period ended must be flat at its end, so its position at the start is
- * minus the file's net quantity (a lone buy of a put sold last year is a close, not an open).
- */
-function impliedStartPositions(records: CsvRecord[], periodEnd: string | null): Map<string, number> {
-  const starts = new Map<string, number>();
-  if (periodEnd === null) return starts;
-  let columns: Columns | null = null;
-  const net = new Map<string, number>();
-  for (const record of records) {
-    if (record.cells[0] !== 'Trades') continue;
-    if (record.cells[1] === 'Header') columns = new Columns(record.cells, 2);
-    if (record.cells[1] !== 'Data' || columns === null) continue;
-    const cell = (name: string): string => record.cells[columns?.index(name) ?? -1]?.trim() ?? '';
-    const discriminator = cell('DataDiscriminator');
-    if (!/option/i.test(cell('Asset Category')) || (discriminator !== '' && discriminator !== 'Order' && discriminator !== 'Trade')) continue;
-    const option = parseIbkrOptionSymbol(cell('Symbol'));
-    const quantity = parseNumber(cell('Quantity'));
-    if (!option || !quantity.ok || quantity.value === null || option.expiration >= periodEnd) continue;
-    net.set(option.symbol, (net.get(option.symbol) ?? 0) + quantity.value);
-  }
-  for (const [symbol, quantity] of net) if (quantity !== 0) starts.set(symbol, -quantity);
-  return starts;
-}
-
-/** An option's contract size and underlying, where the statement says them (adjusted options differ from 100). */
-interface ContractSize {
-  multiplier: number;
-  underlying: string | null;
-}
-
-/**
- * Contract sizes of the statement's options: its Financial Instrument Information section (Multiplier, and the
- * Underlying where the section has the column), else what each option's own trades show, Proceeds / (quantity ×
- * price) when that is a whole number other than 100 (an adjusted option, `OPEN1 17OCT25 9 C` after a corporate
- * action: 50 in the case seen). Its expiration row (price 0) then uses the same size.
- */
-function contractSizes(records: readonly CsvRecord[]): Map<string, ContractSize> {
-  const sizes = new Map<string, ContractSize>();
-  const derived = new Map<string, number>();
-  let info: Columns | null = null;
-  let trades: Columns | null = null;
-  for (const record of records) {
-    const [section, kind] = record.cells;
-    if (kind === 'Header' && section === 'Financial Instrument Information') info = new Columns(record.cells, 2);
-    if (kind === 'Header' && section === 'Trades') trades = new Columns(record.cells, 2);
-    if (kind !== 'Data') continue;
-    const columns = section === 'Financial Instrument Information' ? info : section === 'Trades' ? trades : null;
-    if (columns === null) continue;
-    const cell = (name: string): string => record.cells[columns.index(name) ?? -1]?.trim() ?? '';
-    if (!/option/i.test(cell('Asset Category'))) continue;
-    const symbol = cell('Symbol');
-    if (section === 'Financial Instrument Information') {
-      const multiplier = parseNumber(cell('Multiplier'));
-      if (multiplier.ok && multiplier.value !== null && multiplier.value > 0) sizes.set(symbol, { multiplier: multiplier.value, underlying: cell('Underlying') || null });
-      continue;
-    }
-    const [quantity, price, proceeds] = [parseNumber(cell('Quantity')), parseNumber(cell('T. Price')), parseNumber(cell('Proceeds'))];
-    if (!quantity.ok || !price.ok || !proceeds.ok || !quantity.value || !price.value || !proceeds.value) continue;
-    const ratio = Math.abs(proceeds.value) / (Math.abs(quantity.value) * Math.abs(price.value));
-    const whole = Math.round(ratio);
-    if (whole > 0 && whole !== 100 && Math.abs(ratio - whole) <= whole * 0.005) derived.set(symbol, whole);
-  }
-  for (const [symbol, multiplier] of derived) if (!sizes.has(symbol)) sizes.set(symbol, { multiplier, underlying: null });
-  return sizes;
 }
 
 function requiredColumns(sectionName: string, columns: Columns): ReadonlyArray<string | readonly string[]> | null {

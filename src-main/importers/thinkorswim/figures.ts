@@ -84,7 +84,7 @@ function dataRows(section: Section): CsvRecord[] {
   return section.rows.filter((record) => !isTotalsRow(record) && (record.cells[0] ?? '').trim() !== '');
 }
 
-/** `/NQM22 1/20 APR 22 (Wednesday) (Wk5)` → the future's multiplier and expiration (mapper.ts reads it the same way). */
+/** `/NQM22 1/20 APR 22 (Wednesday) (Wk5)` → the future's multiplier and expiration (rows.ts reads it the same way). */
 export type FuturesOptionReader = (symbolText: string) => { future: string; multiplier: number; expiration: string | null } | null;
 
 function readOptions(section: Section, futures: FuturesOptionReader | null, into: Map<string, HeldOption>): void {

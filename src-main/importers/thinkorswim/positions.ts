@@ -19,7 +19,7 @@ import { occSymbol } from '../../../src-shared/journal/model';
 import { asMinor } from '../../../src-shared/money';
 import type { ParsedRow } from '../types';
 import type { StatementFacts } from './figures';
-import type { Order } from './mapper';
+import type { Order } from './rows';
 
 const EPSILON = 1e-9;
 

@@ -10,7 +10,7 @@
 import type { OptionRight } from '../../../src-shared/journal/model';
 import { occSymbol } from '../../../src-shared/journal/model';
 import { dayMonYyToYmd } from '../common/dates';
-import type { CashRow, Context, Contract, Order } from './mapper';
+import type { CashRow, Context, Contract, Order } from './rows';
 
 export type RemovalEvent = 'EXPIRATION' | 'ASSIGNMENT' | 'EXERCISE';
 

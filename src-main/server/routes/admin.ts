@@ -2,7 +2,7 @@ import type { SettingsJson } from '../../../src-shared/api/schemas';
 import type { AppContext } from '../context';
 import { ApiError } from '../problems';
 import { parseJsonBody, strictBodyCompiler } from '../validation';
-import { loadDemo } from '../../demo';
+import { loadDemo } from '../../services/demo';
 import type { V1 } from '../route-kit';
 import { serve } from '../route-table';
 import { originProblem, sourceUrlProblem } from '../../setting-rules';

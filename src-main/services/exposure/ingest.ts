@@ -33,7 +33,7 @@ import type { ExposureWorkerClient } from './worker-client';
  * older snapshots beyond the retention (the demo's snapshots at its trades' entries, older than its market day: the
  * next snapshot stored the usual way prunes as always).
  */
-export type IngestInput = ({ file: string | Uint8Array; options: ChainFileOptions } | { snapshot: ChainSnapshot; prune?: false }) & { quiet?: boolean };
+export type IngestInput = ({ file: string | Uint8Array; options: ChainFileOptions } | { snapshot: ChainSnapshot; prune?: false } | { lakeFile: Uint8Array }) & { quiet?: boolean };
 
 /** What storing a snapshot touches. */
 export interface IngestStores {
@@ -104,7 +104,7 @@ export class ChainIngest {
    * (applyEvents), so the plan needs no turn.
    */
   async ingest(input: IngestInput, signal?: AbortSignal): Promise<Result<IngestResult>> {
-    const plan = 'snapshot' in input ? this.planSnapshot(input.snapshot) : await this.planFile(input.file, input.options, signal);
+    const plan = 'snapshot' in input ? this.planSnapshot(input.snapshot) : 'lakeFile' in input ? await this.planLake(input.lakeFile, signal) : await this.planFile(input.file, input.options, signal);
     if (!plan.ok) return plan;
     // A rate changed while it was planned: the stored snapshot is right, its prepared chain is not kept.
     const prune = !('snapshot' in input) || input.prune !== false;
@@ -134,6 +134,12 @@ export class ChainIngest {
   private planFile(file: string | Uint8Array, options: ChainFileOptions, signal: AbortSignal | undefined): Promise<Result<IngestPlan>> {
     const job = newJob(this.settings().importTimeoutSeconds, signal);
     return this.worker.job('planChainFile', job, movable(file), file, options, this.basisData(options.symbol));
+  }
+
+  /** A lake file (a backfill's, its bytes moved there) read back and planned in the exposure worker, as a job (lake-plan.ts). */
+  private planLake(file: Uint8Array, signal: AbortSignal | undefined): Promise<Result<IngestPlan>> {
+    const job = newJob(this.settings().importTimeoutSeconds, signal);
+    return this.worker.job('planLakeFile', job, movable(file), file, this.basisData(undefined));
   }
 
   /** The basis as data for the worker: the states of the file's ticker (every ticker when the file names it). */

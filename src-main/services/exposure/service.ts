@@ -20,6 +20,7 @@ import { failure, ok, type Result } from '../result';
 import { movable, newJob } from '../worker-thread';
 import type { ChainFormat } from '../../chains/index';
 import type { ChainFileDate } from './peek';
+import type { LakeFileDate } from './lake-plan';
 
 export type { ChainFileOptions, GexScopeQuery } from './compute';
 export type { IngestInput } from './ingest';
@@ -117,6 +118,11 @@ export class ExposureService {
    */
   peekFile(file: Uint8Array, options: { format?: ChainFormat } = {}, signal?: AbortSignal): Promise<Result<ChainFileDate>> {
     return this.worker.job('peekChainFile', newJob(this.settings().importTimeoutSeconds, signal), movable(file), file, options);
+  }
+
+  /** A backfill's lake file dated by its footer in the exposure worker, as a job (lake-plan.ts). */
+  peekLakeFile(file: Uint8Array, signal?: AbortSignal): Promise<Result<LakeFileDate>> {
+    return this.worker.job('peekLakeFile', newJob(this.settings().importTimeoutSeconds, signal), movable(file), file);
   }
 
   /** Stores a snapshot in the caller's transaction: for a batch that already holds a write turn. */

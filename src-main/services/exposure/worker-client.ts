@@ -26,8 +26,8 @@ export class ExposureWorkerClient {
   }
 
   /** A job (a chain file): stoppable, with its time limit (worker-thread.ts); `transfer` is moved to the worker. */
-  job<K extends keyof ExposureWorkerMethods>(method: K, job: JobOptions, transfer: ArrayBuffer[], ...args: Parameters<ExposureWorkerMethods[K]>): Promise<ReturnType<ExposureWorkerMethods[K]>> {
-    return this.thread.send((id) => ({ type: 'call', id, method, args, flag: job.flag }) satisfies CallMessage, transfer, { job }) as Promise<ReturnType<ExposureWorkerMethods[K]>>;
+  job<K extends keyof ExposureWorkerMethods>(method: K, job: JobOptions, transfer: ArrayBuffer[], ...args: Parameters<ExposureWorkerMethods[K]>): Promise<Awaited<ReturnType<ExposureWorkerMethods[K]>>> {
+    return this.thread.send((id) => ({ type: 'call', id, method, args, flag: job.flag }) satisfies CallMessage, transfer, { job }) as Promise<Awaited<ReturnType<ExposureWorkerMethods[K]>>>;
   }
 
   /** Stops the chain files in flight (the server is closing). */

@@ -13,6 +13,7 @@ import { packedHistoryPoint, planChainFile, preparePacked, type ChainFileOptions
 import type { Result } from '../result';
 import type { ChainFormat } from '../../chains/index';
 import { peekChainFile, type ChainFileDate } from './peek';
+import type { LakeFileDate } from './lake-plan';
 import { underFlag } from '../../checkpoint';
 import { collectGarbage, COLLECT_AFTER_DECODE_BYTES } from '../worker-gc';
 import { announceStart, isMethod, serveCalls, workerPort, yieldToEventLoop, type CallMessage } from '../worker-thread';
@@ -55,6 +56,18 @@ const methods = {
   },
   /** A chain file's symbol and quote time (a backfill dates its files first, to store them oldest first): peek.ts. */
   peekChainFile: (file: string | Uint8Array, options: { format?: ChainFormat }): Result<ChainFileDate> => peekChainFile(decoded(file), options),
+  /**
+   * A backfill's lake file dated by its footer (lake-plan.ts, loaded at its first use: the Parquet reader is no part of
+   * the worker's start, which every server pays).
+   */
+  peekLakeFile: async (file: Uint8Array): Promise<Result<LakeFileDate>> => (await import('./lake-plan')).peekLakeFile(file),
+  /** A backfill's lake file read back and planned, a job: `flag` is the job's own, handed over by the call's handler below. */
+  planLakeFile: async (file: Uint8Array, basis: BasisData, flag?: Int32Array): Promise<Result<IngestPlan>> =>
+    (await import('./lake-plan')).planLakeFile(
+      file,
+      { rate: basis.rate, states: (ticker) => new Map(basis.states.filter((s) => s.ticker === ticker).map((s) => [s.expiration, s.state])), latestQuoteTime: (ticker) => basis.latest[ticker] ?? null },
+      flag,
+    ),
   /** A stored snapshot prepared for the engine (the service keeps it; typed arrays and plain objects clone as they are). */
   prepare: (snapshot: PackedSnapshot, rate: number): PreparedChain => preparePacked(snapshot, rate),
   /** Points of stored snapshots, each from the scope's expirations alone (packedHistoryPoint): no full preparation. */
@@ -79,7 +92,8 @@ serveCalls(port, (message: CallMessage) => {
     }
     return underFlag(message.flag, () => {
       if (message.flag !== undefined) announceStart(port, message.id);
-      return method(...message.args);
+      // The lake's rows are decoded asynchronously (hyparquet): its plan takes the flag itself, past the first await.
+      return method(...message.args, ...(message.method === 'planLakeFile' ? [message.flag] : []));
     });
   } finally {
     // Its text (and, refused, everything read from it) is garbage once answered: collected then, not at the next

@@ -9,10 +9,9 @@ import { isoInstant } from '../../../src-shared/calendar';
 import { MANUAL_SOURCE } from '../../../src-shared/api/constants';
 import { expiryInstantMs, settlementOf } from '../../../src-shared/exposure/index';
 import { parseOccSymbol } from '../../../src-shared/journal/model';
-import { ZERO_MINOR } from '../../../src-shared/money';
 import type { AccountsRepository } from '../../db/accounts';
-import type { CheckedEntry } from './manual-entries';
-import type { NeedsAttention } from './expiry-settlement';
+import type { CheckedEntry } from './values';
+import { expirationRowOf, type NeedsAttention } from './expiry-settlement';
 import { failure, ok, type Result } from '../result';
 
 export interface ExpirationItem {
@@ -81,23 +80,8 @@ export function expirationEntries(
         accountSource: account.source,
         transaction: {
           accountName: account.name,
-          brokerRowId: '',
-          type: 'EXPIRATION',
-          symbol: position.symbol,
-          underlying: position.underlying,
-          isOption: true,
-          expiration: position.expiration,
-          strike: position.strike,
-          right: position.right,
-          quantity,
-          priceMinor: ZERO_MINOR,
-          multiplier: position.multiplier,
-          amountMinor: ZERO_MINOR,
-          commissionMinor: ZERO_MINOR,
-          feesMinor: ZERO_MINOR,
-          currency: position.currency,
+          ...expirationRowOf({ ...position, expiration: position.expiration, strike: position.strike, right: position.right }, quantity),
           tradeDate,
-          orderId: null,
           description: `Expired worthless (entered by hand: ${position.kind === 'in_the_money' ? 'a snapshot showed it in the money' : 'no row or snapshot showed the expiry'})`,
           source: MANUAL_SOURCE,
         },

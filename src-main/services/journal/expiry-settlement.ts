@@ -9,7 +9,7 @@ import { expiryInstantMs, settlementOf } from '../../../src-shared/exposure/inde
 import type { OpenPosition, UnmatchedOpening } from '../../../src-shared/journal/index';
 import { adjustedRootOf } from '../../../src-shared/journal/book';
 import { deliverableValue } from '../../../src-shared/journal/corporate-actions';
-import { parseOccSymbol, type Transaction } from '../../../src-shared/journal/model';
+import { parseOccSymbol, type ImportedTransaction, type OptionRight, type Transaction } from '../../../src-shared/journal/model';
 import { nextTradingDay, previousTradingDay } from '../../../src-shared/trading-days';
 import { NEW_YORK, dateInZone, dayOfInstant, zonedTimeToMs } from '../../../src-shared/zone';
 import type { JournalMarks } from './marks';
@@ -130,6 +130,37 @@ export function openedBeforeHistory(u: UnmatchedOpening): NeedsAttention {
   };
 }
 
+/** An option position whose expiry is known: what an EXPIRATION row of it is made from. */
+export type ExpiringOption = Pick<ImportedTransaction, 'symbol' | 'underlying' | 'multiplier' | 'currency'> & { expiration: string; strike: number; right: OptionRight };
+
+/**
+ * The EXPIRATION row of `quantity` contracts of an option, at no price, cash or cost: the fields the inferred
+ * expirations (settleExpiries) and the ones booked by hand (expirations.ts) share; each adds its date, words and source.
+ */
+export function expirationRowOf(
+  position: ExpiringOption,
+  quantity: number,
+): Pick<ImportedTransaction, 'brokerRowId' | 'type' | 'symbol' | 'underlying' | 'isOption' | 'expiration' | 'strike' | 'right' | 'quantity' | 'priceMinor' | 'multiplier' | 'amountMinor' | 'commissionMinor' | 'feesMinor' | 'currency' | 'orderId'> {
+  return {
+    brokerRowId: '',
+    type: 'EXPIRATION',
+    symbol: position.symbol,
+    underlying: position.underlying,
+    isOption: true,
+    expiration: position.expiration,
+    strike: position.strike,
+    right: position.right,
+    quantity,
+    priceMinor: ZERO_MINOR,
+    multiplier: position.multiplier,
+    amountMinor: ZERO_MINOR,
+    commissionMinor: ZERO_MINOR,
+    feesMinor: ZERO_MINOR,
+    currency: position.currency,
+    orderId: null,
+  };
+}
+
 /**
  * Options of `positions` past their expiry at `asOfMs` (Infinity: whenever): inferred expirations where a snapshot
  * quoted within one trading day of the expiry, before or after it (and by asOf), shows them out of the money — the
@@ -176,25 +207,10 @@ export function settleExpiries(
         id: `inferred:${position.accountId}:${position.currency}:${position.symbol}`,
         accountId: position.accountId,
         accountName: '',
-        brokerRowId: '',
         importId: 0,
-        type: 'EXPIRATION',
-        symbol: position.symbol,
-        underlying: position.underlying,
-        isOption: true,
-        expiration: position.expiration,
-        strike: position.strike,
-        right: position.right,
-        quantity: Math.abs(position.quantity),
-        priceMinor: ZERO_MINOR,
-        multiplier: position.multiplier,
-        amountMinor: ZERO_MINOR,
-        commissionMinor: ZERO_MINOR,
-        feesMinor: ZERO_MINOR,
-        currency: position.currency,
+        ...expirationRowOf({ ...position, expiration: position.expiration, strike: position.strike, right: position.right }, Math.abs(position.quantity)),
         tradeDate,
         tradeDay: dayOfInstant(tradeDate, timeZone),
-        orderId: null,
         description: `Inferred expiration: out of the money (spot ${spot} at ${quoteTime})`,
         source: 'inferred',
         inferred: true,

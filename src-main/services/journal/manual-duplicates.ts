@@ -18,7 +18,7 @@ import { SupersededRepository } from '../../db/superseded';
 import { toTransaction, type TransactionRow } from '../../db/transactions';
 import type { WriteTx } from '../../db/writes';
 import type { DomainError } from '../result';
-import type { CheckedEntry } from './manual-entries';
+import type { CheckedEntry } from './values';
 
 export type { SupersededManual } from '../../../src-shared/journal/import-report';
 

@@ -8,7 +8,6 @@ import type { Database } from 'better-sqlite3';
 import { hash, randomBytes } from 'node:crypto';
 import { MANUAL_SOURCE, type TransactionType } from '../../../src-shared/api/constants';
 import type { ManualTransactionT } from '../../../src-shared/api/manual-schemas';
-import type { ImportedTransaction } from '../../../src-shared/journal/model';
 import { makeDayOf, NEW_YORK } from '../../../src-shared/zone';
 import { nowIso, type Clock } from '../../clock';
 import { AccountsRepository } from '../../db/accounts';
@@ -20,17 +19,12 @@ import { FILLS } from '../../../src-shared/api/constants';
 import { readManualRow } from './manual-row';
 import { saneYear } from '../../../src-shared/bounds';
 import { ManualDuplicates } from './manual-duplicates';
-import type { ImportRecord } from './values';
+import type { CheckedEntry, ImportRecord } from './values';
 import { failure, ok, type Result } from '../result';
 import type { WriteTx } from '../../db/writes';
 
 /** A row that passed every check: the transaction and the account it goes to. */
-export interface CheckedEntry {
-  transaction: ImportedTransaction;
-  accountId: string;
-  /** The account's source: the importer's for an account of a file, `manual` for an account named here. */
-  accountSource: string;
-}
+export type { CheckedEntry };
 
 export interface ManualAdded {
   importId: number;

@@ -2,10 +2,10 @@
 import { PAGE_LIMIT_CAP, PAGE_LIMIT_DEFAULT, type LevelsScope, type TransactionSort, type TransactionType } from '../../../src-shared/api/constants';
 import type { CampaignRecord, CampaignStep } from '../../../src-shared/journal/index';
 import type { CampaignFigures, MarkedPosition } from '../../../src-shared/journal/book';
-import type { Account, Transaction } from '../../../src-shared/journal/model';
+import type { Account, ImportedTransaction, Transaction } from '../../../src-shared/journal/model';
 import type { ImporterId, ParseResult } from '../../importers/types';
 import type { InferredExpiration, NeedsAttention } from './expiry-settlement';
-import type { SupersededManual } from './manual-duplicates';
+import type { SupersededManual } from '../../../src-shared/journal/import-report';
 import type { Minor, MinorFields } from '../../../src-shared/money';
 import type { ReconciliationRow } from '../../../src-shared/journal/reconciliation';
 
@@ -164,4 +164,12 @@ export function pageOf(page: number | undefined, limit: number | undefined, tota
   const p = page ?? 1;
   const l = Math.min(limit ?? PAGE_LIMIT_DEFAULT, PAGE_LIMIT_CAP);
   return { page: p, limit: l, offset: (p - 1) * l, pagination: { page: p, limit: l, total, pages: Math.ceil(total / l) } };
+}
+
+/** A manual row checked and ready to store: its transaction and the account it goes to (manual-entries.ts). */
+export interface CheckedEntry {
+  transaction: ImportedTransaction;
+  accountId: string;
+  /** The account's source: the importer's for an account of a file, `manual` for an account named here. */
+  accountSource: string;
 }

@@ -75,3 +75,39 @@ describe('conversions', () => {
     expect(toMinor(4697.2402)).toBe(46_972_402);
   });
 });
+
+describe('cases the mutation run found untested (issue 31 item 5), each with its reason', () => {
+  it('an amount too large for exact minor units is refused, the same with or without a leading blank (the fast path kept 13–15-digit amounts as imprecise floats)', () => {
+    // 123,456,789,012,345 × 10,000 = 1.23e18 > 2^53: no integer number of minor units can hold it exactly.
+    for (const text of ['123456789012345', '9007199254740.99', '-123456789012345']) {
+      expect(parseMoneyMinor(text), text).toEqual({ ok: false, error: `amount out of range: "${text}"` });
+      expect(parseMoneyMinor(` ${text}`).ok, `" ${text}"`).toBe(false);
+      expect(plainDecimalMinor(text), `${text}: left to the general path, which refuses it`).toBeNaN();
+    }
+    // The largest whole amount that is exact: 900,719,925,474 × 10,000 = 9,007,199,254,740,000 < 2^53.
+    expect(parseMoneyMinor('900719925474')).toEqual({ ok: true, minor: 9_007_199_254_740_000 });
+  });
+
+  it('a refusal names the cell as it was written (the import report quotes it to the user)', () => {
+    expect(parseMoneyMinor('1,2x')).toEqual({ ok: false, error: 'not a number: "1,2x"' });
+    expect(parseMoneyMinor('99999999999999999999')).toEqual({ ok: false, error: 'amount out of range: "99999999999999999999"' });
+  });
+
+  it('a parenthesis without its pair is no negative amount but an error (a cut-off cell must not change sign silently)', () => {
+    expect(parseMoneyMinor('(12.50').ok).toBe(false);
+    expect(parseMoneyMinor('12.50)').ok).toBe(false);
+  });
+
+  it('blanks inside the parentheses and around the dollar sign, as spreadsheets and PDFs-to-CSV write them, are read', () => {
+    expect(parseMoneyMinor('( 12.50 )')).toEqual({ ok: true, minor: -125_000 });
+    expect(parseMoneyMinor('- $ 12.50')).toEqual({ ok: true, minor: -125_000 });
+    expect(parseMoneyMinor('$ 1,234.56')).toEqual({ ok: true, minor: 12_345_600 });
+    expect(parseMoneyMinor('-')).toEqual({ ok: true, minor: 0 });
+  });
+
+  it('a fraction with a letter in it is no plain decimal: 1.2x is left to the general path', () => {
+    expect(plainDecimalMinor('1.2x')).toBeNaN();
+    expect(plainDecimalMinor('-1.0-')).toBeNaN();
+  });
+});
+

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { detectChainFormat, parseChainFile } from '../../../../src-main/chains/index';
 import { availableExpirations, computeGex, computeVanna, prepareChain } from '../../../../src-shared/exposure/index';
-import { CHAIN_FIXTURES } from '../../../paths';
-import { CHAIN_TABLE as TABLE, chainFixturesPresent as present, rawContracts, readChain as read } from '../../../quotedata';
+import { CHAIN_TABLE as TABLE, rawContracts, readChain as read } from '../../../quotedata';
 
-if (!present) console.log(`skipping real-chain tests: ${CHAIN_FIXTURES} is absent`);
-
-describe.skipIf(!present)('CBOE quotedata fixtures', () => {
+describe('CBOE quotedata fixtures', () => {
   it.each(TABLE)('$file is detected and parses with the README figures', ({ file, symbol, spot, quoteTime, contracts }) => {
     expect(detectChainFormat(read(file))).toBe('cboe-csv');
     const result = parseChainFile(read(file));
@@ -136,7 +133,7 @@ SPREADSHEET['all of the comma-file changes at once'] = (text) =>
 
 const RESAVED_FILES = ['SPX_quotedata_2024-01-05close_phammings.csv', 'AMD_quotedata_2023-08-18close_aryaman.csv', 'NDX_quotedata_2023-05-26_ayour.csv', 'TSLA_quotedata_2023-11-10_frlocale_hicham.csv'];
 
-describe.skipIf(!present)('CBOE quotedata re-saved by a spreadsheet', () => {
+describe('CBOE quotedata re-saved by a spreadsheet', () => {
   const cases = RESAVED_FILES.flatMap((file) => Object.keys(SPREADSHEET).map((variant) => ({ file, variant })));
   it.each(cases)('$file, $variant: the same snapshot as the original', ({ file, variant }) => {
     const original = parseChainFile(read(file));

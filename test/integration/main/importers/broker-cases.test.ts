@@ -2,7 +2,7 @@
  * The broker cases of issue 9, one test each, through the public entry point (`parseImport`, auto-detection)
  * and, for the messages, through the real HTTP server. Each failed before its fix.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseImport, type ParseImportOutcome } from '../../../../src-main/importers/index';
@@ -14,7 +14,6 @@ import { amountSum, figures, ledgerFor, minorOf, tableRows } from './file-totals
 
 const LOCAL = join(REPO_ROOT, 'test', 'fixtures', 'brokers');
 const local = (file: string): string => readFileSync(join(LOCAL, file), 'utf8');
-const haveShared = existsSync(BROKER_FIXTURES_SHARED);
 const shared = (file: string): string => readFileSync(join(BROKER_FIXTURES_SHARED, file), 'utf8');
 
 function parsed(text: string, options: ParseOptions = {}, broker: Parameters<typeof parseImport>[1] = 'auto'): ParseResult {
@@ -27,7 +26,7 @@ function parsed(text: string, options: ParseOptions = {}, broker: Parameters<typ
 const txs = (result: ParseResult): ImportedTransaction[] => result.transactions.map((row) => row.transaction);
 
 describe('thinkorswim account statements', () => {
-  it.skipIf(!haveShared)('a TOTAL row (TOTAL in the DESCRIPTION column) ends the Cash Balance instead of failing the file', () => {
+  it('a TOTAL row (TOTAL in the DESCRIPTION column) ends the Cash Balance instead of failing the file', () => {
     const text = shared('thinkorswim_statement_example_tradenote.csv');
     expect(text).toMatch(/^,,,,TOTAL,/m);
     const result = parsed(text);
@@ -35,7 +34,7 @@ describe('thinkorswim account statements', () => {
     expect(result.transactions).toHaveLength(11);
   });
 
-  it.skipIf(!haveShared)('futures-option legs (/Q4CJ22 on /NQM22) are mapped: multiplier 20, expiration from "(Wednesday) (Wk5)"', () => {
+  it('futures-option legs (/Q4CJ22 on /NQM22) are mapped: multiplier 20, expiration from "(Wednesday) (Wk5)"', () => {
     const result = parsed(shared('thinkorswim_statement_futures_options_2022_claytonduffin.csv'));
     const first = txs(result).find((tx) => tx.type === 'BUY_TO_OPEN' && tx.strike === 13450);
     // Wk5 of April 2022 is the calendar row 24–30 April; its Wednesday is the 27th (CME's Q4C: 4th Wednesday).
@@ -80,7 +79,7 @@ describe('thinkorswim account statements', () => {
 });
 
 describe('Fidelity', () => {
-  it.skipIf(!haveShared)('the all-accounts export is recognised and keeps its accounts apart', () => {
+  it('the all-accounts export is recognised and keeps its accounts apart', () => {
     const result = parsed(shared('fidelity_all_accounts_2025_reds.csv'));
     expect(result.broker).toBe('fidelity');
     expect([...new Set(txs(result).map((tx) => tx.accountName))].sort()).toEqual(['529 555555555', 'Brokerage 333333333', 'CMA 444444444', 'HSA 222222222', 'IRA Account 111111111']);
@@ -97,9 +96,9 @@ describe('Fidelity', () => {
 });
 
 describe('Webull orders', () => {
-  const text = haveShared ? shared('webull_options_orders_multileg_2026_nkhanhtrn.csv') : '';
+  const text = shared('webull_options_orders_multileg_2026_nkhanhtrn.csv');
 
-  it.skipIf(!haveShared)('strategy parent rows ("GLD Vertical", no Symbol) are skipped; their legs are the trades', () => {
+  it('strategy parent rows ("GLD Vertical", no Symbol) are skipped; their legs are the trades', () => {
     const result = parsed(text, { asOf: new Date('2026-03-09T00:00:00Z') });
     expect(txs(result).filter((tx) => tx.symbol === '')).toEqual([]);
     const parents = text.split('\n').filter((line) => /^[^,]+,,/.test(line) && !/,Cancelled,0,/.test(line)).length;
@@ -108,7 +107,7 @@ describe('Webull orders', () => {
     expect(vertical.map((tx) => `${tx.type} ${tx.quantity} ${tx.symbol}`).sort()).toEqual(['BUY_TO_OPEN 100 GLD260320P00452000', 'SELL_TO_OPEN 100 GLD260320P00457000']);
   });
 
-  it.skipIf(!haveShared)('a cancelled order with 20 of 100 filled is a fill of 20', () => {
+  it('a cancelled order with 20 of 100 filled is a fill of 20', () => {
     const result = parsed(text, { asOf: new Date('2026-03-09T00:00:00Z') });
     const partial = txs(result).filter((tx) => tx.tradeDate === '2026-03-02T16:45:58.000Z');
     expect(partial.map((tx) => `${tx.quantity} ${tx.symbol} ${tx.amountMinor}`).sort()).toEqual(['20 VIXW260303C00019000 -38600000', '20 VIXW260303C00020000 22200000']);
@@ -129,7 +128,7 @@ describe('Webull orders', () => {
 });
 
 describe('E*TRADE', () => {
-  it.skipIf(!haveShared)('a reinvested dividend is the dividend as received plus a BUY of the shares', () => {
+  it('a reinvested dividend is the dividend as received plus a BUY of the shares', () => {
     const result = parsed(shared('etrade_txnhistory_2021_jwatts62.csv'));
     const reinvest = txs(result).find((tx) => tx.symbol === 'CSWC' && tx.type === 'BUY');
     // "REIN @ 25.0299": 5.81305 shares for 145.50.
@@ -203,7 +202,7 @@ describe('Schwab', () => {
     expect(figures(ledger).stockPL, 'zero basis: the sale realizes its proceeds').toBe(625_596_000);
   });
 
-  it.skipIf(!haveShared)('shares moved between the file’s own accounts (TD Ameritrade → Schwab) keep their lots', () => {
+  it('shares moved between the file’s own accounts (TD Ameritrade → Schwab) keep their lots', () => {
     const result = parsed(shared('schwab_transactions_2021-2025_wescules.csv'));
     // The 8 PLTR bought on 09/15/2021 at 26.795 went out and back in on 05/30/2023; Schwab's realized gains
     // sell them on 02/04/2025 against that basis (214.36), not at zero.

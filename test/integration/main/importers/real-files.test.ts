@@ -4,7 +4,7 @@
  * is the issue's closing note: rows read, transactions imported, rows skipped (with their reasons) and the figure.
  * Where another tool's convention differs from ours (docs/journal.md, docs/journal.md), the test says so.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseImport } from '../../../../src-main/importers/index';
@@ -13,7 +13,6 @@ import { BROKER_FIXTURES_SHARED } from '../../../paths';
 import { amountSum, columnSum, figures, ibkrTradeTotals, ledgerFor, minorOf, tableRows } from './file-totals';
 import { performanceJson } from '../../../journal-helpers';
 
-const have = existsSync(BROKER_FIXTURES_SHARED);
 const read = (file: string): string => readFileSync(join(BROKER_FIXTURES_SHARED, file), 'utf8');
 /** Webull settles positions past their expiration by inference: fix "now" so the test does not age. */
 const AS_OF = new Date('2026-03-09T00:00:00Z');
@@ -290,7 +289,7 @@ const CASES: Case[] = [
   },
 ];
 
-describe.skipIf(!have)('every real broker file imports with auto-detection, with its own figures', () => {
+describe('every real broker file imports with auto-detection, with its own figures', () => {
   it('the table covers every file in ../shared/fixtures/brokers', () => {
     const files = readdirSync(BROKER_FIXTURES_SHARED).filter((file) => file.endsWith('.csv') && !file.includes('EXPECTED'));
     expect(CASES.map((c) => c.file).sort()).toEqual(files.sort());

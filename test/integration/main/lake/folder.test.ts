@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportJobJson } from '../../../../src-shared/api/schemas';
 import { DEMO_SEED, demoMarket } from '../../../../src-shared/demo/market';
-import { exportLake } from '../../../../src-main/lake/export';
+import { exportLake } from '../../../../src-main/services/lake/export';
 import { exportFolderProblem } from '../../../../src-main/lake/folder';
 import { runCli } from '../../../cli';
 import { buildTestApp, storeChain, type TestApp } from '../../../helper';

@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SnapshotsResponseT } from '../../../../src-shared/api/schemas';
 import { DEMO_SEED, demoMarket } from '../../../../src-shared/demo/market';
 import type { ChainSnapshot } from '../../../../src-shared/exposure/model';
-import { exportLake } from '../../../../src-main/lake/export';
-import { importLake, type LakeImportSummary } from '../../../../src-main/lake/import';
+import { exportLake } from '../../../../src-main/services/lake/export';
+import { importLake, type LakeImportSummary } from '../../../../src-main/services/lake/import';
 import { buildParquet } from '../../../../src-main/lake/parquet';
 import { contractsColumns } from '../../../../src-main/lake/rows';
 import { CONTRACTS, LAKE_VERSION } from '../../../../src-main/lake/tables';
@@ -98,7 +98,7 @@ describe('exporting into a folder', () => {
 
   it('an export killed mid-way leaves whole files only; the next one finishes the same lake', async () => {
     const out = folders.make('strikebook-lake-');
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/run-ts.mjs'), join(REPO_ROOT, 'test/integration/main/lake/export.child.ts'), source.dataDir, out]);
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/run-ts.mjs'), join(REPO_ROOT, 'test/integration/main/services/lake/export.child.ts'), source.dataDir, out]);
     let stdout = '';
     child.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
     await new Promise<void>((resolve, reject) => {

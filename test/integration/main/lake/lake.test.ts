@@ -13,10 +13,10 @@ import type { GexHistoryResponseT, GexResponseT, SnapshotsResponseT } from '../.
 import { DEMO_JOURNAL_SEED, demoTransactions } from '../../../../src-shared/demo/journal';
 import { DEMO_SEED, demoMarket } from '../../../../src-shared/demo/market';
 import type { ChainSnapshot } from '../../../../src-shared/exposure/model';
-import { exportLake, type ExportSummary } from '../../../../src-main/lake/export';
-import { importLake } from '../../../../src-main/lake/import';
+import { exportLake, type ExportSummary } from '../../../../src-main/services/lake/export';
+import { importLake } from '../../../../src-main/services/lake/import';
 import { buildTestApp, storeChain, type TestApp } from '../../../helper';
-import { chainFixturesPresent, CHAIN_TABLE, liveContracts, rawContracts, readChain, settlementGroups } from '../../../quotedata';
+import { CHAIN_TABLE, liveContracts, rawContracts, readChain, settlementGroups } from '../../../quotedata';
 import { documentedQueries, openDuck, query, type Duck, scratchFolders } from '../../../duck';
 
 const folders = scratchFolders();
@@ -91,7 +91,7 @@ describe('the Parquet lake', () => {
   let duck: Duck;
   let lake: string;
   const chains = demoChains();
-  const real = chainFixturesPresent ? CHAIN_TABLE.filter((f) => REAL_FILES.includes(f.file)) : [];
+  const real = CHAIN_TABLE.filter((f) => REAL_FILES.includes(f.file));
   let first: ExportSummary;
 
   beforeAll(async () => {
@@ -115,7 +115,6 @@ describe('the Parquet lake', () => {
   });
 
   it('writes a contracts and a levels file per snapshot, under symbol= and the quote’s New York date=', async () => {
-    if (!chainFixturesPresent) console.warn('lake: ../shared/fixtures/chains absent; the lake holds the demo chains only');
     const total = chains.length + real.length;
     expect(first.snapshots, 'every stored snapshot written once').toEqual({ total, written: total, skipped: 0 });
     const files = await duck.rows(`SELECT symbol, date::VARCHAR AS date, snapshot_id, count(*) AS n FROM contracts GROUP BY ALL ORDER BY snapshot_id`);
@@ -295,5 +294,5 @@ describe('the Parquet lake', () => {
     } finally {
       await target.close();
     }
-  });
+  }, 180_000); // A hang guard, not a budget: it ingests every snapshot again, 30 s on a quiet machine and more on a loaded one.
 });

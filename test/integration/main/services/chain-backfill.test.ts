@@ -13,7 +13,6 @@ import type { BackfillJobT, BackfillStatusT, GexResponseT, SnapshotsResponseT, T
 import { manualClock } from '../../../clock';
 import { buildTestApp, type TestApp } from '../../../helper';
 import { tempDir } from '../../../paths';
-import { chainFixturesPresent } from '../../../quotedata';
 import { writeShiftedChains, type GeneratedFile } from '../../../chain-files';
 
 const COUNT = 200;
@@ -33,14 +32,14 @@ async function startBackfill(t: TestApp, path: string) {
 }
 
 beforeAll(() => {
-  if (chainFixturesPresent) files = writeShiftedChains(chainsDir, COUNT);
+  files = writeShiftedChains(chainsDir, COUNT);
 });
 afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(chainsDir, { recursive: true, force: true });
 });
 
-describe.skipIf(!chainFixturesPresent)('POST /v1/chains/backfill: 200 files, interrupted and continued', () => {
+describe('POST /v1/chains/backfill: 200 files, interrupted and continued', () => {
   // Two SPX weekly puts sold inside the history (a Friday and the last Monday), before any chain is stored.
   const opens = ['2025-01-03T15:00:00-05:00', '2025-01-06T14:10:00-05:00'];
 

@@ -12,7 +12,7 @@ import { OnlineSource } from '../../../../src-main/services/online-source';
 import { manualClock } from '../../../clock';
 import { buildTestApp, type TestApp } from '../../../helper';
 import { delayedQuotesFromQuotedata, smallChain } from '../../../delayed-quotes';
-import { chainFixturesPresent, readChain } from '../../../quotedata';
+import { readChain } from '../../../quotedata';
 
 const SPY_FILE = 'SPY_quotedata_2025-05-16_photon1c.csv';
 
@@ -60,7 +60,7 @@ let baseUrl = '';
 const clock = manualClock('2099-11-20T20:00:00Z');
 
 beforeAll(async () => {
-  if (chainFixturesPresent) spyJson = delayedQuotesFromQuotedata(SPY_FILE);
+  spyJson = delayedQuotesFromQuotedata(SPY_FILE);
   server = createServer(serve);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
@@ -244,11 +244,11 @@ describe('one pass with a symbol that never answers and one over the size cap', 
     try {
       await settings(t, { onlineSource: { enabled: false, baseUrl, watchlist: ['SLOW', 'QQQ', 'HUGE', 'SPX'], intervalSeconds: 300 } });
       const refresh = new ChainRefresh(t.ctx, undefined, fetch, { timeoutMs: 500, maxBytes: 1024 * 1024 });
-      const started = performance.now();
       const pass = await refresh.start();
       expect(pass.ok).toBe(true);
+      // The silent server never answers: that the pass settles at all is the hang check (the reasons below say it was
+      // the limit); how soon is no test's business on a shared machine.
       await refresh.settled();
-      expect(performance.now() - started, 'the silent server is given up at its limit').toBeLessThan(10_000);
       const status = refresh.status();
       const bySymbol = new Map(status?.symbols.map((s) => [s.symbol, s]));
       expect(bySymbol.get('SLOW')).toMatchObject({ state: 'failed', error: 'no whole answer within 0.5 s' });
@@ -262,7 +262,7 @@ describe('one pass with a symbol that never answers and one over the size cap', 
   }, 30_000);
 });
 
-describe.skipIf(!chainFixturesPresent)('a refreshed chain is the chain: /gex of the delayed-quotes JSON built from a real quotedata file equals /gex of the file', () => {
+describe('a refreshed chain is the chain: /gex of the delayed-quotes JSON built from a real quotedata file equals /gex of the file', () => {
   it(SPY_FILE, async () => {
     const online = await buildTestApp({ clock });
     const direct = await buildTestApp({ clock });

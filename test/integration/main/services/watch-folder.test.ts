@@ -12,7 +12,7 @@ import { STABLE_MS } from '../../../../src-main/services/watch-folder';
 import { manualClock } from '../../../clock';
 import { buildTestApp, type TestApp } from '../../../helper';
 import { tempDir } from '../../../paths';
-import { chainFixturesPresent, readChain } from '../../../quotedata';
+import { readChain } from '../../../quotedata';
 import { SMALL_SPX, SMALL_SPX_QUOTE, withQuoteTime } from '../../../chain-files';
 
 const clock = manualClock('2025-01-07T02:30:00Z');
@@ -66,8 +66,8 @@ describe('the watchFolder setting', () => {
   });
 });
 
-describe.skipIf(!chainFixturesPresent)('a watched folder', () => {
-  const chain = chainFixturesPresent ? withQuoteTime(readChain(SMALL_SPX), SMALL_SPX_QUOTE) : '';
+describe('a watched folder', () => {
+  const chain = withQuoteTime(readChain(SMALL_SPX), SMALL_SPX_QUOTE);
 
   it('reads a file only once it has stopped growing for 2 s, then moves it to imported/', async () => {
     await t.ctx.watchFolder.scan();

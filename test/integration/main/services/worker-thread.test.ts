@@ -3,7 +3,7 @@
  * thread is terminated STOP_GRACE_MS later; a read that was waiting behind it is asked again of the next thread.
  */
 import { describe, expect, it } from 'vitest';
-import { jobFlag, JobStoppedError, STOP_GRACE_MS } from '../../../../src-main/services/worker-thread';
+import { jobFlag, JobStoppedError } from '../../../../src-main/services/worker-thread';
 import { WorkerThread } from '../../../../src-main/services/worker-calls';
 
 type Reply = { id: number; ok: true; value: unknown };
@@ -24,7 +24,8 @@ describe('a stuck job', () => {
     const worker = thread();
     expect(await worker.send((id) => ({ id, method: 'echo' }), [], { retry: true })).toBe('echo');
     const first = worker.thread;
-    const start = performance.now();
+    // The spinning job never ends by itself: the timeout error and the read answered by a new thread are the check
+    // (without the limit both would hang until the test's timeout); how soon is no test's business.
     const spin = worker.send((id) => ({ id, method: 'spin' }), [], { job: { flag: jobFlag(), timeoutMs: 300 } });
     const queued = worker.send((id) => ({ id, method: 'after' }), [], { retry: true });
     const error = await spin.then(
@@ -34,7 +35,6 @@ describe('a stuck job', () => {
     expect(error, 'the caller hears of the timeout when it passes').toBeInstanceOf(JobStoppedError);
     expect((error as JobStoppedError).reason).toBe('timeout');
     expect(await queued, 'the read behind it was asked again of a new thread').toBe('after');
-    expect(performance.now() - start, 'the time limit, the grace, a new thread: seconds, not forever').toBeLessThan(300 + STOP_GRACE_MS + 15_000);
     expect(worker.thread).not.toBe(first);
     await worker.close();
   }, 60_000);

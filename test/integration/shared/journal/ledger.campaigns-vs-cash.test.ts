@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
@@ -57,7 +57,7 @@ describe('closed chains of the real TSLL wheel equal its own cash flows', () => 
     }
   });
 
-  it.skipIf(!existsSync(BINNACULUM))(
+  it(
     'Binnaculum’s per-campaign "realized" agrees on five campaigns; elsewhere it is not the file’s cash (their convention)',
     () => {
       const expected = (JSON.parse(readFileSync(BINNACULUM, 'utf8')) as { TSLL: Array<{ openDate: string; realized: number }> }).TSLL;
@@ -82,11 +82,9 @@ describe('closed chains of the real MPW wheel equal its own cash flows', () => {
     const closed = ledger.campaigns.filter((c) => c.closeDay !== null);
     // The 1,000 shares that arrived by ACAT (zero basis) are what let the 2024-05-03 chain close on 2024-10-10.
     expect(closed.length, 'Binnaculum counts 5 closed MPW campaigns').toBe(5);
-    if (existsSync(BINNACULUM)) {
-      const expected = (JSON.parse(readFileSync(BINNACULUM, 'utf8')) as { MPW: Array<{ openDate: string; realized: number }> }).MPW;
-      const agreeing = ledger.campaigns.filter((chain) => expected.some((e) => e.openDate === chain.openDay && Math.round(e.realized * 100) === Math.round(chain.realizedMinor / 100)));
-      expect(agreeing.map((c) => c.openDay), 'Binnaculum agrees to the cent on 5 of 6 campaigns (not on 2024-05-03: 5,072.73 against the file’s cash 5,060.55)').toEqual(['2024-04-26', '2024-10-24', '2024-12-13', '2025-02-18', '2025-08-26']);
-    }
+    const expected = (JSON.parse(readFileSync(BINNACULUM, 'utf8')) as { MPW: Array<{ openDate: string; realized: number }> }).MPW;
+    const agreeing = ledger.campaigns.filter((chain) => expected.some((e) => e.openDate === chain.openDay && Math.round(e.realized * 100) === Math.round(chain.realizedMinor / 100)));
+    expect(agreeing.map((c) => c.openDay), 'Binnaculum agrees to the cent on 5 of 6 campaigns (not on 2024-05-03: 5,072.73 against the file’s cash 5,060.55)').toEqual(['2024-04-26', '2024-10-24', '2024-12-13', '2025-02-18', '2025-08-26']);
     for (const chain of closed) {
       const fileCents = records
         .filter((r) => ['Trade', 'Receive Deliver'].includes(r.cells[at('Type')] ?? ''))

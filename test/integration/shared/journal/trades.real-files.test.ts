@@ -5,7 +5,7 @@
  * ledger's realized P&L of the options and the covered shares, closes with no known opening left out
  * (docs/journal.md §Trades and strategies).
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildLedger, type Ledger } from '../../../../src-shared/journal/ledger';
 import type { Transaction } from '../../../../src-shared/journal/model';
@@ -14,7 +14,6 @@ import { BROKER_FIXTURES_SHARED } from '../../../paths';
 import { loadRealBrokerFile, tx } from '../../../journal-helpers';
 import { minor } from '../../../trade-helpers';
 
-const have = existsSync(BROKER_FIXTURES_SHARED);
 const load = loadRealBrokerFile;
 
 function grouped(file: string): { rows: Transaction[]; ledger: Ledger; book: TradeBook } {
@@ -28,7 +27,7 @@ function seen(trade: Trade): [string, string, string, string | null, string | nu
   return [trade.underlying, trade.strategy, trade.status, trade.openDay, trade.closeDay, trade.pnlMinor === null ? null : trade.pnlMinor / 10_000, trade.legs.length];
 }
 
-describe.skipIf(!have)('the real files group into the trades a reader sees', () => {
+describe('the real files group into the trades a reader sees', () => {
   it('tastytrade spreads and rolls (Binnaculum): five trades', () => {
     const { book } = grouped('tastytrade_v2_20col_spreads_rolls_binnaculum.csv');
     expect(book.trades.map(seen).reverse()).toEqual([
@@ -88,8 +87,8 @@ function ledgerBooksUnmatchedCloses(): boolean {
 
 const FILL_OR_SETTLEMENT = new Set(['BUY_TO_OPEN', 'SELL_TO_OPEN', 'BUY_TO_CLOSE', 'SELL_TO_CLOSE', 'BUY', 'SELL', 'EXPIRATION', 'ASSIGNMENT', 'EXERCISE']);
 
-describe.skipIf(!have)('over every real file', () => {
-  const files = have ? readdirSync(BROKER_FIXTURES_SHARED).filter((file) => file.endsWith('.csv') && !file.includes('EXPECTED')) : [];
+describe('over every real file', () => {
+  const files = readdirSync(BROKER_FIXTURES_SHARED).filter((file) => file.endsWith('.csv') && !file.includes('EXPECTED'));
   const books = files.map((file) => ({ file, ...grouped(file) }));
 
   it('every option contract of every row is in exactly one trade', () => {
@@ -205,7 +204,7 @@ describe.skipIf(!have)('over every real file', () => {
   });
 });
 
-describe.skipIf(!have)('the real wheel files: a wheel cycle is one trade whose P&L is its cash (issue 27)', () => {
+describe('the real wheel files: a wheel cycle is one trade whose P&L is its cash (issue 27)', () => {
   const WHEELS = [
     'tastytrade_v2_21col_MPW_wheel_binnaculum.csv',
     'tastytrade_v2_21col_TSLL_wheel_binnaculum.csv',

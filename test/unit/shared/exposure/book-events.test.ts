@@ -9,7 +9,7 @@ import { explanationLines } from '../../../../src-shared/exposure/event-explain'
 import { prepareChain } from '../../../../src-shared/exposure/prepare';
 import type { OptionContract } from '../../../../src-shared/exposure/model';
 import { parseChainFile } from '../../../../src-main/chains/index';
-import { CHAIN_FIXTURES, haveSharedChains } from '../../../paths';
+import { CHAIN_FIXTURES } from '../../../paths';
 import { contract, EXPIRATION, QUOTE_TIME, snapshot, T_WEEK } from '../../../exposure-helpers';
 
 const RATE = 0.04;
@@ -119,7 +119,7 @@ describe('the book scope', () => {
     expect(whole.callWallStrike, 'the far 120 calls are outside the book').toBe(105);
   });
 
-  it.skipIf(!haveSharedChains)('on a real chain (SPX 2024-01-05): the book total is the sum over its expirations', () => {
+  it('on a real chain (SPX 2024-01-05): the book total is the sum over its expirations', () => {
     const text = readFileSync(join(CHAIN_FIXTURES, 'SPX_quotedata_2024-01-05close_phammings.csv'), 'utf8');
     const parsed = parseChainFile(text, {});
     if (!parsed.ok) throw new Error('the SPX fixture parses');

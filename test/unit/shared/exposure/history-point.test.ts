@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseChainFile } from '../../../../src-main/chains/index';
@@ -44,10 +44,10 @@ function stored(text: string, quoteTime?: string, pack: (contracts: Parameters<t
   return { id: 1, symbol, spot, source, quoteTime: new Date(Date.parse(parsed.snapshot.quoteTime)).toISOString(), payload: pack(contracts) };
 }
 
-const files = existsSync(CHAIN_FIXTURES) ? readdirSync(CHAIN_FIXTURES).filter((name) => name.endsWith('.csv')) : [];
+const files = readdirSync(CHAIN_FIXTURES).filter((name) => name.endsWith('.csv'));
 
 describe('a history point from the scope’s expirations alone equals the point of the whole prepared chain', () => {
-  it.skipIf(files.length === 0).each(FORMS)('on every real chain (test/paths.ts CHAIN_FIXTURES), every scope and formula, to the bit, stored as $form', ({ pack }) => {
+  it.each(FORMS)('on every real chain (test/paths.ts CHAIN_FIXTURES), every scope and formula, to the bit, stored as $form', ({ pack }) => {
     let compared = 0;
     for (const name of files) {
       const snapshotRow = stored(readFileSync(join(CHAIN_FIXTURES, name), 'utf8'), undefined, pack);
@@ -60,7 +60,7 @@ describe('a history point from the scope’s expirations alone equals the point 
     expect(compared).toBe(files.length * 12);
   });
 
-  it.skipIf(files.length === 0)('a nominal point in another formula (pointInFormula) is /gex’s point in that formula, to the bit', () => {
+  it('a nominal point in another formula (pointInFormula) is /gex’s point in that formula, to the bit', () => {
     for (const name of files) {
       const chain = preparePacked(stored(readFileSync(join(CHAIN_FIXTURES, name), 'utf8')), RATE);
       for (const query of [{}, { expirationsCount: 5 }, { minDte: 0 }]) {
@@ -69,10 +69,9 @@ describe('a history point from the scope’s expirations alone equals the point 
       }
     }
   });
-  if (files.length === 0) it.skip(`the real chains are absent (${CHAIN_FIXTURES})`, () => undefined);
 
   const spx = join(CHAIN_FIXTURES, 'SPX_quotedata_2024-01-05close_phammings.csv');
-  it.skipIf(!existsSync(spx))('on the 1,000-snapshot series of the bench (SPX 2024-01-05 at 14 quote times a day for 72 days), every 20th', () => {
+  it('on the 1,000-snapshot series of the bench (SPX 2024-01-05 at 14 quote times a day for 72 days), every 20th', () => {
     const base = stored(readFileSync(spx, 'utf8'));
     // bench/lake.ts's quote times: back from 2024-01-05 16:00 New York, half an hour apart, 14 a day.
     const close = Date.parse('2024-01-05T21:00:00Z');

@@ -2,7 +2,7 @@
  * Published expectations of other tools, translated to neutral transactions. Where their convention
  * differs from ours (docs/journal.md, docs/journal.md) the test says so and pins our number by hand instead.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { allTime, ledgerOf, tx, yearJson } from '../../../journal-helpers';
@@ -11,15 +11,13 @@ import { BROKER_FIXTURES_SHARED as FIXTURES } from '../../../paths';
 const TRADETALLY = path.join(FIXTURES, 'tradetally_EXPECTED_pnl_engine_contracts.json');
 const BINNACULUM = path.join(FIXTURES, 'binnaculum_EXPECTED_operations_TSLL_MPW_PFE.json');
 const PFE_CSV = path.join(FIXTURES, 'tastytrade_v2_21col_PFE_binnaculum.csv');
-const present = existsSync(TRADETALLY) && existsSync(BINNACULUM) && existsSync(PFE_CSV);
-if (!present) console.warn(`skipping public journal cases: ${FIXTURES} is absent`);
 
 interface Case {
   id: string;
   expected: { aggregate: { pnl: number }; realized_pnl: Array<number | null> };
 }
 
-describe.skipIf(!present)('tradetally P&L engine contracts (Apache-2.0, GeneBO98/tradetally)', () => {
+describe('tradetally P&L engine contracts (Apache-2.0, GeneBO98/tradetally)', () => {
   const cases = (): Map<string, Case> => {
     const json = JSON.parse(readFileSync(TRADETALLY, 'utf8')) as { pnl_engine_cases: Case[] };
     return new Map(json.pnl_engine_cases.map((c) => [c.id, c]));
@@ -135,7 +133,7 @@ describe.skipIf(!present)('tradetally P&L engine contracts (Apache-2.0, GeneBO98
   });
 });
 
-describe.skipIf(!present)('Binnaculum PFE (MIT, DarioAlonsoCerezo/Binnaculum), hand-built from the tastytrade CSV', () => {
+describe('Binnaculum PFE (MIT, DarioAlonsoCerezo/Binnaculum), hand-built from the tastytrade CSV', () => {
   // tastytrade_v2_21col_PFE_binnaculum.csv, oldest first (its times are +01:00; UTC below):
   //   2025-08-25T19:26:41+0100 BUY_TO_OPEN  PFE 260116C00020000 1 @ 5.54  commission 1.00 fees 0.12 order 403310257
   //   2025-10-01T16:16:44+0100 SELL_TO_OPEN PFE 251010C00027000 1 @ 0.51  commission 1.00 fees 0.12 order 410536999

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { monthRange, weekRange } from '../../../../src-shared/calendar';
 import { dateOfQuery } from '../../../../src-shared/zone';
+import { TRANSACTION_TYPES } from '../../../../src-shared/journal/model';
+import { DayBook } from '../../../../src-shared/journal/periods';
 import { ledgerOf, tx, performanceJson, yearJson } from '../../../journal-helpers';
 
 /** One realized 10.00 per fill pair: interest rows are the simplest dated P&L. */
@@ -127,3 +129,36 @@ describe('currencies', () => {
     expect(month.byCurrency.USD?.totalPL).toBe(10);
   });
 });
+
+describe('DayBook: cases the mutation run found untested (issue 31 item 5), each with its reason', () => {
+  it('lists the reporting currency first and the others alphabetically, whatever order their rows came in (the summary reads the first)', () => {
+    const book = new DayBook();
+    for (const currency of ['JPY', 'EUR', 'USD', 'CAD']) book.day(currency, '2024-01-02');
+    expect(book.finish('USD').currencies).toEqual(['USD', 'CAD', 'EUR', 'JPY']);
+    expect(book.finish('EUR').currencies, 'another reporting currency').toEqual(['EUR', 'CAD', 'JPY', 'USD']);
+  });
+
+  it('sorts the days, whatever order the rows came in (files imported out of order), each aggregate with its day', () => {
+    const book = new DayBook();
+    for (const day of ['2024-03-01', '2024-01-15', '2024-02-10']) book.day('USD', day);
+    const usd = book.finish('USD').byCurrency.get('USD');
+    expect(usd?.days).toEqual(['2024-01-15', '2024-02-10', '2024-03-01']);
+    expect(usd?.aggs.map((agg) => agg.day)).toEqual(['2024-01-15', '2024-02-10', '2024-03-01']);
+  });
+
+  it('keeps one row per underlying a day, so that a second fill adds to the first; a cash row has none', () => {
+    const book = new DayBook();
+    const agg = book.day('USD', '2024-01-02');
+    const spy = book.symbol(agg, 'SPY');
+    if (spy === null) throw new Error('SPY has a row');
+    spy.premiumsMinor = 1_500_000;
+    expect(book.symbol(agg, 'SPY'), 'the same row, with its premium').toBe(spy);
+    expect(book.symbol(agg, ''), 'cash: no underlying').toBeNull();
+    expect(book.day('USD', '2024-01-02'), 'the same day, the same aggregate').toBe(agg);
+  });
+
+  it('counts each transaction type from zero, one slot per type', () => {
+    expect(new DayBook().day('USD', '2024-01-02').typeCounts).toEqual(TRANSACTION_TYPES.map(() => 0));
+  });
+});
+

@@ -3,13 +3,13 @@
  * or the previous trading day), the main leg, where its strike stood against the dealer levels, and, on the real SPY
  * chain of 2023-09-14, the delta and levels the service's lookup gives against CBOE's own delta column.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseChainFile } from '../../../../src-main/chains/index';
 import { computeGex, prepareChain, settlementOf, type OptionContract } from '../../../../src-shared/exposure/index';
 import type { DealerLevels, UnderlyingMarks } from '../../../../src-shared/journal/book';
-import { entryLookupFromMarks, isUsableEntry, placeStrike, previousTradingDay } from '../../../../src-shared/journal/trade-metrics';
+import { entryLookupFromMarks, isUsableEntry, outcomeRatios, placeStrike, previousTradingDay } from '../../../../src-shared/journal/trade-metrics';
 import { CHAIN_FIXTURES } from '../../../paths';
 import { tx } from '../../../journal-helpers';
 import { minor, onlyTrade, snapshotLookup } from '../../../trade-helpers';
@@ -96,7 +96,7 @@ function marksOf(contracts: readonly OptionContract[], chain: ReturnType<typeof 
   };
 }
 
-describe.skipIf(!existsSync(SPY_FILE))('on the real SPY chain of 2023-09-14 16:31 (CBOE quotedata)', () => {
+describe('on the real SPY chain of 2023-09-14 16:31 (CBOE quotedata)', () => {
   it('a short strangle opened the next morning: the put\'s delta near CBOE\'s, the levels of /gex, Reg T at its spot', () => {
     const parsed = parseChainFile(readFileSync(SPY_FILE, 'utf8'));
     if (!parsed.ok) throw new Error('the SPY chain does not parse');
@@ -132,3 +132,45 @@ describe.skipIf(!existsSync(SPY_FILE))('on the real SPY chain of 2023-09-14 16:3
     expect(trade.collateralMinor, '8,146.20 + 105 = 8,251.20').toBe(minor(8_251.2));
   });
 });
+
+describe('cases the mutation run found untested (issue 31 item 5), each with its reason', () => {
+  const levels = (putWall: number | null, callWall: number | null, gammaFlip: number | null): DealerLevels => ({ putWall, callWall, gammaFlip, gammaZone: 'positive' });
+
+  it('previousTradingDay: a Tuesday’s is the Monday, a Sunday’s the Friday, a Monday’s the Friday', () => {
+    expect(previousTradingDay('2024-01-09')).toBe('2024-01-08');
+    expect(previousTradingDay('2024-01-07')).toBe('2024-01-05');
+    expect(previousTradingDay('2024-01-08')).toBe('2024-01-05');
+  });
+
+  it('isUsableEntry: a snapshot quoted at the very instant of the open describes it; a millisecond later it does not', () => {
+    const openMs = Date.parse('2024-01-09T15:00:00.000Z');
+    expect(isUsableEntry('2024-01-09T15:00:00.000Z', openMs)).toBe(true);
+    expect(isUsableEntry('2024-01-09T15:00:00.001Z', openMs)).toBe(false);
+  });
+
+  it('placeStrike: a strike at a wall is inside the band, not beyond it (only strictly under the put wall or over the call wall is out)', () => {
+    const spx = levels(4700, 4800, 4750);
+    expect(placeStrike(4700, spx), 'at the put wall').toBe('put_wall_to_flip');
+    expect(placeStrike(4699, spx)).toBe('below_put_wall');
+    expect(placeStrike(4800, spx), 'at the call wall').toBe('flip_to_call_wall');
+    expect(placeStrike(4801, spx)).toBe('above_call_wall');
+    expect(placeStrike(4750, spx), 'at the flip: the band above it').toBe('flip_to_call_wall');
+    expect(placeStrike(4749, spx)).toBe('put_wall_to_flip');
+  });
+
+  it('placeStrike: a missing wall places nothing beyond it; a missing flip leaves the band unknown', () => {
+    expect(placeStrike(1, levels(null, 4800, 4750)), 'no put wall: far below is still under the flip').toBe('put_wall_to_flip');
+    expect(placeStrike(9999, levels(4700, null, 4750)), 'no call wall: far above is still over the flip').toBe('flip_to_call_wall');
+    expect(placeStrike(4760, levels(4700, 4800, null))).toBeNull();
+  });
+
+  it('outcomeRatios: pnl over collateral and over max profit, written out; unknown where a figure is missing or not positive', () => {
+    // A put credit spread: collateral 1,000.00, max profit 157.32, closed for +77.24 (in minor units, 1/10,000).
+    expect(outcomeRatios(772_400, 10_000_000, 1_573_200)).toEqual({ returnOnCollateral: 772_400 / 10_000_000, pctOfMaxProfit: 772_400 / 1_573_200 });
+    expect(outcomeRatios(772_400, 10_000_000, 1_573_200).returnOnCollateral).toBeCloseTo(0.07724, 10);
+    expect(outcomeRatios(-500_000, 0, -1)).toEqual({ returnOnCollateral: null, pctOfMaxProfit: null });
+    expect(outcomeRatios(100, null, null)).toEqual({ returnOnCollateral: null, pctOfMaxProfit: null });
+    expect(outcomeRatios(null, 10_000_000, 1_573_200)).toEqual({ returnOnCollateral: null, pctOfMaxProfit: null });
+  });
+});
+

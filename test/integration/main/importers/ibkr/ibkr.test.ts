@@ -39,7 +39,7 @@ describe('IBKR option symbols', () => {
   });
 });
 
-describe.skipIf(!existsSync(shared))('IBKR Activity Statement 2022 (real, akolodziejski/divstock)', () => {
+describe('IBKR Activity Statement 2022 (real, akolodziejski/divstock)', () => {
   const text = existsSync(shared) ? read(shared, 'ibkr_activity_statement_2022_wheel_divstock.csv') : '';
   const result = parseIbkrActivity(text, {});
 
@@ -155,7 +155,7 @@ describe.skipIf(!existsSync(shared))('IBKR Activity Statement 2022 (real, akolod
   });
 });
 
-describe.skipIf(!existsSync(shared))('IBKR Activity Statement 2021 (real)', () => {
+describe('IBKR Activity Statement 2021 (real)', () => {
   const text = existsSync(shared) ? read(shared, 'ibkr_activity_statement_2021_wheel_divstock.csv') : '';
   const result = parseIbkrActivity(text, {});
 
@@ -224,7 +224,7 @@ describe('IBKR Activity Statement with every section (self-written)', () => {
   });
 });
 
-describe.skipIf(!existsSync(shared))('IBKR Transaction History (real, KapJI/capital-gains-calculator)', () => {
+describe('IBKR Transaction History (real, KapJI/capital-gains-calculator)', () => {
   const text = existsSync(shared) ? read(shared, 'ibkr_transaction_history_kapji.csv') : '';
   const result = parseIbkrActivity(text, {});
 

@@ -31,7 +31,7 @@ describe('Robinhood option descriptions', () => {
   });
 });
 
-describe.skipIf(!existsSync(shared))('Robinhood activity (real, greatmindsinside/OptionsTradingTracker)', () => {
+describe('Robinhood activity (real, greatmindsinside/OptionsTradingTracker)', () => {
   const text = existsSync(shared) ? readFileSync(path.join(shared, 'robinhood_activity_wheel_real_optionstradingtracker.csv'), 'utf8') : '';
   const result = parseRobinhood(text, {});
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../helper';
-import { CHAIN_TABLE, chainFiles, rawContracts, readChain, type RawContract } from '../../../../quotedata';
+import { CHAIN_TABLE, rawContracts, readChain, type RawContract } from '../../../../quotedata';
 
 const FILE = 'SPY_quotedata_2023-09-14_carlos.csv';
 const fixture = CHAIN_TABLE.find((row) => row.file === FILE);
@@ -76,7 +76,7 @@ function figures(body: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
-describe.skipIf(chainFiles.length === 0 || fixture === undefined)(`${FILE} as CBOE quotedata, Schwab API JSON and a yfinance dump`, () => {
+describe(`${FILE} as CBOE quotedata, Schwab API JSON and a yfinance dump`, () => {
   let t: TestApp;
   const symbols = ['SPY', 'SPYSCHWAB', 'SPYYF'];
   beforeAll(async () => {

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportJobJson, ExportsResponseT } from '../../../../../src-shared/api/schemas';
 import { DEMO_SEED, demoMarket } from '../../../../../src-shared/demo/market';
-import { exportLake } from '../../../../../src-main/lake/export';
+import { exportLake } from '../../../../../src-main/services/lake/export';
 import { ExportJobs } from '../../../../../src-main/services/exports';
 import { workerScript } from '../../../../../src-main/services/worker-thread';
 import { buildTestApp, REPO_ROOT, storeChain, type TestApp } from '../../../../helper';

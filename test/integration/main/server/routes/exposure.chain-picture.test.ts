@@ -12,7 +12,7 @@ import { computeGex, usableContracts } from '../../../../../src-shared/exposure/
 import { expirationDetails, prepareChain, type PreparedChain } from '../../../../../src-shared/exposure/prepare';
 import { sweepProfile } from '../../../../../src-shared/exposure/sweep';
 import { buildTestApp, type TestApp } from '../../../../helper';
-import { CHAIN_TABLE, chainFiles, liveContracts, rawContracts, readChain, settlementGroups } from '../../../../quotedata';
+import { CHAIN_TABLE, liveContracts, rawContracts, readChain, settlementGroups } from '../../../../quotedata';
 import { bsDelta, handProfile, handStats, RATE } from './chain-figures';
 
 const relative = (a: number, b: number): number => (a === b ? 0 : Math.abs(a - b) / Math.max(Math.abs(b), Number.MIN_VALUE));
@@ -35,7 +35,7 @@ function chainOf(file: string): PreparedChain {
   return chain;
 }
 
-describe.skipIf(chainFiles.length === 0)('per-expiration statistics on the twelve real chains, by hand from the rows', () => {
+describe('per-expiration statistics on the twelve real chains, by hand from the rows', () => {
   it.each(CHAIN_TABLE.map((row) => row.file))('%s', (file) => {
     const { spot, quoteTime } = fixture(file);
     const live = liveContracts(rawContracts(readChain(file)), quoteTime);
@@ -68,7 +68,7 @@ describe.skipIf(chainFiles.length === 0)('per-expiration statistics on the twelv
   });
 });
 
-describe.skipIf(chainFiles.length === 0)('delta exposure on the real chains', () => {
+describe('delta exposure on the real chains', () => {
   it.each(CHAIN_TABLE.map((row) => row.file))('%s: DEX per strike of the nearest expiration by hand; d(DEX)/dS = Σ Γ·OI·m by central differences over the whole chain', (file) => {
     const { spot, quoteTime } = fixture(file);
     const chain = chainOf(file);
@@ -103,7 +103,7 @@ describe.skipIf(chainFiles.length === 0)('delta exposure on the real chains', ()
   });
 });
 
-describe.skipIf(chainFiles.length === 0)('the sweep against the definition', () => {
+describe('the sweep against the definition', () => {
   it.each(CHAIN_TABLE.map((row) => row.file))('%s: the whole chain’s gamma and vanna profiles to 1e−9 relative (1e−13 of the largest |P| where P is near 0)', (file) => {
     const chain = chainOf(file);
     const indices = usableContracts(chain, chain.expirations);
@@ -126,7 +126,7 @@ describe.skipIf(chainFiles.length === 0)('the sweep against the definition', () 
   });
 });
 
-describe.skipIf(chainFiles.length === 0)('the chain picture through the API', () => {
+describe('the chain picture through the API', () => {
   let t: TestApp;
   const FILES = ['SPX_quotedata_2024-01-05close_phammings.csv', 'NDX_quotedata_2023-05-26_ayour.csv', 'AMD_quotedata_2023-08-18close_aryaman.csv'];
   beforeAll(async () => {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExpirationsResponseT, GexResponseT, VannaResponseT } from '../../../../../src-shared/api/schemas';
@@ -7,7 +7,7 @@ import { buildTestApp, CHAIN_FIXTURES, type TestApp, useTestApp } from '../../..
 const SPX = join(CHAIN_FIXTURES, 'SPX_quotedata_2024-01-05close_phammings.csv');
 const NDX = join(CHAIN_FIXTURES, 'NDX_quotedata_2022-02-04close_luca.csv');
 
-describe.skipIf(!existsSync(SPX))('exposure routes on the real SPX 2024-01-05 chain', () => {
+describe('exposure routes on the real SPX 2024-01-05 chain', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await buildTestApp();
@@ -119,7 +119,7 @@ describe.skipIf(!existsSync(SPX))('exposure routes on the real SPX 2024-01-05 ch
   });
 });
 
-describe.skipIf(!existsSync(NDX))('chain file errors', () => {
+describe('chain file errors', () => {
   const t = useTestApp();
 
   it('a corrupted chain gives 422 IMPORT_FAILED naming the line, and stores nothing', async () => {

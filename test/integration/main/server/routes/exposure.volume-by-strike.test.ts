@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GexResponseT } from '../../../../../src-shared/api/schemas';
 import { storeChain, useTestApp } from '../../../../helper';
-import { CHAIN_TABLE, chainFixturesPresent, liveContracts, rawContracts, readChain } from '../../../../quotedata';
+import { CHAIN_TABLE, liveContracts, rawContracts, readChain } from '../../../../quotedata';
 
 const t = useTestApp();
 
@@ -28,7 +28,7 @@ function handSums(file: string, quoteTime: string, expirations: readonly string[
   return sums;
 }
 
-describe.skipIf(!chainFixturesPresent)('volume by strike on /gex, summed by hand from a real quotedata file', () => {
+describe('volume by strike on /gex, summed by hand from a real quotedata file', () => {
   it.each([
     ['SPX_quotedata_2024-01-05close_phammings.csv', ''],
     ['SPY_quotedata_2025-05-16_photon1c.csv', '&minDte=0'],

@@ -4,7 +4,7 @@
  * the file here by string arithmetic (file-totals.ts), never by the importer; a file that agrees is ready, the same
  * file with one row altered differs by exactly that row's change. Real files are read from ../shared/fixtures.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ImportReport, ImportsResponseT, PositionsResponseT, ReconciliationRowJson } from '../../../../../src-shared/api/schemas';
@@ -13,7 +13,6 @@ import { columnSum, ibkrTradeTotals, minorOf } from '../../importers/file-totals
 
 const local = (name: string) => readFileSync(join(REPO_ROOT, 'test/fixtures/brokers', name), 'utf8');
 const shared = (name: string) => readFileSync(join(BROKER_FIXTURES_SHARED, name), 'utf8');
-const haveShared = existsSync(BROKER_FIXTURES_SHARED);
 
 const t = useTestApp();
 
@@ -122,7 +121,7 @@ describe("each broker's own total line, agreeing and then one row altered", () =
     await undo(changed.id);
   });
 
-  it.skipIf(!haveShared)('the real IBKR statements agree with every Trades total they state (proceeds + Comm/Fee, commissions), within a cent', async () => {
+  it('the real IBKR statements agree with every Trades total they state (proceeds + Comm/Fee, commissions), within a cent', async () => {
     for (const name of ['ibkr_activity_statement_2021_wheel_divstock.csv', 'ibkr_activity_statement_2022_wheel_divstock.csv']) {
       const text = shared(name);
       const report = await importText(text, name);
@@ -137,7 +136,7 @@ describe("each broker's own total line, agreeing and then one row altered", () =
     }
   });
 
-  it.skipIf(!haveShared)("a real Schwab sample whose own Transactions Total is not the sum of its rows differs by exactly that (−26,582.91 stated, 400,074.19 in its rows); acknowledged, it leaves needsAttention", async () => {
+  it("a real Schwab sample whose own Transactions Total is not the sum of its rows differs by exactly that (−26,582.91 stated, 400,074.19 in its rows); acknowledged, it leaves needsAttention", async () => {
     const text = shared('schwab_transactions_corpactions_ghostfolio.csv');
     const rows = columnSum(text, 'Amount', (r) => r.Date !== 'Transactions Total');
     const stated = minorOf(/^Transactions Total,+"?([^",]*(?:,\d{3})*\.\d\d)"?\s*$/m.exec(text)?.[1] ?? '');

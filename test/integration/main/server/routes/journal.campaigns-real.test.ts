@@ -3,7 +3,7 @@
  * Binnaculum's own per-campaign figures where its conventions and ours define the same thing (docs/journal.md
  * §Campaigns says where they differ).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CampaignDetailResponseT, CampaignsResponseT } from '../../../../../src-shared/api/schemas';
@@ -26,9 +26,9 @@ interface Expected {
 
 const cents = (value: number) => Math.round(value * 100);
 
-describe.skipIf(!existsSync(BINNACULUM))('campaigns of the real TSLL and MPW wheels against Binnaculum', () => {
+describe('campaigns of the real TSLL and MPW wheels against Binnaculum', () => {
   const app = useTestApp();
-  const expected = JSON.parse(existsSync(BINNACULUM) ? readFileSync(BINNACULUM, 'utf8') : '{}') as Record<'TSLL' | 'MPW', Expected[]>;
+  const expected = JSON.parse(readFileSync(BINNACULUM, 'utf8')) as Record<'TSLL' | 'MPW', Expected[]>;
 
   it('imports both files', async () => {
     for (const file of ['tastytrade_v2_21col_TSLL_wheel_binnaculum.csv', 'tastytrade_v2_21col_MPW_wheel_binnaculum.csv']) {

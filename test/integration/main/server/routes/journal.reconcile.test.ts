@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { AccountsResponseT, ImportReport, PositionsResponseT, ReconcileResponseT, ReconciliationsResponseT } from '../../../../../src-shared/api/schemas';
 import { REPO_ROOT, useTestApp } from '../../../../helper';
 
@@ -37,14 +37,16 @@ async function addRows(rows: unknown[]): Promise<number> {
 let individual = '';
 let margin = '';
 
+// The journal of two accounts every test reconciles against: imported before any of them, so that each runs alone.
+beforeAll(async () => {
+  await importText(fixture('generic_positions_journal_selfwritten.csv'), 'book.csv');
+  const { body } = await t.get<AccountsResponseT>('/v1/journal/accounts');
+  individual = body.accounts.find((a) => a.name === 'Individual ...4821')?.id ?? '';
+  margin = body.accounts.find((a) => a.name === 'Margin ...7300')?.id ?? '';
+  expect([individual, margin].every((id) => id !== ''), 'the journal has both accounts').toBe(true);
+});
+
 describe('a broker positions file against the book', () => {
-  it('imports the journal of two accounts', async () => {
-    await importText(fixture('generic_positions_journal_selfwritten.csv'), 'book.csv');
-    const { body } = await t.get<AccountsResponseT>('/v1/journal/accounts');
-    individual = body.accounts.find((a) => a.name === 'Individual ...4821')?.id ?? '';
-    margin = body.accounts.find((a) => a.name === 'Margin ...7300')?.id ?? '';
-    expect([individual, margin].every((id) => id !== '')).toBe(true);
-  });
 
   const exports: Array<[string, string]> = [
     ['schwab_positions_selfwritten.csv', 'schwab-positions'],
@@ -168,6 +170,9 @@ describe('balance assertions', () => {
   });
 
   it('broken again and acknowledged: the import says acknowledged and leaves needsAttention', async () => {
+    // Its own assertion, saved here: the test before it saves one too, but each test stands alone.
+    const saved = await reconcile(fixture('schwab_positions_selfwritten.csv'), `asOf=2025-03-31&accountId=${individual}&save=true`);
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     const later = await importText('date,account,type,symbol,quantity,price,amount\n2025-03-21,Individual ...4821,SELL,KO,40,61,2440\n', 'later2.csv');
     expect(later.reconciliation[0]).toMatchObject({ symbol: 'KO', broker: 100, journal: 60, ok: false });
     const ack = await t.request({ method: 'POST', url: `/v1/imports/${later.id}/acknowledge` });

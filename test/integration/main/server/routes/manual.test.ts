@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { ImportReport, ImportsResponseT, ManualDeleteResponseT, ManualTransactionsResponseT, PositionsResponseT, SummaryResponseT, TransactionJson, TransactionsResponseT } from '../../../../../src-shared/api/schemas';
 import { accountIdFor } from '../../../../../src-main/services/journal/service';
 import { manualAccountId } from '../../../../../src-main/services/journal/manual-entries';
@@ -42,27 +42,39 @@ function count(): number {
 }
 
 describe('manual entries: an opening position entered by hand for a sale the export never bought', () => {
-  let cashId = '';
-  let openingId = '';
-  let openingImport = 0;
+  const cashId = accountIdFor('generic-csv', 'Cash');
+  const soldFile = () => t.request({ method: 'POST', url: '/v1/imports?filename=sold.csv', headers: { 'content-type': 'text/csv' }, payload: SOLD_BEFORE_HISTORY });
+  const postOpening = () => send('POST', '/v1/journal/transactions', { transactions: [{ accountId: cashId, type: 'BUY', symbol: 'acme', quantity: 100, price: 10, fees: 1, date: '2024-03-14', description: 'Opening position' }] });
+  /** The file imported and the opening of $10 entered: the state each later step starts from, built by each. */
+  async function soldAndOpened(): Promise<{ openingId: string; openingImport: number }> {
+    expect((await soldFile()).statusCode).toBe(201);
+    const opened = await postOpening();
+    expect(opened.statusCode, opened.body).toBe(201);
+    const body = opened.json<ManualTransactionsResponseT>();
+    return { openingId: body.ids[0] ?? '', openingImport: body.importId };
+  }
+  // Each test starts from an empty journal: none reads what another left.
+  beforeEach(async () => {
+    for (const { id } of await imports()) expect((await t.request({ method: 'DELETE', url: `/v1/imports/${id}` })).statusCode).toBe(200);
+  });
 
   it('the file sells 100 ACME it never bought: nothing is realized yet', async () => {
-    const response = await t.request({ method: 'POST', url: '/v1/imports?filename=sold.csv', headers: { 'content-type': 'text/csv' }, payload: SOLD_BEFORE_HISTORY });
+    const response = await soldFile();
     expect(response.statusCode, response.body).toBe(201);
     expect(response.json<ImportReport>()).toMatchObject({ kind: 'file', broker: 'generic', imported: 1 });
-    cashId = accountIdFor('generic-csv', 'Cash');
     expect((await transactions()).map((tx) => tx.accountId)).toEqual([cashId]);
     expect(await realized2024(), 'a sale against no purchase realizes nothing').toBe(0);
   });
 
   it('POST an opening BUY of 100 at $10 (fees $1) the day before: 201 with the id and the import; the sale realizes +$197.95', async () => {
-    const response = await send('POST', '/v1/journal/transactions', { transactions: [{ accountId: cashId, type: 'BUY', symbol: 'acme', quantity: 100, price: 10, fees: 1, date: '2024-03-14', description: 'Opening position' }] });
+    expect((await soldFile()).statusCode).toBe(201);
+    const response = await postOpening();
     expect(response.statusCode, response.body).toBe(201);
     const body = response.json<ManualTransactionsResponseT>();
     expect(body.ids).toHaveLength(1);
     expect(body.ids[0]).toMatch(/^mtx_[0-9a-f]{32}$/);
-    openingId = body.ids[0] ?? '';
-    openingImport = body.importId;
+    const openingId = body.ids[0] ?? '';
+    const openingImport = body.importId;
     const rows = await transactions();
     const opening = rows.find((tx) => tx.id === openingId);
     // The cash of a fill given without an amount: −(100 × $10.00 × 1 + $1.00 fees).
@@ -75,11 +87,13 @@ describe('manual entries: an opening position entered by hand for a sale the exp
   });
 
   it('the entry is an import of kind manual in GET /v1/imports', async () => {
+    const { openingImport } = await soldAndOpened();
     const [latest] = await imports();
     expect(latest).toMatchObject({ id: openingImport, kind: 'manual', broker: 'manual', source: 'manual', filename: null, rows: 1, imported: 1, duplicates: 0, accounts: [{ id: cashId, name: 'Cash' }] });
   });
 
   it('PUT the price to $11: the realized figure follows (+$97.95); the id and the import stay', async () => {
+    const { openingId, openingImport } = await soldAndOpened();
     const response = await send('PUT', `/v1/journal/transactions/${openingId}`, { accountId: cashId, type: 'BUY', symbol: 'ACME', quantity: 100, price: 11, fees: 1, date: '2024-03-14' });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toEqual({ id: openingId, importId: openingImport });
@@ -89,6 +103,7 @@ describe('manual entries: an opening position entered by hand for a sale the exp
   });
 
   it('PUT or DELETE a row the file brought: 409 IMPORTED_ROW naming its import; nothing changes', async () => {
+    await soldAndOpened();
     const sale = (await transactions()).find((tx) => tx.source !== 'manual');
     expect(sale).toBeDefined();
     const saleId = sale?.id ?? '';
@@ -99,7 +114,7 @@ describe('manual entries: an opening position entered by hand for a sale the exp
       expect(problem.detail).toContain(`DELETE /v1/imports/${sale?.importId ?? 0}`);
       expect(problem.errors?.[0]?.param).toBe('id');
     }
-    expect(await realized2024()).toBe(97.95);
+    expect(await realized2024(), 'still 200 − 1.00 − 1.05').toBe(197.95);
   });
 
   it('an unknown id: 404 NOT_FOUND for PUT and DELETE', async () => {
@@ -112,6 +127,7 @@ describe('manual entries: an opening position entered by hand for a sale the exp
   });
 
   it('DELETE the entry: the sale is unmatched again, and the import it was alone in is gone', async () => {
+    const { openingId, openingImport } = await soldAndOpened();
     const response = await send('DELETE', `/v1/journal/transactions/${openingId}`);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json<ManualDeleteResponseT>()).toEqual({ id: openingId, importId: openingImport, importRemoved: true });
@@ -121,6 +137,7 @@ describe('manual entries: an opening position entered by hand for a sale the exp
   });
 
   it('undo a manual import like any import: DELETE /v1/imports/{id} removes all its rows', async () => {
+    expect((await soldFile()).statusCode).toBe(201);
     const before = count();
     const added = (
       await send('POST', '/v1/journal/transactions', {
@@ -154,6 +171,8 @@ describe('manual entries: options, accounts by name, and the cash of each kind o
   });
 
   it('an account named: the journal’s account of that name, else the manual one made on first use', async () => {
+    // The file's account Cash, there whatever ran before (a second import of the same file adds nothing).
+    expect([200, 201]).toContain((await t.request({ method: 'POST', url: '/v1/imports?filename=sold.csv', headers: { 'content-type': 'text/csv' }, payload: SOLD_BEFORE_HISTORY })).statusCode);
     const response = await send('POST', '/v1/journal/transactions', {
       transactions: [
         { account: 'Paper', type: 'DEPOSIT', amount: 5000, date: '2024-01-02' },
@@ -273,14 +292,12 @@ describe('manual entries: an opening makes its needs-attention item disappear (t
   type Item = { kind?: string; symbol: string; accountId: string; quantity: number; firstDate?: string | null };
   const items = async (): Promise<Item[]> => (await app.get<PositionsResponseT>('/v1/journal/positions')).body.needsAttention;
 
-  it.for(['2024-03-15', '2024-03-14'])('an opening dated %s (at or before firstDate 2024-03-15) settles the item', async (date, context) => {
+  it.for(['2024-03-15', '2024-03-14'])('an opening dated %s (at or before firstDate 2024-03-15) settles the item', async (date) => {
     const imported = await app.request({ method: 'POST', url: '/v1/imports', headers: { 'content-type': 'text/csv' }, payload: SOLD_BEFORE_HISTORY });
     expect([200, 201]).toContain(imported.statusCode);
     const item = (await items()).find((n) => n.kind === 'opened_before_history' && n.symbol === 'ACME');
-    if (item === undefined) {
-      context.skip('no opened_before_history item: the ledger branch of issue 17 (unmatched closes) is not merged');
-      return;
-    }
+    // The ledger of issue 17 is merged: a close of 100 ACME with no opening in the history is an item to settle.
+    if (item === undefined) throw new Error('no opened_before_history item for ACME: the sale before the history starts is not listed as needing attention');
     expect(item).toMatchObject({ quantity: 100, firstDate: '2024-03-15', accountId: accountIdFor('generic-csv', 'Cash') });
     const added = await app.request({ method: 'POST', url: '/v1/journal/transactions', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ transactions: [{ accountId: item.accountId, type: 'BUY', symbol: 'ACME', quantity: 100, price: 10, fees: 1, date }] }) });
     expect(added.statusCode, added.body).toBe(201);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CampaignsResponseT, PositionsResponseT, StatsResponseT, TradesResponseT } from '../../../../../src-shared/api/schemas';
 import type { OptionContract } from '../../../../../src-shared/exposure/model';
-import { exportLake } from '../../../../../src-main/lake/export';
+import { exportLake } from '../../../../../src-main/services/lake/export';
 import { openDuck, scratchFolders } from '../../../../duck';
 import { REPO_ROOT, storeChain, useTestApp } from '../../../../helper';
 

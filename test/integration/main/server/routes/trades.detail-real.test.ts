@@ -4,7 +4,7 @@
  * row's legs, and a closed trade's timeline cash adds up to its pnl (each row rounded to the cent on its own: within half
  * a cent a row; to the minor unit in test/unit/shared/journal/trades.test.ts).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TradeDetailResponseT, TradeJson, TradesResponseT } from '../../../../../src-shared/api/schemas';
@@ -14,9 +14,8 @@ import { BROKER_FIXTURES_SHARED } from '../../../../paths';
 
 /** A wheel with rolls and assignments (tastytrade), and a Robinhood wheel whose history starts mid-way (trades opened before it). */
 const FILES = ['tastytrade_v2_21col_MPW_wheel_binnaculum.csv', 'robinhood_activity_wheel_real_optionstradingtracker.csv'];
-const have = FILES.every((file) => existsSync(join(BROKER_FIXTURES_SHARED, file)));
 
-describe.skipIf(!have)('the detail of every trade of real files', () => {
+describe('the detail of every trade of real files', () => {
   const t = useTestApp({ clock: manualClock('2026-03-09T00:00:00Z') });
 
   it.each(FILES)('%s: each detail equals its list row, its timeline the legs; a closed trade’s cash adds up to its pnl', async (file) => {

@@ -3,7 +3,7 @@
  * one order id per structure) whose trades' timelines, cash and running P&L are worked out by hand below; each detail
  * equals its row of /journal/trades; an unknown id is a 404 like the annotation routes'.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TradeDetailResponseT, TradeJson, TradesResponseT } from '../../../../../src-shared/api/schemas';
 import { manualClock } from '../../../../clock';
 import { useTestApp } from '../../../../helper';
@@ -57,7 +57,8 @@ describe('GET /journal/trades/{id}', () => {
   };
   const orderOf = new Map<string, string>();
 
-  it('imports the journal: four trades', async () => {
+  // The journal imported once before every test (each reads the list on its own): four trades.
+  beforeAll(async () => {
     const imported = await t.request({ method: 'POST', url: '/v1/imports?broker=generic', headers: { 'content-type': 'text/csv' }, payload: JOURNAL });
     expect(imported.statusCode, imported.body).toBe(201);
     const transactions = (await t.get<{ transactions: Array<{ id: string; orderId: string | null }> }>('/v1/journal/transactions?limit=100')).body.transactions;

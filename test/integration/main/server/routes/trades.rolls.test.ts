@@ -6,11 +6,11 @@
  * tests' own reader, test/quotedata.ts); each expiration's walls and flip are `/gex?expirations=<date>`'s; the delta is
  * worked out again here from docs/exposure.md's forward and T (Black–Scholes on the forward, an erf of its own).
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RollLegJson, RollsResponseT } from '../../../../../src-shared/api/schemas';
 import { manualClock } from '../../../../clock';
 import { useTestApp } from '../../../../helper';
-import { chainFixturesPresent, liveContracts, rawContracts, readChain, settlementGroups } from '../../../../quotedata';
+import { liveContracts, rawContracts, readChain, settlementGroups } from '../../../../quotedata';
 
 const FILE = 'SPX_quotedata_2024-01-05close_phammings.csv';
 const QUOTE_TIME = '2024-01-07T15:52:00Z';
@@ -53,7 +53,7 @@ const sell = (expiration: string, strike: number, right: 'P' | 'C', price: numbe
   orderId,
 });
 
-describe.skipIf(!chainFixturesPresent)('GET /journal/trades/{id}/rolls on the real SPX chain', () => {
+describe('GET /journal/trades/{id}/rolls on the real SPX chain', () => {
   // Monday 2024-01-08 10:00 New York: the Sunday-quoted snapshot is 1 trading day old (fresh under markMaxAgeDays 2).
   const t = useTestApp({ clock: manualClock('2024-01-08T15:00:00Z') });
   const ids = { strangle: '', put: '', closed: '' };
@@ -68,9 +68,11 @@ describe.skipIf(!chainFixturesPresent)('GET /journal/trades/{id}/rolls on the re
     if (found === undefined) throw new Error(`no leg ${symbol}: ${body.legs.map((l) => l.leg.symbol).join(', ')}`);
     return found;
   };
-  const raw = chainFixturesPresent ? liveContracts(rawContracts(readChain(FILE)), QUOTE_TIME) : [];
+  const raw = liveContracts(rawContracts(readChain(FILE)), QUOTE_TIME);
 
-  it('stores the chain and three trades: the strangle, a lone put, and a put sold and bought back (closed)', async () => {
+  // The chain and three trades stored before every test (each reads them alone): the strangle, a lone put, and a put
+  // sold and bought back (closed).
+  beforeAll(async () => {
     const chain = await t.request({ method: 'POST', url: '/v1/chains?symbol=SPX', headers: { 'content-type': 'text/csv' }, payload: readChain(FILE) });
     expect(chain.statusCode, chain.body).toBe(201);
     snapshotId = (chain.json() as { id: number }).id;
@@ -233,7 +235,7 @@ describe.skipIf(!chainFixturesPresent)('GET /journal/trades/{id}/rolls on the re
   });
 });
 
-describe.skipIf(!chainFixturesPresent)('a snapshot older than markMaxAgeDays: 409 STALE_SNAPSHOT naming its date', () => {
+describe('a snapshot older than markMaxAgeDays: 409 STALE_SNAPSHOT naming its date', () => {
   // Friday 2024-01-12: the 2024-01-07 quote is 5 New York trading days old (8, 9, 10, 11, 12 January).
   const t = useTestApp({ clock: manualClock('2024-01-12T15:00:00Z') });
   it('refuses the rolls and says which snapshot, of when, and what to do', async () => {

@@ -4,11 +4,11 @@
  * (2023-08-20 22:35 New York): their levels at entry are `/gex` of that snapshot, their strike's place is worked out
  * here from those levels, their P&L by hand in the comments. Notes and tags survive an undo and a re-import of the file.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { AnnotationResponseT, StatsResponseT, TradeJson, TradesResponseT } from '../../../../../src-shared/api/schemas';
 import { manualClock } from '../../../../clock';
 import { useTestApp } from '../../../../helper';
-import { chainFixturesPresent, rawContracts, readChain } from '../../../../quotedata';
+import { rawContracts, readChain } from '../../../../quotedata';
 import { AMD_TRADES as JOURNAL } from '../../../../amd-trades';
 
 const AMD = 'AMD_quotedata_2023-08-18close_aryaman.csv';
@@ -38,7 +38,7 @@ function cboeDelta(expirationText: string, strike: number, right: 'C' | 'P'): nu
   throw new Error('contract not in the file');
 }
 
-describe.skipIf(!chainFixturesPresent)('trades, stats and annotations on the real AMD chain', () => {
+describe('trades, stats and annotations on the real AMD chain', () => {
   // Tuesday after the Sunday-evening quote: the open trade's mark is 2 trading days old, fresh (markMaxAgeDays 2).
   const clock = manualClock('2023-08-22T20:00:00Z');
   const t = useTestApp({ clock });
@@ -58,7 +58,8 @@ describe.skipIf(!chainFixturesPresent)('trades, stats and annotations on the rea
     return found;
   };
 
-  it('imports the chain and the journal; /gex of the snapshot gives the levels', async () => {
+  // The chain and the journal imported, and the levels of /gex read, before every test (each reads them alone).
+  beforeAll(async () => {
     const chain = await t.request({ method: 'POST', url: '/v1/chains?symbol=AMD', headers: { 'content-type': 'text/csv' }, payload: readChain(AMD) });
     expect(chain.statusCode, chain.body).toBe(201);
     const snapshot = chain.json<{ id: number }>().id;
@@ -234,7 +235,7 @@ describe.skipIf(!chainFixturesPresent)('trades, stats and annotations on the rea
   });
 });
 
-describe.skipIf(!chainFixturesPresent)('trades follow the data version: a snapshot stored after the import', () => {
+describe('trades follow the data version: a snapshot stored after the import', () => {
   const t = useTestApp({ clock: manualClock('2023-08-22T20:00:00Z') });
 
   it('has no entry figures before the chain, and the /gex levels once it is stored (built again, not per request)', async () => {

@@ -3,15 +3,13 @@
  * the profile curve against a computation from the file's rows, history points, the diff, delete, dte ranges and
  * each expiration's share of the book's gamma.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ExpirationsResponseT, GexDiffResponseT, GexHistoryResponseT, GexProfileResponseT, GexResponseT, SnapshotsResponseT, VannaResponseT } from '../../../../../src-shared/api/schemas';
 import { MAX_SCOPES_PER_SNAPSHOT } from '../../../../../src-main/db/gex-history';
 import { SnapshotRepository } from '../../../../../src-main/db/snapshots';
 import { preparePacked } from '../../../../../src-main/services/exposure/compute';
 import { ExposureWorkerClient } from '../../../../../src-main/services/exposure/worker-client';
-import { buildTestApp, CHAIN_FIXTURES, storeChain, storeChainFileInline, type TestApp, useTestApp } from '../../../../helper';
+import { buildTestApp, storeChain, storeChainFileInline, type TestApp, useTestApp } from '../../../../helper';
 import { contract, snapshot } from '../../../../exposure-helpers';
 import { longestStallMs } from '../../../../stall';
 import { liveContracts, rawContracts, readChain, settlementGroups, type RawContract } from '../../../../quotedata';
@@ -65,7 +63,7 @@ function figures(g: GexResponseT) {
   return rest;
 }
 
-describe.skipIf(!existsSync(join(CHAIN_FIXTURES, FILE_A)) || !existsSync(join(CHAIN_FIXTURES, FILE_B)))('exposure over time on two real SPX chains', () => {
+describe('exposure over time on two real SPX chains', () => {
   let t: TestApp;
   let idA = 0;
   let idB = 0;
@@ -328,7 +326,7 @@ describe('retention per symbol', () => {
   });
 });
 
-describe.skipIf(!existsSync(join(CHAIN_FIXTURES, 'SPX_quotedata_2024-01-05close_phammings.csv')))('POST /v1/chains off the event loop', () => {
+describe('POST /v1/chains off the event loop', () => {
   const t = useTestApp();
 
   it('stalls the event loop far less than parsing and preparing the 21k-contract SPX file on it', async () => {
@@ -347,7 +345,7 @@ describe.skipIf(!existsSync(join(CHAIN_FIXTURES, 'SPX_quotedata_2024-01-05close_
   });
 });
 
-describe.skipIf(!existsSync(join(CHAIN_FIXTURES, 'SPX_quotedata_2024-01-05close_phammings.csv')))('a stored chain not in memory is prepared off the event loop', () => {
+describe('a stored chain not in memory is prepared off the event loop', () => {
   const t = useTestApp();
 
   it('answers as the chain prepared on this thread would, once for requests that come together, stalling far less than preparing it here', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExpirationsResponseT } from '../../../../../src-shared/api/schemas';
 import { useTestApp } from '../../../../helper';
-import { chainFixturesPresent, readChain } from '../../../../quotedata';
+import { readChain } from '../../../../quotedata';
 
 /**
  * A generic chain quoted Monday 2026-02-02 16:30 New York: the 2026-02-02 expiration closed at 16:00, XYZ1 is an
@@ -60,7 +60,7 @@ describe('POST /v1/chains: what the report counts and what is refused', () => {
     expect(adjustedOnly.json<{ detail: string }>().detail).toMatch(/every unexpired contract .* has an adjusted root \(XYZ1/);
   });
 
-  it.skipIf(!chainFixturesPresent)('refuses the real one-expiration SPX file quoted after that expiration', async () => {
+  it('refuses the real one-expiration SPX file quoted after that expiration', async () => {
     const response = await post(readChain('SPX_quotedata_2025-01-06_20rows_dorel.csv'), '?quoteTime=2025-01-07T16:30');
     expect(response.statusCode).toBe(422);
     expect(response.json<{ detail: string }>().detail).toContain('the newest expiration is 2025-01-07');

@@ -6,7 +6,7 @@ import type { PositionJson } from '../../../../../src-shared/api/journal-schemas
 import type { ChainSnapshot, OptionContract } from '../../../../../src-shared/exposure/model';
 import { startServer, type RunningServer } from '../../../../../src-main/serve';
 import { manualClock } from '../../../../clock';
-import { CHAIN_FIXTURES, haveSharedChains, tempDir } from '../../../../paths';
+import { CHAIN_FIXTURES, tempDir } from '../../../../paths';
 import { buildTestApp, storeChain, type TestApp } from '../../../../helper';
 
 const EXPIRATION = '2099-12-18';
@@ -133,7 +133,7 @@ describe('alerts hold a short option against its own expiration’s levels (DESI
   });
 });
 
-describe.skipIf(!haveSharedChains)('the book scope on two real TSLA chains that share no expiration', () => {
+describe('the book scope on two real TSLA chains that share no expiration', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await buildTestApp();

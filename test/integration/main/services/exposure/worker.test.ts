@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExposureWorkerClient } from '../../../../../src-main/services/exposure/worker-client';
-import { buildTestApp, CHAIN_FIXTURES, REPO_ROOT, storeChainFileInline, type TestApp } from '../../../../helper';
+import { buildTestApp, REPO_ROOT, storeChainFileInline, type TestApp } from '../../../../helper';
 import { readChain } from '../../../../quotedata';
 import { longestStallMs } from '../../../../stall';
 
@@ -50,7 +50,7 @@ describe('the exposure worker starts in every run mode', () => {
 
 const SPX = 'SPX_quotedata_2024-01-05close_phammings.csv';
 
-describe.skipIf(!existsSync(join(CHAIN_FIXTURES, SPX)))('the first /gex/history request off the event loop', () => {
+describe('the first /gex/history request off the event loop', () => {
   let t: TestApp | undefined;
   afterAll(async () => {
     await t?.close();

@@ -7,7 +7,7 @@
  * - a campaign whose expiry is unknown takes no later trade: a 2026 SPX put starts its own campaign.
  * Figures by hand in the comments.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CampaignsResponseT, ExpiredByHandResponseT, ImportsResponseT, PositionsResponseT, SummaryResponseT } from '../../../../../src-shared/api/schemas';
 import type { OptionContract } from '../../../../../src-shared/exposure/model';
 import { manualClock } from '../../../../clock';
@@ -43,7 +43,8 @@ describe('expiry evidence within one trading day of the expiry, before or after;
     app.request({ method, url, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) }) });
   let book = '';
 
-  it('imports the journal and three snapshots around the July expiry', async () => {
+  // The journal and three snapshots around the July expiry, before every test (each reads them on its own).
+  beforeAll(async () => {
     const imported = await app.request({ method: 'POST', url: '/v1/imports?broker=generic', headers: { 'content-type': 'text/csv' }, payload: JOURNAL });
     expect(imported.statusCode, imported.body).toBe(201);
     book = (await positions()).accounts.find((a) => a.name === 'Book')?.id ?? '';
@@ -102,17 +103,23 @@ describe('expiry evidence within one trading day of the expiry, before or after;
     expect((await app.get<ImportsResponseT>('/v1/imports')).body.imports.map((i) => i.kind)).toEqual(['file']);
   });
 
-  let importId = 0;
-  it('books BBB and the 2022 SPX put expired worthless: one manual import; their premiums are realized on their expiry days', async () => {
-    const response = await send('POST', '/v1/journal/expirations', {
+  const bookBoth = () =>
+    send('POST', '/v1/journal/expirations', {
       items: [
         { accountId: book, symbol: 'bbb240719p00045000' },
         { accountId: book, symbol: 'SPX220121P04300000' },
       ],
     });
+  // What a test booked by hand is undone after it: the others see the journal as imported.
+  afterEach(async () => {
+    for (const { id, kind } of (await app.get<ImportsResponseT>('/v1/imports')).body.imports) if (kind === 'manual') await send('DELETE', `/v1/imports/${id}`);
+  });
+
+  it('books BBB and the 2022 SPX put expired worthless: one manual import; their premiums are realized on their expiry days', async () => {
+    const response = await bookBoth();
     expect(response.statusCode, response.body).toBe(201);
     const body = response.json<ExpiredByHandResponseT>();
-    importId = body.importId;
+    const importId = body.importId;
     expect(body.ids).toHaveLength(2);
     expect(body.expired).toEqual([
       { accountId: book, symbol: 'BBB240719P00045000', currency: 'USD', quantity: 1, tradeDate: '2024-07-19T20:00:00.000Z' },
@@ -130,6 +137,9 @@ describe('expiry evidence within one trading day of the expiry, before or after;
   });
 
   it('undo of that import brings both back under needsAttention', async () => {
+    const booked = await bookBoth();
+    expect(booked.statusCode, booked.body).toBe(201);
+    const importId = booked.json<ExpiredByHandResponseT>().importId;
     const undo = await send('DELETE', `/v1/imports/${importId}`);
     expect(undo.statusCode, undo.body).toBe(200);
     expect(undo.json()).toEqual({ id: importId, removed: 2 });

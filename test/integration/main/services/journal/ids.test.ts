@@ -8,7 +8,7 @@
  * The real files are read from ../shared/fixtures/brokers (they may not be copied into the repository).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -21,9 +21,7 @@ import { toGenericCsv } from '../../../../../bench/journal';
 import { manualClock } from '../../../../clock';
 import { BROKER_FIXTURES_SHARED } from '../../../../paths';
 
-const present = existsSync(BROKER_FIXTURES_SHARED);
-if (!present) console.warn(`skipping the real files of the ids test: ${BROKER_FIXTURES_SHARED} is absent`);
-const FILES = present ? readdirSync(BROKER_FIXTURES_SHARED).filter((name) => name.endsWith('.csv') && !name.includes('EXPECTED')).sort() : [];
+const FILES = readdirSync(BROKER_FIXTURES_SHARED).filter((name) => name.endsWith('.csv') && !name.includes('EXPECTED')).sort();
 
 const dir = mkdtempSync(join(tmpdir(), 'strikebook-ids-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -53,7 +51,7 @@ function importTwice(name: string, text: string): { rows: Array<{ id: string; so
 }
 
 describe('transaction ids (issue 32: the import hot path keeps every digest)', () => {
-  it.skipIf(!present).each(FILES)('%s: every stored row has the reference id of its source, account and row id; a re-import adds nothing', (name) => {
+  it.each(FILES)('%s: every stored row has the reference id of its source, account and row id; a re-import adds nothing', (name) => {
     const { rows, parsed, again } = importTwice(name, readFileSync(join(BROKER_FIXTURES_SHARED, name), 'utf8'));
     expect(rows.length).toBeGreaterThan(0);
     // Every transaction the file holds, once: two rows of the file never share an id.

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import type { PositionsResponseT, TransactionsResponseT } from '../../../../../src-shared/api/schemas';
 import { manualClock } from '../../../../clock';
 import { REPO_ROOT, useTestApp } from '../../../../helper';
-import { chainFixturesPresent, rawContracts, readChain } from '../../../../quotedata';
+import { rawContracts, readChain } from '../../../../quotedata';
 
 const SPX = 'SPX_quotedata_2023-09-14_carlos.csv';
 const AMD = 'AMD_quotedata_2023-08-18close_aryaman.csv';
@@ -26,7 +26,7 @@ interface Gex {
   meta: { expirations: string[] };
 }
 
-describe.skipIf(!chainFixturesPresent)('SPXW and SPX puts of one third Friday, marked from the SPX chain', () => {
+describe('SPXW and SPX puts of one third Friday, marked from the SPX chain', () => {
   // Thursday 17:00 New York, half an hour after the chain's quote.
   const t = useTestApp({ clock: manualClock('2023-09-14T21:00:00Z') });
   const positions = async () => {
@@ -93,7 +93,7 @@ describe.skipIf(!chainFixturesPresent)('SPXW and SPX puts of one third Friday, m
   });
 });
 
-describe.skipIf(!chainFixturesPresent)('an adjusted AMD1 put: AMD’s, flagged, marked from the AMD1 row', () => {
+describe('an adjusted AMD1 put: AMD’s, flagged, marked from the AMD1 row', () => {
   // Monday 11:00 New York: the Sunday-evening chain is 1 trading day old.
   const t = useTestApp({ clock: manualClock('2023-08-21T15:00:00Z') });
 

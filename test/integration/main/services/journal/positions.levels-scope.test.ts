@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { PositionsResponseT, TradeJson, TradesResponseT } from '../../../../../src-shared/api/schemas';
 import { manualClock } from '../../../../clock';
 import { useTestApp } from '../../../../helper';
-import { chainFixturesPresent, readChain } from '../../../../quotedata';
+import { readChain } from '../../../../quotedata';
 
 const SPY = 'SPY_quotedata_2023-09-14_carlos.csv';
 const EXPIRATION = '2023-10-06';
@@ -30,7 +30,7 @@ function place(strike: number, levels: { putWall: number | null; callWall: numbe
   return strike < levels.gammaFlip ? 'put_wall_to_flip' : 'flip_to_call_wall';
 }
 
-describe.skipIf(!chainFixturesPresent)('a 21-DTE SPY strangle against its own expiration’s levels, the nearest three’s and the book’s', () => {
+describe('a 21-DTE SPY strangle against its own expiration’s levels, the nearest three’s and the book’s', () => {
   // Friday 2023-09-15 16:00 New York: the Thursday-close snapshot is 1 trading day old (fresh).
   const t = useTestApp({ clock: manualClock('2023-09-15T20:00:00Z') });
   const levelsOf = async (query: string) => {

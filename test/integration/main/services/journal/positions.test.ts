@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { CampaignDetailResponseT, CampaignsResponseT, PositionsResponseT } from '../../../../../src-shared/api/schemas';
 import { manualClock } from '../../../../clock';
 import { useTestApp } from '../../../../helper';
-import { chainFixturesPresent, expiryMs, parityForward, rawContracts, readChain, yearsBetween } from '../../../../quotedata';
+import { expiryMs, parityForward, rawContracts, readChain, yearsBetween } from '../../../../quotedata';
 import { AMD_WHEEL as JOURNAL } from '../../../../amd-wheel';
 
 const AMD = 'AMD_quotedata_2023-08-18close_aryaman.csv';
@@ -71,7 +71,7 @@ const close = (actual: number | undefined | null, expected: number, relative = 2
   expect(Math.abs((actual ?? Number.NaN) - expected)).toBeLessThanOrEqual(Math.abs(expected) * relative + 1e-9);
 };
 
-describe.skipIf(!chainFixturesPresent)('positions and campaigns on the real AMD chain', () => {
+describe('positions and campaigns on the real AMD chain', () => {
   // Monday 08:00 New York, after the Sunday-evening quote.
   const clock = manualClock('2023-08-21T12:00:00Z');
   const app = useTestApp({ clock });

@@ -14,7 +14,7 @@
  *   average-cost opening splits a partly closed position's P&L between realized and open cost otherwise than its lots).
  * The files are read from ../shared/fixtures/brokers (they may not be copied into the repository).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -35,8 +35,6 @@ import { openingRow, storeManualRows } from './manual-rows';
 import { asMinor } from '../../../../../src-shared/money';
 import { writeNow } from '../../../../../src-main/db/writes';
 
-const present = existsSync(BROKER_FIXTURES_SHARED);
-if (!present) console.warn(`skipping the cut-history class test: ${BROKER_FIXTURES_SHARED} is absent`);
 /**
  * Files whose rows do not say open or close: the importer decides from the position the file itself shows, so a cut
  * file reads the sale of a position opened before the cut as an opening (the importer's call, not the ledger's: such
@@ -46,7 +44,7 @@ const OPEN_CLOSE_INFERRED: Record<string, string> = {
   'webull_options_orders_multileg_2026_nkhanhtrn.csv': 'Webull orders: Buy/Sell only; open or close from the running position in the file',
 };
 
-const FILES = present ? readdirSync(BROKER_FIXTURES_SHARED).filter((name) => name.endsWith('.csv') && !name.includes('EXPECTED')).sort() : [];
+const FILES = readdirSync(BROKER_FIXTURES_SHARED).filter((name) => name.endsWith('.csv') && !name.includes('EXPECTED')).sort();
 
 interface Journal {
   db: Database;
@@ -152,7 +150,7 @@ function reconcileAtCut(cutText: string, cutDay: string, heldAtCut: ReadonlyArra
   }
 }
 
-describe.skipIf(!present)('real broker files with their oldest history cut away', () => {
+describe('real broker files with their oldest history cut away', () => {
   for (const file of FILES) {
     it(file, { timeout: 300_000 }, () => {
       const text = readFileSync(join(BROKER_FIXTURES_SHARED, file), 'utf8');

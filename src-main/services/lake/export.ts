@@ -8,21 +8,21 @@
 import type { Database } from 'better-sqlite3';
 import { lstatSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { contractMeasures } from '../../src-shared/exposure/contract-greeks';
-import { prepareChain } from '../../src-shared/exposure/index';
-import { dateInZone, NEW_YORK } from '../../src-shared/zone';
-import { GexHistoryRepository } from '../db/gex-history';
-import { LakeRepository, type LakeSnapshotHead } from '../db/lake';
-import { SnapshotDamagedError, SnapshotRepository, storedContracts } from '../db/snapshots';
-import { DEFAULT_SCOPE, historyPoint, resolveScope, scopeKey } from '../services/exposure/compute';
-import { instantBound } from '../services/exposure/values';
-import { failure, ok, type Result } from '../services/result';
-import { exportFolderProblem, LinkRefused, makeFolders, refuseLinksUnder } from './folder';
+import { contractMeasures } from '../../../src-shared/exposure/contract-greeks';
+import { prepareChain } from '../../../src-shared/exposure/index';
+import { dateInZone, NEW_YORK } from '../../../src-shared/zone';
+import { GexHistoryRepository } from '../../db/gex-history';
+import { LakeRepository, type LakeSnapshotHead } from '../../db/lake';
+import { SnapshotDamagedError, SnapshotRepository, storedContracts } from '../../db/snapshots';
+import { DEFAULT_SCOPE, historyPoint, resolveScope, scopeKey } from '../exposure/compute';
+import { instantBound } from '../exposure/values';
+import { failure, ok, type Result } from '../result';
+import { exportFolderProblem, LinkRefused, makeFolders, refuseLinksUnder } from '../../lake/folder';
 import { journalTrades, writeJournalFiles, type JournalFileState } from './journal-files';
-import { contractsFile, levelsFile } from './layout';
-import { buildParquet, lakeMetaText, readFooter, writeFileAtomic } from './parquet';
-import { contractsColumns, levelsColumns } from './rows';
-import { CONTRACTS, LAKE_VERSION, LEVELS, parseLakeMeta } from './tables';
+import { contractsFile, levelsFile } from '../../lake/layout';
+import { buildParquet, lakeMetaText, readFooter, writeFileAtomic } from '../../lake/parquet';
+import { contractsColumns, levelsColumns } from '../../lake/rows';
+import { CONTRACTS, LAKE_VERSION, LEVELS, parseLakeMeta } from '../../lake/tables';
 
 export interface ExportRequest {
   /** The lake's folder (created when missing). */

@@ -4,9 +4,9 @@
  * rows (they showed one "No snapshot at entry" row each); a second load prices nothing again.
  */
 import { describe, expect, it } from 'vitest';
-import type { StatsResponseT, TradesResponseT } from '../../../src-shared/api/schemas';
-import { manualClock } from '../../clock';
-import { useTestApp } from '../../helper';
+import type { StatsResponseT, TradesResponseT } from '../../../../src-shared/api/schemas';
+import { manualClock } from '../../../clock';
+import { useTestApp } from '../../../helper';
 
 describe('the demo reports by entry', () => {
   const t = useTestApp({ clock: manualClock('2026-11-26T17:00:00Z') });

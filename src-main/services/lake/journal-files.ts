@@ -5,20 +5,20 @@
  * export of unchanged data writes nothing.
  */
 import type { Database } from 'better-sqlite3';
-import type { EntryLookup } from '../../src-shared/journal/trade-metrics';
-import { buildTrades, type Trade } from '../../src-shared/journal/trades';
-import type { Clock } from '../clock';
-import { AnnotationsRepository } from '../db/annotations';
-import type { LakeRepository } from '../db/lake';
-import type { SnapshotRepository } from '../db/snapshots';
-import { toTransaction } from '../db/transactions';
-import { JournalService } from '../services/journal/service';
-import { loadSettings } from '../settings';
-import { readFileUnder } from './folder';
-import { tradesFile, transactionsFile } from './layout';
-import { buildParquet } from './parquet';
-import { tradesColumns, transactionsColumns } from './rows';
-import { LAKE_VERSION, TRADES, TRANSACTIONS } from './tables';
+import type { EntryLookup } from '../../../src-shared/journal/trade-metrics';
+import { buildTrades, type Trade } from '../../../src-shared/journal/trades';
+import type { Clock } from '../../clock';
+import { AnnotationsRepository } from '../../db/annotations';
+import type { LakeRepository } from '../../db/lake';
+import type { SnapshotRepository } from '../../db/snapshots';
+import { toTransaction } from '../../db/transactions';
+import { JournalService } from '../journal/service';
+import { loadSettings } from '../../settings';
+import { readFileUnder } from '../../lake/folder';
+import { tradesFile, transactionsFile } from '../../lake/layout';
+import { buildParquet } from '../../lake/parquet';
+import { tradesColumns, transactionsColumns } from '../../lake/rows';
+import { LAKE_VERSION, TRADES, TRANSACTIONS } from '../../lake/tables';
 
 /** written: a new file; unchanged: its bytes were already there; none: no journal to write. */
 export type JournalFileState = 'written' | 'unchanged' | 'none';

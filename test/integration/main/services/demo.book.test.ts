@@ -4,9 +4,9 @@
  * DTE), the dealers' levels of that snapshot, and nothing that needs attention.
  */
 import { describe, expect, it } from 'vitest';
-import type { GexResponseT, PositionsResponseT } from '../../../src-shared/api/schemas';
-import { manualClock } from '../../clock';
-import { useTestApp } from '../../helper';
+import type { GexResponseT, PositionsResponseT } from '../../../../src-shared/api/schemas';
+import { manualClock } from '../../../clock';
+import { useTestApp } from '../../../helper';
 
 describe('the demo book through the API', () => {
   const t = useTestApp({ clock: manualClock('2026-11-26T17:00:00Z') });

@@ -7,14 +7,14 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
-import type { ChainSnapshot } from '../../src-shared/exposure/model';
-import { describeError, failure, ok, type Result } from '../services/result';
-import type { IngestResult } from '../services/exposure/values';
-import { parquetFilesUnder } from './layout';
+import type { ChainSnapshot } from '../../../src-shared/exposure/model';
+import { describeError, failure, ok, type Result } from '../result';
+import type { IngestResult } from '../exposure/values';
+import { parquetFilesUnder } from '../../lake/layout';
 import type { FileMetaData } from 'hyparquet';
-import { lakeMetaText, layoutProblems, readFooter, readRowGroups } from './parquet';
-import { SnapshotRows } from './rows';
-import { parseLakeMeta, schemaProblems, type SnapshotFileMeta } from './tables';
+import { lakeMetaText, layoutProblems, readFooter, readRowGroups } from '../../lake/parquet';
+import { SnapshotRows } from '../../lake/rows';
+import { parseLakeMeta, schemaProblems, type SnapshotFileMeta } from '../../lake/tables';
 
 
 export interface LakeImportSummary {
@@ -53,10 +53,17 @@ function message(error: unknown): string {
 }
 
 /** A file's footer checked; its contracts metadata, 'ignored' for the lake's other tables, or the problems. */
-function checkFooter(path: string): { meta: SnapshotFileMeta; footer: FileMetaData } | 'ignored' | { problems: string[] } {
+function checkFooter(path: string): LakeFooterCheck {
+  return checkLakeFooter(() => readFooter(path), () => statSync(path).size);
+}
+
+export type LakeFooterCheck = { meta: SnapshotFileMeta; footer: FileMetaData } | 'ignored' | { problems: string[] };
+
+/** checkFooter of a footer read by `read` from a file of `size()` bytes (on disk, or in memory for a backfill). */
+export function checkLakeFooter(read: () => FileMetaData, size: () => number): LakeFooterCheck {
   let footer;
   try {
-    footer = readFooter(path);
+    footer = read();
   } catch (error) {
     return { problems: [`not a readable Parquet file: ${message(error)}`] };
   }
@@ -66,7 +73,7 @@ function checkFooter(path: string): { meta: SnapshotFileMeta; footer: FileMetaDa
   if (typeof meta === 'string') return { problems: [meta] };
   if (meta.table !== 'contracts') return 'ignored';
   const problems = schemaProblems('contracts', footer.schema);
-  if (problems.length === 0) problems.push(...layoutProblems(footer, statSync(path).size));
+  if (problems.length === 0) problems.push(...layoutProblems(footer, size()));
   if (problems.length === 0 && Number(footer.num_rows) !== meta.rows) problems.push(`${String(footer.num_rows)} rows, but its metadata says ${meta.rows}`);
   return problems.length > 0 ? { problems } : { meta, footer };
 }

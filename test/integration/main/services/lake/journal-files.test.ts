@@ -4,15 +4,15 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SummaryResponseT } from '../../../../src-shared/api/schemas';
-import { DEMO_JOURNAL_SEED, demoTransactions } from '../../../../src-shared/demo/journal';
-import { NO_NOTES } from '../../../../src-shared/journal/import-report';
-import { buildTrades } from '../../../../src-shared/journal/trades';
-import { LakeRepository } from '../../../../src-main/db/lake';
-import { toTransaction } from '../../../../src-main/db/transactions';
-import { exportLake, type ExportSummary } from '../../../../src-main/lake/export';
-import { buildTestApp, type TestApp } from '../../../helper';
-import { documentedQueries, openDuck, query, scratchFolders, type Duck } from '../../../duck';
+import type { SummaryResponseT } from '../../../../../src-shared/api/schemas';
+import { DEMO_JOURNAL_SEED, demoTransactions } from '../../../../../src-shared/demo/journal';
+import { NO_NOTES } from '../../../../../src-shared/journal/import-report';
+import { buildTrades } from '../../../../../src-shared/journal/trades';
+import { LakeRepository } from '../../../../../src-main/db/lake';
+import { toTransaction } from '../../../../../src-main/db/transactions';
+import { exportLake, type ExportSummary } from '../../../../../src-main/services/lake/export';
+import { buildTestApp, type TestApp } from '../../../../helper';
+import { documentedQueries, openDuck, query, scratchFolders, type Duck } from '../../../../duck';
 
 /** Minor units (1/10,000) as DuckDB prints a DECIMAL(18,4) sum. */
 function decimal(total: bigint): string {

@@ -1,16 +1,26 @@
-import { DEMO_SEED, demoMarket, demoMarketDay } from '../src-shared/demo/market';
-import { DEMO_JOURNAL_SEED, demoTransactions } from '../src-shared/demo/journal';
-import { demoEntryChain, demoEntryQuotes } from '../src-shared/demo/entries';
-import { nowDate } from './clock';
-import type { AppContext } from './server/context';
-import { todayIn } from '../src-shared/zone';
-import { NO_NOTES } from '../src-shared/journal/import-report';
+import { DEMO_SEED, demoMarket, demoMarketDay } from '../../src-shared/demo/market';
+import { DEMO_JOURNAL_SEED, demoTransactions } from '../../src-shared/demo/journal';
+import { demoEntryChain, demoEntryQuotes } from '../../src-shared/demo/entries';
+import { nowDate, type Clock } from '../clock';
+import type { Settings } from '../settings';
+import type { ExposureService } from './exposure/service';
+import type { JournalApi } from './journal/client';
+import { todayIn } from '../../src-shared/zone';
+import { NO_NOTES } from '../../src-shared/journal/import-report';
+
+/** What the demo loader needs of the app (the server's context is one): the services it stores through. */
+export interface DemoTarget {
+  clock: Clock;
+  settings: Pick<Settings, 'timeZone'>;
+  journal: Pick<JournalApi, 'store'>;
+  exposure: Pick<ExposureService, 'ingest' | 'snapshotList'>;
+}
 
 /**
  * Loads the generated demo (docs/architecture.md §Running): a day of snapshots for a few tickers and a year of wheel trading.
  * Everything is marked `source: demo`. Loading twice adds nothing (same snapshots and row ids).
  */
-export async function loadDemo(ctx: AppContext): Promise<{ transactions: number; snapshots: number; events: number }> {
+export async function loadDemo(ctx: DemoTarget): Promise<{ transactions: number; snapshots: number; events: number }> {
   let events = 0;
   let snapshots = 0;
   const today = todayIn(ctx.settings.timeZone, nowDate(ctx.clock));
@@ -41,7 +51,7 @@ export async function loadDemo(ctx: AppContext): Promise<{ transactions: number;
  * stored beside it without pruning (the retention keeps the newest 20 of a symbol) and without events (only a
  * symbol's newest snapshot is compared). One stored already is not priced again: a second load costs a listing.
  */
-async function storeEntrySnapshots(ctx: AppContext, today: string): Promise<number> {
+async function storeEntrySnapshots(ctx: DemoTarget, today: string): Promise<number> {
   const quotes = demoEntryQuotes(DEMO_JOURNAL_SEED, today);
   const stored = new Set<string>();
   for (const symbol of new Set(quotes.map((quote) => quote.symbol))) {

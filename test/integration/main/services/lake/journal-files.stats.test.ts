@@ -5,16 +5,16 @@
  * delta, levels, strike place), the ratios and the tags are each trade's as /journal/trades answers it, and so are its
  * outcome and options P&L (a closed XYZ wheel beside them: a put assigned, a call assigned away).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StatsResponseT, TradesResponseT } from '../../../../src-shared/api/schemas';
-import { exportLake } from '../../../../src-main/lake/export';
-import { AMD_TRADES } from '../../../amd-trades';
-import { AMD_WHEEL } from '../../../amd-wheel';
-import { documentedQueries, openDuck, query, scratchFolders, type Duck, type DuckRow } from '../../../duck';
-import { buildTestApp, type TestApp } from '../../../helper';
-import { CHAIN_FIXTURES } from '../../../paths';
+import type { StatsResponseT, TradesResponseT } from '../../../../../src-shared/api/schemas';
+import { exportLake } from '../../../../../src-main/services/lake/export';
+import { AMD_TRADES } from '../../../../amd-trades';
+import { AMD_WHEEL } from '../../../../amd-wheel';
+import { documentedQueries, openDuck, query, scratchFolders, type Duck, type DuckRow } from '../../../../duck';
+import { buildTestApp, type TestApp } from '../../../../helper';
+import { CHAIN_FIXTURES } from '../../../../paths';
 
 const AMD_CHAIN = join(CHAIN_FIXTURES, 'AMD_quotedata_2023-08-18close_aryaman.csv');
 
@@ -48,7 +48,7 @@ function asStatsRow(row: DuckRow) {
   };
 }
 
-describe.skipIf(!existsSync(AMD_CHAIN))('trades.parquet against /journal/stats', () => {
+describe('trades.parquet against /journal/stats', () => {
   const folders = scratchFolders();
   let app: TestApp;
   let duck: Duck;
