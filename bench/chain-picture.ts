@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { parseChainFile } from '../src-main/chains/index';
 import { createContext, type OwnedContext } from '../src-main/context';
 import { presentExpirations, presentGexGrid } from '../src-main/server/presenters/exposure';
-import { gexGrid } from '../src-main/services/exposure/reads';
 import type { Result } from '../src-main/services/result';
 import { expirationStats, type StatsRow } from '../src-shared/exposure/expiration-stats';
 import { computeGexProfile } from '../src-shared/exposure/gex';
@@ -54,14 +53,13 @@ export async function benchChainPicture(): Promise<BenchLine[]> {
   try {
     ctx = createContext({ dataDir: dir, overrides: { cacheSeconds: 0 } });
     const exposure = ctx.exposure;
-    const clock = ctx.clock;
     value(await exposure.ingest({ file: text, options: {} }));
     const expirationsMs = await timeMs(async () => JSON.stringify(presentExpirations(value(await exposure.expirations('SPX')))), 25, 5);
     const base = baselines();
     const expirationsBase = sampleMs(base.json, expirationsMs);
-    const gridMs = await timeMs(async () => JSON.stringify(presentGexGrid(value(await gexGrid(exposure, { symbol: 'SPX', formula: 'per_1pct' }, clock)).compute())), 15, 3);
+    const gridMs = await timeMs(async () => JSON.stringify(presentGexGrid(value(await exposure.gexGrid({ symbol: 'SPX', formula: 'per_1pct' })).compute())), 15, 3);
     const gridBase = sampleMs(base.cpu, gridMs);
-    const grid = value(await gexGrid(exposure, { symbol: 'SPX' }, clock)).compute().result;
+    const grid = value(await exposure.gexGrid({ symbol: 'SPX' })).compute().result;
 
     // The statistics' own cost (prepare computes them once per snapshot): every expiration's rows, sorted, each summarised.
     const parsed = parseChainFile(text, {});

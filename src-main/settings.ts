@@ -7,6 +7,8 @@ import { POSITION_ALERT_DISTANCE_PCT } from '../src-shared/exposure/position-ale
 import { originProblem } from './setting-rules';
 import { DEFAULT_MANAGE_RULES, type ManageRules } from '../src-shared/journal/manage';
 import { parseScheduleTime } from '../src-shared/refresh-schedule';
+import { Compile } from 'typebox/compile';
+import { SettingsSchema } from '../src-shared/api/schemas';
 
 /** User settings, kept in the `settings` table as JSON values; defaults per docs/conventions.md §HTTP API, docs/exposure.md, docs/journal.md. */
 export interface Settings {
@@ -74,24 +76,70 @@ export const DEFAULT_SETTINGS: Settings = {
   refreshSchedule: [],
 };
 
-export function loadSettings(db: Database, overrides: Partial<Settings> = {}): Settings {
-  const stored: Record<string, unknown> = {};
+/** A stored setting that did not match its schema: it was read as its default. */
+export interface SettingProblem {
+  key: keyof Settings;
+  /** The stored text, cut to 200 characters. */
+  stored: string;
+  reason: string;
+}
+
+/** The schema of each stored setting (the API's: PUT /v1/settings writes through it), compiled once. */
+const settingChecks = new Map(Object.entries(SettingsSchema.properties).filter(([key]) => key !== 'dataDir').map(([key, schema]) => [key, Compile(schema)]));
+
+function isSettingKey(key: string): key is keyof Settings {
+  return Object.prototype.hasOwnProperty.call(DEFAULT_SETTINGS, key);
+}
+
+/** By default a setting read as its default is reported on the process's warnings (stderr of the app and the CLI). */
+function warnSetting(problem: SettingProblem): void {
+  process.emitWarning(`The stored setting ${problem.key} (${problem.stored}) ${problem.reason}: its default is used until it is saved again.`, { code: 'STRIKEBOOK_SETTING' });
+}
+
+/**
+ * The settings: each stored value read through its schema (src-shared/api/schemas.ts, SettingsSchema), so that a
+ * value written by an older version or by hand that does not match it is reported and read as its default, never
+ * used as the type says it is; `overrides` (the CLI's, tests') are taken as they are.
+ */
+export function loadSettings(db: Database, overrides: Partial<Settings> = {}, report: (problem: SettingProblem) => void = warnSetting): Settings {
+  const settings: Settings = { ...DEFAULT_SETTINGS };
+  const assign = <K extends keyof Settings>(key: K, value: Settings[K]) => {
+    settings[key] = value;
+  };
   for (const row of new SettingsRepository(db).all()) {
+    // A key this version does not know (a setting removed) is left alone.
+    if (!isSettingKey(row.key)) continue;
+    const key = row.key;
+    const stored = row.value.length > 200 ? `${row.value.slice(0, 200)}…` : row.value;
+    let value: unknown;
     try {
-      stored[row.key] = JSON.parse(row.value);
+      value = JSON.parse(row.value);
     } catch {
-      // A value we cannot read falls back to its default rather than stopping the app.
+      report({ key, stored, reason: 'is not JSON' });
+      continue;
     }
+    const checked = readStored(key, value);
+    if (checked.ok) assign(key, checked.value);
+    else report({ key, stored, reason: checked.reason });
   }
-  const settings: Settings = { ...DEFAULT_SETTINGS, ...(stored as Partial<Settings>), ...overrides };
-  // Held to the rules of PUT /v1/settings when read back (a value written by an older version, or by hand): an origin
-  // that breaks them is not listed, so the gate never answers it (issue 29: http://*.x.com was stored and used).
-  // A rule added later takes its default in a stored object that lacks it.
-  settings.manageRules = { ...DEFAULT_MANAGE_RULES, ...(typeof settings.manageRules === 'object' && settings.manageRules !== null ? settings.manageRules : {}) };
-  settings.corsOrigins = Array.isArray(settings.corsOrigins) ? settings.corsOrigins.filter((origin) => typeof origin === 'string' && originProblem(origin) === null) : [];
-  if (typeof settings.watchFolder !== 'string') settings.watchFolder = '';
-  settings.refreshSchedule = Array.isArray(settings.refreshSchedule) ? settings.refreshSchedule.filter((time) => typeof time === 'string' && parseScheduleTime(time) !== null) : [];
-  return settings;
+  return { ...settings, ...overrides };
+}
+
+/**
+ * One stored value through its schema. Before the check, what the rules of PUT /v1/settings let through item by item
+ * is kept item by item (issue 29: an origin like http://*.x.com was stored and used: it is not listed, the others
+ * are), and a rule added to manageRules later takes its default in a stored object that lacks it.
+ */
+function readStored<K extends keyof Settings>(key: K, value: unknown): { ok: true; value: Settings[K] } | { ok: false; reason: string } {
+  let candidate = value;
+  if (key === 'corsOrigins' && Array.isArray(value)) candidate = value.filter((origin) => typeof origin === 'string' && originProblem(origin) === null);
+  if (key === 'refreshSchedule' && Array.isArray(value)) candidate = value.filter((time) => typeof time === 'string' && parseScheduleTime(time) !== null);
+  if (key === 'manageRules' && typeof value === 'object' && value !== null && !Array.isArray(value)) candidate = { ...DEFAULT_MANAGE_RULES, ...value };
+  const check = settingChecks.get(key);
+  if (check === undefined) return { ok: false, reason: 'has no schema' };
+  if (check.Check(candidate)) return { ok: true, value: candidate as Settings[K] };
+  const first = check.Errors(candidate)[0];
+  return { ok: false, reason: `does not match its schema${first === undefined ? '' : ` (${first.instancePath === '' ? '' : `${first.instancePath}: `}${first.message})`}` };
 }
 
 /** Writes changed settings in the caller's transaction. */

@@ -27,6 +27,7 @@ import { registerReconciliationRoutes } from './routes/reconciliation';
 import { registerCorporateActionRoutes } from './routes/corporate-actions';
 import { registerTradeRoutes } from './routes/trades';
 import { registerImportFormatRoutes } from './routes/import-formats';
+import { tickerKeyword } from './ticker-keyword';
 import { registerExposureRoutes } from './routes/exposure';
 import { registerChainRoutes } from './routes/chains';
 import { registerChainRefreshRoutes } from './routes/chain-refresh';
@@ -55,7 +56,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
   const connections = connectionBook(options);
   const gate = makeGate(ctx, options.port, tickets);
   // Exposure answers, serialised, with the URLs that led to them: the routes fill it, the fast path reads it.
-  const answers = new AnswerCache(ctx.exposure.changes, ctx.clock, () => ctx.settings.cacheSeconds);
+  const answers = new AnswerCache(ctx.exposure, ctx.clock, () => ctx.settings.cacheSeconds);
   const fastPath = makeFastPath(ctx, gate, answers);
   // Targets refused before routing (bad encoding, too long, a foreign absolute-form authority): the first hook
   // answers them, whatever route the placeholder URL reached.
@@ -91,6 +92,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions): Promise<Ap
     ajv: {
       // Strict: an unknown parameter is an error (not silently dropped); report every bad parameter.
       customOptions: { removeAdditional: false, coerceTypes: true, allErrors: true, useDefaults: false },
+      // A ticker parameter is upper-cased as the query is decoded (src-shared/ids.ts, Ticker).
+      plugins: [tickerKeyword],
     },
     schemaErrorFormatter: (errors: FastifySchemaValidationError[], context: string) => validationProblem(errors, context),
   }).withTypeProvider<TypeBoxTypeProvider>();

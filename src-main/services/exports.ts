@@ -1,22 +1,23 @@
 /**
  * Research exports started from the server (`POST /v1/exports`, Settings → Export for research): each runs in a lake
- * worker thread of its own (lake-worker.ts), one at a time, and reports its progress here for `GET /v1/exports/{id}`.
+ * worker thread of its own (lake-worker.ts, on the workers' WorkerThread), one at a time, and reports its progress here for `GET /v1/exports/{id}`.
  * Where it writes: `<data folder>/exports`, or a folder the desktop app's dialog granted (grantFolder), never a path
  * an HTTP request names, so a key holder cannot make the server write elsewhere. Bounded: one running export, the
  * last MAX_JOBS kept, MAX_GRANTS folders.
  */
 import type { Database } from 'better-sqlite3';
+import { asTicker } from '../../src-shared/ids';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { nowIso, type Clock } from '../clock';
 import { LakeRepository } from '../db/lake';
 import { SnapshotRepository } from '../db/snapshots';
-import type { ExportProgress, ExportSummary } from './lake/export';
+import type { ExportProgress, ExportRequest, ExportSummary } from './lake/export';
 import { exportFolderProblem } from '../lake/folder';
-import type { LakeWorkerData, LakeWorkerMessage } from './lake-worker';
+import type { LakeProgressMessage, LakeWorkerData, LakeWorkerMethods } from './lake-worker';
 import { describeError, failure, ok, type Result } from './result';
-import { fromWire, WorkerError, workerScript } from './worker-thread';
+import { WorkerThread } from './worker-calls';
+import { JobStoppedError, onProtocol, type CallMessage } from './worker-thread';
 
 export const EXPORTS_DIR = 'exports';
 /** Finished exports remembered for GET /v1/exports. */
@@ -58,13 +59,17 @@ export interface ExportJobsOptions {
   moduleUrl?: string;
 }
 
+function isLakeProgress(message: unknown): message is LakeProgressMessage {
+  return typeof message === 'object' && message !== null && 'type' in message && message.type === 'progress' && 'progress' in message;
+}
+
 export class ExportJobs {
   private readonly jobs = new Map<string, ExportJob>();
   private readonly grants = new Map<string, string>();
   /** The export under way (another is refused until it is done or failed). */
   private running: ExportJob | null = null;
   /** Lake worker threads not yet ended (one finishing its exit while the next export starts). */
-  private readonly threads = new Set<{ worker: Worker; ended: Promise<void> }>();
+  private readonly threads = new Set<{ thread: WorkerThread; ended: Promise<void> }>();
 
   constructor(private readonly options: ExportJobsOptions) {}
 
@@ -86,7 +91,7 @@ export class ExportJobs {
     if (this.running !== null) {
       return failure({ kind: 'conflict', param: 'exports', detail: `An export is running (${this.running.id}, ${this.running.progress.snapshotsDone} snapshots done); wait for it to finish.` });
     }
-    const symbol = request.symbol?.toUpperCase();
+    const symbol = request.symbol === undefined ? undefined : asTicker(request.symbol);
     if (symbol !== undefined && !new LakeRepository(this.options.db).hasSymbol(symbol)) {
       return failure({ kind: 'unknown-symbol', symbol, known: new SnapshotRepository(this.options.db).symbols() });
     }
@@ -109,38 +114,42 @@ export class ExportJobs {
       summary: null,
       error: null,
     };
-    const data: LakeWorkerData = {
-      dbPath: this.options.dbPath,
-      ...(this.options.nativeBinding === undefined ? {} : { nativeBinding: this.options.nativeBinding }),
-      request: { out, ...(symbol === undefined ? {} : { symbol }), ...(request.from === undefined ? {} : { from: request.from }), ...(request.to === undefined ? {} : { to: request.to }) },
-      rate: this.options.rate(),
-    };
-    const { script, entry } = workerScript('lake-worker', this.options.moduleUrl ?? import.meta.url, (message) => new WorkerError('lake', message));
-    const worker = new Worker(script, { workerData: { ...data, ...(entry === undefined ? {} : { entry }) }, name: 'strikebook-lake' });
-    const ended = new Promise<void>((resolve) => {
-      worker.on('message', (message: LakeWorkerMessage) => {
-        if (message.type === 'progress') this.progress(job, message.progress);
-        // An error thrown in the worker (a bug, a full disk) fails the job as the thread's end would, naming it.
-        else if (message.ok) this.finish(job, message.value as Result<ExportSummary>);
-        else {
-          const error = fromWire(message.error, 'lake');
-          this.options.log?.(`[lake worker] ${error.stack ?? error.message}`);
-          this.fail(job, `the export stopped: ${error.message}`);
-        }
-      });
-      worker.on('error', (error: Error) => {
-        this.options.log?.(`[lake worker] ${error.stack ?? error.message}`);
-        this.fail(job, `the export stopped: ${error.message}`);
-      });
-      worker.on('exit', (code) => {
-        // A worker that ends without its result (a crash, close()) fails the job; the files it wrote are whole.
-        this.fail(job, `the export stopped (exit code ${code}); the files it wrote are whole, export again to finish`);
-        this.threads.delete(thread);
-        resolve();
-      });
+    const exportRequest: ExportRequest = { out, ...(symbol === undefined ? {} : { symbol }), ...(request.from === undefined ? {} : { from: request.from }), ...(request.to === undefined ? {} : { to: request.to }) };
+    const data: LakeWorkerData = { dbPath: this.options.dbPath, ...(this.options.nativeBinding === undefined ? {} : { nativeBinding: this.options.nativeBinding }) };
+    const log = this.options.log;
+    // A thread per export (the workers' protocol: worker-thread.ts), ended after it: its memory given back with it.
+    const thread = new WorkerThread({
+      baseName: 'lake-worker',
+      moduleUrl: this.options.moduleUrl ?? import.meta.url,
+      workerData: { ...data },
+      ...onProtocol('lake'),
+      // A worker that ends without its result (a crash, close()) fails the job; the files it wrote are whole.
+      stopped: (cause) => `the export stopped (${cause}); the files it wrote are whole, export again to finish`,
+      onOther: (message) => {
+        if (isLakeProgress(message)) this.progress(job, message.progress);
+      },
+      ...(log === undefined ? {} : { log }),
     });
-    const thread = { worker, ended };
-    this.threads.add(thread);
+    const call: Parameters<LakeWorkerMethods['exportLake']> = [exportRequest, this.options.rate()];
+    const ended = thread
+      .send((id) => ({ type: 'call', id, method: 'exportLake', args: call }) satisfies CallMessage)
+      .then(
+        (result) => this.finish(job, result as Result<ExportSummary>),
+        (error: unknown) => {
+          // An error thrown in the worker (a bug, a full disk) or its thread's end fails the job, naming it.
+          if (error instanceof JobStoppedError) {
+            this.fail(job, 'the export stopped (the server is closing); the files it wrote are whole, export again to finish');
+            return;
+          }
+          const failed = error instanceof Error ? error : new Error(String(error));
+          log?.(`[lake worker] ${failed.stack ?? failed.message}`);
+          this.fail(job, failed.message.startsWith('the export stopped') ? failed.message : `the export stopped: ${failed.message}`);
+        },
+      )
+      .then(() => thread.close())
+      .finally(() => this.threads.delete(entry));
+    const entry = { thread, ended };
+    this.threads.add(entry);
     this.running = job;
     this.remember(job);
     return ok(job);
@@ -193,9 +202,11 @@ export class ExportJobs {
   /** Stops a running export (its files written so far are whole) and waits for the threads to end. */
   async close(): Promise<void> {
     const threads = [...this.threads];
-    await Promise.all(threads.map(async ({ worker, ended }) => {
-      await worker.terminate();
-      await ended;
-    }));
+    await Promise.all(
+      threads.map(async ({ thread, ended }) => {
+        await thread.close();
+        await ended;
+      }),
+    );
   }
 }

@@ -3,6 +3,7 @@
  * `watchlistIncludesPositions` is on, the underlying of every open position of the journal, deduplicated and capped.
  */
 import { underlyingOfRoot } from '../chains/common';
+import { asTicker } from '../../src-shared/ids';
 import type { Settings } from '../settings';
 import type { JournalApi } from './journal/client';
 
@@ -46,7 +47,7 @@ export async function watchlistOf(ctx: WatchlistContext): Promise<Watchlist> {
   const listed: WatchedSymbol[] = [];
   const seen = new Set<string>();
   for (const raw of ctx.settings.onlineSource.watchlist) {
-    const symbol = raw.trim().toUpperCase();
+    const symbol = asTicker(raw);
     if (symbol === '' || seen.has(symbol)) continue;
     seen.add(symbol);
     listed.push({ symbol, origin: 'watchlist' });

@@ -1,5 +1,5 @@
 /**
- * The main thread's side of one worker thread (journal, exposure): its calls in flight, jobs that can be stopped, and
+ * The main thread's side of one worker thread (journal, exposure, lake): its calls in flight, jobs that can be stopped, and
  * the write turns a worker asks for. The messages are the workers' protocol (worker-thread.ts).
  */
 import { Worker } from 'node:worker_threads';
@@ -25,6 +25,8 @@ export interface WorkerThreadOptions<Reply extends { id: number }> {
   onCrash?: (cause: string, failedCalls: number) => void;
   /** A call asks for one of the process's write turns (the journal worker's writes; journal-client.ts). */
   onTurn?: (id: number) => void;
+  /** A message of the worker that is neither a reply nor a notice of the protocol (the lake worker's progress). */
+  onOther?: (message: unknown) => void;
   log?: (line: string) => void;
 }
 
@@ -56,6 +58,10 @@ type Notice = { type: 'started'; id: number } | { type: 'turn'; id: number };
 
 function isNotice(message: unknown): message is Notice {
   return typeof message === 'object' && message !== null && 'type' in message && (message.type === 'started' || message.type === 'turn');
+}
+
+function isReply(message: unknown): boolean {
+  return typeof message === 'object' && message !== null && 'type' in message && message.type === 'reply';
 }
 
 /**
@@ -94,7 +100,8 @@ export class WorkerThread<Reply extends { id: number } = ReplyMessage> {
     this.lastError = null;
     worker.on('message', (message: Reply | Notice) => {
       if (isNotice(message)) this.notice(message);
-      else this.settle(message);
+      else if (isReply(message)) this.settle(message);
+      else this.options.onOther?.(message);
     });
     worker.on('error', (error: Error) => {
       this.lastError = error;

@@ -20,6 +20,7 @@ import type {
 } from '../../src-shared/api/schemas';
 import type { ProblemFieldError } from '../../src-shared/api/errors';
 import type { RouteKey, Routes } from '../../src-shared/api/routes';
+import type { Sent } from '../../src-shared/api/schema-kit';
 
 export type ChainsResponseT = Static<typeof ChainsResponse>;
 export type ChainInfo = ChainsResponseT['symbols'][number];
@@ -130,8 +131,10 @@ export type JsonRoute = KeysOf<'json'>;
 export type UploadRoute = KeysOf<'upload'>;
 export type StreamRoute = KeysOf<'sse'>;
 
-type ParamsInput<R> = Part<R, 'params'> extends TSchema ? { params: Of<Part<R, 'params'>> } : { params?: undefined };
-type QueryInput<R> = Part<R, 'query'> extends TSchema ? (Record<string, never> extends Of<Part<R, 'query'>> ? { query?: Of<Part<R, 'query'>> } : { query: Of<Part<R, 'query'>> }) : { query?: undefined };
+/** Params and query as sent: a ticker any text, a snapshot id any number (the server's decode brands them). */
+type In<S> = Sent<Of<S>>;
+type ParamsInput<R> = Part<R, 'params'> extends TSchema ? { params: In<Part<R, 'params'>> } : { params?: undefined };
+type QueryInput<R> = Part<R, 'query'> extends TSchema ? (Record<string, never> extends In<Part<R, 'query'>> ? { query?: In<Part<R, 'query'>> } : { query: In<Part<R, 'query'>> }) : { query?: undefined };
 type BodyInput<R> = Part<R, 'body'> extends TSchema ? { body: Of<Part<R, 'body'>> } : { body?: undefined };
 /** What a route takes: its path parameters, its query and its JSON body, each as its schema says. */
 export type RouteInput<K extends RouteKey> = ParamsInput<Routes[K]> & QueryInput<Routes[K]> & BodyInput<Routes[K]>;

@@ -1,11 +1,12 @@
 /** The /v1 exposure contract: /gex, /vanna, /expirations, events, exposure over time, chains (docs/exposure.md). */
 import { Type, type Static } from 'typebox';
+import type { SnapshotId } from '../ids';
 import { CHAIN_FORMATS, EVENT_SCOPES, EVENT_TYPE_FILTERS, EXPIRATIONS_COUNT_CAP, FORMULAS, EVENTS_LIMIT_CAP, EVENTS_LIMIT_DEFAULT, SNAPSHOT_SOURCES } from './constants';
-import { Nullable, Params, OneOf, DATETIME_PATTERN, EXPIRATIONS_PATTERN, SYMBOL_PATTERN, IsoDate } from './schema-kit';
+import { Nullable, Params, OneOf, DATETIME_PATTERN, EXPIRATIONS_PATTERN, IsoDate, TickerParam, type Sent } from './schema-kit';
 
 // ---------------------------------------------------------------- exposure
 
-const SymbolParam = Type.String({ pattern: SYMBOL_PATTERN, description: 'Ticker, e.g. SPX' });
+const SymbolParam = TickerParam('Ticker, e.g. SPX (any case: read upper-cased)');
 
 /** `snapshot=` / `at=` of /gex, /vanna, /expirations and /gex/profile: which stored snapshot (default the newest). */
 const snapshotSelector = {
@@ -33,7 +34,7 @@ export const GexQuery = Params({
   ...gexScope,
   ...snapshotSelector,
 });
-export type GexQueryT = Static<typeof GexQuery>;
+export type GexQueryT = Sent<Static<typeof GexQuery>>;
 
 const Level = Nullable(Type.Object({ strike: Type.Number(), gex: Type.Number() }));
 const ExcludedContractsCount = Type.Integer({
@@ -100,7 +101,7 @@ export const GexResponse = Type.Object({
 export type GexResponseT = Static<typeof GexResponse>;
 
 export const VannaQuery = Params({ symbol: SymbolParam, expiration: Type.Optional(IsoDate('Pins one expiration; default: the 0–45 dte aggregate')), ...snapshotSelector });
-export type VannaQueryT = Static<typeof VannaQuery>;
+export type VannaQueryT = Sent<Static<typeof VannaQuery>>;
 
 export const VannaResponse = Type.Object({
   symbol: Type.String(),
@@ -283,7 +284,7 @@ export const GexGridQuery = Params({
   maxDte: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650, description: 'Expirations with dte ≤ maxDte' })),
   ...snapshotSelector,
 });
-export type GexGridQueryT = Static<typeof GexGridQuery>;
+export type GexGridQueryT = Sent<Static<typeof GexGridQuery>>;
 export const GexGridResponse = Type.Object({
   symbol: Type.String(),
   stockPrice: Type.Number(),
@@ -355,7 +356,8 @@ export const SnapshotsResponse = Type.Object({ symbol: Type.String(), snapshots:
 export type SnapshotsResponseT = Static<typeof SnapshotsResponse>;
 export const SnapshotResponse = Type.Object({ ...SnapshotListingSchema.properties, symbol: Type.String() });
 export type SnapshotResponseT = Static<typeof SnapshotResponse>;
-export const SnapshotIdParams = Params({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });
+/** A stored snapshot's id in a path: a SnapshotId once decoded (src-shared/ids.ts). */
+export const SnapshotIdParams = Params({ id: Type.Unsafe<SnapshotId>(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })) });
 export const SnapshotDeleteResponse = Type.Object({ id: Type.Integer(), symbol: Type.String(), quoteTime: Type.String() });
 
 // ---------------------------------------------------------------- chains
@@ -366,7 +368,7 @@ export const ChainPostQuery = Params({
   quoteTime: Type.Optional(Type.String({ pattern: DATETIME_PATTERN, description: 'Overrides the file’s quote time (ISO 8601; without an offset: New York time)' })),
   format: Type.Optional(OneOf(CHAIN_FORMATS)),
 });
-export type ChainPostQueryT = Static<typeof ChainPostQuery>;
+export type ChainPostQueryT = Sent<Static<typeof ChainPostQuery>>;
 
 /** What every answer about a stored snapshot starts with. */
 const snapshotHead = {

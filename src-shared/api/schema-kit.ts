@@ -1,5 +1,6 @@
 /** The building blocks of the /v1 schemas (docs/conventions.md §HTTP API), and the schemas every resource shares. */
 import { Type, type Static, type TLiteral, type TProperties, type TSchema, type TSchemaOptions, type TUnion } from 'typebox';
+import type { SnapshotId, Ticker } from '../ids';
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 /** The parameters of a request (query, path): nothing else is accepted (unknown names are 400 UNKNOWN_PARAMETER). */
@@ -43,6 +44,13 @@ export function boundYearOutOfRange(text: string, instantMs: number): number | n
   return year >= DATE_YEARS.min && year <= DATE_YEARS.max ? null : year;
 }
 export const SYMBOL_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._/^-]{0,15}$';
+/** The schema keyword whose decode upper-cases a ticker (server/ticker-keyword.ts): its value is a Ticker after it. */
+export const TICKER_KEYWORD = 'x-ticker';
+/** A query's ticker: any case on the wire, upper case (a Ticker) once decoded. */
+/** A request as a client sends it: a Ticker is any text there, a SnapshotId any number (the server's decode makes them). */
+export type Sent<T> = { [K in keyof T]: Unbranded<T[K]> };
+type Unbranded<V> = [V] extends [Ticker] ? string : [V] extends [Ticker | undefined] ? string | undefined : [V] extends [SnapshotId] ? number : [V] extends [SnapshotId | undefined] ? number | undefined : V;
+export const TickerParam = (description: string) => Type.Unsafe<Ticker>(Type.String({ pattern: SYMBOL_PATTERN, description, [TICKER_KEYWORD]: true }));
 export const IsoDate = (description: string) => Type.String({ pattern: DATE_PATTERN, description, examples: ['2024-01-05'] });
 export const Money = (description: string) => Type.Number({ description });
 

@@ -9,6 +9,7 @@ import { describeCollateral } from '../../../src-shared/journal/collateral';
 import type { PositionInstrument } from '../../../src-shared/journal/model';
 import { asMinor, centsOrNull, MINOR_PER_UNIT, minorToCents } from '../../../src-shared/money';
 import type { CampaignRow, CampaignDetail, CampaignsResult, PositionRow, PositionsResult, PositionTotals } from '../../services/journal/service';
+import { positionKey, type PositionAlertJson } from '../../services/exposure/events';
 import { presentReconciliationRow } from './reconciliation';
 
 /** What a position and a position that needs attention both say of what is held, and where. */
@@ -163,4 +164,10 @@ export function presentCampaignDetail(detail: CampaignDetail): CampaignDetailRes
     })),
     positions: detail.positions.map(presentPosition),
   };
+}
+
+/** Each position with its recent position alerts (issue 18), by the position's key (account and option symbol). */
+export function withAlerts<P extends { positions: PositionJson[] }>(answer: P, alerts: ReadonlyMap<string, PositionAlertJson[]>): P {
+  if (alerts.size === 0) return answer;
+  return { ...answer, positions: answer.positions.map((p) => ({ ...p, ...(alerts.has(positionKey(p)) ? { alerts: alerts.get(positionKey(p)) } : {}) })) };
 }

@@ -3,6 +3,7 @@
  * source, quote time), the formula's unit and `asOf`.
  */
 import { FORMULA_UNITS } from '../../../src-shared/api/constants';
+import type { Ticker } from '../../../src-shared/ids';
 import { parseInstantMs } from '../../../src-shared/calendar';
 import { dateTimeInZone } from '../../../src-shared/zone';
 import type {
@@ -91,7 +92,7 @@ export function presentDiff({ symbol, formula, from, to, data }: DiffValue): Gex
   return { symbol, formula, unit: FORMULA_UNITS[formula], from: side(from), to: side(to), data };
 }
 
-export function presentSnapshots(symbol: string, snapshots: readonly SnapshotListing[]): SnapshotsResponseT {
+export function presentSnapshots(symbol: Ticker, snapshots: readonly SnapshotListing[]): SnapshotsResponseT {
   return { symbol, snapshots: snapshots.map(({ id, quoteTime, spot, contracts, expirations, source }) => ({ id, quoteTime, spot, contracts, expirations, source })) };
 }
 

@@ -7,6 +7,7 @@
 import { isIsoDate } from '../../../src-shared/calendar';
 import { boundYearOutOfRange, DATE_YEARS } from '../../../src-shared/api/schema-kit';
 import { parseDateTimeInZone } from '../../../src-shared/zone';
+import { writtenAsDay } from '../../../src-shared/date-or-instant';
 import { instantBound } from '../../services/exposure/values';
 import type { AppContext } from '../context';
 import { ApiError, unwrap } from '../problems';
@@ -21,7 +22,7 @@ import { parseJsonBody, strictBodyCompiler } from '../validation';
  */
 function checkBound(name: 'from' | 'to', value: string | undefined): void {
   if (value === undefined) return;
-  const isDay = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const isDay = writtenAsDay(value);
   const instantMs = isDay ? Number.NaN : parseDateTimeInZone(value);
   const real = isDay ? isIsoDate(value) : !Number.isNaN(instantMs);
   if (!real) throw new ApiError('INVALID_PARAMETER', `${name}: ${value} is not a calendar date or an instant`, [{ param: name, message: 'is not a calendar date or an instant' }]);

@@ -6,10 +6,9 @@
 import type { AppContext } from '../context';
 import { presentAssertions, presentReconcile } from '../presenters/reconciliation';
 import { unwrap } from '../problems';
-import { dateOrDateTime, queryRules, type V1 } from '../route-kit';
+import { dateOrDateTime, queryRules, uploadRoutes, type V1 } from '../route-kit';
 import { serve } from '../route-table';
 import { MAX_POSITIONS_FILE_BYTES } from '../../services/journal/reconciliation';
-import { uploadRoutes } from './imports';
 
 export function registerReconciliationRoutes(v1: V1, ctx: AppContext): void {
   uploadRoutes(v1, (uploads) => {

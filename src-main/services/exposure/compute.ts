@@ -6,6 +6,7 @@
  * goes back as data for the service to store (exposure.ts, `commitIngest`).
  */
 import { DEFAULT_FORMULA, EXPIRATIONS_COUNT_CAP, FORMULAS, type Formula } from '../../../src-shared/api/constants';
+import { asTicker } from '../../../src-shared/ids';
 import {
   computeGex,
   DEFAULT_EXPIRATIONS_COUNT,
@@ -162,7 +163,7 @@ export function statesJson(states: Map<string, ConfirmedState>): string {
 
 /** Plans the ingest of a snapshot (already parsed); a chain with nothing to show is refused before anything is stored. */
 export function planIngest(snapshot: ChainSnapshot, basis: IngestBasis, options: { defaultPoint?: boolean } = {}): Result<IngestPlan> {
-  const symbol = snapshot.symbol.toUpperCase();
+  const symbol = asTicker(snapshot.symbol);
   const quoteMs = Date.parse(snapshot.quoteTime);
   if (Number.isNaN(quoteMs)) {
     return failure({ kind: 'file-refused', unsupported: false, detail: `The snapshot's quote time "${snapshot.quoteTime}" is not a date.`, problems: [{ line: null, param: 'quoteTime', message: 'is not a date' }] });
@@ -217,7 +218,7 @@ export function planChainFile(
   const box = typeof file === 'string' ? { text: file } : file;
   const parsed = parseChainFile(box.text, {
     ...(options.format === undefined ? {} : { format: options.format }),
-    ...(options.symbol === undefined ? {} : { symbol: options.symbol.toUpperCase() }),
+    ...(options.symbol === undefined ? {} : { symbol: asTicker(options.symbol) }),
     ...(options.quoteTime === undefined ? {} : { quoteTime: options.quoteTime }),
     ...(options.spot === undefined ? {} : { spot: options.spot }),
     ...(options.names === undefined ? {} : { names: options.names }),

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import { Type } from 'typebox';
 import type { EventScope, EventTypeFilter } from '../../../src-shared/api/constants';
+import type { Ticker } from '../../../src-shared/ids';
 import { EventReportSchema, FlipEventSchema, PositionEventSchema, WallEventSchema, type EventReportJson, type ExposureEventJson } from '../../../src-shared/api/exposure-schemas';
 import { addDays, daysBetween } from '../../../src-shared/calendar';
 import { dateInZone, NEW_YORK } from '../../../src-shared/zone';
@@ -62,7 +63,8 @@ export function withDte(id: string, draft: EventPayload, today: string): Exposur
 }
 
 export interface EventReadQuery {
-  tickers?: readonly string[];
+  /** Made Tickers at the edge (the route's tickerList): compared as they are. */
+  tickers?: readonly Ticker[];
   eventType?: EventTypeFilter;
   scope?: EventScope;
   minDte?: number;
@@ -138,7 +140,7 @@ export class EventStore {
   /** Newest first; dte counts from `today`; the dte bounds filter dated events (a book event passes them). */
   read(query: EventReadQuery, today: string): ExposureEvent[] {
     const rows = this.rows.newest({
-      ...(query.tickers === undefined ? {} : { tickers: [...new Set(query.tickers.map((t) => t.toUpperCase()))] }),
+      ...(query.tickers === undefined ? {} : { tickers: [...new Set(query.tickers)] }),
       ...(query.eventType === undefined || query.eventType === 'all' ? {} : { eventType: query.eventType }),
       ...(query.scope === undefined ? { scope: 'expiration' as const } : query.scope === 'all' ? {} : { scope: query.scope }),
       ...(query.minDte === undefined ? {} : { expirationFrom: addDays(today, query.minDte) }),
@@ -180,9 +182,9 @@ export class EventStore {
   }
 
   /** The latest comparison of each ticker (of those named), newest first. */
-  latestExplanations(tickers: readonly string[] | undefined): TickerExplanation[] {
+  latestExplanations(tickers: readonly Ticker[] | undefined): TickerExplanation[] {
     const list: TickerExplanation[] = [];
-    for (const row of this.explanations.latest(tickers?.map((t) => t.toUpperCase()))) {
+    for (const row of this.explanations.latest(tickers)) {
       const report = storedReport.read(row.payload);
       if (report !== null) list.push({ ticker: row.ticker, timestamp: row.timestamp, report });
     }

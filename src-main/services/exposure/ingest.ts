@@ -4,6 +4,7 @@
  * events, confirmed states and default history point in one transaction, and the symbol's prepared chain replaced.
  */
 import type { Database } from 'better-sqlite3';
+import { asTicker } from '../../../src-shared/ids';
 import { EventEmitter } from 'node:events';
 import { BOOK_SCOPE, evaluateSnapshotEvents, type ConfirmedState } from '../../../src-shared/exposure/index';
 import type { EventReportJson } from '../../../src-shared/api/exposure-schemas';
@@ -143,7 +144,7 @@ export class ChainIngest {
 
   /** The basis as data for the worker: the states of the file's ticker (every ticker when the file names it). */
   private basisData(symbol: string | undefined): BasisData {
-    const rows = symbol === undefined ? this.stores.states.all() : this.stores.states.forTicker(symbol.toUpperCase());
+    const rows = symbol === undefined ? this.stores.states.all() : this.stores.states.forTicker(asTicker(symbol));
     const latest: Record<string, string> = {};
     for (const summary of this.stores.snapshots.summaries()) latest[summary.symbol] = summary.quote_time;
     return {

@@ -6,6 +6,7 @@
  * the contracts (Schwab's quoteTimeInLong, yfinance's lastTradeDate). Runs in the exposure worker.
  */
 import { parseChainFile, type ChainFormat } from '../../chains/index';
+import { asTicker } from '../../../src-shared/ids';
 import { looksLikeCboeCsv } from '../../chains/cboe-csv';
 import { failure, ok, problemsSummary, type Result } from '../result';
 
@@ -42,5 +43,5 @@ export function peekChainFile(text: string, options: { format?: ChainFormat } = 
   if (Number.isNaN(quoteMs)) {
     return failure({ kind: 'file-refused', unsupported: false, detail: `The snapshot's quote time "${read.snapshot.quoteTime}" is not a date.`, problems: [{ line: null, param: 'quoteTime', message: 'is not a date' }] });
   }
-  return ok({ symbol: read.snapshot.symbol.toUpperCase(), quoteTime: new Date(quoteMs).toISOString() });
+  return ok({ symbol: asTicker(read.snapshot.symbol), quoteTime: new Date(quoteMs).toISOString() });
 }

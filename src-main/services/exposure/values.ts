@@ -3,6 +3,7 @@
  * `at=`/`from`/`to` names, how expirations resolve, an event's id and its days to expiry.
  */
 import type { EventScope, EventTypeFilter, Formula } from '../../../src-shared/api/constants';
+import type { Ticker } from '../../../src-shared/ids';
 import type { EventReportJson } from '../../../src-shared/api/exposure-schemas';
 import {
   availableExpirations,
@@ -16,8 +17,8 @@ import {
   type PreparedChain,
   type VannaResult,
 } from '../../../src-shared/exposure/index';
-import { addDays } from '../../../src-shared/calendar';
-import { parseDateTimeInZone, zonedTimeToMs } from '../../../src-shared/zone';
+import { dateOrInstantMs } from '../../../src-shared/date-or-instant';
+import { NEW_YORK } from '../../../src-shared/zone';
 import type { SnapshotHeadRow } from '../../db/snapshots';
 import type { GexScopeQuery } from './compute';
 import { failure, ok, type Result } from '../result';
@@ -108,7 +109,7 @@ export interface DiffValue {
 export type SnapshotListing = SnapshotHeadRow;
 
 export interface EventQuery {
-  tickers?: readonly string[];
+  tickers?: readonly Ticker[];
   eventType?: EventTypeFilter;
   scope?: EventScope;
   minDte?: number;
@@ -172,11 +173,7 @@ export function loadedFrom(snapshotId: number, chain: PreparedChain): LoadedSnap
  * offset is New York time; a date is its New York day's start (`from`) or its last millisecond (`at`, `to`).
  */
 export function instantBound(text: string, end: 'start' | 'end'): string {
-  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) {
-    const ms = end === 'start' ? zonedTimeToMs(text, { hour: 0, minute: 0 }) : zonedTimeToMs(addDays(text, 1), { hour: 0, minute: 0 }) - 1;
-    return new Date(ms).toISOString();
-  }
-  return new Date(parseDateTimeInZone(text)).toISOString();
+  return new Date(dateOrInstantMs(text, NEW_YORK, end)).toISOString();
 }
 
 /** The engine's resolution of expirations (one rule for /gex and /vanna), its UnknownExpirationError as a domain error. */

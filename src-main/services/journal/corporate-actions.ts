@@ -5,6 +5,7 @@
  * SYMBOL_CHANGE rows and those entered by hand — with what each did. Runs in the journal worker, on its connection.
  */
 import type { Database } from 'better-sqlite3';
+import { asTicker } from '../../../src-shared/ids';
 import { CORPORATE_ACTION_OUTCOMES, MANUAL_ACTION_SOURCE, MANUAL_SOURCE, type CorporateActionOutcome } from '../../../src-shared/api/constants';
 import { MANUAL_ACTIONS_MAX, type CorporateActionInputT } from '../../../src-shared/api/corporate-action-schemas';
 import { actionOf } from '../../../src-shared/journal/corporate-actions';
@@ -139,8 +140,8 @@ export class ManualCorporateActions {
     const year = Number(input.date.slice(0, 4));
     if (year < YEAR_MIN || year > YEAR_MAX || dayToUtc(input.date) === null) fail('date', `must be a real day in ${YEAR_MIN}–${YEAR_MAX}: "${input.date}"`);
     if (input.accountId !== undefined && this.accounts.byId(input.accountId) === null) fail('accountId', `names no account of the journal: "${input.accountId}"`);
-    const symbol = input.symbol.toUpperCase();
-    const newSymbol = input.newSymbol?.toUpperCase();
+    const symbol = asTicker(input.symbol);
+    const newSymbol = input.newSymbol === undefined ? undefined : asTicker(input.newSymbol);
     const { type, ratio, cashPerShare, costFraction, quantity } = input;
     const refuse = (field: 'newSymbol' | 'ratio' | 'cashPerShare' | 'costFraction' | 'quantity', value: unknown) => {
       if (value !== undefined) fail(field, `not taken by a ${type.replace('_', ' ')}`);

@@ -5,12 +5,13 @@
  * mark is stale, or that no snapshot marks, fires no rule: it is listed apart, under `stale`, with its age.
  */
 import { isoInstant } from '../../../src-shared/calendar';
+import { asOfMs as asOfInZone } from '../../../src-shared/date-or-instant';
 import { markAgeDays, markPosition, type Mark, type UnderlyingMarks } from '../../../src-shared/journal/book';
 import type { OpenPosition } from '../../../src-shared/journal/index';
 import { evaluateTrade, legFigures, ruleRank, type LegFigures, type LevelAlertFact, type ManagedLeg, type ManageRules, type RuleHit } from '../../../src-shared/journal/manage';
 import type { Trade } from '../../../src-shared/journal/trades';
 import { asMinor, type Minor } from '../../../src-shared/money';
-import { dateInZone, NEW_YORK, parseDateTimeInZone, zonedTimeToMs } from '../../../src-shared/zone';
+import { dateInZone, NEW_YORK } from '../../../src-shared/zone';
 import type { JournalBook } from './book';
 import type { JournalIndex } from './ledger-index';
 import { positionKey, type JournalTrades } from './trades';
@@ -90,9 +91,7 @@ export class JournalManage {
 
   private asOfMs(asOf: string | undefined): number {
     if (asOf === undefined) return this.nowMs();
-    const zone = this.settings().timeZone;
-    if (/^\d{4}-\d{2}-\d{2}$/.test(asOf)) return zonedTimeToMs(asOf, { hour: 23, minute: 59, second: 59 }, zone) + 999;
-    return parseDateTimeInZone(asOf, zone);
+    return asOfInZone(asOf, this.settings().timeZone);
   }
 
   /** The open trades that hit a rule at asOf, most urgent first, and those whose marks are stale. */

@@ -5,13 +5,14 @@
  */
 import { DEFAULT_LEVELS_SCOPE } from '../../../src-shared/api/constants';
 import { isoInstant } from '../../../src-shared/calendar';
+import { asOfMs as asOfInZone } from '../../../src-shared/date-or-instant';
 import { underlyingOfRoot } from '../../../src-shared/exposure/roots';
 import { campaignFigures, markAgeDays, markPosition, positionsByCampaign, type UnderlyingMarks } from '../../../src-shared/journal/book';
 import type { BookLedger } from '../../../src-shared/journal/checkpoints';
 import type { CampaignRecord } from '../../../src-shared/journal/index';
 import { isCampaign } from '../../../src-shared/journal/campaigns';
 import type { Account } from '../../../src-shared/journal/model';
-import { dateInZone, parseDateTimeInZone, zonedTimeToMs } from '../../../src-shared/zone';
+import { dateInZone } from '../../../src-shared/zone';
 import type { JournalBook } from './book';
 import { otherRows } from './expiry-settlement';
 import type { JournalIndex } from './ledger-index';
@@ -92,9 +93,7 @@ export class JournalBookReads {
   /** `asOf` of a book read: an instant (read in the journal zone without an offset), a date the end of that day; default now. */
   private asOfMs(asOf: string | undefined): number {
     if (asOf === undefined) return this.nowMs();
-    const zone = this.settings().timeZone;
-    if (/^\d{4}-\d{2}-\d{2}$/.test(asOf)) return zonedTimeToMs(asOf, { hour: 23, minute: 59, second: 59 }, zone) + 999;
-    return parseDateTimeInZone(asOf, zone);
+    return asOfInZone(asOf, this.settings().timeZone);
   }
 
   /** Open positions at `asOf`, marked from the newest snapshot of each underlying at or before it. */

@@ -31,7 +31,8 @@ import {
 } from '../../../src-shared/journal/reconciliation';
 import { STATEMENT_KINDS, STATEMENT_ROWS, type FileStatement } from '../../../src-shared/journal/statements';
 import { isoInstant } from '../../../src-shared/calendar';
-import { dateInZone, parseDateTimeInZone, zonedTimeToMs } from '../../../src-shared/zone';
+import { asOfMs as asOfInZone } from '../../../src-shared/date-or-instant';
+import { dateInZone } from '../../../src-shared/zone';
 import { ReconciliationRepository, type BalanceAssertionRow } from '../../db/reconciliation';
 import type { WriteTx } from '../../db/writes';
 import { parsePositions, type PositionsFile } from '../../importers/positions/index';
@@ -432,8 +433,7 @@ export class JournalReconciliation {
   private asOfOf(query: string | undefined, file: PositionsFile, nowMs: number): string {
     const zone = this.timeZone();
     if (query !== undefined) {
-      if (/^\d{4}-\d{2}-\d{2}$/.test(query)) return isoInstant(zonedTimeToMs(query, { hour: 23, minute: 59, second: 59 }, zone) + 999);
-      return isoInstant(parseDateTimeInZone(query, zone));
+      return isoInstant(asOfInZone(query, zone));
     }
     return file.statedAsOf ?? isoInstant(nowMs);
   }
