@@ -60,8 +60,9 @@ function isNotice(message: unknown): message is Notice {
   return typeof message === 'object' && message !== null && 'type' in message && (message.type === 'started' || message.type === 'turn');
 }
 
+/** A reply is whatever answers a call by its id (the type parameter `Reply extends { id: number }`), whatever else it carries. */
 function isReply(message: unknown): boolean {
-  return typeof message === 'object' && message !== null && 'type' in message && message.type === 'reply';
+  return typeof message === 'object' && message !== null && 'id' in message && typeof message.id === 'number';
 }
 
 /**
