@@ -92,6 +92,19 @@ export interface JournalSnapshot {
   demo: boolean;
 }
 
+type Holding = { transactions: number; firstTradeDay: string; lastTradeDay: string };
+
+/** One more row of an account in the index: its count and the days of its first and last rows. */
+function countHolding(held: Map<string, Holding>, accountId: string, tradeDay: string): void {
+  const account = held.get(accountId);
+  if (account === undefined) held.set(accountId, { transactions: 1, firstTradeDay: tradeDay, lastTradeDay: tradeDay });
+  else {
+    account.transactions += 1;
+    if (tradeDay < account.firstTradeDay) account.firstTradeDay = tradeDay;
+    if (tradeDay > account.lastTradeDay) account.lastTradeDay = tradeDay;
+  }
+}
+
 /**
  * The journal in memory: the newest-first index and the ledger of src-shared/journal, built lazily and dropped
  * when the journal changes (a write of ours, or one of another connection: data_version says that something was
@@ -180,19 +193,13 @@ export class JournalIndex {
     }
     const intern = interner();
     const snapshot: JournalSnapshot = { ids: [], days: [], underlyings: [], accountIds: [], accounts: [], demo: this.transactions.hasSource('demo') };
-    const held = new Map<string, { transactions: number; firstTradeDay: string; lastTradeDay: string }>();
+    const held = new Map<string, Holding>();
     for (const row of this.transactions.indexNewestFirst()) {
       snapshot.ids.push(row.id);
       snapshot.days.push(intern(row.trade_day));
       snapshot.underlyings.push(intern(row.underlying));
       snapshot.accountIds.push(intern(row.account_id));
-      const account = held.get(row.account_id);
-      if (account === undefined) held.set(row.account_id, { transactions: 1, firstTradeDay: row.trade_day, lastTradeDay: row.trade_day });
-      else {
-        account.transactions += 1;
-        if (row.trade_day < account.firstTradeDay) account.firstTradeDay = row.trade_day;
-        if (row.trade_day > account.lastTradeDay) account.lastTradeDay = row.trade_day;
-      }
+      countHolding(held, row.account_id, row.trade_day);
     }
     for (const account of this.accounts.inUse()) {
       const holding = held.get(account.id);
@@ -213,20 +220,14 @@ export class JournalIndex {
     const oldest = rows[rows.length - 1];
     if (count !== before.ids.length + rows.length) return null;
     if (oldest !== undefined && newest !== null && !(oldest.trade_date > newest.trade_date || (oldest.trade_date === newest.trade_date && oldest.id > newest.id))) return null;
-    const held = new Map(before.accounts.map((a) => [a.id, { transactions: a.transactions, firstTradeDay: a.firstTradeDay, lastTradeDay: a.lastTradeDay }]));
+    const held = new Map<string, Holding>(before.accounts.map((a) => [a.id, { transactions: a.transactions, firstTradeDay: a.firstTradeDay, lastTradeDay: a.lastTradeDay }]));
     const snapshot: JournalSnapshot = { ids: [], days: [], underlyings: [], accountIds: [], accounts: [], demo: before.demo || this.transactions.hasSource('demo') };
     for (const row of rows) {
       snapshot.ids.push(row.id);
       snapshot.days.push(row.trade_day);
       snapshot.underlyings.push(row.underlying);
       snapshot.accountIds.push(row.account_id);
-      const account = held.get(row.account_id);
-      if (account === undefined) held.set(row.account_id, { transactions: 1, firstTradeDay: row.trade_day, lastTradeDay: row.trade_day });
-      else {
-        account.transactions += 1;
-        if (row.trade_day < account.firstTradeDay) account.firstTradeDay = row.trade_day;
-        if (row.trade_day > account.lastTradeDay) account.lastTradeDay = row.trade_day;
-      }
+      countHolding(held, row.account_id, row.trade_day);
     }
     for (const [key, list] of [['ids', before.ids], ['days', before.days], ['underlyings', before.underlyings], ['accountIds', before.accountIds]] as const) {
       for (const value of list) snapshot[key].push(value);
