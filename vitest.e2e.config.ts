@@ -2,8 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    // A missing ../shared/fixtures fails the run in one line (test/fixtures-present.ts), never a silent skip.
-    globalSetup: ['test/fixtures-present.ts'],
+    // A missing ../shared/fixtures or Chromium fails the run in one line (test/fixtures-present.ts,
+    // test/e2e/chromium-present.ts), never a silent skip.
+    globalSetup: ['test/fixtures-present.ts', 'test/e2e/chromium-present.ts'],
     include: ['test/e2e/**/*.test.ts'],
     pool: 'forks',
     fileParallelism: false,

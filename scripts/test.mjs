@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: type check, lint (with the src-shared boundary rule), unit + integration tests, and the browser
-// tests when Chromium is present. Ends with one plain line `N passed, N failed, N skipped` and exits non-zero
+// tests (a missing Chromium fails the run). Ends with one plain line `N passed, N failed, N skipped` and exits non-zero
 // on any failure. Type check and lint count as one check each.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -74,12 +74,14 @@ if (existsSync(chromium)) {
     console.log('!! build:web failed: browser tests not run');
   }
 } else {
-  console.log(`\n== e2e: skipped, no Chromium at ${chromium} (apt-get install -y chromium)`);
-  skipped += 1;
+  // CI installs Chromium: without it the browser tests cannot run, and a run that left them out would pass blind.
+  failed += 1;
+  failures.push(`e2e: no Chromium at ${chromium} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+  console.log(`\n!! e2e: no Chromium at ${chromium} (apt-get install -y chromium, or set CHROMIUM_PATH): the browser tests did not run`);
 }
 
 // A skipped test hides whatever it would have caught (a missing Chromium, a guard left from a branch): it fails the run.
-if (skipped > 0) console.log(`!! ${skipped} skipped: every test must run (install chromium for the browser tests; ../shared/fixtures must be present)`);
+if (skipped > 0) console.log(`!! ${skipped} skipped: every test must run (../shared/fixtures must be present; no test may skip itself)`);
 if (failures.length > 0) console.log(`\n!! failed:\n${failures.map((f) => `   ${f}`).join('\n')}`);
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || skipped > 0 ? 1 : 0);

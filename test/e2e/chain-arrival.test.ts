@@ -15,7 +15,7 @@ import { FIGURE_WORDS } from '../../src-renderer/pages/exposure/figure-words';
 import { readChain } from '../quotedata';
 import { SMALL_SPX, SMALL_SPX_QUOTE, withQuoteTime, writeShiftedChains } from '../chain-files';
 import { tempDir } from '../paths';
-import { api, goTo, hasChromium, screenshot, screenshotDir, type Served } from './harness';
+import { api, goTo, screenshot, screenshotDir, type Served } from './harness';
 import { serveForSuite } from './suite';
 
 const watchDir = tempDir('strikebook-e2e-watch-');
@@ -69,7 +69,7 @@ async function prepare(served: Served): Promise<void> {
   await until(() => api<AppStatusT>(served, '/status'), (s) => s.source.state === 'unreachable' && !s.refresh.running, 'the refresh finds the source unreachable');
 }
 
-describe.skipIf(!hasChromium)('chains that arrive by themselves', () => {
+describe('chains that arrive by themselves', () => {
   const suite = serveForSuite({ demo: true, prepare });
 
   for (const theme of ['light', 'dark'] as const) {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { SummaryResponseT } from '../../src-shared/api/schemas';
-import { api, goTo, hasChromium, openPage, repoRoot, screenshot } from './harness';
+import { api, goTo, openPage, repoRoot, screenshot } from './harness';
 import { serveForSuite } from './suite';
 
 const WHOLE = readFileSync(join(repoRoot, 'test/fixtures/brokers/robinhood_spac_merger_selfwritten.csv'), 'utf8');
@@ -34,7 +34,7 @@ async function panel(page: Page) {
   return section;
 }
 
-describe.skipIf(!hasChromium)('corporate actions in the browser', () => {
+describe('corporate actions in the browser', () => {
   const suite = serveForSuite({
     demo: false,
     prepare: async (served) => {

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { CampaignDetailResponseT, CampaignsResponseT, EventsResponse, ExpirationsResponseT, PositionsResponseT, SummaryResponseT } from '../../src-shared/api/schemas';
 import type { Static } from 'typebox';
-import { api, goTo, hasChromium, openPage, screenshot, type Served } from './harness';
+import { api, goTo, openPage, screenshot, type Served } from './harness';
 import { serveForSuite } from './suite';
 
 const THEMES = ['light', 'dark'] as const;
@@ -44,7 +44,7 @@ async function inView(page: Page, selector: string): Promise<boolean> {
   return box !== null && box.x >= 0 && box.x + box.width <= width + 0.5;
 }
 
-describe.skipIf(!hasChromium)('issue 18 on the demo', () => {
+describe('issue 18 on the demo', () => {
   const suite = serveForSuite({ demo: true });
 
   for (const theme of THEMES) {

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { CampaignsResponseT, ExpirationsResponseT, ImportsResponseT, PositionsResponseT, SnapshotsResponseT } from '../../src-shared/api/schemas';
 import { BROKER_FIXTURES_SHARED, CHAIN_FIXTURES } from '../paths';
-import { api, goTo, hasChromium, screenshot, type Served } from './harness';
+import { api, goTo, screenshot, type Served } from './harness';
 import { serveForSuite } from './suite';
 
 const THEMES = ['light', 'dark'] as const;
@@ -45,7 +45,7 @@ async function inView(page: Page, selector: string): Promise<boolean> {
   return box !== null && box.x >= 0 && box.x + box.width <= width + 0.5;
 }
 
-describe.skipIf(!hasChromium)('issue 18 on real files', () => {
+describe('issue 18 on real files', () => {
   const suite = serveForSuite({
     demo: false,
     prepare: async (served) => {

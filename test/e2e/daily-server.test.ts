@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CampaignDetailResponseT, CampaignsResponseT, SnapshotsResponseT } from '../../src-shared/api/schemas';
-import { api, goTo, hasChromium, screenshot } from './harness';
+import { api, goTo, screenshot } from './harness';
 import { serveForSuite } from './suite';
 
-describe.skipIf(!hasChromium)('issue 18, server part, on the demo', () => {
+describe('issue 18, server part, on the demo', () => {
   const suite = serveForSuite({ demo: true });
 
   it('Events: the live stream opens with a ticket; no URL the page asks for carries the key', async () => {

@@ -12,7 +12,7 @@ import type { Static } from 'typebox';
 import { addDays } from '../../src-shared/calendar';
 import { NEW_YORK, todayIn } from '../../src-shared/zone';
 import { CHAIN_FIXTURES } from '../paths';
-import { api, goTo, hasChromium, screenshot, type Served } from './harness';
+import { api, goTo, screenshot, type Served } from './harness';
 import { serveForSuite } from './suite';
 
 type Events = Static<typeof EventsResponse>;
@@ -47,7 +47,7 @@ async function prepare(served: Served): Promise<void> {
   throw new Error('no position events');
 }
 
-describe.skipIf(!hasChromium)('Events explain themselves', () => {
+describe('Events explain themselves', () => {
   const suite = serveForSuite({ demo: false, prepare });
 
   for (const theme of ['light', 'dark'] as const) {

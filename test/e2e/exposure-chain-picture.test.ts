@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { ExpirationsResponseT, GexGridResponseT, GexProfileResponseT, GexResponseT, SnapshotsResponseT } from '../../src-shared/api/schemas';
 import { CHAIN_FIXTURES, REPO_ROOT } from '../paths';
-import { api, goTo, hasChromium, openPage, screenshot, type Served } from './harness';
+import { api, goTo, openPage, screenshot, type Served } from './harness';
 import { serveForSuite } from './suite';
 import { FIGURE_WORDS } from '../../src-renderer/pages/exposure/figure-words';
 
@@ -88,7 +88,7 @@ async function openSymbol(page: Page, served: Served, symbol: string): Promise<v
   await page.getByTestId('vanna-levels').waitFor();
 }
 
-describe.skipIf(!hasChromium)('the chain picture on real SPX and NDX chains (issue 21)', () => {
+describe('the chain picture on real SPX and NDX chains (issue 21)', () => {
   const suite = serveForSuite({ demo: false, prepare: postChains });
 
   for (const theme of ['light', 'dark'] as const) {
@@ -229,7 +229,7 @@ describe.skipIf(!hasChromium)('the chain picture on real SPX and NDX chains (iss
   });
 });
 
-describe.skipIf(!hasChromium)('a yfinance dump on the Import page: spot asked for and sent', () => {
+describe('a yfinance dump on the Import page: spot asked for and sent', () => {
   const suite = serveForSuite({ demo: false });
 
   it('the refusal names spot; the form sends spot and quote time; the chain is stored with them', async () => {

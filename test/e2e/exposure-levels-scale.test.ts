@@ -12,7 +12,7 @@ import type { OptionContract } from '../../src-shared/exposure/model';
 import { openDataFolder } from '../../src-main/context';
 import { packContracts, SnapshotRepository } from '../../src-main/db/snapshots';
 import { writeNow } from '../../src-main/db/writes';
-import { api, goTo, hasChromium, screenshot, screenshotDir, type Served } from './harness';
+import { api, goTo, screenshot, screenshotDir, type Served } from './harness';
 import { serveForSuite } from './suite';
 
 const SNAPSHOTS = 6500;
@@ -57,7 +57,7 @@ const history = '#gex-history-title';
 const panelShot = (page: Page, name: string) => page.locator('section[aria-labelledby="gex-history-title"]').screenshot({ path: join(screenshotDir, `exposure-levels-6500-${name}-panel.png`) });
 const chartOf = (page: Page) => page.locator(`section[aria-labelledby="gex-history-title"] .chart`);
 
-describe.skipIf(!hasChromium)('Levels over time over 6,500 snapshots', () => {
+describe('Levels over time over 6,500 snapshots', () => {
   const suite = serveForSuite({ demo: false, prepare: storeSnapshots });
 
   it('draws them downsampled, every point once zoomed in, and the history is the API’s', async () => {

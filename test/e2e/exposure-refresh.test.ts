@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GexResponseT, RefreshPassT } from '../../src-shared/api/schemas';
 import { delayedQuotesFromQuotedata, smallChain } from '../delayed-quotes';
-import { api, goTo, hasChromium, screenshot, type Served } from './harness';
+import { api, goTo, screenshot, type Served } from './harness';
 import { serveForSuite } from './suite';
 
 const SPY_FILE = 'SPY_quotedata_2025-05-16_photon1c.csv';
@@ -50,7 +50,7 @@ async function prepare(served: Served): Promise<void> {
   });
 }
 
-describe.skipIf(!hasChromium)('Refresh now on the Exposure page', () => {
+describe('Refresh now on the Exposure page', () => {
   const suite = serveForSuite({ demo: false, prepare });
 
   it('fetches the watchlist and the open position’s underlying, shows each result, then the chains; volume by strike is the API’s', async () => {

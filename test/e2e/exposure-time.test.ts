@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { ExpirationsResponseT, GexDiffResponseT, GexResponseT, SnapshotsResponseT } from '../../src-shared/api/schemas';
 import { CHAIN_FIXTURES } from '../paths';
-import { api, goTo, hasChromium, screenshot, type Served } from './harness';
+import { api, goTo, screenshot, type Served } from './harness';
 import { serveForSuite } from './suite';
 
 const SPX_FILES = ['SPX_quotedata_2022-02-04close_luca.csv', 'SPX_quotedata_2023-09-14_carlos.csv', 'SPX_quotedata_2024-01-05close_phammings.csv'];
@@ -30,7 +30,7 @@ async function openExposure(page: Page): Promise<void> {
   await page.waitForSelector(`${panel('gex-profile')} .chart canvas`);
 }
 
-describe.skipIf(!hasChromium)('Exposure over time on three real SPX chains', () => {
+describe('Exposure over time on three real SPX chains', () => {
   const suite = serveForSuite({ demo: false, prepare: postChains });
 
   for (const theme of ['light', 'dark'] as const) {
@@ -116,7 +116,7 @@ describe.skipIf(!hasChromium)('Exposure over time on three real SPX chains', () 
   });
 });
 
-describe.skipIf(!hasChromium)('Exposure over time and events on the demo', () => {
+describe('Exposure over time and events on the demo', () => {
   const suite = serveForSuite({ demo: true });
 
   for (const theme of ['light', 'dark'] as const) {

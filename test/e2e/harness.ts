@@ -11,7 +11,6 @@ import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type 
 
 export const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const hasChromium = existsSync(chromiumPath);
 export const screenshotDir = join(repoRoot, 'test-results', 'screenshots');
 
 export const CHROMIUM_ARGS = [

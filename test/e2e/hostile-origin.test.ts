@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { api, buildRenderer, hasChromium, launch, repoRoot, startServe, watchErrors, type Served } from './harness';
+import { api, buildRenderer, launch, repoRoot, startServe, watchErrors, type Served } from './harness';
 
 const csv = readFileSync(join(repoRoot, 'test/fixtures/brokers/generic_wheel_selfwritten.csv'), 'utf8');
 
@@ -46,7 +46,7 @@ window.attempts = [];
 </script></body></html>`;
 }
 
-describe.skipIf(!hasChromium)('hostile pages in Chromium (issue 8)', () => {
+describe('hostile pages in Chromium (issue 8)', () => {
   let served: Served;
   let browser: Browser;
   let attacker: Server;

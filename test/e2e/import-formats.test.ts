@@ -14,7 +14,7 @@ import type { ChainPostResponse, ImportFormatsResponseT, ImportsResponseT } from
 import type { Static } from 'typebox';
 import { readFileSync } from 'node:fs';
 import { CHAIN_FIXTURES, REPO_ROOT } from '../paths';
-import { api, goTo, hasChromium, openPage, screenshot } from './harness';
+import { api, goTo, openPage, screenshot } from './harness';
 import { serveForSuite } from './suite';
 
 const dir = mkdtempSync(join(tmpdir(), 'sb-e2e-formats-'));
@@ -50,7 +50,7 @@ async function drop(page: Page, file: string): Promise<void> {
   await page.getByTestId('import-report').first().waitFor();
 }
 
-describe.skipIf(!hasChromium)('a format of your own for a file no importer knows (issue 9)', () => {
+describe('a format of your own for a file no importer knows (issue 9)', () => {
   // The suite's server and browser; each test opens its own page (the 422s of the flow are expected there).
   const suite = serveForSuite({ demo: false });
   const served = () => suite.served();

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ImportsResponseT } from '../../src-shared/api/schemas';
-import { api, goTo, hasChromium, PAGE_READY, type Served } from './harness';
+import { api, goTo, PAGE_READY, type Served } from './harness';
 import { serveForSuite } from './suite';
 
 /** One page of the history holds 25 imports (the API's default limit); one more makes a second page. */
@@ -16,7 +16,7 @@ function oneRow(n: number): string {
   return `id,date,type,symbol,quantity,price,amount,account\nh${n},2024-03-${String((n % 28) + 1).padStart(2, '0')},SELL,XYZ,${n + 1},10,${(n + 1) * 10},History\n`;
 }
 
-describe.skipIf(!hasChromium)('import history pages', () => {
+describe('import history pages', () => {
   const suite = serveForSuite({
     demo: false,
     prepare: async (served: Served) => {

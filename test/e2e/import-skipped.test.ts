@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ImportsResponseT } from '../../src-shared/api/schemas';
-import { api, goTo, hasChromium, screenshot } from './harness';
+import { api, goTo, screenshot } from './harness';
 import { serveForSuite } from './suite';
 
 const ORDERS = 3_000;
@@ -16,7 +16,7 @@ const HEADER = 'Name,Symbol,Side,Status,Filled,Total Qty,Price,Avg Price,Time-in
 const FILLED = 'Apple Inc,AAPL,Buy,Filled,200,200,180.00,180.00,DAY,01/22/2024 09:30:00 EST,01/22/2024 09:30:00 EST';
 const cancelled = (i: number) => `SPY 240315 Call 480.00,SPY240315C00480000,Buy,Cancelled,0,2,@6.20,,DAY,01/10/2024 ${String(9 + (i % 7)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}:10 EST,`;
 
-describe.skipIf(!hasChromium)('an import with thousands of skipped rows', () => {
+describe('an import with thousands of skipped rows', () => {
   const suite = serveForSuite({ demo: false });
 
   it('shows every count, the reasons with theirs, and says the lines listed are the first of each reason', async () => {

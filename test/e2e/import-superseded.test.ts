@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ImportsResponseT, ManualTransactionsResponseT } from '../../src-shared/api/schemas';
-import { api, goTo, hasChromium, screenshot, type Served } from './harness';
+import { api, goTo, screenshot, type Served } from './harness';
 import { serveForSuite } from './suite';
 
 const HEADER = 'date,account,type,symbol,quantity,price,commission,fees,amount,currency';
@@ -26,7 +26,7 @@ async function enterOpening(served: Served): Promise<string> {
   return posted.ids[0] ?? '';
 }
 
-describe.skipIf(!hasChromium)('an import that replaces an opening entered by hand', () => {
+describe('an import that replaces an opening entered by hand', () => {
   const suite = serveForSuite({
     demo: false,
     prepare: async (served) => {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { PerformanceResponseT } from '../../src-shared/api/schemas';
-import { api, hasChromium, PAGE_READY, screenshot } from './harness';
+import { api, PAGE_READY, screenshot } from './harness';
 import { serveForSuite } from './suite';
 
 const JOURNAL = [
@@ -28,7 +28,7 @@ function signedMoney(value: number): string {
   return value > 0 ? `+${text}` : value < 0 ? `−${text}` : text;
 }
 
-describe.skipIf(!hasChromium)('the Journal page: commissions and unmatched closes', () => {
+describe('the Journal page: commissions and unmatched closes', () => {
   const suite = serveForSuite({
     demo: false,
     prepare: async (served) => {

@@ -10,7 +10,7 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { PerformanceResponseT, SummaryResponseT } from '../../src-shared/api/schemas';
-import { api, goTo, hasChromium, PAGE_READY, repoRoot, screenshot, type Served } from './harness';
+import { api, goTo, PAGE_READY, repoRoot, screenshot, type Served } from './harness';
 import { serveForSuite } from './suite';
 
 const BROKERS = join(repoRoot, 'test/fixtures/brokers');
@@ -42,7 +42,7 @@ function scrollsSideways(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 }
 
-describe.skipIf(!hasChromium)('journal fixes on real tastytrade files', () => {
+describe('journal fixes on real tastytrade files', () => {
   const suite = serveForSuite({
     demo: false,
     prepare: async (served) => {
@@ -166,7 +166,7 @@ const ONE_CONTRACT_CHAIN = ['# symbol: XYZ', '# spot: 41.10', '# quoteTime: 2025
 /** A count of one followed by a plural noun, as the UI could write it. */
 const ONE_PLURAL = /(?<![\d.,])1 (?:contracts|expirations|trades|symbols|files|transactions|events|new events|active days|days|rows)\b/;
 
-describe.skipIf(!hasChromium)('counts of one are singular (self-written one-contract files)', () => {
+describe('counts of one are singular (self-written one-contract files)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sb-e2e-one-'));
   const brokerFile = join(dir, 'one_put_selfwritten.csv');
   const chainFile = join(dir, 'XYZ_one_contract_selfwritten.csv');
@@ -220,7 +220,7 @@ describe.skipIf(!hasChromium)('counts of one are singular (self-written one-cont
   });
 });
 
-describe.skipIf(!hasChromium)('narrow windows (serve --demo)', () => {
+describe('narrow windows (serve --demo)', () => {
   const suite = serveForSuite({ demo: true });
 
   for (const theme of THEMES) {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PositionsResponseT, TradesResponseT } from '../../src-shared/api/schemas';
 import { CHAIN_FIXTURES } from '../paths';
-import { api, goTo, hasChromium, screenshot } from './harness';
+import { api, goTo, screenshot } from './harness';
 import { serveForSuite } from './suite';
 
 const SPY_CHAIN = join(CHAIN_FIXTURES, 'SPY_quotedata_2023-09-14_carlos.csv');
@@ -19,7 +19,7 @@ const WIDTHS = [1440, 390] as const;
 /** Friday 2023-09-15 16:00 New York: the strangle is open, the Thursday chain 1 trading day old. */
 const AS_OF_INPUT = '2023-09-15T16:00';
 
-describe.skipIf(!hasChromium)('levels scope and underlying roots on Positions and Trades', () => {
+describe('levels scope and underlying roots on Positions and Trades', () => {
   const suite = serveForSuite({
     demo: false,
     prepare: async (served) => {

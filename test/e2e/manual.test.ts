@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import type { ImportsResponseT, PositionsResponseT, SummaryResponseT, TransactionsResponseT } from '../../src-shared/api/schemas';
 import { AMD_WHEEL } from '../amd-wheel';
 import { CHAIN_FIXTURES } from '../paths';
-import { api, goTo, hasChromium, openPage, repoRoot, screenshot, type Served } from './harness';
+import { api, goTo, openPage, repoRoot, screenshot, type Served } from './harness';
 import { serveForSuite } from './suite';
 
 const SOLD_BEFORE_HISTORY = readFileSync(join(repoRoot, 'test/fixtures/brokers/generic_sold_before_history_selfwritten.csv'), 'utf8');
@@ -44,7 +44,7 @@ async function manualImports(served: Served): Promise<number[]> {
   return imports.filter((i) => i.kind === 'manual').map((i) => i.id);
 }
 
-describe.skipIf(!hasChromium)('manual entries in the browser', () => {
+describe('manual entries in the browser', () => {
   const suite = serveForSuite({
     demo: false,
     prepare: async (served) => {
@@ -157,7 +157,7 @@ describe.skipIf(!hasChromium)('manual entries in the browser', () => {
 
 const AMD_CHAIN = join(CHAIN_FIXTURES, 'AMD_quotedata_2023-08-18close_aryaman.csv');
 
-describe.skipIf(!hasChromium)('stale marks and expiries without evidence, labelled with why', () => {
+describe('stale marks and expiries without evidence, labelled with why', () => {
   // The AMD wheel marked from the 2023-08-18 chain, read today: years of trading days old.
   const suite = serveForSuite({
     demo: false,

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ImportsResponseT, PositionsResponseT } from '../../src-shared/api/schemas';
-import { api, goTo, hasChromium, screenshot, type Served } from './harness';
+import { api, goTo, screenshot, type Served } from './harness';
 import { serveForSuite } from './suite';
 
 const SIZES = [
@@ -38,7 +38,7 @@ async function undoManualImports(served: Served): Promise<void> {
   for (const item of imports.filter((i) => i.kind === 'manual')) await api(served, `/imports/${item.id}`, { method: 'DELETE' });
 }
 
-describe.skipIf(!hasChromium)('Positions: "Expired worthless" on expiries without evidence', () => {
+describe('Positions: "Expired worthless" on expiries without evidence', () => {
   const suite = serveForSuite({
     demo: false,
     prepare: async (served) => {

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { api, goTo, hasChromium, repoRoot, screenshot } from './harness';
+import { api, goTo, repoRoot, screenshot } from './harness';
 import { serveForSuite } from './suite';
 
 const FILE = readFileSync(join(repoRoot, 'test/fixtures/brokers/thinkorswim_statement_old_tda_options_selfwritten.csv'), 'utf8')
@@ -18,7 +18,7 @@ const SIZES = [
   { width: 390, theme: 'dark' },
 ] as const;
 
-describe.skipIf(!hasChromium)('Positions: rows kept as OTHER', () => {
+describe('Positions: rows kept as OTHER', () => {
   const suite = serveForSuite({
     demo: false,
     prepare: async (served) => {

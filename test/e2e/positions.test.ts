@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { CampaignDetailResponseT, CampaignsResponseT, PositionsResponseT, TransactionsResponseT } from '../../src-shared/api/schemas';
 import { AMD_WHEEL } from '../amd-wheel';
 import { CHAIN_FIXTURES } from '../paths';
-import { api, goTo, hasChromium, repoRoot, screenshot, type Served } from './harness';
+import { api, goTo, repoRoot, screenshot, type Served } from './harness';
 import { serveForSuite } from './suite';
 
 const BROKERS = join(repoRoot, 'test/fixtures/brokers');
@@ -29,7 +29,7 @@ async function post(served: Served, path: string, body: string): Promise<void> {
   await api(served, path, { method: 'POST', headers: { 'Content-Type': 'text/csv' }, body });
 }
 
-describe.skipIf(!hasChromium)('positions and campaigns on real files', () => {
+describe('positions and campaigns on real files', () => {
   const suite = serveForSuite({
     demo: false,
     prepare: async (served) => {
@@ -116,7 +116,7 @@ describe.skipIf(!hasChromium)('positions and campaigns on real files', () => {
   });
 });
 
-describe.skipIf(!hasChromium)('positions and campaigns on the demo', () => {
+describe('positions and campaigns on the demo', () => {
   const suite = serveForSuite({ demo: true });
 
   it('both pages show the demo book in both themes', async () => {

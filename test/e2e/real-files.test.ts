@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GexResponseT, SummaryResponseT } from '../../src-shared/api/schemas';
-import { api, hasChromium, repoRoot, screenshotDir, watchErrors } from './harness';
+import { api, repoRoot, screenshotDir, watchErrors } from './harness';
 import { serveForSuite } from './suite';
 
 const BROKERS = join(repoRoot, 'test/fixtures/brokers');
@@ -17,7 +17,7 @@ const SPX = join(repoRoot, '..', 'shared', 'fixtures', 'chains', 'SPX_quotedata_
 
 const digits = (text: string | null) => (text ?? '').replace(/[^0-9.+−-]/g, '');
 
-describe.skipIf(!hasChromium)('real broker files and a real chain through the UI (empty data folder)', () => {
+describe('real broker files and a real chain through the UI (empty data folder)', () => {
   const suite = serveForSuite({ demo: false });
 
   it('imports real tastytrade wheels and the SPX chain; Journal and Exposure show what the API computes', async () => {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AccountsResponseT, ReconcileResponseT } from '../../src-shared/api/schemas';
-import { api, goTo, hasChromium, repoRoot, screenshot } from './harness';
+import { api, goTo, repoRoot, screenshot } from './harness';
 import { serveForSuite } from './suite';
 
 const BROKERS = join(repoRoot, 'test/fixtures/brokers');
@@ -29,7 +29,7 @@ function alteredSchwab(): string {
   return file;
 }
 
-describe.skipIf(!hasChromium)('reconciliation with the broker’s figures', () => {
+describe('reconciliation with the broker’s figures', () => {
   const suite = serveForSuite({
     demo: false,
     prepare: async (served) => {

@@ -8,10 +8,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ExportsResponseT } from '../../src-shared/api/schemas';
-import { api, goTo, hasChromium, screenshot, watchErrors } from './harness';
+import { api, goTo, screenshot, watchErrors } from './harness';
 import { serveForSuite } from './suite';
 
-describe.skipIf(!hasChromium)('Settings: export for research', () => {
+describe('Settings: export for research', () => {
   const suite = serveForSuite({ demo: true });
 
   it('headless: exports into <data folder>/exports with a progress bar, then the report of the job', async () => {

@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { BackupsResponseT } from '../../src-shared/api/schemas';
-import { api, goTo, hasChromium, screenshot } from './harness';
+import { api, goTo, screenshot } from './harness';
 import { serveForSuite } from './suite';
 
-describe.skipIf(!hasChromium)('Settings: backups', () => {
+describe('Settings: backups', () => {
   const suite = serveForSuite({ demo: true });
 
   it('shows the last backup, takes one, and stages a restore', async () => {

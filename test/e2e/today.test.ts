@@ -8,13 +8,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ManageResponseT, RollsResponseT } from '../../src-shared/api/schemas';
-import { api, goTo, hasChromium, screenshot } from './harness';
+import { api, goTo, screenshot } from './harness';
 import { serveForSuite } from './suite';
 
 const THEMES = ['light', 'dark'] as const;
 const WIDTHS = [1440, 390] as const;
 
-describe.skipIf(!hasChromium)('Today and the roll assistant', () => {
+describe('Today and the roll assistant', () => {
   const suite = serveForSuite({ demo: true });
 
   it('Today: the API’s items, most urgent first, each with its first rule in words and its links', async () => {

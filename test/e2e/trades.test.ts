@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { AnnotationResponseT, StatsResponseT, TradesResponseT } from '../../src-shared/api/schemas';
 import { AMD_TRADES } from '../amd-trades';
 import { CHAIN_FIXTURES } from '../paths';
-import { api, goTo, hasChromium, screenshot, type Served } from './harness';
+import { api, goTo, screenshot, type Served } from './harness';
 import { serveForSuite } from './suite';
 
 const AMD_CHAIN = join(CHAIN_FIXTURES, 'AMD_quotedata_2023-08-18close_aryaman.csv');
@@ -33,7 +33,7 @@ async function post(served: Served, path: string, body: string): Promise<void> {
   await api(served, path, { method: 'POST', headers: { 'Content-Type': 'text/csv' }, body });
 }
 
-describe.skipIf(!hasChromium)('trades and the strategy report', () => {
+describe('trades and the strategy report', () => {
   const suite = serveForSuite({
     demo: false,
     prepare: async (served) => {
@@ -179,7 +179,7 @@ describe.skipIf(!hasChromium)('trades and the strategy report', () => {
   });
 });
 
-describe.skipIf(!hasChromium)('trades on the demo', () => {
+describe('trades on the demo', () => {
   const suite = serveForSuite({ demo: true });
 
   it('the demo journal’s trades and its strategy report by strike vs levels, as the API says', async () => {

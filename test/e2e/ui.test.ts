@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { EventsResponse, GexResponseT, ImportsResponse, TransactionsResponseT } from '../../src-shared/api/schemas';
 import type { Static } from 'typebox';
-import { api, hasChromium, repoRoot, screenshotDir, watchErrors, type Served } from './harness';
+import { api, repoRoot, screenshotDir, watchErrors, type Served } from './harness';
 import { serveForSuite } from './suite';
 
 const PAGES = ['journal', 'transactions', 'import', 'exposure', 'events', 'settings'] as const;
@@ -53,7 +53,7 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });
 }
 
-describe.skipIf(!hasChromium)('renderer in Chromium (serve --demo)', () => {
+describe('renderer in Chromium (serve --demo)', () => {
   const suite = serveForSuite({ demo: true });
 
   for (const theme of ['light', 'dark'] as const) {
@@ -281,7 +281,7 @@ describe.skipIf(!hasChromium)('renderer in Chromium (serve --demo)', () => {
   });
 });
 
-describe.skipIf(!hasChromium)('renderer on an empty data folder', () => {
+describe('renderer on an empty data folder', () => {
   const suite = serveForSuite({ demo: false });
 
   it('empty states say what to do, and "Load demo data" fills the journal', async () => {

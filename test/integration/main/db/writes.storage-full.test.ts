@@ -5,14 +5,17 @@
  *
  * Two ways of filling the disk. Everywhere: SQLite's `max_page_count` on every connection of the server (the
  * `extraPages` option), which makes SQLite fail a growing write with SQLITE_FULL, the very error it gives on a full
- * disk; deterministic and needing no privileges. Where the machine allows it (root with CAP_SYS_ADMIN): a real 4 MB
- * tmpfs as the data folder, filled to the last byte, for what max_page_count cannot reach (the key file's ENOSPC).
+ * disk; deterministic and needing no privileges. And a real 4 MB tmpfs as the data folder, filled to the last byte,
+ * for what max_page_count cannot reach (the key file's ENOSPC): as root it is mounted here; otherwise this file runs
+ * again in a user namespace (`unshare --user --map-root-user --mount`) where the test process is root and may mount
+ * it. Where neither is allowed the test fails with one line saying so: it never skips.
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { buildTestApp, tempDir, type TestApp } from '../../../helper';
+import { buildTestApp, REPO_ROOT, tempDir, type TestApp } from '../../../helper';
 
 interface ProblemBody {
   status: number;
@@ -73,13 +76,26 @@ describe('a full database (SQLite max_page_count on every connection)', () => {
   });
 });
 
-/** Mounts a tmpfs of `sizeKib` at a new folder; null where this machine does not allow it. */
-function mountTmpfs(sizeKib: number): string | null {
-  if (process.getuid?.() !== 0) return null;
+/** Mounts a tmpfs of `sizeKib` at a new folder; the mount's error where this machine does not allow it. */
+function mountTmpfs(sizeKib: number): { dir: string } | { error: string } {
   const dir = join(tempDir(), 'disk');
   mkdirSync(dir);
   const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeKib}k,mode=0700`, 'tmpfs', dir], { encoding: 'utf8' });
-  return mounted.status === 0 ? dir : null;
+  return mounted.status === 0 ? { dir } : { error: `${mounted.error?.message ?? ''}${mounted.stderr}`.trim() };
+}
+
+const REAL_DISK = 'a real full disk';
+const IN_NAMESPACE = 'STRIKEBOOK_FULL_DISK_IN_USERNS';
+
+/**
+ * Not root: this file's real-disk test again, in a new user and mount namespace where the process maps to root and may
+ * mount a tmpfs (no privilege of the machine is needed, only unprivileged user namespaces).
+ */
+function runInUserNamespace(): { status: number | null; output: string } {
+  const vitest = join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
+  const args = ['--user', '--map-root-user', '--mount', process.execPath, vitest, 'run', fileURLToPath(import.meta.url), '-t', REAL_DISK];
+  const run = spawnSync('unshare', args, { cwd: REPO_ROOT, encoding: 'utf8', env: { ...process.env, [IN_NAMESPACE]: '1' }, timeout: 120_000 });
+  return { status: run.status, output: `${run.error?.message ?? ''}${run.stdout}${run.stderr}` };
 }
 
 /** Writes a file until the disk refuses another byte. */
@@ -106,13 +122,16 @@ function fill(path: string): void {
   }
 }
 
-describe('a real full disk (a 4 MB tmpfs, where mounting is allowed)', () => {
-  it('every write answers 507 STORAGE_FULL, never 500, and changes nothing; the key file and the old key survive a failed rotation; room again, the writes go through', async (context) => {
-    const disk = mountTmpfs(4096);
-    if (disk === null) {
-      context.skip('mounting a tmpfs needs root with CAP_SYS_ADMIN; the max_page_count test above covers SQLITE_FULL');
+describe(`${REAL_DISK} (a 4 MB tmpfs)`, () => {
+  it('every write answers 507 STORAGE_FULL, never 500, and changes nothing; the key file and the old key survive a failed rotation; room again, the writes go through', async () => {
+    if (process.getuid?.() !== 0 && process.env[IN_NAMESPACE] === undefined) {
+      const run = runInUserNamespace();
+      expect(run.status, `the full-disk test needs root or unprivileged user namespaces to mount a tmpfs (run as root, or allow user namespaces); in the namespace it said:\n${run.output.slice(-4000)}`).toBe(0);
       return;
     }
+    const mounted = mountTmpfs(4096);
+    if ('error' in mounted) throw new Error(`the full-disk test could not mount a tmpfs (it needs root with CAP_SYS_ADMIN, or a user namespace): ${mounted.error}`);
+    const disk = mounted.dir;
     const t = await buildTestApp({ dataDir: join(disk, 'data') });
     try {
       const first = await post(t, '/v1/imports?broker=generic', generic(20, 'room'));
