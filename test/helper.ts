@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { buildApp, type App } from '../src-main/server/app';
 import { createContext, type OwnedContext } from '../src-main/context';
 import type { Clock } from '../src-main/clock';
@@ -61,13 +61,15 @@ export async function buildTestApp(options: { overrides?: Partial<Settings>; dat
  * The app of a test file (or describe block): built before its tests, closed after them. The object stands for the
  * app from beforeAll on; touching it before then is a mistake in the test and throws.
  */
-export function useTestApp(options: Parameters<typeof buildTestApp>[0] = {}): TestApp {
+export function useTestApp(options: Parameters<typeof buildTestApp>[0] = {}, scope: 'all' | 'each' = 'all'): TestApp {
   let built: TestApp | undefined;
-  beforeAll(async () => {
+  // 'each': a new app (and data folder) for every `it`, for stories whose steps each replay the ones before.
+  (scope === 'each' ? beforeEach : beforeAll)(async () => {
     built = await buildTestApp(options);
   });
-  afterAll(async () => {
+  (scope === 'each' ? afterEach : afterAll)(async () => {
     await built?.close();
+    built = undefined;
   });
   const current = (): TestApp => {
     if (built === undefined) throw new Error('useTestApp: the app is built in beforeAll');

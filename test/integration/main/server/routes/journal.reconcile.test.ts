@@ -10,12 +10,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { AccountsResponseT, ImportReport, PositionsResponseT, ReconcileResponseT, ReconciliationsResponseT } from '../../../../../src-shared/api/schemas';
 import { REPO_ROOT, useTestApp } from '../../../../helper';
 
 const fixture = (name: string) => readFileSync(join(REPO_ROOT, 'test/fixtures/brokers', name), 'utf8');
-const t = useTestApp();
+// A new app for every `it` (its book imported below): one `it`'s assertions and fixes never reach another.
+const t = useTestApp({}, 'each');
 
 async function reconcile(body: string, query: string, contentType = 'text/csv') {
   const response = await t.request({ method: 'POST', url: `/v1/journal/reconcile?${query}`, headers: { 'content-type': contentType }, payload: body });
@@ -37,8 +38,8 @@ async function addRows(rows: unknown[]): Promise<number> {
 let individual = '';
 let margin = '';
 
-// The journal of two accounts every test reconciles against: imported before any of them, so that each runs alone.
-beforeAll(async () => {
+// The journal of two accounts every test reconciles against, imported afresh for each.
+beforeEach(async () => {
   await importText(fixture('generic_positions_journal_selfwritten.csv'), 'book.csv');
   const { body } = await t.get<AccountsResponseT>('/v1/journal/accounts');
   individual = body.accounts.find((a) => a.name === 'Individual ...4821')?.id ?? '';
@@ -170,7 +171,7 @@ describe('balance assertions', () => {
   });
 
   it('broken again and acknowledged: the import says acknowledged and leaves needsAttention', async () => {
-    // Its own assertion, saved here: the test before it saves one too, but each test stands alone.
+    // Its own assertion, saved here (each test has its own app).
     const saved = await reconcile(fixture('schwab_positions_selfwritten.csv'), `asOf=2025-03-31&accountId=${individual}&save=true`);
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     const later = await importText('date,account,type,symbol,quantity,price,amount\n2025-03-21,Individual ...4821,SELL,KO,40,61,2440\n', 'later2.csv');

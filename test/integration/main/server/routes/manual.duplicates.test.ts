@@ -29,8 +29,9 @@ interface Problem {
   errors?: Array<{ param: string; message: string }>;
 }
 
+/** A new app for every `it` (each replays the steps of its story it needs): no `it` leans on another's rows. */
 function harness() {
-  const t = useTestApp();
+  const t = useTestApp({}, 'each');
   const upload = async (text: string, filename: string) => {
     const response = await t.request({ method: 'POST', url: `/v1/imports?broker=generic&filename=${filename}`, headers: { 'content-type': 'text/csv' }, payload: text });
     expect(response.statusCode, response.body).toBe(201);
@@ -45,29 +46,38 @@ function harness() {
 
 describe('an opening entered by hand, then the older file that holds the same sale', () => {
   const h = harness();
-  let manualId = '';
-  let manualImport = 0;
-  let olderImport = 0;
 
-  it('the newer file closes a put it never sold; the opening entered by hand matches it', async () => {
+  /** The newer file, then the opening entered by hand that its close lacks. */
+  async function enteredByHand(): Promise<{ manualId: string; manualImport: number }> {
     await h.upload(NEWER, 'newer.csv');
     expect((await h.positions('2024-03-26')).needsAttention.map((n) => [n.kind, n.symbol, n.quantity, n.firstDate])).toEqual([['opened_before_history', PUT, -1, '2024-03-20']]);
     const response = await h.post([OPENING]);
     expect(response.statusCode, response.body).toBe(201);
     const body = response.json<ManualTransactionsResponseT>();
-    manualId = body.ids[0] ?? '';
-    manualImport = body.importId;
     // Premium 150.00 once; the close books 150 − 20 = 130.
     expect(await h.march()).toMatchObject({ premiumsCollected: 150, optionsPL: 130 });
-  });
+    return { manualId: body.ids[0] ?? '', manualImport: body.importId };
+  }
 
-  it('the older file: its sale supersedes the manual opening, listed in the report; one position, the premium once', async () => {
+  /** Then the older file, whose sale is the same opening. */
+  async function olderImported({ manualId, manualImport }: { manualId: string; manualImport: number }): Promise<number> {
     const report = await h.upload(OLDER, 'older.csv');
-    olderImport = report.id;
     expect(report).toMatchObject({ imported: 1, supersededManualCount: 1 });
     expect(report.supersededManual).toEqual([
       { id: manualId, importId: manualImport, accountId: MAIN, type: 'SELL_TO_OPEN', symbol: PUT, quantity: 1, tradeDate: '2024-03-14T20:00:00.000Z', importedQuantity: 1 },
     ]);
+    return report.id;
+  }
+
+  it('the newer file closes a put it never sold; the opening entered by hand matches it', async () => {
+    const { manualId } = await enteredByHand();
+    expect((await h.rows()).find((r) => r.id === manualId)).toMatchObject({ source: 'manual', type: 'SELL_TO_OPEN' });
+  });
+
+  it('the older file: its sale supersedes the manual opening, listed in the report; one position, the premium once', async () => {
+    const manual = await enteredByHand();
+    const { manualId, manualImport } = manual;
+    const olderImport = await olderImported(manual);
     // Without the rule: 300 of premium and a phantom short put left open after the close.
     expect(await h.march()).toMatchObject({ premiumsCollected: 150, optionsPL: 130 });
     expect((await h.positions('2024-03-15')).positions.map((p) => [p.symbol, p.quantity])).toEqual([[PUT, -1]]);
@@ -80,11 +90,14 @@ describe('an opening entered by hand, then the older file that holds the same sa
   });
 
   it('undo of the older import restores the manual opening: the same figures from it', async () => {
+    const manual = await enteredByHand();
+    const { manualId, manualImport } = manual;
+    const olderImport = await olderImported(manual);
     const undo = await h.t.request({ method: 'DELETE', url: `/v1/imports/${olderImport}` });
     expect(undo.statusCode, undo.body).toBe(200);
     expect(undo.json()).toEqual({ id: olderImport, removed: 1 });
-    const manual = (await h.rows()).find((r) => r.id === manualId);
-    expect(manual).toMatchObject({ source: 'manual', type: 'SELL_TO_OPEN', quantity: 1, price: 1.5, tradeDay: '2024-03-14', importId: manualImport });
+    const row = (await h.rows()).find((r) => r.id === manualId);
+    expect(row).toMatchObject({ source: 'manual', type: 'SELL_TO_OPEN', quantity: 1, price: 1.5, tradeDay: '2024-03-14', importId: manualImport });
     expect(await h.march()).toMatchObject({ premiumsCollected: 150, optionsPL: 130 });
     expect((await h.t.get<ImportsResponseT>('/v1/imports')).body.imports.find((i) => i.id === manualImport)).toMatchObject({ rows: 1 });
   });
@@ -110,6 +123,8 @@ describe('the reverse order: the files first, then the same opening by hand', ()
   });
 
   it('an opening dated after the imported history is new activity: stored', async () => {
+    await h.upload(OLDER, 'older.csv');
+    await h.upload(NEWER, 'newer.csv');
     const response = await h.post([{ ...OPENING, date: '2024-03-27' }]);
     expect(response.statusCode, response.body).toBe(201);
   });
