@@ -95,7 +95,10 @@ export function createSourceFetch(options: { lookup?: HostLookup } = {}): Source
       const target = new URL(url);
       const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
       // Compressed as the global fetch asks it (CBOE's SPX chain is ~10 MB as text): the 20 s limit is for slow lines too.
-      const request = send(target, { method: 'GET', lookup, signal: init.signal, headers: { accept: 'application/json', 'accept-encoding': 'gzip, deflate, br' } }, (response: IncomingMessage) => {
+      // agent: false, a connection of its own: node's global agent pools sockets by host and port alone, so a socket
+      // opened under one check (another fetcher's resolver, an earlier answer of the DNS) would carry this request
+      // without `lookup` being asked. A poll every few minutes loses nothing by connecting again.
+      const request = send(target, { method: 'GET', agent: false, lookup, signal: init.signal, headers: { accept: 'application/json', 'accept-encoding': 'gzip, deflate, br' } }, (response: IncomingMessage) => {
         const status = response.statusCode ?? 0;
         const bodiless = status === 204 || status === 304 || status < 200;
         if (bodiless) response.resume();

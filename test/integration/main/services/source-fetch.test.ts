@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { LookupAddress } from 'node:dns';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RefreshPassT } from '../../../../src-shared/api/schemas';
 import { startServer, type RunningServer } from '../../../../src-main/serve';
 import { fetchAndStoreChain, MAX_RESPONSE_BYTES } from '../../../../src-main/services/online-source';
@@ -94,10 +94,18 @@ afterAll(async () => {
   }
 });
 
+// Each test counts the requests of its own fetches.
+beforeEach(() => {
+  sourceRequests = [];
+  otherRequests = [];
+});
+
 const headers = () => ({ authorization: `Bearer ${app.apiKey}`, 'content-type': 'application/json' });
 
-/** One refresh pass of SPY from `baseUrl`: the symbol's state and error, and how many snapshots are stored. */
+/** One refresh pass of SPY from `baseUrl`: the symbol's state and error, and how many snapshots it stored. */
 async function refreshFrom(baseUrl: string): Promise<{ state: string; error: string | undefined; snapshots: number }> {
+  const count = () => app.ctx.db.prepare<[], number>('SELECT COUNT(*) FROM snapshots').pluck().get() ?? -1;
+  const before = count();
   const put = await fetch(`${app.apiBaseUrl}/settings`, { method: 'PUT', headers: headers(), body: JSON.stringify({ onlineSource: { enabled: false, baseUrl, watchlist: ['SPY'], intervalSeconds: 300 }, watchlistIncludesPositions: false }) });
   expect(put.status, await put.clone().text()).toBe(200);
   const started = await fetch(`${app.apiBaseUrl}/chains/refresh`, { method: 'POST', headers: { authorization: `Bearer ${app.apiKey}` } });
@@ -105,7 +113,8 @@ async function refreshFrom(baseUrl: string): Promise<{ state: string; error: str
   await app.ctx.refresh.settled();
   const pass = (await (await fetch(`${app.apiBaseUrl}/chains/refresh`, { headers: headers() })).json()) as RefreshPassT;
   const spy = pass.symbols.find((s) => s.symbol === 'SPY');
-  const snapshots = app.ctx.db.prepare<[], number>('SELECT COUNT(*) FROM snapshots').pluck().get() ?? -1;
+  // The snapshots this pass stored (other tests store theirs in the same app).
+  const snapshots = count() - before;
   // An address the source's rules refuse is the whole source's problem (source-health.ts): said once on the pass, its
   // symbols skipped; any other failure is the symbol's own.
   return { state: spy?.state ?? 'absent', error: spy?.error ?? pass.sourceProblem, snapshots };
@@ -180,6 +189,19 @@ describe('the addresses a host name resolves to', () => {
     const stored = await fetchAndStoreChain(ctx(), `http://chains.test:${sourcePort}/api/options`, 'QQQ', createSourceFetch({ lookup }), limits);
     expect(stored.contracts).toBe(10);
     expect(sourceRequests).toEqual([`chains.test:${sourcePort}/api/options/QQQ.json`]);
+  });
+
+  it('a connection kept from a fetch of the same name is not reused by a fetcher that resolves it elsewhere: checked again', async () => {
+    // Found by running this file shuffled: the loopback test's socket to chains.test stayed in node's global agent, and
+    // the metadata test's fetcher sent its request on it without asking its resolver (Node pools by host and port).
+    const loopback = resolverTo('127.0.0.1');
+    expect((await fetchAndStoreChain(ctx(), `http://chains.test:${sourcePort}/api/options`, 'QQQ', createSourceFetch({ lookup: loopback.lookup }), limits)).contracts).toBe(10);
+    sourceRequests = [];
+    const metadata = resolverTo('169.254.169.254');
+    const attempt = fetchAndStoreChain(ctx(), `http://chains.test:${sourcePort}/api/options`, 'SPY', createSourceFetch({ lookup: metadata.lookup }), limits);
+    await expect(attempt).rejects.toThrow(/chains\.test resolves to 169\.254\.169\.254/);
+    expect(metadata.asked, 'the name was resolved by this fetcher').toEqual(['chains.test']);
+    expect(sourceRequests, 'nothing reached the server').toEqual([]);
   });
 
   it('a URL stored before the rules (by an older version) is refused when it is fetched, with the reason', async () => {

@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { runCli } from '../../../../cli';
 import { tempDir, useTestApp } from '../../../../helper';
 
-const app = useTestApp();
+// A new app for every `it`: the formats one saves are never another's (a test that needs one saves it).
+const app = useTestApp({}, 'each');
 
 const HEADER = ['Trade Day', 'Side', 'Ticker', 'Shares', 'Fill', 'Commish', 'Net'];
 const FILE = [
@@ -46,8 +47,16 @@ async function json<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, b
 
 const upload = (text: string | Buffer, query = '') => app.request({ method: 'POST', url: `/v1/imports${query}`, headers: { 'content-type': 'text/csv' }, payload: text });
 
+const FIXED_WORDS: ImportFormatDraftT['mapping']['type']['words'] = [{ word: 'Bought', type: 'BUY' }, { word: 'Sold', type: 'SELL' }, { word: 'Div', type: 'DIVIDEND' }];
+
+/** "My Broker" saved, its type words complete: the format the later steps of the flow use. */
+async function saveFormat(): Promise<ImportFormatJson> {
+  const created = await json<ImportFormatJson>('POST', '/v1/import-formats', draft({ type: { column: 'Side', words: FIXED_WORDS } }));
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body;
+}
+
 describe('import formats: the mapping flow through the API', () => {
-  let saved: ImportFormatJson;
 
   it('lists the registry\'s importers (the Import page\'s broker list) and no formats at first', async () => {
     const { status, body } = await json<ImportFormatsResponseT>('GET', '/v1/import-formats');
@@ -120,10 +129,7 @@ describe('import formats: the mapping flow through the API', () => {
   });
 
   it('saves the format; the same header (any order) is then detected by itself, before the built-ins', async () => {
-    const fixed = draft({ type: { column: 'Side', words: [{ word: 'Bought', type: 'BUY' }, { word: 'Sold', type: 'SELL' }, { word: 'Div', type: 'DIVIDEND' }] } });
-    const created = await json<ImportFormatJson>('POST', '/v1/import-formats', fixed);
-    expect(created.status).toBe(201);
-    saved = created.body;
+    const saved = await saveFormat();
     expect(saved).toMatchObject({ name: 'My Broker', header: HEADER, importer: `custom:${saved.id}` });
     const list = (await json<ImportFormatsResponseT>('GET', '/v1/import-formats')).body;
     expect(list.formats.map((f) => f.id)).toEqual([saved.id]);
@@ -147,7 +153,8 @@ describe('import formats: the mapping flow through the API', () => {
     expect(undone.body).toEqual({ id: report.id, removed: 3 });
   });
 
-  it('the CLI imports with the saved format too (--broker custom:<id>, and auto-detection)', () => {
+  it('the CLI imports with the saved format too (--broker custom:<id>, and auto-detection)', async () => {
+    const saved = await saveFormat();
     const file = join(tempDir(), 'mine.csv');
     writeFileSync(file, FILE);
     const named = runCli(['import', file, '--broker', `custom:${saved.id}`, '--account', 'CLI', '--data-dir', app.dataDir]);
@@ -183,6 +190,7 @@ describe('import formats: the mapping flow through the API', () => {
   });
 
   it('is bounded: sizes by the schema, the count by the service (409), one format per header (409)', async () => {
+    await saveFormat();
     const sameHeader = await json<Problem>('POST', '/v1/import-formats', draft({}, 'Twin'));
     expect(sameHeader.status).toBe(409);
     expect(sameHeader.body.detail).toContain('"My Broker"');
@@ -209,7 +217,8 @@ describe('import formats: the mapping flow through the API', () => {
   });
 
   it('PUT replaces a format (same id), DELETE removes it; unknown ids are 404; past imports stay', async () => {
-    const renamed = await json<ImportFormatJson>('PUT', `/v1/import-formats/${saved.id}`, draft({ type: { column: 'Side', words: [{ word: 'Bought', type: 'BUY' }, { word: 'Sold', type: 'SELL' }, { word: 'Div', type: 'DIVIDEND' }] } }, 'Renamed'));
+    const saved = await saveFormat();
+    const renamed = await json<ImportFormatJson>('PUT', `/v1/import-formats/${saved.id}`, draft({ type: { column: 'Side', words: FIXED_WORDS } }, 'Renamed'));
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ id: saved.id, name: 'Renamed', createdAt: saved.createdAt });
     expect((await json<Problem>('PUT', '/v1/import-formats/nope00', draft())).status).toBe(404);
