@@ -5,7 +5,7 @@
  * brings its underlying in without being on the watchlist; a failing symbol fails alone, with its reason.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GexResponseT, RefreshPassT } from '../../../../src-shared/api/schemas';
 import { ChainRefresh } from '../../../../src-main/services/chain-refresh';
 import { OnlineSource } from '../../../../src-main/services/online-source';
@@ -80,7 +80,10 @@ async function settings(t: TestApp, body: object) {
 
 describe('POST /v1/chains/refresh', () => {
   let t: TestApp;
-  beforeAll(async () => {
+  // A new app for every `it` (a pass, its settings and its snapshots are the test's own), and the requests it sends.
+  beforeEach(async () => {
+    requests = [];
+    held = [];
     t = await buildTestApp({ clock });
     // The online source stays off: a refresh works without the periodic poller.
     await settings(t, { onlineSource: { enabled: false, baseUrl, watchlist: ['SPY', 'MISSING', 'BAD'], intervalSeconds: 300 } });
@@ -98,7 +101,7 @@ describe('POST /v1/chains/refresh', () => {
     });
     expect(manual.statusCode, manual.body).toBe(201);
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await t.close();
   });
 

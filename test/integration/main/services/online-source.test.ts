@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createContext, type OwnedContext } from '../../../../src-main/context';
 import { chainUrl, OnlineSource } from '../../../../src-main/services/online-source';
 import { manualClock } from '../../../clock';
@@ -65,10 +65,18 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   baseUrl = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}/api/options`;
+});
+// Every `it` has its own context (data folder, settings, back-off), server mode and request list, the clock at its start.
+beforeEach(() => {
+  mode = 'ok';
+  requests = [];
+  clock.set('2099-11-20T20:00:00Z');
   ctx = createContext({ dataDir: tempDir(), clock });
 });
-afterAll(async () => {
+afterEach(() => {
   ctx.close();
+});
+afterAll(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 });
@@ -78,6 +86,11 @@ async function expirationsOf(symbol: string) {
   const result = await ctx.exposure.expirations(symbol);
   if (!result.ok) throw new Error(`no snapshot of ${symbol}`);
   return { expirations: result.value.snapshot.expirations, snapshotTime: result.value.snapshot.quoteTime };
+}
+
+/** The source on, polling SPX from the test's server. */
+function enable(): void {
+  ctx.updateSettings({ onlineSource: { enabled: true, baseUrl, watchlist: ['SPX'], intervalSeconds: 60 } });
 }
 
 describe('online chain source (CBOE delayed quotes, tested against a local server)', () => {
@@ -94,8 +107,7 @@ describe('online chain source (CBOE delayed quotes, tested against a local serve
   });
 
   it('stores a snapshot per watchlist symbol, backs off on errors and keeps serving the last good one', async () => {
-    ctx.updateSettings({ onlineSource: { enabled: true, baseUrl, watchlist: ['SPX'], intervalSeconds: 60 } });
-    clock.set('2099-11-20T20:00:00Z');
+    enable();
     const source = new OnlineSource(ctx, undefined, fetch);
     const [ok] = await source.pollOnce();
     expect(ok).toMatchObject({ symbol: 'SPX', ok: true });
@@ -125,6 +137,7 @@ describe('online chain source (CBOE delayed quotes, tested against a local serve
   });
 
   it('reads the CBOE timestamp as UTC: a snapshot polled during the session keeps its same-day expiration', async () => {
+    enable();
     mode = 'session';
     clock.set('2099-11-20T19:31:00Z');
     const source = new OnlineSource(ctx, undefined, fetch);
@@ -144,6 +157,7 @@ describe('online chain source (CBOE delayed quotes, tested against a local serve
   });
 
   it('reads at most 32 MB of a response: a body without end is cut off there and the poll fails with the reason', async () => {
+    enable();
     mode = 'endless';
     clock.advance(3_600_000);
     const source = new OnlineSource(ctx, undefined, fetch);
@@ -156,6 +170,7 @@ describe('online chain source (CBOE delayed quotes, tested against a local serve
   }, 60_000);
 
   it('gives up a server that never answers after the request time limit', async () => {
+    enable();
     mode = 'silent';
     clock.advance(3_600_000);
     // The silent server never answers: that the poll returns at all, with the limit's reason, is the check (without
