@@ -15,7 +15,8 @@ const WHOLE = readFileSync(join(REPO_ROOT, 'test/fixtures/brokers/robinhood_spac
 /** The file without the merger's rows (an export that left them out): its records are the lines with SXCH / OCA. */
 const WITHOUT_MERGER = WHOLE.replace(/"6\/1\/2021"[^\n]*(?:\n(?!")[^\n]*)?\n/g, (record) => (/"(?:SXCH|OCA)"/.test(record) ? '' : record));
 
-const t = useTestApp();
+// A new app for every `it`: each replays the steps of the story it needs (the named functions below).
+const t = useTestApp({}, 'each');
 const ACCOUNT = accountIdFor('robinhood-csv', 'Robinhood');
 const IPOE_TO_SOFI = { type: 'symbol_change', symbol: 'ipoe', newSymbol: 'SOFI', date: '2021-06-01', note: 'SPAC merger' };
 
@@ -48,13 +49,30 @@ async function actions(): Promise<CorporateActionJsonT[]> {
 }
 
 describe('a corporate action entered by hand, over HTTP', () => {
-  let id = 0;
-  let importId = 0;
-
-  it('without the merger rows the file leaves phantom IPOE shares and unmatched SOFI sales', async () => {
+  /** The activity file without its merger rows. */
+  async function fileWithoutMerger(): Promise<void> {
     expect(WITHOUT_MERGER.split('\n').length, 'four records (six lines) fewer').toBe(WHOLE.split('\n').length - 6);
     await upload(WITHOUT_MERGER);
     expect(await held(), 'IPOE and its put still open after the merger').toEqual(['HLX 1', 'IPOE 300', 'IPOE210618P00020000 -1', 'NAKD 105']);
+  }
+
+  /** Then the symbol change entered by hand. */
+  async function enteredByHand(): Promise<CorporateActionWriteResponseT> {
+    const response = await send('POST', '/v1/journal/corporate-actions', IPOE_TO_SOFI);
+    expect(response.statusCode, response.body).toBe(201);
+    const written = response.json<CorporateActionWriteResponseT>();
+    expect(await held(), 'the shares and the put under SOFI').toEqual(['HLX 1', 'NAKD 105', 'SOFI 300', 'SOFI210618P00020000 -1']);
+    return written;
+  }
+
+  /** Then the whole file, whose SXCH and OCA rows are the same action. */
+  async function wholeFile(): Promise<void> {
+    const report = await upload(WHOLE);
+    expect(report.imported, 'the SXCH and OCA pairs; every other row was stored before').toBe(2);
+  }
+
+  it('without the merger rows the file leaves phantom IPOE shares and unmatched SOFI sales', async () => {
+    await fileWithoutMerger();
     // Only HLX's 3.50 is known: the SOFI sales and the SOFI put's close find no lots.
     expect(await realized(2021)).toBe(3.5);
     const listed = await actions();
@@ -65,11 +83,9 @@ describe('a corporate action entered by hand, over HTTP', () => {
   });
 
   it('POST the symbol change: 201 with its id and import; the lots and the put carry through, 2021 realizes 248.44', async () => {
-    const response = await send('POST', '/v1/journal/corporate-actions', IPOE_TO_SOFI);
-    expect(response.statusCode, response.body).toBe(201);
-    ({ id, importId } = response.json<CorporateActionWriteResponseT>());
+    await fileWithoutMerger();
+    const { id, importId } = await enteredByHand();
     expect(id).toBeGreaterThan(0);
-    expect(await held(), 'the shares and the put under SOFI').toEqual(['HLX 1', 'NAKD 105', 'SOFI 300', 'SOFI210618P00020000 -1']);
     expect(await realized(2021), '125 + 3.50 + 119.94').toBe(248.44);
     expect(await realized(2022), '−375 − 1 − 10').toBe(-386);
     const [entered] = (await actions()).filter((a) => a.source === 'manual');
@@ -79,6 +95,8 @@ describe('a corporate action entered by hand, over HTTP', () => {
   });
 
   it('PUT changes it (a 2-for-1 merger leaves 300 SOFI open); PUT back; id and import stay', async () => {
+    await fileWithoutMerger();
+    const { id, importId } = await enteredByHand();
     const changed = await send('PUT', `/v1/journal/corporate-actions/${id}`, { ...IPOE_TO_SOFI, type: 'merger', ratio: 2 });
     expect(changed.statusCode, changed.body).toBe(200);
     expect(changed.json<CorporateActionWriteResponseT>()).toEqual({ id, importId });
@@ -89,8 +107,9 @@ describe('a corporate action entered by hand, over HTTP', () => {
   });
 
   it('the same action read from the file (its SXCH and OCA rows) applies once: the one entered by hand', async () => {
-    const report = await upload(WHOLE);
-    expect(report.imported, 'the SXCH and OCA pairs; every other row was stored before').toBe(2);
+    await fileWithoutMerger();
+    await enteredByHand();
+    await wholeFile();
     expect(await realized(2021), 'unchanged: not applied twice').toBe(248.44);
     const listed = await actions();
     expect(listed.filter((a) => a.symbol === 'IPOE').map((a) => [a.source, a.outcome])).toEqual([
@@ -100,6 +119,9 @@ describe('a corporate action entered by hand, over HTTP', () => {
   });
 
   it('DELETE it: the file’s action applies instead, the figures stay', async () => {
+    await fileWithoutMerger();
+    const { id, importId } = await enteredByHand();
+    await wholeFile();
     const response = await send('DELETE', `/v1/journal/corporate-actions/${id}`);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json<CorporateActionDeleteResponseT>()).toEqual({ id, importId, importRemoved: true });
@@ -109,6 +131,8 @@ describe('a corporate action entered by hand, over HTTP', () => {
   });
 
   it('an action undone with its import (DELETE /v1/imports/{id}) is gone from the list and the figures', async () => {
+    await fileWithoutMerger();
+    await enteredByHand();
     const response = await send('POST', '/v1/journal/corporate-actions', { type: 'split', symbol: 'SOFI', ratio: 2, date: '2021-06-05', accountId: ACCOUNT });
     expect(response.statusCode, response.body).toBe(201);
     const added = response.json<CorporateActionWriteResponseT>();
