@@ -9,10 +9,17 @@ const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
 const PFE = 'tastytrade_v2_21col_PFE_binnaculum.csv';
 const TSLL = 'tastytrade_v2_21col_TSLL_wheel_binnaculum.csv';
 
-const t = useTestApp();
+// A new app for every `it`: each imports the files it reads.
+const t = useTestApp({}, 'each');
 
 async function importFile(name: string, query = '') {
   return t.request({ method: 'POST', url: `/v1/imports${query}`, headers: { 'content-type': 'text/csv' }, payload: fixture(name) });
+}
+
+/** The PFE wheel, then the TSLL file: the journal the reads below look at. */
+async function importBoth(): Promise<void> {
+  expect((await importFile(PFE, '?filename=pfe.csv')).statusCode).toBe(201);
+  expect((await importFile(TSLL)).statusCode).toBe(201);
 }
 
 function count(): number {
@@ -42,6 +49,7 @@ describe('imports through the API', () => {
   });
 
   it('re-importing the same file adds nothing (idempotence) and is still recorded', async () => {
+    expect((await importFile(PFE)).statusCode).toBe(201);
     const before = count();
     const report = (await importFile(PFE)).json<ImportReport>();
     expect(report.imported).toBe(0);
@@ -52,6 +60,7 @@ describe('imports through the API', () => {
   });
 
   it('a file with a bad row is refused whole: 422 IMPORT_FAILED with the line, store unchanged', async () => {
+    expect((await importFile(PFE)).statusCode).toBe(201);
     const before = count();
     const lines = fixture(TSLL).split('\n');
     lines[5] = (lines[5] ?? '').replace(/^[^,]+/, 'not-a-date');
@@ -61,7 +70,7 @@ describe('imports through the API', () => {
     expect(problem.code).toBe('IMPORT_FAILED');
     expect(problem.errors[0]?.line, 'the problem names line 6 of the file').toBe(6);
     expect(count(), 'nothing was stored').toBe(before);
-    expect((await t.get<{ imports: unknown[] }>('/v1/imports')).body.imports).toHaveLength(2);
+    expect((await t.get<{ imports: unknown[] }>('/v1/imports')).body.imports, 'the refused file is not recorded').toHaveLength(1);
   });
 
   it('an unknown layout is 422 UNSUPPORTED_FORMAT; an empty body is 422', async () => {
@@ -73,7 +82,7 @@ describe('imports through the API', () => {
   });
 
   it('transactions: newest first, paginated, filters equal a brute-force filter of all rows', async () => {
-    expect((await importFile(TSLL)).statusCode).toBe(201);
+    await importBoth();
     const all = await allTransactions();
     expect(all).toHaveLength(count());
     const keys = all.map((tx) => `${tx.tradeDate}|${tx.id}`);
@@ -96,6 +105,7 @@ describe('imports through the API', () => {
   });
 
   it('performance answers both periods and a custom range whose calendar covers it', async () => {
+    await importBoth();
     const body = (await t.get<PerformanceResponseT>('/v1/journal/performance?date=2025-10-03&from=2025-01-01&to=2025-12-31')).body;
     expect(body.monthly).toMatchObject({ from: '2025-10-01', to: '2025-10-31' });
     expect(body.weekly, '2025-10-03 is a Friday: its week runs Monday 09-29 to Sunday 10-05').toMatchObject({ from: '2025-09-29', to: '2025-10-05' });
@@ -105,6 +115,7 @@ describe('imports through the API', () => {
   });
 
   it('undo removes exactly the rows an import inserted', async () => {
+    await importBoth();
     const imports = (await t.get<{ imports: ImportReport[] }>('/v1/imports')).body.imports;
     const tsll = imports.find((i) => i.imported > 0 && i.broker === 'tastytrade' && i.filename === null);
     expect(tsll).toBeDefined();
