@@ -11,6 +11,8 @@ import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type 
 
 export const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** For the bench's UI lines (bench/ui.ts); the browser tests need no check: their global setup fails without Chromium. */
+export const hasChromium = existsSync(chromiumPath);
 export const screenshotDir = join(repoRoot, 'test-results', 'screenshots');
 
 export const CHROMIUM_ARGS = [
