@@ -96,7 +96,7 @@ export function useTestApp(options: Parameters<typeof buildTestApp>[0] = {}, sco
 
 /**
  * A chain file parsed and stored on this thread, as no caller of the service does any more (a file is planned in the
- * exposure worker): the inline cost that the worker spares the event loop, for tests that compare stalls with it.
+ * exposure worker): a quick way for a test to set snapshots up without a worker call of its own.
  */
 export async function storeChainFileInline(ctx: Pick<OwnedContext, 'exposure'>, text: string, options: ChainParseOptions = {}): Promise<IngestResult> {
   const parsed = parseChainFile(text, options);
