@@ -267,6 +267,30 @@ export class TransactionsRepository {
     return { newest, count };
   }
 
+  /** The ledger's columns of the rows of `day` and later, in no particular order (a ledger resumed at a checkpoint: ledger-index.ts). */
+  ledgerRowsFromDay(day: string): LedgerRow[] {
+    const query = sql`SELECT ${LEDGER_COLUMNS_SQL} FROM transactions WHERE trade_day >= ${day}`;
+    return this.db.prepare<SqlValue[], LedgerRow>(query.text).all(...query.params);
+  }
+
+  /** The index's columns of the rows of `day` and later, newest first (as indexNewestFirst orders), with their trade_date. */
+  indexRowsFromDay(day: string): Array<IndexRow & Pick<TransactionRow, 'trade_date'>> {
+    const query = sql`SELECT ${new Sql(TRANSACTIONS.select(['id', 'trade_day', 'underlying', 'account_id', 'trade_date']), [])} FROM transactions WHERE trade_day >= ${day} ORDER BY trade_date DESC, id DESC`;
+    return this.db.prepare<SqlValue[], IndexRow & Pick<TransactionRow, 'trade_date'>>(query.text).all(...query.params);
+  }
+
+  /** The newest row (the index's order) of a day before `day`, and how many rows there are in all. */
+  newestBeforeDay(day: string): { newest: Pick<TransactionRow, 'id' | 'trade_date'> | null; count: number } {
+    const newest = this.db.prepare<[string], Pick<TransactionRow, 'id' | 'trade_date'>>('SELECT id, trade_date FROM transactions WHERE trade_day < ? ORDER BY trade_date DESC, id DESC LIMIT 1').get(day) ?? null;
+    const count = this.db.prepare<[], number>('SELECT COUNT(*) FROM transactions').pluck().get() ?? 0;
+    return { newest, count };
+  }
+
+  /** The first trade day of an import's rows (null: it holds none). */
+  firstDayOfImport(importId: number): string | null {
+    return this.db.prepare<[number], string | null>('SELECT MIN(trade_day) FROM transactions WHERE import_id = ?').pluck().get(importId) ?? null;
+  }
+
   /** Full rows of these ids, in no particular order. */
   byIds(ids: readonly string[]): TransactionRow[] {
     if (ids.length === 0) return [];

@@ -17,7 +17,7 @@ import { classify, mainLeg, structureCreditMinor, type Strategy, type StructureL
 import { tradeRisk } from './trade-risk';
 import { dteAtEntry, entryFigures, outcomeRatios, type EntryLookup, type LevelsAtEntry } from './trade-metrics';
 import { NO_NODE } from './trade-lots';
-import { walkTrades, type Grouper, type Node } from './trade-walk';
+import { Grouper, walkTrades, type Node } from './trade-walk';
 import { asMinorOrNull, minorFieldsAll, asMinor, type Minor, type MinorFields } from '../money';
 import type { TradeLeg } from './records';
 
@@ -341,8 +341,9 @@ export class LiveTrades {
     private assembled: Assembled,
   ) {}
 
-  static build(transactions: readonly Transaction[], options: TradeOptions = {}): { live: LiveTrades; book: TradeBook } {
-    const grouper = walkTrades(transactions);
+  /** The trades of `transactions` with their walk kept open; with `checkpointEvery`, checkpoints a write in the middle resumes from. */
+  static build(transactions: readonly Transaction[], options: TradeOptions = {}, checkpointEvery = 0): { live: LiveTrades; book: TradeBook } {
+    const grouper = walkTrades(transactions, checkpointEvery);
     const { book, assembled } = assembleBook(grouper, options, null);
     const live = new LiveTrades(grouper, assembled);
     live.note(transactions);
@@ -378,6 +379,49 @@ export class LiveTrades {
     const { book, assembled } = assembleBook(this.grouper, options, { touched, previous: this.assembled });
     this.assembled = assembled;
     return book;
+  }
+
+  /**
+   * The day of the checkpoint a write whose rows are all of `day` or later resumes from (the latest at or before it),
+   * with its place; null when there is none or the walk met a corporate action (a walk from the first row).
+   */
+  resumePoint(day: string): { at: number; day: string; position: number } | null {
+    const list = this.grouper.checkpoints;
+    if (this.grouper.actionsWalked > 0) return null;
+    let at = list.length - 1;
+    while (at >= 0 && (list[at]?.day ?? '') > day) at -= 1;
+    const checkpoint = list[at];
+    return checkpoint === undefined ? null : { at, day: checkpoint.day, position: checkpoint.position };
+  }
+
+  /**
+   * A new walk resumed at checkpoint `at` with `rows`, every row of the journal from its day on (docs/journal.md §Staying
+   * current): the trades whose nodes the rows before it closed for good are the ones assembled before; the others are
+   * assembled again. Null when the rows hold a corporate action. This walk and its books stay as they are.
+   */
+  resume(at: number, rows: readonly Transaction[], options: TradeOptions = {}): { live: LiveTrades; book: TradeBook } | null {
+    const checkpoint = this.grouper.checkpoints[at];
+    if (checkpoint === undefined || this.grouper.actionsWalked > 0 || rows.some((t) => t.type === 'SPLIT' || t.type === 'SYMBOL_CHANGE')) return null;
+    const grouper = Grouper.resumed(this.grouper, at);
+    const touched = new Set<number>(checkpoint.live.map((node) => node.index));
+    grouper.touched = touched;
+    grouper.lots.touched = touched;
+    try {
+      grouper.walk(rows);
+      grouper.settleResumed();
+      grouper.linkRolls();
+      grouper.linkCovers();
+    } finally {
+      grouper.touched = null;
+      grouper.lots.touched = null;
+    }
+    for (let index = checkpoint.nodeCount; index < grouper.nodes.length; index += 1) touched.add(index);
+    const { book, assembled } = assembleBook(grouper, options, { touched, previous: this.assembled });
+    const live = new LiveTrades(grouper, assembled);
+    live.lastDay = checkpoint.lastDay ?? '';
+    live.lastMs = checkpoint.lastMs;
+    live.note(rows);
+    return { live, book };
   }
 }
 

@@ -5,7 +5,7 @@
  * (PUT and DELETE /v1/journal/transactions/{id}). Runs in the journal worker, on its connection.
  */
 import type { Database } from 'better-sqlite3';
-import type { AddedRows } from './ledger-index';
+import type { JournalChange } from './ledger-index';
 import { hash, randomBytes } from 'node:crypto';
 import { MANUAL_SOURCE, type TransactionType } from '../../../src-shared/api/constants';
 import type { ManualTransactionT } from '../../../src-shared/api/manual-schemas';
@@ -71,7 +71,7 @@ export class ManualEntries {
     private readonly settings: () => { timeZone: string },
     private readonly clock: Clock,
     /** After a commit: the journal's in-memory index and ledger follow (JournalIndex.written). */
-    private readonly written: (added?: AddedRows) => void,
+    private readonly written: (change?: JournalChange) => void,
   ) {
     this.transactions = new TransactionsRepository(db);
     this.accounts = new AccountsRepository(db);
@@ -226,6 +226,8 @@ export class ManualEntries {
   /** Replaces a manual row by a checked one: its id and import stay. */
   replace(turn: WriteTx, id: string, entry: CheckedEntry): Result<{ id: string; importId: number }> {
     const dayOf = makeDayOf(this.settings().timeZone);
+    // The earlier of the row's day and its new one: the ledger resumes before it (ledger-index.ts).
+    let fromDay = '';
     const result = this.db
       .transaction((): Result<{ id: string; importId: number }> => {
         // Looked up again under the lock: an undo may have removed it since the request was checked.
@@ -233,24 +235,28 @@ export class ManualEntries {
         if (!found.ok) return found;
         const { import_id: importId, broker_row_id: brokerRowId } = found.value;
         this.accounts.insert(turn, { id: entry.accountId, name: entry.transaction.accountName, source: entry.accountSource });
-        this.transactions.replace(turn, toRow({ ...entry.transaction, brokerRowId }, { id, importId, accountId: entry.accountId, tradeDay: dayOf(entry.transaction.tradeDate) }));
+        const tradeDay = dayOf(entry.transaction.tradeDate);
+        fromDay = found.value.trade_day < tradeDay ? found.value.trade_day : tradeDay;
+        this.transactions.replace(turn, toRow({ ...entry.transaction, brokerRowId }, { id, importId, accountId: entry.accountId, tradeDay }));
         this.accounts.deleteUnused(turn);
         this.recount(turn, importId);
         this.generations.bumpJournal(turn);
         return ok({ id, importId });
       })
       .immediate();
-    if (result.ok) this.written();
+    if (result.ok) this.written({ fromDay });
     return result;
   }
 
   /** Deletes a manual row; an import left with no row goes with it (an empty undo would help nobody). */
   remove(turn: WriteTx, id: string): Result<{ id: string; importId: number; importRemoved: boolean }> {
+    let fromDay = '';
     const result = this.db
       .transaction((): Result<{ id: string; importId: number; importRemoved: boolean }> => {
         const found = this.lookup(id);
         if (!found.ok) return found;
         const importId = found.value.import_id;
+        fromDay = found.value.trade_day;
         this.transactions.delete(turn, id);
         // Kept while an import holds some of its rows superseded: undoing that import brings them back into it.
         const importRemoved = this.transactions.ofImport(importId).rows === 0 && this.duplicates.retiredOf(importId) === 0;
@@ -261,7 +267,7 @@ export class ManualEntries {
         return ok({ id, importId, importRemoved });
       })
       .immediate();
-    if (result.ok) this.written();
+    if (result.ok) this.written({ fromDay });
     return result;
   }
 

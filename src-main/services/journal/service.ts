@@ -357,6 +357,8 @@ export class JournalService {
    * rows it superseded come back, dated in the journal zone of now.
    */
   undoImport(turn: WriteTx, id: number): Result<{ id: number; removed: number }> {
+    // The first day the undo changes (rows of later days only: the ledger resumes before it); none when manual rows come back.
+    let fromDay: string | null = null;
     const result = this.db
       .transaction((): Result<{ id: number; removed: number }> => {
         // Decided before anything is written: a refusal commits an empty transaction.
@@ -366,7 +368,7 @@ export class JournalService {
           const dayOf = makeDayOf(this.settings().timeZone);
           for (const row of restored) this.transactionRows.setTradeDay(turn, row.id, dayOf(row.trade_date));
           this.manual.recountImports(turn, restored.map((row) => row.import_id));
-        }
+        } else fromDay = this.transactionRows.firstDayOfImport(id);
         const removed = this.transactionRows.deleteByImport(turn, id);
         this.importRows.delete(turn, id);
         this.accountRows.deleteUnused(turn);
@@ -374,7 +376,7 @@ export class JournalService {
         return ok({ id, removed });
       })
       .immediate();
-    if (result.ok) this.index.written();
+    if (result.ok) this.index.written(fromDay === null ? undefined : { fromDay });
     return result;
   }
 
