@@ -147,6 +147,8 @@ export class JournalIndex {
    * resumed at the checkpoint of `fromDay` with `rows`, every row from that day on (the trades follow: rowsSince, changeSince).
    */
   private readonly extensions: Array<{ from: Ledger; to: Ledger; rows: Transaction[]; fromDay: string | null }> = [];
+  /** Rows between two checkpoints of the ledger and the trades (CHECKPOINT_EVERY; a test's small journals take fewer). */
+  checkpointEvery = CHECKPOINT_EVERY;
   /** Ledgers resumed at a checkpoint, and the rows each walked again (a test's and the bench's counter). */
   readonly resumes: Array<{ position: number; rows: number }> = [];
   private cache: {
@@ -466,7 +468,7 @@ export class JournalIndex {
       rowids.push(-1);
     }
     // With checkpoints: the book at a past instant replays a few thousand rows from the nearest (journal-book.ts).
-    const { live, ledger } = LiveLedger.build(transactions, { reportingCurrency: this.reportingCurrency(), checkpointEvery: CHECKPOINT_EVERY }, rowids);
+    const { live, ledger } = LiveLedger.build(transactions, { reportingCurrency: this.reportingCurrency(), checkpointEvery: this.checkpointEvery }, rowids);
     this.live = { live, ledger, actions: actionsKey(cache.actions), added: [], fromDay: null, codecBytes: ledger.checkpoints?.codec.bytes ?? 0 };
     this.extensions.length = 0;
     return ledger;
@@ -480,6 +482,13 @@ export class JournalIndex {
       transactions.push(tx);
       rowids?.push(-1);
     }
+    return transactions;
+  }
+
+  /** Every transaction of `day` and later, read again from the file (a walk resumed at a checkpoint of that day). */
+  transactionsFromDay(day: string): Transaction[] {
+    const transactions = this.lean(this.transactions.ledgerRowsFromDay(day), () => true, true);
+    for (const tx of this.load().actions.values()) if (tx.tradeDay >= day) transactions.push(tx);
     return transactions;
   }
 

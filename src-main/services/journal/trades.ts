@@ -138,6 +138,8 @@ export class JournalTrades {
   /** The trades at a past instant (the management rules' asOf), kept for the next read of the same instant. */
   private past: { ledger: object; asOfMs: number; at: TradesAt } | null = null;
   private notes: { generation: number; trade: Notes; campaign: Notes } | null = null;
+  /** Walks resumed at a checkpoint (a test's counter). */
+  resumes = 0;
 
   constructor(
     db: Database,
@@ -173,10 +175,23 @@ export class JournalTrades {
         this.built = { ledger, base, live: built.live, inferredKey, snapshots, rate, timeZone, book, positions, campaignIds };
         return this.built;
       }
+      // Rows changed from some day on (a write in the middle, an undo, an edit): the walk resumes at its checkpoint before.
+      const change = this.index.changeSince(built.base, base);
+      const point = change === null ? null : built.live.resumePoint(change.fromDay);
+      if (change !== null && point !== null) {
+        const rows = change.rows !== null && change.fromDay === point.day ? change.rows.slice() : this.index.transactionsFromDay(point.day);
+        for (const item of inferred) if (item.transaction.tradeDay >= point.day) rows.push(item.transaction);
+        const resumed = built.live.resume(point.at, rows, options);
+        if (resumed !== null) {
+          this.resumes += 1;
+          this.built = { ledger, base, live: resumed.live, inferredKey, snapshots, rate, timeZone, book: resumed.book, positions, campaignIds };
+          return this.built;
+        }
+      }
     }
     const rows: Transaction[] = this.index.readTransactions(() => true);
     for (const item of inferred) rows.push(item.transaction);
-    const { live, book } = LiveTrades.build(rows, options);
+    const { live, book } = LiveTrades.build(rows, options, this.index.checkpointEvery);
     this.built = { ledger, base, live, inferredKey, snapshots, rate, timeZone, book, positions, campaignIds };
     return this.built;
   }
