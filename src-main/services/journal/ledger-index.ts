@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { Ledger } from '../../../src-shared/journal/index';
 import { LiveLedger } from '../../../src-shared/journal/ledger';
 import type { Account, Transaction } from '../../../src-shared/journal/model';
-import { firstWhere } from '../../../src-shared/journal/checkpoints';
+import { firstWhere, type LedgerCheckpoints } from '../../../src-shared/journal/checkpoints';
 import { AccountsRepository } from '../../db/accounts';
 import { Generations } from '../../db/generations';
 import { dataVersionReader } from '../../db/open';
@@ -136,7 +136,7 @@ export class JournalIndex {
    * The open build of the last ledger, the manual corporate actions it walked, the rows added since and the first day
    * other writes changed since (written), and what its checkpoints' codec held after the last build from the first row.
    */
-  private live: { live: LiveLedger; ledger: Ledger; actions: string; added: AddedRows[]; fromDay: string | null; codecBytes: number } | null = null;
+  private live: { live: LiveLedger; ledger: Ledger; checkpoints: LedgerCheckpoints | undefined; actions: string; added: AddedRows[]; fromDay: string | null; codecBytes: number } | null = null;
   /**
    * The index before writes that said what they changed: these imports' rows, rows from `fromDay` on. The next one puts
    * the added rows in front (extendSnapshot) or reads again only the rows from the first changed day on (patchSnapshot).
@@ -371,7 +371,7 @@ export class JournalIndex {
       for (const { importId } of live.added) for (const tx of this.lean(this.transactions.ledgerRowsOfImport(importId), () => true, true, rowids)) rows.push(tx);
       const ledger = live.live.extend(rows, rowids);
       if (ledger !== null) {
-        this.live = { ...live, ledger, added: [] };
+        this.live = { ...live, ledger, checkpoints: ledger.checkpoints, added: [] };
         this.remember({ from: live.ledger, to: ledger, rows, fromDay: null });
         return ledger;
       }
@@ -387,25 +387,32 @@ export class JournalIndex {
    */
   private resumed(cache: NonNullable<JournalIndex['cache']>, live: NonNullable<JournalIndex['live']>): Ledger | null {
     const day = this.firstChangedDay(live.added.map((a) => a.importId), live.fromDay);
-    const checkpoints = live.ledger.checkpoints;
+    // The checkpoints as published (the book drops them from the ledger it hands out when it builds its own: book.ts).
+    const checkpoints = live.checkpoints;
     if (day === null || checkpoints === undefined || checkpoints.codec.bytes > 2 * live.codecBytes + CODEC_SLACK_BYTES) return null;
-    const at = LiveLedger.resumePoint(live.ledger, day);
+    const previous: Ledger = { ...live.ledger, checkpoints };
+    const at = LiveLedger.resumePoint(previous, day);
     const checkpoint = checkpoints.checkpoints[at];
     if (checkpoint === undefined) return null;
     const rowids: number[] = [];
-    const rows = this.lean(this.transactions.ledgerRowsFromDay(checkpoint.day), () => true, true, rowids);
+    const rows = this.lean(this.transactions.ledgerRowsFromDay(checkpoint.day), () => true, checkpoint.day, rowids);
     for (const tx of cache.actions.values()) {
       if (tx.tradeDay < checkpoint.day) continue;
       rows.push(tx);
       rowids.push(-1);
     }
-    const resumed = live.live.resume(live.ledger, at, rows, rowids);
+    const resumed = live.live.resume(previous, at, rows, rowids);
     if (resumed === null || resumed.ledger.transactionCount !== cache.snapshot.ids.length + cache.actions.size) return null;
-    this.live = { ...live, live: resumed.live, ledger: resumed.ledger, added: [], fromDay: null };
+    this.live = { ...live, live: resumed.live, ledger: resumed.ledger, checkpoints: resumed.ledger.checkpoints, added: [], fromDay: null };
     this.remember({ from: live.ledger, to: resumed.ledger, rows, fromDay: checkpoint.day });
     this.resumes.push({ position: checkpoint.position, rows: rows.length });
     if (this.resumes.length > MAX_EXTENSIONS) this.resumes.shift();
     return resumed.ledger;
+  }
+
+  /** The checkpoints of the open build's last ledger (kept when the book drops them from the ledger: book.ts). */
+  liveCheckpoints(): LedgerCheckpoints | undefined {
+    return this.live?.checkpoints;
   }
 
   private remember(step: JournalIndex['extensions'][number]): void {
@@ -469,7 +476,7 @@ export class JournalIndex {
     }
     // With checkpoints: the book at a past instant replays a few thousand rows from the nearest (journal-book.ts).
     const { live, ledger } = LiveLedger.build(transactions, { reportingCurrency: this.reportingCurrency(), checkpointEvery: this.checkpointEvery }, rowids);
-    this.live = { live, ledger, actions: actionsKey(cache.actions), added: [], fromDay: null, codecBytes: ledger.checkpoints?.codec.bytes ?? 0 };
+    this.live = { live, ledger, checkpoints: ledger.checkpoints, actions: actionsKey(cache.actions), added: [], fromDay: null, codecBytes: ledger.checkpoints?.codec.bytes ?? 0 };
     this.extensions.length = 0;
     return ledger;
   }
@@ -487,7 +494,7 @@ export class JournalIndex {
 
   /** Every transaction of `day` and later, read again from the file (a walk resumed at a checkpoint of that day). */
   transactionsFromDay(day: string): Transaction[] {
-    const transactions = this.lean(this.transactions.ledgerRowsFromDay(day), () => true, true);
+    const transactions = this.lean(this.transactions.ledgerRowsFromDay(day), () => true, day);
     for (const tx of this.load().actions.values()) if (tx.tradeDay >= day) transactions.push(tx);
     return transactions;
   }
@@ -515,11 +522,17 @@ export class JournalIndex {
   }
 
   /** Rows as lean transactions: shared strings, and the index's own copy of each id (ledgers keep ids). */
-  private lean(rows: Iterable<LedgerRow>, keep: (tx: Transaction) => boolean, shareIds = false, rowids?: number[]): Transaction[] {
+  private lean(rows: Iterable<LedgerRow>, keep: (tx: Transaction) => boolean, shareIds: boolean | string = false, rowids?: number[]): Transaction[] {
     const intern = interner();
     const snapshot = this.load().snapshot;
     const accountNames = new Map(snapshot.accounts.map((a) => [a.id, a.name]));
-    const sharedIds = shareIds ? new Map(snapshot.ids.map((id) => [id, id])) : null;
+    let sharedIds: Map<string, string> | null = null;
+    if (shareIds === true) sharedIds = new Map(snapshot.ids.map((id) => [id, id]));
+    else if (shareIds !== false) {
+      // Rows of a day and later: the index's first ones (newest first), not the whole journal's.
+      sharedIds = new Map();
+      for (let i = 0; i < snapshot.ids.length && (snapshot.days[i] ?? '') >= shareIds; i += 1) sharedIds.set(snapshot.ids[i] ?? '', snapshot.ids[i] ?? '');
+    }
     const transactions: Transaction[] = [];
     for (const row of rows) {
       const tx = toTransaction(row, accountNames, intern);

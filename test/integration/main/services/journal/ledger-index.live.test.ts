@@ -47,9 +47,10 @@ const indexOf = (service: JournalService) => (service as unknown as { index: Jou
  * the latest checkpoint at or before `day` (none built from the first row, fewer rows walked than the journal's) when
  * the ledger before the write had one.
  */
-function expectResumed(j: Journal, before: Ledger, day: string, label: string): void {
-  const at = LiveLedger.resumePoint(before, day);
+function expectResumed(j: Journal, ledger: Ledger, day: string, label: string): void {
   const index = indexOf(j.service);
+  const before: Ledger = { ...ledger, checkpoints: index.liveCheckpoints() };
+  const at = LiveLedger.resumePoint(before, day);
   const resumesBefore = index.resumes.length;
   const tradesBefore = j.service.trades.resumes;
   const rebuilt = builds(() => {
