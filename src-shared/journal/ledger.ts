@@ -472,7 +472,7 @@ class LedgerBuilder implements RealizedSink {
           // A rowid past 32 bits (never, for rows SQLite numbered itself) is read by id instead.
           const rowid = rowids[index] ?? -1;
           book.rowids[k] = rowid <= 0x7fffffff ? rowid : -1;
-        }
+        } else if (book.rowids !== undefined) book.rowids[k] = -1;
         this.sinceCheckpoint += 1;
       }
       this.walkedInstantMs = Math.max(this.walkedInstantMs, effectiveMs[index] ?? 0);
@@ -603,10 +603,13 @@ class LedgerBuilder implements RealizedSink {
       if (kept.length > 0) this.entrySpots.set(key, kept);
     }
     // The rows from the checkpoint on are walked again: what they booked before is dropped.
-    const dropped = new Set<string>();
-    for (let k = position; k < book.ids.length; k += 1) dropped.add(book.ids[k] ?? '');
-    for (const [id, minor] of previous.realizedByTx) if (!dropped.has(id)) this.realizedByTx.set(id, minor);
-    for (const [id, qty] of previous.unmatchedByTx) if (!dropped.has(id)) this.unmatchedByTx.set(id, qty);
+    for (const [id, minor] of previous.realizedByTx) this.realizedByTx.set(id, minor);
+    for (const [id, qty] of previous.unmatchedByTx) this.unmatchedByTx.set(id, qty);
+    for (let k = position; k < book.ids.length; k += 1) {
+      const id = book.ids[k] ?? '';
+      this.realizedByTx.delete(id);
+      this.unmatchedByTx.delete(id);
+    }
     this.days.restoreBefore(previous.byCurrency, checkpoint.day);
     for (const roll of previous.rolls) if (roll.day < checkpoint.day) this.rollsSoFar.push(roll);
     // The last day walked before the checkpoint: a later row starts a new day there (its close already made).

@@ -493,9 +493,13 @@ export class JournalIndex {
   }
 
   /** Every transaction of `day` and later, read again from the file (a walk resumed at a checkpoint of that day). */
-  transactionsFromDay(day: string): Transaction[] {
-    const transactions = this.lean(this.transactions.ledgerRowsFromDay(day), () => true, day);
-    for (const tx of this.load().actions.values()) if (tx.tradeDay >= day) transactions.push(tx);
+  transactionsFromDay(day: string, rowids?: number[]): Transaction[] {
+    const transactions = this.lean(this.transactions.ledgerRowsFromDay(day), () => true, day, rowids);
+    for (const tx of this.load().actions.values()) {
+      if (tx.tradeDay < day) continue;
+      transactions.push(tx);
+      rowids?.push(-1);
+    }
     return transactions;
   }
 
