@@ -45,6 +45,12 @@ export interface LedgerCheckpoint {
   accountDividends: Array<{ accountId: string; currency: string; dividendsMinor: number }>;
   regTCloses: number;
   positionsSeen: number;
+  /**
+   * Every row before it is of an earlier day than its own, and every row after of its day or later (a resume reads the
+   * rows from its day on: LiveLedger.resumePoint). Not so where a date-only row counts at its day's UTC start, before
+   * rows of the day before.
+   */
+  apart: boolean;
 }
 
 /** What a build with checkpoints keeps beside the ledger: the processing order and the checkpoints. */

@@ -460,9 +460,13 @@ class LedgerBuilder implements RealizedSink {
         this.campaigns.endOfDay(this.currentDay);
         if (book && this.sinceCheckpoint >= checkpointEvery) {
           book.checkpoints.push(this.capture(book.codec, k, t.tradeDay, this.walkedInstantMs));
+          if (this.lastCheckpointDay === null || t.tradeDay > this.lastCheckpointDay) this.lastCheckpointDay = t.tradeDay;
           this.sinceCheckpoint = 0;
         }
       }
+      if (this.maxDay === null || t.tradeDay > this.maxDay) this.maxDay = t.tradeDay;
+      // A row of an earlier day than a checkpoint's, walked after it: the rows from that checkpoint's day on are not the ones after it.
+      if (book && this.lastCheckpointDay !== null && t.tradeDay < this.lastCheckpointDay) this.lastCheckpointDay = markNotApart(book.checkpoints, t.tradeDay);
       this.currentDay = t.tradeDay;
       if (k === this.resumedAt) this.resumedDay = t.tradeDay;
       if (book) {
@@ -497,6 +501,10 @@ class LedgerBuilder implements RealizedSink {
   }
 
   private every = 0;
+  /** The latest day walked (rows of a date-only export count at the day's UTC start: the order by instant may go back a day). */
+  private maxDay: string | null = null;
+  /** The latest day of a checkpoint still apart (markNotApart). */
+  private lastCheckpointDay: string | null = null;
   /** A resumed build (resumeAt): the position of the checkpoint it started from, and the day of the first row walked there. */
   private resumedAt = -1;
   private resumedDay: string | null = null;
@@ -542,6 +550,7 @@ class LedgerBuilder implements RealizedSink {
       accountDividends: [...this.accountDividends.values()].map((d) => ({ ...d })),
       regTCloses: this.campaigns.regTCloses,
       positionsSeen: this.positions.created.length,
+      apart: this.maxDay !== null && this.maxDay < day,
     };
   }
 
@@ -619,6 +628,8 @@ class LedgerBuilder implements RealizedSink {
       if (before !== undefined && (lastDay === null || before > lastDay)) lastDay = before;
     }
     this.currentDay = lastDay;
+    this.maxDay = lastDay;
+    for (const kept of book.checkpoints.slice(0, at + 1)) if (kept.apart && (this.lastCheckpointDay === null || kept.day > this.lastCheckpointDay)) this.lastCheckpointDay = kept.day;
     this.lastInstantMs = checkpoint.lastInstantMs;
     this.walkedInstantMs = checkpoint.lastInstantMs;
     this.walked = position;
@@ -772,6 +783,26 @@ class LedgerBuilder implements RealizedSink {
   }
 }
 
+/**
+ * A row of `day` walked after checkpoints of later days: they are not apart any more (their rows before are not all of
+ * earlier days and after of theirs). Returns the latest day of a checkpoint still apart.
+ */
+export function markNotApart(checkpoints: Array<{ day: string; apart: boolean }>, day: string): string | null {
+  let latest: string | null = null;
+  for (const checkpoint of checkpoints) {
+    if (checkpoint.day > day) checkpoint.apart = false;
+    else if (checkpoint.apart && (latest === null || checkpoint.day > latest)) latest = checkpoint.day;
+  }
+  return latest;
+}
+
+/** Whether every row counts after `ms` (rowOrder's instants: a manual opening at its day's start, an action before it). */
+export function followsAll(rows: readonly Transaction[], ms: number): boolean {
+  const { effectiveMs } = rowOrder(rows);
+  for (const value of effectiveMs) if (value <= ms) return false;
+  return true;
+}
+
 const entryKey = (accountId: string, currency: string, symbol: string) => `${accountId}\u0000${currency}\u0000${symbol}`;
 
 /** Builds the ledger from all transactions (any order: they are processed by instant, then phase, then id; rows of one instant from one import in their file's event order). */
@@ -854,7 +885,10 @@ export class LiveLedger {
     // A corporate action adjusts what it finds as the build ends it (the deliverables, the roots, flat positions' slots).
     if (ledger.actionOutcomes.size > 0) return -1;
     const list = ledger.checkpoints?.checkpoints ?? [];
-    return firstWhere(list.length, (i) => (list[i]?.day ?? '') > day) - 1;
+    let at = firstWhere(list.length, (i) => (list[i]?.day ?? '') > day) - 1;
+    // Only where every row before it is of an earlier day (the rows of its day on are the ones read again).
+    while (at >= 0 && list[at]?.apart !== true) at -= 1;
+    return at;
   }
 
   /**
@@ -864,6 +898,9 @@ export class LiveLedger {
    */
   resume(previous: Ledger, at: number, rows: readonly Transaction[], rowids?: readonly number[]): { live: LiveLedger; ledger: Ledger } | null {
     if (previous.actionOutcomes.size > 0 || rows.some((t) => t.type === 'SPLIT' || t.type === 'SYMBOL_CHANGE')) return null;
+    // Every row walked again must come after those before the checkpoint (else the order before it changed: a build).
+    const checkpoint = previous.checkpoints?.checkpoints[at];
+    if (checkpoint === undefined || !followsAll(rows, checkpoint.lastInstantMs)) return null;
     const builder = new LedgerBuilder(this.options.reportingCurrency, this.options.timeline === true, this.options.spotAt, { deliverables: previous.deliverables, roots: previous.actionRoots });
     builder.resumeAt(previous, at, this.options.checkpointEvery ?? 0, this.builder.positionsSeen);
     const position = previous.checkpoints?.checkpoints[at]?.position ?? 0;

@@ -9,6 +9,7 @@ import { BUYS, CLOSING, instantMs, rowOrder } from './order';
 import { prorate, QTY_EPSILON, tradeValueMinor } from './lots';
 import { CorporateActionWalk, type ActionBook } from './corporate-actions';
 import { addRollLegs, matchRolls, type RollLeg } from './rolls';
+import { markNotApart } from './ledger';
 import type { StructureLeg } from './strategies';
 import { NO_NODE, TaggedLotBook, type ClosedSlice, type SlotHoldings, type TaggedBookState, type TaggedLot, type TaggedPosition } from './trade-lots';
 import type { TradeLeg } from './records';
@@ -78,6 +79,10 @@ export interface WalkCheckpoint {
   /** The day of the last row before it, and the latest instant of those rows. */
   lastDay: string | null;
   lastMs: number;
+  /** The latest instant of those rows as the walk orders them (rowOrder), and whether all are of earlier days than `day`. */
+  lastEffectiveMs: number;
+  /** As a ledger checkpoint's (LedgerCheckpoint.apart). */
+  apart: boolean;
   nodeCount: number;
   live: Array<{ index: number; root: number; legCount: number; rollCloses: number; realizedMinor: number; rolls: number; lastClose: Node['lastClose']; entry: StructureLeg[] | null }>;
   /** Nodes that are no live node's but share a group with one: [node, root]… */
@@ -139,6 +144,9 @@ export class Grouper {
   private sinceCheckpoint = 0;
   private lastDay: string | null = null;
   private lastMs = -Infinity;
+  private lastEffectiveMs = -Infinity;
+  private maxDay: string | null = null;
+  private lastCheckpointDay: string | null = null;
   readonly ids: string[] = [];
   /** Corporate actions walked (a walk with one is not resumed: what they adjust is kept as the walk ends it). */
   actionsWalked = 0;
@@ -172,11 +180,15 @@ export class Grouper {
       if (!t) continue;
       if (this.lastDay !== null && t.tradeDay !== this.lastDay && this.checkpointEvery > 0 && this.sinceCheckpoint >= this.checkpointEvery) {
         this.checkpoints.push(this.capture(t.tradeDay));
+        if (this.lastCheckpointDay === null || t.tradeDay > this.lastCheckpointDay) this.lastCheckpointDay = t.tradeDay;
         this.sinceCheckpoint = 0;
       }
+      if (this.lastCheckpointDay !== null && t.tradeDay < this.lastCheckpointDay) this.lastCheckpointDay = markNotApart(this.checkpoints, t.tradeDay);
       if (this.resumedAt >= 0 && this.firstDayAfter === null) this.firstDayAfter = t.tradeDay;
       this.lastDay = t.tradeDay;
+      if (this.maxDay === null || t.tradeDay > this.maxDay) this.maxDay = t.tradeDay;
       this.lastMs = Math.max(this.lastMs, instantMs(t.tradeDate, t.tradeDay));
+      this.lastEffectiveMs = Math.max(this.lastEffectiveMs, ms[index] ?? 0);
       this.sinceCheckpoint += 1;
       this.ids.push(t.id);
       if (t.type === 'SPLIT' || t.type === 'SYMBOL_CHANGE') this.actionsWalked += 1;
@@ -220,6 +232,8 @@ export class Grouper {
       day,
       lastDay: this.lastDay,
       lastMs: this.lastMs,
+      lastEffectiveMs: this.lastEffectiveMs,
+      apart: this.maxDay !== null && this.maxDay < day,
       nodeCount: this.nodes.length,
       live,
       members: Int32Array.from(members),
@@ -250,8 +264,11 @@ export class Grouper {
     for (const [id, minor] of previous.outsideByTx) if (!dropped.has(id)) grouper.outsideByTx.set(id, minor);
     grouper.seq = checkpoint.position;
     grouper.lastDay = checkpoint.lastDay;
+    grouper.maxDay = checkpoint.lastDay;
     grouper.lastMs = checkpoint.lastMs;
+    grouper.lastEffectiveMs = checkpoint.lastEffectiveMs;
     grouper.resumedAt = grouper.checkpoints.length - 1;
+    for (const kept of grouper.checkpoints) if (kept.apart && (grouper.lastCheckpointDay === null || kept.day > grouper.lastCheckpointDay)) grouper.lastCheckpointDay = kept.day;
     // Frozen nodes are shared (nothing changes them again); their groups' roots are the smallest node of each, as now.
     for (let index = 0; index < checkpoint.nodeCount; index += 1) {
       const node = previous.nodes[index];

@@ -13,6 +13,7 @@ import type { CampaignRecord } from './campaigns';
 import { describeCollateral, spotAtEntry, type SpotFact } from './collateral';
 import type { Transaction, TransactionType } from './model';
 import { instantMs } from './order';
+import { followsAll } from './ledger';
 import { classify, mainLeg, structureCreditMinor, type Strategy, type StructureLeg } from './strategies';
 import { tradeRisk } from './trade-risk';
 import { dteAtEntry, entryFigures, outcomeRatios, type EntryLookup, type LevelsAtEntry } from './trade-metrics';
@@ -389,7 +390,8 @@ export class LiveTrades {
     const list = this.grouper.checkpoints;
     if (this.grouper.actionsWalked > 0) return null;
     let at = list.length - 1;
-    while (at >= 0 && (list[at]?.day ?? '') > day) at -= 1;
+    // The latest at or before the day whose rows before it are all of earlier days (the rows from its day on are read again).
+    while (at >= 0 && ((list[at]?.day ?? '') > day || list[at]?.apart !== true)) at -= 1;
     const checkpoint = list[at];
     return checkpoint === undefined ? null : { at, day: checkpoint.day, position: checkpoint.position };
   }
@@ -402,6 +404,8 @@ export class LiveTrades {
   resume(at: number, rows: readonly Transaction[], options: TradeOptions = {}): { live: LiveTrades; book: TradeBook } | null {
     const checkpoint = this.grouper.checkpoints[at];
     if (checkpoint === undefined || this.grouper.actionsWalked > 0 || rows.some((t) => t.type === 'SPLIT' || t.type === 'SYMBOL_CHANGE')) return null;
+    // Every row walked again must come after those before the checkpoint (else the order before it changed).
+    if (!followsAll(rows, checkpoint.lastEffectiveMs)) return null;
     const grouper = Grouper.resumed(this.grouper, at);
     const touched = new Set<number>(checkpoint.live.map((node) => node.index));
     grouper.touched = touched;

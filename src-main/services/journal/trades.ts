@@ -181,7 +181,8 @@ export class JournalTrades {
       if (change !== null && point !== null) {
         const rows = change.rows !== null && change.fromDay === point.day ? change.rows.slice() : this.index.transactionsFromDay(point.day);
         for (const item of inferred) if (item.transaction.tradeDay >= point.day) rows.push(item.transaction);
-        const resumed = built.live.resume(point.at, rows, options);
+        // The rows from the checkpoint's day on and those before it add up to the journal's (else the order went back a day).
+        const resumed = point.position + rows.length === base.transactionCount + inferred.length ? built.live.resume(point.at, rows, options) : null;
         if (resumed !== null) {
           this.resumes += 1;
           this.built = { ledger, base, live: resumed.live, inferredKey, snapshots, rate, timeZone, book: resumed.book, positions, campaignIds };
