@@ -17,6 +17,7 @@ import {
   MAX_CHAIN_CONTRACTS,
 } from './common';
 import { eachPiece, finiteNumber, isRecord, readJsonChain, type JsonChainDocument } from './json';
+import { asTicker } from '../../src-shared/ids';
 
 export function parseRight(value: unknown): 'C' | 'P' | null {
   if (typeof value !== 'string') return null;
@@ -72,7 +73,7 @@ export function parseGenericJsonDocument(document: JsonChainDocument, options: C
       errors.add(null, `${where}: strike and multiplier must be > 0, openInterest and iv ≥ 0`);
       return;
     }
-    const contractRoot = typeof item.root === 'string' && item.root.trim() !== '' ? item.root.trim().toUpperCase() : normaliseSymbol(fallbackRoot);
+    const contractRoot = typeof item.root === 'string' && item.root.trim() !== '' ? asTicker(item.root) : normaliseSymbol(fallbackRoot);
     const contract: OptionContract = {
       root: contractRoot,
       expiration,

@@ -5,6 +5,7 @@ import { describeError } from './result';
 import { watchlistOf, type WatchlistContext } from './watchlist';
 import { createSourceFetch, fetchFromSource, SourceAddressError, type SourceFetch } from './source-fetch';
 import { SourceUnreachableError, unreachableProblem, type SourceHealth, type SourceProblem } from './source-health';
+import { asTicker } from '../../src-shared/ids';
 
 /** The host of the source's address, or the start of what was written when it is no URL. */
 function hostOf(baseUrl: string): string {
@@ -125,7 +126,8 @@ export interface OnlineSourceContext extends WatchlistContext {
 }
 
 export function chainUrl(baseUrl: string, symbol: string): string {
-  const name = INDEX_SYMBOLS.has(symbol.toUpperCase()) ? `_${symbol.toUpperCase()}` : symbol.toUpperCase();
+  const ticker = asTicker(symbol);
+  const name = INDEX_SYMBOLS.has(ticker) ? `_${ticker}` : ticker;
   let end = baseUrl.length;
   while (end > 0 && baseUrl.charAt(end - 1) === '/') end -= 1;
   return `${baseUrl.slice(0, end)}/${name}.json`;

@@ -23,6 +23,7 @@ import { ManualDuplicates } from './manual-duplicates';
 import type { CheckedEntry, ImportRecord } from './values';
 import { failure, ok, type Result } from '../result';
 import type { WriteTx } from '../../db/writes';
+import { asAccountId, type AccountId } from '../../../src-shared/ids';
 
 /** A row that passed every check: the transaction and the account it goes to. */
 export type { CheckedEntry };
@@ -40,8 +41,8 @@ const YEAR_MAX = 2200;
 const CASH_ROWS: ReadonlySet<TransactionType> = new Set<TransactionType>(['DIVIDEND', 'INTEREST', 'FEE', 'DEPOSIT', 'WITHDRAWAL']);
 
 /** The id accountIdFor (services/journal.ts) gives an account of source `manual`: its name alone makes it. */
-export function manualAccountId(name: string): string {
-  return `acc_${hash('sha256', `${MANUAL_SOURCE}\u0000${name}`, 'hex').slice(0, 16)}`;
+export function manualAccountId(name: string): AccountId {
+  return asAccountId(`acc_${hash('sha256', `${MANUAL_SOURCE}\u0000${name}`, 'hex').slice(0, 16)}`);
 }
 
 /**

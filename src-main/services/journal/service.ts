@@ -25,6 +25,7 @@ import { JournalManage } from './manage';
 import { JournalRolls } from './rolls';
 import { JournalIndex, type AccountSummary } from './ledger-index';
 import { accountIdFor, importText, transactionIdFor } from './ids';
+import type { AccountId } from '../../../src-shared/ids';
 import { transactionsPage } from './transactions';
 import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from '../result';
 import { previewFormat, savedImporters, type FormatPreview } from './import-formats';
@@ -401,7 +402,7 @@ export class JournalService {
   }
 
   /** A year's statistics; default the current year in the journal zone. */
-  summary(year: number | undefined, accountId?: string): Result<WithJournal<YearResult>> {
+  summary(year: number | undefined, accountId?: AccountId): Result<WithJournal<YearResult>> {
     const { accounts, demo } = this.index.snapshot();
     const ledger = this.ledgerNow(accountId);
     if (!ledger.ok) return ledger;
@@ -410,7 +411,7 @@ export class JournalService {
   }
 
   /** The ledger now, of one account or all (options past expiry settled as docs/journal.md §Positions says). */
-  private ledgerNow(accountId: string | undefined): Result<Ledger> {
+  private ledgerNow(accountId: AccountId | undefined): Result<Ledger> {
     const known = this.reads.knownAccount(accountId);
     if (!known.ok) return known;
     return ok(this.book.ledgerAt(this.clock.nowMs(), accountId).ledger);

@@ -9,6 +9,7 @@ import type { ChainSnapshot } from '../../../../src-shared/exposure/model';
 import { DATE_TEXT_PATTERNS } from '../../../../src-shared/api/schema-kit';
 import { ROUTE_KEYS, ROUTES, splitRouteKey, type RouteKey, type RouteSpec } from '../../../../src-shared/api/routes';
 import { storeChain, useTestApp } from '../../../helper';
+import { asTicker } from '../../../../src-shared/ids';
 
 interface ProblemBody {
   status: number;
@@ -132,7 +133,7 @@ describe('numbers and dates in parameters', () => {
   it('DELETE /v1/snapshots/1.0 is 400 and deletes nothing; /1 deletes snapshot 1', async () => {
     storeChain(t.ctx, chain('2099-11-20T15:05:00Z'));
     const listed = () => {
-      const result = t.ctx.exposure.snapshotList('RTA');
+      const result = t.ctx.exposure.snapshotList(asTicker('RTA'));
       return result.ok ? result.value.map((s) => s.id) : [];
     };
     const id = Math.max(...listed());
