@@ -39,6 +39,7 @@ export function registerImportRoutes(v1: V1, ctx: AppContext): void {
     const { imports, pagination } = await ctx.journal.listImports(request.query);
     return { imports: imports.map(presentImport), pagination };
   });
+  serve(v1, 'GET /imports/{id}', async (request) => presentImport(unwrap(await ctx.journal.importById(request.params.id))));
   serve(v1, 'POST /imports/{id}/acknowledge', async (request) => unwrap(await ctx.journal.acknowledgeImport(request.params.id)));
   serve(v1, 'DELETE /imports/{id}', async (request) => {
     // A backup first (services/backups.ts): an undo deletes the import's rows; a backup that fails stops it.
