@@ -168,7 +168,7 @@ export function TodayPage() {
             <Panel>
               <DataTable
                 testId="today-table"
-                className="table today-list"
+                className="table table-cards today-list"
                 columns={[
                   'Trade',
                   'Why',
