@@ -46,6 +46,7 @@ export interface WriteCall {
 /** Reads: answered at once, also while a write waits for another process's lock. */
 export const journalReads = {
   listImports: ({ journal }: JournalHost, query: { page?: number; limit?: number } = {}) => journal.listImports(query),
+  importById: ({ journal }: JournalHost, id: number) => journal.importById(id),
   /** The closes without an opening of these imports (a new import's report: the ledger is built here, not in its write). */
   openedBeforeHistory: ({ journal }: JournalHost, importIds: number[]) => journal.openedBeforeHistory(importIds),
   transactions: ({ journal }: JournalHost, query: TransactionFilter) => journal.transactions(query),

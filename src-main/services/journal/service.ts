@@ -5,7 +5,7 @@ import { boundReport, readStoredReport, type NotesInput } from '../../../src-sha
 import { nowDate, nowIso, type Clock } from '../../clock';
 import { AccountsRepository } from '../../db/accounts';
 import { Generations } from '../../db/generations';
-import { ImportsRepository } from '../../db/imports';
+import { ImportsRepository, type ImportListRow } from '../../db/imports';
 import { DEFAULT_CACHE_KIB, IMPORT_CACHE_KIB, setCacheSize, shrinkMemory } from '../../db/open';
 import { TransactionsRepository } from '../../db/transactions';
 import { parseImport } from '../../importers/index';
@@ -300,11 +300,22 @@ export class JournalService {
   /** The import history, newest first, a page at a time (each report at most 64 KB). */
   listImports(query: { page?: number; limit?: number } = {}): { imports: ImportRecord[]; pagination: Pagination } {
     const { limit, offset, pagination } = pageOf(query.page, query.limit, this.importRows.count());
-    // The report is the record this service wrote (store); the counts are the row's own.
-    // The reconciliation as the journal stands now: checked again whenever it changes.
-    const imports: ImportRecord[] = this.importRows.page(limit, offset).map((row) => this.withReconciliation({ ...readStoredReport(row.report_json), id: row.id, imported: row.imported, duplicates: row.duplicates }));
+    const imports = this.importRows.page(limit, offset).map((row) => this.recordOf(row));
     const found = this.openedBeforeHistory(imports.map((record) => record.id));
     return { imports: imports.map((record) => withOpenedBeforeHistory(record, found.get(record.id))), pagination };
+  }
+
+  /** One import's record and report as the history lists it (GET /imports/{id}: what a script reads after POST /imports). */
+  importById(id: number): Result<ImportRecord> {
+    const row = this.importRows.byId(id);
+    if (row === null) return failure({ kind: 'not-found', what: 'import', id });
+    const record = this.recordOf(row);
+    return ok(withOpenedBeforeHistory(record, this.openedBeforeHistory([id]).get(id)));
+  }
+
+  /** The report this service wrote (store) with the row's own counts, and its reconciliation as the journal stands now (checked again whenever it changes). */
+  private recordOf(row: ImportListRow): ImportRecord {
+    return this.withReconciliation({ ...readStoredReport(row.report_json), id: row.id, imported: row.imported, duplicates: row.duplicates });
   }
 
   /**
