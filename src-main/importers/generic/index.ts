@@ -167,7 +167,8 @@ export class GenericRow {
     const occ = readOccSymbol(text);
     // An unpadded OCC symbol is already the canonical one (rebuilding it gives the same text).
     const reading = { text, occ, symbol: occ === null || !/\s/.test(text) ? text : occSymbol(occ.root, occ.expiration, occ.right, occ.strike) };
-    if (this.symbols.size < MAX_SHARED_STRINGS) this.symbols.set(text, reading);
+    // Bounded like share(): a file of long or distinct cells keeps nothing more.
+    if (text.length <= MAX_SHARED_LENGTH && this.symbols.size < MAX_SHARED_STRINGS) this.symbols.set(text, reading);
     return reading;
   }
 
