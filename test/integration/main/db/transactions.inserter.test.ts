@@ -32,7 +32,7 @@ function database(name: string): Database {
 
 /** Rows of every kind the two statements split: the import's own, inferred ones, corporate actions, other sources. */
 function mixedRows(): ImportedTransaction[] {
-  const rows = syntheticTransactions(600, 7).map((tx, index) => ({ ...tx, source: 'generic-csv', sequence: index }));
+  const rows: ImportedTransaction[] = syntheticTransactions(600, 7).map((tx, index) => ({ ...tx, source: 'generic-csv', sequence: index }));
   const at = (index: number): ImportedTransaction => {
     const row = rows[index];
     if (row === undefined) throw new Error(`no row ${index}`);
