@@ -20,6 +20,7 @@ import { NO_NODE } from './trade-lots';
 import { walkTrades, type Grouper, type Node } from './trade-walk';
 import { asMinorOrNull, minorFieldsAll, asMinor, type Minor, type MinorFields } from '../money';
 import type { TradeLeg } from './records';
+import { asTradeId, type TradeId } from '../ids';
 
 export type { TradeLeg };
 
@@ -29,7 +30,7 @@ export type Outcome = (typeof OUTCOMES)[number];
 
 export interface Trade {
   /** The id of its first opening transaction (`before:` + the first close's for a trade opened before history): stable across rebuilds. */
-  id: string;
+  id: TradeId;
   accountId: string;
   accountName: string;
   currency: string;
@@ -181,7 +182,7 @@ function assemble(members: readonly Node[], open: boolean, lookup: EntryLookup |
   const expirations: string[] = [];
   for (const s of structure) if (s.expiration !== null) expirations.push(s.expiration);
   return {
-    id: root.firstTxId,
+    id: asTradeId(root.firstTxId),
     accountId: root.accountId,
     accountName: root.accountName,
     currency: root.currency,
@@ -221,7 +222,7 @@ function assembleBeforeHistory(node: Node): Trade {
   const sided = structure.every((leg) => leg.side !== 0);
   const last = node.lastClose;
   return {
-    id: `before:${node.firstTxId}`,
+    id: asTradeId(`before:${node.firstTxId}`),
     accountId: node.accountId,
     accountName: node.accountName,
     currency: node.currency,

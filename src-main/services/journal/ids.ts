@@ -1,15 +1,16 @@
 /** The journal's ids (accounts, transactions) and the text of an upload. */
 import { hash } from 'node:crypto';
 import type { ImportedTransaction } from '../../../src-shared/journal/model';
+import { asAccountId, type AccountId } from '../../../src-shared/ids';
 
 function shortHash(...parts: string[]): string {
   return hash('sha256', parts.join('\u0000'), 'hex').slice(0, 32);
 }
 
-export function accountIdFor(source: string, accountName: string): string {
+export function accountIdFor(source: string, accountName: string): AccountId {
   // The broker part of the source (`tastytrade-csv` → `tastytrade`).
   const dash = source.indexOf('-');
-  return `acc_${shortHash(dash < 0 ? source : source.slice(0, dash), accountName).slice(0, 16)}`;
+  return asAccountId(`acc_${shortHash(dash < 0 ? source : source.slice(0, dash), accountName).slice(0, 16)}`);
 }
 
 export function transactionIdFor(tx: Pick<ImportedTransaction, 'source' | 'accountName' | 'brokerRowId'>): string {

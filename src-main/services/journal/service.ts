@@ -5,7 +5,7 @@ import { boundReport, readStoredReport, type NotesInput } from '../../../src-sha
 import { nowDate, nowIso, type Clock } from '../../clock';
 import { AccountsRepository } from '../../db/accounts';
 import { Generations } from '../../db/generations';
-import { ImportsRepository } from '../../db/imports';
+import { ImportsRepository, type ImportListRow } from '../../db/imports';
 import { DEFAULT_CACHE_KIB, IMPORT_CACHE_KIB, setCacheSize, shrinkMemory } from '../../db/open';
 import { TransactionsRepository } from '../../db/transactions';
 import { parseImport } from '../../importers/index';
@@ -25,6 +25,7 @@ import { JournalManage } from './manage';
 import { JournalRolls } from './rolls';
 import { JournalIndex, type AccountSummary } from './ledger-index';
 import { accountIdFor, importText, transactionIdAfter, transactionIdPrefix } from './ids';
+import type { AccountId } from '../../../src-shared/ids';
 import { transactionsPage } from './transactions';
 import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from '../result';
 import { previewFormat, savedImporters, type FormatPreview } from './import-formats';
@@ -311,11 +312,22 @@ export class JournalService {
   /** The import history, newest first, a page at a time (each report at most 64 KB). */
   listImports(query: { page?: number; limit?: number } = {}): { imports: ImportRecord[]; pagination: Pagination } {
     const { limit, offset, pagination } = pageOf(query.page, query.limit, this.importRows.count());
-    // The report is the record this service wrote (store); the counts are the row's own.
-    // The reconciliation as the journal stands now: checked again whenever it changes.
-    const imports: ImportRecord[] = this.importRows.page(limit, offset).map((row) => this.withReconciliation({ ...readStoredReport(row.report_json), id: row.id, imported: row.imported, duplicates: row.duplicates }));
+    const imports = this.importRows.page(limit, offset).map((row) => this.recordOf(row));
     const found = this.openedBeforeHistory(imports.map((record) => record.id));
     return { imports: imports.map((record) => withOpenedBeforeHistory(record, found.get(record.id))), pagination };
+  }
+
+  /** One import's record and report as the history lists it (GET /imports/{id}: what a script reads after POST /imports). */
+  importById(id: number): Result<ImportRecord> {
+    const row = this.importRows.byId(id);
+    if (row === null) return failure({ kind: 'not-found', what: 'import', id });
+    const record = this.recordOf(row);
+    return ok(withOpenedBeforeHistory(record, this.openedBeforeHistory([id]).get(id)));
+  }
+
+  /** The report this service wrote (store) with the row's own counts, and its reconciliation as the journal stands now (checked again whenever it changes). */
+  private recordOf(row: ImportListRow): ImportRecord {
+    return this.withReconciliation({ ...readStoredReport(row.report_json), id: row.id, imported: row.imported, duplicates: row.duplicates });
   }
 
   /**
@@ -413,7 +425,7 @@ export class JournalService {
   }
 
   /** A year's statistics; default the current year in the journal zone. */
-  summary(year: number | undefined, accountId?: string): Result<WithJournal<YearResult>> {
+  summary(year: number | undefined, accountId?: AccountId): Result<WithJournal<YearResult>> {
     const { accounts, demo } = this.index.snapshot();
     const ledger = this.ledgerNow(accountId);
     if (!ledger.ok) return ledger;
@@ -422,7 +434,7 @@ export class JournalService {
   }
 
   /** The ledger now, of one account or all (options past expiry settled as docs/journal.md §Positions says). */
-  private ledgerNow(accountId: string | undefined): Result<Ledger> {
+  private ledgerNow(accountId: AccountId | undefined): Result<Ledger> {
     const known = this.reads.knownAccount(accountId);
     if (!known.ok) return known;
     return ok(this.book.ledgerAt(this.clock.nowMs(), accountId).ledger);

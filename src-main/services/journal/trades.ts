@@ -23,6 +23,7 @@ import { asMinor, type Minor } from '../../../src-shared/money';
 import { instantMs } from '../../../src-shared/journal/order';
 import { dateInZone } from '../../../src-shared/zone';
 import type { WriteTx } from '../../db/writes';
+import type { AccountId, TradeId } from '../../../src-shared/ids';
 
 export interface TradesSettings {
   timeZone: string;
@@ -41,7 +42,7 @@ export interface StatsRequest {
   groupBy: TradeGroup;
   from?: string;
   to?: string;
-  accountId?: string;
+  accountId?: AccountId;
 }
 
 /** A trade as answered: the built figures, its note and tags, and while open what its open legs are worth now. */
@@ -218,7 +219,7 @@ export class JournalTrades {
     return this.notes;
   }
 
-  private knownAccount(accountId: string | undefined): Result<true> {
+  private knownAccount(accountId: AccountId | undefined): Result<true> {
     if (accountId === undefined) return ok(true);
     const accounts = this.index.snapshot().accounts;
     return accounts.some((a) => a.id === accountId) ? ok(true) : failure({ kind: 'unknown-account', accountId, known: accounts.map((a) => a.id) });
@@ -239,7 +240,7 @@ export class JournalTrades {
   }
 
   /** One trade by its id (any case) as the list shows it, with its timeline: each of its rows, in order; or a 404. */
-  trade(id: string, levelsScope: LevelsScope = DEFAULT_LEVELS_SCOPE): Result<WithJournal<TradeDetailResult>> {
+  trade(id: TradeId, levelsScope: LevelsScope = DEFAULT_LEVELS_SCOPE): Result<WithJournal<TradeDetailResult>> {
     const known = this.resolve('trade', id);
     if (!known.ok) return known;
     const built = this.tradeBook();

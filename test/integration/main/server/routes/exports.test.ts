@@ -17,6 +17,7 @@ import { workerScript } from '../../../../../src-main/services/worker-thread';
 import { buildTestApp, REPO_ROOT, storeChain, type TestApp } from '../../../../helper';
 import { longestStallMs } from '../../../../stall';
 import { scratchFolders } from '../../../../duck';
+import { asTicker } from '../../../../../src-shared/ids';
 
 const folders = scratchFolders();
 afterAll(() => folders.removeAll());
@@ -51,7 +52,7 @@ describe('POST /v1/exports', () => {
     expect(warm.summary?.snapshots).toEqual({ total: spy.length, written: spy.length, skipped: 0 });
     // What the rest costs a thread: the SPX export inline, into a throwaway folder.
     const inlineStart = performance.now();
-    exportLake(app.ctx.db, { out: folders.make('strikebook-lake-'), symbol: 'SPX' }, app.ctx.settings.rate);
+    exportLake(app.ctx.db, { out: folders.make('strikebook-lake-'), symbol: asTicker('SPX') }, app.ctx.settings.rate);
     const inlineMs = performance.now() - inlineStart;
 
     const { value: job, stallMs } = await longestStallMs(async () => {
