@@ -14,8 +14,17 @@ export function accountIdFor(source: string, accountName: string): AccountId {
 }
 
 export function transactionIdFor(tx: Pick<ImportedTransaction, 'source' | 'accountName' | 'brokerRowId'>): string {
-  // shortHash's text written out (no array and join per row: an import computes 100k of these).
-  return `tx_${hash('sha256', `${tx.source}\u0000${tx.accountName}\u0000${tx.brokerRowId}`, 'hex').slice(0, 32)}`;
+  return transactionIdAfter(transactionIdPrefix(tx.source, tx.accountName), tx.brokerRowId);
+}
+
+/** What the ids of one account's rows start their digested text with (made once per account of an import). */
+export function transactionIdPrefix(source: string, accountName: string): string {
+  return `${source}\u0000${accountName}\u0000`;
+}
+
+/** transactionIdFor of a row of the account `prefix` was made for: shortHash's text written out, one concatenation per row. */
+export function transactionIdAfter(prefix: string, brokerRowId: string): string {
+  return `tx_${hash('sha256', prefix + brokerRowId, 'hex').slice(0, 32)}`;
 }
 
 /** The text of an uploaded file; bytes are decoded as UTF-8 (invalid sequences become U+FFFD, a BOM stays for the importers). */

@@ -24,7 +24,7 @@ import { JournalTrades } from './trades';
 import { JournalManage } from './manage';
 import { JournalRolls } from './rolls';
 import { JournalIndex, type AccountSummary } from './ledger-index';
-import { accountIdFor, importText, transactionIdFor } from './ids';
+import { accountIdFor, importText, transactionIdAfter, transactionIdPrefix } from './ids';
 import type { AccountId } from '../../../src-shared/ids';
 import { transactionsPage } from './transactions';
 import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from '../result';
@@ -224,17 +224,29 @@ export class JournalService {
       const importId = this.importRows.insert(turn, { broker, source, filename, created_at: createdAt, rows: rowCount, imported: 0, duplicates: 0, report_json: '{}' });
       const accounts = new Map<string, string>();
       const accountIds = new Map<string, string>();
-      const inserter = this.transactionRows.inserter(turn);
+      const inserter = this.transactionRows.inserter(turn, { importId, source });
+      // The account of the row before, kept while rows stay in it (most files are one account, or runs of one).
+      let lastSource: string | null = null;
+      let lastName: string | null = null;
+      let accountId = '';
+      let idPrefix = '';
       for (const { transaction: tx } of rows) {
-        const accountKey = `${tx.source}\u0000${tx.accountName}`;
-        let accountId = accountIds.get(accountKey);
-        if (accountId === undefined) {
-          accountId = accountIdFor(tx.source, tx.accountName);
-          accountIds.set(accountKey, accountId);
-          this.accountRows.insert(turn, { id: accountId, name: tx.accountName, source: tx.source });
-          accounts.set(accountId, tx.accountName);
+        if (tx.source !== lastSource || tx.accountName !== lastName) {
+          lastSource = tx.source;
+          lastName = tx.accountName;
+          const accountKey = `${tx.source}\u0000${tx.accountName}`;
+          const known = accountIds.get(accountKey);
+          if (known === undefined) {
+            accountId = accountIdFor(tx.source, tx.accountName);
+            accountIds.set(accountKey, accountId);
+            this.accountRows.insert(turn, { id: accountId, name: tx.accountName, source: tx.source });
+            accounts.set(accountId, tx.accountName);
+          } else {
+            accountId = known;
+          }
+          idPrefix = transactionIdPrefix(tx.source, tx.accountName);
         }
-        inserter.add(tx, { id: transactionIdFor(tx), importId, accountId, tradeDay: dayOf(tx.tradeDate) });
+        inserter.addWith(tx, transactionIdAfter(idPrefix, tx.brokerRowId), importId, accountId, dayOf(tx.tradeDate));
       }
       const imported = inserter.finish();
       // Manual openings these rows make duplicates are retired (manual-duplicates.ts); their imports recounted.
