@@ -10,6 +10,17 @@ const nodeBuiltins = [
   'string_decoder', 'timers', 'tls', 'url', 'util', 'v8', 'vm', 'worker_threads', 'zlib',
 ];
 
+/** `as X` / `<X>` of a brand, as no-restricted-syntax selectors with the message saying where the brand is made. */
+function brandCasts(names, message) {
+  return [
+    `TSAsExpression > TSTypeReference[typeName.name=/^(${names})$/]`,
+    `TSAsExpression > TSUnionType > TSTypeReference[typeName.name=/^(${names})$/]`,
+    `TSTypeAssertion > TSTypeReference[typeName.name=/^(${names})$/]`,
+  ].map((selector) => ({ selector, message }));
+}
+const moneyCasts = brandCasts('Minor|Cents|MinorFields', 'No `as Minor`/`as Cents` outside src-shared/money.ts and src-main/db: make money with toMinor, parseMoneyMinor, the branded sums, or asMinor at a hot loop\'s edge (docs/conventions.md §Money).');
+const idCasts = brandCasts('Ticker|AccountId|TradeId|SnapshotId', 'No `as Ticker`/`as AccountId`/`as TradeId`/`as SnapshotId` outside src-shared/ids.ts: make one with asTicker, tickerOrNull, asAccountId, asTradeId or asSnapshotId where the value enters (docs/conventions.md §Names and ids).');
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'out/**', 'dist/**', 'release/**', 'test-results/**', 'coverage/**', '.stryker-tmp/**', 'reports/**'] },
   js.configs.recommended,
@@ -96,23 +107,17 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    // Branded money (docs/conventions.md §Money): a plain number becomes Minor or Cents only in money.ts's
-    // constructors and at the database's row mapping; elsewhere a cast would hide the very mix-up the brand is for.
-    files: ['**/*.{ts,tsx}'],
-    ignores: ['src-shared/money.ts', 'src-main/db/**'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        ...[
-          'TSAsExpression > TSTypeReference[typeName.name=/^(Minor|Cents|MinorFields)$/]',
-          'TSAsExpression > TSUnionType > TSTypeReference[typeName.name=/^(Minor|Cents|MinorFields)$/]',
-          'TSTypeAssertion > TSTypeReference[typeName.name=/^(Minor|Cents|MinorFields)$/]',
-        ].map((selector) => ({
-          selector,
-          message: 'No `as Minor`/`as Cents` outside src-shared/money.ts and src-main/db: make money with toMinor, parseMoneyMinor, the branded sums, or asMinor at a hot loop\'s edge (docs/conventions.md §Money).',
-        })),
-      ],
-    },
-  },
+  // Brands are made in one place each (docs/conventions.md §Money, §Names and ids): money in src-shared/money.ts and at
+  // the database's row mapping, names and ids in src-shared/ids.ts; elsewhere a cast would hide the very mix-up the
+  // brand is for. One no-restricted-syntax per file (a later entry would replace an earlier one), so the places that
+  // may make one kind are listed apart.
+  ...[
+    { files: ['**/*.{ts,tsx}'], ignores: ['src-shared/money.ts', 'src-main/db/**', 'src-shared/ids.ts'], casts: [moneyCasts, idCasts] },
+    { files: ['src-shared/money.ts', 'src-main/db/**/*.ts'], casts: [idCasts] },
+    { files: ['src-shared/ids.ts'], casts: [moneyCasts] },
+  ].map(({ files, ignores, casts }) => ({
+    files,
+    ...(ignores === undefined ? {} : { ignores }),
+    rules: { 'no-restricted-syntax': ['error', ...casts.flat()] },
+  })),
 );

@@ -19,6 +19,7 @@ import { REPO_ROOT, tempDir } from '../test/paths';
 import { SPX_FIXTURE } from './exposure';
 import { against, atLeast, atMost, info, median, timeMs, type BenchLine } from './lib';
 import { baselines, sampleMs } from './baselines';
+import { asTicker } from '../src-shared/ids';
 
 export const NUMPY_PEER = join(REPO_ROOT, '..', 'shared', 'peers', 'gex_numpy.py');
 
@@ -54,12 +55,12 @@ export async function benchChainPicture(): Promise<BenchLine[]> {
     ctx = createContext({ dataDir: dir, overrides: { cacheSeconds: 0 } });
     const exposure = ctx.exposure;
     value(await exposure.ingest({ file: text, options: {} }));
-    const expirationsMs = await timeMs(async () => JSON.stringify(presentExpirations(value(await exposure.expirations('SPX')))), 25, 5);
+    const expirationsMs = await timeMs(async () => JSON.stringify(presentExpirations(value(await exposure.expirations(asTicker('SPX'))))), 25, 5);
     const base = baselines();
     const expirationsBase = sampleMs(base.json, expirationsMs);
-    const gridMs = await timeMs(async () => JSON.stringify(presentGexGrid(value(await exposure.gexGrid({ symbol: 'SPX', formula: 'per_1pct' })).compute())), 15, 3);
+    const gridMs = await timeMs(async () => JSON.stringify(presentGexGrid(value(await exposure.gexGrid({ symbol: asTicker('SPX'), formula: 'per_1pct' })).compute())), 15, 3);
     const gridBase = sampleMs(base.cpu, gridMs);
-    const grid = value(await exposure.gexGrid({ symbol: 'SPX' })).compute().result;
+    const grid = value(await exposure.gexGrid({ symbol: asTicker('SPX') })).compute().result;
 
     // The statistics' own cost (prepare computes them once per snapshot): every expiration's rows, sorted, each summarised.
     const parsed = parseChainFile(text, {});

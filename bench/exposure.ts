@@ -10,6 +10,7 @@ import { CHAIN_FIXTURES, tempDir } from '../test/paths';
 import { floorInput, floorLoop } from './floor';
 import { against, atMost, info, median, timeMs, type BenchLine } from './lib';
 import { baselines, sampleMs } from './baselines';
+import { asTicker } from '../src-shared/ids';
 
 export const SPX_FIXTURE = join(CHAIN_FIXTURES, 'SPX_quotedata_2024-01-05close_phammings.csv');
 
@@ -60,11 +61,11 @@ export async function benchExposure(): Promise<BenchLine[]> {
     if (!ctx) throw new Error('no context');
     // What an uncached request does: compute, present, serialise.
     const gex = async (query: Parameters<typeof ctx.exposure.gex>[0]) => JSON.stringify(presentGex(value(await ctx.exposure.gex(query)).compute()));
-    const all = value(await ctx.exposure.expirations('SPX')).snapshot.expirations;
-    const gex3Ms = await timeMs(() => gex({ symbol: 'SPX', expirationsCount: 3 }), 25, 5);
+    const all = value(await ctx.exposure.expirations(asTicker('SPX'))).snapshot.expirations;
+    const gex3Ms = await timeMs(() => gex({ symbol: asTicker('SPX'), expirationsCount: 3 }), 25, 5);
     const gex3Base = sampleMs(base.cpu, gex3Ms);
-    const gexAllMs = await timeMs(() => gex({ symbol: 'SPX', expirations: all.join(',') }), 15, 3);
-    const vannaMs = await timeMs(async () => JSON.stringify(presentVanna(value(await ctx.exposure.vanna({ symbol: 'SPX' })).compute())), 15, 3);
+    const gexAllMs = await timeMs(() => gex({ symbol: asTicker('SPX'), expirations: all.join(',') }), 15, 3);
+    const vannaMs = await timeMs(async () => JSON.stringify(presentVanna(value(await ctx.exposure.vanna({ symbol: asTicker('SPX') })).compute())), 15, 3);
     const vannaBase = sampleMs(base.cpu, vannaMs);
 
     // The floor over the contracts the whole-chain sweep visits, timed right after the /gex it is compared with.
@@ -72,7 +73,7 @@ export async function benchExposure(): Promise<BenchLine[]> {
     if (!parsed.ok) throw new Error('the SPX fixture does not parse');
     const floor = floorInput(prepareChain(parsed.snapshot, { rate: ctx.settings.rate }));
     let floorSum = 0;
-    const gexAll = () => gex({ symbol: 'SPX', expirations: all.join(',') });
+    const gexAll = () => gex({ symbol: asTicker('SPX'), expirations: all.join(',') });
     const ratios: number[] = [];
     const floorSamples: number[] = [];
     for (let pair = 0; pair < 18; pair += 1) {
@@ -89,10 +90,10 @@ export async function benchExposure(): Promise<BenchLine[]> {
       }
     }
     if (!Number.isFinite(floorSum)) throw new Error('the floor loop summed to a non-finite value');
-    const whole = value(await ctx.exposure.gex({ symbol: 'SPX', expirations: all.join(','), formula: 'per_1pct' })).compute().result;
+    const whole = value(await ctx.exposure.gex({ symbol: asTicker('SPX'), expirations: all.join(','), formula: 'per_1pct' })).compute().result;
 
     // /gex/profile on SPX (default scope, nominal): one sweep for curve and flip, presented and serialised.
-    const profileMs = await timeMs(async () => JSON.stringify(presentGexProfile(value(await ctx.exposure.gexProfile({ symbol: 'SPX' })).compute())), 25, 5);
+    const profileMs = await timeMs(async () => JSON.stringify(presentGexProfile(value(await ctx.exposure.gexProfile({ symbol: asTicker('SPX') })).compute())), 25, 5);
     const profileBase = sampleMs(base.cpu, profileMs);
 
     // /gex/history over 20 stored SPX snapshots (the same chain at 20 quote times, as a day of polling stores it).
@@ -101,7 +102,7 @@ export async function benchExposure(): Promise<BenchLine[]> {
     const history = createContext({ dataDir: historyDir, overrides: { cacheSeconds: 0 } });
     contexts.push(history);
     for (let i = 0; i < 20; i += 1) value(await history.exposure.ingest({ file: text, options: { quoteTime: `2024-01-05T${String(9 + Math.floor(i / 3)).padStart(2, '0')}:${String((i % 3) * 20).padStart(2, '0')}:00-05:00` } }));
-    const historyQuery = { symbol: 'SPX', formula: 'per_1pct' as const };
+    const historyQuery = { symbol: asTicker('SPX'), formula: 'per_1pct' as const };
     const historyRequest = async () => JSON.stringify(presentHistory(value(await history.exposure.gexHistory(historyQuery))));
     // Cold: no point of the scope kept (each run deletes them first), 20 computed in the exposure worker and stored.
     const dropPoints = history.db.prepare("DELETE FROM gex_history WHERE scope LIKE 'per_1pct|%'");

@@ -21,6 +21,7 @@ import { SPX_FIXTURE } from './exposure';
 import { against, atMost, info, median, type BenchLine } from './lib';
 import { baselines, sampleMs } from './baselines';
 import { writeNow } from '../src-main/db/writes';
+import { asTicker } from '../src-shared/ids';
 
 const HALF_HOUR_MS = 30 * 60_000;
 const DAY_MS = 86_400_000;
@@ -76,7 +77,7 @@ export async function benchHistory(snapshots: number): Promise<BenchLine[]> {
     };
     // Cold: a scope no snapshot has (the nearest two expirations): every point computed in the pool, then stored.
     // Each run deletes the scope's points first. The first run, over two days, starts both workers.
-    const cold = { symbol: 'SPX', expirationsCount: 2 };
+    const cold = { symbol: asTicker('SPX'), expirationsCount: 2 };
     const drop = ctx.db.prepare("DELETE FROM gex_history WHERE scope = 'nominal||2||'");
     await request({ ...cold, from: '2024-01-04', to: '2024-01-05' });
     const coldSamples: number[] = [];
@@ -95,7 +96,7 @@ export async function benchHistory(snapshots: number): Promise<BenchLine[]> {
     let warmBytes = 0;
     for (let run = 0; run < 28; run += 1) {
       const start = performance.now();
-      warmBytes = await request({ symbol: 'SPX' });
+      warmBytes = await request({ symbol: asTicker('SPX') });
       if (run >= 3) warmSamples.push(performance.now() - start);
     }
     const warmBase = baselines().sqlite;

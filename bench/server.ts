@@ -40,7 +40,7 @@ export async function benchServer(soakSeconds = 30): Promise<BenchLine[]> {
       () => false,
     );
     await exposure.close();
-    writeNow(folder.db, (turn) => saveSettings(turn, folder.db, { rateLimit: { perSecond: 1e9, burst: 1e9 } }));
+    writeNow(folder.db, (turn) => saveSettings(turn, folder.db, { rateLimit: { perSecond: 100_000, burst: 100_000 } }));
     folder.db.close();
 
     const server = await startServe(['--port', '0', '--data-dir', dataDir]);

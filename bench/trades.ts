@@ -13,6 +13,7 @@ import type { EntryLookup } from '../src-shared/journal/trade-metrics';
 import { buildTrades } from '../src-shared/journal/trades';
 import { against, atMost, info, median, timeMs, type BenchLine } from './lib';
 import { baselines, sampleMs } from './baselines';
+import { asTicker } from '../src-shared/ids';
 
 const COUNT = 100_000;
 
@@ -60,7 +61,7 @@ export async function benchTrades(): Promise<BenchLine[]> {
   const base = baselines();
   const pageBase = sampleMs(base.json, pageMs);
   // The slowest list: a filter that keeps few trades, so every trade is read, and a late page.
-  const filteredMs = await timeMs(() => queryTrades(book, { status: 'closed', strategy: 'short_call', symbol: 'ko', from: '2020-01-01', to: '2030-12-31', page: 3, limit: 100 }), 31, 5);
+  const filteredMs = await timeMs(() => queryTrades(book, { status: 'closed', strategy: 'short_call', symbol: asTicker('ko'), from: '2020-01-01', to: '2030-12-31', page: 3, limit: 100 }), 31, 5);
   const filteredBase = sampleMs(base.json, filteredMs);
   let statsWorstMs = 0;
   let statsWorst = '';

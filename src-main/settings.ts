@@ -142,7 +142,16 @@ function readStored<K extends keyof Settings>(key: K, value: unknown): { ok: tru
   return { ok: false, reason: `does not match its schema${first === undefined ? '' : ` (${first.instancePath === '' ? '' : `${first.instancePath}: `}${first.message})`}` };
 }
 
-/** Writes changed settings in the caller's transaction. */
+/**
+ * Writes changed settings in the caller's transaction. A value its schema refuses throws (naming the key) instead of
+ * being stored: loadSettings would read it as its default, so the write would look done and change nothing (PUT
+ * /v1/settings checks first; this guards every other caller, the CLI's and the bench's).
+ */
 export function saveSettings(turn: WriteTx, db: Database, changes: Partial<Settings>): void {
+  for (const [key, value] of Object.entries(changes)) {
+    if (!isSettingKey(key)) throw new RangeError(`saveSettings: ${key} is not a setting`);
+    const checked = readStored(key, value);
+    if (!checked.ok) throw new RangeError(`saveSettings: ${key} ${checked.reason}`);
+  }
   new SettingsRepository(db).save(turn, Object.entries(changes).map(([key, value]) => ({ key, value: JSON.stringify(value) })));
 }

@@ -4,7 +4,6 @@
  * `option` is an OCC symbol without padding; `iv` a decimal. `timestamp` is UTC; `last_trade_time` New York time.
  */
 import type { OptionContract } from '../../src-shared/exposure/model';
-import { checkpoint } from '../checkpoint';
 import {
   ErrorList,
   finishSnapshot,
@@ -13,10 +12,9 @@ import {
   parseQuoteTime,
   type ChainParseOptions,
   type ChainParseResult,
-  type LocatedContract,
   MAX_CHAIN_CONTRACTS,
 } from './common';
-import { eachPiece, finiteNumber, isRecord, readJsonChain, type JsonChainDocument } from './json';
+import { finiteNumber, isRecord, readContractArray, readJsonChain, type JsonChainDocument } from './json';
 
 export function looksLikeCboeJson(value: unknown): boolean {
   return isRecord(value) && isRecord(value.data) && Array.isArray(value.data.options);
@@ -42,20 +40,10 @@ export function parseCboeJsonDocument(document: JsonChainDocument, options: Chai
   }
   const data = root.data;
   const errors = new ErrorList();
-  const located: LocatedContract[] = [];
-  const read = eachPiece(document, ['data', 'options'], (item, index) => {
-    checkpoint();
-    const where = `data.options[${index}]`;
-    if (!isRecord(item)) {
-      errors.add(null, `${where}: not an object`);
-      return;
-    }
+  const read = readContractArray(document, ['data', 'options'], errors, (item, where) => {
     const symbol = typeof item.option === 'string' ? item.option : '';
     const occ = parseOccSymbol(symbol);
-    if (occ === null) {
-      errors.add(null, `${where}: option "${symbol}" is not an OCC option symbol`);
-      return;
-    }
+    if (occ === null) return { problem: `${where}: option "${symbol}" is not an OCC option symbol` };
     const values: Record<string, number | null> = {
       iv: numberField(item, 'iv'),
       open_interest: numberField(item, 'open_interest'),
@@ -63,16 +51,10 @@ export function parseCboeJsonDocument(document: JsonChainDocument, options: Chai
       ask: numberField(item, 'ask'),
     };
     const missing = Object.entries(values).filter(([, v]) => v === null).map(([k]) => k);
-    if (missing.length > 0) {
-      errors.add(null, `${where} (${symbol}): missing or non-numeric ${missing.join(', ')}`);
-      return;
-    }
+    if (missing.length > 0) return { problem: `${where} (${symbol}): missing or non-numeric ${missing.join(', ')}` };
     const iv = values.iv ?? 0;
     const openInterest = values.open_interest ?? 0;
-    if (iv < 0 || openInterest < 0) {
-      errors.add(null, `${where} (${symbol}): negative ${iv < 0 ? 'iv' : 'open_interest'}`);
-      return;
-    }
+    if (iv < 0 || openInterest < 0) return { problem: `${where} (${symbol}): negative ${iv < 0 ? 'iv' : 'open_interest'}` };
     const contract: OptionContract = {
       root: occ.root,
       expiration: occ.expiration,
@@ -86,9 +68,10 @@ export function parseCboeJsonDocument(document: JsonChainDocument, options: Chai
     };
     const volume = numberField(item, 'volume');
     if (volume !== null && volume >= 0) contract.volume = volume;
-    located.push({ contract, line: null });
+    return contract;
   });
   if (!read.ok) return read;
+  const { located } = read;
 
   const spot = numberField(data, 'current_price') ?? numberField(data, 'close');
   // The top-level `timestamp` ("2024-01-05 21:15:04") is UTC: the options' `last_trade_time` values, New York

@@ -10,6 +10,7 @@ import { NEW_YORK, parseDateTimeInZone } from '../../src-shared/zone';
 import { MAX_MESSAGE_CHARS } from '../../src-shared/text';
 import { MAX_IV, MAX_MULTIPLIER, MAX_OPEN_INTEREST, MAX_STRIKE, MAX_YEAR, MIN_YEAR, saneStrike, saneYear } from '../../src-shared/bounds';
 import { SYMBOL_PATTERN } from '../../src-shared/api/schema-kit';
+import { asTicker, type Ticker } from '../../src-shared/ids';
 
 
 export type ChainFormat = 'auto' | 'cboe-csv' | 'cboe-json' | 'schwab-json' | 'yfinance-csv' | 'generic-csv' | 'generic-json';
@@ -215,8 +216,9 @@ export function parseNumberCell(text: string, decimalMark: '.' | ',' = '.'): num
   return Number.isFinite(value) ? value : null;
 }
 
-export function normaliseSymbol(symbol: string): string {
-  return symbol.trim().replace(/^[_^$.]+/, '').toUpperCase();
+/** A chain file's underlying as a Ticker: its index marks (`_SPX`, `^SPX`, `$SPX`, `.SPX`) dropped, then asTicker. */
+export function normaliseSymbol(symbol: string): Ticker {
+  return asTicker(symbol.trim().replace(/^[_^$.]+/, ''));
 }
 
 /**

@@ -18,6 +18,7 @@ import {
 } from './common';
 import { parseRight } from './generic-json';
 import { hasContent, splitCsvLine, textLines, type TextLine } from './lines';
+import { asTicker } from '../../src-shared/ids';
 
 export const GENERIC_REQUIRED_COLUMNS = ['expiration', 'strike', 'right', 'openinterest', 'iv'] as const;
 const COLUMN_ALIASES: Record<string, string> = {
@@ -151,7 +152,7 @@ export function parseGenericCsv(text: string, options: ChainParseOptions = {}): 
       errors.add(l.line, 'strike and multiplier must be > 0, openInterest and iv ≥ 0');
       continue;
     }
-    const root = cell(at.root) === '' ? fallbackRoot : cell(at.root).toUpperCase();
+    const root = cell(at.root) === '' ? fallbackRoot : asTicker(cell(at.root));
     const contract: OptionContract = { root, expiration, strike, right, openInterest, iv, bid: numbers.bid ?? 0, ask: numbers.ask ?? 0, multiplier };
     if (cell(at.volume) !== '') {
       const volume = parseNumberCell(cell(at.volume));

@@ -5,7 +5,6 @@
  */
 import { isIsoDate } from '../../src-shared/calendar';
 import type { OptionContract } from '../../src-shared/exposure/model';
-import { checkpoint } from '../checkpoint';
 import {
   ErrorList,
   finishSnapshot,
@@ -13,10 +12,10 @@ import {
   parseQuoteTime,
   type ChainParseOptions,
   type ChainParseResult,
-  type LocatedContract,
   MAX_CHAIN_CONTRACTS,
 } from './common';
-import { eachPiece, finiteNumber, isRecord, readJsonChain, type JsonChainDocument } from './json';
+import { finiteNumber, isRecord, readContractArray, readJsonChain, type JsonChainDocument } from './json';
+import { asTicker } from '../../src-shared/ids';
 
 export function parseRight(value: unknown): 'C' | 'P' | null {
   if (typeof value !== 'string') return null;
@@ -38,25 +37,12 @@ export function parseGenericJsonDocument(document: JsonChainDocument, options: C
     return { ok: false, errors: [{ line: null, message: 'missing "contracts" array: expected {symbol, spot, quoteTime, contracts: [...]}' }] };
   }
   const errors = new ErrorList();
-  const located: LocatedContract[] = [];
   const fallbackRoot = options.symbol ?? (typeof root.symbol === 'string' ? root.symbol : '');
-  const read = eachPiece(document, ['contracts'], (item, index) => {
-    checkpoint();
-    const where = `contracts[${index}]`;
-    if (!isRecord(item)) {
-      errors.add(null, `${where}: not an object`);
-      return;
-    }
+  const read = readContractArray(document, ['contracts'], errors, (item, where) => {
     const expiration = typeof item.expiration === 'string' ? item.expiration.trim() : '';
-    if (!isIsoDate(expiration)) {
-      errors.add(null, `${where}: bad date: expiration "${String(item.expiration)}" is not YYYY-MM-DD`);
-      return;
-    }
+    if (!isIsoDate(expiration)) return { problem: `${where}: bad date: expiration "${String(item.expiration)}" is not YYYY-MM-DD` };
     const right = parseRight(item.right);
-    if (right === null) {
-      errors.add(null, `${where}: right "${String(item.right)}" is not C or P`);
-      return;
-    }
+    if (right === null) return { problem: `${where}: right "${String(item.right)}" is not C or P` };
     const strike = finiteNumber(item.strike);
     const openInterest = finiteNumber(item.openInterest);
     const iv = finiteNumber(item.iv);
@@ -64,15 +50,11 @@ export function parseGenericJsonDocument(document: JsonChainDocument, options: C
     const ask = item.ask === undefined ? 0 : finiteNumber(item.ask);
     const multiplier = item.multiplier === undefined ? 100 : finiteNumber(item.multiplier);
     const bad = Object.entries({ strike, openInterest, iv, bid, ask, multiplier }).filter(([, v]) => v === null).map(([k]) => k);
-    if (bad.length > 0) {
-      errors.add(null, `${where}: missing or non-numeric ${bad.join(', ')}`);
-      return;
-    }
+    if (bad.length > 0) return { problem: `${where}: missing or non-numeric ${bad.join(', ')}` };
     if (!((strike ?? 0) > 0) || (openInterest ?? 0) < 0 || (iv ?? 0) < 0 || !((multiplier ?? 0) > 0)) {
-      errors.add(null, `${where}: strike and multiplier must be > 0, openInterest and iv ≥ 0`);
-      return;
+      return { problem: `${where}: strike and multiplier must be > 0, openInterest and iv ≥ 0` };
     }
-    const contractRoot = typeof item.root === 'string' && item.root.trim() !== '' ? item.root.trim().toUpperCase() : normaliseSymbol(fallbackRoot);
+    const contractRoot = typeof item.root === 'string' && item.root.trim() !== '' ? asTicker(item.root) : normaliseSymbol(fallbackRoot);
     const contract: OptionContract = {
       root: contractRoot,
       expiration,
@@ -86,15 +68,13 @@ export function parseGenericJsonDocument(document: JsonChainDocument, options: C
     };
     if (item.volume !== undefined && item.volume !== null) {
       const volume = finiteNumber(item.volume);
-      if (volume === null || volume < 0) {
-        errors.add(null, `${where}: volume ${JSON.stringify(item.volume)} is not a number ≥ 0`);
-        return;
-      }
+      if (volume === null || volume < 0) return { problem: `${where}: volume ${JSON.stringify(item.volume)} is not a number ≥ 0` };
       contract.volume = volume;
     }
-    located.push({ contract, line: null });
+    return contract;
   });
   if (!read.ok) return read;
+  const { located } = read;
   const spot = finiteNumber(root.spot);
   let quoteTime: string | null = null;
   if (typeof root.quoteTime === 'string') {

@@ -1,5 +1,7 @@
 /** What the two JSON chain formats share: reading the document with a line-numbered error, and typed fields. */
-import type { ChainParseError } from './common';
+import type { OptionContract } from '../../src-shared/exposure/model';
+import { checkpoint } from '../checkpoint';
+import type { ChainParseError, ErrorList, LocatedContract } from './common';
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -269,4 +271,27 @@ export function eachPiece(document: JsonChainDocument, path: readonly string[], 
     throw error;
   }
   return { ok: true };
+}
+
+/**
+ * The contracts of a format that lists them in one array (CBOE's `data.options`, the generic `contracts`), read one at
+ * a time: an element is its contract, or the problem that refuses it, told with `where` it stands (`data.options[3]`),
+ * added to `errors`; an element that is no object is refused here. A fault of the document's JSON is the answer's.
+ */
+export function readContractArray(
+  document: JsonChainDocument,
+  path: readonly string[],
+  errors: ErrorList,
+  contractOf: (item: Record<string, unknown>, where: string) => OptionContract | { problem: string },
+): { ok: true; located: LocatedContract[] } | { ok: false; errors: ChainParseError[] } {
+  const located: LocatedContract[] = [];
+  const name = path.join('.');
+  const read = eachPiece(document, path, (item, index) => {
+    checkpoint();
+    const where = `${name}[${index}]`;
+    const contract = isRecord(item) ? contractOf(item, where) : { problem: `${where}: not an object` };
+    if ('problem' in contract) errors.add(null, contract.problem);
+    else located.push({ contract, line: null });
+  });
+  return read.ok ? { ok: true, located } : read;
 }

@@ -9,6 +9,7 @@ import { isIsoDate, isoInstant } from '../../src-shared/calendar';
 import type { OptionContract } from '../../src-shared/exposure/model';
 import { ErrorList, finishSnapshot, MAX_CHAIN_CONTRACTS, normaliseSymbol, parseOccSymbol, type ChainParseOptions, type ChainParseResult, type LocatedContract } from './common';
 import { eachPiece, finiteNumber, isRecord, readJsonChain, type JsonChainDocument } from './json';
+import { asTicker } from '../../src-shared/ids';
 
 const MAPS = [
   { name: 'callExpDateMap', right: 'C' as const, label: 'CALL' },
@@ -29,12 +30,12 @@ function chainSymbol(value: unknown): string | null {
 
 /** The OCC root of a contract: `optionRoot`, else the root of its symbol (OCC `SPXW  240119C04700000` or TDA `SPXW_011924C4700`). */
 function rootOf(item: Record<string, unknown>, fallback: string): string {
-  if (typeof item.optionRoot === 'string' && item.optionRoot.trim() !== '') return item.optionRoot.trim().toUpperCase();
+  if (typeof item.optionRoot === 'string' && item.optionRoot.trim() !== '') return asTicker(item.optionRoot);
   if (typeof item.symbol === 'string') {
     const occ = parseOccSymbol(item.symbol);
     if (occ !== null) return occ.root;
     const underscore = item.symbol.indexOf('_');
-    if (underscore > 0) return item.symbol.slice(0, underscore).toUpperCase();
+    if (underscore > 0) return asTicker(item.symbol.slice(0, underscore));
   }
   return fallback;
 }

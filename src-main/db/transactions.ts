@@ -168,8 +168,25 @@ export function toTransaction(row: LedgerRow & Partial<Pick<TransactionRow, 'des
   return tx;
 }
 
+/**
+ * The insert of TRANSACTIONS.columns with the import, the source, `inferred` (0) and `corporate_action` (NULL) in its
+ * text: the values of the other 23 columns bound, in the columns' order.
+ */
+function insertOfSql(importId: number, source: string): string {
+  if (!Number.isSafeInteger(importId)) throw new RangeError(`not an import id: ${importId}`);
+  const literal: Partial<Record<keyof TransactionRow, string>> = {
+    import_id: String(importId),
+    source: `'${source.replace(/'/g, "''")}'`,
+    inferred: '0',
+    corporate_action: 'NULL',
+  };
+  return `INSERT OR IGNORE INTO transactions (${TRANSACTIONS.columnList}) VALUES (${TRANSACTIONS.columns.map((column) => literal[column] ?? '?').join(', ')})`;
+}
+
 export interface TransactionInserter {
   add(tx: ImportedTransaction, ids: StoredIds): void;
+  /** add() with the ids as arguments (an import's loop: no object of ids per row). */
+  addWith(tx: ImportedTransaction, id: string, importId: number, accountId: string, tradeDay: string): void;
   /** Rows inserted (duplicates of stored rows are ignored). */
   finish(): number;
 }
@@ -267,6 +284,30 @@ export class TransactionsRepository {
     return { newest, count };
   }
 
+  /** The ledger's columns of the rows of `day` and later, in no particular order (a ledger resumed at a checkpoint: ledger-index.ts). */
+  ledgerRowsFromDay(day: string): LedgerRow[] {
+    const query = sql`SELECT ${LEDGER_COLUMNS_SQL} FROM transactions WHERE trade_day >= ${day}`;
+    return this.db.prepare<SqlValue[], LedgerRow>(query.text).all(...query.params);
+  }
+
+  /** The index's columns of the rows of `day` and later, newest first (as indexNewestFirst orders), with their trade_date. */
+  indexRowsFromDay(day: string): Array<IndexRow & Pick<TransactionRow, 'trade_date'>> {
+    const query = sql`SELECT ${new Sql(TRANSACTIONS.select(['id', 'trade_day', 'underlying', 'account_id', 'trade_date']), [])} FROM transactions WHERE trade_day >= ${day} ORDER BY trade_date DESC, id DESC`;
+    return this.db.prepare<SqlValue[], IndexRow & Pick<TransactionRow, 'trade_date'>>(query.text).all(...query.params);
+  }
+
+  /** The newest row (the index's order) of a day before `day`, and how many rows there are in all. */
+  newestBeforeDay(day: string): { newest: Pick<TransactionRow, 'id' | 'trade_date'> | null; count: number } {
+    const newest = this.db.prepare<[string], Pick<TransactionRow, 'id' | 'trade_date'>>('SELECT id, trade_date FROM transactions WHERE trade_day < ? ORDER BY trade_date DESC, id DESC LIMIT 1').get(day) ?? null;
+    const count = this.db.prepare<[], number>('SELECT COUNT(*) FROM transactions').pluck().get() ?? 0;
+    return { newest, count };
+  }
+
+  /** The first trade day of an import's rows (null: it holds none). */
+  firstDayOfImport(importId: number): string | null {
+    return this.db.prepare<[number], string | null>('SELECT MIN(trade_day) FROM transactions WHERE import_id = ?').pluck().get(importId) ?? null;
+  }
+
   /** Full rows of these ids, in no particular order. */
   byIds(ids: readonly string[]): TransactionRow[] {
     if (ids.length === 0) return [];
@@ -330,22 +371,41 @@ export class TransactionsRepository {
     return this.hasSourceStatement.get(source) === 1;
   }
 
-  inserter(_turn: WriteTx): TransactionInserter {
+  /**
+   * `of`: the import and source most rows carry (an import's loop): their statement has both, with `inferred` 0 and no
+   * corporate action, written into its text, four values fewer bound per row (binding is most of a row's cost after
+   * SQLite's own work: each text is copied twice). Other rows take the statement of every column.
+   */
+  inserter(_turn: WriteTx, of?: { importId: number; source: string }): TransactionInserter {
     // One row per statement, its values passed as positional arguments in the order of TRANSACTIONS.columns, straight
     // from the transaction: 30% faster than binding a row object by name (and no 25-field object per row for the
     // worker's small young generation to collect), 15% faster than spreading an array built per row; a many-row VALUES
     // list (thousands of parameters per statement) stored 1.8x slower (docs/decisions.md §Benchmarks). toRow() is the
     // same mapping as an object, for reading what was stored.
     const one = this.db.prepare<SqlValue[]>(TRANSACTIONS.insertSql({ orIgnore: true }));
+    // A source with a NUL would end the statement's text early: such rows bind it.
+    const constants = of === undefined || of.source.includes('\u0000') ? null : { importId: of.importId, source: of.source, statement: this.db.prepare<SqlValue[]>(insertOfSql(of.importId, of.source)) };
     let inserted = 0;
+    const addWith = (tx: ImportedTransaction, id: string, importId: number, accountId: string, tradeDay: string): void => {
+      if (constants !== null && importId === constants.importId && tx.source === constants.source && tx.inferred !== true && tx.corporateAction === undefined) {
+        inserted += constants.statement.run(
+          id, accountId, tx.brokerRowId, tx.type, tx.symbol, tx.underlying, tx.isOption ? 1 : 0, tx.expiration, tx.strike, tx.right,
+          tx.quantity, tx.priceMinor, tx.multiplier, tx.amountMinor, tx.commissionMinor, tx.feesMinor, tx.currency, tx.tradeDate, tradeDay,
+          tx.orderId, tx.description, tx.previousSymbol ?? null, tx.sequence ?? null,
+        ).changes;
+        return;
+      }
+      inserted += one.run(
+        id, importId, accountId, tx.brokerRowId, tx.type, tx.symbol, tx.underlying, tx.isOption ? 1 : 0, tx.expiration, tx.strike, tx.right,
+        tx.quantity, tx.priceMinor, tx.multiplier, tx.amountMinor, tx.commissionMinor, tx.feesMinor, tx.currency, tx.tradeDate, tradeDay,
+        tx.orderId, tx.description, tx.source, tx.inferred ? 1 : 0, tx.previousSymbol ?? null, tx.sequence ?? null, writeActionTerms(tx.corporateAction),
+      ).changes;
+    };
     return {
       add(tx, ids) {
-        inserted += one.run(
-          ids.id, ids.importId, ids.accountId, tx.brokerRowId, tx.type, tx.symbol, tx.underlying, tx.isOption ? 1 : 0, tx.expiration, tx.strike, tx.right,
-          tx.quantity, tx.priceMinor, tx.multiplier, tx.amountMinor, tx.commissionMinor, tx.feesMinor, tx.currency, tx.tradeDate, ids.tradeDay,
-          tx.orderId, tx.description, tx.source, tx.inferred ? 1 : 0, tx.previousSymbol ?? null, tx.sequence ?? null, writeActionTerms(tx.corporateAction),
-        ).changes;
+        addWith(tx, ids.id, ids.importId, ids.accountId, ids.tradeDay);
       },
+      addWith,
       finish() {
         return inserted;
       },

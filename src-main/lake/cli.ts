@@ -13,6 +13,7 @@ import type { ExposureService } from '../services/exposure/service';
 import { exportLake, type ExportSummary } from '../services/lake/export';
 import { importLake, type LakeImportSummary } from '../services/lake/import';
 import { progressBar, type ProgressStream } from './progress';
+import { asTicker } from '../../src-shared/ids';
 
 export interface LakeCliIo {
   out: ProgressStream;
@@ -53,7 +54,7 @@ export function runExport(folder: Pick<DataFolder, 'db' | 'settings'>, options: 
   const bar = progressBar(io.err, 'export', io.nowMs);
   const result = exportLake(
     folder.db,
-    { out: resolve(options.out), ...(options.symbol === undefined ? {} : { symbol: options.symbol }), ...(options.from === undefined ? {} : { from: options.from }), ...(options.to === undefined ? {} : { to: options.to }) },
+    { out: resolve(options.out), ...(options.symbol === undefined ? {} : { symbol: asTicker(options.symbol) }), ...(options.from === undefined ? {} : { from: options.from }), ...(options.to === undefined ? {} : { to: options.to }) },
     folder.settings.rate,
     (p) => bar.update(p.snapshotsDone, p.snapshotsTotal, `${plural(p.rowsWritten, 'row')}`),
   );

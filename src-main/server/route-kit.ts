@@ -8,6 +8,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errorCodes, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Access } from '../../src-shared/api/routes';
+import { appendBounded, boundedBody, boundedBytes } from '../../src-shared/bytes';
 import { isIsoDate } from '../../src-shared/calendar';
 import { readDateOrInstant, writtenAsDay } from '../../src-shared/date-or-instant';
 import type { Account } from '../../src-shared/journal/model';
@@ -185,8 +186,7 @@ export function collectUpload(request: FastifyRequest, payload: IncomingMessage,
     done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
     return;
   }
-  let bytes = new Uint8Array(known ? declared : 64 * 1024);
-  let length = 0;
+  const buffer = boundedBytes(limit, known ? declared : null);
   let finished = false;
   const finish = (error: Error | null, body?: Uint8Array) => {
     if (finished) return;
@@ -195,23 +195,14 @@ export function collectUpload(request: FastifyRequest, payload: IncomingMessage,
     done(error, body);
   };
   payload.on('data', (chunk: Buffer) => {
-    if (length + chunk.length > limit) {
+    if (!appendBounded(buffer, chunk)) {
       finish(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
       payload.resume();
-      return;
     }
-    if (length + chunk.length > bytes.length) {
-      // Without Content-Length (chunked), the buffer grows by doubling.
-      const grown = new Uint8Array(Math.min(limit, Math.max(bytes.length * 2, length + chunk.length)));
-      grown.set(bytes.subarray(0, length));
-      bytes = grown;
-    }
-    bytes.set(chunk, length);
-    length += chunk.length;
   });
   payload.on('end', () => {
-    if (known && length !== declared) finish(new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH());
-    else finish(null, length === bytes.length ? bytes : bytes.subarray(0, length));
+    if (known && buffer.length !== declared) finish(new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH());
+    else finish(null, boundedBody(buffer));
   });
   payload.on('error', (error) => finish(error));
 }

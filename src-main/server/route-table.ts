@@ -8,7 +8,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ContextConfigDefault, FastifyBaseLogger, FastifyReply, FastifyRequest, RouteGenericInterface, RouteHandlerMethod, RouteOptions } from 'fastify';
 import { ROUTE_KEYS, ROUTES, splitRouteKey, type RouteKey, type Routes, type RouteSpec } from '../../src-shared/api/routes';
-import { problemResponses, type V1 } from './route-kit';
+import { problemResponses, UPLOAD_LIMIT_BYTES, uploadRoutes, type V1 } from './route-kit';
 
 type Part<R, Name extends string> = R extends { readonly [K in Name]: infer S } ? S : undefined;
 
@@ -71,6 +71,24 @@ export function serve<K extends RouteKey>(v1: V1, key: K, handler: Handler<K>, o
     schema: routeSchema(spec),
     ...options,
     handler: handler as unknown as RouteOptions['handler'],
+  });
+}
+
+/** The handler of an upload's entry: the upload's bytes as they came (an empty body: none), then the request and reply. */
+export type UploadHandler<K extends RouteKey> = (body: Uint8Array, ...rest: Parameters<Handler<K>>) => ReturnType<Handler<K>>;
+
+/**
+ * Registers an entry that takes a raw upload (an import, a chain file, a positions file), in the scope whose body
+ * parser keeps the bytes as they came (uploadRoutes), to be moved to a worker undecoded; at most UPLOAD_LIMIT_BYTES
+ * unless `options` says less.
+ */
+export function serveUpload<K extends RouteKey>(v1: V1, key: K, handler: UploadHandler<K>, options: ServeOptions = {}): void {
+  uploadRoutes(v1, (uploads) => {
+    const withBytes: Handler<K> = function (this: ThisParameterType<Handler<K>>, ...args: Parameters<Handler<K>>) {
+      const [request] = args;
+      return handler(request.body instanceof Uint8Array ? request.body : new Uint8Array(0), ...args);
+    };
+    serve(uploads, key, withBytes, { bodyLimit: UPLOAD_LIMIT_BYTES, ...options });
   });
 }
 

@@ -6,13 +6,14 @@
  */
 import type { Plugin } from 'ajv';
 import { TICKER_KEYWORD } from '../../src-shared/api/schema-kit';
+import { asTicker } from '../../src-shared/ids';
 
 interface KeywordContext {
   parentData?: unknown;
   parentDataProperty?: string | number;
 }
 
-/** Upper-cases the value in its parent (the query object) once the schema's pattern has passed. */
+/** Makes the value in its parent (the query object) a Ticker (asTicker, the one normalisation) once the schema's pattern has passed. */
 export const tickerKeyword: Plugin<unknown> = (ajv) => {
   ajv.addKeyword({
     keyword: TICKER_KEYWORD,
@@ -22,7 +23,7 @@ export const tickerKeyword: Plugin<unknown> = (ajv) => {
     validate: (upperCase: boolean, data: string, _schema?: unknown, context?: KeywordContext) => {
       const parent = context?.parentData;
       const key = context?.parentDataProperty;
-      if (upperCase && typeof parent === 'object' && parent !== null && key !== undefined) Reflect.set(parent, key, data.trim().toUpperCase());
+      if (upperCase && typeof parent === 'object' && parent !== null && key !== undefined) Reflect.set(parent, key, asTicker(data));
       return true;
     },
   });

@@ -7,6 +7,7 @@ import type { ExposureService } from './exposure/service';
 import type { JournalApi } from './journal/client';
 import { todayIn } from '../../src-shared/zone';
 import { NO_NOTES } from '../../src-shared/journal/import-report';
+import { asTicker } from '../../src-shared/ids';
 
 /** What the demo loader needs of the app (the server's context is one): the services it stores through. */
 export interface DemoTarget {
@@ -55,7 +56,7 @@ async function storeEntrySnapshots(ctx: DemoTarget, today: string): Promise<numb
   const quotes = demoEntryQuotes(DEMO_JOURNAL_SEED, today);
   const stored = new Set<string>();
   for (const symbol of new Set(quotes.map((quote) => quote.symbol))) {
-    const listed = ctx.exposure.snapshotList(symbol);
+    const listed = ctx.exposure.snapshotList(asTicker(symbol));
     if (listed.ok) for (const head of listed.value) stored.add(`${symbol}|${Date.parse(head.quoteTime)}`);
   }
   let count = 0;

@@ -1,3 +1,4 @@
+import { appendBounded, boundedBody, boundedBytes } from '../../src-shared/bytes';
 import type { Clock } from '../clock';
 import type { Settings } from '../settings';
 import type { ExposureService, IngestResult } from './exposure/service';
@@ -5,6 +6,7 @@ import { describeError } from './result';
 import { watchlistOf, type WatchlistContext } from './watchlist';
 import { createSourceFetch, fetchFromSource, SourceAddressError, type SourceFetch } from './source-fetch';
 import { SourceUnreachableError, unreachableProblem, type SourceHealth, type SourceProblem } from './source-health';
+import { asTicker } from '../../src-shared/ids';
 
 /** The host of the source's address, or the start of what was written when it is no URL. */
 function hostOf(baseUrl: string): string {
@@ -35,9 +37,8 @@ export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 export const REQUEST_TIMEOUT_MS = 20_000;
 
 /**
- * The body of a response, read up to `maxBytes` (then the transfer is cancelled), into memory that owns itself. Each
- * chunk is copied once into a buffer sized from Content-Length (grown by doubling when there is none, or when a
- * compressed response inflates past it): a 30 MB chain is not held as its chunks and their copy at once.
+ * The body of a response, read up to `maxBytes` (then the transfer is cancelled), into memory that owns itself
+ * (src-shared/bytes.ts): a 30 MB chain is not held as its chunks and their copy at once.
  */
 async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array> {
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
@@ -47,24 +48,18 @@ async function readCapped(response: Response, maxBytes: number): Promise<Uint8Ar
   }
   const reader = response.body?.getReader();
   if (reader === undefined) return new Uint8Array(0);
-  let body = new Uint8Array(Number.isSafeInteger(declared) && declared > 0 ? declared : 64 * 1024);
-  let total = 0;
+  const buffer = boundedBytes(maxBytes, declared);
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    if (total + value.byteLength > maxBytes) {
+    if (!appendBounded(buffer, value)) {
       await reader.cancel();
       throw new Error(`the response is longer than the ${maxBytes / 1024 / 1024} MB read`);
     }
-    if (total + value.byteLength > body.byteLength) {
-      const grown = new Uint8Array(Math.min(maxBytes, Math.max(body.byteLength * 2, total + value.byteLength)));
-      grown.set(body.subarray(0, total));
-      body = grown;
-    }
-    body.set(value, total);
-    total += value.byteLength;
   }
-  return total === body.byteLength ? body : body.slice(0, total);
+  // A copy of its own when the buffer grew past the body: what is kept (the poller's snapshot text) holds no spare half.
+  const body = boundedBody(buffer);
+  return body.byteLength === body.buffer.byteLength ? body : body.slice();
 }
 
 export interface FetchLimits {
@@ -125,7 +120,8 @@ export interface OnlineSourceContext extends WatchlistContext {
 }
 
 export function chainUrl(baseUrl: string, symbol: string): string {
-  const name = INDEX_SYMBOLS.has(symbol.toUpperCase()) ? `_${symbol.toUpperCase()}` : symbol.toUpperCase();
+  const ticker = asTicker(symbol);
+  const name = INDEX_SYMBOLS.has(ticker) ? `_${ticker}` : ticker;
   let end = baseUrl.length;
   while (end > 0 && baseUrl.charAt(end - 1) === '/') end -= 1;
   return `${baseUrl.slice(0, end)}/${name}.json`;

@@ -3,7 +3,7 @@
  * `watchlistIncludesPositions` is on, the underlying of every open position of the journal, deduplicated and capped.
  */
 import { underlyingOfRoot } from '../chains/common';
-import { asTicker } from '../../src-shared/ids';
+import { tickerOrNull } from '../../src-shared/ids';
 import type { Settings } from '../settings';
 import type { JournalApi } from './journal/client';
 
@@ -47,8 +47,8 @@ export async function watchlistOf(ctx: WatchlistContext): Promise<Watchlist> {
   const listed: WatchedSymbol[] = [];
   const seen = new Set<string>();
   for (const raw of ctx.settings.onlineSource.watchlist) {
-    const symbol = asTicker(raw);
-    if (symbol === '' || seen.has(symbol)) continue;
+    const symbol = tickerOrNull(raw);
+    if (symbol === null || seen.has(symbol)) continue;
     seen.add(symbol);
     listed.push({ symbol, origin: 'watchlist' });
   }

@@ -65,7 +65,7 @@ export function WatchFolderStatus({ saved }: { saved: string }) {
       )}
       {status.links.length > 0 && <p className="muted small">Symbolic links skipped (never followed): {status.links.join(', ')}</p>}
       {status.files.length > 0 && (
-        <DataTable columns={['File', 'Outcome', 'What happened']} testId="watch-files" className="table arrival-files">
+        <DataTable columns={['File', 'Outcome', 'What happened']} testId="watch-files" className="table table-cards arrival-files">
           {status.files.slice(0, 12).map((file) => (
             <tr key={`${file.name}@${file.at}`} data-outcome={file.outcome}>
               <td>
@@ -264,7 +264,7 @@ export function BackfillPanel() {
           {c.links > 0 && <p className="muted small">{fmtCount(c.links, 'symbolic link')} not followed.</p>}
           {job.error !== null && <p className="neg small">Stopped: {job.error}</p>}
           {job.failures.length > 0 && (
-            <DataTable columns={['File', 'Why it failed']} testId="backfill-failures" className="table arrival-files">
+            <DataTable columns={['File', 'Why it failed']} testId="backfill-failures" className="table table-cards arrival-files">
               {job.failures.slice(0, 10).map((f) => (
                 <tr key={f.file}>
                   <td>

@@ -158,6 +158,16 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
 }
 
 /** The head of every page: its h1, what sits beside the title (counts, badges), and its toolbar. */
+/** A page head's figures: the demo badge when they come from the demo, then the page's count or instant, small and muted. */
+export function PageFigures({ demo = false, children }: { demo?: boolean; children: ReactNode }) {
+  return (
+    <>
+      {demo && <DemoBadge />}
+      <span className="muted small num">{children}</span>
+    </>
+  );
+}
+
 export function PageHead({ title, meta, toolbar, children }: { title: string; meta?: ReactNode; toolbar?: ReactNode; children?: ReactNode }) {
   return (
     <header className="page-head">

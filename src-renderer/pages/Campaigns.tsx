@@ -10,7 +10,7 @@ import { PAGE_LIMIT_CAP } from '../../src-shared/api/constants';
 import { AccountSelect } from '../components/AccountSelect';
 import { Pager } from '../components/Pager';
 import { ImportOrDemo } from '../components/DemoButton';
-import { AsyncStatus, Badge, colClass, DataTable, EmptyState, Money, num, PageHead, Panel, StatusSegmented } from '../components/ui';
+import { AsyncStatus, Badge, colClass, DataTable, EmptyState, Money, num, PageFigures, PageHead, Panel, StatusSegmented } from '../components/ui';
 import { fmtCount, fmtInt, fmtMoney, fmtPct } from '../format';
 import { navigate, routeHash, useApi, useAsync, useRoute } from '../hooks';
 import { CampaignDetail } from './campaigns/CampaignDetail';
@@ -104,10 +104,10 @@ function CampaignList({ state }: { state: ListState }) {
         title="Campaigns"
         meta={
           data && (
-            <span className="muted small num">
+            <PageFigures>
               {fmtCount(data.pagination.total, 'campaign')}
               {asOf !== '' && <> · as of {asOf}</>}
-            </span>
+            </PageFigures>
           )
         }
         toolbar={

@@ -10,7 +10,7 @@ import type { PositionsResponseT } from '../../src-shared/api/schemas';
 import { AccountSelect } from '../components/AccountSelect';
 import { ImportOrDemo } from '../components/DemoButton';
 import { useRefreshNow } from '../components/RefreshNow';
-import { AsyncStatus, DemoBadge, EmptyState, Money, PageHead, Panel, Stat } from '../components/ui';
+import { AsyncStatus, EmptyState, Money, PageFigures, PageHead, Panel, Stat } from '../components/ui';
 import { fmtCount, fmtDateTime, fmtInt, fmtMoney } from '../format';
 import { NEW_YORK, todayIn } from '../../src-shared/zone';
 import { useApi, useAsync, useRoute } from '../hooks';
@@ -133,14 +133,7 @@ export function PositionsPage() {
     <div className="page" data-testid="page-positions">
       <PageHead
         title="Positions"
-        meta={
-          data && (
-            <>
-              {data.demo && <DemoBadge />}
-              <span className="muted small num">{fmtCount(data.positions.length, 'open position')}</span>
-            </>
-          )
-        }
+        meta={data && <PageFigures demo={data.demo}>{fmtCount(data.positions.length, 'open position')}</PageFigures>}
         toolbar={
           <>
             <label className="field-inline" title="Replay the book at a past instant (New York time); empty = now">

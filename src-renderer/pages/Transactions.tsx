@@ -3,7 +3,7 @@ import { PAGE_LIMIT_CAP, PAGE_LIMIT_DEFAULT, type TransactionSort } from '../../
 import type { ApiError } from '../api/client';
 import { ImportOrDemo } from '../components/DemoButton';
 import { Pager } from '../components/Pager';
-import { AsyncStatus, EmptyState, ErrorBanner, Options, PageHead, Panel } from '../components/ui';
+import { AsyncStatus, EmptyState, ErrorBanner, Options, PageFigures, PageHead, Panel } from '../components/ui';
 import type { TransactionJson } from '../../src-shared/api/schemas';
 import { dateInTimeZone, fmtCount, fmtInt, typeLabel } from '../format';
 import { asApiError, useApi, useAsync, useRoute } from '../hooks';
@@ -91,7 +91,7 @@ export function TransactionsPage() {
     <div className="page" data-testid="page-transactions">
       <PageHead
         title="Transactions"
-        meta={pagination && <span className="muted small num">{fmtInt(pagination.total)} matching</span>}
+        meta={pagination && <PageFigures>{fmtInt(pagination.total)} matching</PageFigures>}
         toolbar={
           <>
             <button type="button" className="btn btn-primary" onClick={() => openEditor({ mode: 'add' })} disabled={editor?.mode === 'add'} data-testid="add-transaction">

@@ -2,7 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { LEVELS_SCOPES, PAGE_LIMIT_CAP, PERFORMANCE_PERIODS, PAGE_LIMIT_DEFAULT, TRANSACTION_SORTS, TRANSACTION_TYPES } from './constants';
 import { ReconciliationRowSchema } from './reconciliation-schemas';
-import { Nullable, Params, OneOf, DATETIME_PATTERN, DATE_YEARS, SYMBOL_PATTERN, IsoDate, Money, AccountSchema, PaginationSchema } from './schema-kit';
+import { Nullable, Params, OneOf, DATETIME_PATTERN, DATE_YEARS, IsoDate, Money, AccountSchema, PaginationSchema, AccountIdParam, TickerParam, type Sent } from './schema-kit';
 
 // ---------------------------------------------------------------- journal
 
@@ -13,7 +13,7 @@ const optionContract = {
   right: Nullable(Type.Union([Type.Literal('C'), Type.Literal('P')])),
 };
 
-const AccountIdParam = Type.String({ minLength: 1, maxLength: 64, description: 'Only this account (404 UNKNOWN_ACCOUNT when none has this id)' });
+const AccountParam = AccountIdParam('Only this account (404 UNKNOWN_ACCOUNT when none has this id)');
 
 /** An option whose OCC root carries a digit (AMD1): a non-standard deliverable after a corporate action; its underlying is the chain's symbol (docs/journal.md §Underlying roots). */
 const adjustedField = {
@@ -32,13 +32,13 @@ export const ScopedLevelsFields = {
 };
 
 export const PerformanceQuery = Params({
-  accountId: Type.Optional(AccountIdParam),
+  accountId: Type.Optional(AccountParam),
   period: Type.Optional(OneOf(PERFORMANCE_PERIODS, { description: 'default monthly' })),
   date: Type.Optional(Type.String({ pattern: DATETIME_PATTERN, description: 'Center date (ISO 8601); default today' })),
   from: Type.Optional(IsoDate('Custom range start; must come with to')),
   to: Type.Optional(IsoDate('Custom range end (inclusive); must come with from')),
 });
-export type PerformanceQueryT = Static<typeof PerformanceQuery>;
+export type PerformanceQueryT = Sent<Static<typeof PerformanceQuery>>;
 
 /** docs/journal.md §Unmatched closes. */
 const UnmatchedSchema = Type.Object(
@@ -135,7 +135,7 @@ export type AccountsResponseT = Static<typeof AccountsResponse>;
 
 export const SummaryQuery = Params({
   year: Type.Optional(Type.Integer({ minimum: DATE_YEARS.min, maximum: DATE_YEARS.max, description: 'Calendar year; default current year' })),
-  accountId: Type.Optional(AccountIdParam),
+  accountId: Type.Optional(AccountParam),
 });
 
 const DayValue = Nullable(Type.Object({ date: Type.String(), pl: Money('') }));
@@ -184,14 +184,14 @@ export type SummaryResponseT = Static<typeof SummaryResponse>;
 export const TransactionsQuery = Params({
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'default 1' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: `default ${PAGE_LIMIT_DEFAULT}; values above ${PAGE_LIMIT_CAP} are clamped to ${PAGE_LIMIT_CAP}` })),
-  symbol: Type.Optional(Type.String({ pattern: SYMBOL_PATTERN, description: 'Underlying ticker' })),
-  accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  symbol: Type.Optional(TickerParam('Underlying ticker')),
+  accountId: Type.Optional(AccountIdParam()),
   fromDate: Type.Optional(IsoDate('Lower bound on trade date (inclusive, New York date)')),
   toDate: Type.Optional(IsoDate('Upper bound on trade date (inclusive, New York date)')),
   type: Type.Optional(Type.Enum(TRANSACTION_TYPES, { description: 'Only this transaction type' })),
   sort: Type.Optional(Type.Enum(TRANSACTION_SORTS, { description: 'A column, ascending; with - descending. Over the whole filtered set; default -tradeDate (newest first); ties newest first' })),
 });
-export type TransactionsQueryT = Static<typeof TransactionsQuery>;
+export type TransactionsQueryT = Sent<Static<typeof TransactionsQuery>>;
 
 export const TransactionSchema = Type.Object({
   id: Type.String(),
@@ -235,11 +235,11 @@ const AsOfParam = Type.String({ pattern: DATETIME_PATTERN, description: 'The ins
 
 export const PositionsQuery = Params({
   asOf: Type.Optional(AsOfParam),
-  accountId: Type.Optional(AccountIdParam),
-  symbol: Type.Optional(Type.String({ pattern: SYMBOL_PATTERN, description: 'Underlying ticker (an option root finds its chain’s: SPXW the SPX positions)' })),
+  accountId: Type.Optional(AccountParam),
+  symbol: Type.Optional(TickerParam('Underlying ticker (an option root finds its chain’s: SPXW the SPX positions)')),
   levelsScope: Type.Optional(LevelsScopeParam),
 });
-export type PositionsQueryT = Static<typeof PositionsQuery>;
+export type PositionsQueryT = Sent<Static<typeof PositionsQuery>>;
 
 const LevelsSchema = Type.Object(
   {
@@ -386,14 +386,14 @@ export type PositionsResponseT = Static<typeof PositionsResponse>;
 
 export const CampaignsQuery = Params({
   asOf: Type.Optional(AsOfParam),
-  accountId: Type.Optional(AccountIdParam),
-  symbol: Type.Optional(Type.String({ pattern: SYMBOL_PATTERN, description: 'Underlying ticker' })),
+  accountId: Type.Optional(AccountParam),
+  symbol: Type.Optional(TickerParam('Underlying ticker')),
   status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed')])),
   // A campaign lists every leg's id: a 100k-transaction journal's campaigns are megabytes, so they come a page at a time.
   page: TransactionsQuery.properties.page,
   limit: TransactionsQuery.properties.limit,
 });
-export type CampaignsQueryT = Static<typeof CampaignsQuery>;
+export type CampaignsQueryT = Sent<Static<typeof CampaignsQuery>>;
 
 const CampaignSchema = Type.Object({
   id: Type.String(),

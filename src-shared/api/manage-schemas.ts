@@ -7,7 +7,7 @@ import { MANAGE_RULES } from '../journal/manage';
 import { ROLL_DEFAULTS, ROLL_LIMITS } from '../journal/roll-candidates';
 import { STRIKE_VS_LEVELS } from '../journal/trade-metrics';
 import { STRATEGIES } from '../journal/strategies';
-import { AccountSchema, DATETIME_PATTERN, IsoDate, Money, Nullable, OneOf, Params, SYMBOL_PATTERN } from './schema-kit';
+import { AccountIdParam, AccountSchema, DATETIME_PATTERN, IsoDate, Money, Nullable, OneOf, Params, SYMBOL_PATTERN, type Sent } from './schema-kit';
 
 /** At most this many upcoming dividends are kept (one a quarter for a book of fifty names). */
 export const MAX_UPCOMING_DIVIDENDS = 200;
@@ -42,9 +42,9 @@ export type ManageRulesJson = Static<typeof ManageRulesSchema>;
 
 export const ManageQuery = Params({
   asOf: Type.Optional(Type.String({ pattern: DATETIME_PATTERN, description: 'The instant (ISO 8601; without an offset read in the journal zone; a date = the end of that day); default now' })),
-  accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only this account (404 UNKNOWN_ACCOUNT when none has this id)' })),
+  accountId: Type.Optional(AccountIdParam('Only this account (404 UNKNOWN_ACCOUNT when none has this id)')),
 });
-export type ManageQueryT = Static<typeof ManageQuery>;
+export type ManageQueryT = Sent<Static<typeof ManageQuery>>;
 
 const MarkSchema = Type.Object(
   {

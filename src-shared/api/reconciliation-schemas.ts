@@ -7,7 +7,7 @@ import { Type, type Static } from 'typebox';
 import { DIFFERENCE_KINDS, FIX_KINDS } from '../journal/reconciliation';
 import { STATEMENT_KINDS, STATEMENT_ROWS } from '../journal/statements';
 import { TRANSACTION_TYPES } from './constants';
-import { DATETIME_PATTERN, Nullable, OneOf, Params } from './schema-kit';
+import { AccountIdParam, DATETIME_PATTERN, Nullable, OneOf, Params, type Sent } from './schema-kit';
 
 export const IMPORT_STATUSES = ['ready', 'differs', 'acknowledged'] as const;
 
@@ -52,11 +52,11 @@ export const AcknowledgeResponse = Type.Object({
 
 export const ReconcileQuery = Params({
   asOf: Type.Optional(Type.String({ pattern: DATETIME_PATTERN, description: 'The instant the positions are of (a date = the end of that journal day); default the one the file states, else now' })),
-  accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Reconcile this account (404 UNKNOWN_ACCOUNT when none has this id); default the whole journal' })),
+  accountId: Type.Optional(AccountIdParam('Reconcile this account (404 UNKNOWN_ACCOUNT when none has this id); default the whole journal')),
   save: Type.Optional(OneOf(['true', 'false'] as const, { description: 'true: store it as a balance assertion (GET /journal/reconciliations); an import that later breaks it differs' })),
   filename: Type.Optional(Type.String({ maxLength: 255 })),
 });
-export type ReconcileQueryT = Static<typeof ReconcileQuery>;
+export type ReconcileQueryT = Sent<Static<typeof ReconcileQuery>>;
 
 const Side = (who: string) =>
   Nullable(Type.Object({ quantity: Type.Number({ description: 'Signed: + long, − short' }), cost: Nullable(Type.Number({ description: 'The position’s cost in the currency (null: the file gives none)' })) }, { description: `What ${who} holds (null: nothing)` }));

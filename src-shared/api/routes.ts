@@ -332,6 +332,14 @@ export const ROUTES = {
   // ---------------------------------------------------------------- imports
   'POST /imports': { kind: 'upload', access: 'key', tag: 'imports', summary: 'Import a broker CSV (raw body, text/csv); all rows or none', query: ImportQuery, response: { 201: ImportReportSchema } },
   'GET /imports': { ...json, tag: 'imports', summary: 'Import history, newest first, paginated (limit clamped to 100)', query: ImportsQuery, response: { 200: ImportsResponse } },
+  'GET /imports/{id}': {
+    ...json,
+    tag: 'imports',
+    summary: "One import's record and report, as the history lists it: counts, the skipped lines and warnings it keeps, merged rows, superseded manual rows, its status and its file's figures beside the journal's",
+    params: ImportIdParams,
+    query: NoQuery,
+    response: { 200: ImportReportSchema },
+  },
   'POST /imports/{id}/acknowledge': {
     ...json,
     tag: 'imports',

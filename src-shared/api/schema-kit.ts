@@ -1,6 +1,6 @@
 /** The building blocks of the /v1 schemas (docs/conventions.md §HTTP API), and the schemas every resource shares. */
 import { Type, type Static, type TLiteral, type TProperties, type TSchema, type TSchemaOptions, type TUnion } from 'typebox';
-import type { SnapshotId, Ticker } from '../ids';
+import { ACCOUNT_ID_MAX, TRADE_ID_MAX, type AccountId, type SnapshotId, type Ticker, type TradeId } from '../ids';
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 /** The parameters of a request (query, path): nothing else is accepted (unknown names are 400 UNKNOWN_PARAMETER). */
@@ -46,11 +46,16 @@ export function boundYearOutOfRange(text: string, instantMs: number): number | n
 export const SYMBOL_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._/^-]{0,15}$';
 /** The schema keyword whose decode upper-cases a ticker (server/ticker-keyword.ts): its value is a Ticker after it. */
 export const TICKER_KEYWORD = 'x-ticker';
-/** A query's ticker: any case on the wire, upper case (a Ticker) once decoded. */
-/** A request as a client sends it: a Ticker is any text there, a SnapshotId any number (the server's decode makes them). */
+/** A request as a client sends it: a Ticker or an id is any text there, a SnapshotId any number (the server's decode makes them). */
 export type Sent<T> = { [K in keyof T]: Unbranded<T[K]> };
-type Unbranded<V> = [V] extends [Ticker] ? string : [V] extends [Ticker | undefined] ? string | undefined : [V] extends [SnapshotId] ? number : [V] extends [SnapshotId | undefined] ? number | undefined : V;
+type TextBrand = Ticker | AccountId | TradeId;
+type Unbranded<V> = [V] extends [TextBrand] ? string : [V] extends [TextBrand | undefined] ? string | undefined : [V] extends [SnapshotId] ? number : [V] extends [SnapshotId | undefined] ? number | undefined : V;
+/** A query's ticker: any case on the wire, upper case (a Ticker: asTicker, called by the keyword) once decoded. */
 export const TickerParam = (description: string) => Type.Unsafe<Ticker>(Type.String({ pattern: SYMBOL_PATTERN, description, [TICKER_KEYWORD]: true }));
+/** An account id a request names: an AccountId once its schema passed (its limits are asAccountId's). */
+export const AccountIdParam = (description?: string) => Type.Unsafe<AccountId>(Type.String({ minLength: 1, maxLength: ACCOUNT_ID_MAX, ...(description === undefined ? {} : { description }) }));
+/** A trade id a path names (any case: the router reads paths lower-cased, the journal finds the trade regardless). */
+export const TradeIdParam = (description: string) => Type.Unsafe<TradeId>(Type.String({ minLength: 1, maxLength: TRADE_ID_MAX, description }));
 export const IsoDate = (description: string) => Type.String({ pattern: DATE_PATTERN, description, examples: ['2024-01-05'] });
 export const Money = (description: string) => Type.Number({ description });
 

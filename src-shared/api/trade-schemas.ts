@@ -8,7 +8,7 @@ import { TRADE_GROUPS } from '../journal/trade-stats';
 import { STRIKE_VS_LEVELS } from '../journal/trade-metrics';
 import { OUTCOMES } from '../journal/trades';
 import { PAGE_LIMIT_CAP, PAGE_LIMIT_DEFAULT, TRANSACTION_TYPES } from './constants';
-import { AccountSchema, IsoDate, Money, Nullable, OneOf, PaginationSchema, Params, SYMBOL_PATTERN } from './schema-kit';
+import { AccountIdParam, AccountSchema, IsoDate, Money, Nullable, OneOf, PaginationSchema, Params, TickerParam, TradeIdParam, type Sent } from './schema-kit';
 import { LevelsScopeParam, ScopedLevelsFields } from './journal-schemas';
 import { LEVELS_SCOPES } from './constants';
 
@@ -17,14 +17,14 @@ export const ANNOTATION_LIMITS = { noteChars: 10_000, tags: 20, tagChars: 40 } a
 /** A tag: printable, not blank (kept trimmed, one space inside, lower case). */
 const TAG_PATTERN = '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$';
 
-const AccountIdParam = Type.String({ minLength: 1, maxLength: 64, description: 'Only this account (404 UNKNOWN_ACCOUNT when none has this id)' });
+const AccountParam = AccountIdParam('Only this account (404 UNKNOWN_ACCOUNT when none has this id)');
 const TagParam = Type.String({ minLength: 1, maxLength: ANNOTATION_LIMITS.tagChars, description: 'Only trades carrying this tag (any case)' });
 
 export const TradesQuery = Params({
   status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed')])),
   strategy: Type.Optional(OneOf(STRATEGIES)),
-  symbol: Type.Optional(Type.String({ pattern: SYMBOL_PATTERN, description: 'Underlying ticker (any case)' })),
-  accountId: Type.Optional(AccountIdParam),
+  symbol: Type.Optional(TickerParam('Underlying ticker (any case)')),
+  accountId: Type.Optional(AccountParam),
   tag: Type.Optional(TagParam),
   from: Type.Optional(IsoDate('Opening day at or after (journal date; trades opened before history: their first close)')),
   to: Type.Optional(IsoDate('Opening day at or before (inclusive)')),
@@ -32,7 +32,7 @@ export const TradesQuery = Params({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: `default ${PAGE_LIMIT_DEFAULT}; values above ${PAGE_LIMIT_CAP} are clamped to ${PAGE_LIMIT_CAP}` })),
   levelsScope: Type.Optional(LevelsScopeParam),
 });
-export type TradesQueryT = Static<typeof TradesQuery>;
+export type TradesQueryT = Sent<Static<typeof TradesQuery>>;
 
 /** GET /journal/trades/{id}: the levels at entry in a scope, as the list. */
 export const TradeDetailQuery = Params({ levelsScope: Type.Optional(LevelsScopeParam) });
@@ -150,7 +150,7 @@ export const TradesResponse = Type.Object({
 });
 export type TradesResponseT = Static<typeof TradesResponse>;
 
-export const TradeParams = Params({ id: Type.String({ minLength: 1, maxLength: 200, description: 'The stable id /journal/trades lists (any case)' }) });
+export const TradeParams = Params({ id: TradeIdParam('The stable id /journal/trades lists (any case)') });
 
 const TimelineEntrySchema = Type.Object({
   transactionId: Type.String(),
@@ -189,9 +189,9 @@ export const StatsQuery = Params({
   groupBy: Type.Optional(OneOf(TRADE_GROUPS, { description: 'default strategy' })),
   from: Type.Optional(IsoDate('Closing day at or after (journal date)')),
   to: Type.Optional(IsoDate('Closing day at or before (inclusive)')),
-  accountId: Type.Optional(AccountIdParam),
+  accountId: Type.Optional(AccountParam),
 });
-export type StatsQueryT = Static<typeof StatsQuery>;
+export type StatsQueryT = Sent<Static<typeof StatsQuery>>;
 
 export const StatsRowSchema = Type.Object({
   key: Nullable(Type.String({ description: 'The group (a strategy, a bucket, a month YYYY-MM, a tag); null: untagged trades' })),

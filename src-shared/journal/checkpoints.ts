@@ -38,6 +38,19 @@ export interface LedgerCheckpoint {
   /** The openings the history lacked then (copies), and the warning counts. */
   unmatched: UnmatchedOpening[];
   warnings: LedgerWarnings;
+  /**
+   * What a live ledger resumes from here needs beyond the book (LiveLedger.resume): the dividends outside campaigns so
+   * far (copies), the closes measured under Reg T, and how many positions the build had seen (PositionBook.created).
+   */
+  accountDividends: Array<{ accountId: string; currency: string; dividendsMinor: number }>;
+  regTCloses: number;
+  positionsSeen: number;
+  /**
+   * Every row before it is of an earlier day than its own, and every row after of its day or later (a resume reads the
+   * rows from its day on: LiveLedger.resumePoint). Not so where a date-only row counts at its day's UTC start, before
+   * rows of the day before.
+   */
+  apart: boolean;
 }
 
 /** What a build with checkpoints keeps beside the ledger: the processing order and the checkpoints. */

@@ -413,6 +413,11 @@ class LedgerBuilder implements RealizedSink {
   private readonly rollsSoFar: RollRecord[] = [];
   private legsMatched = 0;
 
+  /** The positions in the order the build first saw them (a resumed build sees them so again: resumeAt). */
+  get positionsSeen(): readonly Position[] {
+    return this.positions.created;
+  }
+
   /** The last day walked (null before any row). */
   get lastDay(): string | null {
     return this.currentDay;
@@ -455,10 +460,15 @@ class LedgerBuilder implements RealizedSink {
         this.campaigns.endOfDay(this.currentDay);
         if (book && this.sinceCheckpoint >= checkpointEvery) {
           book.checkpoints.push(this.capture(book.codec, k, t.tradeDay, this.walkedInstantMs));
+          if (this.lastCheckpointDay === null || t.tradeDay > this.lastCheckpointDay) this.lastCheckpointDay = t.tradeDay;
           this.sinceCheckpoint = 0;
         }
       }
+      if (this.maxDay === null || t.tradeDay > this.maxDay) this.maxDay = t.tradeDay;
+      // A row of an earlier day than a checkpoint's, walked after it: the rows from that checkpoint's day on are not the ones after it.
+      if (book && this.lastCheckpointDay !== null && t.tradeDay < this.lastCheckpointDay) this.lastCheckpointDay = markNotApart(book.checkpoints, t.tradeDay);
       this.currentDay = t.tradeDay;
+      if (k === this.resumedAt) this.resumedDay = t.tradeDay;
       if (book) {
         book.ids[k] = t.id;
         if (k % SAMPLE_EVERY === 0) book.samplesMs[k / SAMPLE_EVERY] = effectiveMs[index] ?? 0;
@@ -466,7 +476,7 @@ class LedgerBuilder implements RealizedSink {
           // A rowid past 32 bits (never, for rows SQLite numbered itself) is read by id instead.
           const rowid = rowids[index] ?? -1;
           book.rowids[k] = rowid <= 0x7fffffff ? rowid : -1;
-        }
+        } else if (book.rowids !== undefined) book.rowids[k] = -1;
         this.sinceCheckpoint += 1;
       }
       this.walkedInstantMs = Math.max(this.walkedInstantMs, effectiveMs[index] ?? 0);
@@ -491,6 +501,28 @@ class LedgerBuilder implements RealizedSink {
   }
 
   private every = 0;
+  /** The latest day walked (rows of a date-only export count at the day's UTC start: the order by instant may go back a day). */
+  private maxDay: string | null = null;
+  /** The latest day of a checkpoint still apart (markNotApart). */
+  private lastCheckpointDay: string | null = null;
+  /** A resumed build (resumeAt): the position of the checkpoint it started from, and the day of the first row walked there. */
+  private resumedAt = -1;
+  private resumedDay: string | null = null;
+
+  /**
+   * After the walk of a resumed build: the checkpoint it started from sits before the first row walked there, of that
+   * row's day (a build of these rows would have put it there); none when no row came after it (nor would a build).
+   */
+  settleResumed(): void {
+    const book = this.book;
+    const at = book === null ? -1 : book.checkpoints.findIndex((c) => c.position === this.resumedAt);
+    const checkpoint = book?.checkpoints[at];
+    if (book === null || checkpoint === undefined) return;
+    // No row after it: no later checkpoint either.
+    if (this.resumedDay === null) book.checkpoints.splice(at);
+    else checkpoint.day = this.resumedDay;
+    this.resumedAt = -1;
+  }
 
   /** The book between two days, before row `position` (docs/journal.md §Checkpoints). */
   private capture(codec: CheckpointCodec, position: number, day: string, lastInstantMs: number): LedgerCheckpoint {
@@ -515,6 +547,10 @@ class LedgerBuilder implements RealizedSink {
       liveRolls: new Int32Array(0),
       unmatched: this.unmatched.list().map((u) => ({ ...u })),
       warnings: { ...this.warnings },
+      accountDividends: [...this.accountDividends.values()].map((d) => ({ ...d })),
+      regTCloses: this.campaigns.regTCloses,
+      positionsSeen: this.positions.created.length,
+      apart: this.maxDay !== null && this.maxDay < day,
     };
   }
 
@@ -540,6 +576,69 @@ class LedgerBuilder implements RealizedSink {
     this.unmatched.restore(checkpoint.unmatched);
     Object.assign(this.warnings, checkpoint.warnings);
     this.lastInstantMs = checkpoint.lastInstantMs;
+  }
+
+  /**
+   * Starts a live build again at checkpoint `at` of `previous` (published by a live build whose rows before it are the
+   * journal's still): its book as restore makes it, and what the build had made of the rows before it, taken from
+   * `previous` — the day figures of the days before, the rolls of those days, the P&L and unmatched units per row, the
+   * corporate actions' outcomes — less what rows at or after the checkpoint had added (docs/journal.md §Staying current).
+   */
+  resumeAt(previous: Ledger, at: number, every: number, seen: readonly Position[]): void {
+    this.every = every;
+    const book = previous.checkpoints;
+    const checkpoint = book?.checkpoints[at];
+    if (book === undefined || checkpoint === undefined) throw new Error('ledger: resumed at a checkpoint it does not have');
+    const position = checkpoint.position;
+    // Records the build goes on changing: copies with no rolls (publish attributes every roll again).
+    const campaigns = book.codec.liveCampaigns(checkpoint, previous.campaigns).map((c) => ({ ...c, rolls: 0 }));
+    this.campaigns.restore(campaigns, book.codec.unpackSlots(checkpoint.slots));
+    this.positions.seeFirst(seen.slice(0, checkpoint.positionsSeen));
+    for (const pos of book.codec.unpackPositions(checkpoint.positions, (accountId, underlying, currency) => this.campaigns.slot(accountId, underlying, currency))) {
+      this.positions.adopt(pos);
+      if (pos.isOption && pos.side < 0) {
+        const episodes = previous.entrySpots.get(entryKey(pos.accountId, pos.currency, pos.symbol)) ?? [];
+        let fact: SpotFact | null = null;
+        for (const episode of episodes) if (episode.ms <= checkpoint.lastInstantMs) fact = episode.fact;
+        this.entries.set(pos, fact);
+      }
+    }
+    this.unmatched.restore(checkpoint.unmatched);
+    Object.assign(this.warnings, checkpoint.warnings);
+    this.campaigns.regTCloses = checkpoint.regTCloses;
+    for (const d of checkpoint.accountDividends) this.accountDividends.set(`${d.accountId}\u0000${d.currency}`, { ...d });
+    for (const [key, list] of previous.entrySpots) {
+      const kept = list.filter((episode) => episode.ms <= checkpoint.lastInstantMs);
+      if (kept.length > 0) this.entrySpots.set(key, kept);
+    }
+    // The rows from the checkpoint on are walked again: what they booked before is dropped.
+    for (const [id, minor] of previous.realizedByTx) this.realizedByTx.set(id, minor);
+    for (const [id, qty] of previous.unmatchedByTx) this.unmatchedByTx.set(id, qty);
+    for (let k = position; k < book.ids.length; k += 1) {
+      const id = book.ids[k] ?? '';
+      this.realizedByTx.delete(id);
+      this.unmatchedByTx.delete(id);
+    }
+    this.days.restoreBefore(previous.byCurrency, checkpoint.day);
+    for (const roll of previous.rolls) if (roll.day < checkpoint.day) this.rollsSoFar.push(roll);
+    // The last day walked before the checkpoint: a later row starts a new day there (its close already made).
+    let lastDay: string | null = null;
+    for (const days of previous.byCurrency.values()) {
+      const before = days.days[firstWhere(days.days.length, (i) => (days.days[i] ?? '') >= checkpoint.day) - 1];
+      if (before !== undefined && (lastDay === null || before > lastDay)) lastDay = before;
+    }
+    this.currentDay = lastDay;
+    this.maxDay = lastDay;
+    for (const kept of book.checkpoints.slice(0, at + 1)) if (kept.apart && (this.lastCheckpointDay === null || kept.day > this.lastCheckpointDay)) this.lastCheckpointDay = kept.day;
+    this.lastInstantMs = checkpoint.lastInstantMs;
+    this.walkedInstantMs = checkpoint.lastInstantMs;
+    this.walked = position;
+    this.resumedAt = position;
+    this.sinceCheckpoint = 0;
+    const samples = new Float64Array(Math.ceil(position / SAMPLE_EVERY));
+    samples.set(book.samplesMs.subarray(0, samples.length));
+    this.book = { ids: book.ids.slice(0, position), samplesMs: samples, checkpoints: book.checkpoints.slice(0, at + 1).map((c) => ({ ...c })), codec: book.codec };
+    if (book.rowids !== undefined) this.book.rowids = book.rowids.slice(0, position);
   }
 
   /** The open positions, each with its part of its campaign's collateral now (collateral.ts: the figure every page reads), an adjusted contract with what it delivers. */
@@ -684,6 +783,26 @@ class LedgerBuilder implements RealizedSink {
   }
 }
 
+/**
+ * A row of `day` walked after checkpoints of later days: they are not apart any more (their rows before are not all of
+ * earlier days and after of theirs). Returns the latest day of a checkpoint still apart.
+ */
+export function markNotApart(checkpoints: Array<{ day: string; apart: boolean }>, day: string): string | null {
+  let latest: string | null = null;
+  for (const checkpoint of checkpoints) {
+    if (checkpoint.day > day) checkpoint.apart = false;
+    else if (checkpoint.apart && (latest === null || checkpoint.day > latest)) latest = checkpoint.day;
+  }
+  return latest;
+}
+
+/** Whether every row counts after `ms` (rowOrder's instants: a manual opening at its day's start, an action before it). */
+export function followsAll(rows: readonly Transaction[], ms: number): boolean {
+  const { effectiveMs } = rowOrder(rows);
+  for (const value of effectiveMs) if (value <= ms) return false;
+  return true;
+}
+
 const entryKey = (accountId: string, currency: string, symbol: string) => `${accountId}\u0000${currency}\u0000${symbol}`;
 
 /** Builds the ledger from all transactions (any order: they are processed by instant, then phase, then id; rows of one instant from one import in their file's event order). */
@@ -720,6 +839,7 @@ export class LiveLedger {
   private constructor(
     private readonly builder: LedgerBuilder,
     count: number,
+    private readonly options: LedgerOptions,
   ) {
     this.count = count;
   }
@@ -728,7 +848,7 @@ export class LiveLedger {
   static build(transactions: readonly Transaction[], options: LedgerOptions, rowids?: readonly number[]): { live: LiveLedger; ledger: Ledger } {
     const builder = new LedgerBuilder(options.reportingCurrency, options.timeline === true, options.spotAt);
     builder.process(transactions, options.checkpointEvery ?? 0, Infinity, rowids);
-    const live = new LiveLedger(builder, transactions.length);
+    const live = new LiveLedger(builder, transactions.length, options);
     return { live, ledger: builder.publish(transactions.length) };
   }
 
@@ -754,5 +874,39 @@ export class LiveLedger {
     this.builder.process(rows, 0, Infinity, rowids);
     this.count += rows.length;
     return this.builder.publish(this.count);
+  }
+
+  /**
+   * The checkpoint of `ledger` (the last one this build published) a write whose rows are all of `day` or later resumes
+   * from: the latest whose day is at or before it; −1 when none, or when the journal holds corporate actions (a build
+   * from the first row: resume refuses rows with one too).
+   */
+  static resumePoint(ledger: Ledger, day: string): number {
+    // A corporate action adjusts what it finds as the build ends it (the deliverables, the roots, flat positions' slots).
+    if (ledger.actionOutcomes.size > 0) return -1;
+    const list = ledger.checkpoints?.checkpoints ?? [];
+    let at = firstWhere(list.length, (i) => (list[i]?.day ?? '') > day) - 1;
+    // Only where every row before it is of an earlier day (the rows of its day on are the ones read again).
+    while (at >= 0 && list[at]?.apart !== true) at -= 1;
+    return at;
+  }
+
+  /**
+   * A new live build resumed at checkpoint `at` of `previous` (this build's last published ledger) with `rows`: every row
+   * of the journal from the checkpoint's day on, in any order (docs/journal.md §Staying current). The rows before the
+   * checkpoint are the build's still; this build and its ledgers stay as they are.
+   */
+  resume(previous: Ledger, at: number, rows: readonly Transaction[], rowids?: readonly number[]): { live: LiveLedger; ledger: Ledger } | null {
+    if (previous.actionOutcomes.size > 0 || rows.some((t) => t.type === 'SPLIT' || t.type === 'SYMBOL_CHANGE')) return null;
+    // Every row walked again must come after those before the checkpoint (else the order before it changed: a build).
+    const checkpoint = previous.checkpoints?.checkpoints[at];
+    if (checkpoint === undefined || !followsAll(rows, checkpoint.lastInstantMs)) return null;
+    const builder = new LedgerBuilder(this.options.reportingCurrency, this.options.timeline === true, this.options.spotAt, { deliverables: previous.deliverables, roots: previous.actionRoots });
+    builder.resumeAt(previous, at, this.options.checkpointEvery ?? 0, this.builder.positionsSeen);
+    const position = previous.checkpoints?.checkpoints[at]?.position ?? 0;
+    builder.process(rows, 0, Infinity, rowids);
+    builder.settleResumed();
+    const count = position + rows.length;
+    return { live: new LiveLedger(builder, count, this.options), ledger: builder.publish(count) };
   }
 }

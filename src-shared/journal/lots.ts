@@ -127,6 +127,8 @@ export interface SlotSink {
 /** The positions of a ledger being built: account → currency → symbol, each in the campaign slot of its underlying. */
 export class PositionBook {
   private readonly positions = new Map<string, Map<string, Map<string, Position>>>();
+  /** Every position in the order it was first seen (a resumed ledger sees the same ones first again: seeFirst). */
+  readonly created: Position[] = [];
 
   constructor(private readonly campaigns: SlotSink) {}
 
@@ -169,6 +171,7 @@ export class PositionBook {
         slot: this.campaigns.slot(accountId, underlying, currency),
       };
       bySymbol.set(instrument.symbol, pos);
+      this.created.push(pos);
     }
     return pos;
   }
@@ -288,9 +291,21 @@ export class PositionBook {
     this.setQty(to, to.qty + movedQty);
   }
 
+  /**
+   * Positions a build had seen before a checkpoint, flat, in the order it first saw them (a resumed ledger: the book's
+   * order, which the open positions and the checkpoints list, is the one a build from the first row makes).
+   */
+  seeFirst(positions: readonly Position[]): void {
+    for (const pos of positions) this.ofInstrument(pos.accountId, pos.currency, pos);
+  }
+
   /** A position restored from a checkpoint, open in its slot. */
   adopt(pos: Position): void {
-    innerMap(innerMap(this.positions, pos.accountId), pos.currency).set(pos.symbol, pos);
+    const bySymbol = innerMap(innerMap(this.positions, pos.accountId), pos.currency);
+    const seen = bySymbol.get(pos.symbol);
+    if (seen === undefined) this.created.push(pos);
+    else this.created[this.created.indexOf(seen)] = pos;
+    bySymbol.set(pos.symbol, pos);
     pos.slot.openPositions += 1;
     pos.slot.members.add(pos);
   }

@@ -19,6 +19,7 @@
  */
 import { asMinor, formatMinor, MINOR_PER_UNIT, toMinor, type Minor } from '../money';
 import type { OptionRight } from './model';
+import type { TradeId } from '../ids';
 
 /** The rules, most urgent first: the order of a trade's hits and of the list. */
 export const MANAGE_RULES = ['itm_near_expiry', 'loss_stop', 'dividend', 'level', 'dte', 'profit_target'] as const;
@@ -85,7 +86,7 @@ export interface ManagedLeg {
 }
 
 export interface ManagedTrade {
-  tradeId: string;
+  tradeId: TradeId;
   accountId: string;
   underlying: string;
   currency: string;

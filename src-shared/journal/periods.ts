@@ -125,6 +125,23 @@ export class DayBook {
     return agg;
   }
 
+  /**
+   * Starts from the days of a published ledger before `beforeDay` (a live ledger resumed from a checkpoint there): copies
+   * without their rolls, which the ledger adds again from its roll list when it publishes.
+   */
+  restoreBefore(byCurrency: ReadonlyMap<string, CurrencyDays>, beforeDay: string): void {
+    for (const [currency, days] of byCurrency) {
+      const map = new Map<string, DayAgg>();
+      for (const agg of days.aggs) {
+        if (agg.day >= beforeDay) break;
+        const symbols = new Map<string, SymbolAgg>();
+        for (const [symbol, row] of agg.symbols) symbols.set(symbol, { ...row, rolls: 0 });
+        map.set(agg.day, { ...agg, rolls: 0, rollCreditsMinor: 0, typeCounts: agg.typeCounts.slice(), symbols });
+      }
+      if (map.size > 0) this.buckets.set(currency, map);
+    }
+  }
+
   /** The underlying's row of a day; null for rows without an underlying (cash). */
   symbol(agg: DayAgg, underlying: string): SymbolAgg | null {
     if (underlying === '') return null;

@@ -6,7 +6,7 @@
  */
 import type { TransactionType } from './constants';
 import { FILLS, parseOccSymbol } from './model';
-import type { FileStatement, StatementKind, StatementRows } from './statements';
+import type { FileStatement, StatementKind, StatementPlace, StatementRows } from './statements';
 
 /** A money figure agrees within 0.01 of its currency (100 minor units); quantities are exact. */
 export const MONEY_TOLERANCE_MINOR = 100;
@@ -65,16 +65,8 @@ export function commissionsMinor(rows: Iterable<ScopedRow>, statement: FileState
   return sum;
 }
 
-/** One figure of the file (or of a balance assertion) beside the journal's. */
-export interface ReconciliationRow {
-  what: StatementKind;
-  label: string;
-  /** The file's line (null: a balance assertion, or a figure of no one line). */
-  line: number | null;
-  asOf: string;
-  from: string | null;
-  currency: string;
-  accountName: string | null;
+/** One figure of the file (or of a balance assertion: `line` null) beside the journal's. */
+export interface ReconciliationRow extends StatementPlace {
   /** The journal's account of the figure (null: several, or none yet). */
   accountId: string | null;
   symbol: string | null;

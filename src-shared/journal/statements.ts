@@ -24,7 +24,8 @@ export type StatementRows = (typeof STATEMENT_ROWS)[number];
 /** Statements kept per file: a hostile file can state a figure on every line (docs/importers.md §Bounded). */
 export const MAX_STATEMENTS = 1_000;
 
-export interface FileStatement {
+/** What a figure is, when and where the file states it, and whose: what its reconciliation row repeats beside the journal's (reconciliation.ts). */
+export interface StatementPlace {
   what: StatementKind;
   /** The file's own words for the figure (`TOTAL`, `OVERALL TOTALS`, `Total:`, `Realized P/L`, `Options`), shown beside it. */
   label: string;
@@ -37,6 +38,9 @@ export interface FileStatement {
   currency: string;
   /** The account as the file's rows name it (`accountName` of its transactions); null: every account of the file. */
   accountName: string | null;
+}
+
+export interface FileStatement extends StatementPlace {
   /** Which rows a money figure adds up (ignored for `position`). */
   rows: StatementRows;
   /** Money kinds: the figure in minor units (1/10,000), signed as cash (+ received, − paid; a cost is positive for `commissions`). */

@@ -50,6 +50,16 @@ export interface ClosedSlice {
   pnlMinor: number;
 }
 
+/** The lot book at a checkpoint of the trade walk (trade-walk.ts): what a walk resumed there starts from. */
+export interface TaggedBookState {
+  /** How many positions the book had seen (TaggedLotBook.created). */
+  positionsSeen: number;
+  /** The open positions, by their place in `created`, with copies of their open lots. */
+  open: Array<{ seen: number; side: number; qty: number; lots: TaggedLot[] }>;
+  /** Every slot's holdings (copies), as kept (a sum of lots kept up to the minor unit, not recomputed). */
+  holdings: Array<{ accountId: string; currency: string; underlying: string; held: SlotHoldings }>;
+}
+
 /** A close after FIFO matching: the slices it took, and what was left of it (units with no open lot). */
 export interface CloseResult {
   slices: ClosedSlice[];
@@ -68,6 +78,8 @@ export class TaggedLotBook {
   readonly openLots = new Map<number, number>();
   /** While a walk goes on (LiveTrades.extend): the nodes whose open lots changed. */
   touched: Set<number> | null = null;
+  /** Every position in the order it was first seen (a resumed walk sees the same ones first again: restore). */
+  readonly created: TaggedPosition[] = [];
 
   holdings(accountId: string, currency: string, underlying: string): SlotHoldings {
     const byUnderlying = innerMap(innerMap(this.slots, accountId), currency);
@@ -110,6 +122,7 @@ export class TaggedLotBook {
         slot: this.holdings(accountId, currency, underlying),
       };
       bySymbol.set(instrument.symbol, pos);
+      this.created.push(pos);
     }
     return pos;
   }
@@ -239,6 +252,45 @@ export class TaggedLotBook {
           }
         }
       }
+    }
+  }
+
+  /** The book now, as copies (a checkpoint of the walk). */
+  state(): TaggedBookState {
+    const open: TaggedBookState['open'] = [];
+    this.created.forEach((pos, seen) => {
+      if (pos.side === 0) return;
+      const lots: TaggedLot[] = [];
+      for (let i = pos.head; i < pos.lots.length; i += 1) {
+        const lot = pos.lots[i];
+        if (lot) lots.push({ ...lot });
+      }
+      open.push({ seen, side: pos.side, qty: pos.qty, lots });
+    });
+    const holdings: TaggedBookState['holdings'] = [];
+    for (const [accountId, byCurrency] of this.slots) {
+      for (const [currency, byUnderlying] of byCurrency) {
+        for (const [underlying, held] of byUnderlying) holdings.push({ accountId, currency, underlying, held: { ...held } });
+      }
+    }
+    return { positionsSeen: this.created.length, open, holdings };
+  }
+
+  /** Starts from a checkpoint's state: the positions `seen` (a book's `created`) flat in that order, then the open ones. */
+  restore(state: TaggedBookState, seen: readonly TaggedPosition[]): void {
+    for (const { accountId, currency, underlying, held } of state.holdings) innerMap(innerMap(this.slots, accountId), currency).set(underlying, { ...held });
+    for (let n = 0; n < state.positionsSeen; n += 1) {
+      const pos = seen[n];
+      if (pos !== undefined) this.ofInstrument(pos.accountId, pos.currency, pos);
+    }
+    for (const { seen: at, side, qty, lots } of state.open) {
+      const pos = this.created[at];
+      if (pos === undefined) continue;
+      pos.side = side;
+      pos.qty = qty;
+      pos.lots = lots.map((lot) => ({ ...lot }));
+      pos.head = 0;
+      for (const lot of pos.lots) if (lot.node !== NO_NODE) this.openLots.set(lot.node, (this.openLots.get(lot.node) ?? 0) + 1);
     }
   }
 

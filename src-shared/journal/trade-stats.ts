@@ -7,6 +7,7 @@ import { underlyingOfRoot } from '../exposure/roots';
 import type { Strategy } from './strategies';
 import type { Trade, TradeBook } from './trades';
 import { asMinorOrNull, asMinor, type Minor } from '../money';
+import type { AccountId, Ticker } from '../ids';
 
 export const TRADE_GROUPS = ['strategy', 'outcome', 'dteAtEntry', 'deltaAtEntry', 'zoneAtEntry', 'strikeVsLevels', 'underlying', 'month', 'tag'] as const;
 export type TradeGroup = (typeof TRADE_GROUPS)[number];
@@ -22,9 +23,9 @@ export const OUTCOME_BUCKETS = ['expired', 'closed', 'assigned', 'exercised'] as
 export interface TradeQuery {
   status?: 'open' | 'closed';
   strategy?: Strategy;
-  /** The underlying, matched without case. */
-  symbol?: string;
-  accountId?: string;
+  /** The underlying (a Ticker: upper case, as the rows store it) or its chain's root. */
+  symbol?: Ticker;
+  accountId?: AccountId;
   /** Trade ids that carry the tag asked for (the annotations are the service's). */
   taggedIds?: ReadonlySet<string>;
   /** Opening day (trades opened before history: their first close's day) within [from, to], journal dates. */
@@ -49,7 +50,7 @@ function listDay(trade: Trade): string {
 
 /** A page of the trades (newest opened first, as built), after the filters. */
 export function queryTrades(book: TradeBook, query: TradeQuery = {}): TradePage {
-  const symbol = query.symbol?.toUpperCase();
+  const symbol = query.symbol;
   // An option root names its chain's underlying, as trades are (SPXW → SPX); a symbol stored as it is matches too.
   const chainSymbol = symbol === undefined ? undefined : underlyingOfRoot(symbol);
   const matches = (trade: Trade): boolean =>
@@ -78,7 +79,7 @@ export interface StatsQuery {
   /** Closing day within [from, to], journal dates. */
   from?: string;
   to?: string;
-  accountId?: string;
+  accountId?: AccountId;
   /** Money is never mixed across currencies: the reporting currency. */
   currency: string;
   /** The tags of a trade (for `groupBy=tag`); a trade without tags is in the row whose key is null. */

@@ -5,12 +5,13 @@
  * history". trades.ts turns the nodes into trades.
  */
 import { FILLS, type Transaction, type TransactionType } from './model';
-import { BUYS, CLOSING, rowOrder } from './order';
+import { BUYS, CLOSING, instantMs, rowOrder } from './order';
 import { prorate, QTY_EPSILON, tradeValueMinor } from './lots';
 import { CorporateActionWalk, type ActionBook } from './corporate-actions';
 import { addRollLegs, matchRolls, type RollLeg } from './rolls';
+import { markNotApart } from './ledger';
 import type { StructureLeg } from './strategies';
-import { NO_NODE, TaggedLotBook, type ClosedSlice, type SlotHoldings, type TaggedLot, type TaggedPosition } from './trade-lots';
+import { NO_NODE, TaggedLotBook, type ClosedSlice, type SlotHoldings, type TaggedBookState, type TaggedLot, type TaggedPosition } from './trade-lots';
 import type { TradeLeg } from './records';
 import { MINOR_PER_UNIT } from '../money';
 
@@ -64,6 +65,35 @@ interface Booked {
   costsMinor: number;
 }
 
+/**
+ * The walk between two days (docs/journal.md §Staying current): what a walk resumed there needs of what came before. A
+ * node that holds no open lot and opened no trade before history never changes again (its trade is the one assembled
+ * before); the others ("live") keep their figures and how many legs and roll closes they had (those only grow: the
+ * first ones of the node as the walk goes on are the ones it had then), their group's root, and a before-history
+ * node its structure. The lots as copies; the maps that only grow as counts.
+ */
+export interface WalkCheckpoint {
+  /** Rows walked before it; the first row after it is of `day`. */
+  position: number;
+  day: string;
+  /** The day of the last row before it, and the latest instant of those rows. */
+  lastDay: string | null;
+  lastMs: number;
+  /** The latest instant of those rows as the walk orders them (rowOrder), and whether all are of earlier days than `day`. */
+  lastEffectiveMs: number;
+  /** As a ledger checkpoint's (LedgerCheckpoint.apart). */
+  apart: boolean;
+  nodeCount: number;
+  live: Array<{ index: number; root: number; legCount: number; rollCloses: number; realizedMinor: number; rolls: number; lastClose: Node['lastClose']; entry: StructureLeg[] | null }>;
+  /** Nodes that are no live node's but share a group with one: [node, root]… */
+  members: Int32Array;
+  lots: TaggedBookState;
+  beforeBySymbol: number;
+  joinedTo: number;
+  promised: Array<[number, number]>;
+  covering: Array<[number, number]>;
+}
+
 interface TradeRollLeg extends RollLeg {
   node: number;
   ms: number;
@@ -108,6 +138,18 @@ export class Grouper {
   private legsLinked = 0;
   /** While a walk goes on (LiveTrades.extend): the nodes it read or changed, whose trades are assembled again. */
   touched: Set<number> | null = null;
+  /** Checkpoints kept while walking (every `checkpointEvery` rows, at a day boundary), the rows walked and their ids in order. */
+  readonly checkpoints: WalkCheckpoint[] = [];
+  checkpointEvery = 0;
+  private sinceCheckpoint = 0;
+  private lastDay: string | null = null;
+  private lastMs = -Infinity;
+  private lastEffectiveMs = -Infinity;
+  private maxDay: string | null = null;
+  private lastCheckpointDay: string | null = null;
+  readonly ids: string[] = [];
+  /** Corporate actions walked (a walk with one is not resumed: what they adjust is kept as the walk ends it). */
+  actionsWalked = 0;
 
   /** Structure keys with an option fill: shares bought in one of them are part of the trade (a buy-write). */
   constructor(private readonly optionKeys: Set<string> = new Set()) {}
@@ -135,8 +177,157 @@ export class Grouper {
     for (let k = 0; k < order.length; k += 1) {
       const index = order[k] ?? 0;
       const t = transactions[index];
-      if (t) this.row(t, ms[index] ?? 0, keys[index]);
+      if (!t) continue;
+      if (this.lastDay !== null && t.tradeDay !== this.lastDay && this.checkpointEvery > 0 && this.sinceCheckpoint >= this.checkpointEvery) {
+        this.checkpoints.push(this.capture(t.tradeDay));
+        if (this.lastCheckpointDay === null || t.tradeDay > this.lastCheckpointDay) this.lastCheckpointDay = t.tradeDay;
+        this.sinceCheckpoint = 0;
+      }
+      if (this.lastCheckpointDay !== null && t.tradeDay < this.lastCheckpointDay) this.lastCheckpointDay = markNotApart(this.checkpoints, t.tradeDay);
+      if (this.resumedAt >= 0 && this.firstDayAfter === null) this.firstDayAfter = t.tradeDay;
+      this.lastDay = t.tradeDay;
+      if (this.maxDay === null || t.tradeDay > this.maxDay) this.maxDay = t.tradeDay;
+      this.lastMs = Math.max(this.lastMs, instantMs(t.tradeDate, t.tradeDay));
+      this.lastEffectiveMs = Math.max(this.lastEffectiveMs, ms[index] ?? 0);
+      this.sinceCheckpoint += 1;
+      this.ids.push(t.id);
+      if (t.type === 'SPLIT' || t.type === 'SYMBOL_CHANGE') this.actionsWalked += 1;
+      this.row(t, ms[index] ?? 0, keys[index]);
     }
+  }
+
+  /** The walk between two days, before a row of `day` (WalkCheckpoint); the rolls and covers so far linked first. */
+  private capture(day: string): WalkCheckpoint {
+    this.linkRolls();
+    this.linkCovers();
+    const liveNodes = new Set<number>();
+    for (const [node, count] of this.lots.openLots) if (count > 0) liveNodes.add(node);
+    for (const node of this.beforeBySymbol.values()) liveNodes.add(node);
+    const liveRoots = new Set<number>();
+    for (const node of liveNodes) liveRoots.add(this.find(node));
+    const members: number[] = [];
+    for (let index = 0; index < this.nodes.length; index += 1) {
+      if (liveNodes.has(index)) continue;
+      const root = this.find(index);
+      if (liveRoots.has(root)) members.push(index, root);
+    }
+    const live: WalkCheckpoint['live'] = [];
+    for (const index of [...liveNodes].sort((a, b) => a - b)) {
+      const node = this.nodes[index];
+      if (node === undefined) continue;
+      live.push({
+        index,
+        root: this.find(index),
+        legCount: node.legs.length,
+        rollCloses: node.rollCloses.size,
+        realizedMinor: node.realizedMinor,
+        rolls: node.rolls,
+        lastClose: node.lastClose === null ? null : { ...node.lastClose },
+        entry: node.beforeHistory ? [...node.entry.values()].map((leg) => ({ ...leg })) : null,
+      });
+    }
+    const nonZero = (map: ReadonlyMap<number, number>): Array<[number, number]> => [...map].filter(([, value]) => value !== 0);
+    return {
+      position: this.ids.length,
+      day,
+      lastDay: this.lastDay,
+      lastMs: this.lastMs,
+      lastEffectiveMs: this.lastEffectiveMs,
+      apart: this.maxDay !== null && this.maxDay < day,
+      nodeCount: this.nodes.length,
+      live,
+      members: Int32Array.from(members),
+      lots: this.lots.state(),
+      beforeBySymbol: this.beforeBySymbol.size,
+      joinedTo: this.joinedTo.size,
+      promised: nonZero(this.promised),
+      covering: nonZero(this.covering),
+    };
+  }
+
+  /**
+   * A walk resumed at checkpoint `at` of `previous` (a walk whose rows before it are this journal's still): its nodes
+   * before the checkpoint (a live one as it was then), lots, groups, covers and what it booked outside trades, less what
+   * the rows after the checkpoint added. The rows from there on are walked next (walk).
+   */
+  static resumed(previous: Grouper, at: number): Grouper {
+    const checkpoint = previous.checkpoints[at];
+    if (checkpoint === undefined) throw new Error('trades: resumed at a checkpoint the walk does not have');
+    const grouper = new Grouper();
+    grouper.checkpointEvery = previous.checkpointEvery;
+    for (let n = 0; n <= at; n += 1) {
+      const kept = previous.checkpoints[n];
+      if (kept !== undefined) grouper.checkpoints.push(kept);
+    }
+    for (let k = 0; k < checkpoint.position; k += 1) grouper.ids.push(previous.ids[k] ?? '');
+    const dropped = new Set(previous.ids.slice(checkpoint.position));
+    for (const [id, minor] of previous.outsideByTx) if (!dropped.has(id)) grouper.outsideByTx.set(id, minor);
+    grouper.seq = checkpoint.position;
+    grouper.lastDay = checkpoint.lastDay;
+    grouper.maxDay = checkpoint.lastDay;
+    grouper.lastMs = checkpoint.lastMs;
+    grouper.lastEffectiveMs = checkpoint.lastEffectiveMs;
+    grouper.resumedAt = grouper.checkpoints.length - 1;
+    for (const kept of grouper.checkpoints) if (kept.apart && (grouper.lastCheckpointDay === null || kept.day > grouper.lastCheckpointDay)) grouper.lastCheckpointDay = kept.day;
+    // Frozen nodes are shared (nothing changes them again); their groups' roots are the smallest node of each, as now.
+    for (let index = 0; index < checkpoint.nodeCount; index += 1) {
+      const node = previous.nodes[index];
+      if (node === undefined) continue;
+      grouper.nodes.push(node);
+      grouper.parent.push(previous.find(index));
+    }
+    for (let n = 0; n + 1 < checkpoint.members.length; n += 2) grouper.parent[checkpoint.members[n] ?? 0] = checkpoint.members[n + 1] ?? 0;
+    for (const state of checkpoint.live) {
+      const node = previous.nodes[state.index];
+      if (node === undefined) continue;
+      const rollCloses = new Set<string>();
+      for (const close of node.rollCloses) {
+        if (rollCloses.size >= state.rollCloses) break;
+        rollCloses.add(close);
+      }
+      grouper.nodes[state.index] = {
+        ...node,
+        legs: node.legs.slice(0, state.legCount),
+        legSeqs: node.legSeqs.slice(0, state.legCount),
+        entry: state.entry === null ? node.entry : new Map(state.entry.map((leg) => [`${leg.symbol}\u0000${leg.side}`, { ...leg }])),
+        realizedMinor: state.realizedMinor,
+        rolls: state.rolls,
+        lastClose: state.lastClose === null ? null : { ...state.lastClose },
+        rollCloses,
+      };
+      grouper.parent[state.index] = state.root;
+    }
+    grouper.lots.restore(checkpoint.lots, previous.lots.created);
+    let n = 0;
+    for (const [key, index] of previous.beforeBySymbol) {
+      if (n++ >= checkpoint.beforeBySymbol) break;
+      grouper.beforeBySymbol.set(key, index);
+    }
+    n = 0;
+    for (const [index, target] of previous.joinedTo) {
+      if (n++ >= checkpoint.joinedTo) break;
+      grouper.joinedTo.set(index, target);
+    }
+    for (const [index, shares] of checkpoint.promised) grouper.promised.set(index, shares);
+    for (const [index, shares] of checkpoint.covering) grouper.covering.set(index, shares);
+    // Keys name a day (an order's) or a minute: those of the nodes before it, for a row of the same minute.
+    for (const [key, index] of previous.nodeByKey) if (index < checkpoint.nodeCount) grouper.nodeByKey.set(key, index);
+    for (const [key, index] of previous.beforeByKey) if (index < checkpoint.nodeCount) grouper.beforeByKey.set(key, index);
+    return grouper;
+  }
+
+  /** A resumed walk (resumed): the checkpoint it started from, whose day becomes the first row's walked there (none: dropped). */
+  private resumedAt = -1;
+  private firstDayAfter: string | null = null;
+
+  /** After the walk of a resumed walk: its checkpoint sits before the first row walked after it, of that row's day (as a walk from the first row puts it). */
+  settleResumed(): void {
+    const checkpoint = this.checkpoints[this.resumedAt];
+    if (checkpoint === undefined) return;
+    const first = this.ids.length > checkpoint.position ? this.firstDayAfter : null;
+    if (first === null) this.checkpoints.splice(this.resumedAt);
+    else if (first !== checkpoint.day) this.checkpoints[this.resumedAt] = { ...checkpoint, day: first };
+    this.resumedAt = -1;
   }
 
   find(node: number): number {
@@ -561,9 +752,10 @@ function addToStructure(node: Node, t: Transaction, side: number, qty: number, g
   }
 }
 
-/** The nodes of a whole journal: every row walked in the ledger's order, then the rolls linked. */
-export function walkTrades(transactions: readonly Transaction[]): Grouper {
+/** The nodes of a whole journal: every row walked in the ledger's order, then the rolls linked (with `checkpointEvery`, checkpoints kept). */
+export function walkTrades(transactions: readonly Transaction[], checkpointEvery = 0): Grouper {
   const grouper = new Grouper();
+  grouper.checkpointEvery = checkpointEvery;
   grouper.walk(transactions);
   grouper.linkRolls();
   grouper.linkCovers();

@@ -13,13 +13,15 @@ import type { CampaignRecord } from './campaigns';
 import { describeCollateral, spotAtEntry, type SpotFact } from './collateral';
 import type { Transaction, TransactionType } from './model';
 import { instantMs } from './order';
+import { followsAll } from './ledger';
 import { classify, mainLeg, structureCreditMinor, type Strategy, type StructureLeg } from './strategies';
 import { tradeRisk } from './trade-risk';
 import { dteAtEntry, entryFigures, outcomeRatios, type EntryLookup, type LevelsAtEntry } from './trade-metrics';
 import { NO_NODE } from './trade-lots';
-import { walkTrades, type Grouper, type Node } from './trade-walk';
+import { Grouper, walkTrades, type Node } from './trade-walk';
 import { asMinorOrNull, minorFieldsAll, asMinor, type Minor, type MinorFields } from '../money';
 import type { TradeLeg } from './records';
+import { asTradeId, type TradeId } from '../ids';
 
 export type { TradeLeg };
 
@@ -29,7 +31,7 @@ export type Outcome = (typeof OUTCOMES)[number];
 
 export interface Trade {
   /** The id of its first opening transaction (`before:` + the first close's for a trade opened before history): stable across rebuilds. */
-  id: string;
+  id: TradeId;
   accountId: string;
   accountName: string;
   currency: string;
@@ -181,7 +183,7 @@ function assemble(members: readonly Node[], open: boolean, lookup: EntryLookup |
   const expirations: string[] = [];
   for (const s of structure) if (s.expiration !== null) expirations.push(s.expiration);
   return {
-    id: root.firstTxId,
+    id: asTradeId(root.firstTxId),
     accountId: root.accountId,
     accountName: root.accountName,
     currency: root.currency,
@@ -221,7 +223,7 @@ function assembleBeforeHistory(node: Node): Trade {
   const sided = structure.every((leg) => leg.side !== 0);
   const last = node.lastClose;
   return {
-    id: `before:${node.firstTxId}`,
+    id: asTradeId(`before:${node.firstTxId}`),
     accountId: node.accountId,
     accountName: node.accountName,
     currency: node.currency,
@@ -341,8 +343,9 @@ export class LiveTrades {
     private assembled: Assembled,
   ) {}
 
-  static build(transactions: readonly Transaction[], options: TradeOptions = {}): { live: LiveTrades; book: TradeBook } {
-    const grouper = walkTrades(transactions);
+  /** The trades of `transactions` with their walk kept open; with `checkpointEvery`, checkpoints a write in the middle resumes from. */
+  static build(transactions: readonly Transaction[], options: TradeOptions = {}, checkpointEvery = 0): { live: LiveTrades; book: TradeBook } {
+    const grouper = walkTrades(transactions, checkpointEvery);
     const { book, assembled } = assembleBook(grouper, options, null);
     const live = new LiveTrades(grouper, assembled);
     live.note(transactions);
@@ -378,6 +381,52 @@ export class LiveTrades {
     const { book, assembled } = assembleBook(this.grouper, options, { touched, previous: this.assembled });
     this.assembled = assembled;
     return book;
+  }
+
+  /**
+   * The day of the checkpoint a write whose rows are all of `day` or later resumes from (the latest at or before it),
+   * with its place; null when there is none or the walk met a corporate action (a walk from the first row).
+   */
+  resumePoint(day: string): { at: number; day: string; position: number } | null {
+    const list = this.grouper.checkpoints;
+    if (this.grouper.actionsWalked > 0) return null;
+    let at = list.length - 1;
+    // The latest at or before the day whose rows before it are all of earlier days (the rows from its day on are read again).
+    while (at >= 0 && ((list[at]?.day ?? '') > day || list[at]?.apart !== true)) at -= 1;
+    const checkpoint = list[at];
+    return checkpoint === undefined ? null : { at, day: checkpoint.day, position: checkpoint.position };
+  }
+
+  /**
+   * A new walk resumed at checkpoint `at` with `rows`, every row of the journal from its day on (docs/journal.md §Staying
+   * current): the trades whose nodes the rows before it closed for good are the ones assembled before; the others are
+   * assembled again. Null when the rows hold a corporate action. This walk and its books stay as they are.
+   */
+  resume(at: number, rows: readonly Transaction[], options: TradeOptions = {}): { live: LiveTrades; book: TradeBook } | null {
+    const checkpoint = this.grouper.checkpoints[at];
+    if (checkpoint === undefined || this.grouper.actionsWalked > 0 || rows.some((t) => t.type === 'SPLIT' || t.type === 'SYMBOL_CHANGE')) return null;
+    // Every row walked again must come after those before the checkpoint (else the order before it changed).
+    if (!followsAll(rows, checkpoint.lastEffectiveMs)) return null;
+    const grouper = Grouper.resumed(this.grouper, at);
+    const touched = new Set<number>(checkpoint.live.map((node) => node.index));
+    grouper.touched = touched;
+    grouper.lots.touched = touched;
+    try {
+      grouper.walk(rows);
+      grouper.settleResumed();
+      grouper.linkRolls();
+      grouper.linkCovers();
+    } finally {
+      grouper.touched = null;
+      grouper.lots.touched = null;
+    }
+    for (let index = checkpoint.nodeCount; index < grouper.nodes.length; index += 1) touched.add(index);
+    const { book, assembled } = assembleBook(grouper, options, { touched, previous: this.assembled });
+    const live = new LiveTrades(grouper, assembled);
+    live.lastDay = checkpoint.lastDay ?? '';
+    live.lastMs = checkpoint.lastMs;
+    live.note(rows);
+    return { live, book };
   }
 }
 

@@ -64,6 +64,8 @@ describe('corporate actions in the browser', () => {
         await form.getByTestId('ca-ratio').fill('1');
         await form.getByTestId('ca-submit').click();
         await expect.poll(() => form.locator('.field-error').allTextContents()).toContain('required for a spinoff: the part of the basis the new shares take (the issuer’s tax notice states it)');
+        // The refusal names a field the form shows (FormRefusal): a line above the fields points at it, no banner.
+        expect(await form.getByRole('alert').allTextContents()).toEqual(['The server refused it: see the fields marked below.']);
         await form.scrollIntoViewIfNeeded();
         await screenshot(page, `${name}-refused`);
 

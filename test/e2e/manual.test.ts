@@ -74,6 +74,7 @@ describe('manual entries in the browser', () => {
         // No price: the server refuses, and says so at the field.
         await page.getByTestId('tx-submit').click();
         await expect.poll(() => page.getByTestId('transaction-editor').locator('.field-error').allTextContents()).toContain('required for BUY');
+        expect(await page.getByTestId('transaction-editor').getByRole('alert').allTextContents(), 'the price field shown: a line points at it (FormRefusal)').toEqual(['The server refused it: see the fields marked below.']);
         await screenshot(page, `${name}-refused`);
         await page.getByTestId('tx-price').fill('10');
         const added = page.waitForResponse((r) => r.url().endsWith('/journal/transactions') && r.request().method() === 'POST' && r.status() === 201);

@@ -127,10 +127,16 @@ describe('positions and campaigns on the demo', () => {
       await suite.onPage({ width: 1440, theme }, async (page) => {
         await goTo(page, 'Positions');
         if (positions.positions.length > 0) await page.waitForSelector('[data-testid="positions-table"]');
+        // The page head's figures (PageFigures): the demo badge where the API says demo, then the count it gives.
+        const head = (testId: string) => page.locator(`[data-testid="${testId}"] .page-title`);
+        const count = positions.positions.length;
+        await expect.poll(() => head('page-positions').innerText()).toContain(`${count} open position${count === 1 ? '' : 's'}`);
+        expect(await head('page-positions').locator('.badge-demo').count(), 'the demo book says so').toBe(positions.demo ? 1 : 0);
         await screenshot(page, `book-positions-demo-${theme}`);
         await goTo(page, 'Campaigns');
         await page.waitForSelector('[data-testid="campaigns-table"]');
         expect(await page.locator('[data-testid="campaigns-table"] tbody tr').count()).toBe(campaigns.chains.length);
+        expect(await head('page-campaigns').innerText()).toContain(`${campaigns.pagination.total} campaign${campaigns.pagination.total === 1 ? '' : 's'}`);
         await screenshot(page, `book-campaigns-demo-${theme}`);
       });
     }

@@ -1,4 +1,5 @@
 import type { Migration } from './migration';
+import { TRANSACTION_COLUMNS_002 } from './transaction-columns';
 
 /**
  * Journal: accounts, imports (each undoable), transactions. Money columns are integer minor units
@@ -27,31 +28,7 @@ export const m002Journal: Migration = {
         report_json TEXT NOT NULL
       ) STRICT;
       CREATE TABLE transactions (
-        id               TEXT PRIMARY KEY,
-        import_id        INTEGER NOT NULL REFERENCES imports(id) ON DELETE CASCADE,
-        account_id       TEXT NOT NULL REFERENCES accounts(id),
-        broker_row_id    TEXT NOT NULL,
-        type             TEXT NOT NULL,
-        symbol           TEXT NOT NULL,
-        underlying       TEXT NOT NULL,
-        is_option        INTEGER NOT NULL,
-        expiration       TEXT,
-        strike           REAL,
-        right            TEXT,
-        quantity         REAL NOT NULL,
-        price_minor      INTEGER NOT NULL,
-        multiplier       REAL NOT NULL,
-        amount_minor     INTEGER NOT NULL,
-        commission_minor INTEGER NOT NULL,
-        fees_minor       INTEGER NOT NULL,
-        currency         TEXT NOT NULL,
-        trade_date       TEXT NOT NULL,
-        trade_day        TEXT NOT NULL,
-        order_id         TEXT,
-        description      TEXT NOT NULL,
-        source           TEXT NOT NULL,
-        inferred         INTEGER NOT NULL DEFAULT 0,
-        previous_symbol  TEXT
+        ${TRANSACTION_COLUMNS_002}
       ) STRICT;
       -- Reads are served from memory (src-main/services/journal.ts); only undo needs an index.
       CREATE INDEX transactions_by_import ON transactions(import_id);

@@ -1,4 +1,5 @@
 import type { Migration } from './migration';
+import { TRANSACTION_COLUMNS_002 } from './transaction-columns';
 
 /**
  * Manual and imported rows never double (DESIGN §5; docs/journal.md, "Manual entries"): a manual opening that an import
@@ -13,31 +14,7 @@ export const m012SupersededManual: Migration = {
   up(db) {
     db.exec(`
       CREATE TABLE superseded_transactions (
-        id               TEXT PRIMARY KEY,
-        import_id        INTEGER NOT NULL REFERENCES imports(id) ON DELETE CASCADE,
-        account_id       TEXT NOT NULL REFERENCES accounts(id),
-        broker_row_id    TEXT NOT NULL,
-        type             TEXT NOT NULL,
-        symbol           TEXT NOT NULL,
-        underlying       TEXT NOT NULL,
-        is_option        INTEGER NOT NULL,
-        expiration       TEXT,
-        strike           REAL,
-        right            TEXT,
-        quantity         REAL NOT NULL,
-        price_minor      INTEGER NOT NULL,
-        multiplier       REAL NOT NULL,
-        amount_minor     INTEGER NOT NULL,
-        commission_minor INTEGER NOT NULL,
-        fees_minor       INTEGER NOT NULL,
-        currency         TEXT NOT NULL,
-        trade_date       TEXT NOT NULL,
-        trade_day        TEXT NOT NULL,
-        order_id         TEXT,
-        description      TEXT NOT NULL,
-        source           TEXT NOT NULL,
-        inferred         INTEGER NOT NULL DEFAULT 0,
-        previous_symbol  TEXT,
+        ${TRANSACTION_COLUMNS_002},
         sequence         INTEGER,
         superseded_by    INTEGER NOT NULL
       ) STRICT;

@@ -10,6 +10,7 @@ import { MAX_MESSAGE_CHARS } from '../../../src-shared/text';
 import { ZERO_MINOR } from '../../../src-shared/money';
 import { insaneField } from './sane';
 import { withChainUnderlying } from './options';
+import { asTicker } from '../../../src-shared/ids';
 import { checkpoint } from '../../checkpoint';
 import type { ImporterId, LineProblem, ParseOptions, ParseResult, ParsedRow, ReasonCount } from '../types';
 
@@ -67,6 +68,29 @@ export function listingByDates(rows: readonly ParsedRow[]): 'oldest-first' | 'ne
   const firstMs = Date.parse(first);
   const lastMs = Date.parse(last);
   return firstMs < lastMs ? 'oldest-first' : firstMs > lastMs ? 'newest-first' : null;
+}
+
+/**
+ * A row's names through asTicker (src-shared/ids.ts), the one ticker normalisation, whichever importer read it: a file
+ * that writes `pfe` books the same PFE as a file that writes `PFE` (an OCC symbol's letters are its root's). Each
+ * broker's reader upper-cased some of them; shares and dividends were kept as written.
+ */
+function withTickers(tx: ImportedTransaction): ImportedTransaction {
+  const symbol = asTicker(tx.symbol);
+  const underlying = asTicker(tx.underlying);
+  const previousSymbol = tx.previousSymbol === undefined ? undefined : asTicker(tx.previousSymbol);
+  const action = tx.corporateAction;
+  const actionSymbol = action === undefined ? undefined : asTicker(action.symbol);
+  const actionNewSymbol = action === undefined || action.newSymbol === null ? null : asTicker(action.newSymbol);
+  const same = symbol === tx.symbol && underlying === tx.underlying && previousSymbol === tx.previousSymbol && (action === undefined || (actionSymbol === action.symbol && actionNewSymbol === action.newSymbol));
+  if (same) return tx;
+  return {
+    ...tx,
+    symbol,
+    underlying,
+    ...(previousSymbol === undefined ? {} : { previousSymbol }),
+    ...(action === undefined || actionSymbol === undefined ? {} : { corporateAction: { ...action, symbol: actionSymbol, newSymbol: actionNewSymbol } }),
+  };
 }
 
 /**
@@ -131,7 +155,7 @@ export class ResultCollector {
    */
   add(line: number, read: ImportedTransaction): void {
     checkpoint();
-    const transaction = withChainUnderlying(read);
+    const transaction = withChainUnderlying(withTickers(read));
     const insane = insaneField(transaction);
     if (insane === null) this.transactions.push({ line, transaction });
     else this.error(line, insane);

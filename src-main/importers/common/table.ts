@@ -5,7 +5,7 @@
  * totals rows (`Transactions Total`, `,,,,TOTAL,...`).
  */
 import { Columns, RowReader } from './cells';
-import { csvRecords, isBlankRecord, MAX_WHOLE_FILE_RECORDS, parseCsv, type CsvRecord } from './csv';
+import { csvRecords, CsvScanner, isBlankRecord, MAX_WHOLE_FILE_RECORDS, parseCsv, type CsvRecord } from './csv';
 import type { FileHead } from '../types';
 import type { ResultCollector } from './result';
 
@@ -125,13 +125,7 @@ export function readTable(out: ResultCollector, text: string, spec: TableSpec): 
     out.error(header.line, `the header lacks the column${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`);
     return null;
   }
-  const requiredWidth = Math.max(
-    0,
-    ...spec.required.map((entry) => {
-      const indexes = (typeof entry === 'string' ? [entry] : entry).map((name) => columns.index(name)).filter((at): at is number => at !== undefined);
-      return Math.min(...indexes) + 1;
-    }),
-  );
+  const requiredWidth = requiredWidthOf(columns, spec);
   const width = header.cells.length;
   function* rows(): Generator<CsvRecord> {
     for (;;) {
@@ -164,6 +158,147 @@ export function readTable(out: ResultCollector, text: string, spec: TableSpec): 
     }
   }
   return { header, columns, rows: rows(), preamble: head.slice(0, -1) };
+}
+
+/** isProse over the first `count` cells (a CsvScanner's reused array). */
+function isProseCells(cells: readonly string[], count: number): boolean {
+  let only = '';
+  for (let i = 0; i < count; i += 1) {
+    const text = (cells[i] ?? '').trim();
+    if (text === '') continue;
+    if (only !== '') return false;
+    only = text;
+  }
+  return only === '' || (/[A-Z]{2}/i.test(only) && !/^\d{1,4}[/-]\d{1,2}[/-]\d{1,4}$/.test(only));
+}
+
+/**
+ * isTotalsRow over the first `count` cells. A cell that starts with a letter or digit TOTALS cannot begin with is
+ * not tested (a data row's cells almost all are): TOTALS starts with \s or one of t, o, g, a in either case, and a
+ * case-insensitive regex without the u flag never folds a non-ASCII character onto those.
+ */
+function isTotalsCells(cells: readonly string[], count: number): boolean {
+  for (let i = 0; i < count; i += 1) {
+    const cell = cells[i] ?? '';
+    if (cell.length < 5 || cell.length > 40) continue;
+    const folded = cell.charCodeAt(0) | 0x20;
+    if (folded >= 0x30 && folded <= 0x39) continue;
+    if (folded >= 0x61 && folded <= 0x7a && folded !== 0x74 && folded !== 0x6f && folded !== 0x67 && folded !== 0x61) continue;
+    if (TOTALS.test(cell)) return true;
+  }
+  return false;
+}
+
+/**
+ * The data rows of a single-table file read one at a time into a reused array (`next()`, then `cells[0..count)` and
+ * `line`), with readTable's rules: prose and totals rows passed over, every other row counted in `out.rows`, a row
+ * with more filled cells than the header or too few to reach a required column an error at its line.
+ */
+export class TableRows {
+  readonly cells: string[];
+  count = 0;
+  line = 0;
+
+  constructor(
+    private readonly scanner: CsvScanner,
+    private readonly out: ResultCollector,
+    private readonly columns: Columns,
+    private readonly spec: TableSpec,
+    private readonly width: number,
+    private readonly requiredWidth: number,
+  ) {
+    this.cells = scanner.cells;
+  }
+
+  next(): boolean {
+    const { scanner, out, cells, width } = this;
+    for (;;) {
+      if (!scanner.next()) {
+        // A quoted cell never closed: the file is cut off there. The rows before it were read as usual.
+        if (scanner.error !== null) out.error(scanner.error.line, scanner.error.message);
+        return false;
+      }
+      const count = scanner.count;
+      if (isProseCells(cells, count)) continue;
+      if (isTotalsCells(cells, count)) {
+        this.spec.onTotals?.({ line: scanner.line, cells: cells.slice(0, count) }, this.columns);
+        continue;
+      }
+      out.rows += 1;
+      let extra = 0;
+      for (let i = width; i < count; i += 1) if ((cells[i] ?? '').trim() !== '') extra += 1;
+      if (extra > 0) {
+        if (out.keepsErrors) out.error(scanner.line, `${count} cells where the header has ${width} (a comma inside an unquoted cell?)`);
+        else out.countError(scanner.line);
+        continue;
+      }
+      if (count < this.requiredWidth) {
+        if (out.keepsErrors) out.error(scanner.line, `${count} cells where the header has ${width} (a truncated row: is the file cut off?)`);
+        else out.countError(scanner.line);
+        continue;
+      }
+      this.count = count;
+      this.line = scanner.line;
+      return true;
+    }
+  }
+}
+
+export interface ScannedTable {
+  header: CsvRecord;
+  columns: Columns;
+  rows: TableRows;
+  preamble: CsvRecord[];
+}
+
+/**
+ * readTable for a hot loop (the generic importer): the same header search, checks and rows, the rows read into one
+ * reused array instead of a record each (test/integration/main/importers/generic/generic.fused.test.ts holds the
+ * generic importer on it to what it gave over readTable).
+ */
+export function scanTable(out: ResultCollector, text: string, spec: TableSpec): ScannedTable | null {
+  const scanner = new CsvScanner(text);
+  const head: CsvRecord[] = [];
+  let header: CsvRecord | undefined;
+  let seen = 0;
+  let more = scanner.next();
+  for (; more && seen < HEADER_SEARCH; more = scanner.next()) {
+    const record = { line: scanner.line, cells: scanner.cells.slice(0, scanner.count) };
+    head.push(record);
+    if (isBlankRecord(record)) continue;
+    seen += 1;
+    if (spec.isHeader(nameSet(record.cells))) {
+      header = record;
+      break;
+    }
+  }
+  if (!more && scanner.error !== null) {
+    out.error(scanner.error.line, scanner.error.message);
+    return null;
+  }
+  if (header === undefined) {
+    out.error(head.find((record) => !isBlankRecord(record))?.line ?? 1, `not ${spec.what}: no header row (${spec.headerHint}) in the first lines`);
+    return null;
+  }
+  const columns = new Columns(header.cells, 0, spec.aliases ?? {});
+  const missing = columns.missing(spec.required);
+  if (missing.length > 0) {
+    out.error(header.line, `the header lacks the column${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`);
+    return null;
+  }
+  const rows = new TableRows(scanner, out, columns, spec, header.cells.length, requiredWidthOf(columns, spec));
+  return { header, columns, rows, preamble: head.slice(0, -1) };
+}
+
+/** The cells a row needs to reach every required column (the nearest of each list of alternatives). */
+function requiredWidthOf(columns: Columns, spec: TableSpec): number {
+  return Math.max(
+    0,
+    ...spec.required.map((entry) => {
+      const indexes = (typeof entry === 'string' ? [entry] : entry).map((name) => columns.index(name)).filter((at): at is number => at !== undefined);
+      return Math.min(...indexes) + 1;
+    }),
+  );
 }
 
 /**

@@ -4,11 +4,12 @@
  * nothing is guessed.
  */
 import type { ImportedTransaction, OptionRight, TransactionType } from '../../../src-shared/journal/model';
-import { TRANSACTION_TYPES, occSymbol, parseOccSymbol } from '../../../src-shared/journal/model';
+import { TRANSACTION_TYPES, occSymbol } from '../../../src-shared/journal/model';
+import { readOccSymbol } from '../common/options';
 import { plainNumber, parseMoney, parseNumber, type Columns } from '../common/cells';
 import { checkYmd, dayToUtc, offsetIsoToUtc } from '../common/dates';
 import { ResultCollector, RowIdentity, accountFor } from '../common/result';
-import { headerNear, readTable } from '../common/table';
+import { headerNear, scanTable } from '../common/table';
 import type { BrokerImporter, ParseOptions, ParseResult } from '../types';
 import { BROKER_LABELS } from '../../../src-shared/api/constants';
 import { ZERO_MINOR, plainDecimalMinor, type Minor } from '../../../src-shared/money';
@@ -43,11 +44,24 @@ const NEEDS_SYMBOL: ReadonlySet<TransactionType> = new Set<TransactionType>([
 const PAYS: ReadonlySet<TransactionType> = new Set<TransactionType>(['BUY', 'BUY_TO_OPEN', 'BUY_TO_CLOSE', 'BUY_TO_COVER', 'WITHDRAWAL']);
 const RECEIVES: ReadonlySet<TransactionType> = new Set<TransactionType>(['SELL', 'SELL_TO_OPEN', 'SELL_TO_CLOSE', 'SELL_SHORT', 'DEPOSIT']);
 
-/** A Set rather than the list's includes(): asked once per row of 100k-row files. */
-const TYPE_SET: ReadonlySet<string> = new Set<string>(TRANSACTION_TYPES);
+/** The types by their text: one lookup per row of 100k-row files, and the constant's own string kept (not the cell's). */
+const TYPES: ReadonlyMap<string, TransactionType> = new Map(TRANSACTION_TYPES.map((type) => [type, type]));
 
-function isTransactionType(text: string): text is TransactionType {
-  return TYPE_SET.has(text);
+/**
+ * Strings a file repeats (accounts, underlyings, currencies, descriptions, symbols) are kept once per file: the rows'
+ * transactions are held until the import is stored, and in the journal worker's small young generation every copy
+ * kept is copied again by each scavenge until it is promoted. Bounded: a file of distinct strings stops adding.
+ */
+const MAX_SHARED_STRINGS = 20_000;
+const MAX_SHARED_LENGTH = 64;
+
+/** A symbol as read once per file: its OCC option, if it is one, and the symbol the transaction carries. */
+interface SymbolReading {
+  /** The upper-cased cell, as first met. */
+  text: string;
+  occ: { root: string; expiration: string; strike: number; right: OptionRight } | null;
+  /** The canonical OCC symbol of an option (a padded one rebuilt), else the text itself. */
+  symbol: string;
 }
 
 /** A header of this format: every required column, and no column it does not know (a typo is an error). */
@@ -64,9 +78,9 @@ const FIELDS: readonly Field[] = [...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS];
  * the header's spelling of the column. One object serves every row of a file (`load`): a RowReader per row looked each
  * name up and trimmed the cell again on every one of ~30 reads, most of the import's parse (issue 32).
  */
-/** The trimmed cell at `index`, '' when the column is absent (-1, undefined) or the row short. */
-function cellAt(cells: readonly string[], index: number | undefined): string {
-  return index === undefined || index < 0 ? '' : (cells[index] ?? '').trim();
+/** The trimmed cell at `index`, '' when the column is absent (-1, undefined) or the row short (`count` cells). */
+function cellAt(cells: readonly string[], index: number | undefined, count: number): string {
+  return index === undefined || index < 0 || index >= count ? '' : (cells[index] ?? '').trim();
 }
 
 export class GenericRow {
@@ -96,6 +110,10 @@ export class GenericRow {
   private readonly labels: Map<Field, string>;
   /** The fields the header has, in IDENTITY_ORDER (a row without an id is identified by their cells). */
   readonly identityFields: readonly Field[];
+  private readonly shared = new Map<string, string>();
+  private readonly symbols = new Map<string, SymbolReading>();
+  /** The last currency that passed its check (a file has one or two). */
+  checkedCurrency = '';
 
   constructor(
     columns: Columns,
@@ -106,31 +124,52 @@ export class GenericRow {
     this.identityFields = IDENTITY_ORDER.filter((field) => columns.has(field));
   }
 
-  /** Reads the record's cells into the fields; the row is ok until a cell fails. */
-  load(cells: readonly string[], line: number): void {
+  /** Reads the record's cells (the first `count` of `cells`) into the fields; the row is ok until a cell fails. */
+  load(cells: readonly string[], line: number, count = cells.length): void {
     const at = this.at;
     // No closure here: a function made per row is garbage per row (and tsx names each one as it is made).
     this.line = line;
     this.ok = true;
-    this.date = cellAt(cells, at[0]);
-    this.type = cellAt(cells, at[1]);
-    this.symbol = cellAt(cells, at[2]);
-    this.quantity = cellAt(cells, at[3]);
-    this.price = cellAt(cells, at[4]);
-    this.amount = cellAt(cells, at[5]);
-    this.account = cellAt(cells, at[6]);
-    this.commission = cellAt(cells, at[7]);
-    this.fees = cellAt(cells, at[8]);
-    this.currency = cellAt(cells, at[9]);
-    this.orderId = cellAt(cells, at[10]);
-    this.description = cellAt(cells, at[11]);
-    this.expiration = cellAt(cells, at[12]);
-    this.strike = cellAt(cells, at[13]);
-    this.right = cellAt(cells, at[14]);
-    this.multiplier = cellAt(cells, at[15]);
-    this.id = cellAt(cells, at[16]);
-    this.underlying = cellAt(cells, at[17]);
-    this.previousSymbol = cellAt(cells, at[18]);
+    this.date = cellAt(cells, at[0], count);
+    this.type = cellAt(cells, at[1], count);
+    this.symbol = cellAt(cells, at[2], count);
+    this.quantity = cellAt(cells, at[3], count);
+    this.price = cellAt(cells, at[4], count);
+    this.amount = cellAt(cells, at[5], count);
+    this.account = cellAt(cells, at[6], count);
+    this.commission = cellAt(cells, at[7], count);
+    this.fees = cellAt(cells, at[8], count);
+    this.currency = cellAt(cells, at[9], count);
+    this.orderId = cellAt(cells, at[10], count);
+    this.description = cellAt(cells, at[11], count);
+    this.expiration = cellAt(cells, at[12], count);
+    this.strike = cellAt(cells, at[13], count);
+    this.right = cellAt(cells, at[14], count);
+    this.multiplier = cellAt(cells, at[15], count);
+    this.id = cellAt(cells, at[16], count);
+    this.underlying = cellAt(cells, at[17], count);
+    this.previousSymbol = cellAt(cells, at[18], count);
+  }
+
+  /** `text`, or the same text met before in this file (MAX_SHARED_STRINGS). */
+  share(text: string): string {
+    if (text.length > MAX_SHARED_LENGTH) return text;
+    const known = this.shared.get(text);
+    if (known !== undefined) return known;
+    if (this.shared.size < MAX_SHARED_STRINGS) this.shared.set(text, text);
+    return text;
+  }
+
+  /** The symbol (upper-cased) read as an OCC option or not, once per distinct symbol of the file. */
+  readSymbol(text: string): SymbolReading {
+    const known = this.symbols.get(text);
+    if (known !== undefined) return known;
+    const occ = readOccSymbol(text);
+    // An unpadded OCC symbol is already the canonical one (rebuilding it gives the same text).
+    const reading = { text, occ, symbol: occ === null || !/\s/.test(text) ? text : occSymbol(occ.root, occ.expiration, occ.right, occ.strike) };
+    // Bounded like share(): a file of long or distinct cells keeps nothing more.
+    if (text.length <= MAX_SHARED_LENGTH && this.symbols.size < MAX_SHARED_STRINGS) this.symbols.set(text, reading);
+    return reading;
   }
 
   /** Records a problem with a cell (once per row: the first problem is the one to fix), as RowReader.fail does. */
@@ -205,20 +244,24 @@ function firstOptionCell(row: GenericRow): Field | null {
 export function readRow(row: GenericRow, accountName: string, identity: RowIdentity): ImportedTransaction | null {
   const tradeDate = readDate(row);
   const typeText = row.type.toUpperCase();
-  const type = isTransactionType(typeText) ? typeText : null;
+  const type = TYPES.get(typeText) ?? null;
   if (type === null) row.fail('type', `"${row.type}" is not one of ${TRANSACTION_TYPES.join(', ')}`);
-  const symbolText = row.symbol.toUpperCase();
+  const reading = row.readSymbol(row.symbol.toUpperCase());
+  const symbolText = reading.text;
   const quantity = row.number('quantity', row.quantity, true);
   const priceMinor = row.unsignedMoney('price', row.price);
   const amountMinor = row.money('amount', row.amount);
   if (row.amount === '') row.fail('amount', 'required (0 when no cash moved)');
   const commissionMinor = row.unsignedMoney('commission', row.commission);
   const feesMinor = row.unsignedMoney('fees', row.fees);
-  const currency = row.currency.toUpperCase() || 'USD';
-  if (!/^[A-Z]{3}$/.test(currency)) row.fail('currency', `expected a 3-letter ISO code: "${row.currency}"`);
+  const currency = row.share(row.currency.toUpperCase() || 'USD');
+  if (currency !== row.checkedCurrency) {
+    if (/^[A-Z]{3}$/.test(currency)) row.checkedCurrency = currency;
+    else row.fail('currency', `expected a 3-letter ISO code: "${row.currency}"`);
+  }
 
   // An option is named by its OCC symbol, or by symbol = root plus expiration, strike and right.
-  const occ = parseOccSymbol(symbolText);
+  const occ = reading.occ;
   let option: { root: string; expiration: string; strike: number; right: OptionRight } | null = occ;
   if (option === null && (row.expiration !== '' || row.strike !== '' || row.right !== '')) {
     const partial = firstOptionCell(row);
@@ -259,14 +302,14 @@ export function readRow(row: GenericRow, accountName: string, identity: RowIdent
   const id = row.id;
   // Every field is given: written out rather than through transaction()'s defaults (a spread per row of 100k).
   const tx: ImportedTransaction = {
-    accountName: row.account || accountName,
+    accountName: row.account === '' ? accountName : row.share(row.account),
     brokerRowId: id !== '' ? `id:${id}` : identity.next(row.identityFields.map((field) => row[field])),
     type,
     tradeDate,
     source: SOURCE,
     // An unpadded OCC symbol is already the canonical one (rebuilding it gives the same text).
-    symbol: option === null ? symbolText : option === occ && !/\s/.test(symbolText) ? symbolText : occSymbol(option.root, option.expiration, option.right, option.strike),
-    underlying: row.underlying.toUpperCase() || (option ? option.root : symbolText),
+    symbol: option === null ? symbolText : option === occ ? reading.symbol : occSymbol(option.root, option.expiration, option.right, option.strike),
+    underlying: row.underlying === '' ? (option ? option.root : symbolText) : row.share(row.underlying.toUpperCase()),
     // The contract's columns written out (contractColumns would spread a new object per row).
     isOption: option !== null,
     expiration: option === null ? null : option.expiration,
@@ -280,7 +323,9 @@ export function readRow(row: GenericRow, accountName: string, identity: RowIdent
     feesMinor,
     currency,
     orderId: row.orderId || null,
-    description: row.description,
+    description: row.share(row.description),
+    // Numbered with the file's other rows (ResultCollector.result): a field of the literal, not one added to 100k objects then.
+    sequence: undefined,
   };
   const previous = row.previousSymbol.toUpperCase();
   if (previous !== '') tx.previousSymbol = previous;
@@ -290,7 +335,7 @@ export function readRow(row: GenericRow, accountName: string, identity: RowIdent
 export function parseGeneric(text: string, options: ParseOptions): ParseResult {
   const out = new ResultCollector('generic', SOURCE, 'by-dates');
   // Written by people and programs, either way: the file's own dates say which.
-  const table = readTable(out, text, {
+  const table = scanTable(out, text, {
     // Most of the required names make the header (the rest are reported missing).
     isHeader: (names) => REQUIRED_COLUMNS.filter((name) => names.has(name)).length >= 4,
     required: REQUIRED_COLUMNS,
@@ -307,16 +352,18 @@ export function parseGeneric(text: string, options: ParseOptions): ParseResult {
   const ids = new Map<string, number>();
   const accountName = accountFor(null, options, 'Generic');
   const row = new GenericRow(table.columns, out);
-  for (const record of table.rows) {
-    row.load(record.cells, record.line);
+  const rows = table.rows;
+  while (rows.next()) {
+    const line = rows.line;
+    row.load(rows.cells, line, rows.count);
     const id = row.id;
     if (id !== '') {
       const seenAt = ids.get(id);
       if (seenAt !== undefined) row.fail('id', `"${id}" already used on line ${seenAt}`);
-      ids.set(id, record.line);
+      ids.set(id, line);
     }
     const tx = readRow(row, accountName, identity);
-    if (tx && row.ok) out.add(record.line, tx);
+    if (tx && row.ok) out.add(line, tx);
   }
   const result = out.result();
   return result.errors.length > 0 ? { ...result, transactions: [] } : result;

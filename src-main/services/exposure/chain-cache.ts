@@ -5,7 +5,7 @@
  * through SQLite's data_version, other processes'), and says so to its listeners (the HTTP layer's answer cache).
  */
 import type { Database } from 'better-sqlite3';
-import { asTicker } from '../../../src-shared/ids';
+import type { Ticker } from '../../../src-shared/ids';
 import { EventEmitter } from 'node:events';
 import { LRUCache } from 'lru-cache';
 import { Generations } from '../../db/generations';
@@ -118,8 +118,7 @@ export class ChainCache implements SnapshotChanges {
    * The snapshot a request names (`snapshot=`, `at=`), or the symbol's newest; prepared. A chain not yet in memory is
    * prepared in the exposure worker (a 21k-contract SPX chain takes about 60 ms: never on the event loop).
    */
-  async loaded(symbolParam: string, selector: SnapshotSelector = {}, attempt = 0): Promise<Result<LoadedSnapshot>> {
-    const symbol = asTicker(symbolParam);
+  async loaded(symbol: Ticker, selector: SnapshotSelector = {}, attempt = 0): Promise<Result<LoadedSnapshot>> {
     this.refresh();
     let id: number | null;
     if (selector.snapshot !== undefined) {

@@ -6,7 +6,7 @@
  * goes back as data for the service to store (exposure.ts, `commitIngest`).
  */
 import { DEFAULT_FORMULA, EXPIRATIONS_COUNT_CAP, FORMULAS, type Formula } from '../../../src-shared/api/constants';
-import { asTicker } from '../../../src-shared/ids';
+import { asTicker, type Ticker } from '../../../src-shared/ids';
 import {
   computeGex,
   DEFAULT_EXPIRATIONS_COUNT,
@@ -134,7 +134,7 @@ export interface IngestBasis {
 
 /** A snapshot parsed, prepared, packed and evaluated, ready to be stored (exposure.ts, commitIngest). */
 export interface IngestPlan {
-  head: { symbol: string; spot: number; quoteTime: string; source: SnapshotSourceId; contracts: number; expirations: number };
+  head: { symbol: Ticker; spot: number; quoteTime: string; source: SnapshotSourceId; contracts: number; expirations: number };
   /** The contracts in the stored (column) form. */
   payload: Uint8Array;
   /** What finds the snapshot if posted again (db/snapshots.ts, snapshotDigest), computed here, off the event loop. */

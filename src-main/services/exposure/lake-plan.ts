@@ -10,6 +10,7 @@ import { lakeFileKind, lakeSnapshotOfBytes } from '../lake/lake-file';
 import { failure, ok, type Result } from '../result';
 import { planIngest, type IngestBasis, type IngestPlan } from './compute';
 import type { ChainFileDate } from './peek';
+import { asTicker } from '../../../src-shared/ids';
 
 /** A lake file's date, or `other` for the lake's files that hold no chain (levels, transactions, trades). */
 export type LakeFileDate = ({ table: 'contracts' } & ChainFileDate) | { table: 'other' };
@@ -25,7 +26,7 @@ export function peekLakeFile(bytes: Uint8Array): Result<LakeFileDate> {
   if (read.kind === 'refused') return refused(read.problems);
   const quoteMs = Date.parse(read.meta.quoteTime);
   if (Number.isNaN(quoteMs)) return refused([`its quote time "${read.meta.quoteTime}" is not a date`]);
-  return ok({ table: 'contracts', symbol: read.meta.symbol.toUpperCase(), quoteTime: new Date(quoteMs).toISOString() });
+  return ok({ table: 'contracts', symbol: asTicker(read.meta.symbol), quoteTime: new Date(quoteMs).toISOString() });
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { GexHistoryPoint } from '../../../src-shared/exposure/index';
+import type { Ticker } from '../../../src-shared/ids';
 import {
   evaluatePositionAlerts,
   positionAlertText,
@@ -97,7 +98,7 @@ export class PositionAlerts {
   }
 
   /** The short options of an underlying, open now. */
-  private async shortOptions(symbol: string): Promise<OptionPositionInput[]> {
+  private async shortOptions(symbol: Ticker): Promise<OptionPositionInput[]> {
     const read = await this.deps.journal.positions({ symbol });
     if (!read.ok) return [];
     const list: OptionPositionInput[] = [];

@@ -5,7 +5,7 @@
  * read is an entry here, its service line, and its route.
  */
 import { DEFAULT_FORMULA, EVENTS_LIMIT_CAP, EVENTS_LIMIT_DEFAULT, type Formula } from '../../../src-shared/api/constants';
-import { asTicker, type SnapshotId, type Ticker } from '../../../src-shared/ids';
+import type { SnapshotId, Ticker } from '../../../src-shared/ids';
 import { computeGex, computeGexGrid, computeGexProfile, computeVanna, diffGex, expirationDetails, lookupExpirations, type GexGridResult, type GexHistoryPoint, type GexResult } from '../../../src-shared/exposure/index';
 import type { LevelAlertFact } from '../../../src-shared/journal/manage';
 import { NEW_YORK, todayIn } from '../../../src-shared/zone';
@@ -59,7 +59,7 @@ export interface GexGridValue {
   asOfMs: number;
 }
 
-export type GexGridQuery = { symbol: string; formula?: Formula; minDte?: number; maxDte?: number } & SnapshotSelector;
+export type GexGridQuery = { symbol: Ticker; formula?: Formula; minDte?: number; maxDte?: number } & SnapshotSelector;
 
 /** Position alerts are kept this long on Positions (docs/exposure.md §Events, "Alerts on your strikes"). */
 export const ALERT_DAYS = 7;
@@ -97,8 +97,7 @@ export async function gexAnswer<T>(
 }
 
 /** /v1/snapshots: the symbol's stored snapshots, newest first. */
-function snapshotList(host: ExposureReadHost, symbolParam: string): Result<SnapshotListing[]> {
-  const symbol = asTicker(symbolParam);
+function snapshotList(host: ExposureReadHost, symbol: Ticker): Result<SnapshotListing[]> {
   const list = host.snapshots.list(symbol);
   if (list.length === 0) return failure({ kind: 'unknown-symbol', symbol, known: host.snapshots.symbols() });
   return ok(list);
@@ -149,7 +148,7 @@ export const exposureReads = {
    * this thread, each once, given up with the client) and stored in the background (history.ts): a read never waits
    * for, nor fails on, another process's write lock.
    */
-  gexHistory: async (host: ExposureReadHost, query: { symbol: string; from?: string; to?: string } & GexScopeQuery, signal?: AbortSignal): Promise<Result<HistoryValue>> => {
+  gexHistory: async (host: ExposureReadHost, query: { symbol: Ticker; from?: string; to?: string } & GexScopeQuery, signal?: AbortSignal): Promise<Result<HistoryValue>> => {
     const listed = snapshotList(host, query.symbol);
     if (!listed.ok) return listed;
     const from = query.from === undefined ? null : instantBound(query.from, 'start');
@@ -162,7 +161,7 @@ export const exposureReads = {
       signal,
     );
     return ok({
-      symbol: listed.value[0]?.symbol ?? asTicker(query.symbol),
+      symbol: listed.value[0]?.symbol ?? query.symbol,
       formula: query.formula ?? DEFAULT_FORMULA,
       points: heads.flatMap((h) => {
         const point = points.get(h.id);
@@ -175,7 +174,7 @@ export const exposureReads = {
    * /gex/diff: the change per strike from one snapshot to another, each computed in the same scope (the scope is
    * resolved on each snapshot: the nearest three of each, or the explicit expirations, which both must have).
    */
-  gexDiff: async (host: ExposureReadHost, query: { symbol: string; from: number; to: number } & GexScopeQuery): Promise<Result<DiffValue>> => {
+  gexDiff: async (host: ExposureReadHost, query: { symbol: Ticker; from: number; to: number } & GexScopeQuery): Promise<Result<DiffValue>> => {
     const formula = query.formula ?? DEFAULT_FORMULA;
     const sides: Array<{ snapshot: SnapshotInfo; result: GexResult }> = [];
     for (const id of [query.from, query.to]) {
@@ -190,7 +189,7 @@ export const exposureReads = {
     return ok({ symbol: before.snapshot.symbol, formula, from: before, to: after, data: diffGex(before.result, after.result) });
   },
   /** /vanna: the 0–45 dte aggregate, or one expiration. */
-  vanna: async (host: ExposureReadHost, query: { symbol: string; expiration?: string } & SnapshotSelector): Promise<Result<PlannedAnswer<VannaValue>>> => {
+  vanna: async (host: ExposureReadHost, query: { symbol: Ticker; expiration?: string } & SnapshotSelector): Promise<Result<PlannedAnswer<VannaValue>>> => {
     const found = await host.chains.loaded(query.symbol, query);
     if (!found.ok) return found;
     const loaded = found.value;
@@ -206,7 +205,7 @@ export const exposureReads = {
     });
   },
   /** /expirations of the newest snapshot (a symbol) or of the one a selector names. */
-  expirations: async (host: ExposureReadHost, query: string | ({ symbol: string } & SnapshotSelector)): Promise<Result<ExpirationsValue>> => {
+  expirations: async (host: ExposureReadHost, query: Ticker | ({ symbol: Ticker } & SnapshotSelector)): Promise<Result<ExpirationsValue>> => {
     const found = typeof query === 'string' ? await host.chains.loaded(query) : await host.chains.loaded(query.symbol, query);
     if (!found.ok) return found;
     const loaded = found.value;

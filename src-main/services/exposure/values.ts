@@ -83,7 +83,7 @@ export interface SnapshotSelector {
   at?: string;
 }
 
-export type GexQuery = { symbol: string; formula?: Formula } & GexScopeQuery & SnapshotSelector;
+export type GexQuery = { symbol: Ticker; formula?: Formula } & GexScopeQuery & SnapshotSelector;
 
 export interface GexProfileValue {
   snapshot: SnapshotInfo;
@@ -151,7 +151,7 @@ export interface IngestResult extends SnapshotHead {
 
 /** A snapshot that became its symbol's newest, as onNewestSnapshot tells it. */
 export interface NewestSnapshot {
-  symbol: string;
+  symbol: Ticker;
   snapshotId: number;
   quoteTime: string;
   spot: number;

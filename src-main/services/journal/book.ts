@@ -10,11 +10,13 @@
 import { LRUCache } from 'lru-cache';
 import { firstWhere, rowsEndBy, type BookLedger } from '../../../src-shared/journal/checkpoints';
 import { buildLedger, resumeLedger, type Ledger, type OpenPosition } from '../../../src-shared/journal/index';
+import { LiveLedger } from '../../../src-shared/journal/ledger';
+import type { LedgerCheckpoints } from '../../../src-shared/journal/checkpoints';
 import type { Transaction } from '../../../src-shared/journal/model';
 import { instantMs } from '../../../src-shared/journal/order';
 import type { Generations } from '../../db/generations';
 import { openedBeforeHistory, settleExpiries, type InferredExpiration, type NeedsAttention } from './expiry-settlement';
-import { CHECKPOINT_EVERY, withRowids, type JournalIndex } from './ledger-index';
+import type { JournalIndex } from './ledger-index';
 import type { JournalMarks } from './marks';
 
 /** The book of all accounts at an instant: positions, campaigns, and what needs attention. */
@@ -56,6 +58,11 @@ export class JournalBook {
   private complete: Complete | null = null;
   /** The last complete ledger: kept across a snapshot change when the inferred expirations stay the same. */
   private previous: Complete | null = null;
+  /**
+   * The open build of the complete ledger when it is not the base (inferred expirations, naked calls' spots), with the
+   * base, inferred expirations and snapshots it was made with: a write the index resumes at a checkpoint resumes it too.
+   */
+  private completeLive: { live: LiveLedger; ledger: Ledger; checkpoints: LedgerCheckpoints | undefined; base: Ledger; signature: string; generation: number } | null = null;
   /** Books of past instants (all accounts): positions and campaigns of one instant come in pairs. */
   private readonly books = new LRUCache<number, BookAt>({ max: 8 });
   /** Whole ledgers of an account or a past instant (or with timelines): each is as big as the journal's, so two at most. */
@@ -84,6 +91,7 @@ export class JournalBook {
       this.ledgers.clear();
       this.previous = this.complete ?? this.previous;
       this.complete = null;
+      this.completeLive = null;
     }
     if (base !== this.base) {
       this.base = base;
@@ -110,18 +118,61 @@ export class JournalBook {
     }
     let ledger = base;
     if (inferred.length > 0 || base.checkpoints === undefined || spots) {
-      const rowids: number[] = [];
-      const rows = this.index.readTransactions(() => true, rowids);
-      for (const item of inferred) {
-        rows.push(item.transaction);
-        rowids.push(-1);
-      }
-      ledger = withRowids(buildLedger(rows, { reportingCurrency: base.reportingCurrency, checkpointEvery: CHECKPOINT_EVERY, spotAt: this.spotAt }), rowids);
+      ledger = this.resumedComplete(base, inferred, signature) ?? this.builtComplete(base, inferred, signature);
       // The base's own checkpoints are of rows without the inferred ones: of no use now.
       delete base.checkpoints;
     }
     this.complete = { base, ledger, inferred, byId: new Map(inferred.map((i) => [i.transaction.id, i])), signature };
     return this.complete;
+  }
+
+  /** The complete ledger from the first row, its build kept open. */
+  private builtComplete(base: Ledger, inferred: readonly InferredExpiration[], signature: string): Ledger {
+    const rowids: number[] = [];
+    const rows = this.index.readTransactions(() => true, rowids);
+    for (const item of inferred) {
+      rows.push(item.transaction);
+      rowids.push(-1);
+    }
+    const options = { reportingCurrency: base.reportingCurrency, checkpointEvery: this.index.checkpointEvery, spotAt: this.spotAt };
+    const { live, ledger } = LiveLedger.build(rows, options, rowids);
+    this.completeLive = { live, ledger, checkpoints: ledger.checkpoints, base, signature, generation: this.snapshotsGeneration };
+    return ledger;
+  }
+
+  /**
+   * The complete ledger walked on with the rows added after it, or resumed at its checkpoint before the first day the
+   * journal changed since the last one (the index says: rowsSince, changeSince), when its inferred expirations and
+   * snapshots are the same (docs/journal.md §Staying current); null otherwise.
+   */
+  private resumedComplete(base: Ledger, inferred: readonly InferredExpiration[], signature: string): Ledger | null {
+    const open = this.completeLive;
+    this.completeLive = null;
+    if (open === null || open.signature !== signature || open.generation !== this.snapshotsGeneration || open.checkpoints === undefined) return null;
+    // Rows added after every row it walked: walked on (the index's extensions), as the base was.
+    const added = this.index.rowsSince(open.base, base);
+    const extended = added === null ? null : open.live.extend(added);
+    if (extended !== null) {
+      this.completeLive = { ...open, ledger: extended, checkpoints: extended.checkpoints, base };
+      return extended;
+    }
+    const change = this.index.changeSince(open.base, base);
+    if (change === null) return null;
+    const previous: Ledger = { ...open.ledger, checkpoints: open.checkpoints };
+    const at = LiveLedger.resumePoint(previous, change.fromDay);
+    const checkpoint = open.checkpoints.checkpoints[at];
+    if (checkpoint === undefined) return null;
+    const rowids: number[] = [];
+    const rows = this.index.transactionsFromDay(checkpoint.day, rowids);
+    for (const item of inferred) {
+      if (item.transaction.tradeDay < checkpoint.day) continue;
+      rows.push(item.transaction);
+      rowids.push(-1);
+    }
+    const resumed = open.live.resume(previous, at, rows, rowids);
+    if (resumed === null || resumed.ledger.transactionCount !== base.transactionCount + inferred.length) return null;
+    this.completeLive = { live: resumed.live, ledger: resumed.ledger, checkpoints: resumed.ledger.checkpoints, base, signature, generation: this.snapshotsGeneration };
+    return resumed.ledger;
   }
 
   /** Inferred expirations and the expiries that need attention at `asOfMs` (expiry-settlement.ts). */

@@ -5,6 +5,7 @@
  * SYMBOL_CHANGE rows and those entered by hand — with what each did. Runs in the journal worker, on its connection.
  */
 import type { Database } from 'better-sqlite3';
+import { HandChanges } from './hand-changes';
 import { asTicker } from '../../../src-shared/ids';
 import { CORPORATE_ACTION_OUTCOMES, MANUAL_ACTION_SOURCE, MANUAL_SOURCE, type CorporateActionOutcome } from '../../../src-shared/api/constants';
 import { MANUAL_ACTIONS_MAX, type CorporateActionInputT } from '../../../src-shared/api/corporate-action-schemas';
@@ -14,7 +15,6 @@ import { ZERO_MINOR, toMinor } from '../../../src-shared/money';
 import { nowIso, type Clock } from '../../clock';
 import { AccountsRepository } from '../../db/accounts';
 import { CorporateActionsRepository, termsOfRow, type CorporateActionRow, type NewCorporateActionRow } from '../../db/corporate-actions';
-import { Generations } from '../../db/generations';
 import { ImportsRepository } from '../../db/imports';
 import { toTransaction, TransactionsRepository } from '../../db/transactions';
 import type { WriteTx } from '../../db/writes';
@@ -111,7 +111,7 @@ export class ManualCorporateActions {
   private readonly accounts: AccountsRepository;
   private readonly imports: ImportsRepository;
   private readonly transactions: TransactionsRepository;
-  private readonly generations: Generations;
+  private readonly changes: HandChanges;
 
   constructor(
     private readonly db: Database,
@@ -123,7 +123,7 @@ export class ManualCorporateActions {
     this.accounts = new AccountsRepository(db);
     this.imports = new ImportsRepository(db);
     this.transactions = new TransactionsRepository(db);
-    this.generations = new Generations(db);
+    this.changes = new HandChanges(db, () => this.written());
   }
 
   /** Every action entered by hand (the journal index reads them with the transactions). */
@@ -206,8 +206,9 @@ export class ManualCorporateActions {
 
   /** Stores a checked action as a new import of its own (undone as one). */
   add(turn: WriteTx, action: CheckedAction): Result<{ id: number; importId: number }> {
-    const result = this.db
-      .transaction((): Result<{ id: number; importId: number }> => {
+    return this.changes.make(
+      turn,
+      () => {
         if (this.actions.all().length >= MANUAL_ACTIONS_MAX) {
           return failure({ kind: 'conflict', param: 'type', detail: `The journal keeps at most ${MANUAL_ACTIONS_MAX.toLocaleString('en-US')} corporate actions entered by hand: delete some first.` });
         }
@@ -215,12 +216,9 @@ export class ManualCorporateActions {
         const importId = this.imports.insert(turn, { broker: MANUAL_SOURCE, source: MANUAL_ACTION_SOURCE, filename: null, created_at: createdAt, rows: 1, imported: 1, duplicates: 0, report_json: '{}' });
         const id = this.actions.insert(turn, { ...action, import_id: importId, created_at: createdAt });
         this.recordImport(turn, importId, createdAt, action.account_id);
-        this.generations.bumpJournal(turn);
         return ok({ id, importId });
-      })
-      .immediate();
-    if (result.ok) this.written();
-    return result;
+      },
+    );
   }
 
   /** An action entered by hand, by id (404 otherwise). */
@@ -231,38 +229,29 @@ export class ManualCorporateActions {
 
   /** Replaces an action entered by hand: its id and import stay. */
   replace(turn: WriteTx, id: number, action: CheckedAction): Result<{ id: number; importId: number }> {
-    const result = this.db
-      .transaction((): Result<{ id: number; importId: number }> => {
-        // Looked up again under the lock: an undo may have removed it since the request was checked.
-        const found = this.lookup(id);
-        if (!found.ok) return found;
-        const { import_id: importId, created_at: createdAt } = found.value;
+    return this.changes.makeTo(
+      turn,
+      () => this.lookup(id),
+      ({ import_id: importId, created_at: createdAt }) => {
         this.actions.replace(turn, { ...action, id, import_id: importId, created_at: createdAt });
         this.recordImport(turn, importId, createdAt, action.account_id);
-        this.generations.bumpJournal(turn);
-        return ok({ id, importId });
-      })
-      .immediate();
-    if (result.ok) this.written();
-    return result;
+        return { id, importId };
+      },
+    );
   }
 
   /** Deletes an action entered by hand; its import goes with it when it holds nothing else. */
   remove(turn: WriteTx, id: number): Result<{ id: number; importId: number; importRemoved: boolean }> {
-    const result = this.db
-      .transaction((): Result<{ id: number; importId: number; importRemoved: boolean }> => {
-        const found = this.lookup(id);
-        if (!found.ok) return found;
-        const importId = found.value.import_id;
+    return this.changes.makeTo(
+      turn,
+      () => this.lookup(id),
+      ({ import_id: importId }) => {
         this.actions.delete(turn, id);
         const importRemoved = this.actions.countOfImport(importId) === 0 && this.transactions.ofImport(importId).rows === 0;
         if (importRemoved) this.imports.delete(turn, importId);
-        this.generations.bumpJournal(turn);
-        return ok({ id, importId, importRemoved });
-      })
-      .immediate();
-    if (result.ok) this.written();
-    return result;
+        return { id, importId, importRemoved };
+      },
+    );
   }
 
   /** The import's stored report: one row, the action's account. */

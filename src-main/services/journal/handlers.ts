@@ -17,6 +17,7 @@ import type { BookedExpiration, ExpirationItem } from './expirations';
 import type { AnnotationKind } from '../../db/annotations';
 import type { AnnotationInput, AnnotationResult, StatsRequest, TradesRequest } from './trades';
 import type { LevelsScope } from '../../../src-shared/api/constants';
+import type { AccountId, TradeId } from '../../../src-shared/ids';
 import type { LevelAlertFact, ManageRules } from '../../../src-shared/journal/manage';
 import type { ManageRequest } from './manage';
 import type { RollsRequest } from './rolls';
@@ -45,11 +46,12 @@ export interface WriteCall {
 /** Reads: answered at once, also while a write waits for another process's lock. */
 export const journalReads = {
   listImports: ({ journal }: JournalHost, query: { page?: number; limit?: number } = {}) => journal.listImports(query),
+  importById: ({ journal }: JournalHost, id: number) => journal.importById(id),
   /** The closes without an opening of these imports (a new import's report: the ledger is built here, not in its write). */
   openedBeforeHistory: ({ journal }: JournalHost, importIds: number[]) => journal.openedBeforeHistory(importIds),
   transactions: ({ journal }: JournalHost, query: TransactionFilter) => journal.transactions(query),
   performance: ({ journal }: JournalHost, query: PerformanceRequest) => journal.performance(query),
-  summary: ({ journal }: JournalHost, year: number | undefined, accountId?: string) => journal.summary(year, accountId),
+  summary: ({ journal }: JournalHost, year: number | undefined, accountId?: AccountId) => journal.summary(year, accountId),
   positions: ({ journal }: JournalHost, query: BookRequest) => journal.positions(query),
   campaigns: ({ journal }: JournalHost, query: CampaignsRequest) => journal.campaigns(query),
   campaign: ({ journal }: JournalHost, id: string, asOf: string | undefined) => journal.campaign(id, asOf),
@@ -57,13 +59,13 @@ export const journalReads = {
   corporateActions: ({ journal }: JournalHost, query: { page?: number; limit?: number }) => journal.listCorporateActions(query),
   /** Trades and their stats (trades.ts): built once per data version, filtered and added up per call. */
   trades: ({ journal }: JournalHost, query: TradesRequest) => journal.trades.trades(query),
-  trade: ({ journal }: JournalHost, id: string, levelsScope?: LevelsScope) => journal.trades.trade(id, levelsScope),
+  trade: ({ journal }: JournalHost, id: TradeId, levelsScope?: LevelsScope) => journal.trades.trade(id, levelsScope),
   tradeStats: ({ journal }: JournalHost, query: StatsRequest) => journal.trades.stats(query),
   annotation: ({ journal }: JournalHost, kind: AnnotationKind, id: string) => journal.trades.annotationFor(kind, id),
   /** What to manage today (manage.ts): the rules and the position alerts come with the call (the server holds both). */
   manage: ({ journal }: JournalHost, query: ManageRequest, rules: ManageRules, alerts: LevelAlertFact[]) => journal.manage.manage(query, rules, alerts),
   /** The roll assistant (rolls.ts): the candidates of an open trade's short legs in a snapshot. */
-  rolls: ({ journal }: JournalHost, id: string, request: RollsRequest) => journal.rolls.rolls(id, request),
+  rolls: ({ journal }: JournalHost, id: TradeId, request: RollsRequest) => journal.rolls.rolls(id, request),
   /** The Import page's mapping step (parsed in the worker: a preview can be half a megabyte of text). */
   previewFormat: ({ journal }: JournalHost, request: Parameters<JournalService['previewFormat']>[0]) => journal.previewFormat(request),
   /** The balance assertions saved from POST /journal/reconcile?save=true, with whether each holds now (reconciliation.ts). */

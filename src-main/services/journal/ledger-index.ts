@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { Ledger } from '../../../src-shared/journal/index';
 import { LiveLedger } from '../../../src-shared/journal/ledger';
 import type { Account, Transaction } from '../../../src-shared/journal/model';
-import { firstWhere } from '../../../src-shared/journal/checkpoints';
+import { firstWhere, type LedgerCheckpoints } from '../../../src-shared/journal/checkpoints';
 import { AccountsRepository } from '../../db/accounts';
 import { Generations } from '../../db/generations';
 import { dataVersionReader } from '../../db/open';
@@ -14,6 +14,17 @@ import { actionTransactions } from './corporate-actions';
 export interface AddedRows {
   importId: number;
 }
+
+/** A write that changed rows of `fromDay` or later only (an undo, a manual row edited or removed). */
+export interface ChangedRows {
+  fromDay: string;
+}
+
+/** What a write changed, when it can say (docs/journal.md §Staying current); a write that cannot says nothing. */
+export type JournalChange = AddedRows | ChangedRows;
+
+/** The earlier of two days (null: none). */
+const earlier = (a: string | null, b: string | null): string | null => (a === null ? b : b === null || a <= b ? a : b);
 
 /** The manual corporate actions' rows as the ledger walks them (any change: a build from the first row). */
 function actionsKey(actions: ReadonlyMap<string, Transaction>): string {
@@ -36,6 +47,9 @@ function interner(): (text: string) => string {
  * instant replays at most about this many (docs/journal.md §Checkpoints).
  */
 export const CHECKPOINT_EVERY = 1_000;
+
+/** Growth of the checkpoints' codec allowed beyond twice its size after a build from the first row (LiveLedger.resume packs again). */
+const CODEC_SLACK_BYTES = 1 << 20;
 
 /** Extensions remembered for the trades (a trades read comes after a few imports at most; older ones build again). */
 const MAX_EXTENSIONS = 16;
@@ -118,12 +132,25 @@ export class JournalIndex {
   private readonly readDataVersion: () => number;
   private dataVersion = -1;
   private generation = -1;
-  /** The open build of the last ledger, the manual corporate actions it walked, and the rows added since (written). */
-  private live: { live: LiveLedger; ledger: Ledger; actions: string; added: AddedRows[] } | null = null;
-  /** The index before writes that only added rows (these imports'): the next one puts their rows in front (extendSnapshot). */
-  private appended: { snapshot: JournalSnapshot; imports: number[] } | null = null;
-  /** The last ledgers walked on from another, with the rows each walked (the trades walk on with them: rowsSince). */
-  private readonly extensions: Array<{ from: Ledger; to: Ledger; rows: Transaction[] }> = [];
+  /**
+   * The open build of the last ledger, the manual corporate actions it walked, the rows added since and the first day
+   * other writes changed since (written), and what its checkpoints' codec held after the last build from the first row.
+   */
+  private live: { live: LiveLedger; ledger: Ledger; checkpoints: LedgerCheckpoints | undefined; actions: string; added: AddedRows[]; fromDay: string | null; codecBytes: number } | null = null;
+  /**
+   * The index before writes that said what they changed: these imports' rows, rows from `fromDay` on. The next one puts
+   * the added rows in front (extendSnapshot) or reads again only the rows from the first changed day on (patchSnapshot).
+   */
+  private appended: { snapshot: JournalSnapshot; imports: number[]; fromDay: string | null } | null = null;
+  /**
+   * The last ledgers made from another without a build from the first row: walked on with `rows` (`fromDay` null), or
+   * resumed at the checkpoint of `fromDay` with `rows`, every row from that day on (the trades follow: rowsSince, changeSince).
+   */
+  private readonly extensions: Array<{ from: Ledger; to: Ledger; rows: Transaction[]; fromDay: string | null }> = [];
+  /** Rows between two checkpoints of the ledger and the trades (CHECKPOINT_EVERY; a test's small journals take fewer). */
+  checkpointEvery = CHECKPOINT_EVERY;
+  /** Ledgers resumed at a checkpoint, and the rows each walked again (a test's and the bench's counter). */
+  readonly resumes: Array<{ position: number; rows: number }> = [];
   private cache: {
     snapshot: JournalSnapshot;
     ledger: Ledger | null;
@@ -152,18 +179,27 @@ export class JournalIndex {
 
   /**
    * After a write of ours (which raised the generation in its transaction): drop the caches, note the new value. A
-   * write that only added rows says which (`added`: the rows of one import), so that the next
-   * ledger walks on from the open build with them when they all come after it (docs/journal.md §Staying current);
-   * any other write (an undo, an edit, a delete, superseded manual openings) leaves it to a build from the first row.
+   * write that only added rows says which (the rows of one import), one that changed rows of some days the first of
+   * them (an undo, a manual row edited or removed), so that the next ledger walks on from the open build with rows
+   * that all come after it, or resumes at the checkpoint before the first changed day (docs/journal.md §Staying
+   * current); a write that says nothing (superseded manual openings, corporate actions, a new zone) leaves it to a
+   * build from the first row.
    */
-  written(added?: AddedRows): void {
-    if (added === undefined) {
+  written(change?: JournalChange): void {
+    if (change === undefined) {
       this.live = null;
       this.appended = null;
     } else {
-      this.live?.added.push(added);
-      if (this.appended !== null) this.appended.imports.push(added.importId);
-      else if (this.cache !== null) this.appended = { snapshot: this.cache.snapshot, imports: [added.importId] };
+      const importId = 'importId' in change ? change.importId : null;
+      const fromDay = 'fromDay' in change ? change.fromDay : null;
+      if (this.live !== null) {
+        if (importId !== null) this.live.added.push({ importId });
+        this.live.fromDay = earlier(this.live.fromDay, fromDay);
+      }
+      if (this.appended !== null) {
+        if (importId !== null) this.appended.imports.push(importId);
+        this.appended.fromDay = earlier(this.appended.fromDay, fromDay);
+      } else if (this.cache !== null) this.appended = { snapshot: this.cache.snapshot, imports: importId === null ? [] : [importId], fromDay };
     }
     this.cache = null;
     this.generation = this.generations.journal();
@@ -185,7 +221,11 @@ export class JournalIndex {
     if (this.cache) return this.cache;
     const appended = this.appended;
     this.appended = null;
-    const extended = appended === null ? null : this.extendSnapshot(appended.snapshot, appended.imports);
+    let extended = appended === null || appended.fromDay !== null ? null : this.extendSnapshot(appended.snapshot, appended.imports);
+    if (appended !== null && extended === null) {
+      const day = this.firstChangedDay(appended.imports, appended.fromDay);
+      if (day !== null) extended = this.patchSnapshot(appended.snapshot, day);
+    }
     if (extended !== null) {
       const actions = actionTransactions(this.corporateActions.all(), extended.accounts, this.reportingCurrency());
       this.cache = { snapshot: extended, ledger: null, groups: new Map(), sortKeys: null, actions: new Map(actions.map((tx) => [tx.id, tx])) };
@@ -239,6 +279,50 @@ export class JournalIndex {
     return snapshot;
   }
 
+  /** The first day these imports' rows and `fromDay` name (null: none). */
+  private firstChangedDay(imports: readonly number[], fromDay: string | null): string | null {
+    let day = fromDay;
+    for (const importId of imports) day = earlier(day, this.transactions.firstDayOfImport(importId));
+    return day;
+  }
+
+  /**
+   * The index after writes that changed rows of `day` and later only, reading only those rows: they come first in the
+   * index (newest first), before the rows of the days before, which are `before`'s last ones. Null when the index's
+   * order does not keep the days apart (trade dates written with other offsets) or the counts do not add up.
+   */
+  private patchSnapshot(before: JournalSnapshot, day: string): JournalSnapshot | null {
+    let cut = 0;
+    while (cut < before.days.length && (before.days[cut] ?? '') >= day) cut += 1;
+    for (let i = cut; i < before.days.length; i += 1) if ((before.days[i] ?? '') >= day) return null;
+    const rows = this.transactions.indexRowsFromDay(day);
+    const { newest, count } = this.transactions.newestBeforeDay(day);
+    const oldest = rows[rows.length - 1];
+    if (count !== rows.length + before.ids.length - cut) return null;
+    if (oldest !== undefined && newest !== null && !(oldest.trade_date > newest.trade_date || (oldest.trade_date === newest.trade_date && oldest.id > newest.id))) return null;
+    const intern = interner();
+    const snapshot: JournalSnapshot = { ids: [], days: [], underlyings: [], accountIds: [], accounts: [], demo: this.transactions.hasSource('demo') };
+    for (const row of rows) {
+      snapshot.ids.push(row.id);
+      snapshot.days.push(intern(row.trade_day));
+      snapshot.underlyings.push(intern(row.underlying));
+      snapshot.accountIds.push(intern(row.account_id));
+    }
+    for (let i = cut; i < before.ids.length; i += 1) {
+      snapshot.ids.push(before.ids[i] ?? '');
+      snapshot.days.push(before.days[i] ?? '');
+      snapshot.underlyings.push(before.underlyings[i] ?? '');
+      snapshot.accountIds.push(before.accountIds[i] ?? '');
+    }
+    const held = new Map<string, Holding>();
+    for (let i = 0; i < snapshot.ids.length; i += 1) countHolding(held, snapshot.accountIds[i] ?? '', snapshot.days[i] ?? '');
+    for (const account of this.accounts.inUse()) {
+      const holding = held.get(account.id);
+      if (holding !== undefined) snapshot.accounts.push({ ...account, ...holding });
+    }
+    return snapshot;
+  }
+
   snapshot(): JournalSnapshot {
     return this.load().snapshot;
   }
@@ -273,37 +357,100 @@ export class JournalIndex {
   }
 
   /**
-   * The open build walked on with the rows added since, when every one is dated after its last day and the manual
-   * corporate actions are the same (one entered for every account makes rows for a new account: dated before); null
-   * otherwise, and the caller builds from the first row.
+   * The open build walked on with the rows added since, when every one is dated after its last day, else resumed at
+   * the checkpoint before the first changed day; both need the manual corporate actions unchanged. Null otherwise, and
+   * the caller builds from the first row.
    */
   private extended(cache: NonNullable<JournalIndex['cache']>): Ledger | null {
     const live = this.live;
     this.live = null;
-    if (live === null || live.added.length === 0 || live.actions !== actionsKey(cache.actions)) return null;
-    const rowids: number[] = [];
-    const rows: Transaction[] = [];
-    for (const { importId } of live.added) for (const tx of this.lean(this.transactions.ledgerRowsOfImport(importId), () => true, true, rowids)) rows.push(tx);
-    const ledger = live.live.extend(rows, rowids);
-    if (ledger === null) return null;
-    this.live = { live: live.live, ledger, actions: live.actions, added: [] };
-    this.extensions.push({ from: live.ledger, to: ledger, rows });
-    if (this.extensions.length > MAX_EXTENSIONS) this.extensions.shift();
-    return ledger;
+    if (live === null || (live.added.length === 0 && live.fromDay === null) || live.actions !== actionsKey(cache.actions)) return null;
+    if (live.fromDay === null) {
+      const rowids: number[] = [];
+      const rows: Transaction[] = [];
+      for (const { importId } of live.added) for (const tx of this.lean(this.transactions.ledgerRowsOfImport(importId), () => true, true, rowids)) rows.push(tx);
+      const ledger = live.live.extend(rows, rowids);
+      if (ledger !== null) {
+        this.live = { ...live, ledger, checkpoints: ledger.checkpoints, added: [] };
+        this.remember({ from: live.ledger, to: ledger, rows, fromDay: null });
+        return ledger;
+      }
+    }
+    return this.resumed(cache, live);
   }
 
-  /** The rows walked from ledger `from` to ledger `to` by extensions alone (null: a build from the first row came between). */
+  /**
+   * The open build resumed at the latest checkpoint at or before the first day the writes since changed, with every
+   * row from the checkpoint's day on read again (docs/journal.md §Staying current). Null when there is none (a write
+   * on the first days, corporate actions), when the checkpoints' codec has grown past twice its size after the last build
+   * from the first row (each resume packs its checkpoints again), or when the rows do not add up to the journal's.
+   */
+  private resumed(cache: NonNullable<JournalIndex['cache']>, live: NonNullable<JournalIndex['live']>): Ledger | null {
+    const day = this.firstChangedDay(live.added.map((a) => a.importId), live.fromDay);
+    // The checkpoints as published (the book drops them from the ledger it hands out when it builds its own: book.ts).
+    const checkpoints = live.checkpoints;
+    if (day === null || checkpoints === undefined || checkpoints.codec.bytes > 2 * live.codecBytes + CODEC_SLACK_BYTES) return null;
+    const previous: Ledger = { ...live.ledger, checkpoints };
+    const at = LiveLedger.resumePoint(previous, day);
+    const checkpoint = checkpoints.checkpoints[at];
+    if (checkpoint === undefined) return null;
+    const rowids: number[] = [];
+    const rows = this.lean(this.transactions.ledgerRowsFromDay(checkpoint.day), () => true, checkpoint.day, rowids);
+    for (const tx of cache.actions.values()) {
+      if (tx.tradeDay < checkpoint.day) continue;
+      rows.push(tx);
+      rowids.push(-1);
+    }
+    const resumed = live.live.resume(previous, at, rows, rowids);
+    if (resumed === null || resumed.ledger.transactionCount !== cache.snapshot.ids.length + cache.actions.size) return null;
+    this.live = { ...live, live: resumed.live, ledger: resumed.ledger, checkpoints: resumed.ledger.checkpoints, added: [], fromDay: null };
+    this.remember({ from: live.ledger, to: resumed.ledger, rows, fromDay: checkpoint.day });
+    this.resumes.push({ position: checkpoint.position, rows: rows.length });
+    if (this.resumes.length > MAX_EXTENSIONS) this.resumes.shift();
+    return resumed.ledger;
+  }
+
+  /** The checkpoints of the open build's last ledger (kept when the book drops them from the ledger: book.ts). */
+  liveCheckpoints(): LedgerCheckpoints | undefined {
+    return this.live?.checkpoints;
+  }
+
+  private remember(step: JournalIndex['extensions'][number]): void {
+    this.extensions.push(step);
+    if (this.extensions.length > MAX_EXTENSIONS) this.extensions.shift();
+  }
+
+  /** The rows walked from ledger `from` to ledger `to` by extensions alone (null: a build from the first row or a resume came between). */
   rowsSince(from: Ledger, to: Ledger): Transaction[] | null {
     let at = this.extensions.findIndex((step) => step.from === from);
     if (at < 0) return null;
     const rows: Transaction[] = [];
     for (; at < this.extensions.length; at += 1) {
       const step = this.extensions[at];
-      if (step === undefined) return null;
+      if (step === undefined || step.fromDay !== null) return null;
       for (const tx of step.rows) rows.push(tx);
       if (step.to === to) return rows;
     }
     return null;
+  }
+
+  /**
+   * The first day whose rows may differ between ledger `from` and ledger `to` (made from it by extensions and resumes),
+   * with every row from that day on when one resume alone made `to` (null: a build from the first row came between).
+   */
+  changeSince(from: Ledger, to: Ledger): { fromDay: string; rows: Transaction[] | null } | null {
+    const first = this.extensions.findIndex((step) => step.from === from);
+    const last = this.extensions.findIndex((step) => step.to === to);
+    if (first < 0 || last < first) return null;
+    const steps = this.extensions.slice(first, last + 1);
+    const [only] = steps;
+    if (steps.length === 1 && only !== undefined && only.fromDay !== null) return { fromDay: only.fromDay, rows: only.rows };
+    let day: string | null = null;
+    for (const step of steps) {
+      day = earlier(day, step.fromDay);
+      for (const tx of step.rows) day = earlier(day, tx.tradeDay);
+    }
+    return day === null ? null : { fromDay: day, rows: null };
   }
 
   /** The ledger from the first row, its build kept open (LiveLedger) for the rows added later. */
@@ -328,8 +475,8 @@ export class JournalIndex {
       rowids.push(-1);
     }
     // With checkpoints: the book at a past instant replays a few thousand rows from the nearest (journal-book.ts).
-    const { live, ledger } = LiveLedger.build(transactions, { reportingCurrency: this.reportingCurrency(), checkpointEvery: CHECKPOINT_EVERY }, rowids);
-    this.live = { live, ledger, actions: actionsKey(cache.actions), added: [] };
+    const { live, ledger } = LiveLedger.build(transactions, { reportingCurrency: this.reportingCurrency(), checkpointEvery: this.checkpointEvery }, rowids);
+    this.live = { live, ledger, checkpoints: ledger.checkpoints, actions: actionsKey(cache.actions), added: [], fromDay: null, codecBytes: ledger.checkpoints?.codec.bytes ?? 0 };
     this.extensions.length = 0;
     return ledger;
   }
@@ -339,6 +486,17 @@ export class JournalIndex {
     const transactions = this.lean(this.transactions.ledgerRows(), keep, true, rowids);
     for (const tx of this.load().actions.values()) {
       if (!keep(tx)) continue;
+      transactions.push(tx);
+      rowids?.push(-1);
+    }
+    return transactions;
+  }
+
+  /** Every transaction of `day` and later, read again from the file (a walk resumed at a checkpoint of that day). */
+  transactionsFromDay(day: string, rowids?: number[]): Transaction[] {
+    const transactions = this.lean(this.transactions.ledgerRowsFromDay(day), () => true, day, rowids);
+    for (const tx of this.load().actions.values()) {
+      if (tx.tradeDay < day) continue;
       transactions.push(tx);
       rowids?.push(-1);
     }
@@ -368,11 +526,17 @@ export class JournalIndex {
   }
 
   /** Rows as lean transactions: shared strings, and the index's own copy of each id (ledgers keep ids). */
-  private lean(rows: Iterable<LedgerRow>, keep: (tx: Transaction) => boolean, shareIds = false, rowids?: number[]): Transaction[] {
+  private lean(rows: Iterable<LedgerRow>, keep: (tx: Transaction) => boolean, shareIds: boolean | string = false, rowids?: number[]): Transaction[] {
     const intern = interner();
     const snapshot = this.load().snapshot;
     const accountNames = new Map(snapshot.accounts.map((a) => [a.id, a.name]));
-    const sharedIds = shareIds ? new Map(snapshot.ids.map((id) => [id, id])) : null;
+    let sharedIds: Map<string, string> | null = null;
+    if (shareIds === true) sharedIds = new Map(snapshot.ids.map((id) => [id, id]));
+    else if (shareIds !== false) {
+      // Rows of a day and later: the index's first ones (newest first), not the whole journal's.
+      sharedIds = new Map();
+      for (let i = 0; i < snapshot.ids.length && (snapshot.days[i] ?? '') >= shareIds; i += 1) sharedIds.set(snapshot.ids[i] ?? '', snapshot.ids[i] ?? '');
+    }
     const transactions: Transaction[] = [];
     for (const row of rows) {
       const tx = toTransaction(row, accountNames, intern);

@@ -17,10 +17,11 @@ import type { JournalIndex } from './ledger-index';
 import { positionKey, type JournalTrades } from './trades';
 import type { WithJournal } from './values';
 import { failure, ok, type Result } from '../result';
+import type { AccountId } from '../../../src-shared/ids';
 
 export interface ManageRequest {
   asOf?: string;
-  accountId?: string;
+  accountId?: AccountId;
 }
 
 export interface ManageSettings {

@@ -5,14 +5,14 @@
  * (PUT and DELETE /v1/journal/transactions/{id}). Runs in the journal worker, on its connection.
  */
 import type { Database } from 'better-sqlite3';
-import type { AddedRows } from './ledger-index';
+import type { JournalChange } from './ledger-index';
 import { hash, randomBytes } from 'node:crypto';
 import { MANUAL_SOURCE, type TransactionType } from '../../../src-shared/api/constants';
 import type { ManualTransactionT } from '../../../src-shared/api/manual-schemas';
 import { makeDayOf, NEW_YORK } from '../../../src-shared/zone';
 import { nowIso, type Clock } from '../../clock';
 import { AccountsRepository } from '../../db/accounts';
-import { Generations } from '../../db/generations';
+import { HandChanges } from './hand-changes';
 import { ImportsRepository } from '../../db/imports';
 import { toRow, TransactionsRepository, type TransactionRow } from '../../db/transactions';
 import { dayToUtc, localToUtc } from '../../importers/common/dates';
@@ -23,6 +23,7 @@ import { ManualDuplicates } from './manual-duplicates';
 import type { CheckedEntry, ImportRecord } from './values';
 import { failure, ok, type Result } from '../result';
 import type { WriteTx } from '../../db/writes';
+import { asAccountId, type AccountId } from '../../../src-shared/ids';
 
 /** A row that passed every check: the transaction and the account it goes to. */
 export type { CheckedEntry };
@@ -40,8 +41,8 @@ const YEAR_MAX = 2200;
 const CASH_ROWS: ReadonlySet<TransactionType> = new Set<TransactionType>(['DIVIDEND', 'INTEREST', 'FEE', 'DEPOSIT', 'WITHDRAWAL']);
 
 /** The id accountIdFor (services/journal.ts) gives an account of source `manual`: its name alone makes it. */
-export function manualAccountId(name: string): string {
-  return `acc_${hash('sha256', `${MANUAL_SOURCE}\u0000${name}`, 'hex').slice(0, 16)}`;
+export function manualAccountId(name: string): AccountId {
+  return asAccountId(`acc_${hash('sha256', `${MANUAL_SOURCE}\u0000${name}`, 'hex').slice(0, 16)}`);
 }
 
 /**
@@ -62,7 +63,7 @@ export class ManualEntries {
   private readonly transactions: TransactionsRepository;
   private readonly accounts: AccountsRepository;
   private readonly imports: ImportsRepository;
-  private readonly generations: Generations;
+  private readonly changes: HandChanges;
   /** Manual openings that duplicate imported rows (manual-duplicates.ts): refused here, superseded by an import. */
   readonly duplicates: ManualDuplicates;
 
@@ -71,12 +72,12 @@ export class ManualEntries {
     private readonly settings: () => { timeZone: string },
     private readonly clock: Clock,
     /** After a commit: the journal's in-memory index and ledger follow (JournalIndex.written). */
-    private readonly written: (added?: AddedRows) => void,
+    private readonly written: (change?: JournalChange) => void,
   ) {
     this.transactions = new TransactionsRepository(db);
     this.accounts = new AccountsRepository(db);
     this.imports = new ImportsRepository(db);
-    this.generations = new Generations(db);
+    this.changes = new HandChanges(db, () => this.written());
     this.duplicates = new ManualDuplicates(db);
   }
 
@@ -181,8 +182,9 @@ export class ManualEntries {
    */
   add(turn: WriteTx, entries: readonly CheckedEntry[], prefix: (index: number) => string = (index) => `transactions.${index}.`): Result<ManualAdded> {
     const dayOf = makeDayOf(this.settings().timeZone);
-    const added = this.db
-      .transaction((): Result<ManualAdded> => {
+    return this.changes.make(
+      turn,
+      (): Result<ManualAdded> => {
         const refused = this.duplicates.refusal(entries, dayOf, prefix);
         if (refused !== null) return failure(refused);
         const importId = this.imports.insert(turn, { broker: MANUAL_SOURCE, source: MANUAL_SOURCE, filename: null, created_at: nowIso(this.clock), rows: entries.length, imported: 0, duplicates: 0, report_json: '{}' });
@@ -201,13 +203,11 @@ export class ManualEntries {
         });
         inserter.finish();
         this.recount(turn, importId);
-        this.generations.bumpJournal(turn);
         return ok({ importId, ids });
-      })
-      .immediate();
-    // Rows added alone: the ledger may walk on with them (ledger-index.ts).
-    if (added.ok) this.written({ importId: added.value.importId });
-    return added;
+      },
+      // Rows added alone: the ledger may walk on with them (ledger-index.ts).
+      ({ importId }) => this.written({ importId }),
+    );
   }
 
   /** Manual imports whose rows an import superseded or gave back (manual-duplicates.ts): their counts follow. */
@@ -226,43 +226,42 @@ export class ManualEntries {
   /** Replaces a manual row by a checked one: its id and import stay. */
   replace(turn: WriteTx, id: string, entry: CheckedEntry): Result<{ id: string; importId: number }> {
     const dayOf = makeDayOf(this.settings().timeZone);
-    const result = this.db
-      .transaction((): Result<{ id: string; importId: number }> => {
-        // Looked up again under the lock: an undo may have removed it since the request was checked.
-        const found = this.lookup(id);
-        if (!found.ok) return found;
-        const { import_id: importId, broker_row_id: brokerRowId } = found.value;
+    // The earlier of the row's day and its new one: the ledger resumes before it (ledger-index.ts).
+    let fromDay = '';
+    return this.changes.makeTo(
+      turn,
+      () => this.lookup(id),
+      ({ import_id: importId, broker_row_id: brokerRowId, trade_day: oldDay }) => {
         this.accounts.insert(turn, { id: entry.accountId, name: entry.transaction.accountName, source: entry.accountSource });
-        this.transactions.replace(turn, toRow({ ...entry.transaction, brokerRowId }, { id, importId, accountId: entry.accountId, tradeDay: dayOf(entry.transaction.tradeDate) }));
+        const tradeDay = dayOf(entry.transaction.tradeDate);
+        fromDay = oldDay < tradeDay ? oldDay : tradeDay;
+        this.transactions.replace(turn, toRow({ ...entry.transaction, brokerRowId }, { id, importId, accountId: entry.accountId, tradeDay }));
         this.accounts.deleteUnused(turn);
         this.recount(turn, importId);
-        this.generations.bumpJournal(turn);
-        return ok({ id, importId });
-      })
-      .immediate();
-    if (result.ok) this.written();
-    return result;
+        return { id, importId };
+      },
+      () => this.written({ fromDay }),
+    );
   }
 
   /** Deletes a manual row; an import left with no row goes with it (an empty undo would help nobody). */
   remove(turn: WriteTx, id: string): Result<{ id: string; importId: number; importRemoved: boolean }> {
-    const result = this.db
-      .transaction((): Result<{ id: string; importId: number; importRemoved: boolean }> => {
-        const found = this.lookup(id);
-        if (!found.ok) return found;
-        const importId = found.value.import_id;
+    let fromDay = '';
+    return this.changes.makeTo(
+      turn,
+      () => this.lookup(id),
+      ({ import_id: importId, trade_day: tradeDay }) => {
+        fromDay = tradeDay;
         this.transactions.delete(turn, id);
         // Kept while an import holds some of its rows superseded: undoing that import brings them back into it.
         const importRemoved = this.transactions.ofImport(importId).rows === 0 && this.duplicates.retiredOf(importId) === 0;
         if (importRemoved) this.imports.delete(turn, importId);
         else this.recount(turn, importId);
         this.accounts.deleteUnused(turn);
-        this.generations.bumpJournal(turn);
-        return ok({ id, importId, importRemoved });
-      })
-      .immediate();
-    if (result.ok) this.written();
-    return result;
+        return { id, importId, importRemoved };
+      },
+      () => this.written({ fromDay }),
+    );
   }
 
   /** The import's counts and report from the rows it holds now. */

@@ -20,6 +20,7 @@ import type { BookRequest, CampaignRow, CampaignsRequest, CampaignDetail, Campai
 import { pageOf } from './values';
 import { failure, ok, type Result } from '../result';
 import { minorFieldsAll, minorFields } from '../../../src-shared/money';
+import type { AccountId } from '../../../src-shared/ids';
 
 export interface BookReadSettings {
   timeZone: string;
@@ -84,7 +85,7 @@ export class JournalBookReads {
     private readonly nowMs: () => number,
   ) {}
 
-  knownAccount(accountId: string | undefined): Result<true> {
+  knownAccount(accountId: AccountId | undefined): Result<true> {
     if (accountId === undefined) return ok(true);
     const accounts = this.index.snapshot().accounts;
     return accounts.some((a) => a.id === accountId) ? ok(true) : failure({ kind: 'unknown-account', accountId, known: accounts.map((a) => a.id) });

@@ -39,6 +39,7 @@ import { parsePositions, type PositionsFile } from '../../importers/positions/in
 import { failure, ok, type Result } from '../result';
 import type { JournalBook } from './book';
 import { accountIdFor } from './ids';
+import type { AccountId } from '../../../src-shared/ids';
 import type { JournalIndex } from './ledger-index';
 
 /** Balance assertions kept (the oldest goes when one more is saved). */
@@ -93,7 +94,7 @@ export interface AssertionState {
 export interface ReconcileRequest {
   text: string | Uint8Array;
   asOf?: string;
-  accountId?: string;
+  accountId?: AccountId;
   save?: boolean;
   filename?: string | null;
 }

@@ -16,6 +16,7 @@ import { dateInZone, NEW_YORK } from '../../../src-shared/zone';
 import type { JournalMarks, SnapshotChain } from './marks';
 import type { JournalTrades } from './trades';
 import { failure, ok, type Result } from '../result';
+import type { TradeId } from '../../../src-shared/ids';
 
 export interface RollsRequest extends RollOptions {
   /** A stored snapshot of the trade's underlying; default the newest now. */
@@ -50,7 +51,7 @@ export class JournalRolls {
   ) {}
 
   /** The candidates of each short leg of an open trade (404 unknown trade, 409 closed, 409 STALE_SNAPSHOT). */
-  rolls(id: string, request: RollsRequest): Result<RollsResult> {
+  rolls(id: TradeId, request: RollsRequest): Result<RollsResult> {
     const known = this.trades.resolve('trade', id);
     if (!known.ok) return known;
     const built = this.trades.tradeBook();

@@ -5,7 +5,7 @@ import { boundReport, readStoredReport, type NotesInput } from '../../../src-sha
 import { nowDate, nowIso, type Clock } from '../../clock';
 import { AccountsRepository } from '../../db/accounts';
 import { Generations } from '../../db/generations';
-import { ImportsRepository } from '../../db/imports';
+import { ImportsRepository, type ImportListRow } from '../../db/imports';
 import { DEFAULT_CACHE_KIB, IMPORT_CACHE_KIB, setCacheSize, shrinkMemory } from '../../db/open';
 import { TransactionsRepository } from '../../db/transactions';
 import { parseImport } from '../../importers/index';
@@ -24,7 +24,8 @@ import { JournalTrades } from './trades';
 import { JournalManage } from './manage';
 import { JournalRolls } from './rolls';
 import { JournalIndex, type AccountSummary } from './ledger-index';
-import { accountIdFor, importText, transactionIdFor } from './ids';
+import { accountIdFor, importText, transactionIdAfter, transactionIdPrefix } from './ids';
+import type { AccountId } from '../../../src-shared/ids';
 import { transactionsPage } from './transactions';
 import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from '../result';
 import { previewFormat, savedImporters, type FormatPreview } from './import-formats';
@@ -223,17 +224,29 @@ export class JournalService {
       const importId = this.importRows.insert(turn, { broker, source, filename, created_at: createdAt, rows: rowCount, imported: 0, duplicates: 0, report_json: '{}' });
       const accounts = new Map<string, string>();
       const accountIds = new Map<string, string>();
-      const inserter = this.transactionRows.inserter(turn);
+      const inserter = this.transactionRows.inserter(turn, { importId, source });
+      // The account of the row before, kept while rows stay in it (most files are one account, or runs of one).
+      let lastSource: string | null = null;
+      let lastName: string | null = null;
+      let accountId = '';
+      let idPrefix = '';
       for (const { transaction: tx } of rows) {
-        const accountKey = `${tx.source}\u0000${tx.accountName}`;
-        let accountId = accountIds.get(accountKey);
-        if (accountId === undefined) {
-          accountId = accountIdFor(tx.source, tx.accountName);
-          accountIds.set(accountKey, accountId);
-          this.accountRows.insert(turn, { id: accountId, name: tx.accountName, source: tx.source });
-          accounts.set(accountId, tx.accountName);
+        if (tx.source !== lastSource || tx.accountName !== lastName) {
+          lastSource = tx.source;
+          lastName = tx.accountName;
+          const accountKey = `${tx.source}\u0000${tx.accountName}`;
+          const known = accountIds.get(accountKey);
+          if (known === undefined) {
+            accountId = accountIdFor(tx.source, tx.accountName);
+            accountIds.set(accountKey, accountId);
+            this.accountRows.insert(turn, { id: accountId, name: tx.accountName, source: tx.source });
+            accounts.set(accountId, tx.accountName);
+          } else {
+            accountId = known;
+          }
+          idPrefix = transactionIdPrefix(tx.source, tx.accountName);
         }
-        inserter.add(tx, { id: transactionIdFor(tx), importId, accountId, tradeDay: dayOf(tx.tradeDate) });
+        inserter.addWith(tx, transactionIdAfter(idPrefix, tx.brokerRowId), importId, accountId, dayOf(tx.tradeDate));
       }
       const imported = inserter.finish();
       // Manual openings these rows make duplicates are retired (manual-duplicates.ts); their imports recounted.
@@ -299,11 +312,22 @@ export class JournalService {
   /** The import history, newest first, a page at a time (each report at most 64 KB). */
   listImports(query: { page?: number; limit?: number } = {}): { imports: ImportRecord[]; pagination: Pagination } {
     const { limit, offset, pagination } = pageOf(query.page, query.limit, this.importRows.count());
-    // The report is the record this service wrote (store); the counts are the row's own.
-    // The reconciliation as the journal stands now: checked again whenever it changes.
-    const imports: ImportRecord[] = this.importRows.page(limit, offset).map((row) => this.withReconciliation({ ...readStoredReport(row.report_json), id: row.id, imported: row.imported, duplicates: row.duplicates }));
+    const imports = this.importRows.page(limit, offset).map((row) => this.recordOf(row));
     const found = this.openedBeforeHistory(imports.map((record) => record.id));
     return { imports: imports.map((record) => withOpenedBeforeHistory(record, found.get(record.id))), pagination };
+  }
+
+  /** One import's record and report as the history lists it (GET /imports/{id}: what a script reads after POST /imports). */
+  importById(id: number): Result<ImportRecord> {
+    const row = this.importRows.byId(id);
+    if (row === null) return failure({ kind: 'not-found', what: 'import', id });
+    const record = this.recordOf(row);
+    return ok(withOpenedBeforeHistory(record, this.openedBeforeHistory([id]).get(id)));
+  }
+
+  /** The report this service wrote (store) with the row's own counts, and its reconciliation as the journal stands now (checked again whenever it changes). */
+  private recordOf(row: ImportListRow): ImportRecord {
+    return this.withReconciliation({ ...readStoredReport(row.report_json), id: row.id, imported: row.imported, duplicates: row.duplicates });
   }
 
   /**
@@ -357,6 +381,8 @@ export class JournalService {
    * rows it superseded come back, dated in the journal zone of now.
    */
   undoImport(turn: WriteTx, id: number): Result<{ id: number; removed: number }> {
+    // The first day the undo changes (rows of later days only: the ledger resumes before it); none when manual rows come back.
+    let fromDay: string | null = null;
     const result = this.db
       .transaction((): Result<{ id: number; removed: number }> => {
         // Decided before anything is written: a refusal commits an empty transaction.
@@ -366,7 +392,7 @@ export class JournalService {
           const dayOf = makeDayOf(this.settings().timeZone);
           for (const row of restored) this.transactionRows.setTradeDay(turn, row.id, dayOf(row.trade_date));
           this.manual.recountImports(turn, restored.map((row) => row.import_id));
-        }
+        } else fromDay = this.transactionRows.firstDayOfImport(id);
         const removed = this.transactionRows.deleteByImport(turn, id);
         this.importRows.delete(turn, id);
         this.accountRows.deleteUnused(turn);
@@ -374,7 +400,7 @@ export class JournalService {
         return ok({ id, removed });
       })
       .immediate();
-    if (result.ok) this.index.written();
+    if (result.ok) this.index.written(fromDay === null ? undefined : { fromDay });
     return result;
   }
 
@@ -401,7 +427,7 @@ export class JournalService {
   }
 
   /** A year's statistics; default the current year in the journal zone. */
-  summary(year: number | undefined, accountId?: string): Result<WithJournal<YearResult>> {
+  summary(year: number | undefined, accountId?: AccountId): Result<WithJournal<YearResult>> {
     const { accounts, demo } = this.index.snapshot();
     const ledger = this.ledgerNow(accountId);
     if (!ledger.ok) return ledger;
@@ -410,7 +436,7 @@ export class JournalService {
   }
 
   /** The ledger now, of one account or all (options past expiry settled as docs/journal.md §Positions says). */
-  private ledgerNow(accountId: string | undefined): Result<Ledger> {
+  private ledgerNow(accountId: AccountId | undefined): Result<Ledger> {
     const known = this.reads.knownAccount(accountId);
     if (!known.ok) return known;
     return ok(this.book.ledgerAt(this.clock.nowMs(), accountId).ledger);

@@ -23,6 +23,7 @@ import { asMinor, type Minor } from '../../../src-shared/money';
 import { instantMs } from '../../../src-shared/journal/order';
 import { dateInZone } from '../../../src-shared/zone';
 import type { WriteTx } from '../../db/writes';
+import type { AccountId, TradeId } from '../../../src-shared/ids';
 
 export interface TradesSettings {
   timeZone: string;
@@ -41,7 +42,7 @@ export interface StatsRequest {
   groupBy: TradeGroup;
   from?: string;
   to?: string;
-  accountId?: string;
+  accountId?: AccountId;
 }
 
 /** A trade as answered: the built figures, its note and tags, and while open what its open legs are worth now. */
@@ -138,6 +139,8 @@ export class JournalTrades {
   /** The trades at a past instant (the management rules' asOf), kept for the next read of the same instant. */
   private past: { ledger: object; asOfMs: number; at: TradesAt } | null = null;
   private notes: { generation: number; trade: Notes; campaign: Notes } | null = null;
+  /** Walks resumed at a checkpoint (a test's counter). */
+  resumes = 0;
 
   constructor(
     db: Database,
@@ -173,10 +176,24 @@ export class JournalTrades {
         this.built = { ledger, base, live: built.live, inferredKey, snapshots, rate, timeZone, book, positions, campaignIds };
         return this.built;
       }
+      // Rows changed from some day on (a write in the middle, an undo, an edit): the walk resumes at its checkpoint before.
+      const change = this.index.changeSince(built.base, base);
+      const point = change === null ? null : built.live.resumePoint(change.fromDay);
+      if (change !== null && point !== null) {
+        const rows = change.rows !== null && change.fromDay === point.day ? change.rows.slice() : this.index.transactionsFromDay(point.day);
+        for (const item of inferred) if (item.transaction.tradeDay >= point.day) rows.push(item.transaction);
+        // The rows from the checkpoint's day on and those before it add up to the journal's (else the order went back a day).
+        const resumed = point.position + rows.length === base.transactionCount + inferred.length ? built.live.resume(point.at, rows, options) : null;
+        if (resumed !== null) {
+          this.resumes += 1;
+          this.built = { ledger, base, live: resumed.live, inferredKey, snapshots, rate, timeZone, book: resumed.book, positions, campaignIds };
+          return this.built;
+        }
+      }
     }
     const rows: Transaction[] = this.index.readTransactions(() => true);
     for (const item of inferred) rows.push(item.transaction);
-    const { live, book } = LiveTrades.build(rows, options);
+    const { live, book } = LiveTrades.build(rows, options, this.index.checkpointEvery);
     this.built = { ledger, base, live, inferredKey, snapshots, rate, timeZone, book, positions, campaignIds };
     return this.built;
   }
@@ -218,7 +235,7 @@ export class JournalTrades {
     return this.notes;
   }
 
-  private knownAccount(accountId: string | undefined): Result<true> {
+  private knownAccount(accountId: AccountId | undefined): Result<true> {
     if (accountId === undefined) return ok(true);
     const accounts = this.index.snapshot().accounts;
     return accounts.some((a) => a.id === accountId) ? ok(true) : failure({ kind: 'unknown-account', accountId, known: accounts.map((a) => a.id) });
@@ -239,7 +256,7 @@ export class JournalTrades {
   }
 
   /** One trade by its id (any case) as the list shows it, with its timeline: each of its rows, in order; or a 404. */
-  trade(id: string, levelsScope: LevelsScope = DEFAULT_LEVELS_SCOPE): Result<WithJournal<TradeDetailResult>> {
+  trade(id: TradeId, levelsScope: LevelsScope = DEFAULT_LEVELS_SCOPE): Result<WithJournal<TradeDetailResult>> {
     const known = this.resolve('trade', id);
     if (!known.ok) return known;
     const built = this.tradeBook();

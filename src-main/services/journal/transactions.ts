@@ -4,7 +4,6 @@
  * pages the whole filtered set.
  */
 import { firstIndex, type JournalIndex } from './ledger-index';
-import { asTicker } from '../../../src-shared/ids';
 import { pageOf, type TransactionFilter, type TransactionsPage } from './values';
 import { asMinorOrNull } from '../../../src-shared/money';
 import { underlyingOfRoot } from '../../../src-shared/exposure/roots';
@@ -12,8 +11,7 @@ import { underlyingOfRoot } from '../../../src-shared/exposure/roots';
 export function transactionsPage(index: JournalIndex, query: TransactionFilter): TransactionsPage {
   const { page, limit } = pageOf(query.page, query.limit, 0);
   const snapshot = index.snapshot();
-  const symbol = query.symbol === undefined ? undefined : asTicker(query.symbol);
-  const { accountId, fromDate, toDate } = query;
+  const { symbol, accountId, fromDate, toDate } = query;
   // Positions are newest first; a symbol or account narrows to its group, dates to a slice found by bisection.
   let positions: readonly number[] | null = null;
   // An option root names its chain's underlying, as rows are stored (SPXW → SPX; docs/importers.md §Underlying roots);

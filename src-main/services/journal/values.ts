@@ -8,6 +8,7 @@ import type { InferredExpiration, NeedsAttention } from './expiry-settlement';
 import type { SupersededManual } from '../../../src-shared/journal/import-report';
 import type { Minor, MinorFields } from '../../../src-shared/money';
 import type { ReconciliationRow } from '../../../src-shared/journal/reconciliation';
+import type { AccountId, Ticker } from '../../../src-shared/ids';
 
 /** The record of one import: what was read, stored, found twice, skipped, and worth knowing. */
 export interface ImportRecord {
@@ -71,8 +72,8 @@ export interface TransactionFilter {
   page?: number;
   limit?: number;
   /** Underlying. */
-  symbol?: string;
-  accountId?: string;
+  symbol?: Ticker;
+  accountId?: AccountId;
   /** Trade days, inclusive. */
   fromDate?: string;
   toDate?: string;
@@ -92,7 +93,7 @@ export interface TransactionsPage {
 export type WithJournal<T> = T & { accounts: Account[]; demo: boolean };
 
 export interface PerformanceRequest {
-  accountId?: string;
+  accountId?: AccountId;
   period?: 'weekly' | 'monthly';
   /** A date, or an ISO date-time (read in the journal zone); default today there. */
   date?: string;
@@ -103,8 +104,8 @@ export interface PerformanceRequest {
 /** What a book read asks: the instant (a date means the end of that journal day; default now), an account, an underlying. */
 export interface BookRequest {
   asOf?: string;
-  accountId?: string;
-  symbol?: string;
+  accountId?: AccountId;
+  symbol?: Ticker;
   /** The levels each position is held against (docs/journal.md §Levels scope): own (default), nearest or book. */
   levelsScope?: LevelsScope;
 }

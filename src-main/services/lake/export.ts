@@ -23,11 +23,13 @@ import { contractsFile, levelsFile } from '../../lake/layout';
 import { buildParquet, lakeMetaText, readFooter, writeFileAtomic } from '../../lake/parquet';
 import { contractsColumns, levelsColumns } from '../../lake/rows';
 import { CONTRACTS, LAKE_VERSION, LEVELS, parseLakeMeta } from '../../lake/tables';
+import type { Ticker } from '../../../src-shared/ids';
 
 export interface ExportRequest {
   /** The lake's folder (created when missing). */
   out: string;
-  symbol?: string;
+  /** Made a Ticker where the request entered (services/exports.ts). */
+  symbol?: Ticker;
   /** Snapshots quoted from this New York date (or instant) on. */
   from?: string;
   /** …up to the end of this New York date (or this instant). */
@@ -104,7 +106,7 @@ export function exportLake(db: Database, request: ExportRequest, rate: number, o
 
 function exportInto(db: Database, request: ExportRequest, rate: number, onProgress: (progress: ExportProgress) => void): Result<ExportSummary> {
   const lake = new LakeRepository(db);
-  const symbol = request.symbol?.toUpperCase();
+  const { symbol } = request;
   if (symbol !== undefined && !lake.hasSymbol(symbol)) return failure({ kind: 'unknown-symbol', symbol, known: new SnapshotRepository(db).symbols() });
   const outProblem = prepareOut(request.out);
   if (outProblem !== null) return failure({ kind: 'invalid-request', what: 'export folder', problems: [{ param: 'out', message: outProblem }] });

@@ -9,7 +9,7 @@ import type { ManageItemJson, ManageResponseT } from '../../../src-shared/api/sc
 import { AccountSelect } from '../../components/AccountSelect';
 import { ImportOrDemo } from '../../components/DemoButton';
 import { useRefreshNow } from '../../components/RefreshNow';
-import { AsyncStatus, Badge, colClass, DataTable, DemoBadge, EmptyState, Money, num, PageHead, Panel, Stat } from '../../components/ui';
+import { AsyncStatus, Badge, colClass, DataTable, EmptyState, Money, num, PageFigures, PageHead, Panel, Stat } from '../../components/ui';
 import { fmtCount, fmtDateTime, fmtDte, fmtInt, fmtPct, fmtPrice, fmtSymbol } from '../../format';
 import { useApi, useAsync, useRoute } from '../../hooks';
 import { STRATEGY_LABELS } from '../trades/labels';
@@ -135,14 +135,7 @@ export function TodayPage() {
     <div className="page" data-testid="page-today">
       <PageHead
         title="Today"
-        meta={
-          data && (
-            <>
-              {data.demo && <DemoBadge />}
-              <span className="muted small num">as of {fmtDateTime(data.asOf)}</span>
-            </>
-          )
-        }
+        meta={data && <PageFigures demo={data.demo}>as of {fmtDateTime(data.asOf)}</PageFigures>}
         toolbar={
           <>
             {data && <AccountSelect accounts={data.accounts} value={accountId} onChange={setAccountId} />}
@@ -175,7 +168,7 @@ export function TodayPage() {
             <Panel>
               <DataTable
                 testId="today-table"
-                className="table today-list"
+                className="table table-cards today-list"
                 columns={[
                   'Trade',
                   'Why',

@@ -8,7 +8,7 @@ import { PAGE_LIMIT_CAP } from '../../../src-shared/api/constants';
 import { AccountSelect } from '../../components/AccountSelect';
 import { ImportOrDemo } from '../../components/DemoButton';
 import { Pager } from '../../components/Pager';
-import { AsyncStatus, Badge, colClass, DataTable, EmptyState, InlineForm, Money, num, PageHead, Panel, StatusSegmented } from '../../components/ui';
+import { AsyncStatus, Badge, colClass, DataTable, EmptyState, InlineForm, Money, num, PageFigures, PageHead, Panel, StatusSegmented } from '../../components/ui';
 import { fmtCount, fmtDte, fmtInt, fmtMoney, fmtNumber, fmtPct } from '../../format';
 import { navigate, useApi, useAsync, useRoute } from '../../hooks';
 import { OUTCOME_LABELS, STRATEGY_CODES, STRATEGY_LABELS, type StrategyCode } from './labels';
@@ -147,7 +147,7 @@ export function TradesPage() {
     <div className="page" data-testid="page-trades">
       <PageHead
         title="Trades"
-        meta={data && <span className="muted small num">{fmtCount(data.pagination.total, 'trade')}</span>}
+        meta={data && <PageFigures>{fmtCount(data.pagination.total, 'trade')}</PageFigures>}
         toolbar={
           <>
             <StatusSegmented value={status} onChange={(value) => go({ status: value })} />

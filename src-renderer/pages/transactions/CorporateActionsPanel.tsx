@@ -13,7 +13,7 @@ import { AsyncStatus, Badge, colClass, DataTable, ErrorBanner, Options, Panel } 
 import { dateInTimeZone } from '../../format';
 import { asApiError, useApi, useAsync } from '../../hooks';
 import { ACTION_LABELS, actionInput, actionState, blankAction, fieldsOfAction, OUTCOME_LABELS, termsText, type ActionFormState } from './corporate-actions';
-import { errorsByField, Field, FormActions } from './TransactionForm';
+import { errorsByField, Field, FormActions, FormRefusal } from './TransactionForm';
 
 type Editor = { mode: 'add' } | { mode: 'edit'; action: CorporateActionJsonT };
 /** What the last change did, and how to take it back. */
@@ -209,7 +209,6 @@ function CorporateActionForm({
   const problems = errorsByField(error);
   const set = <K extends keyof ActionFormState>(key: K, value: ActionFormState[K]) => setState((s) => ({ ...s, [key]: value }));
   const shown = new Set(['type', 'account', 'date', 'symbol', 'note', ...(fields.newSymbol ? ['newSymbol'] : []), ...(fields.ratio ? ['ratio'] : []), ...(fields.cashPerShare ? ['cashPerShare'] : []), ...(fields.costFraction ? ['costFraction'] : []), ...(fields.quantity ? ['quantity'] : [])]);
-  const unplaced = error !== null && (error.errors.length === 0 || [...problems.keys()].some((field) => !shown.has(field)));
   const submit = async () => {
     setBusy(true);
     setError(null);
@@ -234,12 +233,7 @@ function CorporateActionForm({
       }}
       data-testid="corporate-action-form"
     >
-      {unplaced && error && <ErrorBanner error={error} />}
-      {!unplaced && error && (
-        <p className="field-error" role="alert">
-          The server refused it: see the fields marked below.
-        </p>
-      )}
+      <FormRefusal error={error} shown={shown} />
       <div className="form-grid">
         <Field label="Action" error={problems.get('type')}>
           {(field) => (

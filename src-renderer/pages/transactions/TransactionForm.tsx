@@ -189,6 +189,21 @@ export function FormActions({ busy, label, busyLabel, testId, onCancel }: { busy
   );
 }
 
+/**
+ * The server's refusal of a form, above its fields: a problem the form shows no field for (409, 404, a rule of the
+ * whole row) in a banner; else a line pointing at the fields marked below.
+ */
+export function FormRefusal({ error, shown }: { error: ApiError | null; shown: ReadonlySet<string> }) {
+  if (error === null) return null;
+  const unplaced = error.errors.length === 0 || [...errorsByField(error).keys()].some((field) => !shown.has(field));
+  if (unplaced) return <ErrorBanner error={error} />;
+  return (
+    <p className="field-error" role="alert">
+      The server refused it: see the fields marked below.
+    </p>
+  );
+}
+
 /** A labelled field with its problem below it (linked by aria-describedby). */
 export function Field({ label, error, children, wide }: { label: string; error: string | undefined; children: (props: { id: string; 'aria-invalid': boolean; 'aria-describedby': string | undefined }) => ReactNode; wide?: boolean }) {
   const id = useId();
@@ -230,8 +245,6 @@ export function TransactionForm({
   const problems = errorsByField(error);
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setState((s) => ({ ...s, [key]: value }));
   const shownFields = new Set(['account', 'type', 'date', 'currency', 'description', ...(show.symbol ? ['symbol'] : []), ...(show.option ? ['expiration', 'strike', 'right'] : []), ...(show.quantity ? ['quantity'] : []), ...(show.price ? ['price'] : []), ...(show.costs ? ['commission', 'fees'] : []), ...(show.amount ? ['amount'] : [])]);
-  // A problem the form has no field for (409, 404, a rule of the whole row) is said above the fields.
-  const unplaced = error !== null && (error.errors.length === 0 || [...problems.keys()].some((field) => !shownFields.has(field)));
 
   const submit = async () => {
     setBusy(true);
@@ -256,12 +269,7 @@ export function TransactionForm({
         void submit();
       }}
     >
-      {unplaced && error && <ErrorBanner error={error} />}
-      {!unplaced && error && (
-        <p className="field-error" role="alert">
-          The server refused it: see the fields marked below.
-        </p>
-      )}
+      <FormRefusal error={error} shown={shownFields} />
       <div className="form-grid">
         <Field label="Type" error={problems.get('type')}>
           {(field) => (

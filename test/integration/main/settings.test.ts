@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Database } from 'better-sqlite3';
 import { openDatabase } from '../../../src-main/db/open';
-import { DEFAULT_SETTINGS, loadSettings, type SettingProblem } from '../../../src-main/settings';
+import { DEFAULT_SETTINGS, loadSettings, saveSettings, type SettingProblem } from '../../../src-main/settings';
+import { writeNow } from '../../../src-main/db/writes';
 import { DEFAULT_MANAGE_RULES } from '../../../src-shared/journal/manage';
 import { tempDir } from '../../paths';
 
@@ -79,5 +80,14 @@ describe('stored settings read through their schema', () => {
     const settings = loadSettings(withRows({ rate: '"x"' }), { rate: 0.05 }, (problem) => problems.push(problem));
     expect(settings.rate).toBe(0.05);
     expect(problems.map((p) => p.key)).toEqual(['rate']);
+  });
+
+  it('saveSettings refuses a value its schema refuses (it would be read as its default), naming the key, and stores nothing', () => {
+    const opened = withRows({});
+    // The schema's maximum is 100,000 a second: 1e9 would be stored and then read as the default 50 a second.
+    expect(() => writeNow(opened, (turn) => saveSettings(turn, opened, { rateLimit: { perSecond: 1e9, burst: 1e9 } }))).toThrow(/rateLimit/);
+    expect(opened.prepare('SELECT COUNT(*) FROM settings').pluck().get(), 'nothing stored after a refused value').toBe(0);
+    writeNow(opened, (turn) => saveSettings(turn, opened, { rateLimit: { perSecond: 100_000, burst: 100_000 } }));
+    expect(loadSettings(opened, {}, () => undefined).rateLimit, 'a value inside the schema is read back as saved').toEqual({ perSecond: 100_000, burst: 100_000 });
   });
 });

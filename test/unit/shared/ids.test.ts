@@ -1,10 +1,13 @@
 /**
  * The brands of names and ids (src-shared/ids.ts): a plain string is not a Ticker, a Ticker is not an AccountId, a
- * number is not a SnapshotId (the `@ts-expect-error` lines fail typecheck the day a brand stops being one); a ticker
- * is trimmed and upper-cased once, where it is made.
+ * number is not a SnapshotId (the `@ts-expect-error` lines fail typecheck the day a brand stops being one); each
+ * constructor's accepted, refused and normalised values; and no brand made by a cast outside ids.ts.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { asAccountId, asSnapshotId, asTicker, asTradeId, tickerList, type AccountId, type SnapshotId, type Ticker, type TradeId } from '../../../src-shared/ids';
+import { ACCOUNT_ID_MAX, asAccountId, asSnapshotId, asTicker, asTradeId, tickerList, tickerOrNull, TRADE_ID_MAX, type AccountId, type SnapshotId, type Ticker, type TradeId } from '../../../src-shared/ids';
+import { REPO_ROOT } from '../../paths';
 
 function tickerOnly(ticker: Ticker): string {
   return ticker;
@@ -23,9 +26,65 @@ describe('branded names and ids', () => {
   it('a ticker is made upper case and trimmed, a list of them each', () => {
     expect(asTicker(' spx ')).toBe('SPX');
     expect(asTicker('brk.b')).toBe('BRK.B');
+    expect(asTicker('\tSpXw\n')).toBe('SPXW');
+    // Its other characters are kept: the grammar is the schema's (SYMBOL_PATTERN) or the file parser's.
+    expect(asTicker('/es')).toBe('/ES');
+    expect(asTicker('bf-b')).toBe('BF-B');
     expect(tickerList('spx,SpY,QQQ')).toEqual(['SPX', 'SPY', 'QQQ']);
     // Made once: a Ticker made again is the same text.
     expect(asTicker(asTicker('spx'))).toBe('SPX');
+  });
+
+  it('blank text is no ticker: tickerOrNull refuses it, asTicker keeps it empty', () => {
+    expect(tickerOrNull('  ')).toBeNull();
+    expect(tickerOrNull('')).toBeNull();
+    expect(tickerOrNull(' qqq')).toBe('QQQ');
+    expect(asTicker('   ')).toBe('');
+  });
+
+  it('an account id is kept as it is, 1 to 64 characters; anything else is refused', () => {
+    expect(asAccountId('acc_0123456789abcdef')).toBe('acc_0123456789abcdef');
+    // Not upper-cased nor trimmed: ids are compared exactly, a request's is checked by its schema's same limits.
+    expect(asAccountId('Acc 1')).toBe('Acc 1');
+    expect(asAccountId('a'.repeat(ACCOUNT_ID_MAX))).toHaveLength(64);
+    expect(() => asAccountId('')).toThrow(RangeError);
+    expect(() => asAccountId('a'.repeat(ACCOUNT_ID_MAX + 1))).toThrow(/1–64 characters/);
+  });
+
+  it('a trade id is kept as it is, 1 to 200 characters; anything else is refused', () => {
+    expect(asTradeId('tx_9f86d081884c7d659a2feaa0c55ad015')).toBe('tx_9f86d081884c7d659a2feaa0c55ad015');
+    expect(asTradeId('before:tx_1')).toBe('before:tx_1');
+    expect(asTradeId('t'.repeat(TRADE_ID_MAX))).toHaveLength(200);
+    expect(() => asTradeId('')).toThrow(RangeError);
+    expect(() => asTradeId('t'.repeat(TRADE_ID_MAX + 1))).toThrow(/1–200 characters/);
+  });
+
+  it('a snapshot id is a positive safe integer; anything else is refused', () => {
+    expect(asSnapshotId(1)).toBe(1);
+    expect(asSnapshotId(Number.MAX_SAFE_INTEGER)).toBe(Number.MAX_SAFE_INTEGER);
+    for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, Number.MAX_SAFE_INTEGER + 1]) {
+      expect(() => asSnapshotId(bad), String(bad)).toThrow(RangeError);
+    }
+  });
+
+  it('no brand of ids.ts is made by a cast elsewhere (eslint refuses it too: eslint.config.js)', () => {
+    const cast = /\bas\s+(?:Ticker|AccountId|TradeId|SnapshotId)\b/;
+    const found: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (/\.tsx?$/.test(entry.name) && !path.endsWith(join('src-shared', 'ids.ts'))) {
+          readFileSync(path, 'utf8')
+            .split('\n')
+            .forEach((line, index) => {
+              if (cast.test(line)) found.push(`${relative(REPO_ROOT, path)}:${index + 1}`);
+            });
+        }
+      }
+    };
+    for (const top of ['src-shared', 'src-main', 'src-renderer', 'bench']) walk(join(REPO_ROOT, top));
+    expect(found).toEqual([]);
   });
 
   it('a plain value is none of the brands, nor one brand another (types)', () => {

@@ -19,6 +19,7 @@ import { CONTRACTS, LAKE_VERSION } from '../../../../src-main/lake/tables';
 import { runCli } from '../../../cli';
 import { buildTestApp, REPO_ROOT, storeChain, type TestApp } from '../../../helper';
 import { openDuck, scratchFolders } from '../../../duck';
+import { asTicker } from '../../../../src-shared/ids';
 
 const folders = scratchFolders();
 afterAll(() => folders.removeAll());
@@ -65,7 +66,7 @@ describe('exporting into a folder', () => {
 
   it('--symbol, --from and --to choose the snapshots (a date is a whole New York day, an instant is exact)', () => {
     const out = folders.make('strikebook-lake-');
-    const bounded = exportLake(source.ctx.db, { out, symbol: 'aapl', from: aapl[1]?.quoteTime ?? '', to: aapl[3]?.quoteTime ?? '' }, RATE);
+    const bounded = exportLake(source.ctx.db, { out, symbol: asTicker('aapl'), from: aapl[1]?.quoteTime ?? '', to: aapl[3]?.quoteTime ?? '' }, RATE);
     expect(bounded.ok && bounded.value.snapshots.written, 'the AAPL snapshots quoted from the 2nd to the 4th').toBe(3);
     const day = exportLake(source.ctx.db, { out: folders.make('strikebook-lake-'), from: '2026-11-20', to: '2026-11-20' }, RATE);
     expect(day.ok && day.value.snapshots.total).toBe(aapl.length + spy.length);
@@ -75,7 +76,7 @@ describe('exporting into a folder', () => {
 
   it('refuses an unknown symbol, and a --out that is a file, writing nothing', () => {
     const out = folders.make('strikebook-lake-');
-    const unknown = exportLake(source.ctx.db, { out, symbol: 'QQQ' }, RATE);
+    const unknown = exportLake(source.ctx.db, { out, symbol: asTicker('QQQ') }, RATE);
     expect(unknown.ok ? null : unknown.error).toEqual({ kind: 'unknown-symbol', symbol: 'QQQ', known: ['AAPL', 'SPY'] });
     const file = join(out, 'a-file');
     writeFileSync(file, 'x');

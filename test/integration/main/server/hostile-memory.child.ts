@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import type { ChainSnapshot, OptionContract } from '../../../../src-shared/exposure/model';
 import { startServer } from '../../../../src-main/serve';
 import { storeChain } from '../../../helper';
+import { asTicker } from '../../../../src-shared/ids';
 
 const [dataDir, uiDir, cacheSeconds] = process.argv.slice(2);
 if (dataDir === undefined || uiDir === undefined) throw new Error('usage: hostile-memory.child.ts <dataDir> <uiDir> [cacheSeconds]');
@@ -34,7 +35,7 @@ const server = await startServer({
   overrides: { rateLimit: { perSecond: 1e6, burst: 1e6 }, ...(cacheSeconds === undefined ? {} : { cacheSeconds: Number(cacheSeconds) }) },
 });
 storeChain(server.ctx, chain());
-const stored = await server.ctx.exposure.expirations('MEM');
+const stored = await server.ctx.exposure.expirations(asTicker('MEM'));
 if (!stored.ok) throw new Error('the MEM snapshot was not stored');
 process.stdout.write(`${JSON.stringify({ port: server.port, key: server.apiKey, expirations: stored.value.snapshot.expirations })}\n`);
 

@@ -49,6 +49,7 @@ export const SAMPLES: Record<RouteKey, RouteSample> = {
   'PUT /journal/chains/{id}/annotation': { params: { id: 'nope' }, body: '{"note":"n","tags":[]}', type: 'application/json' },
   'POST /imports': { query: 'broker=nope', body: 'a,b\n1,2\n', type: 'text/csv' },
   'GET /imports': {},
+  'GET /imports/{id}': { params: { id: '987654' } },
   'DELETE /imports/{id}': { params: { id: '987654' } },
   'POST /imports/{id}/acknowledge': { params: { id: '987654' } },
   // A positions file compared, not saved (nothing written).

@@ -4,6 +4,7 @@ import { createContext, type OwnedContext } from '../../../../src-main/context';
 import { chainUrl, OnlineSource } from '../../../../src-main/services/online-source';
 import { manualClock } from '../../../clock';
 import { tempDir } from '../../../paths';
+import { asTicker } from '../../../../src-shared/ids';
 
 /** A small CBOE delayed-quotes document: calls and puts around spot 5000 for each expiration (YYMMDD). */
 function cboeJson(spot: number, quoteTime: string, expirations = ['991217']): string {
@@ -83,7 +84,7 @@ afterAll(async () => {
 
 /** What GET /v1/expirations answers for the symbol. */
 async function expirationsOf(symbol: string) {
-  const result = await ctx.exposure.expirations(symbol);
+  const result = await ctx.exposure.expirations(asTicker(symbol));
   if (!result.ok) throw new Error(`no snapshot of ${symbol}`);
   return { expirations: result.value.snapshot.expirations, snapshotTime: result.value.snapshot.quoteTime };
 }

@@ -4,7 +4,8 @@
  * names its line in the file; more pieces than a chain may hold are refused while the file is scanned.
  */
 import { describe, expect, it } from 'vitest';
-import { pieces, readJsonChain, type JsonChainDocument } from '../../../../src-main/chains/json';
+import { ErrorList } from '../../../../src-main/chains/common';
+import { pieces, readContractArray, readJsonChain, type JsonChainDocument } from '../../../../src-main/chains/json';
 
 function read(text: string, max = 1000): JsonChainDocument {
   const result = readJsonChain(text, max);
@@ -58,5 +59,27 @@ describe('readJsonChain', () => {
     const result = readJsonChain(`{"contracts": [${Array.from({ length: 11 }, () => '{}').join(',')}]}`, 10);
     expect(result.ok ? null : result.errors[0]?.message).toBe('more than 10 contracts: no chain of one underlying has that many (a whole SPX chain has about 21,000)');
     expect(readJsonChain(`{"contracts": [${Array.from({ length: 10 }, () => '{}').join(',')}]}`, 10).ok).toBe(true);
+  });
+});
+
+describe('readContractArray', () => {
+  const contract = (strike: number) => ({ root: 'XYZ', expiration: '2024-01-19', strike, right: 'C' as const, openInterest: 1, iv: 0.2, bid: 0, ask: 0, multiplier: 100 });
+
+  it('keeps the elements that are contracts in order; names each refused element where it stands, with the parser’s words', () => {
+    const errors = new ErrorList();
+    const answer = readContractArray(read('{"data": {"options": [{"k": 10}, 7, {"k": -1}, {"k": 20}]}}'), ['data', 'options'], errors, (item, where) =>
+      typeof item.k === 'number' && item.k > 0 ? contract(item.k) : { problem: `${where}: k ${String(item.k)} is not a strike` },
+    );
+    expect(answer.ok && answer.located.map((l) => [l.contract.strike, l.line])).toEqual([
+      [10, null],
+      [20, null],
+    ]);
+    expect(errors.errors.map((e) => e.message)).toEqual(['data.options[1]: not an object', 'data.options[2]: k -1 is not a strike']);
+  });
+
+  it('a piece that is not JSON is the answer’s error, with its line', () => {
+    const answer = readContractArray(read('{"contracts": [\n{"k": 1},\n{"k": }\n]}'), ['contracts'], new ErrorList(), () => contract(1));
+    expect(answer.ok).toBe(false);
+    expect(!answer.ok && answer.errors[0]?.line).toBe(3);
   });
 });

@@ -9,6 +9,7 @@ import type { EntryLookup } from '../../../../src-shared/journal/trade-metrics';
 import { deltaBucket, dteBucket, queryTrades, tradeStats, type StatsRow } from '../../../../src-shared/journal/trade-stats';
 import { tx } from '../../../journal-helpers';
 import { minor, tradesOf } from '../../../trade-helpers';
+import { asAccountId, asTicker } from '../../../../src-shared/ids';
 
 const LEVELS: DealerLevels = { putWall: 90, gammaFlip: 100, callWall: 110, gammaZone: 'positive' };
 const opt = (strike: number, right: 'C' | 'P', expiration: string) => ({ expiration, strike, right });
@@ -136,7 +137,7 @@ describe('stats over the closed trades', () => {
       ['2024-04', 1],
     ]);
     expect(stats('strategy', { from: '2024-04-01', to: '2024-04-30' }).map((r) => r.key), 'only C closed in April').toEqual(['credit_spread']);
-    expect(stats('strategy', { accountId: 'elsewhere' })).toEqual([]);
+    expect(stats('strategy', { accountId: asAccountId('elsewhere') })).toEqual([]);
     expect(tradeStats(book, { groupBy: 'underlying', currency: 'EUR' }).rows.map((r) => [r.key, r.pnlMinor]), 'the EUR trade, on its own: 200').toEqual([['SAP', minor(200)]]);
   });
 
@@ -160,10 +161,10 @@ describe('the list', () => {
     expect(all.pagination, 'seven trades: A–D, the open one, the one before history, the EUR one').toEqual({ page: 1, limit: 100, total: 7, pages: 1 });
     expect(all.trades.map((t) => t.openDay ?? `(${t.legs[0]?.day})`)).toEqual(['(2024-04-11)', '2024-04-10', '2024-03-15', '2024-03-04', '2024-03-01', '2024-03-01', '2024-03-01']);
     expect(queryTrades(book, { status: 'open' }).trades.map((t) => t.openDay)).toEqual(['2024-04-10']);
-    expect(queryTrades(book, { strategy: 'short_put', symbol: 'xyz' }).pagination.total, 'A, B, the open one and the one before history (a put bought back)').toBe(4);
+    expect(queryTrades(book, { strategy: 'short_put', symbol: asTicker('xyz') }).pagination.total, 'A, B, the open one and the one before history (a put bought back)').toBe(4);
     expect(queryTrades(book, { from: '2024-03-02', to: '2024-03-31' }).trades.map((t) => t.underlying)).toEqual(['XSP', 'XYZ']);
     expect(queryTrades(book, { taggedIds: new Set([idOf('ABC', '2024-03-01')]) }).trades.map((t) => t.underlying)).toEqual(['ABC']);
-    expect(queryTrades(book, { accountId: 'acct' }).pagination.total).toBe(7);
+    expect(queryTrades(book, { accountId: asAccountId('acct') }).pagination.total).toBe(7);
   });
 
   it('pages: limit clamped to 1..100, the page\'s slice, pages counted', () => {

@@ -9,6 +9,7 @@ import type { OptionContract } from '../../../../../src-shared/exposure/model';
 import { HISTORY_BATCH, HISTORY_WORKERS } from '../../../../../src-main/services/exposure/history-pool';
 import { storeChain, useTestApp } from '../../../../helper';
 import { contract, snapshot } from '../../../../exposure-helpers';
+import { asTicker } from '../../../../../src-shared/ids';
 
 const SNAPSHOTS = 40;
 
@@ -34,7 +35,7 @@ describe('cold history in the pool of exposure workers', () => {
     for (let i = 0; i < SNAPSHOTS; i += 1) storeChain(t.ctx, chain(i));
     const pool = t.ctx.exposure.historyPool;
     const before = pool.computed;
-    const query = { symbol: 'XYZ', expirationsCount: 2, formula: 'per_1pct' as const };
+    const query = { symbol: asTicker('XYZ'), expirationsCount: 2, formula: 'per_1pct' as const };
     const answers = await Promise.all([0, 1, 2].map(() => t.ctx.exposure.gexHistory(query)));
     expect(pool.computed - before, 'each point once').toBe(SNAPSHOTS);
     expect(pool.started, `${SNAPSHOTS} points are ${Math.ceil(SNAPSHOTS / HISTORY_BATCH)} batches`).toBe(HISTORY_WORKERS);
@@ -67,7 +68,7 @@ describe('cold history in the pool of exposure workers', () => {
     const scopes = t.ctx.db.prepare<[], string>("SELECT DISTINCT scope FROM gex_history WHERE scope LIKE '%||3||' ORDER BY scope").pluck().all();
     expect(scopes).toEqual(['nominal||3||', 'per_1dollar||3||', 'per_1pct||3||']);
     for (const formula of ['nominal', 'per_1dollar', 'per_1pct'] as const) {
-      const answer = await t.ctx.exposure.gexHistory({ symbol: 'XYZ', formula });
+      const answer = await t.ctx.exposure.gexHistory({ symbol: asTicker('XYZ'), formula });
       expect(answer.ok && answer.value.points.length).toBe(SNAPSHOTS);
       const last = answer.ok ? answer.value.points.at(-1) : undefined;
       const gex = await t.get<GexResponseT>(`/v1/gex?symbol=XYZ&formula=${formula}`);
@@ -80,7 +81,7 @@ describe('cold history in the pool of exposure workers', () => {
   it('a request given up stops after the batches already sent; a later one computes only the rest', async () => {
     const pool = t.ctx.exposure.historyPool;
     const before = pool.computed;
-    const query = { symbol: 'XYZ', expirationsCount: 1 };
+    const query = { symbol: asTicker('XYZ'), expirationsCount: 1 };
     const controller = new AbortController();
     const given = t.ctx.exposure.gexHistory(query, controller.signal);
     controller.abort();

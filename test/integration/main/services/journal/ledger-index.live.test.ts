@@ -5,7 +5,8 @@
  * after a checkpoint, the last): the head imported, read, then the tail imported; the ledger and the trades after it
  * equal those of a fresh index over the same database. The tail in the middle of the history, an undo, and manual rows
  * added, edited and deleted likewise. Rows all dated after the ledger's last day extend it (no build from the first
- * row: counted); any other write builds again.
+ * row: counted); a write in the middle (an import, its undo, a manual row added, edited, deleted) resumes the ledger and
+ * the trades at the latest checkpoint before its first day (counted: no build from the first row, fewer rows walked).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,11 +29,44 @@ const present = existsSync(BROKER_FIXTURES_SHARED);
 if (!present) console.warn(`skipping the live-ledger class test: ${BROKER_FIXTURES_SHARED} is absent`);
 const FILES = present ? readdirSync(BROKER_FIXTURES_SHARED).filter((name) => name.endsWith('.csv') && !name.includes('EXPECTED')).sort() : [];
 
+/** Rows between checkpoints here: the real files are small (a few hundred rows), and a write in their middle resumes at one. */
+const EVERY = 40;
+
 function journal() {
   const { db } = openDatabase(':memory:');
   const settings = { ...DEFAULT_SETTINGS };
   const service = new JournalService(db, () => settings, manualClock('2100-01-01T00:00:00Z'));
+  indexOf(service).checkpointEvery = EVERY;
   return { db, service, settings };
+}
+
+const indexOf = (service: JournalService) => (service as unknown as { index: JournalIndex }).index;
+
+/**
+ * After a write of rows of `day` and later, the reads (positions, a trades page) resume the ledger and the trades at
+ * the latest checkpoint at or before `day` (none built from the first row, fewer rows walked than the journal's) when
+ * the ledger before the write had one.
+ */
+function expectResumed(j: Journal, ledger: Ledger, day: string, label: string): void {
+  const index = indexOf(j.service);
+  const before: Ledger = { ...ledger, checkpoints: index.liveCheckpoints() };
+  const at = LiveLedger.resumePoint(before, day);
+  const resumesBefore = index.resumes.length;
+  const tradesBefore = j.service.trades.resumes;
+  const rebuilt = builds(() => {
+    j.service.positions({});
+    j.service.trades.trades({ page: 1, limit: 100 });
+  });
+  const checkpoint = before.checkpoints?.checkpoints[at];
+  // No checkpoint before the day (a small file, corporate actions), or the write brought corporate actions: built from
+  // the first row (docs/journal.md §Staying current), or extended (rows after its last day).
+  if (checkpoint === undefined || index.ledger().actionOutcomes.size > 0) return;
+  expect(rebuilt, `${label}: resumed, not built from the first row`).toBe(0);
+  const resume = index.resumes[index.resumes.length - 1];
+  expect(index.resumes.length, `${label}: one resume`).toBe(resumesBefore + 1);
+  expect(resume?.position, `${label}: at the checkpoint before ${day}`).toBe(checkpoint.position);
+  expect(resume?.rows ?? Infinity, `${label}: fewer rows walked than the journal's`).toBeLessThan(index.ledger().transactionCount);
+  expect(j.service.trades.resumes, `${label}: the trades resumed`).toBe(tradesBefore + 1);
 }
 
 type Journal = ReturnType<typeof journal>;
@@ -79,9 +113,13 @@ function cutDays(rows: readonly ParsedRow[], ledger: Ledger): string[] {
   return [...picks].filter((day): day is string => day !== undefined);
 }
 
-/** Counts the builds from the first row (LiveLedger.build, LiveTrades.build) during `fn`. */
+/**
+ * Counts the builds from the first row of the journal's ledger (the index's) and of the trades during `fn`. The book's
+ * complete ledger, when it differs from the journal's (inferred expirations, naked calls' spots), walks on or resumes
+ * only while its inferred expirations stay the same: it is compared, not counted.
+ */
 function builds(fn: () => void): number {
-  const ledgers = vi.spyOn(LiveLedger, 'build');
+  const ledgers = vi.spyOn(JournalIndex.prototype as unknown as { build: () => Ledger }, 'build');
   const trades = vi.spyOn(LiveTrades, 'build');
   try {
     fn();
@@ -125,9 +163,14 @@ function checkSplits(parsed: ParsedImport, label: string): void {
     const j = journal();
     store(j, parsed, rest);
     j.service.positions({});
+    j.service.trades.tradeBook();
+    const before = indexOf(j.service).ledger();
     const id = store(j, parsed, middle);
+    expectResumed(j, before, from, `${label} middle`);
     expectCurrent(j, `${label} middle`);
+    const withMiddle = indexOf(j.service).ledger();
     writeNow(j.db, (turn) => j.service.undoImport(turn, id));
+    expectResumed(j, withMiddle, from, `${label} middle undone`);
     expectCurrent(j, `${label} middle undone`);
     j.db.close();
   }
@@ -183,23 +226,42 @@ describe('the journal stays current: a generated journal and manual rows', () =>
       j.service.trades.trades({});
     })).toBe(0);
     expectCurrent(j, 'manual added after the last day');
-    add([row('2030-01-03T15:00:00Z', 'SELL', 40)]);
+    const second = add([row('2030-01-03T15:00:00Z', 'SELL', 40)]);
     expect(builds(() => {
       j.service.positions({});
       j.service.trades.trades({});
     })).toBe(0);
     expectCurrent(j, 'a second manual row after it');
+    let before = indexOf(j.service).ledger();
     add([row('2021-06-01T15:00:00Z', 'BUY', 10)]);
+    expectResumed(j, before, '2021-06-01', 'manual added in the middle');
     expectCurrent(j, 'manual added in the middle');
     const checked = j.service.manual.check([row('2030-01-02T16:00:00Z', 'BUY', 80)], () => '');
     if (!checked.ok || checked.value[0] === undefined) throw new Error('refused');
     const entry = checked.value[0];
+    before = indexOf(j.service).ledger();
     writeNow(j.db, (turn) => j.service.manual.replace(turn, late.ids[0] ?? '', entry));
+    expectResumed(j, before, '2030-01-02', 'manual edited');
     expectCurrent(j, 'manual edited');
+    // An edit that moves the row to an earlier day resumes before that day.
+    const earlierRow = j.service.manual.check([row('2021-09-01T15:00:00Z', 'BUY', 80)], () => '');
+    if (!earlierRow.ok || earlierRow.value[0] === undefined) throw new Error('refused');
+    const moved = earlierRow.value[0];
+    before = indexOf(j.service).ledger();
+    writeNow(j.db, (turn) => j.service.manual.replace(turn, late.ids[0] ?? '', moved));
+    expectResumed(j, before, '2021-09-01', 'manual moved to an earlier day');
+    expectCurrent(j, 'manual moved to an earlier day');
+    before = indexOf(j.service).ledger();
     writeNow(j.db, (turn) => j.service.manual.remove(turn, late.ids[0] ?? ''));
+    expectResumed(j, before, '2021-09-01', 'manual deleted');
     expectCurrent(j, 'manual deleted');
+    // The import of the deleted row went with it: nothing to undo.
     writeNow(j.db, (turn) => j.service.undoImport(turn, late.importId));
     expectCurrent(j, 'manual import undone');
+    before = indexOf(j.service).ledger();
+    writeNow(j.db, (turn) => j.service.undoImport(turn, second.importId));
+    expectResumed(j, before, '2030-01-03', 'the second manual import undone');
+    expectCurrent(j, 'the second manual import undone');
     j.db.close();
   }, 600_000);
 });

@@ -34,6 +34,7 @@ import { cutBefore, daysByLine } from './cut-csv';
 import { openingRow, storeManualRows } from './manual-rows';
 import { asMinor } from '../../../../../src-shared/money';
 import { writeNow } from '../../../../../src-main/db/writes';
+import { asAccountId } from '../../../../../src-shared/ids';
 
 /**
  * Files whose rows do not say open or close: the importer decides from the position the file itself shows, so a cut
@@ -128,7 +129,7 @@ function reconcileAtCut(cutText: string, cutDay: string, heldAtCut: ReadonlyArra
     }
     let differences = 0;
     for (const [accountId, positions] of accounts) {
-      const answer = journal.service.reconcilePositions({ text: JSON.stringify({ positions }), asOf, accountId }, null);
+      const answer = journal.service.reconcilePositions({ text: JSON.stringify({ positions }), asOf, accountId: asAccountId(accountId) }, null);
       if (!answer.ok) throw new Error(`reconcile refused: ${JSON.stringify(answer.error).slice(0, 300)}`);
       differences += answer.value.differences.length;
       const seen = new Set<string>();
