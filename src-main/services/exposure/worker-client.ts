@@ -4,8 +4,9 @@ import { WorkerThread } from '../worker-calls';
 
 /**
  * How long an exposure worker stays without a call before it is ended (it keeps nothing between calls: the prepared
- * chains live in the service's ChainCache). A server at rest holds no exposure isolate (≈ 30 MB of RSS each, see
- * docs/decisions.md, server.rss_mb); the next call starts one again (≈ 100 ms, paid by a cold chain or history only).
+ * chains live in the service's ChainCache). A server at rest holds no exposure isolate (13 MB of RSS once V8 has
+ * shrunk it, up to 40 MB right after a preparation: docs/decisions.md, server.rss_mb); the next call starts one
+ * again (≈ 100 ms, paid by a cold chain or history only).
  */
 export const EXPOSURE_IDLE_STOP_MS = 60_000;
 
