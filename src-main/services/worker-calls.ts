@@ -28,6 +28,12 @@ export interface WorkerThreadOptions<Reply extends { id: number }> {
   /** A message of the worker that is neither a reply nor a notice of the protocol (the lake worker's progress). */
   onOther?: (message: unknown) => void;
   log?: (line: string) => void;
+  /**
+   * A worker that keeps no state of its own (the exposure workers) is ended after this long without a call, and started
+   * again by the next one: an idle isolate costs the server tens of MB of RSS (docs/decisions.md, server.rss_mb).
+   * Unset: the thread runs until it is closed (the journal worker keeps its index and ledger).
+   */
+  idleStopMs?: number;
 }
 
 type Pending = {
@@ -79,6 +85,9 @@ export class WorkerThread<Reply extends { id: number } = ReplyMessage> {
   private lastError: Error | null = null;
   /** Threads terminated on purpose (to end a stuck job): their calls are sent again or failed as `restarted`. */
   private readonly terminated = new WeakSet<Worker>();
+  private idleTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Threads ended for being idle (tests: the next call starts another). */
+  idleStops = 0;
 
   constructor(private readonly options: WorkerThreadOptions<Reply>) {}
 
@@ -131,7 +140,32 @@ export class WorkerThread<Reply extends { id: number } = ReplyMessage> {
     for (const timer of call.timers) clearTimeout(timer);
     for (const undo of call.cleanup) undo();
     call.done();
-    if ([...this.pending.values()].every((p) => p.worker !== call.worker)) call.worker.unref();
+    if ([...this.pending.values()].every((p) => p.worker !== call.worker)) {
+      call.worker.unref();
+      if (call.worker === this.worker) this.armIdleStop(call.worker);
+    }
+  }
+
+  /** Ends `worker` once it has had no call for idleStopMs (a call sent meanwhile disarms it). */
+  private armIdleStop(worker: Worker): void {
+    const idleMs = this.options.idleStopMs;
+    if (idleMs === undefined || this.closed) return;
+    this.disarmIdleStop();
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.closed || this.worker !== worker || this.pending.size > 0) return;
+      // Ended on purpose: not a crash; the next call starts a new thread.
+      this.terminated.add(worker);
+      this.worker = null;
+      this.idleStops += 1;
+      void worker.terminate();
+    }, idleMs);
+    this.idleTimer.unref();
+  }
+
+  private disarmIdleStop(): void {
+    if (this.idleTimer !== null) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
   }
 
   private settle(reply: Reply): void {
@@ -176,6 +210,7 @@ export class WorkerThread<Reply extends { id: number } = ReplyMessage> {
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : this.options.fail(String(error)));
     }
+    this.disarmIdleStop();
     const id = this.nextId;
     this.nextId += 1;
     const { job } = options;
@@ -271,6 +306,7 @@ export class WorkerThread<Reply extends { id: number } = ReplyMessage> {
    * are stopped first (`closing`), so a parse in progress does not hold the close up.
    */
   async close(beforeEnd?: () => Promise<unknown>, graceMs = STOP_GRACE_MS): Promise<void> {
+    this.disarmIdleStop();
     this.stopAll('closing');
     const worker = this.worker;
     if (worker !== null && !this.closed && beforeEnd !== undefined) {

@@ -3,8 +3,17 @@ import { onProtocol, type CallMessage, type JobOptions } from '../worker-thread'
 import { WorkerThread } from '../worker-calls';
 
 /**
+ * How long an exposure worker stays without a call before it is ended (it keeps nothing between calls: the prepared
+ * chains live in the service's ChainCache). A server at rest holds no exposure isolate (13 MB of RSS once V8 has
+ * shrunk it, up to 40 MB right after a preparation: docs/decisions.md, server.rss_mb); the next call starts one
+ * again (≈ 100 ms, paid by a cold chain or history only).
+ */
+export const EXPOSURE_IDLE_STOP_MS = 60_000;
+
+/**
  * The service's side of the exposure worker: started on the first call, unref'd while idle (it never keeps the
- * process alive), started again after a crash (the calls it had fail with ExposureWorkerError).
+ * process alive), ended after EXPOSURE_IDLE_STOP_MS without a call, started again after a crash (the calls it had
+ * fail with ExposureWorkerError) or by the next call.
  */
 export class ExposureWorkerClient {
   private readonly thread: WorkerThread;
@@ -16,6 +25,7 @@ export class ExposureWorkerClient {
       moduleUrl,
       ...onProtocol('exposure'),
       stopped: (cause) => `The exposure worker stopped (${cause}); it starts again with the next request.`,
+      idleStopMs: EXPOSURE_IDLE_STOP_MS,
       ...(log === undefined ? {} : { log }),
     });
   }

@@ -8,8 +8,9 @@ import { WorkerThread } from '../../../../src-main/services/worker-calls';
 
 type Reply = { id: number; ok: true; value: unknown };
 
-function thread(): WorkerThread<Reply> {
+function thread(idleStopMs?: number): WorkerThread<Reply> {
   return new WorkerThread<Reply>({
+    ...(idleStopMs === undefined ? {} : { idleStopMs }),
     // The worker module is found beside moduleUrl: this points from the services folder to the test's stuck worker.
     baseName: '../../test/integration/main/services/stuck-worker',
     moduleUrl: new URL('../../../../src-main/services/worker-thread.ts', import.meta.url).href,
@@ -50,6 +51,42 @@ describe('a stuck job', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     const closing = worker.close(async () => undefined);
     await expect(again).rejects.toMatchObject({ reason: 'closing' });
+    await closing;
+  }, 60_000);
+});
+
+describe('an idle worker (idleStopMs)', () => {
+  it('is ended after the quiet period and started again, transparently, by the next call', async () => {
+    const worker = thread(300);
+    expect(await worker.send((id) => ({ id, method: 'first' }), [], { retry: true })).toBe('first');
+    const first = worker.thread;
+    expect(first).not.toBeNull();
+    const exited = new Promise<void>((resolve) => first?.once('exit', () => resolve()));
+    await exited;
+    expect(worker.thread, 'no thread while idle').toBeNull();
+    expect(worker.idleStops).toBe(1);
+    expect(await worker.send((id) => ({ id, method: 'again' }), [], { retry: true }), 'the next call is answered by a new thread').toBe('again');
+    expect(worker.thread).not.toBeNull();
+    expect(worker.thread).not.toBe(first);
+    await worker.close();
+  }, 60_000);
+
+  it('is not ended while calls keep coming within the period, nor under a call in flight', async () => {
+    const worker = thread(400);
+    const first = await worker.send((id) => ({ id, method: 'a' }), [], { retry: true }).then(() => worker.thread);
+    for (const method of ['b', 'c', 'd']) {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(await worker.send((id) => ({ id, method }), [], { retry: true })).toBe(method);
+    }
+    expect(worker.thread, 'calls 150 ms apart keep the same thread').toBe(first);
+    expect(worker.idleStops).toBe(0);
+    // A job running longer than the period keeps its thread: only the job's own stop ends it.
+    const spin = worker.send((id) => ({ id, method: 'spin' }), [], { job: { flag: jobFlag(), timeoutMs: 0 } });
+    await new Promise((resolve) => setTimeout(resolve, 900));
+    expect(worker.thread).toBe(first);
+    expect(worker.idleStops).toBe(0);
+    const closing = worker.close(async () => undefined);
+    await expect(spin).rejects.toMatchObject({ reason: 'closing' });
     await closing;
   }, 60_000);
 });
