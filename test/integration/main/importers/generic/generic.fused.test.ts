@@ -21,6 +21,7 @@ import { OPTIONAL_COLUMNS, REQUIRED_COLUMNS, SOURCE, genericImporter } from '../
 import { detectImporter } from '../../../../../src-main/importers/registry';
 import type { ParseOptions, ParseResult } from '../../../../../src-main/importers/types';
 import { BROKER_FIXTURES_LOCAL, BROKER_FIXTURES_SHARED } from '../../../../paths';
+import { seededRandom } from '../../../../seeded';
 
 // ---- The previous reader (src-main/importers/generic/index.ts before issue 32), kept only as the reference. ----
 
@@ -254,17 +255,8 @@ const brokerFiles = [
   ...localFiles.map((name) => ({ name: `local/${name}`, path: join(BROKER_FIXTURES_LOCAL, name) })),
 ];
 
-/** A seeded generator (mulberry32): the same cases on every run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The same cases on every run. */
+const random = seededRandom;
 
 /** Cells per column, good and bad, that a random row draws from. */
 const POOL: Readonly<Record<string, readonly string[]>> = {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CsvScanner, csvRecords, type CsvParseResult, type CsvRecord } from '../../../../../src-main/importers/common/csv';
 import { BROKER_FIXTURES_LOCAL, BROKER_FIXTURES_SHARED } from '../../../../paths';
+import { seededRandom } from '../../../../seeded';
 
 function byGenerator(text: string, delimiter = ','): { records: CsvRecord[]; error: CsvParseResult['error'] } {
   const records: CsvRecord[] = [];
@@ -34,17 +35,8 @@ function same(text: string, delimiter = ','): { records: CsvRecord[]; error: Csv
   return scanned;
 }
 
-/** A seeded generator (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The same cases on every run. */
+const random = seededRandom;
 
 const files = [
   ...(existsSync(BROKER_FIXTURES_SHARED) ? readdirSync(BROKER_FIXTURES_SHARED).filter((name) => name.endsWith('.csv')).map((name) => join(BROKER_FIXTURES_SHARED, name)) : []),

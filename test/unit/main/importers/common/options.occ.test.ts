@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { readOccSymbol } from '../../../../../src-main/importers/common/options';
 import { parseOccSymbol } from '../../../../../src-shared/journal/model';
+import { seededRandom } from '../../../../seeded';
 
 function same(text: string): ReturnType<typeof parseOccSymbol> {
   const read = readOccSymbol(text);
@@ -13,17 +14,8 @@ function same(text: string): ReturnType<typeof parseOccSymbol> {
   return read;
 }
 
-/** A seeded generator (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The same cases on every run. */
+const random = seededRandom;
 
 describe('readOccSymbol reads what parseOccSymbol reads', () => {
   it('real and almost-real symbols', () => {
