@@ -21,7 +21,7 @@ import { OPTIONAL_COLUMNS, REQUIRED_COLUMNS, SOURCE, genericImporter } from '../
 import { detectImporter } from '../../../../../src-main/importers/registry';
 import type { ParseOptions, ParseResult } from '../../../../../src-main/importers/types';
 import { BROKER_FIXTURES_LOCAL, BROKER_FIXTURES_SHARED } from '../../../../paths';
-import { seededRandom } from '../../../../seeded';
+import { seededRandom } from '../../../../../src-shared/demo/random';
 
 // ---- The previous reader (src-main/importers/generic/index.ts before issue 32), kept only as the reference. ----
 
@@ -255,9 +255,6 @@ const brokerFiles = [
   ...localFiles.map((name) => ({ name: `local/${name}`, path: join(BROKER_FIXTURES_LOCAL, name) })),
 ];
 
-/** The same cases on every run. */
-const random = seededRandom;
-
 /** Cells per column, good and bad, that a random row draws from. */
 const POOL: Readonly<Record<string, readonly string[]>> = {
   id: ['', 'a', 'b', 'c', ' a ', 'x"y'],
@@ -293,7 +290,7 @@ const VALID_ROWS: ReadonlyArray<Readonly<Record<string, string>>> = [
 ];
 
 function randomCleanFile(seed: number): string {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
   const columns = [...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS.filter((column) => column !== 'id' && next() < 0.6)].sort(() => next() - 0.5);
   const rows = Array.from({ length: 1 + Math.floor(next() * 20) }, () => {
@@ -304,7 +301,7 @@ function randomCleanFile(seed: number): string {
 }
 
 function randomFile(seed: number): string {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
   const optional = OPTIONAL_COLUMNS.filter(() => next() < 0.6);
   const columns = [...REQUIRED_COLUMNS, ...optional].sort(() => next() - 0.5);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CsvScanner, csvRecords, type CsvParseResult, type CsvRecord } from '../../../../../src-main/importers/common/csv';
 import { BROKER_FIXTURES_LOCAL, BROKER_FIXTURES_SHARED } from '../../../../paths';
-import { seededRandom } from '../../../../seeded';
+import { seededRandom } from '../../../../../src-shared/demo/random';
 
 function byGenerator(text: string, delimiter = ','): { records: CsvRecord[]; error: CsvParseResult['error'] } {
   const records: CsvRecord[] = [];
@@ -34,9 +34,6 @@ function same(text: string, delimiter = ','): { records: CsvRecord[]; error: Csv
   expect(scanned).toEqual(byGenerator(text, delimiter));
   return scanned;
 }
-
-/** The same cases on every run. */
-const random = seededRandom;
 
 const files = [
   ...(existsSync(BROKER_FIXTURES_SHARED) ? readdirSync(BROKER_FIXTURES_SHARED).filter((name) => name.endsWith('.csv')).map((name) => join(BROKER_FIXTURES_SHARED, name)) : []),
@@ -83,7 +80,7 @@ describe('CsvScanner reads what csvRecords reads', () => {
   it('2,000 seeded random texts of quotes, separators, line ends, spaces and letters', () => {
     const alphabet = ['"', '"', ',', ',', '\n', '\r', '\r\n', ' ', 'a', 'b', 'é', '\uFEFF', '""', 'x y'];
     for (let seed = 1; seed <= 2000; seed += 1) {
-      const next = random(seed);
+      const next = seededRandom(seed);
       const length = Math.floor(next() * 40);
       let text = next() < 0.1 ? '\uFEFF' : '';
       for (let i = 0; i < length; i += 1) text += alphabet[Math.floor(next() * alphabet.length)];

@@ -6,16 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { readOccSymbol } from '../../../../../src-main/importers/common/options';
 import { parseOccSymbol } from '../../../../../src-shared/journal/model';
-import { seededRandom } from '../../../../seeded';
+import { seededRandom } from '../../../../../src-shared/demo/random';
 
 function same(text: string): ReturnType<typeof parseOccSymbol> {
   const read = readOccSymbol(text);
   expect(read, JSON.stringify(text)).toEqual(parseOccSymbol(text));
   return read;
 }
-
-/** The same cases on every run. */
-const random = seededRandom;
 
 describe('readOccSymbol reads what parseOccSymbol reads', () => {
   it('real and almost-real symbols', () => {
@@ -38,7 +35,7 @@ describe('readOccSymbol reads what parseOccSymbol reads', () => {
     const digits = ['0', '1', '5', '9', 'x', ' '];
     let options = 0;
     for (let seed = 1; seed <= 20_000; seed += 1) {
-      const next = random(seed);
+      const next = seededRandom(seed);
       const pick = (list: readonly string[]): string => list[Math.floor(next() * list.length)] ?? '';
       let text = next() < 0.1 ? ' ' : '';
       const rootLength = Math.floor(next() * 8);
