@@ -1,8 +1,9 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { TRANSACTION_TYPES, type ImportedTransaction, type OptionRight, type Transaction, type TransactionType } from '../../src-shared/journal/model';
+import { TRANSACTION_TYPES, type RawTransaction, type OptionRight, type Transaction, type TransactionType } from '../../src-shared/journal/model';
 import { readActionTerms, writeActionTerms } from './corporate-actions';
 import { Sql, sql, Table, type SqlValue } from './sql';
 import type { Minor } from '../../src-shared/money';
+import { asAccountId, asTicker } from '../../src-shared/ids';
 import type { WriteTx } from './writes';
 
 /** A row of `transactions` (migration 002). Money in integer minor units; booleans as 0/1. */
@@ -91,7 +92,7 @@ export interface StoredIds {
   tradeDay: string;
 }
 
-export function toRow(tx: ImportedTransaction, ids: StoredIds): TransactionRow {
+export function toRow(tx: RawTransaction, ids: StoredIds): TransactionRow {
   return {
     id: ids.id,
     import_id: ids.importId,
@@ -135,12 +136,13 @@ export function toTransaction(row: LedgerRow & Partial<Pick<TransactionRow, 'des
   const tx: Transaction = {
     id: row.id,
     importId: row.import_id,
-    accountId: intern(row.account_id),
+    accountId: asAccountId(intern(row.account_id)),
     accountName: accountNames.get(row.account_id) ?? '',
     brokerRowId: row.broker_row_id ?? '',
     type: TYPE_NAMES.get(row.type) ?? row.type,
     symbol: intern(row.symbol),
-    underlying: intern(row.underlying),
+    // The row's names as brands (asTicker keeps an upper-case ticker's string as it is: the interned copy stays shared).
+    underlying: asTicker(intern(row.underlying)),
     isOption: row.is_option === 1,
     expiration: row.expiration === null ? null : intern(row.expiration),
     strike: row.strike,
@@ -184,9 +186,9 @@ function insertOfSql(importId: number, source: string): string {
 }
 
 export interface TransactionInserter {
-  add(tx: ImportedTransaction, ids: StoredIds): void;
+  add(tx: RawTransaction, ids: StoredIds): void;
   /** add() with the ids as arguments (an import's loop: no object of ids per row). */
-  addWith(tx: ImportedTransaction, id: string, importId: number, accountId: string, tradeDay: string): void;
+  addWith(tx: RawTransaction, id: string, importId: number, accountId: string, tradeDay: string): void;
   /** Rows inserted (duplicates of stored rows are ignored). */
   finish(): number;
 }
@@ -386,7 +388,7 @@ export class TransactionsRepository {
     // A source with a NUL would end the statement's text early: such rows bind it.
     const constants = of === undefined || of.source.includes('\u0000') ? null : { importId: of.importId, source: of.source, statement: this.db.prepare<SqlValue[]>(insertOfSql(of.importId, of.source)) };
     let inserted = 0;
-    const addWith = (tx: ImportedTransaction, id: string, importId: number, accountId: string, tradeDay: string): void => {
+    const addWith = (tx: RawTransaction, id: string, importId: number, accountId: string, tradeDay: string): void => {
       if (constants !== null && importId === constants.importId && tx.source === constants.source && tx.inferred !== true && tx.corporateAction === undefined) {
         inserted += constants.statement.run(
           id, accountId, tx.brokerRowId, tx.type, tx.symbol, tx.underlying, tx.isOption ? 1 : 0, tx.expiration, tx.strike, tx.right,

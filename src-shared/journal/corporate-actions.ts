@@ -23,6 +23,7 @@
  * - the same action from a file and entered by hand (same account, day, kind and symbol) applies once: the one entered
  *   by hand (order.ts puts it first), the file's is a duplicate.
  */
+import { asTicker, type AccountId, type Ticker } from '../ids';
 import type { CorporateActionOutcome, CorporateActionType } from './constants';
 import { isAdjustedOptionRoot } from '../exposure/roots';
 import { QTY_EPSILON, type Deliverable } from './records';
@@ -43,7 +44,7 @@ export type ActionInstrument = Pick<PositionInstrument, 'symbol' | 'underlying' 
 
 /** A position of a book: its instrument, account and currency, side (+1 long, −1 short) and open lots from `head`. */
 export interface ActionPosition<L extends ActionLot> extends ActionInstrument {
-  accountId: string;
+  accountId: AccountId;
   currency: string;
   side: number;
   qty: number;
@@ -54,10 +55,10 @@ export interface ActionPosition<L extends ActionLot> extends ActionInstrument {
 /** What the ledger and the trade walk each give the walk of an action: their own lots, P&L and campaigns. */
 export interface ActionBook<L extends ActionLot, P extends ActionPosition<L>> {
   /** The open positions of the account, every currency: the shares of `symbol`, and the options whose underlying it is. */
-  heldOf(accountId: string, symbol: string): P[];
-  find(accountId: string, currency: string, symbol: string): P | undefined;
+  heldOf(accountId: AccountId, symbol: string): P[];
+  find(accountId: AccountId, currency: string, symbol: string): P | undefined;
   /** The position of an instrument in the account and currency (flat when new). */
-  positionOf(accountId: string, currency: string, instrument: ActionInstrument): P;
+  positionOf(accountId: AccountId, currency: string, instrument: ActionInstrument): P;
   /** Every open lot × factor, basis kept (0: the position is gone). */
   scale(pos: P, factor: number): void;
   /** The open lots of `from` continue in `to`, merged by opening day; false when `to` is open on the other side. */
@@ -71,7 +72,7 @@ export interface ActionBook<L extends ActionLot, P extends ActionPosition<L>> {
   /** P&L with no basis (the cash paid for a stock dividend's fraction). */
   realize(pos: P, pnlMinor: number): void;
   /** Before positions move from one underlying to another: the story of `from` goes on under `to` (the ledger's campaigns). */
-  rename(accountId: string, currency: string, from: string, to: string): void;
+  rename(accountId: AccountId, currency: string, from: string, to: Ticker): void;
 }
 
 /** What an action did, and where its campaign step belongs. */
@@ -145,7 +146,8 @@ export function adjustContract(contract: ActionInstrument, current: Deliverable 
   const { expiration, strike, right } = contract;
   if (expiration === null || strike === null || right === null) return null;
   const base = current ?? standardOf(contract.underlying, contract.multiplier);
-  const renamedTo = terms.newSymbol !== null && (MOVES.has(terms.type) || terms.type === 'split') ? terms.newSymbol : null;
+  // The terms name tickers as text (a file's, a user's): the instrument's underlying is a Ticker.
+  const renamedTo = terms.newSymbol !== null && (MOVES.has(terms.type) || terms.type === 'split') ? asTicker(terms.newSymbol) : null;
   let underlying = renamedTo ?? contract.underlying;
   let shares = base.shares;
   let cashMinor = base.cashMinor;
@@ -234,7 +236,7 @@ export class CorporateActionWalk<L extends ActionLot, P extends ActionPosition<L
     for (const root of this.roots.values()) this.rootsTaken.add(root);
   }
 
-  private positionKey(accountId: string, currency: string, symbol: string): string {
+  private positionKey(accountId: AccountId, currency: string, symbol: string): string {
     return `${accountId}\u0000${currency}\u0000${symbol}`;
   }
 
@@ -275,12 +277,12 @@ export class CorporateActionWalk<L extends ActionLot, P extends ActionPosition<L
       result.outcome = 'applied';
       if (result.position === null || result.position.qty <= 0) result.position = pos;
     };
-    const renamedTo = terms.newSymbol !== null && terms.newSymbol !== terms.symbol && (MOVES.has(terms.type) || terms.type === 'split') ? terms.newSymbol : null;
+    const renamedTo = terms.newSymbol !== null && terms.newSymbol !== terms.symbol && (MOVES.has(terms.type) || terms.type === 'split') ? asTicker(terms.newSymbol) : null;
     if (renamedTo !== null) {
       for (const currency of new Set(held.map((p) => p.currency))) book.rename(t.accountId, currency, terms.symbol, renamedTo);
     }
     const stockOf = (currency: string, symbol: string) =>
-      book.positionOf(t.accountId, currency, { symbol, underlying: symbol, isOption: false, expiration: null, strike: null, right: null, multiplier: 1 });
+      book.positionOf(t.accountId, currency, { symbol, underlying: asTicker(symbol), isOption: false, expiration: null, strike: null, right: null, multiplier: 1 });
     const sellFraction = (pos: P, received: number) => {
       const cash = terms.cashPerShareMinor;
       if (cash === null || pos.side <= 0) return;
@@ -425,7 +427,7 @@ export class CorporateActionWalk<L extends ActionLot, P extends ActionPosition<L
   private optionRow(t: Transaction): ActionResult<P> {
     const book = this.book;
     const previous = t.previousSymbol ?? t.symbol;
-    const instrument: ActionInstrument = { symbol: t.symbol, underlying: t.underlying !== '' ? t.underlying : t.symbol, isOption: true, expiration: t.expiration, strike: t.strike, right: t.right, multiplier: t.multiplier > 0 ? t.multiplier : 100 };
+    const instrument: ActionInstrument = { symbol: t.symbol, underlying: t.underlying !== '' ? t.underlying : asTicker(t.symbol), isOption: true, expiration: t.expiration, strike: t.strike, right: t.right, multiplier: t.multiplier > 0 ? t.multiplier : 100 };
     const key = this.positionKey(t.accountId, t.currency, previous);
     const old = book.find(t.accountId, t.currency, previous);
     let source = old !== undefined && old.qty > 0 ? old : undefined;

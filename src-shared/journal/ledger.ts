@@ -4,6 +4,7 @@
  * (periods.ts). Built once when the transactions change; the period and yearly queries (analytics.ts) only
  * read its day buckets. All money is integer minor units (src-shared/money.ts).
  */
+import type { AccountId, Ticker } from '../ids';
 import { CampaignBook, slotHoldings, type CampaignRecord, type CampaignSlot } from './campaigns';
 import { CorporateActionWalk, type ActionBook, type Deliverable } from './corporate-actions';
 import { slotCollateral, spotAtEntry, type SpotFact, type SpotLookup } from './collateral';
@@ -71,7 +72,7 @@ export interface Ledger {
 
 /** An account's dividends outside every campaign, in one currency. */
 export interface AccountDividends {
-  accountId: string;
+  accountId: AccountId;
   currency: string;
   dividendsMinor: number;
 }
@@ -385,7 +386,7 @@ class LedgerBuilder implements RealizedSink {
    * The shares and options of `from` go on under `to` (a symbol change, a merger): when `to` holds nothing yet, its
    * slot takes the open campaign and positions of `from`'s, so the story goes on as one campaign under the new name.
    */
-  private renameSlot(accountId: string, currency: string, from: string, to: string): void {
+  private renameSlot(accountId: AccountId, currency: string, from: string, to: Ticker): void {
     const oldSlot = this.campaigns.find(accountId, from, currency);
     const newSlot = this.campaigns.slot(accountId, to, currency);
     if (oldSlot === undefined || oldSlot === newSlot || newSlot.openPositions > 0 || newSlot.current !== null) return;
@@ -803,7 +804,7 @@ export function followsAll(rows: readonly Transaction[], ms: number): boolean {
   return true;
 }
 
-const entryKey = (accountId: string, currency: string, symbol: string) => `${accountId}\u0000${currency}\u0000${symbol}`;
+const entryKey = (accountId: AccountId, currency: string, symbol: string) => `${accountId}\u0000${currency}\u0000${symbol}`;
 
 /** Builds the ledger from all transactions (any order: they are processed by instant, then phase, then id; rows of one instant from one import in their file's event order). */
 export function buildLedger(transactions: readonly Transaction[], options: LedgerOptions): Ledger {

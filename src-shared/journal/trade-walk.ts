@@ -4,6 +4,7 @@
  * replaced leg's (union-find, the earlier node the root); closes with no open lot go to nodes "opened before
  * history". trades.ts turns the nodes into trades.
  */
+import { asTicker, type AccountId, type Ticker } from '../ids';
 import { FILLS, type Transaction, type TransactionType } from './model';
 import { BUYS, CLOSING, instantMs, rowOrder } from './order';
 import { prorate, QTY_EPSILON, tradeValueMinor } from './lots';
@@ -17,10 +18,10 @@ import { MINOR_PER_UNIT } from '../money';
 
 export interface Node {
   beforeHistory: boolean;
-  accountId: string;
+  accountId: AccountId;
   accountName: string;
   currency: string;
-  underlying: string;
+  underlying: Ticker;
   firstTxId: string;
   openMs: number;
   openedAt: string;
@@ -103,7 +104,7 @@ interface TradeRollLeg extends RollLeg {
 const OPENING_FILLS: ReadonlySet<TransactionType> = new Set<TransactionType>(['BUY_TO_OPEN', 'SELL_TO_OPEN', 'BUY', 'SELL']);
 const MINUTE_MS = 60_000;
 
-export const underlyingOf = (t: Transaction): string => (t.underlying !== '' ? t.underlying : t.symbol);
+export const underlyingOf = (t: Transaction): Ticker => (t.underlying !== '' ? t.underlying : asTicker(t.symbol));
 
 /**
  * Fills of one structure: one order id on one trading day, or without one the same minute, per account, currency and

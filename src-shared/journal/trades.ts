@@ -21,7 +21,7 @@ import { NO_NODE } from './trade-lots';
 import { Grouper, walkTrades, type Node } from './trade-walk';
 import { asMinorOrNull, minorFieldsAll, asMinor, type Minor, type MinorFields } from '../money';
 import type { TradeLeg } from './records';
-import { asTradeId, type TradeId } from '../ids';
+import { asTradeId, type TradeId, type AccountId, type Ticker } from '../ids';
 
 export type { TradeLeg };
 
@@ -32,10 +32,10 @@ export type Outcome = (typeof OUTCOMES)[number];
 export interface Trade {
   /** The id of its first opening transaction (`before:` + the first close's for a trade opened before history): stable across rebuilds. */
   id: TradeId;
-  accountId: string;
+  accountId: AccountId;
   accountName: string;
   currency: string;
-  underlying: string;
+  underlying: Ticker;
   strategy: Strategy;
   status: 'open' | 'closed';
   outcome: Outcome;
@@ -102,7 +102,7 @@ export interface TradeBook {
 
 /** An open trade's part of a position: its lots of one instrument. */
 export interface OpenPart {
-  accountId: string;
+  accountId: AccountId;
   currency: string;
   symbol: string;
   /** Signed: + long, − short. */
