@@ -3,7 +3,7 @@ import { TRANSACTION_TYPES, type RawTransaction, type OptionRight, type Transact
 import { readActionTerms, writeActionTerms } from './corporate-actions';
 import { Sql, sql, Table, type SqlValue } from './sql';
 import type { Minor } from '../../src-shared/money';
-import { asAccountId, asTicker } from '../../src-shared/ids';
+import { storedTicker, asAccountId } from '../../src-shared/ids';
 import type { WriteTx } from './writes';
 
 /** A row of `transactions` (migration 002). Money in integer minor units; booleans as 0/1. */
@@ -141,8 +141,8 @@ export function toTransaction(row: LedgerRow & Partial<Pick<TransactionRow, 'des
     brokerRowId: row.broker_row_id ?? '',
     type: TYPE_NAMES.get(row.type) ?? row.type,
     symbol: intern(row.symbol),
-    // The row's names as brands (asTicker keeps an upper-case ticker's string as it is: the interned copy stays shared).
-    underlying: asTicker(intern(row.underlying)),
+    // The row's names as brands, as stored (rows stored before the import edge upper-cased them keep their spelling).
+    underlying: storedTicker(intern(row.underlying)),
     isOption: row.is_option === 1,
     expiration: row.expiration === null ? null : intern(row.expiration),
     strike: row.strike,

@@ -3,7 +3,7 @@
  * Rolls, assigned shares and covered calls stay inside one campaign; a slot that is flat at the close of a
  * trading day ends its campaign. Conventions: docs/journal.md §Campaigns: flat to flat.
  */
-import { asTicker, type AccountId, type Ticker } from '../ids';
+import { storedTicker, type AccountId, type Ticker } from '../ids';
 import { addDays } from '../calendar';
 import { innerMap } from '../maps';
 import { MINOR_PER_UNIT } from '../money';
@@ -19,13 +19,10 @@ export type { CampaignRecord, CampaignSlot, CampaignStep, SlotState } from './re
  */
 export const DIVIDEND_EX_WINDOW_DAYS = 60;
 
-/**
- * The underlying of a slot's key: a Ticker's text (asTicker keeps it as it is), or its part before the NUL of a
- * campaign's own slot.
- */
+/** The underlying of a slot's key: the key itself, or its part before the NUL of a campaign's own slot. */
 function underlyingOfKey(key: string): Ticker {
   const nul = key.indexOf('\u0000');
-  return asTicker(nul < 0 ? key : key.slice(0, nul));
+  return storedTicker(nul < 0 ? key : key.slice(0, nul));
 }
 
 function holdsShares(slot: CampaignSlot): boolean {

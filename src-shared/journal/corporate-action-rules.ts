@@ -3,7 +3,7 @@
  * them, the keys that make a file's action and the same one entered by hand one action, the OCC's adjustment of a
  * contract and its deliverable; and the book (ActionBook) the walk changes, as the ledger's and the trade walk's lots give it.
  */
-import { asTicker, type AccountId, type Ticker } from '../ids';
+import { storedTicker, type AccountId, type Ticker } from '../ids';
 import type { CorporateActionOutcome, CorporateActionType } from './constants';
 import type { Deliverable } from './records';
 import { occSymbol, parseOccSymbol, type CorporateActionTerms, type PositionInstrument, type Transaction } from './model';
@@ -123,8 +123,8 @@ export function adjustContract(contract: ActionInstrument, current: Deliverable 
   const { expiration, strike, right } = contract;
   if (expiration === null || strike === null || right === null) return null;
   const base = current ?? standardOf(contract.underlying, contract.multiplier);
-  // The terms name tickers as text (a file's, a user's): the instrument's underlying is a Ticker.
-  const renamedTo = terms.newSymbol !== null && (MOVES.has(terms.type) || terms.type === 'split') ? asTicker(terms.newSymbol) : null;
+  // The terms name tickers as stored text: the instrument's underlying is a Ticker.
+  const renamedTo = terms.newSymbol !== null && (MOVES.has(terms.type) || terms.type === 'split') ? storedTicker(terms.newSymbol) : null;
   let underlying = renamedTo ?? contract.underlying;
   let shares = base.shares;
   let cashMinor = base.cashMinor;

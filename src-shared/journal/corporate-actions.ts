@@ -23,7 +23,7 @@
  * - the same action from a file and entered by hand (same account, day, kind and symbol) applies once: the one entered
  *   by hand (order.ts puts it first), the file's is a duplicate.
  */
-import { asTicker, type AccountId } from '../ids';
+import { storedTicker, type AccountId } from '../ids';
 import { isAdjustedOptionRoot } from '../exposure/roots';
 import { QTY_EPSILON, type Deliverable } from './records';
 import type { CorporateActionTerms, Transaction } from './model';
@@ -96,12 +96,12 @@ export class CorporateActionWalk<L extends ActionLot, P extends ActionPosition<L
       result.outcome = 'applied';
       if (result.position === null || result.position.qty <= 0) result.position = pos;
     };
-    const renamedTo = terms.newSymbol !== null && terms.newSymbol !== terms.symbol && (MOVES.has(terms.type) || terms.type === 'split') ? asTicker(terms.newSymbol) : null;
+    const renamedTo = terms.newSymbol !== null && terms.newSymbol !== terms.symbol && (MOVES.has(terms.type) || terms.type === 'split') ? storedTicker(terms.newSymbol) : null;
     if (renamedTo !== null) {
       for (const currency of new Set(held.map((p) => p.currency))) book.rename(t.accountId, currency, terms.symbol, renamedTo);
     }
     const stockOf = (currency: string, symbol: string) =>
-      book.positionOf(t.accountId, currency, { symbol, underlying: asTicker(symbol), isOption: false, expiration: null, strike: null, right: null, multiplier: 1 });
+      book.positionOf(t.accountId, currency, { symbol, underlying: storedTicker(symbol), isOption: false, expiration: null, strike: null, right: null, multiplier: 1 });
     const sellFraction = (pos: P, received: number) => {
       const cash = terms.cashPerShareMinor;
       if (cash === null || pos.side <= 0) return;
@@ -246,7 +246,7 @@ export class CorporateActionWalk<L extends ActionLot, P extends ActionPosition<L
   private optionRow(t: Transaction): ActionResult<P> {
     const book = this.book;
     const previous = t.previousSymbol ?? t.symbol;
-    const instrument: ActionInstrument = { symbol: t.symbol, underlying: t.underlying !== '' ? t.underlying : asTicker(t.symbol), isOption: true, expiration: t.expiration, strike: t.strike, right: t.right, multiplier: t.multiplier > 0 ? t.multiplier : 100 };
+    const instrument: ActionInstrument = { symbol: t.symbol, underlying: t.underlying !== '' ? t.underlying : storedTicker(t.symbol), isOption: true, expiration: t.expiration, strike: t.strike, right: t.right, multiplier: t.multiplier > 0 ? t.multiplier : 100 };
     const key = this.positionKey(t.accountId, t.currency, previous);
     const old = book.find(t.accountId, t.currency, previous);
     let source = old !== undefined && old.qty > 0 ? old : undefined;

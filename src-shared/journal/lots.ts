@@ -3,7 +3,7 @@
  * commissions and fees of both legs, entry costs prorated on partial exits. Money is integer minor units.
  * Conventions: docs/journal.md §Lots and realized P&L.
  */
-import { asTicker, type AccountId } from '../ids';
+import { storedTicker, type AccountId } from '../ids';
 import { innerMap } from '../maps';
 import type { PositionInstrument, Transaction } from './model';
 import { QTY_EPSILON, type CampaignSlot, type Lot, type OpenPosition, type Position } from './records';
@@ -153,7 +153,7 @@ export class PositionBook {
     const bySymbol = innerMap(innerMap(this.positions, accountId), currency);
     let pos = bySymbol.get(instrument.symbol);
     if (!pos) {
-      const underlying = instrument.underlying !== '' ? instrument.underlying : asTicker(instrument.symbol);
+      const underlying = instrument.underlying !== '' ? instrument.underlying : storedTicker(instrument.symbol);
       pos = {
         accountId,
         symbol: instrument.symbol,

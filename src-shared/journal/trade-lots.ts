@@ -4,7 +4,7 @@
  * P&L on the trade of the lot it takes, whatever order or day it comes on. The walk is lots.ts's (`closeLotsFifo`: `prorate`
  * on entry and exit, the remainder method), so a trade's P&L adds up to the ledger's realized to the minor unit.
  */
-import { asTicker, type AccountId, type Ticker } from '../ids';
+import { storedTicker, type AccountId, type Ticker } from '../ids';
 import { innerMap } from '../maps';
 import { closeLotsFifo, prorate, QTY_EPSILON } from './lots';
 import type { PositionInstrument, Transaction } from './model';
@@ -105,7 +105,7 @@ export class TaggedLotBook {
     const bySymbol = innerMap(innerMap(this.positions, accountId), currency);
     let pos = bySymbol.get(instrument.symbol);
     if (!pos) {
-      const underlying = instrument.underlying !== '' ? instrument.underlying : asTicker(instrument.symbol);
+      const underlying = instrument.underlying !== '' ? instrument.underlying : storedTicker(instrument.symbol);
       pos = {
         accountId,
         currency,

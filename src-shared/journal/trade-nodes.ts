@@ -2,7 +2,7 @@
  * The nodes of the trade walk (trade-walk.ts) and what they are made of: one opening structure each, its legs and
  * figures, the deliveries and shares waiting within a day, a checkpoint of the walk; and the keys rows are grouped by.
  */
-import { asTicker, type AccountId, type Ticker } from '../ids';
+import { storedTicker, type AccountId, type Ticker } from '../ids';
 import type { Transaction, TransactionType } from './model';
 import type { RollLeg } from './rolls';
 import type { StructureLeg } from './strategies';
@@ -98,7 +98,7 @@ export interface TradeRollLeg extends RollLeg {
 export const OPENING_FILLS: ReadonlySet<TransactionType> = new Set<TransactionType>(['BUY_TO_OPEN', 'SELL_TO_OPEN', 'BUY', 'SELL']);
 export const MINUTE_MS = 60_000;
 
-export const underlyingOf = (t: Transaction): Ticker => (t.underlying !== '' ? t.underlying : asTicker(t.symbol));
+export const underlyingOf = (t: Transaction): Ticker => (t.underlying !== '' ? t.underlying : storedTicker(t.symbol));
 
 /**
  * Fills of one structure: one order id on one trading day, or without one the same minute, per account, currency and

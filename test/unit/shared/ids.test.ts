@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ACCOUNT_ID_MAX, asAccountId, asSnapshotId, asTicker, asTradeId, tickerList, tickerOrNull, TRADE_ID_MAX, type AccountId, type SnapshotId, type Ticker, type TradeId } from '../../../src-shared/ids';
+import { ACCOUNT_ID_MAX, asAccountId, asSnapshotId, asTicker, asTradeId, storedTicker, tickerList, tickerOrNull, TRADE_ID_MAX, type AccountId, type SnapshotId, type Ticker, type TradeId } from '../../../src-shared/ids';
 import { REPO_ROOT } from '../../paths';
 import type { Account, ImportedTransaction, RawTransaction, Transaction } from '../../../src-shared/journal/model';
 import type { CampaignRecord, OpenPosition } from '../../../src-shared/journal/records';
@@ -123,6 +123,8 @@ describe('the journal records carry the brands (compile-time)', () => {
     const plainCampaign: Pick<CampaignRecord, 'accountId'> = { accountId: 'acc_0123456789abcdef' };
     // @ts-expect-error a trade's underlying
     const plainTrade: Pick<Trade, 'accountId' | 'underlying'> = { accountId, underlying: 'SPY' };
+    // A name read back from the store is branded as stored: rows stored before the import edge upper-cased keep their spelling.
+    expect(storedTicker('pfe')).toBe('pfe');
     // An importer's row, before the collector, is text as the file writes it.
     const raw: Pick<RawTransaction, 'underlying'> = { underlying: 'spy' };
     // Reading needs no conversion: a brand is a string wherever a string is asked.
