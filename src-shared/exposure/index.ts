@@ -17,19 +17,21 @@ export {
   type PreparedExpiration,
 } from './prepare';
 export {
-  computeGex,
-  computeGexProfile,
   DEFAULT_EXPIRATIONS_COUNT,
-  diffGex,
   expirationsInDteRange,
-  gexHistoryPoint,
-  formulaFactor,
   lookupExpirations,
   resolveGexExpirations,
   UnknownExpirationError,
   type DteRange,
   type ExpirationIndex,
   type ScopeExpiration,
+} from './expiration-scope';
+export {
+  computeGex,
+  computeGexProfile,
+  diffGex,
+  gexHistoryPoint,
+  formulaFactor,
   type GexDiffRow,
   type GexHistoryPoint,
   type GexProfileResult,
