@@ -2,20 +2,8 @@
 export type { ChainSnapshot, OptionContract, SnapshotSourceId } from './model';
 export { bsmGreeks, normCdf, normPdf, type Greeks, type GreeksInput } from './greeks';
 export { AM_SETTLED_ROOTS, daysToExpiry, expiryInstantMs, settlementOf, yearsToExpiry, type Settlement } from './time';
-export {
-  availableExpirations,
-  DEFAULT_ENGINE_SETTINGS,
-  emptyChainReason,
-  expirationDetails,
-  isAdjustedRoot,
-  prepareChain,
-  termStructure,
-  type EngineSettings,
-  type ExcludedContracts,
-  type ExpirationDetail,
-  type PreparedChain,
-  type PreparedExpiration,
-} from './prepare';
+export { DEFAULT_ENGINE_SETTINGS, isAdjustedRoot, prepareChain, type EngineSettings, type ExcludedContracts, type PreparedChain, type PreparedExpiration } from './prepare';
+export { availableExpirations, emptyChainReason, expirationDetails, termStructure, type ExpirationDetail } from './chain-reads';
 export {
   DEFAULT_EXPIRATIONS_COUNT,
   expirationsInDteRange,
