@@ -12,6 +12,7 @@ export { ProblemSchema, AccountSchema, NoQuery, HealthSchema, PaginationSchema, 
 export * from './journal-schemas';
 export * from './import-schemas';
 export * from './exposure-schemas';
+export * from './event-schemas';
 export * from './lake-schemas';
 export * from './manual-schemas';
 export * from './trade-schemas';
