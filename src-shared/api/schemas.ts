@@ -10,6 +10,7 @@ import { MAX_SCHEDULE_TIMES, SCHEDULE_TIME_PATTERN } from './constants';
 export type { BrokerId, Formula } from './constants';
 export { ProblemSchema, AccountSchema, NoQuery, HealthSchema, PaginationSchema, type AccountJson } from './schema-kit';
 export * from './journal-schemas';
+export * from './position-schemas';
 export * from './import-schemas';
 export * from './exposure-schemas';
 export * from './event-schemas';
