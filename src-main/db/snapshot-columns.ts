@@ -36,7 +36,7 @@ const ALL_PRESENT = 0;
 const SOME_MISSING = 1;
 const FLAG_VOLUME = 1;
 
-/** Whether a stored payload is in this form (else it is the deflated JSON of db/snapshots.ts). */
+/** Whether a stored payload is in this form (else it is the deflated JSON of db/snapshot-payload.ts). */
 export function isColumnsPayload(blob: Uint8Array): boolean {
   return blob.length >= 4 && blob[0] === MAGIC[0] && blob[1] === MAGIC[1] && blob[2] === MAGIC[2] && blob[3] === MAGIC[3];
 }
