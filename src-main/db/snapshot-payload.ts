@@ -13,7 +13,8 @@ import { deflateSync, inflateSync, constants } from 'node:zlib';
 import { contractAt, packedChainColumns, type ChainColumns } from '../../src-shared/exposure/history-point';
 import type { OptionContract } from '../../src-shared/exposure/model';
 import { interner, PackedSnapshotError } from './packing';
-import { isColumnsPayload, StoredColumns } from './snapshot-columns';
+import { isColumnsPayload } from './snapshot-columns';
+import { StoredColumns } from './stored-columns';
 
 export { PackedSnapshotError } from './packing';
 
