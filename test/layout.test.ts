@@ -152,7 +152,6 @@ const LONG_FILES_BEING_SPLIT: readonly string[] = [
   'src-shared/journal/reconciliation.ts',
   'src-main/services/journal/service.ts',
   'src-main/services/journal/ledger-index.ts',
-  'src-main/db/transactions.ts',
 ];
 
 /** Lines as `wc -l` counts them, plus a last line without its newline. */
