@@ -13,6 +13,7 @@ import { pairRenames, quantityFix } from './reconciliation-fixes';
 import type { BookPosition, BrokerPosition, CompareOptions, DifferenceKind, Instrument, PositionDifference, PositionsComparison } from './reconciliation-types';
 
 const keyOf = (p: Pick<Instrument, 'currency' | 'symbol'>) => `${p.currency}|${p.symbol}`;
+
 /**
  * The broker's positions against the book's at one instant: per instrument (and currency), summed over the accounts in
  * scope. Each difference carries its fix: an opening the history lacks, a closing it lacks (or an expiration, for an

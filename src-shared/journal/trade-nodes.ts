@@ -9,7 +9,6 @@ import type { StructureLeg } from './strategies';
 import type { SlotHoldings, TaggedBookState, TaggedLot, TaggedPosition } from './trade-lots';
 import type { TradeLeg } from './records';
 
-
 export interface Node {
   beforeHistory: boolean;
   accountId: AccountId;
