@@ -4,6 +4,9 @@ import { LEVELS_SCOPES, PAGE_LIMIT_CAP, PERFORMANCE_PERIODS, PAGE_LIMIT_DEFAULT,
 import { ReconciliationRowSchema } from './reconciliation-schemas';
 import { Nullable, Params, OneOf, DATETIME_PATTERN, DATE_YEARS, IsoDate, Money, AccountSchema, PaginationSchema, AccountIdParam, TickerParam, type Sent } from './schema-kit';
 
+/** Whether the answer came from the journal's previous version while the next is built (docs/journal.md §Reads during a build). */
+const Building = Type.Boolean({ description: 'True while the journal is being rebuilt after a change: the figures are those before it (docs/journal.md §Reads during a build)' });
+
 // ---------------------------------------------------------------- journal
 
 /** An option's contract (null for stock): transactions, positions and the positions that need attention. */
@@ -111,6 +114,7 @@ export const PerformanceResponse = Type.Object({
   calendar: CalendarSchema,
   accounts: Type.Array(AccountSchema),
   demo: Type.Boolean(),
+  building: Building,
 });
 export type PerformanceResponseT = Static<typeof PerformanceResponse>;
 
@@ -130,6 +134,7 @@ export const AccountsResponse = Type.Object({
     }),
   ),
   demo: Type.Boolean({ description: "Whether the journal holds the demo's transactions" }),
+  building: Building,
 });
 export type AccountsResponseT = Static<typeof AccountsResponse>;
 
@@ -178,6 +183,7 @@ export const SummaryResponse = Type.Object({
   ),
   accounts: Type.Array(AccountSchema),
   demo: Type.Boolean(),
+  building: Building,
 });
 export type SummaryResponseT = Static<typeof SummaryResponse>;
 
@@ -381,6 +387,7 @@ export const PositionsResponse = Type.Object({
   inferredExpirations: Type.Array(Type.Object({ accountId: Type.String(), accountName: Type.String(), symbol: Type.String(), quantity: Type.Number(), tradeDate: Type.String(), spot: Type.Number(), quoteTime: Type.String() })),
   accounts: Type.Array(AccountSchema),
   demo: Type.Boolean(),
+  building: Building,
 });
 export type PositionsResponseT = Static<typeof PositionsResponse>;
 
@@ -434,6 +441,7 @@ export const CampaignsResponse = Type.Object({
   pagination: PaginationSchema,
   accounts: Type.Array(AccountSchema),
   demo: Type.Boolean(),
+  building: Building,
 });
 export type CampaignsResponseT = Static<typeof CampaignsResponse>;
 

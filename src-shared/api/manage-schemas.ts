@@ -9,6 +9,9 @@ import { STRIKE_VS_LEVELS } from '../journal/trade-metrics';
 import { STRATEGIES } from '../journal/strategies';
 import { AccountIdParam, AccountSchema, DATETIME_PATTERN, IsoDate, Money, Nullable, OneOf, Params, SYMBOL_PATTERN, type Sent } from './schema-kit';
 
+/** Whether the answer came from the journal's previous version while the next is built (docs/journal.md §Reads during a build). */
+const Building = Type.Boolean({ description: 'True while the journal is being rebuilt after a change: the figures are those before it (docs/journal.md §Reads during a build)' });
+
 /** At most this many upcoming dividends are kept (one a quarter for a book of fifty names). */
 export const MAX_UPCOMING_DIVIDENDS = 200;
 
@@ -124,6 +127,7 @@ export const ManageResponse = Type.Object({
   stale: Type.Array(ManageStaleSchema, { description: 'Open trades with a stale or missing mark: no rule is read on them' }),
   accounts: Type.Array(AccountSchema),
   demo: Type.Boolean(),
+  building: Building,
 });
 export type ManageResponseT = Static<typeof ManageResponse>;
 

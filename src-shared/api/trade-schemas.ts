@@ -12,6 +12,9 @@ import { AccountIdParam, AccountSchema, IsoDate, Money, Nullable, OneOf, Paginat
 import { LevelsScopeParam, ScopedLevelsFields } from './journal-schemas';
 import { LEVELS_SCOPES } from './constants';
 
+/** Whether the answer came from the journal's previous version while the next is built (docs/journal.md §Reads during a build). */
+const Building = Type.Boolean({ description: 'True while the journal is being rebuilt after a change: the figures are those before it (docs/journal.md §Reads during a build)' });
+
 /** Bounds of a note and its tags (DESIGN §5): enough for a trade plan, small enough to list. */
 export const ANNOTATION_LIMITS = { noteChars: 10_000, tags: 20, tagChars: 40 } as const;
 /** A tag: printable, not blank (kept trimmed, one space inside, lower case). */
@@ -147,6 +150,7 @@ export const TradesResponse = Type.Object({
   pagination: PaginationSchema,
   accounts: Type.Array(AccountSchema),
   demo: Type.Boolean(),
+  building: Building,
 });
 export type TradesResponseT = Static<typeof TradesResponse>;
 
@@ -181,6 +185,7 @@ export const TradeDetailResponse = Type.Object({
   timeline: Type.Array(TimelineEntrySchema, { description: 'Each row of the trade, in the order the ledger booked them' }),
   accounts: Type.Array(AccountSchema),
   demo: Type.Boolean(),
+  building: Building,
 });
 export type TradeDetailResponseT = Static<typeof TradeDetailResponse>;
 export type TimelineEntryJson = TradeDetailResponseT['timeline'][number];
@@ -217,6 +222,7 @@ export const StatsResponse = Type.Object({
   rows: Type.Array(StatsRowSchema, { description: 'Buckets in their order, others by key; only groups with trades' }),
   accounts: Type.Array(AccountSchema),
   demo: Type.Boolean(),
+  building: Building,
 });
 export type StatsResponseT = Static<typeof StatsResponse>;
 

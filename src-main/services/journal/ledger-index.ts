@@ -9,6 +9,7 @@ import { dataVersionReader } from '../../db/open';
 import { toTransaction, TransactionsRepository, type LedgerRow } from '../../db/transactions';
 import { CorporateActionsRepository } from '../../db/corporate-actions';
 import { actionTransactions } from './corporate-actions';
+import { drive, type Steps } from '../../../src-shared/journal/pieces';
 
 /** A write that only added rows: those of this import (a file's, or manual entries'). */
 export interface AddedRows {
@@ -177,6 +178,27 @@ export class JournalIndex {
     this.live = null;
   }
 
+  /** A published version answers from its caches alone: it reads no journal version and builds nothing (published). */
+  private frozen = false;
+
+  /**
+   * This version as it stands, for the reads a build answers meanwhile (docs/journal.md §Reads during a build): a copy
+   * that shares its caches and never reads the journal's version again; it holds no open build (what it builds, if a
+   * read needs a cache it lacks, is its own).
+   */
+  published(): JournalIndex {
+    const copy = Object.assign(Object.create(JournalIndex.prototype) as JournalIndex, this);
+    copy.live = null;
+    copy.appended = null;
+    copy.frozen = true;
+    return copy;
+  }
+
+  /** Whether another connection committed a change of the journal since this index last looked (nothing is dropped here). */
+  changedElsewhere(): boolean {
+    return this.readDataVersion() !== this.dataVersion && this.generations.journal() !== this.generation;
+  }
+
   /**
    * After a write of ours (which raised the generation in its transaction): drop the caches, note the new value. A
    * write that only added rows says which (the rows of one import), one that changed rows of some days the first of
@@ -206,6 +228,7 @@ export class JournalIndex {
   }
 
   private load(): NonNullable<JournalIndex['cache']> {
+    if (this.frozen && this.cache !== null) return this.cache;
     const version = this.readDataVersion();
     if (version !== this.dataVersion) {
       this.dataVersion = version;
@@ -351,8 +374,13 @@ export class JournalIndex {
   }
 
   ledger(): Ledger {
+    return drive(this.ledgerSteps());
+  }
+
+  /** The ledger as `ledger` builds it, a piece at a time (pieces.ts: the worker answers reads between pieces). */
+  *ledgerSteps(): Steps<Ledger> {
     const cache = this.load();
-    if (!cache.ledger) cache.ledger = this.extended(cache) ?? this.build(cache);
+    if (!cache.ledger) cache.ledger = (yield* this.extended(cache)) ?? (yield* this.build(cache));
     return cache.ledger;
   }
 
@@ -361,7 +389,7 @@ export class JournalIndex {
    * the checkpoint before the first changed day; both need the manual corporate actions unchanged. Null otherwise, and
    * the caller builds from the first row.
    */
-  private extended(cache: NonNullable<JournalIndex['cache']>): Ledger | null {
+  private *extended(cache: NonNullable<JournalIndex['cache']>): Steps<Ledger | null> {
     const live = this.live;
     this.live = null;
     if (live === null || (live.added.length === 0 && live.fromDay === null) || live.actions !== actionsKey(cache.actions)) return null;
@@ -376,7 +404,7 @@ export class JournalIndex {
         return ledger;
       }
     }
-    return this.resumed(cache, live);
+    return yield* this.resumed(cache, live);
   }
 
   /**
@@ -385,7 +413,7 @@ export class JournalIndex {
    * on the first days, corporate actions), when the checkpoints' codec has grown past twice its size after the last build
    * from the first row (each resume packs its checkpoints again), or when the rows do not add up to the journal's.
    */
-  private resumed(cache: NonNullable<JournalIndex['cache']>, live: NonNullable<JournalIndex['live']>): Ledger | null {
+  private *resumed(cache: NonNullable<JournalIndex['cache']>, live: NonNullable<JournalIndex['live']>): Steps<Ledger | null> {
     const day = this.firstChangedDay(live.added.map((a) => a.importId), live.fromDay);
     // The checkpoints as published (the book drops them from the ledger it hands out when it builds its own: book.ts).
     const checkpoints = live.checkpoints;
@@ -401,7 +429,7 @@ export class JournalIndex {
       rows.push(tx);
       rowids.push(-1);
     }
-    const resumed = live.live.resume(previous, at, rows, rowids);
+    const resumed = yield* live.live.resumeSteps(previous, at, rows, rowids);
     if (resumed === null || resumed.ledger.transactionCount !== cache.snapshot.ids.length + cache.actions.size) return null;
     this.live = { ...live, live: resumed.live, ledger: resumed.ledger, checkpoints: resumed.ledger.checkpoints, added: [], fromDay: null };
     this.remember({ from: live.ledger, to: resumed.ledger, rows, fromDay: checkpoint.day });
@@ -454,7 +482,7 @@ export class JournalIndex {
   }
 
   /** The ledger from the first row, its build kept open (LiveLedger) for the rows added later. */
-  private build(cache: NonNullable<JournalIndex['cache']>): Ledger {
+  private *build(cache: NonNullable<JournalIndex['cache']>): Steps<Ledger> {
     // Lean objects exist only while the ledger is built: rows of the columns the analytics read (no descriptions),
     // with the strings repeated on every row shared; row by row, so that each row dies young.
     const intern = interner();
@@ -475,7 +503,8 @@ export class JournalIndex {
       rowids.push(-1);
     }
     // With checkpoints: the book at a past instant replays a few thousand rows from the nearest (journal-book.ts).
-    const { live, ledger } = LiveLedger.build(transactions, { reportingCurrency: this.reportingCurrency(), checkpointEvery: this.checkpointEvery }, rowids);
+    yield;
+    const { live, ledger } = yield* LiveLedger.buildSteps(transactions, { reportingCurrency: this.reportingCurrency(), checkpointEvery: this.checkpointEvery }, rowids);
     this.live = { live, ledger, checkpoints: ledger.checkpoints, actions: actionsKey(cache.actions), added: [], fromDay: null, codecBytes: ledger.checkpoints?.codec.bytes ?? 0 };
     this.extensions.length = 0;
     return ledger;

@@ -23,7 +23,8 @@ import type { CheckedEntry } from './manual-entries';
 import { JournalTrades } from './trades';
 import { JournalManage } from './manage';
 import { JournalRolls } from './rolls';
-import { JournalIndex, type AccountSummary } from './ledger-index';
+import { JournalIndex, type AccountSummary, type JournalChange } from './ledger-index';
+import type { Steps } from '../../../src-shared/journal/pieces';
 import { accountIdFor, importText, transactionIdAfter, transactionIdPrefix } from './ids';
 import type { AccountId } from '../../../src-shared/ids';
 import { transactionsPage } from './transactions';
@@ -93,57 +94,171 @@ function reconciliationAttention(item: ReconciliationItem, accountName: string):
   };
 }
 
+/** The parts of one version of the journal's reads: the index and ledger, the book, the trades and what reads them. */
+interface JournalParts {
+  index: JournalIndex;
+  book: JournalBook;
+  reads: JournalBookReads;
+  trades: JournalTrades;
+  reconciliation: JournalReconciliation;
+  manage: JournalManage;
+  rolls: JournalRolls;
+}
+
 export class JournalService {
-  private readonly index: JournalIndex;
   private readonly transactionRows: TransactionsRepository;
   private readonly accountRows: AccountsRepository;
   private readonly importRows: ImportsRepository;
   private readonly generations: Generations;
+  /** The version writes change and builds build. */
+  private readonly parts: JournalParts;
+  /**
+   * The last version built whole (prepare), kept from the first write after it while the next is built a piece at a
+   * time (startBuild, step): reads answer from it meanwhile, saying `building` (docs/journal.md §Reads during a build).
+   */
+  private previous: JournalParts | null = null;
+  /** Whether `parts` is built whole (prepare ran since the last change). */
+  private prepared = false;
+  /** The build under way, stepped by the worker (null: none). */
+  private steps: Steps<void> | null = null;
 
   constructor(
     private readonly db: Database,
     private readonly settings: () => JournalSettings,
     private readonly clock: Clock,
   ) {
-    this.index = new JournalIndex(db, () => this.settings().reportingCurrency);
+    const index = new JournalIndex(db, () => this.settings().reportingCurrency);
     this.transactionRows = new TransactionsRepository(db);
     this.accountRows = new AccountsRepository(db);
     this.importRows = new ImportsRepository(db);
     this.generations = new Generations(db);
-    this.book = new JournalBook(this.index, new JournalMarks(db, () => this.settings().rate), this.generations, () => this.settings());
-    this.reads = new JournalBookReads(this.index, this.book, () => this.settings(), () => this.clock.nowMs());
-    this.manual = new ManualEntries(db, () => this.settings(), clock, (added) => this.index.written(added));
-    this.corporateActions = new ManualCorporateActions(db, clock, () => this.index.written());
-    this.trades = new JournalTrades(db, this.index, this.book, () => this.settings(), () => this.clock.nowMs());
-    this.reconciliation = new JournalReconciliation(db, this.index, this.book, () => this.settings().timeZone);
-    this.manage = new JournalManage(this.index, this.book, this.trades, () => this.settings(), () => this.clock.nowMs());
-    this.rolls = new JournalRolls(this.trades, this.book.marks, () => this.settings(), () => this.clock.nowMs());
+    const book = new JournalBook(index, new JournalMarks(db, () => this.settings().rate), this.generations, () => this.settings());
+    this.manual = new ManualEntries(db, () => this.settings(), clock, (added) => this.written(added));
+    this.corporateActions = new ManualCorporateActions(db, clock, () => this.written());
+    const trades = new JournalTrades(db, index, book, () => this.settings(), () => this.clock.nowMs());
+    this.parts = this.around(index, book, trades, new JournalReconciliation(db, index, book, () => this.settings().timeZone));
+  }
+
+  /** A version's parts around its index, book, trades and reconciliation. */
+  private around(index: JournalIndex, book: JournalBook, trades: JournalTrades, reconciliation: JournalReconciliation): JournalParts {
+    const reads = new JournalBookReads(index, book, () => this.settings(), () => this.clock.nowMs());
+    const manage = new JournalManage(index, book, trades, () => this.settings(), () => this.clock.nowMs());
+    const rolls = new JournalRolls(trades, book.marks, () => this.settings(), () => this.clock.nowMs());
+    return { index, book, reads, trades, reconciliation, manage, rolls };
+  }
+
+  /** The version reads answer from: the previous one while a build is under way, else the current one. */
+  private get v(): JournalParts {
+    return this.steps !== null && this.previous !== null ? this.previous : this.parts;
+  }
+
+  private get index(): JournalIndex {
+    return this.v.index;
+  }
+
+  private get book(): JournalBook {
+    return this.v.book;
+  }
+
+  private get reads(): JournalBookReads {
+    return this.v.reads;
   }
 
   /** The broker's figures against the journal's (reconciliation.ts). */
-  readonly reconciliation: JournalReconciliation;
+  get reconciliation(): JournalReconciliation {
+    return this.v.reconciliation;
+  }
 
-  private readonly book: JournalBook;
-  private readonly reads: JournalBookReads;
+  /** Trades, their stats and the notes on trades and campaigns (trades.ts). */
+  get trades(): JournalTrades {
+    return this.v.trades;
+  }
+
+  /** The management rules' list of what to manage (manage.ts). */
+  get manage(): JournalManage {
+    return this.v.manage;
+  }
+
+  /** The roll assistant (rolls.ts). */
+  get rolls(): JournalRolls {
+    return this.v.rolls;
+  }
+
   readonly manual: ManualEntries;
   /** Corporate actions entered by hand, and the list of all (corporate-actions.ts). */
   readonly corporateActions: ManualCorporateActions;
-  /** Trades, their stats and the notes on trades and campaigns (trades.ts). */
-  readonly trades: JournalTrades;
-  /** The management rules' list of what to manage (manage.ts). */
-  readonly manage: JournalManage;
-  /** The roll assistant (rolls.ts). */
-  readonly rolls: JournalRolls;
 
+  /** Drops every version and any build under way (a setting the ledger depends on changed). */
   invalidate(): void {
-    this.index.invalidate();
+    this.steps?.return();
+    this.steps = null;
+    this.previous = null;
+    this.prepared = false;
+    this.parts.index.invalidate();
+  }
+
+  /** After a write of ours: the version built whole is kept for the reads of the build to come (JournalIndex.written). */
+  private written(change?: JournalChange): void {
+    this.keepPrevious();
+    this.parts.index.written(change);
+  }
+
+  private keepPrevious(): void {
+    if (!this.prepared) return;
+    const { index, book, trades, reconciliation } = this.parts;
+    const publishedIndex = index.published();
+    const publishedBook = book.published(publishedIndex);
+    this.previous = this.around(publishedIndex, publishedBook, trades.published(publishedIndex, publishedBook), reconciliation.published(publishedIndex, publishedBook));
+    this.prepared = false;
+  }
+
+  /** Everything the reads need, built a piece at a time (pieces.ts): the ledger, the complete book, the trades, the index's columns. */
+  private *prepare(): Steps<void> {
+    const { index, trades } = this.parts;
+    yield* index.ledgerSteps();
+    yield* trades.tradeBookSteps();
+    index.grouped('underlying');
+    index.grouped('accountId');
+    // Read from the file in the index's order: a published version must not read them again over newer rows.
+    index.sortKeys();
+    index.otherCash('');
+    this.prepared = true;
+    this.previous = null;
+  }
+
+  /**
+   * Starts a build when the journal changed since the last one (ours, or another connection's); true while one is under
+   * way. The worker steps it (step) between the messages it answers.
+   */
+  startBuild(): boolean {
+    if (this.steps === null) {
+      if (this.prepared && this.parts.index.changedElsewhere()) this.keepPrevious();
+      if (!this.prepared) this.steps = this.prepare();
+    }
+    return this.steps !== null;
+  }
+
+  /** Walks the build under way one piece further; false once it is done (or none was under way). */
+  step(): boolean {
+    if (this.steps === null) return false;
+    if (this.steps.next().done === true) this.steps = null;
+    return this.steps !== null;
+  }
+
+  /** The build under way run to its end now (a read with no previous version waits for it, as a write does). */
+  finishBuild(): void {
+    while (this.step());
+  }
+
+  /** Whether reads answer from the previous version while a build is under way (their `building`). */
+  get building(): boolean {
+    return this.steps !== null && this.previous !== null;
   }
 
   /** Builds the caches now (start-up, after the demo load) so the first request is fast. */
   warm(): void {
-    this.index.ledger();
-    this.index.grouped('underlying');
-    this.index.grouped('accountId');
+    this.startBuild();
+    this.finishBuild();
   }
 
   /** The accounts, with the dividends no campaign held the shares for (campaigns.ts `dividendCampaign`), from the ledger now. */
@@ -283,7 +398,7 @@ export class JournalService {
       setCacheSize(this.db, DEFAULT_CACHE_KIB);
       shrinkMemory(this.db);
     }
-    this.index.written(onlyAdded ? { importId: record.id } : undefined);
+    this.written(onlyAdded ? { importId: record.id } : undefined);
     return this.reconcileImport(turn, record, source, rows, statements, holdingBefore);
   }
 
@@ -372,7 +487,7 @@ export class JournalService {
         return count;
       })
       .immediate();
-    this.index.written();
+    this.written();
     return changed;
   }
 
@@ -400,7 +515,7 @@ export class JournalService {
         return ok({ id, removed });
       })
       .immediate();
-    if (result.ok) this.index.written(fromDay === null ? undefined : { fromDay });
+    if (result.ok) this.written(fromDay === null ? undefined : { fromDay });
     return result;
   }
 
