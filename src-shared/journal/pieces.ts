@@ -10,7 +10,7 @@ import { rowOrder } from './order';
 export type Steps<T> = Generator<void, T, void>;
 
 /** Rows per piece: a few milliseconds of walking each (a piece ends at a day's end: pieceRows). */
-export const PIECE_ROWS = 4_000;
+export const PIECE_ROWS = 2_000;
 
 /** Runs a build to its end without pausing. */
 export function drive<T>(steps: Steps<T>): T {
