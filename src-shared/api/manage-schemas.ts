@@ -7,10 +7,8 @@ import { MANAGE_RULES } from '../journal/manage';
 import { ROLL_DEFAULTS, ROLL_LIMITS } from '../journal/roll-candidates';
 import { STRIKE_VS_LEVELS } from '../journal/trade-metrics';
 import { STRATEGIES } from '../journal/strategies';
-import { AccountIdParam, AccountSchema, DATETIME_PATTERN, IsoDate, Money, Nullable, OneOf, Params, SYMBOL_PATTERN, type Sent } from './schema-kit';
+import { AccountIdParam, AccountSchema, DATETIME_PATTERN, IsoDate, Money, Nullable, OneOf, Params, SYMBOL_PATTERN, type Sent, Building } from './schema-kit';
 
-/** Whether the answer came from the journal's previous version while the next is built (docs/journal.md §Reads during a build). */
-const Building = Type.Boolean({ description: 'True while the journal is being rebuilt after a change: the figures are those before it (docs/journal.md §Reads during a build)' });
 
 /** At most this many upcoming dividends are kept (one a quarter for a book of fifty names). */
 export const MAX_UPCOMING_DIVIDENDS = 200;

@@ -8,12 +8,10 @@ import { TRADE_GROUPS } from '../journal/trade-stats';
 import { STRIKE_VS_LEVELS } from '../journal/trade-metrics';
 import { OUTCOMES } from '../journal/trades';
 import { PAGE_LIMIT_CAP, PAGE_LIMIT_DEFAULT, TRANSACTION_TYPES } from './constants';
-import { AccountIdParam, AccountSchema, IsoDate, Money, Nullable, OneOf, PaginationSchema, Params, TickerParam, TradeIdParam, type Sent } from './schema-kit';
-import { LevelsScopeParam, ScopedLevelsFields } from './journal-schemas';
+import { AccountIdParam, AccountSchema, IsoDate, Money, Nullable, OneOf, PaginationSchema, Params, TickerParam, TradeIdParam, type Sent, Building } from './schema-kit';
+import { LevelsScopeParam, ScopedLevelsFields } from './position-schemas';
 import { LEVELS_SCOPES } from './constants';
 
-/** Whether the answer came from the journal's previous version while the next is built (docs/journal.md §Reads during a build). */
-const Building = Type.Boolean({ description: 'True while the journal is being rebuilt after a change: the figures are those before it (docs/journal.md §Reads during a build)' });
 
 /** Bounds of a note and its tags (DESIGN §5): enough for a trade plan, small enough to list. */
 export const ANNOTATION_LIMITS = { noteChars: 10_000, tags: 20, tagChars: 40 } as const;
