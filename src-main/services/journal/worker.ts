@@ -66,7 +66,14 @@ function pump(): void {
   if (pumping || !journal.startBuild()) return;
   pumping = true;
   const tick = () => {
-    if (journal.step()) {
+    let more = false;
+    try {
+      more = journal.step();
+    } catch {
+      // A build that failed is dropped whole: the next read builds again in its own call, where a failure is its answer.
+      journal.invalidate();
+    }
+    if (more) {
       setImmediate(tick);
       return;
     }
