@@ -100,6 +100,8 @@ function withBuilding(answer: unknown, building: boolean): unknown {
 
 /** Reads that need no ledger (start-up's `ready` must not wait for a build). */
 const NO_BUILD = new Set(['ready', 'invalidate', 'previewFormat']);
+/** Reads of imports' reports: they wait for the build under way (without blocking the thread), as a write does. */
+const REPORTS = new Set(['openedBeforeHistory', 'importById', 'listImports']);
 
 const host: JournalHost = {
   journal,
@@ -148,6 +150,14 @@ function handle(message: JournalCallMessage): Promise<unknown> | unknown {
   if (read === undefined) throw new Error(`journal worker: unknown method ${method}`);
   begin();
   if (isMethod(journalLifecycle, method) || NO_BUILD.has(method)) return (read as (host: JournalHost, ...rest: unknown[]) => unknown)(host, ...args);
+  // An import's report names the closes its own rows brought (openedBeforeHistory): read from the version that holds them.
+  if (REPORTS.has(method)) {
+    return buildDone().then(() => {
+      begin();
+      journal.finishBuild();
+      return (read as (host: JournalHost, ...rest: unknown[]) => unknown)(host, ...args);
+    });
+  }
   // A change since the last build starts the next; with no previous version to answer from, the read waits for it.
   pump();
   if (!journal.building) journal.finishBuild();
