@@ -110,12 +110,23 @@ describe('journal reads during a build', () => {
   }, 600_000);
 
   it('a read during a rebuild after an import in the middle answers at once from the previous version; after it, the new one', async () => {
-    const imported = await write('POST', '/imports?broker=generic', toGenericCsv(tail));
-    expect(imported.status).toBe(201);
-    // Sent as soon as the import answered: the worker is walking the rows from the middle on, a piece at a time.
-    const during = await read();
+    // The import's own answer waits for the build (its report names the closes its rows brought: read from the new
+    // version); reads sent meanwhile by others answer at once. Read until one comes while the build is under way.
+    const importing = write('POST', '/imports?broker=generic', toGenericCsv(tail));
+    let importDone = false;
+    void importing.then(() => {
+      importDone = true;
+    });
+    let during = await read();
+    while (!during.building.some(Boolean) && !importDone) {
+      // Before the rows are stored (the file is parsed): the old version, built whole.
+      expect(during.figures).toEqual(expected.before);
+      during = await read();
+    }
     expect(during.building, 'the reads came while the build was under way').toEqual([true, true, true]);
     expect(during.figures).toEqual(expected.before);
+    const imported = await importing;
+    expect(imported.status).toBe(201);
     // Read until the build is done (each read a message the worker answers between two pieces).
     let seen = during;
     let reads = 0;
