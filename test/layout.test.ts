@@ -150,7 +150,6 @@ const LONG_FILES_BEING_SPLIT: readonly string[] = [
   'src-shared/journal/trades.ts',
   'src-shared/journal/corporate-actions.ts',
   'src-shared/journal/reconciliation.ts',
-  'src-main/db/transactions.ts',
 ];
 
 /** Lines as `wc -l` counts them, plus a last line without its newline. */
