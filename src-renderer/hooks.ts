@@ -109,6 +109,15 @@ export function useAsync<T>(load: (signal: AbortSignal) => Promise<T>, deps: rea
   return { data, error, loading, reload };
 }
 
+/** While a journal answer says `building`, asks again every `everyMs` until the new version answers (docs/journal.md §Reads during a build). */
+export function useReloadWhileBuilding(building: boolean, reload: () => void, everyMs = 1_000): void {
+  useEffect(() => {
+    if (!building) return;
+    const timer = setTimeout(reload, everyMs);
+    return () => clearTimeout(timer);
+  }, [building, reload, everyMs]);
+}
+
 /** Hash routing: `#/journal`, `#/exposure?symbol=SPX`, `#/campaigns/<id>` (a page's own item: `path`). */
 export interface Route {
   page: string;

@@ -124,3 +124,23 @@ export function allTime(ledger: Ledger) {
   if (!result.custom) throw new Error('custom range missing');
   return presentPeriod(result.custom);
 }
+
+/** The ledger with its checkpoints' books decoded (two builds' codecs number their records differently). */
+export function decoded(ledger: Ledger) {
+  const { checkpoints, ...rest } = ledger;
+  if (checkpoints === undefined) return { ...rest, checkpoints: undefined };
+  const { codec, ...kept } = checkpoints;
+  return {
+    ...rest,
+    checkpoints: {
+      ...kept,
+      checkpoints: kept.checkpoints.map(({ positions, slots, live, ...c }) => ({
+        ...c,
+        positions: codec.positionsOf(positions),
+        // The slots as a set: a resumed build makes them in another order (nothing reads their order).
+        slots: codec.unpackSlots(slots).sort((a, b) => (`${a.accountId}\u0000${a.currency}\u0000${a.underlying}` < `${b.accountId}\u0000${b.currency}\u0000${b.underlying}` ? -1 : 1)),
+        live: codec.liveCampaigns({ ...c, positions, slots, live }, ledger.campaigns),
+      })),
+    },
+  };
+}

@@ -166,9 +166,9 @@ export function queryRules(...rules: QueryRule[]): (request: FastifyRequest) => 
 }
 
 /** A journal answer: the presented figures, with the accounts and the demo flag that every journal answer carries. */
-export function journalAnswer<T, P extends object>(result: Result<WithJournal<T>>, present: (value: T) => P): P & { accounts: Account[]; demo: boolean } {
+export function journalAnswer<T, P extends object>(result: Result<WithJournal<T>>, present: (value: T) => P): P & { accounts: Account[]; demo: boolean; building: boolean } {
   const value = unwrap(result);
-  return { ...present(value), accounts: value.accounts, demo: value.demo };
+  return { ...present(value), accounts: value.accounts, demo: value.demo, building: value.building ?? false };
 }
 
 // ---------------------------------------------------------------- uploads

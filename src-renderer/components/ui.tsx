@@ -159,11 +159,21 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
 
 /** The head of every page: its h1, what sits beside the title (counts, badges), and its toolbar. */
 /** A page head's figures: the demo badge when they come from the demo, then the page's count or instant, small and muted. */
-export function PageFigures({ demo = false, children }: { demo?: boolean; children: ReactNode }) {
+/** The journal is being rebuilt after a change: the figures shown are those before it (docs/journal.md §Reads during a build). */
+export function UpdatingNote() {
+  return (
+    <span className="muted small" role="status" data-testid="journal-updating" title="The journal is being rebuilt after a change: these figures are from before it">
+      updating…
+    </span>
+  );
+}
+
+export function PageFigures({ demo = false, building = false, children }: { demo?: boolean; building?: boolean; children: ReactNode }) {
   return (
     <>
       {demo && <DemoBadge />}
       <span className="muted small num">{children}</span>
+      {building && <UpdatingNote />}
     </>
   );
 }

@@ -4,12 +4,12 @@ import { AccountSelect } from '../components/AccountSelect';
 import { ImportOrDemo } from '../components/DemoButton';
 import { EquityChart, MonthlyBars } from '../components/charts';
 import { PnlCalendar, usesYearStrips } from '../components/PnlCalendar';
-import { DemoBadge, EmptyState, ErrorBanner, InlineForm, Loading, Money, PageHead, Panel, Segmented, Stat } from '../components/ui';
+import { DemoBadge, EmptyState, UpdatingNote, ErrorBanner, InlineForm, Loading, Money, PageHead, Panel, Segmented, Stat } from '../components/ui';
 import { addDays, addMonths } from '../../src-shared/calendar';
 import { dateInTimeZone, fmtCount, fmtInt, fmtMoney, fmtPct, fmtRange, monthTitle, signClass, typeLabel } from '../format';
 import { StrategyReport } from './trades/StrategyReport';
 import { STATEMENT_VIEW_NOTE } from './trades/labels';
-import { navigate, useApi, useAsync } from '../hooks';
+import { navigate, useApi, useAsync, useReloadWhileBuilding } from '../hooks';
 
 type PeriodMode = 'weekly' | 'monthly' | 'custom';
 
@@ -236,6 +236,10 @@ export function JournalPage() {
     latest.reload();
   };
 
+  // A journal being rebuilt answers the figures from before the change: asked again until the new ones come.
+  useReloadWhileBuilding(perf.data?.building === true, perf.reload);
+  useReloadWhileBuilding(summary.data?.building === true, summary.reload);
+
   if (perf.error && !perf.data) return <ErrorBanner error={perf.error} onRetry={perf.reload} />;
   if (!perf.data) return <Loading label="Loading journal…" />;
 
@@ -255,6 +259,7 @@ export function JournalPage() {
         meta={
           <>
             {data.demo && <DemoBadge />}
+            {(data.building || summary.data?.building === true) && <UpdatingNote />}
             {data.accounts.length === 1 && <span className="muted small">{data.accounts.map((a) => a.name).join(' · ')}</span>}
             <AccountSelect accounts={data.accounts} value={accountId} onChange={setAccountId} />
           </>

@@ -13,7 +13,7 @@ import { useRefreshNow } from '../components/RefreshNow';
 import { AsyncStatus, EmptyState, Money, PageFigures, PageHead, Panel, Stat } from '../components/ui';
 import { fmtCount, fmtDateTime, fmtInt, fmtMoney } from '../format';
 import { NEW_YORK, todayIn } from '../../src-shared/zone';
-import { useApi, useAsync, useRoute } from '../hooks';
+import { useApi, useAsync, useReloadWhileBuilding, useRoute } from '../hooks';
 import { LevelsScopeControl, readLevelsScope } from '../components/LevelsScope';
 import type { LevelsScope } from '../../src-shared/api/constants';
 import { groupAndSort, moveKey, type ExpectedMove, type Sort, type SortKey } from './positions/book';
@@ -110,6 +110,7 @@ export function PositionsPage() {
     [api, accountId, asOf, levelsScope],
   );
   const data = result.data;
+  useReloadWhileBuilding(data?.building === true, result.reload);
   // New snapshots of the held underlyings mark the book anew: the positions are read again when a pass stored one.
   const refresh = useRefreshNow(result.reload);
   const moves = useExpectedMoves(data);
@@ -133,7 +134,7 @@ export function PositionsPage() {
     <div className="page" data-testid="page-positions">
       <PageHead
         title="Positions"
-        meta={data && <PageFigures demo={data.demo}>{fmtCount(data.positions.length, 'open position')}</PageFigures>}
+        meta={data && <PageFigures demo={data.demo} building={data.building}>{fmtCount(data.positions.length, 'open position')}</PageFigures>}
         toolbar={
           <>
             <label className="field-inline" title="Replay the book at a past instant (New York time); empty = now">

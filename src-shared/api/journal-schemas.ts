@@ -2,7 +2,8 @@
 import { Type, type Static } from 'typebox';
 import { PAGE_LIMIT_CAP, PERFORMANCE_PERIODS, PAGE_LIMIT_DEFAULT, TRANSACTION_SORTS, TRANSACTION_TYPES } from './constants';
 import { AccountParam, adjustedField, optionContract } from './journal-fields';
-import { Nullable, Params, OneOf, DATETIME_PATTERN, DATE_YEARS, IsoDate, Money, AccountSchema, PaginationSchema, AccountIdParam, TickerParam, type Sent } from './schema-kit';
+import { Nullable, Params, OneOf, DATETIME_PATTERN, DATE_YEARS, IsoDate, Money, AccountSchema, PaginationSchema, AccountIdParam, TickerParam, type Sent, Building } from './schema-kit';
+
 
 // ---------------------------------------------------------------- journal
 
@@ -86,6 +87,7 @@ export const PerformanceResponse = Type.Object({
   calendar: CalendarSchema,
   accounts: Type.Array(AccountSchema),
   demo: Type.Boolean(),
+  building: Building,
 });
 export type PerformanceResponseT = Static<typeof PerformanceResponse>;
 
@@ -105,6 +107,7 @@ export const AccountsResponse = Type.Object({
     }),
   ),
   demo: Type.Boolean({ description: "Whether the journal holds the demo's transactions" }),
+  building: Building,
 });
 export type AccountsResponseT = Static<typeof AccountsResponse>;
 
@@ -153,6 +156,7 @@ export const SummaryResponse = Type.Object({
   ),
   accounts: Type.Array(AccountSchema),
   demo: Type.Boolean(),
+  building: Building,
 });
 export type SummaryResponseT = Static<typeof SummaryResponse>;
 

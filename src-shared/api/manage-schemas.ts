@@ -7,7 +7,8 @@ import { MANAGE_RULES } from '../journal/manage';
 import { ROLL_DEFAULTS, ROLL_LIMITS } from '../journal/roll-candidates';
 import { STRIKE_VS_LEVELS } from '../journal/trade-metrics';
 import { STRATEGIES } from '../journal/strategies';
-import { AccountIdParam, AccountSchema, DATETIME_PATTERN, IsoDate, Money, Nullable, OneOf, Params, SYMBOL_PATTERN, type Sent } from './schema-kit';
+import { AccountIdParam, AccountSchema, DATETIME_PATTERN, IsoDate, Money, Nullable, OneOf, Params, SYMBOL_PATTERN, type Sent, Building } from './schema-kit';
+
 
 /** At most this many upcoming dividends are kept (one a quarter for a book of fifty names). */
 export const MAX_UPCOMING_DIVIDENDS = 200;
@@ -124,6 +125,7 @@ export const ManageResponse = Type.Object({
   stale: Type.Array(ManageStaleSchema, { description: 'Open trades with a stale or missing mark: no rule is read on them' }),
   accounts: Type.Array(AccountSchema),
   demo: Type.Boolean(),
+  building: Building,
 });
 export type ManageResponseT = Static<typeof ManageResponse>;
 

@@ -4,7 +4,7 @@ import { LEVELS_SCOPES, TRANSACTION_TYPES } from './constants';
 import { AccountParam, adjustedField, optionContract } from './journal-fields';
 import { TransactionsQuery } from './journal-schemas';
 import { ReconciliationRowSchema } from './reconciliation-schemas';
-import { AccountSchema, DATETIME_PATTERN, Money, Nullable, OneOf, PaginationSchema, Params, TickerParam, type Sent } from './schema-kit';
+import { AccountSchema, DATETIME_PATTERN, Money, Nullable, OneOf, PaginationSchema, Params, TickerParam, type Sent, Building } from './schema-kit';
 
 /** `levelsScope` of /journal/positions and /journal/trades (docs/journal.md §Levels scope). */
 export const LevelsScopeParam = OneOf(LEVELS_SCOPES, {
@@ -167,6 +167,7 @@ export const PositionsResponse = Type.Object({
   inferredExpirations: Type.Array(Type.Object({ accountId: Type.String(), accountName: Type.String(), symbol: Type.String(), quantity: Type.Number(), tradeDate: Type.String(), spot: Type.Number(), quoteTime: Type.String() })),
   accounts: Type.Array(AccountSchema),
   demo: Type.Boolean(),
+  building: Building,
 });
 export type PositionsResponseT = Static<typeof PositionsResponse>;
 
@@ -220,6 +221,7 @@ export const CampaignsResponse = Type.Object({
   pagination: PaginationSchema,
   accounts: Type.Array(AccountSchema),
   demo: Type.Boolean(),
+  building: Building,
 });
 export type CampaignsResponseT = Static<typeof CampaignsResponse>;
 

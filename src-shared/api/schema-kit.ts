@@ -85,3 +85,6 @@ export const HealthSchema = Type.Object({ status: Type.Literal('ok'), version: T
 
 /** `pagination` of a paged list (`page`, `limit` as asked after clamping; `total` items; `pages` of that size). */
 export const PaginationSchema = Type.Object({ page: Type.Integer(), limit: Type.Integer(), total: Type.Integer(), pages: Type.Integer() });
+
+/** A journal read's `building`: answered from the journal's previous version while the next is built (docs/journal.md §Reads during a build). */
+export const Building = Type.Boolean({ description: 'True while the journal is being rebuilt after a change: the figures are those before it (docs/journal.md §Reads during a build)' });

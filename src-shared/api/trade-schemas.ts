@@ -8,9 +8,10 @@ import { TRADE_GROUPS } from '../journal/trade-stats';
 import { STRIKE_VS_LEVELS } from '../journal/trade-metrics';
 import { OUTCOMES } from '../journal/trades';
 import { PAGE_LIMIT_CAP, PAGE_LIMIT_DEFAULT, TRANSACTION_TYPES } from './constants';
-import { AccountIdParam, AccountSchema, IsoDate, Money, Nullable, OneOf, PaginationSchema, Params, TickerParam, TradeIdParam, type Sent } from './schema-kit';
+import { AccountIdParam, AccountSchema, IsoDate, Money, Nullable, OneOf, PaginationSchema, Params, TickerParam, TradeIdParam, type Sent, Building } from './schema-kit';
 import { LevelsScopeParam, ScopedLevelsFields } from './position-schemas';
 import { LEVELS_SCOPES } from './constants';
+
 
 /** Bounds of a note and its tags (DESIGN §5): enough for a trade plan, small enough to list. */
 export const ANNOTATION_LIMITS = { noteChars: 10_000, tags: 20, tagChars: 40 } as const;
@@ -147,6 +148,7 @@ export const TradesResponse = Type.Object({
   pagination: PaginationSchema,
   accounts: Type.Array(AccountSchema),
   demo: Type.Boolean(),
+  building: Building,
 });
 export type TradesResponseT = Static<typeof TradesResponse>;
 
@@ -181,6 +183,7 @@ export const TradeDetailResponse = Type.Object({
   timeline: Type.Array(TimelineEntrySchema, { description: 'Each row of the trade, in the order the ledger booked them' }),
   accounts: Type.Array(AccountSchema),
   demo: Type.Boolean(),
+  building: Building,
 });
 export type TradeDetailResponseT = Static<typeof TradeDetailResponse>;
 export type TimelineEntryJson = TradeDetailResponseT['timeline'][number];
@@ -217,6 +220,7 @@ export const StatsResponse = Type.Object({
   rows: Type.Array(StatsRowSchema, { description: 'Buckets in their order, others by key; only groups with trades' }),
   accounts: Type.Array(AccountSchema),
   demo: Type.Boolean(),
+  building: Building,
 });
 export type StatsResponseT = Static<typeof StatsResponse>;
 

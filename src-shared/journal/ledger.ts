@@ -17,6 +17,7 @@ import type { CurrencyDays, DayAgg } from './periods';
 import { matchRolls } from './rolls';
 import type { Ledger, LedgerOptions } from './ledger-types';
 import { followsAll, LedgerWalk } from './ledger-walk';
+import { drive, pieceRows, PIECE_ROWS, type Steps } from './pieces';
 
 export type { CampaignRecord, CampaignStep } from './campaigns';
 export type { Deliverable } from './corporate-actions';
@@ -213,8 +214,19 @@ export class LiveLedger {
 
   /** Builds the ledger of `transactions` and keeps the build open; `rowids` by input index (checkpoints by stored row). */
   static build(transactions: readonly Transaction[], options: LedgerOptions, rowids?: readonly number[]): { live: LiveLedger; ledger: Ledger } {
+    return drive(LiveLedger.buildSteps(transactions, options, rowids, Infinity));
+  }
+
+  /** LiveLedger.build a piece of about `pieceSize` rows at a time (pieces.ts; without rowids, in one piece). */
+  static *buildSteps(transactions: readonly Transaction[], options: LedgerOptions, rowids?: readonly number[], pieceSize = PIECE_ROWS): Steps<{ live: LiveLedger; ledger: Ledger }> {
     const builder = new LedgerBuilder(options.reportingCurrency, options.timeline === true, options.spotAt);
-    builder.process(transactions, options.checkpointEvery ?? 0, Infinity, rowids);
+    if (rowids === undefined || transactions.length <= pieceSize) builder.process(transactions, options.checkpointEvery ?? 0, Infinity, rowids);
+    else {
+      for (const piece of pieceRows(transactions, rowids, pieceSize)) {
+        builder.process(piece.rows, options.checkpointEvery ?? 0, Infinity, piece.rowids);
+        yield;
+      }
+    }
     const live = new LiveLedger(builder, transactions.length, options);
     return { live, ledger: builder.publish(transactions.length) };
   }
@@ -264,6 +276,11 @@ export class LiveLedger {
    * checkpoint are the build's still; this build and its ledgers stay as they are.
    */
   resume(previous: Ledger, at: number, rows: readonly Transaction[], rowids?: readonly number[]): { live: LiveLedger; ledger: Ledger } | null {
+    return drive(this.resumeSteps(previous, at, rows, rowids, Infinity));
+  }
+
+  /** LiveLedger.resume a piece of about `pieceSize` rows at a time (pieces.ts). */
+  *resumeSteps(previous: Ledger, at: number, rows: readonly Transaction[], rowids?: readonly number[], pieceSize = PIECE_ROWS): Steps<{ live: LiveLedger; ledger: Ledger } | null> {
     if (previous.actionOutcomes.size > 0 || rows.some((t) => t.type === 'SPLIT' || t.type === 'SYMBOL_CHANGE')) return null;
     // Every row walked again must come after those before the checkpoint (else the order before it changed: a build).
     const checkpoint = previous.checkpoints?.checkpoints[at];
@@ -271,7 +288,13 @@ export class LiveLedger {
     const builder = new LedgerBuilder(this.options.reportingCurrency, this.options.timeline === true, this.options.spotAt, { deliverables: previous.deliverables, roots: previous.actionRoots });
     builder.resumeAt(previous, at, this.options.checkpointEvery ?? 0, this.builder.positionsSeen);
     const position = previous.checkpoints?.checkpoints[at]?.position ?? 0;
-    builder.process(rows, 0, Infinity, rowids);
+    if (rowids === undefined || rows.length <= pieceSize) builder.process(rows, 0, Infinity, rowids);
+    else {
+      for (const piece of pieceRows(rows, rowids, pieceSize)) {
+        builder.process(piece.rows, 0, Infinity, piece.rowids);
+        yield;
+      }
+    }
     builder.settleResumed();
     const count = position + rows.length;
     return { live: new LiveLedger(builder, count, this.options), ledger: builder.publish(count) };

@@ -15,6 +15,7 @@ import { followsAll } from './ledger-walk';
 import type { EntryLookup } from './trade-metrics';
 import { NO_NODE } from './trade-lots';
 import { Grouper, walkTrades, type Node } from './trade-walk';
+import { drive, pieceRows, PIECE_ROWS, type Steps } from './pieces';
 import { asMinor, type Minor } from '../money';
 import type { TradeLeg } from './records';
 import type { AccountId } from '../ids';
@@ -128,7 +129,23 @@ export class LiveTrades {
 
   /** The trades of `transactions` with their walk kept open; with `checkpointEvery`, checkpoints a write in the middle resumes from. */
   static build(transactions: readonly Transaction[], options: TradeOptions = {}, checkpointEvery = 0): { live: LiveTrades; book: TradeBook } {
-    const grouper = walkTrades(transactions, checkpointEvery);
+    return drive(LiveTrades.buildSteps(transactions, options, checkpointEvery, Infinity));
+  }
+
+  /** LiveTrades.build walking a piece of about `pieceSize` rows at a time (pieces.ts). */
+  static *buildSteps(transactions: readonly Transaction[], options: TradeOptions = {}, checkpointEvery = 0, pieceSize = PIECE_ROWS): Steps<{ live: LiveTrades; book: TradeBook }> {
+    let grouper: Grouper;
+    if (transactions.length <= pieceSize) grouper = walkTrades(transactions, checkpointEvery);
+    else {
+      grouper = new Grouper();
+      grouper.checkpointEvery = checkpointEvery;
+      for (const piece of pieceRows(transactions, undefined, pieceSize)) {
+        grouper.walk(piece.rows);
+        yield;
+      }
+      grouper.linkRolls();
+      grouper.linkCovers();
+    }
     const { book, assembled } = assembleBook(grouper, options, null);
     const live = new LiveTrades(grouper, assembled);
     live.note(transactions);
@@ -186,6 +203,11 @@ export class LiveTrades {
    * assembled again. Null when the rows hold a corporate action. This walk and its books stay as they are.
    */
   resume(at: number, rows: readonly Transaction[], options: TradeOptions = {}): { live: LiveTrades; book: TradeBook } | null {
+    return drive(this.resumeSteps(at, rows, options, Infinity));
+  }
+
+  /** LiveTrades.resume walking a piece of about `pieceSize` rows at a time (pieces.ts). */
+  *resumeSteps(at: number, rows: readonly Transaction[], options: TradeOptions = {}, pieceSize = PIECE_ROWS): Steps<{ live: LiveTrades; book: TradeBook } | null> {
     const checkpoint = this.grouper.checkpoints[at];
     if (checkpoint === undefined || this.grouper.actionsWalked > 0 || rows.some((t) => t.type === 'SPLIT' || t.type === 'SYMBOL_CHANGE')) return null;
     // Every row walked again must come after those before the checkpoint (else the order before it changed).
@@ -195,7 +217,13 @@ export class LiveTrades {
     grouper.touched = touched;
     grouper.lots.touched = touched;
     try {
-      grouper.walk(rows);
+      if (rows.length <= pieceSize) grouper.walk(rows);
+      else {
+        for (const piece of pieceRows(rows, undefined, pieceSize)) {
+          grouper.walk(piece.rows);
+          yield;
+        }
+      }
       grouper.settleResumed();
       grouper.linkRolls();
       grouper.linkCovers();

@@ -73,7 +73,7 @@ function presentTotals(totals: PositionTotals) {
   };
 }
 
-export function presentPositions(result: PositionsResult): Omit<PositionsResponseT, 'accounts' | 'demo'> {
+export function presentPositions(result: PositionsResult): Omit<PositionsResponseT, 'accounts' | 'demo' | 'building'> {
   return {
     asOf: result.asOf,
     currency: result.currency,
@@ -141,7 +141,7 @@ export function presentCampaign(row: CampaignRow): CampaignsResponseT['chains'][
   };
 }
 
-export function presentCampaigns(result: CampaignsResult): Omit<CampaignsResponseT, 'accounts' | 'demo'> {
+export function presentCampaigns(result: CampaignsResult): Omit<CampaignsResponseT, 'accounts' | 'demo' | 'building'> {
   return { asOf: result.asOf, currency: result.currency, chains: result.campaigns.map(presentCampaign), pagination: result.pagination };
 }
 

@@ -13,7 +13,7 @@ import { addMinor, asMinor, minorToCents, centsOrNull, minorToUnits, type Minor 
 type PeriodJson = PerformanceResponseT['monthly'];
 
 /** GET /journal/accounts: each account with its transactions, first and last trade days, and dividends outside campaigns. */
-export function presentAccounts(list: { accounts: readonly AccountSummary[]; demo: boolean; accountDividends?: readonly AccountDividends[] }): AccountsResponseT {
+export function presentAccounts(list: { accounts: readonly AccountSummary[]; demo: boolean; building?: boolean; accountDividends?: readonly AccountDividends[] }): AccountsResponseT {
   const dividendsOf = (id: string) =>
     (list.accountDividends ?? [])
       .filter((d) => d.accountId === id)
@@ -22,6 +22,7 @@ export function presentAccounts(list: { accounts: readonly AccountSummary[]; dem
   return {
     accounts: list.accounts.map((a) => ({ id: a.id, name: a.name, transactions: a.transactions, firstTradeDay: a.firstTradeDay, lastTradeDay: a.lastTradeDay, dividendsOutsideCampaigns: dividendsOf(a.id) })),
     demo: list.demo,
+    building: list.building ?? false,
   };
 }
 
@@ -88,12 +89,12 @@ export function presentPeriod(period: PeriodResult): PeriodJson {
 }
 
 /** /journal/performance without the journal's accounts and demo flag (the route adds them). */
-export function presentPerformance(result: PerformanceResult): Omit<PerformanceResponseT, 'accounts' | 'demo'> {
+export function presentPerformance(result: PerformanceResult): Omit<PerformanceResponseT, 'accounts' | 'demo' | 'building'> {
   const monthly = presentPeriod(result.monthly);
   const weekly = presentPeriod(result.weekly);
   const custom = result.custom === undefined ? undefined : presentPeriod(result.custom);
   const shown = rangePeriod(result);
-  const json: Omit<PerformanceResponseT, 'accounts' | 'demo'> = {
+  const json: Omit<PerformanceResponseT, 'accounts' | 'demo' | 'building'> = {
     monthly,
     weekly,
     range: result.range,
@@ -104,7 +105,7 @@ export function presentPerformance(result: PerformanceResult): Omit<PerformanceR
 }
 
 /** /journal/summary without the journal's accounts and demo flag. */
-export function presentYear(result: YearResult): Omit<SummaryResponseT, 'accounts' | 'demo'> {
+export function presentYear(result: YearResult): Omit<SummaryResponseT, 'accounts' | 'demo' | 'building'> {
   const { totals } = result;
   const dayValue = (day: { date: string; plMinor: Minor } | null) => (day === null ? null : { date: day.date, pl: minorToCents(day.plMinor) });
   const yearText = String(result.year).padStart(4, '0');

@@ -49,7 +49,7 @@ function presentStale(item: StaleItem): ManageStaleJson {
   return { ...tradeRef(item), leg: item.leg, reason: item.reason, quoteTime: item.quoteTime, ageDays: item.ageDays };
 }
 
-export function presentManage(result: ManageResult): Omit<ManageResponseT, 'accounts' | 'demo'> {
+export function presentManage(result: ManageResult): Omit<ManageResponseT, 'accounts' | 'demo' | 'building'> {
   return { asOf: result.asOf, currency: result.currency, rules: result.rules, open: result.open, items: result.items.map(presentItem), stale: result.stale.map(presentStale) };
 }
 

@@ -11,6 +11,7 @@ import { LRUCache } from 'lru-cache';
 import { firstWhere, rowsEndBy, type BookLedger } from '../../../src-shared/journal/checkpoints';
 import { buildLedger, resumeLedger, type Ledger, type OpenPosition } from '../../../src-shared/journal/index';
 import { LiveLedger } from '../../../src-shared/journal/ledger';
+import { drive, type Steps } from '../../../src-shared/journal/pieces';
 import type { LedgerCheckpoints } from '../../../src-shared/journal/checkpoints';
 import type { Transaction } from '../../../src-shared/journal/model';
 import { instantMs } from '../../../src-shared/journal/order';
@@ -64,16 +65,26 @@ export class JournalBook {
    */
   private completeLive: { live: LiveLedger; ledger: Ledger; checkpoints: LedgerCheckpoints | undefined; base: Ledger; signature: string; generation: number } | null = null;
   /** Books of past instants (all accounts): positions and campaigns of one instant come in pairs. */
-  private readonly books = new LRUCache<number, BookAt>({ max: 8 });
+  private books = new LRUCache<number, BookAt>({ max: 8 });
   /** Whole ledgers of an account or a past instant (or with timelines): each is as big as the journal's, so two at most. */
-  private readonly ledgers = new LRUCache<string, LedgerAt>({ max: 2 });
+  private ledgers = new LRUCache<string, LedgerAt>({ max: 2 });
 
   constructor(
-    private readonly index: JournalIndex,
+    private index: JournalIndex,
     readonly marks: JournalMarks,
     private readonly generations: Generations,
     private readonly settings: () => BookSettings,
   ) {}
+
+  /** This version's book over a published index (JournalIndex.published): its own caches of past instants, no open build. */
+  published(index: JournalIndex): JournalBook {
+    const copy = Object.assign(Object.create(JournalBook.prototype) as JournalBook, this);
+    copy.index = index;
+    copy.books = new LRUCache<number, BookAt>({ max: 8 });
+    copy.ledgers = new LRUCache<string, LedgerAt>({ max: 2 });
+    copy.completeLive = null;
+    return copy;
+  }
 
   /** The snapshots' spot at an instant (a naked call's collateral at entry: collateral.ts). */
   private readonly spotAt = (underlying: string, atMs: number) => this.marks.spotAt(underlying, atMs);
@@ -104,7 +115,12 @@ export class JournalBook {
 
   /** The complete ledger: every row plus every inferred expiration, with checkpoints (built once per change). */
   private completeBook(): Complete {
-    const base = this.index.ledger();
+    return drive(this.completeSteps());
+  }
+
+  /** The complete ledger as completeBook builds it, a piece at a time (pieces.ts). */
+  *completeSteps(): Steps<Complete> {
+    const base = yield* this.index.ledgerSteps();
     this.refresh(base);
     if (this.complete !== null) return this.complete;
     const inferred = this.settle(base.positions, Infinity).inferred;
@@ -118,7 +134,7 @@ export class JournalBook {
     }
     let ledger = base;
     if (inferred.length > 0 || base.checkpoints === undefined || spots) {
-      ledger = this.resumedComplete(base, inferred, signature) ?? this.builtComplete(base, inferred, signature);
+      ledger = (yield* this.resumedComplete(base, inferred, signature)) ?? (yield* this.builtComplete(base, inferred, signature));
       // The base's own checkpoints are of rows without the inferred ones: of no use now.
       delete base.checkpoints;
     }
@@ -127,7 +143,7 @@ export class JournalBook {
   }
 
   /** The complete ledger from the first row, its build kept open. */
-  private builtComplete(base: Ledger, inferred: readonly InferredExpiration[], signature: string): Ledger {
+  private *builtComplete(base: Ledger, inferred: readonly InferredExpiration[], signature: string): Steps<Ledger> {
     const rowids: number[] = [];
     const rows = this.index.readTransactions(() => true, rowids);
     for (const item of inferred) {
@@ -135,7 +151,8 @@ export class JournalBook {
       rowids.push(-1);
     }
     const options = { reportingCurrency: base.reportingCurrency, checkpointEvery: this.index.checkpointEvery, spotAt: this.spotAt };
-    const { live, ledger } = LiveLedger.build(rows, options, rowids);
+    yield;
+    const { live, ledger } = yield* LiveLedger.buildSteps(rows, options, rowids);
     this.completeLive = { live, ledger, checkpoints: ledger.checkpoints, base, signature, generation: this.snapshotsGeneration };
     return ledger;
   }
@@ -145,7 +162,7 @@ export class JournalBook {
    * journal changed since the last one (the index says: rowsSince, changeSince), when its inferred expirations and
    * snapshots are the same (docs/journal.md §Staying current); null otherwise.
    */
-  private resumedComplete(base: Ledger, inferred: readonly InferredExpiration[], signature: string): Ledger | null {
+  private *resumedComplete(base: Ledger, inferred: readonly InferredExpiration[], signature: string): Steps<Ledger | null> {
     const open = this.completeLive;
     this.completeLive = null;
     if (open === null || open.signature !== signature || open.generation !== this.snapshotsGeneration || open.checkpoints === undefined) return null;
@@ -169,7 +186,7 @@ export class JournalBook {
       rows.push(item.transaction);
       rowids.push(-1);
     }
-    const resumed = open.live.resume(previous, at, rows, rowids);
+    const resumed = yield* open.live.resumeSteps(previous, at, rows, rowids);
     if (resumed === null || resumed.ledger.transactionCount !== base.transactionCount + inferred.length) return null;
     this.completeLive = { live: resumed.live, ledger: resumed.ledger, checkpoints: resumed.ledger.checkpoints, base, signature, generation: this.snapshotsGeneration };
     return resumed.ledger;

@@ -9,7 +9,9 @@ import type { Transaction } from '../../../src-shared/journal/model';
 import { openedBeforeHistoryText } from '../../../src-shared/journal/words';
 import { dateInZone, NEW_YORK } from '../../../src-shared/zone';
 import { parseInstantMs } from '../../../src-shared/calendar';
-import type { ImportRecord } from './values';
+import type { ImportRecord, PositionsResult } from './values';
+import { parseOccSymbol } from '../../../src-shared/journal/model';
+import { underlyingOf, type ReconciliationItem } from './reconciliation';
 
 /** Sentences an import's report lists (all are counted): a file of thousands of closes from before its window stays a page. */
 export const OPENED_BEFORE_LISTED = 50;
@@ -86,5 +88,33 @@ export function withOpenedBeforeHistory(record: ImportRecord, found: OpenedBefor
     warnings: [...record.warnings, ...sentences.slice(0, OPENED_BEFORE_LISTED).map((message) => ({ line: null, message }))],
     warningCount: record.warningCount + sentences.length,
     openedBeforeHistory: sentences.length,
+  };
+}
+
+/** A difference from the broker's figures as needsAttention lists it (kind `reconciliation`). */
+export function reconciliationAttention(item: ReconciliationItem, accountName: string): PositionsResult['needsAttention'][number] {
+  const occ = item.row.symbol === null ? null : parseOccSymbol(item.row.symbol);
+  return {
+    kind: 'reconciliation',
+    reason: 'differs-from-broker',
+    accountId: item.accountId,
+    accountName,
+    currency: item.row.currency,
+    symbol: item.row.symbol ?? '',
+    underlying: underlyingOf(item.row.symbol),
+    isOption: occ !== null,
+    expiration: occ?.expiration ?? null,
+    strike: occ?.strike ?? null,
+    right: occ?.right ?? null,
+    multiplier: occ === null ? 1 : 100,
+    quantity: item.row.what === 'position' ? item.row.broker : 0,
+    sideKnown: true,
+    firstDate: null,
+    firstTradeDate: null,
+    closes: 0,
+    spot: null,
+    quoteTime: null,
+    lastSnapshot: null,
+    reconciliation: { importId: item.importId, ...item.row },
   };
 }

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { Ledger } from '../../../src-shared/journal/index';
 import { LiveLedger } from '../../../src-shared/journal/ledger';
-import type { Account, Transaction } from '../../../src-shared/journal/model';
+import type { Transaction } from '../../../src-shared/journal/model';
 import { firstWhere, type LedgerCheckpoints } from '../../../src-shared/journal/checkpoints';
 import { AccountsRepository } from '../../db/accounts';
 import { Generations } from '../../db/generations';
@@ -9,37 +9,17 @@ import { dataVersionReader } from '../../db/open';
 import { toTransaction, TransactionsRepository, type LedgerRow } from '../../db/transactions';
 import { CorporateActionsRepository } from '../../db/corporate-actions';
 import { actionTransactions } from './corporate-actions';
+import { drive, type Steps } from '../../../src-shared/journal/pieces';
+import { earlier, LedgerExtensions, MAX_EXTENSIONS, type AddedRows, type JournalChange } from './ledger-extensions';
 
-/** A write that only added rows: those of this import (a file's, or manual entries'). */
-export interface AddedRows {
-  importId: number;
-}
+export type { AddedRows, ChangedRows, JournalChange } from './ledger-extensions';
+import { extendSnapshot, interner, leanRows, patchSnapshot, readSnapshot, readSortKeys, type JournalSnapshot, type SortKeys } from './index-snapshot';
 
-/** A write that changed rows of `fromDay` or later only (an undo, a manual row edited or removed). */
-export interface ChangedRows {
-  fromDay: string;
-}
-
-/** What a write changed, when it can say (docs/journal.md §Staying current); a write that cannot says nothing. */
-export type JournalChange = AddedRows | ChangedRows;
-
-/** The earlier of two days (null: none). */
-const earlier = (a: string | null, b: string | null): string | null => (a === null ? b : b === null || a <= b ? a : b);
+export type { AccountSummary, JournalSnapshot, SortKeys } from './index-snapshot';
 
 /** The manual corporate actions' rows as the ledger walks them (any change: a build from the first row). */
 function actionsKey(actions: ReadonlyMap<string, Transaction>): string {
   return JSON.stringify([...actions.values()]);
-}
-
-/** One shared copy per distinct string (currencies, symbols, account ids repeat on every row). */
-function interner(): (text: string) => string {
-  const seen = new Map<string, string>();
-  return (text) => {
-    const known = seen.get(text);
-    if (known !== undefined) return known;
-    seen.set(text, text);
-    return text;
-  };
 }
 
 /**
@@ -51,73 +31,8 @@ export const CHECKPOINT_EVERY = 1_000;
 /** Growth of the checkpoints' codec allowed beyond twice its size after a build from the first row (LiveLedger.resume packs again). */
 const CODEC_SLACK_BYTES = 1 << 20;
 
-/** Extensions remembered for the trades (a trades read comes after a few imports at most; older ones build again). */
-const MAX_EXTENSIONS = 16;
-
-/**
- * The ledger with the stored row of each checkpointed position (`rowids` by input index): the book replays a stretch
- * by rowid ranges (journal-book.ts); the input order is dropped.
- */
-export function withRowids(ledger: Ledger, rowidsByInput: readonly number[]): Ledger {
-  const checkpoints = ledger.checkpoints;
-  if (checkpoints?.order !== undefined) {
-    const order = checkpoints.order;
-    // A rowid past 32 bits (never, for rows SQLite numbered itself) is read by id instead.
-    checkpoints.rowids = Int32Array.from(order, (input) => {
-      const rowid = rowidsByInput[input] ?? -1;
-      return rowid <= 0x7fffffff ? rowid : -1;
-    });
-    delete checkpoints.order;
-  }
-  return ledger;
-}
-
 /** The first index in [0, length) where `predicate` holds, for a predicate that is false then true. */
 export const firstIndex = firstWhere;
-
-/** The columns a transactions list sorts or filters by, per position of the newest-first index. */
-export interface SortKeys {
-  types: string[];
-  symbols: string[];
-  quantity: Float64Array;
-  price: Float64Array;
-  amount: Float64Array;
-}
-
-/**
- * What reads need, kept compact: for 100k transactions a few MB instead of 100k full objects. Positions are
- * indexes into the newest-first order; a page's rows are read from SQLite by id.
- */
-/** An account of the journal and what it holds (GET /journal/accounts). */
-export interface AccountSummary extends Account {
-  transactions: number;
-  firstTradeDay: string;
-  lastTradeDay: string;
-}
-
-export interface JournalSnapshot {
-  ids: string[];
-  days: string[];
-  underlyings: string[];
-  accountIds: string[];
-  /** The accounts holding transactions, by name, with their count and first and last trade days. */
-  accounts: AccountSummary[];
-  /** Whether the journal holds the demo's transactions. */
-  demo: boolean;
-}
-
-type Holding = { transactions: number; firstTradeDay: string; lastTradeDay: string };
-
-/** One more row of an account in the index: its count and the days of its first and last rows. */
-function countHolding(held: Map<string, Holding>, accountId: string, tradeDay: string): void {
-  const account = held.get(accountId);
-  if (account === undefined) held.set(accountId, { transactions: 1, firstTradeDay: tradeDay, lastTradeDay: tradeDay });
-  else {
-    account.transactions += 1;
-    if (tradeDay < account.firstTradeDay) account.firstTradeDay = tradeDay;
-    if (tradeDay > account.lastTradeDay) account.lastTradeDay = tradeDay;
-  }
-}
 
 /**
  * The journal in memory: the newest-first index and the ledger of src-shared/journal, built lazily and dropped
@@ -146,7 +61,7 @@ export class JournalIndex {
    * The last ledgers made from another without a build from the first row: walked on with `rows` (`fromDay` null), or
    * resumed at the checkpoint of `fromDay` with `rows`, every row from that day on (the trades follow: rowsSince, changeSince).
    */
-  private readonly extensions: Array<{ from: Ledger; to: Ledger; rows: Transaction[]; fromDay: string | null }> = [];
+  private readonly extensions = new LedgerExtensions();
   /** Rows between two checkpoints of the ledger and the trades (CHECKPOINT_EVERY; a test's small journals take fewer). */
   checkpointEvery = CHECKPOINT_EVERY;
   /** Ledgers resumed at a checkpoint, and the rows each walked again (a test's and the bench's counter). */
@@ -175,6 +90,27 @@ export class JournalIndex {
   invalidate(): void {
     this.cache = null;
     this.live = null;
+  }
+
+  /** A published version answers from its caches alone: it reads no journal version and builds nothing (published). */
+  private frozen = false;
+
+  /**
+   * This version as it stands, for the reads a build answers meanwhile (docs/journal.md §Reads during a build): a copy
+   * that shares its caches and never reads the journal's version again; it holds no open build (what it builds, if a
+   * read needs a cache it lacks, is its own).
+   */
+  published(): JournalIndex {
+    const copy = Object.assign(Object.create(JournalIndex.prototype) as JournalIndex, this);
+    copy.live = null;
+    copy.appended = null;
+    copy.frozen = true;
+    return copy;
+  }
+
+  /** Whether another connection committed a change of the journal since this index last looked (nothing is dropped here). */
+  changedElsewhere(): boolean {
+    return this.readDataVersion() !== this.dataVersion && this.generations.journal() !== this.generation;
   }
 
   /**
@@ -206,6 +142,7 @@ export class JournalIndex {
   }
 
   private load(): NonNullable<JournalIndex['cache']> {
+    if (this.frozen && this.cache !== null) return this.cache;
     const version = this.readDataVersion();
     if (version !== this.dataVersion) {
       this.dataVersion = version;
@@ -221,62 +158,20 @@ export class JournalIndex {
     if (this.cache) return this.cache;
     const appended = this.appended;
     this.appended = null;
-    let extended = appended === null || appended.fromDay !== null ? null : this.extendSnapshot(appended.snapshot, appended.imports);
+    let extended = appended === null || appended.fromDay !== null ? null : extendSnapshot(this.transactions, this.accounts, appended.snapshot, appended.imports);
     if (appended !== null && extended === null) {
       const day = this.firstChangedDay(appended.imports, appended.fromDay);
-      if (day !== null) extended = this.patchSnapshot(appended.snapshot, day);
+      if (day !== null) extended = patchSnapshot(this.transactions, this.accounts, appended.snapshot, day);
     }
     if (extended !== null) {
       const actions = actionTransactions(this.corporateActions.all(), extended.accounts, this.reportingCurrency());
       this.cache = { snapshot: extended, ledger: null, groups: new Map(), sortKeys: null, actions: new Map(actions.map((tx) => [tx.id, tx])) };
       return this.cache;
     }
-    const intern = interner();
-    const snapshot: JournalSnapshot = { ids: [], days: [], underlyings: [], accountIds: [], accounts: [], demo: this.transactions.hasSource('demo') };
-    const held = new Map<string, Holding>();
-    for (const row of this.transactions.indexNewestFirst()) {
-      snapshot.ids.push(row.id);
-      snapshot.days.push(intern(row.trade_day));
-      snapshot.underlyings.push(intern(row.underlying));
-      snapshot.accountIds.push(intern(row.account_id));
-      countHolding(held, row.account_id, row.trade_day);
-    }
-    for (const account of this.accounts.inUse()) {
-      const holding = held.get(account.id);
-      if (holding !== undefined) snapshot.accounts.push({ ...account, ...holding });
-    }
+    const snapshot = readSnapshot(this.transactions, this.accounts);
     const actions = actionTransactions(this.corporateActions.all(), snapshot.accounts, this.reportingCurrency());
     this.cache = { snapshot, ledger: null, groups: new Map(), sortKeys: null, actions: new Map(actions.map((tx) => [tx.id, tx])) };
     return this.cache;
-  }
-
-  /**
-   * The index after writes that only added rows, without reading the journal again: when every added row comes before
-   * every other in the index's order (newest first), they are put in front of the index before them; null otherwise.
-   */
-  private extendSnapshot(before: JournalSnapshot, imports: readonly number[]): JournalSnapshot | null {
-    const rows = this.transactions.indexRowsOfImports(imports);
-    const { newest, count } = this.transactions.newestOutside(imports);
-    const oldest = rows[rows.length - 1];
-    if (count !== before.ids.length + rows.length) return null;
-    if (oldest !== undefined && newest !== null && !(oldest.trade_date > newest.trade_date || (oldest.trade_date === newest.trade_date && oldest.id > newest.id))) return null;
-    const held = new Map<string, Holding>(before.accounts.map((a) => [a.id, { transactions: a.transactions, firstTradeDay: a.firstTradeDay, lastTradeDay: a.lastTradeDay }]));
-    const snapshot: JournalSnapshot = { ids: [], days: [], underlyings: [], accountIds: [], accounts: [], demo: before.demo || this.transactions.hasSource('demo') };
-    for (const row of rows) {
-      snapshot.ids.push(row.id);
-      snapshot.days.push(row.trade_day);
-      snapshot.underlyings.push(row.underlying);
-      snapshot.accountIds.push(row.account_id);
-      countHolding(held, row.account_id, row.trade_day);
-    }
-    for (const [key, list] of [['ids', before.ids], ['days', before.days], ['underlyings', before.underlyings], ['accountIds', before.accountIds]] as const) {
-      for (const value of list) snapshot[key].push(value);
-    }
-    for (const account of this.accounts.inUse()) {
-      const holding = held.get(account.id);
-      if (holding !== undefined) snapshot.accounts.push({ ...account, ...holding });
-    }
-    return snapshot;
   }
 
   /** The first day these imports' rows and `fromDay` name (null: none). */
@@ -284,43 +179,6 @@ export class JournalIndex {
     let day = fromDay;
     for (const importId of imports) day = earlier(day, this.transactions.firstDayOfImport(importId));
     return day;
-  }
-
-  /**
-   * The index after writes that changed rows of `day` and later only, reading only those rows: they come first in the
-   * index (newest first), before the rows of the days before, which are `before`'s last ones. Null when the index's
-   * order does not keep the days apart (trade dates written with other offsets) or the counts do not add up.
-   */
-  private patchSnapshot(before: JournalSnapshot, day: string): JournalSnapshot | null {
-    let cut = 0;
-    while (cut < before.days.length && (before.days[cut] ?? '') >= day) cut += 1;
-    for (let i = cut; i < before.days.length; i += 1) if ((before.days[i] ?? '') >= day) return null;
-    const rows = this.transactions.indexRowsFromDay(day);
-    const { newest, count } = this.transactions.newestBeforeDay(day);
-    const oldest = rows[rows.length - 1];
-    if (count !== rows.length + before.ids.length - cut) return null;
-    if (oldest !== undefined && newest !== null && !(oldest.trade_date > newest.trade_date || (oldest.trade_date === newest.trade_date && oldest.id > newest.id))) return null;
-    const intern = interner();
-    const snapshot: JournalSnapshot = { ids: [], days: [], underlyings: [], accountIds: [], accounts: [], demo: this.transactions.hasSource('demo') };
-    for (const row of rows) {
-      snapshot.ids.push(row.id);
-      snapshot.days.push(intern(row.trade_day));
-      snapshot.underlyings.push(intern(row.underlying));
-      snapshot.accountIds.push(intern(row.account_id));
-    }
-    for (let i = cut; i < before.ids.length; i += 1) {
-      snapshot.ids.push(before.ids[i] ?? '');
-      snapshot.days.push(before.days[i] ?? '');
-      snapshot.underlyings.push(before.underlyings[i] ?? '');
-      snapshot.accountIds.push(before.accountIds[i] ?? '');
-    }
-    const held = new Map<string, Holding>();
-    for (let i = 0; i < snapshot.ids.length; i += 1) countHolding(held, snapshot.accountIds[i] ?? '', snapshot.days[i] ?? '');
-    for (const account of this.accounts.inUse()) {
-      const holding = held.get(account.id);
-      if (holding !== undefined) snapshot.accounts.push({ ...account, ...holding });
-    }
-    return snapshot;
   }
 
   snapshot(): JournalSnapshot {
@@ -351,8 +209,13 @@ export class JournalIndex {
   }
 
   ledger(): Ledger {
+    return drive(this.ledgerSteps());
+  }
+
+  /** The ledger as `ledger` builds it, a piece at a time (pieces.ts: the worker answers reads between pieces). */
+  *ledgerSteps(): Steps<Ledger> {
     const cache = this.load();
-    if (!cache.ledger) cache.ledger = this.extended(cache) ?? this.build(cache);
+    if (!cache.ledger) cache.ledger = (yield* this.extended(cache)) ?? (yield* this.build(cache));
     return cache.ledger;
   }
 
@@ -361,7 +224,7 @@ export class JournalIndex {
    * the checkpoint before the first changed day; both need the manual corporate actions unchanged. Null otherwise, and
    * the caller builds from the first row.
    */
-  private extended(cache: NonNullable<JournalIndex['cache']>): Ledger | null {
+  private *extended(cache: NonNullable<JournalIndex['cache']>): Steps<Ledger | null> {
     const live = this.live;
     this.live = null;
     if (live === null || (live.added.length === 0 && live.fromDay === null) || live.actions !== actionsKey(cache.actions)) return null;
@@ -372,11 +235,11 @@ export class JournalIndex {
       const ledger = live.live.extend(rows, rowids);
       if (ledger !== null) {
         this.live = { ...live, ledger, checkpoints: ledger.checkpoints, added: [] };
-        this.remember({ from: live.ledger, to: ledger, rows, fromDay: null });
+        this.extensions.remember({ from: live.ledger, to: ledger, rows, fromDay: null });
         return ledger;
       }
     }
-    return this.resumed(cache, live);
+    return yield* this.resumed(cache, live);
   }
 
   /**
@@ -385,7 +248,7 @@ export class JournalIndex {
    * on the first days, corporate actions), when the checkpoints' codec has grown past twice its size after the last build
    * from the first row (each resume packs its checkpoints again), or when the rows do not add up to the journal's.
    */
-  private resumed(cache: NonNullable<JournalIndex['cache']>, live: NonNullable<JournalIndex['live']>): Ledger | null {
+  private *resumed(cache: NonNullable<JournalIndex['cache']>, live: NonNullable<JournalIndex['live']>): Steps<Ledger | null> {
     const day = this.firstChangedDay(live.added.map((a) => a.importId), live.fromDay);
     // The checkpoints as published (the book drops them from the ledger it hands out when it builds its own: book.ts).
     const checkpoints = live.checkpoints;
@@ -401,10 +264,10 @@ export class JournalIndex {
       rows.push(tx);
       rowids.push(-1);
     }
-    const resumed = live.live.resume(previous, at, rows, rowids);
+    const resumed = yield* live.live.resumeSteps(previous, at, rows, rowids);
     if (resumed === null || resumed.ledger.transactionCount !== cache.snapshot.ids.length + cache.actions.size) return null;
     this.live = { ...live, live: resumed.live, ledger: resumed.ledger, checkpoints: resumed.ledger.checkpoints, added: [], fromDay: null };
-    this.remember({ from: live.ledger, to: resumed.ledger, rows, fromDay: checkpoint.day });
+    this.extensions.remember({ from: live.ledger, to: resumed.ledger, rows, fromDay: checkpoint.day });
     this.resumes.push({ position: checkpoint.position, rows: rows.length });
     if (this.resumes.length > MAX_EXTENSIONS) this.resumes.shift();
     return resumed.ledger;
@@ -415,46 +278,18 @@ export class JournalIndex {
     return this.live?.checkpoints;
   }
 
-  private remember(step: JournalIndex['extensions'][number]): void {
-    this.extensions.push(step);
-    if (this.extensions.length > MAX_EXTENSIONS) this.extensions.shift();
-  }
-
-  /** The rows walked from ledger `from` to ledger `to` by extensions alone (null: a build from the first row or a resume came between). */
+  /** The rows walked from ledger `from` to ledger `to` by extensions alone (LedgerExtensions.rowsSince). */
   rowsSince(from: Ledger, to: Ledger): Transaction[] | null {
-    let at = this.extensions.findIndex((step) => step.from === from);
-    if (at < 0) return null;
-    const rows: Transaction[] = [];
-    for (; at < this.extensions.length; at += 1) {
-      const step = this.extensions[at];
-      if (step === undefined || step.fromDay !== null) return null;
-      for (const tx of step.rows) rows.push(tx);
-      if (step.to === to) return rows;
-    }
-    return null;
+    return this.extensions.rowsSince(from, to);
   }
 
-  /**
-   * The first day whose rows may differ between ledger `from` and ledger `to` (made from it by extensions and resumes),
-   * with every row from that day on when one resume alone made `to` (null: a build from the first row came between).
-   */
+  /** The first day whose rows may differ between ledger `from` and ledger `to` (LedgerExtensions.changeSince). */
   changeSince(from: Ledger, to: Ledger): { fromDay: string; rows: Transaction[] | null } | null {
-    const first = this.extensions.findIndex((step) => step.from === from);
-    const last = this.extensions.findIndex((step) => step.to === to);
-    if (first < 0 || last < first) return null;
-    const steps = this.extensions.slice(first, last + 1);
-    const [only] = steps;
-    if (steps.length === 1 && only !== undefined && only.fromDay !== null) return { fromDay: only.fromDay, rows: only.rows };
-    let day: string | null = null;
-    for (const step of steps) {
-      day = earlier(day, step.fromDay);
-      for (const tx of step.rows) day = earlier(day, tx.tradeDay);
-    }
-    return day === null ? null : { fromDay: day, rows: null };
+    return this.extensions.changeSince(from, to);
   }
 
   /** The ledger from the first row, its build kept open (LiveLedger) for the rows added later. */
-  private build(cache: NonNullable<JournalIndex['cache']>): Ledger {
+  private *build(cache: NonNullable<JournalIndex['cache']>): Steps<Ledger> {
     // Lean objects exist only while the ledger is built: rows of the columns the analytics read (no descriptions),
     // with the strings repeated on every row shared; row by row, so that each row dies young.
     const intern = interner();
@@ -475,9 +310,10 @@ export class JournalIndex {
       rowids.push(-1);
     }
     // With checkpoints: the book at a past instant replays a few thousand rows from the nearest (journal-book.ts).
-    const { live, ledger } = LiveLedger.build(transactions, { reportingCurrency: this.reportingCurrency(), checkpointEvery: this.checkpointEvery }, rowids);
+    yield;
+    const { live, ledger } = yield* LiveLedger.buildSteps(transactions, { reportingCurrency: this.reportingCurrency(), checkpointEvery: this.checkpointEvery }, rowids);
     this.live = { live, ledger, checkpoints: ledger.checkpoints, actions: actionsKey(cache.actions), added: [], fromDay: null, codecBytes: ledger.checkpoints?.codec.bytes ?? 0 };
-    this.extensions.length = 0;
+    this.extensions.clear();
     return ledger;
   }
 
@@ -527,46 +363,13 @@ export class JournalIndex {
 
   /** Rows as lean transactions: shared strings, and the index's own copy of each id (ledgers keep ids). */
   private lean(rows: Iterable<LedgerRow>, keep: (tx: Transaction) => boolean, shareIds: boolean | string = false, rowids?: number[]): Transaction[] {
-    const intern = interner();
-    const snapshot = this.load().snapshot;
-    const accountNames = new Map(snapshot.accounts.map((a) => [a.id, a.name]));
-    let sharedIds: Map<string, string> | null = null;
-    if (shareIds === true) sharedIds = new Map(snapshot.ids.map((id) => [id, id]));
-    else if (shareIds !== false) {
-      // Rows of a day and later: the index's first ones (newest first), not the whole journal's.
-      sharedIds = new Map();
-      for (let i = 0; i < snapshot.ids.length && (snapshot.days[i] ?? '') >= shareIds; i += 1) sharedIds.set(snapshot.ids[i] ?? '', snapshot.ids[i] ?? '');
-    }
-    const transactions: Transaction[] = [];
-    for (const row of rows) {
-      const tx = toTransaction(row, accountNames, intern);
-      if (sharedIds !== null) tx.id = sharedIds.get(tx.id) ?? tx.id;
-      if (!keep(tx)) continue;
-      transactions.push(tx);
-      rowids?.push(row.row_id ?? -1);
-    }
-    return transactions;
+    return leanRows(this.load().snapshot, rows, keep, shareIds, rowids);
   }
 
   /** The sort columns by position (newest first), read on the first sorted or type-filtered list. */
   sortKeys(): SortKeys {
     const cache = this.load();
-    if (!cache.sortKeys) {
-      const intern = interner();
-      const count = cache.snapshot.ids.length;
-      const keys: SortKeys = { types: [], symbols: [], quantity: new Float64Array(count), price: new Float64Array(count), amount: new Float64Array(count) };
-      let position = 0;
-      for (const row of this.transactions.sortRowsNewestFirst()) {
-        if (position >= count) break;
-        keys.types.push(intern(row.type));
-        keys.symbols.push(intern(row.symbol));
-        keys.quantity[position] = row.quantity;
-        keys.price[position] = row.price_minor;
-        keys.amount[position] = row.amount_minor;
-        position += 1;
-      }
-      cache.sortKeys = keys;
-    }
+    cache.sortKeys ??= readSortKeys(this.transactions, cache.snapshot.ids.length);
     return cache.sortKeys;
   }
 

@@ -145,12 +145,20 @@ export class JournalReconciliation {
 
   constructor(
     db: Database,
-    private readonly index: JournalIndex,
-    private readonly book: JournalBook,
+    private index: JournalIndex,
+    private book: JournalBook,
     private readonly timeZone: () => string,
   ) {
     this.repo = new ReconciliationRepository(db);
     this.positions = new BalanceAssertions(this.repo, index, book, timeZone);
+  }
+
+  /** These figures over a published index and book (JournalIndex.published), their caches kept. */
+  published(index: JournalIndex, book: JournalBook): JournalReconciliation {
+    const copy = Object.assign(Object.create(JournalReconciliation.prototype) as JournalReconciliation, this);
+    copy.index = index;
+    copy.book = book;
+    return copy;
   }
 
   /** The journal's rows and realized P&L now (read once per journal state, only when a money figure needs them). */

@@ -1,15 +1,11 @@
 import type { Database } from 'better-sqlite3';
 import { performance, yearSummary, type Ledger, type PerformanceResult, type YearResult } from '../../../src-shared/journal/index';
 import type { AccountDividends } from '../../../src-shared/journal/ledger';
-import { boundReport, readStoredReport, type NotesInput } from '../../../src-shared/journal/import-report';
 import { nowDate, nowIso, type Clock } from '../../clock';
 import { AccountsRepository } from '../../db/accounts';
 import { Generations } from '../../db/generations';
-import { ImportsRepository, type ImportListRow } from '../../db/imports';
-import { DEFAULT_CACHE_KIB, IMPORT_CACHE_KIB, setCacheSize, shrinkMemory } from '../../db/open';
+import { ImportsRepository } from '../../db/imports';
 import { TransactionsRepository } from '../../db/transactions';
-import { parseImport } from '../../importers/index';
-import type { ParsedRow, ParseOptions } from '../../importers/types';
 import type { Settings } from '../../settings';
 import { dateOfQuery, makeDayOf, todayIn } from '../../../src-shared/zone';
 import { JournalBook } from './book';
@@ -17,43 +13,27 @@ import { JournalMarks } from './marks';
 import { JournalBookReads } from './positions';
 import { ManualEntries } from './manual-entries';
 import { ManualCorporateActions, type ListedAction } from './corporate-actions';
-import { MAX_SUPERSEDED_LISTED } from './manual-duplicates';
 import { expirationEntries, type BookedExpiration, type ExpirationItem } from './expirations';
 import type { CheckedEntry } from './manual-entries';
 import { JournalTrades } from './trades';
 import { JournalManage } from './manage';
 import { JournalRolls } from './rolls';
-import { JournalIndex, type AccountSummary } from './ledger-index';
-import { accountIdFor, importText, transactionIdAfter, transactionIdPrefix } from './ids';
+import { JournalIndex, type AccountSummary, type JournalChange } from './ledger-index';
+import type { Steps } from '../../../src-shared/journal/pieces';
 import type { AccountId } from '../../../src-shared/ids';
 import { transactionsPage } from './transactions';
-import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from '../result';
-import { previewFormat, savedImporters, type FormatPreview } from './import-formats';
+import { failure, ok, type Result } from '../result';
+import { type FormatPreview } from './import-formats';
 import { underlyingOfRoot } from '../../../src-shared/exposure/roots';
-import { JournalReconciliation, underlyingOf, type ReconcileAnswer, type ReconcileRequest, type ReconciliationItem } from './reconciliation';
-import { parseOccSymbol } from '../../../src-shared/journal/model';
-import type { FileStatement } from '../../../src-shared/journal/statements';
-import { boundReconciliation } from '../../../src-shared/journal/import-report';
+import { JournalReconciliation, underlyingOf, type ReconcileAnswer, type ReconcileRequest } from './reconciliation';
 import type { ImportFormatDraftT } from '../../../src-shared/api/schemas';
-import { pageOf } from './values';
-import { openedBeforeHistoryByImport, withOpenedBeforeHistory, type OpenedBeforeHistory } from './import-attention';
-import type {
-  BookRequest,
-  CampaignsRequest,
-  CampaignDetail,
-  CampaignsResult,
-  ImportRecord,
-  ImportRequest,
-  Pagination,
-  ParsedImport,
-  PerformanceRequest,
-  PositionsResult,
-  TransactionFilter,
-  TransactionsPage,
-  WithJournal,
-} from './values';
+import { type OpenedBeforeHistory } from './import-attention';
+import type { BookRequest, CampaignsRequest, CampaignDetail, CampaignsResult, ImportRecord, ImportRequest, Pagination, ParsedImport, PerformanceRequest, PositionsResult, TransactionFilter, TransactionsPage, WithJournal } from './values';
 import type { WriteTx } from '../../db/writes';
 
+
+import { JournalImports, type StoreArgs } from './store';
+import { reconciliationAttention } from './import-attention';
 export type * from './values';
 
 /** What the journal reads of the settings (the worker gets these with every call). */
@@ -65,85 +45,174 @@ export { accountIdFor, importText, transactionIdFor } from './ids';
  * The journal: imports (one SQLite transaction each: all rows or none), undo, and the reads. Reads come from the
  * in-memory index and ledger (journal-index.ts), rebuilt lazily after an import or an undo.
  */
-/** A difference from the broker's figures as needsAttention lists it (kind `reconciliation`). */
-function reconciliationAttention(item: ReconciliationItem, accountName: string): PositionsResult['needsAttention'][number] {
-  const occ = item.row.symbol === null ? null : parseOccSymbol(item.row.symbol);
-  return {
-    kind: 'reconciliation',
-    reason: 'differs-from-broker',
-    accountId: item.accountId,
-    accountName,
-    currency: item.row.currency,
-    symbol: item.row.symbol ?? '',
-    underlying: underlyingOf(item.row.symbol),
-    isOption: occ !== null,
-    expiration: occ?.expiration ?? null,
-    strike: occ?.strike ?? null,
-    right: occ?.right ?? null,
-    multiplier: occ === null ? 1 : 100,
-    quantity: item.row.what === 'position' ? item.row.broker : 0,
-    sideKnown: true,
-    firstDate: null,
-    firstTradeDate: null,
-    closes: 0,
-    spot: null,
-    quoteTime: null,
-    lastSnapshot: null,
-    reconciliation: { importId: item.importId, ...item.row },
-  };
+/** The parts of one version of the journal's reads: the index and ledger, the book, the trades and what reads them. */
+interface JournalParts {
+  index: JournalIndex;
+  book: JournalBook;
+  reads: JournalBookReads;
+  trades: JournalTrades;
+  reconciliation: JournalReconciliation;
+  manage: JournalManage;
+  rolls: JournalRolls;
 }
 
 export class JournalService {
-  private readonly index: JournalIndex;
   private readonly transactionRows: TransactionsRepository;
   private readonly accountRows: AccountsRepository;
   private readonly importRows: ImportsRepository;
   private readonly generations: Generations;
+  /** The version writes change and builds build. */
+  private readonly parts: JournalParts;
+  /**
+   * The last version built whole (prepare), kept from the first write after it while the next is built a piece at a
+   * time (startBuild, step): reads answer from it meanwhile, saying `building` (docs/journal.md §Reads during a build).
+   */
+  private previous: JournalParts | null = null;
+  /** Whether `parts` is built whole (prepare ran since the last change). */
+  private prepared = false;
+  /** The build under way, stepped by the worker (null: none). */
+  private steps: Steps<void> | null = null;
 
   constructor(
     private readonly db: Database,
     private readonly settings: () => JournalSettings,
     private readonly clock: Clock,
   ) {
-    this.index = new JournalIndex(db, () => this.settings().reportingCurrency);
+    const index = new JournalIndex(db, () => this.settings().reportingCurrency);
     this.transactionRows = new TransactionsRepository(db);
     this.accountRows = new AccountsRepository(db);
     this.importRows = new ImportsRepository(db);
     this.generations = new Generations(db);
-    this.book = new JournalBook(this.index, new JournalMarks(db, () => this.settings().rate), this.generations, () => this.settings());
-    this.reads = new JournalBookReads(this.index, this.book, () => this.settings(), () => this.clock.nowMs());
-    this.manual = new ManualEntries(db, () => this.settings(), clock, (added) => this.index.written(added));
-    this.corporateActions = new ManualCorporateActions(db, clock, () => this.index.written());
-    this.trades = new JournalTrades(db, this.index, this.book, () => this.settings(), () => this.clock.nowMs());
-    this.reconciliation = new JournalReconciliation(db, this.index, this.book, () => this.settings().timeZone);
-    this.manage = new JournalManage(this.index, this.book, this.trades, () => this.settings(), () => this.clock.nowMs());
-    this.rolls = new JournalRolls(this.trades, this.book.marks, () => this.settings(), () => this.clock.nowMs());
+    const book = new JournalBook(index, new JournalMarks(db, () => this.settings().rate), this.generations, () => this.settings());
+    this.manual = new ManualEntries(db, () => this.settings(), clock, (added) => this.written(added));
+    this.corporateActions = new ManualCorporateActions(db, clock, () => this.written());
+    const trades = new JournalTrades(db, index, book, () => this.settings(), () => this.clock.nowMs());
+    this.parts = this.around(index, book, trades, new JournalReconciliation(db, index, book, () => this.settings().timeZone));
+    this.imports = new JournalImports(db, settings, clock, this.manual, () => this.v, (change) => this.written(change));
+  }
+
+  /** A version's parts around its index, book, trades and reconciliation. */
+  private around(index: JournalIndex, book: JournalBook, trades: JournalTrades, reconciliation: JournalReconciliation): JournalParts {
+    const reads = new JournalBookReads(index, book, () => this.settings(), () => this.clock.nowMs());
+    const manage = new JournalManage(index, book, trades, () => this.settings(), () => this.clock.nowMs());
+    const rolls = new JournalRolls(trades, book.marks, () => this.settings(), () => this.clock.nowMs());
+    return { index, book, reads, trades, reconciliation, manage, rolls };
+  }
+
+  /** The version reads answer from: the previous one while a build is under way, else the current one. */
+  private get v(): JournalParts {
+    return this.steps !== null && this.previous !== null ? this.previous : this.parts;
+  }
+
+  private get index(): JournalIndex {
+    return this.v.index;
+  }
+
+  private get book(): JournalBook {
+    return this.v.book;
+  }
+
+  private get reads(): JournalBookReads {
+    return this.v.reads;
   }
 
   /** The broker's figures against the journal's (reconciliation.ts). */
-  readonly reconciliation: JournalReconciliation;
+  get reconciliation(): JournalReconciliation {
+    return this.v.reconciliation;
+  }
 
-  private readonly book: JournalBook;
-  private readonly reads: JournalBookReads;
+  /** Trades, their stats and the notes on trades and campaigns (trades.ts). */
+  get trades(): JournalTrades {
+    return this.v.trades;
+  }
+
+  /** The management rules' list of what to manage (manage.ts). */
+  get manage(): JournalManage {
+    return this.v.manage;
+  }
+
+  /** The roll assistant (rolls.ts). */
+  get rolls(): JournalRolls {
+    return this.v.rolls;
+  }
+
   readonly manual: ManualEntries;
+  /** Imports: parsed, stored, listed (store.ts). */
+  private readonly imports: JournalImports;
   /** Corporate actions entered by hand, and the list of all (corporate-actions.ts). */
   readonly corporateActions: ManualCorporateActions;
-  /** Trades, their stats and the notes on trades and campaigns (trades.ts). */
-  readonly trades: JournalTrades;
-  /** The management rules' list of what to manage (manage.ts). */
-  readonly manage: JournalManage;
-  /** The roll assistant (rolls.ts). */
-  readonly rolls: JournalRolls;
 
+  /** Drops every version and any build under way (a setting the ledger depends on changed). */
   invalidate(): void {
-    this.index.invalidate();
+    this.steps?.return();
+    this.steps = null;
+    this.previous = null;
+    this.prepared = false;
+    this.parts.index.invalidate();
+  }
+
+  /** After a write of ours: the version built whole is kept for the reads of the build to come (JournalIndex.written). */
+  private written(change?: JournalChange): void {
+    this.keepPrevious();
+    this.parts.index.written(change);
+  }
+
+  private keepPrevious(): void {
+    if (!this.prepared) return;
+    const { index, book, trades, reconciliation } = this.parts;
+    const publishedIndex = index.published();
+    const publishedBook = book.published(publishedIndex);
+    this.previous = this.around(publishedIndex, publishedBook, trades.published(publishedIndex, publishedBook), reconciliation.published(publishedIndex, publishedBook));
+    this.prepared = false;
+  }
+
+  /** Everything the reads need, built a piece at a time (pieces.ts): the ledger, the complete book, the trades, the index's columns. */
+  private *prepare(): Steps<void> {
+    const { index, trades } = this.parts;
+    yield* index.ledgerSteps();
+    yield* trades.tradeBookSteps();
+    index.grouped('underlying');
+    index.grouped('accountId');
+    // Read from the file in the index's order: a published version must not read them again over newer rows.
+    index.sortKeys();
+    index.otherCash('');
+    this.prepared = true;
+    this.previous = null;
+  }
+
+  /**
+   * Starts a build when the journal changed since the last one (ours, or another connection's); true while one is under
+   * way. The worker steps it (step) between the messages it answers.
+   */
+  startBuild(): boolean {
+    if (this.steps === null) {
+      if (this.prepared && this.parts.index.changedElsewhere()) this.keepPrevious();
+      if (!this.prepared) this.steps = this.prepare();
+    }
+    return this.steps !== null;
+  }
+
+  /** Walks the build under way one piece further; false once it is done (or none was under way). */
+  step(): boolean {
+    if (this.steps === null) return false;
+    if (this.steps.next().done === true) this.steps = null;
+    return this.steps !== null;
+  }
+
+  /** The build under way run to its end now (a read with no previous version waits for it, as a write does). */
+  finishBuild(): void {
+    while (this.step());
+  }
+
+  /** Whether reads answer from the previous version while a build is under way (their `building`). */
+  get building(): boolean {
+    return this.steps !== null && this.previous !== null;
   }
 
   /** Builds the caches now (start-up, after the demo load) so the first request is fast. */
   warm(): void {
-    this.index.ledger();
-    this.index.grouped('underlying');
-    this.index.grouped('accountId');
+    this.startBuild();
+    this.finishBuild();
   }
 
   /** The accounts, with the dividends no campaign held the shares for (campaigns.ts `dividendCampaign`), from the ledger now. */
@@ -155,202 +224,47 @@ export class JournalService {
 
   /** Parses and stores a file in the caller's transaction (tests, benches; the server and the CLI parse before their turn). */
   importFile(turn: WriteTx, request: ImportRequest): Result<ImportRecord> {
-    const parsed = this.parse(request);
-    return parsed.ok ? ok(this.storeParsed(turn, parsed.value)) : parsed;
+    return this.imports.importFile(turn, request);
   }
 
-  /** Parses a broker file; a file with any error is refused whole. */
+  /** Parses a broker file; a file with any error is refused whole (store.ts). */
   parse(request: ImportRequest): Result<ParsedImport> {
-    const parsed = parseImport(importText(request.text), request.broker ?? 'auto', this.parseOptions(request.accountName), savedImporters(this.db));
-    if (!parsed.ok) {
-      return failure({ kind: 'file-refused', unsupported: parsed.code === 'UNSUPPORTED_FORMAT', detail: parsed.detail, problems: parsed.errors });
-    }
-    const result = parsed.result;
-    if (result.errors.length > 0) {
-      return failure({
-        kind: 'file-refused',
-        unsupported: false,
-        detail: `The ${result.broker} file has ${problemsSummary(result.errors, result.errorCount)}; nothing was imported.`,
-        problems: result.errors.slice(0, MAX_FILE_PROBLEMS),
-      });
-    }
-    return ok({ result, filename: request.filename ?? null });
+    return this.imports.parse(request);
   }
 
   /** The Import page's mapping step: the file's columns and, with a format, what it would import (stores nothing). */
   previewFormat(request: { text: string; format?: ImportFormatDraftT; accountName?: string }): Result<FormatPreview> {
-    return previewFormat(request.text, request.format, savedImporters(this.db), this.parseOptions(request.accountName));
-  }
-
-  /** What a parse of a file takes: the clock's now (the importers' `asOf`) and the account name for files without one. */
-  private parseOptions(accountName: string | undefined): ParseOptions {
-    return { asOf: nowDate(this.clock), ...(accountName === undefined ? {} : { accountName }) };
+    return this.imports.previewFormat(request);
   }
 
   /** Stores a parsed file as one import (one transaction: all rows or none). */
-  storeParsed(turn: WriteTx, { result, filename }: ParsedImport): ImportRecord {
-    const notes: NotesInput = {
-      skipped: result.skipped.map((s) => ({ line: s.line, reason: s.message })),
-      skippedCount: result.skippedCount,
-      skippedReasons: result.skippedReasons,
-      warnings: result.warnings,
-      warningCount: result.warningCount,
-      merged: result.merged,
-      mergedCount: result.mergedCount,
-    };
-    return this.store(turn, result.broker, result.source, result.transactions, result.rows, notes, filename, result.statements);
+  storeParsed(turn: WriteTx, parsed: ParsedImport): ImportRecord {
+    return this.imports.storeParsed(turn, parsed);
   }
 
-  /** Stores parsed rows as one import, all or nothing, in the caller's transaction. Also used by the demo loader. */
-  store(
-    turn: WriteTx,
-    broker: string,
-    source: string,
-    rows: readonly ParsedRow[],
-    rowCount: number,
-    notes: NotesInput,
-    filename: string | null,
-    statements: readonly FileStatement[] = [],
-  ): ImportRecord {
-    const dayOf = makeDayOf(this.settings().timeZone);
-    const createdAt = nowIso(this.clock);
-    // The balance assertions that hold before this import: one it breaks is flagged with it (docs/journal.md §Reconciliation).
-    const holdingBefore = this.reconciliation.holdingNow();
-    // A big import keeps its pages in a larger cache until the commit, then gives the memory back.
-    setCacheSize(this.db, IMPORT_CACHE_KIB);
-    // Rows added and nothing else changed (no manual opening superseded): the ledger may walk on with them (ledger-index.ts).
-    let onlyAdded = false;
-    const insertAll = this.db.transaction((): ImportRecord => {
-      const importId = this.importRows.insert(turn, { broker, source, filename, created_at: createdAt, rows: rowCount, imported: 0, duplicates: 0, report_json: '{}' });
-      const accounts = new Map<string, string>();
-      const accountIds = new Map<string, string>();
-      const inserter = this.transactionRows.inserter(turn, { importId, source });
-      // The account of the row before, kept while rows stay in it (most files are one account, or runs of one).
-      let lastSource: string | null = null;
-      let lastName: string | null = null;
-      let accountId = '';
-      let idPrefix = '';
-      for (const { transaction: tx } of rows) {
-        if (tx.source !== lastSource || tx.accountName !== lastName) {
-          lastSource = tx.source;
-          lastName = tx.accountName;
-          const accountKey = `${tx.source}\u0000${tx.accountName}`;
-          const known = accountIds.get(accountKey);
-          if (known === undefined) {
-            accountId = accountIdFor(tx.source, tx.accountName);
-            accountIds.set(accountKey, accountId);
-            this.accountRows.insert(turn, { id: accountId, name: tx.accountName, source: tx.source });
-            accounts.set(accountId, tx.accountName);
-          } else {
-            accountId = known;
-          }
-          idPrefix = transactionIdPrefix(tx.source, tx.accountName);
-        }
-        inserter.addWith(tx, transactionIdAfter(idPrefix, tx.brokerRowId), importId, accountId, dayOf(tx.tradeDate));
-      }
-      const imported = inserter.finish();
-      // Manual openings these rows make duplicates are retired (manual-duplicates.ts); their imports recounted.
-      const superseded = imported > 0 ? this.manual.duplicates.supersede(turn, importId, [...accounts].map(([id, name]) => ({ id, name }))) : [];
-      if (superseded.length > 0) this.manual.recountImports(turn, superseded.map((row) => row.importId));
-      // Counts and the first lines of each reason, at most 64 KB; a file imported before keeps counts alone.
-      const record: ImportRecord = boundReport(
-        {
-          id: importId,
-          broker,
-          source,
-          filename,
-          createdAt,
-          accounts: [...accounts].map(([id, name]) => ({ id, name })),
-          rows: rowCount,
-          imported,
-          duplicates: rows.length - imported,
-          supersededManual: superseded.slice(0, MAX_SUPERSEDED_LISTED),
-          supersededManualCount: superseded.length,
-        },
-        notes,
-        imported > 0 || rows.length === 0,
-      );
-      this.importRows.finish(turn, { id: importId, imported, duplicates: rows.length - imported, report_json: JSON.stringify(record) });
-      this.generations.bumpJournal(turn);
-      onlyAdded = superseded.length === 0;
-      return record;
-    });
-    let record: ImportRecord;
-    try {
-      // A savepoint in the caller's transaction: rolled back whole if a row fails, whatever the caller does next.
-      record = insertAll();
-    } finally {
-      setCacheSize(this.db, DEFAULT_CACHE_KIB);
-      shrinkMemory(this.db);
-    }
-    this.index.written(onlyAdded ? { importId: record.id } : undefined);
-    return this.reconcileImport(turn, record, source, rows, statements, holdingBefore);
-  }
-
-  /**
-   * After the insert, in the same turn: the file's own figures against the journal's, kept with the import and added
-   * to its report (docs/journal.md §Reconciliation). A failure here never fails the import: it is said in a warning.
-   */
-  private reconcileImport(turn: WriteTx, record: ImportRecord, source: string, rows: readonly ParsedRow[], statements: readonly FileStatement[], holdingBefore: ReadonlySet<number>): ImportRecord {
-    if (statements.length === 0 && holdingBefore.size === 0) return record;
-    let checked;
-    try {
-      const fileRows = rows.map((row) => row.transaction);
-      checked = this.db.transaction(() => this.reconciliation.checkImport(turn, record.id, source, record.accounts, fileRows, statements, holdingBefore))();
-    } catch (error) {
-      const message = `the file's own figures could not be checked against the journal: ${error instanceof Error ? error.message : String(error)}`;
-      const warned = { ...record, warnings: [...record.warnings, { line: null, message }], warningCount: record.warningCount + 1 };
-      this.importRows.finish(turn, { id: record.id, imported: record.imported, duplicates: record.duplicates, report_json: JSON.stringify(warned) });
-      return warned;
-    }
-    if (checked === null) return record;
-    const reconciled: ImportRecord = { ...record, status: checked.status, acknowledgedAt: null, ...boundReconciliation(checked.rows) };
-    this.importRows.finish(turn, { id: record.id, imported: record.imported, duplicates: record.duplicates, report_json: JSON.stringify(reconciled) });
-    return reconciled;
+  /** Stores parsed rows as one import, all or nothing, in the caller's transaction (store.ts). Also used by the demo loader. */
+  store(turn: WriteTx, ...args: StoreArgs): ImportRecord {
+    return this.imports.store(turn, ...args);
   }
 
   /** The import history, newest first, a page at a time (each report at most 64 KB). */
   listImports(query: { page?: number; limit?: number } = {}): { imports: ImportRecord[]; pagination: Pagination } {
-    const { limit, offset, pagination } = pageOf(query.page, query.limit, this.importRows.count());
-    const imports = this.importRows.page(limit, offset).map((row) => this.recordOf(row));
-    const found = this.openedBeforeHistory(imports.map((record) => record.id));
-    return { imports: imports.map((record) => withOpenedBeforeHistory(record, found.get(record.id))), pagination };
+    return this.imports.list(query);
   }
 
-  /** One import's record and report as the history lists it (GET /imports/{id}: what a script reads after POST /imports). */
+  /** One import's record and report as the history lists it (GET /imports/{id}). */
   importById(id: number): Result<ImportRecord> {
-    const row = this.importRows.byId(id);
-    if (row === null) return failure({ kind: 'not-found', what: 'import', id });
-    const record = this.recordOf(row);
-    return ok(withOpenedBeforeHistory(record, this.openedBeforeHistory([id]).get(id)));
+    return this.imports.byId(id);
   }
 
-  /** The report this service wrote (store) with the row's own counts, and its reconciliation as the journal stands now (checked again whenever it changes). */
-  private recordOf(row: ImportListRow): ImportRecord {
-    return this.withReconciliation({ ...readStoredReport(row.report_json), id: row.id, imported: row.imported, duplicates: row.duplicates });
-  }
-
-  /**
-   * The closes without an opening that these imports' rows are, in the Positions page's words (import-attention.ts):
-   * the import report's warnings, read from the ledger as it stands now.
-   */
+  /** The closes without an opening that these imports' rows are (import-attention.ts), from the ledger as it stands now. */
   openedBeforeHistory(importIds: readonly number[]): Map<number, OpenedBeforeHistory> {
-    if (importIds.length === 0) return new Map();
-    const names = new Map<string, string>(this.index.snapshot().accounts.map((a) => [a.id, a.name]));
-    return openedBeforeHistoryByImport(this.index.ledger(), importIds, (ids) => this.index.ledgerTransactions(ids), (id) => names.get(id) ?? id);
-  }
-
-  /** An import's record with its reconciliation now (ready, with none, when its file stated nothing). */
-  private withReconciliation(record: ImportRecord): ImportRecord {
-    const current = this.reconciliation.ofImport(record.id);
-    if (current === null) return { ...record, status: 'ready', acknowledgedAt: null, ...boundReconciliation([]) };
-    return { ...record, status: current.status, acknowledgedAt: current.acknowledgedAt, ...boundReconciliation(current.rows) };
+    return this.imports.openedBeforeHistory(importIds);
   }
 
   /** Marks an import's differences from its broker's figures as seen (POST /imports/{id}/acknowledge). */
   acknowledgeImport(turn: WriteTx, id: number): Result<{ id: number; acknowledgedAt: string | null; status: 'ready' | 'differs' | 'acknowledged' }> {
-    if (!this.importRows.exists(id)) return failure({ kind: 'not-found', what: 'import', id });
-    return ok(this.reconciliation.acknowledge(turn, id, nowIso(this.clock)));
+    return this.imports.acknowledge(turn, id);
   }
 
   /** A broker's positions file against the book (POST /journal/reconcile); stored as a balance assertion with `turn`. */
@@ -372,7 +286,7 @@ export class JournalService {
         return count;
       })
       .immediate();
-    this.index.written();
+    this.written();
     return changed;
   }
 
@@ -400,7 +314,7 @@ export class JournalService {
         return ok({ id, removed });
       })
       .immediate();
-    if (result.ok) this.index.written(fromDay === null ? undefined : { fromDay });
+    if (result.ok) this.written(fromDay === null ? undefined : { fromDay });
     return result;
   }
 

@@ -5,6 +5,7 @@
  * request: a request filters and pages what was built, adds up the stats, and marks only the open trades of its page.
  * The annotations have their own generation (migration 010), so a note re-reads the notes, not the ledger.
  */
+import { drive, type Steps } from '../../../src-shared/journal/pieces';
 import type { Database } from 'better-sqlite3';
 import { markPosition, type UnderlyingMarks } from '../../../src-shared/journal/book';
 import type { Ledger, OpenPosition } from '../../../src-shared/journal/index';
@@ -144,8 +145,8 @@ export class JournalTrades {
 
   constructor(
     db: Database,
-    private readonly index: JournalIndex,
-    private readonly book: JournalBook,
+    private index: JournalIndex,
+    private book: JournalBook,
     private readonly settings: () => TradesSettings,
     private readonly nowMs: () => number,
   ) {
@@ -153,8 +154,22 @@ export class JournalTrades {
     this.generations = new Generations(db);
   }
 
+  /** These trades over a published index and book (JournalIndex.published). */
+  published(index: JournalIndex, book: JournalBook): JournalTrades {
+    const copy = Object.assign(Object.create(JournalTrades.prototype) as JournalTrades, this);
+    copy.index = index;
+    copy.book = book;
+    return copy;
+  }
+
   /** The trades of the whole journal (every row and inferred expiration), built once per data version. */
   tradeBook(): TradesBuilt {
+    return drive(this.tradeBookSteps());
+  }
+
+  /** The trades as tradeBook builds them, a piece at a time (pieces.ts: the worker answers reads between pieces). */
+  *tradeBookSteps(): Steps<TradesBuilt> {
+    yield* this.book.completeSteps();
     // The complete ledger first: it notices a change of the journal or the snapshots and drops the stale marks.
     const { ledger, inferred } = this.book.ledgerAt(Number.POSITIVE_INFINITY);
     const snapshots = this.generations.snapshots();
@@ -183,7 +198,7 @@ export class JournalTrades {
         const rows = change.rows !== null && change.fromDay === point.day ? change.rows.slice() : this.index.transactionsFromDay(point.day);
         for (const item of inferred) if (item.transaction.tradeDay >= point.day) rows.push(item.transaction);
         // The rows from the checkpoint's day on and those before it add up to the journal's (else the order went back a day).
-        const resumed = point.position + rows.length === base.transactionCount + inferred.length ? built.live.resume(point.at, rows, options) : null;
+        const resumed = point.position + rows.length === base.transactionCount + inferred.length ? yield* built.live.resumeSteps(point.at, rows, options) : null;
         if (resumed !== null) {
           this.resumes += 1;
           this.built = { ledger, base, live: resumed.live, inferredKey, snapshots, rate, timeZone, book: resumed.book, positions, campaignIds };
@@ -193,7 +208,8 @@ export class JournalTrades {
     }
     const rows: Transaction[] = this.index.readTransactions(() => true);
     for (const item of inferred) rows.push(item.transaction);
-    const { live, book } = LiveTrades.build(rows, options, this.index.checkpointEvery);
+    yield;
+    const { live, book } = yield* LiveTrades.buildSteps(rows, options, this.index.checkpointEvery);
     this.built = { ledger, base, live, inferredKey, snapshots, rate, timeZone, book, positions, campaignIds };
     return this.built;
   }

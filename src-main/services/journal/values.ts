@@ -91,7 +91,8 @@ export interface TransactionsPage {
 }
 
 /** A journal read with what every journal answer carries: the accounts, and whether it is the demo. */
-export type WithJournal<T> = T & { accounts: Account[]; demo: boolean };
+/** `building`: answered from the previous version while the journal worker builds the next (docs/journal.md §Reads during a build). */
+export type WithJournal<T> = T & { accounts: Account[]; demo: boolean; building?: boolean };
 
 export interface PerformanceRequest {
   accountId?: AccountId;

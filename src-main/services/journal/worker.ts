@@ -54,19 +54,72 @@ function inLane<T>(job: () => Promise<T>): Promise<T> {
   return run;
 }
 
+/**
+ * The journal's build after a change, a piece at a time with the event loop's turns between (docs/journal.md §Reads
+ * during a build): reads answer meanwhile from the previous version; a write waits for the build's end before it asks
+ * for its turn, and starts the next build once it is done.
+ */
+let pumping = false;
+const idleWaiters: Array<() => void> = [];
+
+function pump(): void {
+  if (pumping || !journal.startBuild()) return;
+  pumping = true;
+  const tick = () => {
+    let more = false;
+    try {
+      more = journal.step();
+    } catch {
+      // A build that failed is dropped whole: the next read builds again in its own call, where a failure is its answer.
+      journal.invalidate();
+    }
+    if (more) {
+      setImmediate(tick);
+      return;
+    }
+    pumping = false;
+    for (const resolve of idleWaiters.splice(0)) resolve();
+  };
+  setImmediate(tick);
+}
+
+/** Resolves once no build is under way. */
+function buildDone(): Promise<void> {
+  pump();
+  return pumping ? new Promise((resolve) => idleWaiters.push(resolve)) : Promise.resolve();
+}
+
+/** A read's answer with whether it came from the previous version (`building`): the answers that carry `demo`. */
+function withBuilding(answer: unknown, building: boolean): unknown {
+  if (typeof answer !== 'object' || answer === null) return answer;
+  if ('ok' in answer && answer.ok === true && 'value' in answer && typeof answer.value === 'object' && answer.value !== null && 'demo' in answer.value) {
+    return { ...answer, value: { ...answer.value, building } };
+  }
+  return 'demo' in answer ? { ...answer, building } : answer;
+}
+
+/** Reads that need no ledger (start-up's `ready` must not wait for a build). */
+const NO_BUILD = new Set(['ready', 'invalidate', 'previewFormat']);
+/** Reads of imports' reports: they wait for the build under way (without blocking the thread), as a write does. */
+const REPORTS = new Set(['openedBeforeHistory', 'importById', 'listImports']);
+
 const host: JournalHost = {
   journal,
   db,
-  turn: (call: WriteCall) =>
-    new Promise((resolve, reject) => {
+  turn: async (call: WriteCall) => {
+    await buildDone();
+    return new Promise((resolve, reject) => {
       grants.set(call.id, (message) => {
         grants.delete(call.id);
         call.resume();
+        // A build a read started meanwhile (another connection's change) ends before this write changes the journal.
+        journal.finishBuild();
         if (message.type === 'grant') resolve(message.deadlineMs);
         else reject(new ParseStopped('cancelled'));
       });
       port.postMessage({ type: 'turn', id: call.id });
-    }),
+    });
+  },
   started: (id) => announceStart(port, id),
   /**
    * After an import committed: its pages are clean (the page cache gives their memory back), its objects garbage;
@@ -90,13 +143,26 @@ function handle(message: JournalCallMessage): Promise<unknown> | unknown {
     const write = journalWrites[method] as (host: JournalHost, call: WriteCall, ...rest: unknown[]) => Promise<unknown>;
     return inLane(() => {
       begin();
-      return write(host, { id: message.id, flag: message.flag, resume: begin }, ...args);
+      return write(host, { id: message.id, flag: message.flag, resume: begin }, ...args).finally(pump);
     });
   }
   const read = isMethod(journalReads, method) ? journalReads[method] : isMethod(journalLifecycle, method) ? journalLifecycle[method] : undefined;
   if (read === undefined) throw new Error(`journal worker: unknown method ${method}`);
   begin();
-  return (read as (host: JournalHost, ...rest: unknown[]) => unknown)(host, ...args);
+  if (isMethod(journalLifecycle, method) || NO_BUILD.has(method)) return (read as (host: JournalHost, ...rest: unknown[]) => unknown)(host, ...args);
+  // An import's report names the closes its own rows brought (openedBeforeHistory): read from the version that holds them.
+  if (REPORTS.has(method)) {
+    return buildDone().then(() => {
+      begin();
+      journal.finishBuild();
+      return (read as (host: JournalHost, ...rest: unknown[]) => unknown)(host, ...args);
+    });
+  }
+  // A change since the last build starts the next; with no previous version to answer from, the read waits for it.
+  pump();
+  if (!journal.building) journal.finishBuild();
+  const building = journal.building;
+  return withBuilding((read as (host: JournalHost, ...rest: unknown[]) => unknown)(host, ...args), building);
 }
 
 serveCalls<JournalCallMessage>(port, handle, (message) => {

@@ -11,7 +11,7 @@ import { ImportOrDemo } from '../../components/DemoButton';
 import { useRefreshNow } from '../../components/RefreshNow';
 import { AsyncStatus, Badge, colClass, DataTable, EmptyState, Money, num, PageFigures, PageHead, Panel, Stat } from '../../components/ui';
 import { fmtCount, fmtDateTime, fmtDte, fmtInt, fmtPct, fmtPrice, fmtSymbol } from '../../format';
-import { useApi, useAsync, useRoute } from '../../hooks';
+import { useApi, useAsync, useReloadWhileBuilding, useRoute } from '../../hooks';
 import { STRATEGY_LABELS } from '../trades/labels';
 import { RULE_LABELS, RULE_TONES, rollsHref, rulesLine, tradeHref } from './rules';
 
@@ -128,6 +128,7 @@ export function TodayPage() {
   const [accountId, setAccountId] = useState(route.params.get('accountId') ?? '');
   const result = useAsync((signal) => api.call('GET /journal/manage', { query: accountId === '' ? {} : { accountId } }, { signal }), [api, accountId]);
   const data = result.data;
+  useReloadWhileBuilding(data?.building === true, result.reload);
   // New snapshots mark the book anew: the list is read again when a pass stored one.
   const refresh = useRefreshNow(result.reload);
   const urgent = data?.items.filter((i) => i.rules[0] !== undefined && RULE_TONES[i.rules[0].rule] === 'neg').length ?? 0;
@@ -135,7 +136,7 @@ export function TodayPage() {
     <div className="page" data-testid="page-today">
       <PageHead
         title="Today"
-        meta={data && <PageFigures demo={data.demo}>as of {fmtDateTime(data.asOf)}</PageFigures>}
+        meta={data && <PageFigures demo={data.demo} building={data.building}>as of {fmtDateTime(data.asOf)}</PageFigures>}
         toolbar={
           <>
             {data && <AccountSelect accounts={data.accounts} value={accountId} onChange={setAccountId} />}
