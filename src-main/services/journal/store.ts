@@ -236,7 +236,7 @@ export class JournalImports {
    */
   openedBeforeHistory(importIds: readonly number[]): Map<number, OpenedBeforeHistory> {
     if (importIds.length === 0) return new Map();
-    const names = new Map(this.view().index.snapshot().accounts.map((a) => [a.id, a.name]));
+    const names = new Map<string, string>(this.view().index.snapshot().accounts.map((a) => [a.id, a.name]));
     return openedBeforeHistoryByImport(this.view().index.ledger(), importIds, (ids) => this.view().index.ledgerTransactions(ids), (id) => names.get(id) ?? id);
   }
 
