@@ -13,7 +13,7 @@ import type { EntryLookup } from '../src-shared/journal/trade-metrics';
 import { buildTrades } from '../src-shared/journal/trades';
 import { against, atMost, info, median, timeMs, type BenchLine } from './lib';
 import { baselines, sampleMs } from './baselines';
-import { asTicker } from '../src-shared/ids';
+import { asAccountId, asTicker } from '../src-shared/ids';
 
 const COUNT = 100_000;
 
@@ -22,7 +22,7 @@ function journal(): Transaction[] {
   return syntheticTransactions(COUNT, 42).map((row, index) => ({
     ...row,
     id: `bench:${String(index).padStart(6, '0')}`,
-    accountId: row.accountName,
+    accountId: asAccountId(row.accountName),
     importId: 1,
     tradeDay: row.tradeDate.slice(0, 10),
   }));

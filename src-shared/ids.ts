@@ -31,6 +31,15 @@ export function asTicker(text: string): Ticker {
   return text.trim().toUpperCase() as Ticker;
 }
 
+/**
+ * A ticker as the journal holds it, kept as written: a row's name read back from the store (or a record's: a slot's key,
+ * a corporate action's terms, a symbol standing for its own underlying). The import edge upper-cases what it stores
+ * (asTicker); rows stored before it keep their spelling (docs/importers.md), and the domain compares them as it always did.
+ */
+export function storedTicker(text: string): Ticker {
+  return text as Ticker;
+}
+
 /** A ticker from text that may be blank (a watchlist entry, a file's cell): null for blank text, else asTicker. */
 export function tickerOrNull(text: string): Ticker | null {
   const ticker = asTicker(text);

@@ -7,13 +7,14 @@ import { join } from 'node:path';
 import { contractColumns } from '../src-main/importers/common/options';
 import { parseImport } from '../src-main/importers/index';
 import { BROKER_FIXTURES_SHARED } from './paths';
+import { asAccountId, asTicker } from '../src-shared/ids';
 
 /** What the store does to an imported row: an id, an account id and the New York trade day. */
 export function stored(rows: readonly ImportedTransaction[], options: { fastDay?: boolean } = {}): Transaction[] {
   return rows.map((row, index) => ({
     ...row,
     id: `${row.source}:${row.brokerRowId}:${String(index).padStart(7, '0')}`,
-    accountId: row.accountName,
+    accountId: asAccountId(row.accountName),
     importId: 1,
     tradeDay: options.fastDay ? row.tradeDate.slice(0, 10) : tradeDayOf(row.tradeDate),
   }));
@@ -75,7 +76,7 @@ export function tx(input: TxInput): Transaction {
     brokerRowId: input.id ?? `r${counter}`,
     type: input.type,
     symbol: input.option ? occSymbol(ticker, input.option.expiration, input.option.right, input.option.strike) : ticker,
-    underlying: ticker,
+    underlying: asTicker(ticker),
     ...contractColumns(input.option ?? null),
     quantity, priceMinor, multiplier, amountMinor, commissionMinor, feesMinor,
     currency: input.currency ?? 'USD',
@@ -88,7 +89,7 @@ export function tx(input: TxInput): Transaction {
   return {
     ...row,
     id: input.id ?? `id${String(counter).padStart(6, '0')}`,
-    accountId: row.accountName,
+    accountId: asAccountId(row.accountName),
     importId: 1,
     tradeDay: tradeDayOf(instant),
   };

@@ -1,6 +1,8 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { Table } from './sql';
 import type { WriteTx } from './writes';
+import { asAccountId } from '../../src-shared/ids';
+import type { Account } from '../../src-shared/journal/model';
 
 /** A row of `accounts` (migration 002): the id is a hash of the source and the broker's account name. */
 export type AccountRow = {
@@ -41,8 +43,8 @@ export class AccountsRepository {
   }
 
   /** Accounts that have transactions, by name. */
-  inUse(): Array<Pick<AccountRow, 'id' | 'name'>> {
-    return this.inUseStatement.all();
+  inUse(): Account[] {
+    return this.inUseStatement.all().map((row) => ({ id: asAccountId(row.id), name: row.name }));
   }
 
   /** Removes accounts left without transactions (after an undo). */

@@ -1,6 +1,6 @@
 import type { BrokerId } from '../../src-shared/api/constants';
 import type { ReasonCount, ReportNotes } from '../../src-shared/journal/import-report';
-import type { ImportedTransaction } from '../../src-shared/journal/model';
+import type { ImportedTransaction, RawTransaction } from '../../src-shared/journal/model';
 import type { FileStatement } from '../../src-shared/journal/statements';
 import type { CsvRecord } from './common/csv';
 
@@ -21,6 +21,12 @@ export interface ParsedRow {
   /** 1-based line of the file the row comes from (the first line of a multi-line record). */
   line: number;
   transaction: ImportedTransaction;
+}
+
+/** A row as an importer reads it, before the collector (ResultCollector.add) makes its names Tickers. */
+export interface RawRow {
+  line: number;
+  transaction: RawTransaction;
 }
 
 /**

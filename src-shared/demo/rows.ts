@@ -6,6 +6,7 @@ import { occSymbol, type ImportedTransaction, type OptionRight, type Transaction
 import { addDays, dayOfWeek, isoInstant } from '../calendar';
 import { NEW_YORK, zonedTimeToMs } from '../zone';
 import { asMinor } from '../money';
+import { asTicker } from '../ids';
 
 /** Standard normal CDF (Abramowitz–Stegun 26.2.17, |error| < 7.5e-8). */
 function normCdf(x: number): number {
@@ -61,7 +62,7 @@ export function row(account: string, source: string, currency: string, id: strin
     brokerRowId: id,
     type: input.type,
     symbol: input.option ? occSymbol(input.ticker, input.option.expiration, input.option.right, input.option.strike) : input.ticker,
-    underlying: input.ticker,
+    underlying: asTicker(input.ticker),
     isOption: input.option !== undefined,
     expiration: input.option?.expiration ?? null,
     strike: input.option?.strike ?? null,

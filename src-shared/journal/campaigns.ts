@@ -3,6 +3,7 @@
  * Rolls, assigned shares and covered calls stay inside one campaign; a slot that is flat at the close of a
  * trading day ends its campaign. Conventions: docs/journal.md §Campaigns: flat to flat.
  */
+import { storedTicker, type AccountId, type Ticker } from '../ids';
 import { addDays } from '../calendar';
 import { innerMap } from '../maps';
 import { MINOR_PER_UNIT } from '../money';
@@ -18,10 +19,10 @@ export type { CampaignRecord, CampaignSlot, CampaignStep, SlotState } from './re
  */
 export const DIVIDEND_EX_WINDOW_DAYS = 60;
 
-/** The underlying of a slot's key. */
-function underlyingOfKey(key: string): string {
+/** The underlying of a slot's key: the key itself, or its part before the NUL of a campaign's own slot. */
+function underlyingOfKey(key: string): Ticker {
   const nul = key.indexOf('\u0000');
-  return nul < 0 ? key : key.slice(0, nul);
+  return storedTicker(nul < 0 ? key : key.slice(0, nul));
 }
 
 function holdsShares(slot: CampaignSlot): boolean {
@@ -43,12 +44,12 @@ export class CampaignBook implements SlotSink {
   private readonly indexes = new Map<CampaignRecord, number>();
   private readonly touchedSlots = new Set<CampaignSlot>();
 
-  find(accountId: string, underlying: string, currency: string): CampaignSlot | undefined {
+  find(accountId: AccountId, underlying: string, currency: string): CampaignSlot | undefined {
     return this.slots.get(accountId)?.get(currency)?.get(underlying);
   }
 
   /** The slot of a key (an underlying, or a campaign's own slot: CampaignSlot.key), made on first use. */
-  slot(accountId: string, key: string, currency: string): CampaignSlot {
+  slot(accountId: AccountId, key: string, currency: string): CampaignSlot {
     const byKey = innerMap(innerMap(this.slots, accountId), currency);
     let slot = byKey.get(key);
     if (!slot) {

@@ -11,6 +11,7 @@
  * slots and strings by their index in tables the checkpoints share: a 100,000-row journal holding 700 positions keeps
  * 50 checkpoints in about 2 MB.
  */
+import type { AccountId, Ticker } from '../ids';
 import type { CollateralBasis } from './collateral';
 import type { CampaignRecord, CampaignSlot, SlotState } from './campaigns';
 import type { LedgerWarnings } from './records';
@@ -42,7 +43,7 @@ export interface LedgerCheckpoint {
    * What a live ledger resumes from here needs beyond the book (LiveLedger.resume): the dividends outside campaigns so
    * far (copies), the closes measured under Reg T, and how many positions the build had seen (PositionBook.created).
    */
-  accountDividends: Array<{ accountId: string; currency: string; dividendsMinor: number }>;
+  accountDividends: Array<{ accountId: AccountId; currency: string; dividendsMinor: number }>;
   regTCloses: number;
   positionsSeen: number;
   /**
@@ -82,6 +83,13 @@ interface Instrument extends PositionInstrument {
   slotUnderlying: string;
 }
 
+/** The value at an index the codec made: a missing one is a bug (the tables only grow while the build packs). */
+function valueAt<T>(table: Table<T>, index: number): T {
+  const value = table.values[index];
+  if (value === undefined) throw new Error(`checkpoints: no value at ${index}`);
+  return value;
+}
+
 /** Rows per sampled instant (LedgerCheckpoints.samplesMs): a replay reads at most this many rows past its instant. */
 export const SAMPLE_EVERY = 32;
 
@@ -100,7 +108,7 @@ const SLOT_INTS = 5;
 /** Packs and unpacks the checkpoints of one build, with the tables they share. */
 export class CheckpointCodec {
   private readonly strings = new Table<string>();
-  private readonly slotKeys = new Table<{ accountId: string; underlying: string; currency: string }>();
+  private readonly slotKeys = new Table<{ accountId: AccountId; underlying: string; currency: string }>();
   /**
    * Instruments: integers account, underlying, currency, slot underlying, expiration (strings; −1 none), option flag ×
    * 4 + right (0 none, 1 C, 2 P), symbol (−1: the OCC symbol of the underlying, expiration, right and strike);
@@ -115,6 +123,26 @@ export class CheckpointCodec {
   /** Per instrument (campaign), the state it had at the previous checkpoint (while building). */
   private readonly lastPosition = new Map<number, number>();
   private readonly lastCampaign = new Map<number, number>();
+
+  /** Account ids and tickers, in tables of their own: they come back as the brands they went in as. */
+  private readonly accounts = new Table<AccountId>();
+  private readonly tickers = new Table<Ticker>();
+
+  private account(id: AccountId): number {
+    return this.accounts.index(id, () => id);
+  }
+
+  private ticker(ticker: Ticker): number {
+    return this.tickers.index(ticker, () => ticker);
+  }
+
+  private accountOf(index: number): AccountId {
+    return valueAt(this.accounts, index);
+  }
+
+  private tickerOf(index: number): Ticker {
+    return valueAt(this.tickers, index);
+  }
 
   private text(value: string): number {
     return this.strings.index(value, () => value);
@@ -135,7 +163,7 @@ export class CheckpointCodec {
     const slotUnderlying = pos.slot.key;
     const index = this.instrumentKeys.index(`${pos.accountId}\u0000${pos.currency}\u0000${pos.symbol}\u0000${slotUnderlying}`, () => {
       const derived = pos.isOption && pos.expiration !== null && pos.right !== null && pos.strike !== null && occSymbol(pos.underlying, pos.expiration, pos.right, pos.strike) === pos.symbol;
-      const ints = [this.text(pos.accountId), this.text(pos.underlying), this.text(pos.currency), this.text(slotUnderlying), pos.expiration === null ? -1 : this.text(pos.expiration), (pos.isOption ? 4 : 0) + RIGHTS.indexOf(pos.right), derived ? -1 : this.text(pos.symbol)];
+      const ints = [this.account(pos.accountId), this.ticker(pos.underlying), this.text(pos.currency), this.text(slotUnderlying), pos.expiration === null ? -1 : this.text(pos.expiration), (pos.isOption ? 4 : 0) + RIGHTS.indexOf(pos.right), derived ? -1 : this.text(pos.symbol)];
       return this.instruments.add(ints, [pos.strike ?? Number.NaN, pos.multiplier]);
     });
     return this.instrumentKeys.values[index] ?? 0;
@@ -145,12 +173,12 @@ export class CheckpointCodec {
     const int = (field: number) => this.instruments.int(offset, field);
     const flags = int(5);
     const strikeValue = this.instruments.float(offset, 0);
-    const underlying = this.textOf(int(1));
+    const underlying = this.tickerOf(int(1));
     const expiration = int(4) < 0 ? null : this.textOf(int(4));
     const right = RIGHTS[flags % 4] ?? null;
     const strike = Number.isNaN(strikeValue) ? null : strikeValue;
     const symbol = int(6) >= 0 || expiration === null || right === null || strike === null ? this.textOf(int(6)) : occSymbol(underlying, expiration, right, strike);
-    return { accountId: this.textOf(int(0)), symbol, underlying, currency: this.textOf(int(2)), slotUnderlying: this.textOf(int(3)), expiration, isOption: flags >= 4, right, strike, multiplier: this.instruments.float(offset, 1) };
+    return { accountId: this.accountOf(int(0)), symbol, underlying, currency: this.textOf(int(2)), slotUnderlying: this.textOf(int(3)), expiration, isOption: flags >= 4, right, strike, multiplier: this.instruments.float(offset, 1) };
   }
 
   /**
@@ -185,7 +213,7 @@ export class CheckpointCodec {
   /** After the build: the records as typed arrays, the indexes of keys dropped. */
   seal(): void {
     for (const records of [this.instruments, this.positionStates, this.campaignStates]) records.seal();
-    for (const table of [this.strings, this.slotKeys, this.instrumentKeys]) table.seal();
+    for (const table of [this.strings, this.accounts, this.tickers, this.slotKeys, this.instrumentKeys]) table.seal();
     this.lastPosition.clear();
     this.lastCampaign.clear();
   }
@@ -214,7 +242,7 @@ export class CheckpointCodec {
   }
 
   /** The open positions of a checkpoint, in their slots (new objects: the checkpoint serves many replays). */
-  unpackPositions(packed: Int32Array, slotOf: (accountId: string, underlying: string, currency: string) => CampaignSlot): Position[] {
+  unpackPositions(packed: Int32Array, slotOf: (accountId: AccountId, underlying: string, currency: string) => CampaignSlot): Position[] {
     const positions: Position[] = [];
     this.eachPosition(packed, (i, side, qty, openCostMinor, lots) => {
       positions.push({
@@ -269,7 +297,7 @@ export class CheckpointCodec {
         const basis = c.collateralBasis;
         const regT = basis.rule === 'reg_t';
         const quoteTime = regT && basis.quoteTime !== null ? this.text(basis.quoteTime) : -1;
-        const ints = [index, this.text(c.underlying), c.closeDay === null ? -1 : this.text(c.closeDay), c.assignments, c.legs.length, c.optionLegs, regT ? 1 : 0, quoteTime];
+        const ints = [index, this.ticker(c.underlying), c.closeDay === null ? -1 : this.text(c.closeDay), c.assignments, c.legs.length, c.optionLegs, regT ? 1 : 0, quoteTime];
         const floats = [c.realizedMinor, c.dividendsMinor, c.feesMinor, c.commissionsMinor, c.premiumsMinor, c.netOptionCashMinor, c.collateralPeakMinor, regT ? (basis.spot ?? NaN) : NaN];
         const offset = this.campaignStates.add(ints, floats, this.lastCampaign.get(index));
         this.lastCampaign.set(index, offset);
@@ -284,7 +312,7 @@ export class CheckpointCodec {
     const float = (field: number) => this.campaignStates.float(offset, field);
     return {
       index: int(0),
-      underlying: this.textOf(int(1)),
+      underlying: this.tickerOf(int(1)),
       closeDay: int(2) < 0 ? null : this.textOf(int(2)),
       assignments: int(3),
       legCount: int(4),
@@ -318,67 +346,11 @@ export class CheckpointCodec {
   }
 
   /** The campaign index, underlying and close day of each live campaign of a checkpoint. */
-  liveKeys(checkpoint: LedgerCheckpoint): Array<{ index: number; underlying: string; closeDay: string | null }> {
+  liveKeys(checkpoint: LedgerCheckpoint): Array<{ index: number; underlying: Ticker; closeDay: string | null }> {
     return [...checkpoint.live].map((offset) => {
       const { index, underlying, closeDay } = this.campaignState(offset);
       return { index, underlying, closeDay };
     });
-  }
-}
-
-/**
- * After the build has matched its rolls: each checkpoint's live campaigns get the rolls of their days before it (a
- * campaign's days are [openDay, closeDay]; the campaigns of one slot never share a day), so that a replay only counts its own.
- */
-export function countRolls(checkpoints: LedgerCheckpoints, campaigns: readonly CampaignRecord[], rolls: readonly RollRecord[]): void {
-  const daysBySlot = new Map<string, string[]>();
-  for (const roll of rolls) {
-    const key = `${roll.accountId}\u0000${roll.currency}\u0000${roll.underlying}`;
-    const days = daysBySlot.get(key);
-    if (days) days.push(roll.day);
-    else daysBySlot.set(key, [roll.day]);
-  }
-  const before = (days: readonly string[], day: string) => firstWhere(days.length, (i) => (days[i] ?? '') >= day);
-  // A campaign that took no later trade (its expiry unknown: CampaignBook.strandExpired) stays open beside the next
-  // campaign of its slot, which takes every roll from its opening day (attributeRolls): its own days end there.
-  const nextOpenDay = new Map<number, string>();
-  const lastOfSlot = new Map<string, number>();
-  campaigns.forEach((campaign, index) => {
-    const key = `${campaign.accountId}\u0000${campaign.currency}\u0000${campaign.underlying}`;
-    const previous = lastOfSlot.get(key);
-    if (previous !== undefined) nextOpenDay.set(previous, campaign.openDay);
-    lastOfSlot.set(key, index);
-  });
-  for (const checkpoint of checkpoints.checkpoints) {
-    checkpoint.liveRolls = Int32Array.from(checkpoints.codec.liveKeys(checkpoint), ({ index, underlying, closeDay }) => {
-      const campaign = campaigns[index];
-      if (campaign === undefined) return 0;
-      // Under the name it had then (a rename moves a campaign to another slot); a closed campaign's days end with its close.
-      const days = daysBySlot.get(`${campaign.accountId}\u0000${campaign.currency}\u0000${underlying}`) ?? [];
-      const closed = closeDay !== null && closeDay < checkpoint.day ? `${closeDay}\u0000` : checkpoint.day;
-      const next = nextOpenDay.get(index);
-      const end = next !== undefined && next < closed ? next : closed;
-      return before(days, end) - before(days, campaign.openDay);
-    });
-  }
-}
-
-/**
- * Each roll counts in the campaign of its slot that was open on the roll's day: the newest one, when a campaign whose
- * expiry is unknown stays open beside it (it takes no later trade).
- */
-export function attributeRolls(campaigns: readonly CampaignRecord[], rolls: readonly RollRecord[]): void {
-  const bySlot = new Map<string, CampaignRecord[]>();
-  for (const campaign of campaigns) {
-    const key = `${campaign.accountId}\u0000${campaign.currency}\u0000${campaign.underlying}`;
-    const list = bySlot.get(key);
-    if (list) list.push(campaign);
-    else bySlot.set(key, [campaign]);
-  }
-  for (const roll of rolls) {
-    const list = bySlot.get(`${roll.accountId}\u0000${roll.currency}\u0000${roll.underlying}`) ?? [];
-    const campaign = list.findLast((c) => c.openDay <= roll.day && (c.closeDay === null || roll.day <= c.closeDay));
-    if (campaign) campaign.rolls += 1;
   }
 }
 

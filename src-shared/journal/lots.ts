@@ -3,6 +3,7 @@
  * commissions and fees of both legs, entry costs prorated on partial exits. Money is integer minor units.
  * Conventions: docs/journal.md §Lots and realized P&L.
  */
+import { storedTicker, type AccountId } from '../ids';
 import { innerMap } from '../maps';
 import type { PositionInstrument, Transaction } from './model';
 import { QTY_EPSILON, type CampaignSlot, type Lot, type OpenPosition, type Position } from './records';
@@ -115,7 +116,7 @@ export function tradeValueMinor(t: Transaction, dir: number, qty: number, costsM
  */
 export interface SlotSink {
   /** The slot of (account, key, currency), made when new. */
-  slot(accountId: string, key: string, currency: string): CampaignSlot;
+  slot(accountId: AccountId, key: string, currency: string): CampaignSlot;
   /** The slot's holdings changed (a position opened, grew, shrank or closed). */
   touch(slot: CampaignSlot): void;
   /** A lot opens in the slot on `day`: a campaign left open past its expiry moves to a slot of its own first. */
@@ -126,13 +127,13 @@ export interface SlotSink {
 
 /** The positions of a ledger being built: account → currency → symbol, each in the campaign slot of its underlying. */
 export class PositionBook {
-  private readonly positions = new Map<string, Map<string, Map<string, Position>>>();
+  private readonly positions = new Map<AccountId, Map<string, Map<string, Position>>>();
   /** Every position in the order it was first seen (a resumed ledger sees the same ones first again: seeFirst). */
   readonly created: Position[] = [];
 
   constructor(private readonly campaigns: SlotSink) {}
 
-  find(accountId: string, symbol: string, currency: string): Position | undefined {
+  find(accountId: AccountId, symbol: string, currency: string): Position | undefined {
     return this.positions.get(accountId)?.get(currency)?.get(symbol);
   }
 
@@ -148,11 +149,11 @@ export class PositionBook {
   }
 
   /** The position of an instrument in an account and currency, flat when new (a corporate action's new symbol). */
-  ofInstrument(accountId: string, currency: string, instrument: Pick<PositionInstrument, 'symbol' | 'underlying' | 'isOption' | 'expiration' | 'strike' | 'right' | 'multiplier'>): Position {
+  ofInstrument(accountId: AccountId, currency: string, instrument: Pick<PositionInstrument, 'symbol' | 'underlying' | 'isOption' | 'expiration' | 'strike' | 'right' | 'multiplier'>): Position {
     const bySymbol = innerMap(innerMap(this.positions, accountId), currency);
     let pos = bySymbol.get(instrument.symbol);
     if (!pos) {
-      const underlying = instrument.underlying !== '' ? instrument.underlying : instrument.symbol;
+      const underlying = instrument.underlying !== '' ? instrument.underlying : storedTicker(instrument.symbol);
       pos = {
         accountId,
         symbol: instrument.symbol,
@@ -177,7 +178,7 @@ export class PositionBook {
   }
 
   /** The open positions of an account in every currency: the shares of `symbol` and the options on it. */
-  heldOf(accountId: string, symbol: string): Position[] {
+  heldOf(accountId: AccountId, symbol: string): Position[] {
     const held: Position[] = [];
     for (const bySymbol of this.positions.get(accountId)?.values() ?? []) {
       for (const pos of bySymbol.values()) {

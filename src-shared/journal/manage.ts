@@ -19,7 +19,7 @@
  */
 import { asMinor, formatMinor, MINOR_PER_UNIT, toMinor, type Minor } from '../money';
 import type { OptionRight } from './model';
-import type { TradeId } from '../ids';
+import type { TradeId, AccountId, Ticker } from '../ids';
 
 /** The rules, most urgent first: the order of a trade's hits and of the list. */
 export const MANAGE_RULES = ['itm_near_expiry', 'loss_stop', 'dividend', 'level', 'dte', 'profit_target'] as const;
@@ -87,8 +87,8 @@ export interface ManagedLeg {
 
 export interface ManagedTrade {
   tradeId: TradeId;
-  accountId: string;
-  underlying: string;
+  accountId: AccountId;
+  underlying: Ticker;
   currency: string;
   /** Realized so far + the open legs' unrealized, minor units. */
   totalMinor: number;

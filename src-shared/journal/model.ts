@@ -7,14 +7,15 @@
 export { FILL_TYPES, FILLS, TRANSACTION_TYPES, type TransactionType } from './constants';
 import type { CorporateActionType, TransactionType } from './constants';
 import type { Minor } from '../money';
+import type { AccountId, Ticker } from '../ids';
 
 export type OptionRight = 'C' | 'P';
 
 /** What a position is of: the account, the instrument and its currency (the key of lots, positions and unmatched closes). */
 export interface PositionInstrument {
-  accountId: string;
+  accountId: AccountId;
   symbol: string;
-  underlying: string;
+  underlying: Ticker;
   currency: string;
   isOption: boolean;
   expiration: string | null;
@@ -36,7 +37,7 @@ export interface ImportedTransaction {
   /** OCC symbol without padding for options (`SPY250117P00450000`), the ticker otherwise. */
   symbol: string;
   /** The underlying ticker (the ticker itself for stock, dividends, ...); '' for cash-only rows. */
-  underlying: string;
+  underlying: Ticker;
   isOption: boolean;
   /** YYYY-MM-DD for options, else null. */
   expiration: string | null;
@@ -79,6 +80,12 @@ export interface ImportedTransaction {
 }
 
 /**
+ * A transaction as an importer reads it, its names still text as the file writes them: the one collector
+ * (src-main/importers/common/result.ts) makes them Tickers (an ImportedTransaction). The store writes either.
+ */
+export type RawTransaction = Omit<ImportedTransaction, 'underlying'> & { underlying: string };
+
+/**
  * A corporate action's terms (DESIGN §5 "Corporate actions", docs/journal.md §Corporate actions), read from a broker's
  * rows or entered by hand. `ratio` is new shares per old (split 2 for 2-for-1, 0.1 for 1-for-10; merger and spin-off:
  * shares of `newSymbol` per share of `symbol`; stock dividend: shares received per share held).
@@ -107,14 +114,14 @@ export interface CorporateActionTerms {
 export interface Transaction extends ImportedTransaction {
   /** Stable hash of source, account and brokerRowId. */
   id: string;
-  accountId: string;
+  accountId: AccountId;
   importId: number;
   /** New York (journal time zone) calendar date of tradeDate, YYYY-MM-DD. */
   tradeDay: string;
 }
 
 export interface Account {
-  id: string;
+  id: AccountId;
   name: string;
 }
 

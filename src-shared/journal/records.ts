@@ -4,6 +4,7 @@
  * re-exports its own; none imports another part for a type, so the parts stand in a line with no loop
  * (docs/architecture.md §Layout). Types and one constant only: no behaviour lives here.
  */
+import type { AccountId, Ticker } from '../ids';
 import type { PositionInstrument, TransactionType } from './model';
 
 /** Quantities below this are zero (fractional shares leave float residues after subtraction). */
@@ -69,8 +70,8 @@ export interface CampaignStep {
 export interface CampaignRecord {
   /** Stable for the campaign's slot and opening day: `accountId:currency:underlying:openDay`. */
   id: string;
-  accountId: string;
-  underlying: string;
+  accountId: AccountId;
+  underlying: Ticker;
   currency: string;
   openDay: string;
   /** Day it was flat again at the close of trading; null while open. */
@@ -102,8 +103,8 @@ export interface CampaignRecord {
 
 /** One (account, underlying, currency): its open positions and its campaigns. */
 export interface CampaignSlot {
-  accountId: string;
-  underlying: string;
+  accountId: AccountId;
+  underlying: Ticker;
   currency: string;
   /**
    * Its key among the account's slots of its currency: the underlying, or for a campaign that takes no later trade
@@ -123,7 +124,7 @@ export interface CampaignSlot {
 
 /** A slot as a checkpoint keeps it: its campaigns by their index in the ledger's campaign list (−1: none). */
 export interface SlotState {
-  accountId: string;
+  accountId: AccountId;
   /** The slot's key (CampaignSlot.key: the underlying, or a campaign's own slot). */
   underlying: string;
   currency: string;

@@ -3,12 +3,13 @@
  * same quantity, different contract; linked by order id when both legs have one, else by the trading day.
  * Conventions: docs/journal.md §Rolls.
  */
+import type { AccountId, Ticker } from '../ids';
 import { QTY_EPSILON, prorate } from './lots';
 import type { OptionRight, Transaction } from './model';
 
 export interface RollRecord {
-  accountId: string;
-  underlying: string;
+  accountId: AccountId;
+  underlying: Ticker;
   currency: string;
   day: string;
   right: OptionRight;
@@ -23,9 +24,9 @@ export interface RollRecord {
 
 /** One option fill's part in a possible roll. */
 export interface RollLeg {
-  accountId: string;
+  accountId: AccountId;
   currency: string;
-  underlying: string;
+  underlying: Ticker;
   right: OptionRight;
   symbol: string;
   orderId: string | null;
@@ -47,7 +48,7 @@ export interface RollLeg {
 export function addRollLegs(
   legs: RollLeg[],
   t: Transaction,
-  underlying: string,
+  underlying: Ticker,
   right: OptionRight,
   fill: { dir: number; qty: number; grossMinor: number; wasSide: number; closedQty: number; openedQty: number; openedGrossMinor: number },
 ): void {

@@ -4,6 +4,7 @@
  * P&L on the trade of the lot it takes, whatever order or day it comes on. The walk is lots.ts's (`closeLotsFifo`: `prorate`
  * on entry and exit, the remainder method), so a trade's P&L adds up to the ledger's realized to the minor unit.
  */
+import { storedTicker, type AccountId, type Ticker } from '../ids';
 import { innerMap } from '../maps';
 import { closeLotsFifo, prorate, QTY_EPSILON } from './lots';
 import type { PositionInstrument, Transaction } from './model';
@@ -57,7 +58,7 @@ export interface TaggedBookState {
   /** The open positions, by their place in `created`, with copies of their open lots. */
   open: Array<{ seen: number; side: number; qty: number; lots: TaggedLot[] }>;
   /** Every slot's holdings (copies), as kept (a sum of lots kept up to the minor unit, not recomputed). */
-  holdings: Array<{ accountId: string; currency: string; underlying: string; held: SlotHoldings }>;
+  holdings: Array<{ accountId: AccountId; currency: string; underlying: string; held: SlotHoldings }>;
 }
 
 /** A close after FIFO matching: the slices it took, and what was left of it (units with no open lot). */
@@ -71,9 +72,9 @@ export interface CloseResult {
 
 export class TaggedLotBook {
   /** account → currency → symbol. */
-  private readonly positions = new Map<string, Map<string, Map<string, TaggedPosition>>>();
+  private readonly positions = new Map<AccountId, Map<string, Map<string, TaggedPosition>>>();
   /** account → currency → underlying. */
-  private readonly slots = new Map<string, Map<string, Map<string, SlotHoldings>>>();
+  private readonly slots = new Map<AccountId, Map<string, Map<Ticker, SlotHoldings>>>();
   /** Open lots per node: a trade is open while one of its nodes has some. */
   readonly openLots = new Map<number, number>();
   /** While a walk goes on (LiveTrades.extend): the nodes whose open lots changed. */
@@ -81,7 +82,7 @@ export class TaggedLotBook {
   /** Every position in the order it was first seen (a resumed walk sees the same ones first again: restore). */
   readonly created: TaggedPosition[] = [];
 
-  holdings(accountId: string, currency: string, underlying: string): SlotHoldings {
+  holdings(accountId: AccountId, currency: string, underlying: string): SlotHoldings {
     const byUnderlying = innerMap(innerMap(this.slots, accountId), currency);
     let slot = byUnderlying.get(underlying);
     if (!slot) {
@@ -91,20 +92,20 @@ export class TaggedLotBook {
     return slot;
   }
 
-  find(accountId: string, currency: string, symbol: string): TaggedPosition | undefined {
+  find(accountId: AccountId, currency: string, symbol: string): TaggedPosition | undefined {
     return this.positions.get(accountId)?.get(currency)?.get(symbol);
   }
 
-  of(t: Transaction, underlying: string): TaggedPosition {
+  of(t: Transaction, underlying: Ticker): TaggedPosition {
     return this.ofInstrument(t.accountId, t.currency, { ...t, underlying });
   }
 
   /** The position of an instrument in an account and currency, flat when new (a corporate action's new symbol). */
-  ofInstrument(accountId: string, currency: string, instrument: Pick<TaggedPosition, 'symbol' | 'underlying' | 'isOption' | 'expiration' | 'strike' | 'right' | 'multiplier'>): TaggedPosition {
+  ofInstrument(accountId: AccountId, currency: string, instrument: Pick<TaggedPosition, 'symbol' | 'underlying' | 'isOption' | 'expiration' | 'strike' | 'right' | 'multiplier'>): TaggedPosition {
     const bySymbol = innerMap(innerMap(this.positions, accountId), currency);
     let pos = bySymbol.get(instrument.symbol);
     if (!pos) {
-      const underlying = instrument.underlying !== '' ? instrument.underlying : instrument.symbol;
+      const underlying = instrument.underlying !== '' ? instrument.underlying : storedTicker(instrument.symbol);
       pos = {
         accountId,
         currency,
@@ -128,7 +129,7 @@ export class TaggedLotBook {
   }
 
   /** The open positions of an account in every currency: the shares of `symbol` and the options on it (lots.ts heldOf). */
-  heldOf(accountId: string, symbol: string): TaggedPosition[] {
+  heldOf(accountId: AccountId, symbol: string): TaggedPosition[] {
     const held: TaggedPosition[] = [];
     for (const bySymbol of this.positions.get(accountId)?.values() ?? []) {
       for (const pos of bySymbol.values()) {
@@ -241,7 +242,7 @@ export class TaggedLotBook {
   }
 
   /** Every open lot with its position's key and side: what each trade still holds (trades.ts openParts). */
-  *eachOpenLot(): Generator<{ accountId: string; currency: string; symbol: string; side: number; node: number; qty: number; grossMinor: number; costsMinor: number }> {
+  *eachOpenLot(): Generator<{ accountId: AccountId; currency: string; symbol: string; side: number; node: number; qty: number; grossMinor: number; costsMinor: number }> {
     for (const [accountId, byCurrency] of this.positions) {
       for (const [currency, bySymbol] of byCurrency) {
         for (const [symbol, pos] of bySymbol) {

@@ -1,5 +1,5 @@
 /** Money arithmetic the importers share: prices from cash, gross values, and fees a broker nets in silently. */
-import type { ImportedTransaction } from '../../../src-shared/journal/model';
+import type { RawTransaction } from '../../../src-shared/journal/model';
 import { ZERO_MINOR, asMinor, type Minor } from '../../../src-shared/money';
 
 /** Per-share price in minor units from a cash value: |value| / (quantity × multiplier), rounded. */
@@ -19,7 +19,7 @@ export function grossMinor(priceMinor: Minor, quantity: number, multiplier: numb
  * exact — whole quantities; fractional-share prices are rounded in the files, so a gap there is no fee — and
  * only a plausible residual (0 ≤ fees < gross).
  */
-export function impliedFeesMinor(tx: ImportedTransaction): Minor {
+export function impliedFeesMinor(tx: RawTransaction): Minor {
   const sign = fillSign(tx.type);
   const selling = sign < 0;
   const buying = sign > 0;
@@ -30,7 +30,7 @@ export function impliedFeesMinor(tx: ImportedTransaction): Minor {
 }
 
 /** Signed position effect of a fill: + for buys, − for sells, 0 for anything else. */
-export function fillSign(type: ImportedTransaction['type']): number {
+export function fillSign(type: RawTransaction['type']): number {
   if (type === 'BUY' || type === 'BUY_TO_OPEN' || type === 'BUY_TO_CLOSE' || type === 'BUY_TO_COVER') return 1;
   if (type === 'SELL' || type === 'SELL_TO_OPEN' || type === 'SELL_TO_CLOSE' || type === 'SELL_SHORT') return -1;
   return 0;
@@ -41,7 +41,7 @@ export function fillSign(type: ImportedTransaction['type']): number {
  * codes): opening when the running position is flat or on the same side, closing when against it. Updates the
  * running position (`positions`: symbol → signed contracts, oldest fill first).
  */
-export function inferOptionFill(positions: Map<string, number>, symbol: string, signedQuantity: number): ImportedTransaction['type'] {
+export function inferOptionFill(positions: Map<string, number>, symbol: string, signedQuantity: number): RawTransaction['type'] {
   const before = positions.get(symbol) ?? 0;
   positions.set(symbol, before + signedQuantity);
   const opening = before === 0 || Math.sign(before) === Math.sign(signedQuantity);
@@ -69,7 +69,7 @@ export function parMultiplier(priceMinor: Minor, quantity: number, cashMinor: Mi
  * instrument whose price does not tell (a redemption at 0, a price left blank) take the multiplier found before; their
  * price is then read from the cash. Rows in file order; importers that set the multiplier themselves are unchanged.
  */
-export function priceAtParFromCash(rows: ReadonlyArray<{ transaction: ImportedTransaction }>): void {
+export function priceAtParFromCash(rows: ReadonlyArray<{ transaction: RawTransaction }>): void {
   const found = new Map<string, number>();
   for (const { transaction: tx } of rows) {
     const sign = fillSign(tx.type);

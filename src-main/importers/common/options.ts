@@ -1,6 +1,7 @@
 /** Option contracts as the importers hand them to the neutral model (OCC symbol without padding, docs/journal.md). */
 import { chainUnderlying } from '../../../src-shared/exposure/roots';
-import type { ImportedTransaction, OptionRight } from '../../../src-shared/journal/model';
+import type { ImportedTransaction, RawTransaction, OptionRight } from '../../../src-shared/journal/model';
+import { asTicker } from '../../../src-shared/ids';
 import { occSymbol, parseOccSymbol } from '../../../src-shared/journal/model';
 
 export interface OptionFields {
@@ -33,12 +34,12 @@ export function rightOf(text: string): OptionRight | null {
 }
 
 /** Puts the contract on a transaction (multiplier 100 unless the file says otherwise). */
-export function withOption(tx: ImportedTransaction, option: OptionFields, multiplier = 100): ImportedTransaction {
+export function withOption(tx: RawTransaction, option: OptionFields, multiplier = 100): RawTransaction {
   return { ...tx, ...option, isOption: true, multiplier };
 }
 
 /** The option columns of a transaction: the contract's, or none (stock and cash rows). */
-export function contractColumns(option: { expiration: string; strike: number; right: OptionRight } | null): Pick<ImportedTransaction, 'isOption' | 'expiration' | 'strike' | 'right'> {
+export function contractColumns(option: { expiration: string; strike: number; right: OptionRight } | null): Pick<RawTransaction, 'isOption' | 'expiration' | 'strike' | 'right'> {
   return option === null ? { isOption: false, expiration: null, strike: null, right: null } : { isOption: true, expiration: option.expiration, strike: option.strike, right: option.right };
 }
 
@@ -47,9 +48,9 @@ export function contractColumns(option: { expiration: string; strike: number; ri
  * is SPX, an adjusted AMD1's AMD (the symbol keeps the root: it says which contract, and `adjusted`). Every importer's
  * rows pass here (ResultCollector.add), and the manual rows (services/journal/manual-row.ts).
  */
-export function withChainUnderlying<T extends ImportedTransaction>(tx: T): T {
+export function withChainUnderlying(tx: ImportedTransaction): ImportedTransaction {
   const underlying = chainUnderlying(tx);
-  return underlying === tx.underlying ? tx : { ...tx, underlying };
+  return underlying === tx.underlying ? tx : { ...tx, underlying: asTicker(underlying) };
 }
 
 /** JavaScript's `\s` (white space and line terminators), as the OCC pattern's `\s*` reads it. */

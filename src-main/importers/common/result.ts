@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { MergedRows } from '../../../src-shared/journal/import-report';
-import type { ImportedTransaction } from '../../../src-shared/journal/model';
+import type { ImportedTransaction, RawTransaction } from '../../../src-shared/journal/model';
 import { MAX_STATEMENTS, type FileStatement } from '../../../src-shared/journal/statements';
 import { MAX_MESSAGE_CHARS } from '../../../src-shared/text';
 import { ZERO_MINOR } from '../../../src-shared/money';
@@ -61,7 +61,7 @@ export class NoteTally<T extends { line: number | null; message: string }> {
 export type Listing = 'oldest-first' | 'newest-first' | 'by-dates';
 
 /** The listing a file shows by its dates (rows in file order): null when its first and last rows share an instant. */
-export function listingByDates(rows: readonly ParsedRow[]): 'oldest-first' | 'newest-first' | null {
+export function listingByDates(rows: ReadonlyArray<{ transaction: { tradeDate: string } }>): 'oldest-first' | 'newest-first' | null {
   const first = rows[0]?.transaction.tradeDate;
   const last = rows[rows.length - 1]?.transaction.tradeDate;
   if (first === undefined || last === undefined) return null;
@@ -75,7 +75,7 @@ export function listingByDates(rows: readonly ParsedRow[]): 'oldest-first' | 'ne
  * that writes `pfe` books the same PFE as a file that writes `PFE` (an OCC symbol's letters are its root's). Each
  * broker's reader upper-cased some of them; shares and dividends were kept as written.
  */
-function withTickers(tx: ImportedTransaction): ImportedTransaction {
+function withTickers(tx: RawTransaction): ImportedTransaction {
   const symbol = asTicker(tx.symbol);
   const underlying = asTicker(tx.underlying);
   const previousSymbol = tx.previousSymbol === undefined ? undefined : asTicker(tx.previousSymbol);
@@ -83,7 +83,8 @@ function withTickers(tx: ImportedTransaction): ImportedTransaction {
   const actionSymbol = action === undefined ? undefined : asTicker(action.symbol);
   const actionNewSymbol = action === undefined || action.newSymbol === null ? null : asTicker(action.newSymbol);
   const same = symbol === tx.symbol && underlying === tx.underlying && previousSymbol === tx.previousSymbol && (action === undefined || (actionSymbol === action.symbol && actionNewSymbol === action.newSymbol));
-  if (same) return tx;
+  // The row itself when its names were Tickers already: no copy of every row (issue 32), only their type said again.
+  if (same) return Object.assign(tx, { symbol, underlying });
   return {
     ...tx,
     symbol,
@@ -153,7 +154,7 @@ export class ResultCollector {
    * A transaction read from `line`, its underlying the chain's (SPXW → SPX: withChainUnderlying); one with a value out
    * of range is an error at that line instead.
    */
-  add(line: number, read: ImportedTransaction): void {
+  add(line: number, read: RawTransaction): void {
     checkpoint();
     const transaction = withChainUnderlying(withTickers(read));
     const insane = insaneField(transaction);
@@ -291,8 +292,8 @@ export class RowIdentity {
 
 /** Defaults for the fields most rows leave empty. */
 export function transaction(
-  fields: Pick<ImportedTransaction, 'accountName' | 'brokerRowId' | 'type' | 'tradeDate' | 'source'> & Partial<ImportedTransaction>,
-): ImportedTransaction {
+  fields: Pick<RawTransaction, 'accountName' | 'brokerRowId' | 'type' | 'tradeDate' | 'source'> & Partial<RawTransaction>,
+): RawTransaction {
   return {
     symbol: '',
     underlying: '',

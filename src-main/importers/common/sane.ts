@@ -3,7 +3,7 @@
  * real file holds are a line error, whatever importer or cell grammar read them.
  */
 import { MAX_MONEY_MINOR, MAX_MULTIPLIER, MAX_QUANTITY, MAX_STRIKE, MAX_YEAR, MIN_QUANTITY, MIN_YEAR, saneQuantity, saneStrike, saneYear } from '../../../src-shared/bounds';
-import type { ImportedTransaction } from '../../../src-shared/journal/model';
+import type { RawTransaction } from '../../../src-shared/journal/model';
 import { MINOR_PER_UNIT } from '../../../src-shared/money';
 
 /** The longest text of each field (a symbol, an account name...); a cell of megabytes is no real one. */
@@ -12,7 +12,7 @@ type TextField = keyof typeof TEXT_LIMITS;
 const TEXT_FIELDS = Object.keys(TEXT_LIMITS) as TextField[];
 
 /** The first text field over its limit, for the message (the check itself is written out below). */
-function longText(tx: ImportedTransaction): string {
+function longText(tx: RawTransaction): string {
   for (const field of TEXT_FIELDS) {
     const length = tx[field]?.length ?? 0;
     if (length > TEXT_LIMITS[field]) return `the ${field} is ${length.toLocaleString('en-US')} characters long (at most ${TEXT_LIMITS[field].toLocaleString('en-US')})`;
@@ -28,7 +28,7 @@ const saneMoney = (minor: number): boolean => Math.abs(minor) <= MAX_MONEY_MINOR
  * 100k-row imports, so the checks are written out and a sane row allocates nothing; messages are built only for
  * a row that fails.
  */
-export function insaneField(tx: ImportedTransaction): string | null {
+export function insaneField(tx: RawTransaction): string | null {
   const L = TEXT_LIMITS;
   if (
     tx.accountName.length > L.accountName ||

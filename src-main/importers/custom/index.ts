@@ -6,7 +6,7 @@
  */
 import { TRANSACTION_TYPES, type FormatDateLayout, type FormatZone, type TransactionType } from '../../../src-shared/api/constants';
 import type { ImportFormatDraftT, ImportFormatMappingT } from '../../../src-shared/api/schemas';
-import type { ImportedTransaction } from '../../../src-shared/journal/model';
+import type { RawTransaction } from '../../../src-shared/journal/model';
 import { NEW_YORK } from '../../../src-shared/zone';
 import { fillSign, grossMinor, inferOptionFill, pricePerShareMinor } from '../common/amounts';
 import { RowReader, normaliseName } from '../common/cells';
@@ -235,7 +235,7 @@ class FormatReader {
     return column === undefined ? ZERO_MINOR : absMinor(reader.money(column));
   }
 
-  read(reader: RowReader): ImportedTransaction | null {
+  read(reader: RowReader): RawTransaction | null {
     const mapping = this.mapping;
     const tradeDate = this.dateOf(reader);
     let type = this.typeOf(reader);
@@ -275,7 +275,7 @@ class FormatReader {
       const gross = SELLS.has(type) ? addMinor(amountMinor, commissionMinor, feesMinor) : subMinor(subMinor(negMinor(amountMinor), commissionMinor), feesMinor);
       priceMinor = pricePerShareMinor(gross, quantity, multiplier);
     }
-    const symbolText = mapping.symbol === undefined ? '' : reader.text(mapping.symbol).toUpperCase();
+    const symbolText = mapping.symbol === undefined ? '' : reader.text(mapping.symbol);
     const fileAccount = mapping.account === undefined ? null : reader.text(mapping.account);
     return {
       accountName: accountFor(fileAccount, { accountName: this.accountName }, this.format.name),

@@ -17,7 +17,7 @@
  * par: their multiplier is 0.01 when the quantity is face value, 10 when it counts bonds of 1,000 face — whichever
  * makes price × quantity × multiplier the cash (common/amounts.ts, parMultiplier); a redemption is their sale.
  */
-import type { ImportedTransaction } from '../../../src-shared/journal/model';
+import type { RawTransaction } from '../../../src-shared/journal/model';
 import { impliedFeesMinor, inferOptionFill, parMultiplier, pricePerShareMinor } from '../common/amounts';
 import { RowReader } from '../common/cells';
 import { dayToUtc, mdyToYmd } from '../common/dates';
@@ -227,8 +227,8 @@ function mapRow(
   accountName: string,
   positions: Map<string, number>,
   multipliers: Map<string, number>,
-): { transaction: ImportedTransaction; inferredFill: boolean } | null {
-  let tx: ImportedTransaction = transaction({
+): { transaction: RawTransaction; inferredFill: boolean } | null {
+  let tx: RawTransaction = transaction({
     accountName,
     brokerRowId: row.rowId,
     type: 'OTHER',
@@ -300,7 +300,7 @@ function mapRow(
  * A share fill whose price × quantity is not its cash but 1/100 or 10 × it is a bond or bill priced in percent of
  * par (its multiplier, kept per security for its redemption, which may carry no price).
  */
-function priceAtPar(tx: ImportedTransaction, multipliers: Map<string, number>): void {
+function priceAtPar(tx: RawTransaction, multipliers: Map<string, number>): void {
   const cashMinor = addMinor(absMinor(tx.amountMinor), tx.amountMinor < 0 ? negMinor(tx.commissionMinor) : tx.commissionMinor);
   const multiplier = parMultiplier(tx.priceMinor, tx.quantity, cashMinor) ?? multipliers.get(tx.symbol) ?? null;
   if (multiplier === null || multiplier === 1) return;

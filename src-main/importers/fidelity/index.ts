@@ -11,7 +11,7 @@
  * then is the trade date. Dates only: 16:00 New York. Quantities are signed (sales negative).
  */
 import { DateTime } from 'luxon';
-import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
+import type { RawTransaction, TransactionType } from '../../../src-shared/journal/model';
 import { parseMoney, type RowReader } from '../common/cells';
 import { dayEndIso, moneyStatement } from '../common/statements';
 import { dayToUtc, mdyToYmd } from '../common/dates';
@@ -99,7 +99,7 @@ function accountLabel(reader: RowReader): string {
  * the multiplier that makes price × quantity × multiplier the cash. Chosen only when it fits the amount within
  * 2% (accrued interest and fees) and 1 does not.
  */
-function bondMultiplier(tx: ImportedTransaction): number {
+function bondMultiplier(tx: RawTransaction): number {
   if ((tx.type !== 'BUY' && tx.type !== 'SELL') || tx.quantity === 0 || tx.amountMinor === 0) return 1;
   const cash = Math.abs(tx.amountMinor);
   const near = (gross: number): boolean => Math.abs(gross - cash) <= cash * 0.02;
@@ -137,7 +137,7 @@ interface CashBalances {
   usable: boolean;
 }
 
-function noteBalance(balances: Map<string, CashBalances>, reader: RowReader, tx: ImportedTransaction): void {
+function noteBalance(balances: Map<string, CashBalances>, reader: RowReader, tx: RawTransaction): void {
   const cell = reader.text('cashBalance');
   const balance = parseMoney(cell);
   const usable = balance.ok && balance.value !== null;
@@ -168,7 +168,7 @@ function stateBalances(out: ResultCollector, balances: ReadonlyMap<string, CashB
 /** A row of shares moved by a corporate action (MERGER, REVERSE SPLIT), the rows of one action sharing its #REOR id. */
 interface ShareMove {
   line: number;
-  tx: ImportedTransaction;
+  tx: RawTransaction;
   /** Signed: + in, − out. */
   quantity: number;
   reor: string | null;
@@ -203,7 +203,7 @@ function mapShareMoves(out: ResultCollector, moves: readonly ShareMove[]): void 
     const ratio = incoming.quantity / -outgoing.quantity;
     const renamed = oldSymbol !== incoming.tx.symbol;
     const split = incoming.split;
-    const tx: ImportedTransaction = {
+    const tx: RawTransaction = {
       ...incoming.tx,
       type: split ? 'SPLIT' : 'SYMBOL_CHANGE',
       brokerRowId: `${outgoing.tx.brokerRowId}+${incoming.tx.brokerRowId}`,
@@ -224,7 +224,7 @@ function mapShareMoves(out: ResultCollector, moves: readonly ShareMove[]): void 
   }
 }
 
-function mapRow(out: ResultCollector, reader: RowReader, options: ParseOptions, ids: RowIdentity, moves: ShareMove[]): ImportedTransaction | null {
+function mapRow(out: ResultCollector, reader: RowReader, options: ParseOptions, ids: RowIdentity, moves: ShareMove[]): RawTransaction | null {
   const runDate = reader.date('Run Date', mdyToYmd);
   const action = reader.text('Action');
   const rawSymbol = reader.text('Symbol');
@@ -251,7 +251,7 @@ function mapRow(out: ResultCollector, reader: RowReader, options: ParseOptions, 
     type = mapped;
   }
   const accountName = accountFor(accountLabel(reader), options, 'Fidelity');
-  let tx: ImportedTransaction = transaction({
+  let tx: RawTransaction = transaction({
     accountName,
     brokerRowId: ids.next([accountName, runDate, action, rawSymbol, quantity, price, amount]),
     type,

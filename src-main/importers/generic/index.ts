@@ -3,7 +3,7 @@
  * after the model. Validation is strict: every problem is an error naming the line and the column, and
  * nothing is guessed.
  */
-import type { ImportedTransaction, OptionRight, TransactionType } from '../../../src-shared/journal/model';
+import type { RawTransaction, OptionRight, TransactionType } from '../../../src-shared/journal/model';
 import { TRANSACTION_TYPES, occSymbol } from '../../../src-shared/journal/model';
 import { readOccSymbol } from '../common/options';
 import { plainNumber, parseMoney, parseNumber, type Columns } from '../common/cells';
@@ -241,7 +241,7 @@ function firstOptionCell(row: GenericRow): Field | null {
 }
 
 /** One row of the generic fields (also the rules of manual entries, services/manual-entries.ts: one grammar for both). */
-export function readRow(row: GenericRow, accountName: string, identity: RowIdentity): ImportedTransaction | null {
+export function readRow(row: GenericRow, accountName: string, identity: RowIdentity): RawTransaction | null {
   const tradeDate = readDate(row);
   const typeText = row.type.toUpperCase();
   const type = TYPES.get(typeText) ?? null;
@@ -301,7 +301,7 @@ export function readRow(row: GenericRow, accountName: string, identity: RowIdent
   if (!row.ok || tradeDate === null || type === null) return null;
   const id = row.id;
   // Every field is given: written out rather than through transaction()'s defaults (a spread per row of 100k).
-  const tx: ImportedTransaction = {
+  const tx: RawTransaction = {
     accountName: row.account === '' ? accountName : row.share(row.account),
     brokerRowId: id !== '' ? `id:${id}` : identity.next(row.identityFields.map((field) => row[field])),
     type,

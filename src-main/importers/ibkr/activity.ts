@@ -6,7 +6,7 @@
  *
  * Times like `2021-12-17, 16:20:00` are New York wall-clock time; date-only cells get 16:00 New York.
  */
-import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
+import type { RawTransaction, TransactionType } from '../../../src-shared/journal/model';
 import { inferOptionFill } from '../common/amounts';
 import { Columns, RowReader } from '../common/cells';
 import { isBlankRecord, MAX_WHOLE_FILE_RECORDS, parseCsv, type CsvRecord } from '../common/csv';
@@ -213,7 +213,7 @@ function mapTrade(out: ResultCollector, reader: RowReader, { accountName, positi
   if (/option/i.test(category) && option === null) reader.fail('Symbol', `not an IBKR option symbol: "${rawSymbol}"`);
   if (!reader.ok || tradeDate === null) return 'failed';
 
-  let tx: ImportedTransaction = transaction({
+  let tx: RawTransaction = transaction({
     accountName,
     brokerRowId: ids.next(['T', accountName, category, currency, rawSymbol, rawDate, quantity, price, proceeds, commission, codes.join(';')]),
     type: 'OTHER',

@@ -9,7 +9,7 @@
  * (the Date/Time is the evening before, after the close).
  */
 import type { CorporateActionType } from '../../../src-shared/api/constants';
-import type { CorporateActionTerms, ImportedTransaction } from '../../../src-shared/journal/model';
+import type { CorporateActionTerms, RawTransaction } from '../../../src-shared/journal/model';
 import { addMinor, asMinor, ZERO_MINOR, type Minor } from '../../../src-shared/money';
 import type { RowReader } from '../common/cells';
 import { dayToUtc, isoToYmd } from '../common/dates';
@@ -142,7 +142,7 @@ export function mapIbkrActions(out: ResultCollector, rows: readonly IbkrActionRo
       quantity: type === 'spinoff' || type === 'stock_dividend' ? received.reduce((sum, r) => sum + r.quantity, 0) : null,
     };
     const net = group.filter((r) => r.ticker === newTicker).reduce((sum, r) => sum + r.quantity, 0);
-    const tx: ImportedTransaction = transaction({
+    const tx: RawTransaction = transaction({
       accountName,
       brokerRowId: group.map((r) => r.rowId).join('+'),
       type: moves ? 'SYMBOL_CHANGE' : 'SPLIT',

@@ -2,7 +2,7 @@
  * One trade row of an IBKR Flex query read: its security (by Symbol, else by ISIN), instant, quantity, price, costs
  * and option fields, whichever of the query kinds' names its columns carry. flex.ts settles the trades read.
  */
-import type { ImportedTransaction } from '../../../src-shared/journal/model';
+import type { RawTransaction } from '../../../src-shared/journal/model';
 import type { RowReader } from '../common/cells';
 import { clockTo24h, isoToYmd, localToUtc, mdyToYmd } from '../common/dates';
 import { NEW_YORK } from '../../../src-shared/zone';
@@ -24,7 +24,7 @@ export interface FlexTrade {
   line: number;
   /** Shares named by their ISIN (a query without Symbol), to be renamed to their ticker where the file says it. */
   byId: string | null;
-  tx: ImportedTransaction;
+  tx: RawTransaction;
   /** The broker's id of the execution (TradeID/TransactionID), '' when the query left it out. */
   ownId: string;
   tradeId: string;
@@ -91,7 +91,7 @@ export function readTrade(out: ResultCollector, reader: RowReader, options: Pars
   const signedQuantity = buying ? Math.abs(quantity) : -Math.abs(quantity);
   const orderId = reader.value('orderId');
   const accountName = accountFor(reader.text('account'), options, DEFAULT_ACCOUNT);
-  let tx: ImportedTransaction = transaction({
+  let tx: RawTransaction = transaction({
     accountName,
     brokerRowId: '',
     type: 'OTHER',

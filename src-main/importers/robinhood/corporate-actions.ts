@@ -15,7 +15,7 @@
  */
 import type { CorporateActionType } from '../../../src-shared/api/constants';
 import { addDays } from '../../../src-shared/calendar';
-import type { CorporateActionTerms, ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
+import type { CorporateActionTerms, RawTransaction, TransactionType } from '../../../src-shared/journal/model';
 import { absMinor, asMinor, toMinor, type Minor } from '../../../src-shared/money';
 import { pricePerShareMinor } from '../common/amounts';
 import { withOption, type OptionFields } from '../common/options';
@@ -104,7 +104,7 @@ function pairRows(rows: readonly ActionRow[], keyOf: (row: ActionRow) => string)
   return pairs;
 }
 
-function base(row: ActionRow, accountName: string, type: TransactionType, brokerRowId: string): ImportedTransaction {
+function base(row: ActionRow, accountName: string, type: TransactionType, brokerRowId: string): RawTransaction {
   return transaction({
     accountName,
     brokerRowId,

@@ -14,7 +14,7 @@
  * Each surrendered / received pair becomes one SPLIT or SYMBOL_CHANGE with its terms (the ratio is the quantities'),
  * a CIL a sale of the fraction at its cash (and part of its action's ratio).
  */
-import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
+import type { RawTransaction, TransactionType } from '../../../src-shared/journal/model';
 import { impliedFeesMinor, pricePerShareMinor } from '../common/amounts';
 import type { RowReader} from '../common/cells';
 import { parseNumber } from '../common/cells';
@@ -194,7 +194,7 @@ function mapRow(out: ResultCollector, reader: RowReader, accountName: string, id
   }
   if (CASH_BY_SIGN.has(code)) type = amount >= 0 ? 'DEPOSIT' : 'WITHDRAWAL';
 
-  let tx: ImportedTransaction = transaction({
+  let tx: RawTransaction = transaction({
     accountName,
     brokerRowId: ids.next([rawDate, instrument, rawDescription, code, rawQuantity, reader.text('Price'), reader.text('Amount')]),
     type,

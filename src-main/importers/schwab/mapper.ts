@@ -2,9 +2,9 @@
  * Schwab rows → neutral transactions. Fees & Comm is one number; it goes to commissionMinor (Schwab's
  * option cost is mostly the $0.65/contract commission) and Amount, already net, is amountMinor.
  */
-import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
+import type { RawTransaction, TransactionType } from '../../../src-shared/journal/model';
 import { transaction } from '../common/result';
-import type { LineProblem, ParsedRow } from '../types';
+import type { LineProblem, RawRow } from '../types';
 import type { SchwabRow } from './schema';
 import { contractColumns } from '../common/options';
 import { ZERO_MINOR, addMinor } from '../../../src-shared/money';
@@ -75,7 +75,7 @@ function ruleOf(action: string): Rule {
   return { kind: 'other', warning: `unknown Schwab action "${action}": kept as OTHER` };
 }
 
-function base(row: SchwabRow, ctx: MapContext, type: TransactionType): ImportedTransaction {
+function base(row: SchwabRow, ctx: MapContext, type: TransactionType): RawTransaction {
   const option = row.option;
   return transaction({
     accountName: ctx.accountName,
@@ -96,7 +96,7 @@ function base(row: SchwabRow, ctx: MapContext, type: TransactionType): ImportedT
 }
 
 /** A split row without its pair: the shares it adds (or removes), signed as the file has them. */
-function loneSplit(row: SchwabRow, ctx: MapContext): ImportedTransaction {
+function loneSplit(row: SchwabRow, ctx: MapContext): RawTransaction {
   return { ...base(row, ctx, 'SPLIT'), quantity: row.quantity };
 }
 
@@ -124,8 +124,8 @@ function tradeType(row: SchwabRow): TransactionType | null {
 }
 
 /** Pairs the new (+quantity) and old (−quantity) rows of one corporate action on one day. */
-function mapPairs(rows: SchwabRow[], ctx: MapContext): Map<SchwabRow, ImportedTransaction | null> {
-  const out = new Map<SchwabRow, ImportedTransaction | null>();
+function mapPairs(rows: SchwabRow[], ctx: MapContext): Map<SchwabRow, RawTransaction | null> {
+  const out = new Map<SchwabRow, RawTransaction | null>();
   const groups = new Map<string, SchwabRow[]>();
   for (const row of rows) {
     const key = `${row.day}|${row.action.toLowerCase()}`;
@@ -206,8 +206,8 @@ function mapPairs(rows: SchwabRow[], ctx: MapContext): Map<SchwabRow, ImportedTr
  * - shares going out are OTHER with a warning (the lots stay in the journal);
  * - rows without shares are cash (DEPOSIT/WITHDRAWAL by sign), or skipped when they move nothing.
  */
-function mapShareMoves(rows: SchwabRow[], ctx: MapContext): Map<SchwabRow, ImportedTransaction | null> {
-  const out = new Map<SchwabRow, ImportedTransaction | null>();
+function mapShareMoves(rows: SchwabRow[], ctx: MapContext): Map<SchwabRow, RawTransaction | null> {
+  const out = new Map<SchwabRow, RawTransaction | null>();
   const pending = rows.filter((row) => row.symbol !== '' && row.quantity !== 0 && !/stock split/i.test(row.description));
   for (const outgoing of pending.filter((row) => row.quantity < 0)) {
     const incoming = pending.find((row) => row.quantity > 0 && !out.has(row) && row.day === outgoing.day && row.symbol === outgoing.symbol && row.quantity === -outgoing.quantity);
@@ -247,13 +247,13 @@ function mapShareMoves(rows: SchwabRow[], ctx: MapContext): Map<SchwabRow, Impor
   return out;
 }
 
-export function mapRows(rows: SchwabRow[], ctx: MapContext): ParsedRow[] {
+export function mapRows(rows: SchwabRow[], ctx: MapContext): RawRow[] {
   const paired = mapPairs(rows.filter((row) => ruleOf(row.action).kind === 'pair'), ctx);
   const moved = mapShareMoves(rows.filter((row) => ruleOf(row.action).kind === 'shares-moved'), ctx);
-  const out: ParsedRow[] = [];
+  const out: RawRow[] = [];
   for (const row of rows) {
     const rule = ruleOf(row.action);
-    let tx: ImportedTransaction | null = null;
+    let tx: RawTransaction | null = null;
     switch (rule.kind) {
       case 'pair':
         tx = paired.get(row) ?? null;

@@ -15,9 +15,9 @@
  *   under Withdrawal), except interest paid under Deposit → INTEREST.
  * - Unknown types → OTHER with a warning, never dropped (their cash still counts).
  */
-import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
+import type { RawTransaction, TransactionType } from '../../../src-shared/journal/model';
 import { transaction } from '../common/result';
-import type { ParsedRow } from '../types';
+import type { RawRow } from '../types';
 import type { TastyRow } from './schema';
 import { contractColumns } from '../common/options';
 import { ZERO_MINOR, addMinor } from '../../../src-shared/money';
@@ -42,7 +42,7 @@ function isOptionKind(row: TastyRow): boolean {
   return row.kind === 'option' || row.kind === 'future-option';
 }
 
-function base(row: TastyRow, ctx: MapContext, type: TransactionType): ImportedTransaction {
+function base(row: TastyRow, ctx: MapContext, type: TransactionType): RawTransaction {
   const option = row.option;
   return transaction({
     accountName: row.account || ctx.accountName,
@@ -114,7 +114,7 @@ function isOpenLeg(row: TastyRow): boolean {
 }
 
 /** One transaction for a corporate action's close (old) and open (new) legs. */
-function pairTransaction(close: TastyRow, open: TastyRow, type: TransactionType, ctx: MapContext): ImportedTransaction {
+function pairTransaction(close: TastyRow, open: TastyRow, type: TransactionType, ctx: MapContext): RawTransaction {
   const tx = base(open, ctx, type);
   tx.brokerRowId = `${close.rowId}+${open.rowId}`;
   tx.amountMinor = addMinor(close.totalMinor, open.totalMinor);
@@ -136,15 +136,15 @@ function pairTransaction(close: TastyRow, open: TastyRow, type: TransactionType,
 }
 
 /** An unpaired leg of a corporate action keeps its position effect as a plain trade. */
-function loneLeg(row: TastyRow, ctx: MapContext): ImportedTransaction {
+function loneLeg(row: TastyRow, ctx: MapContext): RawTransaction {
   const type = tradeType(row) ?? 'OTHER';
   ctx.warn(row.line, `${row.subType} leg without its counterpart (${row.description}): kept as ${type}`);
   return base(row, ctx, type);
 }
 
 /** Groups the legs of corporate actions by date, sub type and instrument, and pairs close with open. */
-function pairCorporateActions(rows: TastyRow[], ctx: MapContext): Map<TastyRow, ImportedTransaction | null> {
-  const out = new Map<TastyRow, ImportedTransaction | null>();
+function pairCorporateActions(rows: TastyRow[], ctx: MapContext): Map<TastyRow, RawTransaction | null> {
+  const out = new Map<TastyRow, RawTransaction | null>();
   const groups = new Map<string, TastyRow[]>();
   for (const row of rows) {
     const key = `${row.dateText}|${row.subType.toLowerCase()}|${isOptionKind(row) ? 'option' : 'stock'}`;
@@ -179,7 +179,7 @@ function pairCorporateActions(rows: TastyRow[], ctx: MapContext): Map<TastyRow, 
   return out;
 }
 
-function receiveDeliver(row: TastyRow, ctx: MapContext): ImportedTransaction {
+function receiveDeliver(row: TastyRow, ctx: MapContext): RawTransaction {
   const sub = row.subType.toLowerCase();
   let type: TransactionType | null = null;
   if (sub === 'expiration') type = 'EXPIRATION';
@@ -208,10 +208,10 @@ function receiveDeliver(row: TastyRow, ctx: MapContext): ImportedTransaction {
   return base(row, ctx, 'OTHER');
 }
 
-export function mapRows(rows: TastyRow[], ctx: MapContext): ParsedRow[] {
+export function mapRows(rows: TastyRow[], ctx: MapContext): RawRow[] {
   const corporate = rows.filter((row) => row.type.toLowerCase() === 'receive deliver' && CHANGE_SUBTYPES[row.subType.toLowerCase()] !== undefined);
   const paired = pairCorporateActions(corporate, ctx);
-  const out: ParsedRow[] = [];
+  const out: RawRow[] = [];
   for (const row of rows) {
     if (paired.has(row)) {
       const tx = paired.get(row);
@@ -219,7 +219,7 @@ export function mapRows(rows: TastyRow[], ctx: MapContext): ParsedRow[] {
       continue;
     }
     const code = row.type.toLowerCase();
-    let tx: ImportedTransaction;
+    let tx: RawTransaction;
     if (code === 'trade') {
       const type = tradeType(row);
       if (type === null) ctx.warn(row.line, `trade with unknown action "${row.action}": kept as OTHER`);

@@ -16,7 +16,7 @@
  * future's multiplier (20 here); their expiration is the named weekday of the named calendar week of the month.
  * A futures-option leg whose expiration the statement does not give, and a futures leg, are skipped with a reason.
  */
-import type { ImportedTransaction, OptionRight, TransactionType } from '../../../src-shared/journal/model';
+import type { RawTransaction, OptionRight, TransactionType } from '../../../src-shared/journal/model';
 import { occSymbol } from '../../../src-shared/journal/model';
 import { pricePerShareMinor } from '../common/amounts';
 import { dayMonYyToYmd } from '../common/dates';
@@ -134,7 +134,7 @@ function tradeLine(description: string): TradeLine | null {
 const REMOVAL =
   /REMOVAL OF OPTION DUE TO (EXPIRATION|ASSIGNMENT|EXERCISE)\s+([+-]?(?:\d[\d,]*(?:\.\d+)?|\.\d+))\s+(\S+)\s+(\d+)\s+(?:\([^()]*\)\s+)?(\d{1,2}\s+[A-Z]{3}\s+\d{2,4})\s+(\d+(?:\.\d+)?)\s+(CALL|PUT)/;
 
-function cashBase(row: CashRow, ctx: Context, type: TransactionType): ImportedTransaction {
+function cashBase(row: CashRow, ctx: Context, type: TransactionType): RawTransaction {
   const commissionMinor = absMinor(row.commissionMinor);
   const feesMinor = absMinor(row.miscFeesMinor);
   // `ORDINARY DIVIDEND~PFE` names the security after the tilde (`~NO DESCRIPTION` does not).
@@ -155,7 +155,7 @@ function cashBase(row: CashRow, ctx: Context, type: TransactionType): ImportedTr
   });
 }
 
-function cashTransaction(row: CashRow, ctx: Context, placed?: Removal): ImportedTransaction {
+function cashTransaction(row: CashRow, ctx: Context, placed?: Removal): RawTransaction {
   const text = row.description.toUpperCase();
   const net = row.amountMinor - Math.abs(row.commissionMinor) - Math.abs(row.miscFeesMinor);
   if (placed !== undefined) {

@@ -15,7 +15,7 @@
  * (oldest first). Bills and bonds are priced in percent of par (their multiplier from the cash, importers/index.ts).
  * Listed oldest first in the files seen; read by their dates either way.
  */
-import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
+import type { RawTransaction, TransactionType } from '../../../src-shared/journal/model';
 import { ZERO_MINOR, absMinor, addMinor, subMinor, type Minor } from '../../../src-shared/money';
 import { inferOptionFill, pricePerShareMinor } from '../common/amounts';
 import type { RowReader } from '../common/cells';
@@ -24,7 +24,7 @@ import { optionFromText } from '../common/option-text';
 import { optionFields, withOption, type OptionFields } from '../common/options';
 import { ResultCollector, RowIdentity, accountFor, listingByDates, transaction } from '../common/result';
 import { tableReaders, type FileHead, nameSet } from '../common/table';
-import type { ParseOptions, ParseResult, ParsedRow } from '../types';
+import type { ParseOptions, ParseResult, RawRow } from '../types';
 
 export const TD_TRANSACTIONS_SOURCE = 'tdameritrade-csv';
 const REQUIRED = ['DATE', 'TRANSACTION ID', 'DESCRIPTION', 'QUANTITY', 'SYMBOL', 'PRICE', 'AMOUNT'] as const;
@@ -73,7 +73,7 @@ function fillOf(description: string): { verb: 'BOUGHT' | 'SOLD' | 'SOLD SHORT' |
 
 interface Row {
   line: number;
-  tx: ImportedTransaction;
+  tx: RawTransaction;
   /** A fill of an option whose open or close is decided once the rows are in time order. */
   optionSide: 1 | -1 | null;
   /** NET CASH BALANCE after the row (older downloads), null without it. */
@@ -106,7 +106,7 @@ function readRow(reader: RowReader, accountName: string, ids: RowIdentity, out: 
   const tradeDate = day === null ? null : dayToUtc(day);
   if (!reader.ok || tradeDate === null) return null;
   const id = reader.text('TRANSACTION ID');
-  const base = (type: TransactionType): ImportedTransaction =>
+  const base = (type: TransactionType): RawTransaction =>
     transaction({
       accountName,
       brokerRowId: id !== '' ? ids.own(id) : ids.next([reader.text('DATE'), description, symbol, reader.text('QUANTITY'), reader.text('PRICE'), reader.text('AMOUNT')]),
@@ -183,7 +183,7 @@ export function parseTdTransactions(text: string, options: ParseOptions): ParseR
   }
   if (out.errors.length > 0) return out.result();
   // Open or close from the running position, oldest row first (rows of one day in the file's own order).
-  const listed: ParsedRow[] = rows.map((row) => ({ line: row.line, transaction: row.tx }));
+  const listed: RawRow[] = rows.map((row) => ({ line: row.line, transaction: row.tx }));
   const newestFirst = listingByDates(listed) === 'newest-first';
   const chronological = newestFirst ? [...rows].reverse() : rows;
   const held = new Map<string, number>();

@@ -13,7 +13,7 @@
  *   `inferred: true` with a warning).
  * Times like `01/19/2024 15:59:12 EST` are New York time. The file carries no fees, so amounts are gross.
  */
-import type { ImportedTransaction, TransactionType } from '../../../src-shared/journal/model';
+import type { RawTransaction, TransactionType } from '../../../src-shared/journal/model';
 import { grossMinor, inferOptionFill } from '../common/amounts';
 import type { RowReader } from '../common/cells';
 import { addDays, parseInstantMs } from '../../../src-shared/calendar';
@@ -59,7 +59,7 @@ const CASH_SETTLED = /^(?:SPX|SPXW|XSP|NDX|NDXP|RUT|RUTW|VIX|VIXW|DJX|OEX|XEO|MR
 
 interface Fill {
   line: number;
-  tx: ImportedTransaction;
+  tx: RawTransaction;
   /** + bought, − sold. */
   signed: number;
   /** Side `Short`: a short sale of shares. */

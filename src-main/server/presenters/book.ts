@@ -13,7 +13,7 @@ import { positionKey, type PositionAlertJson } from '../../services/exposure/eve
 import { presentReconciliationRow } from './reconciliation';
 
 /** What a position and a position that needs attention both say of what is held, and where. */
-function presentHolding(i: PositionInstrument, accountName: string) {
+function presentHolding(i: Omit<PositionInstrument, 'accountId' | 'underlying'> & { accountId: string; underlying: string }, accountName: string) {
   return {
     accountId: i.accountId,
     accountName,

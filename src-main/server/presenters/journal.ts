@@ -149,7 +149,7 @@ export function presentYear(result: YearResult): Omit<SummaryResponseT, 'account
   };
 }
 
-export function presentTransaction(tx: Transaction, realizedMinor: Minor | null): TransactionJson {
+export function presentTransaction(tx: Omit<Transaction, 'accountId'> & { accountId: string }, realizedMinor: Minor | null): TransactionJson {
   return {
     id: tx.id,
     accountId: tx.accountId,

@@ -6,7 +6,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { HandChanges } from './hand-changes';
-import { asTicker } from '../../../src-shared/ids';
+import { storedTicker, asTicker } from '../../../src-shared/ids';
 import { CORPORATE_ACTION_OUTCOMES, MANUAL_ACTION_SOURCE, MANUAL_SOURCE, type CorporateActionOutcome } from '../../../src-shared/api/constants';
 import { MANUAL_ACTIONS_MAX, type CorporateActionInputT } from '../../../src-shared/api/corporate-action-schemas';
 import { actionOf } from '../../../src-shared/journal/corporate-actions';
@@ -60,7 +60,7 @@ export function actionTransactions(rows: readonly CorporateActionRow[], accounts
   for (const row of rows) {
     const terms = termsOfRow(row);
     const moves = terms.type === 'symbol_change' || terms.type === 'merger';
-    const ticker = moves && terms.newSymbol !== null ? terms.newSymbol : terms.symbol;
+    const ticker = storedTicker(moves && terms.newSymbol !== null ? terms.newSymbol : terms.symbol);
     // The start of the day in New York: a book at an instant of that day has it applied (and order.ts puts it before
     // the day's rows in any zone: its trade day is the action's date).
     const tradeDate = localToUtc(row.date, '0:00', NEW_YORK) ?? `${row.date}T05:00:00.000Z`;
@@ -285,7 +285,7 @@ export class ManualCorporateActions {
    * rows of shares and those entered by hand, each with what it did in the ledger (`outcomes`, by row id).
    */
   list(query: { page?: number; limit?: number }, accounts: readonly Account[], outcomes: ReadonlyMap<string, CorporateActionOutcome>): { actions: ListedAction[]; pagination: Pagination } {
-    const names = new Map(accounts.map((a) => [a.id, a.name]));
+    const names = new Map<string, string>(accounts.map((a) => [a.id, a.name]));
     const listed: ListedAction[] = [];
     for (const row of this.actions.all()) {
       const perAccount = accounts.filter((a) => row.account_id === null || a.id === row.account_id).map((a) => ({ accountId: a.id, outcome: outcomes.get(actionRowId(row.id, a.id)) ?? 'not_applied' }));

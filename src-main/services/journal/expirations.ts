@@ -11,6 +11,7 @@ import { expiryInstantMs, settlementOf } from '../../../src-shared/exposure/inde
 import { parseOccSymbol } from '../../../src-shared/journal/model';
 import type { AccountsRepository } from '../../db/accounts';
 import type { CheckedEntry } from './values';
+import { asAccountId } from '../../../src-shared/ids';
 import { expirationRowOf, type NeedsAttention } from './expiry-settlement';
 import { failure, ok, type Result } from '../result';
 
@@ -76,7 +77,7 @@ export function expirationEntries(
       const tradeDate = isoInstant(expiryInstantMs(position.expiration, settlementOf(root)));
       const quantity = Math.abs(position.quantity);
       entries.push({
-        accountId: position.accountId,
+        accountId: asAccountId(position.accountId),
         accountSource: account.source,
         transaction: {
           accountName: account.name,

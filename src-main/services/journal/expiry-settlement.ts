@@ -9,15 +9,18 @@ import { expiryInstantMs, settlementOf } from '../../../src-shared/exposure/inde
 import type { OpenPosition, UnmatchedOpening } from '../../../src-shared/journal/index';
 import { adjustedRootOf } from '../../../src-shared/journal/book';
 import { deliverableValue } from '../../../src-shared/journal/corporate-actions';
-import { parseOccSymbol, type ImportedTransaction, type OptionRight, type Transaction } from '../../../src-shared/journal/model';
+import { parseOccSymbol, type RawTransaction, type OptionRight, type Transaction } from '../../../src-shared/journal/model';
 import { nextTradingDay, previousTradingDay } from '../../../src-shared/trading-days';
 import { NEW_YORK, dateInZone, dayOfInstant, zonedTimeToMs } from '../../../src-shared/zone';
 import type { JournalMarks } from './marks';
 import type { ReconciliationRow } from '../../../src-shared/journal/reconciliation';
 import { ZERO_MINOR } from '../../../src-shared/money';
 
-/** The instrument of a position or an unmatched close. */
-type Instrument = Pick<OpenPosition, 'accountId' | 'currency' | 'symbol' | 'underlying' | 'isOption' | 'expiration' | 'strike' | 'right' | 'multiplier'>;
+/**
+ * The instrument of a position or an unmatched close; its account and underlying as text: an item may name them as a
+ * group of stored rows or a broker's file does (other_rows, reconciliation).
+ */
+type Instrument = Pick<OpenPosition, 'currency' | 'symbol' | 'isOption' | 'expiration' | 'strike' | 'right' | 'multiplier'> & { accountId: string; underlying: string };
 
 /** What the book cannot decide alone (docs/journal.md §Positions, "Needs attention"). */
 export interface NeedsAttention extends Instrument {
@@ -131,16 +134,16 @@ export function openedBeforeHistory(u: UnmatchedOpening): NeedsAttention {
 }
 
 /** An option position whose expiry is known: what an EXPIRATION row of it is made from. */
-export type ExpiringOption = Pick<ImportedTransaction, 'symbol' | 'underlying' | 'multiplier' | 'currency'> & { expiration: string; strike: number; right: OptionRight };
+export type ExpiringOption = Pick<RawTransaction, 'symbol' | 'underlying' | 'multiplier' | 'currency'> & { expiration: string; strike: number; right: OptionRight };
 
 /**
  * The EXPIRATION row of `quantity` contracts of an option, at no price, cash or cost: the fields the inferred
  * expirations (settleExpiries) and the ones booked by hand (expirations.ts) share; each adds its date, words and source.
  */
-export function expirationRowOf(
-  position: ExpiringOption,
+export function expirationRowOf<P extends ExpiringOption>(
+  position: P,
   quantity: number,
-): Pick<ImportedTransaction, 'brokerRowId' | 'type' | 'symbol' | 'underlying' | 'isOption' | 'expiration' | 'strike' | 'right' | 'quantity' | 'priceMinor' | 'multiplier' | 'amountMinor' | 'commissionMinor' | 'feesMinor' | 'currency' | 'orderId'> {
+): { underlying: P['underlying'] } & Pick<RawTransaction, 'brokerRowId' | 'type' | 'symbol' | 'isOption' | 'expiration' | 'strike' | 'right' | 'quantity' | 'priceMinor' | 'multiplier' | 'amountMinor' | 'commissionMinor' | 'feesMinor' | 'currency' | 'orderId'> {
   return {
     brokerRowId: '',
     type: 'EXPIRATION',

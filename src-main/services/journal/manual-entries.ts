@@ -127,7 +127,7 @@ export class ManualEntries {
         fail('date', `must be in ${YEAR_MIN}–${YEAR_MAX} once its offset is applied: "${row.date}" is ${transaction.tradeDate}`);
         return;
       }
-      entries.push({ transaction, accountId: account.id, accountSource: account.source });
+      entries.push({ transaction, accountId: asAccountId(account.id), accountSource: account.source });
     });
     if (problems.length > 0) {
       const shown = problems.slice(0, MAX_PROBLEMS);

@@ -4,7 +4,7 @@
  */
 import { FILLS, MANUAL_SOURCE } from '../../../src-shared/api/constants';
 import type { ManualTransactionT } from '../../../src-shared/api/manual-schemas';
-import type { ImportedTransaction } from '../../../src-shared/journal/model';
+import type { RawTransaction } from '../../../src-shared/journal/model';
 import { Columns } from '../../importers/common/cells';
 import { ResultCollector, RowIdentity } from '../../importers/common/result';
 import { chainUnderlying } from '../../../src-shared/exposure/roots';
@@ -30,7 +30,7 @@ function cell(value: string | number | undefined): string {
 }
 
 /** The row through the generic CSV's reader, with the defaults of a form (a fill's cash computed). */
-export function readManualRow(row: ManualTransactionT, accountName: string, fail: (field: string, message: string) => void): ImportedTransaction | null {
+export function readManualRow(row: ManualTransactionT, accountName: string, fail: (field: string, message: string) => void): RawTransaction | null {
   const fill = FILLS.has(row.type);
   const cells: Record<string, string> = {
     date: row.date,

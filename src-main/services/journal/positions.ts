@@ -103,7 +103,7 @@ export class JournalBookReads {
     if (!known.ok) return known;
     const asOfMs = this.asOfMs(query.asOf);
     const { accounts, demo } = this.index.snapshot();
-    const names = new Map(accounts.map((a) => [a.id, a.name]));
+    const names = new Map<string, string>(accounts.map((a) => [a.id, a.name]));
     const nameOf = (id: string) => names.get(id) ?? id;
     const { ledger, needsAttention, inferred } = this.book.bookAt(asOfMs);
     // A root finds its chain's positions (symbol=SPXW: the SPX book), as the rows name the chain (§Underlying roots).

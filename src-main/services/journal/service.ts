@@ -336,7 +336,7 @@ export class JournalService {
    */
   openedBeforeHistory(importIds: readonly number[]): Map<number, OpenedBeforeHistory> {
     if (importIds.length === 0) return new Map();
-    const names = new Map(this.index.snapshot().accounts.map((a) => [a.id, a.name]));
+    const names = new Map<string, string>(this.index.snapshot().accounts.map((a) => [a.id, a.name]));
     return openedBeforeHistoryByImport(this.index.ledger(), importIds, (ids) => this.index.ledgerTransactions(ids), (id) => names.get(id) ?? id);
   }
 
@@ -450,7 +450,7 @@ export class JournalService {
     const result = this.reads.positions(query);
     if (!result.ok) return result;
     const symbol = query.symbol === undefined ? undefined : underlyingOfRoot(query.symbol);
-    const names = new Map(result.value.accounts.map((a) => [a.id, a.name]));
+    const names = new Map<string, string>(result.value.accounts.map((a) => [a.id, a.name]));
     const items = this.reconciliation
       .attention()
       .filter((item) => (query.accountId === undefined || item.accountId === query.accountId) && (symbol === undefined || underlyingOf(item.row.symbol) === symbol))

@@ -2,7 +2,7 @@
 import { PAGE_LIMIT_CAP, PAGE_LIMIT_DEFAULT, type LevelsScope, type TransactionSort, type TransactionType } from '../../../src-shared/api/constants';
 import type { CampaignRecord, CampaignStep } from '../../../src-shared/journal/index';
 import type { CampaignFigures, MarkedPosition } from '../../../src-shared/journal/book';
-import type { Account, ImportedTransaction, Transaction } from '../../../src-shared/journal/model';
+import type { Account, RawTransaction, Transaction } from '../../../src-shared/journal/model';
 import type { ImporterId, ParseResult } from '../../importers/types';
 import type { InferredExpiration, NeedsAttention } from './expiry-settlement';
 import type { SupersededManual } from '../../../src-shared/journal/import-report';
@@ -17,7 +17,8 @@ export interface ImportRecord {
   source: string;
   filename: string | null;
   createdAt: string;
-  accounts: Account[];
+  /** The accounts as the stored report names them (import-report.ts readStoredReport). */
+  accounts: Array<{ id: string; name: string }>;
   /** Data rows read. */
   rows: number;
   imported: number;
@@ -169,8 +170,8 @@ export function pageOf(page: number | undefined, limit: number | undefined, tota
 
 /** A manual row checked and ready to store: its transaction and the account it goes to (manual-entries.ts). */
 export interface CheckedEntry {
-  transaction: ImportedTransaction;
-  accountId: string;
+  transaction: RawTransaction;
+  accountId: AccountId;
   /** The account's source: the importer's for an account of a file, `manual` for an account named here. */
   accountSource: string;
 }

@@ -6,8 +6,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ACCOUNT_ID_MAX, asAccountId, asSnapshotId, asTicker, asTradeId, tickerList, tickerOrNull, TRADE_ID_MAX, type AccountId, type SnapshotId, type Ticker, type TradeId } from '../../../src-shared/ids';
+import { ACCOUNT_ID_MAX, asAccountId, asSnapshotId, asTicker, asTradeId, storedTicker, tickerList, tickerOrNull, TRADE_ID_MAX, type AccountId, type SnapshotId, type Ticker, type TradeId } from '../../../src-shared/ids';
 import { REPO_ROOT } from '../../paths';
+import type { Account, ImportedTransaction, RawTransaction, Transaction } from '../../../src-shared/journal/model';
+import type { CampaignRecord, OpenPosition } from '../../../src-shared/journal/records';
+import type { Trade } from '../../../src-shared/journal/trades';
 
 function tickerOnly(ticker: Ticker): string {
   return ticker;
@@ -97,5 +100,35 @@ describe('branded names and ids', () => {
     // @ts-expect-error a plain number is not a snapshot id
     snapshotOnly(7);
     expect([tickerOnly(asTicker('spx')), accountOnly(asAccountId('acc_1')), tradeOnly(asTradeId('trd_1')), snapshotOnly(asSnapshotId(7))]).toEqual(['SPX', 'acc_1', 'trd_1', 7]);
+  });
+});
+
+describe('the journal records carry the brands (compile-time)', () => {
+  // The `@ts-expect-error` lines are the test: typecheck fails ("Unused '@ts-expect-error' directive") the day a record
+  // takes plain text where it holds an account id or a ticker (branded where rows are read: db, ResultCollector.add).
+  it('a transaction, an account, a position, a campaign and a trade take an AccountId and a Ticker, never plain text', () => {
+    const accountId = asAccountId('acc_0123456789abcdef');
+    const ticker = asTicker(' spy ');
+    const account: Account = { id: accountId, name: 'IRA' };
+    const held: Pick<OpenPosition, 'accountId' | 'underlying'> = { accountId, underlying: ticker };
+    // @ts-expect-error a stored transaction's account is an AccountId (toTransaction: asAccountId)
+    const plainTx: Pick<Transaction, 'accountId'> = { accountId: 'acc_0123456789abcdef' };
+    // @ts-expect-error an account's id too (AccountsRepository.inUse)
+    const plainAccount: Account = { id: 'acc_0123456789abcdef', name: 'IRA' };
+    // @ts-expect-error the collector's product names its underlying as a Ticker
+    const plainUnderlying: Pick<ImportedTransaction, 'underlying'> = { underlying: 'SPY' };
+    // @ts-expect-error a position's underlying (the ledger's slots are keyed by it)
+    const plainPosition: Pick<OpenPosition, 'accountId' | 'underlying'> = { accountId, underlying: 'SPY' };
+    // @ts-expect-error a campaign's account
+    const plainCampaign: Pick<CampaignRecord, 'accountId'> = { accountId: 'acc_0123456789abcdef' };
+    // @ts-expect-error a trade's underlying
+    const plainTrade: Pick<Trade, 'accountId' | 'underlying'> = { accountId, underlying: 'SPY' };
+    // A name read back from the store is branded as stored: rows stored before the import edge upper-cased keep their spelling.
+    expect(storedTicker('pfe')).toBe('pfe');
+    // An importer's row, before the collector, is text as the file writes it.
+    const raw: Pick<RawTransaction, 'underlying'> = { underlying: 'spy' };
+    // Reading needs no conversion: a brand is a string wherever a string is asked.
+    const texts: string[] = [account.id, held.underlying, plainTx.accountId, plainAccount.id, plainUnderlying.underlying, plainPosition.underlying, plainCampaign.accountId, plainTrade.underlying, raw.underlying];
+    expect(texts).toEqual(['acc_0123456789abcdef', 'SPY', 'acc_0123456789abcdef', 'acc_0123456789abcdef', 'SPY', 'SPY', 'acc_0123456789abcdef', 'SPY', 'spy']);
   });
 });

@@ -7,7 +7,7 @@ import type { Database } from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { syntheticTransactions } from '../../../../src-shared/demo/journal';
 import type { ChainSnapshot } from '../../../../src-shared/exposure/model';
-import type { ImportedTransaction } from '../../../../src-shared/journal/model';
+import type { RawTransaction } from '../../../../src-shared/journal/model';
 import { AccountsRepository } from '../../../../src-main/db/accounts';
 import { ApiKeysRepository } from '../../../../src-main/db/api-keys';
 import { EventsRepository } from '../../../../src-main/db/events';
@@ -16,7 +16,8 @@ import { Generations } from '../../../../src-main/db/generations';
 import { ImportsRepository } from '../../../../src-main/db/imports';
 import { openDatabase } from '../../../../src-main/db/open';
 import { SettingsRepository } from '../../../../src-main/db/settings';
-import { packContracts, SnapshotRepository } from '../../../../src-main/db/snapshots';
+import { packContracts } from '../../../../src-main/db/snapshot-payload';
+import { SnapshotRepository } from '../../../../src-main/db/snapshots';
 import { sql, Table } from '../../../../src-main/db/sql';
 import { toRow, toTransaction, TRANSACTIONS, TransactionsRepository } from '../../../../src-main/db/transactions';
 import { tempDir } from '../../../paths';
@@ -110,7 +111,7 @@ describe('TransactionsRepository', () => {
       // Import id 2: not the 1 of is_option.
       const importId = newImport(turn, db);
       // Every column a value no other column has, so that two values passed in each other's place cannot go unseen.
-      const tx: ImportedTransaction = {
+      const tx: RawTransaction = {
         accountName: 'Columns', brokerRowId: 'broker-row', type: 'SELL_TO_OPEN', symbol: 'XYZ240119P00040000', underlying: 'XYZ', isOption: true,
         expiration: '2024-01-19', strike: 40.5, right: 'P', quantity: 3, priceMinor: asMinor(12_345), multiplier: 100, amountMinor: asMinor(370_350), commissionMinor: asMinor(19_500),
         feesMinor: asMinor(777), currency: 'CAD', tradeDate: '2024-01-02T15:04:05.000Z', orderId: 'order-9', description: 'words', source: 'generic-csv',

@@ -7,6 +7,7 @@ import { parseImport } from '../../../../src-main/importers/index';
 import { parseCsv } from '../../../../src-main/importers/common/csv';
 import { makeDayOf } from '../../../../src-shared/zone';
 import { REPO_ROOT, SHARED_FIXTURES } from '../../../paths';
+import { asAccountId } from '../../../../src-shared/ids';
 
 const FILE = join(REPO_ROOT, 'test/fixtures/brokers/tastytrade_v2_21col_TSLL_wheel_binnaculum.csv');
 const MPW = join(REPO_ROOT, 'test/fixtures/brokers/tastytrade_v2_21col_MPW_wheel_binnaculum.csv');
@@ -25,7 +26,7 @@ describe('closed chains of the real TSLL wheel equal its own cash flows', () => 
   const transactions = parsed.result.transactions.map((row, index) => ({
     ...row.transaction,
     id: `t${String(index).padStart(5, '0')}`,
-    accountId: 'a',
+    accountId: asAccountId('a'),
     importId: 1,
     tradeDay: dayOf(row.transaction.tradeDate),
   }));
@@ -74,7 +75,7 @@ describe('closed chains of the real MPW wheel equal its own cash flows', () => {
     if (!parsed.ok) throw new Error(parsed.detail);
     const dayOf = makeDayOf('America/New_York');
     const ledger = buildLedger(
-      parsed.result.transactions.map((row, index) => ({ ...row.transaction, id: `m${String(index).padStart(5, '0')}`, accountId: 'a', importId: 1, tradeDay: dayOf(row.transaction.tradeDate) })),
+      parsed.result.transactions.map((row, index) => ({ ...row.transaction, id: `m${String(index).padStart(5, '0')}`, accountId: asAccountId('a'), importId: 1, tradeDay: dayOf(row.transaction.tradeDate) })),
       { reportingCurrency: 'USD' },
     );
     const [header, ...records] = parseCsv(text).records;

@@ -14,6 +14,7 @@ import { allTime, ledgerOf, tx } from '../../../journal-helpers';
 import { buildLedger, resumeLedger, type Ledger, type OpenPosition } from '../../../../src-shared/journal/index';
 import { firstWhere, rowsEndBy } from '../../../../src-shared/journal/checkpoints';
 import { rowOrder } from '../../../../src-shared/journal/order';
+import { asTicker } from '../../../../src-shared/ids';
 
 type TermsInput = Partial<Omit<CorporateActionTerms, 'cashPerShareMinor'>> & Pick<CorporateActionTerms, 'type' | 'symbol'> & { cashPerShare?: number };
 
@@ -308,7 +309,7 @@ describe('a row without terms reads as it always did', () => {
 });
 
 describe('adjustContract (the OCC’s rules)', () => {
-  const put = { symbol: 'AMD220121P00100000', underlying: 'AMD', isOption: true, expiration: '2022-01-21', strike: 100, right: 'P' as const, multiplier: 100 };
+  const put = { symbol: 'AMD220121P00100000', underlying: asTicker('AMD'), isOption: true, expiration: '2022-01-21', strike: 100, right: 'P' as const, multiplier: 100 };
   const terms = (input: Partial<CorporateActionTerms> & Pick<CorporateActionTerms, 'type'>): CorporateActionTerms => ({ symbol: 'AMD', newSymbol: null, ratio: null, cashPerShareMinor: null, costFraction: null, quantity: null, ...input });
   const root = () => 'X1';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MANAGE_RULES, evaluateTrade, legFigures, type LevelAlertFact, type ManagedLeg, type ManagedTrade, type ManageRules } from '../../../../src-shared/journal/manage';
-import { asTradeId } from '../../../../src-shared/ids';
+import { asAccountId, asTicker, asTradeId } from '../../../../src-shared/ids';
 
 const minor = (units: number) => Math.round(units * 10_000);
 
@@ -16,7 +16,7 @@ function short(strike: number, right: 'P' | 'C', expiration: string, dte: number
 
 /** A trade on KO at spot `spot`, on 2024-03-01, with a credit of `creditUnits` and a P&L so far of `totalUnits`. */
 function trade(legs: ManagedLeg[], { spot = 60, creditUnits = 100, totalUnits = 0 }: { spot?: number; creditUnits?: number | null; totalUnits?: number } = {}): ManagedTrade {
-  return { tradeId: asTradeId('t1'), accountId: 'acc', underlying: 'KO', currency: 'USD', totalMinor: minor(totalUnits), maxProfitMinor: creditUnits === null ? null : minor(creditUnits), spot, asOfDate: '2024-03-01', legs };
+  return { tradeId: asTradeId('t1'), accountId: asAccountId('acc'), underlying: asTicker('KO'), currency: 'USD', totalMinor: minor(totalUnits), maxProfitMinor: creditUnits === null ? null : minor(creditUnits), spot, asOfDate: '2024-03-01', legs };
 }
 
 const rules = (changes: Partial<ManageRules> = {}): ManageRules => ({ ...DEFAULT_MANAGE_RULES, ...changes });

@@ -10,7 +10,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ImportedTransaction, OptionRight, TransactionType } from '../../../../../src-shared/journal/model';
+import type { RawTransaction, OptionRight, TransactionType } from '../../../../../src-shared/journal/model';
 import { TRANSACTION_TYPES, occSymbol, parseOccSymbol } from '../../../../../src-shared/journal/model';
 import type { Minor } from '../../../../../src-shared/money';
 import { RowReader } from '../../../../../src-main/importers/common/cells';
@@ -72,7 +72,7 @@ function readRight(reader: RowReader): OptionRight | null {
   return null;
 }
 
-function previousReadRow(reader: RowReader, accountName: string, identity: RowIdentity): ImportedTransaction | null {
+function previousReadRow(reader: RowReader, accountName: string, identity: RowIdentity): RawTransaction | null {
   const tradeDate = readDate(reader);
   const typeText = reader.text('type').toUpperCase();
   const type = isTransactionType(typeText) ? typeText : null;
@@ -129,7 +129,7 @@ function previousReadRow(reader: RowReader, accountName: string, identity: RowId
   if (!reader.ok || tradeDate === null || type === null) return null;
   const id = reader.text('id');
   // Every field is given: written out rather than through transaction()'s defaults (a spread per row of 100k).
-  const tx: ImportedTransaction = {
+  const tx: RawTransaction = {
     accountName: reader.text('account') || accountName,
     brokerRowId: id !== '' ? `id:${id}` : identity.next(PREVIOUS_IDENTITY_ORDER.filter((name) => reader.has(name)).map((name) => reader.text(name))),
     type,
@@ -207,8 +207,8 @@ interface Layout {
 }
 
 /** Transactions as a generic CSV in a layout (the columns a file has, their order, line ends). */
-function writeGeneric(transactions: readonly ImportedTransaction[], layout: Layout): string {
-  const value = (tx: ImportedTransaction, column: string, index: number): string => {
+function writeGeneric(transactions: readonly RawTransaction[], layout: Layout): string {
+  const value = (tx: RawTransaction, column: string, index: number): string => {
     const split = layout.splitOptions && tx.isOption && tx.expiration !== null && tx.strike !== null && tx.right !== null;
     switch (column) {
       case 'id': return `r${index}`;

@@ -8,13 +8,13 @@ import { Generations } from '../../../../../src-main/db/generations';
 import { ImportsRepository } from '../../../../../src-main/db/imports';
 import { TransactionsRepository } from '../../../../../src-main/db/transactions';
 import { transactionIdFor } from '../../../../../src-main/services/journal/service';
-import type { ImportedTransaction } from '../../../../../src-shared/journal/model';
+import type { RawTransaction } from '../../../../../src-shared/journal/model';
 import { makeDayOf } from '../../../../../src-shared/zone';
 import { ZERO_MINOR, asMinor } from '../../../../../src-shared/money';
 import { writeNow } from '../../../../../src-main/db/writes';
 
 /** Stores `rows` (source set to `manual`) in the account `accountId`, as one import; the journal sees a new generation. */
-export function storeManualRows(db: Database, accountId: string, rows: readonly ImportedTransaction[], timeZone = 'America/New_York'): void {
+export function storeManualRows(db: Database, accountId: string, rows: readonly RawTransaction[], timeZone = 'America/New_York'): void {
   const imports = new ImportsRepository(db);
   const transactions = new TransactionsRepository(db);
   const dayOf = makeDayOf(timeZone);
@@ -31,7 +31,7 @@ export function storeManualRows(db: Database, accountId: string, rows: readonly 
 }
 
 /** A manual opening of `quantity` (signed: + long, − short) at `price` per share, dated `tradeDate`. */
-export function openingRow(input: { accountName: string; symbol: string; underlying?: string; quantity: number; price: number; tradeDate: string; option?: { expiration: string; strike: number; right: 'C' | 'P' }; currency?: string; costsMinor?: number; id: string }): ImportedTransaction {
+export function openingRow(input: { accountName: string; symbol: string; underlying?: string; quantity: number; price: number; tradeDate: string; option?: { expiration: string; strike: number; right: 'C' | 'P' }; currency?: string; costsMinor?: number; id: string }): RawTransaction {
   const isOption = input.option !== undefined;
   const multiplier = isOption ? 100 : 1;
   const qty = Math.abs(input.quantity);

@@ -6,10 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { priceAtParFromCash } from '../../../../../src-main/importers/common/amounts';
 import { transaction } from '../../../../../src-main/importers/common/result';
 import { parseImport } from '../../../../../src-main/importers/index';
-import type { ImportedTransaction, TransactionType } from '../../../../../src-shared/journal/model';
+import type { RawTransaction, TransactionType } from '../../../../../src-shared/journal/model';
 import { asMinor } from '../../../../../src-shared/money';
 
-function fill(type: TransactionType, symbol: string, quantity: number, price: number, amount: number, commission = 0): { transaction: ImportedTransaction } {
+function fill(type: TransactionType, symbol: string, quantity: number, price: number, amount: number, commission = 0): { transaction: RawTransaction } {
   return {
     transaction: transaction({
       accountName: 'A',

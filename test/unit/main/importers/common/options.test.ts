@@ -12,6 +12,7 @@ import { ResultCollector, transaction } from '../../../../../src-main/importers/
 import { parseImport } from '../../../../../src-main/importers/index';
 import type { ImporterId } from '../../../../../src-main/importers/types';
 import { REPO_ROOT } from '../../../../paths';
+import { asTicker } from '../../../../../src-shared/ids';
 
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'brokers');
 
@@ -53,7 +54,7 @@ describe('every importer: an option root is mapped to its chain’s symbol', () 
 });
 
 describe('withChainUnderlying', () => {
-  const row = (symbol: string, underlying: string, isOption = true) => ({ ...transaction({ accountName: 'A', brokerRowId: '1', type: 'SELL_TO_OPEN', tradeDate: '2024-01-02T15:00:00.000Z', source: 'x', symbol, underlying }), isOption });
+  const row = (symbol: string, underlying: string, isOption = true) => ({ ...transaction({ accountName: 'A', brokerRowId: '1', type: 'SELL_TO_OPEN', tradeDate: '2024-01-02T15:00:00.000Z', source: 'x', symbol }), underlying: asTicker(underlying), isOption });
 
   it('maps the weekly and PM index roots and an adjusted root; keeps a broker’s own underlying; leaves shares and futures options alone', () => {
     const cases: Array<[string, string, boolean, string]> = [

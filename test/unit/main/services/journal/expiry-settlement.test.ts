@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { settleExpiries } from '../../../../../src-main/services/journal/expiry-settlement';
 import type { UnderlyingMarks } from '../../../../../src-shared/journal/book';
 import type { OpenPosition } from '../../../../../src-shared/journal/index';
+import { asAccountId, asTicker } from '../../../../../src-shared/ids';
 
 /** A snapshot of AMD at 105.60 the day after the expiry (2024-01-19). */
 const marks = {
@@ -19,7 +20,7 @@ const marks = {
 
 function put(symbol: string, strike: number, deliverable?: OpenPosition['deliverable']): OpenPosition {
   return {
-    accountId: 'a', symbol, underlying: 'AMD', currency: 'USD', isOption: true, expiration: '2024-01-19', strike, right: 'P', multiplier: 100,
+    accountId: asAccountId('a'), symbol, underlying: asTicker('AMD'), currency: 'USD', isOption: true, expiration: '2024-01-19', strike, right: 'P', multiplier: 100,
     campaignId: null, quantity: -1, entryGrossMinor: 10_000, entryCostsMinor: 0, openedDay: '2023-12-01',
     ...(deliverable === undefined ? {} : { deliverable }),
   };
