@@ -18,6 +18,7 @@ import { benchLake } from './lake';
 import { benchHistory } from './history';
 import { benchBackfill } from './backfill';
 import { benchImportFormats } from './import-formats';
+import { benchLinearTime } from './linear-time';
 import { benchResponsiveness } from './responsiveness';
 import { benchServer } from './server';
 import { benchUi } from './ui';
@@ -54,6 +55,7 @@ async function main(): Promise<void> {
   if (wanted('journal')) for (const line of await benchJournal()) emit(line);
   if (wanted('journal.ready')) for (const line of await benchJournalReady()) emit(line);
   if (wanted('journal.custom')) for (const line of benchImportFormats()) emit(line);
+  if (wanted('import.linear_time')) for (const line of benchLinearTime()) emit(line);
   if (wanted('journal.trades')) for (const line of await benchTrades()) emit(line);
   if (wanted('journal.trades_api')) for (const line of await benchTradesApi()) emit(line);
   if (wanted('journal.rolls') || wanted('journal.manage')) for (const line of await benchRolls()) emit(line);

@@ -20,15 +20,11 @@ describe('strikebook serve stopped mid-parse', () => {
     const upload = send(server.port, key, '/v1/imports?broker=generic', badImport(30));
     await upload.sent;
     await sleep(500);
-    const killedAt = performance.now();
     server.child.kill('SIGTERM');
     const code = await server.exited;
-    const stopMs = performance.now() - killedAt;
-    console.log(`serve exited ${stopMs.toFixed(0)} ms after SIGTERM mid-parse`);
     expect(code, server.stderr()).toBe(0);
-    // A hang check (how fast it stops is the bench's business, not a test's): 15 s tells a serve that never stops
-    // from a loaded machine; that the parse was stopped rather than finished is the 503 JOB_STOPPED below.
-    expect(stopMs, `exited ${stopMs.toFixed(0)} ms after SIGTERM: the parse was stopped, not waited for`).toBeLessThan(15_000);
+    // No stopwatch (how fast it stops is the bench's business): a serve that never stops is caught by the test's
+    // timeout, and that the parse was stopped rather than finished is the 503 JOB_STOPPED below.
     const answer = await upload.answer.catch(() => null);
     if (answer !== null) expect([answer.status, (JSON.parse(answer.body) as { code: string }).code], 'the upload was answered, not dropped').toEqual([503, 'JOB_STOPPED']);
     const db = new Database(join(dataDir, 'strikebook.db'), { readonly: true });

@@ -5,7 +5,8 @@
  * 5 s; at the cap the longest-idle connection without a request in progress (a silent one, one still sending its
  * headers, an idle keep-alive) is closed to make room; requests without a key to public routes other than
  * `GET /v1/health` share all but RESERVED_CONNECTIONS of the connections, so health and keys keep room of their own.
- * Real loopback servers with the real limits, raw sockets.
+ * Real loopback servers with the real cap and share (the timeouts set out of reach: every close is an eviction), raw
+ * sockets.
  */
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,11 +15,14 @@ import { HEADERS_TIMEOUT_MS, MAX_CONNECTIONS, RESERVED_CONNECTIONS } from '../..
 import { tempDir, tempUiDir } from '../../../paths';
 
 /**
- * A hang check, not a speed budget (the bench's responsiveness lines time health under load): an owner's request
- * answered before the headers timeout got a place of its own, where one left waiting for a silent socket to time out
- * would take at least HEADERS_TIMEOUT_MS. A loaded machine is slower, never that much slower.
+ * The server's timeouts, set beyond any test's (vitest's testTimeout bounds a hang): no socket here is ever closed by a
+ * timeout, so an owner's request that is answered at all got a place made for it (an eviction or the reserved room),
+ * where one left waiting for a silent socket to time out would never be answered. Structural, not a stopwatch: a
+ * loaded machine is slower, never wrong (how fast health answers under load is the bench's responsiveness lines).
  */
-const ANSWER_WITHIN_MS = HEADERS_TIMEOUT_MS;
+const NO_TIMEOUT_MS = 3_600_000;
+/** Rounds of health, a key and the UI page while the attacker reopens its sockets. */
+const PROBES = 12;
 
 interface Raw {
   socket: Socket;
@@ -44,14 +48,13 @@ function open(port: number, first?: string): Promise<Raw> {
   });
 }
 
-/** One request on a new connection (Connection: close): its status and how long it took to be answered whole. */
-async function exchange(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; elapsedMs: number; text: string }> {
-  const startedMs = performance.now();
+/** One request on a new connection (Connection: close): its status and text, once answered whole. */
+async function exchange(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
   const lines = [`GET ${path} HTTP/1.1`, `Host: 127.0.0.1:${port}`, 'Connection: close', ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
   const raw = await open(port, `${lines.join('\r\n')}\r\n\r\n`);
   await raw.closed;
   const text = raw.received();
-  return { status: Number(text.split(' ', 2)[1] ?? 0), elapsedMs: performance.now() - startedMs, text };
+  return { status: Number(text.split(' ', 2)[1] ?? 0), text };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -73,7 +76,13 @@ describe('a flood of sockets from a process without a key (the real limits)', ()
   let server: RunningServer;
   let held: Raw[] = [];
   beforeAll(async () => {
-    server = await startServer({ dataDir: tempDir(), port: 0, uiDir: tempUiDir({ 'index.html': '<!doctype html><title>Strikebook UI</title>' }) });
+    // The real cap and share; the timeouts out of reach, so that every close below is an eviction (NO_TIMEOUT_MS).
+    server = await startServer({
+      dataDir: tempDir(),
+      port: 0,
+      uiDir: tempUiDir({ 'index.html': '<!doctype html><title>Strikebook UI</title>' }),
+      listener: { requestTimeoutMs: NO_TIMEOUT_MS, headersTimeoutMs: NO_TIMEOUT_MS },
+    });
   });
   afterAll(async () => {
     for (const raw of held) raw.socket.destroy();
@@ -85,16 +94,13 @@ describe('a flood of sockets from a process without a key (the real limits)', ()
     const page = await exchange(server.port, '/');
     expect(page.status, page.text.slice(0, 300)).toBe(200);
     expect(page.text).toContain('Strikebook UI');
-    expect(page.elapsedMs, 'the UI page answered before any silent socket timed out: a place was made, not waited for').toBeLessThan(ANSWER_WITHIN_MS);
   }
 
   async function ownerIsServed(): Promise<void> {
     const health = await exchange(server.port, '/v1/health');
     expect(health.status, health.text.slice(0, 300)).toBe(200);
-    expect(health.elapsedMs, 'health answered before any silent socket timed out: a place was made, not waited for').toBeLessThan(ANSWER_WITHIN_MS);
     const keyed = await exchange(server.port, '/v1/settings', { Authorization: `Bearer ${server.apiKey}` });
     expect(keyed.status, keyed.text.slice(0, 300)).toBe(200);
-    expect(keyed.elapsedMs, 'a request with the key answered before any silent socket timed out: a place was made, not waited for').toBeLessThan(ANSWER_WITHIN_MS);
   }
 
   it(`${MAX_CONNECTIONS + 44} silent sockets: the longest-silent are closed to make room; health, a key and the UI page are served without waiting for a timeout`, async () => {
@@ -103,19 +109,22 @@ describe('a flood of sockets from a process without a key (the real limits)', ()
     await ownerIsServed();
     await pageIsServed();
     const closedByServer = () => held.filter((raw) => raw.socket.destroyed || raw.socket.readyState !== 'open').length;
-    // The closes reach this side a moment later (a loaded machine: poll, generously).
+    // The closes reach this side a moment later (a loaded machine: poll, generously). No timeout can close one
+    // (NO_TIMEOUT_MS): each close is an eviction.
     await until(() => closedByServer() >= 44, 10_000);
-    expect(closedByServer(), 'at least the 44 past the cap, and the three the owner needed').toBeGreaterThanOrEqual(44);
+    expect(closedByServer(), 'at least the 44 past the cap, and the three the owner needed: evicted, not timed out').toBeGreaterThanOrEqual(44);
     expect(held.slice(-100).every((raw) => raw.socket.readyState === 'open'), 'the newest silent sockets are still open: the oldest went first').toBe(true);
     for (const raw of held) raw.socket.destroy();
   });
 
-  it('sockets reopened as soon as they close, half of them trickling header bytes, for 3 s: health, a key and the UI page are served throughout, without waiting for a timeout', async () => {
+  it(`sockets reopened as soon as they close, half of them trickling header bytes: health, a key and the UI page are served ${PROBES} times in a row, without waiting for a timeout`, async () => {
     let running = true;
     let opened = 0;
+    held = [];
     const keep = async (slow: boolean): Promise<void> => {
       while (running) {
         const raw = await open(server.port, slow ? 'GET /v1/health HTTP/1.1\r\nX-Slow: ' : undefined);
+        held.push(raw);
         opened += 1;
         const trickle = slow ? setInterval(() => raw.socket.writable && raw.socket.write('a'), 200) : null;
         await raw.closed;
@@ -124,9 +133,8 @@ describe('a flood of sockets from a process without a key (the real limits)', ()
     };
     const attackers = Array.from({ length: MAX_CONNECTIONS + 20 }, (_, i) => keep(i % 2 === 1));
     await sleep(500);
-    const startedMs = Date.now();
     let probes = 0;
-    while (Date.now() - startedMs < 3000) {
+    while (probes < PROBES) {
       await ownerIsServed();
       await pageIsServed();
       probes += 1;
@@ -136,8 +144,8 @@ describe('a flood of sockets from a process without a key (the real limits)', ()
     for (const raw of held) raw.socket.destroy();
     // Each attacker ends with its current socket: closed by the server (evicted) or at the end of the test.
     await Promise.race([Promise.all(attackers), sleep(100)]);
-    expect(probes).toBeGreaterThan(3);
-    expect(opened, 'the attacker kept reopening').toBeGreaterThan(MAX_CONNECTIONS + 20);
+    expect(probes).toBe(PROBES);
+    expect(opened, 'the attacker kept reopening (each probe evicted some of its sockets)').toBeGreaterThan(MAX_CONNECTIONS + 20);
   });
 
   it(`whole requests without a key that hold their connection (a body that never comes): ${MAX_CONNECTIONS - RESERVED_CONNECTIONS} are served, the rest answered 503, and health and a key still are`, async () => {

@@ -123,6 +123,8 @@ function labels(items: MenuItemConstructorOptions[]): string[] {
 describe('electron main', () => {
   beforeEach(() => {
     vi.resetModules();
+    // Each it counts its own calls (startServer, the dialogs, the clipboard): a module reset keeps the mocks' history.
+    vi.clearAllMocks();
     h.appHandlers.clear();
     h.ipcHandlers.clear();
     h.windows.length = 0;

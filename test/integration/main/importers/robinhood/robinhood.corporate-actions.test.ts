@@ -13,7 +13,7 @@ import { performance } from '../../../../../src-shared/journal/index';
 import { presentPeriod } from '../../../../../src-main/server/presenters/journal';
 import { ledgerOf, stored } from '../../../../journal-helpers';
 import { REPO_ROOT } from '../../../../helper';
-import { growth } from '../../../../growth';
+import { robinhoodExchanges } from '../../../../linear-time';
 
 const text = readFileSync(join(REPO_ROOT, 'test/fixtures/brokers/robinhood_spac_merger_selfwritten.csv'), 'utf8');
 const result = parseRobinhood(text, {});
@@ -99,23 +99,10 @@ describe('Robinhood corporate-action rows without their counterpart', () => {
 });
 
 describe('Robinhood corporate-action rows in bulk', () => {
-  it('pairs 6,000 rows of one day, each pair in its lines, without a search per row (one pass over the day’s rows)', () => {
-    const file = (pairs: number): string => {
-      const lines = ['"Activity Date","Process Date","Settle Date","Instrument","Description","Trans Code","Quantity","Price","Amount"'];
-      for (let i = 0; i < pairs; i += 1) {
-        lines.push(`"6/1/2021","6/1/2021","6/1/2021","N${i}","New ${i}","SXCH","10","",""`);
-        lines.push(`"6/1/2021","6/1/2021","6/1/2021","O${i}","Old ${i}","SXCH","10S","",""`);
-        lines.push(`"6/2/2021","6/2/2021","6/2/2021","N${i}","CIL on 0.5 @ $1.00 - N${i}","CIL","","","$0.50"`);
-      }
-      return lines.join('\n');
-    };
-    // Times compared with each other, not with a clock (test/growth.ts): a search per row would grow as the square.
-    const { ms, exponent } = growth((pairs) => {
-      const text = file(pairs);
-      return () => parseRobinhood(text, {});
-    }, 20, 1.4);
-    expect(exponent, `times at 20, 200, 2,000 pairs of one day: ${ms.map((t) => t.toPrecision(3)).join(', ')} ms; growth exponent ${exponent.toFixed(2)} (1 linear, 2 quadratic)`).toBeLessThanOrEqual(1.4);
-    const parsed = parseRobinhood(file(2_000), {});
+  it('pairs 6,000 rows of one day, each pair in its lines (its time against the pairs: the bench)', () => {
+    // The growth of the pairing's time with the pairs (1 linear, 2 for a search per row) is the bench's line
+    // import.linear_time.robinhood_sxch_pairs... (bench/linear-time.ts); here, what it pairs.
+    const parsed = parseRobinhood(robinhoodExchanges(2_000), {});
     expect(parsed.errors).toEqual([]);
     expect(parsed.transactions.filter((r) => r.transaction.type === 'SYMBOL_CHANGE')).toHaveLength(2_000);
     expect(parsed.transactions.find((r) => r.transaction.symbol === 'N7' && r.transaction.type === 'SYMBOL_CHANGE')?.transaction.previousSymbol, 'each pair in its lines').toBe('O7');

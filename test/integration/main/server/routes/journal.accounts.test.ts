@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { AccountsResponseT } from '../../../../../src-shared/api/schemas';
 import { useTestApp } from '../../../../helper';
 
-const t = useTestApp();
+// A journal of its own for each it: shuffled, 'is empty' read the accounts the listing test left.
+const t = useTestApp({}, 'each');
 
 async function addManual(transactions: object[]): Promise<{ importId: number }> {
   const stored = await t.request({ method: 'POST', url: '/v1/journal/transactions', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ transactions }) });

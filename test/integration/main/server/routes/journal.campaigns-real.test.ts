@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CampaignDetailResponseT, CampaignsResponseT } from '../../../../../src-shared/api/schemas';
 import { useTestApp } from '../../../../helper';
 import { REPO_ROOT, SHARED_FIXTURES } from '../../../../paths';
@@ -30,7 +30,8 @@ describe('campaigns of the real TSLL and MPW wheels against Binnaculum', () => {
   const app = useTestApp();
   const expected = JSON.parse(readFileSync(BINNACULUM, 'utf8')) as Record<'TSLL' | 'MPW', Expected[]>;
 
-  it('imports both files', async () => {
+  // Both files, read by every it (an it of its own before: shuffled, the TSLL and MPW tests ran first on an empty journal).
+  beforeAll(async () => {
     for (const file of ['tastytrade_v2_21col_TSLL_wheel_binnaculum.csv', 'tastytrade_v2_21col_MPW_wheel_binnaculum.csv']) {
       const response = await app.request({ method: 'POST', url: '/v1/imports', headers: { 'content-type': 'text/csv' }, payload: readFileSync(join(REPO_ROOT, 'test/fixtures/brokers', file)) });
       expect(response.statusCode, response.body).toBe(201);

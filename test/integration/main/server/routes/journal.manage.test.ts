@@ -16,7 +16,7 @@
  * - K PEP 140 P sold 02-20 at 1.00, bought back 02-27 at 0.50: closed now; open on 02-23, when PEP's mid (0.45 + 0.55) / 2
  *   = 0.50 was 50 % of its credit.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ManageResponseT } from '../../../../../src-shared/api/schemas';
 import type { ChainSnapshot, OptionContract } from '../../../../../src-shared/exposure/model';
 import { writeNow } from '../../../../../src-main/db/writes';
@@ -63,6 +63,9 @@ const sell = (order: string, symbol: string, expiration: string, strike: number,
   orderId: order,
 });
 
+/** The rules the book is read with (the turn-off test puts them back). */
+const RULES = { profitTargetPct: 50, manageAtDte: 21, lossStopMultiple: 2, itmWithinDays: 7, dividendRisk: true, levelAlerts: true, upcomingDividends: [{ symbol: 'KO', exDate: '2024-03-14', amount: 0.485 }] };
+
 describe('GET /journal/manage', () => {
   // Friday 2024-03-01 15:00 New York.
   const t = useTestApp({ clock: manualClock('2024-03-01T20:00:00Z') });
@@ -75,7 +78,8 @@ describe('GET /journal/manage', () => {
   const nameOf = (tradeId: string) => [...tradeIdOf].find(([, id]) => id === tradeId)?.[0] ?? tradeId;
   let accountId = '';
 
-  it('stores the snapshots, the trades and a position alert', async () => {
+  // The book every it reads (an it of its own before: a shuffled order read an empty journal).
+  beforeAll(async () => {
     storeChain(t.ctx, KO);
     storeChain(t.ctx, PEP);
     const rows = [
@@ -131,7 +135,7 @@ describe('GET /journal/manage', () => {
       method: 'PUT',
       url: '/v1/settings',
       headers: { 'content-type': 'application/json' },
-      payload: JSON.stringify({ manageRules: { profitTargetPct: 50, manageAtDte: 21, lossStopMultiple: 2, itmWithinDays: 7, dividendRisk: true, levelAlerts: true, upcomingDividends: [{ symbol: 'KO', exDate: '2024-03-14', amount: 0.485 }] } }),
+      payload: JSON.stringify({ manageRules: RULES }),
     });
     expect(put.statusCode, put.body).toBe(200);
   });
@@ -215,5 +219,7 @@ describe('GET /journal/manage', () => {
     expect(body.items.map((i) => [nameOf(i.tradeId), i.rules.map((r) => r.rule)])).toEqual([['C', ['loss_stop']]]);
     const bad = await t.request({ method: 'PUT', url: '/v1/settings', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ manageRules: { ...rules, profitTargetPct: -5 } }) });
     expect(bad.statusCode).toBe(400);
+    const back = await t.request({ method: 'PUT', url: '/v1/settings', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ manageRules: RULES }) });
+    expect(back.statusCode, 'the rules put back for the other its').toBe(200);
   });
 });

@@ -262,6 +262,38 @@ describe('exposure over time on two real SPX chains', () => {
     for (const d of details) expect(d.gammaShare, d.expiration).toBeCloseTo((absolute.get(d.expiration) ?? 0) / book, 12);
     expect(details.reduce((x, d) => x + d.gammaShare, 0)).toBeCloseTo(1, 12);
   });
+});
+
+// Deleting takes the snapshots the other tests read: an app of its own, with the same two chains and another symbol.
+describe('deleting snapshots of the two real SPX chains', () => {
+  let t: TestApp;
+  let idA = 0;
+  let idB = 0;
+  let quoteB = '';
+  const whenNewest: { gex?: GexResponseT } = {};
+  const post = async (file: string) => {
+    const response = await t.request({ method: 'POST', url: '/v1/chains', headers: { 'content-type': 'text/csv' }, payload: readChain(file) });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json<{ quoteTime: string; contracts: number }>();
+  };
+  const get = async <T>(url: string, status = 200): Promise<T> => {
+    const answer = await t.get<T>(url);
+    expect(answer.status, `${url}: ${JSON.stringify(answer.body).slice(0, 300)}`).toBe(status);
+    return answer.body;
+  };
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    await post(FILE_A);
+    whenNewest.gex = await get<GexResponseT>('/v1/gex?symbol=SPX&formula=per_1pct');
+    idA = whenNewest.gex.meta.snapshotId;
+    quoteB = (await post(FILE_B)).quoteTime;
+    idB = (await get<GexResponseT>('/v1/gex?symbol=SPX')).meta.snapshotId;
+    storeChain(t.ctx, snapshot([contract({ strike: 100, right: 'C' })], 100, '2026-02-02T21:00:00Z', 'XYZ'));
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('delete: the newest goes, the older answers again, events and states stay; then the last; then 404', async () => {
     const events = (await get<{ events: Array<{ id: string }> }>('/v1/gex/events?tickers=SPX&limit=200')).events.map((e) => e.id);

@@ -48,7 +48,9 @@ const price4 = (price: number | undefined) => (price === undefined ? undefined :
 
 describe('marks with an age, expiry evidence, unmatched closes', () => {
   const clock = manualClock('2024-06-27T12:00:00Z');
-  const app = useTestApp({ clock });
+  // An app each, the book imported by each it (shuffled, the stale-mark and the no-evidence tests read the third
+  // snapshot a later test stores, or no book at all).
+  const app = useTestApp({ clock }, 'each');
   const positions = async (query: string) => {
     const response = await app.get<PositionsResponseT>(`/v1/journal/positions?${query}`);
     expect(response.status, JSON.stringify(response.body)).toBe(200);
@@ -56,14 +58,18 @@ describe('marks with an age, expiry evidence, unmatched closes', () => {
   };
   const accountId = async (name: string) => (await positions('')).accounts.find((a) => a.name === name)?.id ?? '';
 
-  it('imports the journal and two snapshots: Monday 17 June 16:30 and Tuesday 25 June 16:30 New York', async () => {
+  /** The journal and two snapshots: Monday 17 June 16:30 and Tuesday 25 June 16:30 New York. */
+  const importBook = async () => {
     const imported = await app.request({ method: 'POST', url: '/v1/imports?broker=generic', headers: { 'content-type': 'text/csv' }, payload: JOURNAL });
     expect(imported.statusCode, imported.body).toBe(201);
     expect((await app.ctx.exposure.ingest({ snapshot: snapshot('2024-06-17T20:30:00Z', 52, [0.1, 0.2], [0.3, 0.4]) })).ok).toBe(true);
     expect((await app.ctx.exposure.ingest({ snapshot: snapshot('2024-06-25T20:30:00Z', 58, [0, 0.05], [2.9, 3.1]) })).ok).toBe(true);
-  });
+  };
+
+  it('imports the journal and two snapshots: Monday 17 June 16:30 and Tuesday 25 June 16:30 New York', importBook);
 
   it('marks from a snapshot two trading days old (Juneteenth closed): values and totals by hand', async () => {
+    await importBook();
     // Thursday 20 June 12:00 New York: after Monday's quote came Tuesday and Thursday (the 19th is a holiday): age 2.
     const book = await positions(`accountId=${await accountId('Book')}&asOf=2024-06-20T16:00:00Z`);
     expect(book.positions.map((p) => [p.symbol, p.costBasis, price4(p.mark?.price), p.mark?.ageDays, p.mark?.stale, p.marketValue, p.unrealizedPL])).toEqual([
@@ -78,6 +84,7 @@ describe('marks with an age, expiry evidence, unmatched closes', () => {
   });
 
   it('a third trading day makes the mark stale: shown, left out of values, greeks and totals', async () => {
+    await importBook();
     const asOf = `accountId=${await accountId('Book')}&asOf=2024-06-21T14:00:00Z`;
     const book = await positions(asOf);
     expect(book.positions.map((p) => [p.symbol, price4(p.mark?.price), p.mark?.ageDays, p.mark?.stale, p.marketValue, p.unrealizedPL, p.levels])).toEqual([
@@ -97,6 +104,7 @@ describe('marks with an age, expiry evidence, unmatched closes', () => {
   });
 
   it('a snapshot four days after the expiry is no evidence: both options need attention, nothing is inferred', async () => {
+    await importBook();
     const book = await positions(`accountId=${await accountId('Book')}&asOf=2024-06-26`);
     // Expired Friday 21 June 16:00; the window ends with Monday 24 June; Tuesday's snapshot (spot 58) decides nothing.
     expect(book.inferredExpirations).toEqual([]);
@@ -109,6 +117,7 @@ describe('marks with an age, expiry evidence, unmatched closes', () => {
   });
 
   it('a snapshot within one trading day decides, from the instant it was quoted', async () => {
+    await importBook();
     // Monday 24 June 10:00 New York, spot 57: the 45 put expired worthless, the 55 call is in the money.
     expect((await app.ctx.exposure.ingest({ snapshot: snapshot('2024-06-24T14:00:00Z', 57, [0, 0.05], [1.9, 2.1]) })).ok).toBe(true);
     const book = await app.get<PositionsResponseT>(`/v1/journal/positions?accountId=${await accountId('Book')}&asOf=2024-06-26`);
@@ -129,6 +138,7 @@ describe('marks with an age, expiry evidence, unmatched closes', () => {
   });
 
   it('lists the shares sold but never bought as an opening the history lacks, then matches the opening entered by hand', async () => {
+    await importBook();
     const cut = await accountId('Cut');
     const book = await positions(`accountId=${cut}`);
     expect(book.positions, 'no phantom short').toEqual([]);

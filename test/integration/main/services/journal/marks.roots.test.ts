@@ -28,7 +28,17 @@ interface Gex {
 
 describe('SPXW and SPX puts of one third Friday, marked from the SPX chain', () => {
   // Thursday 17:00 New York, half an hour after the chain's quote.
-  const t = useTestApp({ clock: manualClock('2023-09-14T21:00:00Z') });
+  // An app each: a story in steps (the file, then the chain, then a manual entry), each it replaying those before its
+  // own (shuffled, the import test ran after the chain was stored and found the puts marked).
+  const t = useTestApp({ clock: manualClock('2023-09-14T21:00:00Z') }, 'each');
+  const importFile = async () => {
+    const imported = await t.request({ method: 'POST', url: '/v1/imports?filename=etrade.csv', headers: { 'content-type': 'text/csv' }, payload: ETRADE });
+    expect(imported.statusCode, imported.body).toBe(201);
+  };
+  const storeSpxChain = async () => {
+    const chain = await t.request({ method: 'POST', url: '/v1/chains?symbol=SPX', headers: { 'content-type': 'text/csv' }, payload: readChain(SPX) });
+    expect(chain.statusCode, chain.body).toBe(201);
+  };
   const positions = async () => {
     const { status, body } = await t.get<PositionsResponseT>('/v1/journal/positions');
     expect(status).toBe(200);
@@ -36,8 +46,7 @@ describe('SPXW and SPX puts of one third Friday, marked from the SPX chain', () 
   };
 
   it('imports the E*TRADE file: both puts are SPX’s, unmarked, and the chain to load is SPX’s (never SPXW’s)', async () => {
-    const imported = await t.request({ method: 'POST', url: '/v1/imports?filename=etrade.csv', headers: { 'content-type': 'text/csv' }, payload: ETRADE });
-    expect(imported.statusCode, imported.body).toBe(201);
+    await importFile();
     const rows = (await t.get<TransactionsResponseT>('/v1/journal/transactions?limit=100')).body.transactions.filter((tx) => tx.isOption);
     expect(rows.map((tx) => [tx.symbol, tx.underlying, tx.adjusted]).sort()).toEqual([
       ['SPX230915P04400000', 'SPX', false],
@@ -54,8 +63,8 @@ describe('SPXW and SPX puts of one third Friday, marked from the SPX chain', () 
   });
 
   it('with the SPX chain stored: the SPXW put at the SPXW row’s mid (0.40/0.45 → 0.425), the SPX put at the SPX row’s (0.25/0.35 → 0.30)', async () => {
-    const chain = await t.request({ method: 'POST', url: '/v1/chains?symbol=SPX', headers: { 'content-type': 'text/csv' }, payload: readChain(SPX) });
-    expect(chain.statusCode, chain.body).toBe(201);
+    await importFile();
+    await storeSpxChain();
     // The file's own rows, read by the tests' reader: the two roots quote the 4400 put of 09-15 differently.
     const quote = (root: string) => rawContracts(readChain(SPX)).find((c) => c.root === root && c.expiration === '2023-09-15' && c.strike === 4400 && c.right === 'P');
     expect([quote('SPXW')?.bid, quote('SPXW')?.ask, quote('SPX')?.bid, quote('SPX')?.ask]).toEqual([0.4, 0.45, 0.25, 0.35]);
@@ -77,6 +86,8 @@ describe('SPXW and SPX puts of one third Friday, marked from the SPX chain', () 
   });
 
   it('the manual form: an SPXW 4450 put entered by hand is SPX’s too, marked from the SPXW row (0.65/0.70 → 0.675, the SPX AM row says 0.30/0.35)', async () => {
+    await importFile();
+    await storeSpxChain();
     const accountId = (await positions()).positions[0]?.accountId ?? '';
     const added = await t.request({
       method: 'POST',

@@ -5,7 +5,7 @@
  * expiration's walls and flip, which must be `/gex?symbol=SPY&expirations=2023-10-06`'s; `levelsScope=nearest` gives
  * the default `/gex`'s, `book` `/gex?minDte=0&maxDte=45`'s, and every answer says which scope and expirations.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { PositionsResponseT, TradeJson, TradesResponseT } from '../../../../../src-shared/api/schemas';
 import { manualClock } from '../../../../clock';
 import { useTestApp } from '../../../../helper';
@@ -39,7 +39,9 @@ describe('a 21-DTE SPY strangle against its own expiration’s levels, the neare
     return { callWall: body.callWall?.strike ?? null, putWall: body.putWall?.strike ?? null, gammaFlip: body.gammaInflection, gammaZone: body.gammaZone, expirations: body.meta.expirations };
   };
 
-  it('stores the chain and sells the strangle by hand at the file’s bids: 2 × 440 put at 1.62, 2 × 460 call at 1.04, one order', async () => {
+  // The chain and the strangle sold by hand at the file’s bids (2 × 440 put at 1.62, 2 × 460 call at 1.04, one order):
+  // what every it reads (an it of its own before: shuffled, the positions test ran first and found no book).
+  beforeAll(async () => {
     const chain = await t.request({ method: 'POST', url: '/v1/chains?symbol=SPY', headers: { 'content-type': 'text/csv' }, payload: readChain(SPY) });
     expect(chain.statusCode, chain.body).toBe(201);
     const leg = (strike: number, right: 'P' | 'C', price: number) => ({ account: 'Margin', date: '2023-09-15T14:00:00Z', type: 'SELL_TO_OPEN', symbol: 'SPY', expiration: EXPIRATION, strike, right, quantity: 2, price, orderId: 'S1' });

@@ -1,6 +1,6 @@
 /**
- * Growth of a parser's time with its input (docs/importers.md §Linear time): times compared with each other, never
- * with a wall clock, so that a loaded machine slows every size alike and the ratio stays.
+ * Growth of a parser's time with its input (docs/importers.md §Linear time; bench/linear-time.ts): times compared
+ * with each other, never with a wall clock, so that a loaded machine slows every size alike and the ratio stays.
  */
 
 /** Median of the numbers. */
