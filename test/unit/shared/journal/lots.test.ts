@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { closeLotsFifo, fifoSlice, prorate, QTY_EPSILON, tradeValueMinor, type FifoSlice } from '../../../../src-shared/journal/lots';
 import { allTime, ledgerOf, tx } from '../../../journal-helpers';
 
 const CALL = { expiration: '2024-06-21', strike: 50, right: 'C' as const };
@@ -146,3 +147,74 @@ describe('FIFO lots and realized P&L', () => {
     expect(ledger.campaigns[0]?.closeDay).toBe('2022-06-10');
   });
 });
+
+describe('the FIFO walk by hand (lots.ts): cases the mutation run found untested (issue 31 item 5)', () => {
+  it('prorate: the whole pool for the whole (or what is within the quantity tolerance of it), else the share rounded', () => {
+    expect(prorate(1_000_000_000_000, 1, 1), 'all of it').toBe(1_000_000_000_000);
+    // At exactly the tolerance below the whole the pool is still all taken: a share of 1 − 1e-9 would be 1,000 short.
+    expect(prorate(1_000_000_000_000, 1 - QTY_EPSILON, 1), 'within the tolerance: all of it').toBe(1_000_000_000_000);
+    expect(prorate(1_000_000_000_000, 1 - 2 * QTY_EPSILON, 1), 'beyond it: the share, 1e12 × (1 − 2e-9)').toBe(999_999_998_000);
+    expect(prorate(10_000, 1, 3), '1/3 of 1.0000 rounds to 0.3333').toBe(3_333);
+    expect(prorate(20_000, 1, 3), '1/3 of 2.0000 rounds up to 0.6667').toBe(6_667);
+    expect(prorate(-10_000, 2, 3), 'a negative pool: 2/3 of −1.0000').toBe(-6_667);
+  });
+
+  it('fifoSlice: a long slice earns exit − entry, a short one entry − exit, both net of both legs\' prorated costs', () => {
+    const lot = { qty: 4, grossMinor: 400_000, costsMinor: 4_000 };
+    // 1 of 4 units: entry 100,000 + 1,000; exit 1 of 2 units left of 300,000 gross and 2,000 costs: 150,000 + 1,000.
+    const expected = (pnlMinor: number): FifoSlice => ({ entryGross: 100_000, entryCosts: 1_000, exitGross: 150_000, exitCosts: 1_000, pnlMinor });
+    expect(fifoSlice(lot, 1, 1, 2, 300_000, 2_000), 'long: 150,000 − 100,000 − 1,000 − 1,000').toEqual(expected(48_000));
+    expect(fifoSlice(lot, -1, 1, 2, 300_000, 2_000), 'short: 100,000 − 150,000 − 1,000 − 1,000').toEqual(expected(-52_000));
+  });
+
+  it('closeLotsFifo: takes the oldest lot first, moves the head past an emptied lot, prorates what is left of the exit', () => {
+    const pos = { side: 1, head: 0, lots: [{ qty: 2, grossMinor: 200, costsMinor: 20 }, { qty: 3, grossMinor: 360, costsMinor: 30 }] };
+    const slices: Array<[number, number]> = [];
+    const rest = closeLotsFifo(pos, 4, 600, 40, (_lot, take, slice) => slices.push([take, slice.pnlMinor]));
+    // Lot 1 whole: exit 2/4 of 600 and of 40 → 300 − 200 − 20 − 20 = 60. Lot 2, 2 of 3: entry 240 + 20, exit the
+    // remaining 300 + 20 → 300 − 240 − 20 − 20 = 20.
+    expect(slices, 'one slice a lot, oldest first').toEqual([[2, 60], [2, 20]]);
+    expect(rest, 'the exit fully used').toEqual({ qty: 0, grossMinor: 0, costsMinor: 0, closedQty: 4 });
+    expect(pos.head, 'past the emptied first lot, not the second').toBe(1);
+    expect(pos.lots[1], 'the second lot keeps 1 unit, 120 of its value and 10 of its costs').toEqual({ qty: 1, grossMinor: 120, costsMinor: 10 });
+    // More than is open: the last unit closes against 1/3 of the exit, the rest is returned unmatched.
+    const more: number[] = [];
+    const left = closeLotsFifo(pos, 3, 90, 9, (_lot, _take, slice) => more.push(slice.pnlMinor));
+    expect(more, '30 − 120 − 10 − 3').toEqual([-103]);
+    expect(left, '2 units, 60 and 6 left unmatched; 1 closed').toEqual({ qty: 2, grossMinor: 60, costsMinor: 6, closedQty: 1 });
+    expect(pos.head, 'past both lots').toBe(2);
+    expect(closeLotsFifo(pos, 1, 50, 5, () => expect.unreachable('no lot is open')), 'nothing open: the exit comes back whole').toEqual({ qty: 1, grossMinor: 50, costsMinor: 5, closedQty: 0 });
+  });
+
+  it('closeLotsFifo: a remainder within the quantity tolerance is none (float dust of fractional shares)', () => {
+    const pos = { side: -1, head: 0, lots: [{ qty: 0.1 + 0.2, grossMinor: 3_000, costsMinor: 0 }] };
+    // 0.1 + 0.2 is 0.30000000000000004: closing 0.3 leaves 4e-17 in the lot, which is empty for the walk.
+    const rest = closeLotsFifo(pos, 0.3, 2_000, 0, () => undefined);
+    expect(rest.qty, 'nothing left of the exit').toBe(0);
+    expect(pos.head, 'the lot counts as emptied').toBe(1);
+    const dust = { side: 1, head: 0, lots: [{ qty: 1, grossMinor: 100, costsMinor: 0 }] };
+    expect(closeLotsFifo(dust, 1 + QTY_EPSILON / 2, 100, 0, () => undefined).qty, 'an exit over by dust leaves nothing unmatched').toBe(0);
+  });
+
+  it('tradeValueMinor: the booked cash when it is within half a minor unit a share (+ 1 cent) of price × quantity, else the price', () => {
+    // 300 shares sold at 2.8460 (price × qty 853.80) for 853.81 of cash: within 150 + 100 minor units, the cash.
+    const sell = (amount: number, costs = 0) => tradeValueMinor(tx({ type: 'SELL', quantity: 300, price: 2.846, amount, at: '2024-05-01T10:00' }), -1, 300, costs * 10_000);
+    expect(sell(853.81), 'the broker\'s cash').toBe(8_538_100);
+    expect(sell(853.825), '250 minor units over: still the cash').toBe(8_538_250);
+    expect(sell(853.8251), '251 over: the price').toBe(8_538_000);
+    expect(sell(853.775), '250 under: the cash').toBe(8_537_750);
+    expect(sell(853.7749), '251 under: the price').toBe(8_538_000);
+    expect(sell(852.81, 1), 'a sell\'s cash is net of its costs: 852.81 + 1.00').toBe(8_538_100);
+    // A buy: the cash paid less its costs. 100 shares at 20 for −2,001.50 with 1.50 of costs is 2,000.00.
+    const buy = tradeValueMinor(tx({ type: 'BUY', quantity: 100, price: 20, amount: -2_001.5, at: '2024-05-01T10:00' }), 1, 100, 15_000);
+    expect(buy, '2,001.50 − 1.50').toBe(20_000_000);
+    // No cash on the row (an importer without amounts): the price, even where it is within the tolerance of zero.
+    const cheap = tradeValueMinor(tx({ type: 'SELL', quantity: 1, price: 0.01, amount: 0, at: '2024-05-01T10:00' }), -1, 1, 0);
+    expect(cheap, 'no cash: 0.01 × 1').toBe(100);
+    // A 10-lot option: tolerance 0.5 × 10 × 100 + 100 = 600.
+    const option = (amount: number) => tradeValueMinor(tx({ type: 'SELL_TO_OPEN', ticker: 'ABC', option: { expiration: '2024-06-21', strike: 45, right: 'P' }, quantity: 10, price: 1.25, amount, at: '2024-05-01T10:00' }), -1, 10, 0);
+    expect(option(1_250.06), '600 over: the cash').toBe(12_500_600);
+    expect(option(1_250.0601), '601 over: the price').toBe(12_500_000);
+  });
+});
+
