@@ -174,6 +174,7 @@ describe('cases the mutation run found untested (issue 31 item 5), each with its
     expect(outcomeRatios(772_400, 10_000_000, 1_573_200).returnOnCollateral).toBeCloseTo(0.07724, 10);
     expect(outcomeRatios(-500_000, 0, -1)).toEqual({ returnOnCollateral: null, pctOfMaxProfit: null });
     expect(outcomeRatios(100, null, null)).toEqual({ returnOnCollateral: null, pctOfMaxProfit: null });
+    expect(outcomeRatios(100, 0, 0), 'zero collateral or max profit: no ratio (not Infinity)').toEqual({ returnOnCollateral: null, pctOfMaxProfit: null });
     expect(outcomeRatios(null, 10_000_000, 1_573_200)).toEqual({ returnOnCollateral: null, pctOfMaxProfit: null });
   });
 });
@@ -254,8 +255,8 @@ describe('entry figures, lookup and ratios: more cases the mutation run found un
     expect(entryFigures(undefined, 'SPY', OPEN_MS, callLeg(100)), 'no lookup').toEqual(none);
     expect(entryFigures(() => null, 'SPY', OPEN_MS, callLeg(100)), 'no snapshot').toEqual(none);
     expect(entryFigures(factsOf(LEVELS_, '2024-03-04T15:00:00.001Z'), 'SPY', OPEN_MS, callLeg(100)), 'quoted after the open').toEqual(none);
-    // An iron condor with a short put and a short call at the same strike (a straddle's body), sold at 2024-04-19.
-    const structure = [leg(1, 85, 'P', 1), leg(-1, 112, 'C', 2), leg(-1, 95, 'P', 3), leg(-1, 95, 'C', 3), leg(1, 120, 'C', 0.5)];
+    // An iron condor with a short put and a short call at the same strike (a straddle's body, the call listed first), at 2024-04-19.
+    const structure = [leg(1, 85, 'P', 1), leg(-1, 112, 'C', 2), leg(-1, 95, 'C', 3), leg(-1, 95, 'P', 3), leg(1, 120, 'C', 0.5)];
     const figures = entryFigures(factsOf(LEVELS_), 'SPY', OPEN_MS, null, structure, 'nearest');
     expect(figures.snapshot, 'the snapshot\'s time and spot').toEqual({ quoteTime: QUOTE, spot: 100 });
     // The main leg (strategies.ts mainLeg): the short legs, equal quantity and expiration, the richest per contract: 95,
