@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { closeLotsFifo, fifoSlice, prorate, QTY_EPSILON, tradeValueMinor, type FifoSlice } from '../../../../src-shared/journal/lots';
+import { closeLotsFifo, fifoSlice, PositionBook, prorate, QTY_EPSILON, tradeValueMinor, type FifoSlice, type SlotSink } from '../../../../src-shared/journal/lots';
+import type { CampaignSlot } from '../../../../src-shared/journal/records';
 import { allTime, ledgerOf, tx } from '../../../journal-helpers';
 
 const CALL = { expiration: '2024-06-21', strike: 50, right: 'C' as const };
@@ -215,6 +216,144 @@ describe('the FIFO walk by hand (lots.ts): cases the mutation run found untested
     const option = (amount: number) => tradeValueMinor(tx({ type: 'SELL_TO_OPEN', ticker: 'ABC', option: { expiration: '2024-06-21', strike: 45, right: 'P' }, quantity: 10, price: 1.25, amount, at: '2024-05-01T10:00' }), -1, 10, 0);
     expect(option(1_250.06), '600 over: the cash').toBe(12_500_600);
     expect(option(1_250.0601), '601 over: the price').toBe(12_500_000);
+  });
+});
+
+describe('the position book by hand (lots.ts PositionBook): cases the mutation run found untested (issue 31 item 5)', () => {
+  /** A campaign sink that only keeps slots and counts what it is told. */
+  function sink() {
+    const slots = new Map<string, CampaignSlot>();
+    const told: string[] = [];
+    const campaigns: SlotSink = {
+      slot(accountId, key, currency) {
+        const id = `${accountId}|${key}|${currency}`;
+        let slot = slots.get(id);
+        if (slot === undefined) {
+          slot = { accountId, underlying: key.split('\u0000')[0] ?? key, currency, key, openPositions: 0, members: new Set(), current: null, last: null, holder: null, holderLeftDay: null };
+          slots.set(id, slot);
+        }
+        return slot;
+      },
+      touch: () => undefined,
+      strandExpired: (slot, day) => told.push(`strand ${slot.key} ${day}`),
+      active: (slot, day) => told.push(`active ${slot.key} ${day}`),
+    };
+    return { campaigns, slots, told };
+  }
+  const STOCK = { symbol: 'ABC', underlying: 'ABC', isOption: false, expiration: null, strike: null, right: null, multiplier: 1 };
+  const PUT = { symbol: 'ABC   240621P00045000', underlying: 'ABC', isOption: true, expiration: '2024-06-21', strike: 45, right: 'P' as const, multiplier: 100 };
+  const lotsOf = (pos: { lots: Array<{ qty: number; grossMinor: number; openDay: string }>; head: number }) => pos.lots.slice(pos.head).map((l) => [l.openDay, l.qty, l.grossMinor]);
+
+  it('a new position is flat in its underlying\'s slot; no underlying: its own symbol; no multiplier: 1', () => {
+    const { campaigns } = sink();
+    const book = new PositionBook(campaigns);
+    const pos = book.ofInstrument('acct', 'USD', { ...STOCK, underlying: '', multiplier: 0 });
+    expect([pos.underlying, pos.multiplier, pos.side, pos.qty, pos.slot.key], 'ABC, ×1, flat').toEqual(['ABC', 1, 0, 0, 'ABC']);
+    expect(book.ofInstrument('acct', 'USD', STOCK), 'the same position again').toBe(pos);
+    expect(book.find('acct', 'ABC', 'USD')).toBe(pos);
+    expect(book.find('acct', 'ABC', 'CAD'), 'another currency is another position').toBeUndefined();
+    expect(book.created).toEqual([pos]);
+  });
+
+  it('opening and closing lots books each slice\'s P&L, keeps the open cost and counts the slot\'s open positions', () => {
+    const { campaigns } = sink();
+    const book = new PositionBook(campaigns);
+    const pos = book.ofInstrument('acct', 'USD', PUT);
+    book.openLot(pos, '2024-05-01', -1, 2, 17_000, 240);
+    expect([pos.side, pos.qty, pos.openCostMinor, pos.slot.openPositions, pos.slot.members.has(pos)], 'short 2, cost 17,240, open in its slot').toEqual([-1, 2, 17_240, 1, true]);
+    const booked: Array<[string, number, boolean]> = [];
+    const rest = book.closeFifo(pos, '2024-05-10', 1, 5_000, 120, { bookRealized: (_p, day, pnl, short) => booked.push([day, pnl, short]) });
+    // Short 1 of 2: entry 8,500 + 120 of costs; exit 5,000 + 120 → 8,500 − 5,000 − 120 − 120 = 3,260.
+    expect(booked, 'one slice, short').toEqual([['2024-05-10', 3_260, true]]);
+    expect(rest.closedQty).toBe(1);
+    expect([pos.qty, pos.openCostMinor, pos.slot.openPositions], '1 left at 8,500 + 120').toEqual([1, 8_620, 1]);
+    book.closeFifo(pos, '2024-05-11', 1, 0, 0, { bookRealized: () => undefined });
+    expect([pos.side, pos.qty, pos.lots, pos.head, pos.openCostMinor, pos.slot.openPositions, pos.slot.members.size], 'flat: no side, no lots, out of the slot').toEqual([0, 0, [], 0, 0, 0, 0]);
+  });
+
+  it('a split scales every open lot and keeps the basis; a factor of 0 leaves the position flat; a flat one is left alone', () => {
+    const { campaigns } = sink();
+    const book = new PositionBook(campaigns);
+    const pos = book.ofInstrument('acct', 'USD', STOCK);
+    book.openLot(pos, '2024-05-01', 1, 10, 1_000_000, 0);
+    book.openLot(pos, '2024-05-02', 1, 30, 3_300_000, 0);
+    book.closeFifo(pos, '2024-05-03', 10, 1_200_000, 0, { bookRealized: () => undefined });
+    book.scale(pos, 2);
+    expect(lotsOf(pos), 'the closed first lot stays closed; the second doubled, its basis kept').toEqual([['2024-05-02', 60, 3_300_000]]);
+    expect(pos.qty).toBe(60);
+    book.scale(pos, 0);
+    expect([pos.qty, pos.side, pos.lots.length, pos.slot.openPositions], 'gone').toEqual([0, 0, 0, 0]);
+    book.scale(pos, 3);
+    expect([pos.qty, pos.slot.openPositions], 'flat stays flat').toEqual([0, 0]);
+  });
+
+  it('a lot added by a corporate action takes its place by open day, same-day lots in FIFO order; on a flat position the old lots go', () => {
+    const { campaigns } = sink();
+    const book = new PositionBook(campaigns);
+    const pos = book.ofInstrument('acct', 'USD', STOCK);
+    book.openLot(pos, '2024-05-01', 1, 5, 500, 0);
+    book.openLot(pos, '2024-05-03', 1, 5, 700, 0);
+    book.addLot(pos, '2024-05-10', '2024-05-02', 1, 60, 0);
+    book.addLot(pos, '2024-05-10', '2024-05-03', 2, 80, 0);
+    expect(lotsOf(pos), 'by open day, the 05-03 lots in the order they came').toEqual([['2024-05-01', 5, 500], ['2024-05-02', 1, 60], ['2024-05-03', 5, 700], ['2024-05-03', 2, 80]]);
+    expect([pos.qty, pos.openCostMinor, pos.side]).toEqual([13, 1_340, 1]);
+    const flat = book.ofInstrument('acct', 'USD', { ...STOCK, symbol: 'NEW' });
+    flat.lots = [{ qty: 0, grossMinor: 0, costsMinor: 0, openDay: '2024-01-01' }];
+    flat.head = 1;
+    book.addLot(flat, '2024-05-10', '2024-04-01', 3, 90, 0);
+    expect([lotsOf(flat), flat.head], 'only the new lot').toEqual([[['2024-04-01', 3, 90]], 0]);
+  });
+
+  it('moved lots continue in the new position, merged with its own by open day; the old one is left flat', () => {
+    const { campaigns } = sink();
+    const book = new PositionBook(campaigns);
+    const from = book.ofInstrument('acct', 'USD', STOCK);
+    const to = book.ofInstrument('acct', 'USD', { ...STOCK, symbol: 'XYZ', underlying: 'XYZ' });
+    book.openLot(from, '2024-05-01', 1, 4, 400, 4);
+    book.openLot(from, '2024-05-05', 1, 6, 660, 6);
+    book.openLot(to, '2024-05-03', 1, 1, 120, 1);
+    book.closeFifo(from, '2024-05-06', 4, 500, 0, { bookRealized: () => undefined });
+    book.moveLots(from, to);
+    expect(lotsOf(to), 'the moved 05-05 lot after the 05-03 one; the closed 05-01 lot not moved').toEqual([['2024-05-03', 1, 120], ['2024-05-05', 6, 660]]);
+    expect([to.qty, to.side, to.head, to.openCostMinor], '7 long at 120 + 1 + 660 + 6').toEqual([7, 1, 0, 787]);
+    expect([from.qty, from.lots, from.openCostMinor, from.slot.openPositions], 'the old position flat').toEqual([0, [], 0, 0]);
+  });
+
+  it('open(): each open position with the value and costs of its open lots and its earliest open day; heldOf the shares and the options on them', () => {
+    const { campaigns } = sink();
+    const book = new PositionBook(campaigns);
+    const shares = book.ofInstrument('acct', 'USD', STOCK);
+    const put = book.ofInstrument('acct', 'USD', PUT);
+    const other = book.ofInstrument('acct', 'USD', { ...STOCK, symbol: 'ABCD', underlying: 'ABCD' });
+    book.openLot(shares, '2024-05-02', 1, 10, 1_000, 10);
+    book.openLot(shares, '2024-05-03', 1, 10, 1_100, 10);
+    book.closeFifo(shares, '2024-05-04', 5, 600, 0, { bookRealized: () => undefined });
+    book.openLot(put, '2024-05-06', -1, 1, 300, 3);
+    book.addLot(shares, '2024-05-07', '2024-04-30', 1, 90, 0);
+    expect(book.open().map((p) => [p.symbol, p.quantity, p.entryGrossMinor, p.entryCostsMinor, p.openedDay]), 'the shares: 5 + 10 + 1 open; the short put').toEqual([
+      // After the split lot's sort the open lots are 04-30 (1 at 90), 05-02 (5 left: 500 + 5) and 05-03 (1,100 + 10).
+      ['ABC', 16, 1_690, 15, '2024-04-30'],
+      [PUT.symbol, -1, 300, 3, '2024-05-06'],
+    ]);
+    expect(book.heldOf('acct', 'ABC'), 'the shares and the put on them, not ABCD').toEqual([shares, put]);
+    expect(book.heldOf('acct', 'ABCD'), 'flat: nothing held').toEqual([]);
+    expect(book.heldOf('other', 'ABC')).toEqual([]);
+    expect(other.qty).toBe(0);
+  });
+
+  it('a flat position left in a campaign\'s own slot opens in its underlying\'s slot again, after the sink is told', () => {
+    const { campaigns, told } = sink();
+    const book = new PositionBook(campaigns);
+    const pos = book.ofInstrument('acct', 'USD', PUT);
+    pos.slot = campaigns.slot('acct', 'ABC\u00002024-01-02', 'USD');
+    book.openLot(pos, '2024-05-01', -1, 1, 100, 0);
+    expect(pos.slot.key, 'the underlying\'s slot').toBe('ABC');
+    expect(told, 'the expired campaign stranded, the slot active, on the lot\'s day').toEqual(['strand ABC 2024-05-01', 'active ABC 2024-05-01']);
+    const open = book.ofInstrument('acct', 'USD', { ...PUT, symbol: 'ABC   240621P00040000', strike: 40 });
+    book.openLot(open, '2024-05-02', -1, 1, 100, 0);
+    open.slot = campaigns.slot('acct', 'ABC\u00002024-01-02', 'USD');
+    book.openLot(open, '2024-05-03', -1, 1, 100, 0);
+    expect(open.slot.key, 'an open position keeps its slot').toBe('ABC\u00002024-01-02');
   });
 });
 
