@@ -129,9 +129,11 @@ describe('strictBodyCompiler: a JSON body checked as it states its types, each b
     { additionalProperties: false },
   );
   const check = strictBodyCompiler({ schema: BODY });
-  const outcome = (data: unknown) => {
+  /** The code and the (param, message) pairs of a refusal. */
+  const outcome = (data: unknown): { code: string; errors: string[][] | undefined } => {
     const result = check(data);
-    return 'error' in result ? { code: result.error.problem.code, errors: result.error.problem.errors?.map((e) => [e.param, e.message]) } : result;
+    if (!('error' in result)) throw new Error('the body passed');
+    return { code: result.error.problem.code, errors: result.error.problem.errors?.map((e) => [e.param, e.message]) };
   };
 
   it('a body that keeps the schema passes as it is', () => {

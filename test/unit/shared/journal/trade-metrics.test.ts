@@ -271,8 +271,8 @@ describe('entry figures, lookup and ratios: more cases the mutation run found un
     expect([figures.levelsAtEntry?.scope, figures.levelsAtEntry?.expirations], 'the scope asked; a lookup that does not say its expirations: none for nearest').toEqual(['nearest', []]);
     const own = entryFigures(factsOf(LEVELS_), 'SPY', OPEN_MS, null, structure, 'own');
     expect([own.levelsAtEntry?.scope, own.levelsAtEntry?.expirations], 'own: the main leg\'s expiration').toEqual(['own', ['2024-04-19']]);
-    const said = entryFigures(factsOf({ ...LEVELS_, scope: 'all', expirations: ['2024-04-19', '2024-05-17'] }), 'SPY', OPEN_MS, null, structure, 'own');
-    expect([said.levelsAtEntry?.scope, said.levelsAtEntry?.expirations], 'what the lookup says of its levels wins').toEqual(['all', ['2024-04-19', '2024-05-17']]);
+    const said = entryFigures(factsOf({ ...LEVELS_, scope: 'book', expirations: ['2024-04-19', '2024-05-17'] }), 'SPY', OPEN_MS, null, structure, 'own');
+    expect([said.levelsAtEntry?.scope, said.levelsAtEntry?.expirations], 'what the lookup says of its levels wins').toEqual(['book', ['2024-04-19', '2024-05-17']]);
     const shares = entryFigures(factsOf(LEVELS_), 'SPY', OPEN_MS, null, [], 'own');
     expect([shares.deltaAtEntry, shares.levelsAtEntry?.shortStrikeVs, shares.levelsAtEntry?.expirations], 'no option leg: no delta, no place, no expiration').toEqual([null, null, []]);
     expect(entryFigures(factsOf(null), 'SPY', OPEN_MS, callLeg(100)).levelsAtEntry, 'a snapshot without levels').toBeNull();
@@ -292,11 +292,11 @@ describe('entry figures, lookup and ratios: more cases the mutation run found un
       return factsOf({ ...LEVELS_, scope: query.scope ?? 'own', expirations: [] })(query);
     };
     const trade = { underlying: 'SPY', entrySnapshot: { quoteTime: QUOTE }, structure: [leg(-1, 112, 'C', 2)] };
-    expect(levelsAtEntryIn(lookup, trade, 'all')?.shortStrikeVs, 'the 112 call above the call wall').toBe('above_call_wall');
-    expect(seen, 'asked at the snapshot\'s own quote time, in the scope asked').toEqual([[Date.parse(QUOTE), 'all']]);
-    expect(levelsAtEntryIn(lookup, { ...trade, entrySnapshot: null }, 'all'), 'no entry snapshot').toBeNull();
-    expect(levelsAtEntryIn(lookup, { ...trade, entrySnapshot: { quoteTime: 'not a time' } }, 'all'), 'an unreadable quote time').toBeNull();
-    expect(levelsAtEntryIn(() => null, trade, 'all'), 'the snapshot is gone').toBeNull();
+    expect(levelsAtEntryIn(lookup, trade, 'book')?.shortStrikeVs, 'the 112 call above the call wall').toBe('above_call_wall');
+    expect(seen, 'asked at the snapshot\'s own quote time, in the scope asked').toEqual([[Date.parse(QUOTE), 'book']]);
+    expect(levelsAtEntryIn(lookup, { ...trade, entrySnapshot: null }, 'book'), 'no entry snapshot').toBeNull();
+    expect(levelsAtEntryIn(lookup, { ...trade, entrySnapshot: { quoteTime: 'not a time' } }, 'book'), 'an unreadable quote time').toBeNull();
+    expect(levelsAtEntryIn(() => null, trade, 'book'), 'the snapshot is gone').toBeNull();
     expect(seen, 'neither of the first two asked the lookup').toHaveLength(1);
   });
 
