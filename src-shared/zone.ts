@@ -56,11 +56,21 @@ export function todayIn(zone: string, now: Date | number): string {
  */
 export function makeDayOf(zone: string): (isoInstant: string) => string {
   const byHour = new Map<string, string>();
+  // The hour answered last: an import's rows come in date order, so most rows share the hour of the row before,
+  // which is compared in place (no key cut out of the text and looked up per row).
+  let lastHour = '';
+  let lastDay = '';
   return (text) => {
-    const hourKey = text.length === 24 && text.charCodeAt(23) === 90 /* Z */ ? text.slice(0, 13) : '';
+    const canonical = text.length === 24 && text.charCodeAt(23) === 90; /* Z */
+    if (canonical && lastHour !== '' && text.startsWith(lastHour)) return lastDay;
+    const hourKey = canonical ? text.slice(0, 13) : '';
     if (hourKey !== '') {
       const known = byHour.get(hourKey);
-      if (known !== undefined) return known;
+      if (known !== undefined) {
+        lastHour = hourKey;
+        lastDay = known;
+        return known;
+      }
     }
     const ms = parseInstantMs(text);
     const day = dateInZone(ms, zone);
@@ -70,6 +80,8 @@ export function makeDayOf(zone: string): (isoInstant: string) => string {
       if (offset !== null && offset % 60 === 0) {
         if (byHour.size > 200_000) byHour.clear();
         byHour.set(hourKey, day);
+        lastHour = hourKey;
+        lastDay = day;
       }
     }
     return day;

@@ -5,8 +5,11 @@
  * src-renderer, and every test file is named after a module of that folder (its first dotted part: `lots.test.ts`,
  * `lots.properties.test.ts`), after the folder itself when the folder is a module (an `index.ts`:
  * `importers/tastytrade/tastytrade.test.ts`), or is a cross-module suite listed below with its reason.
+ *
+ * And the source files stay short (issue 31, item 5): no file of src-main, src-shared or src-renderer is over
+ * MAX_SOURCE_LINES lines, split along its seams (docs/conventions.md §Code) rather than by halves.
  */
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT, tempDir } from './paths';
@@ -130,5 +133,74 @@ describe('the test tree mirrors the modules', () => {
       'test/integration/stray.test.ts: not under test/integration/{shared,main,renderer}/<the module\'s folder>/',
       'CROSS_MODULE_SUITES names test/integration/main/server/fuzz.test.ts, which does not exist (remove or rename the entry)',
     ].sort());
+  });
+});
+
+/** The most lines a source file may have. */
+const MAX_SOURCE_LINES = 400;
+const SOURCE_ROOTS = ['src-main', 'src-shared', 'src-renderer'] as const;
+
+/**
+ * Files over MAX_SOURCE_LINES being split on other branches right now. This list only shrinks, to empty: an entry
+ * whose file is short again (or gone) is an error, so the entry goes with the split.
+ */
+const LONG_FILES_BEING_SPLIT: readonly string[] = [
+  'src-shared/journal/ledger.ts',
+  'src-shared/journal/trade-walk.ts',
+  'src-shared/journal/trades.ts',
+  'src-shared/journal/corporate-actions.ts',
+  'src-shared/journal/reconciliation.ts',
+  'src-main/services/journal/service.ts',
+  'src-main/services/journal/ledger-index.ts',
+];
+
+/** Lines as `wc -l` counts them, plus a last line without its newline. */
+function lineCount(text: string): number {
+  const newlines = text.split('\n').length - 1;
+  return text.length === 0 || text.endsWith('\n') ? newlines : newlines + 1;
+}
+
+/** Every source file over `max` lines not in `allowed`, and every entry of `allowed` that is no longer over it. */
+function lengthProblems(root: string, allowed: readonly string[] = LONG_FILES_BEING_SPLIT, max = MAX_SOURCE_LINES): string[] {
+  const problems: string[] = [];
+  const long = new Set<string>();
+  for (const source of SOURCE_ROOTS) {
+    for (const file of filesUnder(join(root, source))) {
+      const lines = lineCount(readFileSync(file, 'utf8'));
+      if (lines <= max) continue;
+      const path = relative(root, file);
+      long.add(path);
+      if (!allowed.includes(path)) problems.push(`${path}: ${lines} lines, over ${max} (split it along its seams)`);
+    }
+  }
+  for (const path of allowed) if (!long.has(path)) problems.push(`LONG_FILES_BEING_SPLIT names ${path}, which is not over ${max} lines now (remove the entry)`);
+  return problems.sort();
+}
+
+describe('the source files stay short', () => {
+  it(`no file of ${SOURCE_ROOTS.join(', ')} is over ${MAX_SOURCE_LINES} lines, but those being split`, () => {
+    expect(lengthProblems(REPO_ROOT)).toEqual([]);
+  });
+
+  it('names a long file, counts a last line without its newline, and names a stale allow-list entry', () => {
+    const root = tempDir('strikebook-lengths-');
+    const write = (path: string, lines: number, lastNewline = true): void => {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), 'x\n'.repeat(lines - 1) + (lastNewline ? 'x\n' : 'x'));
+    };
+    write('src-shared/short.ts', 3);
+    write('src-shared/journal/long.ts', 4);
+    write('src-main/long-no-newline.ts', 4, false);
+    write('src-main/at-the-bound.ts', 3, false);
+    write('src-renderer/pages/Long.tsx', 5);
+    write('src-renderer/allowed.ts', 9);
+    write('test/long.test.ts', 9);
+    expect(lengthProblems(root, ['src-renderer/allowed.ts', 'src-shared/short.ts', 'src-main/gone.ts'], 3)).toEqual([
+      'LONG_FILES_BEING_SPLIT names src-main/gone.ts, which is not over 3 lines now (remove the entry)',
+      'LONG_FILES_BEING_SPLIT names src-shared/short.ts, which is not over 3 lines now (remove the entry)',
+      'src-main/long-no-newline.ts: 4 lines, over 3 (split it along its seams)',
+      'src-renderer/pages/Long.tsx: 5 lines, over 3 (split it along its seams)',
+      'src-shared/journal/long.ts: 4 lines, over 3 (split it along its seams)',
+    ]);
   });
 });

@@ -7,7 +7,7 @@
 import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
 import { closeSync, openSync, readSync } from 'node:fs';
-import { PackedSnapshotError, unpackContracts } from './snapshots';
+import { PackedSnapshotError, unpackContracts } from './snapshot-payload';
 
 /** SQLite's problems listed at most (integrity_check stops after this many). */
 const MAX_INTEGRITY_PROBLEMS = 100;

@@ -1,5 +1,5 @@
 /**
- * What both stored forms of a chain (snapshots.ts's JSON versions 1–2, snapshot-columns.ts's columns version 3) share:
+ * What both stored forms of a chain (snapshot-payload.ts's JSON versions 1–2, snapshot-columns.ts's columns version 3) share:
  * the error a damaged payload throws, and the dictionaries they spell roots and expirations with. Below both files,
  * so that neither imports the other (docs/architecture.md §Layout: no import loops).
  */

@@ -1,72 +1,13 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { TRANSACTION_TYPES, type ImportedTransaction, type OptionRight, type Transaction, type TransactionType } from '../../src-shared/journal/model';
+import { TRANSACTION_TYPES, type ImportedTransaction, type Transaction, type TransactionType } from '../../src-shared/journal/model';
 import { readActionTerms, writeActionTerms } from './corporate-actions';
-import { Sql, sql, Table, type SqlValue } from './sql';
+import { transactionInserter, type TransactionInserter } from './transaction-inserter';
+import { Sql, sql, type SqlValue } from './sql';
+import { TRANSACTIONS, type StoredIds, type TransactionRow } from './transaction-table';
 import type { Minor } from '../../src-shared/money';
 import type { WriteTx } from './writes';
 
-/** A row of `transactions` (migration 002). Money in integer minor units; booleans as 0/1. */
-export type TransactionRow = {
-  id: string;
-  import_id: number;
-  account_id: string;
-  broker_row_id: string;
-  type: TransactionType;
-  symbol: string;
-  underlying: string;
-  is_option: number;
-  expiration: string | null;
-  strike: number | null;
-  right: OptionRight | null;
-  quantity: number;
-  price_minor: number;
-  multiplier: number;
-  amount_minor: number;
-  commission_minor: number;
-  fees_minor: number;
-  currency: string;
-  trade_date: string;
-  trade_day: string;
-  order_id: string | null;
-  description: string;
-  source: string;
-  inferred: number;
-  previous_symbol: string | null;
-  /** The row's place in its file's event order (migration 008); NULL for rows imported before. */
-  sequence: number | null;
-  /** A SPLIT / SYMBOL_CHANGE row's corporate-action terms as JSON (migration 015); NULL otherwise. */
-  corporate_action: string | null;
-};
-
-export const TRANSACTIONS = Table.of<TransactionRow>()('transactions', [
-  'id',
-  'import_id',
-  'account_id',
-  'broker_row_id',
-  'type',
-  'symbol',
-  'underlying',
-  'is_option',
-  'expiration',
-  'strike',
-  'right',
-  'quantity',
-  'price_minor',
-  'multiplier',
-  'amount_minor',
-  'commission_minor',
-  'fees_minor',
-  'currency',
-  'trade_date',
-  'trade_day',
-  'order_id',
-  'description',
-  'source',
-  'inferred',
-  'previous_symbol',
-  'sequence',
-  'corporate_action',
-]);
+export { TRANSACTIONS, type StoredIds, type TransactionRow } from './transaction-table';
 
 /** What the ledger reads: every column but the description and the broker's row id, and the row's SQLite rowid. */
 const LEDGER_COLUMNS = TRANSACTIONS.columns.filter((column) => column !== 'description' && column !== 'broker_row_id');
@@ -81,15 +22,6 @@ export type IndexRow = Pick<TransactionRow, 'id' | 'trade_day' | 'underlying' | 
 
 /** The columns the transactions list sorts by, in the index's newest-first order. */
 export type SortRow = Pick<TransactionRow, 'type' | 'symbol' | 'quantity' | 'price_minor' | 'amount_minor'>;
-
-/** What the store adds to an imported transaction. */
-export interface StoredIds {
-  id: string;
-  importId: number;
-  accountId: string;
-  /** The journal-zone day of the trade date. */
-  tradeDay: string;
-}
 
 export function toRow(tx: ImportedTransaction, ids: StoredIds): TransactionRow {
   return {
@@ -168,28 +100,7 @@ export function toTransaction(row: LedgerRow & Partial<Pick<TransactionRow, 'des
   return tx;
 }
 
-/**
- * The insert of TRANSACTIONS.columns with the import, the source, `inferred` (0) and `corporate_action` (NULL) in its
- * text: the values of the other 23 columns bound, in the columns' order.
- */
-function insertOfSql(importId: number, source: string): string {
-  if (!Number.isSafeInteger(importId)) throw new RangeError(`not an import id: ${importId}`);
-  const literal: Partial<Record<keyof TransactionRow, string>> = {
-    import_id: String(importId),
-    source: `'${source.replace(/'/g, "''")}'`,
-    inferred: '0',
-    corporate_action: 'NULL',
-  };
-  return `INSERT OR IGNORE INTO transactions (${TRANSACTIONS.columnList}) VALUES (${TRANSACTIONS.columns.map((column) => literal[column] ?? '?').join(', ')})`;
-}
-
-export interface TransactionInserter {
-  add(tx: ImportedTransaction, ids: StoredIds): void;
-  /** add() with the ids as arguments (an import's loop: no object of ids per row). */
-  addWith(tx: ImportedTransaction, id: string, importId: number, accountId: string, tradeDay: string): void;
-  /** Rows inserted (duplicates of stored rows are ignored). */
-  finish(): number;
-}
+export type { TransactionInserter } from './transaction-inserter';
 
 export class TransactionsRepository {
   private readonly indexStatement: Statement<[], IndexRow>;
@@ -371,45 +282,9 @@ export class TransactionsRepository {
     return this.hasSourceStatement.get(source) === 1;
   }
 
-  /**
-   * `of`: the import and source most rows carry (an import's loop): their statement has both, with `inferred` 0 and no
-   * corporate action, written into its text, four values fewer bound per row (binding is most of a row's cost after
-   * SQLite's own work: each text is copied twice). Other rows take the statement of every column.
-   */
+  /** The statements of an import's loop (transaction-inserter.ts), in the caller's write turn. */
   inserter(_turn: WriteTx, of?: { importId: number; source: string }): TransactionInserter {
-    // One row per statement, its values passed as positional arguments in the order of TRANSACTIONS.columns, straight
-    // from the transaction: 30% faster than binding a row object by name (and no 25-field object per row for the
-    // worker's small young generation to collect), 15% faster than spreading an array built per row; a many-row VALUES
-    // list (thousands of parameters per statement) stored 1.8x slower (docs/decisions.md §Benchmarks). toRow() is the
-    // same mapping as an object, for reading what was stored.
-    const one = this.db.prepare<SqlValue[]>(TRANSACTIONS.insertSql({ orIgnore: true }));
-    // A source with a NUL would end the statement's text early: such rows bind it.
-    const constants = of === undefined || of.source.includes('\u0000') ? null : { importId: of.importId, source: of.source, statement: this.db.prepare<SqlValue[]>(insertOfSql(of.importId, of.source)) };
-    let inserted = 0;
-    const addWith = (tx: ImportedTransaction, id: string, importId: number, accountId: string, tradeDay: string): void => {
-      if (constants !== null && importId === constants.importId && tx.source === constants.source && tx.inferred !== true && tx.corporateAction === undefined) {
-        inserted += constants.statement.run(
-          id, accountId, tx.brokerRowId, tx.type, tx.symbol, tx.underlying, tx.isOption ? 1 : 0, tx.expiration, tx.strike, tx.right,
-          tx.quantity, tx.priceMinor, tx.multiplier, tx.amountMinor, tx.commissionMinor, tx.feesMinor, tx.currency, tx.tradeDate, tradeDay,
-          tx.orderId, tx.description, tx.previousSymbol ?? null, tx.sequence ?? null,
-        ).changes;
-        return;
-      }
-      inserted += one.run(
-        id, importId, accountId, tx.brokerRowId, tx.type, tx.symbol, tx.underlying, tx.isOption ? 1 : 0, tx.expiration, tx.strike, tx.right,
-        tx.quantity, tx.priceMinor, tx.multiplier, tx.amountMinor, tx.commissionMinor, tx.feesMinor, tx.currency, tx.tradeDate, tradeDay,
-        tx.orderId, tx.description, tx.source, tx.inferred ? 1 : 0, tx.previousSymbol ?? null, tx.sequence ?? null, writeActionTerms(tx.corporateAction),
-      ).changes;
-    };
-    return {
-      add(tx, ids) {
-        addWith(tx, ids.id, ids.importId, ids.accountId, ids.tradeDay);
-      },
-      addWith,
-      finish() {
-        return inserted;
-      },
-    };
+    return transactionInserter(this.db, of);
   }
 
   deleteByImport(_turn: WriteTx, importId: number): number {

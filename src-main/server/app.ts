@@ -6,7 +6,7 @@ import type { FastifySchemaValidationError } from 'fastify/types/schema';
 import { makeProblem, type Problem } from '../../src-shared/api/errors';
 import { ProblemSchema } from '../../src-shared/api/schemas';
 import { isDatabaseBusy } from '../db/writes';
-import { SnapshotDamagedError } from '../db/snapshots';
+import { SnapshotDamagedError } from '../db/snapshot-payload';
 import { AnswerCache } from './answer-cache';
 import type { AppContext } from './context';
 import { ApiError, busyProblem, damagedProblem, jobStoppedProblem, sendProblem, storageProblem } from './problems';

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { makeProblem, type Problem, type ProblemCode, type ProblemFieldError } from '../../src-shared/api/errors';
-import type { SnapshotDamagedError } from '../db/snapshots';
+import type { SnapshotDamagedError } from '../db/snapshot-payload';
 import { BUSY_RETRY_AFTER_SECONDS, DatabaseBusyError, isStorageFull, StorageFullError } from '../db/writes';
 import { KeyFileError } from './key-file';
 import { describeError, type DomainError, type FileProblem, type Result } from '../services/result';

@@ -11,7 +11,7 @@ import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { MessagePort } from 'node:worker_threads';
 import { ParseStopped, type StopReason } from '../checkpoint';
-import { SnapshotDamagedError } from '../db/snapshots';
+import { SnapshotDamagedError } from '../db/snapshot-payload';
 import { DatabaseBusyError, isDatabaseBusy, isStorageFull, StorageFullError } from '../db/writes';
 
 /** A call to a worker: a method of its handler map with its arguments; `Extra` is what a worker needs beside them. */

@@ -9,7 +9,7 @@ import { STRIKE_VS_LEVELS } from '../journal/trade-metrics';
 import { OUTCOMES } from '../journal/trades';
 import { PAGE_LIMIT_CAP, PAGE_LIMIT_DEFAULT, TRANSACTION_TYPES } from './constants';
 import { AccountIdParam, AccountSchema, IsoDate, Money, Nullable, OneOf, PaginationSchema, Params, TickerParam, TradeIdParam, type Sent } from './schema-kit';
-import { LevelsScopeParam, ScopedLevelsFields } from './journal-schemas';
+import { LevelsScopeParam, ScopedLevelsFields } from './position-schemas';
 import { LEVELS_SCOPES } from './constants';
 
 /** Bounds of a note and its tags (DESIGN §5): enough for a trade plan, small enough to list. */

@@ -6,7 +6,7 @@
  * most `EXPLAIN_MAX_ENTRIES` entries beside its full count.
  */
 import type { PreparedChain } from './prepare';
-import { quoteDate } from './prepare';
+import { quoteDate } from './chain-reads';
 import { EVENT_MAX_DTE, EVENT_MIN_DTE, FLIP_DEAD_BAND, WALL_MARGIN, type EventDraft, type ExpirationEvaluation, type FlipOutcome, type ScopeOutcome, type WallOutcome } from './events';
 import { BOOK_SCOPE, type BookEvaluation, type BookEventDraft } from './book-events';
 

@@ -9,7 +9,7 @@
 import type { PreparedChain, PreparedExpiration } from './prepare';
 import { gexLevels, strikeTotals, usableContracts } from './gex';
 import { profileRoot } from './sweep';
-import { quoteDate } from './prepare';
+import { quoteDate } from './chain-reads';
 import type { GammaShares } from './units';
 
 /** |total| must reach this fraction of Σ|netGEX| for a zone change to count. */

@@ -3,7 +3,8 @@
  * scope, one column per strike within [0.8S, 1.2S] that holds open interest in some expiration of the scope.
  */
 import type { Formula } from './formulas';
-import { formulaFactor, lookupExpirations } from './gex';
+import { lookupExpirations } from './expiration-scope';
+import { formulaFactor } from './gex';
 import type { PreparedChain } from './prepare';
 import { SWEEP_HIGH, SWEEP_LOW } from './sweep';
 

@@ -9,7 +9,8 @@
 import { daysBetween, parseInstantMs } from '../calendar';
 import { dateInZone, NEW_YORK } from '../zone';
 import type { Formula } from './formulas';
-import { computeGex, formulaFactor, gexHistoryPoint, type ExpirationIndex, type GexHistoryPoint, type ScopeExpiration, type Wall } from './gex';
+import type { ExpirationIndex, ScopeExpiration } from './expiration-scope';
+import { computeGex, formulaFactor, gexHistoryPoint, type GexHistoryPoint, type Wall } from './gex';
 import type { ChainSnapshot, OptionContract, SnapshotSourceId } from './model';
 import { isAdjustedRoot, prepareChain } from './prepare';
 import { expiryInstantMs, settlementOf } from './time';

@@ -2,34 +2,24 @@
 export type { ChainSnapshot, OptionContract, SnapshotSourceId } from './model';
 export { bsmGreeks, normCdf, normPdf, type Greeks, type GreeksInput } from './greeks';
 export { AM_SETTLED_ROOTS, daysToExpiry, expiryInstantMs, settlementOf, yearsToExpiry, type Settlement } from './time';
+export { DEFAULT_ENGINE_SETTINGS, isAdjustedRoot, prepareChain, type EngineSettings, type ExcludedContracts, type PreparedChain, type PreparedExpiration } from './prepare';
+export { availableExpirations, emptyChainReason, expirationDetails, termStructure, type ExpirationDetail } from './chain-reads';
 export {
-  availableExpirations,
-  DEFAULT_ENGINE_SETTINGS,
-  emptyChainReason,
-  expirationDetails,
-  isAdjustedRoot,
-  prepareChain,
-  termStructure,
-  type EngineSettings,
-  type ExcludedContracts,
-  type ExpirationDetail,
-  type PreparedChain,
-  type PreparedExpiration,
-} from './prepare';
-export {
-  computeGex,
-  computeGexProfile,
   DEFAULT_EXPIRATIONS_COUNT,
-  diffGex,
   expirationsInDteRange,
-  gexHistoryPoint,
-  formulaFactor,
   lookupExpirations,
   resolveGexExpirations,
   UnknownExpirationError,
   type DteRange,
   type ExpirationIndex,
   type ScopeExpiration,
+} from './expiration-scope';
+export {
+  computeGex,
+  computeGexProfile,
+  diffGex,
+  gexHistoryPoint,
+  formulaFactor,
   type GexDiffRow,
   type GexHistoryPoint,
   type GexProfileResult,

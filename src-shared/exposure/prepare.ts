@@ -6,9 +6,10 @@
 import type { ChainSnapshot, OptionContract } from './model';
 import { INV_SQRT_2PI, normCdf } from './greeks';
 import { daysBetween, parseInstantMs } from '../calendar';
-import { dateInZone, dateTimeInZone, NEW_YORK } from '../zone';
+import { dateInZone, NEW_YORK } from '../zone';
 import { expiryInstantMs, settlementOf, yearsToExpiry, type Settlement } from './time';
 import { expirationStats, type ExpirationStats } from './expiration-stats';
+import { forwardFromParity } from './forward';
 
 export interface EngineSettings {
   /** Continuously compounded risk-free rate r (default 0.04). */
@@ -320,108 +321,4 @@ function buildPreparedChain(snapshot: ChainSnapshot, rate: number): PreparedChai
     gammaCoef,
     vannaCoef,
   };
-}
-
-/**
- * Cboe VIX-method forward: among strikes where both sides have bid > 0 and ask ≥ bid, K* minimises
- * |C_mid − P_mid| (first such strike, ascending, on ties); F = K* + e^{rT}(C_mid − P_mid). Falls back to
- * S·e^{rT} when there is no such strike or F lies outside [0.9S, 1.1S] (stale or crossed quotes).
- */
-export function forwardFromParity(
-  members: ReadonlyArray<{ contract: OptionContract }>,
-  spot: number,
-  rate: number,
-  tYears: number,
-): { forward: number; parityStrike: number | null } {
-  const growth = Math.exp(rate * tYears);
-  const callMid = new Map<number, number>();
-  const putMid = new Map<number, number>();
-  for (const { contract } of members) {
-    if (!(contract.bid > 0) || !(contract.ask >= contract.bid)) continue;
-    const side = contract.right === 'C' ? callMid : putMid;
-    if (!side.has(contract.strike)) side.set(contract.strike, (contract.bid + contract.ask) / 2);
-  }
-  let bestStrike: number | null = null;
-  let bestDiff = 0;
-  let bestGap = Number.POSITIVE_INFINITY;
-  for (const [strike, call] of callMid) {
-    const put = putMid.get(strike);
-    if (put === undefined) continue;
-    const diff = call - put;
-    const gap = Math.abs(diff);
-    if (gap < bestGap || (gap === bestGap && bestStrike !== null && strike < bestStrike)) {
-      bestGap = gap;
-      bestDiff = diff;
-      bestStrike = strike;
-    }
-  }
-  if (bestStrike !== null) {
-    const forward = bestStrike + growth * bestDiff;
-    if (forward >= 0.9 * spot && forward <= 1.1 * spot) return { forward, parityStrike: bestStrike };
-  }
-  return { forward: spot * growth, parityStrike: null };
-}
-
-/** Unexpired expirations, ascending. */
-export function availableExpirations(chain: PreparedChain): string[] {
-  return chain.expirations.map((e) => e.expiration);
-}
-
-export interface ExpirationDetail extends ExpirationStats {
-  expiration: string;
-  dte: number;
-  settlement: Settlement;
-  contracts: number;
-  openInterest: number;
-  /**
-   * The expiration's share of the book's absolute gamma: Σ|s·Γ·OI·m| of its contracts over that of every unexpired
-   * contract of the snapshot (shares per $1, at the quote's spot). The shares sum to 1; all 0 when the book has no
-   * gamma (docs/exposure.md, "Gamma share").
-   */
-  gammaShare: number;
-}
-
-export function expirationDetails(chain: PreparedChain): ExpirationDetail[] {
-  const absolute = chain.expirations.map((e) => {
-    let sum = 0;
-    for (let i = e.start; i < e.end; i += 1) sum += Math.abs(chain.gammaShares[i] ?? 0);
-    return sum;
-  });
-  const book = absolute.reduce((a, b) => a + b, 0);
-  return chain.expirations.map(({ expiration, dte, settlement, contracts, openInterest, stats }, index) => ({
-    expiration,
-    dte,
-    settlement,
-    contracts,
-    openInterest,
-    gammaShare: book > 0 ? (absolute[index] ?? 0) / book : 0,
-    ...stats,
-  }));
-}
-
-/** The term structure: each unexpired expiration's ATM IV (null where its ATM strike has no usable IV), ascending. */
-export function termStructure(chain: PreparedChain): Array<{ expiration: string; dte: number; atmIV: number | null }> {
-  return chain.expirations.map(({ expiration, dte, stats }) => ({ expiration, dte, atmIV: stats.atmIV }));
-}
-
-/**
- * Why a prepared chain has nothing to compute on (no unexpired contract of a standard root), for the person who
- * sent it; null when it has expirations.
- */
-export function emptyChainReason(chain: PreparedChain): string | null {
-  if (chain.expirations.length > 0) return null;
-  const quote = `${dateTimeInZone(chain.quoteMs, NEW_YORK)} New York time (${chain.quoteTime})`;
-  if (chain.latestExpiration === null) return `the ${chain.symbol} chain has no contracts`;
-  if (chain.excluded.adjusted > 0) {
-    return `every unexpired contract of the ${chain.symbol} chain at its quote time ${quote} (${chain.excluded.adjusted}) has an adjusted root (${chain.adjustedRoots.join(', ')}: a non-standard deliverable), and exposure leaves those out`;
-  }
-  return (
-    `nothing in the ${chain.symbol} chain is unexpired at its quote time ${quote}: the newest expiration is ${chain.latestExpiration}. ` +
-    'Check the quote time of the file, or give the right one as quoteTime= (ISO 8601, New York time)'
-  );
-}
-
-/** The New York date of the chain's quote time. */
-export function quoteDate(chain: PreparedChain): string {
-  return dateInZone(chain.quoteMs, NEW_YORK);
 }

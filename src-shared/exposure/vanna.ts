@@ -2,7 +2,8 @@
  * Vanna and charm exposure with their key levels (docs/exposure.md, /vanna).
  */
 import type { PreparedChain, PreparedExpiration } from './prepare';
-import { lookupExpirations, pickLevel, usableContracts } from './gex';
+import { lookupExpirations } from './expiration-scope';
+import { pickLevel, usableContracts } from './gex';
 import { profileRoot, SWEEP_HIGH, SWEEP_LOW } from './sweep';
 
 /** The default /vanna book: expirations with 0 ≤ dte ≤ 45. */

@@ -7,7 +7,8 @@
 import { DEFAULT_FORMULA } from '../exposure/formulas';
 import type { LevelsScope } from './constants';
 import { bookExpirations } from '../exposure/book-events';
-import { computeGex, resolveGexExpirations } from '../exposure/gex';
+import { resolveGexExpirations } from '../exposure/expiration-scope';
+import { computeGex } from '../exposure/gex';
 import type { PreparedChain, PreparedExpiration } from '../exposure/prepare';
 
 /** An underlying's dealer levels in one snapshot: walls as strikes. */

@@ -1,11 +1,11 @@
 import { isColumnsPayload, packColumns } from '../snapshot-columns';
-import { unpackContracts } from '../snapshots';
+import { unpackContracts } from '../snapshot-payload';
 import type { Migration } from './migration';
 
 /**
  * Stored snapshots in the column form (db/snapshot-columns.ts; docs/decisions.md, "Snapshots stored as columns of
  * numbers"): every payload still in the deflated JSON form is rewritten as columns, contract for contract, its digest
- * kept (db/snapshots.ts, snapshotDigest: it hashes the JSON form, so the lake's footers and the duplicates it finds
+ * kept (db/snapshot-payload.ts, snapshotDigest: it hashes the JSON form, so the lake's footers and the duplicates it finds
  * stay the same). About 25 ms of CPU per SPX chain, once. A payload that does not decode is left as it is: reading it
  * names it damaged, as before.
  */

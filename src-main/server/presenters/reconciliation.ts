@@ -2,7 +2,7 @@
 import type { ReconcileResponseT, ReconciliationRowJson, ReconciliationsResponseT, PositionDifferenceJson } from '../../../src-shared/api/schemas';
 import type { PositionDifference, ReconciliationRow } from '../../../src-shared/journal/reconciliation';
 import { asMinor, centsOrNull, minorToCents } from '../../../src-shared/money';
-import type { AssertionState, ReconcileAnswer } from '../../services/journal/reconciliation';
+import type { AssertionState, ReconcileAnswer } from '../../services/journal/balance-assertions';
 
 /** A figure beside the journal's: money in the currency (cents), a position in units. */
 export function presentReconciliationRow(row: ReconciliationRow): ReconciliationRowJson {

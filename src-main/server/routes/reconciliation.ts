@@ -8,7 +8,7 @@ import { presentAssertions, presentReconcile } from '../presenters/reconciliatio
 import { unwrap } from '../problems';
 import { dateOrDateTime, queryRules, type V1 } from '../route-kit';
 import { serve, serveUpload } from '../route-table';
-import { MAX_POSITIONS_FILE_BYTES } from '../../services/journal/reconciliation';
+import { MAX_POSITIONS_FILE_BYTES } from '../../services/journal/balance-assertions';
 
 export function registerReconciliationRoutes(v1: V1, ctx: AppContext): void {
   serveUpload(

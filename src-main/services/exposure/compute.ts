@@ -26,7 +26,7 @@ import type { ChainSnapshot, SnapshotSourceId } from '../../../src-shared/exposu
 import { evaluateSnapshotEvents, type SnapshotEventDraft } from '../../../src-shared/exposure/snapshot-events';
 import type { EventsExplanation } from '../../../src-shared/exposure/event-explain';
 import { parseChainFile, type ChainFormat, type OverrideNames } from '../../chains/index';
-import { packContracts, snapshotDigest, storedColumns, storedContracts } from '../../db/snapshots';
+import { packContracts, snapshotDigest, storedColumns, storedContracts } from '../../db/snapshot-payload';
 import { packColumns } from '../../db/snapshot-columns';
 import { historyPointOf, pointInFormula } from '../../../src-shared/exposure/history-point';
 import { failure, MAX_FILE_PROBLEMS, ok, problemsSummary, type Result } from '../result';
@@ -108,7 +108,7 @@ export function historyPoint(chain: PreparedChain, query: GexScopeQuery): GexHis
   return gexHistoryPoint(result, chain.quoteTime);
 }
 
-/** A stored snapshot as the worker receives it (the payload is the packed contracts, db/snapshots.ts). */
+/** A stored snapshot as the worker receives it (the payload is the packed contracts, db/snapshot-payload.ts). */
 export interface PackedSnapshot {
   id: number;
   symbol: string;
@@ -137,7 +137,7 @@ export interface IngestPlan {
   head: { symbol: Ticker; spot: number; quoteTime: string; source: SnapshotSourceId; contracts: number; expirations: number };
   /** The contracts in the stored (column) form. */
   payload: Uint8Array;
-  /** What finds the snapshot if posted again (db/snapshots.ts, snapshotDigest), computed here, off the event loop. */
+  /** What finds the snapshot if posted again (db/snapshot-payload.ts, snapshotDigest), computed here, off the event loop. */
   digest: string;
   chain: PreparedChain;
   excluded: ExcludedContracts;

@@ -9,7 +9,7 @@ import type { Database } from 'better-sqlite3';
 import { Type } from 'typebox';
 import type { EventScope, EventTypeFilter } from '../../../src-shared/api/constants';
 import type { Ticker } from '../../../src-shared/ids';
-import { EventReportSchema, FlipEventSchema, PositionEventSchema, WallEventSchema, type EventReportJson, type ExposureEventJson } from '../../../src-shared/api/exposure-schemas';
+import { EventReportSchema, FlipEventSchema, PositionEventSchema, WallEventSchema, type EventReportJson, type ExposureEventJson } from '../../../src-shared/api/event-schemas';
 import { addDays, daysBetween } from '../../../src-shared/calendar';
 import { dateInZone, NEW_YORK } from '../../../src-shared/zone';
 import { BOOK_SCOPE } from '../../../src-shared/exposure/book-events';

@@ -7,7 +7,7 @@ import type { Database } from 'better-sqlite3';
 import { asTicker } from '../../../src-shared/ids';
 import { EventEmitter } from 'node:events';
 import { BOOK_SCOPE, evaluateSnapshotEvents, type ConfirmedState } from '../../../src-shared/exposure/index';
-import type { EventReportJson } from '../../../src-shared/api/exposure-schemas';
+import type { EventReportJson } from '../../../src-shared/api/event-schemas';
 import type { ChainSnapshot } from '../../../src-shared/exposure/model';
 import { NEW_YORK, todayIn } from '../../../src-shared/zone';
 import { nowDate, nowIso, type Clock } from '../../clock';

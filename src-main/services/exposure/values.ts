@@ -4,7 +4,7 @@
  */
 import type { EventScope, EventTypeFilter, Formula } from '../../../src-shared/api/constants';
 import type { Ticker } from '../../../src-shared/ids';
-import type { EventReportJson } from '../../../src-shared/api/exposure-schemas';
+import type { EventReportJson } from '../../../src-shared/api/event-schemas';
 import {
   availableExpirations,
   UnknownExpirationError,

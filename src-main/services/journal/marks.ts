@@ -14,7 +14,8 @@ import { isAdjustedOptionRoot, underlyingOfRoot } from '../../../src-shared/expo
 import type { SnapshotQuote, UnderlyingMarks } from '../../../src-shared/journal/book';
 import { scopedLevels, type ScopedLevels } from '../../../src-shared/journal/levels';
 import type { OptionRight } from '../../../src-shared/journal/model';
-import { SnapshotRepository, storedContracts } from '../../db/snapshots';
+import { storedContracts } from '../../db/snapshot-payload';
+import { SnapshotRepository } from '../../db/snapshots';
 
 /** A stored snapshot's id and quote instant. */
 export interface Stamp {

@@ -44,6 +44,20 @@ describe('the day of an instant in a zone', () => {
     }
   });
 
+  it('agrees with luxon on instants minutes apart, in date order as an import reads them, across both DST changes', () => {
+    // Consecutive rows of one hour are answered from the hour before (makeDayOf's last hour): every 7 minutes over
+    // the days around New York's and London's 2024 changes, and a half-hour zone, against luxon read directly.
+    for (const zone of [NEW_YORK, 'Europe/London', 'Asia/Kolkata']) {
+      const dayOf = makeDayOf(zone);
+      for (const start of ['2024-03-09T00:00:00Z', '2024-03-30T00:00:00Z', '2024-10-26T00:00:00Z', '2024-11-02T00:00:00Z']) {
+        for (let ms = Date.parse(start); ms < Date.parse(start) + 3 * 86_400_000; ms += 7 * 60_000) {
+          const iso = new Date(ms).toISOString();
+          expect(dayOf(iso), `${zone} ${iso}`).toBe(DateTime.fromMillis(ms, { zone }).toISODate());
+        }
+      }
+    }
+  });
+
   it('answers a repeated hour from its map and still gives each instant of a DST day its own day', () => {
     const dayOf = makeDayOf(NEW_YORK);
     // 2024-11-03T04:xxZ is 00:xx EDT (Nov 3); 2024-11-04T04:xxZ is 23:xx EST (Nov 3); the hour keys differ.

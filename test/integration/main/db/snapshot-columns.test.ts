@@ -6,8 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseChainFile } from '../../../../src-main/chains/index';
-import { COLUMNS_VERSION, isColumnsPayload, packColumns, StoredColumns } from '../../../../src-main/db/snapshot-columns';
-import { packContracts, PackedSnapshotError, unpackColumns, unpackContracts } from '../../../../src-main/db/snapshots';
+import { COLUMNS_VERSION, isColumnsPayload, packColumns } from '../../../../src-main/db/snapshot-columns';
+import { StoredColumns } from '../../../../src-main/db/stored-columns';
+import { packContracts, PackedSnapshotError, unpackColumns, unpackContracts } from '../../../../src-main/db/snapshot-payload';
 import type { OptionContract } from '../../../../src-shared/exposure/model';
 import { chainFiles, readChain } from '../../../quotedata';
 

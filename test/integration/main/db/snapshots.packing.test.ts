@@ -5,7 +5,7 @@
  */
 import { deflateSync, constants } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { packContracts, PackedSnapshotError, unpackContracts } from '../../../../src-main/db/snapshots';
+import { packContracts, PackedSnapshotError, unpackContracts } from '../../../../src-main/db/snapshot-payload';
 import type { OptionContract } from '../../../../src-shared/exposure/model';
 
 const CONTRACTS: OptionContract[] = [

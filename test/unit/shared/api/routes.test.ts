@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROUTE_KEYS, ROUTES, splitRouteKey } from '../../../../src-shared/api/routes';
+import { ROUTE_AREAS, ROUTE_KEYS, ROUTES, splitRouteKey } from '../../../../src-shared/api/routes';
 import { REPO_ROOT } from '../../../paths';
 
 const METHOD = /^(?:GET|POST|PUT|DELETE)$/;
@@ -64,5 +64,15 @@ describe('the keys', () => {
       expect(declared, key).toEqual(inPath);
       if (spec.kind === 'upload') expect('body' in spec, `${key}: an upload's body is raw`).toBe(false);
     }
+  });
+});
+
+describe('the area tables', () => {
+  it('hold each key of the table once (a key in two would keep the later entry unseen), composed in order as written', () => {
+    const keys = Object.values(ROUTE_AREAS).flatMap((area) => Object.keys(area));
+    expect(keys.filter((key, index) => keys.indexOf(key) !== index), 'in two areas').toEqual([]);
+    expect(keys).toEqual(ROUTE_KEYS);
+    const table = new Map<string, unknown>(Object.entries(ROUTES));
+    for (const area of Object.values(ROUTE_AREAS)) for (const [key, spec] of Object.entries(area)) expect(table.get(key), key).toBe(spec);
   });
 });

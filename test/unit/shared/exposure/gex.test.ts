@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { bsmGreeks } from '../../../../src-shared/exposure/greeks';
-import { computeGex, formulaFactor, pickLevel, UnknownExpirationError, usableContracts } from '../../../../src-shared/exposure/gex';
-import { availableExpirations, expirationDetails, prepareChain } from '../../../../src-shared/exposure/prepare';
+import { UnknownExpirationError } from '../../../../src-shared/exposure/expiration-scope';
+import { computeGex, formulaFactor, pickLevel, usableContracts } from '../../../../src-shared/exposure/gex';
+import { availableExpirations, expirationDetails } from '../../../../src-shared/exposure/chain-reads';
+import { prepareChain } from '../../../../src-shared/exposure/prepare';
 import { profileAt } from '../../../../src-shared/exposure/sweep';
 import { contract, EXPIRATION, snapshot, T_WEEK } from '../../../exposure-helpers';
 

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseChainFile } from '../../../../src-main/chains/index';
-import { packContracts } from '../../../../src-main/db/snapshots';
+import { packContracts } from '../../../../src-main/db/snapshot-payload';
 import { packColumns } from '../../../../src-main/db/snapshot-columns';
 import { historyPoint, packedHistoryPoint, preparePacked, type GexScopeQuery, type PackedSnapshot } from '../../../../src-main/services/exposure/compute';
 import { FORMULAS } from '../../../../src-shared/api/constants';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bsmGreeks } from '../../../../src-shared/exposure/greeks';
-import { UnknownExpirationError } from '../../../../src-shared/exposure/gex';
+import { UnknownExpirationError } from '../../../../src-shared/exposure/expiration-scope';
 import { prepareChain } from '../../../../src-shared/exposure/prepare';
 import { computeVanna } from '../../../../src-shared/exposure/vanna';
 import { contract, EXPIRATION, snapshot, T_WEEK } from '../../../exposure-helpers';

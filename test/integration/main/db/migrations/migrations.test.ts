@@ -6,7 +6,7 @@ import { DatabaseVersionError, openDatabase, userVersion } from '../../../../../
 import { LATEST_VERSION, MIGRATIONS } from '../../../../../src-main/db/migrations/index';
 import { tempDir } from '../../../../paths';
 import { isColumnsPayload } from '../../../../../src-main/db/snapshot-columns';
-import { packContracts, unpackContracts } from '../../../../../src-main/db/snapshots';
+import { packContracts, unpackContracts } from '../../../../../src-main/db/snapshot-payload';
 import type { OptionContract } from '../../../../../src-shared/exposure/model';
 
 const opened: Array<{ close(): void }> = [];

@@ -4,7 +4,7 @@
  * count the per-expiration ones alone ("0 new events" beside three book events and an alert on a short put).
  */
 import { describe, expect, it } from 'vitest';
-import type { ExposureEventJson } from '../../../../../src-shared/api/exposure-schemas';
+import type { ExposureEventJson } from '../../../../../src-shared/api/event-schemas';
 import type { ChainSnapshot, OptionContract } from '../../../../../src-shared/exposure/model';
 import { manualClock } from '../../../../clock';
 import { useTestApp } from '../../../../helper';

@@ -9,7 +9,8 @@ import type { ExpirationsResponseT, GexGridResponseT, GexProfileResponseT, GexRe
 import { parseChainFile } from '../../../../../src-main/chains/index';
 import { deltaAt } from '../../../../../src-shared/exposure/dex';
 import { computeGex, usableContracts } from '../../../../../src-shared/exposure/gex';
-import { expirationDetails, prepareChain, type PreparedChain } from '../../../../../src-shared/exposure/prepare';
+import { expirationDetails } from '../../../../../src-shared/exposure/chain-reads';
+import { prepareChain, type PreparedChain } from '../../../../../src-shared/exposure/prepare';
 import { sweepProfile } from '../../../../../src-shared/exposure/sweep';
 import { buildTestApp, type TestApp } from '../../../../helper';
 import { CHAIN_TABLE, liveContracts, rawContracts, readChain, settlementGroups } from '../../../../quotedata';

@@ -7,7 +7,8 @@
  * history point first asks for them, are SNAPSHOT_DAMAGED too, and the check finds them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isColumnsPayload, StoredColumns } from '../../../../../src-main/db/snapshot-columns';
+import { isColumnsPayload } from '../../../../../src-main/db/snapshot-columns';
+import { StoredColumns } from '../../../../../src-main/db/stored-columns';
 import { DEMO_SEED, demoMarket } from '../../../../../src-shared/demo/market';
 import { runCli } from '../../../../cli';
 import { buildTestApp, storeChain, tempDir, type TestApp } from '../../../../helper';

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventReportJson, ExposureEventJson } from '../../../../../src-shared/api/exposure-schemas';
-import type { PositionJson } from '../../../../../src-shared/api/journal-schemas';
+import type { EventReportJson, ExposureEventJson } from '../../../../../src-shared/api/event-schemas';
+import type { PositionJson } from '../../../../../src-shared/api/position-schemas';
 import type { ChainSnapshot, OptionContract } from '../../../../../src-shared/exposure/model';
 import { startServer, type RunningServer } from '../../../../../src-main/serve';
 import { manualClock } from '../../../../clock';

@@ -8,7 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { FIGURE_WORDS as W } from '../../../../../src-renderer/pages/exposure/figure-words';
 import { computeGex } from '../../../../../src-shared/exposure/gex';
-import { expirationDetails, prepareChain } from '../../../../../src-shared/exposure/prepare';
+import { expirationDetails } from '../../../../../src-shared/exposure/chain-reads';
+import { prepareChain } from '../../../../../src-shared/exposure/prepare';
 import { computeVanna } from '../../../../../src-shared/exposure/vanna';
 import { contract, EXPIRATION, snapshot, T_WEEK } from '../../../../exposure-helpers';
 

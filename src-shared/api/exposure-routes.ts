@@ -1,0 +1,147 @@
+/** The exposure routes and the chains' (a part of the route table, routes.ts composes them). */
+import { Type } from 'typebox';
+import { cached, json, type RouteKeyText, type RouteSpec } from './route-spec';
+import {
+  AppStatusSchema,
+  BackfillBody,
+  BackfillJobSchema,
+  BackfillStatusSchema,
+  ChainPostQuery,
+  ChainPostResponse,
+  ChainsResponse,
+  EventsQuery,
+  EventsResponse,
+  EventsStreamQuery,
+  ExpirationsQuery,
+  ExpirationsResponse,
+  GexDiffQuery,
+  GexDiffResponse,
+  GexGridQuery,
+  GexGridResponse,
+  GexHistoryQuery,
+  GexHistoryResponse,
+  GexProfileQuery,
+  GexProfileResponse,
+  GexQuery,
+  GexResponse,
+  NoQuery,
+  RefreshPassSchema,
+  SnapshotDeleteResponse,
+  SnapshotIdParams,
+  SnapshotResponse,
+  SnapshotsQuery,
+  SnapshotsResponse,
+  StreamTicketResponse,
+  VannaQuery,
+  VannaResponse,
+  WatchStatusSchema,
+} from './schemas';
+
+/** Dealer exposure, snapshots and events. */
+export const EXPOSURE_ROUTES = {
+  'GET /gex': { ...json, tag: 'exposure', summary: 'Dealer gamma exposure by strike with walls, zone and gamma flip', query: GexQuery, response: cached(GexResponse), cached: true },
+  'GET /vanna': { ...json, tag: 'exposure', summary: 'Dealer vanna and charm exposure with key levels (0–45 dte aggregate or one expiration)', query: VannaQuery, response: cached(VannaResponse), cached: true },
+  'GET /expirations': { ...json, tag: 'exposure', summary: 'Unexpired expirations of the latest snapshot (or of snapshot= / at=)', query: ExpirationsQuery, response: { 200: ExpirationsResponse } },
+  'GET /gex/profile': {
+    ...json,
+    tag: 'exposure',
+    summary: 'The gamma profile: net GEX at 201 hypothetical spot levels on [0.8S, 1.2S], with the flip',
+    query: GexProfileQuery,
+    response: cached(GexProfileResponse),
+    cached: true,
+  },
+  'GET /gex/grid': {
+    ...json,
+    tag: 'exposure',
+    summary: 'Net GEX per expiration × strike (strikes within [0.8S, 1.2S]) for a heat map; default every expiration',
+    query: GexGridQuery,
+    response: cached(GexGridResponse),
+    cached: true,
+  },
+  'GET /gex/history': { ...json, tag: 'exposure', summary: 'Levels over time: spot, total GEX, zone, flip and walls per stored snapshot, oldest first', query: GexHistoryQuery, response: { 200: GexHistoryResponse } },
+  'GET /gex/diff': { ...json, tag: 'exposure', summary: 'The change of GEX per strike from one stored snapshot to another', query: GexDiffQuery, response: { 200: GexDiffResponse } },
+  'GET /snapshots': { ...json, tag: 'exposure', summary: 'Stored snapshots of a symbol, newest first', query: SnapshotsQuery, response: { 200: SnapshotsResponse } },
+  'GET /snapshots/{id}': { ...json, tag: 'exposure', summary: 'One stored snapshot, without its contracts', params: SnapshotIdParams, query: NoQuery, response: { 200: SnapshotResponse } },
+  'DELETE /snapshots/{id}': { ...json, tag: 'exposure', summary: 'Delete a stored snapshot (its history points too; events stay)', params: SnapshotIdParams, response: { 200: SnapshotDeleteResponse } },
+  'GET /gex/events': {
+    ...json,
+    tag: 'exposure',
+    summary: 'Flip, wall and position events, newest first (limit default 50, clamped to 200), and the latest comparison of each ticker',
+    query: EventsQuery,
+    response: { 200: EventsResponse },
+  },
+  'GET /gex/events/stream': {
+    kind: 'sse',
+    access: 'key-or-ticket',
+    tag: 'exposure',
+    summary:
+      'Server-sent events: each new flip, wall or position event as `event: flip|wall|position`, `data: <event JSON>` (scope as /gex/events). Key in the header, or ?ticket= from POST /v1/gex/events/stream-ticket (EventSource).',
+    query: EventsStreamQuery,
+    response: { 200: Type.String({ description: 'text/event-stream' }) },
+  },
+  'POST /gex/events/stream-ticket': {
+    ...json,
+    tag: 'exposure',
+    summary: 'A ticket that opens one event stream within 60 s (GET /v1/gex/events/stream?ticket=): the key stays out of URLs',
+    query: NoQuery,
+    response: { 200: StreamTicketResponse },
+  },
+} as const satisfies Record<RouteKeyText, RouteSpec>;
+
+/** Chains: stored, refreshed from the online source, watched, backfilled; the status line. */
+export const CHAIN_ROUTES = {
+  'POST /chains': {
+    kind: 'upload',
+    access: 'key',
+    tag: 'chains',
+    summary:
+      'Store an option-chain snapshot (raw CBOE quotedata CSV, CBOE delayed-quotes JSON, Schwab / TD Ameritrade API chain JSON, a yfinance option_chain CSV, or the generic CSV/JSON); Location names the snapshot',
+    query: ChainPostQuery,
+    response: { 201: ChainPostResponse, 200: ChainPostResponse },
+  },
+  'GET /chains': { ...json, tag: 'chains', summary: 'Symbols with stored snapshots', query: NoQuery, response: { 200: ChainsResponse } },
+  'POST /chains/refresh': {
+    ...json,
+    tag: 'chains',
+    summary: 'Fetch the online source once for the watchlist and the open positions’ underlyings (202; 409 REFRESH_RUNNING while a pass runs, SOURCE_NOT_CONFIGURED without a base URL)',
+    query: NoQuery,
+    response: { 202: RefreshPassSchema },
+  },
+  'GET /chains/refresh': {
+    ...json,
+    tag: 'chains',
+    summary: 'The latest refresh pass: each symbol queued, fetching, stored or failed (with the reason); startedAt null before the first',
+    query: NoQuery,
+    response: { 200: RefreshPassSchema },
+  },
+  'GET /chains/watch': {
+    ...json,
+    tag: 'chains',
+    summary: 'The watch folder (setting watchFolder): watched or why not, files still growing, and the last 50 files handled (imported, already stored, failed with the reason)',
+    query: NoQuery,
+    response: { 200: WatchStatusSchema },
+  },
+  'POST /chains/backfill': {
+    ...json,
+    tag: 'chains',
+    summary:
+      'Store a folder of historical chain files oldest first (202 with the backfill; 409 CONFLICT while one runs; files stored before are skipped by their bytes, so the same path continues an interrupted one)',
+    query: NoQuery,
+    body: BackfillBody,
+    response: { 202: BackfillJobSchema },
+  },
+  'GET /chains/backfill': {
+    ...json,
+    tag: 'chains',
+    summary: 'The running or latest backfill with its progress (null before the first); interrupted when the server stopped during it',
+    query: NoQuery,
+    response: { 200: BackfillStatusSchema },
+  },
+  'GET /status': {
+    ...json,
+    tag: 'chains',
+    summary: 'The status line: whether the online source answers (one line when it cannot be reached), the schedule, the watch folder and a backfill',
+    query: NoQuery,
+    response: { 200: AppStatusSchema },
+  },
+} as const satisfies Record<RouteKeyText, RouteSpec>;
