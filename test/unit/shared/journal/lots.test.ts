@@ -209,6 +209,9 @@ describe('the FIFO walk by hand (lots.ts): cases the mutation run found untested
     // A buy: the cash paid less its costs. 100 shares at 20 for −2,001.50 with 1.50 of costs is 2,000.00.
     const buy = tradeValueMinor(tx({ type: 'BUY', quantity: 100, price: 20, amount: -2_001.5, at: '2024-05-01T10:00' }), 1, 100, 15_000);
     expect(buy, '2,001.50 − 1.50').toBe(20_000_000);
+    // A buy whose cash is a cent off its price × quantity (853.81 paid for 300 at 2.8460): the cash, read with its sign.
+    const paid = tradeValueMinor(tx({ type: 'BUY', quantity: 300, price: 2.846, amount: -853.81, at: '2024-05-01T10:00' }), 1, 300, 0);
+    expect(paid, 'the 853.81 paid, not the 853.80 of the price').toBe(8_538_100);
     // No cash on the row (an importer without amounts): the price, even where it is within the tolerance of zero.
     const cheap = tradeValueMinor(tx({ type: 'SELL', quantity: 1, price: 0.01, amount: 0, at: '2024-05-01T10:00' }), -1, 1, 0);
     expect(cheap, 'no cash: 0.01 × 1').toBe(100);
