@@ -6,9 +6,10 @@ process.env.STRIKEBOOK_FIXTURES ??= resolve(import.meta.dirname, '..', 'shared',
 /**
  * Mutation testing (issue 31 item 5): `npm run mutation` mutates the journal, money and the route rules and runs the
  * unit tests that cover each mutant (perTest coverage), to find code that no test would notice changing. The whole
- * set takes hours on a shared two-core machine; a subset runs with `--mutate` (docs/conventions.md §Tests), e.g.
- *   npx stryker run --mutate src-shared/money.ts,src-main/server/route-kit.ts
- * Not part of `npm test`. Sandboxes go to .stryker-tmp/, the report to reports/mutation/ (both gitignored).
+ * set (9,700 mutants, a vitest start each) takes hours on a shared two-core machine: scripts/mutation.mjs runs it in
+ * batches of files, each recorded in the incremental file when it ends; a subset runs with
+ *   npm run mutation -- src-shared/money.ts,src-main/server/route-kit.ts
+ * (docs/conventions.md §Tests). Not part of `npm test`. Sandboxes go to .stryker-tmp/, the report to reports/mutation/ (both gitignored).
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 const config = {
@@ -29,8 +30,17 @@ const config = {
   ignorePatterns: ['out', 'dist', 'release', 'test-results', 'coverage', '.data', 'reports', 'bench', 'src-renderer', 'test/e2e', '.stryker-tmp*'],
   tempDirName: '.stryker-tmp',
   cleanTempDir: true,
-  concurrency: 2,
-  timeoutMS: 30_000,
+  // One worker: the machine is shared (and a second vitest in the same two cores buys little).
+  concurrency: 1,
+  // The initial run (every included test, with coverage counters on every mutant) takes minutes on a loaded machine.
+  dryRunTimeoutMinutes: 30,
+  // Added to 1.5 × the covering tests' own time before a mutant counts as a timeout (an endless loop, say).
+  timeoutMS: 10_000,
+  // Each finished run records every mutant's result here; the next run reuses those whose code and covering tests did
+  // not change, and keeps the results of files outside a narrowed --mutate. So the whole set can be built file by file
+  // and a later run redoes only what changed. A run stopped midway records nothing: run in batches.
+  incremental: true,
+  incrementalFile: 'reports/mutation/stryker-incremental.json',
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },

@@ -162,17 +162,22 @@ export function strictBodyCompiler({ schema, httpPart }: { schema: unknown; http
     const seen = new Set<string>();
     const list: ProblemFieldError[] = [];
     let unknown = false;
-    for (const error of check.Errors(data)) {
-      // An unknown property is reported twice (the property's `false` schema and the parent's list): keep the list.
-      if (error.keyword === 'boolean') continue;
-      const extra = (error.params as { additionalProperties?: string[] }).additionalProperties;
-      if (extra !== undefined) unknown = true;
-      const path = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
-      const param = extra?.[0] === undefined ? path || 'body' : path === '' ? extra[0] : `${path}.${extra[0]}`;
-      if (seen.has(param) || list.length >= 20) continue;
+    const add = (param: string, message: string) => {
+      if (seen.has(param) || list.length >= 20) return;
       seen.add(param);
-      const message = extra !== undefined ? 'is not a known field' : error.keyword === 'pattern' ? formatWanted((error.params as { pattern?: unknown }).pattern) : error.message;
       list.push({ param, message });
+    };
+    for (const error of check.Errors(data)) {
+      const path = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+      // An unknown property is reported twice: by its own `false` schema, then in its parent's list. Both name it: TypeBox
+      // stops at 8 errors, so with 8 unknown properties the list never comes (and the body was refused naming nothing).
+      const extra = error.keyword === 'boolean' ? [path] : (error.params as { additionalProperties?: string[] }).additionalProperties?.map((name) => (path === '' ? name : `${path}.${name}`));
+      if (extra !== undefined) {
+        unknown = true;
+        for (const param of extra) add(param || 'body', 'is not a known field');
+        continue;
+      }
+      add(path || 'body', error.keyword === 'pattern' ? formatWanted((error.params as { pattern?: unknown }).pattern) : error.message);
     }
     return { error: new ApiError(unknown ? 'UNKNOWN_PARAMETER' : 'INVALID_PARAMETER', `Invalid body: ${list.map((e) => `${e.param} ${e.message}`).join('; ')}`, list) };
   };

@@ -161,9 +161,12 @@ export class DayBook {
       const aggs = days.map((day) => dayMap.get(day) ?? emptyDayAgg(day));
       byCurrency.set(currency, { currency, days, aggs });
     }
-    const currencies = [...byCurrency.keys()].sort((a, b) =>
-      a === reportingCurrency ? -1 : b === reportingCurrency ? 1 : a < b ? -1 : a > b ? 1 : 0,
-    );
+    const currencies = [...byCurrency.keys()].sort((a, b) => {
+      if (a === reportingCurrency) return -1;
+      if (b === reportingCurrency) return 1;
+      // Stryker disable next-line EqualityOperator: a map's keys are never equal, so `a <= b` orders them as `a < b` does
+      return a < b ? -1 : 1;
+    });
     return { currencies, byCurrency };
   }
 }

@@ -80,6 +80,7 @@ export function isUsableEntry(quoteTime: string, openMs: number): boolean {
  * level counts as inside the band above it). Null when the level that decides is missing.
  */
 export function placeStrike(strike: number, levels: DealerLevels): StrikeVsLevels | null {
+  // Stryker disable next-line ConditionalExpression: without the null check `strike < null` reads `strike < 0`, false for every strike
   if (levels.putWall !== null && strike < levels.putWall) return 'below_put_wall';
   if (levels.callWall !== null && strike > levels.callWall) return 'above_call_wall';
   if (levels.gammaFlip === null) return null;
@@ -115,8 +116,11 @@ const NO_ENTRY: EntryFigures = { snapshot: null, deltaAtEntry: null, levelsAtEnt
 function shortOptionLegs(structure: readonly StructureLeg[]): EntryLeg[] {
   const legs: EntryLeg[] = [];
   for (const leg of structure) {
-    if (leg.side >= 0 || !leg.isOption || leg.expiration === null || leg.strike === null || leg.right === null) continue;
-    legs.push({ expiration: leg.expiration, strike: leg.strike, right: leg.right, root: parseOccSymbol(leg.symbol)?.root ?? null });
+    // Stryker disable next-line EqualityOperator: a leg's side is +1 or −1, never 0
+    if (leg.side >= 0) continue;
+    // Stryker disable next-line ConditionalExpression: a leg is an option exactly when its expiration, strike and right are set (each check alone decides)
+    if (!leg.isOption || leg.expiration === null || leg.strike === null || leg.right === null) continue;
+    legs.push({ expiration: leg.expiration, strike: leg.strike, right: leg.right });
   }
   return legs.sort((a, b) => a.strike - b.strike || (a.right === b.right ? 0 : a.right === 'P' ? -1 : 1));
 }
@@ -124,7 +128,9 @@ function shortOptionLegs(structure: readonly StructureLeg[]): EntryLeg[] {
 /** The leg the entry figures describe (strategies.ts mainLeg) as the lookup takes it. */
 export function entryLegOf(structure: readonly StructureLeg[]): EntryLeg | null {
   const main = mainLeg(structure);
-  if (main === null || main.expiration === null || main.strike === null || main.right === null) return null;
+  if (main === null) return null;
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: mainLeg picks option legs only (strategies.ts isOptionLeg: all three set); the check narrows the type
+  if (main.expiration === null || main.strike === null || main.right === null) return null;
   return { expiration: main.expiration, strike: main.strike, right: main.right, root: parseOccSymbol(main.symbol)?.root ?? null };
 }
 
@@ -184,7 +190,9 @@ export function outcomeRatios(
 ): { returnOnCollateral: number | null; pctOfMaxProfit: number | null } {
   if (pnlMinor === null) return { returnOnCollateral: null, pctOfMaxProfit: null };
   return {
+    // Stryker disable next-line ConditionalExpression: without the null check `null > 0` is false all the same
     returnOnCollateral: collateralMinor !== null && collateralMinor > 0 ? pnlMinor / collateralMinor : null,
+    // Stryker disable next-line ConditionalExpression: as above
     pctOfMaxProfit: maxProfitMinor !== null && maxProfitMinor > 0 ? pnlMinor / maxProfitMinor : null,
   };
 }
@@ -192,6 +200,7 @@ export function outcomeRatios(
 /** New York days from the open to the nearest expiration of the structure. */
 export function dteAtEntry(openDay: string, expirations: readonly string[]): number | null {
   let nearest: string | null = null;
+  // Stryker disable next-line EqualityOperator: an equal expiration is the same nearest one
   for (const expiration of expirations) if (nearest === null || expiration < nearest) nearest = expiration;
   return nearest === null ? null : daysBetween(openDay, nearest);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asMinor, minorToCents, parseMoneyMinor, plainDecimalMinor, toMinor } from '../../../src-shared/money';
+import { asMinor, asMinorOrNull, centsOrNull, formatMinor, maxMinor, minorToCents, minorToUnits, parseMoneyMinor, plainDecimalMinor, toMinor } from '../../../src-shared/money';
 
 describe('parseMoneyMinor', () => {
   it.each([
@@ -108,6 +108,30 @@ describe('cases the mutation run found untested (issue 31 item 5), each with its
   it('a fraction with a letter in it is no plain decimal: 1.2x is left to the general path', () => {
     expect(plainDecimalMinor('1.2x')).toBeNaN();
     expect(plainDecimalMinor('-1.0-')).toBeNaN();
+  });
+});
+
+describe('more cases for the mutation run (issue 31 item 5)', () => {
+  it('the fifth decimal rounds half away from zero: 4 down, 5 up, on either sign; a negative that rounds to nothing is 0, not −0', () => {
+    expect(parseMoneyMinor('$1.23454')).toEqual({ ok: true, minor: 12_345 });
+    expect(parseMoneyMinor('$1.23455')).toEqual({ ok: true, minor: 12_346 });
+    expect(parseMoneyMinor('($1.23455)')).toEqual({ ok: true, minor: -12_346 });
+    expect(parseMoneyMinor('1.234549999'), 'only the fifth decimal decides').toEqual({ ok: true, minor: 12_345 });
+    const tiny = parseMoneyMinor('-0.00004');
+    expect(tiny.ok && Object.is(tiny.minor, 0), '-0.00004 is 0 minor units, +0').toBe(true);
+    expect(Object.is(plainDecimalMinor('-0.0000'), 0), 'the fast path too').toBe(true);
+  });
+
+  it('maxMinor, centsOrNull, formatMinor, minorToUnits, asMinorOrNull, written out', () => {
+    expect(maxMinor(asMinor(0), asMinor(-25_000)), 'a charge booked negative, unsigned').toBe(0);
+    expect(maxMinor(asMinor(-5), asMinor(7))).toBe(7);
+    expect(centsOrNull(null)).toBeNull();
+    expect(centsOrNull(asMinor(-12_350)), '−1.235 → −1.24').toBe(-1.24);
+    expect(formatMinor(asMinor(-125_000)), 'two places by default').toBe('-12.50');
+    expect(formatMinor(asMinor(12_345), 4)).toBe('1.2345');
+    expect(minorToUnits(asMinor(46_972_402))).toBe(4697.2402);
+    expect(asMinorOrNull(null)).toBeNull();
+    expect(asMinorOrNull(5)).toBe(5);
   });
 });
 

@@ -6,7 +6,8 @@ import type { FastifySchemaValidationError } from 'fastify/types/schema';
 import { describe, expect, it } from 'vitest';
 import { DATE_PATTERN } from '../../../../src-shared/api/schema-kit';
 import type { ApiError } from '../../../../src-main/server/problems';
-import { formatWanted, grammarError, parseJsonBody, validationProblem } from '../../../../src-main/server/validation';
+import { Type } from 'typebox';
+import { formatWanted, grammarError, parseJsonBody, strictBodyCompiler, validationProblem } from '../../../../src-main/server/validation';
 
 const SCHEMA = { properties: { limit: { type: 'integer' }, strike: { type: 'number' }, from: { type: 'string', pattern: DATE_PATTERN }, note: { type: 'string' } } };
 
@@ -117,3 +118,86 @@ describe('parseJsonBody: JSON, and no key that pollutes prototypes', () => {
     expect(() => parseJsonBody('{"__proto__":{"admin":true}}')).toThrow('"__proto__"');
   });
 });
+
+describe('strictBodyCompiler: a JSON body checked as it states its types, each broken field named by its dotted path', () => {
+  const BODY = Type.Object(
+    {
+      day: Type.String({ pattern: DATE_PATTERN }),
+      qty: Type.Integer(),
+      leg: Type.Optional(Type.Object({ strike: Type.Number(), note: Type.String() }, { additionalProperties: false })),
+    },
+    { additionalProperties: false },
+  );
+  const check = strictBodyCompiler({ schema: BODY });
+  /** The code and the (param, message) pairs of a refusal. */
+  const outcome = (data: unknown): { code: string; errors: string[][] | undefined } => {
+    const result = check(data);
+    if (!('error' in result)) throw new Error('the body passed');
+    return { code: result.error.problem.code, errors: result.error.problem.errors?.map((e) => [e.param, e.message]) };
+  };
+
+  it('a body that keeps the schema passes as it is', () => {
+    const body = { day: '2024-01-05', qty: 3, leg: { strike: 95.5, note: 'x' } };
+    expect(check(body), 'the same object').toEqual({ value: body });
+    expect((check(body) as { value: unknown }).value, 'not a copy').toBe(body);
+  });
+
+  it('an unknown field, at the top or nested, is UNKNOWN_PARAMETER named by its path, once', () => {
+    expect(outcome({ day: '2024-01-05', qty: 3, extra: 1 })).toEqual({ code: 'UNKNOWN_PARAMETER', errors: [['extra', 'is not a known field']] });
+    expect(outcome({ day: '2024-01-05', qty: 3, leg: { strike: 1, note: 'x', side: 'short' } })).toEqual({ code: 'UNKNOWN_PARAMETER', errors: [['leg.side', 'is not a known field']] });
+  });
+
+  it('a field of the wrong type or format is INVALID_PARAMETER named by its dotted path; a pattern said in words', () => {
+    const typed = outcome({ day: '2024-01-05', qty: '3', leg: { strike: '95.5', note: 'x' } });
+    expect(typed.code, 'a JSON body states its types: "3" is no integer').toBe('INVALID_PARAMETER');
+    expect(typed.errors?.map(([param]) => param), 'each field once, by its path').toEqual(['qty', 'leg.strike']);
+    expect(outcome({ day: '05/01/2024', qty: 3 })).toEqual({ code: 'INVALID_PARAMETER', errors: [['day', 'must be a date written YYYY-MM-DD (e.g. 2024-01-05)']] });
+    const missing = outcome({ qty: 3 });
+    expect(missing.code, 'a missing field').toBe('INVALID_PARAMETER');
+    expect(missing.errors?.[0]?.[0], 'no path below the body: the body').toBe('body');
+  });
+
+  it('a body that is not an object is named as the body', () => {
+    const result = outcome(null);
+    expect(result.code).toBe('INVALID_PARAMETER');
+    expect(result.errors?.map(([param]) => param)).toEqual(['body']);
+  });
+
+  it('an unknown field beside a wrong one makes the whole problem UNKNOWN_PARAMETER, listing both', () => {
+    const result = outcome({ day: '2024-01-05', qty: 1.5, extra: true });
+    expect(result.code).toBe('UNKNOWN_PARAMETER');
+    expect(result.errors?.map(([param]) => param).sort()).toEqual(['extra', 'qty']);
+  });
+
+  it('a body with many unknown fields is UNKNOWN_PARAMETER and names them (TypeBox stops at 8 errors: with 8 unknown fields it named none)', () => {
+    // TypeBox reports the first 8 errors, here one per unknown property; the parent's list of them came after and was cut.
+    const many = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`f${i}`, i]));
+    const result = check({ day: '2024-01-05', qty: 3, ...many });
+    if (!('error' in result)) throw new Error('refused');
+    const { code, detail, errors = [] } = result.error.problem;
+    expect(code).toBe('UNKNOWN_PARAMETER');
+    expect(errors.length, 'some fields named, at most 20').toBeGreaterThan(0);
+    expect(errors.length).toBeLessThanOrEqual(20);
+    expect(errors[0], 'the first unknown field first').toEqual({ param: 'f0', message: 'is not a known field' });
+    expect(errors.every((e) => /^f\d+$/.test(e.param) && e.message === 'is not a known field'), 'each an unknown field').toBe(true);
+    expect(detail, 'the detail names them').toMatch(/^Invalid body: f0 is not a known field; f1 is not a known field/);
+  });
+
+  it('every unknown field of a body is named, not only the first', () => {
+    expect(outcome({ day: '2024-01-05', qty: 3, extra: 1, more: 2 })).toEqual({ code: 'UNKNOWN_PARAMETER', errors: [['extra', 'is not a known field'], ['more', 'is not a known field']] });
+  });
+
+  it('a path\'s numeric parameters arrive as text and are read as numbers (their grammar was checked before); a body\'s are not', () => {
+    const PATH = Type.Object({ id: Type.Integer({ minimum: 1 }), ratio: Type.Number(), name: Type.String() });
+    const path = strictBodyCompiler({ schema: PATH, httpPart: 'params' });
+    const raw = { id: '12', ratio: '-0.5', name: '7' };
+    expect(path(raw), 'id and ratio read as numbers; a string stays text').toEqual({ value: { id: 12, ratio: -0.5, name: '7' } });
+    expect(raw.id, 'the params object itself is not changed').toBe('12');
+    expect('error' in path({ id: '0x10', ratio: '1', name: 'a' }), 'text that is no decimal stays text and fails the integer').toBe(true);
+    expect('error' in path({ id: '0', ratio: '1', name: 'a' }), 'read as 0, below the minimum').toBe(true);
+    expect('error' in strictBodyCompiler({ schema: PATH, httpPart: 'body' })(raw), 'a body: "12" is no integer').toBe(true);
+    expect('error' in strictBodyCompiler({ schema: PATH })(raw), 'no part said: a body').toBe(true);
+    expect(path(null), 'no params object at all: the schema refuses it').toHaveProperty('error');
+  });
+});
+

@@ -160,5 +160,39 @@ describe('DayBook: cases the mutation run found untested (issue 31 item 5), each
   it('counts each transaction type from zero, one slot per type', () => {
     expect(new DayBook().day('USD', '2024-01-02').typeCounts).toEqual(TRANSACTION_TYPES.map(() => 0));
   });
-});
 
+  it('restoreBefore: a resumed book starts from the days strictly before the resume day, copied, their rolls left for the ledger to add again', () => {
+    const published = new DayBook();
+    for (const [currency, day, premiumsMinor] of [['USD', '2024-01-02', 1_000], ['USD', '2024-01-03', 2_000], ['USD', '2024-01-04', 4_000], ['CAD', '2024-01-05', 8_000]] as const) {
+      const agg = published.day(currency, day);
+      agg.premiumsMinor = premiumsMinor;
+      agg.rolls = 1;
+      agg.rollCreditsMinor = 500;
+      agg.typeCounts[0] = 3;
+      const row = published.symbol(agg, 'SPY');
+      if (row === null) throw new Error('SPY has a row');
+      row.premiumsMinor = premiumsMinor;
+      row.rolls = 1;
+    }
+    const { byCurrency } = published.finish('USD');
+    const resumed = new DayBook();
+    resumed.restoreBefore(byCurrency, '2024-01-04');
+    const { currencies, byCurrency: restored } = resumed.finish('USD');
+    // CAD's only day (01-05) is not before 01-04: the currency is not there at all; USD keeps 01-02 and 01-03, not 01-04.
+    expect(currencies, 'only the currencies with a day before the resume day').toEqual(['USD']);
+    const usd = restored.get('USD');
+    expect(usd?.days, 'the days before the resume day, not the day itself').toEqual(['2024-01-02', '2024-01-03']);
+    expect(usd?.aggs.map((agg) => agg.premiumsMinor), 'their figures kept').toEqual([1_000, 2_000]);
+    expect(usd?.aggs.map((agg) => [agg.rolls, agg.rollCreditsMinor]), 'their rolls cleared (the ledger adds them from its roll list)').toEqual([[0, 0], [0, 0]]);
+    expect(usd?.aggs.map((agg) => agg.typeCounts[0]), 'their type counts kept').toEqual([3, 3]);
+    expect(usd?.aggs.map((agg) => [agg.symbols.get('SPY')?.premiumsMinor, agg.symbols.get('SPY')?.rolls]), 'each underlying row kept, its rolls cleared').toEqual([[1_000, 0], [2_000, 0]]);
+    // Booking into the resumed book must not change the published ledger's days (a published ledger is immutable).
+    const first = resumed.day('USD', '2024-01-02');
+    first.typeCounts[0] = 99;
+    first.premiumsMinor = 7;
+    expect(byCurrency.get('USD')?.aggs[0]?.typeCounts[0], 'the published type counts are not shared').toBe(3);
+    expect(byCurrency.get('USD')?.aggs[0]?.premiumsMinor, 'nor the aggregate').toBe(1_000);
+    expect(byCurrency.get('USD')?.aggs[0]?.rolls, 'nor its rolls').toBe(1);
+    expect(byCurrency.get('USD')?.aggs[0]?.symbols.get('SPY')?.rolls, 'nor its underlying rows').toBe(1);
+  });
+});

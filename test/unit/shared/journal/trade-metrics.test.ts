@@ -9,7 +9,11 @@ import { describe, expect, it } from 'vitest';
 import { parseChainFile } from '../../../../src-main/chains/index';
 import { computeGex, prepareChain, settlementOf, type OptionContract } from '../../../../src-shared/exposure/index';
 import type { DealerLevels, UnderlyingMarks } from '../../../../src-shared/journal/book';
-import { entryLookupFromMarks, isUsableEntry, outcomeRatios, placeStrike, previousTradingDay } from '../../../../src-shared/journal/trade-metrics';
+import { dteAtEntry, entryFigures, entryLegOf, entryLookupFromMarks, isUsableEntry, levelsAtEntryIn, outcomeRatios, placeStrike, previousTradingDay, type EntryFacts, type EntryQuery } from '../../../../src-shared/journal/trade-metrics';
+import type { StructureLeg } from '../../../../src-shared/journal/strategies';
+import type { LevelsScope } from '../../../../src-shared/journal/constants';
+import type { SnapshotQuote } from '../../../../src-shared/journal/book';
+import { MAX_USABLE_IV } from '../../../../src-shared/exposure/prepare';
 import { CHAIN_FIXTURES } from '../../../paths';
 import { tx } from '../../../journal-helpers';
 import { minor, onlyTrade, snapshotLookup } from '../../../trade-helpers';
@@ -170,7 +174,136 @@ describe('cases the mutation run found untested (issue 31 item 5), each with its
     expect(outcomeRatios(772_400, 10_000_000, 1_573_200).returnOnCollateral).toBeCloseTo(0.07724, 10);
     expect(outcomeRatios(-500_000, 0, -1)).toEqual({ returnOnCollateral: null, pctOfMaxProfit: null });
     expect(outcomeRatios(100, null, null)).toEqual({ returnOnCollateral: null, pctOfMaxProfit: null });
+    expect(outcomeRatios(100, 0, 0), 'zero collateral or max profit: no ratio (not Infinity)').toEqual({ returnOnCollateral: null, pctOfMaxProfit: null });
     expect(outcomeRatios(null, 10_000_000, 1_573_200)).toEqual({ returnOnCollateral: null, pctOfMaxProfit: null });
+  });
+});
+
+describe('entry figures, lookup and ratios: more cases the mutation run found untested (issue 31 item 5)', () => {
+  const QUOTE = '2024-03-04T14:45:00Z';
+  const OPEN_MS = Date.parse('2024-03-04T15:00:00Z');
+  const LEVELS_ = { putWall: 90, gammaFlip: 100, callWall: 110, gammaZone: 'positive' as const };
+
+  /** Marks with one quoted contract; records what the lookup asked. */
+  function marks(quote: SnapshotQuote | null, asked: unknown[] = []): UnderlyingMarks {
+    return {
+      snapshotId: 1,
+      quoteTime: QUOTE,
+      spot: 100,
+      rate: 0,
+      contracts: 1,
+      contract: (expiration, strike, right, root) => {
+        asked.push(['contract', expiration, strike, right, root]);
+        return quote;
+      },
+      levelsIn: (scope, expiration) => {
+        asked.push(['levels', scope, expiration]);
+        return { ...LEVELS_, scope, expirations: expiration === null ? [] : [expiration] };
+      },
+    };
+  }
+  const quote = (iv: number, over: Partial<SnapshotQuote> = {}): SnapshotQuote => ({ bid: 1, ask: 1.1, iv, tYears: 30 / 365, forward: 100, ...over });
+  const callLeg = (strike: number) => ({ expiration: '2024-04-03', strike, right: 'C' as const });
+  const deltaOf = (q: SnapshotQuote | null, leg: EntryQuery['leg'] = callLeg(100)) => entryLookupFromMarks(() => marks(q))({ underlying: 'SPY', atMs: OPEN_MS, leg })?.delta;
+
+  it('the lookup prices a delta only from a usable IV (above 0, at most the engine\'s ceiling) with a time and a forward', () => {
+    // A call at the money has a delta near one half, deep in the money near 1, far out of it near 0.
+    expect(deltaOf(quote(0.2), callLeg(100)), 'at the money').toBeCloseTo(0.5, 1);
+    expect(deltaOf(quote(0.2), callLeg(50)), 'deep in the money').toBeGreaterThan(0.99);
+    expect(deltaOf(quote(0.2), callLeg(200)), 'far out of the money').toBeLessThan(0.01);
+    expect(deltaOf(quote(0.2), { ...callLeg(100), right: 'P' }), 'a put\'s is negative').toBeCloseTo(-0.5, 1);
+    expect(deltaOf(quote(MAX_USABLE_IV)), 'at the ceiling: still priced').not.toBeNull();
+    expect(deltaOf(quote(MAX_USABLE_IV + 0.01)), 'above it: none').toBeNull();
+    expect(deltaOf(quote(0)), 'no IV: none').toBeNull();
+    expect(deltaOf(quote(0.2, { tYears: null })), 'no time to expiry: none').toBeNull();
+    expect(deltaOf(quote(0.2, { forward: null })), 'no forward: none').toBeNull();
+    expect(deltaOf(null), 'no quote: none').toBeNull();
+    expect(deltaOf(quote(0.2), null), 'no leg (shares): none').toBeNull();
+    expect(entryLookupFromMarks(() => null)({ underlying: 'SPY', atMs: OPEN_MS, leg: null }), 'no snapshot: no facts').toBeNull();
+  });
+
+  it('the lookup asks the contract of the leg\'s root, and the levels of the scope asked (own when not said) of the leg\'s expiration', () => {
+    const asked: unknown[] = [];
+    const lookup = entryLookupFromMarks(() => marks(quote(0.2), asked));
+    const facts = lookup({ underlying: 'SPX', atMs: OPEN_MS, leg: { ...callLeg(100), root: 'SPXW' } });
+    expect(asked, 'the SPXW contract; own levels of its expiration').toEqual([['contract', '2024-04-03', 100, 'C', 'SPXW'], ['levels', 'own', '2024-04-03']]);
+    expect([facts?.quoteTime, facts?.spot], 'the snapshot\'s quote time and spot').toEqual([QUOTE, 100]);
+    asked.length = 0;
+    lookup({ underlying: 'SPX', atMs: OPEN_MS, leg: callLeg(100), scope: 'nearest' });
+    expect(asked, 'no root: null; the scope asked').toEqual([['contract', '2024-04-03', 100, 'C', null], ['levels', 'nearest', '2024-04-03']]);
+    asked.length = 0;
+    lookup({ underlying: 'SPX', atMs: OPEN_MS, leg: null });
+    expect(asked, 'shares: no contract, levels of no expiration').toEqual([['levels', 'own', null]]);
+  });
+
+  const leg = (side: number, strike: number, right: 'C' | 'P', price: number, expiration = '2024-04-19', quantity = 1): StructureLeg => ({
+    symbol: `SPY   240419${right}${String(strike * 1000).padStart(8, '0')}`,
+    isOption: true,
+    expiration,
+    strike,
+    right,
+    multiplier: 100,
+    side,
+    quantity,
+    grossMinor: price * 1_000_000,
+    costsMinor: 0,
+  });
+  const factsOf = (levels: EntryFacts['levels'], quoteTime = QUOTE) => (query: EntryQuery): EntryFacts => ({ quoteTime, spot: 100, delta: query.leg === null ? null : query.leg.strike / 1000, levels });
+
+  it('entryFigures: without a lookup or a usable snapshot nothing; else the snapshot, the delta and each short strike placed, by strike, puts first', () => {
+    const none = { snapshot: null, deltaAtEntry: null, levelsAtEntry: null };
+    expect(entryFigures(undefined, 'SPY', OPEN_MS, callLeg(100)), 'no lookup').toEqual(none);
+    expect(entryFigures(() => null, 'SPY', OPEN_MS, callLeg(100)), 'no snapshot').toEqual(none);
+    expect(entryFigures(factsOf(LEVELS_, '2024-03-04T15:00:00.001Z'), 'SPY', OPEN_MS, callLeg(100)), 'quoted after the open').toEqual(none);
+    // An iron condor with a short put and a short call at the same strike (a straddle's body, the call listed first), at 2024-04-19.
+    const structure = [leg(1, 85, 'P', 1), leg(-1, 112, 'C', 2), leg(-1, 95, 'C', 3), leg(-1, 95, 'P', 3), leg(1, 120, 'C', 0.5)];
+    const figures = entryFigures(factsOf(LEVELS_), 'SPY', OPEN_MS, null, structure, 'nearest');
+    expect(figures.snapshot, 'the snapshot\'s time and spot').toEqual({ quoteTime: QUOTE, spot: 100 });
+    // The main leg (strategies.ts mainLeg): the short legs, equal quantity and expiration, the richest per contract: 95,
+    // and between the 95 put and the 95 call at the same price, the put.
+    expect(figures.deltaAtEntry, 'the delta of the main leg, the 95 put').toBe(0.095);
+    expect(figures.levelsAtEntry?.shortStrikeVs, '95 between the put wall 90 and the flip 100').toBe('put_wall_to_flip');
+    expect(figures.levelsAtEntry?.shortStrikes.map((s) => [s.strike, s.right, s.place]), 'the short legs only, by strike, the put before the call').toEqual([
+      [95, 'P', 'put_wall_to_flip'],
+      [95, 'C', 'put_wall_to_flip'],
+      [112, 'C', 'above_call_wall'],
+    ]);
+    expect([figures.levelsAtEntry?.scope, figures.levelsAtEntry?.expirations], 'the scope asked; a lookup that does not say its expirations: none for nearest').toEqual(['nearest', []]);
+    const own = entryFigures(factsOf(LEVELS_), 'SPY', OPEN_MS, null, structure, 'own');
+    expect([own.levelsAtEntry?.scope, own.levelsAtEntry?.expirations], 'own: the main leg\'s expiration').toEqual(['own', ['2024-04-19']]);
+    const said = entryFigures(factsOf({ ...LEVELS_, scope: 'book', expirations: ['2024-04-19', '2024-05-17'] }), 'SPY', OPEN_MS, null, structure, 'own');
+    expect([said.levelsAtEntry?.scope, said.levelsAtEntry?.expirations], 'what the lookup says of its levels wins').toEqual(['book', ['2024-04-19', '2024-05-17']]);
+    const shares = entryFigures(factsOf(LEVELS_), 'SPY', OPEN_MS, null, [], 'own');
+    expect([shares.deltaAtEntry, shares.levelsAtEntry?.shortStrikeVs, shares.levelsAtEntry?.expirations], 'no option leg: no delta, no place, no expiration').toEqual([null, null, []]);
+    expect(entryFigures(factsOf(null), 'SPY', OPEN_MS, callLeg(100)).levelsAtEntry, 'a snapshot without levels').toBeNull();
+    expect(entryFigures(factsOf(LEVELS_), 'SPY', OPEN_MS, callLeg(100)).deltaAtEntry, 'no structure: the leg given').toBe(0.1);
+  });
+
+  it('entryLegOf: the main leg with the root of its OCC symbol; none for a structure without an option', () => {
+    expect(entryLegOf([leg(-1, 95, 'P', 3)]), 'the SPY root').toEqual({ expiration: '2024-04-19', strike: 95, right: 'P', root: 'SPY' });
+    expect(entryLegOf([{ ...leg(-1, 95, 'P', 3), symbol: 'not an OCC symbol' }])?.root, 'no root to read').toBeNull();
+    expect(entryLegOf([{ ...leg(1, 0, 'C', 0), isOption: false, expiration: null, strike: null, right: null, symbol: 'SPY' }]), 'shares').toBeNull();
+  });
+
+  it('levelsAtEntryIn: the levels of another scope from the very snapshot of the entry; none without one', () => {
+    const seen: Array<[number, LevelsScope | undefined]> = [];
+    const lookup = (query: EntryQuery): EntryFacts => {
+      seen.push([query.atMs, query.scope]);
+      return factsOf({ ...LEVELS_, scope: query.scope ?? 'own', expirations: [] })(query);
+    };
+    const trade = { underlying: 'SPY', entrySnapshot: { quoteTime: QUOTE }, structure: [leg(-1, 112, 'C', 2)] };
+    expect(levelsAtEntryIn(lookup, trade, 'book')?.shortStrikeVs, 'the 112 call above the call wall').toBe('above_call_wall');
+    expect(seen, 'asked at the snapshot\'s own quote time, in the scope asked').toEqual([[Date.parse(QUOTE), 'book']]);
+    expect(levelsAtEntryIn(lookup, { ...trade, entrySnapshot: null }, 'book'), 'no entry snapshot').toBeNull();
+    expect(levelsAtEntryIn(lookup, { ...trade, entrySnapshot: { quoteTime: 'not a time' } }, 'book'), 'an unreadable quote time').toBeNull();
+    expect(levelsAtEntryIn(() => null, trade, 'book'), 'the snapshot is gone').toBeNull();
+    expect(seen, 'neither of the first two asked the lookup').toHaveLength(1);
+  });
+
+  it('dteAtEntry: calendar days from the open to the nearest expiration, whatever their order; none without one', () => {
+    expect(dteAtEntry('2024-03-04', ['2024-04-19', '2024-03-15', '2024-03-22']), '03-04 → 03-15').toBe(11);
+    expect(dteAtEntry('2024-03-15', ['2024-03-15']), 'a 0DTE').toBe(0);
+    expect(dteAtEntry('2024-03-04', []), 'shares').toBeNull();
   });
 });
 
