@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { asAccountId, storedTicker } from '../../../../src-shared/ids';
 import { closeLotsFifo, fifoSlice, PositionBook, prorate, QTY_EPSILON, tradeValueMinor, type FifoSlice, type SlotSink } from '../../../../src-shared/journal/lots';
 import type { CampaignSlot } from '../../../../src-shared/journal/records';
 import { allTime, ledgerOf, tx } from '../../../journal-helpers';
+
+const ACCT = asAccountId('acct');
 
 const CALL = { expiration: '2024-06-21', strike: 50, right: 'C' as const };
 const PUT = { expiration: '2024-06-21', strike: 45, right: 'P' as const };
@@ -232,7 +235,7 @@ describe('the position book by hand (lots.ts PositionBook): cases the mutation r
         const id = `${accountId}|${key}|${currency}`;
         let slot = slots.get(id);
         if (slot === undefined) {
-          slot = { accountId, underlying: key.split('\u0000')[0] ?? key, currency, key, openPositions: 0, members: new Set(), current: null, last: null, holder: null, holderLeftDay: null };
+          slot = { accountId, underlying: storedTicker(key.split('\u0000')[0] ?? key), currency, key, openPositions: 0, members: new Set(), current: null, last: null, holder: null, holderLeftDay: null };
           slots.set(id, slot);
         }
         return slot;
@@ -243,25 +246,25 @@ describe('the position book by hand (lots.ts PositionBook): cases the mutation r
     };
     return { campaigns, slots, told };
   }
-  const STOCK = { symbol: 'ABC', underlying: 'ABC', isOption: false, expiration: null, strike: null, right: null, multiplier: 1 };
-  const PUT = { symbol: 'ABC   240621P00045000', underlying: 'ABC', isOption: true, expiration: '2024-06-21', strike: 45, right: 'P' as const, multiplier: 100 };
+  const STOCK = { symbol: 'ABC', underlying: storedTicker('ABC'), isOption: false, expiration: null, strike: null, right: null, multiplier: 1 };
+  const PUT = { symbol: 'ABC   240621P00045000', underlying: storedTicker('ABC'), isOption: true, expiration: '2024-06-21', strike: 45, right: 'P' as const, multiplier: 100 };
   const lotsOf = (pos: { lots: Array<{ qty: number; grossMinor: number; openDay: string }>; head: number }) => pos.lots.slice(pos.head).map((l) => [l.openDay, l.qty, l.grossMinor]);
 
   it('a new position is flat in its underlying\'s slot; no underlying: its own symbol; no multiplier: 1', () => {
     const { campaigns } = sink();
     const book = new PositionBook(campaigns);
-    const pos = book.ofInstrument('acct', 'USD', { ...STOCK, underlying: '', multiplier: 0 });
+    const pos = book.ofInstrument(ACCT, 'USD', { ...STOCK, underlying: storedTicker(''), multiplier: 0 });
     expect([pos.underlying, pos.multiplier, pos.side, pos.qty, pos.slot.key], 'ABC, ×1, flat').toEqual(['ABC', 1, 0, 0, 'ABC']);
-    expect(book.ofInstrument('acct', 'USD', STOCK), 'the same position again').toBe(pos);
-    expect(book.find('acct', 'ABC', 'USD')).toBe(pos);
-    expect(book.find('acct', 'ABC', 'CAD'), 'another currency is another position').toBeUndefined();
+    expect(book.ofInstrument(ACCT, 'USD', STOCK), 'the same position again').toBe(pos);
+    expect(book.find(ACCT, 'ABC', 'USD')).toBe(pos);
+    expect(book.find(ACCT, 'ABC', 'CAD'), 'another currency is another position').toBeUndefined();
     expect(book.created).toEqual([pos]);
   });
 
   it('opening and closing lots books each slice\'s P&L, keeps the open cost and counts the slot\'s open positions', () => {
     const { campaigns } = sink();
     const book = new PositionBook(campaigns);
-    const pos = book.ofInstrument('acct', 'USD', PUT);
+    const pos = book.ofInstrument(ACCT, 'USD', PUT);
     book.openLot(pos, '2024-05-01', -1, 2, 17_000, 240);
     expect([pos.side, pos.qty, pos.openCostMinor, pos.slot.openPositions, pos.slot.members.has(pos)], 'short 2, cost 17,240, open in its slot').toEqual([-1, 2, 17_240, 1, true]);
     const booked: Array<[string, number, boolean]> = [];
@@ -277,7 +280,7 @@ describe('the position book by hand (lots.ts PositionBook): cases the mutation r
   it('a split scales every open lot and keeps the basis; a factor of 0 leaves the position flat; a flat one is left alone', () => {
     const { campaigns } = sink();
     const book = new PositionBook(campaigns);
-    const pos = book.ofInstrument('acct', 'USD', STOCK);
+    const pos = book.ofInstrument(ACCT, 'USD', STOCK);
     book.openLot(pos, '2024-05-01', 1, 10, 1_000_000, 0);
     book.openLot(pos, '2024-05-02', 1, 30, 3_300_000, 0);
     book.closeFifo(pos, '2024-05-03', 10, 1_200_000, 0, { bookRealized: () => undefined });
@@ -293,14 +296,14 @@ describe('the position book by hand (lots.ts PositionBook): cases the mutation r
   it('a lot added by a corporate action takes its place by open day, same-day lots in FIFO order; on a flat position the old lots go', () => {
     const { campaigns } = sink();
     const book = new PositionBook(campaigns);
-    const pos = book.ofInstrument('acct', 'USD', STOCK);
+    const pos = book.ofInstrument(ACCT, 'USD', STOCK);
     book.openLot(pos, '2024-05-01', 1, 5, 500, 0);
     book.openLot(pos, '2024-05-03', 1, 5, 700, 0);
     book.addLot(pos, '2024-05-10', '2024-05-02', 1, 60, 0);
     book.addLot(pos, '2024-05-10', '2024-05-03', 2, 80, 0);
     expect(lotsOf(pos), 'by open day, the 05-03 lots in the order they came').toEqual([['2024-05-01', 5, 500], ['2024-05-02', 1, 60], ['2024-05-03', 5, 700], ['2024-05-03', 2, 80]]);
     expect([pos.qty, pos.openCostMinor, pos.side]).toEqual([13, 1_340, 1]);
-    const flat = book.ofInstrument('acct', 'USD', { ...STOCK, symbol: 'NEW' });
+    const flat = book.ofInstrument(ACCT, 'USD', { ...STOCK, symbol: 'NEW' });
     flat.lots = [{ qty: 0, grossMinor: 0, costsMinor: 0, openDay: '2024-01-01' }];
     flat.head = 1;
     book.addLot(flat, '2024-05-10', '2024-04-01', 3, 90, 0);
@@ -310,8 +313,8 @@ describe('the position book by hand (lots.ts PositionBook): cases the mutation r
   it('moved lots continue in the new position, merged with its own by open day; the old one is left flat', () => {
     const { campaigns } = sink();
     const book = new PositionBook(campaigns);
-    const from = book.ofInstrument('acct', 'USD', STOCK);
-    const to = book.ofInstrument('acct', 'USD', { ...STOCK, symbol: 'XYZ', underlying: 'XYZ' });
+    const from = book.ofInstrument(ACCT, 'USD', STOCK);
+    const to = book.ofInstrument(ACCT, 'USD', { ...STOCK, symbol: 'XYZ', underlying: storedTicker('XYZ') });
     book.openLot(from, '2024-05-01', 1, 4, 400, 4);
     book.openLot(from, '2024-05-05', 1, 6, 660, 6);
     book.openLot(to, '2024-05-03', 1, 1, 120, 1);
@@ -325,9 +328,9 @@ describe('the position book by hand (lots.ts PositionBook): cases the mutation r
   it('open(): each open position with the value and costs of its open lots and its earliest open day; heldOf the shares and the options on them', () => {
     const { campaigns } = sink();
     const book = new PositionBook(campaigns);
-    const shares = book.ofInstrument('acct', 'USD', STOCK);
-    const put = book.ofInstrument('acct', 'USD', PUT);
-    const other = book.ofInstrument('acct', 'USD', { ...STOCK, symbol: 'ABCD', underlying: 'ABCD' });
+    const shares = book.ofInstrument(ACCT, 'USD', STOCK);
+    const put = book.ofInstrument(ACCT, 'USD', PUT);
+    const other = book.ofInstrument(ACCT, 'USD', { ...STOCK, symbol: 'ABCD', underlying: storedTicker('ABCD') });
     book.openLot(shares, '2024-05-02', 1, 10, 1_000, 10);
     book.openLot(shares, '2024-05-03', 1, 10, 1_100, 10);
     book.closeFifo(shares, '2024-05-04', 5, 600, 0, { bookRealized: () => undefined });
@@ -338,23 +341,23 @@ describe('the position book by hand (lots.ts PositionBook): cases the mutation r
       ['ABC', 16, 1_690, 15, '2024-04-30'],
       [PUT.symbol, -1, 300, 3, '2024-05-06'],
     ]);
-    expect(book.heldOf('acct', 'ABC'), 'the shares and the put on them, not ABCD').toEqual([shares, put]);
-    expect(book.heldOf('acct', 'ABCD'), 'flat: nothing held').toEqual([]);
-    expect(book.heldOf('other', 'ABC')).toEqual([]);
+    expect(book.heldOf(ACCT, 'ABC'), 'the shares and the put on them, not ABCD').toEqual([shares, put]);
+    expect(book.heldOf(ACCT, 'ABCD'), 'flat: nothing held').toEqual([]);
+    expect(book.heldOf(asAccountId('other'), 'ABC')).toEqual([]);
     expect(other.qty).toBe(0);
   });
 
   it('a flat position left in a campaign\'s own slot opens in its underlying\'s slot again, after the sink is told', () => {
     const { campaigns, told } = sink();
     const book = new PositionBook(campaigns);
-    const pos = book.ofInstrument('acct', 'USD', PUT);
-    pos.slot = campaigns.slot('acct', 'ABC\u00002024-01-02', 'USD');
+    const pos = book.ofInstrument(ACCT, 'USD', PUT);
+    pos.slot = campaigns.slot(ACCT, 'ABC\u00002024-01-02', 'USD');
     book.openLot(pos, '2024-05-01', -1, 1, 100, 0);
     expect(pos.slot.key, 'the underlying\'s slot').toBe('ABC');
     expect(told, 'the expired campaign stranded, the slot active, on the lot\'s day').toEqual(['strand ABC 2024-05-01', 'active ABC 2024-05-01']);
-    const open = book.ofInstrument('acct', 'USD', { ...PUT, symbol: 'ABC   240621P00040000', strike: 40 });
+    const open = book.ofInstrument(ACCT, 'USD', { ...PUT, symbol: 'ABC   240621P00040000', strike: 40 });
     book.openLot(open, '2024-05-02', -1, 1, 100, 0);
-    open.slot = campaigns.slot('acct', 'ABC\u00002024-01-02', 'USD');
+    open.slot = campaigns.slot(ACCT, 'ABC\u00002024-01-02', 'USD');
     book.openLot(open, '2024-05-03', -1, 1, 100, 0);
     expect(open.slot.key, 'an open position keeps its slot').toBe('ABC\u00002024-01-02');
   });

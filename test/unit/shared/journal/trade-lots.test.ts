@@ -4,9 +4,12 @@
  * closes; together they are the ledger's open position to the minor unit. Hand computations in dollars.
  */
 import { describe, expect, it } from 'vitest';
+import { asAccountId, storedTicker } from '../../../../src-shared/ids';
 import { NO_NODE, TaggedLotBook } from '../../../../src-shared/journal/trade-lots';
 import { ledgerOf, tx } from '../../../journal-helpers';
 import { minor, tradesOf } from '../../../trade-helpers';
+
+const ACCT = asAccountId('acct');
 
 const put = { expiration: '2024-03-15', strike: 95, right: 'P' as const };
 
@@ -34,15 +37,15 @@ describe('an open trade’s own lots', () => {
 });
 
 describe('the trade grouping\'s lot book by hand (TaggedLotBook): cases for the mutation run (issue 31 item 5)', () => {
-  const SHARES = { symbol: 'ABC', underlying: 'ABC', isOption: false, expiration: null, strike: null, right: null, multiplier: 1 };
-  const CALL = { symbol: 'ABC   240621C00050000', underlying: 'ABC', isOption: true, expiration: '2024-06-21', strike: 50, right: 'C' as const, multiplier: 100 };
+  const SHARES = { symbol: 'ABC', underlying: storedTicker('ABC'), isOption: false, expiration: null, strike: null, right: null, multiplier: 1 };
+  const CALL = { symbol: 'ABC   240621C00050000', underlying: storedTicker('ABC'), isOption: true, expiration: '2024-06-21', strike: 50, right: 'C' as const, multiplier: 100 };
   const PUT = { ...CALL, symbol: 'ABC   240621P00045000', strike: 45, right: 'P' as const };
 
   it('the slot\'s holdings: long shares and their cost, and the shares a short call promises (not a long call, not a put)', () => {
     const book = new TaggedLotBook();
-    const shares = book.ofInstrument('acct', 'USD', SHARES);
-    const call = book.ofInstrument('acct', 'USD', CALL);
-    const put = book.ofInstrument('acct', 'USD', PUT);
+    const shares = book.ofInstrument(ACCT, 'USD', SHARES);
+    const call = book.ofInstrument(ACCT, 'USD', CALL);
+    const put = book.ofInstrument(ACCT, 'USD', PUT);
     expect(shares.slot, 'one slot for the underlying').toBe(call.slot);
     book.open(shares, '2024-05-01', 1, 100, 5_000_000, 10_000, 1);
     book.open(shares, '2024-05-02', 1, 50, 2_600_000, 5_000, 2);
@@ -66,7 +69,7 @@ describe('the trade grouping\'s lot book by hand (TaggedLotBook): cases for the 
 
   it('claim: the front of a lot given to another trade, split by the remainder method; nothing for a gone lot or its own trade', () => {
     const book = new TaggedLotBook();
-    const shares = book.ofInstrument('acct', 'USD', SHARES);
+    const shares = book.ofInstrument(ACCT, 'USD', SHARES);
     book.open(shares, '2024-05-01', 1, 3, 1_000_000, 10_000, NO_NODE);
     const lot = book.lastLot(shares);
     if (lot === undefined) throw new Error('a lot was opened');
@@ -86,7 +89,7 @@ describe('the trade grouping\'s lot book by hand (TaggedLotBook): cases for the 
 
   it('sharesByNode: long shares per trade in FIFO order of their first lot; none for options, short shares or no position', () => {
     const book = new TaggedLotBook();
-    const shares = book.ofInstrument('acct', 'USD', SHARES);
+    const shares = book.ofInstrument(ACCT, 'USD', SHARES);
     book.open(shares, '2024-05-01', 1, 10, 100_000, 1_000, 4);
     book.open(shares, '2024-05-02', 1, 5, 60_000, 500, NO_NODE);
     book.open(shares, '2024-05-03', 1, 2, 30_000, 0, 4);
@@ -95,26 +98,26 @@ describe('the trade grouping\'s lot book by hand (TaggedLotBook): cases for the 
       [4, { shares: 8, costMinor: 90_600 }],
       [NO_NODE, { shares: 5, costMinor: 60_500 }],
     ]);
-    const short = book.ofInstrument('acct', 'USD', { ...SHARES, symbol: 'XYZ', underlying: 'XYZ' });
+    const short = book.ofInstrument(ACCT, 'USD', { ...SHARES, symbol: 'XYZ', underlying: storedTicker('XYZ') });
     book.open(short, '2024-05-01', -1, 10, 100_000, 0, 5);
     expect(book.sharesByNode(short).size, 'short shares').toBe(0);
-    expect(book.sharesByNode(book.ofInstrument('acct', 'USD', PUT)).size, 'an option').toBe(0);
+    expect(book.sharesByNode(book.ofInstrument(ACCT, 'USD', PUT)).size, 'an option').toBe(0);
     expect(book.sharesByNode(undefined).size, 'no position').toBe(0);
   });
 
   it('a split scales the held shares and keeps their cost; a lot added by a corporate action is in the holdings; a move carries them', () => {
     const book = new TaggedLotBook();
-    const shares = book.ofInstrument('acct', 'USD', SHARES);
+    const shares = book.ofInstrument(ACCT, 'USD', SHARES);
     book.open(shares, '2024-05-03', 1, 10, 500_000, 0, 1);
     book.scale(shares, 3);
     expect(shares.slot, '30 shares, cost kept').toEqual({ sharesLong: 30, shareCostMinor: 500_000, shortCallShares: 0 });
     book.addLot(shares, '2024-05-01', 5, 40_000, 0, 2);
     expect(shares.lots.map((l) => [l.openDay, l.node]), 'the older lot first').toEqual([['2024-05-01', 2], ['2024-05-03', 1]]);
     expect(shares.slot, '35 shares at 540,000').toEqual({ sharesLong: 35, shareCostMinor: 540_000, shortCallShares: 0 });
-    const renamed = book.ofInstrument('acct', 'USD', { ...SHARES, symbol: 'ABD', underlying: 'ABD' });
+    const renamed = book.ofInstrument(ACCT, 'USD', { ...SHARES, symbol: 'ABD', underlying: storedTicker('ABD') });
     expect(book.move(shares, renamed), 'moved').toBe(true);
     expect([shares.slot.sharesLong, shares.slot.shareCostMinor, renamed.slot.sharesLong, renamed.slot.shareCostMinor, renamed.qty], 'all of it in the new slot').toEqual([0, 0, 35, 540_000, 35]);
-    const shortOther = book.ofInstrument('acct', 'USD', { ...SHARES, symbol: 'ABE', underlying: 'ABE' });
+    const shortOther = book.ofInstrument(ACCT, 'USD', { ...SHARES, symbol: 'ABE', underlying: storedTicker('ABE') });
     book.open(shortOther, '2024-05-04', -1, 1, 1_000, 0, 3);
     expect(book.move(renamed, shortOther), 'onto a position open on the other side: refused').toBe(false);
     expect(renamed.qty, 'nothing moved').toBe(35);
