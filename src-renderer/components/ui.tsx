@@ -157,8 +157,6 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
   );
 }
 
-/** The head of every page: its h1, what sits beside the title (counts, badges), and its toolbar. */
-/** A page head's figures: the demo badge when they come from the demo, then the page's count or instant, small and muted. */
 /** The journal is being rebuilt after a change: the figures shown are those before it (docs/journal.md §Reads during a build). */
 export function UpdatingNote() {
   return (
@@ -168,6 +166,10 @@ export function UpdatingNote() {
   );
 }
 
+/**
+ * A page head's figures: the demo badge when they come from the demo, then the page's count or instant, small and muted,
+ * then the note that the journal is being rebuilt.
+ */
 export function PageFigures({ demo = false, building = false, children }: { demo?: boolean; building?: boolean; children: ReactNode }) {
   return (
     <>
@@ -178,6 +180,7 @@ export function PageFigures({ demo = false, building = false, children }: { demo
   );
 }
 
+/** The head of every page: its h1, what sits beside the title (counts, badges), and its toolbar. */
 export function PageHead({ title, meta, toolbar, children }: { title: string; meta?: ReactNode; toolbar?: ReactNode; children?: ReactNode }) {
   return (
     <header className="page-head">

@@ -10,7 +10,7 @@ import { ImportOrDemo } from '../../components/DemoButton';
 import { Pager } from '../../components/Pager';
 import { AsyncStatus, Badge, colClass, DataTable, EmptyState, InlineForm, Money, num, PageFigures, PageHead, Panel, StatusSegmented } from '../../components/ui';
 import { fmtCount, fmtDte, fmtInt, fmtMoney, fmtNumber, fmtPct } from '../../format';
-import { navigate, useApi, useAsync, useRoute } from '../../hooks';
+import { navigate, useApi, useAsync, useReloadWhileBuilding, useRoute } from '../../hooks';
 import { OUTCOME_LABELS, STRATEGY_CODES, STRATEGY_LABELS, type StrategyCode } from './labels';
 import { TradeDetail } from './TradeDetail';
 import { listAddressQuery, readListAddress, type ListAddress } from '../list-address';
@@ -136,6 +136,7 @@ export function TradesPage() {
     [api, status, strategy, tag, accountId, page, levels],
   );
   const data = result.data;
+  useReloadWhileBuilding(data?.building === true, result.reload);
   const go = (next: Partial<ListState>) => navigate('trades', listQuery({ ...state, page: 1, trade: '', ...next }));
   // A trade named in the address but not on this page (Today links to any open trade): read on its own.
   const onPage = data?.trades.find((t) => t.id === state.trade) ?? null;
@@ -147,7 +148,7 @@ export function TradesPage() {
     <div className="page" data-testid="page-trades">
       <PageHead
         title="Trades"
-        meta={data && <PageFigures>{fmtCount(data.pagination.total, 'trade')}</PageFigures>}
+        meta={data && <PageFigures building={data.building}>{fmtCount(data.pagination.total, 'trade')}</PageFigures>}
         toolbar={
           <>
             <StatusSegmented value={status} onChange={(value) => go({ status: value })} />
