@@ -143,7 +143,18 @@ function handle(message: JournalCallMessage): Promise<unknown> | unknown {
     const write = journalWrites[method] as (host: JournalHost, call: WriteCall, ...rest: unknown[]) => Promise<unknown>;
     return inLane(() => {
       begin();
-      return write(host, { id: message.id, flag: message.flag, resume: begin }, ...args).finally(pump);
+      // The answer waits for the build its change started (without blocking the thread: reads from other clients answer
+      // the previous version meanwhile), so the writer's next read sees its own change.
+      return write(host, { id: message.id, flag: message.flag, resume: begin }, ...args).then(
+        async (answer) => {
+          await buildDone();
+          return answer;
+        },
+        (error: unknown) => {
+          pump();
+          throw error;
+        },
+      );
     });
   }
   const read = isMethod(journalReads, method) ? journalReads[method] : isMethod(journalLifecycle, method) ? journalLifecycle[method] : undefined;
