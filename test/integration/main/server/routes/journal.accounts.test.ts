@@ -19,7 +19,7 @@ describe('GET /v1/journal/accounts', () => {
   it('is empty on an empty journal', async () => {
     const { status, body } = await t.get<AccountsResponseT>('/v1/journal/accounts');
     expect(status).toBe(200);
-    expect(body).toEqual({ accounts: [], demo: false });
+    expect(body).toEqual({ accounts: [], demo: false, building: false });
   });
 
   it('lists each account with its transactions and trade days, by name; an undone import takes its account away', async () => {
