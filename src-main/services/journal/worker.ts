@@ -144,13 +144,10 @@ function handle(message: JournalCallMessage): Promise<unknown> | unknown {
     return inLane(() => {
       begin();
       // The answer waits for the build its change started (without blocking the thread: reads from other clients answer
-      // the previous version meanwhile), so the writer's next read sees its own change. An import's is the exception:
-      // its answer is the stored import, and POST /imports reads its report next (openedBeforeHistory, which waits for
-      // the build), so the HTTP writer reads its own change all the same while the store alone stays measurable.
+      // the previous version meanwhile), so the writer's next read sees its own change.
       return write(host, { id: message.id, flag: message.flag, resume: begin }, ...args).then(
         async (answer) => {
-          if (method === 'importFile') pump();
-          else await buildDone();
+          await buildDone();
           return answer;
         },
         (error: unknown) => {
