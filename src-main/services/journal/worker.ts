@@ -159,21 +159,22 @@ function handle(message: JournalCallMessage): Promise<unknown> | unknown {
   }
   const read = isMethod(journalReads, method) ? journalReads[method] : isMethod(journalLifecycle, method) ? journalLifecycle[method] : undefined;
   if (read === undefined) throw new Error(`journal worker: unknown method ${method}`);
+  const run = () => (read as (host: JournalHost, ...rest: unknown[]) => unknown)(host, ...args);
   begin();
-  if (isMethod(journalLifecycle, method) || NO_BUILD.has(method)) return (read as (host: JournalHost, ...rest: unknown[]) => unknown)(host, ...args);
+  if (isMethod(journalLifecycle, method) || NO_BUILD.has(method)) return run();
   // An import's report names the closes its own rows brought (openedBeforeHistory): read from the version that holds them.
   if (REPORTS.has(method)) {
     return buildDone().then(() => {
       begin();
       journal.finishBuild();
-      return (read as (host: JournalHost, ...rest: unknown[]) => unknown)(host, ...args);
+      return run();
     });
   }
   // A change since the last build starts the next; with no previous version to answer from, the read waits for it.
   pump();
   if (!journal.building) journal.finishBuild();
   const building = journal.building;
-  return withBuilding((read as (host: JournalHost, ...rest: unknown[]) => unknown)(host, ...args), building);
+  return withBuilding(run(), building);
 }
 
 serveCalls<JournalCallMessage>(port, handle, (message) => {
